@@ -1,0 +1,5 @@
+"""LabGPU: compare, rent, sync with and watch cloud GPUs."""
+
+__version__ = "0.1.0"
+APP_NAME = "LabGPU"
+APP_ID = "labgpu"

@@ -1,0 +1,73 @@
+"""The command line: thin wrappers that parse, call core/cloud/remote and print (tables or --json).
+
+Each area lives in its own module exposing ``register(subparsers)``; a subcommand's handler
+returns an exit status and raises LabGpuError for anything the user must act on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+from collections.abc import Sequence
+
+from app import __version__
+from app.core.errors import LabGpuError
+
+log = logging.getLogger(__name__)
+
+# Modules that add subcommands. Each must define register(subparsers).
+COMMAND_MODULES = ("app.cli.offers", "app.cli.cloud", "app.cli.hosts", "app.cli.sync", "app.cli.vpn")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="labgpu",
+        description="Compare, rent, sync with and watch cloud GPUs. Without a command: the desktop app.",
+    )
+    parser.add_argument("--version", action="version", version=f"LabGPU {__version__}")
+    parser.add_argument("--screenshot", metavar="FILE",
+                        help="render the main window to a PNG and exit")
+    parser.add_argument("--page", default=None, help="page to show (with --screenshot or at start)")
+    parser.add_argument("--lang", choices=("zh_CN", "en"), default=None,
+                        help="interface language for this run")
+    parser.add_argument("--size", default="1280x800", help="window size for --screenshot, WxH")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name == name:
+                continue
+            raise
+        module.register(sub)
+    return parser
+
+
+def run_cli(args: argparse.Namespace) -> int:
+    from app.core.logsetup import setup_logging
+    from app.core.paths import default_paths
+
+    setup_logging(default_paths())
+    try:
+        return int(args.func(args) or 0)
+    except LabGpuError as exc:
+        log.info("command failed: %s", exc.one_line())
+        print(f"labgpu: {exc.one_line()}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("labgpu: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        from app.ui.app import run_gui
+
+        return run_gui(args)
+    return run_cli(args)

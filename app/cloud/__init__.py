@@ -1,0 +1,1 @@
+"""Cloud providers behind one protocol (see base.py). SDKs are imported lazily inside each module."""

@@ -1,0 +1,176 @@
+"""The provider protocol, the records it trades in, and the CloudError family.
+
+Providers are stateless classes registered by id; each call gets the account and its credentials,
+so rotated keys take effect at once and no client is cached forever.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol, runtime_checkable
+
+from app.core.errors import LabGpuError
+from app.core.models import Offer
+
+LABGPU_TAG_KEY = "labgpu"  # every instance LabGPU launches carries this tag (value "1")
+LABGPU_TAG_VALUE = "1"
+
+
+class CloudError(LabGpuError):
+    """An error a provider reported, mapped to a sentence and a next step."""
+
+    def __init__(self, message: str, hint: str = "", *, provider: str = "", code: str = "",
+                 request_id: str = "", retryable: bool = False, **params: Any) -> None:
+        self.provider = provider
+        self.request_id = request_id
+        self.retryable = retryable
+        super().__init__(message, hint, code=code, **params)
+
+
+class AuthError(CloudError):
+    pass
+
+
+class CapacityError(CloudError):
+    """No capacity for this type in this zone: another zone may work."""
+
+
+class QuotaError(CloudError):
+    pass
+
+
+class PriceTooLowError(CloudError):
+    pass
+
+
+class ThrottledError(CloudError):
+    pass
+
+
+class NotFoundError(CloudError):
+    pass
+
+
+class SdkMissingError(CloudError):
+    pass
+
+
+@dataclass(frozen=True)
+class Account:
+    name: str  # the user's label, unique
+    provider: str  # "aws" | "tencent"
+    region: str
+    endpoint: str = ""  # custom endpoint URL (AWS endpoint_url; Tencent host or URL)
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Credentials:
+    key_id: str
+    secret: str = field(repr=False)
+    session_token: str = field(default="", repr=False)
+
+
+@dataclass(frozen=True)
+class LaunchRequest:
+    instance_type: str
+    region: str
+    zone: str = ""  # empty = let the launcher try each zone of the region
+    image_id: str = ""  # empty = pick a GPU image (CUDA/PyTorch) or plain Ubuntu
+    spot: bool = False
+    max_price: float | None = None  # per hour, native currency; None = default fraction of on-demand
+    disk_gb: int = 100
+    ssh_key_name: str = ""
+    public_key: str = ""  # OpenSSH public key line to register
+    ssh_cidr: str = ""  # who may reach port 22, e.g. "203.0.113.7/32"
+    client_token: str = ""  # idempotency: the same token yields the same instance
+    name: str = ""
+    tags: dict[str, str] = field(default_factory=dict)
+
+
+# Normalised lifecycle states (provider states map onto these).
+STATES = ("pending", "running", "stopping", "stopped", "starting", "terminating", "terminated", "failed")
+BILLING_STATES = ("pending", "running", "stopping", "starting")
+
+
+@dataclass(frozen=True)
+class Instance:
+    id: str
+    account: str
+    provider: str
+    region: str
+    zone: str
+    instance_type: str
+    state: str  # one of STATES
+    spot: bool
+    public_ip: str = ""
+    private_ip: str = ""
+    price_per_hour: float | None = None
+    currency: str = "USD"
+    launched_at: datetime | None = None  # UTC
+    name: str = ""
+    image_id: str = ""
+    key_name: str = ""
+    raw_state: str = ""
+    tags: dict[str, str] = field(default_factory=dict)
+
+
+ProgressFn = Callable[[str], None]
+
+
+@runtime_checkable
+class Provider(Protocol):
+    id: str
+    display_name: str
+    # Features the provider cannot do, with the reason the UI shows, e.g. {"stop_charging": "..."}
+    limitations: dict[str, str]
+
+    def validate(self, account: Account, creds: Credentials) -> str:
+        """Check the credentials; returns who they belong to (ARN, account id)."""
+        ...
+
+    def list_instances(self, account: Account, creds: Credentials) -> list[Instance]: ...
+
+    def launch(self, account: Account, creds: Credentials, req: LaunchRequest,
+               progress: ProgressFn | None = None) -> Instance: ...
+
+    def start(self, account: Account, creds: Credentials, instance_id: str) -> None: ...
+
+    def stop(self, account: Account, creds: Credentials, instance_id: str) -> str:
+        """Stop; returns a sentence on what still bills (disks on AWS, nothing with STOP_CHARGING)."""
+        ...
+
+    def terminate(self, account: Account, creds: Credentials, instance_id: str) -> None: ...
+
+    def refresh_prices(self, account: Account, creds: Credentials,
+                       instance_types: Sequence[str]) -> list[Offer]: ...
+
+
+_REGISTRY: dict[str, Callable[[], Provider]] = {}
+
+
+def register_provider(provider_id: str, factory: Callable[[], Provider]) -> None:
+    _REGISTRY[provider_id] = factory
+
+
+def get_provider(provider_id: str) -> Provider:
+    if not _REGISTRY:
+        _load_builtin()
+    try:
+        return _REGISTRY[provider_id]()
+    except KeyError:
+        raise CloudError("LabGPU cannot manage instances on {provider} yet.",
+                         "Use AWS or Tencent Cloud, or add the server by its SSH command.",
+                         code="UnsupportedProvider", provider=provider_id) from None
+
+
+def _load_builtin() -> None:
+    import importlib
+
+    for mod in ("app.cloud.aws", "app.cloud.tencent"):
+        try:
+            importlib.import_module(mod)
+        except ImportError:  # pragma: no cover - module still being written
+            continue

@@ -1,0 +1,1 @@
+"""The domain, in pure Python: nothing here imports Qt, the UI, cloud SDKs or paramiko."""

@@ -1,0 +1,34 @@
+"""Translation markers for text that core code produces but the UI shows.
+
+pyside6-lupdate collects calls named ``QT_TRANSLATE_NOOP(context, text)`` from any Python file, so
+core code marks its user-facing templates with this no-op and the UI translates them with
+``QCoreApplication.translate(context, template)`` before formatting.
+"""
+
+from __future__ import annotations
+
+CONTEXT = "LabGPU"
+
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - lupdate looks for this name
+    return text
+
+
+def N_(text: str) -> str:
+    """Mark `text` (in the shared context) for translation; returns it unchanged."""
+    return text
+
+
+# A hook the UI installs so core templates are shown in the user's language; the CLI leaves it.
+_translate = None
+
+
+def set_translator(func: object) -> None:
+    global _translate
+    _translate = func  # type: ignore[assignment]
+
+
+def translate(template: str, context: str = CONTEXT) -> str:
+    if _translate is None:
+        return template
+    return str(_translate(context, template))  # type: ignore[operator]

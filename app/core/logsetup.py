@@ -1,0 +1,74 @@
+"""Rotating file log with a filter that keeps secrets out even if a caller slips."""
+
+from __future__ import annotations
+
+import logging
+import logging.handlers
+import re
+import threading
+
+from .paths import Paths
+
+_SECRET_PATTERNS = [
+    re.compile(r"(?i)(secret[_-]?(?:access[_-]?)?key|secretkey|password|passphrase|token|authorization)"
+               r"(['\"]?\s*[:=]\s*['\"]?)([^\s'\",}]+)"),
+    re.compile(r"(?i)(Signature=)([0-9a-f]{16,})"),
+]
+
+_lock = threading.Lock()
+_known_secrets: set[str] = set()
+
+
+def register_secret(value: str) -> None:
+    """Values that must never reach a log line (added by the secrets module when it reads one)."""
+    if value and len(value) >= 4:
+        with _lock:
+            _known_secrets.add(value)
+
+
+def redact(text: str) -> str:
+    with _lock:
+        secrets = sorted(_known_secrets, key=len, reverse=True)
+    for s in secrets:
+        if s in text:
+            text = text.replace(s, "***")
+    for pat in _SECRET_PATTERNS:
+        text = pat.sub(lambda m: m.group(1) + (m.group(2) + "***" if m.lastindex == 3 else "***"), text)
+    return text
+
+
+class RedactingFilter(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        msg = record.getMessage()
+        clean = redact(msg)
+        if clean != msg or record.args:
+            record.msg, record.args = clean, None
+        if record.exc_info and record.exc_info[1] is not None:
+            record.exc_text = redact(logging.Formatter().formatException(record.exc_info))
+            record.exc_info = None
+        return True
+
+
+def setup_logging(paths: Paths, level: int = logging.INFO, to_stderr: bool = False) -> None:
+    paths.ensure()
+    root = logging.getLogger()
+    for h in list(root.handlers):
+        if getattr(h, "_labgpu", False):
+            root.removeHandler(h)
+            h.close()
+    handler = logging.handlers.RotatingFileHandler(
+        paths.log_file, maxBytes=2_000_000, backupCount=5, encoding="utf-8"
+    )
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s [%(threadName)s] %(message)s"))
+    handler.addFilter(RedactingFilter())
+    handler._labgpu = True  # type: ignore[attr-defined]
+    root.addHandler(handler)
+    if to_stderr:
+        sh = logging.StreamHandler()
+        sh.setLevel(logging.WARNING)
+        sh.addFilter(RedactingFilter())
+        sh._labgpu = True  # type: ignore[attr-defined]
+        root.addHandler(sh)
+    root.setLevel(level)
+    for noisy in ("botocore", "boto3", "urllib3", "paramiko", "s3transfer"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)

@@ -1,0 +1,93 @@
+"""Immutable domain records shared by the catalog, advisor, estimator and launcher."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime
+
+PROVIDERS: dict[str, str] = {
+    # id → display name. Ids are what the CLI and files use.
+    "aws": "AWS",
+    "azure": "Azure",
+    "gcp": "Google Cloud",
+    "tencent": "Tencent Cloud",
+    "alibaba": "Alibaba Cloud",
+    "huawei": "Huawei Cloud",
+    "lambda": "Lambda",
+    "paperspace": "Paperspace",
+}
+
+# The currency each provider bills in (China sites in CNY).
+NATIVE_CURRENCY: dict[str, str] = {
+    "aws": "USD", "azure": "USD", "gcp": "USD", "lambda": "USD", "paperspace": "USD",
+    "tencent": "CNY", "alibaba": "CNY", "huawei": "CNY",
+}
+
+
+@dataclass(frozen=True)
+class GpuSpec:
+    model: str  # normalised key, e.g. "A100-40GB", "H100-SXM", "T4"
+    name: str  # display name, e.g. "NVIDIA A100 40GB SXM4"
+    vram_gb: float
+    fp16_tflops: float | None  # dense tensor FP16
+    fp32_tflops: float | None
+    mem_bandwidth_gbs: float | None
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class Offer:
+    provider: str  # key of PROVIDERS
+    region: str
+    instance_type: str
+    gpu_model: str  # GpuSpec.model
+    gpu_count: float  # may be fractional for vGPU slices
+    vram_gb: float  # per GPU
+    vcpu: int | None
+    ram_gb: float | None
+    network_gbps: float | None
+    price_on_demand: float | None  # per hour, in `currency`; None = unknown
+    price_spot: float | None  # per hour
+    price_prepaid_month: float | None  # per month
+    currency: str  # "USD" | "CNY"
+    price_source: str
+    price_date: date | None  # when the price was true; None = undated snapshot
+    fp16_tflops: float | None = None  # per GPU, from GpuSpec
+    spot_available: bool = False
+    interconnect: str = ""  # "NVLink", "EFA", "RDMA", "" …
+    dedicated: bool = False  # bare metal / dedicated host possible
+    notes: str = ""
+    live: bool = False  # True when refreshed from the provider's API
+    fetched_at: datetime | None = None  # when a live price was fetched
+    sold_out: bool = False
+    zone: str = ""
+    extra: tuple[tuple[str, str], ...] = field(default_factory=tuple)
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return (self.provider, self.region, self.instance_type)
+
+    @property
+    def total_vram_gb(self) -> float:
+        return self.vram_gb * self.gpu_count
+
+    @property
+    def total_fp16_tflops(self) -> float | None:
+        return None if self.fp16_tflops is None else self.fp16_tflops * self.gpu_count
+
+
+@dataclass(frozen=True)
+class RankedOffer:
+    key: tuple[str, str, str]  # Offer.key
+    rank: int  # 1 = best
+    score: float
+    reasons: tuple[str, ...]  # why it was chosen, already in the user's language
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """What the advisor hands the offers table: the ranked offers, and what it left out and why."""
+
+    title: str
+    items: tuple[RankedOffer, ...]
+    excluded: tuple[tuple[tuple[str, str, str], str], ...] = ()  # (Offer.key, reason)

@@ -1,0 +1,127 @@
+"""The only module that talks to the OS keyring. Secrets never go to files, logs or errors.
+
+Entries live under the service name "labgpu" with keys such as ``account:<name>:secret``; files
+keep only those keys. Where no real backend exists (a bare Linux without Secret Service) every
+call raises SecretsUnavailableError saying what to install; nothing is ever stored in plaintext.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+import threading
+
+from .errors import LabGpuError
+from .i18n import QT_TRANSLATE_NOOP
+from .logsetup import register_secret
+
+log = logging.getLogger(__name__)
+
+SERVICE = "labgpu"
+_lock = threading.Lock()
+
+# Backends that only obfuscate or do nothing: refused.
+_REFUSED_BACKENDS = ("keyring.backends.fail", "keyring.backends.null", "keyrings.alt", "keyring.backends.chainer")
+
+
+class SecretsUnavailableError(LabGpuError):
+    pass
+
+
+class SecretsError(LabGpuError):
+    pass
+
+
+def _install_hint() -> str:
+    if sys.platform.startswith("linux"):
+        return QT_TRANSLATE_NOOP(
+            "LabGPU",
+            "Install and start a Secret Service keyring, e.g. 'sudo apt install gnome-keyring' "
+            "(or KWallet on KDE), log in again, then retry. LabGPU never stores secrets in plain files.")
+    return QT_TRANSLATE_NOOP("LabGPU", "Unlock the system keychain / Credential Manager and retry.")
+
+
+def _backend():  # type: ignore[no-untyped-def]
+    import keyring
+
+    kr = keyring.get_keyring()
+    mod = type(kr).__module__
+    if mod.startswith(_REFUSED_BACKENDS) and not _chainer_has_real(kr):
+        raise SecretsUnavailableError(
+            QT_TRANSLATE_NOOP("LabGPU", "No secure keyring is available on this computer ({backend})."),
+            _install_hint(), code="NoKeyring", backend=type(kr).__name__)
+    return kr
+
+
+def _chainer_has_real(kr: object) -> bool:
+    backends = getattr(kr, "backends", None)
+    if not backends:
+        return False
+    return any(not type(b).__module__.startswith(_REFUSED_BACKENDS) for b in backends)
+
+
+def backend_name() -> str:
+    try:
+        kr = _backend()
+    except SecretsUnavailableError:
+        return ""
+    return f"{type(kr).__module__}.{type(kr).__name__}"
+
+
+def available() -> bool:
+    return bool(backend_name())
+
+
+def _wrap(exc: Exception) -> LabGpuError:
+    name = type(exc).__name__
+    if name in ("NoKeyringError", "InitError"):
+        return SecretsUnavailableError(QT_TRANSLATE_NOOP("LabGPU", "No secure keyring is available on this computer ({backend})."),
+                                       _install_hint(), code="NoKeyring", backend=name)
+    if name in ("KeyringLocked",) or "locked" in str(exc).lower() or "dismissed" in str(exc).lower():
+        return SecretsError(QT_TRANSLATE_NOOP("LabGPU", "The keyring is locked."),
+                            QT_TRANSLATE_NOOP("LabGPU", "Unlock your keyring (log in again or open Passwords and Keys) and retry."),
+                            code="KeyringLocked")
+    return SecretsError(QT_TRANSLATE_NOOP("LabGPU", "The keyring refused the request ({kind})."),
+                        QT_TRANSLATE_NOOP("LabGPU", "Check that your keyring is unlocked and retry."),
+                        code="KeyringError", kind=name)
+
+
+def set_secret(key: str, value: str) -> None:
+    if not key:
+        raise ValueError("empty key")
+    with _lock:
+        kr = _backend()
+        try:
+            kr.set_password(SERVICE, key, value)
+        except Exception as exc:  # noqa: BLE001 - any backend failure becomes a clear message
+            raise _wrap(exc) from None
+    register_secret(value)
+    log.info("secret stored under %s", key)
+
+
+def get_secret(key: str) -> str | None:
+    with _lock:
+        kr = _backend()
+        try:
+            value = kr.get_password(SERVICE, key)
+        except Exception as exc:  # noqa: BLE001
+            raise _wrap(exc) from None
+    if value is not None:
+        register_secret(value)
+    return value
+
+
+def delete_secret(key: str) -> bool:
+    """True if something was deleted."""
+    import keyring.errors
+
+    with _lock:
+        kr = _backend()
+        try:
+            kr.delete_password(SERVICE, key)
+        except keyring.errors.PasswordDeleteError:
+            return False
+        except Exception as exc:  # noqa: BLE001
+            raise _wrap(exc) from None
+    log.info("secret deleted: %s", key)
+    return True

@@ -1,0 +1,1 @@
+"""Everything that crosses SSH or the VPN: connections, host keys, sync, tunnels, monitoring."""

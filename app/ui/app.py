@@ -1,0 +1,101 @@
+"""Start the desktop app (or render one screenshot of it and exit)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+import time
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+
+def _parse_size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(v) for v in text.lower().split("x", 1))
+        return max(w, 640), max(h, 480)
+    except ValueError:
+        return 1280, 800
+
+
+def create_app(argv: list[str] | None = None):  # type: ignore[no-untyped-def]
+    from PySide6.QtWidgets import QApplication
+
+    from app import APP_ID, APP_NAME
+
+    app = QApplication.instance() or QApplication(argv or [sys.argv[0]])
+    app.setApplicationName(APP_NAME)
+    app.setOrganizationName(APP_ID)
+    app.setDesktopFileName(APP_ID)
+    return app
+
+
+def build_main_window(language_override: str | None = None):  # type: ignore[no-untyped-def]
+    """The app's QApplication, context and window, wired but not shown (tests use this too)."""
+    from app.core.paths import default_paths
+    from app.ui import i18n
+    from app.ui.context import AppContext
+    from app.ui.main_window import MainWindow
+
+    app = create_app()
+    paths = default_paths().ensure()
+    ctx = AppContext(paths, "en")
+    ctx.language = i18n.install(app, i18n.resolve_language(ctx.settings.language, language_override))
+    window = MainWindow(ctx)
+    app.aboutToQuit.connect(lambda: ctx.shutdown(3000))
+    return app, ctx, window
+
+
+def run_gui(args: argparse.Namespace) -> int:
+    from app.core.logsetup import setup_logging
+    from app.core.paths import default_paths
+
+    t0 = time.perf_counter()
+    if args.screenshot and not os.environ.get("QT_QPA_PLATFORM") and not os.environ.get("DISPLAY") \
+            and sys.platform.startswith("linux"):
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    setup_logging(default_paths())
+    app, ctx, window = build_main_window(args.lang)
+    ctx.errors.install_hooks()
+    if args.page:
+        if not window.show_page(args.page):
+            print(f"labgpu: no page named {args.page!r}; pages: {', '.join(window.page_ids())}",
+                  file=sys.stderr)
+            return 2
+    if args.screenshot:
+        ctx.errors.interactive = False
+        window.resize(*_parse_size(args.size))
+        window.show()
+        return _screenshot(app, ctx, window, Path(args.screenshot))
+    window.show()
+    log.info("window shown after %.3f s", time.perf_counter() - t0)
+    if os.environ.get("LABGPU_STARTUP_PROBE"):
+        from PySide6.QtCore import QTimer
+
+        QTimer.singleShot(0, lambda: (print(f"LABGPU_SHOWN {time.time():.6f}", flush=True), app.quit()))
+    return int(app.exec())
+
+
+def _screenshot(app, ctx, window, path: Path) -> int:  # type: ignore[no-untyped-def]
+    from PySide6.QtCore import QElapsedTimer
+
+    timer = QElapsedTimer()
+    timer.start()
+    # Let pages finish their first background loads (up to 3 s), then paint.
+    while timer.elapsed() < 3000:
+        app.processEvents()
+        if not ctx.runner.active() and timer.elapsed() > 300:
+            break
+        time.sleep(0.01)
+    for _ in range(5):
+        app.processEvents()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    ok = window.grab().save(str(path), "PNG")
+    ctx.shutdown(3000)
+    if not ok:
+        print(f"labgpu: could not write {path}", file=sys.stderr)
+        return 1
+    print(str(path))
+    return 0

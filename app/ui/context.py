@@ -1,0 +1,56 @@
+"""What every page gets: paths, settings, the database, the task runner and the error reporter.
+
+Passed explicitly to each page (no module-level singletons). Pages talk to each other through its
+signals, not through references to one another.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from app.core.paths import Paths
+from app.core.settings import Settings, SettingsStore
+from app.core.store import Store
+from app.ui.errors import ErrorReporter
+from app.ui.tasks import TaskRunner
+
+
+class AppContext(QObject):
+    settings_changed = Signal()
+    language_changed = Signal(str)
+    navigate_requested = Signal(str, object)  # page id, payload for the page's `activate(payload)`
+    status_message = Signal(str)
+
+    def __init__(self, paths: Paths, language: str) -> None:
+        super().__init__()
+        self.paths = paths.ensure()
+        self.settings_store = SettingsStore(paths)
+        self.settings: Settings = self.settings_store.load()
+        self._store: Store | None = None
+        self.runner = TaskRunner(parent=self)
+        self.errors = ErrorReporter()
+        self.language = language
+        self.services: dict[str, Any] = {}  # long-lived per-feature objects (VPN manager, monitors)
+
+    @property
+    def store(self) -> Store:
+        if self._store is None:
+            self._store = Store(paths=self.paths)
+        self._store.migrate()
+        return self._store
+
+    def save_settings(self) -> None:
+        self.settings_store.save(self.settings)
+        self.settings_changed.emit()
+
+    def navigate(self, page_id: str, payload: object = None) -> None:
+        self.navigate_requested.emit(page_id, payload)
+
+    def shutdown(self, timeout_ms: int = 5000) -> None:
+        for svc in list(self.services.values()):
+            close = getattr(svc, "close", None)
+            if callable(close):
+                close()
+        self.runner.shutdown(timeout_ms)

@@ -1,0 +1,91 @@
+"""One global error dialog: every error is logged, and shown to the user once."""
+
+from __future__ import annotations
+
+import logging
+import sys
+import threading
+import traceback
+from types import TracebackType
+
+from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtWidgets import QMessageBox, QWidget
+
+from app.core.errors import LabGpuError
+
+log = logging.getLogger(__name__)
+
+
+def error_key(exc: BaseException) -> str:
+    if isinstance(exc, LabGpuError):
+        return exc.key()
+    return f"{type(exc).__name__}:{exc}"
+
+
+def describe(exc: BaseException) -> tuple[str, str]:
+    """(message, next step) for any exception, translated where the core marked it."""
+    if isinstance(exc, LabGpuError):
+        return exc.text(), exc.hint()
+    return f"{type(exc).__name__}: {exc}", ""
+
+
+class ErrorReporter(QObject):
+    """Shows errors in a dialog, each distinct error once per run. Thread-safe via a signal."""
+
+    reported = Signal(object)
+    shown = Signal(str)  # the key of an error that got a dialog (tests listen)
+
+    def __init__(self, parent_widget: QWidget | None = None) -> None:
+        super().__init__()
+        self.parent_widget = parent_widget
+        self._seen: set[str] = set()
+        self._open: QMessageBox | None = None
+        self.interactive = True
+        self.reported.connect(self._on_reported)
+
+    def report(self, exc: BaseException, context: str = "") -> None:
+        """Callable from any thread."""
+        if not isinstance(exc, LabGpuError):
+            log.error("unexpected error %s: %s", context, "".join(
+                traceback.format_exception(type(exc), exc, exc.__traceback__)))
+        self.reported.emit(exc)
+
+    def seen(self) -> set[str]:
+        return set(self._seen)
+
+    @Slot(object)
+    def _on_reported(self, exc: BaseException) -> None:
+        key = error_key(exc)
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        message, hint = describe(exc)
+        box = QMessageBox(self.parent_widget)
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle(self.tr("LabGPU — something went wrong"))
+        box.setText(message)
+        if not isinstance(exc, LabGpuError):
+            hint = self.tr("This is a bug in LabGPU. The details are in the log file; "
+                           "the app keeps running.")
+        if hint:
+            box.setInformativeText(hint)
+        box.setStandardButtons(QMessageBox.StandardButton.Ok)
+        self._open = box
+        self.shown.emit(key)
+        if self.interactive:
+            box.open()
+
+    def install_hooks(self) -> None:
+        def excepthook(etype: type[BaseException], value: BaseException,
+                       tb: TracebackType | None) -> None:
+            if issubclass(etype, KeyboardInterrupt):
+                sys.__excepthook__(etype, value, tb)
+                return
+            self.report(value, "uncaught")
+
+        def thread_hook(args: threading.ExceptHookArgs) -> None:
+            if args.exc_value is not None:
+                self.report(args.exc_value, f"in thread {args.thread.name if args.thread else '?'}")
+
+        sys.excepthook = excepthook
+        threading.excepthook = thread_hook

@@ -1,0 +1,138 @@
+"""Translation workflow: collect strings with pyside6-lupdate, fill zh_CN, compile .qm.
+
+Each feature owns one catalog, resources/translations/<domain>_zh_CN.ts, built from the files in
+DOMAINS[domain]; the app loads every *_zh_CN.qm. Usage:
+
+    python packaging/i18n.py update [DOMAIN…]      # re-scan sources into the .ts (keeps translations)
+    python packaging/i18n.py fill DOMAIN FILE.json # {"English source": "中文", …} into the .ts
+    python packaging/i18n.py missing [DOMAIN…]     # list strings without a translation (exit 1 if any)
+    python packaging/i18n.py compile [DOMAIN…]     # .ts → .qm
+"""
+
+from __future__ import annotations
+
+import glob
+import json
+import shutil
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TS_DIR = ROOT / "resources" / "translations"
+LANG = "zh_CN"
+
+# domain → source globs (relative to the repository root). A file belongs to one domain only.
+DOMAINS: dict[str, list[str]] = {
+    "shell": ["app/ui/app.py", "app/ui/main_window.py", "app/ui/settings_page.py", "app/ui/errors.py",
+              "app/ui/context.py", "app/ui/widgets.py", "app/core/errors.py", "app/core/settings.py",
+              "app/core/secrets.py"],
+    "offers": ["app/ui/offers/*.py", "app/core/catalog.py", "app/core/currency.py"],
+    "advisor": ["app/ui/advisor/*.py", "app/core/advisor.py", "app/core/costs.py"],
+    "cloud": ["app/cloud/base.py", "app/cloud/aws.py", "app/cloud/launch.py", "app/cloud/errors.py",
+              "app/core/accounts.py", "app/core/audit.py", "app/core/instances.py", "app/core/live_prices.py"],
+    "cloudui": ["app/ui/cloud/*.py", "app/cloud/tencent.py"],
+    "hosts": ["app/ui/remote/hosts*.py", "app/remote/ssh.py", "app/remote/hostkeys.py",
+              "app/remote/tunnels.py", "app/core/hosts.py", "app/core/sshcmd.py"],
+    "sync": ["app/ui/remote/sync*.py", "app/remote/sync.py", "app/core/syncplan.py"],
+    "vpn": ["app/ui/remote/vpn*.py", "app/remote/vpn.py", "app/core/vpnprofiles.py"],
+}
+
+
+def _tool(name: str) -> str:
+    exe = shutil.which(name) or str(Path(sys.executable).with_name(name))
+    return exe
+
+
+def ts_path(domain: str) -> Path:
+    return TS_DIR / f"{domain}_{LANG}.ts"
+
+
+def sources(domain: str) -> list[str]:
+    files: list[str] = []
+    for pattern in DOMAINS[domain]:
+        files.extend(sorted(glob.glob(str(ROOT / pattern))))
+    return [f for f in files if not f.endswith("__init__.py") or Path(f).stat().st_size > 200]
+
+
+def update(domain: str, ts: Path | None = None) -> Path:
+    ts = ts or ts_path(domain)
+    ts.parent.mkdir(parents=True, exist_ok=True)
+    files = sources(domain)
+    if not files:
+        raise SystemExit(f"no sources for domain {domain}")
+    subprocess.run([_tool("pyside6-lupdate"), "-silent", "-no-obsolete", "-locations", "none",
+                    "-target-language", LANG, *files, "-ts", str(ts)], check=True)
+    return ts
+
+
+def _messages(ts: Path) -> list[ET.Element]:
+    return list(ET.parse(ts).getroot().iter("message"))
+
+
+def missing(domain: str) -> list[str]:
+    out = []
+    for m in _messages(ts_path(domain)):
+        t = m.find("translation")
+        src = m.findtext("source") or ""
+        if t is None or t.get("type") in ("unfinished", "vanished", "obsolete") or not (t.text or "").strip():
+            if t is not None and t.get("type") in ("vanished", "obsolete"):
+                continue
+            out.append(src)
+    return out
+
+
+def fill(domain: str, mapping: dict[str, str]) -> int:
+    ts = ts_path(domain)
+    tree = ET.parse(ts)
+    n = 0
+    for m in tree.getroot().iter("message"):
+        src = m.findtext("source") or ""
+        if src in mapping:
+            t = m.find("translation")
+            if t is None:
+                t = ET.SubElement(m, "translation")
+            t.text = mapping[src]
+            t.attrib.pop("type", None)
+            n += 1
+    tree.write(ts, encoding="utf-8", xml_declaration=True)
+    return n
+
+
+def compile_(domain: str) -> Path:
+    qm = ts_path(domain).with_suffix(".qm")
+    subprocess.run([_tool("pyside6-lrelease"), "-silent", str(ts_path(domain)), "-qm", str(qm)], check=True)
+    return qm
+
+
+def main(argv: list[str]) -> int:
+    if not argv:
+        print(__doc__)
+        return 2
+    cmd, rest = argv[0], argv[1:]
+    if cmd == "fill":
+        domain, file = rest
+        mapping = json.loads(Path(file).read_text(encoding="utf-8"))
+        print(f"{fill(domain, mapping)} translations written to {ts_path(domain).name}")
+        return 0
+    domains = rest or list(DOMAINS)
+    status = 0
+    for d in domains:
+        if cmd == "update":
+            update(d)
+        elif cmd == "compile":
+            compile_(d)
+        elif cmd == "missing":
+            miss = missing(d)
+            for s in miss:
+                print(f"{d}: {s}")
+            status |= bool(miss)
+        else:
+            print(__doc__)
+            return 2
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

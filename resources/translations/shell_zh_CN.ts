@@ -1,0 +1,120 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>ErrorReporter</name>
+    <message>
+        <source>LabGPU — something went wrong</source>
+        <translation>LabGPU — 出错了</translation>
+    </message>
+    <message>
+        <source>This is a bug in LabGPU. The details are in the log file; the app keeps running.</source>
+        <translation>这是 LabGPU 的一个缺陷。详细信息已写入日志文件，应用会继续运行。</translation>
+    </message>
+</context>
+<context>
+    <name>LabGPU</name>
+    <message>
+        <source>Install and start a Secret Service keyring, e.g. 'sudo apt install gnome-keyring' (or KWallet on KDE), log in again, then retry. LabGPU never stores secrets in plain files.</source>
+        <translation>请安装并启动 Secret Service 密钥环，例如 'sudo apt install gnome-keyring'（KDE 下可用 KWallet），重新登录后再试。LabGPU 从不把密钥存进普通文件。</translation>
+    </message>
+    <message>
+        <source>Unlock the system keychain / Credential Manager and retry.</source>
+        <translation>请解锁系统钥匙串 / 凭据管理器后重试。</translation>
+    </message>
+    <message>
+        <source>No secure keyring is available on this computer ({backend}).</source>
+        <translation>此电脑上没有可用的安全密钥环（{backend}）。</translation>
+    </message>
+    <message>
+        <source>The keyring is locked.</source>
+        <translation>密钥环已锁定。</translation>
+    </message>
+    <message>
+        <source>Unlock your keyring (log in again or open Passwords and Keys) and retry.</source>
+        <translation>请解锁密钥环（重新登录或打开“密码和密钥”）后重试。</translation>
+    </message>
+    <message>
+        <source>The keyring refused the request ({kind}).</source>
+        <translation>密钥环拒绝了请求（{kind}）。</translation>
+    </message>
+    <message>
+        <source>Check that your keyring is unlocked and retry.</source>
+        <translation>请确认密钥环已解锁，然后重试。</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsPage</name>
+    <message>
+        <source>Settings</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>General</source>
+        <translation>常规</translation>
+    </message>
+    <message>
+        <source>Follow the system</source>
+        <translation>跟随系统</translation>
+    </message>
+    <message>
+        <source>&amp;Language:</source>
+        <translation>语言(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>CNY (¥)</source>
+        <translation>人民币 (¥)</translation>
+    </message>
+    <message>
+        <source>USD ($)</source>
+        <translation>美元 ($)</translation>
+    </message>
+    <message>
+        <source>Display &amp;currency:</source>
+        <translation>显示货币(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>bundled default</source>
+        <translation>内置默认值</translation>
+    </message>
+    <message>
+        <source>Your own USD→CNY rate for display. 0 uses the bundled rate.</source>
+        <translation>自定义的美元→人民币显示汇率。0 表示使用内置汇率。</translation>
+    </message>
+    <message>
+        <source>USD→CNY &amp;rate:</source>
+        <translation>美元→人民币汇率(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>Default spot price cap, as a share of the on-demand price.</source>
+        <translation>竞价实例默认出价上限，占按量价格的比例。</translation>
+    </message>
+    <message>
+        <source>Spot &amp;bid cap:</source>
+        <translation>竞价出价上限(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Settings:</source>
+        <translation>设置：</translation>
+    </message>
+    <message>
+        <source>Data:</source>
+        <translation>数据：</translation>
+    </message>
+    <message>
+        <source>Logs:</source>
+        <translation>日志：</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Saved.</source>
+        <translation>已保存。</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,72 @@
+"""Shared test set-up: offscreen Qt, a fresh LABGPU_HOME per test, and a guard against leaks."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("QT_SCALE_FACTOR", "1")
+os.environ.pop("LABGPU_HOME", None)
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+# Fixtures for the real peers, one module each.
+pytest_plugins = [
+    "tests.fixtures.keyring_service",
+    "tests.fixtures.peers",
+]
+
+
+@pytest.fixture(autouse=True)
+def labgpu_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    home = tmp_path / "labgpu-home"
+    monkeypatch.setenv("LABGPU_HOME", str(home))
+    monkeypatch.setenv("LC_ALL", os.environ.get("LC_ALL", "C.UTF-8"))
+    return home
+
+
+def _live_threads() -> set[threading.Thread]:
+    return {t for t in threading.enumerate()
+            if t.is_alive() and not isinstance(t, threading._DummyThread)  # type: ignore[attr-defined]
+            and t is not threading.main_thread()}
+
+
+@pytest.fixture(autouse=True)
+def no_leftover_threads(request: pytest.FixtureRequest):
+    """Fail a test that leaves Python threads running (servers started by session fixtures are fine)."""
+    before = _live_threads()
+    yield
+    if request.node.get_closest_marker("allow_threads"):
+        return
+    deadline = time.monotonic() + 5
+    while True:
+        left = {t for t in _live_threads() - before if not t.name.startswith(("session-", "pytest_timeout"))}
+        if not left or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    assert not left, f"test left threads running: {sorted(t.name for t in left)}"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "allow_threads: the test may leave threads (documented why)")
+
+
+@pytest.fixture
+def app_window(qtbot, labgpu_home):
+    """The real main window, as the app builds it, in English."""
+    from app.ui.app import build_main_window
+
+    _app, ctx, window = build_main_window("en")
+    ctx.errors.interactive = False
+    qtbot.addWidget(window)
+    window.show()
+    yield ctx, window
+    ctx.shutdown(5000)
