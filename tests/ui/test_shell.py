@@ -1,0 +1,134 @@
+"""The main window, navigation, language switch, settings persistence, task runner, error dialog."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+from PySide6.QtCore import Qt
+
+from app.core.errors import LabGpuError
+from app.core.i18n import QT_TRANSLATE_NOOP
+from app.core.paths import default_paths
+
+
+def test_window_shows_only_pages_that_exist_and_ctrl_digits_navigate(app_window, qtbot):
+    ctx, window = app_window
+    ids = window.page_ids()
+    assert "settings" in ids
+    assert len(ids) == window.nav.count() == window.stack.count()
+    qtbot.keyClick(window, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier)
+    assert window.current_page_id() == ids[0]
+    qtbot.keyClick(window, Qt.Key.Key_Comma, Qt.KeyboardModifier.ControlModifier)
+    assert window.current_page_id() == "settings"
+
+
+def test_language_switch_retranslates_and_persists(app_window, qtbot):
+    ctx, window = app_window
+    window.show_page("settings")
+    page = window.pages["settings"]
+    assert window.nav.item(window.page_ids().index("settings")).text() == "Settings"
+    page.language_combo.setCurrentIndex(page.language_combo.findData("zh_CN"))
+    qtbot.waitUntil(lambda: window.nav.item(window.page_ids().index("settings")).text() == "设置", timeout=3000)
+    assert window.current_page_id() == "settings"
+    saved = json.loads(default_paths().settings_file.read_text(encoding="utf-8"))
+    assert saved["language"] == "zh_CN"
+    page = window.pages["settings"]
+    page.language_combo.setCurrentIndex(page.language_combo.findData("en"))
+    qtbot.waitUntil(lambda: window.nav.item(window.page_ids().index("settings")).text() == "Settings", timeout=3000)
+
+
+def test_last_page_and_geometry_survive_restart(qtbot):
+    from app.ui.app import build_main_window
+
+    _a, ctx, window = build_main_window("en")
+    ctx.errors.interactive = False
+    qtbot.addWidget(window)
+    window.show()
+    window.show_page("settings")
+    window.move(0, 0)
+    window.resize(970, 640)  # fits the 800x800 offscreen screen's rules after Qt's clamping
+    window.close()
+    ctx.shutdown()
+    _a, ctx2, window2 = build_main_window("en")
+    qtbot.addWidget(window2)
+    assert window2.current_page_id() == "settings"
+    assert window2.height() == 640
+    assert ctx2.settings.window_geometry
+    ctx2.shutdown()
+
+
+def test_task_runner_delivers_result_progress_and_errors_on_gui_thread(app_window, qtbot):
+    ctx, _window = app_window
+    gui = threading.current_thread()
+    seen = []
+
+    def work(n, task):
+        for i in range(n):
+            task.report(i)
+        return threading.current_thread() is not gui
+
+    t = ctx.runner.submit(work, 3, on_progress=lambda p: seen.append((p, threading.current_thread() is gui)))
+    with qtbot.waitSignal(t.finished, timeout=5000) as blocker:
+        pass
+    assert blocker.args == [True]
+    qtbot.waitUntil(lambda: len(seen) == 3)
+    assert seen == [(0, True), (1, True), (2, True)]
+
+    def fail():
+        raise LabGpuError(QT_TRANSLATE_NOOP("LabGPU", "Disk {name} is full"), "Free space", name="x")
+
+    t2 = ctx.runner.submit(fail)
+    with qtbot.waitSignal(t2.failed, timeout=5000) as blocker:
+        pass
+    assert blocker.args[0].text() == "Disk x is full"
+
+
+def test_task_runner_shutdown_cancels_cooperative_work(app_window):
+    ctx, _window = app_window
+
+    def long(task):
+        while not task.wait_cancel(0.05):
+            pass
+        return "stopped"
+
+    t = ctx.runner.submit(long)
+    assert ctx.runner.shutdown(3000)
+    assert t.cancelled and t.result == "stopped"
+
+
+def test_same_error_shows_one_dialog(app_window, qtbot):
+    ctx, _window = app_window
+    shown = []
+    ctx.errors.shown.connect(shown.append)
+    err = LabGpuError(QT_TRANSLATE_NOOP("LabGPU", "Disk {name} is full"), name="a")
+    for _ in range(3):
+        ctx.errors.report(err)
+    ctx.errors.report(LabGpuError(QT_TRANSLATE_NOOP("LabGPU", "Disk {name} is full"), name="b"))
+    qtbot.waitUntil(lambda: len(shown) == 2, timeout=2000)
+    qtbot.wait(50)
+    assert len(shown) == 2
+
+
+def test_screenshot_cli_writes_a_png_in_chinese(tmp_path, labgpu_home):
+    import subprocess
+    import sys
+
+    out = tmp_path / "settings.png"
+    r = subprocess.run([sys.executable, "-m", "app", "--screenshot", str(out), "--page", "settings",
+                        "--lang", "zh_CN"], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    from PySide6.QtGui import QImage
+
+    img = QImage(str(out))
+    assert (img.width(), img.height()) == (1280, 800)
+
+
+def test_unknown_page_is_a_clear_error(tmp_path):
+    import subprocess
+    import sys
+
+    r = subprocess.run([sys.executable, "-m", "app", "--screenshot", str(tmp_path / "x.png"), "--page", "nope"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2
+    assert "no page named 'nope'" in r.stderr

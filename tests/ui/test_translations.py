@@ -1,0 +1,72 @@
+"""Every visible string has a Chinese translation, and the shipped .qm files are current."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import subprocess
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+spec = importlib.util.spec_from_file_location("labgpu_i18n", ROOT / "packaging" / "i18n.py")
+i18n = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(i18n)  # type: ignore[union-attr]
+
+DOMAINS = [d for d in i18n.DOMAINS if i18n.sources(d)]
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_every_string_in_the_sources_is_translated(domain, tmp_path):
+    shipped = i18n.ts_path(domain)
+    assert shipped.exists(), f"{shipped.name} missing: run packaging/i18n.py update {domain}"
+    fresh = tmp_path / shipped.name
+    fresh.write_bytes(shipped.read_bytes())
+    i18n.update(domain, fresh)
+    untranslated = []
+    for m in ET.parse(fresh).getroot().iter("message"):
+        t = m.find("translation")
+        kind = t.get("type") if t is not None else "unfinished"
+        if kind in ("vanished", "obsolete"):
+            continue
+        if t is None or kind == "unfinished" or not (t.text or "").strip():
+            untranslated.append(m.findtext("source"))
+    assert untranslated == [], f"{domain}: untranslated strings (fill packaging/i18n.py {domain})"
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_compiled_catalog_is_current(domain, tmp_path):
+    shipped_qm = i18n.ts_path(domain).with_suffix(".qm")
+    assert shipped_qm.exists(), f"run packaging/i18n.py compile {domain}"
+    fresh_qm = tmp_path / shipped_qm.name
+    subprocess.run([i18n._tool("pyside6-lrelease"), "-silent", str(i18n.ts_path(domain)), "-qm", str(fresh_qm)],
+                   check=True)
+    assert fresh_qm.read_bytes() == shipped_qm.read_bytes(), f"stale {shipped_qm.name}: run compile {domain}"
+
+
+def test_placeholders_survive_translation():
+    """A translation that drops or renames {name} would crash .format() or show wrong numbers."""
+    import re
+
+    bad = []
+    for domain in DOMAINS:
+        for m in ET.parse(i18n.ts_path(domain)).getroot().iter("message"):
+            src, tr = m.findtext("source") or "", m.findtext("translation") or ""
+            if tr and sorted(re.findall(r"\{[a-z_0-9]*\}", src)) != sorted(re.findall(r"\{[a-z_0-9]*\}", tr)):
+                bad.append((domain, src, tr))
+            if tr and sorted(re.findall(r"%\d", src)) != sorted(re.findall(r"%\d", tr)):
+                bad.append((domain, src, tr))
+    assert bad == []
+
+
+def test_sources_are_complete_list_of_ui_files():
+    """Each UI module belongs to a translation domain, so none is forgotten by lupdate."""
+    covered = {Path(f).resolve() for d in i18n.DOMAINS for f in i18n.sources(d)}
+    ui_files = [p for p in (ROOT / "app" / "ui").rglob("*.py") if p.name != "__init__.py"
+                and re.search(r"\.tr\(|translate\(\"", p.read_text(encoding="utf-8"))]
+    assert [str(p.relative_to(ROOT)) for p in ui_files if p.resolve() not in covered] == []
+
+
