@@ -1,0 +1,581 @@
+"""The GPU offer catalog: bundled CSV facts, merged with cached live prices, filtered and sorted.
+
+Everything here is pure (no Qt, no network) so the CLI, the offers page, the advisor and tests all
+see the same numbers. A price nobody published is ``None`` and stays ``None`` through every
+derived value: an unknown price is never turned into a guess, and unknown prices sort last.
+A malformed catalog row is reported as ``"offers.csv line N: problem"``, skipped, and the rest loads,
+so one bad edit to the file never empties the app.
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib
+import io
+import logging
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import date, datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from .currency import CURRENCIES, ExchangeRate, convert, default_rate
+from .i18n import QT_TRANSLATE_NOOP, translate
+from .models import PROVIDERS, GpuSpec, Offer
+from .resources import resource_path
+
+log = logging.getLogger(__name__)
+
+OFFER_COLUMNS_REQUIRED = (
+    "provider", "region", "instance_type", "gpu_model", "gpu_count", "vram_gb", "vcpu", "ram_gb",
+    "network_gbps", "price_on_demand", "price_spot", "price_prepaid_month", "currency",
+    "price_source", "price_date",
+)
+OFFER_COLUMNS_OPTIONAL = ("spot_available", "interconnect", "dedicated", "notes", "zone")
+GPU_COLUMNS_REQUIRED = ("model", "name", "vram_gb", "fp16_tflops", "fp32_tflops", "mem_bandwidth_gbs")
+
+_TRUE = {"yes", "y", "true", "1"}
+_FALSE = {"no", "n", "false", "0", ""}
+
+UNKNOWN_PRICE = QT_TRANSLATE_NOOP("LabGPU", "unknown — refresh with an account")
+
+
+class RowError(ValueError):
+    """One problem with one catalog row (the message names the column)."""
+
+
+@dataclass
+class CatalogLoad:
+    """What load_catalog found: usable offers, GPU specs by model key, and every problem seen."""
+
+    offers: list[Offer]
+    gpus: dict[str, GpuSpec]
+    problems: list[str] = field(default_factory=list)
+    live_count: int = 0  # offers whose prices came from the live cache
+
+
+# ---------------------------------------------------------------------------------------------
+# parsing
+
+
+def _num(row: dict[str, Any], col: str, *, required: bool = False, integer: bool = False,
+         positive: bool = False) -> float | None:
+    raw = row.get(col)
+    if raw is None:
+        raise RowError(f"missing column {col!r}")
+    text = raw.strip()
+    if not text:
+        if required:
+            raise RowError(f"{col} is empty")
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise RowError(f"{col} is not a number: {text!r}") from None
+    if not math.isfinite(value) or value < 0 or (positive and value == 0):
+        raise RowError(f"{col} must be a {'positive' if positive else 'non-negative'} number: {text!r}")
+    if integer:
+        if value != int(value):
+            raise RowError(f"{col} must be a whole number: {text!r}")
+        return int(value)
+    return value
+
+
+def _text(row: dict[str, Any], col: str, *, required: bool = False) -> str:
+    raw = row.get(col)
+    if raw is None:
+        raise RowError(f"missing column {col!r}")
+    text = raw.strip()
+    if required and not text:
+        raise RowError(f"{col} is empty")
+    return text
+
+
+def _flag(row: dict[str, Any], col: str) -> bool:
+    text = (row.get(col) or "").strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise RowError(f"{col} must be yes or no: {text!r}")
+
+
+def _date(row: dict[str, Any], col: str) -> date | None:
+    text = _text(row, col)
+    if not text:
+        return None
+    try:
+        return date.fromisoformat(text)
+    except ValueError:
+        raise RowError(f"{col} is not a YYYY-MM-DD date: {text!r}") from None
+
+
+def parse_offer_row(row: dict[str, Any], gpus: dict[str, GpuSpec]) -> Offer:
+    """One CSV row → Offer; raises RowError naming the first problem."""
+    if row.get(None):  # csv.DictReader puts surplus cells under the key None
+        raise RowError(f"{len(row[None])} more cells than the header has columns")
+    provider = _text(row, "provider", required=True).lower()
+    if provider not in PROVIDERS:
+        raise RowError(f"unknown provider {provider!r} (known: {', '.join(PROVIDERS)})")
+    currency = _text(row, "currency", required=True).upper()
+    if currency not in CURRENCIES:
+        raise RowError(f"unknown currency {currency!r} (known: {', '.join(CURRENCIES)})")
+    gpu_model = _text(row, "gpu_model", required=True)
+    spec = gpus.get(gpu_model)
+    if spec is None:
+        raise RowError(f"unknown gpu_model {gpu_model!r} (not in gpus.csv)")
+    price_on_demand = _num(row, "price_on_demand")
+    price_spot = _num(row, "price_spot")
+    price_prepaid = _num(row, "price_prepaid_month")
+    price_source = _text(row, "price_source")
+    if (price_on_demand is not None or price_spot is not None or price_prepaid is not None) \
+            and not price_source:
+        raise RowError("a price without price_source")
+    spot_available = _flag(row, "spot_available") if "spot_available" in row else price_spot is not None
+    return Offer(
+        provider=provider,
+        region=_text(row, "region", required=True),
+        instance_type=_text(row, "instance_type", required=True),
+        gpu_model=gpu_model,
+        gpu_count=float(_num(row, "gpu_count", required=True, positive=True) or 0),
+        vram_gb=float(_num(row, "vram_gb", required=True, positive=True) or 0),
+        vcpu=_num(row, "vcpu", integer=True),  # type: ignore[arg-type]
+        ram_gb=_num(row, "ram_gb"),
+        network_gbps=_num(row, "network_gbps"),
+        price_on_demand=price_on_demand,
+        price_spot=price_spot,
+        price_prepaid_month=price_prepaid,
+        currency=currency,
+        price_source=price_source,
+        price_date=_date(row, "price_date"),
+        fp16_tflops=spec.fp16_tflops,
+        spot_available=spot_available or price_spot is not None,
+        interconnect=(row.get("interconnect") or "").strip(),
+        dedicated=_flag(row, "dedicated") if "dedicated" in row else False,
+        notes=(row.get("notes") or "").strip(),
+        zone=(row.get("zone") or "").strip(),
+    )
+
+
+def parse_gpu_row(row: dict[str, Any]) -> GpuSpec:
+    if row.get(None):
+        raise RowError(f"{len(row[None])} more cells than the header has columns")
+    return GpuSpec(
+        model=_text(row, "model", required=True),
+        name=_text(row, "name", required=True),
+        vram_gb=float(_num(row, "vram_gb", required=True, positive=True) or 0),
+        fp16_tflops=_num(row, "fp16_tflops"),
+        fp32_tflops=_num(row, "fp32_tflops"),
+        mem_bandwidth_gbs=_num(row, "mem_bandwidth_gbs"),
+        source=(row.get("source") or "").strip(),
+    )
+
+
+def _read_rows(path: Path, required: Sequence[str], problems: list[str]) -> Iterable[tuple[int, dict]]:
+    """Yield (line number, row) for each data row; a missing file or header becomes a problem."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        problems.append(f"{path.name}: cannot read ({getattr(exc, 'strerror', None) or exc})")
+        return
+    with io.StringIO(text, newline="") as fh:
+        reader = csv.DictReader(fh)
+        header = [h.strip() for h in (reader.fieldnames or [])]
+        reader.fieldnames = header
+        lacking = [c for c in required if c not in header]
+        if lacking:
+            problems.append(f"{path.name} line 1: header lacks column(s) {', '.join(lacking)}; file skipped")
+            return
+        start = 2
+        try:
+            for row in reader:
+                end = reader.line_num
+                if any((v or "").strip() for k, v in row.items() if k is not None):
+                    yield start, row
+                start = end + 1
+        except csv.Error as exc:
+            problems.append(f"{path.name} line {reader.line_num}: unreadable CSV ({exc}); rest skipped")
+
+
+def load_gpus(path: Path | None = None, problems: list[str] | None = None) -> dict[str, GpuSpec]:
+    path = path or resource_path("catalog", "gpus.csv")
+    problems = problems if problems is not None else []
+    gpus: dict[str, GpuSpec] = {}
+    for line, row in _read_rows(path, GPU_COLUMNS_REQUIRED, problems):
+        try:
+            spec = parse_gpu_row(row)
+        except RowError as exc:
+            problems.append(f"{path.name} line {line}: {exc}")
+            continue
+        if spec.model in gpus:
+            problems.append(f"{path.name} line {line}: duplicate model {spec.model!r}; first kept")
+            continue
+        gpus[spec.model] = spec
+    return gpus
+
+
+def load_offers(path: Path, gpus: dict[str, GpuSpec], problems: list[str]) -> list[Offer]:
+    offers: list[Offer] = []
+    seen: set[tuple[str, str, str]] = set()
+    for line, row in _read_rows(path, OFFER_COLUMNS_REQUIRED, problems):
+        try:
+            offer = parse_offer_row(row, gpus)
+        except RowError as exc:
+            problems.append(f"{path.name} line {line}: {exc}")
+            continue
+        if offer.key in seen:
+            problems.append(f"{path.name} line {line}: duplicate offer {'/'.join(offer.key)}; first kept")
+            continue
+        seen.add(offer.key)
+        offers.append(offer)
+    return offers
+
+
+def _load_live(paths: Any, problems: list[str]) -> list[Offer]:
+    """Cached live prices from app.core.live_prices, if that feature is installed."""
+    try:
+        module = importlib.import_module("app.core.live_prices")
+    except ModuleNotFoundError as exc:
+        if exc.name == "app.core.live_prices":
+            return []
+        raise
+    loader = getattr(module, "load_cached", None)
+    if not callable(loader):
+        return []
+    try:
+        return list(loader(paths))
+    except Exception as exc:  # a broken cache must not hide the bundled catalog
+        log.warning("live price cache unreadable: %s", exc, exc_info=True)
+        problems.append(f"live price cache: {exc}; bundled prices shown")
+        return []
+
+
+def merge_live(bundled: Sequence[Offer], live: Sequence[Offer],
+               gpus: dict[str, GpuSpec]) -> tuple[list[Offer], int]:
+    """Live offers replace bundled ones with the same key (in place, keeping order); others append."""
+    by_key: dict[tuple[str, str, str], Offer] = {}
+    for o in live:
+        if o.fp16_tflops is None and o.gpu_model in gpus:
+            o = replace(o, fp16_tflops=gpus[o.gpu_model].fp16_tflops)
+        if not o.live:
+            o = replace(o, live=True)
+        by_key[o.key] = o
+    merged: list[Offer] = []
+    for o in bundled:
+        merged.append(by_key.pop(o.key, o))
+    merged.extend(by_key.values())
+    return merged, len(live)
+
+
+def load_catalog(paths: Any = None, *, offers_path: Path | None = None,
+                 gpus_path: Path | None = None, include_live: bool = True) -> CatalogLoad:
+    """Bundled GPUs and offers (or the given files) merged with cached live prices.
+
+    `paths` is an ``app.core.paths.Paths`` (the live-price cache lives under it); None means the
+    default locations. Never raises for bad data: problems are returned, one line each.
+    """
+    problems: list[str] = []
+    gpus = load_gpus(gpus_path, problems)
+    offers = load_offers(offers_path or resource_path("catalog", "offers.csv"), gpus, problems)
+    live_count = 0
+    if include_live:
+        live = _load_live(paths, problems)
+        if live:
+            offers, live_count = merge_live(offers, live, gpus)
+    for p in problems:
+        log.warning("catalog: %s", p)
+    return CatalogLoad(offers, gpus, problems, live_count)
+
+
+# ---------------------------------------------------------------------------------------------
+# derived values
+
+
+def price_per_gpu_hour(offer: Offer, kind: str = "on_demand") -> float | None:
+    """Hourly price divided by the number of GPUs, in the offer's currency."""
+    price = hourly_price(offer, kind)
+    if price is None or offer.gpu_count <= 0:
+        return None
+    return price / offer.gpu_count
+
+
+def price_per_tflop_hour(offer: Offer, kind: str = "on_demand") -> float | None:
+    """Hourly price per FP16 dense tensor TFLOPS of the whole instance (all its GPUs)."""
+    price = hourly_price(offer, kind)
+    total = offer.total_fp16_tflops
+    if price is None or not total:
+        return None
+    return price / total
+
+
+def hourly_price(offer: Offer, kind: str = "on_demand") -> float | None:
+    if kind == "spot":
+        return offer.price_spot
+    if kind == "on_demand":
+        return offer.price_on_demand
+    raise ValueError(f"unknown price kind {kind!r}")
+
+
+def in_currency(amount: float | None, offer: Offer, currency: str, rate: ExchangeRate) -> float | None:
+    return convert(amount, offer.currency, currency, rate)
+
+
+# ---------------------------------------------------------------------------------------------
+# price age
+
+AGE_LIVE_NOW = QT_TRANSLATE_NOOP("LabGPU", "live, just now")
+AGE_LIVE_MIN = QT_TRANSLATE_NOOP("LabGPU", "live {n} min ago")
+AGE_LIVE_HOURS = QT_TRANSLATE_NOOP("LabGPU", "live {n} h ago")
+AGE_LIVE_DAYS = QT_TRANSLATE_NOOP("LabGPU", "live {n} days ago")
+AGE_UNDATED = QT_TRANSLATE_NOOP("LabGPU", "undated")
+AGE_TODAY = QT_TRANSLATE_NOOP("LabGPU", "today")
+AGE_ONE_DAY = QT_TRANSLATE_NOOP("LabGPU", "1 day")
+AGE_DAYS = QT_TRANSLATE_NOOP("LabGPU", "{n} days")
+AGE_FUTURE = QT_TRANSLATE_NOOP("LabGPU", "dated {date}")
+
+
+@dataclass(frozen=True)
+class PriceAge:
+    """How old a price is: `seconds` for sorting (inf when undated) and a short label."""
+
+    seconds: float
+    template: str
+    n: int = 0
+    day: str = ""
+
+    def text(self) -> str:
+        return translate(self.template).format(n=self.n, date=self.day)
+
+    @property
+    def undated(self) -> bool:
+        return math.isinf(self.seconds)
+
+
+def price_age(offer: Offer, now: datetime | None = None) -> PriceAge:
+    """'live 5 min ago' for live prices, 'N days' for dated snapshots, 'undated' otherwise."""
+    now = now or datetime.now(timezone.utc)
+    if now.tzinfo is None:
+        now = now.replace(tzinfo=timezone.utc)
+    if offer.live and offer.fetched_at is not None:
+        fetched = offer.fetched_at
+        if fetched.tzinfo is None:
+            fetched = fetched.replace(tzinfo=timezone.utc)
+        secs = max(0.0, (now - fetched).total_seconds())
+        if secs < 60:
+            return PriceAge(secs, AGE_LIVE_NOW)
+        if secs < 3600:
+            return PriceAge(secs, AGE_LIVE_MIN, int(secs // 60))
+        if secs < 86400 * 2:
+            return PriceAge(secs, AGE_LIVE_HOURS, int(secs // 3600))
+        return PriceAge(secs, AGE_LIVE_DAYS, int(secs // 86400))
+    if offer.price_date is None:
+        return PriceAge(math.inf, AGE_UNDATED)
+    days = (now.date() - offer.price_date).days
+    if days < 0:
+        return PriceAge(0.0, AGE_FUTURE, day=offer.price_date.isoformat())
+    if days == 0:
+        return PriceAge(0.0, AGE_TODAY)
+    return PriceAge(days * 86400.0, AGE_ONE_DAY if days == 1 else AGE_DAYS, days)
+
+
+# ---------------------------------------------------------------------------------------------
+# filtering and sorting
+
+_SPLIT = re.compile(r"[\s\-_/]+")
+
+
+def _tokens(text: str) -> list[str]:
+    return [t for t in _SPLIT.split(text.strip().lower()) if t]
+
+
+def gpu_matches(query: str, model: str, spec: GpuSpec | None = None) -> bool:
+    """Loose GPU match: 'A100' matches A100-40GB and A100-80GB-PCIe, but 'A10' does not match A100.
+
+    The query's tokens must be a prefix of the model key's tokens (case and separators ignored),
+    or the query equals the key with separators removed, or it names a whole word of the GPU's
+    display name (so '4090' finds RTX4090).
+    """
+    q = _tokens(query)
+    if not q:
+        return True
+    m = _tokens(model)
+    if m[:len(q)] == q:
+        return True
+    if "".join(q) == "".join(m):
+        return True
+    if spec is not None:
+        name = _tokens(spec.name)
+        joined = " ".join(name)
+        if f" {' '.join(q)} " in f" {joined} ":
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class OfferFilter:
+    """What the user narrowed the table to. Empty/None fields do not filter."""
+
+    providers: tuple[str, ...] = ()
+    gpu_models: tuple[str, ...] = ()  # loose queries, any may match
+    min_vram: float | None = None  # per GPU, GB
+    gpu_count: float | None = None  # exact number of GPUs
+    max_price: float | None = None  # per hour (spot when spot_only, else on-demand)
+    currency: str = "USD"  # currency of max_price
+    spot_only: bool = False
+    region: str = ""  # case-insensitive substring
+    text: str = ""  # free search over provider, region, instance type, GPU, notes
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "providers": list(self.providers), "gpu_models": list(self.gpu_models),
+            "min_vram": self.min_vram, "gpu_count": self.gpu_count, "max_price": self.max_price,
+            "currency": self.currency, "spot_only": self.spot_only, "region": self.region,
+            "text": self.text,
+        }
+
+    @classmethod
+    def from_dict(cls, doc: Any) -> OfferFilter:
+        """Tolerant: a settings file edited by hand yields the filters it can, defaults for the rest."""
+        if not isinstance(doc, dict):
+            return cls()
+
+        def num(key: str) -> float | None:
+            v = doc.get(key)
+            try:
+                f = float(v) if v is not None and v != "" else None
+            except (TypeError, ValueError):
+                return None
+            return f if f is not None and math.isfinite(f) and f >= 0 else None
+
+        def strs(key: str) -> tuple[str, ...]:
+            v = doc.get(key) or ()
+            if not isinstance(v, (list, tuple)):
+                return ()
+            return tuple(x for x in v if isinstance(x, str) and x)
+
+        currency = str(doc.get("currency") or "USD").upper()
+        return cls(
+            providers=tuple(p for p in strs("providers") if p in PROVIDERS),
+            gpu_models=strs("gpu_models"),
+            min_vram=num("min_vram"),
+            gpu_count=num("gpu_count") or None,
+            max_price=num("max_price"),
+            currency=currency if currency in CURRENCIES else "USD",
+            spot_only=bool(doc.get("spot_only", False)),
+            region=str(doc.get("region") or ""),
+            text=str(doc.get("text") or ""),
+        )
+
+
+def offer_matches(offer: Offer, flt: OfferFilter, rate: ExchangeRate | None = None,
+                  gpus: dict[str, GpuSpec] | None = None) -> bool:
+    """Whether `offer` passes `flt`. An unknown price never passes a maximum-price filter."""
+    if flt.providers and offer.provider not in flt.providers:
+        return False
+    if flt.gpu_models:
+        spec = (gpus or {}).get(offer.gpu_model)
+        if not any(gpu_matches(q, offer.gpu_model, spec) for q in flt.gpu_models):
+            return False
+    if flt.min_vram is not None and offer.vram_gb < flt.min_vram:
+        return False
+    if flt.gpu_count is not None and abs(offer.gpu_count - flt.gpu_count) > 1e-9:
+        return False
+    if flt.spot_only and not offer.spot_available:
+        return False
+    if flt.region and flt.region.lower() not in offer.region.lower() \
+            and flt.region.lower() not in offer.zone.lower():
+        return False
+    if flt.max_price is not None:
+        price = offer.price_spot if flt.spot_only else offer.price_on_demand
+        if price is None:
+            return False
+        price = convert(price, offer.currency, flt.currency, rate or default_rate())
+        if price is None or price > flt.max_price + 1e-9:
+            return False
+    if flt.text:
+        hay = " ".join((PROVIDERS.get(offer.provider, ""), offer.provider, offer.region, offer.zone,
+                        offer.instance_type, offer.gpu_model, offer.interconnect, offer.notes)).lower()
+        if not all(word in hay for word in flt.text.lower().split()):
+            return False
+    return True
+
+
+def filter_offers(offers: Iterable[Offer], flt: OfferFilter, rate: ExchangeRate | None = None,
+                  gpus: dict[str, GpuSpec] | None = None) -> list[Offer]:
+    rate = rate or default_rate()
+    return [o for o in offers if offer_matches(o, flt, rate, gpus)]
+
+
+SORT_KEYS = ("price", "price_per_tflop", "price_per_gpu", "spot", "vram", "tflops")
+
+
+def sort_value(offer: Offer, key: str, rate: ExchangeRate) -> float | None:
+    """A comparable number for `key` (prices in USD so currencies compare); None = unknown."""
+    if key == "price":
+        return convert(offer.price_on_demand, offer.currency, "USD", rate)
+    if key == "spot":
+        return convert(offer.price_spot, offer.currency, "USD", rate)
+    if key == "price_per_tflop":
+        return convert(price_per_tflop_hour(offer), offer.currency, "USD", rate)
+    if key == "price_per_gpu":
+        return convert(price_per_gpu_hour(offer), offer.currency, "USD", rate)
+    if key == "vram":
+        return offer.total_vram_gb
+    if key == "tflops":
+        return offer.total_fp16_tflops
+    raise ValueError(f"unknown sort key {key!r} (known: {', '.join(SORT_KEYS)})")
+
+
+def sort_offers(offers: Iterable[Offer], key: str = "price_per_tflop", rate: ExchangeRate | None = None,
+                descending: bool = False) -> list[Offer]:
+    """Sorted by `key`; offers whose value is unknown always come last, in a stable order."""
+    rate = rate or default_rate()
+    known: list[tuple[float, Offer]] = []
+    unknown: list[Offer] = []
+    for o in offers:
+        v = sort_value(o, key, rate)
+        if v is None:
+            unknown.append(o)
+        else:
+            known.append((v, o))
+    known.sort(key=lambda t: (t[0], t[1].key), reverse=descending)
+    unknown.sort(key=lambda o: o.key)
+    return [o for _, o in known] + unknown
+
+
+def offer_to_dict(offer: Offer, rate: ExchangeRate | None = None) -> dict[str, Any]:
+    """Flat JSON-friendly record (CLI --json, exports); native currency, unknown prices as null."""
+    return {
+        "provider": offer.provider,
+        "region": offer.region,
+        "zone": offer.zone,
+        "instance_type": offer.instance_type,
+        "gpu_model": offer.gpu_model,
+        "gpu_count": offer.gpu_count,
+        "vram_gb": offer.vram_gb,
+        "fp16_tflops": offer.fp16_tflops,
+        "vcpu": offer.vcpu,
+        "ram_gb": offer.ram_gb,
+        "network_gbps": offer.network_gbps,
+        "price_on_demand": offer.price_on_demand,
+        "price_spot": offer.price_spot,
+        "price_prepaid_month": offer.price_prepaid_month,
+        "currency": offer.currency,
+        "price_source": offer.price_source,
+        "price_date": offer.price_date.isoformat() if offer.price_date else None,
+        "price_per_gpu_hour": _round(price_per_gpu_hour(offer)),
+        "price_per_tflop_hour": _round(price_per_tflop_hour(offer), 6),
+        "spot_available": offer.spot_available,
+        "interconnect": offer.interconnect,
+        "dedicated": offer.dedicated,
+        "live": offer.live,
+        "fetched_at": offer.fetched_at.isoformat() if offer.fetched_at else None,
+        "sold_out": offer.sold_out,
+        "notes": offer.notes,
+    }
+
+
+def _round(v: float | None, digits: int = 4) -> float | None:
+    return None if v is None else round(v, digits)
