@@ -1,0 +1,215 @@
+"""Saved SSH hosts: where and how to log in. Secrets stay in the keyring, never in this table.
+
+A host is either added by the user (from an SSH command line or a ``~/.ssh/config`` alias) or is
+a launched cloud instance (``instance_id`` links it to the instances ledger). Passwords and key
+passphrases live in the keyring under :func:`password_key` / :func:`passphrase_key`.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import asdict, dataclass, replace
+from typing import Any
+
+from .errors import InputError, LabGpuError
+from .i18n import QT_TRANSLATE_NOOP
+from .paths import Paths
+from .sshcmd import DEFAULT_PORT, SshTarget, parse_jump, parse_ssh_command
+from .store import Store, register_schema
+
+AUTH_KINDS = ("auto", "key", "agent", "password")
+
+register_schema("hosts", [
+    """
+    CREATE TABLE hosts (
+        name TEXT PRIMARY KEY,
+        user TEXT NOT NULL DEFAULT '',
+        hostname TEXT NOT NULL,
+        port INTEGER,
+        key_path TEXT NOT NULL DEFAULT '',
+        auth TEXT NOT NULL DEFAULT 'auto',
+        jump TEXT NOT NULL DEFAULT '',
+        via_vpn TEXT NOT NULL DEFAULT '',
+        private_address TEXT NOT NULL DEFAULT '',
+        instance_id TEXT NOT NULL DEFAULT '',
+        provider TEXT NOT NULL DEFAULT '',
+        fingerprint TEXT NOT NULL DEFAULT '',
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    """,
+])
+
+_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$")
+
+
+class HostNotFoundError(LabGpuError):
+    pass
+
+
+def password_key(name: str) -> str:
+    return f"host:{name}:password"
+
+
+def passphrase_key(name: str) -> str:
+    return f"host:{name}:passphrase"
+
+
+@dataclass(frozen=True)
+class HostRecord:
+    name: str
+    hostname: str
+    user: str = ""
+    port: int | None = None
+    key_path: str = ""
+    auth: str = "auto"
+    jump: str = ""
+    via_vpn: str = ""
+    private_address: str = ""
+    instance_id: str = ""
+    provider: str = ""
+    fingerprint: str = ""  # SHA256 of the host key last accepted (shown, not trusted from here)
+    created_at: float = 0.0
+    updated_at: float = 0.0
+
+    @property
+    def effective_port(self) -> int:
+        return self.port or DEFAULT_PORT
+
+    @property
+    def connect_address(self) -> str:
+        """Where to open the TCP connection: the private address for a host reached via VPN."""
+        return self.private_address if (self.via_vpn and self.private_address) else self.hostname
+
+    @property
+    def address(self) -> str:
+        """``user@host:port`` for lists."""
+        user = f"{self.user}@" if self.user else ""
+        port = f":{self.port}" if self.port and self.port != DEFAULT_PORT else ""
+        return f"{user}{self.connect_address}{port}"
+
+    def ssh_command(self) -> str:
+        return SshTarget(host=self.connect_address, user=self.user, port=self.port, key_path=self.key_path,
+                         jump=parse_jump(self.jump)).command()
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["address"] = self.address
+        d["ssh_command"] = self.ssh_command()
+        return d
+
+
+def validate_name(name: str) -> str:
+    if not _NAME_RE.match(name or ""):
+        raise InputError(
+            QT_TRANSLATE_NOOP("LabGPU", "Host name {name!r} is not allowed."),
+            QT_TRANSLATE_NOOP("LabGPU", "Use 1–64 letters, digits, '.', '_' or '-', starting with a letter "
+                                        "or digit."),
+            code="BadHostName", name=name)
+    return name
+
+
+def record_from_command(name: str, command: str, *, via_vpn: str = "", auth: str = "auto",
+                        private_address: str = "") -> HostRecord:
+    """A new record from what the provider printed; for a VPN host the address is the private one."""
+    target = parse_ssh_command(command)
+    if auth not in AUTH_KINDS:
+        raise InputError(QT_TRANSLATE_NOOP("LabGPU", "Unknown authentication kind {auth!r}."), "",
+                         code="BadAuth", auth=auth)
+    if auth == "auto" and target.key_path:
+        auth = "key"
+    return HostRecord(name=validate_name(name), hostname=target.host, user=target.user, port=target.port,
+                      key_path=target.key_path, auth=auth, jump=target.jump_spec, via_vpn=via_vpn,
+                      private_address=private_address or (target.host if via_vpn else ""))
+
+
+class HostStore:
+    """CRUD on the ``hosts`` table (safe from any thread: the Store keeps a connection per thread)."""
+
+    def __init__(self, store: Store | None = None, paths: Paths | None = None) -> None:
+        self.store = store or Store(paths=paths)
+        self.store.migrate()
+
+    @staticmethod
+    def _row(row: Any) -> HostRecord:
+        d = dict(row)
+        return HostRecord(**d)
+
+    def list(self) -> list[HostRecord]:
+        return [self._row(r) for r in self.store.query("SELECT * FROM hosts ORDER BY name")]
+
+    def find(self, name: str) -> HostRecord | None:
+        rows = self.store.query("SELECT * FROM hosts WHERE name=?", (name,))
+        return self._row(rows[0]) if rows else None
+
+    def get(self, name: str) -> HostRecord:
+        rec = self.find(name)
+        if rec is None:
+            raise HostNotFoundError(QT_TRANSLATE_NOOP("LabGPU", "No host named {name!r}."),
+                                    QT_TRANSLATE_NOOP("LabGPU", "List hosts with 'labgpu hosts ls'."),
+                                    code="HostNotFound", name=name)
+        return rec
+
+    def add(self, rec: HostRecord, *, replace_existing: bool = False) -> HostRecord:
+        validate_name(rec.name)
+        now = time.time()
+        rec = replace(rec, created_at=rec.created_at or now, updated_at=now)
+        cols = list(asdict(rec))
+        verb = "INSERT OR REPLACE" if replace_existing else "INSERT"
+        try:
+            self.store.execute(f"{verb} INTO hosts ({','.join(cols)}) VALUES ({','.join('?' * len(cols))})",  # noqa: S608
+                               [getattr(rec, c) for c in cols])
+        except Exception as exc:
+            if "UNIQUE" in str(exc):
+                raise InputError(QT_TRANSLATE_NOOP("LabGPU", "A host named {name!r} already exists."),
+                                 QT_TRANSLATE_NOOP("LabGPU", "Pick another name or remove the old host first."),
+                                 code="HostExists", name=rec.name) from None
+            raise
+        return rec
+
+    def update(self, name: str, **changes: Any) -> HostRecord:
+        rec = replace(self.get(name), **changes, updated_at=time.time())
+        self.add(rec, replace_existing=True)
+        return rec
+
+    def remove(self, name: str) -> bool:
+        cur = self.store.execute("DELETE FROM hosts WHERE name=?", (name,))
+        return cur.rowcount > 0
+
+
+def instance_hosts(paths: Paths | None = None, store: Store | None = None) -> list[HostRecord]:
+    """Running launched instances as hosts (from the instances ledger, when that feature exists).
+
+    The ledger belongs to the cloud feature; anything it lacks (no module, no address yet) simply
+    yields no host rather than an error.
+    """
+    try:
+        from . import instances as _instances  # type: ignore[attr-defined]
+    except ImportError:
+        return []
+    lister = getattr(_instances, "list_instances", None) or getattr(_instances, "active_instances", None)
+    if lister is None:
+        return []
+    try:
+        items = lister(store=store) if store is not None else lister()
+    except TypeError:
+        try:
+            items = lister(paths=paths)
+        except Exception:  # noqa: BLE001 - ledger schema differs: no instance hosts, not a crash
+            return []
+    except Exception:  # noqa: BLE001
+        return []
+    out = []
+    for it in items:
+        get = it.get if isinstance(it, dict) else lambda k, d="", _it=it: getattr(_it, k, d)
+        state = str(get("state", "") or "").lower()
+        address = get("public_ip", "") or get("public_address", "") or get("ip", "")
+        if not address or state in ("terminated", "stopped", "shutting-down", "terminating"):
+            continue
+        iid = str(get("instance_id", "") or get("id", ""))
+        out.append(HostRecord(name=f"i-{iid}" if not iid.startswith("i-") else iid, hostname=str(address),
+                              user=str(get("ssh_user", "") or "ubuntu"), instance_id=iid,
+                              provider=str(get("provider", "")), key_path=str(get("key_path", "") or ""),
+                              auth="key" if get("key_path", "") else "auto"))
+    return out
