@@ -1,0 +1,1324 @@
+"""The sync engine: fast, resumable, safe transfers between a local folder and a remote one.
+
+Why it is built like this (measured, see tests/benchmarks/bench_sync.py):
+
+* Listing: the remote side is listed with ONE ``find -printf … \\0`` over an exec channel (sizes,
+  mtimes, kinds, raw bytes names — paramiko's ``listdir_attr`` dies on a non-UTF-8 name, #546),
+  the local side with ``os.scandir``. A re-sync with nothing changed costs one round trip.
+  Without GNU find it falls back to a bytes-level SFTP READDIR walk.
+* Transfers speak SFTP directly through paramiko's request layer with many requests in flight
+  per file (our own pipelining: paramiko's plain ``SFTPFile.read/write`` wait for every reply) and
+  many files in flight per channel, on several SFTP channels (one worker thread each) over one
+  Transport. Small files cost no round trip each: opens, writes, mtime and closes of a batch are
+  pipelined; renames follow once every write of the batch is confirmed.
+* Atomicity: data goes to ``.NAME.labgpu-part`` next to the target, mtime/mode are set on it and
+  only then it is renamed (``posix-rename@openssh.com``/``os.replace``): no reader ever sees a
+  partial file under the final name, whatever is cut. An interrupted transfer resumes from the
+  temporary file after its prefix was verified by sha256 on both sides.
+* Safety: remote names are never trusted (``app.core.syncplan`` refuses ``..``, ``/``, ``\\``,
+  NUL); every local path is resolved and must stay below the local root; symlinks are not
+  followed; free space is checked first (remote ``df -Pk``, local ``shutil.disk_usage``) and a
+  failed write removes its temporary file and says which side is full.
+* Reconnects: the engine gets a ``connect()`` callable; when the connection drops it reports the
+  state ``waiting`` and calls it again with backoff (a VPN host's connect brings the tunnel up),
+  re-lists and continues where it stopped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import hashlib
+import json
+import logging
+import os
+import shlex
+import shutil
+import socket
+import stat as statmod
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import paramiko
+from paramiko.sftp import (
+    CMD_CLOSE,
+    CMD_DATA,
+    CMD_EXTENDED,
+    CMD_FSETSTAT,
+    CMD_HANDLE,
+    CMD_MKDIR,
+    CMD_NAME,
+    CMD_OPEN,
+    CMD_OPENDIR,
+    CMD_READ,
+    CMD_READDIR,
+    CMD_REMOVE,
+    CMD_RMDIR,
+    CMD_STATUS,
+    CMD_WRITE,
+    SFTP_EOF,
+    SFTP_FLAG_CREATE,
+    SFTP_FLAG_READ,
+    SFTP_FLAG_TRUNC,
+    SFTP_FLAG_WRITE,
+    SFTP_OK,
+    int64,
+)
+from paramiko.sftp_attr import SFTPAttributes
+
+from app.core.errors import LabGpuError
+from app.core.i18n import QT_TRANSLATE_NOOP
+from app.core.paths import Paths
+from app.core.store import Store, register_schema
+from app.core.syncplan import (
+    DIR,
+    FILE,
+    LINK,
+    OTHER,
+    Entry,
+    IgnoreRules,
+    PlanItem,
+    SyncPlan,
+    build_plan,
+    checksum_mismatches,
+    decode_name,
+    default_rules,
+    encode_name,
+    part_name,
+    unsafe_path,
+)
+
+log = logging.getLogger(__name__)
+
+UP, DOWN = "up", "down"
+
+# Tuned on loopback against OpenSSH's internal-sftp (bench_sync.py): 64 KiB requests keep
+# sftp-server and paramiko's packetizer busy without big copies; 48 requests in flight hide the
+# round trip; 4 channels for many small files. See the report in the benchmark for numbers.
+REQUEST_SIZE = 64 * 1024
+IN_FLIGHT = 48
+SMALL_FILE = 256 * 1024
+BATCH_FILES = 64
+BATCH_BYTES = 4 * 1024 * 1024
+DEFAULT_CHANNELS = 4
+CHANNEL_WINDOW = 8 * 1024 * 1024
+CHANNEL_MAX_PACKET = 64 * 1024
+BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0, 15.0)
+PROGRESS_INTERVAL = 0.1
+
+
+# ---------------------------------------------------------------------------------------------
+# errors
+
+
+class SyncError(LabGpuError):
+    """A sync could not finish; the message says why and what to do."""
+
+
+class DiskFullError(SyncError):
+    pass
+
+
+class ConnectionLostError(SyncError):
+    pass
+
+
+class SyncCancelledError(SyncError):
+    pass
+
+
+def _connection_lost(why: str) -> ConnectionLostError:
+    return ConnectionLostError(
+        QT_TRANSLATE_NOOP("LabGPU", "The connection was lost during the sync ({why})."),
+        QT_TRANSLATE_NOOP("LabGPU", "Run the sync again: finished files are kept and the interrupted "
+                                    "one continues where it stopped."),
+        code="ConnectionLost", why=why)
+
+
+def _cancelled() -> SyncCancelledError:
+    return SyncCancelledError(
+        QT_TRANSLATE_NOOP("LabGPU", "The sync was cancelled."),
+        QT_TRANSLATE_NOOP("LabGPU", "Files already finished are kept; run it again to continue."),
+        code="Cancelled")
+
+
+_CONN_ERRORS: tuple[type[BaseException], ...] = (EOFError, socket.error, paramiko.SSHException,
+                                                 ConnectionError)
+
+
+# ---------------------------------------------------------------------------------------------
+# progress, options, result
+
+
+@dataclass
+class SyncProgress:
+    """What a progress callback gets (about 10 times a second, and at every state change)."""
+
+    state: str = "listing"  # listing | planning | transferring | verifying | deleting | waiting | done
+    files_done: int = 0
+    files_total: int = 0
+    bytes_done: int = 0
+    bytes_total: int = 0
+    rate: float = 0.0  # bytes/s, smoothed
+    eta: float | None = None  # seconds
+    current: str = ""
+    attempt: int = 0
+    message: str = ""
+
+
+@dataclass
+class SyncOptions:
+    direction: str = UP
+    delete: bool = False
+    dry_run: bool = False
+    verify: bool = False
+    force: bool = False
+    excludes: Sequence[str] = ()
+    default_excludes: bool = True
+    gitignore: bool = False
+    bwlimit_kbps: float | None = None  # KiB/s, None = unlimited
+    channels: int = DEFAULT_CHANNELS
+    check_space: bool = True
+    reconnect: bool = True
+    max_attempts: int = 6
+    preserve_mode: bool = True
+
+
+@dataclass
+class SyncResult:
+    direction: str
+    files: int = 0          # transferred
+    bytes: int = 0          # transferred (payload)
+    skipped: int = 0        # unchanged by quick check / checksum
+    deleted: int = 0
+    conflicts: int = 0
+    refused: int = 0
+    excluded: int = 0
+    mkdirs: int = 0
+    seconds: float = 0.0
+    attempts: int = 1
+    dry_run: bool = False
+    verified: int = 0
+    plan: SyncPlan | None = field(default=None, repr=False)
+    conflict_paths: list[str] = field(default_factory=list)
+    refused_paths: list[str] = field(default_factory=list)
+
+    def summary(self) -> dict[str, Any]:
+        d = asdict(self)
+        d.pop("plan")
+        d["seconds"] = round(self.seconds, 3)
+        d["conflict_paths"] = self.conflict_paths[:100]
+        d["refused_paths"] = self.refused_paths[:100]
+        if self.dry_run and self.plan is not None:
+            d["would"] = self.plan.summary()
+            d["changes"] = [{"action": i.action, "path": i.path, "size": i.size, "reason": i.reason}
+                            for i in self.plan.items()[:1000]]
+        return d
+
+
+# ---------------------------------------------------------------------------------------------
+# helpers: bandwidth, rate
+
+
+class TokenBucket:
+    """Shared bandwidth limit (bytes/s) across all worker threads; waits wake on cancel."""
+
+    def __init__(self, rate: float, cancel: threading.Event) -> None:
+        self.rate = rate
+        self.cancel = cancel
+        self.allowance = 0.0
+        self.last = time.monotonic()
+        self.lock = threading.Lock()
+
+    def consume(self, n: int) -> None:
+        while True:
+            with self.lock:
+                now = time.monotonic()
+                self.allowance = min(self.allowance + (now - self.last) * self.rate, self.rate * 0.25 + n)
+                self.last = now
+                if self.allowance >= n:
+                    self.allowance -= n
+                    return
+                wait = (n - self.allowance) / self.rate
+            if self.cancel.wait(min(wait, 0.2)):
+                raise _cancelled()
+
+
+class _Progress:
+    """Thread-safe counters and a throttled callback."""
+
+    def __init__(self, callback: Callable[[SyncProgress], None] | None) -> None:
+        self.cb = callback
+        self.p = SyncProgress()
+        self.lock = threading.Lock()
+        self.last_emit = 0.0
+        self.samples: deque[tuple[float, int]] = deque()
+
+    def state(self, state: str, **kw: Any) -> None:
+        with self.lock:
+            self.p.state = state
+            for k, v in kw.items():
+                setattr(self.p, k, v)
+        self.emit(force=True)
+
+    def add(self, nbytes: int = 0, files: int = 0, current: str | None = None) -> None:
+        with self.lock:
+            self.p.bytes_done += nbytes
+            self.p.files_done += files
+            if current is not None:
+                self.p.current = current
+        self.emit()
+
+    def emit(self, force: bool = False) -> None:
+        if self.cb is None:
+            return
+        now = time.monotonic()
+        with self.lock:
+            if not force and now - self.last_emit < PROGRESS_INTERVAL:
+                return
+            self.last_emit = now
+            self.samples.append((now, self.p.bytes_done))
+            while len(self.samples) > 2 and now - self.samples[0][0] > 5.0:
+                self.samples.popleft()
+            t0, b0 = self.samples[0]
+            if now - t0 > 0.2:
+                self.p.rate = (self.p.bytes_done - b0) / (now - t0)
+            left = max(0, self.p.bytes_total - self.p.bytes_done)
+            self.p.eta = left / self.p.rate if self.p.rate > 1 else None
+            snap = SyncProgress(**asdict(self.p))
+        try:
+            self.cb(snap)
+        except Exception:  # noqa: BLE001 - a broken progress consumer must not break the sync
+            log.exception("progress callback failed")
+
+
+# ---------------------------------------------------------------------------------------------
+# remote side: exec, listing, hashing, df
+
+
+def _transport_of(conn: Any) -> paramiko.Transport:
+    t = getattr(conn, "transport", conn)
+    if t is None or not t.is_active():
+        raise _connection_lost("not connected")
+    return t
+
+
+def remote_root_path(remote: str) -> str:
+    """``~/x`` and ``~`` are relative to the login folder, which both exec and SFTP start in."""
+    r = remote.strip()
+    if r in ("", "~", "~/"):
+        return "."
+    if r.startswith("~/"):
+        r = r[2:]
+    return r.rstrip("/") or "/"
+
+
+class RemoteShell:
+    """Exec on its own channel with raw bytes in and out (names need not be UTF-8)."""
+
+    def __init__(self, transport: paramiko.Transport) -> None:
+        self.t = transport
+
+    def run(self, command: bytes, *, timeout: float = 300.0, stdin: bytes | None = None) -> tuple[int, bytes, bytes]:
+        try:
+            chan = self.t.open_session(timeout=15)
+        except _CONN_ERRORS as exc:
+            raise _connection_lost(str(exc) or type(exc).__name__) from None
+        out, err = bytearray(), bytearray()
+        try:
+            chan.settimeout(timeout)
+            chan.exec_command(command)
+            if stdin:
+                chan.sendall(stdin)
+            chan.shutdown_write()
+            while True:
+                data = chan.recv(1 << 20)
+                if not data:
+                    break
+                out += data
+            while chan.recv_stderr_ready():
+                err += chan.recv_stderr(65536)
+            rc = chan.recv_exit_status()
+            while chan.recv_stderr_ready():
+                err += chan.recv_stderr(65536)
+        except _CONN_ERRORS as exc:
+            raise _connection_lost(str(exc) or type(exc).__name__) from None
+        finally:
+            chan.close()
+        if rc == -1:
+            raise _connection_lost("the command channel closed")
+        return rc, bytes(out), bytes(err)
+
+
+def _q(path: str) -> bytes:
+    return encode_name(shlex.quote(path))
+
+
+def _arg_batches(paths: Sequence[str], limit: int = 64 * 1024) -> Iterable[list[str]]:
+    batch: list[str] = []
+    size = 0
+    for p in paths:
+        n = len(encode_name(p)) + 3
+        if batch and size + n > limit:
+            yield batch
+            batch, size = [], 0
+        batch.append(p)
+        size += n
+    if batch:
+        yield batch
+
+
+def parse_find_output(data: bytes) -> dict[str, Entry]:
+    """Records ``TYPE SIZE MTIME MODE PATH\\0`` from ``find -printf '%y %s %T@ %m %P\\0'``."""
+    out: dict[str, Entry] = {}
+    for rec in data.split(b"\x00"):
+        if not rec:
+            continue
+        parts = rec.split(b" ", 4)
+        if len(parts) != 5 or not parts[4]:
+            continue
+        kind_b, size_b, mtime_b, mode_b, raw = parts
+        kind = {b"f": FILE, b"d": DIR, b"l": LINK}.get(kind_b, OTHER)
+        try:
+            size, mtime, mode = int(size_b), float(mtime_b), int(mode_b, 8)
+        except ValueError:
+            continue
+        path = decode_name(raw)
+        out[path] = Entry(path, kind, size if kind == FILE else 0, mtime, mode)
+    return out
+
+
+class _Replies:
+    """Collects SFTP replies by request id (paramiko hands async replies to ``_async_response``)."""
+
+    def __init__(self) -> None:
+        self.got: dict[int, tuple[int, paramiko.Message]] = {}
+
+    def _async_response(self, t: int, msg: paramiko.Message, num: int) -> None:
+        self.got[num] = (t, msg)
+
+
+class SftpError(OSError):
+    def __init__(self, code: int, text: str) -> None:
+        super().__init__(errno.ENOENT if code == 2 else errno.EACCES if code == 3 else errno.EIO, text)
+        self.code = code
+        self.text = text
+
+
+class Channel:
+    """One SFTP channel driven at the request level: many requests in flight, replies by id."""
+
+    def __init__(self, transport: paramiko.Transport) -> None:
+        try:
+            chan = transport.open_session(window_size=CHANNEL_WINDOW, max_packet_size=CHANNEL_MAX_PACKET,
+                                          timeout=15)
+            chan.invoke_subsystem("sftp")
+            self.sftp = paramiko.SFTPClient(chan)
+        except _CONN_ERRORS as exc:
+            raise _connection_lost(str(exc) or type(exc).__name__) from None
+        self.replies = _Replies()
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.sftp.close()
+
+    def send(self, t: int, *args: Any) -> int:
+        try:
+            return int(self.sftp._async_request(self.replies, t, *args))
+        except _CONN_ERRORS as exc:
+            raise _connection_lost(str(exc) or type(exc).__name__) from None
+
+    def wait(self, num: int) -> tuple[int, paramiko.Message]:
+        got = self.replies.got
+        try:
+            while num not in got:
+                self.sftp._read_response()
+        except _CONN_ERRORS as exc:
+            raise _connection_lost(str(exc) or type(exc).__name__) from None
+        return got.pop(num)
+
+    def status(self, num: int) -> None:
+        """Wait for a STATUS reply and raise SftpError unless OK."""
+        t, msg = self.wait(num)
+        if t != CMD_STATUS:
+            raise SftpError(-1, f"unexpected reply {t}")
+        code = msg.get_int()
+        if code != SFTP_OK:
+            raise SftpError(code, msg.get_text() if msg.get_remainder() else "")
+
+    def handle(self, num: int) -> bytes:
+        t, msg = self.wait(num)
+        if t == CMD_HANDLE:
+            return bytes(msg.get_binary())
+        if t == CMD_STATUS:
+            code = msg.get_int()
+            raise SftpError(code, msg.get_text())
+        raise SftpError(-1, f"unexpected reply {t}")
+
+    def rename(self, old: bytes, new: bytes) -> int:
+        return self.send(CMD_EXTENDED, "posix-rename@openssh.com", old, new)
+
+    def listdir_bytes(self, path: bytes) -> list[tuple[bytes, SFTPAttributes]]:
+        """READDIR keeping names as bytes (paramiko's listdir decodes strictly and aborts)."""
+        h = self.handle(self.send(CMD_OPENDIR, path))
+        out: list[tuple[bytes, SFTPAttributes]] = []
+        try:
+            while True:
+                t, msg = self.wait(self.send(CMD_READDIR, h))
+                if t == CMD_STATUS:
+                    code = msg.get_int()
+                    if code == SFTP_EOF:
+                        break
+                    raise SftpError(code, msg.get_text())
+                if t != CMD_NAME:
+                    raise SftpError(-1, "unexpected reply")
+                for _ in range(msg.get_int()):
+                    name = bytes(msg.get_string())
+                    msg.get_string()  # longname
+                    attr = SFTPAttributes._from_msg(msg)
+                    if name not in (b".", b".."):
+                        out.append((name, attr))
+        finally:
+            self.status(self.send(CMD_CLOSE, h))
+        return out
+
+
+def _attrs(mtime: float | None = None, mode: int | None = None) -> SFTPAttributes:
+    a = SFTPAttributes()
+    if mtime is not None:
+        a.st_atime = int(mtime)
+        a.st_mtime = int(mtime)
+    if mode is not None:
+        a.st_mode = mode & 0o7777
+    return a
+
+
+# ---------------------------------------------------------------------------------------------
+# local side
+
+
+def list_local(root: Path) -> dict[str, Entry]:
+    """Walk without following symlinks; names as ``str`` (surrogateescape for non-UTF-8)."""
+    out: dict[str, Entry] = {}
+    if not root.exists():
+        return out
+    stack = [("", str(root))]
+    while stack:
+        rel, full = stack.pop()
+        try:
+            it = os.scandir(full)
+        except OSError as exc:
+            log.warning("cannot list %s: %s", full, exc)
+            continue
+        with it:
+            for de in it:
+                path = f"{rel}/{de.name}" if rel else de.name
+                try:
+                    st = de.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                if statmod.S_ISLNK(st.st_mode):
+                    kind = LINK
+                elif statmod.S_ISDIR(st.st_mode):
+                    kind = DIR
+                    stack.append((path, de.path))
+                elif statmod.S_ISREG(st.st_mode):
+                    kind = FILE
+                else:
+                    kind = OTHER
+                out[path] = Entry(path, kind, st.st_size if kind == FILE else 0, st.st_mtime,
+                                  statmod.S_IMODE(st.st_mode))
+    return out
+
+
+class LocalRoot:
+    """Maps a planned relative path to a local path that is guaranteed to stay below the root."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.real = os.path.realpath(root)
+        self._ok_dirs: set[str] = set()
+
+    def path(self, rel: str) -> str:
+        if unsafe_path(rel):
+            raise SyncError(QT_TRANSLATE_NOOP("LabGPU", "Refused the unsafe file name {name!r}."), "",
+                            code="UnsafeName", name=rel)
+        full = os.path.join(self.real, *rel.split("/"))
+        parent = os.path.dirname(full)
+        if parent not in self._ok_dirs:
+            real_parent = os.path.realpath(parent)
+            if real_parent != self.real and not real_parent.startswith(self.real + os.sep):
+                raise SyncError(QT_TRANSLATE_NOOP("LabGPU", "Refused to write {name!r}: it would land outside "
+                                                            "the destination folder."), "",
+                                code="OutsideRoot", name=rel)
+            self._ok_dirs.add(parent)
+        return full
+
+
+def sha256_file(path: str, limit: int | None = None) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        left = limit
+        while True:
+            n = 1 << 20 if left is None else min(1 << 20, left)
+            if n == 0:
+                break
+            chunk = fh.read(n)
+            if not chunk:
+                break
+            h.update(chunk)
+            if left is not None:
+                left -= len(chunk)
+    return h.hexdigest()
+
+
+# ---------------------------------------------------------------------------------------------
+# the engine
+
+
+class SyncEngine:
+    """One sync between ``local`` and ``remote`` over connections made by ``connect()``.
+
+    ``connect()`` returns an object with ``.transport`` (a logged-in paramiko Transport) and
+    ``.close()`` — an ``app.remote.ssh.Connection`` or anything alike. Use ``cancel()`` from any
+    thread. ``run()`` blocks and returns a SyncResult, or raises a SyncError.
+    """
+
+    def __init__(self, connect: Callable[[], Any], local: str | Path, remote: str,
+                 options: SyncOptions | None = None,
+                 progress: Callable[[SyncProgress], None] | None = None,
+                 cancel_event: threading.Event | None = None) -> None:
+        self.connect = connect
+        self.local = Path(local).expanduser()
+        self.remote = remote_root_path(remote)
+        self.opts = options or SyncOptions()
+        self.cancel_event = cancel_event or threading.Event()
+        self.progress = _Progress(progress)
+        self.bucket = (TokenBucket(self.opts.bwlimit_kbps * 1024, self.cancel_event)
+                       if self.opts.bwlimit_kbps else None)
+        self.result = SyncResult(self.opts.direction, dry_run=self.opts.dry_run)
+        self._conn: Any = None
+        self._lock = threading.Lock()
+
+    # public -----------------------------------------------------------------------------------
+    def cancel(self) -> None:
+        self.cancel_event.set()
+        conn = self._conn
+        # closing the transport wakes workers blocked on the network at once
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                _transport_of(conn).close()
+
+    @property
+    def cancelled(self) -> bool:
+        return self.cancel_event.is_set()
+
+    def run(self) -> SyncResult:
+        start = time.monotonic()
+        attempt = 0
+        while True:
+            attempt += 1
+            self.result.attempts = attempt
+            try:
+                self._check_cancel()
+                self._conn = self.connect()
+                try:
+                    self._run_once()
+                finally:
+                    conn, self._conn = self._conn, None
+                    with contextlib.suppress(Exception):
+                        conn.close()
+                break
+            except ConnectionLostError as exc:
+                if self.cancelled:
+                    raise _cancelled() from None
+                if not self.opts.reconnect or attempt >= self.opts.max_attempts or self.opts.dry_run:
+                    raise
+                delay = BACKOFF[min(attempt - 1, len(BACKOFF) - 1)]
+                log.info("sync connection lost (%s); reconnecting in %.1fs", exc.one_line(), delay)
+                self.progress.state("waiting", attempt=attempt, message=exc.text())
+                if self.cancel_event.wait(delay):
+                    raise _cancelled() from None
+            except LabGpuError as exc:
+                if self.cancelled and not isinstance(exc, SyncCancelledError):
+                    raise _cancelled() from None
+                if attempt < self.opts.max_attempts and self.opts.reconnect and _is_connect_failure(exc):
+                    delay = BACKOFF[min(attempt - 1, len(BACKOFF) - 1)]
+                    self.progress.state("waiting", attempt=attempt, message=exc.text())
+                    if self.cancel_event.wait(delay):
+                        raise _cancelled() from None
+                    continue
+                raise
+        self.result.seconds = time.monotonic() - start
+        self.progress.state("done")
+        return self.result
+
+    # one attempt ------------------------------------------------------------------------------
+    def _check_cancel(self) -> None:
+        if self.cancelled:
+            raise _cancelled()
+
+    def _run_once(self) -> None:
+        t = _transport_of(self._conn)
+        shell = RemoteShell(t)
+        up = self.opts.direction == UP
+        self.progress.state("listing")
+        if up and not self.local.is_dir():
+            raise SyncError(QT_TRANSLATE_NOOP("LabGPU", "The local folder {path} does not exist."),
+                            QT_TRANSLATE_NOOP("LabGPU", "Check the path, or create the folder first."),
+                            code="LocalMissing", path=str(self.local))
+        remote_listing, remote_exists = self._list_remote(shell, t)
+        if not up and not remote_exists:
+            raise SyncError(QT_TRANSLATE_NOOP("LabGPU", "The remote folder {path} does not exist."),
+                            QT_TRANSLATE_NOOP("LabGPU", "Check the remote path (relative paths start in "
+                                                        "the login folder)."),
+                            code="RemoteMissing", path=self.remote)
+        local_listing = list_local(self.local)
+        source, dest = (local_listing, remote_listing) if up else (remote_listing, local_listing)
+        rules = default_rules(self.opts.excludes, defaults=self.opts.default_excludes)
+        if self.opts.gitignore:
+            self._add_gitignores(rules, source, t)
+        self.progress.state("planning")
+        plan = build_plan(source, dest, rules, delete=self.opts.delete, force=self.opts.force,
+                          windows_dest=(os.name == "nt" and not up), strict_source_names=not up)
+        if self.opts.verify and plan.checksum_candidates:
+            self.progress.state("verifying", message="checksums")
+            src_sums, dst_sums = self._sums(shell, plan.checksum_candidates, up)
+            extra = checksum_mismatches(plan, src_sums, dst_sums, source)
+            if extra:
+                bad = {i.path for i in extra}
+                plan.checksum_candidates = [p for p in plan.checksum_candidates if p not in bad]
+                plan.unchanged -= len(extra)
+                plan.transfers.extend(extra)
+        res = self.result
+        res.plan = plan
+        res.skipped = plan.unchanged
+        res.conflicts = len(plan.conflicts)
+        res.conflict_paths = [c.path for c in plan.conflicts]
+        res.refused = len(plan.refused)
+        res.refused_paths = [r.path for r in plan.refused]
+        res.excluded = plan.excluded
+        if self.opts.dry_run:
+            res.files = len(plan.transfers)
+            res.bytes = plan.bytes_to_transfer
+            res.deleted = len(plan.deletions)
+            res.mkdirs = len(plan.mkdirs)
+            return
+        with self.progress.lock:
+            p = self.progress.p
+            p.files_total = p.files_done + len(plan.transfers)
+            p.bytes_total = p.bytes_done + plan.bytes_to_transfer
+        if plan.is_empty and not plan.stale_parts:
+            return
+        if self.opts.check_space:
+            self._check_space(shell, plan, up)
+        self._check_cancel()
+        if up:
+            self._remote_prepare(t, shell, plan, remote_exists)
+        else:
+            self._local_prepare(plan)
+        self.progress.state("transferring")
+        self._transfer_all(t, shell, plan, up)
+        if plan.deletions:
+            self.progress.state("deleting")
+            self._delete(t, plan, up)
+            res.deleted += len(plan.deletions)
+
+    # listing ------------------------------------------------------------------------------------
+    def _list_remote(self, shell: RemoteShell, t: paramiko.Transport) -> tuple[dict[str, Entry], bool]:
+        cmd = b"find -H " + _q(self.remote) + b" -mindepth 1 -printf '%y %s %T@ %m %P\\0'"
+        rc, out, err = shell.run(cmd)
+        if rc == 0:
+            return parse_find_output(out), True
+        probe_rc, _o, _e = shell.run(b"test -d " + _q(self.remote))
+        if probe_rc != 0:
+            return {}, False
+        if out and b"printf" not in err and b"unknown" not in err.lower():
+            # partial listing (e.g. an unreadable sub-folder): use what could be read
+            log.warning("remote listing incomplete: %s", err.decode("utf-8", "replace")[:300])
+            return parse_find_output(out), True
+        return self._list_remote_sftp(t), True
+
+    def _list_remote_sftp(self, t: paramiko.Transport) -> dict[str, Entry]:
+        ch = Channel(t)
+        out: dict[str, Entry] = {}
+        try:
+            stack = [""]
+            root = encode_name(self.remote)
+            while stack:
+                rel = stack.pop()
+                path = root + (b"/" + encode_name(rel) if rel else b"")
+                try:
+                    items = ch.listdir_bytes(path)
+                except SftpError as exc:
+                    log.warning("cannot list %r: %s", path, exc)
+                    continue
+                for raw, a in items:
+                    name = decode_name(raw)
+                    p = f"{rel}/{name}" if rel else name
+                    mode = a.st_mode or 0
+                    kind = (LINK if statmod.S_ISLNK(mode) else DIR if statmod.S_ISDIR(mode)
+                            else FILE if statmod.S_ISREG(mode) else OTHER)
+                    out[p] = Entry(p, kind, (a.st_size or 0) if kind == FILE else 0, float(a.st_mtime or 0),
+                                   statmod.S_IMODE(mode))
+                    if kind == DIR and "/" not in name and "\\" not in name and name not in (".", ".."):
+                        stack.append(p)
+        finally:
+            ch.close()
+        return out
+
+    def _add_gitignores(self, rules: IgnoreRules, source: dict[str, Entry], t: paramiko.Transport) -> None:
+        names = sorted((p for p, e in source.items() if e.kind == FILE and (p == ".gitignore"
+                        or p.endswith("/.gitignore"))), key=lambda p: p.count("/"))
+        ch = Channel(t) if self.opts.direction == DOWN and names else None
+        try:
+            for p in names:
+                base = p.rpartition("/")[0]
+                if base and rules.excluded(base, True):
+                    continue
+                try:
+                    if ch is None:
+                        text = (self.local / p).read_text(encoding="utf-8", errors="replace")
+                    else:
+                        text = self._read_small_remote(ch, p, source[p].size).decode("utf-8", "replace")
+                except (OSError, SftpError) as exc:
+                    log.warning("cannot read %s: %s", p, exc)
+                    continue
+                rules.add_gitignore(text, base)
+        finally:
+            if ch is not None:
+                ch.close()
+
+    def _read_small_remote(self, ch: Channel, rel: str, size: int) -> bytes:
+        h = ch.handle(ch.send(CMD_OPEN, self._rpath(rel), SFTP_FLAG_READ, SFTPAttributes()))
+        try:
+            nums = [ch.send(CMD_READ, h, int64(off), min(REQUEST_SIZE, size - off))
+                    for off in range(0, min(size, 1 << 20), REQUEST_SIZE)]
+            data = bytearray()
+            for n in nums:
+                t, msg = ch.wait(n)
+                if t == CMD_DATA:
+                    data += msg.get_string()
+            return bytes(data)
+        finally:
+            ch.status(ch.send(CMD_CLOSE, h))
+
+    def _rpath(self, rel: str) -> bytes:
+        return encode_name(self.remote) + b"/" + encode_name(rel)
+
+    # checksums ----------------------------------------------------------------------------------
+    def remote_sha256(self, shell: RemoteShell, rels: Sequence[str]) -> dict[str, str]:
+        """sha256 of remote files (relative to the remote root), batched in few exec calls."""
+        sums: dict[str, str] = {}
+        for batch in _arg_batches(list(rels)):
+            cmd = (b"cd " + _q(self.remote) + b" && sha256sum -z -- "
+                   + b" ".join(_q(p) for p in batch))
+            rc, out, err = shell.run(cmd)
+            for rec in out.split(b"\x00"):
+                if len(rec) > 66 and rec[64:66] == b"  ":
+                    sums[decode_name(rec[66:])] = rec[:64].decode()
+            if rc != 0 and not out:
+                log.warning("sha256sum failed: %s", err.decode("utf-8", "replace")[:300])
+        return sums
+
+    def _sums(self, shell: RemoteShell, rels: Sequence[str], up: bool) -> tuple[dict[str, str], dict[str, str]]:
+        remote = self.remote_sha256(shell, rels)
+        lr = LocalRoot(self.local)
+        local: dict[str, str] = {}
+        for p in rels:
+            self._check_cancel()
+            with contextlib.suppress(OSError):
+                local[p] = sha256_file(lr.path(p))
+        return (local, remote) if up else (remote, local)
+
+    # free space -------------------------------------------------------------------------------
+    @staticmethod
+    def _needed(plan: SyncPlan) -> int:
+        return plan.bytes_to_transfer + 4096 * len(plan.transfers) + 4096 * len(plan.mkdirs)
+
+    def _remote_free(self, shell: RemoteShell) -> int | None:
+        path = self.remote
+        for _ in range(40):
+            rc, out, _err = shell.run(b"df -Pk -- " + _q(path))
+            if rc == 0:
+                try:
+                    return int(out.splitlines()[-1].split()[3]) * 1024
+                except (IndexError, ValueError):
+                    return None
+            parent = os.path.dirname(path.rstrip("/"))
+            if parent in ("", path):
+                parent = "." if not path.startswith("/") else "/"
+                if parent == path:
+                    return None
+            path = parent
+        return None
+
+    def _local_free(self) -> int:
+        p = self.local
+        while not p.exists() and p != p.parent:
+            p = p.parent
+        return shutil.disk_usage(p).free
+
+    def _check_space(self, shell: RemoteShell, plan: SyncPlan, up: bool) -> None:
+        need = self._needed(plan)
+        free = self._remote_free(shell) if up else self._local_free()
+        if free is not None and need > free:
+            raise _disk_full(up, need, free, self.remote if up else str(self.local))
+
+    # preparing folders --------------------------------------------------------------------------
+    def _remote_prepare(self, t: paramiko.Transport, shell: RemoteShell, plan: SyncPlan, exists: bool) -> None:
+        if not exists:
+            rc, _o, err = shell.run(b"mkdir -p -- " + _q(self.remote))
+            if rc != 0:
+                raise SyncError(QT_TRANSLATE_NOOP("LabGPU", "Could not create the remote folder {path}: {why}"),
+                                QT_TRANSLATE_NOOP("LabGPU", "Check the path and your permissions there."),
+                                code="RemoteMkdir", path=self.remote, why=err.decode("utf-8", "replace").strip())
+        if not plan.mkdirs and not plan.stale_parts:
+            return
+        ch = Channel(t)
+        try:
+            # all mkdirs in flight at once, parents first (the server handles requests in order)
+            nums = [(d, ch.send(CMD_MKDIR, self._rpath(d), SFTPAttributes())) for d in plan.mkdirs]
+            for d, n in nums:
+                try:
+                    ch.status(n)
+                    self.result.mkdirs += 1
+                except SftpError as exc:
+                    if exc.code != 4:  # generic failure = exists already (race); others are real
+                        raise SyncError(QT_TRANSLATE_NOOP("LabGPU", "Could not create the remote folder "
+                                                                    "{path}: {why}"), "",
+                                        code="RemoteMkdir", path=d, why=exc.text) from None
+            stale = [ch.send(CMD_REMOVE, self._rpath(p)) for p in plan.stale_parts]
+            for n in stale:
+                with contextlib.suppress(SftpError):
+                    ch.status(n)
+        finally:
+            ch.close()
+
+    def _local_prepare(self, plan: SyncPlan) -> None:
+        lr = LocalRoot(self.local)
+        self.local.mkdir(parents=True, exist_ok=True)
+        lr.real = os.path.realpath(self.local)
+        for d in plan.mkdirs:
+            path = lr.path(d)
+            try:
+                os.mkdir(path)
+                self.result.mkdirs += 1
+            except FileExistsError:
+                pass
+            except OSError as exc:
+                raise _local_error(exc, path) from None
+        for p in plan.stale_parts:
+            with contextlib.suppress(OSError, SyncError):
+                os.unlink(lr.path(p))
+
+    # transfers ----------------------------------------------------------------------------------
+    def _transfer_all(self, t: paramiko.Transport, shell: RemoteShell, plan: SyncPlan, up: bool) -> None:
+        items = list(plan.transfers)
+        if not items:
+            return
+        small = [i for i in items if i.size <= SMALL_FILE and not i.resume_from]
+        big = sorted((i for i in items if i.size > SMALL_FILE or i.resume_from), key=lambda i: -i.size)
+        jobs: deque[list[PlanItem]] = deque([i] for i in big)
+        batch: list[PlanItem] = []
+        size = 0
+        for i in small:
+            batch.append(i)
+            size += i.size
+            if len(batch) >= BATCH_FILES or size >= BATCH_BYTES:
+                jobs.append(batch)
+                batch, size = [], 0
+        if batch:
+            jobs.append(batch)
+        lr = LocalRoot(self.local)
+        # verified before rename: the temp is checked (sha256 both sides) and only then renamed
+        verified_pending: list[tuple[PlanItem, str]] = []
+        errors: list[BaseException] = []
+        jobs_lock = threading.Lock()
+        n_workers = max(1, min(self.opts.channels, len(jobs)))
+
+        def worker() -> None:
+            ch: Channel | None = None
+            try:
+                ch = Channel(t)
+                while not errors:
+                    with jobs_lock:
+                        if not jobs:
+                            return
+                        job = jobs.popleft()
+                    self._check_cancel()
+                    if up:
+                        done = self._upload_batch(ch, lr, job, shell)
+                    else:
+                        done = self._download_batch(ch, lr, job, shell)
+                    if self.opts.verify:
+                        with jobs_lock:
+                            verified_pending.extend(done)
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller below
+                errors.append(exc)
+                if not isinstance(exc, ConnectionLostError):
+                    self.cancel_event.set()  # stop the other workers: this sync cannot finish
+            finally:
+                if ch is not None:
+                    ch.close()
+
+        threads = [threading.Thread(target=worker, name=f"labgpu-sync-{k}", daemon=True)
+                   for k in range(n_workers)]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        if errors:
+            raise _pick_error(errors)
+        if self.opts.verify and verified_pending:
+            self._verify_and_commit(t, shell, lr, verified_pending, up)
+
+    def _take(self, n: int) -> None:
+        if self.bucket is not None:
+            self.bucket.consume(n)
+        if self.cancelled:
+            raise _cancelled()
+
+    def _resume_offset(self, shell: RemoteShell, lr: LocalRoot, item: PlanItem, up: bool) -> int:
+        """Length of a temporary prefix that matches the source byte for byte (sha256 both sides)."""
+        n = item.resume_from
+        if n <= 0:
+            return 0
+        part = part_name(item.path)
+        if up:
+            local_hash = sha256_file(lr.path(item.path), n)
+            rc, out, _e = shell.run(b"head -c " + str(n).encode() + b" -- " + _q(f"{self.remote}/{part}")
+                                    + b" | sha256sum")
+        else:
+            local_hash = sha256_file(lr.path(part), n)
+            rc, out, _e = shell.run(b"head -c " + str(n).encode() + b" -- " + _q(f"{self.remote}/{item.path}")
+                                    + b" | sha256sum")
+        remote_hash = out[:64].decode("ascii", "replace") if rc == 0 else ""
+        ok = remote_hash == local_hash
+        log.info("resume %s from %d: prefix %s", item.path, n, "verified" if ok else "differs, restarting")
+        return n if ok else 0
+
+    def _upload_batch(self, ch: Channel, lr: LocalRoot, job: list[PlanItem],
+                      shell: RemoteShell) -> list[tuple[PlanItem, str]]:
+        """Pipelined: open all → writes, mtime, close for all → renames after everything is confirmed."""
+        verify = self.opts.verify
+        opened: list[tuple[PlanItem, int, int, Any]] = []
+        for item in job:
+            offset = self._resume_offset(shell, lr, item, True) if item.resume_from else 0
+            try:
+                fh = open(lr.path(item.path), "rb")  # noqa: SIM115 - closed below
+            except OSError as exc:
+                for _i, _n, _o, f in opened:
+                    f.close()
+                raise _local_error(exc, item.path) from None
+            flags = SFTP_FLAG_WRITE | SFTP_FLAG_CREATE | (0 if offset else SFTP_FLAG_TRUNC)
+            num = ch.send(CMD_OPEN, self._rpath(part_name(item.path)), flags, SFTPAttributes())
+            opened.append((item, num, offset, fh))
+        pending: list[tuple[PlanItem, str]] = []
+        outstanding: deque[tuple[int, PlanItem]] = deque()
+        try:
+            for item, num, offset, fh in opened:
+                try:
+                    handle = ch.handle(num)
+                except SftpError as exc:
+                    raise self._remote_write_error(shell, exc, item) from None
+                h = hashlib.sha256() if verify else None
+                if offset:
+                    fh.seek(0)
+                    if h is not None:
+                        h.update(fh.read(offset))
+                    fh.seek(offset)
+                pos = offset
+                self.progress.add(0, current=item.path)
+                while True:
+                    data = fh.read(REQUEST_SIZE)
+                    if not data:
+                        break
+                    self._take(len(data))
+                    if h is not None:
+                        h.update(data)
+                    outstanding.append((ch.send(CMD_WRITE, handle, int64(pos), data), item))
+                    pos += len(data)
+                    self.progress.add(len(data))
+                    while len(outstanding) > IN_FLIGHT:
+                        self._check_write(ch, *outstanding.popleft(), shell)
+                if pos != item.size:
+                    raise _source_changed(item.path)
+                attrs = _attrs(item.mtime, item.mode if self.opts.preserve_mode else None)
+                outstanding.append((ch.send(CMD_FSETSTAT, handle, attrs), item))
+                outstanding.append((ch.send(CMD_CLOSE, handle), item))
+                pending.append((item, h.hexdigest() if h is not None else ""))
+            while outstanding:
+                self._check_write(ch, *outstanding.popleft(), shell)
+        finally:
+            for _i, _n, _o, fh in opened:
+                fh.close()
+        if verify:
+            return pending
+        renames = [(item, ch.rename(self._rpath(part_name(item.path)), self._rpath(item.path)))
+                   for item, _d in pending]
+        for item, n in renames:
+            try:
+                ch.status(n)
+            except SftpError as exc:
+                raise SyncError(QT_TRANSLATE_NOOP("LabGPU", "Could not finish {path} on the server: {why}"),
+                                "", code="RenameFailed", path=item.path, why=exc.text) from None
+            self.progress.add(0, files=1)
+            with self._lock:
+                self.result.files += 1
+                self.result.bytes += item.size - item.resume_from
+        return []
+
+    def _check_write(self, ch: Channel, num: int, item: PlanItem, shell: RemoteShell) -> None:
+        try:
+            ch.status(num)
+        except SftpError as exc:
+            raise self._remote_write_error(shell, exc, item) from None
+
+    def _remote_write_error(self, shell: RemoteShell, exc: SftpError, item: PlanItem) -> SyncError:
+        """Classify a failed remote write; remove the temporary file when the disk is full."""
+        part = f"{self.remote}/{part_name(item.path)}"
+        free = None
+        with contextlib.suppress(SyncError):
+            free = self._remote_free(shell)
+        if exc.code == 4 and free is not None and free < max(REQUEST_SIZE * 4, 1 << 20):
+            with contextlib.suppress(SyncError):
+                shell.run(b"rm -f -- " + _q(part))
+            return _disk_full(True, item.size, free, self.remote)
+        if exc.code == 3:
+            return SyncError(QT_TRANSLATE_NOOP("LabGPU", "Permission denied writing {path} on the server."),
+                             QT_TRANSLATE_NOOP("LabGPU", "Choose a remote folder you can write to."),
+                             code="PermissionDenied", path=item.path)
+        return SyncError(QT_TRANSLATE_NOOP("LabGPU", "The server could not write {path}: {why}"),
+                         QT_TRANSLATE_NOOP("LabGPU", "Check free space and permissions on the server."),
+                         code="RemoteWriteFailed", path=item.path, why=exc.text or "failure")
+
+    def _download_batch(self, ch: Channel, lr: LocalRoot, job: list[PlanItem],
+                        shell: RemoteShell) -> list[tuple[PlanItem, str]]:
+        opened: list[tuple[PlanItem, int, int]] = []
+        for item in job:
+            offset = self._resume_offset(shell, lr, item, False) if item.resume_from else 0
+            opened.append((item, ch.send(CMD_OPEN, self._rpath(item.path), SFTP_FLAG_READ, SFTPAttributes()),
+                           offset))
+        handles: list[tuple[PlanItem, bytes | None, int]] = []
+        for item, num, offset in opened:
+            try:
+                handles.append((item, ch.handle(num), offset))
+            except SftpError as exc:
+                handles.append((item, None, offset))
+                log.warning("cannot open remote %s: %s", item.path, exc)
+        done: list[tuple[PlanItem, str]] = []
+        failed: list[str] = []
+        for item, handle, offset in handles:
+            if handle is None:
+                failed.append(item.path)
+                continue
+            try:
+                dig = self._download_one(ch, lr, item, handle, offset)
+            finally:
+                with contextlib.suppress(SftpError):
+                    ch.status(ch.send(CMD_CLOSE, handle))
+            if self.opts.verify:
+                done.append((item, dig))
+                continue
+            self._commit_local(lr, item)
+        if failed:
+            raise SyncError(QT_TRANSLATE_NOOP("LabGPU", "Could not read {path} on the server."),
+                            QT_TRANSLATE_NOOP("LabGPU", "It may have been removed or be unreadable; run the "
+                                                        "sync again."),
+                            code="RemoteReadFailed", path=failed[0])
+        return done
+
+    def _download_one(self, ch: Channel, lr: LocalRoot, item: PlanItem, handle: bytes, offset: int) -> str:
+        tmp = lr.path(part_name(item.path))
+        flags = os.O_WRONLY | os.O_CREAT | (0 if offset else os.O_TRUNC) | getattr(os, "O_BINARY", 0)
+        try:
+            fd = os.open(tmp, flags, 0o600)
+        except OSError as exc:
+            raise _local_error(exc, tmp, item.size) from None
+        try:
+            if offset:
+                os.ftruncate(fd, offset)
+            self.progress.add(0, current=item.path)
+            want: deque[tuple[int, int, int]] = deque()  # (request id, offset, length)
+            next_off = offset
+            size = item.size
+            while next_off < size or want:
+                while next_off < size and len(want) < IN_FLIGHT:
+                    n = min(REQUEST_SIZE, size - next_off)
+                    self._take(n)
+                    want.append((ch.send(CMD_READ, handle, int64(next_off), n), next_off, n))
+                    next_off += n
+                num, off, length = want.popleft()
+                t, msg = ch.wait(num)
+                if t == CMD_STATUS:
+                    code = msg.get_int()
+                    if code == SFTP_EOF:
+                        raise _source_changed(item.path)
+                    raise SyncError(QT_TRANSLATE_NOOP("LabGPU", "Could not read {path} on the server: {why}"),
+                                    "", code="RemoteReadFailed", path=item.path, why=msg.get_text())
+                data = msg.get_string()
+                if not data:
+                    raise _source_changed(item.path)
+                try:
+                    os.pwrite(fd, data, off)
+                except OSError as exc:
+                    raise _local_error(exc, tmp, item.size) from None
+                if len(data) < length:  # short read: ask for the rest right away
+                    rest = off + len(data)
+                    want.appendleft((ch.send(CMD_READ, handle, int64(rest), length - len(data)), rest,
+                                     length - len(data)))
+                self.progress.add(len(data))
+            if self.opts.preserve_mode and hasattr(os, "fchmod"):
+                with contextlib.suppress(OSError):
+                    os.fchmod(fd, item.mode & 0o777)
+        finally:
+            os.close(fd)
+        os.utime(tmp, (item.mtime, item.mtime))
+        return sha256_file(tmp) if self.opts.verify else ""
+
+    def _commit_local(self, lr: LocalRoot, item: PlanItem) -> None:
+        tmp, final = lr.path(part_name(item.path)), lr.path(item.path)
+        st = os.stat(tmp)
+        if st.st_size != item.size:
+            raise _source_changed(item.path)
+        os.replace(tmp, final)
+        self.progress.add(0, files=1)
+        with self._lock:
+            self.result.files += 1
+            self.result.bytes += item.size - item.resume_from
+
+    def _verify_and_commit(self, t: paramiko.Transport, shell: RemoteShell, lr: LocalRoot,
+                           pending: list[tuple[PlanItem, str]], up: bool) -> None:
+        self.progress.state("verifying", message="sha256")
+        if up:
+            remote = self.remote_sha256(shell, [part_name(i.path) for i, _d in pending])
+            ok = [(i, d) for i, d in pending if remote.get(part_name(i.path)) == d]
+        else:
+            remote = self.remote_sha256(shell, [i.path for i, _d in pending])
+            ok = [(i, d) for i, d in pending if remote.get(i.path) == d]
+        bad = [i for i, _d in pending if (i, _d) not in ok]
+        if up:
+            ch = Channel(t)
+            try:
+                for item in bad:
+                    with contextlib.suppress(SftpError):
+                        ch.status(ch.send(CMD_REMOVE, self._rpath(part_name(item.path))))
+                renames = [(i, ch.rename(self._rpath(part_name(i.path)), self._rpath(i.path))) for i, _d in ok]
+                for item, n in renames:
+                    ch.status(n)
+                    with self._lock:
+                        self.result.files += 1
+                        self.result.bytes += item.size - item.resume_from
+                    self.progress.add(0, files=1)
+            finally:
+                ch.close()
+        else:
+            for item in bad:
+                with contextlib.suppress(OSError):
+                    os.unlink(lr.path(part_name(item.path)))
+            for item, _d in ok:
+                self._commit_local(lr, item)
+        self.result.verified += len(ok)
+        if bad:
+            raise SyncError(QT_TRANSLATE_NOOP("LabGPU", "{n} file(s) failed sha256 verification, e.g. {path}."),
+                            QT_TRANSLATE_NOOP("LabGPU", "They were not put in place; run the sync again. If it "
+                                                        "repeats, the source is changing or a disk is faulty."),
+                            code="VerifyFailed", n=len(bad), path=bad[0].path)
+
+    # deletions ----------------------------------------------------------------------------------
+    def _delete(self, t: paramiko.Transport, plan: SyncPlan, up: bool) -> None:
+        if up:
+            ch = Channel(t)
+            try:
+                nums = []
+                for item in plan.deletions:
+                    is_dir = item.kind == DIR
+                    nums.append((item, ch.send(CMD_RMDIR if is_dir else CMD_REMOVE, self._rpath(item.path))))
+                for item, n in nums:
+                    try:
+                        ch.status(n)
+                    except SftpError as exc:
+                        raise SyncError(QT_TRANSLATE_NOOP("LabGPU", "Could not delete {path} on the server: "
+                                                                    "{why}"), "",
+                                        code="DeleteFailed", path=item.path, why=exc.text) from None
+            finally:
+                ch.close()
+        else:
+            lr = LocalRoot(self.local)
+            for item in plan.deletions:
+                path = lr.path(item.path)
+                try:
+                    if os.path.isdir(path) and not os.path.islink(path):
+                        os.rmdir(path)
+                    else:
+                        os.unlink(path)
+                except FileNotFoundError:
+                    pass
+                except OSError as exc:
+                    raise _local_error(exc, path) from None
+
+
+def _is_connect_failure(exc: LabGpuError) -> bool:
+    """Errors from ``connect()`` worth retrying (unreachable, VPN down) — never key or auth errors."""
+    name = type(exc).__name__
+    return name in ("HostUnreachableError", "ConnectionLostError") or exc.code in (
+        "Unreachable", "ConnectionClosed", "NotConnected", "VpnDown", "ConnectionLost")
+
+
+def _pick_error(errors: list[BaseException]) -> BaseException:
+    for kind in (DiskFullError, SyncError):
+        for e in errors:
+            if isinstance(e, kind) and not isinstance(e, (SyncCancelledError, ConnectionLostError)):
+                return e
+    for e in errors:
+        if isinstance(e, ConnectionLostError):
+            return e
+    return errors[0]
+
+
+def _disk_full(up: bool, need: int, free: int, where: str) -> DiskFullError:
+    if up:
+        return DiskFullError(
+            QT_TRANSLATE_NOOP("LabGPU", "Not enough space on the server in {path}: {need} needed, {free} free."),
+            QT_TRANSLATE_NOOP("LabGPU", "Free space on the server or sync into a larger disk; nothing partial "
+                                        "was left behind."),
+            code="RemoteDiskFull", path=where, need=human_bytes(need), free=human_bytes(free))
+    return DiskFullError(
+        QT_TRANSLATE_NOOP("LabGPU", "Not enough space on this computer in {path}: {need} needed, {free} free."),
+        QT_TRANSLATE_NOOP("LabGPU", "Free some space or choose another local folder; nothing partial was "
+                                    "left behind."),
+        code="LocalDiskFull", path=where, need=human_bytes(need), free=human_bytes(free))
+
+
+def _local_error(exc: OSError, path: str, need: int = 0) -> SyncError:
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        with contextlib.suppress(OSError):
+            if path.endswith(".labgpu-part"):
+                os.unlink(path)
+        free = 0
+        with contextlib.suppress(OSError):
+            free = shutil.disk_usage(os.path.dirname(path)).free
+        return _disk_full(False, need, free, os.path.dirname(path))
+    return SyncError(QT_TRANSLATE_NOOP("LabGPU", "Local file error on {path}: {why}"),
+                     QT_TRANSLATE_NOOP("LabGPU", "Check the folder and its permissions."),
+                     code="LocalIO", path=path, why=exc.strerror or str(exc))
+
+
+def _source_changed(path: str) -> SyncError:
+    return SyncError(QT_TRANSLATE_NOOP("LabGPU", "{path} changed while it was being copied."),
+                     QT_TRANSLATE_NOOP("LabGPU", "Run the sync again when the file is no longer being written."),
+                     code="SourceChanged", path=path)
+
+
+def human_bytes(n: float) -> str:
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
+        if abs(n) < 1024 or unit == "TiB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n:.1f} TiB"
