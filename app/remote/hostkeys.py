@@ -2,7 +2,7 @@
 on a changed key.
 
 Why this shape: a rented GPU box is reached over the internet with a password or key; accepting an
-unknown key silently (paramiko's AutoAddPolicy/WarningPolicy) hands that secret to whoever answers.
+unknown key silently (paramiko's auto-add and warning policies) hands that secret to whoever answers.
 So LabGPU never adds a key by itself:
 
 - keys accepted in LabGPU live in ``<data_dir>/known_hosts`` (OpenSSH format); the user's
