@@ -1,0 +1,1 @@
+"""Offers page: the GPU offer table with filters, details and the advisor ranking."""

@@ -1,0 +1,206 @@
+"""The panel under the offers table: every field of the selected offer, its sources, and the
+cost estimator for it (engineer H2's EstimatorWidget, imported lazily so start-up stays fast)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QFrame,
+    QHBoxLayout,
+    QLabel,
+    QScrollArea,
+    QSizePolicy,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.catalog import UNKNOWN_PRICE, price_age, price_per_gpu_hour, price_per_tflop_hour
+from app.core.currency import ExchangeRate, convert, format_money
+from app.core.i18n import translate
+from app.core.models import PROVIDERS, GpuSpec, Offer
+
+log = logging.getLogger(__name__)
+
+
+class OfferDetailsPanel(QWidget):
+    """Shows one offer; `set_offer(None)` shows a hint to pick one."""
+
+    def __init__(self, ctx: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self._offer: Offer | None = None
+        self._gpus: dict[str, GpuSpec] = {}
+        self._currency = "CNY"
+        self._rate: ExchangeRate | None = None
+        self.estimator: QWidget | None = None
+
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        self.stack = QStackedWidget(self)
+        layout.addWidget(self.stack)
+
+        self.placeholder = QLabel(self.tr("Select an offer to see all its details, where each figure "
+                                          "comes from, and what a run would cost."), self)
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.placeholder.setWordWrap(True)
+        self.placeholder.setStyleSheet("color: palette(mid); font-size: 14px;")
+        self.stack.addWidget(self.placeholder)
+
+        content = QWidget(self)
+        row = QHBoxLayout(content)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.setSpacing(12)
+        scroll = QScrollArea(content)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        form_host = QWidget(scroll)
+        self.form = QFormLayout(form_host)
+        self.form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
+        self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.form.setContentsMargins(4, 4, 4, 4)
+        self.title = QLabel(form_host)
+        self.title.setObjectName("offerDetailsTitle")
+        self.title.setStyleSheet("font-size: 15px; font-weight: 600;")
+        self.title.setWordWrap(True)
+        self.form.addRow(self.title)
+        self.fields: dict[str, QLabel] = {}
+        for key, label in self._field_labels():
+            value = QLabel(form_host)
+            value.setWordWrap(True)
+            value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+            value.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+            self.fields[key] = value
+            self.form.addRow(label, value)
+        scroll.setWidget(form_host)
+        row.addWidget(scroll, 1)
+
+        self.estimator_host = QVBoxLayout()
+        row.addLayout(self.estimator_host, 1)
+        self.stack.addWidget(content)
+        self.stack.setCurrentIndex(0)
+
+    def _field_labels(self) -> list[tuple[str, str]]:
+        return [
+            ("provider", self.tr("Provider:")),
+            ("region", self.tr("Region:")),
+            ("gpu", self.tr("GPU:")),
+            ("vram", self.tr("VRAM:")),
+            ("tflops", self.tr("FP16 tensor (dense):")),
+            ("fp32", self.tr("FP32:")),
+            ("bandwidth", self.tr("Memory bandwidth:")),
+            ("cpu", self.tr("vCPU / RAM:")),
+            ("network", self.tr("Network:")),
+            ("interconnect", self.tr("Interconnect:")),
+            ("dedicated", self.tr("Whole server:")),
+            ("on_demand", self.tr("On-demand:")),
+            ("spot", self.tr("Spot:")),
+            ("prepaid", self.tr("Prepaid:")),
+            ("per_gpu", self.tr("Per GPU-hour:")),
+            ("per_tflop", self.tr("Per FP16-TFLOP-hour:")),
+            ("age", self.tr("Price date:")),
+            ("source", self.tr("Price source:")),
+            ("gpu_source", self.tr("GPU spec source:")),
+            ("notes", self.tr("Notes:")),
+        ]
+
+    @property
+    def offer(self) -> Offer | None:
+        return self._offer
+
+    def set_context(self, gpus: dict[str, GpuSpec], currency: str, rate: ExchangeRate) -> None:
+        self._gpus, self._currency, self._rate = gpus, currency, rate
+        if self._offer is not None:
+            self._fill(self._offer)
+
+    def set_offer(self, offer: Offer | None) -> None:
+        self._offer = offer
+        if offer is None:
+            self.stack.setCurrentIndex(0)
+            return
+        self._fill(offer)
+        self.stack.setCurrentIndex(1)
+        est = self._ensure_estimator()
+        if est is not None:
+            try:
+                est.set_offer(offer)  # type: ignore[attr-defined]
+            except Exception as exc:  # an estimator bug must not break browsing offers
+                log.exception("estimator.set_offer failed")
+                self.ctx.errors.report(exc)
+
+    def _ensure_estimator(self) -> QWidget | None:
+        if self.estimator is not None:
+            return self.estimator
+        try:
+            from app.ui.advisor.estimator import EstimatorWidget
+        except ImportError as exc:
+            log.info("cost estimator not available: %s", exc)
+            return None
+        self.estimator = EstimatorWidget(self.ctx, self)
+        self.estimator.setObjectName("offerEstimator")
+        self.estimator_host.addWidget(self.estimator)
+        return self.estimator
+
+    def _money_pair(self, amount: float | None, offer: Offer, suffix: str) -> str:
+        """Native price first (what you are billed), the converted figure after it."""
+        if amount is None:
+            return translate(UNKNOWN_PRICE)
+        native = format_money(amount, offer.currency) + suffix
+        if offer.currency == self._currency or self._rate is None:
+            return native
+        other = format_money(convert(amount, offer.currency, self._currency, self._rate), self._currency)
+        return self.tr("%1 (≈ %2%3 at the display rate)").replace("%1", native).replace(
+            "%2", other).replace("%3", suffix)
+
+    def _fill(self, o: Offer) -> None:
+        spec = self._gpus.get(o.gpu_model)
+        f = self.fields
+        self.title.setText(f"{PROVIDERS.get(o.provider, o.provider)} · {o.instance_type}")
+        f["provider"].setText(PROVIDERS.get(o.provider, o.provider))
+        f["region"].setText(o.region + (f" / {o.zone}" if o.zone else ""))
+        gpu_name = spec.name if spec else o.gpu_model
+        f["gpu"].setText(f"{o.gpu_count:g} × {gpu_name}")
+        f["vram"].setText(self.tr("%1 GB per GPU, %2 GB in all").replace("%1", f"{o.vram_gb:g}")
+                          .replace("%2", f"{o.total_vram_gb:g}"))
+        if o.fp16_tflops is None:
+            f["tflops"].setText(self.tr("unknown (no official figure)"))
+        else:
+            f["tflops"].setText(self.tr("%1 TFLOPS per GPU, %2 in all").replace("%1", f"{o.fp16_tflops:g}")
+                                .replace("%2", f"{o.total_fp16_tflops:g}"))
+        f["fp32"].setText(f"{spec.fp32_tflops:g} TFLOPS" if spec and spec.fp32_tflops is not None
+                          else self.tr("unknown"))
+        bw = spec.mem_bandwidth_gbs if spec else None
+        f["bandwidth"].setText(f"{bw:g} GB/s" if bw is not None else self.tr("unknown"))
+        cpu = str(o.vcpu) if o.vcpu is not None else "?"
+        ram = f"{o.ram_gb:g} GB" if o.ram_gb is not None else "?"
+        f["cpu"].setText(f"{cpu} vCPU / {ram}")
+        f["network"].setText(f"{o.network_gbps:g} Gbps" if o.network_gbps is not None
+                             else self.tr("not stated"))
+        f["interconnect"].setText(o.interconnect or self.tr("none stated"))
+        f["dedicated"].setText(self.tr("yes: all GPUs of one server (no other tenant on them)") if o.dedicated
+                               else self.tr("no"))
+        f["on_demand"].setText(self._money_pair(o.price_on_demand, o, self.tr("/h")))
+        if o.spot_available:
+            f["spot"].setText(self._money_pair(o.price_spot, o, self.tr("/h")))
+        else:
+            f["spot"].setText(self.tr("no spot market"))
+        f["prepaid"].setText(self._money_pair(o.price_prepaid_month, o, self.tr("/month")))
+        f["per_gpu"].setText(self._money_pair(price_per_gpu_hour(o), o, self.tr("/h")))
+        per_tflop = price_per_tflop_hour(o)
+        f["per_tflop"].setText(self._money_pair(per_tflop, o, self.tr("/h")) if per_tflop is not None
+                               else self.tr("unknown"))
+        age = price_age(o).text()
+        if o.live and o.fetched_at:
+            f["age"].setText(self.tr("%1 (fetched %2)").replace("%1", age)
+                             .replace("%2", o.fetched_at.strftime("%Y-%m-%d %H:%M")))
+        elif o.price_date:
+            f["age"].setText(f"{o.price_date.isoformat()} ({age})")
+        else:
+            f["age"].setText(self.tr("undated snapshot: the source does not say when it was true"))
+        f["source"].setText(o.price_source or self.tr("none"))
+        f["gpu_source"].setText(spec.source if spec and spec.source else self.tr("none"))
+        f["notes"].setText(o.notes or "—")

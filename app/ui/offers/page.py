@@ -1,0 +1,473 @@
+"""The offers page: every GPU offer across eight clouds, filterable, sortable, in CNY or USD.
+
+The catalog loads off the GUI thread (ctx.runner) so the window shows at once. Filters and the
+display currency live in settings and survive restarts. The advisor hands a Ranking via
+``activate(payload)``; the ranked offers then come first with Rank and Why columns, and a banner
+says what was recommended and what was excluded and why.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QItemSelection, QSignalBlocker, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QButtonGroup,
+    QFrame,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.catalog import CatalogLoad, OfferFilter, load_catalog
+from app.core.currency import convert, effective_rate
+from app.core.models import Offer, Ranking
+from app.ui.offers.details import OfferDetailsPanel
+from app.ui.offers.filter_bar import OffersFilterBar
+from app.ui.offers.model import OfferFilterProxyModel, OffersTableModel
+
+log = logging.getLogger(__name__)
+
+
+class OffersPage(QWidget):
+    page_id = "offers"
+    catalog_loaded = Signal()  # after each (re)load of the catalog reached the table
+
+    @staticmethod
+    def nav_title() -> str:
+        return QCoreApplication.translate("OffersPage", "GPU offers")
+
+    def __init__(self, ctx: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.load: CatalogLoad | None = None
+        self._pending_ranking: Ranking | None = None
+        self._loading = False
+        self._restoring = True  # no settings writes while the saved state is being shown
+
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(16, 12, 16, 12)
+        outer.setSpacing(8)
+
+        head = QHBoxLayout()
+        title = QLabel(self.tr("GPU offers"), self)
+        title.setStyleSheet("font-size: 20px; font-weight: 600;")
+        head.addWidget(title)
+        self.count_label = QLabel(self)
+        self.count_label.setObjectName("offersCount")
+        self.count_label.setStyleSheet("color: palette(mid);")
+        head.addWidget(self.count_label)
+        head.addStretch(1)
+        self.rate_label = QLabel(self)
+        self.rate_label.setObjectName("offersRate")
+        self.rate_label.setStyleSheet("color: palette(mid);")
+        self.rate_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        head.addWidget(self.rate_label)
+        self.cny_button = QToolButton(self)
+        self.cny_button.setText(self.tr("CNY ¥"))
+        self.usd_button = QToolButton(self)
+        self.usd_button.setText(self.tr("USD $"))
+        self.currency_group = QButtonGroup(self)
+        self.currency_group.setExclusive(True)
+        for b, cur in ((self.cny_button, "CNY"), (self.usd_button, "USD")):
+            b.setCheckable(True)
+            b.setProperty("currency", cur)
+            b.setToolTip(self.tr("Show prices in %1 (display only; you are billed in the provider's "
+                                 "currency)").replace("%1", cur))
+            self.currency_group.addButton(b)
+            head.addWidget(b)
+        self.currency_group.buttonToggled.connect(self._on_currency_group_toggled)
+        outer.addLayout(head)
+
+        self.filter_bar = OffersFilterBar(self)
+        self.filter_bar.filter_changed.connect(self._on_filter_bar_changed)
+        outer.addWidget(self.filter_bar)
+
+        self.banner = QFrame(self)
+        self.banner.setObjectName("rankingBanner")
+        self.banner.setFrameShape(QFrame.Shape.StyledPanel)
+        self.banner.setStyleSheet("QFrame#rankingBanner { background: palette(alternate-base);"
+                                  " border: 1px solid palette(highlight); border-radius: 4px; }")
+        banner_row = QHBoxLayout(self.banner)
+        banner_row.setContentsMargins(10, 6, 10, 6)
+        self.banner_label = QLabel(self.banner)
+        self.banner_label.setObjectName("rankingBannerText")
+        self.banner_label.setWordWrap(True)
+        self.banner_label.setTextFormat(Qt.TextFormat.RichText)
+        self.banner_label.linkActivated.connect(self._on_banner_label_link_activated)
+        banner_row.addWidget(self.banner_label, 1)
+        self.clear_ranking_button = QPushButton(self.tr("Clear ranking"), self.banner)
+        self.clear_ranking_button.clicked.connect(self.clear_ranking)
+        banner_row.addWidget(self.clear_ranking_button)
+        self.banner.hide()
+        outer.addWidget(self.banner)
+
+        self.problem_label = QLabel(self)
+        self.problem_label.setObjectName("offersProblems")
+        self.problem_label.setWordWrap(True)
+        self.problem_label.setStyleSheet("color: #a15c00;")
+        self.problem_label.setTextFormat(Qt.TextFormat.RichText)
+        self.problem_label.linkActivated.connect(self._on_problem_label_link_activated)
+        self.problem_label.hide()
+        outer.addWidget(self.problem_label)
+
+        self.model = OffersTableModel(self)
+        self.proxy = OfferFilterProxyModel(self)
+        self.proxy.setSourceModel(self.model)
+
+        self.splitter = QSplitter(Qt.Orientation.Vertical, self)
+        self.table = QTableView(self.splitter)
+        self.table.setObjectName("offersTable")
+        self.table.setModel(self.proxy)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setAlternatingRowColors(True)
+        self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(26)
+        header = self.table.horizontalHeader()
+        header.setSectionsMovable(True)
+        header.setHighlightSections(False)
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        # Sorting is ours (fast, unknown values last in both directions), not QTableView's.
+        header.setSectionsClickable(True)
+        header.setSortIndicatorShown(True)
+        header.sectionClicked.connect(self._on_header_section_clicked)
+        self.table.selectionModel().selectionChanged.connect(self._on_table_selection_changed)
+
+        self.details = OfferDetailsPanel(ctx, self.splitter)
+        self.splitter.addWidget(self.table)
+        self.splitter.addWidget(self.details)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 2)
+        self.splitter.setSizes([460, 240])
+        outer.addWidget(self.splitter, 1)
+
+        self.status_label = QLabel(self.tr("Loading the offer catalog…"), self)
+        self.status_label.setObjectName("offersStatus")
+        self.status_label.setStyleSheet("color: palette(mid);")
+        outer.addWidget(self.status_label)
+
+        self._save_timer = QTimer(self)
+        self._save_timer.setSingleShot(True)
+        self._save_timer.setInterval(800)
+        self._save_timer.timeout.connect(self._save_settings)
+
+        QShortcut(QKeySequence.StandardKey.Find, self, activated=self.focus_search,
+                  context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
+        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self._on_escape,
+                  context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
+
+        ctx.settings_changed.connect(self._on_ctx_settings_changed)
+        self._apply_currency(ctx.settings.display_currency, save=False)
+        saved = OfferFilter.from_dict(ctx.settings.offers_filters)
+        if saved.max_price is not None and saved.currency != self.model.currency:
+            saved = replace(saved, max_price=round(convert(saved.max_price, saved.currency,
+                                                           self.model.currency, self.model.rate) or 0, 2))
+        self.filter_bar.set_filter(replace(saved, currency=self.model.currency))
+        self._restoring = False
+        self._sync_sort_indicator()
+        self.start_loading()
+
+    # -- loading ------------------------------------------------------------------------------
+
+    def start_loading(self) -> None:
+        """Load (or reload, F5) the catalog in the background; the table fills when it is done."""
+        if self._loading:
+            return
+        self._loading = True
+        self.status_label.setText(self.tr("Loading the offer catalog…"))
+        self.ctx.runner.submit(load_catalog, self.ctx.paths, name="offers.load_catalog",
+                               on_done=self._on_catalog_loaded, on_error=self._on_catalog_failed)
+
+    def refresh(self) -> None:
+        self.start_loading()
+
+    @Slot(object)
+    def _on_catalog_loaded(self, load: CatalogLoad) -> None:
+        self._loading = False
+        self.set_catalog(load)
+
+    @Slot(object)
+    def _on_catalog_failed(self, exc: BaseException) -> None:
+        self._loading = False
+        self.status_label.setText(self.tr("The offer catalog could not be loaded. Reinstall LabGPU "
+                                          "or press F5 to try again."))
+        self.ctx.errors.report(exc)
+
+    def set_catalog(self, load: CatalogLoad) -> None:
+        """Show `load` (used by the background load, and directly by tests and benchmarks)."""
+        self.load = load
+        selected = self.current_offer()
+        self.model.set_offers(load.offers, load.gpus)
+        self.filter_bar.set_regions(load.offers)
+        self.details.set_context(load.gpus, self.model.currency, self.model.rate)
+        if self._pending_ranking is not None:
+            ranking, self._pending_ranking = self._pending_ranking, None
+            self.show_ranking(ranking)
+        self._show_problems(load.problems)
+        self._sync_sort_indicator()
+        self._update_counts()
+        reselected = selected is not None and self.select_offer(selected.key)
+        if not reselected and self.proxy.rowCount() and self.model.ranking is None:
+            self.table.selectRow(0)  # the best offer by the default order, with its details
+        self.catalog_loaded.emit()
+
+    def _show_problems(self, problems: list[str]) -> None:
+        if not problems:
+            self.problem_label.hide()
+            return
+        self.problem_label.setText(self.tr("%n catalog row(s) could not be read and are not shown. "
+                                           "<a href=\"problems\">Details</a>", "", len(problems)))
+        self.problem_label.show()
+
+    @Slot(str)
+    def _on_problem_label_link_activated(self, _link: str) -> None:
+        if self.load is None:
+            return
+        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Catalog problems"),
+                          self.tr("These rows were skipped; the rest of the catalog loaded."),
+                          QMessageBox.StandardButton.Close, self)
+        box.setDetailedText("\n".join(self.load.problems))
+        box.open()
+
+    # -- currency -----------------------------------------------------------------------------
+
+    def _apply_currency(self, currency: str, save: bool = True) -> None:
+        currency = currency if currency in ("CNY", "USD") else "CNY"
+        rate = effective_rate(self.ctx.settings)
+        blocker = QSignalBlocker(self.currency_group)
+        (self.cny_button if currency == "CNY" else self.usd_button).setChecked(True)
+        del blocker
+        old = self.model.currency
+        self.model.set_display(currency, rate)
+        self.details.set_context(self.model.gpus, currency, rate)
+        self.filter_bar.set_currency(currency)
+        if old != currency and self.filter_bar.price_spin.value() > 0:
+            # keep the same budget when switching: convert the typed maximum too
+            value = convert(self.filter_bar.price_spin.value(), old, currency, rate) or 0.0
+            self.filter_bar.price_spin.setValue(round(value, 2))
+        else:
+            self.filter_bar.flush()
+            self._on_filter_bar_changed(self.filter_bar.current_filter())
+        day = rate.as_of.isoformat() if rate.as_of else self.tr("undated")
+        self.rate_label.setText(self.tr("1 USD = %1 CNY · %2 · %3 · display only")
+                                .replace("%1", f"{rate.usd_cny:.4f}").replace("%2", self._source_text(rate))
+                                .replace("%3", day))
+        self.rate_label.setToolTip(rate.describe() + (f"\n{rate.url}" if rate.url else ""))
+        if save and self.ctx.settings.display_currency != currency:
+            self.ctx.settings.display_currency = currency
+            self._save_timer.start()
+
+    def _source_text(self, rate: Any) -> str:
+        from app.core.i18n import translate
+
+        src = translate(rate.source)
+        return src if len(src) <= 40 else src.split("(")[0].strip()
+
+    @Slot(object, bool)
+    def _on_currency_group_toggled(self, button: QToolButton, checked: bool) -> None:
+        if checked:
+            self._apply_currency(str(button.property("currency")))
+
+    @Slot()
+    def _on_ctx_settings_changed(self) -> None:
+        s = self.ctx.settings
+        rate = effective_rate(s)
+        if s.display_currency != self.model.currency or rate != self.model.rate:
+            self._apply_currency(s.display_currency, save=False)
+
+    def set_currency(self, currency: str) -> None:
+        (self.cny_button if currency == "CNY" else self.usd_button).click()
+
+    # -- filters and sorting ------------------------------------------------------------------
+
+    @Slot(object)
+    def _on_filter_bar_changed(self, flt: OfferFilter) -> None:
+        self.proxy.set_filter(flt)
+        self._update_counts()
+        if not self._restoring:
+            doc = flt.to_dict()
+            if self.ctx.settings.offers_filters != doc:
+                self.ctx.settings.offers_filters = doc
+                self._save_timer.start()
+        current = self.current_offer()
+        if current is not None and not self._is_visible(current):
+            self.table.clearSelection()
+
+    def _is_visible(self, offer: Offer) -> bool:
+        return any(o is offer for o in self.proxy.visible_offers())
+
+    @Slot(int)
+    def _on_header_section_clicked(self, section: int) -> None:
+        cols = self.model.columns()
+        if not 0 <= section < len(cols):
+            return
+        key = cols[section].key
+        descending = (not self.model.sort_descending) if key == self.model.sort_key else False
+        self.sort_by(key, descending)
+
+    def _sync_sort_indicator(self, autosize: bool = True) -> None:
+        col = self.model.column_of(self.model.sort_key)
+        order = Qt.SortOrder.DescendingOrder if self.model.sort_descending else Qt.SortOrder.AscendingOrder
+        header = self.table.horizontalHeader()
+        blocker = QSignalBlocker(header)
+        header.setSortIndicator(col, order)
+        del blocker
+        if autosize:
+            self._autosize_columns()
+
+    def _autosize_columns(self) -> None:
+        header = self.table.horizontalHeader()
+        fm = self.table.fontMetrics()
+        for i, col in enumerate(self.model.columns()):
+            width = fm.horizontalAdvance(str(self.model.headerData(i, Qt.Orientation.Horizontal))) + 28
+            for r in range(min(self.proxy.rowCount(), 60)):
+                text = str(self.proxy.index(r, i).data() or "")
+                width = max(width, fm.horizontalAdvance(text) + 16)
+            cap = {"source": 260, "why": 320, "on_demand": 175, "instance_type": 210}.get(col.key, 170)
+            header.resizeSection(i, min(width, cap))
+
+    def sort_by(self, key: str, descending: bool = False) -> None:
+        if self.model.column_of(key) < 0:
+            return
+        self.model.sort_by(key, descending)
+        self._sync_sort_indicator(autosize=False)
+        current = self.current_offer()
+        if current is not None:
+            self.table.scrollTo(self.table.selectionModel().selectedRows()[0])
+
+    def _update_counts(self) -> None:
+        total = self.model.rowCount()
+        shown = self.proxy.rowCount()
+        self.count_label.setText(self.tr("%1 of %2 offers").replace("%1", str(shown))
+                                 .replace("%2", str(total)))
+        if self.load is None:
+            return
+        if total and not shown:
+            self.status_label.setText(self.tr("No offer matches these filters. Press Esc or "
+                                              "“Reset filters” to see all offers."))
+        else:
+            live = self.load.live_count
+            self.status_label.setText(
+                self.tr("Prices are per hour unless marked. Unknown prices come from providers that "
+                        "publish none: connect an account to fetch them.")
+                + (" " + self.tr("%n live price(s) from your accounts.", "", live) if live else ""))
+
+    @Slot()
+    def focus_search(self) -> None:
+        self.filter_bar.search_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        self.filter_bar.search_edit.selectAll()
+
+    @Slot()
+    def _on_escape(self) -> None:
+        if self.filter_bar.search_edit.text():
+            self.filter_bar.search_edit.clear()
+            self.filter_bar.flush()
+        else:
+            self.filter_bar.reset()
+
+    # -- selection and details ----------------------------------------------------------------
+
+    def current_offer(self) -> Offer | None:
+        rows = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []
+        if not rows:
+            return None
+        return self.proxy.offer_at(rows[0].row())
+
+    def select_offer(self, key: tuple[str, str, str]) -> bool:
+        for r in range(self.proxy.rowCount()):
+            o = self.proxy.offer_at(r)
+            if o is not None and o.key == key:
+                self.table.selectRow(r)
+                self.table.scrollTo(self.proxy.index(r, 0))
+                return True
+        return False
+
+    @Slot(QItemSelection, QItemSelection)
+    def _on_table_selection_changed(self, _selected: QItemSelection, _deselected: QItemSelection) -> None:
+        self.details.set_offer(self.current_offer())
+
+    # -- advisor ranking ----------------------------------------------------------------------
+
+    def activate(self, payload: object) -> None:
+        if isinstance(payload, Ranking):
+            if self.load is None:
+                self._pending_ranking = payload
+            else:
+                self.show_ranking(payload)
+
+    def show_ranking(self, ranking: Ranking) -> None:
+        self.model.set_ranking(ranking)
+        # The ranked offers must be visible even if the saved filters would hide them.
+        if not self.filter_bar.is_default():
+            self.filter_bar.reset()
+        n_rec = sum(1 for r in ranking.items if any(o.key == r.key for o in self.model.offers))
+        self.banner_label.setText(
+            self.tr("<b>Advisor: %1</b> — %2 recommended, %3 excluded (<a href=\"excluded\">show</a>)")
+            .replace("%1", _html(ranking.title)).replace("%2", str(n_rec))
+            .replace("%3", str(len(ranking.excluded))))
+        self.banner.show()
+        self._sync_sort_indicator()
+        self._update_counts()
+        self.table.scrollToTop()
+        if ranking.items and n_rec:
+            self.select_offer(ranking.items[0].key)
+
+    @Slot()
+    def clear_ranking(self) -> None:
+        self.model.set_ranking(None)
+        self.banner.hide()
+        self._sync_sort_indicator()
+        self._update_counts()
+
+    def exclusions_text(self) -> str:
+        ranking = self.model.ranking
+        if ranking is None:
+            return ""
+        lines = [f"{'/'.join(key)}: {reason}" for key, reason in ranking.excluded]
+        return "\n".join(lines) if lines else self.tr("Nothing was excluded.")
+
+    @Slot(str)
+    def _on_banner_label_link_activated(self, _link: str) -> None:
+        ranking = self.model.ranking
+        if ranking is None:
+            return
+        box = QMessageBox(QMessageBox.Icon.Information, self.tr("Excluded by the advisor"),
+                          self.tr("%n offer(s) were excluded:", "", len(ranking.excluded)),
+                          QMessageBox.StandardButton.Close, self)
+        box.setObjectName("excludedDialog")
+        box.setInformativeText(self.exclusions_text())
+        box.open()
+
+    # -- persistence --------------------------------------------------------------------------
+
+    @Slot()
+    def _save_settings(self) -> None:
+        try:
+            self.ctx.save_settings()
+        except OSError as exc:
+            log.warning("could not save offers settings: %s", exc)
+
+    def shutdown(self) -> None:
+        self.filter_bar.flush()
+        if self._save_timer.isActive():
+            self._save_timer.stop()
+            self._save_settings()
+
+
+def _html(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
