@@ -116,6 +116,9 @@ def parse_offer_row(row: dict[str, Any], gpus: dict[str, GpuSpec]) -> Offer:
     """One CSV row → Offer; raises RowError naming the first problem."""
     if row.get(None):  # csv.DictReader puts surplus cells under the key None
         raise RowError(f"{len(row[None])} more cells than the header has columns")
+    absent = [c for c in OFFER_COLUMNS_REQUIRED if row.get(c) is None]
+    if absent:
+        raise RowError(f"missing column(s) {', '.join(absent)} (the row ends early)")
     provider = _text(row, "provider", required=True).lower()
     if provider not in PROVIDERS:
         raise RowError(f"unknown provider {provider!r} (known: {', '.join(PROVIDERS)})")
@@ -181,20 +184,29 @@ def _read_rows(path: Path, required: Sequence[str], problems: list[str]) -> Iter
         problems.append(f"{path.name}: cannot read ({getattr(exc, 'strerror', None) or exc})")
         return
     with io.StringIO(text, newline="") as fh:
-        reader = csv.DictReader(fh)
-        header = [h.strip() for h in (reader.fieldnames or [])]
-        reader.fieldnames = header
+        reader = csv.reader(fh)
+        try:
+            header = [h.strip() for h in next(reader, [])]
+        except csv.Error as exc:
+            problems.append(f"{path.name} line 1: unreadable CSV header ({exc}); file skipped")
+            return
         lacking = [c for c in required if c not in header]
         if lacking:
             problems.append(f"{path.name} line 1: header lacks column(s) {', '.join(lacking)}; file skipped")
             return
-        start = 2
+        start = reader.line_num + 1
         try:
-            for row in reader:
-                end = reader.line_num
-                if any((v or "").strip() for k, v in row.items() if k is not None):
-                    yield start, row
-                start = end + 1
+            for cells in reader:
+                # csv.reader (unlike DictReader) yields blank lines, so line numbers stay true
+                line, start = start, reader.line_num + 1
+                if not any(c.strip() for c in cells):
+                    continue
+                row: dict[Any, Any] = dict(zip(header, cells, strict=False))
+                for col in header[len(cells):]:
+                    row[col] = None
+                if len(cells) > len(header):
+                    row[None] = cells[len(header):]
+                yield line, row
         except csv.Error as exc:
             problems.append(f"{path.name} line {reader.line_num}: unreadable CSV ({exc}); rest skipped")
 
