@@ -1,0 +1,227 @@
+"""``labgpu hosts …``: add (from the SSH command a provider shows), ls, rm, forget-key, forward.
+
+Scripts rely on this behaviour: ``add`` without a terminal trusts a first-contact host key only
+when it matches ``--fingerprint`` (otherwise it fails and prints the key's fingerprint, saving
+nothing); with a terminal it asks. Exit 0 on success; otherwise non-zero and one stderr line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+import webbrowser
+from typing import Any
+
+from app.core import secrets
+from app.core.errors import InputError
+from app.core.hosts import HostStore, instance_hosts, passphrase_key, password_key, record_from_command
+from app.core.i18n import QT_TRANSLATE_NOOP
+from app.core.paths import default_paths
+
+from .output import print_json, print_table
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("hosts", help="SSH hosts: add from an SSH command, list, remove, forward ports")
+    hs = p.add_subparsers(dest="hosts_command", metavar="ACTION", required=True)
+
+    a = hs.add_parser("add", help='add a host: labgpu hosts add NAME "ssh -p PORT USER@HOST"')
+    a.add_argument("name")
+    a.add_argument("command", help='the SSH command, e.g. "ssh -p 12345 root@region-1.example.com"')
+    a.add_argument("--fingerprint", metavar="SHA256:…",
+                   help="the host key fingerprint your provider shows (required without a terminal)")
+    a.add_argument("--password-stdin", action="store_true",
+                   help="read the login password from stdin (stored in the keyring)")
+    a.add_argument("--passphrase-stdin", action="store_true",
+                   help="read the -i key's passphrase from stdin (stored in the keyring)")
+    a.add_argument("--via-vpn", metavar="PROFILE", default="",
+                   help="bring this VPN profile up first; the host is its private address")
+    a.set_defaults(func=cmd_add)
+
+    ls = hs.add_parser("ls", help="list hosts")
+    ls.add_argument("--json", action="store_true")
+    ls.set_defaults(func=cmd_ls)
+
+    rm = hs.add_parser("rm", help="remove a host and its stored password/passphrase")
+    rm.add_argument("name")
+    rm.set_defaults(func=cmd_rm)
+
+    fk = hs.add_parser("forget-key", help="forget a host's key (after a provider-confirmed rebuild)")
+    fk.add_argument("name")
+    fk.set_defaults(func=cmd_forget_key)
+
+    fw = hs.add_parser("forward", help="open TensorBoard/Jupyter/PORT of a host on a local port")
+    fw.add_argument("name")
+    fw.add_argument("service", help="tensorboard (6006), jupyter (8888) or a remote port")
+    fw.add_argument("--local-port", type=int, default=0, help="local port (default: a free one)")
+    fw.add_argument("--open", action="store_true", help="open the URL in the browser")
+    fw.set_defaults(func=cmd_forward)
+
+
+def _tty_accept(prompt: Any) -> bool:
+    """OpenSSH-style question on the terminal."""
+    print(f"The authenticity of host {prompt.display} can't be established.\n"
+          f"{prompt.key_type} key fingerprint is {prompt.fingerprint}.", file=sys.stderr)
+    try:
+        with open("/dev/tty") as tty:
+            print("Accept this key and continue connecting (yes/no)? ", end="", file=sys.stderr, flush=True)
+            answer = tty.readline().strip().lower()
+    except OSError:
+        answer = input("Accept this key and continue connecting (yes/no)? ").strip().lower()
+    return answer in ("yes", "y")
+
+
+def _interactive() -> bool:
+    return sys.stdin.isatty() and sys.stderr.isatty()
+
+
+def _read_stdin_secret(what: str) -> str:
+    value = sys.stdin.readline().rstrip("\r\n")
+    if not value:
+        raise InputError(QT_TRANSLATE_NOOP("LabGPU", "No {what} on stdin."),
+                         QT_TRANSLATE_NOOP("LabGPU", "Pipe it in, e.g. printf %s \"$PW\" | labgpu hosts add …"),
+                         code="EmptySecret", what=what)
+    return value
+
+
+def cmd_add(args: argparse.Namespace) -> int:
+    from app.remote.hostkeys import fingerprint_matcher, normalize_fingerprint
+    from app.remote.ssh import Connection
+
+    paths = default_paths()
+    hosts = HostStore(paths=paths)
+    if args.password_stdin and args.passphrase_stdin:
+        raise InputError(QT_TRANSLATE_NOOP("LabGPU", "Use only one of --password-stdin and --passphrase-stdin."),
+                         "", code="BadArgs")
+    rec = record_from_command(args.name, args.command, via_vpn=args.via_vpn,
+                              auth="password" if args.password_stdin and "-i" not in args.command else "auto")
+    if hosts.find(rec.name) is not None:
+        raise InputError(QT_TRANSLATE_NOOP("LabGPU", "A host named {name!r} already exists."),
+                         QT_TRANSLATE_NOOP("LabGPU", "Pick another name or remove the old host first."),
+                         code="HostExists", name=rec.name)
+    password = _read_stdin_secret("password") if args.password_stdin else None
+    passphrase = _read_stdin_secret("passphrase") if args.passphrase_stdin else None
+    if passphrase is not None:
+        secrets.set_secret(passphrase_key(rec.name), passphrase)  # the key loader reads it from there
+    if args.fingerprint:
+        accept = fingerprint_matcher(args.fingerprint)
+    elif _interactive() and not args.password_stdin and not args.passphrase_stdin:
+        accept = _tty_accept
+    else:
+        accept = None
+    ok = False
+    try:
+        conn = Connection(rec, paths, accept, password=password).connect()
+        try:
+            if args.fingerprint and conn.fingerprint != normalize_fingerprint(args.fingerprint):
+                from app.remote.hostkeys import HostKeyError
+
+                raise HostKeyError(
+                    QT_TRANSLATE_NOOP("LabGPU", "{host} has the key {fingerprint}, not the one given ({given})."),
+                    QT_TRANSLATE_NOOP("LabGPU", "Check the fingerprint with your provider."),
+                    code="HostKeyMismatch", host=rec.name, fingerprint=conn.fingerprint, given=args.fingerprint)
+            if password is not None:
+                secrets.set_secret(password_key(rec.name), password)
+            from dataclasses import replace
+
+            hosts.add(replace(rec, fingerprint=conn.fingerprint))
+            ok = True
+        finally:
+            conn.close()
+    finally:
+        if not ok and passphrase is not None:
+            secrets.delete_secret(passphrase_key(rec.name))
+    print(f"Added host {rec.name} ({rec.address}), host key {conn.fingerprint}")
+    return 0
+
+
+def _all_hosts() -> list[tuple[str, Any]]:
+    paths = default_paths()
+    hs = HostStore(paths=paths)
+    saved = hs.list()
+    names = {h.name for h in saved}
+    out = [("saved", h) for h in saved]
+    out += [("instance", h) for h in instance_hosts(paths=paths, store=hs.store) if h.name not in names]
+    return out
+
+
+def cmd_ls(args: argparse.Namespace) -> int:
+    from app.remote.hostkeys import KnownHosts
+
+    known = KnownHosts(default_paths())
+    rows = []
+    for source, h in _all_hosts():
+        d = h.to_json()
+        d["source"] = source
+        d["known_host_keys"] = known.fingerprints(h.connect_address, h.effective_port)
+        rows.append(d)
+    if args.json:
+        print_json(rows)
+        return 0
+    print_table(["NAME", "ADDRESS", "AUTH", "VPN", "JUMP", "HOST KEY", "SOURCE"],
+                [[r["name"], r["address"], r["auth"], r["via_vpn"] or "-", r["jump"] or "-",
+                  (r["known_host_keys"] or [r["fingerprint"] or "-"])[0], r["source"]] for r in rows])
+    return 0
+
+
+def cmd_rm(args: argparse.Namespace) -> int:
+    hosts = HostStore(paths=default_paths())
+    rec = hosts.get(args.name)
+    hosts.remove(rec.name)
+    for key in (password_key(rec.name), passphrase_key(rec.name)):
+        try:
+            secrets.delete_secret(key)
+        except (secrets.SecretsUnavailableError, secrets.SecretsError):
+            pass  # nothing can have been stored without a keyring
+    print(f"Removed host {rec.name}")
+    return 0
+
+
+def cmd_forget_key(args: argparse.Namespace) -> int:
+    from app.remote.hostkeys import KnownHosts
+    from app.remote.ssh import find_host, resolve_target
+
+    paths = default_paths()
+    rec = find_host(args.name, paths)
+    target = resolve_target(rec, paths)
+    known = KnownHosts(paths)
+    before = known.fingerprints(target.hostname, target.port)
+    known.forget(target.hostname, target.port)
+    if before:
+        print(f"Forgot the host key of {rec.name} ({', '.join(before)}); the next connection asks again")
+    else:
+        print(f"No host key was known for {rec.name}")
+    return 0
+
+
+def cmd_forward(args: argparse.Namespace) -> int:
+    from app.remote.ssh import open_connection
+    from app.remote.tunnels import LocalForward, service_port
+
+    paths = default_paths()
+    remote_port = service_port(args.service)
+    accept = _tty_accept if _interactive() else None
+    conn = open_connection(args.name, paths, accept)
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    fwd = LocalForward(conn, remote_port, local_port=args.local_port)
+    try:
+        fwd.start()
+        if not fwd.check_remote():
+            print(f"labgpu: note: nothing listens on 127.0.0.1:{remote_port} on {args.name} yet", file=sys.stderr)
+        print(f"Forwarding {fwd.url} -> {args.name}:127.0.0.1:{remote_port} (Ctrl-C to stop)", flush=True)
+        if args.open:
+            webbrowser.open(fwd.url)
+        try:
+            while not stop.wait(1.0):
+                if not conn.is_active:
+                    conn.ensure(cancelled=stop.is_set)
+        except KeyboardInterrupt:
+            pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        fwd.stop()
+        conn.close()
+    return 0
