@@ -38,7 +38,8 @@ def _req(**kw) -> LaunchRequest:
 # -- signature and credentials ------------------------------------------------------------------
 def test_validate_with_the_right_key_names_the_key(tencent_server, provider):
     who = provider.validate(tencent_account(tencent_server), tencent_creds())
-    assert "AKIDla" in who and "4 regions" in who
+    assert "AKIDla" in who
+    assert "4 regions" in who
     assert tencent_server.actions() == ["DescribeRegions"]
 
 
@@ -47,7 +48,8 @@ def test_wrong_secret_key_is_refused_by_the_signature_check(tencent_server, prov
         provider.validate(tencent_account(tencent_server), Credentials(TEST_SECRET_ID, "not-the-key"))
     err = info.value
     assert err.code == "AuthFailure.SignatureFailure"
-    assert "SecretKey does not match" in err.text() and "paste the SecretKey again" in err.hint()
+    assert "SecretKey does not match" in err.text()
+    assert "paste the SecretKey again" in err.hint()
     assert err.request_id  # the server's RequestId travels with the error
     assert "not-the-key" not in err.one_line()
     assert tencent_server.actions() == []  # refused before any action ran
@@ -68,7 +70,8 @@ def test_clock_more_than_five_minutes_off_says_fix_the_clock(tencent_server, pro
     with pytest.raises(base.AuthError) as info:
         provider.validate(tencent_account(tencent_server), tencent_creds())
     assert info.value.code == "AuthFailure.SignatureExpire"
-    assert "clock" in info.value.text() and "Fix the clock" in info.value.hint()
+    assert "clock" in info.value.text()
+    assert "Fix the clock" in info.value.hint()
 
 
 def test_region_not_offered_is_a_clear_error(tencent_server, provider):
@@ -77,13 +80,15 @@ def test_region_not_offered_is_a_clear_error(tencent_server, provider):
     acct = replace(tencent_account(tencent_server), region="mars-1")
     with pytest.raises(base.CloudError) as info:
         provider.validate(acct, tencent_creds())
-    assert info.value.code == "InvalidRegion" and "ap-guangzhou" in info.value.hint()
+    assert info.value.code == "InvalidRegion"
+    assert "ap-guangzhou" in info.value.hint()
 
 
 def test_endpoint_parsing():
     assert parse_endpoint("") == ("cvm.tencentcloudapi.com", "https")
     assert parse_endpoint("http://127.0.0.1:9000") == ("127.0.0.1:9000", "http")
-    assert parse_endpoint("https://cvm.intl.tencentcloudapi.com/") == ("cvm.intl.tencentcloudapi.com", "https")
+    intl = "cvm.intl.tencentcloudapi.com"
+    assert parse_endpoint(f"https://{intl}/") == (intl, "https")
     assert parse_endpoint("cvm.intl.tencentcloudapi.com") == ("cvm.intl.tencentcloudapi.com", "https")
     with pytest.raises(base.CloudError):
         parse_endpoint("ftp://x")
@@ -104,17 +109,23 @@ def test_on_demand_launch_runs_and_is_tagged_and_locked_down(tencent_server, pro
     with base.collect_request_ids() as ids:
         inst = provider.launch(tencent_account(tencent_server), tencent_creds(), _req(),
                                progress=lambda s, m="": steps.append((s, m)))
-    assert inst.state == "running" and not inst.spot
-    assert inst.public_ip.startswith("203.0.113.") and inst.price_per_hour == TYPES["GN7.2XLARGE32"][4]
-    assert inst.currency == "CNY" and inst.tags["labgpu"] == "1"
+    assert inst.state == "running"
+    assert not inst.spot
+    assert inst.public_ip.startswith("203.0.113.")
+    assert inst.price_per_hour == TYPES["GN7.2XLARGE32"][4]
+    assert inst.currency == "CNY"
+    assert inst.tags["labgpu"] == "1"
     assert [s for s, _ in steps] == ["key", "security_group", "image", "request", "wait"]
     assert "PyTorch" in steps[2][1]
     run = tencent_server.requests_of("RunInstances")[0]
-    assert run["InstanceChargeType"] == "POSTPAID_BY_HOUR" and "InstanceMarketOptions" not in run
-    assert run["ClientToken"] == "token-1" and run["SystemDisk"]["DiskSize"] == 80
+    assert run["InstanceChargeType"] == "POSTPAID_BY_HOUR"
+    assert "InstanceMarketOptions" not in run
+    assert run["ClientToken"] == "token-1"
+    assert run["SystemDisk"]["DiskSize"] == 80
     assert run["ImageId"] == "img-gpucuda1"
     sg = run["SecurityGroupIds"][0]
-    assert tencent_server.ingress_rules(sg) == [{"Protocol": "TCP", "Port": "22", "CidrBlock": "198.51.100.7/32",
+    assert tencent_server.ingress_rules(sg) == [{"Protocol": "TCP", "Port": "22",
+                                                 "CidrBlock": "198.51.100.7/32",
                                                  "Action": "ACCEPT", "PolicyDescription": "LabGPU SSH"}]
     # state-changing calls report their request ids (ImportKeyPair, CreateSecurityGroup, policies, Run)
     assert len(ids) == 4
@@ -129,7 +140,8 @@ def test_client_token_gives_one_instance_for_retries_and_crashes(tencent_server,
     # The server itself honours ClientToken: the same RunInstances body twice → the same id.
     first_body = tencent_server.requests_of("RunInstances")[0]
     body = provider.run_instances_params(_req(client_token="token-2"), zone="ap-guangzhou-3",
-                                         image_id=first_body["ImageId"], key_id=first_body["LoginSettings"]["KeyIds"][0],
+                                         image_id=first_body["ImageId"],
+                                         key_id=first_body["LoginSettings"]["KeyIds"][0],
                                          security_group_id=first_body["SecurityGroupIds"][0], max_price=None)
     r1 = provider._call(acct, creds, "RunInstances", body)
     r2 = provider._call(acct, creds, "RunInstances", body)
@@ -137,7 +149,8 @@ def test_client_token_gives_one_instance_for_retries_and_crashes(tencent_server,
     assert len({i.id for i in provider.list_instances(acct, creds)}) == 2
     # Crash after RunInstances, before the app saw the answer: the retry finds it by token.
     found = provider.find_by_client_token(acct, creds, "token-2")
-    assert found is not None and found.id == r1["InstanceIdSet"][0]
+    assert found is not None
+    assert found.id == r1["InstanceIdSet"][0]
 
 
 def test_state_machine_pending_running_stopped_started_terminated(tencent_server, provider):
@@ -153,16 +166,20 @@ def test_state_machine_pending_running_stopped_started_terminated(tencent_server
     provider._wait_running(acct, creds, iid, lambda s, m="": None)
     note = provider.stop(acct, creds, iid)
     assert tencent_server.billing_state(iid) == ("STOPPED", "STOP_CHARGING")
-    assert "no longer bill" in note and "disks still bill" in note
+    assert "no longer bill" in note
+    assert "disks still bill" in note
     stopped = provider.get_instance(acct, creds, iid)
-    assert stopped.state == "stopped" and stopped.price_per_hour == 0.0
+    assert stopped.state == "stopped"
+    assert stopped.price_per_hour == 0.0
     provider.start(acct, creds, iid)
     assert provider.get_instance(acct, creds, iid).state == "running"
     provider.terminate(acct, creds, iid)
     gone = provider.get_instance(acct, creds, iid)
-    assert gone.state == "terminated" and gone.price_per_hour is None
+    assert gone.state == "terminated"
+    assert gone.price_per_hour is None
     stop_req = tencent_server.requests_of("StopInstances")[0]
-    assert stop_req["StoppedMode"] == "STOP_CHARGING" and stop_req["StopType"] == "SOFT_FIRST"
+    assert stop_req["StoppedMode"] == "STOP_CHARGING"
+    assert stop_req["StopType"] == "SOFT_FIRST"
 
 
 def test_stop_falls_back_to_keep_charging_and_says_it_still_bills(tencent_server, provider):
@@ -178,7 +195,8 @@ def test_stop_falls_back_to_keep_charging_and_says_it_still_bills(tencent_server
 
 def test_spot_default_max_price_is_80_percent_of_on_demand(tencent_server, provider):
     inst = provider.launch(tencent_account(tencent_server), tencent_creds(), _req(spot=True))
-    assert inst.spot and inst.price_per_hour == TYPES["GN7.2XLARGE32"][5]
+    assert inst.spot
+    assert inst.price_per_hour == TYPES["GN7.2XLARGE32"][5]
     run = tencent_server.requests_of("RunInstances")[0]
     assert run["InstanceChargeType"] == "SPOTPAID"
     assert run["InstanceMarketOptions"] == {"MarketType": "spot", "SpotOptions": {
@@ -189,7 +207,9 @@ def test_spot_bid_below_market_names_the_current_price(tencent_server, provider)
     with pytest.raises(base.PriceTooLowError) as info:
         provider.launch(tencent_account(tencent_server), tencent_creds(), _req(spot=True, max_price=0.5))
     text = info.value.text()
-    assert "0.5000" in text and f"{TYPES['GN7.2XLARGE32'][5]:.4f}" in text and "CNY/h" in text
+    assert "0.5000" in text
+    assert f"{TYPES['GN7.2XLARGE32'][5]:.4f}" in text
+    assert "CNY/h" in text
     assert "Raise the maximum price" in info.value.hint()
 
 
@@ -197,7 +217,8 @@ def test_sold_out_zone_raises_capacity_error(tencent_server, provider):
     with pytest.raises(base.CapacityError) as info:
         provider.launch(tencent_account(tencent_server), tencent_creds(), _req(instance_type="GT4.4XLARGE96"))
     assert info.value.code == "ResourcesSoldOut.SpecifiedInstanceType"
-    assert "GT4.4XLARGE96" in info.value.text() and "ap-guangzhou-3" in info.value.text()
+    assert "GT4.4XLARGE96" in info.value.text()
+    assert "ap-guangzhou-3" in info.value.text()
 
 
 def test_without_gpu_image_falls_back_to_ubuntu_and_says_so(tencent_server, provider):
@@ -206,7 +227,8 @@ def test_without_gpu_image_falls_back_to_ubuntu_and_says_so(tencent_server, prov
     provider.launch(tencent_account(tencent_server), tencent_creds(), _req(),
                     progress=lambda s, m="": steps.append((s, m)))
     image_msg = dict(steps)["image"]
-    assert "No public GPU image" in image_msg and "img-ubuntu22" in image_msg
+    assert "No public GPU image" in image_msg
+    assert "img-ubuntu22" in image_msg
     assert tencent_server.requests_of("RunInstances")[0]["ImageId"] == "img-ubuntu22"
 
 
@@ -236,9 +258,13 @@ def test_every_documented_error_code_has_a_message_and_next_step(tencent_server,
     with pytest.raises(base.CloudError) as info:
         provider.launch(tencent_account(tencent_server), tencent_creds(), _req(max_price=3.0, spot=True))
     err = info.value
-    assert err.code == code and err.provider == "tencent" and err.request_id
-    assert "{" not in err.text() and "{" not in err.hint(), err.one_line()
-    assert err.hint() and err.text() != code
+    assert err.code == code
+    assert err.provider == "tencent"
+    assert err.request_id
+    assert "{" not in err.text(), err.one_line()
+    assert "{" not in err.hint(), err.one_line()
+    assert err.hint()
+    assert err.text() != code
     assert code in err.one_line()
     expected = {"ResourceInsufficient": base.CapacityError, "ResourcesSoldOut": base.CapacityError,
                 "LimitExceeded": base.QuotaError, "AuthFailure": base.AuthError,
@@ -267,7 +293,8 @@ def test_unknown_error_code_still_gives_a_sentence(tencent_server, provider):
     tencent_server.fail_next("DescribeRegions", "InternalError.Weird", "something odd")
     with pytest.raises(base.CloudError) as info:
         provider.validate(tencent_account(tencent_server), tencent_creds())
-    assert "DescribeRegions" in info.value.text() and "something odd" in info.value.text()
+    assert "DescribeRegions" in info.value.text()
+    assert "something odd" in info.value.text()
 
 
 def test_control_endpoint_queues_an_error(tencent_server, provider):
@@ -290,13 +317,21 @@ def test_refresh_prices_gives_live_offers_per_zone_with_sold_out(tencent_server,
     by = {(o.zone, o.instance_type): o for o in offers}
     assert len(by) == 6
     t4 = by[("ap-guangzhou-4", "GN7.2XLARGE32")]
-    assert t4.live and t4.fetched_at is not None and t4.currency == "CNY"
-    assert t4.price_on_demand == 8.68 and t4.price_spot == 1.74 and t4.spot_available
-    assert t4.price_prepaid_month and t4.price_prepaid_month > 1000
-    assert t4.gpu_model == "T4" and t4.vcpu == 8 and t4.ram_gb == 32
+    assert t4.live
+    assert t4.fetched_at is not None
+    assert t4.currency == "CNY"
+    assert t4.price_on_demand == 8.68
+    assert t4.price_spot == 1.74
+    assert t4.spot_available
+    assert t4.price_prepaid_month
+    assert t4.price_prepaid_month > 1000
+    assert t4.gpu_model == "T4"
+    assert t4.vcpu == 8
+    assert t4.ram_gb == 32
     assert by[("ap-guangzhou-3", "GT4.4XLARGE96")].sold_out
     assert not by[("ap-guangzhou-4", "GT4.4XLARGE96")].sold_out
-    charge_types = sorted({f["Values"][0] for r in tencent_server.requests_of("DescribeZoneInstanceConfigInfos")
+    quota_calls = tencent_server.requests_of("DescribeZoneInstanceConfigInfos")
+    charge_types = sorted({f["Values"][0] for r in quota_calls
                            for f in r["Filters"] if f["Name"] == "instance-charge-type"})
     assert charge_types == ["POSTPAID_BY_HOUR", "SPOTPAID"]
     assert tencent_server.requests_of("InquiryPriceRunInstances")[0]["InstanceChargeType"] == "PREPAID"
