@@ -230,8 +230,10 @@ class OffersPage(QWidget):
         if not problems:
             self.problem_label.hide()
             return
-        self.problem_label.setText(self.tr("%n catalog row(s) could not be read and are not shown. "
-                                           "<a href=\"problems\">Details</a>", "", len(problems)))
+        n = len(problems)
+        text = (self.tr("1 catalog row could not be read and is not shown.") if n == 1 else
+                self.tr("%1 catalog rows could not be read and are not shown.").replace("%1", str(n)))
+        self.problem_label.setText(text + " <a href=\"problems\">" + self.tr("Details") + "</a>")
         self.problem_label.show()
 
     @Slot(str)
@@ -365,7 +367,8 @@ class OffersPage(QWidget):
             self.status_label.setText(
                 self.tr("Prices are per hour unless marked. Unknown prices come from providers that "
                         "publish none: connect an account to fetch them.")
-                + (" " + self.tr("%n live price(s) from your accounts.", "", live) if live else ""))
+                + (" " + self.tr("Live prices from your accounts: %1.").replace("%1", str(live))
+                   if live else ""))
 
     @Slot()
     def focus_search(self) -> None:
@@ -447,7 +450,7 @@ class OffersPage(QWidget):
         if ranking is None:
             return
         box = QMessageBox(QMessageBox.Icon.Information, self.tr("Excluded by the advisor"),
-                          self.tr("%n offer(s) were excluded:", "", len(ranking.excluded)),
+                          self.tr("Excluded offers and why: %1").replace("%1", str(len(ranking.excluded))),
                           QMessageBox.StandardButton.Close, self)
         box.setObjectName("excludedDialog")
         box.setInformativeText(self.exclusions_text())
