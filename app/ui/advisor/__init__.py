@@ -1,0 +1,1 @@
+"""The advisor page (five-step wizard → ranked offers) and the cost estimator widget."""
