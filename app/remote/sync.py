@@ -147,8 +147,12 @@ def _cancelled() -> SyncCancelledError:
         code="Cancelled")
 
 
+# Inside channel/exec wrappers any OSError is the network (no local file I/O happens there).
 _CONN_ERRORS: tuple[type[BaseException], ...] = (EOFError, socket.error, paramiko.SSHException,
                                                  ConnectionError)
+# Around a whole attempt: only errors that cannot be a local file problem.
+_OUTER_NET_ERRORS: tuple[type[BaseException], ...] = (EOFError, paramiko.SSHException, ConnectionError,
+                                                      socket.timeout)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -604,6 +608,8 @@ class SyncEngine:
         self.result = SyncResult(self.opts.direction, dry_run=self.opts.dry_run)
         self._conn: Any = None
         self._lock = threading.Lock()
+        self._stop = threading.Event()  # set by a failing worker to stop its siblings
+        self._offsets: dict[str, int] = {}  # where each transfer really started (verified resume)
 
     # public -----------------------------------------------------------------------------------
     def cancel(self) -> None:
@@ -626,9 +632,14 @@ class SyncEngine:
             self.result.attempts = attempt
             try:
                 self._check_cancel()
-                self._conn = self.connect()
+                try:
+                    self._conn = self.connect()
+                except _OUTER_NET_ERRORS as exc:
+                    raise _connection_lost(str(exc) or type(exc).__name__) from None
                 try:
                     self._run_once()
+                except _OUTER_NET_ERRORS as exc:
+                    raise _connection_lost(str(exc) or type(exc).__name__) from None
                 finally:
                     conn, self._conn = self._conn, None
                     with contextlib.suppress(Exception):
@@ -660,7 +671,7 @@ class SyncEngine:
 
     # one attempt ------------------------------------------------------------------------------
     def _check_cancel(self) -> None:
-        if self.cancelled:
+        if self.cancelled or self._stop.is_set():
             raise _cancelled()
 
     def _run_once(self) -> None:
@@ -941,6 +952,7 @@ class SyncEngine:
         errors: list[BaseException] = []
         jobs_lock = threading.Lock()
         n_workers = max(1, min(self.opts.channels, len(jobs)))
+        self._stop.clear()
 
         def worker() -> None:
             ch: Channel | None = None
@@ -961,8 +973,7 @@ class SyncEngine:
                             verified_pending.extend(done)
             except BaseException as exc:  # noqa: BLE001 - handed to the caller below
                 errors.append(exc)
-                if not isinstance(exc, ConnectionLostError):
-                    self.cancel_event.set()  # stop the other workers: this sync cannot finish
+                self._stop.set()  # stop the other workers: this attempt cannot finish
             finally:
                 if ch is not None:
                     ch.close()
@@ -981,7 +992,7 @@ class SyncEngine:
     def _take(self, n: int) -> None:
         if self.bucket is not None:
             self.bucket.consume(n)
-        if self.cancelled:
+        if self.cancelled or self._stop.is_set():
             raise _cancelled()
 
     def _resume_offset(self, shell: RemoteShell, lr: LocalRoot, item: PlanItem, up: bool) -> int:
@@ -1010,6 +1021,7 @@ class SyncEngine:
         opened: list[tuple[PlanItem, int, int, Any]] = []
         for item in job:
             offset = self._resume_offset(shell, lr, item, True) if item.resume_from else 0
+            self._offsets[item.path] = offset
             try:
                 fh = open(lr.path(item.path), "rb")  # noqa: SIM115 - closed below
             except OSError as exc:
@@ -1071,7 +1083,7 @@ class SyncEngine:
             self.progress.add(0, files=1)
             with self._lock:
                 self.result.files += 1
-                self.result.bytes += item.size - item.resume_from
+                self.result.bytes += item.size - self._offsets.get(item.path, 0)
         return []
 
     def _check_write(self, ch: Channel, num: int, item: PlanItem, shell: RemoteShell) -> None:
@@ -1103,6 +1115,7 @@ class SyncEngine:
         opened: list[tuple[PlanItem, int, int]] = []
         for item in job:
             offset = self._resume_offset(shell, lr, item, False) if item.resume_from else 0
+            self._offsets[item.path] = offset
             opened.append((item, ch.send(CMD_OPEN, self._rpath(item.path), SFTP_FLAG_READ, SFTPAttributes()),
                            offset))
         handles: list[tuple[PlanItem, bytes | None, int]] = []
@@ -1191,7 +1204,7 @@ class SyncEngine:
         self.progress.add(0, files=1)
         with self._lock:
             self.result.files += 1
-            self.result.bytes += item.size - item.resume_from
+            self.result.bytes += item.size - self._offsets.get(item.path, 0)
 
     def _verify_and_commit(self, t: paramiko.Transport, shell: RemoteShell, lr: LocalRoot,
                            pending: list[tuple[PlanItem, str]], up: bool) -> None:
@@ -1214,7 +1227,7 @@ class SyncEngine:
                     ch.status(n)
                     with self._lock:
                         self.result.files += 1
-                        self.result.bytes += item.size - item.resume_from
+                        self.result.bytes += item.size - self._offsets.get(item.path, 0)
                     self.progress.add(0, files=1)
             finally:
                 ch.close()
@@ -1322,3 +1335,193 @@ def human_bytes(n: float) -> str:
             return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
         n /= 1024
     return f"{n:.1f} TiB"
+
+
+# ---------------------------------------------------------------------------------------------
+# saved pairs and run history
+
+register_schema("sync", [
+    """
+    CREATE TABLE sync_pairs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        host TEXT NOT NULL,
+        local_path TEXT NOT NULL,
+        remote_path TEXT NOT NULL,
+        direction TEXT NOT NULL DEFAULT 'up',
+        excludes TEXT NOT NULL DEFAULT '[]',
+        gitignore INTEGER NOT NULL DEFAULT 0,
+        mirror_delete INTEGER NOT NULL DEFAULT 0,
+        verify INTEGER NOT NULL DEFAULT 0,
+        bwlimit_kbps REAL,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE TABLE sync_runs (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        pair_id INTEGER,
+        host TEXT NOT NULL,
+        local_path TEXT NOT NULL,
+        remote_path TEXT NOT NULL,
+        direction TEXT NOT NULL,
+        started_at REAL NOT NULL,
+        seconds REAL NOT NULL,
+        files INTEGER NOT NULL,
+        bytes INTEGER NOT NULL,
+        skipped INTEGER NOT NULL DEFAULT 0,
+        deleted INTEGER NOT NULL DEFAULT 0,
+        conflicts INTEGER NOT NULL DEFAULT 0,
+        result TEXT NOT NULL,
+        message TEXT NOT NULL DEFAULT ''
+    );
+    CREATE INDEX sync_runs_pair ON sync_runs(pair_id, started_at);
+    """,
+])
+
+
+@dataclass
+class SyncPair:
+    host: str
+    local_path: str
+    remote_path: str
+    direction: str = UP
+    excludes: list[str] = field(default_factory=list)
+    gitignore: bool = False
+    mirror_delete: bool = False
+    verify: bool = False
+    bwlimit_kbps: float | None = None
+    id: int | None = None
+
+    def options(self, **overrides: Any) -> SyncOptions:
+        opts = SyncOptions(direction=self.direction, delete=self.mirror_delete, verify=self.verify,
+                           excludes=list(self.excludes), gitignore=self.gitignore,
+                           bwlimit_kbps=self.bwlimit_kbps)
+        for k, v in overrides.items():
+            setattr(opts, k, v)
+        return opts
+
+
+@dataclass
+class SyncRun:
+    id: int
+    pair_id: int | None
+    host: str
+    local_path: str
+    remote_path: str
+    direction: str
+    started_at: float
+    seconds: float
+    files: int
+    bytes: int
+    skipped: int
+    deleted: int
+    conflicts: int
+    result: str  # ok | dry-run | error | cancelled
+    message: str
+
+
+class SyncStore:
+    """Sync pairs and the history of runs in the app database (both survive restarts)."""
+
+    def __init__(self, store: Store | None = None, paths: Paths | None = None) -> None:
+        self.store = store or Store(paths=paths)
+        self.store.migrate()
+
+    def pairs(self) -> list[SyncPair]:
+        return [self._pair(r) for r in self.store.query("SELECT * FROM sync_pairs ORDER BY id")]
+
+    def get(self, pair_id: int) -> SyncPair | None:
+        rows = self.store.query("SELECT * FROM sync_pairs WHERE id=?", (pair_id,))
+        return self._pair(rows[0]) if rows else None
+
+    @staticmethod
+    def _pair(r: Any) -> SyncPair:
+        return SyncPair(host=r["host"], local_path=r["local_path"], remote_path=r["remote_path"],
+                        direction=r["direction"], excludes=list(json.loads(r["excludes"] or "[]")),
+                        gitignore=bool(r["gitignore"]), mirror_delete=bool(r["mirror_delete"]),
+                        verify=bool(r["verify"]), bwlimit_kbps=r["bwlimit_kbps"], id=int(r["id"]))
+
+    def save(self, pair: SyncPair) -> SyncPair:
+        if pair.direction not in (UP, DOWN):
+            raise ValueError(pair.direction)
+        now = time.time()
+        vals = (pair.host, pair.local_path, pair.remote_path, pair.direction, json.dumps(list(pair.excludes)),
+                int(pair.gitignore), int(pair.mirror_delete), int(pair.verify), pair.bwlimit_kbps)
+        with self.store.transaction() as c:
+            if pair.id is None:
+                cur = c.execute("INSERT INTO sync_pairs(host, local_path, remote_path, direction, excludes, "
+                                "gitignore, mirror_delete, verify, bwlimit_kbps, created_at, updated_at) "
+                                "VALUES(?,?,?,?,?,?,?,?,?,?,?)", (*vals, now, now))
+                pair.id = int(cur.lastrowid or 0)
+            else:
+                c.execute("UPDATE sync_pairs SET host=?, local_path=?, remote_path=?, direction=?, excludes=?, "
+                          "gitignore=?, mirror_delete=?, verify=?, bwlimit_kbps=?, updated_at=? WHERE id=?",
+                          (*vals, now, pair.id))
+        return pair
+
+    def remove(self, pair_id: int) -> None:
+        with self.store.transaction() as c:
+            c.execute("DELETE FROM sync_pairs WHERE id=?", (pair_id,))
+
+    def record_run(self, *, host: str, local_path: str, remote_path: str, direction: str, started_at: float,
+                   result: str, outcome: SyncResult | None = None, message: str = "",
+                   pair_id: int | None = None) -> int:
+        o = outcome or SyncResult(direction)
+        with self.store.transaction() as c:
+            cur = c.execute(
+                "INSERT INTO sync_runs(pair_id, host, local_path, remote_path, direction, started_at, seconds, "
+                "files, bytes, skipped, deleted, conflicts, result, message) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (pair_id, host, local_path, remote_path, direction, started_at,
+                 o.seconds or (time.time() - started_at), o.files, o.bytes, o.skipped, o.deleted, o.conflicts,
+                 result, message[:500]))
+            return int(cur.lastrowid or 0)
+
+    def runs(self, pair_id: int | None = None, limit: int = 100) -> list[SyncRun]:
+        if pair_id is None:
+            rows = self.store.query("SELECT * FROM sync_runs ORDER BY started_at DESC, id DESC LIMIT ?", (limit,))
+        else:
+            rows = self.store.query("SELECT * FROM sync_runs WHERE pair_id=? ORDER BY started_at DESC, id DESC "
+                                    "LIMIT ?", (pair_id, limit))
+        return [SyncRun(**{k: r[k] for k in r.keys()}) for r in rows]
+
+
+def host_connector(host: str, paths: Paths | None = None, accept: Any = None) -> Callable[[], Any]:
+    """A ``connect()`` for SyncEngine to a saved host (``labgpu hosts add``); VPN hosts bring
+    their tunnel up inside ``open_connection``, so reconnects after a tunnel drop work too."""
+    from app.remote.ssh import open_connection
+
+    def connect() -> Any:
+        return open_connection(host, paths, accept)
+
+    return connect
+
+
+def run_sync(host: str, local: str | Path, remote: str, options: SyncOptions, *,
+             paths: Paths | None = None, store: SyncStore | None = None, pair_id: int | None = None,
+             connect: Callable[[], Any] | None = None,
+             progress: Callable[[SyncProgress], None] | None = None,
+             cancel_event: threading.Event | None = None,
+             engine_ready: Callable[[SyncEngine], None] | None = None) -> SyncResult:
+    """Run one sync and record it in the history (the CLI and the Sync page both use this)."""
+    engine = SyncEngine(connect or host_connector(host, paths), local, remote, options, progress, cancel_event)
+    if engine_ready is not None:
+        engine_ready(engine)
+    started = time.time()
+    try:
+        result = engine.run()
+    except SyncCancelledError as exc:
+        if store is not None:
+            store.record_run(host=host, local_path=str(local), remote_path=remote, direction=options.direction,
+                             started_at=started, result="cancelled", outcome=engine.result,
+                             message=exc.text(), pair_id=pair_id)
+        raise
+    except LabGpuError as exc:
+        if store is not None:
+            store.record_run(host=host, local_path=str(local), remote_path=remote, direction=options.direction,
+                             started_at=started, result="error", outcome=engine.result,
+                             message=exc.one_line(), pair_id=pair_id)
+        raise
+    if store is not None:
+        store.record_run(host=host, local_path=str(local), remote_path=remote, direction=options.direction,
+                         started_at=started, result="dry-run" if options.dry_run else "ok", outcome=result,
+                         pair_id=pair_id)
+    return result

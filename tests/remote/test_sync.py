@@ -1,0 +1,355 @@
+"""The sync engine against the real OpenSSH sshd (internal-sftp): behaviour users rely on."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from app.core.syncplan import part_name
+from app.remote.sync import (
+    DOWN,
+    UP,
+    DiskFullError,
+    RemoteShell,
+    SyncCancelledError,
+    SyncEngine,
+    SyncOptions,
+    SyncPair,
+    SyncStore,
+    run_sync,
+)
+from tests.remote.sync_support import part_files, plain_connect, tree_hashes, write_tree
+
+T0 = 1_700_000_000.0
+
+
+def sync(sshd, local, remote, **kw):
+    progress = kw.pop("progress", None)
+    return SyncEngine(plain_connect(sshd), local, str(remote), SyncOptions(**kw), progress=progress).run()
+
+
+@pytest.fixture
+def remote(sshd, request):
+    return sshd.remote_dir(f"sync-{request.node.name}"[:80])
+
+
+def test_upload_incremental_mtime_and_download_roundtrip(sshd, remote, tmp_path):
+    local = tmp_path / "src"
+    files = {f"d{i % 3}/f{i}.bin": os.urandom(1000 + i) for i in range(30)}
+    files["big.bin"] = os.urandom(3 * 1024 * 1024 + 17)
+    files["empty"] = b""
+    write_tree(local, files, mtime=T0)
+    events = []
+    r1 = sync(sshd, local, remote, progress=events.append)
+    assert (r1.files, r1.bytes) == (32, sum(len(v) for v in files.values()))
+    assert tree_hashes(remote) == tree_hashes(local)
+    assert os.stat(remote / "big.bin").st_mtime == T0          # mtime preserved
+    assert part_files(remote) == []
+    done = [e for e in events if e.state == "transferring"]
+    assert done
+    assert events[-1].state == "done"
+    assert max(e.bytes_done for e in events) == r1.bytes
+    assert all(e.files_total == 32 for e in done)
+    # nothing changed: nothing moves
+    r2 = sync(sshd, local, remote)
+    assert (r2.files, r2.bytes, r2.skipped) == (0, 0, 32)
+    # one file changes: only it moves
+    (local / "d0/f0.bin").write_bytes(b"changed")
+    os.utime(local / "d0/f0.bin", (T0 + 10, T0 + 10))
+    r3 = sync(sshd, local, remote)
+    assert (r3.files, r3.bytes) == (1, 7)
+    # and back down into an empty folder
+    down = tmp_path / "down"
+    r4 = sync(sshd, down, remote, direction=DOWN)
+    assert r4.files == 32
+    assert tree_hashes(down) == tree_hashes(local)
+    assert os.stat(down / "d1/f1.bin").st_mtime == T0
+    assert sync(sshd, down, remote, direction=DOWN).files == 0
+
+
+def test_verify_finds_same_size_same_mtime_difference(sshd, remote, tmp_path):
+    local = tmp_path / "src"
+    write_tree(local, {"a.txt": b"hello world", "b.txt": b"same"}, mtime=T0)
+    sync(sshd, local, remote)
+    (remote / "a.txt").write_bytes(b"HELLO WORLD")      # same size, mtime reset: quick check is fooled
+    os.utime(remote / "a.txt", (T0, T0))
+    assert sync(sshd, local, remote).files == 0
+    r = sync(sshd, local, remote, verify=True)
+    assert r.files == 1
+    assert r.verified == 1
+    assert (remote / "a.txt").read_bytes() == b"hello world"
+
+
+def test_excludes_defaults_and_gitignore(sshd, remote, tmp_path):
+    local = tmp_path / "src"
+    write_tree(local, {
+        ".git/HEAD": b"ref", "pkg/__pycache__/m.pyc": b"x", "nb/.ipynb_checkpoints/a.ipynb": b"x",
+        "train.py": b"print(1)", "runs/big.ckpt": b"c" * 100, "logs/a.log": b"l", "logs/keep.log": b"k",
+        ".gitignore": b"runs/\n*.log\n!keep.log\n", "sub/.gitignore": b"*.tmp\n", "sub/x.tmp": b"t",
+        "sub/y.txt": b"y",
+    })
+    r = sync(sshd, local, remote, excludes=["*.pyc"], gitignore=True)
+    got = set(tree_hashes(remote))
+    assert got == {"train.py", "logs/keep.log", ".gitignore", "sub/.gitignore", "sub/y.txt"}
+    assert r.excluded >= 5
+    # without --gitignore the .gitignore rules do not apply, defaults still do
+    remote2 = sshd.remote_dir("sync-excl-2")
+    sync(sshd, local, remote2)
+    got2 = set(tree_hashes(remote2))
+    assert "runs/big.ckpt" in got2
+    assert not any(p.startswith((".git/", "pkg/__pycache__", "nb/.ipynb")) for p in got2)
+
+
+def test_download_honours_remote_gitignore(sshd, remote, tmp_path):
+    write_tree(remote, {".gitignore": b"*.ckpt\n", "model.ckpt": b"big", "cfg.yaml": b"a: 1"})
+    sshd.chown_to_user(remote)
+    down = tmp_path / "down"
+    sync(sshd, down, remote, direction=DOWN, gitignore=True)
+    assert set(tree_hashes(down)) == {".gitignore", "cfg.yaml"}
+
+
+def test_dry_run_changes_nothing_then_mirror_delete(sshd, remote, tmp_path):
+    local = tmp_path / "src"
+    write_tree(local, {"keep.txt": b"k"}, mtime=T0)
+    write_tree(remote, {"keep.txt": b"k", "stale.txt": b"s", "old/x.bin": b"x"}, mtime=T0)
+    sshd.chown_to_user(remote)
+    before = tree_hashes(remote)
+    dry = sync(sshd, local, remote, delete=True, dry_run=True)
+    assert tree_hashes(remote) == before
+    assert sorted(i.path for i in dry.plan.deletions) == ["old", "old/x.bin", "stale.txt"]
+    assert dry.deleted == 3
+    # without --delete nothing is removed
+    assert sync(sshd, local, remote).deleted == 0
+    assert (remote / "stale.txt").exists()
+    r = sync(sshd, local, remote, delete=True)
+    assert r.deleted == 3
+    assert sorted(p.name for p in remote.iterdir()) == ["keep.txt"]
+
+
+def test_newer_destination_is_kept_unless_forced(sshd, remote, tmp_path):
+    local = tmp_path / "src"
+    write_tree(local, {"notes.md": b"old local"}, mtime=T0)
+    write_tree(remote, {"notes.md": b"edited on the server"}, mtime=T0 + 3600)
+    sshd.chown_to_user(remote)
+    r = sync(sshd, local, remote)
+    assert (r.files, r.conflicts, r.conflict_paths) == (0, 1, ["notes.md"])
+    assert (remote / "notes.md").read_bytes() == b"edited on the server"
+    r2 = sync(sshd, local, remote, force=True)
+    assert r2.files == 1
+    assert (remote / "notes.md").read_bytes() == b"old local"
+
+
+@pytest.mark.parametrize("good_prefix", [True, False])
+def test_resume_from_partial_upload(sshd, remote, tmp_path, good_prefix):
+    local = tmp_path / "src"
+    data = os.urandom(2 * 1024 * 1024)
+    write_tree(local, {"model.pt": data}, mtime=T0)
+    part = remote / part_name("model.pt")
+    prefix = data[: 1024 * 1024] if good_prefix else b"\0" * (1024 * 1024)
+    part.write_bytes(prefix)
+    sshd.chown_to_user(part)
+    r = sync(sshd, local, remote)
+    assert r.files == 1
+    assert r.bytes == (len(data) - len(prefix) if good_prefix else len(data))
+    assert (remote / "model.pt").read_bytes() == data
+    assert part_files(remote) == []
+
+
+def test_resume_from_partial_download(sshd, remote, tmp_path):
+    data = os.urandom(1536 * 1024)
+    write_tree(remote, {"ckpt.bin": data}, mtime=T0)
+    down = tmp_path / "down"
+    down.mkdir()
+    (down / part_name("ckpt.bin")).write_bytes(data[:500_000])
+    r = sync(sshd, down, remote, direction=DOWN)
+    assert r.bytes == len(data) - 500_000
+    assert (down / "ckpt.bin").read_bytes() == data
+    assert part_files(down) == []
+
+
+def test_cancel_leaves_no_partial_under_final_name_then_resumes(sshd, remote, tmp_path):
+    local = tmp_path / "src"
+    data = os.urandom(8 * 1024 * 1024)
+    write_tree(local, {"a/huge.bin": data, "small.txt": b"s"}, mtime=T0)
+    cancel = threading.Event()
+
+    def progress(p):
+        if p.bytes_done > 1024 * 1024:
+            cancel.set()
+
+    eng = SyncEngine(plain_connect(sshd), local, str(remote), SyncOptions(bwlimit_kbps=4096),
+                     progress=progress, cancel_event=cancel)
+    with pytest.raises(SyncCancelledError):
+        eng.run()
+    assert not (remote / "a/huge.bin").exists()
+    r = sync(sshd, local, remote)
+    assert (remote / "a/huge.bin").read_bytes() == data
+    assert r.bytes < len(data) + 1          # resumed (or at worst restarted), never duplicated
+    assert part_files(remote) == []
+
+
+def test_bandwidth_limit(sshd, remote, tmp_path):
+    local = tmp_path / "src"
+    write_tree(local, {"x.bin": os.urandom(1024 * 1024)})
+    t0 = time.monotonic()
+    sync(sshd, local, remote, bwlimit_kbps=2048)
+    assert time.monotonic() - t0 >= 0.35     # 1 MiB at 2 MiB/s, allowing the initial burst
+
+
+def _make_hostile_tree(root: Path) -> None:
+    """Names a malicious or just odd server can return (created server-side with raw bytes)."""
+    broot = os.fsencode(root)
+    for raw in (b"back\\slash", b"..\\..\\evil.txt", b"new\nline.txt", b"caf\xe9.txt", b"...",
+                b"..hidden", b"ok.txt"):
+        with open(broot + b"/" + raw, "wb") as fh:
+            fh.write(b"data:" + raw)
+    os.mkdir(broot + b"/dir\\x")
+    with open(broot + b"/dir\\x/inner", "wb") as fh:
+        fh.write(b"inner")
+    os.mkdir(broot + b"/d\xff")
+    with open(broot + b"/d\xff/f", "wb") as fh:
+        fh.write(b"f")
+    os.symlink("/etc", root / "etc-link")
+    os.symlink("/etc/passwd", root / "passwd-link")
+
+
+def test_hostile_remote_names_download(sshd, remote, tmp_path):
+    _make_hostile_tree(remote)
+    sshd.chown_to_user(remote)
+    down = tmp_path / "down"
+    outside = tmp_path / "evil.txt"
+    r = sync(sshd, down, remote, direction=DOWN)
+    got = {os.fsencode(p.relative_to(down)) for p in down.rglob("*") if p.is_file()}
+    assert got == {b"new\nline.txt", b"caf\xe9.txt", b"...", b"..hidden", b"ok.txt", b"d\xff/f"}
+    assert (down / os.fsdecode(b"caf\xe9.txt")).read_bytes() == b"data:caf\xe9.txt"
+    assert {p for p in r.refused_paths} >= {"back\\slash", "..\\..\\evil.txt", "dir\\x", "etc-link",
+                                            "passwd-link"}
+    assert not outside.exists()
+    assert not any(p.is_symlink() for p in down.rglob("*"))
+
+
+def test_bytes_level_sftp_listing_matches_find(sshd, remote):
+    _make_hostile_tree(remote)
+    sshd.chown_to_user(remote)
+    conn = plain_connect(sshd)()
+    try:
+        eng = SyncEngine(lambda: conn, ".", str(remote))
+        via_find, exists = eng._list_remote(RemoteShell(conn.transport), conn.transport)
+        via_sftp = eng._list_remote_sftp(conn.transport)
+    finally:
+        conn.close()
+    assert exists
+    # the SFTP walk does not even descend into a folder whose name is unsafe ("dir\\x")
+    assert {k: (v.kind, v.size, int(v.mtime)) for k, v in via_find.items() if k != "dir\\x/inner"} == \
+           {k: (v.kind, v.size, int(v.mtime)) for k, v in via_sftp.items()}
+    assert os.fsdecode(b"d\xff/f") in via_sftp
+
+
+def test_symlinks_not_followed_on_upload_and_local_escape_refused(sshd, remote, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "secret").write_text("s")
+    local = tmp_path / "src"
+    write_tree(local, {"real.txt": b"r"})
+    os.symlink(outside, local / "linkdir")
+    os.symlink(outside / "secret", local / "linkfile")
+    r = sync(sshd, local, remote)
+    assert set(tree_hashes(remote)) == {"real.txt"}
+    assert not (remote / "linkdir").exists()
+    assert sorted(r.refused_paths) == ["linkdir", "linkfile"]
+    # download: a local folder that is a symlink pointing outside must not be written through
+    write_tree(remote, {"linkdir/planted": b"p"})
+    sshd.chown_to_user(remote)
+    r2 = sync(sshd, local, remote, direction=DOWN)
+    assert not (outside / "planted").exists()
+    assert "linkdir" in r2.conflict_paths
+
+
+@pytest.fixture
+def tiny_remote_disk(sshd):
+    mnt = sshd.remote_root / "tiny-disk"
+    mnt.mkdir(exist_ok=True)
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mnt)], check=True)
+    try:
+        sshd.chown_to_user(mnt)
+        yield mnt
+    finally:
+        subprocess.run(["umount", "-l", str(mnt)], check=False)
+        mnt.rmdir()
+
+
+def test_full_remote_disk_is_checked_first(sshd, tiny_remote_disk, tmp_path):
+    local = tmp_path / "src"
+    write_tree(local, {"big.bin": os.urandom(2 * 1024 * 1024)})
+    with pytest.raises(DiskFullError) as ei:
+        sync(sshd, local, tiny_remote_disk)
+    assert ei.value.code == "RemoteDiskFull"
+    assert "server" in ei.value.text()
+    assert list(tiny_remote_disk.iterdir()) == []
+
+
+def test_full_remote_disk_during_write_removes_temp(sshd, tiny_remote_disk, tmp_path):
+    local = tmp_path / "src"
+    write_tree(local, {"big.bin": os.urandom(2 * 1024 * 1024), "a.txt": b"a"})
+    with pytest.raises(DiskFullError):
+        sync(sshd, local, tiny_remote_disk, check_space=False)
+    names = [p.name for p in tiny_remote_disk.iterdir()]
+    assert "big.bin" not in names
+    assert not any(n.endswith(".labgpu-part") and "big" in n for n in names)
+
+
+def test_full_local_disk_on_download(sshd, remote, tmp_path):
+    write_tree(remote, {"big.bin": os.urandom(2 * 1024 * 1024)})
+    mnt = tmp_path / "tiny-local"
+    mnt.mkdir()
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", str(mnt)], check=True)
+    try:
+        with pytest.raises(DiskFullError) as ei:
+            sync(sshd, mnt, remote, direction=DOWN)
+        assert ei.value.code == "LocalDiskFull"
+        with pytest.raises(DiskFullError):
+            sync(sshd, mnt, remote, direction=DOWN, check_space=False)
+        assert list(mnt.iterdir()) == []
+    finally:
+        subprocess.run(["umount", "-l", str(mnt)], check=False)
+
+
+def test_pairs_and_history_survive_in_the_store(sshd, remote, tmp_path):
+    store = SyncStore()
+    pair = store.save(SyncPair(host="h1", local_path=str(tmp_path / "src"), remote_path=str(remote),
+                               excludes=["*.tmp"], verify=True))
+    write_tree(tmp_path / "src", {"x": b"1"})
+    run_sync("h1", pair.local_path, pair.remote_path, pair.options(), store=store, pair_id=pair.id,
+             connect=plain_connect(sshd))
+    with pytest.raises(Exception):  # noqa: B017 - any SyncError: the local folder is gone
+        run_sync("h1", str(tmp_path / "nope"), pair.remote_path, pair.options(), store=store,
+                 pair_id=pair.id, connect=plain_connect(sshd))
+    again = SyncStore()
+    assert again.pairs()[0].excludes == ["*.tmp"]
+    runs = again.runs(pair.id)
+    assert [r.result for r in runs] == ["error", "ok"]
+    assert runs[1].files == 1
+    assert runs[1].direction == UP
+    pair.direction = DOWN
+    again.save(pair)
+    assert again.get(pair.id).direction == DOWN
+    again.remove(pair.id)
+    assert again.pairs() == []
+
+
+def test_sha256_helper_matches_hashlib(sshd, remote):
+    write_tree(remote, {"a b'c.txt": b"quoted name", "n\nl": b"newline"})
+    conn = plain_connect(sshd)()
+    try:
+        eng = SyncEngine(lambda: conn, ".", str(remote))
+        sums = eng.remote_sha256(RemoteShell(conn.transport), ["a b'c.txt", "n\nl", "missing"])
+    finally:
+        conn.close()
+    assert sums == {"a b'c.txt": hashlib.sha256(b"quoted name").hexdigest(),
+                    "n\nl": hashlib.sha256(b"newline").hexdigest()}
