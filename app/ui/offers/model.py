@@ -44,10 +44,6 @@ SORT_ROLE = Qt.ItemDataRole.UserRole + 2
 _INDEX = (QModelIndex, QPersistentModelIndex)
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("OffersTableModel", text)
-
-
 @dataclass(frozen=True)
 class Column:
     key: str
@@ -209,18 +205,18 @@ class OffersTableModel(QAbstractTableModel):
             return None
         col = self._columns[section]
         if role == Qt.ItemDataRole.DisplayRole:
-            title = _tr(col.title)
+            title = self.tr(col.title)
             if col.key in ("on_demand", "spot", "prepaid", "per_gpu", "per_tflop"):
                 title += " (¥)" if self._currency == "CNY" else " ($)"
             return title
         if role == Qt.ItemDataRole.ToolTipRole:
             tips = {
-                "tflops": _tr("FP16 dense tensor TFLOPS of all GPUs of the instance"),
-                "per_tflop": _tr("On-demand price per hour divided by the instance's total "
+                "tflops": self.tr("FP16 dense tensor TFLOPS of all GPUs of the instance"),
+                "per_tflop": self.tr("On-demand price per hour divided by the instance's total "
                                  "FP16 dense TFLOPS"),
-                "per_gpu": _tr("On-demand price per hour divided by the number of GPUs"),
-                "age": _tr("How old the price is: live (fetched with your account), N days, or undated"),
-                "network": _tr("Network bandwidth in Gbps"),
+                "per_gpu": self.tr("On-demand price per hour divided by the number of GPUs"),
+                "age": self.tr("How old the price is: live (fetched with your account), N days, or undated"),
+                "network": self.tr("Network bandwidth in Gbps"),
             }
             return tips.get(col.key)
         return None
@@ -243,7 +239,7 @@ class OffersTableModel(QAbstractTableModel):
             return f"{_num_text(offer.vram_gb)} GB"
         if key == "tflops":
             total = offer.total_fp16_tflops
-            return _num_text(total, 0) if total is not None else _tr("unknown")
+            return _num_text(total, 0) if total is not None else self.tr("unknown")
         if key == "vcpu":
             return "" if offer.vcpu is None else str(offer.vcpu)
         if key == "ram":
@@ -256,15 +252,15 @@ class OffersTableModel(QAbstractTableModel):
             return self._money(offer.price_on_demand, offer)
         if key == "spot":
             if not offer.spot_available:
-                return _tr("no spot")
-            return self._money(offer.price_spot, offer) or _tr("unknown")
+                return self.tr("no spot")
+            return self._money(offer.price_spot, offer) or self.tr("unknown")
         if key == "prepaid":
-            return self._money(offer.price_prepaid_month, offer) or _tr("unknown")
+            return self._money(offer.price_prepaid_month, offer) or self.tr("unknown")
         if key == "per_gpu":
-            return self._money(price_per_gpu_hour(offer), offer) or _tr("unknown")
+            return self._money(price_per_gpu_hour(offer), offer) or self.tr("unknown")
         if key == "per_tflop":
             v = convert(price_per_tflop_hour(offer), offer.currency, self._currency, self._rate)
-            return format_money(v, self._currency, 4) or _tr("unknown")
+            return format_money(v, self._currency, 4) or self.tr("unknown")
         if key == "age":
             return price_age(offer, self._now).text()
         if key == "source":
@@ -319,7 +315,7 @@ class OffersTableModel(QAbstractTableModel):
             if money and self._is_unknown(offer, key):
                 return translate(UNKNOWN_PRICE)
             if money and offer.currency != self._currency:
-                return _tr("Billed in {cur}; converted for display at {rate}").format(
+                return self.tr("Billed in {cur}; converted for display at {rate}").format(
                     cur=offer.currency, rate=self._rate.describe())
             if key in ("source", "why", "instance_type"):
                 notes = f"\n{offer.notes}" if key == "instance_type" and offer.notes else ""

@@ -277,8 +277,8 @@ class OffersPage(QWidget):
     def _source_text(self, rate: Any) -> str:
         from app.core.i18n import translate
 
-        src = translate(rate.source)
-        return src if len(src) <= 40 else src.split("(")[0].strip()
+        src = rate.source if len(rate.source) <= 40 else rate.source.split("(")[0].strip()
+        return translate(src)
 
     @Slot(object, bool)
     def _on_currency_group_toggled(self, button: QToolButton, checked: bool) -> None:

@@ -1,0 +1,470 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>LabGPU</name>
+    <message>
+        <source>unknown — refresh with an account</source>
+        <translation>未知 — 连接账户后刷新</translation>
+    </message>
+    <message>
+        <source>live, just now</source>
+        <translation>实时，刚刚</translation>
+    </message>
+    <message>
+        <source>live {n} min ago</source>
+        <translation>实时，{n} 分钟前</translation>
+    </message>
+    <message>
+        <source>live {n} h ago</source>
+        <translation>实时，{n} 小时前</translation>
+    </message>
+    <message>
+        <source>live {n} days ago</source>
+        <translation>实时，{n} 天前</translation>
+    </message>
+    <message>
+        <source>undated</source>
+        <translation>无日期</translation>
+    </message>
+    <message>
+        <source>today</source>
+        <translation>今天</translation>
+    </message>
+    <message>
+        <source>1 day</source>
+        <translation>1 天</translation>
+    </message>
+    <message>
+        <source>{n} days</source>
+        <translation>{n} 天</translation>
+    </message>
+    <message>
+        <source>dated {date}</source>
+        <translation>日期 {date}</translation>
+    </message>
+    <message>
+        <source>your setting</source>
+        <translation>您的设置</translation>
+    </message>
+    <message>
+        <source>CFETS RMB central parity</source>
+        <translation>中国外汇交易中心人民币中间价</translation>
+    </message>
+</context>
+<context>
+    <name>OfferDetailsPanel</name>
+    <message>
+        <source>Select an offer to see all its details, where each figure comes from, and what a run would cost.</source>
+        <translation>选择一个报价，查看全部详情、每个数字的来源，以及一次运行的费用。</translation>
+    </message>
+    <message>
+        <source>Provider:</source>
+        <translation>云厂商：</translation>
+    </message>
+    <message>
+        <source>Region:</source>
+        <translation>地域：</translation>
+    </message>
+    <message>
+        <source>GPU:</source>
+        <translation>GPU：</translation>
+    </message>
+    <message>
+        <source>VRAM:</source>
+        <translation>显存：</translation>
+    </message>
+    <message>
+        <source>FP16 tensor (dense):</source>
+        <translation>FP16 张量（稠密）：</translation>
+    </message>
+    <message>
+        <source>FP32:</source>
+        <translation>FP32：</translation>
+    </message>
+    <message>
+        <source>Memory bandwidth:</source>
+        <translation>显存带宽：</translation>
+    </message>
+    <message>
+        <source>vCPU / RAM:</source>
+        <translation>vCPU / 内存：</translation>
+    </message>
+    <message>
+        <source>Network:</source>
+        <translation>网络：</translation>
+    </message>
+    <message>
+        <source>Interconnect:</source>
+        <translation>互联：</translation>
+    </message>
+    <message>
+        <source>Whole server:</source>
+        <translation>整台服务器：</translation>
+    </message>
+    <message>
+        <source>On-demand:</source>
+        <translation>按量计费：</translation>
+    </message>
+    <message>
+        <source>Spot:</source>
+        <translation>竞价：</translation>
+    </message>
+    <message>
+        <source>Prepaid:</source>
+        <translation>包年包月：</translation>
+    </message>
+    <message>
+        <source>Per GPU-hour:</source>
+        <translation>每卡·时：</translation>
+    </message>
+    <message>
+        <source>Per FP16-TFLOP-hour:</source>
+        <translation>每 FP16 TFLOPS·时：</translation>
+    </message>
+    <message>
+        <source>Price date:</source>
+        <translation>价格日期：</translation>
+    </message>
+    <message>
+        <source>Price source:</source>
+        <translation>价格来源：</translation>
+    </message>
+    <message>
+        <source>GPU spec source:</source>
+        <translation>GPU 规格来源：</translation>
+    </message>
+    <message>
+        <source>Notes:</source>
+        <translation>备注：</translation>
+    </message>
+    <message>
+        <source>%1 (≈ %2%3 at the display rate)</source>
+        <translation>%1（按显示汇率约 %2%3）</translation>
+    </message>
+    <message>
+        <source>%1 GB per GPU, %2 GB in all</source>
+        <translation>每卡 %1 GB，共 %2 GB</translation>
+    </message>
+    <message>
+        <source>unknown (no official figure)</source>
+        <translation>未知（无官方数据）</translation>
+    </message>
+    <message>
+        <source>%1 TFLOPS per GPU, %2 in all</source>
+        <translation>每卡 %1 TFLOPS，共 %2</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>not stated</source>
+        <translation>未注明</translation>
+    </message>
+    <message>
+        <source>none stated</source>
+        <translation>未注明</translation>
+    </message>
+    <message>
+        <source>yes: all GPUs of one server (no other tenant on them)</source>
+        <translation>是：独占一台服务器的全部 GPU（无其他租户）</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>/h</source>
+        <translation>/时</translation>
+    </message>
+    <message>
+        <source>no spot market</source>
+        <translation>无竞价实例</translation>
+    </message>
+    <message>
+        <source>/month</source>
+        <translation>/月</translation>
+    </message>
+    <message>
+        <source>%1 (fetched %2)</source>
+        <translation>%1（获取于 %2）</translation>
+    </message>
+    <message>
+        <source>undated snapshot: the source does not say when it was true</source>
+        <translation>无日期快照：来源未说明价格的有效时间</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+</context>
+<context>
+    <name>OffersFilterBar</name>
+    <message>
+        <source>Search instance, GPU, region… (Ctrl+F)</source>
+        <translation>搜索实例、GPU、地域…（Ctrl+F）</translation>
+    </message>
+    <message>
+        <source>All providers</source>
+        <translation>全部云厂商</translation>
+    </message>
+    <message>
+        <source>Provider:</source>
+        <translation>云厂商：</translation>
+    </message>
+    <message>
+        <source>any</source>
+        <translation>不限</translation>
+    </message>
+    <message>
+        <source>GPU model; A100 matches A100-40GB and A100-80GB</source>
+        <translation>GPU 型号；A100 可匹配 A100-40GB 和 A100-80GB</translation>
+    </message>
+    <message>
+        <source>&amp;GPU:</source>
+        <translation>GPU(&amp;G)：</translation>
+    </message>
+    <message>
+        <source>&amp;Region:</source>
+        <translation>地域(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>Min &amp;VRAM/GPU:</source>
+        <translation>每卡最小显存(&amp;V)：</translation>
+    </message>
+    <message>
+        <source>G&amp;PUs:</source>
+        <translation>GPU 数(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>Maximum on-demand price per hour (spot price when 'Spot available' is ticked). Unknown prices are hidden.</source>
+        <translation>按量计费每小时最高价格（勾选“可用竞价实例”时为竞价价格）。价格未知的报价会被隐藏。</translation>
+    </message>
+    <message>
+        <source>&amp;Max price/h:</source>
+        <translation>最高价/时(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>&amp;Spot available</source>
+        <translation>可用竞价实例(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Reset filters</source>
+        <translation>重置筛选</translation>
+    </message>
+    <message>
+        <source>Show every offer (Esc)</source>
+        <translation>显示全部报价（Esc）</translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>%1 providers</source>
+        <translation>%1 家云厂商</translation>
+    </message>
+</context>
+<context>
+    <name>OffersPage</name>
+    <message>
+        <source>GPU offers</source>
+        <translation>GPU 报价</translation>
+    </message>
+    <message>
+        <source>CNY ¥</source>
+        <translation>人民币 ¥</translation>
+    </message>
+    <message>
+        <source>USD $</source>
+        <translation>美元 $</translation>
+    </message>
+    <message>
+        <source>Show prices in %1 (display only; you are billed in the provider's currency)</source>
+        <translation>以 %1 显示价格（仅用于显示；实际按云厂商的币种计费）</translation>
+    </message>
+    <message>
+        <source>Clear ranking</source>
+        <translation>清除排名</translation>
+    </message>
+    <message>
+        <source>Loading the offer catalog…</source>
+        <translation>正在加载报价目录…</translation>
+    </message>
+    <message>
+        <source>The offer catalog could not be loaded. Reinstall LabGPU or press F5 to try again.</source>
+        <translation>无法加载报价目录。请重新安装 LabGPU，或按 F5 重试。</translation>
+    </message>
+    <message>
+        <source>1 catalog row could not be read and is not shown.</source>
+        <translation>1 行目录数据无法读取，未显示。</translation>
+    </message>
+    <message>
+        <source>%1 catalog rows could not be read and are not shown.</source>
+        <translation>%1 行目录数据无法读取，未显示。</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>Catalog problems</source>
+        <translation>目录问题</translation>
+    </message>
+    <message>
+        <source>These rows were skipped; the rest of the catalog loaded.</source>
+        <translation>已跳过这些行；目录其余部分已加载。</translation>
+    </message>
+    <message>
+        <source>undated</source>
+        <translation>无日期</translation>
+    </message>
+    <message>
+        <source>1 USD = %1 CNY · %2 · %3 · display only</source>
+        <translation>1 美元 = %1 元 · %2 · %3 · 仅用于显示</translation>
+    </message>
+    <message>
+        <source>%1 of %2 offers</source>
+        <translation>显示 %1 / 共 %2 个报价</translation>
+    </message>
+    <message>
+        <source>No offer matches these filters. Press Esc or “Reset filters” to see all offers.</source>
+        <translation>没有符合这些筛选条件的报价。按 Esc 或“重置筛选”查看全部报价。</translation>
+    </message>
+    <message>
+        <source>Prices are per hour unless marked. Unknown prices come from providers that publish none: connect an account to fetch them.</source>
+        <translation>除注明外均为每小时价格。价格未知表示该云厂商未公开价格：连接账户后可获取。</translation>
+    </message>
+    <message>
+        <source>Live prices from your accounts: %1.</source>
+        <translation>来自您账户的实时价格：%1 个。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Advisor: %1&lt;/b&gt; — %2 recommended, %3 excluded (&lt;a href="excluded"&gt;show&lt;/a&gt;)</source>
+        <translation>&lt;b&gt;选型助手：%1&lt;/b&gt; — 推荐 %2 个，排除 %3 个（&lt;a href="excluded"&gt;查看&lt;/a&gt;）</translation>
+    </message>
+    <message>
+        <source>Nothing was excluded.</source>
+        <translation>没有排除任何报价。</translation>
+    </message>
+    <message>
+        <source>Excluded by the advisor</source>
+        <translation>选型助手排除的报价</translation>
+    </message>
+    <message>
+        <source>Excluded offers and why: %1</source>
+        <translation>被排除的报价及原因：%1 个</translation>
+    </message>
+</context>
+<context>
+    <name>OffersTableModel</name>
+    <message>
+        <source>Provider</source>
+        <translation>云厂商</translation>
+    </message>
+    <message>
+        <source>Region</source>
+        <translation>地域</translation>
+    </message>
+    <message>
+        <source>Instance type</source>
+        <translation>实例规格</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>VRAM/GPU</source>
+        <translation>每卡显存</translation>
+    </message>
+    <message>
+        <source>FP16 TFLOPS</source>
+        <translation>FP16 TFLOPS</translation>
+    </message>
+    <message>
+        <source>vCPU</source>
+        <translation>vCPU</translation>
+    </message>
+    <message>
+        <source>RAM</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Network</source>
+        <translation>网络</translation>
+    </message>
+    <message>
+        <source>On-demand/h</source>
+        <translation>按量/时</translation>
+    </message>
+    <message>
+        <source>Spot/h</source>
+        <translation>竞价/时</translation>
+    </message>
+    <message>
+        <source>Prepaid/month</source>
+        <translation>包月/月</translation>
+    </message>
+    <message>
+        <source>Per GPU-hour</source>
+        <translation>每卡·时</translation>
+    </message>
+    <message>
+        <source>Per FP16-TFLOP-hour</source>
+        <translation>每 FP16 TFLOPS·时</translation>
+    </message>
+    <message>
+        <source>Price age</source>
+        <translation>价格时效</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>排名</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>推荐理由</translation>
+    </message>
+    <message>
+        <source>FP16 dense tensor TFLOPS of all GPUs of the instance</source>
+        <translation>实例全部 GPU 的 FP16 稠密张量算力（TFLOPS）</translation>
+    </message>
+    <message>
+        <source>On-demand price per hour divided by the instance's total FP16 dense TFLOPS</source>
+        <translation>按量计费每小时价格除以实例 FP16 稠密总算力（TFLOPS）</translation>
+    </message>
+    <message>
+        <source>On-demand price per hour divided by the number of GPUs</source>
+        <translation>按量计费每小时价格除以 GPU 数</translation>
+    </message>
+    <message>
+        <source>How old the price is: live (fetched with your account), N days, or undated</source>
+        <translation>价格的新旧：实时（用您的账户获取）、N 天前，或无日期</translation>
+    </message>
+    <message>
+        <source>Network bandwidth in Gbps</source>
+        <translation>网络带宽（Gbps）</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>no spot</source>
+        <translation>无竞价</translation>
+    </message>
+    <message>
+        <source>Billed in {cur}; converted for display at {rate}</source>
+        <translation>按 {cur} 计费；显示时按 {rate} 换算</translation>
+    </message>
+</context>
+</TS>
