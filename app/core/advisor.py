@@ -168,6 +168,9 @@ _ARCH = {
     "B200": "blackwell", "GB200": "blackwell",
 }
 _RECENT = {"ampere", "ada", "hopper", "blackwell"}
+# JAX/XLA is tuned for Ampere and newer (bf16, TF32); on Volta/Turing it falls back to fp16 with
+# loss scaling or fp32. Rank such offers as if this much slower rather than hiding them.
+JAX_OLD_GPU_PENALTY = 1.3
 _RDMA_WORDS = ("efa", "infiniband", "rdma", "roce", "hpn", "gpudirect", "ib ")
 _VGPU_WORDS = ("vgpu", "vws", "fractional", "grid", "mig", "1/2", "1/4", "1/8", "slice")
 
@@ -267,6 +270,7 @@ class _Candidate:
     work: float | None  # useful FP16 TFLOPS of the configuration
     reasons: list[str]
     nodes: int = 1
+    penalty: float = 1.0  # > 1: ranked as if this much slower (JAX on pre-Ampere GPUs)
 
 
 def _t(template: str, **params: object) -> str:
@@ -312,8 +316,8 @@ def advise(offers: Iterable[Offer], answers: AdvisorAnswers, rate: ExchangeRate 
             return (2, 0.0, 0.0, _label(c.offer))
         if a.workload == "inference" or not c.work:
             # Inference: the cheapest configuration that fits. Unknown speed: after known speed.
-            return (0 if a.workload == "inference" else 1, c.cost, 0.0, _label(c.offer))
-        return (0, c.cost / c.work, c.cost, _label(c.offer))
+            return (0 if a.workload == "inference" else 1, c.cost * c.penalty, 0.0, _label(c.offer))
+        return (0, c.cost * c.penalty / c.work, c.cost, _label(c.offer))
 
     ranked.sort(key=sort_key)
     items = []
@@ -478,14 +482,17 @@ def _consider(offer: Offer, a: AdvisorAnswers, vram: VramEstimate, need: float,
                           region=offer.region, country=country))
 
     # Step 4: framework.
+    penalty = 1.0
     arch = gpu_arch(offer.gpu_model)
     if a.framework == "jax":
         if arch in _RECENT:
             reasons.append(_t(QT_TRANSLATE_NOOP("LabGPU", "JAX: {gpu} is Ampere or newer (bf16, fast XLA "
                                                           "kernels)"), gpu=offer.gpu_model))
         elif arch:
-            reasons.append(_t(QT_TRANSLATE_NOOP("LabGPU", "JAX: {gpu} is older than Ampere (no bf16); "
-                                                          "it runs, but more slowly"), gpu=offer.gpu_model))
+            penalty = JAX_OLD_GPU_PENALTY
+            reasons.append(_t(QT_TRANSLATE_NOOP("LabGPU", "JAX: {gpu} is older than Ampere (no bf16): "
+                                                          "ranked as if {pct} % slower"),
+                              gpu=offer.gpu_model, pct=f"{(JAX_OLD_GPU_PENALTY - 1) * 100:.0f}"))
         else:
             return _t(QT_TRANSLATE_NOOP("LabGPU", "JAX: GPU {gpu} is not a known NVIDIA GPU"),
                       gpu=offer.gpu_model)
@@ -591,7 +598,7 @@ def _consider(offer: Offer, a: AdvisorAnswers, vram: VramEstimate, need: float,
                           date=offer.price_date.isoformat()))
     elif cost is not None:
         reasons.append(translate(QT_TRANSLATE_NOOP("LabGPU", "price from an undated snapshot")))
-    return _Candidate(offer, cost, work, reasons, nodes)
+    return _Candidate(offer, cost, work, reasons, nodes, penalty)
 
 
 def provider_name(provider: str) -> str:

@@ -192,7 +192,12 @@ def test_jax_favours_recent_nvidia_gpus():
     pt = dict((i.key, i.reasons) for i in rank(base).items)
     jax = dict((i.key, i.reasons) for i in rank(replace(base, framework="jax")).items)
     assert any("Ampere or newer" in s for s in jax[A100.key])
-    assert any("older than Ampere" in s for s in jax[V100.key])
+    assert any("older than Ampere (no bf16): ranked as if 30 % slower" in s for s in jax[V100.key])
+    # The penalty reorders a close pair: V100 per TFLOP is cheaper, but JAX ranks the A100 first.
+    v100 = offer("aws", "v100-cheap", "V100-16GB", vram=16, od=2.0, tflops=125)
+    a100 = offer("aws", "a100-dear", "A100-40GB", vram=40, od=5.6, tflops=312)
+    assert keys(rank(base, [v100, a100])) == [v100.key, a100.key]
+    assert keys(rank(replace(base, framework="jax"), [v100, a100])) == [a100.key, v100.key]
     assert not any("JAX" in s for s in pt[A100.key])
     assert gpu_arch("A100-40GB") == "ampere"
     assert gpu_arch("V100-PCIe-16GB") == "volta"

@@ -297,8 +297,10 @@ class EstimatorWidget(QWidget):
         months = est.prepaid_months if est else 1
         years = est.prepaid_years if est else 1
         row_labels = [self.tr("On-demand"), self.tr("Spot"),
-                      self.tr("Prepaid, %n month(s)", "", months),
-                      self.tr("Prepaid, %n year(s)", "", years)]
+                      (self.tr("Prepaid, 1 month") if months == 1
+                       else self.tr("Prepaid, %1 months").replace("%1", str(months))),
+                      (self.tr("Prepaid, 1 year") if years == 1
+                       else self.tr("Prepaid, %1 years").replace("%1", str(years)))]
         self.table.setVerticalHeaderLabels(row_labels)
         amounts = [est.on_demand, est.spot, est.prepaid_month, est.prepaid_year] if est else [None] * 4
         empty = self.tr("fix the inputs above") if result is not None and result.errors else "—"
@@ -327,14 +329,22 @@ class EstimatorWidget(QWidget):
             self.rule_label.setText(costs.billing_rule(self._offer.provider).text() if self._offer else "")
             self.notes_label.setText("")
             return
-        self.break_even_label.setText(
-            self.tr("Prepaid beats on-demand above: %1\nPrepaid beats spot above: %2")
-            .replace("%1", costs.describe_break_even(est.break_even_on_demand_h))
-            .replace("%2", costs.describe_break_even(est.break_even_spot_h)))
+        if not est.prepaid_month.known:
+            self.break_even_label.setText(self.tr("Break-even: no prepaid price for this offer, so no "
+                                                  "break-even hours."))
+        else:
+            spot_text = (costs.describe_break_even(est.break_even_spot_h) if est.spot.known
+                         else self.tr("no spot price"))
+            od_text = (costs.describe_break_even(est.break_even_on_demand_h) if est.on_demand.known
+                       else self.tr("no on-demand price"))
+            self.break_even_label.setText(
+                self.tr("Prepaid beats on-demand above: %1\nPrepaid beats spot above: %2")
+                .replace("%1", od_text).replace("%2", spot_text))
         rule = est.rule
         text = self.tr("Billing rule: %1").replace("%1", rule.text())
         if rule.source:
-            text += f' <a href="{rule.source}">{self.tr("source")}</a>'
+            link = self.tr("source")
+            text += f' <a href="{rule.source}">{link}</a>'
         self.rule_label.setText(text)
         notes = list(est.notes)
         if est.prepaid_year.known and est.prepaid_year.note:

@@ -21,17 +21,19 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
-    QGroupBox,
+    QFrame,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QPushButton,
     QRadioButton,
+    QScrollArea,
     QSpinBox,
     QSplitter,
     QStackedWidget,
     QTableWidget,
     QTableWidgetItem,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -330,30 +332,31 @@ class AdvisorPage(QWidget):
         self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         lay.addWidget(self.summary_label)
         split = QSplitter(Qt.Orientation.Vertical, page)
-        top = QSplitter(Qt.Orientation.Horizontal, split)
-        self.ranked_table = QTableWidget(0, 5, top)
+        self.ranked_table = QTableWidget(0, 5, split)
         self.ranked_table.setObjectName("rankedTable")
         self.ranked_table.setHorizontalHeaderLabels([self.tr("#"), self.tr("Offer"), self.tr("GPUs"),
                                                      self.tr("On-demand / h"), self.tr("Why")])
         self._setup_table(self.ranked_table)
         self.ranked_table.itemSelectionChanged.connect(self._on_ranked_table_selection_changed)
-        self.estimator = EstimatorWidget(self.ctx, top)
+        self.result_tabs = QTabWidget(split)
+        self.result_tabs.setObjectName("resultTabs")
+        est_scroll = QScrollArea(self.result_tabs)
+        est_scroll.setWidgetResizable(True)
+        est_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.estimator = EstimatorWidget(self.ctx, est_scroll)
         self.estimator.setObjectName("advisorEstimator")
-        top.addWidget(self.ranked_table)
-        top.addWidget(self.estimator)
-        top.setStretchFactor(0, 3)
-        top.setStretchFactor(1, 2)
-        box = QGroupBox(self.tr("Left out, and why"), split)
-        bl = QVBoxLayout(box)
-        self.excluded_table = QTableWidget(0, 2, box)
+        est_scroll.setWidget(self.estimator)
+        self.result_tabs.addTab(est_scroll, self.tr("Cost of the selected offer"))
+        self.excluded_table = QTableWidget(0, 2, self.result_tabs)
         self.excluded_table.setObjectName("excludedTable")
         self.excluded_table.setHorizontalHeaderLabels([self.tr("Offer"), self.tr("Reason")])
         self._setup_table(self.excluded_table)
-        bl.addWidget(self.excluded_table)
-        split.addWidget(top)
-        split.addWidget(box)
+        self.result_tabs.addTab(self.excluded_table, self.tr("Left out, and why"))
+        split.addWidget(self.ranked_table)
+        split.addWidget(self.result_tabs)
         split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 1)
+        split.setStretchFactor(1, 2)
+        split.setSizes([480, 320])
         lay.addWidget(split, 1)
         return page
 
@@ -550,7 +553,7 @@ class AdvisorPage(QWidget):
             return self.tr("The catalog could not be loaded; press F5 to try again.")
         if self.offers is None:
             return self.tr("Loading the offer catalog…")
-        return self.tr("%n offer(s) in the catalog", "", len(self.offers))
+        return self.tr("%1 offers in the catalog").replace("%1", str(len(self.offers)))
 
     @Slot(object)
     def _on_catalog_loaded(self, offers: object) -> None:
@@ -613,6 +616,7 @@ class AdvisorPage(QWidget):
             self.excluded_table.setItem(row, 0, QTableWidgetItem(self._offer_label(key)))
             self.excluded_table.setItem(row, 1, QTableWidgetItem(reason))
         self.excluded_table.resizeRowsToContents()
+        self.result_tabs.setTabText(1, self.tr("Left out, and why (%1)").replace("%1", str(len(r.excluded))))
         self.show_in_offers_button.setEnabled(True)
         if r.items:
             self.ranked_table.selectRow(0)
