@@ -6,11 +6,16 @@ so rotated keys take effect at once and no client is cached forever.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
+from app.core.accounts import Account, Credentials  # noqa: F401 - re-exported: defined in core so the
+
+# ledger, account book and audit log (core, no app.cloud import) share the same records.
 from app.core.errors import LabGpuError
 from app.core.models import Offer
 
@@ -58,22 +63,6 @@ class SdkMissingError(CloudError):
 
 
 @dataclass(frozen=True)
-class Account:
-    name: str  # the user's label, unique
-    provider: str  # "aws" | "tencent"
-    region: str
-    endpoint: str = ""  # custom endpoint URL (AWS endpoint_url; Tencent host or URL)
-    extra: dict[str, str] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Credentials:
-    key_id: str
-    secret: str = field(repr=False)
-    session_token: str = field(default="", repr=False)
-
-
-@dataclass(frozen=True)
 class LaunchRequest:
     instance_type: str
     region: str
@@ -117,7 +106,35 @@ class Instance:
     tags: dict[str, str] = field(default_factory=dict)
 
 
-ProgressFn = Callable[[str], None]
+# progress(step, message="") — step is one of LAUNCH_STEPS (or "zone" when the launcher moves on to
+# another zone); message is an already-formatted sentence for the user (may be empty).
+ProgressFn = Callable[..., None]
+LAUNCH_STEPS = ("key", "security_group", "image", "request", "wait")
+
+# Request ids of the cloud calls made on this thread, so the audit log can record them without the
+# Provider protocol returning them from every method. Providers call report_request_id().
+_calls = threading.local()
+
+
+def report_request_id(request_id: str) -> None:
+    """Providers call this after each state-changing API call with the provider's request id."""
+    ids = getattr(_calls, "ids", None)
+    if ids is not None and request_id:
+        ids.append(request_id)
+
+
+@contextmanager
+def collect_request_ids() -> Iterator[list[str]]:
+    """Collect the request ids reported on this thread inside the block (nesting keeps the outer list)."""
+    outer = getattr(_calls, "ids", None)
+    ids: list[str] = []
+    _calls.ids = ids
+    try:
+        yield ids
+    finally:
+        if outer is not None:
+            outer.extend(ids)
+        _calls.ids = outer
 
 
 @runtime_checkable
@@ -147,6 +164,11 @@ class Provider(Protocol):
     def refresh_prices(self, account: Account, creds: Credentials,
                        instance_types: Sequence[str]) -> list[Offer]: ...
 
+    # Optional (looked up with getattr by app.cloud.launch, so older providers still satisfy the
+    # protocol): zones(account, creds) -> list[str], the region's zones for capacity failover;
+    # find_by_client_token(account, creds, token) -> Instance | None, for crash recovery when the
+    # provider cannot tag at launch.
+
 
 _REGISTRY: dict[str, Callable[[], Provider]] = {}
 
@@ -156,7 +178,7 @@ def register_provider(provider_id: str, factory: Callable[[], Provider]) -> None
 
 
 def get_provider(provider_id: str) -> Provider:
-    if not _REGISTRY:
+    if provider_id not in _REGISTRY:
         _load_builtin()
     try:
         return _REGISTRY[provider_id]()

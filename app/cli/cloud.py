@@ -1,0 +1,314 @@
+"""Cloud commands: accounts, live prices, launch, ls, start/stop/terminate, audit.
+
+Scripts rely on this exact interface (issue 3). Secrets are read from stdin (one per line) when stdin
+is not a terminal and prompted for with getpass otherwise; never from argv. Progress goes to
+stderr, results to stdout (--json for machines); errors are one stderr line naming the code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import sys
+from typing import Any
+
+from app.cli.output import print_json, print_table
+from app.core.errors import InputError
+from app.core.i18n import translate
+
+
+def _service() -> Any:
+    from app.cloud.launch import CloudService
+
+    return CloudService()
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    acc = subparsers.add_parser("accounts", help="cloud accounts (secrets kept in the OS keyring)")
+    asub = acc.add_subparsers(dest="accounts_command", metavar="ACTION", required=True)
+
+    add = asub.add_parser("add", help="add an account; reads key id and secret from stdin or prompts")
+    add.add_argument("provider", choices=("aws", "tencent"))
+    add.add_argument("name")
+    add.add_argument("--region", required=True)
+    add.add_argument("--endpoint", default="", help="custom endpoint URL, e.g. http://127.0.0.1:9000")
+    add.add_argument("--protocol", choices=("https", "http"), default=None,
+                     help="Tencent: protocol for the endpoint (default: from the URL, else https)")
+    add.add_argument("--test", action="store_true", help="test the connection after adding")
+    add.set_defaults(func=cmd_accounts_add)
+
+    ls = asub.add_parser("ls", help="list accounts (key ids masked)")
+    ls.add_argument("--json", action="store_true")
+    ls.set_defaults(func=cmd_accounts_ls)
+
+    test = asub.add_parser("test", help="check an account's keys with the provider")
+    test.add_argument("name")
+    test.set_defaults(func=cmd_accounts_test)
+
+    rm = asub.add_parser("rm", help="remove an account and its keyring entries")
+    rm.add_argument("name")
+    rm.set_defaults(func=cmd_accounts_rm)
+
+    imp = asub.add_parser("import-aws", help="import ~/.aws/credentials profiles and AWS_* variables")
+    imp.add_argument("--profile", default=None)
+    imp.add_argument("--replace", action="store_true", help="overwrite accounts of the same name")
+    imp.set_defaults(func=cmd_accounts_import_aws)
+
+    impt = asub.add_parser("import-tencent", help="import TENCENTCLOUD_SECRET_ID/KEY as an account")
+    impt.add_argument("--region", required=True)
+    impt.add_argument("--name", default="tencent-env")
+    impt.add_argument("--endpoint", default="")
+    impt.set_defaults(func=cmd_accounts_import_tencent)
+
+    prices = subparsers.add_parser("prices", help="live prices from the providers")
+    psub = prices.add_subparsers(dest="prices_command", metavar="ACTION", required=True)
+    ref = psub.add_parser("refresh", help="fetch live prices with an account (all accounts by default)")
+    ref.add_argument("--account", default=None)
+    ref.add_argument("--type", action="append", default=[], dest="types", help="instance type (repeatable)")
+    ref.add_argument("--json", action="store_true")
+    ref.set_defaults(func=cmd_prices_refresh)
+
+    la = subparsers.add_parser("launch", help="launch a GPU instance")
+    la.add_argument("--account", required=True)
+    la.add_argument("--type", required=True, dest="instance_type")
+    la.add_argument("--zone", default="")
+    la.add_argument("--image", default="")
+    la.add_argument("--spot", action="store_true")
+    la.add_argument("--max-price", type=float, default=None)
+    la.add_argument("--ssh-from", default="", help="CIDR allowed to SSH in (default: your public address)")
+    la.add_argument("--ssh-key", default="", help="existing private key (default: LabGPU's ed25519 key)")
+    la.add_argument("--disk-gb", type=int, default=100)
+    la.add_argument("--name", default="")
+    la.add_argument("--client-token", default="", help="retry an earlier launch (same token = same instance)")
+    la.add_argument("--no-wait", action="store_true", help="return once the request is accepted")
+    la.add_argument("--json", action="store_true")
+    la.set_defaults(func=cmd_launch)
+
+    ils = subparsers.add_parser("ls", help="LabGPU instances on all accounts (reconciled with the clouds)")
+    ils.add_argument("--json", action="store_true")
+    ils.add_argument("--offline", action="store_true", help="show the local ledger without asking the clouds")
+    ils.add_argument("--all", action="store_true", help="include terminated instances")
+    ils.set_defaults(func=cmd_ls)
+
+    for action in ("start", "stop", "terminate"):
+        p = subparsers.add_parser(action, help=f"{action} an instance")
+        p.add_argument("id")
+        p.add_argument("--json", action="store_true")
+        p.set_defaults(func=cmd_action, action=action)
+
+    au = subparsers.add_parser("audit", help="the local log of state-changing cloud calls")
+    au.add_argument("--csv", metavar="FILE", default=None, help="export everything as CSV")
+    au.add_argument("--limit", type=int, default=50)
+    au.add_argument("--json", action="store_true")
+    au.set_defaults(func=cmd_audit)
+
+
+# -- accounts ---------------------------------------------------------------------------------------
+
+def _read_secrets(provider: str) -> tuple[str, str, str]:
+    labels = (("SecretId", "SecretKey") if provider == "tencent" else ("Access key id", "Secret access key"))
+    if sys.stdin is not None and not sys.stdin.isatty():
+        lines = sys.stdin.read().splitlines()
+        values = [ln.strip() for ln in lines if ln.strip()]
+        if len(values) < 2:
+            raise InputError("Two lines are needed on stdin: {first}, then {second}.",
+                             "Pipe them in one per line, e.g. from your password manager.",
+                             code="MissingSecret", first=labels[0], second=labels[1])
+        return values[0], values[1], values[2] if len(values) > 2 else ""
+    first = getpass.getpass(f"{labels[0]}: ")
+    second = getpass.getpass(f"{labels[1]}: ")
+    token = getpass.getpass("Session token (Enter for none): ") if provider == "aws" else ""
+    return first.strip(), second.strip(), token.strip()
+
+
+def cmd_accounts_add(args: argparse.Namespace) -> int:
+    from app.core.accounts import Account, Credentials
+
+    extra: dict[str, str] = {}
+    if args.provider == "tencent":
+        proto = args.protocol or ("http" if args.endpoint.startswith("http://") else "https")
+        extra["protocol"] = proto
+    key_id, secret, token = _read_secrets(args.provider)
+    svc = _service()
+    acc = svc.accounts.add(Account(args.name, args.provider, args.region, args.endpoint, extra),
+                           Credentials(key_id, secret, token))
+    info = svc.accounts.info(acc.name)
+    print(f"added {acc.provider} account {acc.name} ({acc.region}, key {info.key_id_masked}); "
+          f"secrets are in the keyring")
+    if args.test:
+        who = svc.test_connection(acc.name)
+        print(f"connection ok: {who}")
+    return 0
+
+
+def cmd_accounts_ls(args: argparse.Namespace) -> int:
+    svc = _service()
+    infos = svc.accounts.infos()
+    if args.json:
+        print_json([i.to_json() for i in infos])
+        return 0
+    print_table(["NAME", "PROVIDER", "REGION", "KEY ID", "ENDPOINT"],
+                [[i.account.name, i.account.provider, i.account.region, i.key_id_masked, i.account.endpoint]
+                 for i in infos])
+    return 0
+
+
+def cmd_accounts_test(args: argparse.Namespace) -> int:
+    who = _service().test_connection(args.name)
+    print(f"connection ok: {who}")
+    return 0
+
+
+def cmd_accounts_rm(args: argparse.Namespace) -> int:
+    svc = _service()
+    svc.accounts.remove(args.name)
+    billing = [e for e in svc.ledger.list(include_terminated=False) if e.account == args.name]
+    print(f"removed account {args.name}")
+    if billing:
+        print(f"warning: {len(billing)} instance(s) of this account may still bill: "
+              + ", ".join(e.id for e in billing), file=sys.stderr)
+    return 0
+
+
+def _print_imports(results: list[Any]) -> int:
+    if not results:
+        print("nothing to import", file=sys.stderr)
+        return 1
+    for r in results:
+        print(f"{r.status} {r.name} (from {r.source})")
+    return 0
+
+
+def cmd_accounts_import_aws(args: argparse.Namespace) -> int:
+    from app.core.accounts import aws_import_candidates
+
+    return _print_imports(_service().accounts.import_candidates(aws_import_candidates(args.profile),
+                                                                replace=args.replace))
+
+
+def cmd_accounts_import_tencent(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from app.core.accounts import tencent_import_candidates
+
+    cands = tencent_import_candidates(args.region, name=args.name)
+    if args.endpoint:
+        cands = [replace(c, account=replace(c.account, endpoint=args.endpoint,
+                                            extra={"protocol": "http" if args.endpoint.startswith("http://")
+                                                   else "https"})) for c in cands]
+    return _print_imports(_service().accounts.import_candidates(cands))
+
+
+# -- prices ---------------------------------------------------------------------------------------
+
+def cmd_prices_refresh(args: argparse.Namespace) -> int:
+    offers = _service().refresh_prices(args.account, args.types)
+    if args.json:
+        from dataclasses import asdict
+
+        print_json([asdict(o) for o in offers])
+        return 0
+    print_table(["PROVIDER", "REGION", "ZONE", "TYPE", "GPU", "ON-DEMAND/H", "SPOT/H", "CUR", "SOLD OUT"],
+                [[o.provider, o.region, o.zone, o.instance_type, f"{o.gpu_count:g}x {o.gpu_model}",
+                  "" if o.price_on_demand is None else f"{o.price_on_demand:.4f}",
+                  "" if o.price_spot is None else f"{o.price_spot:.4f}", o.currency, "yes" if o.sold_out else ""]
+                 for o in offers])
+    print(f"{len(offers)} live prices cached", file=sys.stderr)
+    return 0
+
+
+# -- instances ------------------------------------------------------------------------------------
+
+def _progress(step: str, message: str = "") -> None:
+    print(f"[{step}] {message}".rstrip(), file=sys.stderr, flush=True)
+
+
+def cmd_launch(args: argparse.Namespace) -> int:
+    from app.cloud.launch import LaunchOptions
+
+    if args.max_price is not None and not args.spot:
+        raise InputError("--max-price only applies to spot launches.", "Add --spot, or leave --max-price out.",
+                         code="MaxPriceWithoutSpot")
+    svc = _service()
+    result = svc.launch(LaunchOptions(
+        account=args.account, instance_type=args.instance_type, zone=args.zone, image_id=args.image,
+        spot=args.spot, max_price=args.max_price, ssh_from=args.ssh_from, ssh_key_path=args.ssh_key,
+        disk_gb=args.disk_gb, name=args.name, client_token=args.client_token, wait=not args.no_wait),
+        progress=_progress)
+    e = result.entry
+    if args.json:
+        doc = e.to_json()
+        doc["notes"] = result.notes
+        doc["ssh_key"] = result.ssh_key_path
+        print_json(doc)
+    else:
+        print(f"{e.id} {e.state} {e.instance_type} {e.zone} {'spot' if e.spot else 'on-demand'} "
+              f"{e.public_ip or '-'} {_money(e.price_per_hour, e.currency)}/h")
+        if e.public_ip:
+            print(f"ssh: {svc.ssh_command(e.id)}")
+    return 0
+
+
+def _money(v: float | None, cur: str, digits: int = 4) -> str:
+    return "?" if v is None else f"{v:.{digits}f} {cur}"
+
+
+def cmd_ls(args: argparse.Namespace) -> int:
+    svc = _service()
+    if args.offline:
+        entries = svc.ledger.list()
+    else:
+        result = svc.reconcile()
+        for name, exc in result.errors.items():
+            text = exc.one_line() if hasattr(exc, "one_line") else str(exc)
+            print(f"labgpu: account {name} not refreshed (shown as last seen): {text}", file=sys.stderr)
+        entries = result.entries
+    if not args.all:
+        entries = [e for e in entries if e.state != "terminated" or e.ended_at is None
+                   or (e.last_seen - e.ended_at).total_seconds() < 3600]
+    if args.json:
+        print_json([e.to_json() for e in entries])
+        return 0
+    print_table(["ID", "ACCOUNT", "TYPE", "ZONE", "STATE", "MARKET", "PUBLIC IP", "PRICE/H", "COST SO FAR"],
+                [[e.id, e.account, e.instance_type, e.zone, e.state, "spot" if e.spot else "on-demand",
+                  e.public_ip, _money(e.price_per_hour, e.currency), _money(e.cost_so_far, e.currency, 2)]
+                 for e in entries])
+    return 0
+
+
+def cmd_action(args: argparse.Namespace) -> int:
+    svc = _service()
+    note = ""
+    if args.action == "start":
+        entry = svc.start(args.id)
+    elif args.action == "stop":
+        entry, note = svc.stop(args.id)
+    else:
+        entry = svc.terminate(args.id)
+    if args.json:
+        doc = entry.to_json()
+        doc["note"] = note
+        print_json(doc)
+    else:
+        print(f"{entry.id} {entry.state}")
+    if note:
+        print(translate(note), file=sys.stderr)
+    return 0
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    svc = _service()
+    if args.csv:
+        n = svc.audit.export_csv(args.csv)
+        print(f"{n} audit entries written to {args.csv}", file=sys.stderr)
+        return 0
+    entries = svc.audit.list(args.limit)
+    if args.json:
+        print_json([{"time": e.time, "account": e.account, "provider": e.provider, "action": e.action,
+                     "resource": e.resource, "result": e.result, "request_id": e.request_id, "detail": e.detail}
+                    for e in entries])
+        return 0
+    print_table(["TIME", "ACCOUNT", "ACTION", "RESOURCE", "RESULT", "REQUEST ID"],
+                [[e.time.strftime("%Y-%m-%d %H:%M:%S"), e.account, e.action, e.resource, e.result, e.request_id]
+                 for e in entries])
+    return 0

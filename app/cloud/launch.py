@@ -1,0 +1,414 @@
+"""Launch orchestration and instance actions for any registered Provider: the one API the CLI and
+the cloud UI call (from a worker thread: every method blocks on the keyring or the network).
+
+Idempotency: a launch gets a client token; a pending-launch record (token, account, type, zone,
+time) is written to the Store *before* the cloud is called, so a crash mid-launch leaves a trace.
+``reconcile()`` (run at start and periodically) finds such instances by their ``labgpu-launch`` tag
+or client token and records them; retrying ``launch(..., client_token=same)`` yields one instance.
+On capacity errors the launch moves on to the region's other zones and says so through progress.
+Every state-changing call is written to the audit log with its request id.
+
+Contract:
+    svc = CloudService(paths)                       # paths=None: default_paths()
+    svc.accounts (AccountBook) · svc.ledger (Ledger) · svc.audit (AuditLog) · svc.pending (PendingLaunches)
+    svc.test_connection(name) -> str                # who the keys belong to
+    svc.launch(LaunchOptions(...), progress=fn) -> LaunchResult      # fn(step, message)
+    svc.reconcile() -> ReconcileResult              # all accounts + pending launches
+    svc.start(id) / svc.stop(id) -> str (what still bills) / svc.terminate(id)
+    svc.refresh_prices(account_name=None, instance_types=()) -> list[Offer]
+    svc.ssh_command(id) -> str
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shlex
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+from app.cloud import netaddr, sshkeys
+from app.cloud.base import (
+    Account,
+    CapacityError,
+    CloudError,
+    Credentials,
+    Instance,
+    LaunchRequest,
+    Provider,
+    collect_request_ids,
+    get_provider,
+)
+from app.cloud.errors import NetworkError
+from app.core import live_prices
+from app.core.accounts import AccountBook
+from app.core.audit import AuditLog
+from app.core.errors import InputError, LabGpuError
+from app.core.i18n import QT_TRANSLATE_NOOP, translate
+from app.core.instances import Ledger, LedgerEntry, PendingLaunches, ReconcileResult
+from app.core.models import NATIVE_CURRENCY
+from app.core.paths import Paths, default_paths
+from app.core.settings import SettingsStore
+from app.core.store import Store
+
+log = logging.getLogger(__name__)
+T = QT_TRANSLATE_NOOP
+
+ProgressCallback = Callable[[str, str], None]
+NOT_LAUNCHED_AFTER = timedelta(minutes=10)  # a pending launch the cloud never shows is given up after this
+WAIT_TIMEOUT_S = float(os.environ.get("LABGPU_LAUNCH_WAIT_S", "600"))
+POLL_S = 3.0
+
+
+@dataclass(frozen=True)
+class LaunchOptions:
+    account: str
+    instance_type: str
+    zone: str = ""
+    image_id: str = ""
+    spot: bool = False
+    max_price: float | None = None  # None: settings.spot_bid_fraction × on-demand
+    ssh_from: str = ""  # CIDR; "" = this computer's public address
+    ssh_key_path: str = ""  # "" = LabGPU's own ed25519 key (created on first use)
+    disk_gb: int = 100
+    name: str = ""
+    client_token: str = ""  # "" = new; pass the same token to retry the same launch
+    wait: bool = True  # wait until running (with its address)
+
+
+@dataclass(frozen=True)
+class LaunchResult:
+    entry: LedgerEntry
+    client_token: str
+    notes: list[str] = field(default_factory=list)  # sentences shown after the launch (zone moves, image)
+    ssh_key_path: str = ""
+
+
+def new_client_token() -> str:
+    return "lg-" + uuid.uuid4().hex  # 35 ASCII chars: within both clouds' 64-char limit
+
+
+def _attempt_token(token: str, attempt: int) -> str:
+    """Each zone attempt needs its own token (same token + other zone = IdempotentParameterMismatch)."""
+    return token if attempt == 0 else f"{token}~{attempt}"
+
+
+class CloudService:
+    def __init__(self, paths: Paths | None = None, store: Store | None = None,
+                 provider_factory: Callable[[str], Provider] = get_provider) -> None:
+        self.paths = (paths or default_paths()).ensure()
+        self.store = store or Store(paths=self.paths)
+        self.store.migrate()
+        self.accounts = AccountBook(self.store)
+        self.ledger = Ledger(self.store)
+        self.audit = AuditLog(self.store)
+        self.pending = PendingLaunches(self.store)
+        self._provider_factory = provider_factory
+
+    def close(self) -> None:
+        self.store.close()
+
+    # -- helpers ---------------------------------------------------------------------------------
+    def provider(self, provider_id: str) -> Provider:
+        return self._provider_factory(provider_id)
+
+    def _resolve(self, name: str) -> tuple[Account, Credentials, Provider]:
+        account = self.accounts.get(name)
+        return account, self.accounts.credentials(name), self.provider(account.provider)
+
+    def _audited(self, account: Account, action: str, resource: str, fn: Callable[[], Any], detail: str = "") -> Any:
+        with collect_request_ids() as ids:
+            try:
+                result = fn()
+            except LabGpuError as exc:
+                rid = getattr(exc, "request_id", "") or (ids[-1] if ids else "")
+                self.audit.record(account=account.name, provider=account.provider, action=action,
+                                  resource=resource, result=f"error:{exc.code or type(exc).__name__}",
+                                  request_id=rid, detail=detail)
+                raise
+            except Exception as exc:
+                self.audit.record(account=account.name, provider=account.provider, action=action,
+                                  resource=resource, result=f"error:{type(exc).__name__}",
+                                  request_id=ids[-1] if ids else "", detail=detail)
+                raise
+        rid = ids[-1] if ids else ""
+        if isinstance(result, Instance):
+            resource = result.id
+        self.audit.record(account=account.name, provider=account.provider, action=action, resource=resource,
+                          result="ok", request_id=rid, detail=detail)
+        return result
+
+    # -- accounts --------------------------------------------------------------------------------
+    def test_connection(self, name: str) -> str:
+        account, creds, provider = self._resolve(name)
+        return provider.validate(account, creds)
+
+    # -- prices ----------------------------------------------------------------------------------
+    def refresh_prices(self, account_name: str | None = None, instance_types: Sequence[str] = ()) -> list:
+        names = [account_name] if account_name else [a.name for a in self.accounts.list()]
+        if not names:
+            raise InputError(T("LabGPU", "No cloud account is set up, so no live prices can be fetched."),
+                             T("LabGPU", "Add one with 'labgpu accounts add aws|tencent NAME --region R'."),
+                             code="NoAccount")
+        out = []
+        for name in names:
+            account, creds, provider = self._resolve(name)
+            out.extend(live_prices.refresh_prices(account, provider, creds, instance_types, self.paths))
+        return out
+
+    def on_demand_price(self, account: Account, instance_type: str) -> tuple[float | None, str]:
+        """(price/h, source): live cache first, then the bundled catalog."""
+        for o in live_prices.load_cached(self.paths):
+            if (o.provider, o.region, o.instance_type) == (account.provider, account.region, instance_type) \
+                    and o.price_on_demand is not None:
+                return o.price_on_demand, "live"
+        try:
+            from app.core.catalog import load_catalog
+
+            for o in load_catalog(self.paths, include_live=False).offers:
+                if (o.provider, o.instance_type) == (account.provider, instance_type) and \
+                        o.region == account.region and o.price_on_demand is not None:
+                    return o.price_on_demand, "catalog"
+            for o in load_catalog(self.paths, include_live=False).offers:
+                if (o.provider, o.instance_type) == (account.provider, instance_type) and o.price_on_demand:
+                    return o.price_on_demand, f"catalog ({o.region})"
+        except Exception as exc:  # noqa: BLE001 - the catalog is a fallback only
+            log.info("catalog lookup failed: %s", exc)
+        return None, ""
+
+    def spot_price(self, account: Account, instance_type: str, zone: str) -> float | None:
+        prices = [o for o in live_prices.zone_prices(self.paths, account.provider, account.region, instance_type)
+                  if o.price_spot is not None and (not zone or o.zone == zone)]
+        return min(o.price_spot for o in prices) if prices else None  # type: ignore[type-var]
+
+    def _price_for(self, account: Account, inst: Any) -> tuple[float, str, str] | None:
+        currency = NATIVE_CURRENCY.get(account.provider, "USD")
+        if inst.spot:
+            p = self.spot_price(account, inst.instance_type, inst.zone)
+            if p is not None:
+                return p, currency, "spot price (live cache)"
+        p, src = self.on_demand_price(account, inst.instance_type)
+        if p is None:
+            return None
+        return p, currency, ("on-demand " + src) if not inst.spot else f"on-demand {src} (upper bound for spot)"
+
+    # -- launch ----------------------------------------------------------------------------------
+    def launch(self, opts: LaunchOptions, progress: ProgressCallback | None = None) -> LaunchResult:
+        def report(step: str, message: str = "") -> None:
+            log.info("launch %s: %s %s", token, step, message)
+            if progress:
+                progress(step, message)
+
+        notes: list[str] = []
+        token = opts.client_token or new_client_token()
+        account, creds, provider = self._resolve(opts.account)
+        if not opts.instance_type:
+            raise InputError(T("LabGPU", "No instance type was given."),
+                             T("LabGPU", "Pass --type, e.g. g5.xlarge."), code="NoInstanceType")
+        # Fail before touching the cloud when the SSH source is unknown: never open port 22 to the world.
+        cidr = netaddr.ssh_source_cidr(opts.ssh_from)
+        if opts.ssh_key_path:
+            key = sshkeys.load_key(Path(opts.ssh_key_path))
+        else:
+            key = sshkeys.ensure_default_key(self.paths)
+        max_price = opts.max_price
+        if opts.spot and max_price is None:
+            od, src = self.on_demand_price(account, opts.instance_type)
+            if od is None:
+                raise InputError(T("LabGPU", "LabGPU does not know the on-demand price of {type}, so it cannot set "
+                                             "the default spot maximum."),
+                                 T("LabGPU", "Refresh prices with this account, or pass --max-price."),
+                                 code="NoOnDemandPrice", type=opts.instance_type)
+            fraction = SettingsStore(self.paths).load().spot_bid_fraction
+            max_price = round(od * fraction, 4)
+            notes.append(translate(T("LabGPU", "Spot maximum {price} per hour = {pct} % of on-demand ({source}).")
+                                   ).format(price=f"{max_price:.4f}", pct=round(fraction * 100), source=src))
+            report("request", notes[-1])
+        elif max_price is not None and max_price <= 0:
+            raise InputError(T("LabGPU", "The maximum price must be more than 0."),
+                             T("LabGPU", "Pass --max-price in the provider's currency per hour."), code="BadMaxPrice")
+
+        self.pending.begin(client_token=token, account=account.name, provider=account.provider,
+                           region=account.region, zone=opts.zone, instance_type=opts.instance_type,
+                           spot=opts.spot, max_price=max_price)
+        zones: list[str] = [opts.zone]
+        tried: list[str] = []
+        attempt = 0
+        instance: Instance | None = None
+        while instance is None:
+            zone = zones.pop(0)
+            req = LaunchRequest(instance_type=opts.instance_type, region=account.region, zone=zone,
+                                image_id=opts.image_id, spot=opts.spot, max_price=max_price, disk_gb=opts.disk_gb,
+                                ssh_key_name=key.cloud_name, public_key=key.public_key, ssh_cidr=cidr,
+                                client_token=_attempt_token(token, attempt), name=opts.name or f"labgpu-{token[3:11]}",
+                                tags={"labgpu-launch": token})
+            detail = f"{opts.instance_type} {zone or account.region} {'spot' if opts.spot else 'on-demand'}"
+            try:
+                instance = self._audited(account, "launch", token,
+                                         lambda req=req: provider.launch(account, creds, req, report), detail)
+            except CapacityError as exc:
+                tried.append(zone or account.region)
+                if attempt == 0:
+                    zone_fn = getattr(provider, "zones", None)
+                    others = []
+                    if callable(zone_fn):
+                        try:
+                            others = list(zone_fn(account, creds, opts.instance_type))
+                        except TypeError:
+                            others = list(zone_fn(account, creds))
+                    zones = [z for z in others if z and z != zone]
+                zones = [z for z in zones if z not in tried]
+                if not zones:
+                    self.pending.fail(token, exc.one_line())
+                    raise
+                msg = translate(T("LabGPU", "{zone}: {reason} Trying {next}…")).format(
+                    zone=zone or account.region, reason=exc.text(), next=zones[0])
+                notes.append(msg)
+                report("zone", msg)
+                attempt += 1
+            except NetworkError:
+                raise  # ambiguous: the request may have reached the cloud; reconcile decides
+            except CloudError as exc:
+                self.pending.fail(token, exc.one_line())
+                raise
+        hook = os.environ.get("LABGPU_TEST_PAUSE_AFTER_REQUEST")
+        if hook:  # tests kill the process here to prove crash recovery (see tests/cloud/test_launch_crash.py)
+            report("request", f"request sent: {instance.id}")
+            time.sleep(float(hook))
+        price = self._price_for(account, instance)
+        if opts.spot and price and price[2].startswith("on-demand") and max_price is not None:
+            price = (max_price, price[1], "spot maximum (upper bound)")
+        entry = self.ledger.observe(instance, client_token=token,
+                                    price_per_hour=price[0] if price else None,
+                                    currency=price[1] if price else None, price_source=price[2] if price else "")
+        self.pending.finish(token, instance.id)
+        if opts.wait:
+            entry = self._wait_running(account, creds, provider, instance, report)
+        return LaunchResult(entry, token, notes, str(key.private_path))
+
+    def _wait_running(self, account: Account, creds: Credentials, provider: Provider, instance: Instance,
+                      report: ProgressCallback) -> LedgerEntry:
+        deadline = time.monotonic() + WAIT_TIMEOUT_S
+        report("wait", translate(T("LabGPU", "Waiting for {id} to be running…")).format(id=instance.id))
+        while True:
+            seen = next((i for i in provider.list_instances(account, creds) if i.id == instance.id), None)
+            if seen is not None:
+                entry = self.ledger.observe(seen)
+                if seen.state == "running" and (seen.public_ip or time.monotonic() > deadline - WAIT_TIMEOUT_S + 60):
+                    return entry
+                if seen.state in ("terminated", "failed", "terminating"):
+                    raise CloudError(T("LabGPU", "Instance {id} stopped right after launch ({state})."),
+                                     T("LabGPU", "Check the cloud console for the reason (spot capacity, image), "
+                                                 "then launch again."),
+                                     provider=account.provider, code="LaunchFailed", id=instance.id,
+                                     state=seen.raw_state or seen.state)
+            if time.monotonic() > deadline:
+                got = self.ledger.get(instance.id, instance.provider)
+                assert got is not None
+                return got
+            time.sleep(POLL_S)
+
+    # -- reconcile -------------------------------------------------------------------------------
+    def reconcile(self) -> ReconcileResult:
+        """Bring the ledger in line with every account's cloud, including launches cut short."""
+        accounts = self.accounts.list()
+        creds_cache: dict[str, Credentials] = {}
+        by_name = {a.name: a for a in accounts}
+
+        def list_fn(account: Account) -> list[Instance]:
+            creds = creds_cache.setdefault(account.name, self.accounts.credentials(account.name))
+            return self.provider(account.provider).list_instances(account, creds)
+
+        def price_fn(inst: Any) -> tuple[float, str, str] | None:
+            return self._price_for(by_name[inst.account], inst)
+
+        result = self.ledger.reconcile(accounts, list_fn, price_fn)
+        for pending in self.pending.open():
+            account = by_name.get(pending.account)
+            if account is None or pending.account in result.errors:
+                continue
+            entry = next((e for e in result.entries if e.client_token == pending.client_token), None)
+            if entry is None:
+                try:
+                    creds = creds_cache.setdefault(account.name, self.accounts.credentials(account.name))
+                    finder = getattr(self.provider(account.provider), "find_by_client_token", None)
+                    inst = finder(account, creds, pending.client_token) if callable(finder) else None
+                except LabGpuError as exc:
+                    log.info("pending launch %s not checked: %s", pending.client_token, exc)
+                    continue
+                if inst is not None:
+                    price = self._price_for(account, inst)
+                    entry = self.ledger.observe(inst, client_token=pending.client_token,
+                                                price_per_hour=price[0] if price else None,
+                                                currency=price[1] if price else None,
+                                                price_source=price[2] if price else "")
+            if entry is not None:
+                self.pending.finish(pending.client_token, entry.id)
+                self.audit.record(account=account.name, provider=account.provider, action="recover-launch",
+                                  resource=entry.id, result="ok",
+                                  detail=f"launch {pending.client_token} found after restart")
+            elif datetime.now(timezone.utc) - pending.created_at > NOT_LAUNCHED_AFTER:
+                self.pending.not_launched(pending.client_token, "the cloud shows no instance for this launch")
+        if any(p.status == "done" for p in self.pending.all()):
+            result = ReconcileResult(self.ledger.list(), result.errors, result.gone)
+        return result
+
+    # -- actions ---------------------------------------------------------------------------------
+    def _entry(self, instance_id: str) -> LedgerEntry:
+        entry = self.ledger.get(instance_id)
+        if entry is None:
+            raise InputError(T("LabGPU", "LabGPU knows no instance {id}."),
+                             T("LabGPU", "Run 'labgpu ls' to refresh the list, then use an id from it."),
+                             code="NoSuchInstance", id=instance_id)
+        return entry
+
+    def start(self, instance_id: str) -> LedgerEntry:
+        entry = self._entry(instance_id)
+        account, creds, provider = self._resolve(entry.account)
+        self._audited(account, "start", instance_id, lambda: provider.start(account, creds, instance_id))
+        got = self.ledger.mark_state(entry.provider, instance_id, "starting")
+        return self._refresh_one(account, creds, provider, instance_id) or got or entry
+
+    def stop(self, instance_id: str) -> tuple[LedgerEntry, str]:
+        """Returns the entry and the sentence on what still bills while stopped."""
+        entry = self._entry(instance_id)
+        account, creds, provider = self._resolve(entry.account)
+        note = self._audited(account, "stop", instance_id, lambda: provider.stop(account, creds, instance_id))
+        got = self.ledger.mark_state(entry.provider, instance_id, "stopping")
+        fresh = self._refresh_one(account, creds, provider, instance_id) or got or entry
+        return fresh, translate(str(note or ""))
+
+    def terminate(self, instance_id: str) -> LedgerEntry:
+        entry = self._entry(instance_id)
+        account, creds, provider = self._resolve(entry.account)
+        self._audited(account, "terminate", instance_id, lambda: provider.terminate(account, creds, instance_id))
+        got = self.ledger.mark_state(entry.provider, instance_id, "terminating")
+        return self._refresh_one(account, creds, provider, instance_id) or got or entry
+
+    def _refresh_one(self, account: Account, creds: Credentials, provider: Provider,
+                     instance_id: str) -> LedgerEntry | None:
+        try:
+            seen = next((i for i in provider.list_instances(account, creds) if i.id == instance_id), None)
+        except LabGpuError as exc:
+            log.info("refresh after action failed: %s", exc)
+            return None
+        return self.ledger.observe(seen) if seen is not None else None
+
+    def ssh_command(self, instance_id: str, user: str = "") -> str:
+        entry = self._entry(instance_id)
+        host = entry.public_ip or entry.private_ip
+        if not host:
+            raise InputError(T("LabGPU", "Instance {id} has no address yet."),
+                             T("LabGPU", "Wait until it is running, then refresh."), code="NoAddress", id=instance_id)
+        login = user or ("ubuntu" if entry.provider == "aws" else "ubuntu")
+        key = sshkeys.key_dir(self.paths) / sshkeys.DEFAULT_KEY_NAME
+        parts = ["ssh"]
+        if entry.key_name.startswith("labgpu-") and key.exists():
+            parts += ["-i", str(key)]
+        parts.append(f"{login}@{host}")
+        return " ".join(shlex.quote(p) for p in parts)

@@ -1,0 +1,392 @@
+"""Cloud accounts: labels, regions and endpoints in the Store; secrets only in the OS keyring.
+
+The database row keeps the account's name, provider, region, endpoint, a masked key id for display
+and the *names* of its keyring entries (``account:<name>:key_id``, ``account:<name>:secret``,
+``account:<name>:session_token``). Secrets are written to the keyring before anything is written to
+the database, so a missing keyring (``SecretsUnavailableError``) leaves nothing behind.
+
+``Account`` and ``Credentials`` are defined here (core) and re-exported by ``app.cloud.base``, so
+core modules (ledger, audit) and providers trade the same records without core importing app.cloud.
+
+Contract used by the CLI and the UI:
+    book = AccountBook(Store(paths=paths))
+    book.add(Account("lab", "aws", "us-east-1"), Credentials(key_id, secret))  # → Account
+    book.list() / book.get(name) / book.info(name) (AccountInfo with key_id_masked)
+    book.edit(name, region=..., endpoint=..., extra=..., credentials=...)
+    book.remove(name)
+    book.credentials(name)  # → Credentials (reads the keyring; blocks: call off the GUI thread)
+    aws_import_candidates(profile=None, env=os.environ) / tencent_import_candidates(region, env)
+    book.import_candidates(cands, replace=False) → list[ImportResult]
+Every method may block on the keyring: the UI calls them through ctx.runner.
+"""
+
+from __future__ import annotations
+
+import configparser
+import json
+import os
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from . import secrets
+from .errors import InputError, LabGpuError
+from .i18n import QT_TRANSLATE_NOOP
+from .store import Store, register_schema
+
+PROVIDER_IDS = ("aws", "tencent")
+TENCENT_PROTOCOLS = ("https", "http")
+DEFAULT_AWS_REGION = "us-east-1"
+_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$")
+
+register_schema("accounts", [
+    """
+    CREATE TABLE cloud_accounts (
+        name TEXT PRIMARY KEY,
+        provider TEXT NOT NULL,
+        region TEXT NOT NULL,
+        endpoint TEXT NOT NULL DEFAULT '',
+        extra_json TEXT NOT NULL DEFAULT '{}',
+        key_id_masked TEXT NOT NULL DEFAULT '',
+        secret_entries_json TEXT NOT NULL DEFAULT '[]',
+        source TEXT NOT NULL DEFAULT '',
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+    """,
+])
+
+
+@dataclass(frozen=True)
+class Account:
+    """A cloud account as providers see it: no secret here (those come as Credentials)."""
+
+    name: str  # the user's label, unique
+    provider: str  # "aws" | "tencent"
+    region: str
+    endpoint: str = ""  # custom endpoint URL (AWS endpoint_url; Tencent host or URL)
+    extra: dict[str, str] = field(default_factory=dict)  # e.g. {"protocol": "http"} for Tencent
+
+    @property
+    def protocol(self) -> str:
+        """Tencent only: "https" (default) or "http" (local test servers, some VPC endpoints)."""
+        return self.extra.get("protocol", "https")
+
+
+@dataclass(frozen=True)
+class Credentials:
+    key_id: str
+    secret: str = field(repr=False)
+    session_token: str = field(default="", repr=False)
+
+
+@dataclass(frozen=True)
+class AccountInfo:
+    """What lists show: the account plus the masked key id (no keyring access needed)."""
+
+    account: Account
+    key_id_masked: str
+    source: str  # "manual", "aws-profile:<p>", "env"
+    created_at: datetime
+    updated_at: datetime
+
+    def to_json(self) -> dict[str, Any]:
+        a = self.account
+        return {"name": a.name, "provider": a.provider, "region": a.region, "endpoint": a.endpoint,
+                "protocol": a.protocol if a.provider == "tencent" else "", "key_id": self.key_id_masked,
+                "source": self.source, "created_at": self.created_at.isoformat(),
+                "updated_at": self.updated_at.isoformat()}
+
+
+class AccountError(LabGpuError):
+    pass
+
+
+def secret_entry(name: str, kind: str) -> str:
+    """Keyring entry name for one of an account's secrets (kind: key_id, secret, session_token)."""
+    return f"account:{name}:{kind}"
+
+
+def mask_key_id(key_id: str) -> str:
+    """'AKIAIOSFODNN7EXAMPLE' → 'AKIA…MPLE': enough to tell keys apart, too little to use one."""
+    key_id = key_id.strip()
+    if len(key_id) <= 8:
+        return "…" + key_id[-2:] if key_id else ""
+    return f"{key_id[:4]}…{key_id[-4:]}"
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc).replace(microsecond=0)
+
+
+def validate_account(account: Account) -> None:
+    if not _NAME_RE.match(account.name or ""):
+        raise InputError(QT_TRANSLATE_NOOP("LabGPU", "'{name}' cannot be an account name."),
+                         QT_TRANSLATE_NOOP("LabGPU", "Use letters, digits, '.', '_' or '-' (at most 63)."),
+                         code="BadAccountName", name=account.name)
+    if account.provider not in PROVIDER_IDS:
+        raise InputError(QT_TRANSLATE_NOOP("LabGPU", "LabGPU cannot manage {provider} accounts."),
+                         QT_TRANSLATE_NOOP("LabGPU", "Choose aws or tencent."),
+                         code="BadProvider", provider=account.provider)
+    if not re.match(r"^[a-z]{2,}(-[a-z0-9]+)+$", account.region or ""):
+        raise InputError(QT_TRANSLATE_NOOP("LabGPU", "'{region}' is not a region id."),
+                         QT_TRANSLATE_NOOP("LabGPU", "Use an id such as us-east-1 (AWS) or ap-guangzhou (Tencent)."),
+                         code="BadRegion", region=account.region)
+    if account.endpoint and not re.match(r"^(https?://)?[A-Za-z0-9.\-\[\]:]+(/.*)?$", account.endpoint):
+        raise InputError(QT_TRANSLATE_NOOP("LabGPU", "'{endpoint}' is not an endpoint URL."),
+                         QT_TRANSLATE_NOOP("LabGPU", "Use a URL such as http://127.0.0.1:9000 or a host name."),
+                         code="BadEndpoint", endpoint=account.endpoint)
+    proto = account.extra.get("protocol", "https")
+    if proto not in TENCENT_PROTOCOLS:
+        raise InputError(QT_TRANSLATE_NOOP("LabGPU", "'{protocol}' is not a protocol LabGPU can use."),
+                         QT_TRANSLATE_NOOP("LabGPU", "Use https (or http for a local test server)."),
+                         code="BadProtocol", protocol=proto)
+
+
+def validate_credentials(creds: Credentials) -> None:
+    if not creds.key_id.strip() or not creds.secret.strip():
+        raise InputError(QT_TRANSLATE_NOOP("LabGPU", "Both the key id and the secret are needed."),
+                         QT_TRANSLATE_NOOP("LabGPU", "Copy them from the cloud console's access key page."),
+                         code="MissingSecret")
+    if any(c.isspace() for c in creds.key_id.strip() + creds.secret.strip()):
+        raise InputError(QT_TRANSLATE_NOOP("LabGPU", "The key id or secret contains spaces."),
+                         QT_TRANSLATE_NOOP("LabGPU", "Paste the values again without spaces or line breaks."),
+                         code="BadSecret")
+
+
+class AccountBook:
+    """The accounts in the Store plus their keyring entries. Thread-safe (Store: one conn per thread)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    # -- reading -------------------------------------------------------------------------------
+    def _row_to_info(self, row: Any) -> AccountInfo:
+        extra = json.loads(row["extra_json"] or "{}")
+        acc = Account(row["name"], row["provider"], row["region"], row["endpoint"] or "",
+                      {str(k): str(v) for k, v in extra.items()})
+        return AccountInfo(acc, row["key_id_masked"], row["source"],
+                           datetime.fromisoformat(row["created_at"]), datetime.fromisoformat(row["updated_at"]))
+
+    def infos(self) -> list[AccountInfo]:
+        rows = self.store.query("SELECT * FROM cloud_accounts ORDER BY provider, name")
+        return [self._row_to_info(r) for r in rows]
+
+    def list(self) -> list[Account]:
+        return [i.account for i in self.infos()]
+
+    def exists(self, name: str) -> bool:
+        return bool(self.store.query("SELECT 1 FROM cloud_accounts WHERE name=?", (name,)))
+
+    def info(self, name: str) -> AccountInfo:
+        rows = self.store.query("SELECT * FROM cloud_accounts WHERE name=?", (name,))
+        if not rows:
+            raise AccountError(QT_TRANSLATE_NOOP("LabGPU", "There is no account named '{name}'."),
+                               QT_TRANSLATE_NOOP("LabGPU", "List them with 'labgpu accounts ls' or add one."),
+                               code="NoSuchAccount", name=name)
+        return self._row_to_info(rows[0])
+
+    def get(self, name: str) -> Account:
+        return self.info(name).account
+
+    def credentials(self, name: str) -> Credentials:
+        """Read the account's secrets from the keyring (raises SecretsUnavailableError / AccountError)."""
+        self.info(name)
+        key_id = secrets.get_secret(secret_entry(name, "key_id"))
+        secret = secrets.get_secret(secret_entry(name, "secret"))
+        if not key_id or not secret:
+            raise AccountError(
+                QT_TRANSLATE_NOOP("LabGPU", "The keyring has no credentials for account '{name}'."),
+                QT_TRANSLATE_NOOP("LabGPU", "Enter the key id and secret again (remove and add the account)."),
+                code="SecretMissing", name=name)
+        token = secrets.get_secret(secret_entry(name, "session_token")) or ""
+        return Credentials(key_id, secret, token)
+
+    # -- writing -------------------------------------------------------------------------------
+    def _write_secrets(self, name: str, creds: Credentials) -> list[str]:
+        """Secrets first: if the keyring fails, nothing has reached the database."""
+        written: list[str] = []
+        try:
+            for kind, value in (("key_id", creds.key_id.strip()), ("secret", creds.secret.strip()),
+                                ("session_token", creds.session_token.strip())):
+                entry = secret_entry(name, kind)
+                if value:
+                    secrets.set_secret(entry, value)
+                    written.append(entry)
+                elif kind == "session_token":
+                    secrets.delete_secret(entry)
+        except BaseException:
+            for entry in written:
+                try:
+                    secrets.delete_secret(entry)
+                except LabGpuError:
+                    pass
+            raise
+        return written
+
+    def add(self, account: Account, creds: Credentials, *, source: str = "manual") -> Account:
+        validate_account(account)
+        validate_credentials(creds)
+        if self.exists(account.name):
+            raise AccountError(QT_TRANSLATE_NOOP("LabGPU", "An account named '{name}' already exists."),
+                               QT_TRANSLATE_NOOP("LabGPU", "Choose another name, or remove the old account first."),
+                               code="AccountExists", name=account.name)
+        entries = self._write_secrets(account.name, creds)
+        now = _now().isoformat()
+        try:
+            self.store.execute(
+                "INSERT INTO cloud_accounts(name, provider, region, endpoint, extra_json, key_id_masked,"
+                " secret_entries_json, source, created_at, updated_at) VALUES(?,?,?,?,?,?,?,?,?,?)",
+                (account.name, account.provider, account.region, account.endpoint.strip(),
+                 json.dumps(account.extra, sort_keys=True), mask_key_id(creds.key_id), json.dumps(entries),
+                 source, now, now))
+        except BaseException:
+            for entry in entries:
+                try:
+                    secrets.delete_secret(entry)
+                except LabGpuError:
+                    pass
+            raise
+        return self.get(account.name)
+
+    def edit(self, name: str, *, region: str | None = None, endpoint: str | None = None,
+             extra: Mapping[str, str] | None = None, credentials: Credentials | None = None) -> Account:
+        old = self.get(name)
+        new = Account(name, old.provider, region if region is not None else old.region,
+                      endpoint.strip() if endpoint is not None else old.endpoint,
+                      dict(extra) if extra is not None else dict(old.extra))
+        validate_account(new)
+        masked = self.info(name).key_id_masked
+        entries: list[str] | None = None
+        if credentials is not None:
+            validate_credentials(credentials)
+            entries = self._write_secrets(name, credentials)
+            masked = mask_key_id(credentials.key_id)
+        sql = ("UPDATE cloud_accounts SET region=?, endpoint=?, extra_json=?, key_id_masked=?, updated_at=?"
+               + (", secret_entries_json=?" if entries is not None else "") + " WHERE name=?")
+        params: list[Any] = [new.region, new.endpoint, json.dumps(new.extra, sort_keys=True), masked,
+                             _now().isoformat()]
+        if entries is not None:
+            params.append(json.dumps(entries))
+        self.store.execute(sql, [*params, name])
+        return self.get(name)
+
+    def remove(self, name: str) -> None:
+        """Delete the keyring entries, then the row (a locked keyring stops here, nothing half-done)."""
+        self.info(name)
+        for kind in ("key_id", "secret", "session_token"):
+            secrets.delete_secret(secret_entry(name, kind))
+        self.store.execute("DELETE FROM cloud_accounts WHERE name=?", (name,))
+
+    # -- import --------------------------------------------------------------------------------
+    def import_candidates(self, candidates: Iterable[ImportCandidate], *,
+                          replace: bool = False) -> list[ImportResult]:
+        results = []
+        for cand in candidates:
+            if self.exists(cand.account.name):
+                if not replace:
+                    results.append(ImportResult(cand.account.name, "skipped", cand.source))
+                    continue
+                self.edit(cand.account.name, region=cand.account.region, endpoint=cand.account.endpoint,
+                          extra=cand.account.extra, credentials=cand.credentials)
+                results.append(ImportResult(cand.account.name, "updated", cand.source))
+                continue
+            self.add(cand.account, cand.credentials, source=cand.source)
+            results.append(ImportResult(cand.account.name, "added", cand.source))
+        return results
+
+
+@dataclass(frozen=True)
+class ImportCandidate:
+    account: Account
+    credentials: Credentials = field(repr=False)
+    source: str  # "aws-profile:default", "env:AWS_ACCESS_KEY_ID", "env:TENCENTCLOUD_SECRET_ID"
+
+
+@dataclass(frozen=True)
+class ImportResult:
+    name: str
+    status: str  # "added" | "updated" | "skipped"
+    source: str
+
+
+def _aws_files(env: Mapping[str, str]) -> tuple[Path, Path]:
+    home = Path(env.get("HOME") or Path.home())
+    creds = Path(env.get("AWS_SHARED_CREDENTIALS_FILE") or home / ".aws" / "credentials").expanduser()
+    config = Path(env.get("AWS_CONFIG_FILE") or home / ".aws" / "config").expanduser()
+    return creds, config
+
+
+def _read_ini(path: Path) -> configparser.RawConfigParser:
+    parser = configparser.RawConfigParser()
+    try:
+        parser.read(path, encoding="utf-8")
+    except configparser.Error as exc:
+        raise AccountError(QT_TRANSLATE_NOOP("LabGPU", "{path} cannot be read ({reason})."),
+                           QT_TRANSLATE_NOOP("LabGPU", "Fix the file's syntax (see 'aws configure') and retry."),
+                           code="BadAwsFile", path=str(path), reason=type(exc).__name__) from None
+    return parser
+
+
+def _account_name_for_profile(profile: str) -> str:
+    cleaned = re.sub(r"[^A-Za-z0-9._-]", "-", profile).strip("-.") or "default"
+    return f"aws-{cleaned}"[:63]
+
+
+def aws_import_candidates(profile: str | None = None,
+                          env: Mapping[str, str] | None = None) -> list[ImportCandidate]:
+    """Profiles of ~/.aws/credentials (region and endpoint_url from ~/.aws/config) and, when no
+    profile is asked for, the standard AWS_* environment variables. Honours AWS_SHARED_CREDENTIALS_FILE
+    and AWS_CONFIG_FILE like the AWS CLI does."""
+    env = os.environ if env is None else env
+    creds_file, config_file = _aws_files(env)
+    cred_ini, conf_ini = _read_ini(creds_file), _read_ini(config_file)
+    env_region = env.get("AWS_REGION") or env.get("AWS_DEFAULT_REGION") or ""
+    out: list[ImportCandidate] = []
+    for section in cred_ini.sections():
+        if profile is not None and section != profile:
+            continue
+        key_id = cred_ini.get(section, "aws_access_key_id", fallback="").strip()
+        secret = cred_ini.get(section, "aws_secret_access_key", fallback="").strip()
+        if not key_id or not secret:
+            continue
+        token = cred_ini.get(section, "aws_session_token", fallback="").strip()
+        conf_section = section if section == "default" else f"profile {section}"
+        region = (conf_ini.get(conf_section, "region", fallback="") if conf_ini.has_section(conf_section)
+                  else "") or cred_ini.get(section, "region", fallback="") or env_region or DEFAULT_AWS_REGION
+        endpoint = (conf_ini.get(conf_section, "endpoint_url", fallback="") if conf_ini.has_section(conf_section)
+                    else "")
+        out.append(ImportCandidate(Account(_account_name_for_profile(section), "aws", region.strip(),
+                                           endpoint.strip()),
+                                   Credentials(key_id, secret, token), f"aws-profile:{section}"))
+    if profile is None and env.get("AWS_ACCESS_KEY_ID") and env.get("AWS_SECRET_ACCESS_KEY"):
+        endpoint = env.get("AWS_ENDPOINT_URL_EC2") or env.get("AWS_ENDPOINT_URL") or ""
+        out.append(ImportCandidate(
+            Account("aws-env", "aws", env_region or DEFAULT_AWS_REGION, endpoint),
+            Credentials(env["AWS_ACCESS_KEY_ID"].strip(), env["AWS_SECRET_ACCESS_KEY"].strip(),
+                        env.get("AWS_SESSION_TOKEN", "").strip()), "env:AWS_ACCESS_KEY_ID"))
+    if profile is not None and not out:
+        raise AccountError(QT_TRANSLATE_NOOP("LabGPU", "No AWS profile '{profile}' with keys in {path}."),
+                           QT_TRANSLATE_NOOP("LabGPU", "Run 'aws configure --profile {profile}' or add the account by hand."),
+                           code="NoAwsProfile", profile=profile, path=str(creds_file))
+    return out
+
+
+def tencent_import_candidates(region: str, env: Mapping[str, str] | None = None,
+                              name: str = "tencent-env") -> list[ImportCandidate]:
+    """TENCENTCLOUD_SECRET_ID / TENCENTCLOUD_SECRET_KEY (and TENCENTCLOUD_REGION) as one account."""
+    env = os.environ if env is None else env
+    sid, skey = env.get("TENCENTCLOUD_SECRET_ID", ""), env.get("TENCENTCLOUD_SECRET_KEY", "")
+    if not sid or not skey:
+        return []
+    return [ImportCandidate(Account(name, "tencent", env.get("TENCENTCLOUD_REGION") or region),
+                            Credentials(sid.strip(), skey.strip(), env.get("TENCENTCLOUD_SESSION_TOKEN", "").strip()),
+                            "env:TENCENTCLOUD_SECRET_ID")]
+
+
+def secret_values(creds: Credentials) -> Sequence[str]:
+    """The values that must never appear in a file or log (tests scan for them)."""
+    return [v for v in (creds.key_id, creds.secret, creds.session_token) if v]

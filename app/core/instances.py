@@ -1,0 +1,450 @@
+"""The instances ledger: every LabGPU instance on every account, as last seen, with what it costs.
+
+Nothing billing may be unknown to the app, so the ledger is written *before* and *after* each
+launch (see ``PendingLaunches``) and reconciled with each cloud at start and periodically. An
+instance the cloud no longer lists is marked terminated ("gone"), never silently dropped. Each
+stretch of time an instance spent running is a billing segment; cost so far is the sum of
+``app.core.costs.running_cost`` over the segments (AWS: 60 s minimum per start).
+
+Contract (used by app.cloud.launch, the CLI and the instances page):
+    ledger = Ledger(store)
+    ledger.observe(instance, price_per_hour=0.526, currency="USD", client_token="…")  # → LedgerEntry
+    ledger.mark_state(provider, instance_id, "stopped")
+    ledger.get(instance_id) / ledger.list(include_terminated=True)
+    ledger.reconcile(accounts, list_fn, price_fn=None)  # → ReconcileResult(entries, errors)
+    PendingLaunches(store).begin(...) / .finish(token, instance_id) / .fail(token, reason) / .open()
+``instance`` is any object with the attributes of ``app.cloud.base.Instance`` (core does not import it).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, Protocol
+
+from .store import Store, register_schema
+
+log = logging.getLogger(__name__)
+
+TERMINAL_STATES = ("terminated", "failed")
+RUNNING_STATES = ("running",)
+GONE_GRACE_S = 120.0  # a just-launched instance may not be listed yet (eventual consistency)  # billed compute time (pending/stopping are not billed on AWS or CVM)
+
+register_schema("instances", [
+    """
+    CREATE TABLE instance_ledger (
+        provider TEXT NOT NULL,
+        id TEXT NOT NULL,
+        account TEXT NOT NULL,
+        region TEXT NOT NULL DEFAULT '',
+        zone TEXT NOT NULL DEFAULT '',
+        instance_type TEXT NOT NULL DEFAULT '',
+        state TEXT NOT NULL,
+        raw_state TEXT NOT NULL DEFAULT '',
+        spot INTEGER NOT NULL DEFAULT 0,
+        public_ip TEXT NOT NULL DEFAULT '',
+        private_ip TEXT NOT NULL DEFAULT '',
+        price_per_hour REAL,
+        currency TEXT NOT NULL DEFAULT 'USD',
+        price_source TEXT NOT NULL DEFAULT '',
+        launched_at TEXT,
+        first_seen TEXT NOT NULL,
+        last_seen TEXT NOT NULL,
+        ended_at TEXT,
+        name TEXT NOT NULL DEFAULT '',
+        image_id TEXT NOT NULL DEFAULT '',
+        key_name TEXT NOT NULL DEFAULT '',
+        client_token TEXT NOT NULL DEFAULT '',
+        tags_json TEXT NOT NULL DEFAULT '{}',
+        PRIMARY KEY (provider, id)
+    );
+    CREATE TABLE instance_segments (
+        provider TEXT NOT NULL,
+        id TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        ended_at TEXT
+    );
+    CREATE INDEX instance_segments_id ON instance_segments(provider, id);
+    CREATE TABLE pending_launches (
+        client_token TEXT PRIMARY KEY,
+        account TEXT NOT NULL,
+        provider TEXT NOT NULL,
+        region TEXT NOT NULL,
+        zone TEXT NOT NULL DEFAULT '',
+        instance_type TEXT NOT NULL,
+        spot INTEGER NOT NULL DEFAULT 0,
+        max_price REAL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        status TEXT NOT NULL,
+        instance_id TEXT NOT NULL DEFAULT '',
+        detail TEXT NOT NULL DEFAULT ''
+    );
+    """,
+])
+
+
+class InstanceLike(Protocol):
+    id: str
+    account: str
+    provider: str
+    region: str
+    zone: str
+    instance_type: str
+    state: str
+    spot: bool
+    public_ip: str
+    private_ip: str
+    price_per_hour: float | None
+    currency: str
+    launched_at: datetime | None
+    name: str
+    image_id: str
+    key_name: str
+    raw_state: str
+    tags: dict[str, str]
+
+
+def _utc(d: datetime | None = None) -> datetime:
+    if d is None:
+        return datetime.now(timezone.utc)
+    return d.replace(tzinfo=timezone.utc) if d.tzinfo is None else d.astimezone(timezone.utc)
+
+
+def _iso(d: datetime | None) -> str | None:
+    return None if d is None else _utc(d).isoformat()
+
+
+def _dt(s: str | None) -> datetime | None:
+    return None if not s else _utc(datetime.fromisoformat(s))
+
+
+def _running_cost(provider: str, price: float | None, start: datetime, end: datetime) -> float | None:
+    try:
+        from .costs import running_cost
+    except ImportError:  # pragma: no cover - costs ships with the app; kept for partial installs
+        running_cost = None
+    if running_cost is not None:
+        return running_cost(provider, price, start, end)
+    if price is None:
+        return None
+    seconds = max(0.0, (end - start).total_seconds())
+    if provider == "aws" and seconds > 0:
+        seconds = max(seconds, 60.0)
+    return seconds / 3600.0 * price
+
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    id: str
+    account: str
+    provider: str
+    region: str
+    zone: str
+    instance_type: str
+    state: str
+    raw_state: str
+    spot: bool
+    public_ip: str
+    private_ip: str
+    price_per_hour: float | None
+    currency: str
+    price_source: str
+    launched_at: datetime | None
+    first_seen: datetime
+    last_seen: datetime
+    ended_at: datetime | None
+    name: str
+    image_id: str
+    key_name: str
+    client_token: str
+    tags: dict[str, str] = field(default_factory=dict)
+    started_at: datetime | None = None  # start of the current (or last) running stretch
+    cost_so_far: float | None = None  # in `currency`, billing minimums applied; None = price unknown
+    uptime_s: float = 0.0  # running time of the current stretch (0 when not running)
+
+    @property
+    def billing(self) -> bool:
+        return self.state not in TERMINAL_STATES and self.state != "stopped"
+
+    def to_json(self) -> dict[str, Any]:
+        """What `labgpu ls --json` prints and scripts rely on."""
+        return {
+            "id": self.id, "account": self.account, "provider": self.provider, "region": self.region,
+            "instance_type": self.instance_type, "zone": self.zone, "state": self.state,
+            "raw_state": self.raw_state, "spot": self.spot, "public_ip": self.public_ip or None,
+            "private_ip": self.private_ip or None, "price_per_hour": self.price_per_hour,
+            "currency": self.currency, "price_source": self.price_source,
+            "started_at": _iso(self.started_at), "launched_at": _iso(self.launched_at),
+            "uptime_s": round(self.uptime_s, 1),
+            "cost_so_far": None if self.cost_so_far is None else round(self.cost_so_far, 6),
+            "first_seen": _iso(self.first_seen), "last_seen": _iso(self.last_seen),
+            "ended_at": _iso(self.ended_at), "name": self.name, "image_id": self.image_id,
+            "key_name": self.key_name, "client_token": self.client_token,
+        }
+
+
+@dataclass(frozen=True)
+class ReconcileResult:
+    entries: list[LedgerEntry]
+    errors: dict[str, Exception]  # account name → why its cloud could not be asked (ledger kept as is)
+    gone: list[str] = field(default_factory=list)  # ids the cloud no longer lists (now marked terminated)
+
+
+class Ledger:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    # -- reading ---------------------------------------------------------------------------------
+    def _entry(self, row: Any, now: datetime) -> LedgerEntry:
+        segs = self.store.query(
+            "SELECT started_at, ended_at FROM instance_segments WHERE provider=? AND id=? ORDER BY started_at",
+            (row["provider"], row["id"]))
+        price = row["price_per_hour"]
+        cost: float | None = 0.0 if price is not None else None
+        started_at: datetime | None = None
+        uptime = 0.0
+        for seg in segs:
+            start = _dt(seg["started_at"])
+            end = _dt(seg["ended_at"])
+            assert start is not None
+            started_at = start
+            if end is None:
+                uptime = max(0.0, (now - start).total_seconds())
+            if cost is not None:
+                part = _running_cost(row["provider"], price, start, end or now)
+                cost = None if part is None else cost + part
+        if not segs:
+            cost = 0.0 if price is not None else None
+        return LedgerEntry(
+            id=row["id"], account=row["account"], provider=row["provider"], region=row["region"],
+            zone=row["zone"], instance_type=row["instance_type"], state=row["state"],
+            raw_state=row["raw_state"], spot=bool(row["spot"]), public_ip=row["public_ip"],
+            private_ip=row["private_ip"], price_per_hour=price, currency=row["currency"],
+            price_source=row["price_source"], launched_at=_dt(row["launched_at"]),
+            first_seen=_dt(row["first_seen"]) or now, last_seen=_dt(row["last_seen"]) or now,
+            ended_at=_dt(row["ended_at"]), name=row["name"], image_id=row["image_id"],
+            key_name=row["key_name"], client_token=row["client_token"],
+            tags=json.loads(row["tags_json"] or "{}"), started_at=started_at, cost_so_far=cost,
+            uptime_s=uptime)
+
+    def get(self, instance_id: str, provider: str | None = None, now: datetime | None = None) -> LedgerEntry | None:
+        sql = "SELECT * FROM instance_ledger WHERE id=?"
+        params: list[Any] = [instance_id]
+        if provider:
+            sql += " AND provider=?"
+            params.append(provider)
+        rows = self.store.query(sql, params)
+        return self._entry(rows[0], _utc(now)) if rows else None
+
+    def list(self, include_terminated: bool = True, account: str | None = None,
+             now: datetime | None = None) -> list[LedgerEntry]:
+        sql = "SELECT * FROM instance_ledger"
+        clauses, params = [], []
+        if not include_terminated:
+            clauses.append("state NOT IN ('terminated', 'failed')")
+        if account is not None:
+            clauses.append("account=?")
+            params.append(account)
+        if clauses:
+            sql += " WHERE " + " AND ".join(clauses)
+        sql += " ORDER BY first_seen DESC, id"
+        t = _utc(now)
+        return [self._entry(r, t) for r in self.store.query(sql, params)]
+
+    # -- writing ---------------------------------------------------------------------------------
+    def _update_segments(self, conn: Any, provider: str, iid: str, state: str,
+                         launched_at: datetime | None, now: datetime) -> None:
+        open_seg = conn.execute("SELECT rowid, started_at FROM instance_segments WHERE provider=? AND id=?"
+                                " AND ended_at IS NULL", (provider, iid)).fetchone()
+        if state in RUNNING_STATES:
+            if open_seg is None:
+                last = conn.execute("SELECT MAX(ended_at) FROM instance_segments WHERE provider=? AND id=?",
+                                    (provider, iid)).fetchone()[0]
+                start = now
+                # The cloud's launch time is when this run started if it is after the last run we saw end.
+                if launched_at is not None and launched_at <= now and (last is None or _dt(last) <= launched_at):
+                    start = launched_at
+                conn.execute("INSERT INTO instance_segments(provider, id, started_at) VALUES(?,?,?)",
+                             (provider, iid, _iso(start)))
+        elif open_seg is not None:
+            conn.execute("UPDATE instance_segments SET ended_at=? WHERE rowid=?", (_iso(now), open_seg[0]))
+
+    def observe(self, inst: InstanceLike, *, price_per_hour: float | None = None, currency: str | None = None,
+                price_source: str = "", client_token: str = "", now: datetime | None = None) -> LedgerEntry:
+        """Record what the cloud just said about an instance (insert or update)."""
+        t = _utc(now)
+        price = price_per_hour if price_per_hour is not None else inst.price_per_hour
+        launched = _utc(inst.launched_at) if inst.launched_at else None
+        token = client_token or inst.tags.get("labgpu-launch", "")
+        with self.store.transaction() as conn:
+            row = conn.execute("SELECT * FROM instance_ledger WHERE provider=? AND id=?",
+                               (inst.provider, inst.id)).fetchone()
+            ended = _iso(t) if inst.state in TERMINAL_STATES else None
+            if row is None:
+                conn.execute(
+                    "INSERT INTO instance_ledger(provider, id, account, region, zone, instance_type, state,"
+                    " raw_state, spot, public_ip, private_ip, price_per_hour, currency, price_source, launched_at,"
+                    " first_seen, last_seen, ended_at, name, image_id, key_name, client_token, tags_json)"
+                    " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (inst.provider, inst.id, inst.account, inst.region, inst.zone, inst.instance_type, inst.state,
+                     inst.raw_state, int(inst.spot), inst.public_ip or "", inst.private_ip or "", price,
+                     currency or inst.currency, price_source, _iso(launched), _iso(t), _iso(t), ended,
+                     inst.name, inst.image_id, inst.key_name, token, json.dumps(inst.tags, sort_keys=True)))
+            else:
+                conn.execute(
+                    "UPDATE instance_ledger SET account=?, region=?, zone=?, instance_type=?, state=?, raw_state=?,"
+                    " spot=?, public_ip=?, private_ip=?, price_per_hour=COALESCE(?, price_per_hour),"
+                    " currency=COALESCE(?, currency), price_source=CASE WHEN ?='' THEN price_source ELSE ? END,"
+                    " launched_at=COALESCE(launched_at, ?), last_seen=?, ended_at=COALESCE(ended_at, ?),"
+                    " name=?, image_id=?, key_name=?, client_token=CASE WHEN ?='' THEN client_token ELSE ? END,"
+                    " tags_json=? WHERE provider=? AND id=?",
+                    (inst.account, inst.region, inst.zone or row["zone"], inst.instance_type, inst.state,
+                     inst.raw_state, int(inst.spot), inst.public_ip or "", inst.private_ip or "", price,
+                     currency or (inst.currency if price is not None else None), price_source, price_source,
+                     _iso(launched), _iso(t), ended, inst.name or row["name"], inst.image_id or row["image_id"],
+                     inst.key_name or row["key_name"], token, token, json.dumps(inst.tags, sort_keys=True),
+                     inst.provider, inst.id))
+            self._update_segments(conn, inst.provider, inst.id, inst.state, launched, t)
+        entry = self.get(inst.id, inst.provider, now=t)
+        assert entry is not None
+        return entry
+
+    def mark_state(self, provider: str, instance_id: str, state: str, raw_state: str = "",
+                   now: datetime | None = None) -> LedgerEntry | None:
+        """After LabGPU itself started/stopped/terminated an instance: record it at once, the next
+        reconcile confirms it."""
+        t = _utc(now)
+        with self.store.transaction() as conn:
+            row = conn.execute("SELECT launched_at FROM instance_ledger WHERE provider=? AND id=?",
+                               (provider, instance_id)).fetchone()
+            if row is None:
+                return None
+            conn.execute("UPDATE instance_ledger SET state=?, raw_state=?, last_seen=?,"
+                         " ended_at=CASE WHEN ? IN ('terminated','failed') THEN COALESCE(ended_at, ?) ELSE ended_at END"
+                         " WHERE provider=? AND id=?",
+                         (state, raw_state or state, _iso(t), state, _iso(t), provider, instance_id))
+            # Only close segments here: a start is confirmed (with the cloud's launch time) by observe().
+            if state not in RUNNING_STATES:
+                self._update_segments(conn, provider, instance_id, state, None, t)
+        return self.get(instance_id, provider, now=t)
+
+    def set_price(self, provider: str, instance_id: str, price_per_hour: float, currency: str,
+                  source: str) -> None:
+        self.store.execute("UPDATE instance_ledger SET price_per_hour=?, currency=?, price_source=?"
+                           " WHERE provider=? AND id=?", (price_per_hour, currency, source, provider, instance_id))
+
+    def reconcile(self, accounts: Iterable[Any], list_fn: Callable[[Any], Sequence[InstanceLike]],
+                  price_fn: Callable[[InstanceLike], tuple[float, str, str] | None] | None = None,
+                  now: datetime | None = None) -> ReconcileResult:
+        """Ask each account's cloud for its LabGPU instances and bring the ledger in line.
+
+        ``list_fn(account)`` returns the instances (raises on failure: that account's rows stay as
+        they were and the error is returned). ``price_fn(instance)`` gives (price/h, currency, source)
+        for instances whose price the ledger does not know yet.
+        """
+        t = _utc(now)
+        errors: dict[str, Exception] = {}
+        gone: list[str] = []
+        for account in accounts:
+            try:
+                seen = list(list_fn(account))
+            except Exception as exc:  # noqa: BLE001 - reported per account, others still reconciled
+                log.warning("reconcile %s failed: %s", account.name, exc)
+                errors[account.name] = exc
+                continue
+            seen_ids = set()
+            for inst in seen:
+                seen_ids.add(inst.id)
+                known = self.get(inst.id, inst.provider)
+                price = None
+                if (known is None or known.price_per_hour is None) and inst.price_per_hour is None and price_fn:
+                    try:
+                        price = price_fn(inst)
+                    except Exception as exc:  # noqa: BLE001 - a price lookup must not stop reconcile
+                        log.info("price lookup for %s failed: %s", inst.id, exc)
+                if price:
+                    self.observe(inst, price_per_hour=price[0], currency=price[1], price_source=price[2], now=t)
+                else:
+                    self.observe(inst, now=t)
+            for row in self.store.query(
+                    "SELECT provider, id, first_seen FROM instance_ledger WHERE account=? AND provider=?"
+                    " AND state NOT IN ('terminated','failed')", (account.name, account.provider)):
+                fresh = (t - (_dt(row["first_seen"]) or t)).total_seconds() < GONE_GRACE_S
+                if row["id"] not in seen_ids and not fresh:
+                    # AWS lists terminated instances for about an hour, CVM not at all: not listed = gone.
+                    self.mark_state(row["provider"], row["id"], "terminated", "gone", now=t)
+                    gone.append(row["id"])
+        return ReconcileResult(self.list(now=t), errors, gone)
+
+
+@dataclass(frozen=True)
+class PendingLaunch:
+    client_token: str
+    account: str
+    provider: str
+    region: str
+    zone: str
+    instance_type: str
+    spot: bool
+    max_price: float | None
+    created_at: datetime
+    updated_at: datetime
+    status: str  # "pending" (sent or about to be), "done", "failed", "not_launched"
+    instance_id: str
+    detail: str
+
+
+class PendingLaunches:
+    """Written before the cloud is called, so a crash mid-launch leaves a trace to reconcile."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def begin(self, *, client_token: str, account: str, provider: str, region: str, zone: str,
+              instance_type: str, spot: bool, max_price: float | None) -> PendingLaunch:
+        now = _iso(_utc())
+        self.store.execute(
+            "INSERT INTO pending_launches(client_token, account, provider, region, zone, instance_type, spot,"
+            " max_price, created_at, updated_at, status) VALUES(?,?,?,?,?,?,?,?,?,?, 'pending')"
+            " ON CONFLICT(client_token) DO UPDATE SET updated_at=excluded.updated_at,"
+            " status=CASE WHEN status='done' THEN 'done' ELSE 'pending' END",
+            (client_token, account, provider, region, zone, instance_type, int(spot), max_price, now, now))
+        got = self.get(client_token)
+        assert got is not None
+        return got
+
+    def _set(self, token: str, status: str, instance_id: str = "", detail: str = "") -> None:
+        self.store.execute("UPDATE pending_launches SET status=?, instance_id=CASE WHEN ?='' THEN instance_id"
+                           " ELSE ? END, detail=?, updated_at=? WHERE client_token=?",
+                           (status, instance_id, instance_id, detail[:500], _iso(_utc()), token))
+
+    def finish(self, token: str, instance_id: str) -> None:
+        self._set(token, "done", instance_id)
+
+    def fail(self, token: str, detail: str) -> None:
+        self._set(token, "failed", detail=detail)
+
+    def not_launched(self, token: str, detail: str) -> None:
+        self._set(token, "not_launched", detail=detail)
+
+    def get(self, token: str) -> PendingLaunch | None:
+        rows = self.store.query("SELECT * FROM pending_launches WHERE client_token=?", (token,))
+        return self._row(rows[0]) if rows else None
+
+    @staticmethod
+    def _row(r: Any) -> PendingLaunch:
+        return PendingLaunch(r["client_token"], r["account"], r["provider"], r["region"], r["zone"],
+                             r["instance_type"], bool(r["spot"]), r["max_price"],
+                             _dt(r["created_at"]) or _utc(), _dt(r["updated_at"]) or _utc(), r["status"],
+                             r["instance_id"], r["detail"])
+
+    def open(self) -> list[PendingLaunch]:
+        return [self._row(r) for r in
+                self.store.query("SELECT * FROM pending_launches WHERE status='pending' ORDER BY created_at")]
+
+    def all(self) -> list[PendingLaunch]:
+        return [self._row(r) for r in self.store.query("SELECT * FROM pending_launches ORDER BY created_at")]
