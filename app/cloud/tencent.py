@@ -39,7 +39,9 @@ from app.cloud.base import (
     ThrottledError,
     register_provider,
 )
+from app.cloud.errors import ClockSkewError, NetworkError
 from app.core.i18n import QT_TRANSLATE_NOOP
+from app.core.logsetup import redact
 from app.core.models import Offer
 
 log = logging.getLogger(__name__)
@@ -108,7 +110,7 @@ _ERRORS: dict[str, tuple[type[CloudError], str, str]] = {
         ),  # noqa: E501 - one string for lupdate
     ),
     "AuthFailure.SignatureExpire": (
-        AuthError,
+        ClockSkewError,
         QT_TRANSLATE_NOOP(
             "LabGPU",
             "Tencent Cloud refused the request because this computer's clock is more than 5 minutes off.",
@@ -235,7 +237,7 @@ _ERRORS: dict[str, tuple[type[CloudError], str, str]] = {
         QT_TRANSLATE_NOOP("LabGPU", "Reload the instances list: it may have been terminated elsewhere."),
     ),
     "ClientNetworkError": (
-        CloudError,
+        NetworkError,
         QT_TRANSLATE_NOOP("LabGPU", "Cannot reach Tencent Cloud at {endpoint}."),
         QT_TRANSLATE_NOOP("LabGPU", "Check the network connection and the account's endpoint, then retry."),
     ),
@@ -286,7 +288,7 @@ def map_error(
     }
     params.update({k: v for k, v in context.items() if v not in (None, "")})
     # Tencent's own message may quote the request but never a secret; keep it one line and short.
-    params["detail"] = " ".join(str(message or code).split())[:300]
+    params["detail"] = redact(" ".join(str(message or code).split()))[:300]
     params["action"] = action or "?"
     return cls(
         msg,
@@ -294,7 +296,7 @@ def map_error(
         provider=PROVIDER_ID,
         code=code,
         request_id=request_id,
-        retryable=cls is ThrottledError,
+        retryable=cls in (ThrottledError, NetworkError),
         **params,
     )
 
@@ -417,6 +419,21 @@ def _parse_time(text: str | None) -> datetime | None:
 _KEY_NAME_RE = re.compile(r"[^A-Za-z0-9_]")
 
 
+def _say(template: str, **params: Any) -> str:
+    """A progress sentence in the user's language (the UI installs the translator)."""
+    from app.core.i18n import translate
+
+    return translate(template).format(**params)
+
+
+_TAG_VALUE_RE = re.compile(r"[^A-Za-z0-9 _.:/=+@-]")
+
+
+def tag_value(text: str) -> str:
+    """Tencent tag values allow letters, digits, spaces and _ . : / = + - @ (at most 255)."""
+    return _TAG_VALUE_RE.sub("-", text or "")[:255]
+
+
 def key_pair_name(name: str) -> str:
     """Tencent key names: letters, digits and underscores, at most 25 characters."""
     clean = _KEY_NAME_RE.sub("_", name or "labgpu").strip("_") or "labgpu"
@@ -444,6 +461,8 @@ class TencentProvider:
     def _client(self, account: Account, creds: Credentials, service: str = "cvm", region: str = "") -> Any:
         credential, cvm_client, common_client, client_profile, http_profile, _exc = _sdk()
         host, protocol = parse_endpoint(account.endpoint)
+        if "://" not in (account.endpoint or ""):
+            protocol = account.extra.get("protocol", protocol)  # a bare host with protocol set apart
         host = _service_host(host, service)
         cred = credential.Credential(creds.key_id, creds.secret, creds.session_token or None)
         profile = client_profile(
@@ -511,11 +530,21 @@ class TencentProvider:
         masked = creds.key_id[:6] + "…" if len(creds.key_id) > 6 else creds.key_id
         return f"Tencent Cloud API key {masked} ({len(regions)} regions)"
 
-    def zones(self, account: Account, creds: Credentials) -> list[str]:
+    def zones(self, account: Account, creds: Credentials, instance_type: str = "") -> list[str]:
+        """The region's available zones; with a type, only those selling it (not SOLD_OUT)."""
         response = self._call(account, creds, "DescribeZones", {})
-        return [
+        zones = [
             z["Zone"] for z in response.get("ZoneSet") or [] if z.get("ZoneState", "AVAILABLE") == "AVAILABLE"
         ]
+        if instance_type:
+            try:
+                items = self._quota_items(account, creds, "POSTPAID_BY_HOUR", [instance_type])
+            except CloudError as exc:
+                log.info("zone offerings unavailable: %s", exc.code)
+                return zones
+            selling = {i.get("Zone") for i in items if i.get("Status") != "SOLD_OUT"}
+            zones = [z for z in zones if z in selling]
+        return zones
 
     def _describe(
         self,
@@ -609,7 +638,15 @@ class TencentProvider:
         return [self._to_instance(account, raw, prices) for raw in raws]
 
     def find_by_client_token(self, account: Account, creds: Credentials, token: str) -> Instance | None:
-        raws = self._describe(account, creds, filters=[{"Name": f"tag:{TOKEN_TAG_KEY}", "Values": [token]}])
+        """The instance a launch with this token made (its own tag, or the launcher's labgpu-launch tag)."""
+        raws: list[dict[str, Any]] = []
+        for key in (TOKEN_TAG_KEY, "labgpu-launch"):
+            raws = self._describe(
+                account, creds, filters=[{"Name": f"tag:{key}", "Values": [tag_value(token)]}]
+            )
+            raws = [r for r in raws if r.get("InstanceState") not in ("SHUTDOWN", "LAUNCH_FAILED")] or raws
+            if raws:
+                break
         return (
             self._to_instance(account, raws[0], self._prices_for(account, creds, raws[:1])) if raws else None
         )
@@ -926,9 +963,11 @@ class TencentProvider:
         """The RunInstances request body (public so a test checks every field against the SDK)."""
         tags = [{"Key": LABGPU_TAG_KEY, "Value": LABGPU_TAG_VALUE}]
         if req.client_token:
-            tags.append({"Key": TOKEN_TAG_KEY, "Value": req.client_token})
+            tags.append({"Key": TOKEN_TAG_KEY, "Value": tag_value(req.client_token)})
         tags += [
-            {"Key": k, "Value": v} for k, v in req.tags.items() if k not in (LABGPU_TAG_KEY, TOKEN_TAG_KEY)
+            {"Key": k, "Value": tag_value(v)}
+            for k, v in req.tags.items()
+            if k not in (LABGPU_TAG_KEY, TOKEN_TAG_KEY)
         ]
         params: dict[str, Any] = {
             "InstanceChargeType": "SPOTPAID" if req.spot else "POSTPAID_BY_HOUR",
@@ -968,30 +1007,51 @@ class TencentProvider:
             if progress is not None:
                 progress(name, message)
 
-        zone = req.zone or next(iter(self.zones(account, creds)), "")
+        zone = req.zone or next(iter(self.zones(account, creds, req.instance_type)), "")
         ctx = {"zone": zone, "instance_type": req.instance_type, "currency": currency_for(account)}
         # Crash-and-retry: the same token already made an instance → return it, create nothing.
         if req.client_token:
             found = self.find_by_client_token(account, creds, req.client_token)
             if found is not None and found.state not in ("terminated", "failed"):
-                step("wait", f"{found.id} already exists for this launch")
-                return self._wait_running(account, creds, found.id, step)
-        step("key", "Registering the SSH public key")
+                step(
+                    "request",
+                    _say(QT_TRANSLATE_NOOP("LabGPU", "{id} already exists for this launch."), id=found.id),
+                )
+                return found
+        step("key", _say(QT_TRANSLATE_NOOP("LabGPU", "Registering the SSH public key with Tencent Cloud…")))
         key_id = self._ensure_key(account, creds, req)
-        step("security_group", f"Security group allowing SSH from {req.ssh_cidr} only")
+        step(
+            "security_group",
+            _say(QT_TRANSLATE_NOOP("LabGPU", "Security group: SSH from {cidr} only."), cidr=req.ssh_cidr),
+        )
         sg_id = self._ensure_security_group(account, creds, req.ssh_cidr)
         if req.image_id:
             image_id = req.image_id
-            step("image", f"Image {image_id}")
+            step("image", _say(QT_TRANSLATE_NOOP("LabGPU", "Image {image}."), image=image_id))
         else:
             image_id, image_name, is_gpu = self.pick_image(account, creds, req.instance_type)
-            step(
-                "image",
-                f"GPU image {image_name} ({image_id})"
-                if is_gpu
-                else f"No public GPU image with CUDA found for {req.instance_type}: using {image_name} "
-                f"({image_id}); install the NVIDIA driver and CUDA yourself",
-            )
+            if is_gpu:
+                step(
+                    "image",
+                    _say(
+                        QT_TRANSLATE_NOOP("LabGPU", "GPU image {name} ({image})."),
+                        name=image_name,
+                        image=image_id,
+                    ),
+                )
+            else:
+                step(
+                    "image",
+                    _say(
+                        QT_TRANSLATE_NOOP(
+                            "LabGPU",
+                            "No public GPU image with CUDA found for {type}: using {name} ({image}); install the NVIDIA driver and CUDA yourself.",  # noqa: E501
+                        ),
+                        type=req.instance_type,
+                        name=image_name,
+                        image=image_id,
+                    ),
+                )
         max_price = req.max_price
         if req.spot and max_price is None:
             on_demand = self.current_price(account, creds, req.instance_type, zone, spot=False)
@@ -1019,11 +1079,28 @@ class TencentProvider:
             bandwidth_mbps=int(account.extra.get("bandwidth_mbps", 100)),
             disk_type=account.extra.get("disk_type", "CLOUD_PREMIUM"),
         )
-        step(
-            "request",
-            f"RunInstances {req.instance_type} in {zone} "
-            + (f"(spot, max {max_price:.4f} {ctx['currency']}/h)" if req.spot else "(pay-as-you-go)"),
-        )
+        if req.spot:
+            step(
+                "request",
+                _say(
+                    QT_TRANSLATE_NOOP(
+                        "LabGPU", "Requesting spot {type} in {zone} (maximum {price} {currency}/h)…"
+                    ),
+                    type=req.instance_type,
+                    zone=zone,
+                    price=f"{max_price:.4f}" if max_price else "?",
+                    currency=ctx["currency"],
+                ),
+            )
+        else:
+            step(
+                "request",
+                _say(
+                    QT_TRANSLATE_NOOP("LabGPU", "Requesting pay-as-you-go {type} in {zone}…"),
+                    type=req.instance_type,
+                    zone=zone,
+                ),
+            )
         try:
             response = self._call(
                 account,
@@ -1052,12 +1129,29 @@ class TencentProvider:
                 code="NoInstanceId",
                 request_id=str(response.get("RequestId", "")),
             )
-        step("wait", f"Waiting for {instance_id} to run")
-        return self._wait_running(account, creds, instance_id, step)
+        # Return at once (the instance bills from now): the launcher records it, then waits for RUNNING.
+        raws = self._describe(account, creds, ids=[instance_id])
+        if raws:
+            return self._to_instance(account, raws[0], self._prices_for(account, creds, raws))
+        return Instance(
+            id=instance_id,
+            account=account.name,
+            provider=PROVIDER_ID,
+            region=account.region,
+            zone=zone,
+            instance_type=req.instance_type,
+            state="pending",
+            spot=req.spot,
+            currency=ctx["currency"],
+            name=params["InstanceName"],
+            image_id=image_id,
+            key_name=key_id,
+            raw_state="PENDING",
+            tags={t["Key"]: t["Value"] for t in params["TagSpecification"][0]["Tags"]},
+        )
 
-    def _wait_running(
-        self, account: Account, creds: Credentials, instance_id: str, step: Callable[[str, str], None]
-    ) -> Instance:
+    def wait_running(self, account: Account, creds: Credentials, instance_id: str) -> Instance:
+        """Poll until RUNNING (LAUNCH_FAILED → CapacityError; timeout → CloudError)."""
         deadline = time.monotonic() + self.launch_timeout
         last = None
         while True:
@@ -1157,20 +1251,15 @@ class TencentProvider:
         raw = self._wait_operation(account, creds, instance_id, ("STOPPED",))
         if raw is not None and raw.get("StopChargingMode") in ("STOP_CHARGING", "KEEP_CHARGING"):
             mode = raw["StopChargingMode"]
-        from app.core.i18n import translate
-
+        # Templates: the caller translates (CloudService.stop does).
         if mode == "STOP_CHARGING":
-            return translate(
-                QT_TRANSLATE_NOOP(
-                    "LabGPU",
-                    "Stopped without charging: CPU, GPU and memory no longer bill; the cloud disks still bill, and the public IP may change when it starts again.",  # noqa: E501
-                )
-            )  # noqa: E501 - one string for lupdate
-        return translate(
-            QT_TRANSLATE_NOOP(
+            return QT_TRANSLATE_NOOP(
                 "LabGPU",
-                "Stopped, but this instance cannot stop without charging: it still bills the full hourly price. Terminate it to stop all charges.",  # noqa: E501
-            )
+                "Stopped without charging: CPU, GPU and memory no longer bill; the cloud disks still bill, and the public IP may change when it starts again.",  # noqa: E501
+            )  # noqa: E501 - one string for lupdate
+        return QT_TRANSLATE_NOOP(
+            "LabGPU",
+            "Stopped, but this instance cannot stop without charging: it still bills the full hourly price. Terminate it to stop all charges.",  # noqa: E501
         )  # noqa: E501 - one string for lupdate
 
     def terminate(self, account: Account, creds: Credentials, instance_id: str) -> None:

@@ -10,6 +10,7 @@ import pytest
 
 from app.cloud import base
 from app.cloud.base import Credentials, LaunchRequest
+from app.cloud.errors import ClockSkewError, NetworkError
 from app.cloud.tencent import DOCUMENTED_ERROR_CODES, TencentProvider, key_pair_name, parse_endpoint
 from tests.fixtures.tencent_cvm_server import TEST_SECRET_ID, TYPES
 from tests.fixtures.tencent_server import tencent_account, tencent_creds
@@ -67,7 +68,7 @@ def test_unknown_and_malformed_secret_ids(tencent_server, provider):
 
 def test_clock_more_than_five_minutes_off_says_fix_the_clock(tencent_server, provider):
     tencent_server.clock_offset = 400  # the server's clock is ahead: our timestamp is 400 s old
-    with pytest.raises(base.AuthError) as info:
+    with pytest.raises(ClockSkewError) as info:
         provider.validate(tencent_account(tencent_server), tencent_creds())
     assert info.value.code == "AuthFailure.SignatureExpire"
     assert "clock" in info.value.text()
@@ -106,16 +107,18 @@ def test_sdk_missing_says_what_to_install(monkeypatch, tencent_server, provider)
 # -- launch, idempotency, state machine ---------------------------------------------------------
 def test_on_demand_launch_runs_and_is_tagged_and_locked_down(tencent_server, provider):
     steps: list[tuple[str, str]] = []
+    acct, creds = tencent_account(tencent_server), tencent_creds()
     with base.collect_request_ids() as ids:
-        inst = provider.launch(tencent_account(tencent_server), tencent_creds(), _req(),
-                               progress=lambda s, m="": steps.append((s, m)))
+        launched = provider.launch(acct, creds, _req(), progress=lambda s, m="": steps.append((s, m)))
+    assert launched.state == "pending"  # returned at once: the launcher records it, then waits
+    inst = provider.wait_running(acct, creds, launched.id)
     assert inst.state == "running"
     assert not inst.spot
     assert inst.public_ip.startswith("203.0.113.")
     assert inst.price_per_hour == TYPES["GN7.2XLARGE32"][4]
     assert inst.currency == "CNY"
     assert inst.tags["labgpu"] == "1"
-    assert [s for s, _ in steps] == ["key", "security_group", "image", "request", "wait"]
+    assert [s for s, _ in steps] == ["key", "security_group", "image", "request"]
     assert "PyTorch" in steps[2][1]
     run = tencent_server.requests_of("RunInstances")[0]
     assert run["InstanceChargeType"] == "POSTPAID_BY_HOUR"
@@ -163,7 +166,7 @@ def test_state_machine_pending_running_stopped_started_terminated(tencent_server
     iid = resp["InstanceIdSet"][0]
     listed = {i.id: i for i in provider.list_instances(acct, creds)}
     assert listed[iid].state == "pending"
-    provider._wait_running(acct, creds, iid, lambda s, m="": None)
+    provider.wait_running(acct, creds, iid)
     note = provider.stop(acct, creds, iid)
     assert tencent_server.billing_state(iid) == ("STOPPED", "STOP_CHARGING")
     assert "no longer bill" in note
@@ -184,7 +187,7 @@ def test_state_machine_pending_running_stopped_started_terminated(tencent_server
 
 def test_stop_falls_back_to_keep_charging_and_says_it_still_bills(tencent_server, provider):
     acct, creds = tencent_account(tencent_server), tencent_creds()
-    inst = provider.launch(acct, creds, _req())
+    inst = provider.wait_running(acct, creds, provider.launch(acct, creds, _req()).id)
     tencent_server.stop_charging_unsupported.add("GN7.2XLARGE32")
     note = provider.stop(acct, creds, inst.id)
     assert tencent_server.billing_state(inst.id) == ("STOPPED", "KEEP_CHARGING")
@@ -270,7 +273,7 @@ def test_every_documented_error_code_has_a_message_and_next_step(tencent_server,
                 "LimitExceeded": base.QuotaError, "AuthFailure": base.AuthError,
                 "RequestLimitExceeded": base.ThrottledError}
     for prefix, cls in expected.items():
-        if code.startswith(prefix):
+        if code.startswith(prefix) and code != "AuthFailure.SignatureExpire":
             assert isinstance(err, cls)
     if code == "InvalidParameterValue.InsufficientPrice":
         assert f"{TYPES['GN7.2XLARGE32'][5]:.4f}" in err.text()  # names the current spot price
@@ -287,6 +290,27 @@ def test_throttling_is_retried_with_backoff_not_shown(tencent_server):
     provider.validate(tencent_account(tencent_server), tencent_creds())
     assert tencent_server.actions() == ["DescribeRegions"] * 4
     assert sleeps == [0.5, 1.0, 2.0]  # exponential backoff
+
+
+def test_unreachable_endpoint_is_a_network_error(provider):
+    import socket
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    from app.cloud.base import Account
+
+    acct = Account("x", "tencent", "ap-guangzhou", endpoint=f"http://127.0.0.1:{port}")
+    with pytest.raises(NetworkError) as info:
+        provider.validate(acct, tencent_creds())
+    assert info.value.retryable
+    assert f"127.0.0.1:{port}" in info.value.text()
+
+
+def test_zones_for_a_type_skip_sold_out_ones(tencent_server, provider):
+    acct, creds = tencent_account(tencent_server), tencent_creds()
+    assert provider.zones(acct, creds) == ["ap-guangzhou-3", "ap-guangzhou-4", "ap-guangzhou-6"]
+    assert provider.zones(acct, creds, "GT4.4XLARGE96") == ["ap-guangzhou-4", "ap-guangzhou-6"]
 
 
 def test_unknown_error_code_still_gives_a_sentence(tencent_server, provider):
