@@ -179,37 +179,29 @@ class HostStore:
 
 
 def instance_hosts(paths: Paths | None = None, store: Store | None = None) -> list[HostRecord]:
-    """Running launched instances as hosts (from the instances ledger, when that feature exists).
+    """Running launched instances (the cloud feature's ledger) as hosts, named by instance id.
 
-    The ledger belongs to the cloud feature; anything it lacks (no module, no address yet) simply
-    yields no host rather than an error.
+    The login user comes from the instance's ``labgpu:ssh-user`` tag when the launcher set one
+    (else ``ubuntu``, the user of the GPU images LabGPU launches); the key from the
+    ``labgpu:ssh-key-path`` tag, else the user's default keys or agent.
     """
     try:
-        from . import instances as _instances  # type: ignore[attr-defined]
-    except ImportError:
+        from .instances import Ledger
+    except ImportError:  # the cloud feature is not part of this build
         return []
-    lister = getattr(_instances, "list_instances", None) or getattr(_instances, "active_instances", None)
-    if lister is None:
-        return []
-    try:
-        items = lister(store=store) if store is not None else lister()
-    except TypeError:
-        try:
-            items = lister(paths=paths)
-        except Exception:  # noqa: BLE001 - ledger schema differs: no instance hosts, not a crash
-            return []
-    except Exception:  # noqa: BLE001
-        return []
+    store = store or Store(paths=paths)
+    store.migrate()  # the ledger's schema registers when its module is first imported
+    ledger = Ledger(store)
     out = []
-    for it in items:
-        get = it.get if isinstance(it, dict) else lambda k, d="", _it=it: getattr(_it, k, d)
-        state = str(get("state", "") or "").lower()
-        address = get("public_ip", "") or get("public_address", "") or get("ip", "")
-        if not address or state in ("terminated", "stopped", "shutting-down", "terminating"):
+    for e in ledger.list(include_terminated=False):
+        if e.state != "running" or not e.public_ip:
             continue
-        iid = str(get("instance_id", "") or get("id", ""))
-        out.append(HostRecord(name=f"i-{iid}" if not iid.startswith("i-") else iid, hostname=str(address),
-                              user=str(get("ssh_user", "") or "ubuntu"), instance_id=iid,
-                              provider=str(get("provider", "")), key_path=str(get("key_path", "") or ""),
-                              auth="key" if get("key_path", "") else "auto"))
+        try:
+            name = validate_name(e.id)
+        except InputError:
+            continue
+        key = e.tags.get("labgpu:ssh-key-path", "")
+        out.append(HostRecord(name=name, hostname=e.public_ip, user=e.tags.get("labgpu:ssh-user", "") or "ubuntu",
+                              instance_id=e.id, provider=e.provider, key_path=key,
+                              auth="key" if key else "auto", private_address=e.private_ip or ""))
     return out

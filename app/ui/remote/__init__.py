@@ -1,0 +1,1 @@
+"""Remote pages: Hosts (SSH connections, host keys, port forwards), Sync and VPN."""

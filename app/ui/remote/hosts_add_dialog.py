@@ -1,0 +1,157 @@
+"""Add a host from the SSH command a provider shows, with an optional password and VPN."""
+
+from __future__ import annotations
+
+import re
+
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.errors import LabGpuError
+from app.core.hosts import HostRecord, record_from_command, validate_name
+
+
+class AddHostDialog(QDialog):
+    """Parses the command as the user types; OK only when it is usable and the name is free."""
+
+    def __init__(self, existing_names: set[str], vpn_profiles: list[str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(self.tr("Add host from SSH command"))
+        self.setMinimumWidth(560)
+        self.existing = existing_names
+        self._name_edited = False
+        self.record: HostRecord | None = None
+
+        layout = QVBoxLayout(self)
+        intro = QLabel(self.tr("Paste the SSH command your provider shows. The password (if any) is kept "
+                               "in the system keyring, never in a file."), self)
+        intro.setWordWrap(True)
+        layout.addWidget(intro)
+
+        form = QFormLayout()
+        self.command_edit = QLineEdit(self)
+        self.command_edit.setPlaceholderText("ssh -p 12345 root@region-1.example.com")
+        self.command_edit.setObjectName("command_edit")
+        self.command_edit.textChanged.connect(self._on_command_edit_changed)
+        form.addRow(self.tr("SSH &command:"), self.command_edit)
+
+        self.parsed_label = QLabel(self)
+        self.parsed_label.setWordWrap(True)
+        self.parsed_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        form.addRow("", self.parsed_label)
+
+        self.name_edit = QLineEdit(self)
+        self.name_edit.setPlaceholderText(self.tr("e.g. lab-4090"))
+        self.name_edit.textEdited.connect(self._on_name_edit_edited)
+        self.name_edit.textChanged.connect(self._validate)
+        form.addRow(self.tr("&Name:"), self.name_edit)
+
+        self.password_edit = QLineEdit(self)
+        self.password_edit.setEchoMode(QLineEdit.EchoMode.Password)
+        self.password_edit.setPlaceholderText(self.tr("optional: leave empty for key or agent login"))
+        form.addRow(self.tr("&Password:"), self.password_edit)
+
+        self.vpn_combo = QComboBox(self)
+        self.vpn_combo.addItem(self.tr("Direct (no VPN)"), "")
+        for name in vpn_profiles:
+            self.vpn_combo.addItem(self.tr("Via VPN %1").replace("%1", name), name)
+        self.vpn_combo.setToolTip(self.tr("A host behind a VPN: LabGPU brings the VPN up first and connects "
+                                          "to the address in the command (its private address)."))
+        form.addRow(self.tr("&Reach it:"), self.vpn_combo)
+        layout.addLayout(form)
+
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                        | QDialogButtonBox.StandardButton.Cancel, self)
+        self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.ok_button.setText(self.tr("Add and connect"))
+        self.buttons.accepted.connect(self._on_buttons_accepted)
+        self.buttons.rejected.connect(self.reject)
+        layout.addWidget(self.buttons)
+        self._validate()
+
+    @Slot(str)
+    def _on_name_edit_edited(self, _text: str) -> None:
+        self._name_edited = True
+
+    @Slot(str)
+    def _on_command_edit_changed(self, _text: str) -> None:
+        if not self._name_edited:
+            self.name_edit.setText(self._suggest_name())
+        self._validate()
+
+    def _suggest_name(self) -> str:
+        try:
+            rec = record_from_command("x", self.command_edit.text())
+        except LabGpuError:
+            return ""
+        base = re.sub(r"[^A-Za-z0-9_.-]", "-", rec.hostname.split(".")[0])[:40].strip("-") or "host"
+        if rec.port and rec.port != 22:
+            base = f"{base}-{rec.port}"
+        name, i = base, 2
+        while name in self.existing:
+            name, i = f"{base}-{i}", i + 1
+        return name
+
+    def _validate(self) -> None:
+        self.record = None
+        text = self.command_edit.text().strip()
+        if not text:
+            self.parsed_label.setText(self.tr("Accepted: -p PORT, -i KEY, -J JUMP, user@host, or a "
+                                              "~/.ssh/config alias."))
+            self.parsed_label.setStyleSheet("color: palette(mid);")
+            self.ok_button.setEnabled(False)
+            return
+        try:
+            rec = record_from_command(self.name_edit.text().strip() or "x", text,
+                                      via_vpn=self.vpn_combo.currentData() or "")
+        except LabGpuError as exc:
+            self.parsed_label.setText(exc.text())
+            self.parsed_label.setStyleSheet("color: #b3261e;")
+            self.ok_button.setEnabled(False)
+            return
+        parts = [self.tr("User: %1").replace("%1", rec.user or self.tr("(default)")),
+                 self.tr("Host: %1").replace("%1", rec.hostname),
+                 self.tr("Port: %1").replace("%1", str(rec.effective_port))]
+        if rec.key_path:
+            parts.append(self.tr("Key: %1").replace("%1", rec.key_path))
+        if rec.jump:
+            parts.append(self.tr("Jump: %1").replace("%1", rec.jump))
+        self.parsed_label.setText("  ·  ".join(parts))
+        self.parsed_label.setStyleSheet("color: #1b6e2e;")
+        name = self.name_edit.text().strip()
+        problem = ""
+        try:
+            validate_name(name)
+        except LabGpuError as exc:
+            problem = exc.text()
+        if name in self.existing:
+            problem = self.tr("A host with this name exists already.")
+        self.name_edit.setToolTip(problem)
+        self.name_edit.setStyleSheet("border: 1px solid #b3261e;" if problem and name else "")
+        self.ok_button.setEnabled(not problem)
+        if not problem:
+            self.record = rec
+
+    def password(self) -> str:
+        return self.password_edit.text()
+
+    @Slot()
+    def _on_buttons_accepted(self) -> None:
+        self._validate()
+        if self.record is None:
+            return
+        rec = record_from_command(self.name_edit.text().strip(), self.command_edit.text(),
+                                  via_vpn=self.vpn_combo.currentData() or "",
+                                  auth="password" if self.password() and "-i" not in self.command_edit.text()
+                                  else "auto")
+        self.record = rec
+        self.accept()

@@ -1,0 +1,446 @@
+"""Hosts page: saved SSH hosts and launched instances; connect, trust host keys, open notebooks.
+
+Connections live in :class:`HostConnectionService` (``ctx.services["hosts"]``) so they survive
+the page being rebuilt; every blocking step goes through ``ctx.runner``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QCoreApplication,
+    QItemSelectionModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    Qt,
+    QUrl,
+    Slot,
+)
+from PySide6.QtGui import QColor, QDesktopServices, QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMessageBox,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.hosts import HostRecord
+from app.remote.hostkeys import HostKeyChangedError, HostKeyPrompt
+from app.remote.tunnels import SERVICES
+from app.ui.context import AppContext
+from app.ui.remote.hosts_add_dialog import AddHostDialog
+from app.ui.remote.hosts_key_dialog import HostKeyDialog
+from app.ui.remote.hosts_service import (
+    CONNECTED,
+    CONNECTING,
+    DISCONNECTED,
+    ERROR,
+    RECONNECTING,
+    HostConnectionService,
+)
+
+_ROLE_NAME = Qt.ItemDataRole.UserRole
+
+
+class HostsModel(QAbstractTableModel):
+    COLUMNS = ("name", "address", "user", "state", "vpn", "fingerprint")
+
+    def __init__(self, service: HostConnectionService, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.service = service
+        self.rows: list[tuple[HostRecord, str, str]] = []  # record, source, known fingerprint
+
+    def headers(self) -> list[str]:
+        tr = QCoreApplication.translate
+        return [tr("HostsModel", "Name"), tr("HostsModel", "Address"), tr("HostsModel", "User"),
+                tr("HostsModel", "State"), tr("HostsModel", "VPN"), tr("HostsModel", "Host key (SHA256)")]
+
+    def reload(self) -> None:
+        self.beginResetModel()
+        self.rows = [(rec, src, self.service.known_fingerprint(rec)) for rec, src in self.service.hosts()]
+        self.endResetModel()
+
+    def row_of(self, name: str) -> int:
+        for i, (rec, _s, _f) in enumerate(self.rows):
+            if rec.name == name:
+                return i
+        return -1
+
+    def state_changed(self, name: str) -> None:
+        row = self.row_of(name)
+        if row < 0:
+            return
+        rec, src, _fp = self.rows[row]
+        self.rows[row] = (rec, src, self.service.known_fingerprint(rec))
+        self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.COLUMNS) - 1))
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self.COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return self.headers()[section]
+        return None
+
+    @staticmethod
+    def state_text(state: str) -> str:
+        tr = QCoreApplication.translate
+        return {
+            CONNECTED: tr("HostsModel", "Connected"),
+            CONNECTING: tr("HostsModel", "Connecting…"),
+            RECONNECTING: tr("HostsModel", "Reconnecting…"),
+            ERROR: tr("HostsModel", "Error"),
+            DISCONNECTED: tr("HostsModel", "Disconnected"),
+        }.get(state, state)
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        rec, src, fp = self.rows[index.row()]
+        st = self.service.state(rec.name)
+        col = self.COLUMNS[index.column()]
+        tr = QCoreApplication.translate
+        if role == _ROLE_NAME:
+            return rec.name
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == "name":
+                return rec.name
+            if col == "address":
+                port = rec.effective_port
+                return rec.connect_address + (f":{port}" if port != 22 else "")
+            if col == "user":
+                return rec.user or "-"
+            if col == "state":
+                return self.state_text(st.state)
+            if col == "vpn":
+                return rec.via_vpn or "-"
+            if col == "fingerprint":
+                return st.fingerprint or fp or tr("HostsModel", "not known yet")
+        if role == Qt.ItemDataRole.ToolTipRole:
+            if col == "state" and st.message:
+                return st.message
+            if col == "name" and src == "instance":
+                return tr("HostsModel", "Launched instance %1 (%2)").replace("%1", rec.instance_id).replace(
+                    "%2", rec.provider)
+            if col == "fingerprint":
+                return tr("HostsModel", "The server's identity. A change is refused until you forget the "
+                                        "old key.")
+        if role == Qt.ItemDataRole.ForegroundRole and col == "state":
+            return {CONNECTED: QColor("#1b6e2e"), ERROR: QColor("#b3261e")}.get(st.state)
+        if role == Qt.ItemDataRole.ForegroundRole and col == "fingerprint" and not (st.fingerprint or fp):
+            return QColor("#8a8a8a")
+        return None
+
+
+class HostsPage(QWidget):
+    page_id = "hosts"
+
+    @staticmethod
+    def nav_title() -> str:
+        return QCoreApplication.translate("HostsPage", "Hosts")
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.service = HostConnectionService.of(ctx)
+        self.open_url: Callable[[QUrl], object] = QDesktopServices.openUrl  # tests replace it
+        self.add_dialog: AddHostDialog | None = None
+        self.key_dialog: HostKeyDialog | None = None
+        self.changed_box: QMessageBox | None = None
+
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(24, 20, 24, 16)
+        title = QLabel(self.tr("Hosts"), self)
+        title.setStyleSheet("font-size: 20px; font-weight: 600;")
+        outer.addWidget(title)
+        sub = QLabel(self.tr("Servers you log in to over SSH: rented machines and your launched instances."),
+                     self)
+        sub.setStyleSheet("color: palette(mid);")
+        outer.addWidget(sub)
+
+        bar = QHBoxLayout()
+        self.add_button = self._button(self.tr("&Add from SSH command…"), self._on_add_button_clicked, bar,
+                                       self.tr("Paste e.g. \"ssh -p 12345 root@region-1.example.com\" (Ctrl+N)"))
+        self.connect_button = self._button(self.tr("&Connect"), self._on_connect_button_clicked, bar)
+        self.disconnect_button = self._button(self.tr("&Disconnect"), self._on_disconnect_button_clicked, bar)
+        bar.addSpacing(12)
+        self.tensorboard_button = self._button(self.tr("Open &TensorBoard"), self._on_tensorboard_button_clicked,
+                                               bar, self.tr("Tunnel to port 6006 on the host and open it in "
+                                                            "the browser (Ctrl+T)"))
+        self.jupyter_button = self._button(self.tr("Open &Jupyter"), self._on_jupyter_button_clicked, bar,
+                                           self.tr("Tunnel to port 8888 on the host and open it in the "
+                                                   "browser (Ctrl+J)"))
+        bar.addStretch(1)
+        self.copy_button = self._button(self.tr("Copy SSH co&mmand"), self._on_copy_button_clicked, bar,
+                                        self.tr("Copy the ssh command for a terminal (Ctrl+Shift+C)"))
+        self.forget_button = self._button(self.tr("&Forget host key"), self._on_forget_button_clicked, bar,
+                                          self.tr("Only after your provider confirms the server was rebuilt"))
+        self.remove_button = self._button(self.tr("&Remove"), self._on_remove_button_clicked, bar,
+                                          self.tr("Remove the host and its stored password (Delete)"))
+        outer.addLayout(bar)
+
+        self.model = HostsModel(self.service, self)
+        self.table = QTableView(self)
+        self.table.setModel(self.model)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setAlternatingRowColors(True)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setWordWrap(False)
+        header = self.table.horizontalHeader()
+        header.setStretchLastSection(True)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        for col, width in enumerate((150, 230, 90, 120, 90)):
+            self.table.setColumnWidth(col, width)
+        self.table.doubleClicked.connect(self._on_table_double_clicked)
+        self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
+        outer.addWidget(self.table, 1)
+
+        self.empty_label = QLabel(self.tr("No hosts yet. Click \"Add from SSH command…\" and paste the command "
+                                          "your provider shows, e.g. ssh -p 12345 root@region-1.example.com."),
+                                  self)
+        self.empty_label.setWordWrap(True)
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignHCenter)
+        self.empty_label.setStyleSheet("color: palette(mid); padding: 48px;")
+        outer.addWidget(self.empty_label, 1)
+
+        self.status_label = QLabel("", self)
+        self.status_label.setWordWrap(True)
+        self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        outer.addWidget(self.status_label)
+
+        for seq, slot in (("Ctrl+N", self._on_add_button_clicked), ("Ctrl+T", self._on_tensorboard_button_clicked),
+                          ("Ctrl+J", self._on_jupyter_button_clicked),
+                          ("Ctrl+Shift+C", self._on_copy_button_clicked),
+                          (QKeySequence.StandardKey.Delete, self._on_remove_button_clicked)):
+            sc = QShortcut(QKeySequence(seq), self)
+            sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            sc.activated.connect(slot)
+
+        self.service.state_changed.connect(self._on_service_state_changed)
+        self.service.hosts_changed.connect(self.refresh)
+        self.service.host_key_prompted.connect(self._on_service_host_key_prompted)
+        self.service.host_key_changed.connect(self._on_service_host_key_changed)
+        self.service.forward_opened.connect(self._on_service_forward_opened)
+        self.refresh()
+
+    def _button(self, text: str, slot: Callable[[], None], bar: QHBoxLayout, tip: str = "") -> QPushButton:
+        b = QPushButton(text, self)
+        b.clicked.connect(slot)
+        if tip:
+            b.setToolTip(tip)
+        bar.addWidget(b)
+        return b
+
+    # -- state ------------------------------------------------------------------------------------
+    def refresh(self) -> None:
+        selected = self.selected_name()
+        self.model.reload()
+        self.empty_label.setVisible(not self.model.rows)
+        self.table.setVisible(bool(self.model.rows))
+        wanted = selected or self.ctx.settings.extra.get("hosts", {}).get("selected", "")
+        self.select(wanted)
+        self._update_buttons()
+
+    def select(self, name: str) -> None:
+        row = self.model.row_of(name) if name else -1
+        if row < 0 and self.model.rows:
+            row = 0
+        if row >= 0:
+            self.table.selectionModel().select(
+                self.model.index(row, 0),
+                QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+            self.table.setCurrentIndex(self.model.index(row, 0))
+
+    def selected_name(self) -> str:
+        rows = self.table.selectionModel().selectedRows() if self.table.selectionModel() else []
+        return str(rows[0].data(_ROLE_NAME)) if rows else ""
+
+    def _selected(self) -> tuple[HostRecord, str] | None:
+        name = self.selected_name()
+        for rec, src, _fp in self.model.rows:
+            if rec.name == name:
+                return rec, src
+        return None
+
+    def _update_buttons(self) -> None:
+        sel = self._selected()
+        state = self.service.state(sel[0].name).state if sel else ""
+        connected = state == CONNECTED
+        self.connect_button.setEnabled(bool(sel) and state in (DISCONNECTED, ERROR))
+        self.disconnect_button.setEnabled(bool(sel) and state in (CONNECTED, CONNECTING, RECONNECTING))
+        self.tensorboard_button.setEnabled(connected)
+        self.jupyter_button.setEnabled(connected)
+        self.copy_button.setEnabled(bool(sel))
+        self.forget_button.setEnabled(bool(sel))
+        self.remove_button.setEnabled(bool(sel) and sel[1] == "saved")
+
+    def _status(self, text: str) -> None:
+        self.status_label.setText(text)
+        self.ctx.status_message.emit(text)
+
+    @Slot()
+    def _on_selection_changed(self, *_a: object) -> None:
+        name = self.selected_name()
+        if name:
+            self.ctx.settings.extra.setdefault("hosts", {})["selected"] = name
+        self._update_buttons()
+
+    @Slot(str)
+    def _on_service_state_changed(self, name: str) -> None:
+        self.model.state_changed(name)
+        st = self.service.state(name)
+        if st.state == CONNECTED:
+            self._status(self.tr("Connected to %1.").replace("%1", name))
+        elif st.state == ERROR and st.message:
+            self._status(st.message)
+        self._update_buttons()
+
+    # -- add ----------------------------------------------------------------------------------------
+    def _vpn_profiles(self) -> list[str]:
+        try:
+            from app.remote.vpn import VpnManager
+
+            return [p.name for p in VpnManager(self.ctx.paths).profiles()]
+        except Exception:  # noqa: BLE001 - no VPN feature / unreadable profiles: offer direct only
+            return []
+
+    @Slot()
+    def _on_add_button_clicked(self) -> None:
+        dlg = AddHostDialog({r.name for r, _s, _f in self.model.rows}, self._vpn_profiles(), self)
+        dlg.accepted.connect(lambda: self._on_add_dialog_accepted(dlg))
+        self.add_dialog = dlg
+        dlg.open()
+
+    def _on_add_dialog_accepted(self, dlg: AddHostDialog) -> None:
+        rec = dlg.record
+        if rec is None:
+            return
+        self._status(self.tr("Adding %1 and connecting…").replace("%1", rec.name))
+        self.ctx.settings.extra.setdefault("hosts", {})["selected"] = rec.name
+        self.service.add_host(rec, password=dlg.password())
+
+    # -- connect ------------------------------------------------------------------------------------
+    @Slot()
+    def _on_connect_button_clicked(self) -> None:
+        sel = self._selected()
+        if sel:
+            self._status(self.tr("Connecting to %1…").replace("%1", sel[0].name))
+            self.service.connect_host(sel[0].name)
+
+    @Slot()
+    def _on_table_double_clicked(self, *_a: object) -> None:
+        sel = self._selected()
+        if sel and self.service.state(sel[0].name).state in (DISCONNECTED, ERROR):
+            self._on_connect_button_clicked()
+
+    @Slot()
+    def _on_disconnect_button_clicked(self) -> None:
+        sel = self._selected()
+        if sel:
+            self.service.disconnect_host(sel[0].name)
+            self._status(self.tr("Disconnected from %1.").replace("%1", sel[0].name))
+
+    @Slot(str, object)
+    def _on_service_host_key_prompted(self, name: str, prompt: HostKeyPrompt) -> None:
+        dlg = HostKeyDialog(name, prompt, self)
+        dlg.accepted.connect(lambda: self.service.accept_host_key(name, prompt))
+        dlg.rejected.connect(lambda: self._status(
+            self.tr("Host key of %1 refused; not connected.").replace("%1", name)))
+        self.key_dialog = dlg
+        dlg.open()
+
+    @Slot(str, object)
+    def _on_service_host_key_changed(self, name: str, exc: HostKeyChangedError) -> None:
+        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Host key changed"), exc.text(),
+                          QMessageBox.StandardButton.NoButton, self)
+        box.setInformativeText(exc.hint())
+        box.forget_button = box.addButton(self.tr("Forget this host key"),  # type: ignore[attr-defined]
+                                          QMessageBox.ButtonRole.DestructiveRole)
+        cancel = box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(cancel)
+        box.buttonClicked.connect(lambda b: self._on_changed_box_clicked(name, box, b))
+        self.changed_box = box
+        self._status(exc.text())
+        box.open()
+
+    def _on_changed_box_clicked(self, name: str, box: QMessageBox, button: object) -> None:
+        if button is box.forget_button:  # type: ignore[attr-defined]
+            self._status(self.tr("Forgot the host key of %1; check the new fingerprint.").replace("%1", name))
+            self.service.forget_host_key(name, reconnect=True)
+
+    @Slot()
+    def _on_forget_button_clicked(self) -> None:
+        sel = self._selected()
+        if not sel:
+            return
+        answer = QMessageBox.question(
+            self, self.tr("Forget host key"),
+            self.tr("Forget the trusted key of %1? The next connection will show its fingerprint for you to "
+                    "check again.").replace("%1", sel[0].name))
+        if answer == QMessageBox.StandardButton.Yes:
+            self.service.forget_host_key(sel[0].name, reconnect=False)
+
+    # -- forwards / misc ------------------------------------------------------------------------------
+    def _forward(self, service: str) -> None:
+        sel = self._selected()
+        if sel and self.service.state(sel[0].name).state == CONNECTED:
+            self._status(self.tr("Opening a tunnel to port %1 on %2…").replace("%1", str(SERVICES[service]))
+                         .replace("%2", sel[0].name))
+            self.service.open_forward(sel[0].name, SERVICES[service])
+
+    @Slot()
+    def _on_tensorboard_button_clicked(self) -> None:
+        self._forward("tensorboard")
+
+    @Slot()
+    def _on_jupyter_button_clicked(self) -> None:
+        self._forward("jupyter")
+
+    @Slot(str, int, str)
+    def _on_service_forward_opened(self, name: str, port: int, url: str) -> None:
+        self._status(self.tr("Port %1 on %2 is open at %3").replace("%1", str(port)).replace("%2", name)
+                     .replace("%3", url))
+        self.open_url(QUrl(url))
+
+    @Slot()
+    def _on_copy_button_clicked(self) -> None:
+        sel = self._selected()
+        if sel:
+            QGuiApplication.clipboard().setText(sel[0].ssh_command())
+            self._status(self.tr("Copied: %1").replace("%1", sel[0].ssh_command()))
+
+    @Slot()
+    def _on_remove_button_clicked(self) -> None:
+        sel = self._selected()
+        if not sel or sel[1] != "saved":
+            return
+        answer = QMessageBox.question(self, self.tr("Remove host"),
+                                      self.tr("Remove %1 and its stored password?").replace("%1", sel[0].name))
+        if answer == QMessageBox.StandardButton.Yes:
+            self.service.remove_host(sel[0].name)
+
+    def shutdown(self) -> None:
+        """Connections belong to the service (closed at app exit), not to this page."""
+        for sig, slot in ((self.service.state_changed, self._on_service_state_changed),
+                          (self.service.hosts_changed, self.refresh),
+                          (self.service.host_key_prompted, self._on_service_host_key_prompted),
+                          (self.service.host_key_changed, self._on_service_host_key_changed),
+                          (self.service.forward_opened, self._on_service_forward_opened)):
+            try:
+                sig.disconnect(slot)
+            except (RuntimeError, TypeError):
+                pass
