@@ -630,6 +630,7 @@ class SyncEngine:
         while True:
             attempt += 1
             self.result.attempts = attempt
+            self._stop.clear()
             try:
                 self._check_cancel()
                 try:
