@@ -142,6 +142,10 @@
         <translation>%1（按显示汇率约 %2%3）</translation>
     </message>
     <message>
+        <source>all regions</source>
+        <translation>所有地域</translation>
+    </message>
+    <message>
         <source>%1 GB per GPU, %2 GB in all</source>
         <translation>每卡 %1 GB，共 %2 GB</translation>
     </message>
@@ -453,6 +457,10 @@
     <message>
         <source>Network bandwidth in Gbps</source>
         <translation>网络带宽（Gbps）</translation>
+    </message>
+    <message>
+        <source>all regions</source>
+        <translation>所有地域</translation>
     </message>
     <message>
         <source>unknown</source>

@@ -309,3 +309,24 @@ def test_offer_to_dict_has_the_cli_fields():
         assert k in d
     assert d["price_date"] == "2026-01-02"
     assert d["price_spot"] is None
+
+
+def test_real_live_price_cache_is_merged(labgpu_home):
+    """Through H3's real cache module (app.core.live_prices), not a stand-in."""
+    from app.core import live_prices
+    from app.core.paths import default_paths
+
+    paths = default_paths().ensure()
+    bundled = load_catalog(paths, include_live=False)
+    gn7 = next(o for o in bundled.offers if o.instance_type == "GN7.2XLARGE32")
+    fetched = datetime.now(timezone.utc) - timedelta(minutes=3)
+    live_prices.save(paths, [replace(gn7, price_on_demand=8.68, price_spot=1.2, fetched_at=fetched,
+                                     price_source="Tencent InquiryPriceRunInstances")])
+    load = load_catalog(paths)
+    got = next(o for o in load.offers if o.key == gn7.key)
+    assert got.live
+    assert got.price_on_demand == 8.68
+    assert got.fp16_tflops == 65
+    assert load.live_count >= 1
+    assert len(load.offers) == len(bundled.offers)
+    assert price_age(got).text() == "live 3 min ago"

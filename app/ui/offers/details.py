@@ -161,7 +161,8 @@ class OfferDetailsPanel(QWidget):
         f = self.fields
         self.title.setText(f"{PROVIDERS.get(o.provider, o.provider)} · {o.instance_type}")
         f["provider"].setText(PROVIDERS.get(o.provider, o.provider))
-        f["region"].setText(o.region + (f" / {o.zone}" if o.zone else ""))
+        region = self.tr("all regions") if o.region == "all regions" else o.region
+        f["region"].setText(region + (f" / {o.zone}" if o.zone else ""))
         gpu_name = spec.name if spec else o.gpu_model
         f["gpu"].setText(f"{o.gpu_count:g} × {gpu_name}")
         f["vram"].setText(self.tr("%1 GB per GPU, %2 GB in all").replace("%1", f"{o.vram_gb:g}")

@@ -228,7 +228,8 @@ class OffersTableModel(QAbstractTableModel):
         if key == "provider":
             return PROVIDERS.get(offer.provider, offer.provider)
         if key == "region":
-            return offer.region + (f" / {offer.zone}" if offer.zone else "")
+            region = self.tr("all regions") if offer.region == "all regions" else offer.region
+            return region + (f" / {offer.zone}" if offer.zone else "")
         if key == "instance_type":
             return offer.instance_type + (" ⛔" if offer.sold_out else "")
         if key == "gpu":

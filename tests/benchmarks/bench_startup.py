@@ -1,0 +1,160 @@
+"""Start-up and filter benchmarks (a script, not collected by pytest).
+
+    .venv/bin/python tests/benchmarks/bench_startup.py [--runs N] [--offers N]
+
+1. Process start → first window shown, LabGPU vs a bare PySide6 QMainWindow, measured the same
+   way: wall clock before spawning the process, and the epoch the process prints right after its
+   window is shown (LabGPU: env LABGPU_STARTUP_PROBE=1 prints "LABGPU_SHOWN <epoch>" and quits).
+   Median of N runs each, after one warm-up run each (so both read the same disk cache).
+2. Filter + sort over synthetic offers through the real OffersTableModel/OfferFilterProxyModel:
+   ms per filter change and per sort change (goal < 50 ms).
+
+The last line is ``ratios: startup=<labgpu/bare> filter_ms=<x>``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+BARE = r"""
+import sys, time
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QMainWindow
+app = QApplication(sys.argv)
+w = QMainWindow()
+w.setWindowTitle("bare")
+w.resize(1280, 800)
+w.show()
+QTimer.singleShot(0, lambda: (print(f"LABGPU_SHOWN {time.time():.6f}", flush=True), app.quit()))
+app.exec()
+"""
+
+
+def _time_once(cmd: list[str], env: dict[str, str]) -> float:
+    t0 = time.time()
+    out = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False)
+    for line in out.stdout.splitlines():
+        if line.startswith("LABGPU_SHOWN "):
+            return float(line.split()[1]) - t0
+    raise RuntimeError(f"{cmd[:3]} printed no LABGPU_SHOWN line (rc {out.returncode}):\n{out.stderr[-2000:]}")
+
+
+def bench_startup(runs: int) -> tuple[float, float]:
+    with tempfile.TemporaryDirectory(prefix="labgpu-bench-") as home:
+        env = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen"),
+               "LABGPU_STARTUP_PROBE": "1", "LABGPU_HOME": home, "LANG": "C.UTF-8"}
+        app_cmd = [sys.executable, "-m", "app", "--lang", "en"]
+        bare_cmd = [sys.executable, "-c", BARE]
+        _time_once(app_cmd, env)  # warm-up: first run writes settings, fills caches
+        _time_once(bare_cmd, env)
+        app_t, bare_t = [], []
+        for _ in range(runs):  # interleaved so load changes on the machine hit both alike
+            app_t.append(_time_once(app_cmd, env))
+            bare_t.append(_time_once(bare_cmd, env))
+    a, b = statistics.median(app_t), statistics.median(bare_t)
+    print(f"startup LabGPU: median {a * 1000:.0f} ms  (runs: {', '.join(f'{t * 1000:.0f}' for t in app_t)})")
+    print(f"startup bare  : median {b * 1000:.0f} ms  (runs: {', '.join(f'{t * 1000:.0f}' for t in bare_t)})")
+    return a, b
+
+
+def synthetic_offers(n: int) -> tuple[list, dict]:
+    from app.core.catalog import load_catalog
+
+    load = load_catalog(include_live=False)
+    rnd = random.Random(42)
+    base = load.offers
+    out = []
+    for i in range(n):
+        o = base[i % len(base)]
+        factor = rnd.uniform(0.6, 1.6)
+        unknown = o.price_on_demand is None or rnd.random() < 0.1
+        out.append(replace(
+            o, region=f"{o.region}-{i // len(base)}", instance_type=f"{o.instance_type}#{i}",
+            price_on_demand=None if unknown else o.price_on_demand * factor,
+            price_spot=None if o.price_spot is None else o.price_spot * factor,
+        ))
+    return out, load.gpus
+
+
+def bench_filter(n: int) -> tuple[float, float, float]:
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtWidgets import QApplication, QTableView
+
+    from app.core.catalog import OfferFilter
+    from app.ui.offers.model import OfferFilterProxyModel, OffersTableModel
+
+    app = QApplication.instance() or QApplication([])
+    offers, gpus = synthetic_offers(n)
+    model = OffersTableModel()
+    t0 = time.perf_counter()
+    model.set_offers(offers, gpus)
+    load_ms = (time.perf_counter() - t0) * 1000
+    proxy = OfferFilterProxyModel()
+    proxy.setSourceModel(model)
+    view = QTableView()  # a real view attached, as on the page
+    view.setModel(proxy)
+    view.resize(1100, 500)
+    view.show()
+    app.processEvents()
+    filters = [
+        OfferFilter(gpu_models=("A100",)),
+        OfferFilter(gpu_models=("A100",), providers=("aws", "azure", "gcp")),
+        OfferFilter(min_vram=40),
+        OfferFilter(max_price=20.0, currency="CNY"),
+        OfferFilter(spot_only=True, max_price=5.0, currency="USD"),
+        OfferFilter(region="us-east"),
+        OfferFilter(text="h100"),
+        OfferFilter(gpu_count=8, min_vram=80),
+        OfferFilter(),
+    ]
+    filter_times = []
+    for _ in range(3):
+        for f in filters:
+            t = time.perf_counter()
+            proxy.set_filter(f)
+            app.processEvents()
+            filter_times.append((time.perf_counter() - t) * 1000)
+    sort_times = []
+    for key, desc in (("on_demand", False), ("on_demand", True), ("per_tflop", False), ("vram", True),
+                      ("provider", False), ("age", False), ("per_tflop", False)):
+        t = time.perf_counter()
+        model.sort_by(key, desc)
+        app.processEvents()
+        sort_times.append((time.perf_counter() - t) * 1000)
+    view.close()
+    f_med, f_max = statistics.median(filter_times), max(filter_times)
+    s_med = statistics.median(sort_times)
+    print(f"offers: {n}; model load {load_ms:.0f} ms")
+    print(f"filter change: median {f_med:.1f} ms, max {f_max:.1f} ms over {len(filter_times)} changes")
+    print(f"sort change  : median {s_med:.1f} ms, max {max(sort_times):.1f} ms over {len(sort_times)} sorts")
+    return f_med, f_max, s_med
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=7)
+    ap.add_argument("--offers", type=int, default=10_000)
+    args = ap.parse_args()
+    a, b = bench_startup(args.runs)
+    f_med, f_max, s_med = bench_filter(args.offers)
+    print(f"goal: startup ratio <= 1.5 ({'met' if a / b <= 1.5 else 'NOT met'}); "
+          f"filter < 50 ms ({'met' if f_max < 50 else 'NOT met'})")
+    print(f"ratios: startup={a / b:.2f} filter_ms={f_med:.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
