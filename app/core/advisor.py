@@ -271,6 +271,7 @@ class _Candidate:
     reasons: list[str]
     nodes: int = 1
     penalty: float = 1.0  # > 1: ranked as if this much slower (JAX on pre-Ampere GPUs)
+    used: float = 1.0  # GPUs of the configuration the job uses
 
 
 def _t(template: str, **params: object) -> str:
@@ -313,7 +314,9 @@ def advise(offers: Iterable[Offer], answers: AdvisorAnswers, rate: ExchangeRate 
 
     def sort_key(c: _Candidate) -> tuple[int, float, float, str]:
         if c.cost is None:
-            return (2, 0.0, 0.0, _label(c.offer))
+            # Unknown price: the closest fit first (fewest idle GPUs, then the least spare memory).
+            idle = max(c.offer.gpu_count * c.nodes - c.used, 0.0)
+            return (2, idle, c.offer.vram_gb, _label(c.offer))
         if a.workload == "inference" or not c.work:
             # Inference: the cheapest configuration that fits. Unknown speed: after known speed.
             return (0 if a.workload == "inference" else 1, c.cost * c.penalty, 0.0, _label(c.offer))
@@ -598,7 +601,7 @@ def _consider(offer: Offer, a: AdvisorAnswers, vram: VramEstimate, need: float,
                           date=offer.price_date.isoformat()))
     elif cost is not None:
         reasons.append(translate(QT_TRANSLATE_NOOP("LabGPU", "price from an undated snapshot")))
-    return _Candidate(offer, cost, work, reasons, nodes, penalty)
+    return _Candidate(offer, cost, work, reasons, nodes, penalty, used)
 
 
 def provider_name(provider: str) -> str:

@@ -351,6 +351,7 @@ class AdvisorPage(QWidget):
         self.excluded_table.setObjectName("excludedTable")
         self.excluded_table.setHorizontalHeaderLabels([self.tr("Offer"), self.tr("Reason")])
         self._setup_table(self.excluded_table)
+        self.excluded_table.setWordWrap(False)
         self.result_tabs.addTab(self.excluded_table, self.tr("Left out, and why"))
         split.addWidget(self.ranked_table)
         split.addWidget(self.result_tabs)
@@ -613,9 +614,10 @@ class AdvisorPage(QWidget):
         self.ranked_table.resizeRowsToContents()
         self.excluded_table.setRowCount(len(r.excluded))
         for row, (key, reason) in enumerate(r.excluded):
-            self.excluded_table.setItem(row, 0, QTableWidgetItem(self._offer_label(key)))
-            self.excluded_table.setItem(row, 1, QTableWidgetItem(reason))
-        self.excluded_table.resizeRowsToContents()
+            self.excluded_table.setItem(row, 0, QTableWidgetItem(self._offer_label(key, one_line=True)))
+            cell = QTableWidgetItem(reason)
+            cell.setToolTip(reason)
+            self.excluded_table.setItem(row, 1, cell)
         self.result_tabs.setTabText(1, self.tr("Left out, and why (%1)").replace("%1", str(len(r.excluded))))
         self.show_in_offers_button.setEnabled(True)
         if r.items:
@@ -628,9 +630,9 @@ class AdvisorPage(QWidget):
         self.result_ready.emit(self.result)
 
     @staticmethod
-    def _offer_label(key: tuple[str, str, str]) -> str:
+    def _offer_label(key: tuple[str, str, str], one_line: bool = False) -> str:
         provider, region, instance = key
-        return f"{PROVIDERS.get(provider, provider)} {instance}\n{region}"
+        return f"{PROVIDERS.get(provider, provider)} {instance}{' · ' if one_line else chr(10)}{region}"
 
     @staticmethod
     def _gpu_text(offer: Offer | None) -> str:
