@@ -345,7 +345,7 @@
     </message>
     <message>
         <source>&lt;b&gt;Advisor: %1&lt;/b&gt; — %2 recommended, %3 excluded (&lt;a href="excluded"&gt;show&lt;/a&gt;)</source>
-        <translation>&lt;b&gt;选型助手：%1&lt;/b&gt; — 推荐 %2 个，排除 %3 个（&lt;a href="excluded"&gt;查看&lt;/a&gt;）</translation>
+        <translation>&lt;b&gt;选型顾问：%1&lt;/b&gt; — 推荐 %2 个，排除 %3 个（&lt;a href="excluded"&gt;查看&lt;/a&gt;）</translation>
     </message>
     <message>
         <source>Nothing was excluded.</source>
@@ -353,7 +353,7 @@
     </message>
     <message>
         <source>Excluded by the advisor</source>
-        <translation>选型助手排除的报价</translation>
+        <translation>选型顾问排除的报价</translation>
     </message>
     <message>
         <source>Excluded offers and why: %1</source>

@@ -253,9 +253,11 @@ def test_ranking_before_catalog_loaded_is_applied_when_it_arrives(qtbot, ctx):
     page = OffersPage(ctx)
     qtbot.addWidget(page)
     key = ("aws", "us-east-1", "g4dn.xlarge")
-    page.activate(Ranking("Vision", (RankedOffer(key, 1, 1.0, ("cheap",)),)))
+    page.activate(Ranking("Advisor: Vision", (RankedOffer(key, 1, 1.0, ("cheap",)),)))
     qtbot.waitUntil(lambda: page.load is not None, timeout=5000)
     assert _visible(page)[0].key == key
+    assert page.banner_label.text().count("Advisor:") == 1  # a title already prefixed is not doubled
+    assert "Advisor: Vision</b> — 1 recommended, 0 excluded" in page.banner_label.text()
 
 
 def test_details_panel_shows_unknown_prices_and_sources(qtbot, ctx):

@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QScrollArea,
     QSizePolicy,
     QStackedWidget,
-    QVBoxLayout,
     QWidget,
 )
 
@@ -79,8 +78,12 @@ class OfferDetailsPanel(QWidget):
         scroll.setWidget(form_host)
         row.addWidget(scroll, 1)
 
-        self.estimator_host = QVBoxLayout()
-        row.addLayout(self.estimator_host, 1)
+        # The estimator scrolls on its own so a short window never squeezes it into overlapping.
+        self.estimator_scroll = QScrollArea(content)
+        self.estimator_scroll.setWidgetResizable(True)
+        self.estimator_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.estimator_scroll.hide()
+        row.addWidget(self.estimator_scroll, 1)
         self.stack.addWidget(content)
         self.stack.setCurrentIndex(0)
 
@@ -140,9 +143,10 @@ class OfferDetailsPanel(QWidget):
         except ImportError as exc:
             log.info("cost estimator not available: %s", exc)
             return None
-        self.estimator = EstimatorWidget(self.ctx, self)
+        self.estimator = EstimatorWidget(self.ctx, self.estimator_scroll)
         self.estimator.setObjectName("offerEstimator")
-        self.estimator_host.addWidget(self.estimator)
+        self.estimator_scroll.setWidget(self.estimator)
+        self.estimator_scroll.show()
         return self.estimator
 
     def _money_pair(self, amount: float | None, offer: Offer, suffix: str) -> str:

@@ -9,6 +9,7 @@ says what was recommended and what was excluded and why.
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -153,7 +154,7 @@ class OffersPage(QWidget):
         self.splitter.addWidget(self.details)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
-        self.splitter.setSizes([460, 240])
+        self.splitter.setSizes([360, 280])
         outer.addWidget(self.splitter, 1)
 
         self.status_label = QLabel(self.tr("Loading the offer catalog…"), self)
@@ -421,7 +422,7 @@ class OffersPage(QWidget):
         n_rec = sum(1 for r in ranking.items if any(o.key == r.key for o in self.model.offers))
         self.banner_label.setText(
             self.tr("<b>Advisor: %1</b> — %2 recommended, %3 excluded (<a href=\"excluded\">show</a>)")
-            .replace("%1", _html(ranking.title)).replace("%2", str(n_rec))
+            .replace("%1", _html(_strip_advisor_prefix(ranking.title))).replace("%2", str(n_rec))
             .replace("%3", str(len(ranking.excluded))))
         self.banner.show()
         self._sync_sort_indicator()
@@ -470,6 +471,14 @@ class OffersPage(QWidget):
         if self._save_timer.isActive():
             self._save_timer.stop()
             self._save_settings()
+
+
+_ADVISOR_PREFIX = re.compile(r"^\s*(Advisor|选型顾问|选型助手)\s*[:：]\s*")
+
+
+def _strip_advisor_prefix(title: str) -> str:
+    """The banner says "Advisor: <title>"; a title that already starts so is not prefixed twice."""
+    return _ADVISOR_PREFIX.sub("", title, count=1)
 
 
 def _html(text: str) -> str:
