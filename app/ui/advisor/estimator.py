@@ -129,9 +129,7 @@ class EstimatorWidget(QWidget):
                 self.count_unit_combo.addItem(self.tr("instances"), costs.COUNT_INSTANCES)
                 self.count_unit_combo.addItem(self.tr("GPUs"), costs.COUNT_GPUS)
                 grid.addWidget(self.count_unit_combo, row, 2)
-                grid.addWidget(err, row, 3)
-            else:
-                grid.addWidget(err, row, 2, 1, 2)
+            grid.addWidget(err, row, 3)
             edit.textChanged.connect(self._on_input_changed)
             row += 1
         grid.addWidget(self.mode_error, row, 1, 1, 3)
