@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -54,6 +55,7 @@ class HostConnectionService(QObject):
         self._wanted: set[str] = set()
         self._busy: set[str] = set()
         self._closed = False
+        self._tasks: set[Any] = set()
         self._timer = QTimer(self)
         self._timer.setInterval(self.WATCH_MS)
         self._timer.timeout.connect(self._on_timer_timeout)
@@ -119,7 +121,7 @@ class HostConnectionService(QObject):
             if connect:
                 self.connect_host(rec.name)
 
-        self.ctx.runner.submit(job, name=f"add-host:{rec.name}", on_done=done, on_error=self._report)
+        self._submit(job, name=f"add-host:{rec.name}", on_done=done, on_error=self._report)
 
     def remove_host(self, name: str) -> None:
         self.disconnect_host(name)
@@ -136,7 +138,7 @@ class HostConnectionService(QObject):
             self.states.pop(name, None)
             self.hosts_changed.emit()
 
-        self.ctx.runner.submit(job, name=f"remove-host:{name}", on_done=done, on_error=self._report)
+        self._submit(job, name=f"remove-host:{name}", on_done=done, on_error=self._report)
 
     # -- connect / disconnect -------------------------------------------------------------------
     def connect_host(self, name: str) -> None:
@@ -159,7 +161,7 @@ class HostConnectionService(QObject):
         def done(conn: Connection) -> None:
             self._busy.discard(name)
             if self._closed or name not in self._wanted:
-                self.ctx.runner.submit(conn.close, name=f"close:{name}")
+                self._submit(conn.close, name=f"close:{name}")
                 return
             self.connections[name] = conn
             self._set(name, CONNECTED, "", conn.fingerprint)
@@ -181,7 +183,7 @@ class HostConnectionService(QObject):
             self._set(name, ERROR, exc.text() if isinstance(exc, LabGpuError) else str(exc))
             self._report(exc)
 
-        self.ctx.runner.submit(job, name=f"connect:{name}", on_done=done, on_error=failed)
+        self._submit(job, name=f"connect:{name}", on_done=done, on_error=failed)
 
     def accept_host_key(self, name: str, prompt: HostKeyPrompt) -> None:
         """The user compared and accepted exactly this key: remember it and connect."""
@@ -190,7 +192,7 @@ class HostConnectionService(QObject):
             if self.store().find(name) is not None:
                 self.store().update(name, fingerprint=prompt.fingerprint)
 
-        self.ctx.runner.submit(job, name=f"accept-key:{name}", on_done=lambda _r: self.connect_host(name),
+        self._submit(job, name=f"accept-key:{name}", on_done=lambda _r: self.connect_host(name),
                                on_error=self._report)
 
     def forget_host_key(self, name: str, reconnect: bool = True) -> None:
@@ -207,16 +209,16 @@ class HostConnectionService(QObject):
             if reconnect:
                 self.connect_host(name)
 
-        self.ctx.runner.submit(job, name=f"forget-key:{name}", on_done=done, on_error=self._report)
+        self._submit(job, name=f"forget-key:{name}", on_done=done, on_error=self._report)
 
     def disconnect_host(self, name: str) -> None:
         self._wanted.discard(name)
         for key in [k for k in self.forwards if k[0] == name]:
             fwd = self.forwards.pop(key)
-            self.ctx.runner.submit(fwd.stop, name=f"forward-stop:{name}")
+            self._submit(fwd.stop, name=f"forward-stop:{name}")
         conn = self.connections.pop(name, None)
         if conn is not None:
-            self.ctx.runner.submit(conn.close, name=f"disconnect:{name}")
+            self._submit(conn.close, name=f"disconnect:{name}")
         if name in self.states:
             self._set(name, DISCONNECTED)
 
@@ -251,7 +253,7 @@ class HostConnectionService(QObject):
             self.forwards[(name, remote_port)] = fwd
             self.forward_opened.emit(name, remote_port, fwd.url)
 
-        self.ctx.runner.submit(job, name=f"forward:{name}:{remote_port}", on_done=done, on_error=self._report)
+        self._submit(job, name=f"forward:{name}:{remote_port}", on_done=done, on_error=self._report)
 
     # -- watchdog -------------------------------------------------------------------------------
     def _on_timer_timeout(self) -> None:
@@ -273,7 +275,18 @@ class HostConnectionService(QObject):
                 self.connections.pop(name, None)
                 self._set(name, ERROR, exc.text() if isinstance(exc, LabGpuError) else str(exc))
 
-            self.ctx.runner.submit(job, name=f"reconnect:{name}", on_done=done, on_error=failed)
+            self._submit(job, name=f"reconnect:{name}", on_done=done, on_error=failed)
+
+    def _submit(self, fn: Any, *args: Any, name: str = "", on_done: Any = None, on_error: Any = None) -> Any:
+        """ctx.runner.submit, keeping the Task alive until its result reached the GUI thread.
+
+        (The runner forgets a task when its worker ends; a Task nobody references is collected
+        before the queued ``finished`` signal arrives, and the callback would be lost.)
+        """
+        task = self.ctx.runner.submit(fn, *args, name=name, on_done=on_done, on_error=on_error)
+        self._tasks.add(task)
+        task.done.connect(lambda: self._tasks.discard(task))
+        return task
 
     def _report(self, exc: BaseException) -> None:
         self.ctx.errors.report(exc, "hosts")
