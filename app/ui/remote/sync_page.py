@@ -1,0 +1,525 @@
+"""Sync page: saved pairs (local folder ↔ remote folder), a preview of what will change, the sync
+itself with live progress and Cancel, and the history of runs.
+
+All work runs through ``ctx.runner`` (listing, SSH, transfers); the page only shows results.
+Mirror deletions are never applied blind: a pair with "mirror" is previewed first and the user
+presses Sync again after seeing what will be deleted.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, QPersistentModelIndex, Qt, Slot
+from PySide6.QtGui import QColor, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QMessageBox,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.core.errors import LabGpuError
+from app.core.syncplan import CONFLICT, COPY, DELETE, MKDIR, REASONS, UPDATE, PlanItem
+from app.core.i18n import translate
+from app.remote.sync import DOWN, UP, SyncPair, SyncProgress, SyncResult, SyncStore, human_bytes, run_sync
+from app.ui.context import AppContext
+from app.ui.remote.sync_pair_dialog import SyncPairDialog
+
+MAX_PREVIEW_ROWS = 5000
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("SyncPage", text)
+
+
+def _fmt_eta(seconds: float | None) -> str:
+    if seconds is None:
+        return "–"
+    s = int(seconds)
+    return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
+
+
+class PreviewModel(QAbstractTableModel):
+    """What a sync will do, one row per change (capped for very large trees)."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.items: list[PlanItem] = []
+        self.total = 0
+
+    def set_items(self, items: list[PlanItem]) -> None:
+        self.beginResetModel()
+        self.total = len(items)
+        self.items = items[:MAX_PREVIEW_ROWS]
+        self.endResetModel()
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self.items)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else 4
+
+    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
+                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            tr = QCoreApplication.translate
+            return [tr("PreviewModel", "Action"), tr("PreviewModel", "Path"), tr("PreviewModel", "Size"),
+                    tr("PreviewModel", "Why")][section]
+        return None
+
+    @staticmethod
+    def action_text(action: str) -> str:
+        tr = QCoreApplication.translate
+        return {COPY: tr("PreviewModel", "Copy"), UPDATE: tr("PreviewModel", "Update"),
+                DELETE: tr("PreviewModel", "Delete"), MKDIR: tr("PreviewModel", "New folder"),
+                CONFLICT: tr("PreviewModel", "Skip")}.get(action, action)
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid():
+            return None
+        item = self.items[index.row()]
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == 0:
+                return self.action_text(item.action)
+            if col == 1:
+                return item.path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+            if col == 2:
+                return human_bytes(item.size) if item.size else ""
+            if col == 3:
+                reason = REASONS.get(item.reason, item.reason)
+                return translate(reason) if reason else ""
+        if role == Qt.ItemDataRole.ForegroundRole and col == 0:
+            return {DELETE: QColor("#b3261e"), CONFLICT: QColor("#9a6700"), COPY: QColor("#1b6e2e")}.get(
+                item.action)
+        if role == Qt.ItemDataRole.TextAlignmentRole and col == 2:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+
+class SyncPage(QWidget):
+    page_id = "sync"
+
+    @staticmethod
+    def nav_title() -> str:
+        return QCoreApplication.translate("SyncPage", "Sync")
+
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.sync_store = SyncStore(store=ctx.store)
+        self.pairs: list[SyncPair] = []
+        self.dialog: SyncPairDialog | None = None
+        self.task: Any = None
+        self.engine: Any = None
+        self.preview_for: tuple[Any, ...] | None = None  # pair state the shown preview belongs to
+        self.preview_deletions = 0
+        self.last_progress: SyncProgress | None = None
+
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(24, 20, 24, 16)
+        title = QLabel(self.tr("Sync"), self)
+        title.setStyleSheet("font-size: 20px; font-weight: 600;")
+        outer.addWidget(title)
+        sub = QLabel(self.tr("Keep a local folder and a folder on a host in step: datasets up, checkpoints "
+                             "down. Unchanged files are skipped; newer files at the destination are never "
+                             "overwritten."), self)
+        sub.setWordWrap(True)
+        sub.setStyleSheet("color: palette(mid);")
+        outer.addWidget(sub)
+
+        bar = QHBoxLayout()
+        self.add_button = self._button(self.tr("&New pair…"), self._on_add_button_clicked, bar,
+                                       self.tr("Add a local ↔ remote folder pair (Ctrl+N)"))
+        self.edit_button = self._button(self.tr("&Edit…"), self._on_edit_button_clicked, bar)
+        self.remove_button = self._button(self.tr("&Remove"), self._on_remove_button_clicked, bar,
+                                          self.tr("Forget the pair (files are not touched)"))
+        bar.addStretch(1)
+        self.preview_button = self._button(self.tr("&Preview"), self._on_preview_button_clicked, bar,
+                                           self.tr("List what will change without changing anything (Ctrl+P)"))
+        self.sync_button = self._button(self.tr("&Sync now"), self._on_sync_button_clicked, bar,
+                                        self.tr("Run the sync (Ctrl+Return)"))
+        self.sync_button.setDefault(True)
+        self.cancel_button = self._button(self.tr("&Cancel"), self._on_cancel_button_clicked, bar,
+                                          self.tr("Stop now; finished files stay, the rest resumes next "
+                                                  "time (Esc)"))
+        outer.addLayout(bar)
+
+        self.pairs_table = QTableWidget(0, 5, self)
+        self.pairs_table.setHorizontalHeaderLabels([self.tr("Host"), self.tr("Local folder"),
+                                                    self.tr("Remote folder"), self.tr("Direction"),
+                                                    self.tr("Options")])
+        self._setup_table(self.pairs_table)
+        self.pairs_table.itemSelectionChanged.connect(self._on_pairs_table_selection_changed)
+        self.pairs_table.doubleClicked.connect(self._on_edit_button_clicked)
+
+        self.preview_model = PreviewModel(self)
+        self.preview_table = QTableView(self)
+        self.preview_table.setModel(self.preview_model)
+        self._setup_table(self.preview_table)
+        self.preview_table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.preview_label = QLabel(self.tr("Press Preview to see what will change."), self)
+        self.preview_label.setWordWrap(True)
+
+        self.history_table = QTableWidget(0, 7, self)
+        self.history_table.setHorizontalHeaderLabels([self.tr("When"), self.tr("Direction"), self.tr("Files"),
+                                                      self.tr("Data"), self.tr("Time"), self.tr("Result"),
+                                                      self.tr("Details")])
+        self._setup_table(self.history_table)
+        self.history_table.horizontalHeader().setSectionResizeMode(6, QHeaderView.ResizeMode.Stretch)
+
+        split = QSplitter(Qt.Orientation.Vertical, self)
+        split.addWidget(self._boxed(self.tr("Pairs"), self.pairs_table))
+        preview_box = self._boxed(self.tr("Preview"), self.preview_table, self.preview_label)
+        split.addWidget(preview_box)
+        split.addWidget(self._boxed(self.tr("History"), self.history_table))
+        split.setSizes([160, 260, 160])
+        outer.addWidget(split, 1)
+
+        prog = QHBoxLayout()
+        self.state_label = QLabel(self.tr("Idle"), self)
+        self.state_label.setMinimumWidth(180)
+        self.progress_bar = QProgressBar(self)
+        self.progress_bar.setRange(0, 1000)
+        self.progress_bar.setValue(0)
+        self.progress_bar.setTextVisible(True)
+        self.progress_bar.setFormat("%p%")
+        self.detail_label = QLabel("", self)
+        self.detail_label.setMinimumWidth(380)
+        prog.addWidget(self.state_label)
+        prog.addWidget(self.progress_bar, 1)
+        prog.addWidget(self.detail_label)
+        outer.addLayout(prog)
+
+        QShortcut(QKeySequence.StandardKey.New, self, activated=self._on_add_button_clicked)
+        QShortcut(QKeySequence("Ctrl+P"), self, activated=self._on_preview_button_clicked)
+        QShortcut(QKeySequence("Ctrl+Return"), self, activated=self._on_sync_button_clicked)
+        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self._on_cancel_button_clicked)
+        QShortcut(QKeySequence.StandardKey.Delete, self.pairs_table, activated=self._on_remove_button_clicked)
+        self.refresh()
+
+    # building blocks ------------------------------------------------------------------------------
+    def _button(self, text: str, slot: Any, bar: QHBoxLayout, tip: str = "") -> QPushButton:
+        b = QPushButton(text, self)
+        b.clicked.connect(slot)
+        if tip:
+            b.setToolTip(tip)
+        bar.addWidget(b)
+        return b
+
+    @staticmethod
+    def _setup_table(t: QAbstractItemView) -> None:
+        t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        t.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        t.setAlternatingRowColors(True)
+        t.verticalHeader().setVisible(False)  # type: ignore[attr-defined]
+        t.horizontalHeader().setStretchLastSection(True)  # type: ignore[attr-defined]
+
+    def _boxed(self, title: str, *widgets: QWidget) -> QWidget:
+        w = QWidget(self)
+        lay = QVBoxLayout(w)
+        lay.setContentsMargins(0, 6, 0, 0)
+        lab = QLabel(title, w)
+        lab.setStyleSheet("font-weight: 600;")
+        lay.addWidget(lab)
+        for x in widgets:
+            lay.addWidget(x)
+        return w
+
+    # data -------------------------------------------------------------------------------------------
+    def host_names(self) -> list[str]:
+        names: list[str] = []
+        try:
+            from app.core.hosts import HostStore, instance_hosts
+
+            hs = HostStore(store=self.ctx.store)
+            names = [h.name for h in hs.list()]
+            try:
+                names += [h.name for h in instance_hosts(paths=self.ctx.paths, store=self.ctx.store)
+                          if h.name not in names]
+            except LabGpuError:
+                pass
+        except ImportError:
+            pass
+        return names
+
+    def refresh(self) -> None:
+        current = self.current_pair()
+        self.pairs = self.sync_store.pairs()
+        self.pairs_table.setRowCount(len(self.pairs))
+        for row, p in enumerate(self.pairs):
+            opts = []
+            if p.excludes:
+                opts.append(self.tr("%n exclude(s)", "", len(p.excludes)))
+            if p.gitignore:
+                opts.append(".gitignore")
+            if p.mirror_delete:
+                opts.append(self.tr("mirror"))
+            if p.verify:
+                opts.append(self.tr("verify"))
+            if p.bwlimit_kbps:
+                opts.append(f"≤ {human_bytes(p.bwlimit_kbps * 1024)}/s")
+            cells = [p.host, p.local_path, p.remote_path,
+                     self.tr("Upload ↑") if p.direction == UP else self.tr("Download ↓"), ", ".join(opts)]
+            for col, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)
+                self.pairs_table.setItem(row, col, item)
+        self.pairs_table.resizeColumnsToContents()
+        if self.pairs:
+            ids = [p.id for p in self.pairs]
+            row = ids.index(current.id) if current is not None and current.id in ids else 0
+            self.pairs_table.selectRow(row)
+        self._reload_history()
+        self._update_buttons()
+
+    def current_pair(self) -> SyncPair | None:
+        rows = self.pairs_table.selectionModel().selectedRows() if self.pairs_table.selectionModel() else []
+        if not rows:
+            return None
+        r = rows[0].row()
+        return self.pairs[r] if 0 <= r < len(self.pairs) else None
+
+    def _pair_key(self, p: SyncPair) -> tuple[Any, ...]:
+        return (p.id, p.host, p.local_path, p.remote_path, p.direction, tuple(p.excludes), p.gitignore,
+                p.mirror_delete)
+
+    def _reload_history(self) -> None:
+        pair = self.current_pair()
+        runs = self.sync_store.runs(pair.id) if pair is not None else []
+        self.history_table.setRowCount(len(runs))
+        results = {"ok": self.tr("OK"), "dry-run": self.tr("Preview"), "error": self.tr("Failed"),
+                   "cancelled": self.tr("Cancelled")}
+        for row, r in enumerate(runs):
+            cells = [time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(r.started_at)),
+                     self.tr("Upload ↑") if r.direction == UP else self.tr("Download ↓"),
+                     str(r.files), human_bytes(r.bytes), f"{r.seconds:.1f} s", results.get(r.result, r.result),
+                     r.message or (self.tr("%1 unchanged, %2 deleted, %3 conflicts")
+                                   .replace("%1", str(r.skipped)).replace("%2", str(r.deleted))
+                                   .replace("%3", str(r.conflicts)))]
+            for col, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)
+                if col == 5 and r.result == "error":
+                    item.setForeground(QColor("#b3261e"))
+                self.history_table.setItem(row, col, item)
+        self.history_table.resizeColumnsToContents()
+
+    def _update_buttons(self) -> None:
+        busy = self.task is not None
+        has = self.current_pair() is not None
+        self.add_button.setEnabled(not busy)
+        self.edit_button.setEnabled(has and not busy)
+        self.remove_button.setEnabled(has and not busy)
+        self.preview_button.setEnabled(has and not busy)
+        self.sync_button.setEnabled(has and not busy)
+        self.cancel_button.setEnabled(busy)
+
+    # pairs ------------------------------------------------------------------------------------------
+    @Slot()
+    def _on_pairs_table_selection_changed(self) -> None:
+        pair = self.current_pair()
+        if pair is None or self.preview_for is None or self.preview_for[0] != pair.id:
+            self.preview_model.set_items([])
+            self.preview_for = None
+            self.preview_label.setText(self.tr("Press Preview to see what will change."))
+        self._reload_history()
+        self._update_buttons()
+
+    def _open_dialog(self, pair: SyncPair | None) -> None:
+        self.dialog = SyncPairDialog(self.host_names(), pair, self)
+        self.dialog.accepted.connect(self._on_dialog_accepted)
+        self.dialog.open()
+
+    @Slot()
+    def _on_add_button_clicked(self) -> None:
+        if self.task is None:
+            self._open_dialog(None)
+
+    @Slot()
+    def _on_edit_button_clicked(self) -> None:
+        pair = self.current_pair()
+        if pair is not None and self.task is None:
+            self._open_dialog(pair)
+
+    @Slot()
+    def _on_dialog_accepted(self) -> None:
+        if self.dialog is None:
+            return
+        pair = self.sync_store.save(self.dialog.pair())
+        self.dialog.deleteLater()
+        self.dialog = None
+        self.refresh()
+        ids = [p.id for p in self.pairs]
+        if pair.id in ids:
+            self.pairs_table.selectRow(ids.index(pair.id))
+
+    @Slot()
+    def _on_remove_button_clicked(self) -> None:
+        pair = self.current_pair()
+        if pair is None or self.task is not None or pair.id is None:
+            return
+        if self.ctx.errors.interactive:
+            answer = QMessageBox.question(
+                self, self.tr("Remove pair"),
+                self.tr("Forget the pair %1 ↔ %2? No files are deleted.").replace("%1", pair.local_path)
+                .replace("%2", f"{pair.host}:{pair.remote_path}"))
+            if answer != QMessageBox.StandardButton.Yes:
+                return
+        self.sync_store.remove(pair.id)
+        self.refresh()
+
+    # preview and sync ----------------------------------------------------------------------------
+    @Slot()
+    def _on_preview_button_clicked(self) -> None:
+        pair = self.current_pair()
+        if pair is not None and self.task is None:
+            self._start(pair, dry_run=True)
+
+    @Slot()
+    def _on_sync_button_clicked(self) -> None:
+        pair = self.current_pair()
+        if pair is None or self.task is not None:
+            return
+        if pair.mirror_delete and self.preview_for != self._pair_key(pair):
+            # never delete blind: show what would go, then the user presses Sync again
+            self._start(pair, dry_run=True, then_confirm=True)
+            return
+        self._start(pair, dry_run=False)
+
+    def _start(self, pair: SyncPair, *, dry_run: bool, then_confirm: bool = False) -> None:
+        opts = pair.options(dry_run=dry_run)
+        store = self.sync_store
+        self.last_progress = None
+
+        def job(task: Any = None) -> SyncResult:
+            cancel = getattr(task, "_cancel", None)  # the runner's cancel flag (shutdown sets it)
+            return run_sync(pair.host, pair.local_path, pair.remote_path, opts, paths=self.ctx.paths,
+                            store=SyncStore(store=store.store), pair_id=pair.id,
+                            progress=task.report if task is not None else None, cancel_event=cancel,
+                            engine_ready=self._set_engine)
+
+        self.task = self.ctx.runner.submit(
+            job, name="sync",
+            on_done=lambda r, p=pair, d=dry_run, c=then_confirm: self._on_task_done(p, r, d, c),
+            on_error=self._on_task_failed, on_progress=self._on_task_progress)
+        self.state_label.setText(self.tr("Previewing…") if dry_run else self.tr("Starting…"))
+        self.progress_bar.setValue(0)
+        self.progress_bar.setRange(0, 0)  # busy until the plan says how much there is
+        self.detail_label.setText("")
+        self._update_buttons()
+
+    def _set_engine(self, engine: Any) -> None:
+        self.engine = engine  # called on the worker thread; only read on the GUI thread for cancel
+
+    @Slot()
+    def _on_cancel_button_clicked(self) -> None:
+        if self.task is None:
+            return
+        self.state_label.setText(self.tr("Cancelling…"))
+        engine = self.engine
+        if engine is not None:
+            engine.cancel()  # closes the connection: workers stop at once
+        self.task.cancel()
+
+    def state_text(self, state: str) -> str:
+        return {"listing": self.tr("Listing files…"), "planning": self.tr("Comparing…"),
+                "transferring": self.tr("Transferring"), "verifying": self.tr("Verifying (sha256)…"),
+                "deleting": self.tr("Deleting…"), "waiting": self.tr("Waiting for VPN/connection…"),
+                "done": self.tr("Done")}.get(state, state)
+
+    @Slot(object)
+    def _on_task_progress(self, p: SyncProgress) -> None:
+        if not isinstance(p, SyncProgress) or self.task is None:
+            return
+        self.last_progress = p
+        self.state_label.setText(self.state_text(p.state))
+        if p.state in ("transferring", "verifying", "deleting", "done") and p.bytes_total > 0:
+            self.progress_bar.setRange(0, 1000)
+            self.progress_bar.setValue(int(1000 * min(1.0, p.bytes_done / p.bytes_total)))
+        elif p.state in ("transferring", "done") and p.files_total > 0:
+            self.progress_bar.setRange(0, 1000)
+            self.progress_bar.setValue(int(1000 * p.files_done / p.files_total))
+        if p.state == "waiting":
+            self.detail_label.setText(self.tr("attempt %1 — resumes by itself").replace("%1", str(p.attempt)))
+            return
+        if p.files_total or p.bytes_total:
+            self.detail_label.setText(
+                self.tr("%1/%2 files · %3 of %4 · %5/s · ETA %6")
+                .replace("%1", str(p.files_done)).replace("%2", str(p.files_total))
+                .replace("%3", human_bytes(p.bytes_done)).replace("%4", human_bytes(p.bytes_total))
+                .replace("%5", human_bytes(p.rate)).replace("%6", _fmt_eta(p.eta)))
+
+    def _finish_task(self) -> None:
+        self.task = None
+        self.engine = None
+        self.progress_bar.setRange(0, 1000)
+        self._update_buttons()
+
+    def _on_task_done(self, pair: SyncPair, result: SyncResult, dry_run: bool, then_confirm: bool) -> None:
+        self._finish_task()
+        if dry_run:
+            plan = result.plan
+            items = plan.items() if plan is not None else []
+            self.preview_model.set_items(items)
+            self.preview_table.resizeColumnToContents(0)
+            self.preview_for = self._pair_key(pair)
+            self.preview_deletions = len(plan.deletions) if plan is not None else 0
+            self.progress_bar.setValue(0)
+            self.state_label.setText(self.tr("Preview ready"))
+            self.detail_label.setText("")
+            text = (self.tr("%1 files to transfer (%2), %3 to delete, %4 unchanged, %5 conflicts.")
+                    .replace("%1", str(result.files)).replace("%2", human_bytes(result.bytes))
+                    .replace("%3", str(result.deleted)).replace("%4", str(result.skipped))
+                    .replace("%5", str(result.conflicts)))
+            if self.preview_model.total > MAX_PREVIEW_ROWS:
+                text += " " + self.tr("Showing the first %1 of %2 changes.").replace(
+                    "%1", str(MAX_PREVIEW_ROWS)).replace("%2", str(self.preview_model.total))
+            if then_confirm and self.preview_deletions:
+                text += " " + self.tr("Check the deletions below, then press Sync now again to apply them.")
+            elif then_confirm:
+                text += " " + self.tr("Nothing would be deleted; press Sync now again to run it.")
+            self.preview_label.setText(text)
+        else:
+            self.progress_bar.setValue(1000)
+            self.state_label.setText(self.tr("Done"))
+            self.preview_for = None
+            self.preview_model.set_items([])
+            text = (self.tr("%1 files (%2) transferred, %3 unchanged, %4 deleted in %5 s.")
+                    .replace("%1", str(result.files)).replace("%2", human_bytes(result.bytes))
+                    .replace("%3", str(result.skipped)).replace("%4", str(result.deleted))
+                    .replace("%5", f"{result.seconds:.1f}"))
+            if result.conflicts:
+                text += " " + self.tr("%1 destination files are newer and were kept.").replace(
+                    "%1", str(result.conflicts))
+            self.preview_label.setText(text)
+            self.detail_label.setText("")
+        self._reload_history()
+
+    def _on_task_failed(self, exc: BaseException) -> None:
+        cancelled = getattr(exc, "code", "") == "Cancelled"
+        self._finish_task()
+        self.progress_bar.setValue(0)
+        self.state_label.setText(self.tr("Cancelled") if cancelled else self.tr("Failed"))
+        self.detail_label.setText("")
+        self._reload_history()
+        if not cancelled:
+            self.ctx.errors.report(exc)
+
+    def shutdown(self) -> None:
+        if self.task is not None:
+            if self.engine is not None:
+                self.engine.cancel()
+            self.task.cancel()
