@@ -8,6 +8,7 @@ nothing); with a terminal it asks. Exit 0 on success; otherwise non-zero and one
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 import signal
 import sys
 import threading
@@ -95,8 +96,9 @@ def cmd_add(args: argparse.Namespace) -> int:
     if args.password_stdin and args.passphrase_stdin:
         raise InputError(QT_TRANSLATE_NOOP("LabGPU", "Use only one of --password-stdin and --passphrase-stdin."),
                          "", code="BadArgs")
-    rec = record_from_command(args.name, args.command, via_vpn=args.via_vpn,
-                              auth="password" if args.password_stdin and "-i" not in args.command else "auto")
+    rec = record_from_command(args.name, args.command, via_vpn=args.via_vpn)
+    if args.password_stdin and not rec.key_path:
+        rec = replace(rec, auth="password")
     if hosts.find(rec.name) is not None:
         raise InputError(QT_TRANSLATE_NOOP("LabGPU", "A host named {name!r} already exists."),
                          QT_TRANSLATE_NOOP("LabGPU", "Pick another name or remove the old host first."),
@@ -124,8 +126,6 @@ def cmd_add(args: argparse.Namespace) -> int:
                     code="HostKeyMismatch", host=rec.name, fingerprint=conn.fingerprint, given=args.fingerprint)
             if password is not None:
                 secrets.set_secret(password_key(rec.name), password)
-            from dataclasses import replace
-
             hosts.add(replace(rec, fingerprint=conn.fingerprint))
             ok = True
         finally:

@@ -220,8 +220,8 @@ def _dial(target: Target, sock: Any, tuning: TransportTuning, known: KnownHosts,
 def _auth_error(target: Target, tried: list[str]) -> HostAuthError:
     return HostAuthError(
         QT_TRANSLATE_NOOP("LabGPU", "{host} refused the login (tried: {tried})."),
-        QT_TRANSLATE_NOOP("LabGPU", "Check the user name and key, or store the password again "
-                                    "(Hosts page → Edit, or 'labgpu hosts add … --password-stdin')."),
+        QT_TRANSLATE_NOOP("LabGPU", "Check the user name and key or password: remove the host and add "
+                                    "it again with the right ones."),
         code="AuthFailed", host=target.display, tried=", ".join(tried) or "nothing")
 
 
@@ -244,15 +244,15 @@ def _load_key(path: str, target: Target) -> paramiko.PKey | None:
         if passphrase is None:
             raise HostAuthError(
                 QT_TRANSLATE_NOOP("LabGPU", "The key {path} needs a passphrase and none is stored for {host}."),
-                QT_TRANSLATE_NOOP("LabGPU", "Store it in the keyring (Hosts page → Edit), or load the key into "
-                                            "your ssh-agent."),
+                QT_TRANSLATE_NOOP("LabGPU", "Add the host again with the passphrase ('labgpu hosts add … "
+                                            "--passphrase-stdin'), or load the key into your ssh-agent."),
                 code="KeyPassphraseMissing", path=path, host=target.name) from None
         try:
             return paramiko.PKey.from_path(path, passphrase.encode())  # type: ignore[arg-type]
         except (paramiko.SSHException, ValueError, TypeError):
             raise HostAuthError(
                 QT_TRANSLATE_NOOP("LabGPU", "The stored passphrase does not open the key {path}."),
-                QT_TRANSLATE_NOOP("LabGPU", "Store the right passphrase again."),
+                QT_TRANSLATE_NOOP("LabGPU", "Add the host again with the right passphrase."),
                 code="KeyPassphraseWrong", path=path) from None
     except FileNotFoundError:
         return None
@@ -314,8 +314,8 @@ def _authenticate(transport: paramiko.Transport, target: Target, tuning: Transpo
                 password = None
         if password is None and target.auth == "password":
             raise HostAuthError(QT_TRANSLATE_NOOP("LabGPU", "No password is stored for {host}."),
-                                QT_TRANSLATE_NOOP("LabGPU", "Store it (Hosts page → Edit, or 'labgpu hosts add "
-                                                            "… --password-stdin')."),
+                                QT_TRANSLATE_NOOP("LabGPU", "Add the host again with its password (Hosts page, "
+                                                            "or 'labgpu hosts add … --password-stdin')."),
                                 code="PasswordMissing", host=target.name)
         if password is not None:
             register_secret(password)

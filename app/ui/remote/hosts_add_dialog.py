@@ -58,7 +58,9 @@ class AddHostDialog(QDialog):
         self.password_edit = QLineEdit(self)
         self.password_edit.setEchoMode(QLineEdit.EchoMode.Password)
         self.password_edit.setPlaceholderText(self.tr("optional: leave empty for key or agent login"))
-        form.addRow(self.tr("&Password:"), self.password_edit)
+        self.password_label = QLabel(self.tr("&Password:"), self)
+        self.password_label.setBuddy(self.password_edit)
+        form.addRow(self.password_label, self.password_edit)
 
         self.vpn_combo = QComboBox(self)
         self.vpn_combo.addItem(self.tr("Direct (no VPN)"), "")
@@ -123,6 +125,11 @@ class AddHostDialog(QDialog):
                  self.tr("Port: %1").replace("%1", str(rec.effective_port))]
         if rec.key_path:
             parts.append(self.tr("Key: %1").replace("%1", rec.key_path))
+            self.password_label.setText(self.tr("Key &passphrase:"))
+            self.password_edit.setPlaceholderText(self.tr("only if the key file is encrypted"))
+        else:
+            self.password_label.setText(self.tr("&Password:"))
+            self.password_edit.setPlaceholderText(self.tr("optional: leave empty for key or agent login"))
         if rec.jump:
             parts.append(self.tr("Jump: %1").replace("%1", rec.jump))
         self.parsed_label.setText("  ·  ".join(parts))
@@ -142,7 +149,12 @@ class AddHostDialog(QDialog):
             self.record = rec
 
     def password(self) -> str:
-        return self.password_edit.text()
+        """The login password (empty when the command names a key file)."""
+        return "" if self.record is None or self.record.key_path else self.password_edit.text()
+
+    def passphrase(self) -> str:
+        """The passphrase of the ``-i`` key file, if one was typed."""
+        return self.password_edit.text() if self.record is not None and self.record.key_path else ""
 
     @Slot()
     def _on_buttons_accepted(self) -> None:
@@ -151,7 +163,7 @@ class AddHostDialog(QDialog):
             return
         rec = record_from_command(self.name_edit.text().strip(), self.command_edit.text(),
                                   via_vpn=self.vpn_combo.currentData() or "",
-                                  auth="password" if self.password() and "-i" not in self.command_edit.text()
+                                  auth="password" if self.password_edit.text() and not self.record.key_path
                                   else "auto")
         self.record = rec
         self.accept()

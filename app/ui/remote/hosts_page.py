@@ -59,9 +59,8 @@ class HostsModel(QAbstractTableModel):
         self.rows: list[tuple[HostRecord, str, str]] = []  # record, source, known fingerprint
 
     def headers(self) -> list[str]:
-        tr = QCoreApplication.translate
-        return [tr("HostsModel", "Name"), tr("HostsModel", "Address"), tr("HostsModel", "User"),
-                tr("HostsModel", "State"), tr("HostsModel", "VPN"), tr("HostsModel", "Host key (SHA256)")]
+        return [QCoreApplication.translate("HostsModel", "Name"), QCoreApplication.translate("HostsModel", "Address"), QCoreApplication.translate("HostsModel", "User"),
+                QCoreApplication.translate("HostsModel", "State"), QCoreApplication.translate("HostsModel", "VPN"), QCoreApplication.translate("HostsModel", "Host key (SHA256)")]
 
     def reload(self) -> None:
         self.beginResetModel()
@@ -96,13 +95,12 @@ class HostsModel(QAbstractTableModel):
 
     @staticmethod
     def state_text(state: str) -> str:
-        tr = QCoreApplication.translate
         return {
-            CONNECTED: tr("HostsModel", "Connected"),
-            CONNECTING: tr("HostsModel", "Connecting…"),
-            RECONNECTING: tr("HostsModel", "Reconnecting…"),
-            ERROR: tr("HostsModel", "Error"),
-            DISCONNECTED: tr("HostsModel", "Disconnected"),
+            CONNECTED: QCoreApplication.translate("HostsModel", "Connected"),
+            CONNECTING: QCoreApplication.translate("HostsModel", "Connecting…"),
+            RECONNECTING: QCoreApplication.translate("HostsModel", "Reconnecting…"),
+            ERROR: QCoreApplication.translate("HostsModel", "Error"),
+            DISCONNECTED: QCoreApplication.translate("HostsModel", "Disconnected"),
         }.get(state, state)
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -111,7 +109,6 @@ class HostsModel(QAbstractTableModel):
         rec, src, fp = self.rows[index.row()]
         st = self.service.state(rec.name)
         col = self.COLUMNS[index.column()]
-        tr = QCoreApplication.translate
         if role == _ROLE_NAME:
             return rec.name
         if role == Qt.ItemDataRole.DisplayRole:
@@ -127,15 +124,15 @@ class HostsModel(QAbstractTableModel):
             if col == "vpn":
                 return rec.via_vpn or "-"
             if col == "fingerprint":
-                return st.fingerprint or fp or tr("HostsModel", "not known yet")
+                return st.fingerprint or fp or QCoreApplication.translate("HostsModel", "not known yet")
         if role == Qt.ItemDataRole.ToolTipRole:
             if col == "state" and st.message:
                 return st.message
             if col == "name" and src == "instance":
-                return tr("HostsModel", "Launched instance %1 (%2)").replace("%1", rec.instance_id).replace(
+                return QCoreApplication.translate("HostsModel", "Launched instance %1 (%2)").replace("%1", rec.instance_id).replace(
                     "%2", rec.provider)
             if col == "fingerprint":
-                return tr("HostsModel", "The server's identity. A change is refused until you forget the "
+                return QCoreApplication.translate("HostsModel", "The server's identity. A change is refused until you forget the "
                                         "old key.")
         if role == Qt.ItemDataRole.ForegroundRole and col == "state":
             return {CONNECTED: QColor("#1b6e2e"), ERROR: QColor("#b3261e")}.get(st.state)
@@ -331,7 +328,7 @@ class HostsPage(QWidget):
             return
         self._status(self.tr("Adding %1 and connecting…").replace("%1", rec.name))
         self.ctx.settings.extra.setdefault("hosts", {})["selected"] = rec.name
-        self.service.add_host(rec, password=dlg.password())
+        self.service.add_host(rec, password=dlg.password(), passphrase=dlg.passphrase())
 
     # -- connect ------------------------------------------------------------------------------------
     @Slot()

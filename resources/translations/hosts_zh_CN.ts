@@ -1,0 +1,530 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>AddHostDialog</name>
+    <message>
+        <source>Add host from SSH command</source>
+        <translation>从 SSH 命令添加主机</translation>
+    </message>
+    <message>
+        <source>Paste the SSH command your provider shows. The password (if any) is kept in the system keyring, never in a file.</source>
+        <translation>粘贴服务商给出的 SSH 命令。密码（如有）保存在系统密钥环中，绝不写入文件。</translation>
+    </message>
+    <message>
+        <source>SSH &amp;command:</source>
+        <translation>SSH 命令(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>e.g. lab-4090</source>
+        <translation>例如 lab-4090</translation>
+    </message>
+    <message>
+        <source>&amp;Name:</source>
+        <translation>名称(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>optional: leave empty for key or agent login</source>
+        <translation>可选：使用密钥或 agent 登录时留空</translation>
+    </message>
+    <message>
+        <source>&amp;Password:</source>
+        <translation>密码(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>Direct (no VPN)</source>
+        <translation>直连（不经 VPN）</translation>
+    </message>
+    <message>
+        <source>Via VPN %1</source>
+        <translation>经 VPN %1</translation>
+    </message>
+    <message>
+        <source>A host behind a VPN: LabGPU brings the VPN up first and connects to the address in the command (its private address).</source>
+        <translation>位于 VPN 之后的主机：LabGPU 先连接 VPN，再连接命令中的地址（即其内网地址）。</translation>
+    </message>
+    <message>
+        <source>&amp;Reach it:</source>
+        <translation>连接方式(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>Add and connect</source>
+        <translation>添加并连接</translation>
+    </message>
+    <message>
+        <source>Accepted: -p PORT, -i KEY, -J JUMP, user@host, or a ~/.ssh/config alias.</source>
+        <translation>支持：-p 端口、-i 密钥、-J 跳板机、user@host，或 ~/.ssh/config 中的别名。</translation>
+    </message>
+    <message>
+        <source>User: %1</source>
+        <translation>用户：%1</translation>
+    </message>
+    <message>
+        <source>(default)</source>
+        <translation>（默认）</translation>
+    </message>
+    <message>
+        <source>Host: %1</source>
+        <translation>主机：%1</translation>
+    </message>
+    <message>
+        <source>Port: %1</source>
+        <translation>端口：%1</translation>
+    </message>
+    <message>
+        <source>Key: %1</source>
+        <translation>密钥：%1</translation>
+    </message>
+    <message>
+        <source>Key &amp;passphrase:</source>
+        <translation>密钥口令(&amp;P)：</translation>
+    </message>
+    <message>
+        <source>only if the key file is encrypted</source>
+        <translation>仅当密钥文件已加密时填写</translation>
+    </message>
+    <message>
+        <source>Jump: %1</source>
+        <translation>跳板机：%1</translation>
+    </message>
+    <message>
+        <source>A host with this name exists already.</source>
+        <translation>已有同名主机。</translation>
+    </message>
+</context>
+<context>
+    <name>HostKeyDialog</name>
+    <message>
+        <source>New host key</source>
+        <translation>新的主机密钥</translation>
+    </message>
+    <message>
+        <source>LabGPU has not connected to &lt;b&gt;%1&lt;/b&gt; before. Check that this fingerprint matches the one your provider shows (console, web page or e-mail) before you accept it.</source>
+        <translation>LabGPU 之前从未连接过 &lt;b&gt;%1&lt;/b&gt;。接受之前，请确认此指纹与服务商提供的指纹（控制台、网页或邮件）一致。</translation>
+    </message>
+    <message>
+        <source>Address:</source>
+        <translation>地址：</translation>
+    </message>
+    <message>
+        <source>Key type:</source>
+        <translation>密钥类型：</translation>
+    </message>
+    <message>
+        <source>Fingerprint:</source>
+        <translation>指纹：</translation>
+    </message>
+    <message>
+        <source>If they differ, refuse: someone may be pretending to be your server.</source>
+        <translation>如果不一致，请拒绝：可能有人在冒充你的服务器。</translation>
+    </message>
+    <message>
+        <source>&amp;Accept and connect</source>
+        <translation>接受并连接(&amp;A)</translation>
+    </message>
+    <message>
+        <source>&amp;Refuse</source>
+        <translation>拒绝(&amp;R)</translation>
+    </message>
+</context>
+<context>
+    <name>HostsModel</name>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <source>User</source>
+        <translation>用户</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>VPN</source>
+        <translation>VPN</translation>
+    </message>
+    <message>
+        <source>Host key (SHA256)</source>
+        <translation>主机密钥（SHA256）</translation>
+    </message>
+    <message>
+        <source>Connected</source>
+        <translation>已连接</translation>
+    </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>连接中…</translation>
+    </message>
+    <message>
+        <source>Reconnecting…</source>
+        <translation>重新连接中…</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Disconnected</source>
+        <translation>未连接</translation>
+    </message>
+    <message>
+        <source>not known yet</source>
+        <translation>尚未知晓</translation>
+    </message>
+    <message>
+        <source>Launched instance %1 (%2)</source>
+        <translation>已启动的实例 %1（%2）</translation>
+    </message>
+    <message>
+        <source>The server's identity. A change is refused until you forget the old key.</source>
+        <translation>服务器的身份标识。密钥改变时会拒绝连接，直到你忘记旧密钥。</translation>
+    </message>
+</context>
+<context>
+    <name>HostsPage</name>
+    <message>
+        <source>Hosts</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>Servers you log in to over SSH: rented machines and your launched instances.</source>
+        <translation>通过 SSH 登录的服务器：租用的机器和你启动的实例。</translation>
+    </message>
+    <message>
+        <source>&amp;Add from SSH command…</source>
+        <translation>从 SSH 命令添加(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Paste e.g. "ssh -p 12345 root@region-1.example.com" (Ctrl+N)</source>
+        <translation>粘贴例如 "ssh -p 12345 root@region-1.example.com"（Ctrl+N）</translation>
+    </message>
+    <message>
+        <source>&amp;Connect</source>
+        <translation>连接(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Disconnect</source>
+        <translation>断开(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Open &amp;TensorBoard</source>
+        <translation>打开 &amp;TensorBoard</translation>
+    </message>
+    <message>
+        <source>Tunnel to port 6006 on the host and open it in the browser (Ctrl+T)</source>
+        <translation>建立到主机 6006 端口的隧道并在浏览器中打开（Ctrl+T）</translation>
+    </message>
+    <message>
+        <source>Open &amp;Jupyter</source>
+        <translation>打开 &amp;Jupyter</translation>
+    </message>
+    <message>
+        <source>Tunnel to port 8888 on the host and open it in the browser (Ctrl+J)</source>
+        <translation>建立到主机 8888 端口的隧道并在浏览器中打开（Ctrl+J）</translation>
+    </message>
+    <message>
+        <source>Copy SSH co&amp;mmand</source>
+        <translation>复制 SSH 命令(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Copy the ssh command for a terminal (Ctrl+Shift+C)</source>
+        <translation>复制可在终端中使用的 ssh 命令（Ctrl+Shift+C）</translation>
+    </message>
+    <message>
+        <source>&amp;Forget host key</source>
+        <translation>忘记主机密钥(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Only after your provider confirms the server was rebuilt</source>
+        <translation>仅在服务商确认服务器已重建后使用</translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation>删除(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Remove the host and its stored password (Delete)</source>
+        <translation>删除主机及其保存的密码（Delete）</translation>
+    </message>
+    <message>
+        <source>No hosts yet. Click "Add from SSH command…" and paste the command your provider shows, e.g. ssh -p 12345 root@region-1.example.com.</source>
+        <translation>还没有主机。点击“从 SSH 命令添加…”，粘贴服务商给出的命令，例如 ssh -p 12345 root@region-1.example.com。</translation>
+    </message>
+    <message>
+        <source>Connected to %1.</source>
+        <translation>已连接到 %1。</translation>
+    </message>
+    <message>
+        <source>Adding %1 and connecting…</source>
+        <translation>正在添加 %1 并连接…</translation>
+    </message>
+    <message>
+        <source>Connecting to %1…</source>
+        <translation>正在连接 %1…</translation>
+    </message>
+    <message>
+        <source>Disconnected from %1.</source>
+        <translation>已断开与 %1 的连接。</translation>
+    </message>
+    <message>
+        <source>Host key of %1 refused; not connected.</source>
+        <translation>已拒绝 %1 的主机密钥；未连接。</translation>
+    </message>
+    <message>
+        <source>Host key changed</source>
+        <translation>主机密钥已改变</translation>
+    </message>
+    <message>
+        <source>Forget this host key</source>
+        <translation>忘记此主机密钥</translation>
+    </message>
+    <message>
+        <source>Forgot the host key of %1; check the new fingerprint.</source>
+        <translation>已忘记 %1 的主机密钥；请核对新的指纹。</translation>
+    </message>
+    <message>
+        <source>Forget host key</source>
+        <translation>忘记主机密钥</translation>
+    </message>
+    <message>
+        <source>Forget the trusted key of %1? The next connection will show its fingerprint for you to check again.</source>
+        <translation>忘记 %1 的受信任密钥？下次连接时会再次显示指纹供你核对。</translation>
+    </message>
+    <message>
+        <source>Opening a tunnel to port %1 on %2…</source>
+        <translation>正在建立到 %2 端口 %1 的隧道…</translation>
+    </message>
+    <message>
+        <source>Port %1 on %2 is open at %3</source>
+        <translation>%2 的端口 %1 已在 %3 打开</translation>
+    </message>
+    <message>
+        <source>Copied: %1</source>
+        <translation>已复制：%1</translation>
+    </message>
+    <message>
+        <source>Remove host</source>
+        <translation>删除主机</translation>
+    </message>
+    <message>
+        <source>Remove %1 and its stored password?</source>
+        <translation>删除 %1 及其保存的密码？</translation>
+    </message>
+</context>
+<context>
+    <name>LabGPU</name>
+    <message>
+        <source>Nothing listens on port {port} of {host}.</source>
+        <translation>{host} 的端口 {port} 上没有服务在监听。</translation>
+    </message>
+    <message>
+        <source>Start it on the server first, e.g. 'tensorboard --logdir runs' or 'jupyter lab --no-browser'; it must listen on 127.0.0.1.</source>
+        <translation>请先在服务器上启动服务，例如 'tensorboard --logdir runs' 或 'jupyter lab --no-browser'；它必须监听 127.0.0.1。</translation>
+    </message>
+    <message>
+        <source>ProxyJump for {host} loops or is too long.</source>
+        <translation>{host} 的 ProxyJump 存在循环或链过长。</translation>
+    </message>
+    <message>
+        <source>Check the -J hosts and ~/.ssh/config.</source>
+        <translation>请检查 -J 跳板机和 ~/.ssh/config。</translation>
+    </message>
+    <message>
+        <source>Cannot reach {host} ({why}).</source>
+        <translation>无法连接 {host}（{why}）。</translation>
+    </message>
+    <message>
+        <source>Check that the server is running, the address and port are right and your network (or VPN) is up, then retry.</source>
+        <translation>请确认服务器正在运行、地址和端口正确、网络（或 VPN）已连通，然后重试。</translation>
+    </message>
+    <message>
+        <source>{host} refused the login (tried: {tried}).</source>
+        <translation>{host} 拒绝登录（已尝试：{tried}）。</translation>
+    </message>
+    <message>
+        <source>The key {path} needs a passphrase and none is stored for {host}.</source>
+        <translation>密钥 {path} 需要口令，但没有为 {host} 保存口令。</translation>
+    </message>
+    <message>
+        <source>The stored passphrase does not open the key {path}.</source>
+        <translation>保存的口令无法解开密钥 {path}。</translation>
+    </message>
+    <message>
+        <source>Cannot read the key {path} ({why}).</source>
+        <translation>无法读取密钥 {path}（{why}）。</translation>
+    </message>
+    <message>
+        <source>Check the key file's path and permissions.</source>
+        <translation>请检查密钥文件的路径和权限。</translation>
+    </message>
+    <message>
+        <source>The key file {path} does not exist.</source>
+        <translation>密钥文件 {path} 不存在。</translation>
+    </message>
+    <message>
+        <source>Fix the path (-i) of this host.</source>
+        <translation>请修正此主机的密钥路径（-i）。</translation>
+    </message>
+    <message>
+        <source>No password is stored for {host}.</source>
+        <translation>没有为 {host} 保存密码。</translation>
+    </message>
+    <message>
+        <source>Check the user name and key or password: remove the host and add it again with the right ones.</source>
+        <translation>请检查用户名以及密钥或密码：删除该主机，再用正确的信息重新添加。</translation>
+    </message>
+    <message>
+        <source>Add the host again with the passphrase ('labgpu hosts add … --passphrase-stdin'), or load the key into your ssh-agent.</source>
+        <translation>请带上口令重新添加主机（'labgpu hosts add … --passphrase-stdin'），或将密钥加载到 ssh-agent。</translation>
+    </message>
+    <message>
+        <source>Add the host again with the right passphrase.</source>
+        <translation>请用正确的口令重新添加主机。</translation>
+    </message>
+    <message>
+        <source>Add the host again with its password (Hosts page, or 'labgpu hosts add … --password-stdin').</source>
+        <translation>请带上密码重新添加主机（主机页面，或 'labgpu hosts add … --password-stdin'）。</translation>
+    </message>
+    <message>
+        <source>The jump host {jump} could not reach {host} ({why}).</source>
+        <translation>跳板机 {jump} 无法连接 {host}（{why}）。</translation>
+    </message>
+    <message>
+        <source>Check the address behind the jump host and that it allows TCP forwarding.</source>
+        <translation>请检查跳板机之后的地址，并确认跳板机允许 TCP 转发。</translation>
+    </message>
+    <message>
+        <source>{host} is reached via VPN {profile}, but VPN support is not installed.</source>
+        <translation>{host} 需经 VPN {profile} 连接，但未安装 VPN 支持。</translation>
+    </message>
+    <message>
+        <source>Update LabGPU, or edit the host to connect directly.</source>
+        <translation>请更新 LabGPU，或将该主机改为直连。</translation>
+    </message>
+    <message>
+        <source>The connection to {host} was closed.</source>
+        <translation>与 {host} 的连接已关闭。</translation>
+    </message>
+    <message>
+        <source>Not connected to {host}.</source>
+        <translation>未连接到 {host}。</translation>
+    </message>
+    <message>
+        <source>Connect first (it may have dropped).</source>
+        <translation>请先连接（连接可能已断开）。</translation>
+    </message>
+    <message>
+        <source>{host} refused to open SFTP.</source>
+        <translation>{host} 拒绝打开 SFTP。</translation>
+    </message>
+    <message>
+        <source>Enable the sftp subsystem on the server.</source>
+        <translation>请在服务器上启用 sftp 子系统。</translation>
+    </message>
+    <message>
+        <source>The command on {host} printed too much output.</source>
+        <translation>{host} 上的命令输出过多。</translation>
+    </message>
+    <message>
+        <source>The command on {host} did not finish in {secs} s.</source>
+        <translation>{host} 上的命令未在 {secs} 秒内完成。</translation>
+    </message>
+    <message>
+        <source>Retry; if it keeps happening the server is overloaded.</source>
+        <translation>请重试；如果一再发生，说明服务器负载过高。</translation>
+    </message>
+    <message>
+        <source>The host key of {host} ({key_type} {fingerprint}) was not accepted.</source>
+        <translation>{host} 的主机密钥（{key_type} {fingerprint}）未被接受。</translation>
+    </message>
+    <message>
+        <source>Compare the fingerprint with the one your provider shows; accept it only if they match (CLI: --fingerprint {fingerprint}).</source>
+        <translation>请将指纹与服务商提供的指纹比对，一致时才接受（命令行：--fingerprint {fingerprint}）。</translation>
+    </message>
+    <message>
+        <source>The host key of {host} is not known yet: {key_type} {fingerprint}.</source>
+        <translation>{host} 的主机密钥尚未知晓：{key_type} {fingerprint}。</translation>
+    </message>
+    <message>
+        <source>If this matches the fingerprint your provider shows, accept it (CLI: --fingerprint {fingerprint}).</source>
+        <translation>如果与服务商提供的指纹一致，请接受它（命令行：--fingerprint {fingerprint}）。</translation>
+    </message>
+    <message>
+        <source>WARNING: the host key of {host} has CHANGED (now {key_type} {fingerprint}, known {known}). Someone may be intercepting the connection; LabGPU refused to connect.</source>
+        <translation>警告：{host} 的主机密钥已改变（现在是 {key_type} {fingerprint}，已知的是 {known}）。可能有人在拦截连接；LabGPU 已拒绝连接。</translation>
+    </message>
+    <message>
+        <source>If the server was rebuilt and your provider confirms the new fingerprint, use "Forget this host key" ('labgpu hosts forget-key NAME') and connect again.</source>
+        <translation>如果服务器已重建且服务商确认了新的指纹，请使用“忘记此主机密钥”（'labgpu hosts forget-key NAME'）后重新连接。</translation>
+    </message>
+    <message>
+        <source>The host key of {host} ({fingerprint}) does not match the instance's console output ({expected}); LabGPU refused to connect.</source>
+        <translation>{host} 的主机密钥（{fingerprint}）与实例控制台输出中的指纹（{expected}）不一致；LabGPU 已拒绝连接。</translation>
+    </message>
+    <message>
+        <source>Wait a minute and retry (the console output may be from an earlier boot); if it persists, do not use this instance.</source>
+        <translation>请稍等一分钟再试（控制台输出可能来自之前的启动）；如果仍不一致，请不要使用此实例。</translation>
+    </message>
+    <message>
+        <source>{what!r} is neither tensorboard, jupyter nor a port.</source>
+        <translation>{what!r} 既不是 tensorboard、jupyter，也不是端口号。</translation>
+    </message>
+    <message>
+        <source>Give tensorboard, jupyter or a port number.</source>
+        <translation>请指定 tensorboard、jupyter 或端口号。</translation>
+    </message>
+    <message>
+        <source>Port {port} is outside 1–65535.</source>
+        <translation>端口 {port} 超出 1–65535 范围。</translation>
+    </message>
+    <message>
+        <source>Local port {port} is not free ({why}).</source>
+        <translation>本地端口 {port} 已被占用（{why}）。</translation>
+    </message>
+    <message>
+        <source>Close what uses it or let LabGPU pick a free port.</source>
+        <translation>请关闭占用它的程序，或让 LabGPU 自动选择空闲端口。</translation>
+    </message>
+    <message>
+        <source>Host name {name!r} is not allowed.</source>
+        <translation>主机名 {name!r} 不可用。</translation>
+    </message>
+    <message>
+        <source>Use 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit.</source>
+        <translation>请使用 1–64 个字母、数字、'.'、'_' 或 '-'，并以字母或数字开头。</translation>
+    </message>
+    <message>
+        <source>Unknown authentication kind {auth!r}.</source>
+        <translation>未知的认证方式 {auth!r}。</translation>
+    </message>
+    <message>
+        <source>No host named {name!r}.</source>
+        <translation>没有名为 {name!r} 的主机。</translation>
+    </message>
+    <message>
+        <source>List hosts with 'labgpu hosts ls'.</source>
+        <translation>用 'labgpu hosts ls' 列出主机。</translation>
+    </message>
+    <message>
+        <source>A host named {name!r} already exists.</source>
+        <translation>名为 {name!r} 的主机已存在。</translation>
+    </message>
+    <message>
+        <source>Pick another name or remove the old host first.</source>
+        <translation>请换一个名称，或先删除旧主机。</translation>
+    </message>
+    <message>
+        <source>This SSH command cannot be used: {reason}</source>
+        <translation>无法使用此 SSH 命令：{reason}</translation>
+    </message>
+    <message>
+        <source>Paste the command as the provider shows it, e.g. "ssh -p 12345 root@region-1.example.com".</source>
+        <translation>请按服务商给出的原样粘贴命令，例如 "ssh -p 12345 root@region-1.example.com"。</translation>
+    </message>
+</context>
+</TS>
