@@ -94,12 +94,14 @@ TRAIN_STATE_BYTES = 16.0  # fp16 weights 2 + fp16 grads 2 + fp32 master 4 + Adam
 TRAIN_STATE_BYTES_HIGH = 20.0  # with fp32 gradient buckets / optimizer temporaries
 INFER_BYTES = 2.0  # fp16/bf16 weights
 FRAMEWORK_OVERHEAD_GB = 1.0  # CUDA context, cuDNN/cuBLAS workspaces, allocator slack
-# Activations at a moderate batch, as a multiple of the 16-byte training state plus a floor (GB).
-# Chosen so that known cases hold: BERT-large fine-tuning (340M) lands between 12 and 16 GB, i.e.
-# needs a 16 GB card; ResNet-50 (25M) trains in 8 GB; a 7B model's fp16 inference needs 24 GB.
-ACTIVATION_FACTOR = {"nlp": 1.25, "vision": 2.0, "other": 1.0}
-ACTIVATION_FLOOR_GB = {"nlp": 0.5, "vision": 2.0, "other": 1.0}
+# Activations at a moderate batch, anchored on one known model per task and scaled with the square
+# root of the parameter count (activation memory grows with width × depth × tokens, far slower than
+# the parameters). Anchors: BERT-large (340M) fine-tuning ≈ 7.3 GB of activations, so the whole job
+# lands between 12 and 16 GB, i.e. needs a 16 GB card; ResNet-50 (25.6M) at batch 64 ≈ 2.8 GB;
+# a 70B model at batch 1 × 4k tokens without recomputation ≈ 100 GB.
+ACTIVATION_ANCHOR = {"nlp": (340.0, 7.3), "vision": (25.6, 2.8), "other": (100.0, 2.6)}
 INFER_ACTIVATION_FACTOR = 0.2  # KV cache / activations at modest batch and context
+SHARDED_ACTIVATION_SHARE = 0.25
 VRAM_TIERS = (4, 8, 12, 16, 24, 32, 40, 48, 80, 94, 141, 192)
 
 
@@ -112,6 +114,20 @@ class VramEstimate:
     high_gb: float
     tier_gb: int | None  # smallest of VRAM_TIERS ≥ gb; None: more than any single GPU
     breakdown: tuple[str, ...]  # translated lines explaining the figure
+    states_gb: float = 0.0  # weights (+ gradients and optimizer states when training)
+    activations_gb: float = 0.0
+    overhead_gb: float = FRAMEWORK_OVERHEAD_GB
+    workload: str = "train"
+
+    def sharded_gb(self, gpus: float) -> float:
+        """Per-GPU memory when `gpus` GPUs shard the states (FSDP / ZeRO-3; tensor parallel for
+        inference). Training activations stay per GPU but are assumed recomputed (activation
+        checkpointing, standard with sharding), keeping about a quarter; inference KV cache shards
+        with the attention heads."""
+        n = max(float(gpus), 1.0)
+        if self.workload == "inference":
+            return (self.states_gb + self.activations_gb) / n + self.overhead_gb
+        return self.states_gb / n + self.activations_gb * SHARDED_ACTIVATION_SHARE + self.overhead_gb
 
 
 def estimate_vram(task: str, params_millions: float, workload: str = "train") -> VramEstimate:
@@ -131,8 +147,8 @@ def estimate_vram(task: str, params_millions: float, workload: str = "train") ->
     else:
         states = params * TRAIN_STATE_BYTES / gb
         states_high = params * TRAIN_STATE_BYTES_HIGH / gb
-        task_key = task if task in ACTIVATION_FACTOR else "other"
-        acts = states * ACTIVATION_FACTOR[task_key] + ACTIVATION_FLOOR_GB[task_key]
+        anchor_m, anchor_gb = ACTIVATION_ANCHOR.get(task, ACTIVATION_ANCHOR["other"])
+        acts = anchor_gb * math.sqrt(params / (anchor_m * 1e6))
         total = states + acts + FRAMEWORK_OVERHEAD_GB
         low = states + acts * 0.5 + FRAMEWORK_OVERHEAD_GB
         high = states_high + acts * 1.5 + FRAMEWORK_OVERHEAD_GB
@@ -148,7 +164,10 @@ def estimate_vram(task: str, params_millions: float, workload: str = "train") ->
     lines = (*lines, translate(QT_TRANSLATE_NOOP("LabGPU", "CUDA context and framework ≈ {gb} GB"))
              .format(gb=_gb(FRAMEWORK_OVERHEAD_GB)))
     tier = next((t for t in VRAM_TIERS if t >= total - 1e-9), None)
-    return VramEstimate(round(total, 2), round(low, 2), round(high, 2), tier, lines)
+    weights_or_states = weights if workload == "inference" else states
+    return VramEstimate(round(total, 2), round(low, 2), round(high, 2), tier, lines,
+                        weights_or_states, acts, FRAMEWORK_OVERHEAD_GB,
+                        "inference" if workload == "inference" else "train")
 
 
 def _gb(value: float) -> str:
@@ -443,18 +462,21 @@ def _consider(offer: Offer, a: AdvisorAnswers, vram: VramEstimate, need: float,
                           nodes=nodes, n=f"{gpus_here:g}", net=offer.interconnect))
     if a.scale != "single":
         per_gpu_ok = offer.vram_gb + 1e-9 >= need
-        total = offer.vram_gb * used
-        if not per_gpu_ok and total + 1e-9 < vram.gb:
-            return _t(QT_TRANSLATE_NOOP("LabGPU", "{gpus} × {have} GB = {total} GB, the job needs {need} GB"),
-                      gpus=f"{used:g}", have=f"{offer.vram_gb:g}", total=f"{total:g}", need=_gb(vram.gb))
+        sharded = vram.sharded_gb(used)
+        if not per_gpu_ok and offer.vram_gb + 1e-9 < sharded:
+            return _t(QT_TRANSLATE_NOOP("LabGPU", "{have} GB per GPU, the job needs {need} GB per GPU even "
+                                                  "when sharded over {gpus} GPUs (FSDP / ZeRO-3, "
+                                                  "activation checkpointing)"),
+                      have=f"{offer.vram_gb:g}", need=_gb(sharded), gpus=f"{used:g}")
         if per_gpu_ok:
             reasons.insert(0, _t(QT_TRANSLATE_NOOP("LabGPU", "{have} GB per GPU ≥ {need} GB needed: "
                                                              "plain data parallel works"),
                                  have=f"{offer.vram_gb:g}", need=f"{need:g}"))
         else:
-            reasons.insert(0, _t(QT_TRANSLATE_NOOP("LabGPU", "{total} GB across {gpus} GPUs ≥ {need} GB: "
-                                                             "needs sharding (FSDP / ZeRO-3)"),
-                                 total=f"{total:g}", gpus=f"{used:g}", need=_gb(vram.gb)))
+            reasons.insert(0, _t(QT_TRANSLATE_NOOP("LabGPU", "{have} GB per GPU ≥ {need} GB per GPU "
+                                                             "when sharded over {gpus} GPUs: needs FSDP / "
+                                                             "ZeRO-3 and activation checkpointing"),
+                                 have=f"{offer.vram_gb:g}", need=_gb(sharded), gpus=f"{used:g}"))
         if a.scale == "multi_gpu" and has_nvlink(offer):
             reasons.append(translate(QT_TRANSLATE_NOOP("LabGPU", "NVLink between the GPUs")))
         elif a.scale == "multi_gpu" and used > 1:

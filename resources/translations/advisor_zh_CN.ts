@@ -344,8 +344,8 @@
         <translation>约需 %1 GB 显存：请选择显存至少 %2 GB 的 GPU。</translation>
     </message>
     <message>
-        <source>About %1 GB of GPU memory: more than any single GPU, so choose several GPUs (with FSDP / ZeRO-3) in step 5.</source>
-        <translation>约需 %1 GB 显存：超过任何单块 GPU，请在第 5 步选择多块 GPU（配合 FSDP / ZeRO-3）。</translation>
+        <source>About %1 GB of GPU memory: more than most single GPUs, so choose several GPUs (with FSDP / ZeRO-3) in step 5.</source>
+        <translation>约需 %1 GB 显存：超过大多数单块 GPU，请在第 5 步选择多块 GPU（配合 FSDP / ZeRO-3）。</translation>
     </message>
     <message>
         <source>The catalog could not be loaded; press F5 to try again.</source>
@@ -672,16 +672,16 @@ Prepaid beats spot above: %2</source>
         <translation>{nodes} 台机器 × {n} 块 GPU，通过 {net} 互联</translation>
     </message>
     <message>
-        <source>{gpus} × {have} GB = {total} GB, the job needs {need} GB</source>
-        <translation>{gpus} × {have} GB = {total} GB，任务需要 {need} GB</translation>
+        <source>{have} GB per GPU, the job needs {need} GB per GPU even when sharded over {gpus} GPUs (FSDP / ZeRO-3, activation checkpointing)</source>
+        <translation>每块 GPU {have} GB，即使分片到 {gpus} 块 GPU（FSDP / ZeRO-3、激活重计算），每块仍需 {need} GB</translation>
+    </message>
+    <message>
+        <source>{have} GB per GPU ≥ {need} GB per GPU when sharded over {gpus} GPUs: needs FSDP / ZeRO-3 and activation checkpointing</source>
+        <translation>每块 GPU {have} GB ≥ 分片到 {gpus} 块 GPU 后每块所需的 {need} GB：需要 FSDP / ZeRO-3 和激活重计算</translation>
     </message>
     <message>
         <source>{have} GB per GPU ≥ {need} GB needed: plain data parallel works</source>
         <translation>每块 GPU {have} GB ≥ 所需 {need} GB：普通数据并行即可</translation>
-    </message>
-    <message>
-        <source>{total} GB across {gpus} GPUs ≥ {need} GB: needs sharding (FSDP / ZeRO-3)</source>
-        <translation>{gpus} 块 GPU 共 {total} GB ≥ {need} GB：需要分片（FSDP / ZeRO-3）</translation>
     </message>
     <message>
         <source>NVLink between the GPUs</source>

@@ -259,3 +259,21 @@ def test_stale_or_odd_answers_are_normalised_not_fatal(bad):
     check_complete(r.ranking)
     assert r.answers.task in ("vision", "nlp", "other")
     assert r.answers.gpus >= 1
+
+
+def test_sharded_memory_per_gpu_shrinks_with_more_gpus():
+    v = estimate_vram("nlp", 70000, "train")
+    assert v.sharded_gb(64) < v.sharded_gb(16) < v.gb
+    # States shard, activations (recomputed) do not: 128 GPUs cannot go below the activation share.
+    assert v.sharded_gb(1_000_000) > v.activations_gb * 0.25
+    big = offer("aws", "p4d-like", "A100-40GB", vram=40, gpus=8, od=32.0, tflops=312,
+                interconnect="EFA", dedicated=True)
+    a = AdvisorAnswers(task="nlp", params_millions=70000, scale="multi_node", gpus=64)
+    r = rank(a, [big])
+    assert excluded(r)[big.key].startswith("40 GB per GPU, the job needs 44.7 GB per GPU even when sharded "
+                                           "over 64 GPUs")
+    assert keys(rank(replace(a, gpus=128), [big])) == [big.key]
+
+
+def test_bert_base_fits_an_8_gb_card():
+    assert estimate_vram("nlp", 110, "train").tier_gb == 8

@@ -169,6 +169,12 @@ def test_no_fitting_offer_says_why_and_multi_node_needs_rdma(advisor, qtbot):
     _click_radio(qtbot, page, "scale_multi_node")
     page.gpus_spin.setValue(64)
     page.go_to(RESULT_INDEX)
+    # 70B over 64 × 40 GB: still about 45 GB per GPU even sharded, so the A100-40GB is left out.
+    assert "even when sharded over 64 GPUs" in dict(page.result.ranking.excluded)[
+        ("aws", "us-east-1", "p4d.24xlarge")]
+    page.go_to(4)
+    page.gpus_spin.setValue(128)
+    page.go_to(RESULT_INDEX)
     keys = [i.key for i in page.result.ranking.items]
     assert ("aws", "us-east-1", "p4d.24xlarge") in keys
     assert ("aws", "us-east-1", "p3.8xlarge") not in keys

@@ -532,12 +532,12 @@ class AdvisorPage(QWidget):
                       if self.preset_combo.itemData(i) == (a.params_millions, a.task)), 0)
         self.preset_combo.setCurrentIndex(match)
         v = core.estimate_vram(a.task, a.params_millions, a.workload)
-        if v.tier_gb is not None:
+        if v.tier_gb is not None and v.tier_gb <= 80:
             head = self.tr("About %1 GB of GPU memory: choose GPUs with at least %2 GB.") \
                 .replace("%1", f"{v.gb:.1f}").replace("%2", str(v.tier_gb))
         else:
-            head = self.tr("About %1 GB of GPU memory: more than any single GPU, so choose several GPUs "
-                           "(with FSDP / ZeRO-3) in step 5.").replace("%1", f"{v.gb:.0f}")
+            head = self.tr("About %1 GB of GPU memory: more than most single GPUs, so choose several "
+                           "GPUs (with FSDP / ZeRO-3) in step 5.").replace("%1", f"{v.gb:.0f}")
         self.vram_label.setText("<b>" + head + "</b><br>" + "<br>".join(v.breakdown))
 
     # --- catalog and result ---------------------------------------------------------------------
