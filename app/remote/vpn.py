@@ -506,6 +506,8 @@ class VpnManager:
         self.profile_dir = self.paths.data_dir / "vpn" / "profiles"
         self.runtime_dir = self.paths.data_dir / "runtime" / "vpn"
         self._lock = threading.Lock()
+        self.is_keeper = False  # True inside the keeper process itself
+        self.spawn_keepers = True  # CLI and ssh code: leave a keeper behind; the GUI monitor clears it
 
     # -- profiles ---------------------------------------------------------------------------------
     def _profile_file(self, name: str) -> Path:
@@ -698,7 +700,7 @@ class VpnManager:
         log.info("VPN %s: openvpn started (pid %d, %s)", name, proc.pid, plan.method)
         return proc.pid
 
-    def _log_tail(self, name: str, lines: int = 25) -> str:
+    def log_tail(self, name: str, lines: int = 25) -> str:
         try:
             data = self._log_file(name).read_bytes()[-8192:]
         except OSError:
@@ -706,7 +708,7 @@ class VpnManager:
         return "\n".join(data.decode("utf-8", "replace").splitlines()[-lines:])
 
     def _exit_error(self, name: str) -> VpnError:
-        tail = self._log_tail(name)
+        tail = self.log_tail(name)
         err = diagnose_log(tail)
         if err is not None:
             if err.code == "VpnAuthFailed":
@@ -721,6 +723,8 @@ class VpnManager:
         """Connect to the management socket of a running openvpn (waiting for it to appear)."""
         sock = self.socket_path(name)
         deadline = time.monotonic() + timeout
+        if not self.is_keeper:
+            self._yield_keeper(name)
         while True:
             pid = self.pid(name) or int(self._read_runtime(name).get("pid") or 0)  # type: ignore[arg-type]
             try:
@@ -735,6 +739,65 @@ class VpnManager:
                                QT_TRANSLATE_NOOP("LabGPU", "See {log} for the full log."), code="VpnTimeout",
                                log=str(self._log_file(name)))
             time.sleep(0.02)
+
+    # -- the keeper -------------------------------------------------------------------------------
+    # A tiny detached process that keeps answering openvpn's prompts after the CLI returned
+    # (with --auth-nocache OpenVPN asks again after every reconnect). It holds the management
+    # socket but lets go for a moment when another LabGPU client signals it (SIGUSR1), so
+    # ``vpn status``/``vpn down`` still talk to openvpn itself; the desktop app retires it.
+    def keeper_pid(self, name: str) -> int:
+        try:
+            pid = int(self._read_runtime(name).get("keeper_pid") or 0)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            return 0
+        if not pid or not _pid_alive(pid):
+            return 0
+        cmdline = Path(f"/proc/{pid}/cmdline")
+        if cmdline.exists():
+            try:
+                args = cmdline.read_bytes().split(b"\0")
+            except OSError:
+                return 0
+            if b"app.remote.vpn" not in args or name.encode() not in args:
+                return 0
+        return pid
+
+    def spawn_keeper(self, name: str) -> int:
+        current = self.keeper_pid(name)
+        if current:
+            return current
+        p = self.paths
+        argv = [sys.executable, "-m", "app.remote.vpn", "keep", name, "--config-dir", str(p.config_dir),
+                "--data-dir", str(p.data_dir), "--cache-dir", str(p.cache_dir), "--log-dir", str(p.log_dir)]
+        try:
+            proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True,
+                                    cwd=str(Path(__file__).resolve().parents[2]))
+        except OSError as exc:
+            log.warning("VPN %s: could not start the keeper: %s", name, exc)
+            return 0
+        with _children_lock:
+            _children[proc.pid] = proc
+        self._update_runtime(name, keeper_pid=proc.pid)
+        return proc.pid
+
+    def _yield_keeper(self, name: str) -> None:
+        pid = self.keeper_pid(name)
+        if pid:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGUSR1)
+
+    def retire_keeper(self, name: str, timeout: float = 3.0) -> None:
+        """Stop the keeper (the desktop app's monitor takes over the management socket)."""
+        pid = self.keeper_pid(name)
+        if not pid:
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + timeout
+        while _pid_alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.02)
+        self._update_runtime(name, keeper_pid=0)
 
     # -- the public API ---------------------------------------------------------------------------
     def up(self, name: str, timeout: float = 30.0,
@@ -755,11 +818,14 @@ class VpnManager:
         else:
             self._update_runtime(name, user_down=False, want_up=True)
         try:
-            return self._drive_until_connected(name, timeout, on_status)
+            st = self._drive_until_connected(name, timeout, on_status)
         except BaseException:
             if started:
                 self._stop_process(name, record=False)
             raise
+        if self.spawn_keepers and not self.is_keeper:
+            self.spawn_keeper(name)
+        return st
 
     def ensure_up(self, name: str, timeout: float = 30.0) -> VpnStatus:
         """Up unless already CONNECTED (cheap to call before every connection through it)."""
@@ -771,7 +837,10 @@ class VpnManager:
     def _drive_until_connected(self, name: str, timeout: float,
                                on_status: Callable[[VpnStatus], None] | None) -> VpnStatus:
         deadline = time.monotonic() + timeout
-        session = self.attach(name, timeout=min(timeout, 10.0))
+        try:
+            session = self.attach(name, timeout=min(timeout, 10.0))
+        except ManagementBusyError:
+            return self._wait_recorded_up(name, deadline, timeout)
 
         def report(st: VpnStatus) -> None:
             self.record_status(name, st)
@@ -800,7 +869,7 @@ class VpnManager:
                     raise VpnError(
                         QT_TRANSLATE_NOOP("LabGPU", "The VPN '{profile}' did not connect within {seconds:.0f} s (last state: {state})."),
                         QT_TRANSLATE_NOOP("LabGPU", "Check that the VPN server is reachable, then see {log}."),
-                        code="VpnTimeout", profile=name, seconds=timeout, state=driver.status.state,
+                        code="VpnDown", profile=name, seconds=timeout, state=driver.status.state,
                         log=str(self._log_file(name)))
                 try:
                     line = session.read_line(min(remaining, 1.0))
@@ -816,6 +885,21 @@ class VpnManager:
             return driver.status
         finally:
             session.close()
+
+    def _wait_recorded_up(self, name: str, deadline: float, timeout: float) -> VpnStatus:
+        """Another LabGPU process (the desktop app) drives this tunnel: follow what it records."""
+        while True:
+            st = VpnStatus.from_dict(self._read_runtime(name).get("status") or {})  # type: ignore[arg-type]
+            if st.is_up:
+                return st
+            if not self.is_running(name):
+                raise self._exit_error(name)
+            if time.monotonic() > deadline:
+                raise VpnError(
+                    QT_TRANSLATE_NOOP("LabGPU", "The VPN '{profile}' did not connect within {seconds:.0f} s (last state: {state})."),
+                    QT_TRANSLATE_NOOP("LabGPU", "Check that the VPN server is reachable, then see {log}."),
+                    code="VpnDown", profile=name, seconds=timeout, state=st.state, log=str(self._log_file(name)))
+            time.sleep(0.2)
 
     def _stop_process(self, name: str, *, record: bool = True, timeout: float = 10.0) -> None:
         pid = self.pid(name)
@@ -931,7 +1015,7 @@ class VpnMonitor:
         self._thread.start()
 
     def close(self, timeout: float = 5.0) -> None:
-        """Stop watching (the tunnel itself stays as it is)."""
+        """Stop watching; a tunnel the user still wants stays up, looked after by a keeper."""
         self._stop.set()
         self._wake.set()
         with self._lock:
@@ -939,6 +1023,9 @@ class VpnMonitor:
                 self._session.close()
         if self._thread.is_alive() and threading.current_thread() is not self._thread:
             self._thread.join(timeout)
+        with contextlib.suppress(VpnError, OSError):
+            if self.manager.is_running(self.name) and not self.manager.user_wants_down(self.name):
+                self.manager.spawn_keeper(self.name)
 
     def connect(self) -> None:
         """The user asked for the tunnel: start openvpn if needed (in the monitor's thread)."""
@@ -1031,6 +1118,7 @@ class VpnMonitor:
                 self._stop.wait(2.0)
 
     def _watch_session(self) -> None:
+        self.manager.retire_keeper(self.name)
         session = self.manager.attach(self.name, timeout=10.0)
         driver = TunnelDriver(self.name, session, self._emit,
                               answer_prompts=not self.manager.user_wants_down(self.name))
@@ -1074,6 +1162,92 @@ class VpnMonitor:
             time.sleep(0.05)  # let the process finish exiting before is_running() looks
             if not self.manager.is_running(self.name) and self.last.state not in (FAILED,):
                 self._emit(VpnStatus(DISCONNECTED, since=time.time()))
+
+
+def run_keeper(manager: VpnManager, name: str) -> int:
+    """The keeper's loop (see VpnManager.spawn_keeper); returns when openvpn is gone.
+
+    Signals only set a flag and shut the socket down (so a blocking read returns at once):
+    SIGUSR1 = "let go for a moment", SIGTERM = "stop"."""
+    manager.is_keeper = True
+    flags = {"yield": False, "stop": False}
+    holder: dict[str, ManagementSession | None] = {"session": None}
+
+    def on_signal(sig: int, _frame: object) -> None:
+        flags["stop" if sig == signal.SIGTERM else "yield"] = True
+        sess = holder["session"]
+        if sess is not None:
+            with contextlib.suppress(OSError):
+                sess._sock.shutdown(socket.SHUT_RDWR)
+
+    signal.signal(signal.SIGUSR1, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    deadline = time.monotonic() + 10
+    while not manager.pid(name):
+        if time.monotonic() > deadline or flags["stop"]:
+            return 1
+        time.sleep(0.05)
+
+    def alive() -> bool:
+        return not flags["stop"] and bool(manager.pid(name)) and not manager.user_wants_down(name)
+
+    while alive():
+        if flags["yield"]:
+            flags["yield"] = False
+            time.sleep(1.0)  # the other client's queued connection is accepted meanwhile
+            continue
+        session = None
+        try:
+            session = ManagementSession(manager.socket_path(name), timeout=30.0)
+            holder["session"] = session
+            if flags["yield"] or flags["stop"]:
+                continue
+            driver = TunnelDriver(name, session, lambda st: manager.record_status(name, st))
+            for line in session.greeting:
+                if line.startswith(">"):
+                    driver.handle(line)
+            session.command("state on", on_event=driver.handle)
+            while alive() and not flags["yield"]:
+                try:
+                    line = session.read_line(1.0)
+                except TimeoutError:
+                    continue
+                if line.startswith(">"):
+                    driver.handle(line)
+                if driver.error is not None and driver.error.code in ("VpnAuthFailed", "VpnKeyPassphrase"):
+                    manager.record_status(name, VpnStatus(FAILED, since=time.time(), message=driver.error.text()))
+                    return 3
+        except (ManagementBusyError, EOFError, OSError, TimeoutError):
+            if not flags["yield"]:
+                time.sleep(0.5)
+        except LabGpuError as exc:  # keyring locked, credentials gone: record, retry later
+            manager.record_status(name, VpnStatus(NEEDS_CREDENTIALS, since=time.time(), message=exc.one_line()))
+            time.sleep(5.0)
+        finally:
+            holder["session"] = None
+            if session is not None:
+                session.close()
+    return 0
+
+
+def _main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    from app.core.logsetup import setup_logging
+
+    ap = argparse.ArgumentParser(prog="python -m app.remote.vpn", description="LabGPU's VPN keeper (internal)")
+    ap.add_argument("action", choices=["keep"])
+    ap.add_argument("profile")
+    for d in ("config", "data", "cache", "log"):
+        ap.add_argument(f"--{d}-dir", required=True)
+    a = ap.parse_args(argv)
+    paths = Paths(Path(a.config_dir), Path(a.data_dir), Path(a.cache_dir), Path(a.log_dir))
+    setup_logging(paths)
+    return run_keeper(VpnManager(paths, netns=""), validate_profile_name(a.profile))
+
+
+if __name__ == "__main__":
+    sys.exit(_main())
 
 
 __all__ = ["CONNECTED", "DISCONNECTED", "FAILED", "NEEDS_CREDENTIALS", "STARTING", "ManagementSession",
