@@ -216,3 +216,9 @@ def test_advisor_in_the_real_window_with_the_bundled_catalog(app_window, qtbot):
     assert page.result is not None
     ranked = len(page.result.ranking.items) + len(page.result.ranking.excluded)
     assert ranked == len(page.offers) > 0
+    # The button takes the ranking to the offers table, which shows it.
+    qtbot.mouseClick(page.show_in_offers_button, Qt.MouseButton.LeftButton)
+    assert window.current_page_id() == "offers"
+    offers_page = window.pages["offers"]
+    qtbot.waitUntil(lambda: offers_page.model.ranking is not None, timeout=10000)
+    assert offers_page.model.ranking == page.result.ranking

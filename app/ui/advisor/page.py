@@ -84,7 +84,9 @@ class AdvisorPage(QWidget):
         self._build()
         self._restore_answers()
         self._update_vram_hint()
+        self._ready = False  # no settings write while the page builds itself
         self.go_to(0)
+        self._ready = True
         self._start_loading()
 
     # --- layout -------------------------------------------------------------------------------
@@ -474,8 +476,9 @@ class AdvisorPage(QWidget):
                                  else self.tr("&Next >"))
         self.restart_button.setVisible(index == RESULT_INDEX)
         self.show_in_offers_button.setVisible(index == RESULT_INDEX)
-        if index == RESULT_INDEX:
+        if self._ready:
             self._save_answers()
+        if index == RESULT_INDEX:
             self._rank()
         else:
             self.status_label.setText(self._load_status())
