@@ -8,11 +8,11 @@ nothing); with a terminal it asks. Exit 0 on success; otherwise non-zero and one
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
 import signal
 import sys
 import threading
 import webbrowser
+from dataclasses import replace
 from typing import Any
 
 from app.core import secrets
@@ -31,14 +31,27 @@ def register(sub: Any) -> None:
     a = hs.add_parser("add", help='add a host: labgpu hosts add NAME "ssh -p PORT USER@HOST"')
     a.add_argument("name")
     a.add_argument("command", help='the SSH command, e.g. "ssh -p 12345 root@region-1.example.com"')
-    a.add_argument("--fingerprint", metavar="SHA256:…",
-                   help="the host key fingerprint your provider shows (required without a terminal)")
-    a.add_argument("--password-stdin", action="store_true",
-                   help="read the login password from stdin (stored in the keyring)")
-    a.add_argument("--passphrase-stdin", action="store_true",
-                   help="read the -i key's passphrase from stdin (stored in the keyring)")
-    a.add_argument("--via-vpn", metavar="PROFILE", default="",
-                   help="bring this VPN profile up first; the host is its private address")
+    a.add_argument(
+        "--fingerprint",
+        metavar="SHA256:…",
+        help="the host key fingerprint your provider shows (required without a terminal)",
+    )
+    a.add_argument(
+        "--password-stdin",
+        action="store_true",
+        help="read the login password from stdin (stored in the keyring)",
+    )
+    a.add_argument(
+        "--passphrase-stdin",
+        action="store_true",
+        help="read the -i key's passphrase from stdin (stored in the keyring)",
+    )
+    a.add_argument(
+        "--via-vpn",
+        metavar="PROFILE",
+        default="",
+        help="bring this VPN profile up first; the host is its private address",
+    )
     a.set_defaults(func=cmd_add)
 
     ls = hs.add_parser("ls", help="list hosts")
@@ -63,8 +76,11 @@ def register(sub: Any) -> None:
 
 def _tty_accept(prompt: Any) -> bool:
     """OpenSSH-style question on the terminal."""
-    print(f"The authenticity of host {prompt.display} can't be established.\n"
-          f"{prompt.key_type} key fingerprint is {prompt.fingerprint}.", file=sys.stderr)
+    print(
+        f"The authenticity of host {prompt.display} can't be established.\n"
+        f"{prompt.key_type} key fingerprint is {prompt.fingerprint}.",
+        file=sys.stderr,
+    )
     try:
         with open("/dev/tty") as tty:
             print("Accept this key and continue connecting (yes/no)? ", end="", file=sys.stderr, flush=True)
@@ -81,9 +97,12 @@ def _interactive() -> bool:
 def _read_stdin_secret(what: str) -> str:
     value = sys.stdin.readline().rstrip("\r\n")
     if not value:
-        raise InputError(QT_TRANSLATE_NOOP("LabGPU", "No {what} on stdin."),
-                         QT_TRANSLATE_NOOP("LabGPU", "Pipe it in, e.g. printf %s \"$PW\" | labgpu hosts add …"),
-                         code="EmptySecret", what=what)
+        raise InputError(
+            QT_TRANSLATE_NOOP("LabGPU", "No {what} on stdin."),
+            QT_TRANSLATE_NOOP("LabGPU", 'Pipe it in, e.g. printf %s "$PW" | labgpu hosts add …'),
+            code="EmptySecret",
+            what=what,
+        )
     return value
 
 
@@ -94,15 +113,21 @@ def cmd_add(args: argparse.Namespace) -> int:
     paths = default_paths()
     hosts = HostStore(paths=paths)
     if args.password_stdin and args.passphrase_stdin:
-        raise InputError(QT_TRANSLATE_NOOP("LabGPU", "Use only one of --password-stdin and --passphrase-stdin."),
-                         "", code="BadArgs")
+        raise InputError(
+            QT_TRANSLATE_NOOP("LabGPU", "Use only one of --password-stdin and --passphrase-stdin."),
+            "",
+            code="BadArgs",
+        )
     rec = record_from_command(args.name, args.command, via_vpn=args.via_vpn)
     if args.password_stdin and not rec.key_path:
         rec = replace(rec, auth="password")
     if hosts.find(rec.name) is not None:
-        raise InputError(QT_TRANSLATE_NOOP("LabGPU", "A host named {name!r} already exists."),
-                         QT_TRANSLATE_NOOP("LabGPU", "Pick another name or remove the old host first."),
-                         code="HostExists", name=rec.name)
+        raise InputError(
+            QT_TRANSLATE_NOOP("LabGPU", "A host named {name!r} already exists."),
+            QT_TRANSLATE_NOOP("LabGPU", "Pick another name or remove the old host first."),
+            code="HostExists",
+            name=rec.name,
+        )
     password = _read_stdin_secret("password") if args.password_stdin else None
     passphrase = _read_stdin_secret("passphrase") if args.passphrase_stdin else None
     if passphrase is not None:
@@ -121,9 +146,15 @@ def cmd_add(args: argparse.Namespace) -> int:
                 from app.remote.hostkeys import HostKeyError
 
                 raise HostKeyError(
-                    QT_TRANSLATE_NOOP("LabGPU", "{host} has the key {fingerprint}, not the one given ({given})."),
+                    QT_TRANSLATE_NOOP(
+                        "LabGPU", "{host} has the key {fingerprint}, not the one given ({given})."
+                    ),
                     QT_TRANSLATE_NOOP("LabGPU", "Check the fingerprint with your provider."),
-                    code="HostKeyMismatch", host=rec.name, fingerprint=conn.fingerprint, given=args.fingerprint)
+                    code="HostKeyMismatch",
+                    host=rec.name,
+                    fingerprint=conn.fingerprint,
+                    given=args.fingerprint,
+                )
             if password is not None:
                 secrets.set_secret(password_key(rec.name), password)
             hosts.add(replace(rec, fingerprint=conn.fingerprint))
@@ -160,9 +191,21 @@ def cmd_ls(args: argparse.Namespace) -> int:
     if args.json:
         print_json(rows)
         return 0
-    print_table(["NAME", "ADDRESS", "AUTH", "VPN", "JUMP", "HOST KEY", "SOURCE"],
-                [[r["name"], r["address"], r["auth"], r["via_vpn"] or "-", r["jump"] or "-",
-                  (r["known_host_keys"] or [r["fingerprint"] or "-"])[0], r["source"]] for r in rows])
+    print_table(
+        ["NAME", "ADDRESS", "AUTH", "VPN", "JUMP", "HOST KEY", "SOURCE"],
+        [
+            [
+                r["name"],
+                r["address"],
+                r["auth"],
+                r["via_vpn"] or "-",
+                r["jump"] or "-",
+                (r["known_host_keys"] or [r["fingerprint"] or "-"])[0],
+                r["source"],
+            ]
+            for r in rows
+        ],
+    )
     return 0
 
 
@@ -210,7 +253,10 @@ def cmd_forward(args: argparse.Namespace) -> int:
     try:
         fwd.start()
         if not fwd.check_remote():
-            print(f"labgpu: note: nothing listens on 127.0.0.1:{remote_port} on {args.name} yet", file=sys.stderr)
+            print(
+                f"labgpu: note: nothing listens on 127.0.0.1:{remote_port} on {args.name} yet",
+                file=sys.stderr,
+            )
         print(f"Forwarding {fwd.url} -> {args.name}:127.0.0.1:{remote_port} (Ctrl-C to stop)", flush=True)
         if args.open:
             webbrowser.open(fwd.url)

@@ -20,8 +20,10 @@ from .store import Store, register_schema
 
 AUTH_KINDS = ("auto", "key", "agent", "password")
 
-register_schema("hosts", [
-    """
+register_schema(
+    "hosts",
+    [
+        """
     CREATE TABLE hosts (
         name TEXT PRIMARY KEY,
         user TEXT NOT NULL DEFAULT '',
@@ -39,7 +41,8 @@ register_schema("hosts", [
         updated_at REAL NOT NULL
     );
     """,
-])
+    ],
+)
 
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$")
 
@@ -90,8 +93,13 @@ class HostRecord:
         return f"{user}{self.connect_address}{port}"
 
     def ssh_command(self) -> str:
-        return SshTarget(host=self.connect_address, user=self.user, port=self.port, key_path=self.key_path,
-                         jump=parse_jump(self.jump)).command()
+        return SshTarget(
+            host=self.connect_address,
+            user=self.user,
+            port=self.port,
+            key_path=self.key_path,
+            jump=parse_jump(self.jump),
+        ).command()
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -104,24 +112,40 @@ def validate_name(name: str) -> str:
     if not _NAME_RE.match(name or ""):
         raise InputError(
             QT_TRANSLATE_NOOP("LabGPU", "Host name {name!r} is not allowed."),
-            QT_TRANSLATE_NOOP("LabGPU", "Use 1–64 letters, digits, '.', '_' or '-', starting with a letter "
-                                        "or digit."),
-            code="BadHostName", name=name)
+            QT_TRANSLATE_NOOP(
+                "LabGPU", "Use 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit."
+            ),
+            code="BadHostName",
+            name=name,
+        )
     return name
 
 
-def record_from_command(name: str, command: str, *, via_vpn: str = "", auth: str = "auto",
-                        private_address: str = "") -> HostRecord:
+def record_from_command(
+    name: str, command: str, *, via_vpn: str = "", auth: str = "auto", private_address: str = ""
+) -> HostRecord:
     """A new record from what the provider printed; for a VPN host the address is the private one."""
     target = parse_ssh_command(command)
     if auth not in AUTH_KINDS:
-        raise InputError(QT_TRANSLATE_NOOP("LabGPU", "Unknown authentication kind {auth!r}."), "",
-                         code="BadAuth", auth=auth)
+        raise InputError(
+            QT_TRANSLATE_NOOP("LabGPU", "Unknown authentication kind {auth!r}."),
+            "",
+            code="BadAuth",
+            auth=auth,
+        )
     if auth == "auto" and target.key_path:
         auth = "key"
-    return HostRecord(name=validate_name(name), hostname=target.host, user=target.user, port=target.port,
-                      key_path=target.key_path, auth=auth, jump=target.jump_spec, via_vpn=via_vpn,
-                      private_address=private_address or (target.host if via_vpn else ""))
+    return HostRecord(
+        name=validate_name(name),
+        hostname=target.host,
+        user=target.user,
+        port=target.port,
+        key_path=target.key_path,
+        auth=auth,
+        jump=target.jump_spec,
+        via_vpn=via_vpn,
+        private_address=private_address or (target.host if via_vpn else ""),
+    )
 
 
 class HostStore:
@@ -146,9 +170,12 @@ class HostStore:
     def get(self, name: str) -> HostRecord:
         rec = self.find(name)
         if rec is None:
-            raise HostNotFoundError(QT_TRANSLATE_NOOP("LabGPU", "No host named {name!r}."),
-                                    QT_TRANSLATE_NOOP("LabGPU", "List hosts with 'labgpu hosts ls'."),
-                                    code="HostNotFound", name=name)
+            raise HostNotFoundError(
+                QT_TRANSLATE_NOOP("LabGPU", "No host named {name!r}."),
+                QT_TRANSLATE_NOOP("LabGPU", "List hosts with 'labgpu hosts ls'."),
+                code="HostNotFound",
+                name=name,
+            )
         return rec
 
     def add(self, rec: HostRecord, *, replace_existing: bool = False) -> HostRecord:
@@ -158,13 +185,18 @@ class HostStore:
         cols = list(asdict(rec))
         verb = "INSERT OR REPLACE" if replace_existing else "INSERT"
         try:
-            self.store.execute(f"{verb} INTO hosts ({','.join(cols)}) VALUES ({','.join('?' * len(cols))})",  # noqa: S608
-                               [getattr(rec, c) for c in cols])
+            self.store.execute(
+                f"{verb} INTO hosts ({','.join(cols)}) VALUES ({','.join('?' * len(cols))})",  # noqa: S608
+                [getattr(rec, c) for c in cols],
+            )
         except Exception as exc:
             if "UNIQUE" in str(exc):
-                raise InputError(QT_TRANSLATE_NOOP("LabGPU", "A host named {name!r} already exists."),
-                                 QT_TRANSLATE_NOOP("LabGPU", "Pick another name or remove the old host first."),
-                                 code="HostExists", name=rec.name) from None
+                raise InputError(
+                    QT_TRANSLATE_NOOP("LabGPU", "A host named {name!r} already exists."),
+                    QT_TRANSLATE_NOOP("LabGPU", "Pick another name or remove the old host first."),
+                    code="HostExists",
+                    name=rec.name,
+                ) from None
             raise
         return rec
 
@@ -201,7 +233,16 @@ def instance_hosts(paths: Paths | None = None, store: Store | None = None) -> li
         except InputError:
             continue
         key = e.tags.get("labgpu:ssh-key-path", "")
-        out.append(HostRecord(name=name, hostname=e.public_ip, user=e.tags.get("labgpu:ssh-user", "") or "ubuntu",
-                              instance_id=e.id, provider=e.provider, key_path=key,
-                              auth="key" if key else "auto", private_address=e.private_ip or ""))
+        out.append(
+            HostRecord(
+                name=name,
+                hostname=e.public_ip,
+                user=e.tags.get("labgpu:ssh-user", "") or "ubuntu",
+                instance_id=e.id,
+                provider=e.provider,
+                key_path=key,
+                auth="key" if key else "auto",
+                private_address=e.private_ip or "",
+            )
+        )
     return out

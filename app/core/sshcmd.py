@@ -77,9 +77,13 @@ class SshTarget:
 def _bad(reason: str, **params: object) -> InputError:
     return InputError(
         QT_TRANSLATE_NOOP("LabGPU", "This SSH command cannot be used: {reason}"),
-        QT_TRANSLATE_NOOP("LabGPU", "Paste the command as the provider shows it, e.g. "
-                                    "\"ssh -p 12345 root@region-1.example.com\"."),
-        code="BadSshCommand", reason=reason.format(**params) if params else reason)
+        QT_TRANSLATE_NOOP(
+            "LabGPU",
+            'Paste the command as the provider shows it, e.g. "ssh -p 12345 root@region-1.example.com".',
+        ),
+        code="BadSshCommand",
+        reason=reason.format(**params) if params else reason,
+    )
 
 
 def parse_port(text: str) -> int:
@@ -108,7 +112,7 @@ def parse_hop(spec: str) -> JumpHop:
     """``[user@]host[:port]`` or ``ssh://[user@]host[:port]``."""
     spec = spec.strip()
     if spec.startswith("ssh://"):
-        spec = spec[len("ssh://"):].rstrip("/")
+        spec = spec[len("ssh://") :].rstrip("/")
     user = ""
     if "@" in spec:
         user, spec = spec.rsplit("@", 1)
@@ -117,7 +121,7 @@ def parse_hop(spec: str) -> JumpHop:
         end = spec.find("]")
         if end < 0:
             raise _bad("{host!r} is not a host name or address", host=spec)
-        host, rest = spec[1:end], spec[end + 1:]
+        host, rest = spec[1:end], spec[end + 1 :]
         if rest.startswith(":"):
             port = parse_port(rest[1:])
         elif rest:
@@ -127,7 +131,9 @@ def parse_hop(spec: str) -> JumpHop:
         port = parse_port(p)
     else:
         host = spec
-    return JumpHop(host=check_host(host if ":" not in host else f"[{host}]"), user=check_user(user), port=port)
+    return JumpHop(
+        host=check_host(host if ":" not in host else f"[{host}]"), user=check_user(user), port=port
+    )
 
 
 def parse_jump(spec: str) -> tuple[JumpHop, ...]:
@@ -171,7 +177,7 @@ def parse_ssh_command(text: str) -> SshTarget:
                     j += 1
                     continue
                 if c in "piJlo" or c in _IGNORED_WITH_ARG:
-                    value = letters[j + 1:]
+                    value = letters[j + 1 :]
                     if not value:
                         i += 1
                         if i >= len(argv):
@@ -224,5 +230,6 @@ def parse_ssh_command(text: str) -> SshTarget:
     extra = {k: v for k, v in options.items() if k not in known}
     if "hostname" in options:
         extra["hostname"] = options["hostname"]
-    return SshTarget(host=host, user=check_user(user), port=port, key_path=key,
-                     jump=parse_jump(jump), options=extra)
+    return SshTarget(
+        host=host, user=check_user(user), port=port, key_path=key, jump=parse_jump(jump), options=extra
+    )

@@ -49,18 +49,35 @@ class HostKeyUnknownError(HostKeyError):
         self.prompt = prompt
         if refused:
             super().__init__(
-                QT_TRANSLATE_NOOP("LabGPU", "The host key of {host} ({key_type} {fingerprint}) was not accepted."),
-                QT_TRANSLATE_NOOP("LabGPU", "Compare the fingerprint with the one your provider shows; accept "
-                                            "it only if they match (CLI: --fingerprint {fingerprint})."),
-                code="HostKeyRefused", host=prompt.display, key_type=prompt.key_type,
-                fingerprint=prompt.fingerprint)
+                QT_TRANSLATE_NOOP(
+                    "LabGPU", "The host key of {host} ({key_type} {fingerprint}) was not accepted."
+                ),
+                QT_TRANSLATE_NOOP(
+                    "LabGPU",
+                    "Compare the fingerprint with the one your provider shows; "
+                    "accept "
+                    "it only if they match (CLI: --fingerprint {fingerprint}).",
+                ),
+                code="HostKeyRefused",
+                host=prompt.display,
+                key_type=prompt.key_type,
+                fingerprint=prompt.fingerprint,
+            )
         else:
             super().__init__(
-                QT_TRANSLATE_NOOP("LabGPU", "The host key of {host} is not known yet: {key_type} {fingerprint}."),
-                QT_TRANSLATE_NOOP("LabGPU", "If this matches the fingerprint your provider shows, accept it "
-                                            "(CLI: --fingerprint {fingerprint})."),
-                code="HostKeyUnknown", host=prompt.display, key_type=prompt.key_type,
-                fingerprint=prompt.fingerprint)
+                QT_TRANSLATE_NOOP(
+                    "LabGPU", "The host key of {host} is not known yet: {key_type} {fingerprint}."
+                ),
+                QT_TRANSLATE_NOOP(
+                    "LabGPU",
+                    "If this matches the fingerprint your provider shows, accept it "
+                    "(CLI: --fingerprint {fingerprint}).",
+                ),
+                code="HostKeyUnknown",
+                host=prompt.display,
+                key_type=prompt.key_type,
+                fingerprint=prompt.fingerprint,
+            )
 
 
 class HostKeyChangedError(HostKeyError):
@@ -68,24 +85,45 @@ class HostKeyChangedError(HostKeyError):
         self.fingerprint = fingerprint
         self.known = known
         super().__init__(
-            QT_TRANSLATE_NOOP("LabGPU", "WARNING: the host key of {host} has CHANGED (now {key_type} "
-                                        "{fingerprint}, known {known}). Someone may be intercepting the "
-                                        "connection; LabGPU refused to connect."),
-            QT_TRANSLATE_NOOP("LabGPU", "If the server was rebuilt and your provider confirms the new "
-                                        "fingerprint, use \"Forget this host key\" ('labgpu hosts forget-key "
-                                        "NAME') and connect again."),
-            code="HostKeyChanged", host=display, key_type=key_type, fingerprint=fingerprint,
-            known=", ".join(known))
+            QT_TRANSLATE_NOOP(
+                "LabGPU",
+                "WARNING: the host key of {host} has CHANGED (now {key_type} "
+                "{fingerprint}, known {known}). Someone may be intercepting the "
+                "connection; LabGPU refused to connect.",
+            ),
+            QT_TRANSLATE_NOOP(
+                "LabGPU",
+                "If the server was rebuilt and your provider confirms the new "
+                'fingerprint, use "Forget this host key" (\'labgpu hosts forget-key '
+                "NAME') and connect again.",
+            ),
+            code="HostKeyChanged",
+            host=display,
+            key_type=key_type,
+            fingerprint=fingerprint,
+            known=", ".join(known),
+        )
 
 
 class HostKeyMismatchError(HostKeyError):
     def __init__(self, display: str, fingerprint: str, expected: list[str]) -> None:
         super().__init__(
-            QT_TRANSLATE_NOOP("LabGPU", "The host key of {host} ({fingerprint}) does not match the instance's "
-                                        "console output ({expected}); LabGPU refused to connect."),
-            QT_TRANSLATE_NOOP("LabGPU", "Wait a minute and retry (the console output may be from an earlier "
-                                        "boot); if it persists, do not use this instance."),
-            code="HostKeyMismatch", host=display, fingerprint=fingerprint, expected=", ".join(expected))
+            QT_TRANSLATE_NOOP(
+                "LabGPU",
+                "The host key of {host} ({fingerprint}) does not match the "
+                "instance's "
+                "console output ({expected}); LabGPU refused to connect.",
+            ),
+            QT_TRANSLATE_NOOP(
+                "LabGPU",
+                "Wait a minute and retry (the console output may be from an earlier "
+                "boot); if it persists, do not use this instance.",
+            ),
+            code="HostKeyMismatch",
+            host=display,
+            fingerprint=fingerprint,
+            expected=", ".join(expected),
+        )
 
 
 def sha256_fingerprint(key: paramiko.PKey) -> str:
@@ -172,7 +210,9 @@ class KnownHosts:
         self.paths = paths or default_paths()
         self.file = self.paths.ensure().data_dir / "known_hosts"
         self.ignored_file = self.paths.data_dir / "known_hosts.ignored"
-        self.user_file = user_file if user_file is not None else Path(os.path.expanduser("~/.ssh/known_hosts"))
+        self.user_file = (
+            user_file if user_file is not None else Path(os.path.expanduser("~/.ssh/known_hosts"))
+        )
 
     def _load(self, path: Path) -> paramiko.HostKeys:
         hk = paramiko.HostKeys()
@@ -231,7 +271,9 @@ class KnownHosts:
                     keep.append(line.rstrip("\n"))
             atomic_write_text(self.file, "".join(f"{ln}\n" for ln in keep))
             if self._load(self.user_file).lookup(entry):
-                atomic_write_text(self.ignored_file, "".join(f"{i}\n" for i in sorted(self._ignored() | {entry})))
+                atomic_write_text(
+                    self.ignored_file, "".join(f"{i}\n" for i in sorted(self._ignored() | {entry}))
+                )
         log.info("host key forgotten for %s", entry)
         return had
 
@@ -240,18 +282,25 @@ class KnownHosts:
 
 
 def _hashed_match(names: list[str], entry: str) -> bool:
-    for n in names:
-        if n.startswith("|1|") and paramiko.HostKeys.hash_host(entry, n) == n:
-            return True
-    return False
+    return any(n.startswith("|1|") and paramiko.HostKeys.hash_host(entry, n) == n for n in names)
 
 
-def verify_host_key(known: KnownHosts, *, host: str, hostname: str, port: int, key: paramiko.PKey,
-                    accept: AcceptCallback | None = None, expected: list[str] | tuple[str, ...] = ()) -> str:
+def verify_host_key(
+    known: KnownHosts,
+    *,
+    host: str,
+    hostname: str,
+    port: int,
+    key: paramiko.PKey,
+    accept: AcceptCallback | None = None,
+    expected: list[str] | tuple[str, ...] = (),
+) -> str:
     """Decide whether ``key`` may be trusted for ``hostname:port``; returns its fingerprint or raises."""
     fp = sha256_fingerprint(key)
     trusted = known.known_keys(hostname, port)
-    display = host_entry(hostname, port) if host in ("", hostname) else f"{host} ({host_entry(hostname, port)})"
+    display = (
+        host_entry(hostname, port) if host in ("", hostname) else f"{host} ({host_entry(hostname, port)})"
+    )
     if trusted:
         if any(k.get_name() == key.get_name() and k.asbytes() == key.asbytes() for k in trusted):
             return fp
@@ -264,8 +313,15 @@ def verify_host_key(known: KnownHosts, *, host: str, hostname: str, port: int, k
             raise HostKeyMismatchError(display, fp, list(expected_n))
         known.add(hostname, port, key)
         return fp
-    prompt = HostKeyPrompt(host=host, hostname=hostname, port=port, key_type=key.get_name(), fingerprint=fp,
-                           key=key, expected=expected_n)
+    prompt = HostKeyPrompt(
+        host=host,
+        hostname=hostname,
+        port=port,
+        key_type=key.get_name(),
+        fingerprint=fp,
+        key=key,
+        expected=expected_n,
+    )
     if accept is None:
         raise HostKeyUnknownError(prompt)
     if not accept(prompt):
@@ -287,8 +343,14 @@ class PromptHostKeyPolicy(paramiko.MissingHostKeyPolicy):
     there and let this policy consult :class:`KnownHosts`.)
     """
 
-    def __init__(self, known: KnownHosts, accept: AcceptCallback | None = None, host: str = "",
-                 port: int = 22, expected: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        known: KnownHosts,
+        accept: AcceptCallback | None = None,
+        host: str = "",
+        port: int = 22,
+        expected: tuple[str, ...] = (),
+    ) -> None:
         self.known, self.accept, self.host, self.port, self.expected = known, accept, host, port, expected
 
     def missing_host_key(self, client: paramiko.SSHClient, hostname: str, key: paramiko.PKey) -> None:
@@ -297,8 +359,15 @@ class PromptHostKeyPolicy(paramiko.MissingHostKeyPolicy):
         m = re.match(r"^\[(.+)\]:(\d+)$", hostname)
         if m:
             name, port = m.group(1), int(m.group(2))
-        verify_host_key(self.known, host=self.host or name, hostname=name, port=port, key=key,
-                        accept=self.accept, expected=self.expected)
+        verify_host_key(
+            self.known,
+            host=self.host or name,
+            hostname=name,
+            port=port,
+            key=key,
+            accept=self.accept,
+            expected=self.expected,
+        )
 
 
 def forget_host_key(hostname: str, port: int = 22, paths: Paths | None = None) -> bool:

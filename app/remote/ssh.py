@@ -68,8 +68,13 @@ class TransportTuning:
     slower here (see shared notes), so the sync engine sets them per measurement.
     """
 
-    ciphers: tuple[str, ...] = ("aes128-gcm@openssh.com", "aes128-ctr", "aes256-gcm@openssh.com",
-                                "aes256-ctr", "aes192-ctr")
+    ciphers: tuple[str, ...] = (
+        "aes128-gcm@openssh.com",
+        "aes128-ctr",
+        "aes256-gcm@openssh.com",
+        "aes256-ctr",
+        "aes192-ctr",
+    )
     window_size: int = 4 * 1024 * 1024
     max_packet_size: int = 32768
     keepalive_s: int = 15
@@ -116,13 +121,17 @@ def _ssh_config() -> paramiko.SSHConfig | None:
         return None
 
 
-def resolve_target(rec: HostRecord, paths: Paths | None = None, *, password: str | None = None,
-                   _depth: int = 0) -> Target:
+def resolve_target(
+    rec: HostRecord, paths: Paths | None = None, *, password: str | None = None, _depth: int = 0
+) -> Target:
     """Merge the record with ~/.ssh/config (record wins) and resolve ProxyJump hops."""
     if _depth > 5:
-        raise SshError(QT_TRANSLATE_NOOP("LabGPU", "ProxyJump for {host} loops or is too long."),
-                       QT_TRANSLATE_NOOP("LabGPU", "Check the -J hosts and ~/.ssh/config."), code="JumpLoop",
-                       host=rec.name)
+        raise SshError(
+            QT_TRANSLATE_NOOP("LabGPU", "ProxyJump for {host} loops or is too long."),
+            QT_TRANSLATE_NOOP("LabGPU", "Check the -J hosts and ~/.ssh/config."),
+            code="JumpLoop",
+            host=rec.name,
+        )
     cfg = _ssh_config()
     alias = rec.connect_address
     c: dict[str, Any] = dict(cfg.lookup(alias)) if cfg else {}
@@ -144,8 +153,16 @@ def resolve_target(rec: HostRecord, paths: Paths | None = None, *, password: str
     for h in hops:
         flat.extend(h.jump)
         flat.append(replace(h, jump=[]))
-    return Target(name=rec.name, hostname=hostname, port=port, user=user, auth=rec.auth,
-                  key_files=[os.path.expanduser(k) for k in keys], jump=flat, password=password)
+    return Target(
+        name=rec.name,
+        hostname=hostname,
+        port=port,
+        user=user,
+        auth=rec.auth,
+        key_files=[os.path.expanduser(k) for k in keys],
+        jump=flat,
+        password=password,
+    )
 
 
 def _hop_target(hop: JumpHop, paths: Paths | None, depth: int) -> Target:
@@ -173,13 +190,25 @@ def find_host(name: str, paths: Paths | None = None) -> HostRecord:
 def _unreachable(target: Target, why: str) -> HostUnreachableError:
     return HostUnreachableError(
         QT_TRANSLATE_NOOP("LabGPU", "Cannot reach {host} ({why})."),
-        QT_TRANSLATE_NOOP("LabGPU", "Check that the server is running, the address and port are right and "
-                                    "your network (or VPN) is up, then retry."),
-        code="HostUnreachable", host=target.display, why=why)
+        QT_TRANSLATE_NOOP(
+            "LabGPU",
+            "Check that the server is running, the address and port are right and "
+            "your network (or VPN) is up, then retry.",
+        ),
+        code="HostUnreachable",
+        host=target.display,
+        why=why,
+    )
 
 
-def _dial(target: Target, sock: Any, tuning: TransportTuning, known: KnownHosts,
-          accept: AcceptCallback | None, expected: Sequence[str]) -> tuple[paramiko.Transport, str]:
+def _dial(
+    target: Target,
+    sock: Any,
+    tuning: TransportTuning,
+    known: KnownHosts,
+    accept: AcceptCallback | None,
+    expected: Sequence[str],
+) -> tuple[paramiko.Transport, str]:
     """TCP (or ``sock``) → SSH handshake → host-key check → auth. Returns (transport, fingerprint)."""
     if sock is None:
         try:
@@ -191,8 +220,9 @@ def _dial(target: Target, sock: Any, tuning: TransportTuning, known: KnownHosts,
         except OSError as exc:
             raise _unreachable(target, exc.strerror or type(exc).__name__) from None
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    transport = paramiko.Transport(sock, default_window_size=tuning.window_size,
-                                   default_max_packet_size=tuning.max_packet_size)
+    transport = paramiko.Transport(
+        sock, default_window_size=tuning.window_size, default_max_packet_size=tuning.max_packet_size
+    )
     transport.name = f"ssh:{target.name}"  # type: ignore[attr-defined]
     ok = False
     try:
@@ -206,8 +236,15 @@ def _dial(target: Target, sock: Any, tuning: TransportTuning, known: KnownHosts,
         except (paramiko.SSHException, EOFError, OSError) as exc:
             raise _unreachable(target, f"SSH handshake failed: {exc}") from None
         key = transport.get_remote_server_key()
-        fp = verify_host_key(known, host=target.name, hostname=target.hostname, port=target.port, key=key,
-                             accept=accept, expected=tuple(expected))
+        fp = verify_host_key(
+            known,
+            host=target.name,
+            hostname=target.hostname,
+            port=target.port,
+            key=key,
+            accept=accept,
+            expected=tuple(expected),
+        )
         _authenticate(transport, target, tuning)
         transport.set_keepalive(tuning.keepalive_s)
         ok = True
@@ -220,15 +257,21 @@ def _dial(target: Target, sock: Any, tuning: TransportTuning, known: KnownHosts,
 def _auth_error(target: Target, tried: list[str]) -> HostAuthError:
     return HostAuthError(
         QT_TRANSLATE_NOOP("LabGPU", "{host} refused the login (tried: {tried})."),
-        QT_TRANSLATE_NOOP("LabGPU", "Check the user name and key or password: remove the host and add "
-                                    "it again with the right ones."),
-        code="AuthFailed", host=target.display, tried=", ".join(tried) or "nothing")
+        QT_TRANSLATE_NOOP(
+            "LabGPU",
+            "Check the user name and key or password: remove the host and add it again with the right ones.",
+        ),
+        code="AuthFailed",
+        host=target.display,
+        tried=", ".join(tried) or "nothing",
+    )
 
 
 def _is_passphrase_error(exc: BaseException) -> bool:
     # paramiko's PKey.from_path lets cryptography's TypeError escape for encrypted OpenSSH keys.
     return isinstance(exc, paramiko.PasswordRequiredException) or (
-        isinstance(exc, TypeError) and "password" in str(exc).lower())
+        isinstance(exc, TypeError) and "password" in str(exc).lower()
+    )
 
 
 def _load_key(path: str, target: Target) -> paramiko.PKey | None:
@@ -243,23 +286,37 @@ def _load_key(path: str, target: Target) -> paramiko.PKey | None:
         passphrase = secrets.get_secret(passphrase_key(target.name))
         if passphrase is None:
             raise HostAuthError(
-                QT_TRANSLATE_NOOP("LabGPU", "The key {path} needs a passphrase and none is stored for {host}."),
-                QT_TRANSLATE_NOOP("LabGPU", "Add the host again with the passphrase ('labgpu hosts add … "
-                                            "--passphrase-stdin'), or load the key into your ssh-agent."),
-                code="KeyPassphraseMissing", path=path, host=target.name) from None
+                QT_TRANSLATE_NOOP(
+                    "LabGPU", "The key {path} needs a passphrase and none is stored for {host}."
+                ),
+                QT_TRANSLATE_NOOP(
+                    "LabGPU",
+                    "Add the host again with the passphrase ('labgpu hosts add … "
+                    "--passphrase-stdin'), or load the key into your ssh-agent.",
+                ),
+                code="KeyPassphraseMissing",
+                path=path,
+                host=target.name,
+            ) from None
         try:
             return paramiko.PKey.from_path(path, passphrase.encode())  # type: ignore[arg-type]
         except (paramiko.SSHException, ValueError, TypeError):
             raise HostAuthError(
                 QT_TRANSLATE_NOOP("LabGPU", "The stored passphrase does not open the key {path}."),
                 QT_TRANSLATE_NOOP("LabGPU", "Add the host again with the right passphrase."),
-                code="KeyPassphraseWrong", path=path) from None
+                code="KeyPassphraseWrong",
+                path=path,
+            ) from None
     except FileNotFoundError:
         return None
     except (OSError, paramiko.SSHException, ValueError) as exc:
-        raise HostAuthError(QT_TRANSLATE_NOOP("LabGPU", "Cannot read the key {path} ({why})."),
-                            QT_TRANSLATE_NOOP("LabGPU", "Check the key file's path and permissions."),
-                            code="KeyUnreadable", path=path, why=type(exc).__name__) from None
+        raise HostAuthError(
+            QT_TRANSLATE_NOOP("LabGPU", "Cannot read the key {path} ({why})."),
+            QT_TRANSLATE_NOOP("LabGPU", "Check the key file's path and permissions."),
+            code="KeyUnreadable",
+            path=path,
+            why=type(exc).__name__,
+        ) from None
 
 
 def _authenticate(transport: paramiko.Transport, target: Target, tuning: TransportTuning) -> None:
@@ -279,7 +336,9 @@ def _authenticate(transport: paramiko.Transport, target: Target, tuning: Transpo
 
     if target.auth in ("key", "auto"):
         explicit = list(target.key_files)
-        files = explicit + ([os.path.expanduser(k) for k in DEFAULT_KEY_FILES] if target.auth == "auto" else [])
+        files = explicit + (
+            [os.path.expanduser(k) for k in DEFAULT_KEY_FILES] if target.auth == "auto" else []
+        )
         for path in dict.fromkeys(files):
             try:
                 pkey = _load_key(path, target)
@@ -289,9 +348,12 @@ def _authenticate(transport: paramiko.Transport, target: Target, tuning: Transpo
                 continue  # an encrypted default key without stored passphrase: the agent may have it
             if pkey is None:
                 if target.auth == "key" and path in explicit:
-                    raise HostAuthError(QT_TRANSLATE_NOOP("LabGPU", "The key file {path} does not exist."),
-                                        QT_TRANSLATE_NOOP("LabGPU", "Fix the path (-i) of this host."),
-                                        code="KeyMissing", path=path)
+                    raise HostAuthError(
+                        QT_TRANSLATE_NOOP("LabGPU", "The key file {path} does not exist."),
+                        QT_TRANSLATE_NOOP("LabGPU", "Fix the path (-i) of this host."),
+                        code="KeyMissing",
+                        path=path,
+                    )
                 continue
             if try_key(pkey, os.path.basename(path)):
                 return
@@ -313,10 +375,17 @@ def _authenticate(transport: paramiko.Transport, target: Target, tuning: Transpo
                     raise
                 password = None
         if password is None and target.auth == "password":
-            raise HostAuthError(QT_TRANSLATE_NOOP("LabGPU", "No password is stored for {host}."),
-                                QT_TRANSLATE_NOOP("LabGPU", "Add the host again with its password (Hosts page, "
-                                                            "or 'labgpu hosts add … --password-stdin')."),
-                                code="PasswordMissing", host=target.name)
+            raise HostAuthError(
+                QT_TRANSLATE_NOOP("LabGPU", "No password is stored for {host}."),
+                QT_TRANSLATE_NOOP(
+                    "LabGPU",
+                    "Add the host again with its password (Hosts "
+                    "page, "
+                    "or 'labgpu hosts add … --password-stdin').",
+                ),
+                code="PasswordMissing",
+                host=target.name,
+            )
         if password is not None:
             register_secret(password)
             tried.append("password")
@@ -335,9 +404,17 @@ def _authenticate(transport: paramiko.Transport, target: Target, tuning: Transpo
 class Connection:
     """One logged-in SSH session to a host (see the module docstring for the threading contract)."""
 
-    def __init__(self, record: HostRecord, paths: Paths | None = None, accept: AcceptCallback | None = None,
-                 *, expected_fingerprints: Sequence[str] = (), tuning: TransportTuning | None = None,
-                 password: str | None = None, vpn_timeout: float = 60.0) -> None:
+    def __init__(
+        self,
+        record: HostRecord,
+        paths: Paths | None = None,
+        accept: AcceptCallback | None = None,
+        *,
+        expected_fingerprints: Sequence[str] = (),
+        tuning: TransportTuning | None = None,
+        password: str | None = None,
+        vpn_timeout: float = 60.0,
+    ) -> None:
         self.record = record
         self.paths = paths or default_paths()
         self.accept = accept
@@ -370,8 +447,9 @@ class Connection:
                     hops.append(t)
                     nxt = target.jump[i + 1] if i + 1 < len(target.jump) else target
                     sock = self._direct_tcpip(t, hop, nxt)
-                self.transport, self.fingerprint = _dial(target, sock, self.tuning, known, self.accept,
-                                                         self.expected)
+                self.transport, self.fingerprint = _dial(
+                    target, sock, self.tuning, known, self.accept, self.expected
+                )
             except BaseException:
                 for t in reversed(hops):
                     t.close()
@@ -382,23 +460,37 @@ class Connection:
 
     def _direct_tcpip(self, via: paramiko.Transport, hop: Target, nxt: Target) -> paramiko.Channel:
         try:
-            return via.open_channel("direct-tcpip", (nxt.hostname, nxt.port), ("127.0.0.1", 0),
-                                    timeout=self.tuning.connect_timeout)
+            return via.open_channel(
+                "direct-tcpip",
+                (nxt.hostname, nxt.port),
+                ("127.0.0.1", 0),
+                timeout=self.tuning.connect_timeout,
+            )
         except (paramiko.ChannelException, paramiko.SSHException, EOFError, OSError) as exc:
             raise HostUnreachableError(
                 QT_TRANSLATE_NOOP("LabGPU", "The jump host {jump} could not reach {host} ({why})."),
-                QT_TRANSLATE_NOOP("LabGPU", "Check the address behind the jump host and that it allows "
-                                            "TCP forwarding."),
-                code="JumpFailed", jump=hop.display, host=nxt.display, why=str(exc) or type(exc).__name__) from None
+                QT_TRANSLATE_NOOP(
+                    "LabGPU", "Check the address behind the jump host and that it allows TCP forwarding."
+                ),
+                code="JumpFailed",
+                jump=hop.display,
+                host=nxt.display,
+                why=str(exc) or type(exc).__name__,
+            ) from None
 
     def _vpn_up(self) -> None:
         try:
             from app.remote.vpn import VpnManager
         except ImportError:
-            raise SshError(QT_TRANSLATE_NOOP("LabGPU", "{host} is reached via VPN {profile}, but VPN support "
-                                                       "is not installed."),
-                           QT_TRANSLATE_NOOP("LabGPU", "Update LabGPU, or edit the host to connect directly."),
-                           code="VpnMissing", host=self.record.name, profile=self.record.via_vpn) from None
+            raise SshError(
+                QT_TRANSLATE_NOOP(
+                    "LabGPU", "{host} is reached via VPN {profile}, but VPN support is not installed."
+                ),
+                QT_TRANSLATE_NOOP("LabGPU", "Update LabGPU, or edit the host to connect directly."),
+                code="VpnMissing",
+                host=self.record.name,
+                profile=self.record.via_vpn,
+            ) from None
         VpnManager(self.paths).ensure_up(self.record.via_vpn, self.vpn_timeout)
 
     @property
@@ -406,8 +498,9 @@ class Connection:
         t = self.transport
         return bool(t is not None and t.is_active() and t.is_authenticated())
 
-    def ensure(self, attempts: int = len(RECONNECT_DELAYS) + 1,
-               cancelled: Callable[[], bool] | None = None) -> Connection:
+    def ensure(
+        self, attempts: int = len(RECONNECT_DELAYS) + 1, cancelled: Callable[[], bool] | None = None
+    ) -> Connection:
         """Reconnect if the transport died, with backoff; host-key and auth errors are not retried."""
         if self.is_active:
             return self
@@ -426,8 +519,12 @@ class Connection:
                 time.sleep(RECONNECT_DELAYS[min(i, len(RECONNECT_DELAYS) - 1)])
         if last is not None:
             raise last
-        raise SshError(QT_TRANSLATE_NOOP("LabGPU", "The connection to {host} was closed."), "",
-                       code="ConnectionClosed", host=self.record.name)
+        raise SshError(
+            QT_TRANSLATE_NOOP("LabGPU", "The connection to {host} was closed."),
+            "",
+            code="ConnectionClosed",
+            host=self.record.name,
+        )
 
     def _teardown(self) -> None:
         t, self.transport = self.transport, None
@@ -452,27 +549,43 @@ class Connection:
     def _active_transport(self) -> paramiko.Transport:
         t = self.transport
         if t is None or not t.is_active():
-            raise SshError(QT_TRANSLATE_NOOP("LabGPU", "Not connected to {host}."),
-                           QT_TRANSLATE_NOOP("LabGPU", "Connect first (it may have dropped)."),
-                           code="NotConnected", host=self.record.name)
+            raise SshError(
+                QT_TRANSLATE_NOOP("LabGPU", "Not connected to {host}."),
+                QT_TRANSLATE_NOOP("LabGPU", "Connect first (it may have dropped)."),
+                code="NotConnected",
+                host=self.record.name,
+            )
         return t
 
-    def open_sftp(self, window_size: int | None = None, max_packet_size: int | None = None) -> paramiko.SFTPClient:
+    def open_sftp(
+        self, window_size: int | None = None, max_packet_size: int | None = None
+    ) -> paramiko.SFTPClient:
         """A new SFTP client on its own channel; use it from one thread at a time, close it after."""
-        client = paramiko.SFTPClient.from_transport(self._active_transport(), window_size=window_size,
-                                                    max_packet_size=max_packet_size)
+        client = paramiko.SFTPClient.from_transport(
+            self._active_transport(), window_size=window_size, max_packet_size=max_packet_size
+        )
         if client is None:
-            raise SshError(QT_TRANSLATE_NOOP("LabGPU", "{host} refused to open SFTP."),
-                           QT_TRANSLATE_NOOP("LabGPU", "Enable the sftp subsystem on the server."),
-                           code="NoSftp", host=self.record.name)
+            raise SshError(
+                QT_TRANSLATE_NOOP("LabGPU", "{host} refused to open SFTP."),
+                QT_TRANSLATE_NOOP("LabGPU", "Enable the sftp subsystem on the server."),
+                code="NoSftp",
+                host=self.record.name,
+            )
         return client
 
-    def open_direct_tcpip(self, host: str, port: int, origin: tuple[str, int] = ("127.0.0.1", 0),
-                          timeout: float = 10.0) -> paramiko.Channel:
+    def open_direct_tcpip(
+        self, host: str, port: int, origin: tuple[str, int] = ("127.0.0.1", 0), timeout: float = 10.0
+    ) -> paramiko.Channel:
         return self._active_transport().open_channel("direct-tcpip", (host, port), origin, timeout=timeout)
 
-    def exec(self, cmd_argv: Sequence[str], *, timeout: float | None = 60.0, stdin: bytes | None = None,
-             max_output: int = 64 * 1024 * 1024) -> tuple[int, str, str]:
+    def exec(
+        self,
+        cmd_argv: Sequence[str],
+        *,
+        timeout: float | None = 60.0,
+        stdin: bytes | None = None,
+        max_output: int = 64 * 1024 * 1024,
+    ) -> tuple[int, str, str]:
         """Run a command (argv quoted with shlex.quote) and return (exit status, stdout, stderr).
 
         The remote user's shell parses the command line, which is why every argument is quoted:
@@ -497,14 +610,21 @@ class Connection:
                 if chan.exit_status_ready() and not chan.recv_ready() and not chan.recv_stderr_ready():
                     break
                 if len(out) + len(err) > max_output:
-                    raise SshError(QT_TRANSLATE_NOOP("LabGPU", "The command on {host} printed too much output."),
-                                   "", code="OutputTooLarge", host=self.record.name)
+                    raise SshError(
+                        QT_TRANSLATE_NOOP("LabGPU", "The command on {host} printed too much output."),
+                        "",
+                        code="OutputTooLarge",
+                        host=self.record.name,
+                    )
                 wait = 1.0 if deadline is None else max(0.0, min(1.0, deadline - time.monotonic()))
                 if deadline is not None and time.monotonic() >= deadline:
-                    raise SshError(QT_TRANSLATE_NOOP("LabGPU", "The command on {host} did not finish in {secs} s."),
-                                   QT_TRANSLATE_NOOP("LabGPU", "Retry; if it keeps happening the server is "
-                                                               "overloaded."),
-                                   code="CommandTimeout", host=self.record.name, secs=int(timeout or 0))
+                    raise SshError(
+                        QT_TRANSLATE_NOOP("LabGPU", "The command on {host} did not finish in {secs} s."),
+                        QT_TRANSLATE_NOOP("LabGPU", "Retry; if it keeps happening the server is overloaded."),
+                        code="CommandTimeout",
+                        host=self.record.name,
+                        secs=int(timeout or 0),
+                    )
                 select.select([chan], [], [], wait)
                 if chan.closed and not chan.recv_ready() and not chan.recv_stderr_ready():
                     break
@@ -514,16 +634,26 @@ class Connection:
         return rc, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
 
 
-def open_connection(host_name_or_record: str | HostRecord, paths: Paths | None = None,
-                    accept: AcceptCallback | None = None, *, expected_fingerprints: Sequence[str] = (),
-                    tuning: TransportTuning | None = None, password: str | None = None) -> Connection:
+def open_connection(
+    host_name_or_record: str | HostRecord,
+    paths: Paths | None = None,
+    accept: AcceptCallback | None = None,
+    *,
+    expected_fingerprints: Sequence[str] = (),
+    tuning: TransportTuning | None = None,
+    password: str | None = None,
+) -> Connection:
     """Connect (blocking) to a saved host by name, or to a record not saved yet; returns it logged in.
 
     ``accept`` decides a first-contact host key (None: refuse, raising HostKeyUnknownError whose
     ``.prompt`` a UI can show before retrying). The caller must ``close()`` the connection.
     """
     paths = paths or default_paths()
-    rec = host_name_or_record if isinstance(host_name_or_record, HostRecord) else find_host(
-        host_name_or_record, paths)
-    return Connection(rec, paths, accept, expected_fingerprints=expected_fingerprints, tuning=tuning,
-                      password=password).connect()
+    rec = (
+        host_name_or_record
+        if isinstance(host_name_or_record, HostRecord)
+        else find_host(host_name_or_record, paths)
+    )
+    return Connection(
+        rec, paths, accept, expected_fingerprints=expected_fingerprints, tuning=tuning, password=password
+    ).connect()

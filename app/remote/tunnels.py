@@ -42,20 +42,25 @@ def service_port(name_or_port: str | int) -> int:
         try:
             port = int(key)
         except ValueError:
-            raise TunnelError(QT_TRANSLATE_NOOP("LabGPU", "{what!r} is neither tensorboard, jupyter nor a port."),
-                              QT_TRANSLATE_NOOP("LabGPU", "Give tensorboard, jupyter or a port number."),
-                              code="BadForward", what=name_or_port) from None
+            raise TunnelError(
+                QT_TRANSLATE_NOOP("LabGPU", "{what!r} is neither tensorboard, jupyter nor a port."),
+                QT_TRANSLATE_NOOP("LabGPU", "Give tensorboard, jupyter or a port number."),
+                code="BadForward",
+                what=name_or_port,
+            ) from None
     if not 1 <= port <= 65535:
-        raise TunnelError(QT_TRANSLATE_NOOP("LabGPU", "Port {port} is outside 1–65535."), "", code="BadForward",
-                          port=port)
+        raise TunnelError(
+            QT_TRANSLATE_NOOP("LabGPU", "Port {port} is outside 1–65535."), "", code="BadForward", port=port
+        )
     return port
 
 
 class LocalForward:
     """127.0.0.1:<local_port> → (over SSH) → remote_host:remote_port."""
 
-    def __init__(self, connection: Connection, remote_port: int, remote_host: str = "127.0.0.1",
-                 local_port: int = 0) -> None:
+    def __init__(
+        self, connection: Connection, remote_port: int, remote_host: str = "127.0.0.1", local_port: int = 0
+    ) -> None:
         self.connection = connection
         self.remote_host = remote_host
         self.remote_port = remote_port
@@ -79,17 +84,26 @@ class LocalForward:
             sock.bind(("127.0.0.1", self._requested_port))
         except OSError as exc:
             sock.close()
-            raise TunnelError(QT_TRANSLATE_NOOP("LabGPU", "Local port {port} is not free ({why})."),
-                              QT_TRANSLATE_NOOP("LabGPU", "Close what uses it or let LabGPU pick a free port."),
-                              code="PortBusy", port=self._requested_port, why=exc.strerror or "") from None
+            raise TunnelError(
+                QT_TRANSLATE_NOOP("LabGPU", "Local port {port} is not free ({why})."),
+                QT_TRANSLATE_NOOP("LabGPU", "Close what uses it or let LabGPU pick a free port."),
+                code="PortBusy",
+                port=self._requested_port,
+                why=exc.strerror or "",
+            ) from None
         sock.listen(16)
         self._listener = sock
         self.local_port = sock.getsockname()[1]
         t = threading.Thread(target=self._accept_loop, name=f"forward:{self.local_port}", daemon=True)
         self._threads.append(t)
         t.start()
-        log.info("forward 127.0.0.1:%d → %s:%d on %s", self.local_port, self.remote_host, self.remote_port,
-                 self.connection.record.name)
+        log.info(
+            "forward 127.0.0.1:%d → %s:%d on %s",
+            self.local_port,
+            self.remote_host,
+            self.remote_port,
+            self.connection.record.name,
+        )
         return self
 
     def check_remote(self, timeout: float = 5.0) -> bool:
@@ -126,8 +140,9 @@ class LocalForward:
                 self._pairs.add(pair)
                 self.connections_served += 1
                 self._threads = [t for t in self._threads if t.is_alive()]
-                t = threading.Thread(target=self._pump, args=(pair,), name=f"forward:{self.local_port}:pump",
-                                     daemon=True)
+                t = threading.Thread(
+                    target=self._pump, args=(pair,), name=f"forward:{self.local_port}:pump", daemon=True
+                )
                 self._threads.append(t)
             t.start()
 

@@ -17,8 +17,15 @@ pytestmark = pytest.mark.usefixtures("private_home")
 
 
 def labgpu(*args: str, stdin: str | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "app", *args], cwd=ROOT, input=stdin or "", capture_output=True,
-                          text=True, timeout=timeout, env=dict(os.environ))
+    return subprocess.run(
+        [sys.executable, "-m", "app", *args],
+        cwd=ROOT,
+        input=stdin or "",
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=dict(os.environ),
+    )
 
 
 def _cmd(sshd, key=True) -> str:
@@ -43,8 +50,9 @@ def test_add_without_terminal_needs_the_fingerprint(sshd):
     assert sshd.host_key_fingerprint in r.stdout
 
     hosts = json.loads(labgpu("hosts", "ls", "--json").stdout)
-    assert [(h["name"], h["hostname"], h["port"], h["user"], h["auth"]) for h in hosts] == \
-        [("gpu1", sshd.host, sshd.port, sshd.user, "key")]
+    assert [(h["name"], h["hostname"], h["port"], h["user"], h["auth"]) for h in hosts] == [
+        ("gpu1", sshd.host, sshd.port, sshd.user, "key")
+    ]
     assert hosts[0]["known_host_keys"] == [sshd.host_key_fingerprint]
     table = labgpu("hosts", "ls").stdout
     assert "gpu1" in table
@@ -63,8 +71,16 @@ def test_add_without_terminal_needs_the_fingerprint(sshd):
 def test_add_with_password_stdin_stores_it_in_the_keyring(sshd, secret_service):
     from app.core import secrets
 
-    r = labgpu("hosts", "add", "pwbox", _cmd(sshd, key=False), "--password-stdin",
-               "--fingerprint", sshd.host_key_fingerprint, stdin=sshd.password + "\n")
+    r = labgpu(
+        "hosts",
+        "add",
+        "pwbox",
+        _cmd(sshd, key=False),
+        "--password-stdin",
+        "--fingerprint",
+        sshd.host_key_fingerprint,
+        stdin=sshd.password + "\n",
+    )
     assert r.returncode == 0, r.stderr
     assert secrets.get_secret("host:pwbox:password") == sshd.password
     db = (Path(os.environ["LABGPU_HOME"]) / "data" / "labgpu.sqlite3").read_bytes()
@@ -72,8 +88,16 @@ def test_add_with_password_stdin_stores_it_in_the_keyring(sshd, secret_service):
     assert labgpu("hosts", "rm", "pwbox").returncode == 0
     assert secrets.get_secret("host:pwbox:password") is None
 
-    r = labgpu("hosts", "add", "bad", _cmd(sshd, key=False), "--password-stdin",
-               "--fingerprint", sshd.host_key_fingerprint, stdin="not-the-password\n")
+    r = labgpu(
+        "hosts",
+        "add",
+        "bad",
+        _cmd(sshd, key=False),
+        "--password-stdin",
+        "--fingerprint",
+        sshd.host_key_fingerprint,
+        stdin="not-the-password\n",
+    )
     assert r.returncode != 0
     assert "refused the login" in r.stderr
     assert secrets.get_secret("host:bad:password") is None
@@ -81,7 +105,9 @@ def test_add_with_password_stdin_stores_it_in_the_keyring(sshd, secret_service):
 
 
 def test_changed_key_then_forget_key(sshd):
-    assert labgpu("hosts", "add", "gpu2", _cmd(sshd), "--fingerprint", sshd.host_key_fingerprint).returncode == 0
+    assert (
+        labgpu("hosts", "add", "gpu2", _cmd(sshd), "--fingerprint", sshd.host_key_fingerprint).returncode == 0
+    )
     with sshd.changed_host_key() as new_fp:
         r = labgpu("hosts", "forward", "gpu2", "tensorboard")
         assert r.returncode != 0
@@ -119,14 +145,24 @@ def test_forward_serves_remote_http_until_terminated(sshd, tmp_path):
     t = threading.Thread(target=srv.serve_forever, name="test-http", daemon=True)
     t.start()
     try:
-        assert labgpu("hosts", "add", "nb", _cmd(sshd), "--fingerprint",
-                      sshd.host_key_fingerprint).returncode == 0
-        p = subprocess.Popen([sys.executable, "-m", "app", "hosts", "forward", "nb", str(srv.server_address[1])],
-                             cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             env=dict(os.environ))
+        assert (
+            labgpu("hosts", "add", "nb", _cmd(sshd), "--fingerprint", sshd.host_key_fingerprint).returncode
+            == 0
+        )
+        p = subprocess.Popen(
+            [sys.executable, "-m", "app", "hosts", "forward", "nb", str(srv.server_address[1])],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=dict(os.environ),
+        )
         try:
             line = p.stdout.readline()
-            assert line.startswith("Forwarding http://127.0.0.1:"), (line, p.stderr.read() if p.poll() else "")
+            assert line.startswith("Forwarding http://127.0.0.1:"), (
+                line,
+                p.stderr.read() if p.poll() else "",
+            )
             url = line.split()[1]
             with urllib.request.urlopen(url, timeout=5) as resp:
                 assert resp.read() == b"jupyter"

@@ -22,8 +22,14 @@ pytestmark = pytest.mark.usefixtures("private_home")
 
 
 def _rec(sshd, name="box") -> HostRecord:
-    return HostRecord(name=name, hostname=sshd.host, port=sshd.port, user=sshd.user,
-                      key_path=str(sshd.client_key), auth="key")
+    return HostRecord(
+        name=name,
+        hostname=sshd.host,
+        port=sshd.port,
+        user=sshd.user,
+        key_path=str(sshd.client_key),
+        auth="key",
+    )
 
 
 def test_first_contact_prompt_shows_the_real_fingerprint_and_refusal_stores_nothing(sshd):
@@ -141,8 +147,10 @@ def test_no_auto_add_policy_anywhere_in_app():
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2] / "app"
-    use = re.compile(r"(AutoAddPolicy|WarningPolicy)\s*[(,)]|import[^\n]*(AutoAddPolicy|WarningPolicy)"
-                     r"|\.(AutoAddPolicy|WarningPolicy)\b")
+    use = re.compile(
+        r"(AutoAddPolicy|WarningPolicy)\s*[(,)]|import[^\n]*(AutoAddPolicy|WarningPolicy)"
+        r"|\.(AutoAddPolicy|WarningPolicy)\b"
+    )
     offenders = [str(p) for p in root.rglob("*.py") if use.search(p.read_text())]
     assert offenders == []
     assert use.search("client.set_missing_host_key_policy(paramiko.AutoAddPolicy())")

@@ -25,8 +25,14 @@ def _trust(sshd) -> None:
 
 
 def _rec(sshd, name="box", **kw) -> HostRecord:
-    base = dict(name=name, hostname=sshd.host, port=sshd.port, user=sshd.user, key_path=str(sshd.client_key),
-                auth="key")
+    base = dict(
+        name=name,
+        hostname=sshd.host,
+        port=sshd.port,
+        user=sshd.user,
+        key_path=str(sshd.client_key),
+        auth="key",
+    )
     base.update(kw)
     return HostRecord(**base)
 
@@ -53,6 +59,7 @@ def test_several_sftp_channels_in_parallel_threads(sshd):
     remote = sshd.remote_dir("par")
     errors: list[BaseException] = []
     with open_connection(_rec(sshd)) as conn:
+
         def work(i: int) -> None:
             try:
                 with conn.open_sftp() as sftp:
@@ -61,6 +68,7 @@ def test_several_sftp_channels_in_parallel_threads(sshd):
                     assert sftp.stat(f"{remote}/f{i}").st_size == 100_000
             except BaseException as exc:  # noqa: BLE001
                 errors.append(exc)
+
         threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
         for t in threads:
             t.start()
@@ -116,8 +124,16 @@ def test_proxyjump_through_a_second_sshd(sshd, extra_sshd):
     """The target is reached only through the jump host's direct-tcpip channel."""
     _trust(sshd)
     _trust(extra_sshd)
-    HostStore().add(HostRecord(name="bastion", hostname=extra_sshd.host, port=extra_sshd.port,
-                               user=extra_sshd.user, key_path=str(extra_sshd.client_key), auth="key"))
+    HostStore().add(
+        HostRecord(
+            name="bastion",
+            hostname=extra_sshd.host,
+            port=extra_sshd.port,
+            user=extra_sshd.user,
+            key_path=str(extra_sshd.client_key),
+            auth="key",
+        )
+    )
     rec = _rec(sshd, name="inner", jump="bastion")
     with open_connection(rec) as conn:
         assert conn.exec(["true"])[0] == 0
@@ -131,8 +147,7 @@ def test_proxyjump_through_a_second_sshd(sshd, extra_sshd):
 
 def test_proxyjump_spec_with_unknown_jump_key_is_a_first_contact(sshd, extra_sshd):
     _trust(sshd)
-    rec = _rec(sshd, name="inner2",
-               jump=f"{extra_sshd.user}@{extra_sshd.host}:{extra_sshd.port}")
+    rec = _rec(sshd, name="inner2", jump=f"{extra_sshd.user}@{extra_sshd.host}:{extra_sshd.port}")
     seen = []
     (default_paths().data_dir).mkdir(parents=True, exist_ok=True)
 
@@ -142,6 +157,7 @@ def test_proxyjump_spec_with_unknown_jump_key_is_a_first_contact(sshd, extra_ssh
 
     # The jump host uses the key from ~/.ssh/config's IdentityFile (the hop has no record).
     import os
+
     cfg = os.path.expanduser("~/.ssh/config")
     with open(cfg, "w") as fh:
         fh.write(f"Host {extra_sshd.host}\n  IdentityFile {extra_sshd.client_key}\n")
@@ -154,7 +170,8 @@ def test_ssh_config_alias_is_applied(sshd, private_home):
     _trust(sshd)
     (private_home / ".ssh" / "config").write_text(
         f"Host gpubox\n  HostName {sshd.host}\n  Port {sshd.port}\n  User {sshd.user}\n"
-        f"  IdentityFile {sshd.client_key}\n")
+        f"  IdentityFile {sshd.client_key}\n"
+    )
     with open_connection(HostRecord(name="gpubox", hostname="gpubox")) as conn:
         assert conn.target.hostname == sshd.host
         assert conn.target.port == sshd.port

@@ -9,20 +9,35 @@ from app.core.hosts import record_from_command
 from app.core.sshcmd import JumpHop, parse_ssh_command
 
 
-@pytest.mark.parametrize(("text", "host", "user", "port", "key", "jump"), [
-    ("ssh -p 12345 root@region-1.example.com", "region-1.example.com", "root", 12345, "", ""),
-    ("ssh root@region-1.example.com -p 12345", "region-1.example.com", "root", 12345, "", ""),
-    ("root@10.0.0.5", "10.0.0.5", "root", None, "", ""),
-    ("ssh -p12345 -i ~/.ssh/lab.pem ubuntu@ec2.example.com", "ec2.example.com", "ubuntu", 12345,
-     "~/.ssh/lab.pem", ""),
-    ("ssh -J me@bastion:2200 -l alice gpu01", "gpu01", "alice", None, "", "me@bastion:2200"),
-    ("ssh -o Port=2222 -o User=bob -o ProxyJump=jump1,jump2 box", "box", "bob", 2222, "", "jump1,jump2"),
-    ("ssh -v -A -C -o ServerAliveInterval=30 root@h", "h", "root", None, "", ""),
-    ("ssh ssh://carol@[2001:db8::1]:2022", "2001:db8::1", "carol", 2022, "", ""),
-    ("myalias", "myalias", "", None, "", ""),
-    ("ssh -L 8888:localhost:8888 -p 30022 root@connect.cloud.example", "connect.cloud.example", "root", 30022,
-     "", ""),
-])
+@pytest.mark.parametrize(
+    ("text", "host", "user", "port", "key", "jump"),
+    [
+        ("ssh -p 12345 root@region-1.example.com", "region-1.example.com", "root", 12345, "", ""),
+        ("ssh root@region-1.example.com -p 12345", "region-1.example.com", "root", 12345, "", ""),
+        ("root@10.0.0.5", "10.0.0.5", "root", None, "", ""),
+        (
+            "ssh -p12345 -i ~/.ssh/lab.pem ubuntu@ec2.example.com",
+            "ec2.example.com",
+            "ubuntu",
+            12345,
+            "~/.ssh/lab.pem",
+            "",
+        ),
+        ("ssh -J me@bastion:2200 -l alice gpu01", "gpu01", "alice", None, "", "me@bastion:2200"),
+        ("ssh -o Port=2222 -o User=bob -o ProxyJump=jump1,jump2 box", "box", "bob", 2222, "", "jump1,jump2"),
+        ("ssh -v -A -C -o ServerAliveInterval=30 root@h", "h", "root", None, "", ""),
+        ("ssh ssh://carol@[2001:db8::1]:2022", "2001:db8::1", "carol", 2022, "", ""),
+        ("myalias", "myalias", "", None, "", ""),
+        (
+            "ssh -L 8888:localhost:8888 -p 30022 root@connect.cloud.example",
+            "connect.cloud.example",
+            "root",
+            30022,
+            "",
+            "",
+        ),
+    ],
+)
 def test_parses_what_providers_print(text, host, user, port, key, jump):
     t = parse_ssh_command(text)
     assert (t.host, t.user, t.port, t.key_path, t.jump_spec) == (host, user, port, key, jump)
@@ -33,11 +48,22 @@ def test_jump_hops_are_structured():
     assert t.jump == (JumpHop("j1", "a", 2200), JumpHop("::1", "", 22))
 
 
-@pytest.mark.parametrize("text", [
-    "", "ssh", "ssh -p notaport root@h", "ssh -p 70000 root@h", "ssh root@h uptime",
-    "ssh -o ProxyCommand='nc %h %p' root@h", "ssh 'root@h;rm -rf /'", "ssh -p", "ssh -Z root@h",
-    "ssh 'bad user@h'", "ssh 'unterminated",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "ssh",
+        "ssh -p notaport root@h",
+        "ssh -p 70000 root@h",
+        "ssh root@h uptime",
+        "ssh -o ProxyCommand='nc %h %p' root@h",
+        "ssh 'root@h;rm -rf /'",
+        "ssh -p",
+        "ssh -Z root@h",
+        "ssh 'bad user@h'",
+        "ssh 'unterminated",
+    ],
+)
 def test_refuses_what_cannot_work(text):
     with pytest.raises(InputError) as ei:
         parse_ssh_command(text)
@@ -53,8 +79,12 @@ def test_command_round_trip():
 
 def test_record_from_command_vpn_uses_private_address():
     rec = record_from_command("lab", "ssh -p 2222 alice@10.8.0.1", via_vpn="uni")
-    assert (rec.connect_address, rec.via_vpn, rec.effective_port, rec.address) == \
-        ("10.8.0.1", "uni", 2222, "alice@10.8.0.1:2222")
+    assert (rec.connect_address, rec.via_vpn, rec.effective_port, rec.address) == (
+        "10.8.0.1",
+        "uni",
+        2222,
+        "alice@10.8.0.1:2222",
+    )
     assert record_from_command("k", "ssh -i k.pem u@h").auth == "key"
     with pytest.raises(InputError):
         record_from_command("bad name", "ssh u@h")

@@ -44,8 +44,14 @@ def http_server():
 
 @pytest.fixture
 def conn(sshd):
-    rec = HostRecord(name="box", hostname=sshd.host, port=sshd.port, user=sshd.user,
-                     key_path=str(sshd.client_key), auth="key")
+    rec = HostRecord(
+        name="box",
+        hostname=sshd.host,
+        port=sshd.port,
+        user=sshd.user,
+        key_path=str(sshd.client_key),
+        auth="key",
+    )
     c = open_connection(rec, accept=fingerprint_matcher(sshd.host_key_fingerprint))
     yield c
     c.close()

@@ -99,7 +99,10 @@ def test_add_accept_connect_tunnel_and_changed_key(app_window, qtbot, sshd, http
     qtbot.mouseClick(page.copy_button, Qt.MouseButton.LeftButton)
     from PySide6.QtGui import QGuiApplication
 
-    assert QGuiApplication.clipboard().text() == f"ssh -p {sshd.port} -i {sshd.client_key} {sshd.user}@{sshd.host}"
+    assert (
+        QGuiApplication.clipboard().text()
+        == f"ssh -p {sshd.port} -i {sshd.client_key} {sshd.user}@{sshd.host}"
+    )
 
     qtbot.mouseClick(page.disconnect_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: _state(page, name) == "Disconnected", timeout=5000)

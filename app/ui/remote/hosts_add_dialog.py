@@ -23,7 +23,9 @@ from app.core.hosts import HostRecord, record_from_command, validate_name
 class AddHostDialog(QDialog):
     """Parses the command as the user types; OK only when it is usable and the name is free."""
 
-    def __init__(self, existing_names: set[str], vpn_profiles: list[str], parent: QWidget | None = None) -> None:
+    def __init__(
+        self, existing_names: set[str], vpn_profiles: list[str], parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle(self.tr("Add host from SSH command"))
         self.setMinimumWidth(560)
@@ -32,8 +34,13 @@ class AddHostDialog(QDialog):
         self.record: HostRecord | None = None
 
         layout = QVBoxLayout(self)
-        intro = QLabel(self.tr("Paste the SSH command your provider shows. The password (if any) is kept "
-                               "in the system keyring, never in a file."), self)
+        intro = QLabel(
+            self.tr(
+                "Paste the SSH command your provider shows. The password (if any) is kept "
+                "in the system keyring, never in a file."
+            ),
+            self,
+        )
         intro.setWordWrap(True)
         layout.addWidget(intro)
 
@@ -66,13 +73,18 @@ class AddHostDialog(QDialog):
         self.vpn_combo.addItem(self.tr("Direct (no VPN)"), "")
         for name in vpn_profiles:
             self.vpn_combo.addItem(self.tr("Via VPN %1").replace("%1", name), name)
-        self.vpn_combo.setToolTip(self.tr("A host behind a VPN: LabGPU brings the VPN up first and connects "
-                                          "to the address in the command (its private address)."))
+        self.vpn_combo.setToolTip(
+            self.tr(
+                "A host behind a VPN: LabGPU brings the VPN up first and connects "
+                "to the address in the command (its private address)."
+            )
+        )
         form.addRow(self.tr("&Reach it:"), self.vpn_combo)
         layout.addLayout(form)
 
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
-                                        | QDialogButtonBox.StandardButton.Cancel, self)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
+        )
         self.ok_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.ok_button.setText(self.tr("Add and connect"))
         self.buttons.accepted.connect(self._on_buttons_accepted)
@@ -107,22 +119,26 @@ class AddHostDialog(QDialog):
         self.record = None
         text = self.command_edit.text().strip()
         if not text:
-            self.parsed_label.setText(self.tr("Accepted: -p PORT, -i KEY, -J JUMP, user@host, or a "
-                                              "~/.ssh/config alias."))
+            self.parsed_label.setText(
+                self.tr("Accepted: -p PORT, -i KEY, -J JUMP, user@host, or a ~/.ssh/config alias.")
+            )
             self.parsed_label.setStyleSheet("color: palette(mid);")
             self.ok_button.setEnabled(False)
             return
         try:
-            rec = record_from_command(self.name_edit.text().strip() or "x", text,
-                                      via_vpn=self.vpn_combo.currentData() or "")
+            rec = record_from_command(
+                self.name_edit.text().strip() or "x", text, via_vpn=self.vpn_combo.currentData() or ""
+            )
         except LabGpuError as exc:
             self.parsed_label.setText(exc.text())
             self.parsed_label.setStyleSheet("color: #b3261e;")
             self.ok_button.setEnabled(False)
             return
-        parts = [self.tr("User: %1").replace("%1", rec.user or self.tr("(default)")),
-                 self.tr("Host: %1").replace("%1", rec.hostname),
-                 self.tr("Port: %1").replace("%1", str(rec.effective_port))]
+        parts = [
+            self.tr("User: %1").replace("%1", rec.user or self.tr("(default)")),
+            self.tr("Host: %1").replace("%1", rec.hostname),
+            self.tr("Port: %1").replace("%1", str(rec.effective_port)),
+        ]
         if rec.key_path:
             parts.append(self.tr("Key: %1").replace("%1", rec.key_path))
             self.password_label.setText(self.tr("Key &passphrase:"))
@@ -161,9 +177,11 @@ class AddHostDialog(QDialog):
         self._validate()
         if self.record is None:
             return
-        rec = record_from_command(self.name_edit.text().strip(), self.command_edit.text(),
-                                  via_vpn=self.vpn_combo.currentData() or "",
-                                  auth="password" if self.password_edit.text() and not self.record.key_path
-                                  else "auto")
+        rec = record_from_command(
+            self.name_edit.text().strip(),
+            self.command_edit.text(),
+            via_vpn=self.vpn_combo.currentData() or "",
+            auth="password" if self.password_edit.text() and not self.record.key_path else "auto",
+        )
         self.record = rec
         self.accept()

@@ -19,9 +19,14 @@ class HostKeyDialog(QDialog):
         self.setWindowTitle(self.tr("New host key"))
         self.setMinimumWidth(560)
         layout = QVBoxLayout(self)
-        head = QLabel(self.tr("LabGPU has not connected to <b>%1</b> before. Check that this fingerprint "
-                              "matches the one your provider shows (console, web page or e-mail) before "
-                              "you accept it.").replace("%1", _esc(prompt.display)), self)
+        head = QLabel(
+            self.tr(
+                "LabGPU has not connected to <b>%1</b> before. Check that this fingerprint "
+                "matches the one your provider shows (console, web page or e-mail) before "
+                "you accept it."
+            ).replace("%1", _esc(prompt.display)),
+            self,
+        )
         head.setWordWrap(True)
         layout.addWidget(head)
         form = QFormLayout()
@@ -38,9 +43,12 @@ class HostKeyDialog(QDialog):
         note.setWordWrap(True)
         layout.addWidget(note)
         self.buttons = QDialogButtonBox(self)
-        self.accept_button = self.buttons.addButton(self.tr("&Accept and connect"),
-                                                    QDialogButtonBox.ButtonRole.AcceptRole)
-        self.refuse_button = self.buttons.addButton(self.tr("&Refuse"), QDialogButtonBox.ButtonRole.RejectRole)
+        self.accept_button = self.buttons.addButton(
+            self.tr("&Accept and connect"), QDialogButtonBox.ButtonRole.AcceptRole
+        )
+        self.refuse_button = self.buttons.addButton(
+            self.tr("&Refuse"), QDialogButtonBox.ButtonRole.RejectRole
+        )
         self.refuse_button.setDefault(True)
         self.refuse_button.setAutoDefault(True)
         self.accept_button.setAutoDefault(False)

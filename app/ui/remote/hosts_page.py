@@ -59,8 +59,14 @@ class HostsModel(QAbstractTableModel):
         self.rows: list[tuple[HostRecord, str, str]] = []  # record, source, known fingerprint
 
     def headers(self) -> list[str]:
-        return [QCoreApplication.translate("HostsModel", "Name"), QCoreApplication.translate("HostsModel", "Address"), QCoreApplication.translate("HostsModel", "User"),
-                QCoreApplication.translate("HostsModel", "State"), QCoreApplication.translate("HostsModel", "VPN"), QCoreApplication.translate("HostsModel", "Host key (SHA256)")]
+        return [
+            QCoreApplication.translate("HostsModel", "Name"),
+            QCoreApplication.translate("HostsModel", "Address"),
+            QCoreApplication.translate("HostsModel", "User"),
+            QCoreApplication.translate("HostsModel", "State"),
+            QCoreApplication.translate("HostsModel", "VPN"),
+            QCoreApplication.translate("HostsModel", "Host key (SHA256)"),
+        ]
 
     def reload(self) -> None:
         self.beginResetModel()
@@ -87,8 +93,12 @@ class HostsModel(QAbstractTableModel):
     def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
         return 0 if parent.isValid() else len(self.COLUMNS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self,
+        section: int,
+        orientation: Qt.Orientation,  # noqa: N802
+        role: int = Qt.ItemDataRole.DisplayRole,
+    ) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return self.headers()[section]
         return None
@@ -103,7 +113,9 @@ class HostsModel(QAbstractTableModel):
             DISCONNECTED: QCoreApplication.translate("HostsModel", "Disconnected"),
         }.get(state, state)
 
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(
+        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         if not index.isValid():
             return None
         rec, src, fp = self.rows[index.row()]
@@ -129,11 +141,15 @@ class HostsModel(QAbstractTableModel):
             if col == "state" and st.message:
                 return st.message
             if col == "name" and src == "instance":
-                return QCoreApplication.translate("HostsModel", "Launched instance %1 (%2)").replace("%1", rec.instance_id).replace(
-                    "%2", rec.provider)
+                return (
+                    QCoreApplication.translate("HostsModel", "Launched instance %1 (%2)")
+                    .replace("%1", rec.instance_id)
+                    .replace("%2", rec.provider)
+                )
             if col == "fingerprint":
-                return QCoreApplication.translate("HostsModel", "The server's identity. A change is refused until you forget the "
-                                        "old key.")
+                return QCoreApplication.translate(
+                    "HostsModel", "The server's identity. A change is refused until you forget the old key."
+                )
         if role == Qt.ItemDataRole.ForegroundRole and col == "state":
             return {CONNECTED: QColor("#1b6e2e"), ERROR: QColor("#b3261e")}.get(st.state)
         if role == Qt.ItemDataRole.ForegroundRole and col == "fingerprint" and not (st.fingerprint or fp):
@@ -162,30 +178,53 @@ class HostsPage(QWidget):
         title = QLabel(self.tr("Hosts"), self)
         title.setStyleSheet("font-size: 20px; font-weight: 600;")
         outer.addWidget(title)
-        sub = QLabel(self.tr("Servers you log in to over SSH: rented machines and your launched instances."),
-                     self)
+        sub = QLabel(
+            self.tr("Servers you log in to over SSH: rented machines and your launched instances."), self
+        )
         sub.setStyleSheet("color: palette(mid);")
         outer.addWidget(sub)
 
         bar = QHBoxLayout()
-        self.add_button = self._button(self.tr("&Add from SSH command…"), self._on_add_button_clicked, bar,
-                                       self.tr("Paste e.g. \"ssh -p 12345 root@region-1.example.com\" (Ctrl+N)"))
+        self.add_button = self._button(
+            self.tr("&Add from SSH command…"),
+            self._on_add_button_clicked,
+            bar,
+            self.tr('Paste e.g. "ssh -p 12345 root@region-1.example.com" (Ctrl+N)'),
+        )
         self.connect_button = self._button(self.tr("&Connect"), self._on_connect_button_clicked, bar)
         self.disconnect_button = self._button(self.tr("&Disconnect"), self._on_disconnect_button_clicked, bar)
         bar.addSpacing(12)
-        self.tensorboard_button = self._button(self.tr("Open &TensorBoard"), self._on_tensorboard_button_clicked,
-                                               bar, self.tr("Tunnel to port 6006 on the host and open it in "
-                                                            "the browser (Ctrl+T)"))
-        self.jupyter_button = self._button(self.tr("Open &Jupyter"), self._on_jupyter_button_clicked, bar,
-                                           self.tr("Tunnel to port 8888 on the host and open it in the "
-                                                   "browser (Ctrl+J)"))
+        self.tensorboard_button = self._button(
+            self.tr("Open &TensorBoard"),
+            self._on_tensorboard_button_clicked,
+            bar,
+            self.tr("Tunnel to port 6006 on the host and open it in the browser (Ctrl+T)"),
+        )
+        self.jupyter_button = self._button(
+            self.tr("Open &Jupyter"),
+            self._on_jupyter_button_clicked,
+            bar,
+            self.tr("Tunnel to port 8888 on the host and open it in the browser (Ctrl+J)"),
+        )
         bar.addStretch(1)
-        self.copy_button = self._button(self.tr("Copy SSH co&mmand"), self._on_copy_button_clicked, bar,
-                                        self.tr("Copy the ssh command for a terminal (Ctrl+Shift+C)"))
-        self.forget_button = self._button(self.tr("&Forget host key"), self._on_forget_button_clicked, bar,
-                                          self.tr("Only after your provider confirms the server was rebuilt"))
-        self.remove_button = self._button(self.tr("&Remove"), self._on_remove_button_clicked, bar,
-                                          self.tr("Remove the host and its stored password (Delete)"))
+        self.copy_button = self._button(
+            self.tr("Copy SSH co&mmand"),
+            self._on_copy_button_clicked,
+            bar,
+            self.tr("Copy the ssh command for a terminal (Ctrl+Shift+C)"),
+        )
+        self.forget_button = self._button(
+            self.tr("&Forget host key"),
+            self._on_forget_button_clicked,
+            bar,
+            self.tr("Only after your provider confirms the server was rebuilt"),
+        )
+        self.remove_button = self._button(
+            self.tr("&Remove"),
+            self._on_remove_button_clicked,
+            bar,
+            self.tr("Remove the host and its stored password (Delete)"),
+        )
         outer.addLayout(bar)
 
         self.model = HostsModel(self.service, self)
@@ -206,9 +245,14 @@ class HostsPage(QWidget):
         self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
         outer.addWidget(self.table, 1)
 
-        self.empty_label = QLabel(self.tr("No hosts yet. Click \"Add from SSH command…\" and paste the command "
-                                          "your provider shows, e.g. ssh -p 12345 root@region-1.example.com."),
-                                  self)
+        self.empty_label = QLabel(
+            self.tr(
+                'No hosts yet. Click "Add from SSH command…" and paste the '
+                "command "
+                "your provider shows, e.g. ssh -p 12345 root@region-1.example.com."
+            ),
+            self,
+        )
         self.empty_label.setWordWrap(True)
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignHCenter)
         self.empty_label.setStyleSheet("color: palette(mid); padding: 48px;")
@@ -219,10 +263,13 @@ class HostsPage(QWidget):
         self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         outer.addWidget(self.status_label)
 
-        for seq, slot in (("Ctrl+N", self._on_add_button_clicked), ("Ctrl+T", self._on_tensorboard_button_clicked),
-                          ("Ctrl+J", self._on_jupyter_button_clicked),
-                          ("Ctrl+Shift+C", self._on_copy_button_clicked),
-                          (QKeySequence.StandardKey.Delete, self._on_remove_button_clicked)):
+        for seq, slot in (
+            ("Ctrl+N", self._on_add_button_clicked),
+            ("Ctrl+T", self._on_tensorboard_button_clicked),
+            ("Ctrl+J", self._on_jupyter_button_clicked),
+            ("Ctrl+Shift+C", self._on_copy_button_clicked),
+            (QKeySequence.StandardKey.Delete, self._on_remove_button_clicked),
+        ):
             sc = QShortcut(QKeySequence(seq), self)
             sc.setContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
             sc.activated.connect(slot)
@@ -259,7 +306,8 @@ class HostsPage(QWidget):
         if row >= 0:
             self.table.selectionModel().select(
                 self.model.index(row, 0),
-                QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+                QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows,
+            )
             self.table.setCurrentIndex(self.model.index(row, 0))
 
     def selected_name(self) -> str:
@@ -355,18 +403,26 @@ class HostsPage(QWidget):
     def _on_service_host_key_prompted(self, name: str, prompt: HostKeyPrompt) -> None:
         dlg = HostKeyDialog(name, prompt, self)
         dlg.accepted.connect(lambda: self.service.accept_host_key(name, prompt))
-        dlg.rejected.connect(lambda: self._status(
-            self.tr("Host key of %1 refused; not connected.").replace("%1", name)))
+        dlg.rejected.connect(
+            lambda: self._status(self.tr("Host key of %1 refused; not connected.").replace("%1", name))
+        )
         self.key_dialog = dlg
         dlg.open()
 
     @Slot(str, object)
     def _on_service_host_key_changed(self, name: str, exc: HostKeyChangedError) -> None:
-        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Host key changed"), exc.text(),
-                          QMessageBox.StandardButton.NoButton, self)
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            self.tr("Host key changed"),
+            exc.text(),
+            QMessageBox.StandardButton.NoButton,
+            self,
+        )
         box.setInformativeText(exc.hint())
-        box.forget_button = box.addButton(self.tr("Forget this host key"),  # type: ignore[attr-defined]
-                                          QMessageBox.ButtonRole.DestructiveRole)
+        box.forget_button = box.addButton(
+            self.tr("Forget this host key"),  # type: ignore[attr-defined]
+            QMessageBox.ButtonRole.DestructiveRole,
+        )
         cancel = box.addButton(QMessageBox.StandardButton.Cancel)
         box.setDefaultButton(cancel)
         box.buttonClicked.connect(lambda b: self._on_changed_box_clicked(name, box, b))
@@ -385,9 +441,13 @@ class HostsPage(QWidget):
         if not sel:
             return
         answer = QMessageBox.question(
-            self, self.tr("Forget host key"),
-            self.tr("Forget the trusted key of %1? The next connection will show its fingerprint for you to "
-                    "check again.").replace("%1", sel[0].name))
+            self,
+            self.tr("Forget host key"),
+            self.tr(
+                "Forget the trusted key of %1? The next connection will show its fingerprint for you to "
+                "check again."
+            ).replace("%1", sel[0].name),
+        )
         if answer == QMessageBox.StandardButton.Yes:
             self.service.forget_host_key(sel[0].name, reconnect=False)
 
@@ -395,8 +455,11 @@ class HostsPage(QWidget):
     def _forward(self, service: str) -> None:
         sel = self._selected()
         if sel and self.service.state(sel[0].name).state == CONNECTED:
-            self._status(self.tr("Opening a tunnel to port %1 on %2…").replace("%1", str(SERVICES[service]))
-                         .replace("%2", sel[0].name))
+            self._status(
+                self.tr("Opening a tunnel to port %1 on %2…")
+                .replace("%1", str(SERVICES[service]))
+                .replace("%2", sel[0].name)
+            )
             self.service.open_forward(sel[0].name, SERVICES[service])
 
     @Slot()
@@ -409,8 +472,12 @@ class HostsPage(QWidget):
 
     @Slot(str, int, str)
     def _on_service_forward_opened(self, name: str, port: int, url: str) -> None:
-        self._status(self.tr("Port %1 on %2 is open at %3").replace("%1", str(port)).replace("%2", name)
-                     .replace("%3", url))
+        self._status(
+            self.tr("Port %1 on %2 is open at %3")
+            .replace("%1", str(port))
+            .replace("%2", name)
+            .replace("%3", url)
+        )
         self.open_url(QUrl(url))
 
     @Slot()
@@ -425,18 +492,23 @@ class HostsPage(QWidget):
         sel = self._selected()
         if not sel or sel[1] != "saved":
             return
-        answer = QMessageBox.question(self, self.tr("Remove host"),
-                                      self.tr("Remove %1 and its stored password?").replace("%1", sel[0].name))
+        answer = QMessageBox.question(
+            self,
+            self.tr("Remove host"),
+            self.tr("Remove %1 and its stored password?").replace("%1", sel[0].name),
+        )
         if answer == QMessageBox.StandardButton.Yes:
             self.service.remove_host(sel[0].name)
 
     def shutdown(self) -> None:
         """Connections belong to the service (closed at app exit), not to this page."""
-        for sig, slot in ((self.service.state_changed, self._on_service_state_changed),
-                          (self.service.hosts_changed, self.refresh),
-                          (self.service.host_key_prompted, self._on_service_host_key_prompted),
-                          (self.service.host_key_changed, self._on_service_host_key_changed),
-                          (self.service.forward_opened, self._on_service_forward_opened)):
+        for sig, slot in (
+            (self.service.state_changed, self._on_service_state_changed),
+            (self.service.hosts_changed, self.refresh),
+            (self.service.host_key_prompted, self._on_service_host_key_prompted),
+            (self.service.host_key_changed, self._on_service_host_key_changed),
+            (self.service.forward_opened, self._on_service_forward_opened),
+        ):
             try:
                 sig.disconnect(slot)
             except (RuntimeError, TypeError):

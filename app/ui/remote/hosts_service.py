@@ -25,7 +25,12 @@ from app.ui.context import AppContext
 log = logging.getLogger(__name__)
 
 DISCONNECTED, CONNECTING, CONNECTED, ERROR, RECONNECTING = (
-    "disconnected", "connecting", "connected", "error", "reconnecting")
+    "disconnected",
+    "connecting",
+    "connected",
+    "error",
+    "reconnecting",
+)
 
 
 @dataclass
@@ -78,8 +83,11 @@ class HostConnectionService(QObject):
         saved = self.store().list()
         names = {h.name for h in saved}
         out = [(h, "saved") for h in saved]
-        out += [(h, "instance") for h in instance_hosts(paths=self.ctx.paths, store=self.ctx.store)
-                if h.name not in names]
+        out += [
+            (h, "instance")
+            for h in instance_hosts(paths=self.ctx.paths, store=self.ctx.store)
+            if h.name not in names
+        ]
         return out
 
     def record(self, name: str) -> HostRecord | None:
@@ -107,8 +115,11 @@ class HostConnectionService(QObject):
         self.state_changed.emit(name)
 
     # -- add / remove ---------------------------------------------------------------------------
-    def add_host(self, rec: HostRecord, password: str = "", passphrase: str = "", connect: bool = True) -> None:
+    def add_host(
+        self, rec: HostRecord, password: str = "", passphrase: str = "", connect: bool = True
+    ) -> None:
         """Save the record (and secrets in the keyring, off the GUI thread), then connect."""
+
         def job() -> None:
             if password:
                 secrets.set_secret(password_key(rec.name), password)
@@ -187,13 +198,15 @@ class HostConnectionService(QObject):
 
     def accept_host_key(self, name: str, prompt: HostKeyPrompt) -> None:
         """The user compared and accepted exactly this key: remember it and connect."""
+
         def job() -> None:
             KnownHosts(self.ctx.paths).add(prompt.hostname, prompt.port, prompt.key)
             if self.store().find(name) is not None:
                 self.store().update(name, fingerprint=prompt.fingerprint)
 
-        self._submit(job, name=f"accept-key:{name}", on_done=lambda _r: self.connect_host(name),
-                               on_error=self._report)
+        self._submit(
+            job, name=f"accept-key:{name}", on_done=lambda _r: self.connect_host(name), on_error=self._report
+        )
 
     def forget_host_key(self, name: str, reconnect: bool = True) -> None:
         rec = self.record(name)
@@ -241,9 +254,16 @@ class HostConnectionService(QObject):
 
                 raise TunnelError(
                     QT_TRANSLATE_NOOP("LabGPU", "Nothing listens on port {port} of {host}."),
-                    QT_TRANSLATE_NOOP("LabGPU", "Start it on the server first, e.g. 'tensorboard --logdir runs' "
-                                                "or 'jupyter lab --no-browser'; it must listen on 127.0.0.1."),
-                    code="NothingListens", port=remote_port, host=name)
+                    QT_TRANSLATE_NOOP(
+                        "LabGPU",
+                        "Start it on the server first, e.g. 'tensorboard --logdir "
+                        "runs' "
+                        "or 'jupyter lab --no-browser'; it must listen on 127.0.0.1.",
+                    ),
+                    code="NothingListens",
+                    port=remote_port,
+                    host=name,
+                )
             return fwd
 
         def done(fwd: LocalForward) -> None:
