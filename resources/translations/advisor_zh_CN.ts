@@ -495,6 +495,14 @@
         <translation>预付费，%1 年</translation>
     </message>
     <message>
+        <source>no spot offer</source>
+        <translation>无竞价实例</translation>
+    </message>
+    <message>
+        <source>not listed</source>
+        <translation>未列出</translation>
+    </message>
+    <message>
         <source>source</source>
         <translation>来源</translation>
     </message>

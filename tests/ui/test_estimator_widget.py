@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import date
 
 import pytest
@@ -95,16 +96,18 @@ def test_epochs_mode_and_gpu_count_rounding(estimator, qtbot):
     assert e.instances == 2
     assert w.table.item(0, 0).text() == "¥1,680.00"  # 28 × 30 h × 2 instances
     assert w.table.item(0, 2).text() == "$240.00"
-    assert w.table.item(1, 0).text() == "unknown"  # no spot price: says so, no 0
+    assert w.table.item(1, 0).text() == "no spot offer"  # says so, never 0
+    assert w.table.item(2, 0).text() == "not listed"
+    assert "no prepaid price" in w.table.item(2, 0).toolTip()
     assert "per second" in w.rule_label.text()
     assert "you pay for 16 GPUs" in w.notes_label.text()
 
 
 def test_unknown_prices_say_unknown(estimator, qtbot):
     ctx, w = estimator
-    w.set_offer(_offer(od=None, spot=None, month=None))
-    for r in range(4):
-        assert w.table.item(r, 0).text() == "unknown"
+    w.set_offer(replace(_offer(od=None, spot=None, month=None), spot_available=True))
+    assert w.table.item(0, 0).text() == "unknown"
+    assert w.table.item(1, 0).text() == "unknown"  # spot exists, its price is not known
     assert "refresh with an account" in w.table.item(0, 0).toolTip()
 
 

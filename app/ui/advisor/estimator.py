@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from app.core import costs
 from app.core.currency import effective_rate, format_money
+from app.core.i18n import translate
 from app.core.models import PROVIDERS, Offer
 from app.ui.context import AppContext
 
@@ -307,7 +308,13 @@ class EstimatorWidget(QWidget):
             if m is None:
                 cells = [(empty, "")] * 3
             elif not m.known:
-                cells = [(self.tr("unknown"), m.note)] * 3
+                if r == 1 and m.note == translate(costs.NOTE_NO_SPOT):
+                    text = self.tr("no spot offer")
+                elif r >= 2 and m.note == translate(costs.NOTE_NO_PREPAID):
+                    text = self.tr("not listed")
+                else:
+                    text = self.tr("unknown")
+                cells = [(text, m.note)] * 3
             else:
                 cells = [(format_money(m.native, m.currency), m.note),
                          (format_money(m.cny, "CNY"), m.note), (format_money(m.usd, "USD"), m.note)]
