@@ -43,6 +43,7 @@ from app.core.currency import convert, effective_rate, format_money
 from app.core.models import PROVIDERS, Offer
 from app.ui.advisor.estimator import SETTINGS_KEY, EstimatorWidget
 from app.ui.context import AppContext
+from app.ui.tasks import Task
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +80,7 @@ class AdvisorPage(QWidget):
         self.offers: list[Offer] | None = None
         self.load_error: BaseException | None = None
         self.result: core.AdvisorResult | None = None
-        self._loading = None
+        self._loading: Task | None = None
         self._offers_by_key: dict[tuple[str, str, str], Offer] = {}
         self._build()
         self._restore_answers()
@@ -657,5 +658,8 @@ class AdvisorPage(QWidget):
         rows = self.ranked_table.selectionModel().selectedRows()
         if not rows:
             return
-        key = self.ranked_table.item(rows[0].row(), 0).data(Qt.ItemDataRole.UserRole)
+        cell = self.ranked_table.item(rows[0].row(), 0)
+        if cell is None:
+            return
+        key = cell.data(Qt.ItemDataRole.UserRole)
         self.estimator.set_offer(self._offers_by_key.get(tuple(key)))
