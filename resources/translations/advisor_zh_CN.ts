@@ -1,5 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>AdvisorPage</name>
@@ -240,6 +239,10 @@
         <translation>数据必须留在(&amp;S)：</translation>
     </message>
     <message>
+        <source>Sensitive data usually must stay in one country: choose it above (for example China (mainland)).</source>
+        <translation>敏感数据通常必须留在某个国家：请在上面选择（例如“中国大陆”）。</translation>
+    </message>
+    <message>
         <source>Regions whose country LabGPU does not know are left out when a country is required. Hong Kong counts separately from mainland China.</source>
         <translation>要求指定国家时，LabGPU 不知道所属国家的地域会被排除。中国香港与中国大陆分开计算。</translation>
     </message>
@@ -447,7 +450,7 @@
         <translation>按 1 美元 = %1 元人民币换算（%2，%3）；换算仅供比较，实际按 %4 计费。</translation>
     </message>
     <message>
-        <source>the offer&apos;s currency</source>
+        <source>the offer's currency</source>
         <translation>报价的币种</translation>
     </message>
     <message>

@@ -89,8 +89,13 @@ def test_five_steps_to_a_ranking_then_show_in_offers_table(advisor, qtbot):
     assert page.current_step() == 1
     qtbot.keyClick(page, Qt.Key.Key_Return)
     assert page.current_step() == 2
-    # Step 3: data must stay in China.
+    # Step 3: data must stay in China. Ticking "sensitive" without a country asks for one.
+    assert not page.country_hint.isVisible()
+    page.sensitive_check.setChecked(True)
+    assert page.country_hint.isVisible()
     page.country_combo.setCurrentIndex(page.country_combo.findData("CN"))
+    assert not page.country_hint.isVisible()
+    page.sensitive_check.setChecked(False)
     qtbot.keyClick(page, Qt.Key.Key_Enter)
     assert page.current_step() == 3
     # Step 4: PyTorch (default). Step 5: one GPU.

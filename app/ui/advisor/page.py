@@ -285,6 +285,14 @@ class AdvisorPage(QWidget):
             self.country_combo.addItem(names.get(code, code), code)
         form.addRow(self.tr("Data must &stay in:"), self.country_combo)
         lay.addLayout(form)
+        self.country_hint = QLabel(self.tr("Sensitive data usually must stay in one country: choose it "
+                                           "above (for example China (mainland))."), page)
+        self.country_hint.setObjectName("countryHint")
+        self.country_hint.setWordWrap(True)
+        self.country_hint.setStyleSheet("color: #b26a00;")
+        lay.addWidget(self.country_hint)
+        self.sensitive_check.toggled.connect(self._on_data_inputs_changed)
+        self.country_combo.currentIndexChanged.connect(self._on_data_inputs_changed)
         note = QLabel(self.tr("Regions whose country LabGPU does not know are left out when a country is "
                               "required. Hong Kong counts separately from mainland China."), page)
         note.setWordWrap(True)
@@ -447,6 +455,8 @@ class AdvisorPage(QWidget):
 
     def _sync_enabled(self) -> None:
         self.hours_spin.setEnabled(self._checked(self.budget_group) == "long")
+        no_country = not self.country_combo.currentData()
+        self.country_hint.setVisible(self.sensitive_check.isChecked() and no_country)
         scale = self._checked(self.scale_group)
         self.gpus_spin.setEnabled(scale != "single")
         if scale == "single":
@@ -520,6 +530,10 @@ class AdvisorPage(QWidget):
     @Slot()
     def _on_task_inputs_changed(self, *_args: object) -> None:
         self._update_vram_hint()
+
+    @Slot()
+    def _on_data_inputs_changed(self, *_args: object) -> None:
+        self._sync_enabled()
 
     @Slot(int, bool)
     def _on_budget_group_toggled(self, _id: int, _checked: bool) -> None:
