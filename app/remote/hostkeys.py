@@ -373,3 +373,18 @@ class PromptHostKeyPolicy(paramiko.MissingHostKeyPolicy):
 def forget_host_key(hostname: str, port: int = 22, paths: Paths | None = None) -> bool:
     """The explicit user action that lets a changed key be trusted again (as a first contact)."""
     return KnownHosts(paths).forget(hostname, port)
+
+
+def ec2_console_fingerprints(ec2_client: object, instance_id: str) -> list[str]:
+    """Host-key fingerprints an EC2 instance printed at boot (``GetConsoleOutput``), or [].
+
+    ``ec2_client`` is a boto3 EC2 client for the instance's account and region (the cloud feature
+    makes it; this module needs no AWS imports). boto3 already base64-decodes ``Output``. Empty
+    output (the first minutes after launch) gives [] and the user is asked as on any first contact.
+    """
+    try:
+        resp = ec2_client.get_console_output(InstanceId=instance_id, Latest=True)  # type: ignore[attr-defined]
+    except Exception:  # noqa: BLE001 - console output is a bonus check; without it the user decides
+        log.info("no console output for %s", instance_id, exc_info=True)
+        return []
+    return parse_console_fingerprints(str(resp.get("Output") or ""))

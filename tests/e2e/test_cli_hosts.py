@@ -189,3 +189,44 @@ def test_bad_command_and_bad_service_are_one_line_errors(sshd):
     r = labgpu("hosts", "forward", "missing", "tensorboard")
     assert r.returncode != 0
     assert "No host named" in r.stderr
+
+
+def test_launched_instance_is_listed_as_a_host():
+    """A running instance in the cloud ledger appears by itself (named by its id); terminated ones go."""
+    from dataclasses import dataclass, field, replace
+    from datetime import datetime, timezone
+
+    from app.core.instances import Ledger
+    from app.core.paths import default_paths
+    from app.core.store import Store
+
+    @dataclass
+    class Inst:
+        id: str = "i-0abc1234def567890"
+        account: str = "lab"
+        provider: str = "aws"
+        region: str = "us-east-1"
+        zone: str = "us-east-1a"
+        instance_type: str = "g5.xlarge"
+        state: str = "running"
+        spot: bool = False
+        public_ip: str = "203.0.113.7"
+        private_ip: str = "172.31.0.5"
+        price_per_hour: float | None = 1.006
+        currency: str = "USD"
+        launched_at: datetime | None = field(default_factory=lambda: datetime.now(timezone.utc))
+        name: str = "train"
+        image_id: str = "ami-1"
+        key_name: str = "lab"
+        raw_state: str = "running"
+        tags: dict = field(default_factory=dict)
+
+    store = Store(paths=default_paths())
+    ledger = Ledger(store)
+    ledger.observe(Inst())
+    ledger.observe(Inst(id="i-0dead000000000000", state="terminated", raw_state="terminated"))
+    hosts = json.loads(labgpu("hosts", "ls", "--json").stdout)
+    assert [(h["name"], h["hostname"], h["user"], h["source"], h["provider"]) for h in hosts] == \
+        [("i-0abc1234def567890", "203.0.113.7", "ubuntu", "instance", "aws")]
+    ledger.observe(replace(Inst(), state="terminated", raw_state="terminated"))
+    assert json.loads(labgpu("hosts", "ls", "--json").stdout) == []

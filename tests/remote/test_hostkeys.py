@@ -154,3 +154,24 @@ def test_no_auto_add_policy_anywhere_in_app():
     offenders = [str(p) for p in root.rglob("*.py") if use.search(p.read_text())]
     assert offenders == []
     assert use.search("client.set_missing_host_key_policy(paramiko.AutoAddPolicy())")
+
+
+def test_ec2_console_output_through_boto3_against_moto(moto):
+    """moto's console output has no cloud-init block: [] (the user is asked instead); a client whose
+    call fails gives [] too, never an exception that blocks connecting."""
+    import boto3
+
+    from app.remote.hostkeys import ec2_console_fingerprints
+
+    ec2 = boto3.client("ec2", region_name="us-east-1", endpoint_url=moto.url,
+                       aws_access_key_id="AKIAMOTOTESTKEY00001", aws_secret_access_key="x")
+    iid = ec2.run_instances(ImageId="ami-0ub0000000000c3", MinCount=1, MaxCount=1,
+                            InstanceType="t3.micro")["Instances"][0]["InstanceId"]
+    assert ec2_console_fingerprints(ec2, iid) == []
+    assert ec2_console_fingerprints(ec2, "i-00000000000000000") == []
+
+    class Fake:
+        def get_console_output(self, **kw):
+            return {"Output": CONSOLE.format(fp="SHA256:" + "B" * 43, pub="")}
+
+    assert ec2_console_fingerprints(Fake(), "i-1") == ["SHA256:" + "B" * 43]
