@@ -382,9 +382,10 @@ FRAMEWORK_NAMES = {"pytorch": "PyTorch", "tensorflow": "TensorFlow", "jax": "JAX
 
 
 def _summary(a: AdvisorAnswers, vram: VramEstimate, need: float) -> tuple[str, ...]:
+    task_text = translate(TASK_NAMES[a.task])
     lines = [_t(QT_TRANSLATE_NOOP("LabGPU", "1. {task}, {params} parameters ({mode}): about {gb} GB of "
                                             "GPU memory, so at least {need} GB"),
-                task=translate(TASK_NAMES[a.task]), params=format_params(a.params_millions),
+                task=task_text[:1].upper() + task_text[1:], params=format_params(a.params_millions),
                 mode=translate(WORKLOAD_NAMES[a.workload]), gb=_gb(vram.gb), need=f"{need:g}")]
     if a.budget == "short":
         lines.append(translate(QT_TRANSLATE_NOOP("LabGPU", "2. Short experiment: pay by the hour, spot "
@@ -405,8 +406,11 @@ def _summary(a: AdvisorAnswers, vram: VramEstimate, need: float) -> tuple[str, .
     else:
         lines.append(translate(QT_TRANSLATE_NOOP("LabGPU", "3. Data: not sensitive, any region")))
     lines.append(_t(QT_TRANSLATE_NOOP("LabGPU", "4. Framework: {fw}"), fw=FRAMEWORK_NAMES[a.framework]))
-    lines.append(_t(QT_TRANSLATE_NOOP("LabGPU", "5. Scale: {scale}, {gpus} GPU(s)"),
-                    scale=translate(SCALE_NAMES[a.scale]), gpus=a.gpus))
+    if a.scale == "single":
+        lines.append(translate(QT_TRANSLATE_NOOP("LabGPU", "5. Scale: one GPU")))
+    else:
+        lines.append(_t(QT_TRANSLATE_NOOP("LabGPU", "5. Scale: {scale}, {gpus} GPUs in total"),
+                        scale=translate(SCALE_NAMES[a.scale]), gpus=a.gpus))
     return tuple(lines)
 
 

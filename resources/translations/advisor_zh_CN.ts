@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>AdvisorPage</name>
@@ -450,7 +451,7 @@
         <translation>按 1 美元 = %1 元人民币换算（%2，%3）；换算仅供比较，实际按 %4 计费。</translation>
     </message>
     <message>
-        <source>the offer's currency</source>
+        <source>the offer&apos;s currency</source>
         <translation>报价的币种</translation>
     </message>
     <message>
@@ -635,10 +636,6 @@ Prepaid beats spot above: %2</source>
         <translation>4. 框架：{fw}</translation>
     </message>
     <message>
-        <source>5. Scale: {scale}, {gpus} GPU(s)</source>
-        <translation>5. 规模：{scale}，{gpus} 块 GPU</translation>
-    </message>
-    <message>
         <source>training / fine-tuning</source>
         <translation>训练 / 微调</translation>
     </message>
@@ -693,6 +690,14 @@ Prepaid beats spot above: %2</source>
     <message>
         <source>{have} GB per GPU ≥ {need} GB needed: plain data parallel works</source>
         <translation>每块 GPU {have} GB ≥ 所需 {need} GB：普通数据并行即可</translation>
+    </message>
+    <message>
+        <source>5. Scale: one GPU</source>
+        <translation>5. 规模：单块 GPU</translation>
+    </message>
+    <message>
+        <source>5. Scale: {scale}, {gpus} GPUs in total</source>
+        <translation>5. 规模：{scale}，共 {gpus} 块 GPU</translation>
     </message>
     <message>
         <source>NVLink between the GPUs</source>
