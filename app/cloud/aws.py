@@ -8,6 +8,7 @@ Where the account has a custom endpoint (tests, VPC endpoints), every service us
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
@@ -195,13 +196,26 @@ class AwsProvider:
 
     # -- plumbing ----------------------------------------------------------------------------
     def _client(self, account: Account, creds: Credentials, service: str = "ec2", region: str | None = None) -> Any:
+        """A client for this thread. Clients are cached per thread and per exact credentials (a
+        rotated key makes a new one); boto3 sessions and clients are not shared between threads."""
         boto3, bconfig = _boto3()
-        session = boto3.session.Session(aws_access_key_id=creds.key_id, aws_secret_access_key=creds.secret,
-                                        aws_session_token=creds.session_token or None,
-                                        region_name=region or account.region)
-        cfg = bconfig.Config(retries={"mode": "standard", "max_attempts": MAX_ATTEMPTS},
-                             connect_timeout=10, read_timeout=60, user_agent_extra="labgpu")
-        return session.client(service, endpoint_url=account.endpoint or None, config=cfg)
+        region = region or account.region
+        digest = hashlib.sha256("\0".join((creds.key_id, creds.secret, creds.session_token)).encode()).hexdigest()
+        key = (service, region, account.endpoint, digest, MAX_ATTEMPTS)
+        cache: dict[tuple[Any, ...], Any] | None = getattr(_local, "clients", None)
+        if cache is None:
+            cache = _local.clients = {}
+        client = cache.get(key)
+        if client is None:
+            session = boto3.session.Session(aws_access_key_id=creds.key_id, aws_secret_access_key=creds.secret,
+                                            aws_session_token=creds.session_token or None, region_name=region)
+            cfg = bconfig.Config(retries={"mode": "standard", "max_attempts": MAX_ATTEMPTS},
+                                 connect_timeout=10, read_timeout=60, user_agent_extra="labgpu")
+            client = session.client(service, endpoint_url=account.endpoint or None, config=cfg)
+            if len(cache) > 32:
+                cache.clear()
+            cache[key] = client
+        return client
 
     def _call(self, account: Account, client: Any, method: str, *, audit: bool = False, **kwargs: Any) -> Any:
         """One API call with errors mapped; ``kwargs`` go to boto3 except ``ctx`` (message parameters)."""
@@ -307,14 +321,15 @@ class AwsProvider:
                 return out
 
     def find_by_client_token(self, account: Account, creds: Credentials, token: str) -> Instance | None:
+        # The tag is applied atomically with run_instances (TagSpecifications), so it finds every
+        # attempt of the launch, zone retries included.
         ec2 = self._client(account, creds)
-        for flt in ({"Name": f"tag:{LAUNCH_TAG}", "Values": [token]},
-                    {"Name": "client-token", "Values": [token]}):
-            resp = self._call(account, ec2, "describe_instances", Filters=[flt])
-            for res in resp.get("Reservations", []):
-                for d in res.get("Instances", []):
-                    return self._to_instance(account, d)
-        return None
+        resp = self._call(account, ec2, "describe_instances",
+                          Filters=[{"Name": f"tag:{LAUNCH_TAG}", "Values": [token.split("~")[0]]}])
+        found = [self._to_instance(account, d) for res in resp.get("Reservations", [])
+                 for d in res.get("Instances", [])]
+        live = [i for i in found if i.state not in ("terminated", "failed")]
+        return (live or found or [None])[0]
 
     # -- launch steps ------------------------------------------------------------------------
     def ensure_key_pair(self, account: Account, creds: Credentials, name: str, public_key: str) -> str:
@@ -625,5 +640,5 @@ def _on_demand_from_price_list(raw: str | dict[str, Any]) -> float | None:
     return None
 
 
-_lock = threading.Lock()
+_local = threading.local()
 register_provider("aws", AwsProvider)

@@ -233,6 +233,18 @@ class CloudService:
             raise InputError(T("LabGPU", "The maximum price must be more than 0."),
                              T("LabGPU", "Pass --max-price in the provider's currency per hour."), code="BadMaxPrice")
 
+        if opts.client_token and self.pending.get(token) is not None:
+            # A retry of a launch this computer already sent: if the cloud has it, that is the answer.
+            finder = getattr(provider, "find_by_client_token", None)
+            found = finder(account, creds, token) if callable(finder) else None
+            if found is not None:
+                report("request", translate(T("LabGPU", "This launch already went through: {id}.")).format(
+                    id=found.id))
+                entry = self.ledger.observe(found, client_token=token)
+                self.pending.finish(token, found.id)
+                if opts.wait:
+                    entry = self._wait_running(account, creds, provider, found, report)
+                return LaunchResult(entry, token, notes, str(key.private_path))
         self.pending.begin(client_token=token, account=account.name, provider=account.provider,
                            region=account.region, zone=opts.zone, instance_type=opts.instance_type,
                            spot=opts.spot, max_price=max_price)

@@ -35,3 +35,134 @@ def test_launch_on_demand_records_ledger_and_audit(svc, moto):
         [(22, ["198.51.100.7/32"])]
     actions = [a.action for a in svc.audit.list()]
     assert "launch" in actions
+
+
+@pytest.fixture
+def psvc(secret_service, aws_proxy, labgpu_home):
+    """A service whose account talks to AWS through the fault proxy."""
+    s = CloudService()
+    s.accounts.add(Account("lab", "aws", "us-east-1", aws_proxy.url), Credentials(AWS_KEY_ID, AWS_SECRET))
+    yield s
+    s.close()
+
+
+def _moto_ids(moto):
+    return [i["InstanceId"] for r in moto.ec2().describe_instances()["Reservations"] for i in r["Instances"]]
+
+
+def test_spot_default_max_price_is_fraction_of_live_on_demand(psvc, aws_proxy):
+    from app.core.settings import SettingsStore
+
+    psvc.refresh_prices("lab", ["g5.xlarge"])  # on-demand 1.006 from the (proxied) Pricing API
+    res = psvc.launch(LaunchOptions(account="lab", instance_type="g5.xlarge", spot=True, ssh_from="198.51.100.7/32"))
+    [params] = aws_proxy.params("RunInstances")
+    assert params["InstanceMarketOptions.SpotOptions.MaxPrice"] == "0.8048"
+    assert res.entry.spot and any("80 %" in n for n in res.notes)
+    st = SettingsStore(psvc.paths)
+    s = st.load()
+    s.spot_bid_fraction = 0.5
+    st.save(s)
+    psvc.launch(LaunchOptions(account="lab", instance_type="g5.xlarge", spot=True, ssh_from="198.51.100.7/32"))
+    assert aws_proxy.params("RunInstances")[-1]["InstanceMarketOptions.SpotOptions.MaxPrice"] == "0.5030"
+
+
+def test_capacity_error_moves_to_another_zone_and_says_so(psvc, aws_proxy, moto):
+    aws_proxy.inject("RunInstances", "InsufficientInstanceCapacity",
+                     "We currently do not have sufficient g5.xlarge capacity in us-east-1a.")
+    steps = []
+    res = psvc.launch(LaunchOptions(account="lab", instance_type="g5.xlarge", zone="us-east-1a",
+                                    ssh_from="198.51.100.7/32"), progress=lambda s, m="": steps.append((s, m)))
+    assert res.entry.zone not in ("us-east-1a", "") and res.entry.state == "running"
+    zone_msgs = [m for s, m in steps if s == "zone"]
+    assert zone_msgs and "us-east-1a" in zone_msgs[0] and res.entry.zone in zone_msgs[0]
+    tokens = [p["ClientToken"] for p in aws_proxy.params("RunInstances")]
+    assert len(tokens) == 2 and tokens[0] != tokens[1]  # a zone retry is a different request
+    results = [(a.action, a.result) for a in reversed(psvc.audit.list())]
+    assert ("launch", "error:InsufficientInstanceCapacity") in results and results[-1] == ("launch", "ok")
+    assert len(_moto_ids(moto)) == 1
+
+
+def test_capacity_everywhere_fails_with_the_capacity_error(psvc, aws_proxy, moto):
+    aws_proxy.inject("RunInstances", "InsufficientInstanceCapacity", "no capacity", times=20)
+    with pytest.raises(Exception) as err:
+        psvc.launch(LaunchOptions(account="lab", instance_type="g5.xlarge", ssh_from="198.51.100.7/32"))
+    assert err.value.code == "InsufficientInstanceCapacity"
+    zones = {p.get("Placement.AvailabilityZone", "") for p in aws_proxy.params("RunInstances")}
+    assert len(zones) >= 3  # the region default, then each zone offering g5.xlarge
+    [pending] = psvc.pending.all()
+    assert pending.status == "failed"
+    assert _moto_ids(moto) == []
+
+
+def test_retry_with_same_token_yields_one_instance(psvc, aws_proxy, moto):
+    opts = LaunchOptions(account="lab", instance_type="g5.xlarge", ssh_from="198.51.100.7/32", client_token="lg-retry1")
+    a = psvc.launch(opts)
+    b = psvc.launch(opts)
+    assert a.entry.id == b.entry.id
+    assert _moto_ids(moto) == [a.entry.id]
+    assert len(psvc.ledger.list()) == 1
+
+
+def test_lost_answer_leaves_pending_record_that_reconcile_resolves(psvc, aws_proxy, moto, monkeypatch):
+    from app.cloud import aws as aws_mod
+    from tests.fixtures.moto_server import DROP
+
+    monkeypatch.setattr(aws_mod, "MAX_ATTEMPTS", 2)
+    aws_proxy.inject("RunInstances", DROP, times=10)  # every answer lost: the caller cannot know
+    with pytest.raises(Exception) as err:
+        psvc.launch(LaunchOptions(account="lab", instance_type="g5.xlarge", ssh_from="198.51.100.7/32"))
+    assert err.value.code == "NetworkError" and "labgpu ls" in err.value.hint()
+    [pending] = psvc.pending.open()
+    assert psvc.ledger.list() == []
+    [iid] = _moto_ids(moto)  # it did launch: the answer was lost, not the request
+    result = psvc.reconcile()
+    assert [e.id for e in result.entries] == [iid]
+    assert result.entries[0].client_token == pending.client_token
+    assert psvc.pending.get(pending.client_token).status == "done"
+    assert psvc.audit.list()[0].action == "recover-launch"
+
+
+def test_no_public_address_fails_before_any_cloud_call(psvc, aws_proxy, monkeypatch):
+    monkeypatch.setenv("LABGPU_PUBLIC_IP_URLS", "http://127.0.0.1:9/")
+    with pytest.raises(Exception) as err:
+        psvc.launch(LaunchOptions(account="lab", instance_type="g5.xlarge"))
+    assert err.value.code == "PublicAddressUnknown" and "--ssh-from" in err.value.hint()
+    assert aws_proxy.seen == [] and psvc.pending.all() == []
+
+
+def test_public_address_becomes_the_ssh_rule(psvc, moto, public_ip_server, monkeypatch):
+    monkeypatch.setenv("LABGPU_PUBLIC_IP_URLS", public_ip_server)
+    res = psvc.launch(LaunchOptions(account="lab", instance_type="g5.xlarge"))
+    inst = moto.ec2().describe_instances(InstanceIds=[res.entry.id])["Reservations"][0]["Instances"][0]
+    sg = moto.ec2().describe_security_groups(GroupIds=[inst["SecurityGroups"][0]["GroupId"]])["SecurityGroups"][0]
+    assert [r["CidrIp"] for p in sg["IpPermissions"] for r in p["IpRanges"]] == ["203.0.113.9/32"]
+
+
+@pytest.mark.parametrize("cidr", ["0.0.0.0/0", "::/0", "10.0.0.0/4", "not-an-ip"])
+def test_world_open_ssh_refused(psvc, aws_proxy, cidr):
+    with pytest.raises(Exception) as err:
+        psvc.launch(LaunchOptions(account="lab", instance_type="g5.xlarge", ssh_from=cidr))
+    assert err.value.code in ("CidrTooBroad", "BadCidr")
+    assert aws_proxy.seen == []
+
+
+def test_actions_reconcile_and_costs(svc, moto):
+    res = svc.launch(LaunchOptions(account="lab", instance_type="g4dn.xlarge", ssh_from="198.51.100.7/32"))
+    iid = res.entry.id
+    assert res.entry.price_per_hour == pytest.approx(0.526)  # bundled catalog (no live refresh here)
+    assert res.entry.cost_so_far == pytest.approx(0.526 * 60 / 3600, rel=0.05)  # AWS: 60 s minimum
+    cmd = svc.ssh_command(iid)
+    assert cmd.startswith("ssh -i ") and cmd.endswith(f"ubuntu@{res.entry.public_ip}") and "labgpu_ed25519" in cmd
+    entry, note = svc.stop(iid)
+    assert entry.state in ("stopping", "stopped") and "EBS" in note
+    entry = svc.start(iid)
+    assert entry.state in ("pending", "running", "starting")
+    moto.ec2().stop_instances(InstanceIds=[iid])  # changed outside LabGPU: reconcile notices
+    [e] = svc.reconcile().entries
+    assert e.state == "stopped" and e.uptime_s == 0
+    svc.terminate(iid)
+    [e] = svc.reconcile().entries
+    assert e.state == "terminated" and e.ended_at is not None
+    audit = [(a.action, a.result) for a in reversed(svc.audit.list())]
+    assert audit[-3:] == [("stop", "ok"), ("start", "ok"), ("terminate", "ok")]
+    assert all(a.request_id for a in svc.audit.list() if a.action in ("stop", "start", "terminate"))
