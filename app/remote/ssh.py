@@ -231,6 +231,16 @@ def _dial(
         preferred = [c for c in tuning.ciphers if c in available]
         opts.ciphers = tuple(preferred + [c for c in opts.ciphers if c not in preferred])
         transport.use_compression(tuning.compression)
+        # Like OpenSSH: ask first for the host-key types already trusted for this address, so a
+        # server with several keys is not mistaken for a changed one.
+        known_types = [k.get_name() for k in known.known_keys(target.hostname, target.port)]
+        if known_types:
+            wanted: list[str] = []
+            for kt in known_types:
+                wanted += ["rsa-sha2-512", "rsa-sha2-256", "ssh-rsa"] if kt == "ssh-rsa" else [kt]
+            keys = tuple(opts.key_types)
+            first = [k for k in dict.fromkeys(wanted) if k in keys]
+            opts.key_types = tuple(first + [k for k in keys if k not in first])
         try:
             transport.start_client(timeout=tuning.connect_timeout)
         except (paramiko.SSHException, EOFError, OSError) as exc:

@@ -226,7 +226,55 @@ def test_launched_instance_is_listed_as_a_host():
     ledger.observe(Inst())
     ledger.observe(Inst(id="i-0dead000000000000", state="terminated", raw_state="terminated"))
     hosts = json.loads(labgpu("hosts", "ls", "--json").stdout)
-    assert [(h["name"], h["hostname"], h["user"], h["source"], h["provider"]) for h in hosts] == \
-        [("i-0abc1234def567890", "203.0.113.7", "ubuntu", "instance", "aws")]
+    assert [(h["name"], h["hostname"], h["user"], h["source"], h["provider"]) for h in hosts] == [
+        ("i-0abc1234def567890", "203.0.113.7", "ubuntu", "instance", "aws")
+    ]
     ledger.observe(replace(Inst(), state="terminated", raw_state="terminated"))
     assert json.loads(labgpu("hosts", "ls", "--json").stdout) == []
+
+
+def test_add_on_a_terminal_asks_and_shows_the_fingerprint(sshd):
+    """With a terminal, first contact asks (OpenSSH-style); 'yes' trusts, anything else refuses."""
+    import pty
+    import select
+
+    def run_with_tty(name: str, answer: bytes) -> tuple[int, str]:
+        master, slave = pty.openpty()
+        p = subprocess.Popen(
+            [sys.executable, "-m", "app", "hosts", "add", name, _cmd(sshd)],
+            cwd=ROOT,
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=dict(os.environ),
+            start_new_session=True,
+        )
+        os.close(slave)
+        out = b""
+        deadline = time.monotonic() + 30
+        sent = False
+        while time.monotonic() < deadline:
+            r, _, _ = select.select([master], [], [], 0.2)
+            if r:
+                try:
+                    chunk = os.read(master, 4096)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                out += chunk
+            if not sent and b"(yes/no)?" in out:
+                os.write(master, answer)
+                sent = True
+            if p.poll() is not None and not r:
+                break
+        os.close(master)
+        return p.wait(10), out.decode(errors="replace")
+
+    rc, out = run_with_tty("tty1", b"no\n")
+    assert rc != 0
+    assert sshd.host_key_fingerprint in out
+    rc, out = run_with_tty("tty1", b"yes\n")
+    assert rc == 0, out
+    assert "Added host tty1" in out
+    assert sshd.host_key_fingerprint in out

@@ -163,10 +163,16 @@ def test_ec2_console_output_through_boto3_against_moto(moto):
 
     from app.remote.hostkeys import ec2_console_fingerprints
 
-    ec2 = boto3.client("ec2", region_name="us-east-1", endpoint_url=moto.url,
-                       aws_access_key_id="AKIAMOTOTESTKEY00001", aws_secret_access_key="x")
-    iid = ec2.run_instances(ImageId="ami-0ub0000000000c3", MinCount=1, MaxCount=1,
-                            InstanceType="t3.micro")["Instances"][0]["InstanceId"]
+    ec2 = boto3.client(
+        "ec2",
+        region_name="us-east-1",
+        endpoint_url=moto.url,
+        aws_access_key_id="AKIAMOTOTESTKEY00001",
+        aws_secret_access_key="x",
+    )
+    iid = ec2.run_instances(ImageId="ami-0ub0000000000c3", MinCount=1, MaxCount=1, InstanceType="t3.micro")[
+        "Instances"
+    ][0]["InstanceId"]
     assert ec2_console_fingerprints(ec2, iid) == []
     assert ec2_console_fingerprints(ec2, "i-00000000000000000") == []
 
@@ -175,3 +181,23 @@ def test_ec2_console_output_through_boto3_against_moto(moto):
             return {"Output": CONSOLE.format(fp="SHA256:" + "B" * 43, pub="")}
 
     assert ec2_console_fingerprints(Fake(), "i-1") == ["SHA256:" + "B" * 43]
+
+
+def test_server_with_several_key_types_is_not_a_changed_key(extra_sshd, private_home):
+    """Trusting its ecdsa key, a later connection asks for ecdsa first (as OpenSSH does)."""
+    import paramiko
+
+    from tests.fixtures.sshd import add_host_key
+
+    ecdsa = add_host_key(extra_sshd, "ecdsa")
+    extra_sshd.restart()
+    KnownHosts(default_paths()).add(extra_sshd.host, extra_sshd.port, paramiko.ECDSAKey.from_path(str(ecdsa)))
+    with open_connection(_rec(extra_sshd)) as conn:
+        assert conn.transport.get_remote_server_key().get_name() == "ecdsa-sha2-nistp256"
+    # Trusting only the ed25519 key works too, and nothing is prompted.
+    forget_host_key(extra_sshd.host, extra_sshd.port)
+    KnownHosts(default_paths()).add(
+        extra_sshd.host, extra_sshd.port, paramiko.Ed25519Key.from_path(str(extra_sshd.host_key))
+    )
+    with open_connection(_rec(extra_sshd)) as conn:
+        assert conn.fingerprint == extra_sshd.host_key_fingerprint

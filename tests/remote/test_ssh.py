@@ -213,3 +213,29 @@ def test_fingerprint_matcher_accepts_only_that_key(sshd):
     rec = _rec(sshd)
     with open_connection(rec, accept=fingerprint_matcher(sshd.host_key_fingerprint)) as conn:
         assert conn.fingerprint == sshd.host_key_fingerprint
+
+
+def test_agent_login_with_a_real_ssh_agent(sshd, tmp_path, monkeypatch):
+    import os
+    import subprocess
+
+    _trust(sshd)
+    sock = tmp_path / "agent.sock"
+    agent = subprocess.Popen(
+        ["ssh-agent", "-D", "-a", str(sock)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        deadline = time.monotonic() + 5
+        while not sock.exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        env = dict(os.environ, SSH_AUTH_SOCK=str(sock))
+        subprocess.run(["ssh-add", "-q", str(sshd.client_key)], env=env, check=True, capture_output=True)
+        monkeypatch.setenv("SSH_AUTH_SOCK", str(sock))
+        with open_connection(_rec(sshd, name="ag", key_path="", auth="agent")) as conn:
+            assert conn.exec(["true"])[0] == 0
+        monkeypatch.delenv("SSH_AUTH_SOCK")
+        with pytest.raises(HostAuthError):
+            open_connection(_rec(sshd, name="ag", key_path="", auth="agent"))
+    finally:
+        agent.terminate()
+        agent.wait(5)
