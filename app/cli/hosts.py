@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import Any
 
 from app.core import secrets
-from app.core.errors import InputError
+from app.core.errors import InputError, LabGpuError
 from app.core.hosts import HostStore, instance_hosts, passphrase_key, password_key, record_from_command
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.paths import default_paths
@@ -180,13 +180,19 @@ def _all_hosts() -> list[tuple[str, Any]]:
 
 def cmd_ls(args: argparse.Namespace) -> int:
     from app.remote.hostkeys import KnownHosts
+    from app.remote.ssh import resolve_target
 
-    known = KnownHosts(default_paths())
+    paths = default_paths()
+    known = KnownHosts(paths)
     rows = []
     for source, h in _all_hosts():
         d = h.to_json()
         d["source"] = source
-        d["known_host_keys"] = known.fingerprints(h.connect_address, h.effective_port)
+        try:
+            t = resolve_target(h, paths)  # a ~/.ssh/config alias is known under its real HostName
+            d["known_host_keys"] = known.fingerprints(t.hostname, t.port)
+        except LabGpuError:
+            d["known_host_keys"] = []
         rows.append(d)
     if args.json:
         print_json(rows)

@@ -278,3 +278,14 @@ def test_add_on_a_terminal_asks_and_shows_the_fingerprint(sshd):
     assert rc == 0, out
     assert "Added host tty1" in out
     assert sshd.host_key_fingerprint in out
+
+
+def test_add_from_ssh_config_alias(sshd, private_home):
+    (private_home / ".ssh" / "config").write_text(
+        f"Host gpubox\n  HostName {sshd.host}\n  Port {sshd.port}\n  User {sshd.user}\n"
+        f"  IdentityFile {sshd.client_key}\n"
+    )
+    r = labgpu("hosts", "add", "box", "gpubox", "--fingerprint", sshd.host_key_fingerprint)
+    assert r.returncode == 0, r.stderr
+    (h,) = json.loads(labgpu("hosts", "ls", "--json").stdout)
+    assert (h["hostname"], h["port"], h["known_host_keys"]) == ("gpubox", None, [sshd.host_key_fingerprint])

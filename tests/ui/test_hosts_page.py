@@ -89,6 +89,13 @@ def test_add_accept_connect_tunnel_and_changed_key(app_window, qtbot, sshd, http
     assert page.tensorboard_button.isEnabled()
     assert not page.connect_button.isEnabled()
 
+    # The connection drops (server-side sessions killed): the watchdog reconnects by itself.
+    conn = page.service.connections[name]
+    assert sshd.drop_connections() >= 1
+    qtbot.waitUntil(lambda: not conn.is_active, timeout=10000)
+    page.service._on_timer_timeout()  # what the 5 s timer does
+    qtbot.waitUntil(lambda: _state(page, name) == "Connected" and conn.is_active, timeout=15000)
+
     # "Open TensorBoard" tunnels to the host's 127.0.0.1 port (here our test server) and opens the browser.
     monkeypatch.setitem(hosts_page_module.SERVICES, "tensorboard", http_port)
     qtbot.mouseClick(page.tensorboard_button, Qt.MouseButton.LeftButton)
