@@ -514,10 +514,74 @@ def offer_matches(offer: Offer, flt: OfferFilter, rate: ExchangeRate | None = No
     return True
 
 
+def filter_mask(offers: Sequence[Offer], flt: OfferFilter, rate: ExchangeRate | None = None,
+                gpus: dict[str, GpuSpec] | None = None) -> list[bool]:
+    """``[offer_matches(o, flt, rate, gpus) for o in offers]``, fast enough for 10,000 offers per keystroke.
+
+    Same rules as offer_matches (a test holds them equal); the GPU match is decided once per
+    distinct model and the conditions that are off are skipped instead of tested per offer.
+    """
+    rate = rate or default_rate()
+    if flt == OfferFilter(currency=flt.currency):
+        return [True] * len(offers)
+    gpus = gpus or {}
+    gpu_ok: dict[str, bool] = {}
+    if flt.gpu_models:
+        for model in {o.gpu_model for o in offers}:
+            spec = gpus.get(model)
+            gpu_ok[model] = any(gpu_matches(q, model, spec) for q in flt.gpu_models)
+    providers = set(flt.providers)
+    region = flt.region.lower()
+    words = flt.text.lower().split()
+    target = flt.currency.upper()
+    # the limit expressed in each native currency, so each offer compares without converting
+    limits: dict[str, float] = {}
+    if flt.max_price is not None:
+        for cur in CURRENCIES:
+            limits[cur] = (convert(flt.max_price, target, cur, rate) or 0.0) * (1 + 1e-12) + 1e-9
+    out: list[bool] = []
+    append = out.append
+    for o in offers:
+        if providers and o.provider not in providers:
+            append(False)
+            continue
+        if gpu_ok and not gpu_ok[o.gpu_model]:
+            append(False)
+            continue
+        if flt.min_vram is not None and o.vram_gb < flt.min_vram:
+            append(False)
+            continue
+        if flt.gpu_count is not None and abs(o.gpu_count - flt.gpu_count) > 1e-9:
+            append(False)
+            continue
+        if flt.spot_only and not o.spot_available:
+            append(False)
+            continue
+        if region and region not in o.region.lower() and region not in o.zone.lower():
+            append(False)
+            continue
+        if limits:
+            price = o.price_spot if flt.spot_only else o.price_on_demand
+            if price is None or o.currency not in limits:
+                append(False)
+                continue
+            if price > limits[o.currency]:
+                append(False)
+                continue
+        if words:
+            hay = " ".join((PROVIDERS.get(o.provider, ""), o.provider, o.region, o.zone, o.instance_type,
+                            o.gpu_model, o.interconnect, o.notes)).lower()
+            if not all(w in hay for w in words):
+                append(False)
+                continue
+        append(True)
+    return out
+
+
 def filter_offers(offers: Iterable[Offer], flt: OfferFilter, rate: ExchangeRate | None = None,
                   gpus: dict[str, GpuSpec] | None = None) -> list[Offer]:
-    rate = rate or default_rate()
-    return [o for o in offers if offer_matches(o, flt, rate, gpus)]
+    offers = list(offers)
+    return [o for o, ok in zip(offers, filter_mask(offers, flt, rate, gpus), strict=True) if ok]
 
 
 SORT_KEYS = ("price", "price_per_tflop", "price_per_gpu", "spot", "vram", "tflops")

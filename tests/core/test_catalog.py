@@ -330,3 +330,28 @@ def test_real_live_price_cache_is_merged(labgpu_home):
     assert load.live_count >= 1
     assert len(load.offers) == len(bundled.offers)
     assert price_age(got).text() == "live 3 min ago"
+
+
+def test_fast_filter_mask_agrees_with_offer_matches():
+    import random
+
+    from app.core.catalog import filter_mask, offer_matches
+
+    load = load_catalog(include_live=False)
+    rnd = random.Random(7)
+    offers = load.offers
+    for _ in range(300):
+        flt = OfferFilter(
+            providers=tuple(rnd.sample(sorted(PROVIDERS), rnd.randint(0, 3))),
+            gpu_models=tuple(rnd.sample(["A100", "H100", "T4", "V100", "L4", "A10", "4090"],
+                                        rnd.randint(0, 2))),
+            min_vram=rnd.choice([None, 16, 24, 40, 80]),
+            gpu_count=rnd.choice([None, 1, 8]),
+            max_price=rnd.choice([None, 1.0, 3.06, 10.0, 21.42, 100.0]),
+            currency=rnd.choice(["USD", "CNY"]),
+            spot_only=rnd.random() < 0.3,
+            region=rnd.choice(["", "us", "east", "guangzhou"]),
+            text=rnd.choice(["", "nvlink", "a100 aws", "spot"]),
+        )
+        assert filter_mask(offers, flt, RATE, load.gpus) == [offer_matches(o, flt, RATE, load.gpus)
+                                                             for o in offers], flt

@@ -320,3 +320,39 @@ def test_offers_page_is_in_the_main_window(app_window):
     _ctx, window = app_window
     assert "offers" in window.page_ids()
     assert default_rate().usd_cny > 0
+
+
+def test_sorting_a_filtered_table_keeps_exactly_the_filtered_offers(qtbot, ctx):
+    page = _page(qtbot, ctx)
+    page.filter_bar.gpu_combo.setEditText("A100")
+    page.filter_bar.flush()
+    before = {o.key for o in _visible(page)}
+    for key in ("on_demand", "provider", "vram", "age", "per_tflop"):
+        page.sort_by(key, descending=True)
+        assert {o.key for o in _visible(page)} == before
+        assert all(o.gpu_model.startswith("A100") for o in _visible(page))
+
+
+def test_changed_rate_reapplies_a_cny_price_limit(qtbot, ctx):
+    page = _page(qtbot, ctx)
+    page.filter_bar.price_spin.setValue(22.0)  # ¥22/h; p3.2xlarge is $3.06 = ¥21.48 at 7.0197
+    page.filter_bar.flush()
+    p3 = ("aws", "us-east-1", "p3.2xlarge")
+    assert p3 in {o.key for o in _visible(page)}
+    ctx.settings.usd_cny_rate_override = 7.5  # now ¥22.95
+    ctx.save_settings()
+    assert p3 not in {o.key for o in _visible(page)}
+
+
+def test_signal_emission_keeps_reference_counts(qtbot):
+    """PySide6 6.12.0 dropped a reference to True on every Signal.emit(); after ~1000 emits the
+    interpreter aborts (bool_dealloc). The offers model emits on every sort and currency switch."""
+    import sys
+
+    from app.ui.offers.model import OffersTableModel
+
+    model = OffersTableModel()
+    before = sys.getrefcount(True)
+    for _ in range(200):
+        model.layoutChanged.emit()
+    assert sys.getrefcount(True) - before > -50

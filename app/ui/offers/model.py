@@ -29,7 +29,7 @@ from PySide6.QtWidgets import QApplication
 from app.core.catalog import (
     UNKNOWN_PRICE,
     OfferFilter,
-    offer_matches,
+    filter_mask,
     price_age,
     price_per_gpu_hour,
     price_per_tflop_hour,
@@ -444,19 +444,25 @@ class OffersTableModel(QAbstractTableModel):
 
 
 class OfferFilterProxyModel(QSortFilterProxyModel):
-    """Filters with an OfferFilter (core logic) and delegates sorting to the source model."""
+    """Filters with the core OfferFilter rules and delegates sorting to the source model.
+
+    The verdicts are computed in one pass (catalog.filter_mask) when the filter or the offers
+    change, and kept by offer identity, so a sort (rows moving in the source) needs no re-filter
+    and filterAcceptsRow is a set lookup.
+    """
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._filter = OfferFilter()
-        self._mask: list[bool] = []
+        self._rejected: set[int] = set()  # id() of offers the filter hides
         self.setDynamicSortFilter(False)
 
     def setSourceModel(self, model: OffersTableModel) -> None:  # noqa: N802 - Qt override
+        # Our slot must run before the base class re-filters on reset, so connect it first.
+        model.modelAboutToBeReset.connect(self._on_source_about_to_reset)
+        model.modelReset.connect(self._on_source_reset)
         super().setSourceModel(model)
-        model.modelReset.connect(self._recompute)
-        model.layoutChanged.connect(self._recompute)
-        self._recompute()
+        self._compute()
 
     def source(self) -> OffersTableModel:
         return self.sourceModel()  # type: ignore[return-value]
@@ -470,29 +476,35 @@ class OfferFilterProxyModel(QSortFilterProxyModel):
             return
         self._filter = flt
         self.beginFilterChange()
-        self._compute_mask()
+        self._compute()
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
-    def _compute_mask(self) -> None:
+    def _compute(self) -> None:
         model = self.source()
         if model is None:
-            self._mask = []
+            self._rejected = set()
             return
-        flt, rate, gpus = self._filter, model.rate, model.gpus
-        if flt == OfferFilter():
-            self._mask = [True] * len(model.offers)
-        else:
-            self._mask = [offer_matches(o, flt, rate, gpus) for o in model.offers]
+        offers = model.offers
+        mask = filter_mask(offers, self._filter, model.rate, model.gpus)
+        self._rejected = {id(o) for o, ok in zip(offers, mask, strict=True) if not ok}
 
-    def _recompute(self) -> None:
+    def _on_source_about_to_reset(self) -> None:
+        self._rejected = set()
+
+    def _on_source_reset(self) -> None:
+        # Runs before the base class's own reset slot; it rebuilds its mapping lazily afterwards.
+        self._compute()
+
+    def refilter(self) -> None:
+        """Apply the same filter again (the exchange rate behind a maximum price changed)."""
         self.beginFilterChange()
-        self._compute_mask()
+        self._compute()
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def filterAcceptsRow(self, source_row: int,  # noqa: N802 - Qt override
                          source_parent: QModelIndex | QPersistentModelIndex) -> bool:
-        mask = self._mask
-        return mask[source_row] if source_row < len(mask) else True
+        offers = self.source().offers
+        return source_row >= len(offers) or id(offers[source_row]) not in self._rejected
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         # The source sorts (fast, unknowns last); the proxy keeps source order (sort column -1).
@@ -507,5 +519,5 @@ class OfferFilterProxyModel(QSortFilterProxyModel):
         return self.source().offer_at(self.mapToSource(idx).row())
 
     def visible_offers(self) -> list[Offer]:
-        model = self.source()
-        return [o for o, ok in zip(model.offers, self._mask, strict=False) if ok]
+        rejected = self._rejected
+        return [o for o in self.source().offers if id(o) not in rejected]

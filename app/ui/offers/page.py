@@ -255,8 +255,10 @@ class OffersPage(QWidget):
         blocker = QSignalBlocker(self.currency_group)
         (self.cny_button if currency == "CNY" else self.usd_button).setChecked(True)
         del blocker
-        old = self.model.currency
+        old, old_rate = self.model.currency, self.model.rate
         self.model.set_display(currency, rate)
+        if rate != old_rate:
+            self.proxy.refilter()
         self.details.set_context(self.model.gpus, currency, rate)
         self.filter_bar.set_currency(currency)
         if old != currency and self.filter_bar.price_spin.value() > 0:
