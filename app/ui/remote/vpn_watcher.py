@@ -1,0 +1,118 @@
+"""The desktop app's VPN service: one :class:`VpnMonitor` per profile, re-emitted as Qt signals.
+
+Lives in ``ctx.services["vpn"]`` so it outlives page rebuilds (language switch) and a tray icon
+can use it later (``statuses()`` and ``status_changed``). Monitors run in their own threads
+(the Qt-free ``app.remote.vpn.VpnMonitor``); their callbacks only emit signals, which Qt queues
+onto the GUI thread. On close, a tunnel the user still wants keeps running (a keeper process
+answers its prompts until the app starts again).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+from PySide6.QtCore import QObject, Signal
+
+from app.core.paths import Paths
+from app.remote.vpn import DISCONNECTED, VpnManager, VpnMonitor, VpnStatus
+
+log = logging.getLogger(__name__)
+
+
+class VpnService(QObject):
+    status_changed = Signal(str, object)  # profile name, VpnStatus — on the GUI thread
+    profiles_changed = Signal()
+
+    def __init__(self, paths: Paths, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.manager = VpnManager(paths)
+        self.manager.spawn_keepers = False  # the monitors own the management sockets while the app runs
+        self._monitors: dict[str, VpnMonitor] = {}
+        self._status: dict[str, VpnStatus] = {}
+        self._lock = threading.Lock()
+        self._closed = False
+
+    # -- monitors ---------------------------------------------------------------------------------
+    def sync_profiles(self) -> list[str]:
+        """Start a monitor for every stored profile, stop those of removed ones; returns the names."""
+        names = [p.name for p in self.manager.profiles()]
+        with self._lock:
+            if self._closed:
+                return names
+            gone = [n for n in self._monitors if n not in names]
+            new = [n for n in names if n not in self._monitors]
+        for n in gone:
+            self._forget(n)
+        for n in new:
+            mon = VpnMonitor(self.manager, n, lambda st, n=n: self._on_monitor_status(n, st))
+            with self._lock:
+                self._monitors[n] = mon
+                self._status.setdefault(n, VpnStatus(DISCONNECTED))
+            mon.start()
+        return names
+
+    def _forget(self, name: str) -> None:
+        with self._lock:
+            mon = self._monitors.pop(name, None)
+            self._status.pop(name, None)
+        if mon is not None:
+            mon.close()
+
+    def _on_monitor_status(self, name: str, st: VpnStatus) -> None:
+        with self._lock:
+            self._status[name] = st
+        if not self._closed:
+            self.status_changed.emit(name, st)
+
+    def monitor(self, name: str) -> VpnMonitor | None:
+        with self._lock:
+            return self._monitors.get(name)
+
+    # -- Qt-free status API (tray, other pages) ---------------------------------------------------
+    def statuses(self) -> dict[str, VpnStatus]:
+        with self._lock:
+            return dict(self._status)
+
+    def status(self, name: str) -> VpnStatus:
+        with self._lock:
+            return self._status.get(name, VpnStatus(DISCONNECTED))
+
+    # -- the user's buttons (non-blocking) --------------------------------------------------------
+    def connect_profile(self, name: str) -> None:
+        mon = self.monitor(name) or self._start_one(name)
+        mon.connect()
+
+    def disconnect_profile(self, name: str) -> None:
+        """Blocking for up to a few seconds when the monitor does not hold the socket: call via the runner."""
+        mon = self.monitor(name)
+        if mon is not None:
+            mon.disconnect()
+        else:
+            self.manager.down(name)
+
+    def credentials_changed(self, name: str) -> None:
+        mon = self.monitor(name)
+        if mon is not None:
+            mon.credentials_changed()
+
+    def remove_profile(self, name: str) -> bool:
+        """Blocking (stops the tunnel, deletes keyring entries): call via the runner."""
+        self._forget(name)
+        ok = self.manager.remove_profile(name)
+        self.profiles_changed.emit()
+        return ok
+
+    def _start_one(self, name: str) -> VpnMonitor:
+        self.sync_profiles()
+        mon = self.monitor(name)
+        assert mon is not None, name
+        return mon
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            monitors = list(self._monitors.values())
+            self._monitors.clear()
+        for mon in monitors:
+            mon.close()

@@ -1,0 +1,134 @@
+"""pytest-qt: the VPN page imports a profile, connects through the real OpenVPN server of
+tests/fixtures/openvpn.py (client openvpn in the client namespace via LABGPU_VPN_NETNS) and shows
+the live state; screenshots of the connected page in English and Chinese go to $LABGPU_SHOTS
+(default /tmp) for a person to look at."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import time
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QMessageBox
+
+from app.core import secrets
+
+pytestmark = pytest.mark.netns
+
+SHOTS = os.environ.get("LABGPU_SHOTS", "/tmp")
+
+
+@pytest.fixture
+def vpn_env(vpn_lab, secret_service, monkeypatch):
+    monkeypatch.setenv("LABGPU_VPN_NETNS", vpn_lab.cli_ns)
+    yield vpn_lab
+    for what in ("username", "password", "key_passphrase"):
+        secrets.delete_secret(f"vpn:lab:{what}")
+
+
+def _ssh_ok(lab) -> bool:
+    s = lab.sshd
+    r = subprocess.run(lab.in_client(["ssh", *s.openssh_args(), "-o", "ConnectTimeout=3",
+                                      f"{s.user}@{lab.tunnel_server_ip}", "true"]), capture_output=True, timeout=20)
+    return r.returncode == 0
+
+
+def _page(window):
+    window.show_page("vpn")
+    return window.pages["vpn"]
+
+
+def _state_cell(page, row: int = 0):
+    return page.model.index(row, page.model.COLUMNS.index("state"))
+
+
+def test_import_connect_shows_connected_then_disconnect(qtbot, vpn_env, app_window, monkeypatch):
+    ctx, window = app_window
+    page = _page(window)
+    lab = vpn_env
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(lab.ovpn_path), "")))
+    qtbot.mouseClick(page.import_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: page.import_dialog is not None, timeout=5000)
+    dlg = page.import_dialog
+    assert dlg.user_edit.isVisible() and dlg.pass_edit.isVisible() and dlg.key_edit.isVisible()
+    dlg.name_edit.setText("lab")
+    qtbot.keyClicks(dlg.user_edit, lab.username)
+    dlg.pass_edit.setText(lab.password)
+    dlg.key_edit.setText(lab.key_passphrase)
+    qtbot.mouseClick(dlg.buttons.button(QDialogButtonBox.StandardButton.Ok), Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: page.model.rowCount() == 1 and page.model.missing.get("lab") == [], timeout=10000)
+    assert page.model.index(0, 4).data() == "stored in keyring"
+    assert secrets.get_secret("vpn:lab:password") == lab.password
+    assert page.selected() == "lab"
+    assert not _ssh_ok(lab)
+
+    qtbot.mouseClick(page.connect_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: _state_cell(page).data() == "Connected", timeout=20000)
+    cell = _state_cell(page)
+    assert cell.data(Qt.ItemDataRole.ForegroundRole).name() == "#2e7d32"
+    assert page.model.index(0, 2).data().startswith("10.8.0.")
+    log = page.log_view.toPlainText()
+    assert "lab: Connected — address 10.8.0." in log and "Authenticating" in log
+    assert not page.connect_button.isEnabled() and page.disconnect_button.isEnabled()
+    assert "Connected" in page.details.text()
+    assert _ssh_ok(lab)
+    window.grab().save(os.path.join(SHOTS, "labgpu-vpn-connected-en.png"))
+
+    # The server vanishes: the page shows it and the tunnel comes back by itself.
+    lab.restart_server(pause=0.5)
+    qtbot.waitUntil(lambda: "Reconnecting" in page.log_view.toPlainText(), timeout=15000)
+    qtbot.waitUntil(lambda: page.log_view.toPlainText().count("lab: Connected") >= 2, timeout=20000)
+    assert _ssh_ok(lab)
+
+    qtbot.mouseClick(page.disconnect_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: _state_cell(page).data() == "Disconnected", timeout=15000)
+    assert cell.data(Qt.ItemDataRole.ForegroundRole).name() == "#757575"
+    qtbot.waitUntil(lambda: lab.client_pids() == [], timeout=5000)
+    time.sleep(1.5)  # stays down: the user disconnected
+    assert lab.client_pids() == [] and _state_cell(page).data() == "Disconnected"
+    assert page.connect_button.isEnabled()
+
+
+def test_unsafe_profile_asks_and_cancel_imports_nothing(qtbot, vpn_env, app_window, tmp_path):
+    ctx, window = app_window
+    page = _page(window)
+    evil = tmp_path / "evil.ovpn"
+    evil.write_text(vpn_env.client_profile(extra="script-security 2\nup /tmp/not-here.sh"))
+    page.start_import(str(evil))
+    qtbot.waitUntil(lambda: page.findChild(QMessageBox, "vpnUnsafeBox") is not None, timeout=5000)
+    box = page.findChild(QMessageBox, "vpnUnsafeBox")
+    assert "up /tmp/not-here.sh" in box.text()
+    box.button(QMessageBox.StandardButton.Cancel).click()
+    qtbot.wait(200)
+    assert page.import_dialog is None and page.model.rowCount() == 0
+
+
+def test_connected_page_in_chinese(qtbot, vpn_env, labgpu_home):
+    from app.ui.app import build_main_window
+
+    _app, ctx, window = build_main_window("zh_CN")
+    ctx.errors.interactive = False
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    window.show()
+    try:
+        page = _page(window)
+        lab = vpn_env
+        page.service.manager.add_profile("lab", lab.ovpn_path, username=lab.username, password=lab.password,
+                                         key_passphrase=lab.key_passphrase)
+        page.refresh()
+        qtbot.waitUntil(lambda: page.model.rowCount() == 1 and page.model.missing.get("lab") == [], timeout=10000)
+        page.select("lab")
+        page._on_connect_clicked()
+        qtbot.waitUntil(lambda: page.service.status("lab").is_up, timeout=20000)
+        qtbot.wait(100)
+        assert _state_cell(page).data() == "已连接"
+        assert page.connect_button.text() == "连接"
+        window.grab().save(os.path.join(SHOTS, "labgpu-vpn-connected-zh_CN.png"))
+    finally:
+        page.service.disconnect_profile("lab")
+        qtbot.waitUntil(lambda: vpn_env.client_pids() == [], timeout=10000)
+        window.close()
+        ctx.shutdown(5000)
