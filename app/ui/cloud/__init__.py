@@ -1,0 +1,93 @@
+"""The cloud pages: accounts, launch, instances and the audit log, on top of app.cloud.launch.
+
+Every page shares one :class:`app.cloud.launch.CloudService` kept in ``ctx.services["cloud"]``
+(its own Store connection per thread); every call on it blocks (keyring, network), so pages call
+it only through ``ctx.runner``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication
+
+SETTINGS_KEY = "cloudui"  # ctx.settings.extra["cloudui"]: last choices that survive a restart
+
+
+def cloud_service(ctx: Any) -> Any:
+    """The app's CloudService (created on first use; closed by ctx.shutdown())."""
+    svc = ctx.services.get("cloud")
+    if svc is None:
+        from app.cloud.launch import CloudService
+
+        svc = CloudService(ctx.paths)
+        ctx.services["cloud"] = svc
+    return svc
+
+
+def ui_state(ctx: Any) -> dict[str, Any]:
+    state = ctx.settings.extra.setdefault(SETTINGS_KEY, {})
+    if not isinstance(state, dict):
+        state = ctx.settings.extra[SETTINGS_KEY] = {}
+    return state
+
+
+def remember(ctx: Any, **values: Any) -> None:
+    ui_state(ctx).update(values)
+    try:
+        ctx.save_settings()
+    except OSError:
+        pass
+
+
+def provider_name(provider: str) -> str:
+    names = {
+        "aws": QCoreApplication.translate("CloudUi", "AWS"),
+        "tencent": QCoreApplication.translate("CloudUi", "Tencent Cloud"),
+    }
+    return names.get(provider, provider)
+
+
+_SYMBOLS = {"CNY": "¥", "USD": "$"}
+
+
+def money(amount: float | None, currency: str, digits: int = 2) -> str:
+    if amount is None:
+        return "—"
+    return f"{_SYMBOLS.get(currency, currency + ' ')}{amount:,.{digits}f}"
+
+
+def duration(seconds: float) -> str:
+    seconds = int(max(0, seconds))
+    d, rest = divmod(seconds, 86400)
+    h, rest = divmod(rest, 3600)
+    m, s = divmod(rest, 60)
+    if d:
+        return QCoreApplication.translate("CloudUi", "{d} d {h} h").format(d=d, h=h)
+    if h:
+        return QCoreApplication.translate("CloudUi", "{h} h {m} min").format(h=h, m=m)
+    return QCoreApplication.translate("CloudUi", "{m} min {s} s").format(m=m, s=s)
+
+
+def error_sentence(exc: BaseException) -> tuple[str, str]:
+    """(message, next step) for any error a cloud call raised."""
+    from app.ui.errors import describe
+
+    message, hint = describe(exc)
+    code = getattr(exc, "code", "")
+    if code and code not in message:
+        message = f"{message} [{code}]"
+    return message, hint
+
+
+def run_task(owner: Any, fn: Any, *args: Any, **kwargs: Any) -> Any:
+    """ctx.runner.submit, keeping the Task referenced until it is done.
+
+    The runner forgets a task as soon as its function returns, before the queued ``finished``
+    reaches the GUI thread; without a reference the Task could be collected and its on_done lost.
+    """
+    task = owner.ctx.runner.submit(fn, *args, **kwargs)
+    tasks = owner.__dict__.setdefault("_cloud_tasks", set())
+    tasks.add(task)
+    task.done.connect(lambda: tasks.discard(task))
+    return task

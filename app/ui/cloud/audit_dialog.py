@@ -1,0 +1,120 @@
+"""The audit log of state-changing cloud calls (time, account, action, resource, result, request id),
+viewable and exportable as CSV. It never holds a secret (the core log redacts before writing)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui.cloud import cloud_service, error_sentence, run_task
+
+
+class AuditDialog(QDialog):
+    def __init__(self, ctx: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.entries: list[Any] = []
+        self.setObjectName("auditDialog")
+        self.setWindowTitle(self.tr("Audit log of cloud actions"))
+        self.resize(900, 480)
+        layout = QVBoxLayout(self)
+        self.table = QTableWidget(0, 7, self)
+        self.table.setHorizontalHeaderLabels(
+            [
+                self.tr("Time (local)"),
+                self.tr("Account"),
+                self.tr("Action"),
+                self.tr("Resource"),
+                self.tr("Result"),
+                self.tr("Request id"),
+                self.tr("Detail"),
+            ]
+        )
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        layout.addWidget(self.table, 1)
+        self.status_label = QLabel(self)
+        self.status_label.setWordWrap(True)
+        self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.status_label)
+        bar = QHBoxLayout()
+        self.export_button = QPushButton(self.tr("Export CSV…"), self)
+        self.export_button.clicked.connect(self._on_export_button_clicked)
+        self.reload_button = QPushButton(self.tr("Reload"), self)
+        self.reload_button.clicked.connect(self.reload)
+        close = QPushButton(self.tr("Close"), self)
+        close.clicked.connect(self.accept)
+        bar.addWidget(self.export_button)
+        bar.addWidget(self.reload_button)
+        bar.addStretch(1)
+        bar.addWidget(close)
+        layout.addLayout(bar)
+        self.reload()
+
+    @Slot()
+    def reload(self) -> Any:
+        svc = cloud_service(self.ctx)
+        return run_task(
+            self, svc.audit.list, name="audit-list", on_done=self._on_loaded, on_error=self._on_failed
+        )
+
+    @Slot(object)
+    def _on_loaded(self, entries: object) -> None:
+        self.entries = list(entries)  # type: ignore[call-overload]
+        self.table.setRowCount(len(self.entries))
+        for r, e in enumerate(self.entries):
+            local = e.time.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+            values = [local, e.account, e.action, e.resource, e.result, e.request_id, e.detail]
+            for c, v in enumerate(values):
+                item = QTableWidgetItem(v)
+                if c == 4 and v != "ok":
+                    item.setForeground(Qt.GlobalColor.red)
+                self.table.setItem(r, c, item)
+        self.status_label.setText(self.tr("{n} entries, newest first.").format(n=len(self.entries)))
+
+    @Slot(object)
+    def _on_failed(self, exc: object) -> None:
+        message, hint = error_sentence(exc)  # type: ignore[arg-type]
+        self.status_label.setText(message + (f" {hint}" if hint else ""))
+
+    @Slot()
+    def _on_export_button_clicked(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(
+            self,
+            self.tr("Export the audit log"),
+            str(Path.home() / "labgpu-audit.csv"),
+            self.tr("CSV files (*.csv)"),
+        )
+        if path:
+            self.export_to(Path(path))
+
+    def export_to(self, path: Path) -> Any:
+        svc = cloud_service(self.ctx)
+        return run_task(
+            self,
+            svc.audit.export_csv,
+            path,
+            name="audit-export",
+            on_done=lambda n: self.status_label.setText(
+                self.tr("Wrote {n} entries to {path}.").format(n=n, path=path)
+            ),
+            on_error=self._on_failed,
+        )

@@ -1,0 +1,490 @@
+"""Every LabGPU instance across all accounts, reconciled with the clouds, with its running cost.
+
+The table shows the local ledger at once, then asks every account's cloud (at start and every
+60 s, and on F5) so an instance launched just before a crash still shows up. Uptime and cost so
+far tick every second from the last reconcile. Actions: start, stop (saying what still bills),
+terminate (typing the id to confirm), copy the SSH command, and the audit log.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Slot
+from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui.cloud import cloud_service, duration, error_sentence, money, provider_name, run_task
+
+RECONCILE_MS = 60_000
+TICK_MS = 1_000
+RUNNING = ("running",)
+
+
+def state_title(state: str) -> str:
+    titles = {
+        "pending": QCoreApplication.translate("InstancesPage", "pending"),
+        "running": QCoreApplication.translate("InstancesPage", "running"),
+        "stopping": QCoreApplication.translate("InstancesPage", "stopping"),
+        "stopped": QCoreApplication.translate("InstancesPage", "stopped"),
+        "starting": QCoreApplication.translate("InstancesPage", "starting"),
+        "terminating": QCoreApplication.translate("InstancesPage", "terminating"),
+        "terminated": QCoreApplication.translate("InstancesPage", "terminated"),
+        "failed": QCoreApplication.translate("InstancesPage", "failed"),
+    }
+    return titles.get(state, state)
+
+
+class TerminateConfirmDialog(QDialog):
+    """Terminating deletes the instance and its disk: the user types the id to confirm."""
+
+    def __init__(self, instance_id: str, detail: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.instance_id = instance_id
+        self.setObjectName("terminateConfirm")
+        self.setWindowTitle(self.tr("Terminate {id}?").format(id=instance_id))
+        layout = QVBoxLayout(self)
+        text = QLabel(
+            self.tr(
+                "Terminating {id} ({detail}) deletes the instance and its system disk; data on it "
+                "is lost. Billing stops."
+            ).format(id=instance_id, detail=detail),
+            self,
+        )
+        text.setWordWrap(True)
+        layout.addWidget(text)
+        layout.addWidget(QLabel(self.tr("Type the instance id to confirm:"), self))
+        self.id_edit = QLineEdit(self)
+        self.id_edit.setPlaceholderText(instance_id)
+        layout.addWidget(self.id_edit)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel, self)
+        self.ok_button = self.buttons.addButton(
+            self.tr("Terminate"), QDialogButtonBox.ButtonRole.DestructiveRole
+        )
+        self.ok_button.setEnabled(False)
+        self.ok_button.clicked.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout.addWidget(self.buttons)
+        self.id_edit.textChanged.connect(lambda t: self.ok_button.setEnabled(t.strip() == instance_id))
+
+
+class InstancesPage(QWidget):
+    page_id = "instances"
+
+    COLUMNS = ("id", "account", "type", "zone", "state", "billing", "ip", "uptime", "price", "cost")
+
+    @staticmethod
+    def nav_title() -> str:
+        return QCoreApplication.translate("InstancesPage", "Instances")
+
+    def __init__(self, ctx: Any, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.entries: list[Any] = []
+        self.fetched_at = time.monotonic()
+        self.last_reconcile: str = ""
+        self.reconcile_errors: dict[str, Any] = {}
+        self.reconciling = False
+        self.busy: set[str] = set()
+        self._dialogs: list[Any] = []
+        self._closed = False
+        self._build()
+        self.reconcile_timer = QTimer(self)
+        self.reconcile_timer.setInterval(RECONCILE_MS)
+        self.reconcile_timer.timeout.connect(self.reconcile)
+        self.reconcile_timer.start()
+        self.tick_timer = QTimer(self)
+        self.tick_timer.setInterval(TICK_MS)
+        self.tick_timer.timeout.connect(self._on_tick_timer_timeout)
+        self.tick_timer.start()
+        self.load_ledger()
+        QTimer.singleShot(0, self.reconcile)
+
+    # -- layout ----------------------------------------------------------------------------------
+    def _build(self) -> None:
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(16, 16, 16, 16)
+        title = QLabel(self.tr("Instances"), self)
+        title.setStyleSheet("font-size: 18px; font-weight: 600;")
+        layout.addWidget(title)
+        self.summary_label = QLabel(self)
+        self.summary_label.setObjectName("billingSummary")
+        self.summary_label.setStyleSheet("font-size: 14px;")
+        layout.addWidget(self.summary_label)
+        bar = QHBoxLayout()
+        self.launch_button = QPushButton(self.tr("Launch…"), self)
+        self.launch_button.setToolTip(self.tr("Launch a GPU instance (Ctrl+L)"))
+        self.launch_button.clicked.connect(lambda: self.open_launch())
+        self.start_button = QPushButton(self.tr("Start"), self)
+        self.start_button.clicked.connect(lambda: self.start_selected())
+        self.stop_button = QPushButton(self.tr("Stop"), self)
+        self.stop_button.clicked.connect(lambda: self.stop_selected())
+        self.terminate_button = QPushButton(self.tr("Terminate…"), self)
+        self.terminate_button.clicked.connect(lambda: self.terminate_selected())
+        self.copy_button = QPushButton(self.tr("Copy SSH command"), self)
+        self.copy_button.clicked.connect(lambda: self.copy_ssh_command())
+        self.refresh_button = QPushButton(self.tr("Refresh"), self)
+        self.refresh_button.setToolTip(self.tr("Ask every account's cloud now (F5)"))
+        self.refresh_button.clicked.connect(self.refresh)
+        self.audit_button = QPushButton(self.tr("Audit log…"), self)
+        self.audit_button.clicked.connect(lambda: self.open_audit())
+        self.show_ended = QCheckBox(self.tr("Show terminated"), self)
+        self.show_ended.toggled.connect(lambda _on: self._fill())
+        for w in (
+            self.launch_button,
+            self.start_button,
+            self.stop_button,
+            self.terminate_button,
+            self.copy_button,
+            self.refresh_button,
+            self.audit_button,
+        ):
+            bar.addWidget(w)
+        bar.addStretch(1)
+        bar.addWidget(self.show_ended)
+        layout.addLayout(bar)
+        self.table = QTableWidget(0, len(self.COLUMNS), self)
+        self.table.setObjectName("instancesTable")
+        self.table.setHorizontalHeaderLabels(
+            [
+                self.tr("Instance"),
+                self.tr("Account"),
+                self.tr("Type"),
+                self.tr("Zone"),
+                self.tr("State"),
+                self.tr("Billing"),
+                self.tr("Public IP"),
+                self.tr("Uptime"),
+                self.tr("Price/h"),
+                self.tr("Cost so far"),
+            ]
+        )
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
+        self.table.itemSelectionChanged.connect(self._update_buttons)
+        layout.addWidget(self.table, 1)
+        self.empty_label = QLabel(
+            self.tr(
+                "No LabGPU instance. Launch one from an offer (Offers page) or with "
+                "Launch…; instances LabGPU launched elsewhere appear here too."
+            ),
+            self,
+        )
+        self.empty_label.setWordWrap(True)
+        layout.addWidget(self.empty_label)
+        self.status_label = QLabel(self)
+        self.status_label.setObjectName("instancesStatus")
+        self.status_label.setWordWrap(True)
+        self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.status_label)
+        self.sync_label = QLabel(self)
+        self.sync_label.setObjectName("syncLabel")
+        self.sync_label.setWordWrap(True)
+        self.sync_label.setStyleSheet("color: palette(mid);")
+        layout.addWidget(self.sync_label)
+        QShortcut(QKeySequence("Ctrl+L"), self, activated=lambda: self.open_launch())
+        QShortcut(QKeySequence.StandardKey.Copy, self.table, activated=lambda: self.copy_ssh_command())
+        self._update_buttons()
+
+    # -- data ------------------------------------------------------------------------------------
+    def load_ledger(self) -> Any:
+        svc = cloud_service(self.ctx)
+        return run_task(
+            self, svc.ledger.list, name="ledger", on_done=self._on_entries, on_error=self._on_load_failed
+        )
+
+    def refresh(self) -> None:
+        self.reconcile()
+
+    @Slot()
+    def reconcile(self) -> Any:
+        if self.reconciling or self._closed:
+            return None
+        self.reconciling = True
+        self.sync_label.setText(self.tr("Checking with the clouds…"))
+        svc = cloud_service(self.ctx)
+        return run_task(
+            self,
+            svc.reconcile,
+            name="reconcile",
+            on_done=self._on_reconciled,
+            on_error=self._on_reconcile_failed,
+        )
+
+    @Slot(object)
+    def _on_reconciled(self, result: object) -> None:
+        self.reconciling = False
+        self.reconcile_errors = dict(getattr(result, "errors", {}) or {})
+        self.last_reconcile = time.strftime("%H:%M:%S")
+        self._on_entries(result.entries)  # type: ignore[attr-defined]
+        lines = [
+            self.tr("Checked with the clouds at {time}; again every minute (F5 now).").format(
+                time=self.last_reconcile
+            )
+        ]
+        for name, exc in self.reconcile_errors.items():
+            message, hint = error_sentence(exc)
+            lines.append(
+                self.tr("Account {name} could not be checked: {message} {hint}").format(
+                    name=name, message=message, hint=hint
+                )
+            )
+        self.sync_label.setText("\n".join(lines))
+
+    @Slot(object)
+    def _on_reconcile_failed(self, exc: object) -> None:
+        self.reconciling = False
+        message, hint = error_sentence(exc)  # type: ignore[arg-type]
+        self.sync_label.setText(
+            self.tr("The clouds could not be checked: {message} {hint}").format(message=message, hint=hint)
+        )
+
+    @Slot(object)
+    def _on_load_failed(self, exc: object) -> None:
+        message, hint = error_sentence(exc)  # type: ignore[arg-type]
+        self.status_label.setText(message + (f"\n{hint}" if hint else ""))
+
+    @Slot(object)
+    def _on_entries(self, entries: object) -> None:
+        self.entries = list(entries)  # type: ignore[call-overload]
+        self.fetched_at = time.monotonic()
+        self._fill()
+
+    def visible_entries(self) -> list[Any]:
+        if self.show_ended.isChecked():
+            return list(self.entries)
+        return [e for e in self.entries if e.state not in ("terminated", "failed")]
+
+    def _fill(self) -> None:
+        selected = self.selected_id()
+        rows = self.visible_entries()
+        self.table.setRowCount(len(rows))
+        for r, e in enumerate(rows):
+            billing = self.tr("spot") if e.spot else self.tr("on demand")
+            values = [
+                e.id + (f"  ({e.name})" if e.name else ""),
+                f"{e.account} · {provider_name(e.provider)}",
+                e.instance_type,
+                e.zone,
+                state_title(e.state) + (" ⋯" if e.id in self.busy else ""),
+                billing,
+                e.public_ip or "—",
+                "",
+                money(e.price_per_hour, e.currency, 4),
+                "",
+            ]
+            for c, value in enumerate(values):
+                item = QTableWidgetItem(value)
+                item.setData(Qt.ItemDataRole.UserRole, e.id)
+                if c == 4:
+                    color = {
+                        "running": Qt.GlobalColor.darkGreen,
+                        "stopped": Qt.GlobalColor.darkGray,
+                        "terminated": Qt.GlobalColor.gray,
+                        "failed": Qt.GlobalColor.red,
+                    }.get(e.state)
+                    if color is not None:
+                        item.setForeground(color)
+                    item.setToolTip(e.raw_state)
+                if c in (7, 8, 9):
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.table.setItem(r, c, item)
+            if e.id == selected:
+                self.table.selectRow(r)
+        self.empty_label.setVisible(not rows)
+        self._on_tick_timer_timeout()
+        self._update_buttons()
+
+    def live_cost(self, e: Any) -> tuple[float | None, float]:
+        """(cost so far, uptime in s) now, from the entry as of the last load."""
+        elapsed = time.monotonic() - self.fetched_at
+        running = e.state in RUNNING
+        uptime = e.uptime_s + (elapsed if running else 0.0)
+        cost = e.cost_so_far
+        if cost is not None and running and e.price_per_hour is not None:
+            cost += e.price_per_hour * elapsed / 3600.0
+        return cost, uptime
+
+    @Slot()
+    def _on_tick_timer_timeout(self) -> None:
+        totals: dict[str, float] = {}
+        count = 0
+        rows = self.visible_entries()
+        for r, e in enumerate(rows):
+            cost, uptime = self.live_cost(e)
+            up_item, cost_item = self.table.item(r, 7), self.table.item(r, 9)
+            if up_item is not None:
+                up_item.setText(duration(uptime) if e.state in RUNNING else "—")
+            if cost_item is not None:
+                cost_item.setText(money(cost, e.currency, 4))
+            if e.state not in ("stopped", "terminated", "failed"):
+                count += 1
+                if e.price_per_hour is not None:
+                    totals[e.currency] = totals.get(e.currency, 0.0) + e.price_per_hour
+        if count:
+            rate = " + ".join(money(v, k) + self.tr("/h") for k, v in sorted(totals.items())) or "?"
+            self.summary_label.setText(
+                self.tr("Billing now: {n} instance(s), {rate}").format(n=count, rate=rate)
+            )
+            self.summary_label.setStyleSheet("font-size: 14px; color: #8a4b00; font-weight: 600;")
+        else:
+            self.summary_label.setText(self.tr("Nothing is billing for compute right now."))
+            self.summary_label.setStyleSheet("font-size: 14px; color: #1b5e20;")
+
+    def selected_id(self) -> str:
+        items = self.table.selectedItems()
+        return str(items[0].data(Qt.ItemDataRole.UserRole)) if items else ""
+
+    def selected_entry(self) -> Any:
+        iid = self.selected_id()
+        return next((e for e in self.entries if e.id == iid), None)
+
+    def select(self, instance_id: str) -> None:
+        for r in range(self.table.rowCount()):
+            item = self.table.item(r, 0)
+            if item is not None and item.data(Qt.ItemDataRole.UserRole) == instance_id:
+                self.table.selectRow(r)
+
+    def _update_buttons(self) -> None:
+        e = self.selected_entry()
+        free = e is not None and e.id not in self.busy
+        self.start_button.setEnabled(bool(free and e.state == "stopped"))
+        self.stop_button.setEnabled(bool(free and e.state == "running"))
+        self.terminate_button.setEnabled(
+            bool(free and e.state not in ("terminated", "failed", "terminating"))
+        )
+        self.copy_button.setEnabled(bool(e is not None and (e.public_ip or e.private_ip)))
+
+    # -- actions ---------------------------------------------------------------------------------
+    def _act(self, instance_id: str, fn: Any, done: Any, verb: str) -> Any:
+        self.busy.add(instance_id)
+        self._fill()
+        self.status_label.setStyleSheet("")
+        self.status_label.setText(self.tr("{verb} {id}…").format(verb=verb, id=instance_id))
+
+        def finished(result: Any) -> None:
+            self.busy.discard(instance_id)
+            done(result)
+            self.load_ledger()
+
+        def failed(exc: Any) -> None:
+            self.busy.discard(instance_id)
+            message, hint = error_sentence(exc)
+            self.status_label.setStyleSheet("color: #b00020;")
+            self.status_label.setText(f"{instance_id}: {message}" + (f"\n{hint}" if hint else ""))
+            self.load_ledger()
+
+        return run_task(self, fn, instance_id, name=f"instance-{verb}", on_done=finished, on_error=failed)
+
+    def start_selected(self) -> Any:
+        e = self.selected_entry()
+        if e is None:
+            return None
+        return self._act(
+            e.id,
+            cloud_service(self.ctx).start,
+            lambda _r: self.status_label.setText(
+                self.tr("{id} is starting; it bills again from now.").format(id=e.id)
+            ),
+            self.tr("Starting"),
+        )
+
+    def stop_selected(self) -> Any:
+        e = self.selected_entry()
+        if e is None:
+            return None
+
+        def done(result: Any) -> None:
+            _entry, note = result
+            self.status_label.setStyleSheet("color: #8a4b00; font-weight: 600;")
+            self.status_label.setText(self.tr("{id} stopped. {note}").format(id=e.id, note=note))
+
+        return self._act(e.id, cloud_service(self.ctx).stop, done, self.tr("Stopping"))
+
+    def terminate_selected(self, confirm: bool = True) -> Any:
+        e = self.selected_entry()
+        if e is None:
+            return None
+        dialog = TerminateConfirmDialog(e.id, f"{e.instance_type}, {e.account}", self)
+        self._dialogs.append(dialog)
+        dialog.accepted.connect(
+            lambda: self._act(
+                e.id,
+                cloud_service(self.ctx).terminate,
+                lambda _r: self.status_label.setText(
+                    self.tr("{id} terminated: it no longer bills.").format(id=e.id)
+                ),
+                self.tr("Terminating"),
+            )
+        )
+        dialog.open()
+        return dialog
+
+    def copy_ssh_command(self) -> str:
+        e = self.selected_entry()
+        if e is None:
+            return ""
+        try:
+            command = cloud_service(self.ctx).ssh_command(e.id)
+        except Exception as exc:  # noqa: BLE001 - shown as a sentence
+            message, hint = error_sentence(exc)
+            self.status_label.setText(message + (f" {hint}" if hint else ""))
+            return ""
+        QGuiApplication.clipboard().setText(command)
+        self.status_label.setStyleSheet("")
+        self.status_label.setText(self.tr("Copied: {command}").format(command=command))
+        return command
+
+    def open_launch(self, offer: Any = None) -> Any:
+        from app.ui.cloud.launch_dialog import open_launch_dialog
+
+        dialog = open_launch_dialog(self.ctx, offer, self)
+        dialog.launched.connect(lambda result: (self.load_ledger(), self.reconcile()))
+        self._dialogs.append(dialog)
+        return dialog
+
+    def open_audit(self) -> Any:
+        from app.ui.cloud.audit_dialog import AuditDialog
+
+        dialog = AuditDialog(self.ctx, self)
+        self._dialogs.append(dialog)
+        dialog.open()
+        return dialog
+
+    def activate(self, payload: object) -> None:
+        """``{"launch": offer}`` opens the launch dialog for that offer; ``{"select": id}`` selects a row."""
+        if isinstance(payload, dict):
+            if "launch" in payload:
+                self.open_launch(payload["launch"])
+            if "select" in payload:
+                self.select(str(payload["select"]))
+
+    def shutdown(self) -> None:
+        self._closed = True
+        self.reconcile_timer.stop()
+        self.tick_timer.stop()
+        for d in self._dialogs:
+            try:
+                d.close()
+            except RuntimeError:
+                pass

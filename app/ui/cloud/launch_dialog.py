@@ -1,0 +1,576 @@
+"""Launch a GPU instance: from an offer (prefilled) or from the instances page.
+
+The form asks for the account, zone, image, disk, SSH key, who may reach SSH (prefilled with this
+computer's public address) and spot with a maximum price (default: the settings' fraction of the
+on-demand price). Launch shows each step as it happens; an error shows its sentence and next step
+and a Retry that reuses the same client token, so a retry, a double click or a timeout never makes
+a second instance.
+
+Other pages open it with ``open_launch_dialog(ctx, offer, parent)``, or navigate to the instances
+page with ``ctx.navigate("instances", {"launch": offer})``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDoubleSpinBox,
+    QFileDialog,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QRadioButton,
+    QSpinBox,
+    QStackedWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.ui.cloud import cloud_service, error_sentence, money, provider_name, remember, run_task, ui_state
+
+STEP_ORDER = ("key", "security_group", "image", "request", "zone", "wait")
+
+
+def step_title(step: str) -> str:
+    titles = {
+        "key": QCoreApplication.translate("LaunchDialog", "Register the SSH key"),
+        "security_group": QCoreApplication.translate(
+            "LaunchDialog", "Security group (SSH from your address only)"
+        ),
+        "image": QCoreApplication.translate("LaunchDialog", "Choose the image"),
+        "request": QCoreApplication.translate("LaunchDialog", "Request the instance"),
+        "zone": QCoreApplication.translate("LaunchDialog", "Try another zone"),
+        "wait": QCoreApplication.translate("LaunchDialog", "Wait until it runs"),
+    }
+    return titles.get(step, step)
+
+
+class LaunchDialog(QDialog):
+    launched = Signal(object)  # LaunchResult
+
+    def __init__(self, ctx: Any, offer: Any = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        from app.cloud.launch import new_client_token
+
+        self.ctx = ctx
+        self.offer = offer
+        self.client_token = new_client_token()  # one per dialog: retries reuse it
+        self.accounts: list[Any] = []
+        self.on_demand: tuple[float | None, str] = (None, "")
+        self.result: Any = None
+        self.error: BaseException | None = None
+        self.running = False
+        self._step_items: dict[str, QListWidgetItem] = {}
+        self._current_step = ""
+        self._zone_request = 0
+        self.setObjectName("launchDialog")
+        self.setWindowTitle(self.tr("Launch a GPU instance"))
+        self.setMinimumWidth(620)
+        self._build()
+        self._load_accounts()
+        self._detect_address()
+
+    # -- layout ----------------------------------------------------------------------------------
+    def _build(self) -> None:
+        state = ui_state(self.ctx)
+        layout = QVBoxLayout(self)
+        self.stack = QStackedWidget(self)
+        layout.addWidget(self.stack, 1)
+        form_page = QWidget(self.stack)
+        form = QFormLayout(form_page)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+        self.account_combo = QComboBox(form_page)
+        self.account_combo.currentIndexChanged.connect(self._on_account_combo_changed)
+        self.account_note = QLabel(form_page)
+        self.account_note.setWordWrap(True)
+        self.account_note.setStyleSheet("color: #8a4b00;")
+        self.account_note.hide()
+        self.type_edit = QLineEdit(form_page)
+        self.type_edit.setPlaceholderText(self.tr("e.g. GN7.2XLARGE32 or g5.xlarge"))
+        if self.offer is not None:
+            self.type_edit.setText(self.offer.instance_type)
+        self.type_edit.editingFinished.connect(self._on_type_edit_finished)
+        self.zone_combo = QComboBox(form_page)
+        self.zone_combo.addItem(self.tr("Any zone (tries each on capacity errors)"), "")
+        self.image_edit = QLineEdit(form_page)
+        self.image_edit.setPlaceholderText(self.tr("automatic: a GPU image with CUDA/PyTorch, else Ubuntu"))
+        self.disk_spin = QSpinBox(form_page)
+        self.disk_spin.setRange(20, 4096)
+        self.disk_spin.setSuffix(" GB")
+        self.disk_spin.setValue(int(state.get("disk_gb", 100)))
+        key_row = QWidget(form_page)
+        key_layout = QHBoxLayout(key_row)
+        key_layout.setContentsMargins(0, 0, 0, 0)
+        self.key_new_radio = QRadioButton(
+            self.tr("LabGPU key (created once, passphrase in the keyring)"), key_row
+        )
+        self.key_file_radio = QRadioButton(self.tr("Existing key:"), key_row)
+        self.key_group = QButtonGroup(self)
+        self.key_group.addButton(self.key_new_radio)
+        self.key_group.addButton(self.key_file_radio)
+        self.key_path_edit = QLineEdit(key_row)
+        self.key_path_edit.setPlaceholderText("~/.ssh/id_ed25519")
+        self.key_path_edit.setText(str(state.get("ssh_key_path", "")))
+        self.key_browse = QPushButton(self.tr("Browse…"), key_row)
+        self.key_browse.clicked.connect(self._on_key_browse_clicked)
+        key_layout.addWidget(self.key_new_radio)
+        key_layout.addWidget(self.key_file_radio)
+        key_layout.addWidget(self.key_path_edit, 1)
+        key_layout.addWidget(self.key_browse)
+        (self.key_file_radio if state.get("ssh_key_path") else self.key_new_radio).setChecked(True)
+        self.cidr_edit = QLineEdit(form_page)
+        self.cidr_edit.setPlaceholderText(self.tr("detecting your public address…"))
+        self.cidr_note = QLabel(form_page)
+        self.cidr_note.setWordWrap(True)
+        self.cidr_note.setStyleSheet("color: palette(mid);")
+        spot_row = QWidget(form_page)
+        spot_layout = QHBoxLayout(spot_row)
+        spot_layout.setContentsMargins(0, 0, 0, 0)
+        self.spot_check = QCheckBox(self.tr("Spot (cheaper, may be reclaimed)"), spot_row)
+        self.spot_check.setChecked(
+            bool(self.offer is not None and self.offer.spot_available and state.get("spot"))
+        )
+        self.spot_check.toggled.connect(self._on_spot_check_toggled)
+        self.max_price_spin = QDoubleSpinBox(spot_row)
+        self.max_price_spin.setDecimals(4)
+        self.max_price_spin.setRange(0.0, 100000.0)
+        self.max_price_spin.setSpecialValueText(self.tr("default"))
+        self.max_price_spin.setSuffix(self.tr(" /h"))
+        spot_layout.addWidget(self.spot_check)
+        spot_layout.addWidget(QLabel(self.tr("Maximum price:"), spot_row))
+        spot_layout.addWidget(self.max_price_spin, 1)
+        self.price_note = QLabel(form_page)
+        self.price_note.setWordWrap(True)
+        form.addRow(self.tr("Account"), self.account_combo)
+        form.addRow("", self.account_note)
+        form.addRow(self.tr("Instance type"), self.type_edit)
+        form.addRow(self.tr("Zone"), self.zone_combo)
+        form.addRow(self.tr("Image"), self.image_edit)
+        form.addRow(self.tr("System disk"), self.disk_spin)
+        form.addRow(self.tr("SSH key"), key_row)
+        form.addRow(self.tr("SSH allowed from"), self.cidr_edit)
+        form.addRow("", self.cidr_note)
+        form.addRow(self.tr("Billing"), spot_row)
+        form.addRow("", self.price_note)
+        self.stack.addWidget(form_page)
+
+        progress_page = QWidget(self.stack)
+        pv = QVBoxLayout(progress_page)
+        self.progress_title = QLabel(progress_page)
+        self.progress_title.setStyleSheet("font-size: 15px; font-weight: 600;")
+        pv.addWidget(self.progress_title)
+        self.steps_list = QListWidget(progress_page)
+        self.steps_list.setObjectName("launchSteps")
+        pv.addWidget(self.steps_list, 1)
+        self.outcome_label = QLabel(progress_page)
+        self.outcome_label.setObjectName("launchOutcome")
+        self.outcome_label.setWordWrap(True)
+        self.outcome_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        pv.addWidget(self.outcome_label)
+        self.stack.addWidget(progress_page)
+
+        buttons = QHBoxLayout()
+        self.copy_ssh_button = QPushButton(self.tr("Copy SSH command"), self)
+        self.copy_ssh_button.clicked.connect(self._on_copy_ssh_button_clicked)
+        self.copy_ssh_button.hide()
+        self.back_button = QPushButton(self.tr("Change settings"), self)
+        self.back_button.clicked.connect(lambda: self.stack.setCurrentIndex(0))
+        self.back_button.hide()
+        self.launch_button = QPushButton(self.tr("Launch"), self)
+        self.launch_button.setDefault(True)
+        self.launch_button.clicked.connect(self._on_launch_button_clicked)
+        self.close_button = QPushButton(self.tr("Cancel"), self)
+        self.close_button.clicked.connect(self._on_close_button_clicked)
+        buttons.addWidget(self.copy_ssh_button)
+        buttons.addWidget(self.back_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.launch_button)
+        buttons.addWidget(self.close_button)
+        layout.addLayout(buttons)
+        self._on_spot_check_toggled(self.spot_check.isChecked())
+
+    # -- loading ---------------------------------------------------------------------------------
+    def _load_accounts(self) -> None:
+        svc = cloud_service(self.ctx)
+        run_task(
+            self,
+            svc.accounts.list,
+            name="launch-accounts",
+            on_done=self._on_accounts_loaded,
+            on_error=self._on_load_failed,
+        )
+
+    @Slot(object)
+    def _on_accounts_loaded(self, accounts: object) -> None:
+        all_accounts = list(accounts)  # type: ignore[call-overload]
+        wanted = self.offer.provider if self.offer is not None else ""
+        self.accounts = [a for a in all_accounts if not wanted or a.provider == wanted]
+        if self.offer is not None:  # the offer's region first
+            self.accounts.sort(key=lambda a: (a.region != self.offer.region, a.name))
+        self.account_combo.blockSignals(True)
+        self.account_combo.clear()
+        for a in self.accounts:
+            self.account_combo.addItem(f"{a.name} — {provider_name(a.provider)} {a.region}", a.name)
+        last = ui_state(self.ctx).get("account", "")
+        if self.offer is None and last:
+            self.account_combo.setCurrentIndex(max(0, self.account_combo.findData(last)))
+        self.account_combo.blockSignals(False)
+        if not self.accounts:
+            who = provider_name(wanted) if wanted else self.tr("a cloud")
+            self.account_note.setText(
+                self.tr("No {provider} account yet: add one on the Accounts page, then launch again.").format(
+                    provider=who
+                )
+            )
+            self.account_note.show()
+            self.launch_button.setEnabled(False)
+            return
+        self._on_account_combo_changed()
+
+    def current_account(self) -> Any:
+        name = self.account_combo.currentData()
+        return next((a for a in self.accounts if a.name == name), None)
+
+    @Slot()
+    def _on_account_combo_changed(self, _index: int = 0) -> None:
+        account = self.current_account()
+        if account is None:
+            return
+        notes = []
+        if self.offer is not None and self.offer.region and self.offer.region != account.region:
+            notes.append(
+                self.tr(
+                    "This account launches in {region}; the offer is in {offer}. Edit the account's "
+                    "region (or add one) to launch there."
+                ).format(region=account.region, offer=self.offer.region)
+            )
+        self.account_note.setText("\n".join(notes))
+        self.account_note.setVisible(bool(notes))
+        self._load_zones_and_price()
+
+    @Slot()
+    def _on_type_edit_finished(self) -> None:
+        self._load_zones_and_price()
+
+    def _load_zones_and_price(self) -> None:
+        account = self.current_account()
+        itype = self.type_edit.text().strip()
+        if account is None or not itype:
+            return
+        svc = cloud_service(self.ctx)
+        self._zone_request += 1
+        ticket = self._zone_request
+
+        def load() -> tuple[list[str], tuple[float | None, str]]:
+            price = svc.on_demand_price(account, itype)
+            zones: list[str] = []
+            provider = svc.provider(account.provider)
+            zone_fn = getattr(provider, "zones", None)
+            if callable(zone_fn):
+                creds = svc.accounts.credentials(account.name)
+                try:
+                    zones = list(zone_fn(account, creds, itype))
+                except TypeError:
+                    zones = list(zone_fn(account, creds))
+            return zones, price
+
+        run_task(
+            self,
+            load,
+            name="launch-zones",
+            on_done=lambda r: self._on_zones_loaded(ticket, r),
+            on_error=lambda e: self._on_zones_failed(ticket, e),
+        )
+
+    def _on_zones_loaded(self, ticket: int, result: Any) -> None:
+        if ticket != self._zone_request:
+            return
+        zones, price = result
+        keep = self.zone_combo.currentData() or (self.offer.zone if self.offer is not None else "")
+        self.zone_combo.clear()
+        self.zone_combo.addItem(self.tr("Any zone (tries each on capacity errors)"), "")
+        for z in zones:
+            self.zone_combo.addItem(z, z)
+        if keep:
+            self.zone_combo.setCurrentIndex(max(0, self.zone_combo.findData(keep)))
+        if price[0] is None and self.offer is not None and self.offer.price_on_demand is not None:
+            price = (self.offer.price_on_demand, self.tr("the offer"))
+        self.on_demand = price
+        self._update_price_note()
+
+    def _on_zones_failed(self, ticket: int, exc: Any) -> None:
+        if ticket != self._zone_request:
+            return
+        message, hint = error_sentence(exc)
+        self.account_note.setText(
+            self.tr("Could not ask the cloud for zones: {message}").format(message=message)
+            + (f"\n{hint}" if hint else "")
+        )
+        self.account_note.show()
+
+    def _on_load_failed(self, exc: object) -> None:
+        message, hint = error_sentence(exc)  # type: ignore[arg-type]
+        self.account_note.setText(message + (f"\n{hint}" if hint else ""))
+        self.account_note.show()
+
+    def _detect_address(self) -> None:
+        from app.cloud import netaddr
+
+        def detect() -> str:
+            addr = netaddr.public_address()
+            return f"{addr}/{32 if ':' not in addr else 128}"
+
+        last = ui_state(self.ctx).get("ssh_from_custom", "")
+        if last:
+            self.cidr_edit.setText(last)
+        run_task(
+            self,
+            detect,
+            name="public-address",
+            on_done=self._on_address_detected,
+            on_error=self._on_address_failed,
+        )
+
+    @Slot(object)
+    def _on_address_detected(self, cidr: object) -> None:
+        if not self.cidr_edit.text().strip():
+            self.cidr_edit.setText(str(cidr))
+        self.cidr_note.setText(
+            self.tr(
+                "Your public address is {cidr}; only it (or the range you type, e.g. your "
+                "VPN's) may connect to port 22."
+            ).format(cidr=cidr)
+        )
+
+    @Slot(object)
+    def _on_address_failed(self, exc: object) -> None:
+        self.cidr_edit.setPlaceholderText(self.tr("e.g. 203.0.113.7/32 or your VPN range"))
+        self.cidr_note.setText(
+            self.tr(
+                "Your public address could not be found, so LabGPU will not guess: type the "
+                "address or VPN range that may connect to SSH."
+            )
+        )
+        self.cidr_note.setStyleSheet("color: #8a4b00;")
+
+    def _update_price_note(self) -> None:
+        account = self.current_account()
+        if account is None:
+            return
+        from app.core.models import NATIVE_CURRENCY
+
+        currency = NATIVE_CURRENCY.get(account.provider, "USD")
+        od, source = self.on_demand
+        fraction = float(getattr(self.ctx.settings, "spot_bid_fraction", 0.8))
+        if od is None:
+            self.price_note.setText(
+                self.tr(
+                    "The on-demand price is not known yet: refresh prices on the Offers "
+                    "page, or give a spot maximum."
+                )
+            )
+            return
+        text = self.tr("On demand: {price}/h ({source}).").format(price=money(od, currency, 4), source=source)
+        if self.spot_check.isChecked():
+            if self.max_price_spin.value() == 0.0:
+                self.max_price_spin.setValue(round(od * fraction, 4))
+            text += " " + self.tr("Spot maximum {price}/h = {pct} % of on-demand.").format(
+                price=money(self.max_price_spin.value(), currency, 4),
+                pct=round(100 * self.max_price_spin.value() / od) if od else "?",
+            )
+        self.price_note.setText(text)
+
+    # -- slots -----------------------------------------------------------------------------------
+    @Slot(bool)
+    def _on_spot_check_toggled(self, on: bool) -> None:
+        self.max_price_spin.setEnabled(on)
+        self._update_price_note()
+
+    @Slot()
+    def _on_key_browse_clicked(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self, self.tr("Choose an SSH private key"), str(self.key_path_edit.text() or "~/.ssh")
+        )
+        if path:
+            self.key_path_edit.setText(path)
+            self.key_file_radio.setChecked(True)
+
+    def options(self) -> Any:
+        from app.cloud.launch import LaunchOptions
+
+        account = self.current_account()
+        max_price = self.max_price_spin.value() if self.spot_check.isChecked() else 0.0
+        return LaunchOptions(
+            account=account.name if account else "",
+            instance_type=self.type_edit.text().strip(),
+            zone=str(self.zone_combo.currentData() or ""),
+            image_id=self.image_edit.text().strip(),
+            spot=self.spot_check.isChecked(),
+            max_price=max_price or None,
+            ssh_from=self.cidr_edit.text().strip(),
+            ssh_key_path=self.key_path_edit.text().strip() if self.key_file_radio.isChecked() else "",
+            disk_gb=self.disk_spin.value(),
+            client_token=self.client_token,
+            wait=True,
+        )
+
+    @Slot()
+    def _on_launch_button_clicked(self) -> None:
+        if self.running:
+            return  # a double click never sends a second launch
+        if self.result is not None:
+            self.accept()
+            return
+        opts = self.options()
+        if not opts.account or not opts.instance_type:
+            self.account_note.setText(self.tr("Choose an account and an instance type."))
+            self.account_note.show()
+            return
+        if not opts.ssh_from:
+            self.cidr_note.setText(
+                self.tr(
+                    "Type the address or range that may connect to SSH (e.g. "
+                    "203.0.113.7/32): LabGPU never opens SSH to the whole internet."
+                )
+            )
+            self.cidr_note.setStyleSheet("color: #b00020;")
+            return
+        remember(
+            self.ctx,
+            account=opts.account,
+            disk_gb=opts.disk_gb,
+            spot=opts.spot,
+            ssh_key_path=opts.ssh_key_path,
+        )
+        self.running = True
+        self.error = None
+        self.launch_button.setEnabled(False)
+        self.back_button.hide()
+        self.close_button.setText(self.tr("Hide"))
+        self.close_button.setToolTip(
+            self.tr("The launch goes on; the instance appears on the Instances page.")
+        )
+        self.stack.setCurrentIndex(1)
+        self.progress_title.setText(
+            self.tr("Launching {type} with {account}…").format(type=opts.instance_type, account=opts.account)
+        )
+        self.steps_list.clear()
+        self._step_items.clear()
+        self._current_step = ""
+        self.outcome_label.clear()
+        svc = cloud_service(self.ctx)
+
+        def run(task: Any) -> Any:
+            return svc.launch(opts, progress=lambda step, message="": task.report((step, message)))
+
+        self.task = run_task(
+            self,
+            run,
+            name="launch",
+            on_done=self._on_launch_done,
+            on_error=self._on_launch_failed,
+            on_progress=self._on_launch_progress,
+        )
+
+    def _mark(self, step: str, symbol: str, message: str = "") -> None:
+        item = self._step_items.get(step)
+        if item is None:
+            item = QListWidgetItem()
+            self._step_items[step] = item
+            self.steps_list.addItem(item)
+        item.setText(f"{symbol}  {step_title(step)}" + (f" — {message}" if message else ""))
+        item.setData(Qt.ItemDataRole.UserRole, symbol)
+
+    @Slot(object)
+    def _on_launch_progress(self, payload: object) -> None:
+        step, message = payload  # type: ignore[misc]
+        if self._current_step and self._current_step != step:
+            old = self._step_items.get(self._current_step)
+            if old is not None and old.data(Qt.ItemDataRole.UserRole) == "…":
+                old.setText("✓" + old.text()[1:])
+                old.setData(Qt.ItemDataRole.UserRole, "✓")
+        self._current_step = step
+        self._mark(step, "…", str(message))
+
+    @Slot(object)
+    def _on_launch_done(self, result: object) -> None:
+        self.running = False
+        self.result = result
+        for item in self._step_items.values():
+            if item.data(Qt.ItemDataRole.UserRole) == "…":
+                item.setText("✓" + item.text()[1:])
+                item.setData(Qt.ItemDataRole.UserRole, "✓")
+        entry = result.entry  # type: ignore[attr-defined]
+        lines = [
+            self.tr("{id} is {state} in {zone}.").format(id=entry.id, state=entry.state, zone=entry.zone)
+        ]
+        if entry.public_ip:
+            lines.append(self.tr("Public address: {ip}").format(ip=entry.public_ip))
+        if entry.price_per_hour is not None:
+            lines.append(
+                self.tr("It bills {price}/h until you stop or terminate it.").format(
+                    price=money(entry.price_per_hour, entry.currency, 4)
+                )
+            )
+        lines.extend(getattr(result, "notes", []) or [])
+        self.outcome_label.setStyleSheet("color: #1b5e20;")
+        self.outcome_label.setText("\n".join(lines))
+        self.progress_title.setText(self.tr("Launched"))
+        self.launch_button.setText(self.tr("Done"))
+        self.launch_button.setEnabled(True)
+        self.close_button.hide()
+        self.copy_ssh_button.setVisible(bool(entry.public_ip))
+        self.launched.emit(result)
+
+    @Slot(object)
+    def _on_launch_failed(self, exc: object) -> None:
+        self.running = False
+        self.error = exc  # type: ignore[assignment]
+        message, hint = error_sentence(exc)  # type: ignore[arg-type]
+        if self._current_step:
+            self._mark(self._current_step, "✗")
+        self.progress_title.setText(self.tr("The launch did not complete"))
+        self.outcome_label.setStyleSheet("color: #b00020;")
+        self.outcome_label.setText(message + (f"\n{hint}" if hint else ""))
+        self.launch_button.setText(self.tr("Retry"))
+        self.launch_button.setToolTip(self.tr("Retries the same launch: it never makes a second instance."))
+        self.launch_button.setEnabled(True)
+        self.back_button.show()
+        self.close_button.setText(self.tr("Close"))
+
+    @Slot()
+    def _on_copy_ssh_button_clicked(self) -> None:
+        if self.result is None:
+            return
+        try:
+            command = cloud_service(self.ctx).ssh_command(self.result.entry.id)
+        except Exception as exc:  # noqa: BLE001 - shown as a sentence
+            self.outcome_label.setText(error_sentence(exc)[0])
+            return
+        QGuiApplication.clipboard().setText(command)
+        self.copy_ssh_button.setText(self.tr("Copied"))
+
+    @Slot()
+    def _on_close_button_clicked(self) -> None:
+        if self.running:
+            self.hide()  # the launch goes on; the instances page shows it
+            return
+        self.reject()
+
+
+def open_launch_dialog(ctx: Any, offer: Any = None, parent: QWidget | None = None) -> LaunchDialog:
+    """Open the launch dialog (non-modal) prefilled from ``offer`` (an app.core.models.Offer)."""
+    dialog = LaunchDialog(ctx, offer, parent)
+    dialog.open()
+    return dialog
