@@ -82,6 +82,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     la.add_argument("--client-token", default="", help="retry an earlier launch (same token = same instance)")
     la.add_argument("--no-wait", action="store_true", help="return once the request is accepted")
     la.add_argument("--json", action="store_true")
+    la.add_argument("--progress", action="store_true",
+                    help="print each step on stderr (default only when stderr is a terminal)")
     la.set_defaults(func=cmd_launch)
 
     ils = subparsers.add_parser("ls", help="LabGPU instances on all accounts (reconciled with the clouds)")
@@ -234,7 +236,7 @@ def cmd_launch(args: argparse.Namespace) -> int:
         account=args.account, instance_type=args.instance_type, zone=args.zone, image_id=args.image,
         spot=args.spot, max_price=args.max_price, ssh_from=args.ssh_from, ssh_key_path=args.ssh_key,
         disk_gb=args.disk_gb, name=args.name, client_token=args.client_token, wait=not args.no_wait),
-        progress=_progress)
+        progress=_progress if (args.progress or sys.stderr.isatty()) else None)
     e = result.entry
     if args.json:
         doc = e.to_json()
@@ -242,6 +244,8 @@ def cmd_launch(args: argparse.Namespace) -> int:
         doc["ssh_key"] = result.ssh_key_path
         print_json(doc)
     else:
+        for note in result.notes:
+            print(note)
         print(f"{e.id} {e.state} {e.instance_type} {e.zone} {'spot' if e.spot else 'on-demand'} "
               f"{e.public_ip or '-'} {_money(e.price_per_hour, e.currency)}/h")
         if e.public_ip:

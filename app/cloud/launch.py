@@ -201,6 +201,8 @@ class CloudService:
     def launch(self, opts: LaunchOptions, progress: ProgressCallback | None = None) -> LaunchResult:
         def report(step: str, message: str = "") -> None:
             log.info("launch %s: %s %s", token, step, message)
+            if step == "image" and message:
+                notes.append(message)  # "says which image": kept for the result, not only the dialog
             if progress:
                 progress(step, message)
 

@@ -1,0 +1,129 @@
+"""The cloud CLI as a user (or a script) runs it, against moto behind the fault proxy, with a real
+Secret Service. Ends with a scan of every file LabGPU wrote for the secret values."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.fixtures.moto_server import AWS_KEY_ID, AWS_SECRET
+
+ROOT = Path(__file__).resolve().parents[2]
+LS_FIELDS = {"id", "account", "provider", "instance_type", "zone", "state", "spot", "public_ip", "price_per_hour",
+             "currency", "started_at", "cost_so_far"}
+
+
+def _cli(*args, stdin=None, env=None):
+    return subprocess.run([sys.executable, "-m", "app", *args], input=stdin, capture_output=True, text=True,
+                          env=env or dict(os.environ), cwd=ROOT, timeout=120)
+
+
+def _ok(*args, **kw):
+    r = _cli(*args, **kw)
+    assert r.returncode == 0, (args, r.stdout, r.stderr)
+    return r
+
+
+def _one_error_line(r, code):
+    assert r.returncode != 0
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1, r.stderr
+    assert f"[{code}]" in lines[0] and " — " in lines[0]  # the code, the sentence, the next step
+    return lines[0]
+
+
+def test_full_aws_flow_and_no_secret_anywhere(secret_service, aws_proxy, moto, labgpu_home, tmp_path):
+    _ok("accounts", "add", "aws", "lab", "--region", "us-east-1", "--endpoint", aws_proxy.url,
+        stdin=f"{AWS_KEY_ID}\n{AWS_SECRET}\n")
+    [acc] = json.loads(_ok("accounts", "ls", "--json").stdout)
+    assert acc["name"] == "lab" and acc["key_id"] == "AKIA…0001" and acc["endpoint"] == aws_proxy.url
+    assert "connection ok: arn:aws:" in _ok("accounts", "test", "lab").stdout
+
+    r = _ok("prices", "refresh", "--account", "lab", "--type", "g5.xlarge", "--type", "g4dn.xlarge", "--json")
+    offers = json.loads(r.stdout)
+    assert {o["instance_type"] for o in offers} == {"g5.xlarge", "g4dn.xlarge"}
+    assert all(o["live"] and o["fetched_at"] for o in offers)
+
+    r = _ok("launch", "--account", "lab", "--type", "g5.xlarge", "--spot", "--ssh-from", "198.51.100.7/32", "--json",
+            "--progress")
+    spot = json.loads(r.stdout)
+    assert spot["spot"] is True and spot["state"] == "running"
+    assert any("PyTorch" in n for n in spot["notes"])  # says which image it picked
+    for step in ("[key]", "[security_group]", "[image]", "[request]", "[wait]"):
+        assert step in r.stderr
+    assert aws_proxy.params("RunInstances")[-1]["InstanceMarketOptions.SpotOptions.MaxPrice"] == "0.8048"
+    r = _ok("launch", "--account", "lab", "--type", "g4dn.xlarge", "--ssh-from", "198.51.100.7/32", "--json")
+    assert r.stderr == ""  # no progress chatter for scripts
+    od = json.loads(r.stdout)
+    assert od["spot"] is False and od["price_per_hour"] == 0.526 and od["currency"] == "USD"
+
+    rows = json.loads(_ok("ls", "--json").stdout)
+    assert {x["id"] for x in rows} == {spot["id"], od["id"]}
+    for x in rows:
+        assert LS_FIELDS <= set(x)
+        assert x["provider"] == "aws" and x["public_ip"] and x["cost_so_far"] is not None and x["started_at"]
+    assert "COST SO FAR" in _ok("ls").stdout
+
+    r = _ok("stop", od["id"])
+    assert "EBS" in r.stderr and od["id"] in r.stdout
+    _ok("start", od["id"])
+    for iid in (spot["id"], od["id"]):
+        _ok("terminate", iid)
+    states = {x["id"]: x["state"] for x in json.loads(_ok("ls", "--json").stdout)}
+    assert set(states.values()) <= {"terminating", "terminated"}
+
+    export = tmp_path / "audit.csv"
+    _ok("audit", "--csv", str(export))
+    with export.open(encoding="utf-8") as fh:
+        audit = list(csv.DictReader(fh))
+    actions = [a["action"] for a in audit]
+    assert actions.count("launch") == 2 and actions.count("terminate") == 2 and "stop" in actions
+    assert all(a["account"] == "lab" and a["time"] for a in audit)
+    assert all(a["request_id"] for a in audit if a["action"] in ("launch", "stop", "start", "terminate"))
+
+    # Errors: one stderr line with the provider's code and the next step.
+    aws_proxy.inject("RunInstances", "VcpuLimitExceeded", "You have requested more vCPU capacity than your "
+                     "current vCPU limit of 0 allows for the instance bucket that the specified instance type "
+                     "belongs to.")
+    line = _one_error_line(_cli("launch", "--account", "lab", "--type", "g5.xlarge", "--ssh-from",
+                                "198.51.100.7/32"), "VcpuLimitExceeded")
+    assert "Running On-Demand G and VT instances" in line
+    env = dict(os.environ, LABGPU_PUBLIC_IP_URLS="http://127.0.0.1:9/")
+    line = _one_error_line(_cli("launch", "--account", "lab", "--type", "g5.xlarge", env=env), "PublicAddressUnknown")
+    assert "--ssh-from" in line
+    _one_error_line(_cli("start", "i-doesnotexist"), "NoSuchInstance")
+
+    _ok("accounts", "rm", "lab")
+    assert json.loads(_ok("accounts", "ls", "--json").stdout) == []
+
+    # The scan: every file under LABGPU_HOME (database, WAL, settings, caches, logs) and the export.
+    files = [p for p in labgpu_home.rglob("*") if p.is_file()] + [export]
+    assert any(p.suffix == ".log" for p in files) and any("sqlite" in p.name for p in files)
+    for p in files:
+        data = p.read_bytes()
+        for secret in (AWS_SECRET, AWS_KEY_ID):
+            assert secret.encode() not in data, f"{secret[:4]}… found in {p}"
+
+
+def test_secrets_never_from_argv():
+    r = _cli("accounts", "add", "aws", "x", "--region", "us-east-1", "--secret", "abc")
+    assert r.returncode != 0 and "unrecognized arguments" in r.stderr
+
+
+def test_add_needs_two_lines_on_stdin(secret_service, labgpu_home):
+    _one_error_line(_cli("accounts", "add", "aws", "x", "--region", "us-east-1", stdin=f"{AWS_KEY_ID}\n"),
+                    "MissingSecret")
+
+
+def test_import_aws_profile(secret_service, labgpu_home, tmp_path):
+    creds = tmp_path / "credentials"
+    creds.write_text(f"[lab]\naws_access_key_id = {AWS_KEY_ID}\naws_secret_access_key = {AWS_SECRET}\n")
+    env = dict(os.environ, AWS_SHARED_CREDENTIALS_FILE=str(creds), AWS_CONFIG_FILE=str(tmp_path / "none"))
+    for k in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):
+        env.pop(k, None)
+    assert "added aws-lab" in _ok("accounts", "import-aws", "--profile", "lab", env=env).stdout
+    assert [a["name"] for a in json.loads(_ok("accounts", "ls", "--json").stdout)] == ["aws-lab"]
