@@ -19,27 +19,48 @@ from app.core.i18n import QT_TRANSLATE_NOOP
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
-        "sync", help="sync a local folder with a folder on a saved host",
+        "sync",
+        help="sync a local folder with a folder on a saved host",
         description="Upload LOCAL's contents into REMOTE on host NAME (with --down: REMOTE's into LOCAL). "
-                    "Unchanged files (same size and mtime) are skipped; a destination file newer than the "
-                    "source is never overwritten unless --force.")
+        "Unchanged files (same size and mtime) are skipped; a destination file newer than the "
+        "source is never overwritten unless --force.",
+    )
     p.add_argument("local", metavar="LOCAL", help="local folder")
-    p.add_argument("remote", metavar="NAME:REMOTE",
-                   help="saved host (labgpu hosts add) and remote folder, e.g. gpu1:~/data")
+    p.add_argument(
+        "remote",
+        metavar="NAME:REMOTE",
+        help="saved host (labgpu hosts add) and remote folder, e.g. gpu1:~/data",
+    )
     p.add_argument("--down", action="store_true", help="download REMOTE into LOCAL")
-    p.add_argument("--delete", action="store_true",
-                   help="mirror: delete destination files missing from the source (preview with --dry-run)")
+    p.add_argument(
+        "--delete",
+        action="store_true",
+        help="mirror: delete destination files missing from the source (preview with --dry-run)",
+    )
     p.add_argument("--dry-run", action="store_true", help="show what would change; change nothing")
-    p.add_argument("--verify", action="store_true",
-                   help="compare sha256 of unchanged-looking files and verify every transferred file")
-    p.add_argument("--exclude", action="append", default=[], metavar="PATTERN",
-                   help="exclude paths matching PATTERN (.gitignore syntax); repeatable")
+    p.add_argument(
+        "--verify",
+        action="store_true",
+        help="compare sha256 of unchanged-looking files and verify every transferred file",
+    )
+    p.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="exclude paths matching PATTERN (.gitignore syntax); repeatable",
+    )
     p.add_argument("--gitignore", action="store_true", help="also honour .gitignore files in the source")
-    p.add_argument("--no-default-excludes", action="store_true",
-                   help="do not skip .git/, __pycache__/, .ipynb_checkpoints/")
+    p.add_argument(
+        "--no-default-excludes",
+        action="store_true",
+        help="do not skip .git/, __pycache__/, .ipynb_checkpoints/",
+    )
     p.add_argument("--force", action="store_true", help="overwrite destination files that are newer")
     p.add_argument("--bwlimit", type=float, default=None, metavar="KBPS", help="bandwidth limit in KiB/s")
-    p.add_argument("--channels", type=int, default=None, metavar="N", help="parallel SFTP channels (default 4)")
+    p.add_argument(
+        "--channels", type=int, default=None, metavar="N", help="parallel SFTP channels (default 4)"
+    )
     p.add_argument("--json", action="store_true", help="print one JSON summary object")
     p.set_defaults(func=cmd_sync)
 
@@ -47,10 +68,14 @@ def register(subparsers: Any) -> None:
 def split_target(text: str) -> tuple[str, str]:
     host, sep, remote = text.partition(":")
     if not sep or not host:
-        raise InputError(QT_TRANSLATE_NOOP("LabGPU", "Expected NAME:REMOTE, got {text!r}."),
-                         QT_TRANSLATE_NOOP("LabGPU", "Write the saved host name, a colon and the remote "
-                                                     "folder, e.g. gpu1:~/data."),
-                         code="BadTarget", text=text)
+        raise InputError(
+            QT_TRANSLATE_NOOP("LabGPU", "Expected NAME:REMOTE, got {text!r}."),
+            QT_TRANSLATE_NOOP(
+                "LabGPU", "Write the saved host name, a colon and the remote folder, e.g. gpu1:~/data."
+            ),
+            code="BadTarget",
+            text=text,
+        )
     return host, remote or "~"
 
 
@@ -62,8 +87,10 @@ def _fmt_progress(p: Any) -> str:
     if p.state != "transferring":
         return f"{p.state}…"
     eta = "" if p.eta is None else f" ETA {int(p.eta) // 60}:{int(p.eta) % 60:02d}"
-    return (f"{p.files_done}/{p.files_total} files  {human_bytes(p.bytes_done)}/{human_bytes(p.bytes_total)}"
-            f"  {human_bytes(p.rate)}/s{eta}")
+    return (
+        f"{p.files_done}/{p.files_total} files  {human_bytes(p.bytes_done)}/{human_bytes(p.bytes_total)}"
+        f"  {human_bytes(p.rate)}/s{eta}"
+    )
 
 
 def cmd_sync(args: argparse.Namespace) -> int:
@@ -73,12 +100,22 @@ def cmd_sync(args: argparse.Namespace) -> int:
 
     host, remote = split_target(args.remote)
     if args.bwlimit is not None and args.bwlimit <= 0:
-        raise InputError(QT_TRANSLATE_NOOP("LabGPU", "--bwlimit must be a positive number of KiB/s."), "",
-                         code="BadBwlimit")
-    opts = SyncOptions(direction=DOWN if args.down else UP, delete=args.delete, dry_run=args.dry_run,
-                       verify=args.verify, force=args.force, excludes=list(args.exclude),
-                       default_excludes=not args.no_default_excludes, gitignore=args.gitignore,
-                       bwlimit_kbps=args.bwlimit)
+        raise InputError(
+            QT_TRANSLATE_NOOP("LabGPU", "--bwlimit must be a positive number of KiB/s."),
+            "",
+            code="BadBwlimit",
+        )
+    opts = SyncOptions(
+        direction=DOWN if args.down else UP,
+        delete=args.delete,
+        dry_run=args.dry_run,
+        verify=args.verify,
+        force=args.force,
+        excludes=list(args.exclude),
+        default_excludes=not args.no_default_excludes,
+        gitignore=args.gitignore,
+        bwlimit_kbps=args.bwlimit,
+    )
     if args.channels:
         opts.channels = max(1, min(16, args.channels))
     paths = default_paths()
@@ -96,8 +133,16 @@ def cmd_sync(args: argparse.Namespace) -> int:
 
     def work() -> None:
         try:
-            box["result"] = run_sync(host, args.local, remote, opts, paths=paths, store=SyncStore(paths=paths),
-                                     progress=progress, cancel_event=cancel)
+            box["result"] = run_sync(
+                host,
+                args.local,
+                remote,
+                opts,
+                paths=paths,
+                store=SyncStore(paths=paths),
+                progress=progress,
+                cancel_event=cancel,
+            )
         except BaseException as exc:  # noqa: BLE001 - re-raised on the main thread
             box["error"] = exc
 
@@ -123,14 +168,23 @@ def cmd_sync(args: argparse.Namespace) -> int:
     if args.dry_run and result.plan is not None:
         items = result.plan.items()
         if items:
-            print_table(["ACTION", "PATH", "SIZE", "REASON"],
-                        [(i.action, i.path, human_bytes(i.size) if i.size else "", i.reason) for i in items[:2000]])
-        print(f"dry run: would transfer {result.files} files ({human_bytes(result.bytes)}), "
-              f"delete {result.deleted}, skip {result.skipped} unchanged; {result.conflicts} conflicts")
+            print_table(
+                ["ACTION", "PATH", "SIZE", "REASON"],
+                [(i.action, i.path, human_bytes(i.size) if i.size else "", i.reason) for i in items[:2000]],
+            )
+        print(
+            f"dry run: would transfer {result.files} files ({human_bytes(result.bytes)}), "
+            f"delete {result.deleted}, skip {result.skipped} unchanged; {result.conflicts} conflicts"
+        )
         return 0
-    print(f"{result.files} files ({human_bytes(result.bytes)}) transferred, {result.skipped} unchanged, "
-          f"{result.deleted} deleted, {result.conflicts} conflicts in {result.seconds:.1f} s")
+    print(
+        f"{result.files} files ({human_bytes(result.bytes)}) transferred, {result.skipped} unchanged, "
+        f"{result.deleted} deleted, {result.conflicts} conflicts in {result.seconds:.1f} s"
+    )
     if result.conflicts:
-        print(f"labgpu: {result.conflicts} destination files are newer and were kept "
-              f"(e.g. {result.conflict_paths[0]}); use --force to overwrite", file=sys.stderr)
+        print(
+            f"labgpu: {result.conflicts} destination files are newer and were kept "
+            f"(e.g. {result.conflict_paths[0]}); use --force to overwrite",
+            file=sys.stderr,
+        )
     return 0

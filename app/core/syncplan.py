@@ -29,10 +29,10 @@ DEFAULT_EXCLUDES: tuple[str, ...] = (".git/", "__pycache__/", ".ipynb_checkpoint
 FILE, DIR, LINK, OTHER = "f", "d", "l", "o"
 
 # Actions of a plan item.
-COPY = "copy"          # missing at the destination
-UPDATE = "update"      # differs, destination older (or forced)
+COPY = "copy"  # missing at the destination
+UPDATE = "update"  # differs, destination older (or forced)
 CONFLICT = "conflict"  # destination newer / type clash: skipped
-DELETE = "delete"      # destination-only, mirror asked
+DELETE = "delete"  # destination-only, mirror asked
 MKDIR = "mkdir"
 
 REASONS = {
@@ -75,15 +75,15 @@ class PlanItem:
 
 @dataclass
 class SyncPlan:
-    transfers: list[PlanItem] = field(default_factory=list)   # COPY/UPDATE (+ forced)
-    mkdirs: list[str] = field(default_factory=list)            # parents first
-    deletions: list[PlanItem] = field(default_factory=list)    # deepest first
+    transfers: list[PlanItem] = field(default_factory=list)  # COPY/UPDATE (+ forced)
+    mkdirs: list[str] = field(default_factory=list)  # parents first
+    deletions: list[PlanItem] = field(default_factory=list)  # deepest first
     conflicts: list[PlanItem] = field(default_factory=list)
-    refused: list[PlanItem] = field(default_factory=list)      # unsafe names, symlinks, specials
+    refused: list[PlanItem] = field(default_factory=list)  # unsafe names, symlinks, specials
     unchanged: int = 0
     unchanged_bytes: int = 0
     excluded: int = 0
-    stale_parts: list[str] = field(default_factory=list)        # temp files with no transfer to resume
+    stale_parts: list[str] = field(default_factory=list)  # temp files with no transfer to resume
     checksum_candidates: list[str] = field(default_factory=list)  # quick-check equal: verify compares
 
     @property
@@ -96,8 +96,13 @@ class SyncPlan:
 
     def items(self) -> list[PlanItem]:
         """Everything that will change or needs attention, for a preview table."""
-        return ([PlanItem(MKDIR, p) for p in self.mkdirs] + self.transfers + self.deletions
-                + self.conflicts + self.refused)
+        return (
+            [PlanItem(MKDIR, p) for p in self.mkdirs]
+            + self.transfers
+            + self.deletions
+            + self.conflicts
+            + self.refused
+        )
 
     def summary(self) -> dict[str, int]:
         return {
@@ -133,10 +138,9 @@ def unsafe_component(component: str, *, windows: bool = False) -> bool:
         return True
     if "/" in component or "\\" in component or "\x00" in component:
         return True
-    if windows:
-        if any(c in _WINDOWS_BAD or ord(c) < 32 for c in component) or component.endswith((" ", ".")):
-            return True
-    return False
+    return windows and (
+        any(c in _WINDOWS_BAD or ord(c) < 32 for c in component) or component.endswith((" ", "."))
+    )
 
 
 def unsafe_path(relpath: str, *, windows: bool = False) -> bool:
@@ -156,7 +160,7 @@ def final_of_part(relpath: str) -> str | None:
     head, _, base = relpath.rpartition("/")
     if not (base.startswith(".") and base.endswith(PART_SUFFIX)) or len(base) <= len(PART_SUFFIX) + 1:
         return None
-    final = base[1:-len(PART_SUFFIX)]
+    final = base[1 : -len(PART_SUFFIX)]
     return f"{head}/{final}" if head else final
 
 
@@ -176,14 +180,14 @@ def _glob_to_regex(pattern: str) -> str:
                 j = i + 2
                 at_end = j == n or pattern[j] == "/"
                 if at_start and at_end:
-                    if j == n:          # "foo/**" or "**": everything below
+                    if j == n:  # "foo/**" or "**": everything below
                         out.append(".*")
-                    else:               # "**/" : zero or more folders
+                    else:  # "**/" : zero or more folders
                         out.append("(?:.*/)?")
                         j += 1
                     i = j
                     continue
-                out.append("[^/]*")     # other "**" act like "*"
+                out.append("[^/]*")  # other "**" act like "*"
                 i = j
                 continue
             out.append("[^/]*")
@@ -200,7 +204,7 @@ def _glob_to_regex(pattern: str) -> str:
             if j >= n:
                 out.append(re.escape(c))
             else:
-                body = pattern[i + 1:j]
+                body = pattern[i + 1 : j]
                 neg = body[:1] in ("!", "^")
                 if neg:
                     body = body[1:]
@@ -275,7 +279,7 @@ class IgnoreRules:
             if rule.base:
                 if not path.startswith(rule.base + "/"):
                     continue
-                rel = path[len(rule.base) + 1:]
+                rel = path[len(rule.base) + 1 :]
             else:
                 rel = path
             if rule.regex.match(rel):
@@ -450,8 +454,9 @@ def build_plan(
     return plan
 
 
-def checksum_mismatches(plan: SyncPlan, src_sums: Mapping[str, str], dst_sums: Mapping[str, str],
-                        source: Mapping[str, Entry]) -> list[PlanItem]:
+def checksum_mismatches(
+    plan: SyncPlan, src_sums: Mapping[str, str], dst_sums: Mapping[str, str], source: Mapping[str, Entry]
+) -> list[PlanItem]:
     """Quick-check-equal files whose sha256 differ: they are transferred too (``--verify``)."""
     out = []
     for path in plan.checksum_candidates:

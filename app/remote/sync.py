@@ -135,24 +135,37 @@ class SyncCancelledError(SyncError):
 def _connection_lost(why: str) -> ConnectionLostError:
     return ConnectionLostError(
         QT_TRANSLATE_NOOP("LabGPU", "The connection was lost during the sync ({why})."),
-        QT_TRANSLATE_NOOP("LabGPU", "Run the sync again: finished files are kept and the interrupted "
-                                    "one continues where it stopped."),
-        code="ConnectionLost", why=why)
+        QT_TRANSLATE_NOOP(
+            "LabGPU",
+            "Run the sync again: finished files are kept and the interrupted one continues where it stopped.",
+        ),
+        code="ConnectionLost",
+        why=why,
+    )
 
 
 def _cancelled() -> SyncCancelledError:
     return SyncCancelledError(
         QT_TRANSLATE_NOOP("LabGPU", "The sync was cancelled."),
         QT_TRANSLATE_NOOP("LabGPU", "Files already finished are kept; run it again to continue."),
-        code="Cancelled")
+        code="Cancelled",
+    )
 
 
 # Inside channel/exec wrappers any OSError is the network (no local file I/O happens there).
-_CONN_ERRORS: tuple[type[BaseException], ...] = (EOFError, socket.error, paramiko.SSHException,
-                                                 ConnectionError)
+_CONN_ERRORS: tuple[type[BaseException], ...] = (
+    EOFError,
+    socket.error,
+    paramiko.SSHException,
+    ConnectionError,
+)
 # Around a whole attempt: only errors that cannot be a local file problem.
-_OUTER_NET_ERRORS: tuple[type[BaseException], ...] = (EOFError, paramiko.SSHException, ConnectionError,
-                                                      socket.timeout)
+_OUTER_NET_ERRORS: tuple[type[BaseException], ...] = (
+    EOFError,
+    paramiko.SSHException,
+    ConnectionError,
+    socket.timeout,
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -196,9 +209,9 @@ class SyncOptions:
 @dataclass
 class SyncResult:
     direction: str
-    files: int = 0          # transferred
-    bytes: int = 0          # transferred (payload)
-    skipped: int = 0        # unchanged by quick check / checksum
+    files: int = 0  # transferred
+    bytes: int = 0  # transferred (payload)
+    skipped: int = 0  # unchanged by quick check / checksum
     deleted: int = 0
     conflicts: int = 0
     refused: int = 0
@@ -220,8 +233,10 @@ class SyncResult:
         d["refused_paths"] = self.refused_paths[:100]
         if self.dry_run and self.plan is not None:
             d["would"] = self.plan.summary()
-            d["changes"] = [{"action": i.action, "path": i.path, "size": i.size, "reason": i.reason}
-                            for i in self.plan.items()[:1000]]
+            d["changes"] = [
+                {"action": i.action, "path": i.path, "size": i.size, "reason": i.reason}
+                for i in self.plan.items()[:1000]
+            ]
         return d
 
 
@@ -328,7 +343,9 @@ class RemoteShell:
     def __init__(self, transport: paramiko.Transport) -> None:
         self.t = transport
 
-    def run(self, command: bytes, *, timeout: float = 300.0, stdin: bytes | None = None) -> tuple[int, bytes, bytes]:
+    def run(
+        self, command: bytes, *, timeout: float = 300.0, stdin: bytes | None = None
+    ) -> tuple[int, bytes, bytes]:
         try:
             chan = self.t.open_session(timeout=15)
         except _CONN_ERRORS as exc:
@@ -419,8 +436,9 @@ class Channel:
 
     def __init__(self, transport: paramiko.Transport) -> None:
         try:
-            chan = transport.open_session(window_size=CHANNEL_WINDOW, max_packet_size=CHANNEL_MAX_PACKET,
-                                          timeout=15)
+            chan = transport.open_session(
+                window_size=CHANNEL_WINDOW, max_packet_size=CHANNEL_MAX_PACKET, timeout=15
+            )
             chan.invoke_subsystem("sftp")
             self.sftp = paramiko.SFTPClient(chan)
         except _CONN_ERRORS as exc:
@@ -535,8 +553,9 @@ def list_local(root: Path) -> dict[str, Entry]:
                     kind = FILE
                 else:
                     kind = OTHER
-                out[path] = Entry(path, kind, st.st_size if kind == FILE else 0, st.st_mtime,
-                                  statmod.S_IMODE(st.st_mode))
+                out[path] = Entry(
+                    path, kind, st.st_size if kind == FILE else 0, st.st_mtime, statmod.S_IMODE(st.st_mode)
+                )
     return out
 
 
@@ -550,16 +569,25 @@ class LocalRoot:
 
     def path(self, rel: str) -> str:
         if unsafe_path(rel):
-            raise SyncError(QT_TRANSLATE_NOOP("LabGPU", "Refused the unsafe file name {name!r}."), "",
-                            code="UnsafeName", name=rel)
+            raise SyncError(
+                QT_TRANSLATE_NOOP("LabGPU", "Refused the unsafe file name {name!r}."),
+                "",
+                code="UnsafeName",
+                name=rel,
+            )
         full = os.path.join(self.real, *rel.split("/"))
         parent = os.path.dirname(full)
         if parent not in self._ok_dirs:
             real_parent = os.path.realpath(parent)
             if real_parent != self.real and not real_parent.startswith(self.real + os.sep):
-                raise SyncError(QT_TRANSLATE_NOOP("LabGPU", "Refused to write {name!r}: it would land outside "
-                                                            "the destination folder."), "",
-                                code="OutsideRoot", name=rel)
+                raise SyncError(
+                    QT_TRANSLATE_NOOP(
+                        "LabGPU", "Refused to write {name!r}: it would land outside the destination folder."
+                    ),
+                    "",
+                    code="OutsideRoot",
+                    name=rel,
+                )
             self._ok_dirs.add(parent)
         return full
 
@@ -593,18 +621,24 @@ class SyncEngine:
     thread. ``run()`` blocks and returns a SyncResult, or raises a SyncError.
     """
 
-    def __init__(self, connect: Callable[[], Any], local: str | Path, remote: str,
-                 options: SyncOptions | None = None,
-                 progress: Callable[[SyncProgress], None] | None = None,
-                 cancel_event: threading.Event | None = None) -> None:
+    def __init__(
+        self,
+        connect: Callable[[], Any],
+        local: str | Path,
+        remote: str,
+        options: SyncOptions | None = None,
+        progress: Callable[[SyncProgress], None] | None = None,
+        cancel_event: threading.Event | None = None,
+    ) -> None:
         self.connect = connect
         self.local = Path(local).expanduser()
         self.remote = remote_root_path(remote)
         self.opts = options or SyncOptions()
         self.cancel_event = cancel_event or threading.Event()
         self.progress = _Progress(progress)
-        self.bucket = (TokenBucket(self.opts.bwlimit_kbps * 1024, self.cancel_event)
-                       if self.opts.bwlimit_kbps else None)
+        self.bucket = (
+            TokenBucket(self.opts.bwlimit_kbps * 1024, self.cancel_event) if self.opts.bwlimit_kbps else None
+        )
         self.result = SyncResult(self.opts.direction, dry_run=self.opts.dry_run)
         self._conn: Any = None
         self._lock = threading.Lock()
@@ -681,23 +715,37 @@ class SyncEngine:
         up = self.opts.direction == UP
         self.progress.state("listing")
         if up and not self.local.is_dir():
-            raise SyncError(QT_TRANSLATE_NOOP("LabGPU", "The local folder {path} does not exist."),
-                            QT_TRANSLATE_NOOP("LabGPU", "Check the path, or create the folder first."),
-                            code="LocalMissing", path=str(self.local))
+            raise SyncError(
+                QT_TRANSLATE_NOOP("LabGPU", "The local folder {path} does not exist."),
+                QT_TRANSLATE_NOOP("LabGPU", "Check the path, or create the folder first."),
+                code="LocalMissing",
+                path=str(self.local),
+            )
         remote_listing, remote_exists = self._list_remote(shell, t)
         if not up and not remote_exists:
-            raise SyncError(QT_TRANSLATE_NOOP("LabGPU", "The remote folder {path} does not exist."),
-                            QT_TRANSLATE_NOOP("LabGPU", "Check the remote path (relative paths start in "
-                                                        "the login folder)."),
-                            code="RemoteMissing", path=self.remote)
+            raise SyncError(
+                QT_TRANSLATE_NOOP("LabGPU", "The remote folder {path} does not exist."),
+                QT_TRANSLATE_NOOP(
+                    "LabGPU", "Check the remote path (relative paths start in the login folder)."
+                ),
+                code="RemoteMissing",
+                path=self.remote,
+            )
         local_listing = list_local(self.local)
         source, dest = (local_listing, remote_listing) if up else (remote_listing, local_listing)
         rules = default_rules(self.opts.excludes, defaults=self.opts.default_excludes)
         if self.opts.gitignore:
             self._add_gitignores(rules, source, t)
         self.progress.state("planning")
-        plan = build_plan(source, dest, rules, delete=self.opts.delete, force=self.opts.force,
-                          windows_dest=(os.name == "nt" and not up), strict_source_names=not up)
+        plan = build_plan(
+            source,
+            dest,
+            rules,
+            delete=self.opts.delete,
+            force=self.opts.force,
+            windows_dest=(os.name == "nt" and not up),
+            strict_source_names=not up,
+        )
         if self.opts.verify and plan.checksum_candidates:
             self.progress.state("verifying", message="checksums")
             src_sums, dst_sums = self._sums(shell, plan.checksum_candidates, up)
@@ -774,10 +822,22 @@ class SyncEngine:
                     name = decode_name(raw)
                     p = f"{rel}/{name}" if rel else name
                     mode = a.st_mode or 0
-                    kind = (LINK if statmod.S_ISLNK(mode) else DIR if statmod.S_ISDIR(mode)
-                            else FILE if statmod.S_ISREG(mode) else OTHER)
-                    out[p] = Entry(p, kind, (a.st_size or 0) if kind == FILE else 0, float(a.st_mtime or 0),
-                                   statmod.S_IMODE(mode))
+                    kind = (
+                        LINK
+                        if statmod.S_ISLNK(mode)
+                        else DIR
+                        if statmod.S_ISDIR(mode)
+                        else FILE
+                        if statmod.S_ISREG(mode)
+                        else OTHER
+                    )
+                    out[p] = Entry(
+                        p,
+                        kind,
+                        (a.st_size or 0) if kind == FILE else 0,
+                        float(a.st_mtime or 0),
+                        statmod.S_IMODE(mode),
+                    )
                     if kind == DIR and "/" not in name and "\\" not in name and name not in (".", ".."):
                         stack.append(p)
         finally:
@@ -785,8 +845,14 @@ class SyncEngine:
         return out
 
     def _add_gitignores(self, rules: IgnoreRules, source: dict[str, Entry], t: paramiko.Transport) -> None:
-        names = sorted((p for p, e in source.items() if e.kind == FILE and (p == ".gitignore"
-                        or p.endswith("/.gitignore"))), key=lambda p: p.count("/"))
+        names = sorted(
+            (
+                p
+                for p, e in source.items()
+                if e.kind == FILE and (p == ".gitignore" or p.endswith("/.gitignore"))
+            ),
+            key=lambda p: p.count("/"),
+        )
         ch = Channel(t) if self.opts.direction == DOWN and names else None
         try:
             for p in names:
@@ -809,8 +875,10 @@ class SyncEngine:
     def _read_small_remote(self, ch: Channel, rel: str, size: int) -> bytes:
         h = ch.handle(ch.send(CMD_OPEN, self._rpath(rel), SFTP_FLAG_READ, SFTPAttributes()))
         try:
-            nums = [ch.send(CMD_READ, h, int64(off), min(REQUEST_SIZE, size - off))
-                    for off in range(0, min(size, 1 << 20), REQUEST_SIZE)]
+            nums = [
+                ch.send(CMD_READ, h, int64(off), min(REQUEST_SIZE, size - off))
+                for off in range(0, min(size, 1 << 20), REQUEST_SIZE)
+            ]
             data = bytearray()
             for n in nums:
                 t, msg = ch.wait(n)
@@ -828,8 +896,7 @@ class SyncEngine:
         """sha256 of remote files (relative to the remote root), batched in few exec calls."""
         sums: dict[str, str] = {}
         for batch in _arg_batches(list(rels)):
-            cmd = (b"cd " + _q(self.remote) + b" && sha256sum -z -- "
-                   + b" ".join(_q(p) for p in batch))
+            cmd = b"cd " + _q(self.remote) + b" && sha256sum -z -- " + b" ".join(_q(p) for p in batch)
             rc, out, err = shell.run(cmd)
             for rec in out.split(b"\x00"):
                 if len(rec) > 66 and rec[64:66] == b"  ":
@@ -838,7 +905,9 @@ class SyncEngine:
                 log.warning("sha256sum failed: %s", err.decode("utf-8", "replace")[:300])
         return sums
 
-    def _sums(self, shell: RemoteShell, rels: Sequence[str], up: bool) -> tuple[dict[str, str], dict[str, str]]:
+    def _sums(
+        self, shell: RemoteShell, rels: Sequence[str], up: bool
+    ) -> tuple[dict[str, str], dict[str, str]]:
         remote = self.remote_sha256(shell, rels)
         lr = LocalRoot(self.local)
         local: dict[str, str] = {}
@@ -883,13 +952,19 @@ class SyncEngine:
             raise _disk_full(up, need, free, self.remote if up else str(self.local))
 
     # preparing folders --------------------------------------------------------------------------
-    def _remote_prepare(self, t: paramiko.Transport, shell: RemoteShell, plan: SyncPlan, exists: bool) -> None:
+    def _remote_prepare(
+        self, t: paramiko.Transport, shell: RemoteShell, plan: SyncPlan, exists: bool
+    ) -> None:
         if not exists:
             rc, _o, err = shell.run(b"mkdir -p -- " + _q(self.remote))
             if rc != 0:
-                raise SyncError(QT_TRANSLATE_NOOP("LabGPU", "Could not create the remote folder {path}: {why}"),
-                                QT_TRANSLATE_NOOP("LabGPU", "Check the path and your permissions there."),
-                                code="RemoteMkdir", path=self.remote, why=err.decode("utf-8", "replace").strip())
+                raise SyncError(
+                    QT_TRANSLATE_NOOP("LabGPU", "Could not create the remote folder {path}: {why}"),
+                    QT_TRANSLATE_NOOP("LabGPU", "Check the path and your permissions there."),
+                    code="RemoteMkdir",
+                    path=self.remote,
+                    why=err.decode("utf-8", "replace").strip(),
+                )
         if not plan.mkdirs and not plan.stale_parts:
             return
         ch = Channel(t)
@@ -902,9 +977,13 @@ class SyncEngine:
                     self.result.mkdirs += 1
                 except SftpError as exc:
                     if exc.code != 4:  # generic failure = exists already (race); others are real
-                        raise SyncError(QT_TRANSLATE_NOOP("LabGPU", "Could not create the remote folder "
-                                                                    "{path}: {why}"), "",
-                                        code="RemoteMkdir", path=d, why=exc.text) from None
+                        raise SyncError(
+                            QT_TRANSLATE_NOOP("LabGPU", "Could not create the remote folder {path}: {why}"),
+                            "",
+                            code="RemoteMkdir",
+                            path=d,
+                            why=exc.text,
+                        ) from None
             stale = [ch.send(CMD_REMOVE, self._rpath(p)) for p in plan.stale_parts]
             for n in stale:
                 with contextlib.suppress(SftpError):
@@ -979,8 +1058,9 @@ class SyncEngine:
                 if ch is not None:
                     ch.close()
 
-        threads = [threading.Thread(target=worker, name=f"labgpu-sync-{k}", daemon=True)
-                   for k in range(n_workers)]
+        threads = [
+            threading.Thread(target=worker, name=f"labgpu-sync-{k}", daemon=True) for k in range(n_workers)
+        ]
         for th in threads:
             th.start()
         for th in threads:
@@ -1004,19 +1084,22 @@ class SyncEngine:
         part = part_name(item.path)
         if up:
             local_hash = sha256_file(lr.path(item.path), n)
-            rc, out, _e = shell.run(b"head -c " + str(n).encode() + b" -- " + _q(f"{self.remote}/{part}")
-                                    + b" | sha256sum")
+            rc, out, _e = shell.run(
+                b"head -c " + str(n).encode() + b" -- " + _q(f"{self.remote}/{part}") + b" | sha256sum"
+            )
         else:
             local_hash = sha256_file(lr.path(part), n)
-            rc, out, _e = shell.run(b"head -c " + str(n).encode() + b" -- " + _q(f"{self.remote}/{item.path}")
-                                    + b" | sha256sum")
+            rc, out, _e = shell.run(
+                b"head -c " + str(n).encode() + b" -- " + _q(f"{self.remote}/{item.path}") + b" | sha256sum"
+            )
         remote_hash = out[:64].decode("ascii", "replace") if rc == 0 else ""
         ok = remote_hash == local_hash
         log.info("resume %s from %d: prefix %s", item.path, n, "verified" if ok else "differs, restarting")
         return n if ok else 0
 
-    def _upload_batch(self, ch: Channel, lr: LocalRoot, job: list[PlanItem],
-                      shell: RemoteShell) -> list[tuple[PlanItem, str]]:
+    def _upload_batch(
+        self, ch: Channel, lr: LocalRoot, job: list[PlanItem], shell: RemoteShell
+    ) -> list[tuple[PlanItem, str]]:
         """Pipelined: open all → writes, mtime, close for all → renames after everything is confirmed."""
         verify = self.opts.verify
         opened: list[tuple[PlanItem, int, int, Any]] = []
@@ -1073,14 +1156,21 @@ class SyncEngine:
                 fh.close()
         if verify:
             return pending
-        renames = [(item, ch.rename(self._rpath(part_name(item.path)), self._rpath(item.path)))
-                   for item, _d in pending]
+        renames = [
+            (item, ch.rename(self._rpath(part_name(item.path)), self._rpath(item.path)))
+            for item, _d in pending
+        ]
         for item, n in renames:
             try:
                 ch.status(n)
             except SftpError as exc:
-                raise SyncError(QT_TRANSLATE_NOOP("LabGPU", "Could not finish {path} on the server: {why}"),
-                                "", code="RenameFailed", path=item.path, why=exc.text) from None
+                raise SyncError(
+                    QT_TRANSLATE_NOOP("LabGPU", "Could not finish {path} on the server: {why}"),
+                    "",
+                    code="RenameFailed",
+                    path=item.path,
+                    why=exc.text,
+                ) from None
             self.progress.add(0, files=1)
             with self._lock:
                 self.result.files += 1
@@ -1104,21 +1194,30 @@ class SyncEngine:
                 shell.run(b"rm -f -- " + _q(part))
             return _disk_full(True, item.size, free, self.remote)
         if exc.code == 3:
-            return SyncError(QT_TRANSLATE_NOOP("LabGPU", "Permission denied writing {path} on the server."),
-                             QT_TRANSLATE_NOOP("LabGPU", "Choose a remote folder you can write to."),
-                             code="PermissionDenied", path=item.path)
-        return SyncError(QT_TRANSLATE_NOOP("LabGPU", "The server could not write {path}: {why}"),
-                         QT_TRANSLATE_NOOP("LabGPU", "Check free space and permissions on the server."),
-                         code="RemoteWriteFailed", path=item.path, why=exc.text or "failure")
+            return SyncError(
+                QT_TRANSLATE_NOOP("LabGPU", "Permission denied writing {path} on the server."),
+                QT_TRANSLATE_NOOP("LabGPU", "Choose a remote folder you can write to."),
+                code="PermissionDenied",
+                path=item.path,
+            )
+        return SyncError(
+            QT_TRANSLATE_NOOP("LabGPU", "The server could not write {path}: {why}"),
+            QT_TRANSLATE_NOOP("LabGPU", "Check free space and permissions on the server."),
+            code="RemoteWriteFailed",
+            path=item.path,
+            why=exc.text or "failure",
+        )
 
-    def _download_batch(self, ch: Channel, lr: LocalRoot, job: list[PlanItem],
-                        shell: RemoteShell) -> list[tuple[PlanItem, str]]:
+    def _download_batch(
+        self, ch: Channel, lr: LocalRoot, job: list[PlanItem], shell: RemoteShell
+    ) -> list[tuple[PlanItem, str]]:
         opened: list[tuple[PlanItem, int, int]] = []
         for item in job:
             offset = self._resume_offset(shell, lr, item, False) if item.resume_from else 0
             self._offsets[item.path] = offset
-            opened.append((item, ch.send(CMD_OPEN, self._rpath(item.path), SFTP_FLAG_READ, SFTPAttributes()),
-                           offset))
+            opened.append(
+                (item, ch.send(CMD_OPEN, self._rpath(item.path), SFTP_FLAG_READ, SFTPAttributes()), offset)
+            )
         handles: list[tuple[PlanItem, bytes | None, int]] = []
         for item, num, offset in opened:
             try:
@@ -1142,10 +1241,12 @@ class SyncEngine:
                 continue
             self._commit_local(lr, item)
         if failed:
-            raise SyncError(QT_TRANSLATE_NOOP("LabGPU", "Could not read {path} on the server."),
-                            QT_TRANSLATE_NOOP("LabGPU", "It may have been removed or be unreadable; run the "
-                                                        "sync again."),
-                            code="RemoteReadFailed", path=failed[0])
+            raise SyncError(
+                QT_TRANSLATE_NOOP("LabGPU", "Could not read {path} on the server."),
+                QT_TRANSLATE_NOOP("LabGPU", "It may have been removed or be unreadable; run the sync again."),
+                code="RemoteReadFailed",
+                path=failed[0],
+            )
         return done
 
     def _download_one(self, ch: Channel, lr: LocalRoot, item: PlanItem, handle: bytes, offset: int) -> str:
@@ -1174,8 +1275,13 @@ class SyncEngine:
                     code = msg.get_int()
                     if code == SFTP_EOF:
                         raise _source_changed(item.path)
-                    raise SyncError(QT_TRANSLATE_NOOP("LabGPU", "Could not read {path} on the server: {why}"),
-                                    "", code="RemoteReadFailed", path=item.path, why=msg.get_text())
+                    raise SyncError(
+                        QT_TRANSLATE_NOOP("LabGPU", "Could not read {path} on the server: {why}"),
+                        "",
+                        code="RemoteReadFailed",
+                        path=item.path,
+                        why=msg.get_text(),
+                    )
                 data = msg.get_string()
                 if not data:
                     raise _source_changed(item.path)
@@ -1185,8 +1291,9 @@ class SyncEngine:
                     raise _local_error(exc, tmp, item.size) from None
                 if len(data) < length:  # short read: ask for the rest right away
                     rest = off + len(data)
-                    want.appendleft((ch.send(CMD_READ, handle, int64(rest), length - len(data)), rest,
-                                     length - len(data)))
+                    want.appendleft(
+                        (ch.send(CMD_READ, handle, int64(rest), length - len(data)), rest, length - len(data))
+                    )
                 self.progress.add(len(data))
             if self.opts.preserve_mode and hasattr(os, "fchmod"):
                 with contextlib.suppress(OSError):
@@ -1207,8 +1314,14 @@ class SyncEngine:
             self.result.files += 1
             self.result.bytes += item.size - self._offsets.get(item.path, 0)
 
-    def _verify_and_commit(self, t: paramiko.Transport, shell: RemoteShell, lr: LocalRoot,
-                           pending: list[tuple[PlanItem, str]], up: bool) -> None:
+    def _verify_and_commit(
+        self,
+        t: paramiko.Transport,
+        shell: RemoteShell,
+        lr: LocalRoot,
+        pending: list[tuple[PlanItem, str]],
+        up: bool,
+    ) -> None:
         self.progress.state("verifying", message="sha256")
         if up:
             remote = self.remote_sha256(shell, [part_name(i.path) for i, _d in pending])
@@ -1223,7 +1336,9 @@ class SyncEngine:
                 for item in bad:
                     with contextlib.suppress(SftpError):
                         ch.status(ch.send(CMD_REMOVE, self._rpath(part_name(item.path))))
-                renames = [(i, ch.rename(self._rpath(part_name(i.path)), self._rpath(i.path))) for i, _d in ok]
+                renames = [
+                    (i, ch.rename(self._rpath(part_name(i.path)), self._rpath(i.path))) for i, _d in ok
+                ]
                 for item, n in renames:
                     ch.status(n)
                     with self._lock:
@@ -1240,10 +1355,17 @@ class SyncEngine:
                 self._commit_local(lr, item)
         self.result.verified += len(ok)
         if bad:
-            raise SyncError(QT_TRANSLATE_NOOP("LabGPU", "{n} file(s) failed sha256 verification, e.g. {path}."),
-                            QT_TRANSLATE_NOOP("LabGPU", "They were not put in place; run the sync again. If it "
-                                                        "repeats, the source is changing or a disk is faulty."),
-                            code="VerifyFailed", n=len(bad), path=bad[0].path)
+            raise SyncError(
+                QT_TRANSLATE_NOOP("LabGPU", "{n} file(s) failed sha256 verification, e.g. {path}."),
+                QT_TRANSLATE_NOOP(
+                    "LabGPU",
+                    "They were not put in place; run the sync again. If it "
+                    "repeats, the source is changing or a disk is faulty.",
+                ),
+                code="VerifyFailed",
+                n=len(bad),
+                path=bad[0].path,
+            )
 
     # deletions ----------------------------------------------------------------------------------
     def _delete(self, t: paramiko.Transport, plan: SyncPlan, up: bool) -> None:
@@ -1258,9 +1380,13 @@ class SyncEngine:
                     try:
                         ch.status(n)
                     except SftpError as exc:
-                        raise SyncError(QT_TRANSLATE_NOOP("LabGPU", "Could not delete {path} on the server: "
-                                                                    "{why}"), "",
-                                        code="DeleteFailed", path=item.path, why=exc.text) from None
+                        raise SyncError(
+                            QT_TRANSLATE_NOOP("LabGPU", "Could not delete {path} on the server: {why}"),
+                            "",
+                            code="DeleteFailed",
+                            path=item.path,
+                            why=exc.text,
+                        ) from None
             finally:
                 ch.close()
         else:
@@ -1282,7 +1408,12 @@ def _is_connect_failure(exc: LabGpuError) -> bool:
     """Errors from ``connect()`` worth retrying (unreachable, VPN down) — never key or auth errors."""
     name = type(exc).__name__
     return name in ("HostUnreachableError", "ConnectionLostError") or exc.code in (
-        "Unreachable", "ConnectionClosed", "NotConnected", "VpnDown", "ConnectionLost")
+        "Unreachable",
+        "ConnectionClosed",
+        "NotConnected",
+        "VpnDown",
+        "ConnectionLost",
+    )
 
 
 def _pick_error(errors: list[BaseException]) -> BaseException:
@@ -1299,15 +1430,30 @@ def _pick_error(errors: list[BaseException]) -> BaseException:
 def _disk_full(up: bool, need: int, free: int, where: str) -> DiskFullError:
     if up:
         return DiskFullError(
-            QT_TRANSLATE_NOOP("LabGPU", "Not enough space on the server in {path}: {need} needed, {free} free."),
-            QT_TRANSLATE_NOOP("LabGPU", "Free space on the server or sync into a larger disk; nothing partial "
-                                        "was left behind."),
-            code="RemoteDiskFull", path=where, need=human_bytes(need), free=human_bytes(free))
+            QT_TRANSLATE_NOOP(
+                "LabGPU", "Not enough space on the server in {path}: {need} needed, {free} free."
+            ),
+            QT_TRANSLATE_NOOP(
+                "LabGPU",
+                "Free space on the server or sync into a larger disk; nothing partial was left behind.",
+            ),
+            code="RemoteDiskFull",
+            path=where,
+            need=human_bytes(need),
+            free=human_bytes(free),
+        )
     return DiskFullError(
-        QT_TRANSLATE_NOOP("LabGPU", "Not enough space on this computer in {path}: {need} needed, {free} free."),
-        QT_TRANSLATE_NOOP("LabGPU", "Free some space or choose another local folder; nothing partial was "
-                                    "left behind."),
-        code="LocalDiskFull", path=where, need=human_bytes(need), free=human_bytes(free))
+        QT_TRANSLATE_NOOP(
+            "LabGPU", "Not enough space on this computer in {path}: {need} needed, {free} free."
+        ),
+        QT_TRANSLATE_NOOP(
+            "LabGPU", "Free some space or choose another local folder; nothing partial was left behind."
+        ),
+        code="LocalDiskFull",
+        path=where,
+        need=human_bytes(need),
+        free=human_bytes(free),
+    )
 
 
 def _local_error(exc: OSError, path: str, need: int = 0) -> SyncError:
@@ -1319,15 +1465,22 @@ def _local_error(exc: OSError, path: str, need: int = 0) -> SyncError:
         with contextlib.suppress(OSError):
             free = shutil.disk_usage(os.path.dirname(path)).free
         return _disk_full(False, need, free, os.path.dirname(path))
-    return SyncError(QT_TRANSLATE_NOOP("LabGPU", "Local file error on {path}: {why}"),
-                     QT_TRANSLATE_NOOP("LabGPU", "Check the folder and its permissions."),
-                     code="LocalIO", path=path, why=exc.strerror or str(exc))
+    return SyncError(
+        QT_TRANSLATE_NOOP("LabGPU", "Local file error on {path}: {why}"),
+        QT_TRANSLATE_NOOP("LabGPU", "Check the folder and its permissions."),
+        code="LocalIO",
+        path=path,
+        why=exc.strerror or str(exc),
+    )
 
 
 def _source_changed(path: str) -> SyncError:
-    return SyncError(QT_TRANSLATE_NOOP("LabGPU", "{path} changed while it was being copied."),
-                     QT_TRANSLATE_NOOP("LabGPU", "Run the sync again when the file is no longer being written."),
-                     code="SourceChanged", path=path)
+    return SyncError(
+        QT_TRANSLATE_NOOP("LabGPU", "{path} changed while it was being copied."),
+        QT_TRANSLATE_NOOP("LabGPU", "Run the sync again when the file is no longer being written."),
+        code="SourceChanged",
+        path=path,
+    )
 
 
 def human_bytes(n: float) -> str:
@@ -1341,8 +1494,10 @@ def human_bytes(n: float) -> str:
 # ---------------------------------------------------------------------------------------------
 # saved pairs and run history
 
-register_schema("sync", [
-    """
+register_schema(
+    "sync",
+    [
+        """
     CREATE TABLE sync_pairs (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         host TEXT NOT NULL,
@@ -1376,7 +1531,8 @@ register_schema("sync", [
     );
     CREATE INDEX sync_runs_pair ON sync_runs(pair_id, started_at);
     """,
-])
+    ],
+)
 
 
 @dataclass
@@ -1393,9 +1549,14 @@ class SyncPair:
     id: int | None = None
 
     def options(self, **overrides: Any) -> SyncOptions:
-        opts = SyncOptions(direction=self.direction, delete=self.mirror_delete, verify=self.verify,
-                           excludes=list(self.excludes), gitignore=self.gitignore,
-                           bwlimit_kbps=self.bwlimit_kbps)
+        opts = SyncOptions(
+            direction=self.direction,
+            delete=self.mirror_delete,
+            verify=self.verify,
+            excludes=list(self.excludes),
+            gitignore=self.gitignore,
+            bwlimit_kbps=self.bwlimit_kbps,
+        )
         for k, v in overrides.items():
             setattr(opts, k, v)
         return opts
@@ -1436,53 +1597,104 @@ class SyncStore:
 
     @staticmethod
     def _pair(r: Any) -> SyncPair:
-        return SyncPair(host=r["host"], local_path=r["local_path"], remote_path=r["remote_path"],
-                        direction=r["direction"], excludes=list(json.loads(r["excludes"] or "[]")),
-                        gitignore=bool(r["gitignore"]), mirror_delete=bool(r["mirror_delete"]),
-                        verify=bool(r["verify"]), bwlimit_kbps=r["bwlimit_kbps"], id=int(r["id"]))
+        return SyncPair(
+            host=r["host"],
+            local_path=r["local_path"],
+            remote_path=r["remote_path"],
+            direction=r["direction"],
+            excludes=list(json.loads(r["excludes"] or "[]")),
+            gitignore=bool(r["gitignore"]),
+            mirror_delete=bool(r["mirror_delete"]),
+            verify=bool(r["verify"]),
+            bwlimit_kbps=r["bwlimit_kbps"],
+            id=int(r["id"]),
+        )
 
     def save(self, pair: SyncPair) -> SyncPair:
         if pair.direction not in (UP, DOWN):
             raise ValueError(pair.direction)
         now = time.time()
-        vals = (pair.host, pair.local_path, pair.remote_path, pair.direction, json.dumps(list(pair.excludes)),
-                int(pair.gitignore), int(pair.mirror_delete), int(pair.verify), pair.bwlimit_kbps)
+        vals = (
+            pair.host,
+            pair.local_path,
+            pair.remote_path,
+            pair.direction,
+            json.dumps(list(pair.excludes)),
+            int(pair.gitignore),
+            int(pair.mirror_delete),
+            int(pair.verify),
+            pair.bwlimit_kbps,
+        )
         with self.store.transaction() as c:
             if pair.id is None:
-                cur = c.execute("INSERT INTO sync_pairs(host, local_path, remote_path, direction, excludes, "
-                                "gitignore, mirror_delete, verify, bwlimit_kbps, created_at, updated_at) "
-                                "VALUES(?,?,?,?,?,?,?,?,?,?,?)", (*vals, now, now))
+                cur = c.execute(
+                    "INSERT INTO sync_pairs(host, local_path, remote_path, direction, excludes, "
+                    "gitignore, mirror_delete, verify, bwlimit_kbps, created_at, updated_at) "
+                    "VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+                    (*vals, now, now),
+                )
                 pair.id = int(cur.lastrowid or 0)
             else:
-                c.execute("UPDATE sync_pairs SET host=?, local_path=?, remote_path=?, direction=?, excludes=?, "
-                          "gitignore=?, mirror_delete=?, verify=?, bwlimit_kbps=?, updated_at=? WHERE id=?",
-                          (*vals, now, pair.id))
+                c.execute(
+                    "UPDATE sync_pairs SET host=?, local_path=?, remote_path=?, direction=?, excludes=?, "
+                    "gitignore=?, mirror_delete=?, verify=?, bwlimit_kbps=?, updated_at=? WHERE id=?",
+                    (*vals, now, pair.id),
+                )
         return pair
 
     def remove(self, pair_id: int) -> None:
         with self.store.transaction() as c:
             c.execute("DELETE FROM sync_pairs WHERE id=?", (pair_id,))
 
-    def record_run(self, *, host: str, local_path: str, remote_path: str, direction: str, started_at: float,
-                   result: str, outcome: SyncResult | None = None, message: str = "",
-                   pair_id: int | None = None) -> int:
+    def record_run(
+        self,
+        *,
+        host: str,
+        local_path: str,
+        remote_path: str,
+        direction: str,
+        started_at: float,
+        result: str,
+        outcome: SyncResult | None = None,
+        message: str = "",
+        pair_id: int | None = None,
+    ) -> int:
         o = outcome or SyncResult(direction)
         with self.store.transaction() as c:
             cur = c.execute(
-                "INSERT INTO sync_runs(pair_id, host, local_path, remote_path, direction, started_at, seconds, "
-                "files, bytes, skipped, deleted, conflicts, result, message) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (pair_id, host, local_path, remote_path, direction, started_at,
-                 o.seconds or (time.time() - started_at), o.files, o.bytes, o.skipped, o.deleted, o.conflicts,
-                 result, message[:500]))
+                "INSERT INTO sync_runs(pair_id, host, local_path, remote_path, direction, started_at, "
+                "seconds, files, bytes, skipped, deleted, conflicts, result, message) "
+                "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    pair_id,
+                    host,
+                    local_path,
+                    remote_path,
+                    direction,
+                    started_at,
+                    o.seconds or (time.time() - started_at),
+                    o.files,
+                    o.bytes,
+                    o.skipped,
+                    o.deleted,
+                    o.conflicts,
+                    result,
+                    message[:500],
+                ),
+            )
             return int(cur.lastrowid or 0)
 
     def runs(self, pair_id: int | None = None, limit: int = 100) -> list[SyncRun]:
         if pair_id is None:
-            rows = self.store.query("SELECT * FROM sync_runs ORDER BY started_at DESC, id DESC LIMIT ?", (limit,))
+            rows = self.store.query(
+                "SELECT * FROM sync_runs ORDER BY started_at DESC, id DESC LIMIT ?", (limit,)
+            )
         else:
-            rows = self.store.query("SELECT * FROM sync_runs WHERE pair_id=? ORDER BY started_at DESC, id DESC "
-                                    "LIMIT ?", (pair_id, limit))
-        return [SyncRun(**{k: r[k] for k in r.keys()}) for r in rows]
+            rows = self.store.query(
+                "SELECT * FROM sync_runs WHERE pair_id=? ORDER BY started_at DESC, id DESC LIMIT ?",
+                (pair_id, limit),
+            )
+        return [SyncRun(**{k: r[k] for k in r.keys()}) for r in rows]  # noqa: SIM118 - sqlite3.Row
 
 
 def host_connector(host: str, paths: Paths | None = None, accept: Any = None) -> Callable[[], Any]:
@@ -1496,14 +1708,24 @@ def host_connector(host: str, paths: Paths | None = None, accept: Any = None) ->
     return connect
 
 
-def run_sync(host: str, local: str | Path, remote: str, options: SyncOptions, *,
-             paths: Paths | None = None, store: SyncStore | None = None, pair_id: int | None = None,
-             connect: Callable[[], Any] | None = None,
-             progress: Callable[[SyncProgress], None] | None = None,
-             cancel_event: threading.Event | None = None,
-             engine_ready: Callable[[SyncEngine], None] | None = None) -> SyncResult:
+def run_sync(
+    host: str,
+    local: str | Path,
+    remote: str,
+    options: SyncOptions,
+    *,
+    paths: Paths | None = None,
+    store: SyncStore | None = None,
+    pair_id: int | None = None,
+    connect: Callable[[], Any] | None = None,
+    progress: Callable[[SyncProgress], None] | None = None,
+    cancel_event: threading.Event | None = None,
+    engine_ready: Callable[[SyncEngine], None] | None = None,
+) -> SyncResult:
     """Run one sync and record it in the history (the CLI and the Sync page both use this)."""
-    engine = SyncEngine(connect or host_connector(host, paths), local, remote, options, progress, cancel_event)
+    engine = SyncEngine(
+        connect or host_connector(host, paths), local, remote, options, progress, cancel_event
+    )
     if engine_ready is not None:
         engine_ready(engine)
     started = time.time()
@@ -1511,18 +1733,41 @@ def run_sync(host: str, local: str | Path, remote: str, options: SyncOptions, *,
         result = engine.run()
     except SyncCancelledError as exc:
         if store is not None:
-            store.record_run(host=host, local_path=str(local), remote_path=remote, direction=options.direction,
-                             started_at=started, result="cancelled", outcome=engine.result,
-                             message=exc.text(), pair_id=pair_id)
+            store.record_run(
+                host=host,
+                local_path=str(local),
+                remote_path=remote,
+                direction=options.direction,
+                started_at=started,
+                result="cancelled",
+                outcome=engine.result,
+                message=exc.text(),
+                pair_id=pair_id,
+            )
         raise
     except LabGpuError as exc:
         if store is not None:
-            store.record_run(host=host, local_path=str(local), remote_path=remote, direction=options.direction,
-                             started_at=started, result="error", outcome=engine.result,
-                             message=exc.one_line(), pair_id=pair_id)
+            store.record_run(
+                host=host,
+                local_path=str(local),
+                remote_path=remote,
+                direction=options.direction,
+                started_at=started,
+                result="error",
+                outcome=engine.result,
+                message=exc.one_line(),
+                pair_id=pair_id,
+            )
         raise
     if store is not None:
-        store.record_run(host=host, local_path=str(local), remote_path=remote, direction=options.direction,
-                         started_at=started, result="dry-run" if options.dry_run else "ok", outcome=result,
-                         pair_id=pair_id)
+        store.record_run(
+            host=host,
+            local_path=str(local),
+            remote_path=remote,
+            direction=options.direction,
+            started_at=started,
+            result="dry-run" if options.dry_run else "ok",
+            outcome=result,
+            pair_id=pair_id,
+        )
     return result

@@ -34,37 +34,41 @@ def listing(*entries):
 
 # --- gitignore ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("patterns", "path", "is_dir", "expected"), [
-    (["*.log"], "a.log", False, True),
-    (["*.log"], "deep/er/a.log", False, True),
-    (["*.log"], "a.logx", False, False),
-    (["/build"], "build", True, True),
-    (["/build"], "src/build", True, False),           # anchored
-    (["build/"], "build", False, False),              # dir only
-    (["build/"], "src/build", True, True),            # dir-only unanchored matches at any depth
-    (["build/"], "src/build/x.o", False, True),       # inside an excluded folder
-    (["doc/*.txt"], "doc/a.txt", False, True),
-    (["doc/*.txt"], "doc/sub/a.txt", False, False),   # '*' does not cross '/'
-    (["doc/**/*.txt"], "doc/sub/deep/a.txt", False, True),
-    (["doc/**/*.txt"], "doc/a.txt", False, True),     # '**/' matches zero folders
-    (["**/cache"], "x/y/cache", True, True),
-    (["logs/**"], "logs/a/b", False, True),
-    (["logs/**"], "logs", True, False),
-    (["*.log", "!keep.log"], "keep.log", False, False),  # negation, last match wins
-    (["!keep.log", "*.log"], "keep.log", False, True),
-    (["data/", "!data/keep.txt"], "data/keep.txt", False, True),  # cannot re-include below excluded dir
-    (["data/*", "!data/keep.txt"], "data/keep.txt", False, False),
-    (["a?c"], "abc", False, True),
-    (["a?c"], "a/c", False, False),
-    (["[ab]x"], "bx", False, True),
-    (["[!ab]x"], "cx", False, True),
-    (["[!ab]x"], "ax", False, False),
-    (["\\#hash"], "#hash", False, True),
-    (["\\!bang"], "!bang", False, True),
-    (["# comment", ""], "# comment", False, False),
-    (["trail   "], "trail", False, True),
-    (["a/b"], "x/a/b", False, False),                 # middle slash anchors
-])
+
+@pytest.mark.parametrize(
+    ("patterns", "path", "is_dir", "expected"),
+    [
+        (["*.log"], "a.log", False, True),
+        (["*.log"], "deep/er/a.log", False, True),
+        (["*.log"], "a.logx", False, False),
+        (["/build"], "build", True, True),
+        (["/build"], "src/build", True, False),  # anchored
+        (["build/"], "build", False, False),  # dir only
+        (["build/"], "src/build", True, True),  # dir-only unanchored matches at any depth
+        (["build/"], "src/build/x.o", False, True),  # inside an excluded folder
+        (["doc/*.txt"], "doc/a.txt", False, True),
+        (["doc/*.txt"], "doc/sub/a.txt", False, False),  # '*' does not cross '/'
+        (["doc/**/*.txt"], "doc/sub/deep/a.txt", False, True),
+        (["doc/**/*.txt"], "doc/a.txt", False, True),  # '**/' matches zero folders
+        (["**/cache"], "x/y/cache", True, True),
+        (["logs/**"], "logs/a/b", False, True),
+        (["logs/**"], "logs", True, False),
+        (["*.log", "!keep.log"], "keep.log", False, False),  # negation, last match wins
+        (["!keep.log", "*.log"], "keep.log", False, True),
+        (["data/", "!data/keep.txt"], "data/keep.txt", False, True),  # cannot re-include below excluded dir
+        (["data/*", "!data/keep.txt"], "data/keep.txt", False, False),
+        (["a?c"], "abc", False, True),
+        (["a?c"], "a/c", False, False),
+        (["[ab]x"], "bx", False, True),
+        (["[!ab]x"], "cx", False, True),
+        (["[!ab]x"], "ax", False, False),
+        (["\\#hash"], "#hash", False, True),
+        (["\\!bang"], "!bang", False, True),
+        (["# comment", ""], "# comment", False, False),
+        (["trail   "], "trail", False, True),
+        (["a/b"], "x/a/b", False, False),  # middle slash anchors
+    ],
+)
 def test_gitignore_semantics(patterns, path, is_dir, expected):
     assert IgnoreRules(patterns).excluded(path, is_dir) is expected
 
@@ -79,11 +83,12 @@ def test_default_excludes_and_nested_gitignore_base():
     rules.add_gitignore("*.tmp\n/local\n", base="sub")
     assert rules.excluded("sub/a.tmp", False)
     assert rules.excluded("sub/local", True)
-    assert not rules.excluded("local", True)          # rule of sub/.gitignore applies below sub only
+    assert not rules.excluded("local", True)  # rule of sub/.gitignore applies below sub only
     assert not rules.excluded("a.tmp", False)
 
 
 # --- names ------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("path", ["..", "a/../b", ".", "a/./b", "a\\b", "x\x00y", "/abs", "a//b", ""])
 def test_unsafe_paths(path):
@@ -110,13 +115,14 @@ def test_non_utf8_roundtrip_and_part_names():
 
 # --- planning ---------------------------------------------------------------------------------
 
+
 def test_new_changed_unchanged_and_mkdir():
     src = listing(D("d"), F("d/a", 5, 100), F("b", 7, 200), F("c", 3, 300))
     dst = listing(F("b", 7, 200.9), F("c", 4, 250))
     plan = build_plan(src, dst)
     assert plan.mkdirs == ["d"]
     assert [(i.action, i.path) for i in plan.transfers] == [("update", "c"), ("copy", "d/a")]
-    assert plan.unchanged == 1          # same size, same whole second
+    assert plan.unchanged == 1  # same size, same whole second
     assert plan.bytes_to_transfer == 8
 
 
@@ -159,12 +165,16 @@ def test_mirror_keeps_folder_that_still_holds_excluded_files():
 
 
 def test_refused_names_symlinks_and_excluded_counts():
-    src = listing(F("ok"), F("bad\\name"), Entry("lnk", LINK), D(".git"), F(".git/HEAD"), D(".."),
-                  F("../escape"))
+    src = listing(
+        F("ok"), F("bad\\name"), Entry("lnk", LINK), D(".git"), F(".git/HEAD"), D(".."), F("../escape")
+    )
     plan = build_plan(src, {}, default_rules())
     assert [i.path for i in plan.transfers] == ["ok"]
     assert {(r.path, r.reason) for r in plan.refused} == {
-        ("bad\\name", "unsafe"), ("lnk", "symlink"), ("..", "unsafe")}  # nothing below ".." is looked at
+        ("bad\\name", "unsafe"),
+        ("lnk", "symlink"),
+        ("..", "unsafe"),
+    }  # nothing below ".." is looked at
     assert plan.excluded == 2
 
 
@@ -179,15 +189,17 @@ def test_partials_resume_and_stale_cleanup():
     plan = build_plan(src, dst)
     by = {i.path: i for i in plan.transfers}
     assert by["big"].resume_from == 400
-    assert by["small"].resume_from == 0          # partial longer than the file: start over
+    assert by["small"].resume_from == 0  # partial longer than the file: start over
     assert plan.stale_parts == [".gone.labgpu-part"]
     assert plan.bytes_to_transfer == 600 + 5
     # our temporary files are never uploaded nor mirrored away
     plan2 = build_plan(listing(F(".x.labgpu-part")), listing(F(".y.labgpu-part")), delete=True)
-    assert plan2.transfers == [] and plan2.deletions == []
+    assert plan2.transfers == []
+    assert plan2.deletions == []
 
 
 def test_resync_plan_is_empty():
     src = listing(D("a"), F("a/1", 1, 5), F("b", 2, 6))
     plan = build_plan(src, dict(src), delete=True)
-    assert plan.is_empty and plan.unchanged == 2
+    assert plan.is_empty
+    assert plan.unchanged == 2

@@ -17,8 +17,15 @@ T0 = 1_700_000_000
 
 
 def labgpu(*args: str, timeout: float = 90) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "app", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=timeout, env=dict(os.environ), stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [sys.executable, "-m", "app", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        env=dict(os.environ),
+        stdin=subprocess.DEVNULL,
+    )
 
 
 @pytest.fixture
@@ -40,15 +47,24 @@ def _tree(root: Path, files: dict[str, bytes]) -> None:
 def test_sync_up_json_resync_dry_run_delete_and_down(sshd, host, tmp_path):
     remote = sshd.remote_dir("cli-sync")
     local = tmp_path / "proj"
-    _tree(local, {"train.py": b"print('hi')\n", "data/a.csv": b"1,2\n" * 100, ".git/HEAD": b"ref",
-                  "out/x.log": b"log"})
+    _tree(
+        local,
+        {
+            "train.py": b"print('hi')\n",
+            "data/a.csv": b"1,2\n" * 100,
+            ".git/HEAD": b"ref",
+            "out/x.log": b"log",
+        },
+    )
     r = labgpu("sync", str(local), f"{host}:{remote}", "--json", "--exclude", "*.log")
     assert r.returncode == 0, r.stderr
-    s = json.loads(r.stdout)                     # exactly one JSON object on stdout
+    s = json.loads(r.stdout)  # exactly one JSON object on stdout
     assert (s["files"], s["bytes"], s["skipped"], s["deleted"], s["conflicts"]) == (2, 412, 0, 0, 0)
     assert s["seconds"] >= 0
-    assert sorted(str(p.relative_to(remote)) for p in remote.rglob("*") if p.is_file()) == \
-        ["data/a.csv", "train.py"]
+    assert sorted(str(p.relative_to(remote)) for p in remote.rglob("*") if p.is_file()) == [
+        "data/a.csv",
+        "train.py",
+    ]
     assert os.stat(remote / "train.py").st_mtime == T0
 
     r = labgpu("sync", str(local), f"{host}:{remote}", "--json", "--exclude", "*.log")
@@ -87,12 +103,15 @@ def test_sync_conflict_is_reported_and_kept(sshd, host, tmp_path):
     assert (remote / "n.txt").read_bytes() == b"newer on server"
 
 
-@pytest.mark.parametrize(("args", "needle"), [
-    (["{local}", "nohost:/tmp/x"], "No host named"),
-    (["{local}", "no-colon"], "NAME:REMOTE"),
-    (["{missing}", "gpu1:/tmp/x"], "does not exist"),
-    (["{local}", "gpu1:/nonexistent/labgpu-sync-test", "--down"], "does not exist"),
-])
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["{local}", "nohost:/tmp/x"], "No host named"),
+        (["{local}", "no-colon"], "NAME:REMOTE"),
+        (["{missing}", "gpu1:/tmp/x"], "does not exist"),
+        (["{local}", "gpu1:/nonexistent/labgpu-sync-test", "--down"], "does not exist"),
+    ],
+)
 def test_sync_errors_are_one_clear_line(sshd, host, tmp_path, args, needle):
     (tmp_path / "l").mkdir()
     argv = [a.format(local=tmp_path / "l", missing=tmp_path / "missing") for a in args]

@@ -49,7 +49,7 @@ def test_upload_incremental_mtime_and_download_roundtrip(sshd, remote, tmp_path)
     r1 = sync(sshd, local, remote, progress=events.append)
     assert (r1.files, r1.bytes) == (32, sum(len(v) for v in files.values()))
     assert tree_hashes(remote) == tree_hashes(local)
-    assert os.stat(remote / "big.bin").st_mtime == T0          # mtime preserved
+    assert os.stat(remote / "big.bin").st_mtime == T0  # mtime preserved
     assert part_files(remote) == []
     done = [e for e in events if e.state == "transferring"]
     assert done
@@ -77,7 +77,7 @@ def test_verify_finds_same_size_same_mtime_difference(sshd, remote, tmp_path):
     local = tmp_path / "src"
     write_tree(local, {"a.txt": b"hello world", "b.txt": b"same"}, mtime=T0)
     sync(sshd, local, remote)
-    (remote / "a.txt").write_bytes(b"HELLO WORLD")      # same size, mtime reset: quick check is fooled
+    (remote / "a.txt").write_bytes(b"HELLO WORLD")  # same size, mtime reset: quick check is fooled
     os.utime(remote / "a.txt", (T0, T0))
     assert sync(sshd, local, remote).files == 0
     r = sync(sshd, local, remote, verify=True)
@@ -88,12 +88,22 @@ def test_verify_finds_same_size_same_mtime_difference(sshd, remote, tmp_path):
 
 def test_excludes_defaults_and_gitignore(sshd, remote, tmp_path):
     local = tmp_path / "src"
-    write_tree(local, {
-        ".git/HEAD": b"ref", "pkg/__pycache__/m.pyc": b"x", "nb/.ipynb_checkpoints/a.ipynb": b"x",
-        "train.py": b"print(1)", "runs/big.ckpt": b"c" * 100, "logs/a.log": b"l", "logs/keep.log": b"k",
-        ".gitignore": b"runs/\n*.log\n!keep.log\n", "sub/.gitignore": b"*.tmp\n", "sub/x.tmp": b"t",
-        "sub/y.txt": b"y",
-    })
+    write_tree(
+        local,
+        {
+            ".git/HEAD": b"ref",
+            "pkg/__pycache__/m.pyc": b"x",
+            "nb/.ipynb_checkpoints/a.ipynb": b"x",
+            "train.py": b"print(1)",
+            "runs/big.ckpt": b"c" * 100,
+            "logs/a.log": b"l",
+            "logs/keep.log": b"k",
+            ".gitignore": b"runs/\n*.log\n!keep.log\n",
+            "sub/.gitignore": b"*.tmp\n",
+            "sub/x.tmp": b"t",
+            "sub/y.txt": b"y",
+        },
+    )
     r = sync(sshd, local, remote, excludes=["*.pyc"], gitignore=True)
     got = set(tree_hashes(remote))
     assert got == {"train.py", "logs/keep.log", ".gitignore", "sub/.gitignore", "sub/y.txt"}
@@ -183,14 +193,20 @@ def test_cancel_leaves_no_partial_under_final_name_then_resumes(sshd, remote, tm
         if p.bytes_done > 1024 * 1024:
             cancel.set()
 
-    eng = SyncEngine(plain_connect(sshd), local, str(remote), SyncOptions(bwlimit_kbps=4096),
-                     progress=progress, cancel_event=cancel)
+    eng = SyncEngine(
+        plain_connect(sshd),
+        local,
+        str(remote),
+        SyncOptions(bwlimit_kbps=4096),
+        progress=progress,
+        cancel_event=cancel,
+    )
     with pytest.raises(SyncCancelledError):
         eng.run()
     assert not (remote / "a/huge.bin").exists()
     r = sync(sshd, local, remote)
     assert (remote / "a/huge.bin").read_bytes() == data
-    assert r.bytes < len(data) + 1          # resumed (or at worst restarted), never duplicated
+    assert r.bytes < len(data) + 1  # resumed (or at worst restarted), never duplicated
     assert part_files(remote) == []
 
 
@@ -199,14 +215,21 @@ def test_bandwidth_limit(sshd, remote, tmp_path):
     write_tree(local, {"x.bin": os.urandom(1024 * 1024)})
     t0 = time.monotonic()
     sync(sshd, local, remote, bwlimit_kbps=2048)
-    assert time.monotonic() - t0 >= 0.35     # 1 MiB at 2 MiB/s, allowing the initial burst
+    assert time.monotonic() - t0 >= 0.35  # 1 MiB at 2 MiB/s, allowing the initial burst
 
 
 def _make_hostile_tree(root: Path) -> None:
     """Names a malicious or just odd server can return (created server-side with raw bytes)."""
     broot = os.fsencode(root)
-    for raw in (b"back\\slash", b"..\\..\\evil.txt", b"new\nline.txt", b"caf\xe9.txt", b"...",
-                b"..hidden", b"ok.txt"):
+    for raw in (
+        b"back\\slash",
+        b"..\\..\\evil.txt",
+        b"new\nline.txt",
+        b"caf\xe9.txt",
+        b"...",
+        b"..hidden",
+        b"ok.txt",
+    ):
         with open(broot + b"/" + raw, "wb") as fh:
             fh.write(b"data:" + raw)
     os.mkdir(broot + b"/dir\\x")
@@ -228,8 +251,13 @@ def test_hostile_remote_names_download(sshd, remote, tmp_path):
     got = {os.fsencode(p.relative_to(down)) for p in down.rglob("*") if p.is_file()}
     assert got == {b"new\nline.txt", b"caf\xe9.txt", b"...", b"..hidden", b"ok.txt", b"d\xff/f"}
     assert (down / os.fsdecode(b"caf\xe9.txt")).read_bytes() == b"data:caf\xe9.txt"
-    assert {p for p in r.refused_paths} >= {"back\\slash", "..\\..\\evil.txt", "dir\\x", "etc-link",
-                                            "passwd-link"}
+    assert {p for p in r.refused_paths} >= {
+        "back\\slash",
+        "..\\..\\evil.txt",
+        "dir\\x",
+        "etc-link",
+        "passwd-link",
+    }
     assert not outside.exists()
     assert not any(p.is_symlink() for p in down.rglob("*"))
 
@@ -246,8 +274,9 @@ def test_bytes_level_sftp_listing_matches_find(sshd, remote):
         conn.close()
     assert exists
     # the SFTP walk does not even descend into a folder whose name is unsafe ("dir\\x")
-    assert {k: (v.kind, v.size, int(v.mtime)) for k, v in via_find.items() if k != "dir\\x/inner"} == \
-           {k: (v.kind, v.size, int(v.mtime)) for k, v in via_sftp.items()}
+    assert {k: (v.kind, v.size, int(v.mtime)) for k, v in via_find.items() if k != "dir\\x/inner"} == {
+        k: (v.kind, v.size, int(v.mtime)) for k, v in via_sftp.items()
+    }
     assert os.fsdecode(b"d\xff/f") in via_sftp
 
 
@@ -322,14 +351,35 @@ def test_full_local_disk_on_download(sshd, remote, tmp_path):
 
 def test_pairs_and_history_survive_in_the_store(sshd, remote, tmp_path):
     store = SyncStore()
-    pair = store.save(SyncPair(host="h1", local_path=str(tmp_path / "src"), remote_path=str(remote),
-                               excludes=["*.tmp"], verify=True))
+    pair = store.save(
+        SyncPair(
+            host="h1",
+            local_path=str(tmp_path / "src"),
+            remote_path=str(remote),
+            excludes=["*.tmp"],
+            verify=True,
+        )
+    )
     write_tree(tmp_path / "src", {"x": b"1"})
-    run_sync("h1", pair.local_path, pair.remote_path, pair.options(), store=store, pair_id=pair.id,
-             connect=plain_connect(sshd))
+    run_sync(
+        "h1",
+        pair.local_path,
+        pair.remote_path,
+        pair.options(),
+        store=store,
+        pair_id=pair.id,
+        connect=plain_connect(sshd),
+    )
     with pytest.raises(Exception):  # noqa: B017 - any SyncError: the local folder is gone
-        run_sync("h1", str(tmp_path / "nope"), pair.remote_path, pair.options(), store=store,
-                 pair_id=pair.id, connect=plain_connect(sshd))
+        run_sync(
+            "h1",
+            str(tmp_path / "nope"),
+            pair.remote_path,
+            pair.options(),
+            store=store,
+            pair_id=pair.id,
+            connect=plain_connect(sshd),
+        )
     again = SyncStore()
     assert again.pairs()[0].excludes == ["*.tmp"]
     runs = again.runs(pair.id)
@@ -351,5 +401,7 @@ def test_sha256_helper_matches_hashlib(sshd, remote):
         sums = eng.remote_sha256(RemoteShell(conn.transport), ["a b'c.txt", "n\nl", "missing"])
     finally:
         conn.close()
-    assert sums == {"a b'c.txt": hashlib.sha256(b"quoted name").hexdigest(),
-                    "n\nl": hashlib.sha256(b"newline").hexdigest()}
+    assert sums == {
+        "a b'c.txt": hashlib.sha256(b"quoted name").hexdigest(),
+        "n\nl": hashlib.sha256(b"newline").hexdigest(),
+    }

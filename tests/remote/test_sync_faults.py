@@ -53,7 +53,9 @@ class CutRelay:
                 self.socks += [c, s]
             state = {"left": budget}
             for a, b in ((c, s), (s, c)):
-                t = threading.Thread(target=self._pump, args=(a, b, state, c, s), name="relay-pump", daemon=True)
+                t = threading.Thread(
+                    target=self._pump, args=(a, b, state, c, s), name="relay-pump", daemon=True
+                )
                 t.start()
                 self.threads.append(t)
 
@@ -141,7 +143,9 @@ def _assert_no_partial_final(dest: Path, allowed: dict[str, set[str]]) -> None:
 
 
 def _run(connect, local, remote, direction, **kw):
-    return SyncEngine(connect, local, str(remote), SyncOptions(direction=direction, reconnect=False, **kw)).run()
+    return SyncEngine(
+        connect, local, str(remote), SyncOptions(direction=direction, reconnect=False, **kw)
+    ).run()
 
 
 @pytest.mark.parametrize("direction", [UP, DOWN])
@@ -208,5 +212,4 @@ def test_engine_reconnects_by_itself_and_reports_waiting(sshd, relay, tmp_path):
     assert states[-1] == "done"
     assert tree_hashes(remote) == tree_hashes(local)
     assert part_files(remote) == []
-    assert hashlib.sha256((remote / "top.txt").read_bytes()).hexdigest() == \
-        hashlib.sha256(b"top").hexdigest()
+    assert hashlib.sha256((remote / "top.txt").read_bytes()).hexdigest() == hashlib.sha256(b"top").hexdigest()

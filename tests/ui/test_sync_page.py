@@ -18,9 +18,25 @@ pytestmark = pytest.mark.usefixtures("private_home")
 @pytest.fixture
 def host(sshd):
     cmd = f"ssh -p {sshd.port} -i {sshd.client_key} {sshd.user}@{sshd.host}"
-    r = subprocess.run([sys.executable, "-m", "app", "hosts", "add", "gpu1", cmd, "--fingerprint",
-                        sshd.host_key_fingerprint], cwd=ROOT, capture_output=True, text=True, timeout=60,
-                       env=dict(os.environ), stdin=subprocess.DEVNULL)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "hosts",
+            "add",
+            "gpu1",
+            cmd,
+            "--fingerprint",
+            sshd.host_key_fingerprint,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=dict(os.environ),
+        stdin=subprocess.DEVNULL,
+    )
     assert r.returncode == 0, r.stderr
     return "gpu1"
 
@@ -69,7 +85,7 @@ def test_add_preview_and_sync_with_progress(qtbot, app_window, host, sshd, tmp_p
     _wait_idle(qtbot, page)
     paths = {page.preview_model.items[i].path for i in range(page.preview_model.rowCount())}
     assert paths == {"weights.bin", "notes.txt"}
-    assert not (remote / "weights.bin").exists()       # preview changes nothing
+    assert not (remote / "weights.bin").exists()  # preview changes nothing
     assert "2 files to transfer" in page.preview_label.text()
 
     values: list[int] = []
@@ -81,7 +97,7 @@ def test_add_preview_and_sync_with_progress(qtbot, app_window, host, sshd, tmp_p
     assert page.state_label.text() == "Done"
     assert page.progress_bar.value() == page.progress_bar.maximum() == 1000
     moving = [v for v in values if 0 < v < 1000]
-    assert len(moving) >= 2, values                    # the bar moved through the transfer
+    assert len(moving) >= 2, values  # the bar moved through the transfer
     assert moving == sorted(moving)
     assert (remote / "weights.bin").read_bytes() == (local / "weights.bin").read_bytes()
     assert not (remote / "scratch.tmp").exists()
@@ -103,7 +119,7 @@ def test_mirror_deletes_only_after_a_preview(qtbot, app_window, host, sshd, tmp_
     _add_pair(qtbot, page, local, remote, mirror=True)
     qtbot.mouseClick(page.sync_button, Qt.MouseButton.LeftButton)
     _wait_idle(qtbot, page)
-    assert (remote / "stale.txt").exists()             # first press only previewed
+    assert (remote / "stale.txt").exists()  # first press only previewed
     assert any(i.path == "stale.txt" and i.action == "delete" for i in page.preview_model.items)
     assert "press Sync now again" in page.preview_label.text()
     qtbot.mouseClick(page.sync_button, Qt.MouseButton.LeftButton)
@@ -120,8 +136,9 @@ def test_cancel_stops_and_leaves_no_partial_file(qtbot, app_window, host, sshd, 
     (local / "big.bin").write_bytes(os.urandom(6 * 1024 * 1024))
     _add_pair(qtbot, page, local, remote, bwlimit=2048)
     qtbot.mouseClick(page.sync_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(lambda: 0 < page.progress_bar.value() < 1000 and page.progress_bar.maximum() == 1000,
-                    timeout=20_000)
+    qtbot.waitUntil(
+        lambda: 0 < page.progress_bar.value() < 1000 and page.progress_bar.maximum() == 1000, timeout=20_000
+    )
     qtbot.mouseClick(page.cancel_button, Qt.MouseButton.LeftButton)
     _wait_idle(qtbot, page, 15_000)
     assert page.state_label.text() == "Cancelled"

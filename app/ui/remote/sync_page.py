@@ -30,17 +30,13 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.errors import LabGpuError
-from app.core.syncplan import CONFLICT, COPY, DELETE, MKDIR, REASONS, UPDATE, PlanItem
 from app.core.i18n import translate
-from app.remote.sync import DOWN, UP, SyncPair, SyncProgress, SyncResult, SyncStore, human_bytes, run_sync
+from app.core.syncplan import CONFLICT, COPY, DELETE, MKDIR, REASONS, UPDATE, PlanItem
+from app.remote.sync import UP, SyncPair, SyncProgress, SyncResult, SyncStore, human_bytes, run_sync
 from app.ui.context import AppContext
 from app.ui.remote.sync_pair_dialog import SyncPairDialog
 
 MAX_PREVIEW_ROWS = 5000
-
-
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("SyncPage", text)
 
 
 def _fmt_eta(seconds: float | None) -> str:
@@ -70,22 +66,34 @@ class PreviewModel(QAbstractTableModel):
     def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
         return 0 if parent.isValid() else 4
 
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self,
+        section: int,
+        orientation: Qt.Orientation,  # noqa: N802
+        role: int = Qt.ItemDataRole.DisplayRole,
+    ) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            tr = QCoreApplication.translate
-            return [tr("PreviewModel", "Action"), tr("PreviewModel", "Path"), tr("PreviewModel", "Size"),
-                    tr("PreviewModel", "Why")][section]
+            return [
+                QCoreApplication.translate("PreviewModel", "Action"),
+                QCoreApplication.translate("PreviewModel", "Path"),
+                QCoreApplication.translate("PreviewModel", "Size"),
+                QCoreApplication.translate("PreviewModel", "Why"),
+            ][section]
         return None
 
     @staticmethod
     def action_text(action: str) -> str:
-        tr = QCoreApplication.translate
-        return {COPY: tr("PreviewModel", "Copy"), UPDATE: tr("PreviewModel", "Update"),
-                DELETE: tr("PreviewModel", "Delete"), MKDIR: tr("PreviewModel", "New folder"),
-                CONFLICT: tr("PreviewModel", "Skip")}.get(action, action)
+        return {
+            COPY: QCoreApplication.translate("PreviewModel", "Copy"),
+            UPDATE: QCoreApplication.translate("PreviewModel", "Update"),
+            DELETE: QCoreApplication.translate("PreviewModel", "Delete"),
+            MKDIR: QCoreApplication.translate("PreviewModel", "New folder"),
+            CONFLICT: QCoreApplication.translate("PreviewModel", "Skip"),
+        }.get(action, action)
 
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(
+        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         if not index.isValid():
             return None
         item = self.items[index.row()]
@@ -102,7 +110,8 @@ class PreviewModel(QAbstractTableModel):
                 return translate(reason) if reason else ""
         if role == Qt.ItemDataRole.ForegroundRole and col == 0:
             return {DELETE: QColor("#b3261e"), CONFLICT: QColor("#9a6700"), COPY: QColor("#1b6e2e")}.get(
-                item.action)
+                item.action
+            )
         if role == Qt.ItemDataRole.TextAlignmentRole and col == 2:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
@@ -132,34 +141,61 @@ class SyncPage(QWidget):
         title = QLabel(self.tr("Sync"), self)
         title.setStyleSheet("font-size: 20px; font-weight: 600;")
         outer.addWidget(title)
-        sub = QLabel(self.tr("Keep a local folder and a folder on a host in step: datasets up, checkpoints "
-                             "down. Unchanged files are skipped; newer files at the destination are never "
-                             "overwritten."), self)
+        sub = QLabel(
+            self.tr(
+                "Keep a local folder and a folder on a host in step: datasets up, checkpoints "
+                "down. Unchanged files are skipped; newer files at the destination are never "
+                "overwritten."
+            ),
+            self,
+        )
         sub.setWordWrap(True)
         sub.setStyleSheet("color: palette(mid);")
         outer.addWidget(sub)
 
         bar = QHBoxLayout()
-        self.add_button = self._button(self.tr("&New pair…"), self._on_add_button_clicked, bar,
-                                       self.tr("Add a local ↔ remote folder pair (Ctrl+N)"))
+        self.add_button = self._button(
+            self.tr("&New pair…"),
+            self._on_add_button_clicked,
+            bar,
+            self.tr("Add a local ↔ remote folder pair (Ctrl+N)"),
+        )
         self.edit_button = self._button(self.tr("&Edit…"), self._on_edit_button_clicked, bar)
-        self.remove_button = self._button(self.tr("&Remove"), self._on_remove_button_clicked, bar,
-                                          self.tr("Forget the pair (files are not touched)"))
+        self.remove_button = self._button(
+            self.tr("&Remove"),
+            self._on_remove_button_clicked,
+            bar,
+            self.tr("Forget the pair (files are not touched)"),
+        )
         bar.addStretch(1)
-        self.preview_button = self._button(self.tr("&Preview"), self._on_preview_button_clicked, bar,
-                                           self.tr("List what will change without changing anything (Ctrl+P)"))
-        self.sync_button = self._button(self.tr("&Sync now"), self._on_sync_button_clicked, bar,
-                                        self.tr("Run the sync (Ctrl+Return)"))
+        self.preview_button = self._button(
+            self.tr("&Preview"),
+            self._on_preview_button_clicked,
+            bar,
+            self.tr("List what will change without changing anything (Ctrl+P)"),
+        )
+        self.sync_button = self._button(
+            self.tr("&Sync now"), self._on_sync_button_clicked, bar, self.tr("Run the sync (Ctrl+Return)")
+        )
         self.sync_button.setDefault(True)
-        self.cancel_button = self._button(self.tr("&Cancel"), self._on_cancel_button_clicked, bar,
-                                          self.tr("Stop now; finished files stay, the rest resumes next "
-                                                  "time (Esc)"))
+        self.cancel_button = self._button(
+            self.tr("&Cancel"),
+            self._on_cancel_button_clicked,
+            bar,
+            self.tr("Stop now; finished files stay, the rest resumes next time (Esc)"),
+        )
         outer.addLayout(bar)
 
         self.pairs_table = QTableWidget(0, 5, self)
-        self.pairs_table.setHorizontalHeaderLabels([self.tr("Host"), self.tr("Local folder"),
-                                                    self.tr("Remote folder"), self.tr("Direction"),
-                                                    self.tr("Options")])
+        self.pairs_table.setHorizontalHeaderLabels(
+            [
+                self.tr("Host"),
+                self.tr("Local folder"),
+                self.tr("Remote folder"),
+                self.tr("Direction"),
+                self.tr("Options"),
+            ]
+        )
         self._setup_table(self.pairs_table)
         self.pairs_table.itemSelectionChanged.connect(self._on_pairs_table_selection_changed)
         self.pairs_table.doubleClicked.connect(self._on_edit_button_clicked)
@@ -173,9 +209,17 @@ class SyncPage(QWidget):
         self.preview_label.setWordWrap(True)
 
         self.history_table = QTableWidget(0, 7, self)
-        self.history_table.setHorizontalHeaderLabels([self.tr("When"), self.tr("Direction"), self.tr("Files"),
-                                                      self.tr("Data"), self.tr("Time"), self.tr("Result"),
-                                                      self.tr("Details")])
+        self.history_table.setHorizontalHeaderLabels(
+            [
+                self.tr("When"),
+                self.tr("Direction"),
+                self.tr("Files"),
+                self.tr("Data"),
+                self.tr("Time"),
+                self.tr("Result"),
+                self.tr("Details"),
+            ]
+        )
         self._setup_table(self.history_table)
         self.history_table.horizontalHeader().setSectionResizeMode(6, QHeaderView.ResizeMode.Stretch)
 
@@ -247,8 +291,11 @@ class SyncPage(QWidget):
             hs = HostStore(store=self.ctx.store)
             names = [h.name for h in hs.list()]
             try:
-                names += [h.name for h in instance_hosts(paths=self.ctx.paths, store=self.ctx.store)
-                          if h.name not in names]
+                names += [
+                    h.name
+                    for h in instance_hosts(paths=self.ctx.paths, store=self.ctx.store)
+                    if h.name not in names
+                ]
             except LabGpuError:
                 pass
         except ImportError:
@@ -262,7 +309,7 @@ class SyncPage(QWidget):
         for row, p in enumerate(self.pairs):
             opts = []
             if p.excludes:
-                opts.append(self.tr("%n exclude(s)", "", len(p.excludes)))
+                opts.append(self.tr("%1 exclude(s)").replace("%1", str(len(p.excludes))))
             if p.gitignore:
                 opts.append(".gitignore")
             if p.mirror_delete:
@@ -271,8 +318,13 @@ class SyncPage(QWidget):
                 opts.append(self.tr("verify"))
             if p.bwlimit_kbps:
                 opts.append(f"≤ {human_bytes(p.bwlimit_kbps * 1024)}/s")
-            cells = [p.host, p.local_path, p.remote_path,
-                     self.tr("Upload ↑") if p.direction == UP else self.tr("Download ↓"), ", ".join(opts)]
+            cells = [
+                p.host,
+                p.local_path,
+                p.remote_path,
+                self.tr("Upload ↑") if p.direction == UP else self.tr("Download ↓"),
+                ", ".join(opts),
+            ]
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setToolTip(text)
@@ -293,22 +345,43 @@ class SyncPage(QWidget):
         return self.pairs[r] if 0 <= r < len(self.pairs) else None
 
     def _pair_key(self, p: SyncPair) -> tuple[Any, ...]:
-        return (p.id, p.host, p.local_path, p.remote_path, p.direction, tuple(p.excludes), p.gitignore,
-                p.mirror_delete)
+        return (
+            p.id,
+            p.host,
+            p.local_path,
+            p.remote_path,
+            p.direction,
+            tuple(p.excludes),
+            p.gitignore,
+            p.mirror_delete,
+        )
 
     def _reload_history(self) -> None:
         pair = self.current_pair()
         runs = self.sync_store.runs(pair.id) if pair is not None else []
         self.history_table.setRowCount(len(runs))
-        results = {"ok": self.tr("OK"), "dry-run": self.tr("Preview"), "error": self.tr("Failed"),
-                   "cancelled": self.tr("Cancelled")}
+        results = {
+            "ok": self.tr("OK"),
+            "dry-run": self.tr("Preview"),
+            "error": self.tr("Failed"),
+            "cancelled": self.tr("Cancelled"),
+        }
         for row, r in enumerate(runs):
-            cells = [time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(r.started_at)),
-                     self.tr("Upload ↑") if r.direction == UP else self.tr("Download ↓"),
-                     str(r.files), human_bytes(r.bytes), f"{r.seconds:.1f} s", results.get(r.result, r.result),
-                     r.message or (self.tr("%1 unchanged, %2 deleted, %3 conflicts")
-                                   .replace("%1", str(r.skipped)).replace("%2", str(r.deleted))
-                                   .replace("%3", str(r.conflicts)))]
+            cells = [
+                time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(r.started_at)),
+                self.tr("Upload ↑") if r.direction == UP else self.tr("Download ↓"),
+                str(r.files),
+                human_bytes(r.bytes),
+                f"{r.seconds:.1f} s",
+                results.get(r.result, r.result),
+                r.message
+                or (
+                    self.tr("%1 unchanged, %2 deleted, %3 conflicts")
+                    .replace("%1", str(r.skipped))
+                    .replace("%2", str(r.deleted))
+                    .replace("%3", str(r.conflicts))
+                ),
+            ]
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setToolTip(text)
@@ -373,9 +446,12 @@ class SyncPage(QWidget):
             return
         if self.ctx.errors.interactive:
             answer = QMessageBox.question(
-                self, self.tr("Remove pair"),
-                self.tr("Forget the pair %1 ↔ %2? No files are deleted.").replace("%1", pair.local_path)
-                .replace("%2", f"{pair.host}:{pair.remote_path}"))
+                self,
+                self.tr("Remove pair"),
+                self.tr("Forget the pair %1 ↔ %2? No files are deleted.")
+                .replace("%1", pair.local_path)
+                .replace("%2", f"{pair.host}:{pair.remote_path}"),
+            )
             if answer != QMessageBox.StandardButton.Yes:
                 return
         self.sync_store.remove(pair.id)
@@ -406,15 +482,26 @@ class SyncPage(QWidget):
 
         def job(task: Any = None) -> SyncResult:
             cancel = getattr(task, "_cancel", None)  # the runner's cancel flag (shutdown sets it)
-            return run_sync(pair.host, pair.local_path, pair.remote_path, opts, paths=self.ctx.paths,
-                            store=SyncStore(store=store.store), pair_id=pair.id,
-                            progress=task.report if task is not None else None, cancel_event=cancel,
-                            engine_ready=self._set_engine)
+            return run_sync(
+                pair.host,
+                pair.local_path,
+                pair.remote_path,
+                opts,
+                paths=self.ctx.paths,
+                store=SyncStore(store=store.store),
+                pair_id=pair.id,
+                progress=task.report if task is not None else None,
+                cancel_event=cancel,
+                engine_ready=self._set_engine,
+            )
 
         self.task = self.ctx.runner.submit(
-            job, name="sync",
+            job,
+            name="sync",
             on_done=lambda r, p=pair, d=dry_run, c=then_confirm: self._on_task_done(p, r, d, c),
-            on_error=self._on_task_failed, on_progress=self._on_task_progress)
+            on_error=self._on_task_failed,
+            on_progress=self._on_task_progress,
+        )
         self.state_label.setText(self.tr("Previewing…") if dry_run else self.tr("Starting…"))
         self.progress_bar.setValue(0)
         self.progress_bar.setRange(0, 0)  # busy until the plan says how much there is
@@ -435,10 +522,15 @@ class SyncPage(QWidget):
         self.task.cancel()
 
     def state_text(self, state: str) -> str:
-        return {"listing": self.tr("Listing files…"), "planning": self.tr("Comparing…"),
-                "transferring": self.tr("Transferring"), "verifying": self.tr("Verifying (sha256)…"),
-                "deleting": self.tr("Deleting…"), "waiting": self.tr("Waiting for VPN/connection…"),
-                "done": self.tr("Done")}.get(state, state)
+        return {
+            "listing": self.tr("Listing files…"),
+            "planning": self.tr("Comparing…"),
+            "transferring": self.tr("Transferring"),
+            "verifying": self.tr("Verifying (sha256)…"),
+            "deleting": self.tr("Deleting…"),
+            "waiting": self.tr("Waiting for VPN/connection…"),
+            "done": self.tr("Done"),
+        }.get(state, state)
 
     @Slot(object)
     def _on_task_progress(self, p: SyncProgress) -> None:
@@ -458,9 +550,13 @@ class SyncPage(QWidget):
         if p.files_total or p.bytes_total:
             self.detail_label.setText(
                 self.tr("%1/%2 files · %3 of %4 · %5/s · ETA %6")
-                .replace("%1", str(p.files_done)).replace("%2", str(p.files_total))
-                .replace("%3", human_bytes(p.bytes_done)).replace("%4", human_bytes(p.bytes_total))
-                .replace("%5", human_bytes(p.rate)).replace("%6", _fmt_eta(p.eta)))
+                .replace("%1", str(p.files_done))
+                .replace("%2", str(p.files_total))
+                .replace("%3", human_bytes(p.bytes_done))
+                .replace("%4", human_bytes(p.bytes_total))
+                .replace("%5", human_bytes(p.rate))
+                .replace("%6", _fmt_eta(p.eta))
+            )
 
     def _finish_task(self) -> None:
         self.task = None
@@ -480,13 +576,18 @@ class SyncPage(QWidget):
             self.progress_bar.setValue(0)
             self.state_label.setText(self.tr("Preview ready"))
             self.detail_label.setText("")
-            text = (self.tr("%1 files to transfer (%2), %3 to delete, %4 unchanged, %5 conflicts.")
-                    .replace("%1", str(result.files)).replace("%2", human_bytes(result.bytes))
-                    .replace("%3", str(result.deleted)).replace("%4", str(result.skipped))
-                    .replace("%5", str(result.conflicts)))
+            text = (
+                self.tr("%1 files to transfer (%2), %3 to delete, %4 unchanged, %5 conflicts.")
+                .replace("%1", str(result.files))
+                .replace("%2", human_bytes(result.bytes))
+                .replace("%3", str(result.deleted))
+                .replace("%4", str(result.skipped))
+                .replace("%5", str(result.conflicts))
+            )
             if self.preview_model.total > MAX_PREVIEW_ROWS:
                 text += " " + self.tr("Showing the first %1 of %2 changes.").replace(
-                    "%1", str(MAX_PREVIEW_ROWS)).replace("%2", str(self.preview_model.total))
+                    "%1", str(MAX_PREVIEW_ROWS)
+                ).replace("%2", str(self.preview_model.total))
             if then_confirm and self.preview_deletions:
                 text += " " + self.tr("Check the deletions below, then press Sync now again to apply them.")
             elif then_confirm:
@@ -497,13 +598,18 @@ class SyncPage(QWidget):
             self.state_label.setText(self.tr("Done"))
             self.preview_for = None
             self.preview_model.set_items([])
-            text = (self.tr("%1 files (%2) transferred, %3 unchanged, %4 deleted in %5 s.")
-                    .replace("%1", str(result.files)).replace("%2", human_bytes(result.bytes))
-                    .replace("%3", str(result.skipped)).replace("%4", str(result.deleted))
-                    .replace("%5", f"{result.seconds:.1f}"))
+            text = (
+                self.tr("%1 files (%2) transferred, %3 unchanged, %4 deleted in %5 s.")
+                .replace("%1", str(result.files))
+                .replace("%2", human_bytes(result.bytes))
+                .replace("%3", str(result.skipped))
+                .replace("%4", str(result.deleted))
+                .replace("%5", f"{result.seconds:.1f}")
+            )
             if result.conflicts:
                 text += " " + self.tr("%1 destination files are newer and were kept.").replace(
-                    "%1", str(result.conflicts))
+                    "%1", str(result.conflicts)
+                )
             self.preview_label.setText(text)
             self.detail_label.setText("")
         self._reload_history()

@@ -69,8 +69,9 @@ class SyncPairDialog(QDialog):
         form.addRow(self.tr("Direction:"), dir_row)
 
         self.excludes_edit = QPlainTextEdit(self)
-        self.excludes_edit.setPlaceholderText(self.tr("One pattern per line, .gitignore syntax, e.g.\n*.ckpt\n"
-                                                      "runs/\n!runs/best.ckpt"))
+        self.excludes_edit.setPlaceholderText(
+            self.tr("One pattern per line, .gitignore syntax, e.g.\n*.ckpt\nruns/\n!runs/best.ckpt")
+        )
         self.excludes_edit.setFixedHeight(90)
         form.addRow(self.tr("E&xcludes:"), self.excludes_edit)
         note = QLabel(self.tr("Always excluded: %1").replace("%1", "  ".join(DEFAULT_EXCLUDES)), self)
@@ -78,8 +79,10 @@ class SyncPairDialog(QDialog):
         form.addRow("", note)
 
         self.gitignore_check = QCheckBox(self.tr("Honour .gitignore files in the source folder"), self)
-        self.delete_check = QCheckBox(self.tr("Mirror: delete destination files missing from the source "
-                                              "(shown in the preview first)"), self)
+        self.delete_check = QCheckBox(
+            self.tr("Mirror: delete destination files missing from the source (shown in the preview first)"),
+            self,
+        )
         self.verify_check = QCheckBox(self.tr("Verify with sha256 (slower, reads every file)"), self)
         for cb in (self.gitignore_check, self.delete_check, self.verify_check):
             form.addRow("", cb)
@@ -95,8 +98,11 @@ class SyncPairDialog(QDialog):
         self.error_label.setStyleSheet("color: #b3261e;")
         self.error_label.setWordWrap(True)
 
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel,
-                                   Qt.Orientation.Horizontal, self)
+        buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel,
+            Qt.Orientation.Horizontal,
+            self,
+        )
         buttons.accepted.connect(self._on_buttons_accepted)
         buttons.rejected.connect(self.reject)
         self.ok_button = buttons.button(QDialogButtonBox.StandardButton.Ok)
@@ -117,7 +123,9 @@ class SyncPairDialog(QDialog):
             self.bw_spin.setValue(int(pair.bwlimit_kbps or 0))
 
     def _on_browse_clicked(self) -> None:
-        path = QFileDialog.getExistingDirectory(self, self.tr("Choose the local folder"), self.local_edit.text())
+        path = QFileDialog.getExistingDirectory(
+            self, self.tr("Choose the local folder"), self.local_edit.text()
+        )
         if path:
             self.local_edit.setText(path)
 
@@ -135,9 +143,15 @@ class SyncPairDialog(QDialog):
 
     def pair(self) -> SyncPair:
         excludes = [ln.strip() for ln in self.excludes_edit.toPlainText().splitlines() if ln.strip()]
-        return SyncPair(host=self.host_combo.currentText().strip(), local_path=self.local_edit.text().strip(),
-                        remote_path=self.remote_edit.text().strip(),
-                        direction=DOWN if self.down_radio.isChecked() else UP, excludes=excludes,
-                        gitignore=self.gitignore_check.isChecked(), mirror_delete=self.delete_check.isChecked(),
-                        verify=self.verify_check.isChecked(), bwlimit_kbps=float(self.bw_spin.value()) or None,
-                        id=self._id)
+        return SyncPair(
+            host=self.host_combo.currentText().strip(),
+            local_path=self.local_edit.text().strip(),
+            remote_path=self.remote_edit.text().strip(),
+            direction=DOWN if self.down_radio.isChecked() else UP,
+            excludes=excludes,
+            gitignore=self.gitignore_check.isChecked(),
+            mirror_delete=self.delete_check.isChecked(),
+            verify=self.verify_check.isChecked(),
+            bwlimit_kbps=float(self.bw_spin.value()) or None,
+            id=self._id,
+        )

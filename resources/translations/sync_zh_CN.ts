@@ -1,0 +1,562 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>LabGPU</name>
+    <message>
+        <source>The connection was lost during the sync ({why}).</source>
+        <translation>同步过程中连接断开（{why}）。</translation>
+    </message>
+    <message>
+        <source>Run the sync again: finished files are kept and the interrupted one continues where it stopped.</source>
+        <translation>请重新运行同步：已完成的文件会保留，中断的文件会从断点继续。</translation>
+    </message>
+    <message>
+        <source>The sync was cancelled.</source>
+        <translation>同步已取消。</translation>
+    </message>
+    <message>
+        <source>Files already finished are kept; run it again to continue.</source>
+        <translation>已完成的文件会保留；再次运行即可继续。</translation>
+    </message>
+    <message>
+        <source>Refused the unsafe file name {name!r}.</source>
+        <translation>已拒绝不安全的文件名 {name!r}。</translation>
+    </message>
+    <message>
+        <source>Refused to write {name!r}: it would land outside the destination folder.</source>
+        <translation>已拒绝写入 {name!r}：它会落在目标文件夹之外。</translation>
+    </message>
+    <message>
+        <source>The local folder {path} does not exist.</source>
+        <translation>本地文件夹 {path} 不存在。</translation>
+    </message>
+    <message>
+        <source>Check the path, or create the folder first.</source>
+        <translation>请检查路径，或先创建该文件夹。</translation>
+    </message>
+    <message>
+        <source>The remote folder {path} does not exist.</source>
+        <translation>远程文件夹 {path} 不存在。</translation>
+    </message>
+    <message>
+        <source>Check the remote path (relative paths start in the login folder).</source>
+        <translation>请检查远程路径（相对路径从登录目录开始）。</translation>
+    </message>
+    <message>
+        <source>Could not create the remote folder {path}: {why}</source>
+        <translation>无法创建远程文件夹 {path}：{why}</translation>
+    </message>
+    <message>
+        <source>Check the path and your permissions there.</source>
+        <translation>请检查该路径以及你在那里的权限。</translation>
+    </message>
+    <message>
+        <source>Could not finish {path} on the server: {why}</source>
+        <translation>无法在服务器上完成 {path}：{why}</translation>
+    </message>
+    <message>
+        <source>Permission denied writing {path} on the server.</source>
+        <translation>在服务器上写入 {path} 时权限被拒绝。</translation>
+    </message>
+    <message>
+        <source>Choose a remote folder you can write to.</source>
+        <translation>请选择一个你有写权限的远程文件夹。</translation>
+    </message>
+    <message>
+        <source>The server could not write {path}: {why}</source>
+        <translation>服务器无法写入 {path}：{why}</translation>
+    </message>
+    <message>
+        <source>Check free space and permissions on the server.</source>
+        <translation>请检查服务器上的剩余空间和权限。</translation>
+    </message>
+    <message>
+        <source>Could not read {path} on the server.</source>
+        <translation>无法读取服务器上的 {path}。</translation>
+    </message>
+    <message>
+        <source>It may have been removed or be unreadable; run the sync again.</source>
+        <translation>它可能已被删除或不可读；请重新运行同步。</translation>
+    </message>
+    <message>
+        <source>Could not read {path} on the server: {why}</source>
+        <translation>无法读取服务器上的 {path}：{why}</translation>
+    </message>
+    <message>
+        <source>{n} file(s) failed sha256 verification, e.g. {path}.</source>
+        <translation>{n} 个文件未通过 sha256 校验，例如 {path}。</translation>
+    </message>
+    <message>
+        <source>They were not put in place; run the sync again. If it repeats, the source is changing or a disk is faulty.</source>
+        <translation>这些文件没有放到最终位置；请重新运行同步。如果反复出现，说明源文件正在变化或磁盘有故障。</translation>
+    </message>
+    <message>
+        <source>Could not delete {path} on the server: {why}</source>
+        <translation>无法删除服务器上的 {path}：{why}</translation>
+    </message>
+    <message>
+        <source>Not enough space on the server in {path}: {need} needed, {free} free.</source>
+        <translation>服务器上 {path} 空间不足：需要 {need}，剩余 {free}。</translation>
+    </message>
+    <message>
+        <source>Free space on the server or sync into a larger disk; nothing partial was left behind.</source>
+        <translation>请在服务器上释放空间或同步到更大的磁盘；没有留下任何不完整的文件。</translation>
+    </message>
+    <message>
+        <source>Not enough space on this computer in {path}: {need} needed, {free} free.</source>
+        <translation>本机 {path} 空间不足：需要 {need}，剩余 {free}。</translation>
+    </message>
+    <message>
+        <source>Free some space or choose another local folder; nothing partial was left behind.</source>
+        <translation>请释放一些空间或选择其他本地文件夹；没有留下任何不完整的文件。</translation>
+    </message>
+    <message>
+        <source>Local file error on {path}: {why}</source>
+        <translation>本地文件 {path} 出错：{why}</translation>
+    </message>
+    <message>
+        <source>Check the folder and its permissions.</source>
+        <translation>请检查该文件夹及其权限。</translation>
+    </message>
+    <message>
+        <source>{path} changed while it was being copied.</source>
+        <translation>{path} 在复制过程中发生了变化。</translation>
+    </message>
+    <message>
+        <source>Run the sync again when the file is no longer being written.</source>
+        <translation>请在该文件不再被写入后重新运行同步。</translation>
+    </message>
+    <message>
+        <source>new file</source>
+        <translation>新文件</translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation>已修改</translation>
+    </message>
+    <message>
+        <source>content differs (checksum)</source>
+        <translation>内容不同（校验和）</translation>
+    </message>
+    <message>
+        <source>destination is newer</source>
+        <translation>目标文件较新</translation>
+    </message>
+    <message>
+        <source>destination is newer (overwritten: force)</source>
+        <translation>目标文件较新（已强制覆盖）</translation>
+    </message>
+    <message>
+        <source>a folder and a file have the same name</source>
+        <translation>文件夹与文件同名</translation>
+    </message>
+    <message>
+        <source>destination parent is not a folder</source>
+        <translation>目标的上级不是文件夹</translation>
+    </message>
+    <message>
+        <source>not in source (mirror)</source>
+        <translation>源中不存在（镜像）</translation>
+    </message>
+    <message>
+        <source>unsafe name refused</source>
+        <translation>已拒绝不安全的名称</translation>
+    </message>
+    <message>
+        <source>symbolic link not followed</source>
+        <translation>未跟随符号链接</translation>
+    </message>
+    <message>
+        <source>not a regular file</source>
+        <translation>不是普通文件</translation>
+    </message>
+</context>
+<context>
+    <name>PreviewModel</name>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Path</source>
+        <translation>路径</translation>
+    </message>
+    <message>
+        <source>Size</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>Why</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Update</source>
+        <translation>更新</translation>
+    </message>
+    <message>
+        <source>Delete</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>New folder</source>
+        <translation>新建文件夹</translation>
+    </message>
+    <message>
+        <source>Skip</source>
+        <translation>跳过</translation>
+    </message>
+</context>
+<context>
+    <name>SyncPage</name>
+    <message>
+        <source>Sync</source>
+        <translation>同步</translation>
+    </message>
+    <message>
+        <source>Keep a local folder and a folder on a host in step: datasets up, checkpoints down. Unchanged files are skipped; newer files at the destination are never overwritten.</source>
+        <translation>让本地文件夹与主机上的文件夹保持一致：上传数据集，下载检查点。未改变的文件会跳过；目标处较新的文件绝不会被覆盖。</translation>
+    </message>
+    <message>
+        <source>&amp;New pair…</source>
+        <translation>新建同步对(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>Add a local ↔ remote folder pair (Ctrl+N)</source>
+        <translation>添加一个本地 ↔ 远程文件夹对（Ctrl+N）</translation>
+    </message>
+    <message>
+        <source>&amp;Edit…</source>
+        <translation>编辑(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>&amp;Remove</source>
+        <translation>移除(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Forget the pair (files are not touched)</source>
+        <translation>删除此同步对（不会动任何文件）</translation>
+    </message>
+    <message>
+        <source>&amp;Preview</source>
+        <translation>预览(&amp;P)</translation>
+    </message>
+    <message>
+        <source>List what will change without changing anything (Ctrl+P)</source>
+        <translation>列出将要发生的变化，但不做任何修改（Ctrl+P）</translation>
+    </message>
+    <message>
+        <source>&amp;Sync now</source>
+        <translation>立即同步(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Run the sync (Ctrl+Return)</source>
+        <translation>运行同步（Ctrl+Enter）</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel</source>
+        <translation>取消(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Stop now; finished files stay, the rest resumes next time (Esc)</source>
+        <translation>立即停止；已完成的文件保留，其余的下次继续（Esc）</translation>
+    </message>
+    <message>
+        <source>Host</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>Local folder</source>
+        <translation>本地文件夹</translation>
+    </message>
+    <message>
+        <source>Remote folder</source>
+        <translation>远程文件夹</translation>
+    </message>
+    <message>
+        <source>Direction</source>
+        <translation>方向</translation>
+    </message>
+    <message>
+        <source>Options</source>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <source>Press Preview to see what will change.</source>
+        <translation>点击“预览”查看将要发生的变化。</translation>
+    </message>
+    <message>
+        <source>When</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>Files</source>
+        <translation>文件数</translation>
+    </message>
+    <message>
+        <source>Data</source>
+        <translation>数据量</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>耗时</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Details</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>Pairs</source>
+        <translation>同步对</translation>
+    </message>
+    <message>
+        <source>Preview</source>
+        <translation>预览</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>历史记录</translation>
+    </message>
+    <message>
+        <source>Idle</source>
+        <translation>空闲</translation>
+    </message>
+    <message>
+        <source>%1 exclude(s)</source>
+        <translation>%1 条排除规则</translation>
+    </message>
+    <message>
+        <source>mirror</source>
+        <translation>镜像</translation>
+    </message>
+    <message>
+        <source>verify</source>
+        <translation>校验</translation>
+    </message>
+    <message>
+        <source>Upload ↑</source>
+        <translation>上传 ↑</translation>
+    </message>
+    <message>
+        <source>Download ↓</source>
+        <translation>下载 ↓</translation>
+    </message>
+    <message>
+        <source>OK</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>%1 unchanged, %2 deleted, %3 conflicts</source>
+        <translation>%1 个未变，%2 个已删除，%3 个冲突</translation>
+    </message>
+    <message>
+        <source>Remove pair</source>
+        <translation>移除同步对</translation>
+    </message>
+    <message>
+        <source>Forget the pair %1 ↔ %2? No files are deleted.</source>
+        <translation>删除同步对 %1 ↔ %2？不会删除任何文件。</translation>
+    </message>
+    <message>
+        <source>Previewing…</source>
+        <translation>正在预览…</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>正在开始…</translation>
+    </message>
+    <message>
+        <source>Cancelling…</source>
+        <translation>正在取消…</translation>
+    </message>
+    <message>
+        <source>Listing files…</source>
+        <translation>正在列出文件…</translation>
+    </message>
+    <message>
+        <source>Comparing…</source>
+        <translation>正在比较…</translation>
+    </message>
+    <message>
+        <source>Transferring</source>
+        <translation>正在传输</translation>
+    </message>
+    <message>
+        <source>Verifying (sha256)…</source>
+        <translation>正在校验（sha256）…</translation>
+    </message>
+    <message>
+        <source>Deleting…</source>
+        <translation>正在删除…</translation>
+    </message>
+    <message>
+        <source>Waiting for VPN/connection…</source>
+        <translation>正在等待 VPN/连接…</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>attempt %1 — resumes by itself</source>
+        <translation>第 %1 次尝试——会自动继续</translation>
+    </message>
+    <message>
+        <source>%1/%2 files · %3 of %4 · %5/s · ETA %6</source>
+        <translation>%1/%2 个文件 · %3 / %4 · %5/s · 剩余 %6</translation>
+    </message>
+    <message>
+        <source>Preview ready</source>
+        <translation>预览完成</translation>
+    </message>
+    <message>
+        <source>%1 files to transfer (%2), %3 to delete, %4 unchanged, %5 conflicts.</source>
+        <translation>将传输 %1 个文件（%2），删除 %3 个，%4 个未变，%5 个冲突。</translation>
+    </message>
+    <message>
+        <source>Showing the first %1 of %2 changes.</source>
+        <translation>仅显示 %2 项变化中的前 %1 项。</translation>
+    </message>
+    <message>
+        <source>Check the deletions below, then press Sync now again to apply them.</source>
+        <translation>请检查下面的删除项，然后再次点击“立即同步”执行。</translation>
+    </message>
+    <message>
+        <source>Nothing would be deleted; press Sync now again to run it.</source>
+        <translation>不会删除任何文件；再次点击“立即同步”开始运行。</translation>
+    </message>
+    <message>
+        <source>%1 files (%2) transferred, %3 unchanged, %4 deleted in %5 s.</source>
+        <translation>已传输 %1 个文件（%2），%3 个未变，删除 %4 个，用时 %5 秒。</translation>
+    </message>
+    <message>
+        <source>%1 destination files are newer and were kept.</source>
+        <translation>%1 个目标文件较新，已保留。</translation>
+    </message>
+</context>
+<context>
+    <name>SyncPairDialog</name>
+    <message>
+        <source>Edit sync pair</source>
+        <translation>编辑同步对</translation>
+    </message>
+    <message>
+        <source>New sync pair</source>
+        <translation>新建同步对</translation>
+    </message>
+    <message>
+        <source>A host from the Hosts page (or labgpu hosts add)</source>
+        <translation>“主机”页面中的主机（或用 labgpu hosts add 添加）</translation>
+    </message>
+    <message>
+        <source>&amp;Host:</source>
+        <translation>主机(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>Folder on this computer</source>
+        <translation>本机上的文件夹</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>&amp;Local folder:</source>
+        <translation>本地文件夹(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>e.g. ~/data or /mnt/datasets/imagenet</source>
+        <translation>例如 ~/data 或 /mnt/datasets/imagenet</translation>
+    </message>
+    <message>
+        <source>&amp;Remote folder:</source>
+        <translation>远程文件夹(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>&amp;Upload (local → remote)</source>
+        <translation>上传（本地 → 远程）(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Do&amp;wnload (remote → local)</source>
+        <translation>下载（远程 → 本地）(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Direction:</source>
+        <translation>方向：</translation>
+    </message>
+    <message>
+        <source>One pattern per line, .gitignore syntax, e.g.
+*.ckpt
+runs/
+!runs/best.ckpt</source>
+        <translation>每行一个模式，.gitignore 语法，例如
+*.ckpt
+runs/
+!runs/best.ckpt</translation>
+    </message>
+    <message>
+        <source>E&amp;xcludes:</source>
+        <translation>排除(&amp;X)：</translation>
+    </message>
+    <message>
+        <source>Always excluded: %1</source>
+        <translation>始终排除：%1</translation>
+    </message>
+    <message>
+        <source>Honour .gitignore files in the source folder</source>
+        <translation>遵循源文件夹中的 .gitignore 文件</translation>
+    </message>
+    <message>
+        <source>Mirror: delete destination files missing from the source (shown in the preview first)</source>
+        <translation>镜像：删除源中不存在的目标文件（会先在预览中显示）</translation>
+    </message>
+    <message>
+        <source>Verify with sha256 (slower, reads every file)</source>
+        <translation>用 sha256 校验（较慢，会读取每个文件）</translation>
+    </message>
+    <message>
+        <source> KiB/s</source>
+        <translation> KiB/s</translation>
+    </message>
+    <message>
+        <source>unlimited</source>
+        <translation>不限速</translation>
+    </message>
+    <message>
+        <source>&amp;Bandwidth limit:</source>
+        <translation>带宽限制(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>Choose the local folder</source>
+        <translation>选择本地文件夹</translation>
+    </message>
+    <message>
+        <source>Choose a host. Add one on the Hosts page first.</source>
+        <translation>请选择主机。可先在“主机”页面添加。</translation>
+    </message>
+    <message>
+        <source>Enter the local folder.</source>
+        <translation>请输入本地文件夹。</translation>
+    </message>
+    <message>
+        <source>Enter the remote folder.</source>
+        <translation>请输入远程文件夹。</translation>
+    </message>
+</context>
+</TS>
