@@ -41,6 +41,27 @@ from app.core.models import PROVIDERS, GpuSpec, Offer, RankedOffer, Ranking
 OFFER_ROLE = Qt.ItemDataRole.UserRole + 1
 SORT_ROLE = Qt.ItemDataRole.UserRole + 2
 
+_DISPLAY = int(Qt.ItemDataRole.DisplayRole.value)
+_ALIGN = int(Qt.ItemDataRole.TextAlignmentRole.value)
+_FOREGROUND = int(Qt.ItemDataRole.ForegroundRole.value)
+_FONT = int(Qt.ItemDataRole.FontRole.value)
+_BACKGROUND = int(Qt.ItemDataRole.BackgroundRole.value)
+_TOOLTIP = int(Qt.ItemDataRole.ToolTipRole.value)
+_RIGHT = int((Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter).value)
+_LEFT = int((Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter).value)
+_FONTS: dict[str, QFont] = {}
+
+
+def _font(kind: str) -> QFont:
+    """Shared italic/bold fonts (made on first use: a QFont needs the application to exist)."""
+    f = _FONTS.get(kind)
+    if f is None:
+        f = QFont()
+        f.setItalic(kind == "italic")
+        f.setBold(kind == "bold")
+        _FONTS[kind] = f
+    return f
+
 _INDEX = (QModelIndex, QPersistentModelIndex)
 
 
@@ -120,6 +141,7 @@ class OffersTableModel(QAbstractTableModel):
         self._sort_key: str = "per_tflop"
         self._sort_desc = False
         self._sort_cache: dict[str, list[Any]] = {}
+        self._text_cache: dict[tuple[int, str], str] = {}  # (row, column key) → display text
 
     # -- data in ------------------------------------------------------------------------------
 
@@ -137,6 +159,7 @@ class OffersTableModel(QAbstractTableModel):
         """Change the display currency/rate; rows and order stay (sorting is currency-neutral)."""
         changed_rate = rate != self._rate
         self._currency, self._rate = currency, rate
+        self._text_cache.clear()
         if changed_rate:
             self._sort_cache.clear()
         if self._offers:
@@ -274,44 +297,48 @@ class OffersTableModel(QAbstractTableModel):
             return "; ".join(r.reasons) if r else ""
         return ""
 
-    def data(self, index: QModelIndex | QPersistentModelIndex,
-             role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._offers):
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = _DISPLAY) -> Any:
+        # Hot path (every painted cell asks several roles): int role constants, cached text.
+        row = index.row()
+        if not 0 <= row < len(self._offers) or not index.isValid():
             return None
-        offer = self._offers[index.row()]
-        key = self._columns[index.column()].key
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self._display(offer, key)
-        if role == OFFER_ROLE:
-            return offer
-        if role == SORT_ROLE:
-            return self._sort_value(offer, key)
-        if role == Qt.ItemDataRole.TextAlignmentRole:
-            if self._columns[index.column()].numeric:
-                return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            return int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ForegroundRole:
+        role = int(role)
+        offer = self._offers[row]
+        col = self._columns[index.column()]
+        key = col.key
+        if role == _DISPLAY:
+            ck = (row, key)
+            text = self._text_cache.get(ck)
+            if text is None:
+                text = self._display(offer, key)
+                self._text_cache[ck] = text
+            return text
+        if role == _ALIGN:
+            return _RIGHT if col.numeric else _LEFT
+        if role == _FOREGROUND:
             if self._is_unknown(offer, key):
                 return QBrush(QApplication.palette().color(QPalette.ColorGroup.Disabled,
                                                            QPalette.ColorRole.Text))
             if key == "age" and offer.live:
                 return QBrush(QColor("#1b7f3b"))
             return None
-        if role == Qt.ItemDataRole.FontRole:
+        if role == _FONT:
             if self._is_unknown(offer, key):
-                f = QFont()
-                f.setItalic(True)
-                return f
+                return _font("italic")
             if key == "rank" and offer.key in self._ranks:
-                f = QFont()
-                f.setBold(True)
-                return f
+                return _font("bold")
             return None
-        if role == Qt.ItemDataRole.BackgroundRole and offer.key in self._ranks:
+        if role == _BACKGROUND:
+            if offer.key not in self._ranks:
+                return None
             c = QApplication.palette().color(QPalette.ColorRole.Highlight)
             c.setAlpha(28)
             return QBrush(c)
-        if role == Qt.ItemDataRole.ToolTipRole:
+        if role == OFFER_ROLE:
+            return offer
+        if role == SORT_ROLE:
+            return self._sort_value(offer, key)
+        if role == _TOOLTIP:
             money = key in ("on_demand", "spot", "prepaid", "per_gpu", "per_tflop")
             if money and self._is_unknown(offer, key):
                 return translate(UNKNOWN_PRICE)
@@ -406,6 +433,7 @@ class OffersTableModel(QAbstractTableModel):
         return known + unknown
 
     def _apply_sort(self) -> None:
+        self._text_cache.clear()
         if not self._offers:
             return
         order = self._order(self._sort_key, self._sort_desc)
@@ -447,25 +475,30 @@ class OfferFilterProxyModel(QSortFilterProxyModel):
     """Filters with the core OfferFilter rules and delegates sorting to the source model.
 
     The verdicts are computed in one pass (catalog.filter_mask) when the filter or the offers
-    change, and kept by offer identity, so a sort (rows moving in the source) needs no re-filter
-    and filterAcceptsRow is a set lookup.
+    change and kept as a list aligned with the source rows; when the source only reorders rows
+    (a sort) the list is permuted, not recomputed. Our slots are connected before the base
+    class's, so the list is right by the time the base class asks filterAcceptsRow, which is then
+    a list lookup (it runs once per row from C++, the hot path of every filter change).
     """
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
         self._filter = OfferFilter()
-        self._rejected: set[int] = set()  # id() of offers the filter hides
+        self._mask: list[bool] = []
+        self._model: OffersTableModel | None = None
+        self._before_layout: dict[int, bool] | None = None
         self.setDynamicSortFilter(False)
 
     def setSourceModel(self, model: OffersTableModel) -> None:  # noqa: N802 - Qt override
-        # Our slot must run before the base class re-filters on reset, so connect it first.
-        model.modelAboutToBeReset.connect(self._on_source_about_to_reset)
+        self._model = model
         model.modelReset.connect(self._on_source_reset)
+        model.layoutAboutToBeChanged.connect(self._on_source_layout_about_to_change)
+        model.layoutChanged.connect(self._on_source_layout_changed)
         super().setSourceModel(model)
         self._compute()
 
     def source(self) -> OffersTableModel:
-        return self.sourceModel()  # type: ignore[return-value]
+        return self._model  # type: ignore[return-value]
 
     @property
     def offer_filter(self) -> OfferFilter:
@@ -475,36 +508,40 @@ class OfferFilterProxyModel(QSortFilterProxyModel):
         if flt == self._filter:
             return
         self._filter = flt
+        self.refilter()
+
+    def refilter(self) -> None:
+        """Apply the filter again (also when the exchange rate behind a maximum price changed)."""
         self.beginFilterChange()
         self._compute()
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def _compute(self) -> None:
-        model = self.source()
-        if model is None:
-            self._rejected = set()
-            return
-        offers = model.offers
-        mask = filter_mask(offers, self._filter, model.rate, model.gpus)
-        self._rejected = {id(o) for o, ok in zip(offers, mask, strict=True) if not ok}
-
-    def _on_source_about_to_reset(self) -> None:
-        self._rejected = set()
+        model = self._model
+        self._mask = filter_mask(model.offers, self._filter, model.rate, model.gpus) if model else []
 
     def _on_source_reset(self) -> None:
-        # Runs before the base class's own reset slot; it rebuilds its mapping lazily afterwards.
         self._compute()
 
-    def refilter(self) -> None:
-        """Apply the same filter again (the exchange rate behind a maximum price changed)."""
-        self.beginFilterChange()
-        self._compute()
-        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+    def _on_source_layout_about_to_change(self) -> None:
+        if self._model is not None:
+            self._before_layout = {id(o): ok for o, ok in zip(self._model.offers, self._mask, strict=False)}
+
+    def _on_source_layout_changed(self) -> None:
+        before, self._before_layout = self._before_layout, None
+        offers = self._model.offers if self._model is not None else []
+        if before is None or len(before) != len(offers):
+            self._compute()
+            return
+        get = before.get
+        self._mask = [get(id(o), True) for o in offers]
 
     def filterAcceptsRow(self, source_row: int,  # noqa: N802 - Qt override
                          source_parent: QModelIndex | QPersistentModelIndex) -> bool:
-        offers = self.source().offers
-        return source_row >= len(offers) or id(offers[source_row]) not in self._rejected
+        try:
+            return self._mask[source_row]
+        except IndexError:
+            return True
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         # The source sorts (fast, unknowns last); the proxy keeps source order (sort column -1).
@@ -519,5 +556,4 @@ class OfferFilterProxyModel(QSortFilterProxyModel):
         return self.source().offer_at(self.mapToSource(idx).row())
 
     def visible_offers(self) -> list[Offer]:
-        rejected = self._rejected
-        return [o for o in self.source().offers if id(o) not in rejected]
+        return [o for o, ok in zip(self.source().offers, self._mask, strict=False) if ok]
