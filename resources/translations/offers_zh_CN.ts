@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>LabGPU</name>
@@ -241,7 +242,7 @@
         <translation>GPU 数(&amp;P)：</translation>
     </message>
     <message>
-        <source>Maximum on-demand price per hour (spot price when 'Spot available' is ticked). Unknown prices are hidden.</source>
+        <source>Maximum on-demand price per hour (spot price when &apos;Spot available&apos; is ticked). Unknown prices are hidden.</source>
         <translation>按量计费每小时最高价格（勾选“可用竞价实例”时为竞价价格）。价格未知的报价会被隐藏。</translation>
     </message>
     <message>
@@ -284,7 +285,7 @@
         <translation>美元 $</translation>
     </message>
     <message>
-        <source>Show prices in %1 (display only; you are billed in the provider's currency)</source>
+        <source>Show prices in %1 (display only; you are billed in the provider&apos;s currency)</source>
         <translation>以 %1 显示价格（仅用于显示；实际按云厂商的币种计费）</translation>
     </message>
     <message>
@@ -344,8 +345,8 @@
         <translation>来自您账户的实时价格：%1 个。</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Advisor: %1&lt;/b&gt; — %2 recommended, %3 excluded (&lt;a href="excluded"&gt;show&lt;/a&gt;)</source>
-        <translation>&lt;b&gt;选型顾问：%1&lt;/b&gt; — 推荐 %2 个，排除 %3 个（&lt;a href="excluded"&gt;查看&lt;/a&gt;）</translation>
+        <source>&lt;b&gt;Advisor: %1&lt;/b&gt; — %2 recommended, %3 excluded (&lt;a href=&quot;excluded&quot;&gt;show&lt;/a&gt;)</source>
+        <translation>&lt;b&gt;选型顾问：%1&lt;/b&gt; — 推荐 %2 个，排除 %3 个（&lt;a href=&quot;excluded&quot;&gt;查看&lt;/a&gt;）</translation>
     </message>
     <message>
         <source>Nothing was excluded.</source>
@@ -443,7 +444,7 @@
         <translation>实例全部 GPU 的 FP16 稠密张量算力（TFLOPS）</translation>
     </message>
     <message>
-        <source>On-demand price per hour divided by the instance's total FP16 dense TFLOPS</source>
+        <source>On-demand price per hour divided by the instance&apos;s total FP16 dense TFLOPS</source>
         <translation>按量计费每小时价格除以实例 FP16 稠密总算力（TFLOPS）</translation>
     </message>
     <message>
