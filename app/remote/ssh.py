@@ -186,6 +186,49 @@ def find_host(name: str, paths: Paths | None = None) -> HostRecord:
     return hs.get(name)  # raises HostNotFoundError
 
 
+def console_fingerprints_for(rec: HostRecord, paths: Paths | None = None) -> list[str]:
+    """For a launched AWS instance: the host-key fingerprints its console output printed at boot.
+
+    An independent channel (the AWS API) vouching for the key, so a match needs no prompt and a
+    mismatch is refused. Best effort: any problem (no account, no output yet, no network) gives []
+    and the user is asked as on any first contact.
+    """
+    if rec.provider != "aws" or not rec.instance_id:
+        return []
+    try:
+        import boto3
+        import botocore.config
+
+        from app.core.accounts import AccountBook
+        from app.core.instances import Ledger
+        from app.core.store import Store
+
+        from .hostkeys import ec2_console_fingerprints
+
+        store = Store(paths=paths)
+        store.migrate()
+        entry = Ledger(store).get(rec.instance_id, "aws")
+        if entry is None:
+            return []
+        book = AccountBook(store)
+        account = book.get(entry.account)
+        creds = book.credentials(entry.account)
+        client = boto3.session.Session(
+            aws_access_key_id=creds.key_id,
+            aws_secret_access_key=creds.secret,
+            aws_session_token=creds.session_token or None,
+            region_name=entry.region or account.region,
+        ).client(
+            "ec2",
+            endpoint_url=account.endpoint or None,
+            config=botocore.config.Config(connect_timeout=5, read_timeout=10, retries={"max_attempts": 2}),
+        )
+        return ec2_console_fingerprints(client, rec.instance_id)
+    except Exception as exc:  # noqa: BLE001 - a bonus check; never blocks connecting
+        log.info("no console fingerprints for %s: %s", rec.instance_id, type(exc).__name__)
+        return []
+
+
 # -- dialling ------------------------------------------------------------------------------------
 def _unreachable(target: Target, why: str) -> HostUnreachableError:
     return HostUnreachableError(
@@ -457,8 +500,11 @@ class Connection:
                     hops.append(t)
                     nxt = target.jump[i + 1] if i + 1 < len(target.jump) else target
                     sock = self._direct_tcpip(t, hop, nxt)
+                expected = self.expected
+                if not expected and not known.known_keys(target.hostname, target.port):
+                    expected = tuple(console_fingerprints_for(self.record, self.paths))  # first contact only
                 self.transport, self.fingerprint = _dial(
-                    target, sock, self.tuning, known, self.accept, self.expected
+                    target, sock, self.tuning, known, self.accept, expected
                 )
             except BaseException:
                 for t in reversed(hops):

@@ -201,3 +201,62 @@ def test_server_with_several_key_types_is_not_a_changed_key(extra_sshd, private_
     )
     with open_connection(_rec(extra_sshd)) as conn:
         assert conn.fingerprint == extra_sshd.host_key_fingerprint
+
+
+def test_console_check_for_a_launched_aws_instance_uses_its_account(moto, aws_proxy, sshd, secret_service):
+    """The connection asks EC2 (moto here) for the console output with the instance's own account;
+    moto prints no cloud-init block, so the user is asked as on any first contact."""
+    from dataclasses import replace
+
+    import boto3
+
+    from app.core.accounts import Account, AccountBook, Credentials
+    from app.core.hosts import instance_hosts
+    from app.core.instances import Ledger
+    from app.core.store import Store
+    from app.remote.ssh import console_fingerprints_for
+
+    store = Store(paths=default_paths())
+    Ledger(store)  # registers its schema
+    store.migrate()
+    book = AccountBook(store)
+    book.add(
+        Account(name="lab", provider="aws", region="us-east-1", endpoint=aws_proxy.url),
+        Credentials(key_id="AKIAMOTOTESTKEY00001", secret="x"),
+    )
+    ec2 = boto3.client(
+        "ec2",
+        region_name="us-east-1",
+        endpoint_url=moto.url,
+        aws_access_key_id="AKIAMOTOTESTKEY00001",
+        aws_secret_access_key="x",
+    )
+    iid = ec2.run_instances(ImageId="ami-0ub0000000000c3", MinCount=1, MaxCount=1, InstanceType="t3.micro")[
+        "Instances"
+    ][0]["InstanceId"]
+    from app.cloud.base import Instance
+
+    Ledger(store).observe(
+        Instance(
+            id=iid,
+            account="lab",
+            provider="aws",
+            region="us-east-1",
+            zone="us-east-1a",
+            instance_type="t3.micro",
+            state="running",
+            spot=False,
+            public_ip="198.51.100.4",
+        )
+    )
+    (rec,) = [h for h in instance_hosts(store=store) if h.instance_id == iid]
+    assert console_fingerprints_for(rec) == []
+    assert [p.get("InstanceId") for p in aws_proxy.params("GetConsoleOutput")] == [iid]
+    aws_proxy.inject("GetConsoleOutput", "UnauthorizedOperation", status=403)
+    assert console_fingerprints_for(rec) == []  # an AWS error never blocks connecting
+    prompts = []
+    rec = replace(rec, hostname=sshd.host, port=sshd.port, user=sshd.user, key_path=str(sshd.client_key))
+    with open_connection(rec, accept=lambda p: prompts.append(p) or True):
+        pass
+    assert [p.fingerprint for p in prompts] == [sshd.host_key_fingerprint]
+    book.remove("lab")
