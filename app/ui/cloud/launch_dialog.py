@@ -505,6 +505,8 @@ class LaunchDialog(QDialog):
 
     @Slot(object)
     def _on_launch_done(self, result: object) -> None:
+        from app.ui.cloud.instances_page import state_title
+
         self.running = False
         self.result = result
         for item in self._step_items.values():
@@ -513,7 +515,7 @@ class LaunchDialog(QDialog):
                 item.setData(Qt.ItemDataRole.UserRole, "✓")
         entry = result.entry  # type: ignore[attr-defined]
         lines = [
-            self.tr("{id} is {state} in {zone}.").format(id=entry.id, state=entry.state, zone=entry.zone)
+            self.tr("{id} is {state} in {zone}.").format(id=entry.id, state=state_title(entry.state), zone=entry.zone)
         ]
         if entry.public_ip:
             lines.append(self.tr("Public address: {ip}").format(ip=entry.public_ip))
