@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import getpass
 import sys
+from datetime import datetime, timezone
 from typing import Any
 
 from app.cli.output import print_json, print_table
@@ -267,9 +268,10 @@ def cmd_ls(args: argparse.Namespace) -> int:
             text = exc.one_line() if hasattr(exc, "one_line") else str(exc)
             print(f"labgpu: account {name} not refreshed (shown as last seen): {text}", file=sys.stderr)
         entries = result.entries
-    if not args.all:
-        entries = [e for e in entries if e.state != "terminated" or e.ended_at is None
-                   or (e.last_seen - e.ended_at).total_seconds() < 3600]
+    if not args.all:  # terminated ones stay visible for an hour, so a script sees the outcome
+        now = datetime.now(timezone.utc)
+        entries = [e for e in entries if e.state not in ("terminated", "failed") or e.ended_at is None
+                   or (now - e.ended_at).total_seconds() < 3600]
     if args.json:
         print_json([e.to_json() for e in entries])
         return 0

@@ -241,8 +241,7 @@ class AwsProvider:
             rid = exc.response.get("ResponseMetadata", {}).get("RequestId", "")
             if code in ("SignatureDoesNotMatch", "InvalidSignatureException", "AuthFailure") and \
                     re.search(r"expired|skew|clock|too old|in the future", message, re.I):
-                return map_error("aws", "RequestExpired", message, rid, ERRORS, **params) if code != "RequestExpired" \
-                    else map_error("aws", code, message, rid, ERRORS, **params)
+                return map_error("aws", code, message, rid, {code: _CLOCK}, **params)  # keep AWS's code
             if code == "SpotMaxPriceTooLow":
                 m = re.search(r"(?:fulfillment|minimum required)[^0-9]*([0-9.]+)", message)
                 if m and params.get("spot_price") in ("?", ""):
@@ -257,6 +256,8 @@ class AwsProvider:
             return network_error("aws", account.endpoint or f"ec2.{account.region}.amazonaws.com", type(exc).__name__)
         if isinstance(exc, bex.NoCredentialsError):
             return map_error("aws", "AuthFailure", "no credentials", "", ERRORS, **params)
+        if isinstance(exc, bex.BotoCoreError):
+            return map_error("aws", type(exc).__name__, str(exc), "", ERRORS, **params)
         return exc
 
     # -- protocol ----------------------------------------------------------------------------

@@ -18,6 +18,7 @@ import base64
 import hashlib
 import os
 import secrets as pysecrets
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +28,7 @@ from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.paths import Paths
 
 DEFAULT_KEY_NAME = "labgpu_ed25519"
+_lock = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -61,16 +63,22 @@ def key_dir(paths: Paths) -> Path:
 
 def ensure_default_key(paths: Paths, name: str = DEFAULT_KEY_NAME) -> SshKey:
     """LabGPU's own key, created on first use."""
-    from cryptography.hazmat.primitives import serialization
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
     folder = key_dir(paths.ensure())
     folder.mkdir(mode=0o700, exist_ok=True)
     priv, pub = folder / name, folder / f"{name}.pub"
     entry = passphrase_entry(name)
-    if priv.exists() and pub.exists():
-        line = pub.read_text(encoding="ascii").strip()
-        return SshKey(priv, line, fingerprint(line), entry)
+    with _lock:  # two launches at once must not create two keys (and overwrite one passphrase)
+        if priv.exists() and pub.exists():
+            line = pub.read_text(encoding="ascii").strip()
+            return SshKey(priv, line, fingerprint(line), entry)
+        return _create_key(priv, pub, entry)
+
+
+def _create_key(priv: Path, pub: Path, entry: str) -> SshKey:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+    name = priv.name
     passphrase = pysecrets.token_urlsafe(24)
     secrets.set_secret(entry, passphrase)  # keyring first: no keyring → no key file
     key = Ed25519PrivateKey.generate()
@@ -78,12 +86,14 @@ def ensure_default_key(paths: Paths, name: str = DEFAULT_KEY_NAME) -> SshKey:
                              serialization.BestAvailableEncryption(passphrase.encode()))
     line = key.public_key().public_bytes(serialization.Encoding.OpenSSH,
                                          serialization.PublicFormat.OpenSSH).decode() + " labgpu"
+    pub.write_text(line + "\n", encoding="ascii")  # public half first: "both exist" means complete
     tmp = priv.with_name(f".{name}.{os.getpid()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     with os.fdopen(fd, "wb") as fh:
         fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
     os.replace(tmp, priv)
-    pub.write_text(line + "\n", encoding="ascii")
     return SshKey(priv, line, fingerprint(line), entry)
 
 
