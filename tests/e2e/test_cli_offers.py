@@ -66,3 +66,36 @@ def test_table_output_and_bad_input(labgpu_home):
     assert bad.returncode == 2
     assert "Unknown provider oracle" in bad.stderr
     assert bad.stdout == ""
+
+
+def test_catalog_problems_are_warnings_on_stderr_and_the_rest_lists(labgpu_home):
+    from app.core import live_prices
+    from app.core.paths import default_paths
+
+    cache = live_prices._path(default_paths().ensure())
+    cache.write_text('{"version": "not-a-cache"}', encoding="utf-8")
+    r = _run("--gpu", "T4", "--json", home=labgpu_home)
+    assert r.returncode == 0
+    assert "labgpu: warning: live price cache:" in r.stderr
+    assert json.loads(r.stdout)
+
+
+def test_live_price_from_the_cache_shows_in_json(labgpu_home):
+    from dataclasses import replace
+    from datetime import datetime, timezone
+
+    from app.core import live_prices
+    from app.core.catalog import load_catalog
+    from app.core.paths import default_paths
+
+    paths = default_paths().ensure()
+    bundled = load_catalog(paths, include_live=False).offers
+    gn7 = next(o for o in bundled if o.instance_type == "GN7.2XLARGE32")
+    live_prices.save(paths, [replace(gn7, price_on_demand=8.68, fetched_at=datetime.now(timezone.utc),
+                                     price_source="InquiryPriceRunInstances")])
+    r = _run("--provider", "tencent", "--gpu", "T4", "--json", home=labgpu_home)
+    assert r.returncode == 0, r.stderr
+    row = next(x for x in json.loads(r.stdout) if x["instance_type"] == "GN7.2XLARGE32")
+    assert row["live"] is True
+    assert row["price_on_demand"] == 8.68
+    assert row["fetched_at"]
