@@ -60,24 +60,23 @@ GREEN, AMBER, RED, GREY = QColor("#2e7d32"), QColor("#b26a00"), QColor("#c62828"
 
 
 def state_text(state: str) -> str:
-    t = QCoreApplication.translate
     return {
-        CONNECTED: t("VpnPage", "Connected"),
-        DISCONNECTED: t("VpnPage", "Disconnected"),
-        "STARTING": t("VpnPage", "Starting…"),
-        "CONNECTING": t("VpnPage", "Connecting…"),
-        "RESOLVE": t("VpnPage", "Resolving server…"),
-        "TCP_CONNECT": t("VpnPage", "Connecting…"),
-        "WAIT": t("VpnPage", "Waiting for the server…"),
-        "AUTH": t("VpnPage", "Authenticating…"),
-        "AUTH_PENDING": t("VpnPage", "Waiting for approval…"),
-        "GET_CONFIG": t("VpnPage", "Getting configuration…"),
-        "ASSIGN_IP": t("VpnPage", "Assigning address…"),
-        "ADD_ROUTES": t("VpnPage", "Adding routes…"),
-        "RECONNECTING": t("VpnPage", "Reconnecting…"),
-        "EXITING": t("VpnPage", "Disconnecting…"),
-        NEEDS_CREDENTIALS: t("VpnPage", "Needs credentials"),
-        FAILED: t("VpnPage", "Failed"),
+        CONNECTED: QCoreApplication.translate("VpnPage", "Connected"),
+        DISCONNECTED: QCoreApplication.translate("VpnPage", "Disconnected"),
+        "STARTING": QCoreApplication.translate("VpnPage", "Starting…"),
+        "CONNECTING": QCoreApplication.translate("VpnPage", "Connecting…"),
+        "RESOLVE": QCoreApplication.translate("VpnPage", "Resolving server…"),
+        "TCP_CONNECT": QCoreApplication.translate("VpnPage", "Connecting…"),
+        "WAIT": QCoreApplication.translate("VpnPage", "Waiting for the server…"),
+        "AUTH": QCoreApplication.translate("VpnPage", "Authenticating…"),
+        "AUTH_PENDING": QCoreApplication.translate("VpnPage", "Waiting for approval…"),
+        "GET_CONFIG": QCoreApplication.translate("VpnPage", "Getting configuration…"),
+        "ASSIGN_IP": QCoreApplication.translate("VpnPage", "Assigning address…"),
+        "ADD_ROUTES": QCoreApplication.translate("VpnPage", "Adding routes…"),
+        "RECONNECTING": QCoreApplication.translate("VpnPage", "Reconnecting…"),
+        "EXITING": QCoreApplication.translate("VpnPage", "Disconnecting…"),
+        NEEDS_CREDENTIALS: QCoreApplication.translate("VpnPage", "Needs credentials"),
+        FAILED: QCoreApplication.translate("VpnPage", "Failed"),
     }.get(state, state)
 
 
@@ -122,22 +121,22 @@ class VpnProfilesModel(QAbstractTableModel):
     def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            t = QCoreApplication.translate
-            return [t("VpnProfilesModel", "Profile"), t("VpnProfilesModel", "State"),
-                    t("VpnProfilesModel", "Tunnel address"), t("VpnProfilesModel", "Server"),
-                    t("VpnProfilesModel", "Credentials")][section]
+            return [QCoreApplication.translate("VpnProfilesModel", "Profile"),
+                    QCoreApplication.translate("VpnProfilesModel", "State"),
+                    QCoreApplication.translate("VpnProfilesModel", "Tunnel address"),
+                    QCoreApplication.translate("VpnProfilesModel", "Server"),
+                    QCoreApplication.translate("VpnProfilesModel", "Credentials")][section]
         return None
 
     def credentials_text(self, prof: StoredProfile) -> str:
-        t = QCoreApplication.translate
         missing = self.missing.get(prof.name)
         if not prof.needs_auth and not prof.needs_key_passphrase:
-            return t("VpnProfilesModel", "certificate only")
+            return QCoreApplication.translate("VpnProfilesModel", "certificate only")
         if missing is None:
             return "…"
         if missing:
-            return t("VpnProfilesModel", "missing")
-        return t("VpnProfilesModel", "stored in keyring")
+            return QCoreApplication.translate("VpnProfilesModel", "missing")
+        return QCoreApplication.translate("VpnProfilesModel", "stored in keyring")
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
@@ -579,16 +578,15 @@ def _html(text: str) -> str:
 
 def _privilege_note() -> str:
     """How openvpn will get its rights here, in words (or what the user must do)."""
-    t = QCoreApplication.translate
     try:
         binary = find_openvpn()
         plan = privilege_plan(binary, netns=os.environ.get("LABGPU_VPN_NETNS") or None)
     except VpnError as exc:
         return exc.text() + " " + exc.hint()
     if plan.method == "root":
-        return t("VpnPage", "OpenVPN ({path}) runs with administrator rights.").format(path=binary)
+        return QCoreApplication.translate("VpnPage", "OpenVPN ({path}) runs with administrator rights.").format(path=binary)
     if plan.method == "capability":
-        return t("VpnPage", "OpenVPN ({path}) has the network capability it needs.").format(path=binary)
+        return QCoreApplication.translate("VpnPage", "OpenVPN ({path}) has the network capability it needs.").format(path=binary)
     if plan.method == "pkexec":
-        return t("VpnPage", "Connecting asks for your password (pkexec) to start OpenVPN ({path}).").format(path=binary)
-    return t("VpnPage", "OpenVPN runs in network namespace {ns} (test mode).").format(ns=plan.prefix[-1])
+        return QCoreApplication.translate("VpnPage", "Connecting asks for your password (pkexec) to start OpenVPN ({path}).").format(path=binary)
+    return QCoreApplication.translate("VpnPage", "OpenVPN runs in network namespace {ns} (test mode).").format(ns=plan.prefix[-1])
