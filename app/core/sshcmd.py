@@ -15,7 +15,7 @@ import shlex
 from dataclasses import dataclass, field
 
 from .errors import InputError
-from .i18n import QT_TRANSLATE_NOOP
+from .i18n import QT_TRANSLATE_NOOP, translate
 
 DEFAULT_PORT = 22
 
@@ -75,6 +75,12 @@ class SshTarget:
 
 
 def _bad(reason: str, **params: object) -> InputError:
+    """``reason`` is a marked template, translated here: the dialog shows it while the user types."""
+    text = translate(reason)
+    try:
+        text = text.format(**params)
+    except (KeyError, IndexError, ValueError):
+        pass
     return InputError(
         QT_TRANSLATE_NOOP("LabGPU", "This SSH command cannot be used: {reason}"),
         QT_TRANSLATE_NOOP(
@@ -82,7 +88,7 @@ def _bad(reason: str, **params: object) -> InputError:
             'Paste the command as the provider shows it, e.g. "ssh -p 12345 root@region-1.example.com".',
         ),
         code="BadSshCommand",
-        reason=reason.format(**params) if params else reason,
+        reason=text,
     )
 
 
@@ -90,21 +96,21 @@ def parse_port(text: str) -> int:
     try:
         port = int(text)
     except ValueError:
-        raise _bad("port {port!r} is not a number", port=text) from None
+        raise _bad(QT_TRANSLATE_NOOP("LabGPU", "port {port!r} is not a number"), port=text) from None
     if not 1 <= port <= 65535:
-        raise _bad("port {port} is outside 1–65535", port=port)
+        raise _bad(QT_TRANSLATE_NOOP("LabGPU", "port {port} is outside 1–65535"), port=port)
     return port
 
 
 def check_host(host: str) -> str:
     if not host or not _HOST_RE.match(host) or host.startswith("-"):
-        raise _bad("{host!r} is not a host name or address", host=host)
+        raise _bad(QT_TRANSLATE_NOOP("LabGPU", "{host!r} is not a host name or address"), host=host)
     return host.strip("[]")
 
 
 def check_user(user: str) -> str:
     if user and not _USER_RE.match(user):
-        raise _bad("{user!r} is not a valid user name", user=user)
+        raise _bad(QT_TRANSLATE_NOOP("LabGPU", "{user!r} is not a valid user name"), user=user)
     return user
 
 
@@ -120,12 +126,12 @@ def parse_hop(spec: str) -> JumpHop:
     if spec.startswith("["):
         end = spec.find("]")
         if end < 0:
-            raise _bad("{host!r} is not a host name or address", host=spec)
+            raise _bad(QT_TRANSLATE_NOOP("LabGPU", "{host!r} is not a host name or address"), host=spec)
         host, rest = spec[1:end], spec[end + 1 :]
         if rest.startswith(":"):
             port = parse_port(rest[1:])
         elif rest:
-            raise _bad("{host!r} is not a host name or address", host=spec)
+            raise _bad(QT_TRANSLATE_NOOP("LabGPU", "{host!r} is not a host name or address"), host=spec)
     elif spec.count(":") == 1:
         host, p = spec.split(":")
         port = parse_port(p)
@@ -151,7 +157,7 @@ def parse_ssh_command(text: str) -> SshTarget:
     if argv and (argv[0] == "ssh" or argv[0].endswith("/ssh") or argv[0].lower() == "ssh.exe"):
         argv = argv[1:]
     if not argv:
-        raise _bad("no host given")
+        raise _bad(QT_TRANSLATE_NOOP("LabGPU", "no host given"))
 
     port: int | None = None
     user = ""
@@ -181,7 +187,7 @@ def parse_ssh_command(text: str) -> SshTarget:
                     if not value:
                         i += 1
                         if i >= len(argv):
-                            raise _bad("option -{opt} needs a value", opt=c)
+                            raise _bad(QT_TRANSLATE_NOOP("LabGPU", "option -{opt} needs a value"), opt=c)
                         value = argv[i]
                     if c == "p":
                         port = parse_port(value)
@@ -195,15 +201,18 @@ def parse_ssh_command(text: str) -> SshTarget:
                         k, _, v = value.replace("=", " ", 1).partition(" ")
                         options[k.strip().lower()] = v.strip()
                     break
-                raise _bad("option -{opt} is not supported", opt=c)
+                raise _bad(QT_TRANSLATE_NOOP("LabGPU", "option -{opt} is not supported"), opt=c)
             i += 1
             continue
         if dest:
-            raise _bad("a remote command ({cmd!r}) cannot be saved with a host", cmd=" ".join(argv[i:]))
+            raise _bad(
+                QT_TRANSLATE_NOOP("LabGPU", "a remote command ({cmd!r}) cannot be saved with a host"),
+                cmd=" ".join(argv[i:]),
+            )
         dest = arg
         i += 1
     if not dest:
-        raise _bad("no host given")
+        raise _bad(QT_TRANSLATE_NOOP("LabGPU", "no host given"))
 
     for k, v in options.items():
         if k == "port":
@@ -215,7 +224,7 @@ def parse_ssh_command(text: str) -> SshTarget:
         elif k == "proxyjump":
             jump = v
         elif k == "proxycommand":
-            raise _bad("ProxyCommand is not supported; use -J (ProxyJump)")
+            raise _bad(QT_TRANSLATE_NOOP("LabGPU", "ProxyCommand is not supported; use -J (ProxyJump)"))
 
     if dest.startswith("ssh://"):
         hop = parse_hop(dest)
