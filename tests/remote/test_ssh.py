@@ -122,6 +122,8 @@ def test_wrong_key_is_refused(sshd, tmp_path):
 
 def test_proxyjump_through_a_second_sshd(sshd, extra_sshd):
     """The target is reached only through the jump host's direct-tcpip channel."""
+    extra_sshd.log_level = "DEBUG1"  # logs each direct-tcpip target
+    extra_sshd.restart()
     _trust(sshd)
     _trust(extra_sshd)
     HostStore().add(
