@@ -58,7 +58,7 @@ def test_loads_bundled_catalog_sorted_by_price_per_tflop_with_details(qtbot, ctx
     values = [sort_value(o, "price_per_tflop", rate) for o in offers]
     known = [v for v in values if v is not None]
     assert known == sorted(known)
-    assert all(v is None for v in values[len(known):])  # unknown last
+    assert all(v is None for v in values[len(known) :])  # unknown last
     # the best offer is selected and its details and estimator are shown
     assert page.current_offer() == offers[0]
     assert page.details.stack.currentIndex() == 1
@@ -123,14 +123,14 @@ def test_header_click_sorts_numerically_with_unknown_last_both_ways(qtbot, ctx):
     known = [v for v in vals if v is not None]
     assert known == sorted(known)
     assert len(known) < len(vals)
-    assert vals[len(known):] == [None] * (len(vals) - len(known))
+    assert vals[len(known) :] == [None] * (len(vals) - len(known))
     assert header.sortIndicatorSection() == col
     assert header.sortIndicatorOrder() == Qt.SortOrder.AscendingOrder
     header.sectionClicked.emit(col)
     vals = on_demand_usd()
     known = [v for v in vals if v is not None]
     assert known == sorted(known, reverse=True)
-    assert vals[len(known):] == [None] * (len(vals) - len(known))
+    assert vals[len(known) :] == [None] * (len(vals) - len(known))
     # numeric, not text: VRAM 8 < 16 < 80
     page.sort_by("vram")
     vram = [o.vram_gb for o in _visible(page)]
@@ -218,8 +218,9 @@ def test_advisor_ranking_shows_rank_and_why_first_and_lists_exclusions(qtbot, ct
     order = sorted(picks, key=lambda o: o.instance_type)  # an order no column sort would give
     ranking = Ranking(
         title="LLM fine-tuning, 70B",
-        items=tuple(RankedOffer(o.key, i + 1, 1.0 - i / 10, (f"reason {i + 1}a", "b"))
-                    for i, o in enumerate(order)),
+        items=tuple(
+            RankedOffer(o.key, i + 1, 1.0 - i / 10, (f"reason {i + 1}a", "b")) for i, o in enumerate(order)
+        ),
         excluded=((offers[0].key, "too little VRAM"), (offers[1].key, "no NVLink")),
     )
     page.activate(ranking)
@@ -241,7 +242,10 @@ def test_advisor_ranking_shows_rank_and_why_first_and_lists_exclusions(qtbot, ct
     assert "too little VRAM" in box.informativeText()
     box.close()
     assert page.current_offer().key == order[0].key
+    assert page.filter_bar.gpu_combo.currentText() == "any"  # the T4 filter would hide the picks
     page.clear_ranking_button.click()
+    assert page.filter_bar.gpu_combo.currentText() == "T4"  # and comes back afterwards
+    assert {o.gpu_model for o in _visible(page)} == {"T4"}
     assert not page.banner.isVisible()
     assert page.model.column_of("rank") == -1
     assert page.model.sort_key == "per_tflop"

@@ -54,6 +54,7 @@ class OffersPage(QWidget):
         self.ctx = ctx
         self.load: CatalogLoad | None = None
         self._pending_ranking: Ranking | None = None
+        self._filters_before_ranking: OfferFilter | None = None
         self._loading = False
         self._restoring = True  # no settings writes while the saved state is being shown
 
@@ -418,8 +419,11 @@ class OffersPage(QWidget):
 
     def show_ranking(self, ranking: Ranking) -> None:
         self.model.set_ranking(ranking)
-        # The ranked offers must be visible even if the saved filters would hide them.
+        # The ranked offers must be visible even if the user's filters would hide them; the
+        # filters come back with "Clear ranking".
         if not self.filter_bar.is_default():
+            if self._filters_before_ranking is None:
+                self._filters_before_ranking = self.filter_bar.current_filter()
             self.filter_bar.reset()
         n_rec = sum(1 for r in ranking.items if any(o.key == r.key for o in self.model.offers))
         self.banner_label.setText(
@@ -437,6 +441,10 @@ class OffersPage(QWidget):
     def clear_ranking(self) -> None:
         self.model.set_ranking(None)
         self.banner.hide()
+        saved, self._filters_before_ranking = self._filters_before_ranking, None
+        if saved is not None:
+            self.filter_bar.set_filter(replace(saved, currency=self.model.currency, max_price=None)
+                                       if saved.currency != self.model.currency else saved)
         self._sync_sort_indicator()
         self._update_counts()
 
