@@ -34,7 +34,9 @@ def register(sub: Any) -> None:
     a.add_argument(
         "--fingerprint",
         metavar="SHA256:…",
-        help="the host key fingerprint your provider shows (required without a terminal)",
+        action="append",
+        help="the host key fingerprint your provider shows (required without a terminal; "
+        "give it once more for each -J jump host seen for the first time)",
     )
     a.add_argument(
         "--password-stdin",
@@ -107,7 +109,7 @@ def _read_stdin_secret(what: str) -> str:
 
 
 def cmd_add(args: argparse.Namespace) -> int:
-    from app.remote.hostkeys import fingerprint_matcher, normalize_fingerprint
+    from app.remote.hostkeys import normalize_fingerprint
     from app.remote.ssh import Connection
 
     paths = default_paths()
@@ -133,7 +135,8 @@ def cmd_add(args: argparse.Namespace) -> int:
     if passphrase is not None:
         secrets.set_secret(passphrase_key(rec.name), passphrase)  # the key loader reads it from there
     if args.fingerprint:
-        accept = fingerprint_matcher(args.fingerprint)
+        wanted = {normalize_fingerprint(f) for f in args.fingerprint}
+        accept = lambda prompt: prompt.fingerprint in wanted  # noqa: E731
     elif _interactive() and not args.password_stdin and not args.passphrase_stdin:
         accept = _tty_accept
     else:
@@ -142,7 +145,7 @@ def cmd_add(args: argparse.Namespace) -> int:
     try:
         conn = Connection(rec, paths, accept, password=password).connect()
         try:
-            if args.fingerprint and conn.fingerprint != normalize_fingerprint(args.fingerprint):
+            if args.fingerprint and conn.fingerprint not in wanted:
                 from app.remote.hostkeys import HostKeyError
 
                 raise HostKeyError(
@@ -153,7 +156,7 @@ def cmd_add(args: argparse.Namespace) -> int:
                     code="HostKeyMismatch",
                     host=rec.name,
                     fingerprint=conn.fingerprint,
-                    given=args.fingerprint,
+                    given=", ".join(args.fingerprint),
                 )
             if password is not None:
                 secrets.set_secret(password_key(rec.name), password)

@@ -289,3 +289,27 @@ def test_add_from_ssh_config_alias(sshd, private_home):
     assert r.returncode == 0, r.stderr
     (h,) = json.loads(labgpu("hosts", "ls", "--json").stdout)
     assert (h["hostname"], h["port"], h["known_host_keys"]) == ("gpubox", None, [sshd.host_key_fingerprint])
+
+
+def test_add_through_a_jump_host_needs_both_fingerprints(sshd, extra_sshd):
+    jump = f"{extra_sshd.user}@{extra_sshd.host}:{extra_sshd.port}"
+    (Path(os.environ["HOME"]) / ".ssh" / "config").write_text(
+        f"Host {extra_sshd.host}\n  IdentityFile {extra_sshd.client_key}\n"
+    )
+    cmd = f"ssh -J {jump} -p {sshd.port} -i {sshd.client_key} {sshd.user}@{sshd.host}"
+    r = labgpu("hosts", "add", "inner", cmd, "--fingerprint", sshd.host_key_fingerprint)
+    assert r.returncode != 0
+    assert extra_sshd.host_key_fingerprint in r.stderr  # the jump host's key is the unknown one
+    r = labgpu(
+        "hosts",
+        "add",
+        "inner",
+        cmd,
+        "--fingerprint",
+        sshd.host_key_fingerprint,
+        "--fingerprint",
+        extra_sshd.host_key_fingerprint,
+    )
+    assert r.returncode == 0, r.stderr
+    (h,) = json.loads(labgpu("hosts", "ls", "--json").stdout)
+    assert h["jump"] == jump
