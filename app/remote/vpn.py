@@ -1047,6 +1047,15 @@ class VpnMonitor:
                 self.manager._stop_process(self.name)
         self._wake.set()
 
+    def wait_down(self, timeout: float) -> bool:
+        """After ``disconnect()``: wait until openvpn has exited (True) or ``timeout`` passed."""
+        deadline = time.monotonic() + timeout
+        while self.manager.is_running(self.name):
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.05)
+        return True
+
     def credentials_changed(self) -> None:
         """Credentials were stored: answer the prompt openvpn is waiting on (if any)."""
         with self._lock:

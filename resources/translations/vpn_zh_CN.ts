@@ -477,8 +477,8 @@ Import the .ovpn file your lab or VPN provider gave you (Ctrl+O).</source>
         <translation>需要{what}</translation>
     </message>
     <message>
-        <source> and </source>
-        <translation>和</translation>
+        <source>, </source>
+        <translation>、</translation>
     </message>
     <message>
         <source>&lt;span style='color:#b26a00'&gt;runs scripts (you allowed it)&lt;/span&gt;</source>

@@ -128,7 +128,44 @@ def test_connected_page_in_chinese(qtbot, vpn_env, labgpu_home):
         assert page.connect_button.text() == "连接"
         window.grab().save(os.path.join(SHOTS, "labgpu-vpn-connected-zh_CN.png"))
     finally:
-        page.service.disconnect_profile("lab")
-        qtbot.waitUntil(lambda: vpn_env.client_pids() == [], timeout=10000)
         window.close()
         ctx.shutdown(5000)
+    # Connected from this window: it goes down with the window (clean teardown on exit), no keeper.
+    qtbot.waitUntil(lambda: vpn_env.client_pids() == [], timeout=10000)
+    assert page.service.manager.keeper_pid("lab") == 0
+
+
+def test_page_adopts_a_tunnel_started_by_the_cli_and_leaves_it_up(qtbot, vpn_env, labgpu_home):
+    """``labgpu vpn up`` earlier (its keeper answers prompts); the app opens, shows it live and
+    takes over the management socket; on exit the tunnel stays up, handed back to a keeper."""
+    from app.core.paths import default_paths
+    from app.remote.vpn import VpnManager
+    from app.ui.app import build_main_window
+
+    lab = vpn_env
+    cli = VpnManager(default_paths())
+    cli.add_profile(
+        "lab", lab.ovpn_path, username=lab.username, password=lab.password, key_passphrase=lab.key_passphrase
+    )
+    cli.up("lab", timeout=20)
+    first_keeper = cli.keeper_pid("lab")
+    assert first_keeper
+    _app, ctx, window = build_main_window("en")
+    ctx.errors.interactive = False
+    qtbot.addWidget(window)
+    window.show()
+    try:
+        page = _page(window)
+        qtbot.waitUntil(lambda: _state_cell(page).data() == "Connected", timeout=15000)
+        qtbot.waitUntil(lambda: cli.keeper_pid("lab") == 0, timeout=5000)
+        # The app's monitor now streams states: a server restart shows up in its log.
+        lab.restart_server(pause=0.3)
+        qtbot.waitUntil(lambda: "Reconnecting" in page.log_view.toPlainText(), timeout=15000)
+        qtbot.waitUntil(lambda: page.log_view.toPlainText().count("lab: Connected") >= 2, timeout=20000)
+    finally:
+        window.close()
+        ctx.shutdown(5000)
+    assert cli.is_running("lab") and cli.keeper_pid("lab") not in (0, first_keeper)
+    assert _ssh_ok(lab)
+    cli.down("lab")
+    qtbot.waitUntil(lambda: cli.keeper_pid("lab") == 0 and lab.client_pids() == [], timeout=5000)

@@ -187,6 +187,8 @@ class VpnPage(QWidget):
         if not isinstance(service, VpnService):
             service = VpnService(ctx.paths)
             ctx.services["vpn"] = service
+        opts = ctx.settings.extra.get("vpn") if isinstance(ctx.settings.extra.get("vpn"), dict) else {}
+        service.disconnect_on_exit = bool(opts.get("disconnect_on_exit", True))
         self.service: VpnService = service
         self.import_dialog: VpnCredentialsDialog | None = None
         self.credentials_dialog: VpnCredentialsDialog | None = None
@@ -247,8 +249,9 @@ class VpnPage(QWidget):
         self.table.verticalHeader().hide()
         self.table.setAlternatingRowColors(True)
         hh = self.table.horizontalHeader()
+        hh.setMinimumSectionSize(110)
         hh.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        hh.setStretchLastSection(True)
+        hh.setSectionResizeMode(self.model.COLUMNS.index("server"), QHeaderView.ResizeMode.Stretch)
         self.table.selectionModel().selectionChanged.connect(self._on_table_selection_changed)
         self.table.doubleClicked.connect(self._on_table_double_clicked)
         self.empty_label = QLabel(self.tr("No VPN profiles yet.\nImport the .ovpn file your lab or VPN provider "
@@ -387,7 +390,7 @@ class VpnPage(QWidget):
             if prof.needs_key_passphrase:
                 needs.append(self.tr("key passphrase"))
             if needs:
-                parts.append(self.tr("needs {what}").format(what=self.tr(" and ").join(needs)))
+                parts.append(self.tr("needs {what}").format(what=self.tr(", ").join(needs)))
             if prof.allow_scripts:
                 parts.append(self.tr("<span style='color:#b26a00'>runs scripts (you allowed it)</span>"))
         parts.append(self.tr("log: {path}").format(path=_html(str(self.service.manager.log_path(name)))))

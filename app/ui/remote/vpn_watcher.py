@@ -32,6 +32,10 @@ class VpnService(QObject):
         self._status: dict[str, VpnStatus] = {}
         self._lock = threading.Lock()
         self._closed = False
+        # Tunnels connected from this window go down with it (settings.extra["vpn"]["disconnect_on_exit"]);
+        # tunnels started elsewhere (``labgpu vpn up``) are left to their keeper.
+        self.disconnect_on_exit = True
+        self._started_here: set[str] = set()
 
     # -- monitors ---------------------------------------------------------------------------------
     def sync_profiles(self) -> list[str]:
@@ -81,10 +85,12 @@ class VpnService(QObject):
     # -- the user's buttons (non-blocking) --------------------------------------------------------
     def connect_profile(self, name: str) -> None:
         mon = self.monitor(name) or self._start_one(name)
+        self._started_here.add(name)
         mon.connect()
 
     def disconnect_profile(self, name: str) -> None:
         """Blocking for up to a few seconds when the monitor does not hold the socket: call via the runner."""
+        self._started_here.discard(name)
         mon = self.monitor(name)
         if mon is not None:
             mon.disconnect()
@@ -115,4 +121,8 @@ class VpnService(QObject):
             monitors = list(self._monitors.values())
             self._monitors.clear()
         for mon in monitors:
+            if self.disconnect_on_exit and mon.name in self._started_here:
+                log.info("VPN %s: disconnecting on exit", mon.name)
+                mon.disconnect()
+                mon.wait_down(5.0)
             mon.close()
