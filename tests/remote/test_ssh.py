@@ -42,6 +42,7 @@ def test_connect_by_key_and_exec_quotes_arguments(sshd, tmp_path):
     with open_connection(_rec(sshd)) as conn:
         assert conn.is_active
         assert conn.fingerprint == sshd.host_key_fingerprint
+        assert conn.transport.local_cipher == "aes128-gcm@openssh.com"  # tuned preference negotiated
         rc, out, err = conn.exec(["printf", "%s|", "a b", "$(id)", "semi;colon", "it's"])
         assert (rc, out, err) == (0, "a b|$(id)|semi;colon|it's|", "")
         rc, _out, err = conn.exec(["sh", "-c", "echo oops >&2; exit 3"])
