@@ -344,7 +344,7 @@ class OffersPage(QWidget):
             for r in range(min(self.proxy.rowCount(), 60)):
                 text = str(self.proxy.index(r, i).data() or "")
                 width = max(width, fm.horizontalAdvance(text) + 16)
-            cap = {"source": 260, "why": 320, "on_demand": 175, "instance_type": 210}.get(col.key, 170)
+            cap = {"source": 260, "why": 320, "on_demand": 165, "instance_type": 190}.get(col.key, 170)
             header.resizeSection(i, min(width, cap))
 
     def sort_by(self, key: str, descending: bool = False) -> None:
