@@ -15,7 +15,7 @@ from typing import Any
 
 from app.cli.output import print_json, print_table
 from app.core.errors import InputError
-from app.core.i18n import translate
+from app.core.i18n import QT_TRANSLATE_NOOP, translate
 
 
 def _service() -> Any:
@@ -33,8 +33,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     add.add_argument("name")
     add.add_argument("--region", required=True)
     add.add_argument("--endpoint", default="", help="custom endpoint URL, e.g. http://127.0.0.1:9000")
-    add.add_argument("--protocol", choices=("https", "http"), default=None,
-                     help="Tencent: protocol for the endpoint (default: from the URL, else https)")
+    add.add_argument(
+        "--protocol",
+        choices=("https", "http"),
+        default=None,
+        help="Tencent: protocol for the endpoint (default: from the URL, else https)",
+    )
     add.add_argument("--test", action="store_true", help="test the connection after adding")
     add.set_defaults(func=cmd_accounts_add)
 
@@ -83,8 +87,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     la.add_argument("--client-token", default="", help="retry an earlier launch (same token = same instance)")
     la.add_argument("--no-wait", action="store_true", help="return once the request is accepted")
     la.add_argument("--json", action="store_true")
-    la.add_argument("--progress", action="store_true",
-                    help="print each step on stderr (default only when stderr is a terminal)")
+    la.add_argument(
+        "--progress",
+        action="store_true",
+        help="print each step on stderr (default only when stderr is a terminal)",
+    )
     la.set_defaults(func=cmd_launch)
 
     ils = subparsers.add_parser("ls", help="LabGPU instances on all accounts (reconciled with the clouds)")
@@ -108,15 +115,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 # -- accounts ---------------------------------------------------------------------------------------
 
+
 def _read_secrets(provider: str) -> tuple[str, str, str]:
-    labels = (("SecretId", "SecretKey") if provider == "tencent" else ("Access key id", "Secret access key"))
+    labels = ("SecretId", "SecretKey") if provider == "tencent" else ("Access key id", "Secret access key")
     if sys.stdin is not None and not sys.stdin.isatty():
         lines = sys.stdin.read().splitlines()
         values = [ln.strip() for ln in lines if ln.strip()]
         if len(values) < 2:
-            raise InputError("Two lines are needed on stdin: {first}, then {second}.",
-                             "Pipe them in one per line, e.g. from your password manager.",
-                             code="MissingSecret", first=labels[0], second=labels[1])
+            raise InputError(
+                QT_TRANSLATE_NOOP("LabGPU", "Two lines are needed on stdin: {first}, then {second}."),
+                QT_TRANSLATE_NOOP("LabGPU", "Pipe them in one per line, e.g. from your password manager."),
+                code="MissingSecret",
+                first=labels[0],
+                second=labels[1],
+            )
         return values[0], values[1], values[2] if len(values) > 2 else ""
     first = getpass.getpass(f"{labels[0]}: ")
     second = getpass.getpass(f"{labels[1]}: ")
@@ -133,11 +145,15 @@ def cmd_accounts_add(args: argparse.Namespace) -> int:
         extra["protocol"] = proto
     key_id, secret, token = _read_secrets(args.provider)
     svc = _service()
-    acc = svc.accounts.add(Account(args.name, args.provider, args.region, args.endpoint, extra),
-                           Credentials(key_id, secret, token))
+    acc = svc.accounts.add(
+        Account(args.name, args.provider, args.region, args.endpoint, extra),
+        Credentials(key_id, secret, token),
+    )
     info = svc.accounts.info(acc.name)
-    print(f"added {acc.provider} account {acc.name} ({acc.region}, key {info.key_id_masked}); "
-          f"secrets are in the keyring")
+    print(
+        f"added {acc.provider} account {acc.name} ({acc.region}, key {info.key_id_masked}); "
+        f"secrets are in the keyring"
+    )
     if args.test:
         who = svc.test_connection(acc.name)
         print(f"connection ok: {who}")
@@ -150,9 +166,13 @@ def cmd_accounts_ls(args: argparse.Namespace) -> int:
     if args.json:
         print_json([i.to_json() for i in infos])
         return 0
-    print_table(["NAME", "PROVIDER", "REGION", "KEY ID", "ENDPOINT"],
-                [[i.account.name, i.account.provider, i.account.region, i.key_id_masked, i.account.endpoint]
-                 for i in infos])
+    print_table(
+        ["NAME", "PROVIDER", "REGION", "KEY ID", "ENDPOINT"],
+        [
+            [i.account.name, i.account.provider, i.account.region, i.key_id_masked, i.account.endpoint]
+            for i in infos
+        ],
+    )
     return 0
 
 
@@ -168,8 +188,11 @@ def cmd_accounts_rm(args: argparse.Namespace) -> int:
     billing = [e for e in svc.ledger.list(include_terminated=False) if e.account == args.name]
     print(f"removed account {args.name}")
     if billing:
-        print(f"warning: {len(billing)} instance(s) of this account may still bill: "
-              + ", ".join(e.id for e in billing), file=sys.stderr)
+        print(
+            f"warning: {len(billing)} instance(s) of this account may still bill: "
+            + ", ".join(e.id for e in billing),
+            file=sys.stderr,
+        )
     return 0
 
 
@@ -185,8 +208,9 @@ def _print_imports(results: list[Any]) -> int:
 def cmd_accounts_import_aws(args: argparse.Namespace) -> int:
     from app.core.accounts import aws_import_candidates
 
-    return _print_imports(_service().accounts.import_candidates(aws_import_candidates(args.profile),
-                                                                replace=args.replace))
+    return _print_imports(
+        _service().accounts.import_candidates(aws_import_candidates(args.profile), replace=args.replace)
+    )
 
 
 def cmd_accounts_import_tencent(args: argparse.Namespace) -> int:
@@ -196,13 +220,22 @@ def cmd_accounts_import_tencent(args: argparse.Namespace) -> int:
 
     cands = tencent_import_candidates(args.region, name=args.name)
     if args.endpoint:
-        cands = [replace(c, account=replace(c.account, endpoint=args.endpoint,
-                                            extra={"protocol": "http" if args.endpoint.startswith("http://")
-                                                   else "https"})) for c in cands]
+        cands = [
+            replace(
+                c,
+                account=replace(
+                    c.account,
+                    endpoint=args.endpoint,
+                    extra={"protocol": "http" if args.endpoint.startswith("http://") else "https"},
+                ),
+            )
+            for c in cands
+        ]
     return _print_imports(_service().accounts.import_candidates(cands))
 
 
 # -- prices ---------------------------------------------------------------------------------------
+
 
 def cmd_prices_refresh(args: argparse.Namespace) -> int:
     offers = _service().refresh_prices(args.account, args.types)
@@ -211,16 +244,29 @@ def cmd_prices_refresh(args: argparse.Namespace) -> int:
 
         print_json([asdict(o) for o in offers])
         return 0
-    print_table(["PROVIDER", "REGION", "ZONE", "TYPE", "GPU", "ON-DEMAND/H", "SPOT/H", "CUR", "SOLD OUT"],
-                [[o.provider, o.region, o.zone, o.instance_type, f"{o.gpu_count:g}x {o.gpu_model}",
-                  "" if o.price_on_demand is None else f"{o.price_on_demand:.4f}",
-                  "" if o.price_spot is None else f"{o.price_spot:.4f}", o.currency, "yes" if o.sold_out else ""]
-                 for o in offers])
+    print_table(
+        ["PROVIDER", "REGION", "ZONE", "TYPE", "GPU", "ON-DEMAND/H", "SPOT/H", "CUR", "SOLD OUT"],
+        [
+            [
+                o.provider,
+                o.region,
+                o.zone,
+                o.instance_type,
+                f"{o.gpu_count:g}x {o.gpu_model}",
+                "" if o.price_on_demand is None else f"{o.price_on_demand:.4f}",
+                "" if o.price_spot is None else f"{o.price_spot:.4f}",
+                o.currency,
+                "yes" if o.sold_out else "",
+            ]
+            for o in offers
+        ],
+    )
     print(f"{len(offers)} live prices cached", file=sys.stderr)
     return 0
 
 
 # -- instances ------------------------------------------------------------------------------------
+
 
 def _progress(step: str, message: str = "") -> None:
     print(f"[{step}] {message}".rstrip(), file=sys.stderr, flush=True)
@@ -230,14 +276,29 @@ def cmd_launch(args: argparse.Namespace) -> int:
     from app.cloud.launch import LaunchOptions
 
     if args.max_price is not None and not args.spot:
-        raise InputError("--max-price only applies to spot launches.", "Add --spot, or leave --max-price out.",
-                         code="MaxPriceWithoutSpot")
+        raise InputError(
+            QT_TRANSLATE_NOOP("LabGPU", "--max-price only applies to spot launches."),
+            QT_TRANSLATE_NOOP("LabGPU", "Add --spot, or leave --max-price out."),
+            code="MaxPriceWithoutSpot",
+        )
     svc = _service()
-    result = svc.launch(LaunchOptions(
-        account=args.account, instance_type=args.instance_type, zone=args.zone, image_id=args.image,
-        spot=args.spot, max_price=args.max_price, ssh_from=args.ssh_from, ssh_key_path=args.ssh_key,
-        disk_gb=args.disk_gb, name=args.name, client_token=args.client_token, wait=not args.no_wait),
-        progress=_progress if (args.progress or sys.stderr.isatty()) else None)
+    result = svc.launch(
+        LaunchOptions(
+            account=args.account,
+            instance_type=args.instance_type,
+            zone=args.zone,
+            image_id=args.image,
+            spot=args.spot,
+            max_price=args.max_price,
+            ssh_from=args.ssh_from,
+            ssh_key_path=args.ssh_key,
+            disk_gb=args.disk_gb,
+            name=args.name,
+            client_token=args.client_token,
+            wait=not args.no_wait,
+        ),
+        progress=_progress if (args.progress or sys.stderr.isatty()) else None,
+    )
     e = result.entry
     if args.json:
         doc = e.to_json()
@@ -247,8 +308,10 @@ def cmd_launch(args: argparse.Namespace) -> int:
     else:
         for note in result.notes:
             print(note)
-        print(f"{e.id} {e.state} {e.instance_type} {e.zone} {'spot' if e.spot else 'on-demand'} "
-              f"{e.public_ip or '-'} {_money(e.price_per_hour, e.currency)}/h")
+        print(
+            f"{e.id} {e.state} {e.instance_type} {e.zone} {'spot' if e.spot else 'on-demand'} "
+            f"{e.public_ip or '-'} {_money(e.price_per_hour, e.currency)}/h"
+        )
         if e.public_ip:
             print(f"ssh: {svc.ssh_command(e.id)}")
     return 0
@@ -270,15 +333,33 @@ def cmd_ls(args: argparse.Namespace) -> int:
         entries = result.entries
     if not args.all:  # terminated ones stay visible for an hour, so a script sees the outcome
         now = datetime.now(timezone.utc)
-        entries = [e for e in entries if e.state not in ("terminated", "failed") or e.ended_at is None
-                   or (now - e.ended_at).total_seconds() < 3600]
+        entries = [
+            e
+            for e in entries
+            if e.state not in ("terminated", "failed")
+            or e.ended_at is None
+            or (now - e.ended_at).total_seconds() < 3600
+        ]
     if args.json:
         print_json([e.to_json() for e in entries])
         return 0
-    print_table(["ID", "ACCOUNT", "TYPE", "ZONE", "STATE", "MARKET", "PUBLIC IP", "PRICE/H", "COST SO FAR"],
-                [[e.id, e.account, e.instance_type, e.zone, e.state, "spot" if e.spot else "on-demand",
-                  e.public_ip, _money(e.price_per_hour, e.currency), _money(e.cost_so_far, e.currency, 2)]
-                 for e in entries])
+    print_table(
+        ["ID", "ACCOUNT", "TYPE", "ZONE", "STATE", "MARKET", "PUBLIC IP", "PRICE/H", "COST SO FAR"],
+        [
+            [
+                e.id,
+                e.account,
+                e.instance_type,
+                e.zone,
+                e.state,
+                "spot" if e.spot else "on-demand",
+                e.public_ip,
+                _money(e.price_per_hour, e.currency),
+                _money(e.cost_so_far, e.currency, 2),
+            ]
+            for e in entries
+        ],
+    )
     return 0
 
 
@@ -310,11 +391,27 @@ def cmd_audit(args: argparse.Namespace) -> int:
         return 0
     entries = svc.audit.list(args.limit)
     if args.json:
-        print_json([{"time": e.time, "account": e.account, "provider": e.provider, "action": e.action,
-                     "resource": e.resource, "result": e.result, "request_id": e.request_id, "detail": e.detail}
-                    for e in entries])
+        print_json(
+            [
+                {
+                    "time": e.time,
+                    "account": e.account,
+                    "provider": e.provider,
+                    "action": e.action,
+                    "resource": e.resource,
+                    "result": e.result,
+                    "request_id": e.request_id,
+                    "detail": e.detail,
+                }
+                for e in entries
+            ]
+        )
         return 0
-    print_table(["TIME", "ACCOUNT", "ACTION", "RESOURCE", "RESULT", "REQUEST ID"],
-                [[e.time.strftime("%Y-%m-%d %H:%M:%S"), e.account, e.action, e.resource, e.result, e.request_id]
-                 for e in entries])
+    print_table(
+        ["TIME", "ACCOUNT", "ACTION", "RESOURCE", "RESULT", "REQUEST ID"],
+        [
+            [e.time.strftime("%Y-%m-%d %H:%M:%S"), e.account, e.action, e.resource, e.result, e.request_id]
+            for e in entries
+        ],
+    )
     return 0

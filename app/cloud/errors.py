@@ -40,12 +40,21 @@ class ErrorSpec:
     retryable: bool = False
 
 
-GENERIC_MESSAGE = QT_TRANSLATE_NOOP("LabGPU", "{provider_name} refused the request ({error_code}): {provider_message}")
-GENERIC_HINT = QT_TRANSLATE_NOOP("LabGPU", "Look up {error_code} in the provider's documentation; "
-                                           "quote request id {rid} if you contact support.")
-NETWORK_MESSAGE = QT_TRANSLATE_NOOP("LabGPU", "{provider_name} could not be reached at {endpoint} ({reason}).")
-NETWORK_HINT = QT_TRANSLATE_NOOP("LabGPU", "Check your internet connection, proxy or the account's endpoint, "
-                                           "then retry; 'labgpu ls' shows whether a launch went through.")
+GENERIC_MESSAGE = QT_TRANSLATE_NOOP(
+    "LabGPU", "{provider_name} refused the request ({error_code}): {provider_message}"
+)
+GENERIC_HINT = QT_TRANSLATE_NOOP(
+    "LabGPU",
+    "Look up {error_code} in the provider's documentation; quote request id {rid} if you contact support.",
+)
+NETWORK_MESSAGE = QT_TRANSLATE_NOOP(
+    "LabGPU", "{provider_name} could not be reached at {endpoint} ({reason})."
+)
+NETWORK_HINT = QT_TRANSLATE_NOOP(
+    "LabGPU",
+    "Check your internet connection, proxy or the account's endpoint, "
+    "then retry; 'labgpu ls' shows whether a launch went through.",
+)
 
 PROVIDER_NAMES = {"aws": "AWS", "tencent": "Tencent Cloud"}
 
@@ -55,8 +64,14 @@ def _short(text: str, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def map_error(provider: str, code: str, provider_message: str, request_id: str,
-              table: Mapping[str, ErrorSpec], **params: Any) -> CloudError:
+def map_error(
+    provider: str,
+    code: str,
+    provider_message: str,
+    request_id: str,
+    table: Mapping[str, ErrorSpec],
+    **params: Any,
+) -> CloudError:
     """The CloudError for ``code`` (exact match, then the longest table prefix such as
     ``AuthFailure`` for ``AuthFailure.SignatureFailure``), else a generic one that names the code."""
     spec = table.get(code)
@@ -64,16 +79,41 @@ def map_error(provider: str, code: str, provider_message: str, request_id: str,
         prefixes = [k for k in table if k.endswith(".") and code.startswith(k)]
         if prefixes:
             spec = table[max(prefixes, key=len)]
-    fill = {"provider_name": PROVIDER_NAMES.get(provider, provider), "error_code": code,
-            "provider_message": _short(provider_message), "rid": request_id or "-", **params}
+    fill = {
+        "provider_name": PROVIDER_NAMES.get(provider, provider),
+        "error_code": code,
+        "provider_message": _short(provider_message),
+        "rid": request_id or "-",
+        **params,
+    }
     if spec is None:
-        return CloudError(GENERIC_MESSAGE, GENERIC_HINT, provider=provider, code=code or "Unknown",
-                          request_id=request_id, **fill)
-    return spec.cls(spec.message, spec.hint, provider=provider, code=code, request_id=request_id,
-                    retryable=spec.retryable, **fill)
+        return CloudError(
+            GENERIC_MESSAGE,
+            GENERIC_HINT,
+            provider=provider,
+            code=code or "Unknown",
+            request_id=request_id,
+            **fill,
+        )
+    return spec.cls(
+        spec.message,
+        spec.hint,
+        provider=provider,
+        code=code,
+        request_id=request_id,
+        retryable=spec.retryable,
+        **fill,
+    )
 
 
 def network_error(provider: str, endpoint: str, reason: str) -> NetworkError:
-    return NetworkError(NETWORK_MESSAGE, NETWORK_HINT, provider=provider, code="NetworkError",
-                        retryable=True, provider_name=PROVIDER_NAMES.get(provider, provider),
-                        endpoint=endpoint or "-", reason=_short(reason, 160))
+    return NetworkError(
+        NETWORK_MESSAGE,
+        NETWORK_HINT,
+        provider=provider,
+        code="NetworkError",
+        retryable=True,
+        provider_name=PROVIDER_NAMES.get(provider, provider),
+        endpoint=endpoint or "-",
+        reason=_short(reason, 160),
+    )

@@ -57,7 +57,6 @@ from app.core.settings import SettingsStore
 from app.core.store import Store
 
 log = logging.getLogger(__name__)
-T = QT_TRANSLATE_NOOP
 
 ProgressCallback = Callable[[str, str], None]
 NOT_LAUNCHED_AFTER = timedelta(minutes=10)  # a pending launch the cloud never shows is given up after this
@@ -99,8 +98,12 @@ def _attempt_token(token: str, attempt: int) -> str:
 
 
 class CloudService:
-    def __init__(self, paths: Paths | None = None, store: Store | None = None,
-                 provider_factory: Callable[[str], Provider] = get_provider) -> None:
+    def __init__(
+        self,
+        paths: Paths | None = None,
+        store: Store | None = None,
+        provider_factory: Callable[[str], Provider] = get_provider,
+    ) -> None:
         self.paths = (paths or default_paths()).ensure()
         self.store = store or Store(paths=self.paths)
         self.store.migrate()
@@ -121,26 +124,47 @@ class CloudService:
         account = self.accounts.get(name)
         return account, self.accounts.credentials(name), self.provider(account.provider)
 
-    def _audited(self, account: Account, action: str, resource: str, fn: Callable[[], Any], detail: str = "") -> Any:
+    def _audited(
+        self, account: Account, action: str, resource: str, fn: Callable[[], Any], detail: str = ""
+    ) -> Any:
         with collect_request_ids() as ids:
             try:
                 result = fn()
             except LabGpuError as exc:
                 rid = getattr(exc, "request_id", "") or (ids[-1] if ids else "")
-                self.audit.record(account=account.name, provider=account.provider, action=action,
-                                  resource=resource, result=f"error:{exc.code or type(exc).__name__}",
-                                  request_id=rid, detail=detail)
+                self.audit.record(
+                    account=account.name,
+                    provider=account.provider,
+                    action=action,
+                    resource=resource,
+                    result=f"error:{exc.code or type(exc).__name__}",
+                    request_id=rid,
+                    detail=detail,
+                )
                 raise
             except Exception as exc:
-                self.audit.record(account=account.name, provider=account.provider, action=action,
-                                  resource=resource, result=f"error:{type(exc).__name__}",
-                                  request_id=ids[-1] if ids else "", detail=detail)
+                self.audit.record(
+                    account=account.name,
+                    provider=account.provider,
+                    action=action,
+                    resource=resource,
+                    result=f"error:{type(exc).__name__}",
+                    request_id=ids[-1] if ids else "",
+                    detail=detail,
+                )
                 raise
         rid = ids[-1] if ids else ""
         if isinstance(result, Instance):
             resource = result.id
-        self.audit.record(account=account.name, provider=account.provider, action=action, resource=resource,
-                          result="ok", request_id=rid, detail=detail)
+        self.audit.record(
+            account=account.name,
+            provider=account.provider,
+            action=action,
+            resource=resource,
+            result="ok",
+            request_id=rid,
+            detail=detail,
+        )
         return result
 
     # -- accounts --------------------------------------------------------------------------------
@@ -152,9 +176,13 @@ class CloudService:
     def refresh_prices(self, account_name: str | None = None, instance_types: Sequence[str] = ()) -> list:
         names = [account_name] if account_name else [a.name for a in self.accounts.list()]
         if not names:
-            raise InputError(T("LabGPU", "No cloud account is set up, so no live prices can be fetched."),
-                             T("LabGPU", "Add one with 'labgpu accounts add aws|tencent NAME --region R'."),
-                             code="NoAccount")
+            raise InputError(
+                QT_TRANSLATE_NOOP("LabGPU", "No cloud account is set up, so no live prices can be fetched."),
+                QT_TRANSLATE_NOOP(
+                    "LabGPU", "Add one with 'labgpu accounts add aws|tencent NAME --region R'."
+                ),
+                code="NoAccount",
+            )
         out = []
         for name in names:
             account, creds, provider = self._resolve(name)
@@ -164,15 +192,21 @@ class CloudService:
     def on_demand_price(self, account: Account, instance_type: str) -> tuple[float | None, str]:
         """(price/h, source): live cache first, then the bundled catalog."""
         for o in live_prices.load_cached(self.paths):
-            if (o.provider, o.region, o.instance_type) == (account.provider, account.region, instance_type) \
-                    and o.price_on_demand is not None:
+            if (o.provider, o.region, o.instance_type) == (
+                account.provider,
+                account.region,
+                instance_type,
+            ) and o.price_on_demand is not None:
                 return o.price_on_demand, "live"
         try:
             from app.core.catalog import load_catalog
 
             for o in load_catalog(self.paths, include_live=False).offers:
-                if (o.provider, o.instance_type) == (account.provider, instance_type) and \
-                        o.region == account.region and o.price_on_demand is not None:
+                if (
+                    (o.provider, o.instance_type) == (account.provider, instance_type)
+                    and o.region == account.region
+                    and o.price_on_demand is not None
+                ):
                     return o.price_on_demand, "catalog"
             for o in load_catalog(self.paths, include_live=False).offers:
                 if (o.provider, o.instance_type) == (account.provider, instance_type) and o.price_on_demand:
@@ -182,8 +216,11 @@ class CloudService:
         return None, ""
 
     def spot_price(self, account: Account, instance_type: str, zone: str) -> float | None:
-        prices = [o for o in live_prices.zone_prices(self.paths, account.provider, account.region, instance_type)
-                  if o.price_spot is not None and (not zone or o.zone == zone)]
+        prices = [
+            o
+            for o in live_prices.zone_prices(self.paths, account.provider, account.region, instance_type)
+            if o.price_spot is not None and (not zone or o.zone == zone)
+        ]
         return min(o.price_spot for o in prices) if prices else None  # type: ignore[type-var]
 
     def _price_for(self, account: Account, inst: Any) -> tuple[float, str, str] | None:
@@ -195,7 +232,11 @@ class CloudService:
         p, src = self.on_demand_price(account, inst.instance_type)
         if p is None:
             return None
-        return p, currency, ("on-demand " + src) if not inst.spot else f"on-demand {src} (upper bound for spot)"
+        return (
+            p,
+            currency,
+            ("on-demand " + src) if not inst.spot else f"on-demand {src} (upper bound for spot)",
+        )
 
     # -- launch ----------------------------------------------------------------------------------
     def launch(self, opts: LaunchOptions, progress: ProgressCallback | None = None) -> LaunchResult:
@@ -210,8 +251,11 @@ class CloudService:
         token = opts.client_token or new_client_token()
         account, creds, provider = self._resolve(opts.account)
         if not opts.instance_type:
-            raise InputError(T("LabGPU", "No instance type was given."),
-                             T("LabGPU", "Pass --type, e.g. g5.xlarge."), code="NoInstanceType")
+            raise InputError(
+                QT_TRANSLATE_NOOP("LabGPU", "No instance type was given."),
+                QT_TRANSLATE_NOOP("LabGPU", "Pass --type, e.g. g5.xlarge."),
+                code="NoInstanceType",
+            )
         # Fail before touching the cloud when the SSH source is unknown: never open port 22 to the world.
         cidr = netaddr.ssh_source_cidr(opts.ssh_from)
         if opts.ssh_key_path:
@@ -222,49 +266,89 @@ class CloudService:
         if opts.spot and max_price is None:
             od, src = self.on_demand_price(account, opts.instance_type)
             if od is None:
-                raise InputError(T("LabGPU", "LabGPU does not know the on-demand price of {type}, so it cannot set "
-                                             "the default spot maximum."),
-                                 T("LabGPU", "Refresh prices with this account, or pass --max-price."),
-                                 code="NoOnDemandPrice", type=opts.instance_type)
+                raise InputError(
+                    QT_TRANSLATE_NOOP(
+                        "LabGPU",
+                        "LabGPU does not know the on-demand price of {type}, so it cannot set "
+                        "the default spot maximum.",
+                    ),
+                    QT_TRANSLATE_NOOP("LabGPU", "Refresh prices with this account, or pass --max-price."),
+                    code="NoOnDemandPrice",
+                    type=opts.instance_type,
+                )
             fraction = SettingsStore(self.paths).load().spot_bid_fraction
             max_price = round(od * fraction, 4)
-            notes.append(translate(T("LabGPU", "Spot maximum {price} per hour = {pct} % of on-demand ({source}).")
-                                   ).format(price=f"{max_price:.4f}", pct=round(fraction * 100), source=src))
+            notes.append(
+                translate(
+                    QT_TRANSLATE_NOOP(
+                        "LabGPU", "Spot maximum {price} per hour = {pct} % of on-demand ({source})."
+                    )
+                ).format(price=f"{max_price:.4f}", pct=round(fraction * 100), source=src)
+            )
             report("request", notes[-1])
         elif max_price is not None and max_price <= 0:
-            raise InputError(T("LabGPU", "The maximum price must be more than 0."),
-                             T("LabGPU", "Pass --max-price in the provider's currency per hour."), code="BadMaxPrice")
+            raise InputError(
+                QT_TRANSLATE_NOOP("LabGPU", "The maximum price must be more than 0."),
+                QT_TRANSLATE_NOOP("LabGPU", "Pass --max-price in the provider's currency per hour."),
+                code="BadMaxPrice",
+            )
 
         if opts.client_token and self.pending.get(token) is not None:
             # A retry of a launch this computer already sent: if the cloud has it, that is the answer.
             finder = getattr(provider, "find_by_client_token", None)
             found = finder(account, creds, token) if callable(finder) else None
             if found is not None:
-                report("request", translate(T("LabGPU", "This launch already went through: {id}.")).format(
-                    id=found.id))
+                report(
+                    "request",
+                    translate(QT_TRANSLATE_NOOP("LabGPU", "This launch already went through: {id}.")).format(
+                        id=found.id
+                    ),
+                )
                 entry = self.ledger.observe(found, client_token=token)
                 self.pending.finish(token, found.id)
                 if opts.wait:
                     entry = self._wait_running(account, creds, provider, found, report)
                 return LaunchResult(entry, token, notes, str(key.private_path))
-        self.pending.begin(client_token=token, account=account.name, provider=account.provider,
-                           region=account.region, zone=opts.zone, instance_type=opts.instance_type,
-                           spot=opts.spot, max_price=max_price)
+        self.pending.begin(
+            client_token=token,
+            account=account.name,
+            provider=account.provider,
+            region=account.region,
+            zone=opts.zone,
+            instance_type=opts.instance_type,
+            spot=opts.spot,
+            max_price=max_price,
+        )
         zones: list[str] = [opts.zone]
         tried: list[str] = []
         attempt = 0
         instance: Instance | None = None
         while instance is None:
             zone = zones.pop(0)
-            req = LaunchRequest(instance_type=opts.instance_type, region=account.region, zone=zone,
-                                image_id=opts.image_id, spot=opts.spot, max_price=max_price, disk_gb=opts.disk_gb,
-                                ssh_key_name=key.cloud_name, public_key=key.public_key, ssh_cidr=cidr,
-                                client_token=_attempt_token(token, attempt), name=opts.name or f"labgpu-{token[3:11]}",
-                                tags={"labgpu-launch": token})
+            req = LaunchRequest(
+                instance_type=opts.instance_type,
+                region=account.region,
+                zone=zone,
+                image_id=opts.image_id,
+                spot=opts.spot,
+                max_price=max_price,
+                disk_gb=opts.disk_gb,
+                ssh_key_name=key.cloud_name,
+                public_key=key.public_key,
+                ssh_cidr=cidr,
+                client_token=_attempt_token(token, attempt),
+                name=opts.name or f"labgpu-{token[3:11]}",
+                tags={"labgpu-launch": token},
+            )
             detail = f"{opts.instance_type} {zone or account.region} {'spot' if opts.spot else 'on-demand'}"
             try:
-                instance = self._audited(account, "launch", token,
-                                         lambda req=req: provider.launch(account, creds, req, report), detail)
+                instance = self._audited(
+                    account,
+                    "launch",
+                    token,
+                    lambda req=req: provider.launch(account, creds, req, report),
+                    detail,
+                )
             except CapacityError as exc:
                 tried.append(zone or account.region)
                 if attempt == 0:
@@ -280,8 +364,9 @@ class CloudService:
                 if not zones:
                     self.pending.fail(token, exc.one_line())
                     raise
-                msg = translate(T("LabGPU", "{zone}: {reason} Trying {next}…")).format(
-                    zone=zone or account.region, reason=exc.text(), next=zones[0])
+                msg = translate(QT_TRANSLATE_NOOP("LabGPU", "{zone}: {reason} Trying {next}…")).format(
+                    zone=zone or account.region, reason=exc.text(), next=zones[0]
+                )
                 notes.append(msg)
                 report("zone", msg)
                 attempt += 1
@@ -297,30 +382,52 @@ class CloudService:
         price = self._price_for(account, instance)
         if opts.spot and price and price[2].startswith("on-demand") and max_price is not None:
             price = (max_price, price[1], "spot maximum (upper bound)")
-        entry = self.ledger.observe(instance, client_token=token,
-                                    price_per_hour=price[0] if price else None,
-                                    currency=price[1] if price else None, price_source=price[2] if price else "")
+        entry = self.ledger.observe(
+            instance,
+            client_token=token,
+            price_per_hour=price[0] if price else None,
+            currency=price[1] if price else None,
+            price_source=price[2] if price else "",
+        )
         self.pending.finish(token, instance.id)
         if opts.wait:
             entry = self._wait_running(account, creds, provider, instance, report)
         return LaunchResult(entry, token, notes, str(key.private_path))
 
-    def _wait_running(self, account: Account, creds: Credentials, provider: Provider, instance: Instance,
-                      report: ProgressCallback) -> LedgerEntry:
+    def _wait_running(
+        self,
+        account: Account,
+        creds: Credentials,
+        provider: Provider,
+        instance: Instance,
+        report: ProgressCallback,
+    ) -> LedgerEntry:
         deadline = time.monotonic() + WAIT_TIMEOUT_S
-        report("wait", translate(T("LabGPU", "Waiting for {id} to be running…")).format(id=instance.id))
+        report(
+            "wait",
+            translate(QT_TRANSLATE_NOOP("LabGPU", "Waiting for {id} to be running…")).format(id=instance.id),
+        )
         while True:
             seen = next((i for i in provider.list_instances(account, creds) if i.id == instance.id), None)
             if seen is not None:
                 entry = self.ledger.observe(seen)
-                if seen.state == "running" and (seen.public_ip or time.monotonic() > deadline - WAIT_TIMEOUT_S + 60):
+                if seen.state == "running" and (
+                    seen.public_ip or time.monotonic() > deadline - WAIT_TIMEOUT_S + 60
+                ):
                     return entry
                 if seen.state in ("terminated", "failed", "terminating"):
-                    raise CloudError(T("LabGPU", "Instance {id} stopped right after launch ({state})."),
-                                     T("LabGPU", "Check the cloud console for the reason (spot capacity, image), "
-                                                 "then launch again."),
-                                     provider=account.provider, code="LaunchFailed", id=instance.id,
-                                     state=seen.raw_state or seen.state)
+                    raise CloudError(
+                        QT_TRANSLATE_NOOP("LabGPU", "Instance {id} stopped right after launch ({state})."),
+                        QT_TRANSLATE_NOOP(
+                            "LabGPU",
+                            "Check the cloud console for the reason (spot capacity, image), "
+                            "then launch again.",
+                        ),
+                        provider=account.provider,
+                        code="LaunchFailed",
+                        id=instance.id,
+                        state=seen.raw_state or seen.state,
+                    )
             if time.monotonic() > deadline:
                 got = self.ledger.get(instance.id, instance.provider)
                 assert got is not None
@@ -357,15 +464,23 @@ class CloudService:
                     continue
                 if inst is not None:
                     price = self._price_for(account, inst)
-                    entry = self.ledger.observe(inst, client_token=pending.client_token,
-                                                price_per_hour=price[0] if price else None,
-                                                currency=price[1] if price else None,
-                                                price_source=price[2] if price else "")
+                    entry = self.ledger.observe(
+                        inst,
+                        client_token=pending.client_token,
+                        price_per_hour=price[0] if price else None,
+                        currency=price[1] if price else None,
+                        price_source=price[2] if price else "",
+                    )
             if entry is not None:
                 self.pending.finish(pending.client_token, entry.id)
-                self.audit.record(account=account.name, provider=account.provider, action="recover-launch",
-                                  resource=entry.id, result="ok",
-                                  detail=f"launch {pending.client_token} found after restart")
+                self.audit.record(
+                    account=account.name,
+                    provider=account.provider,
+                    action="recover-launch",
+                    resource=entry.id,
+                    result="ok",
+                    detail=f"launch {pending.client_token} found after restart",
+                )
             elif datetime.now(timezone.utc) - pending.created_at > NOT_LAUNCHED_AFTER:
                 self.pending.not_launched(pending.client_token, "the cloud shows no instance for this launch")
         if any(p.status == "done" for p in self.pending.all()):
@@ -376,9 +491,12 @@ class CloudService:
     def _entry(self, instance_id: str) -> LedgerEntry:
         entry = self.ledger.get(instance_id)
         if entry is None:
-            raise InputError(T("LabGPU", "LabGPU knows no instance {id}."),
-                             T("LabGPU", "Run 'labgpu ls' to refresh the list, then use an id from it."),
-                             code="NoSuchInstance", id=instance_id)
+            raise InputError(
+                QT_TRANSLATE_NOOP("LabGPU", "LabGPU knows no instance {id}."),
+                QT_TRANSLATE_NOOP("LabGPU", "Run 'labgpu ls' to refresh the list, then use an id from it."),
+                code="NoSuchInstance",
+                id=instance_id,
+            )
         return entry
 
     def start(self, instance_id: str) -> LedgerEntry:
@@ -400,12 +518,15 @@ class CloudService:
     def terminate(self, instance_id: str) -> LedgerEntry:
         entry = self._entry(instance_id)
         account, creds, provider = self._resolve(entry.account)
-        self._audited(account, "terminate", instance_id, lambda: provider.terminate(account, creds, instance_id))
+        self._audited(
+            account, "terminate", instance_id, lambda: provider.terminate(account, creds, instance_id)
+        )
         got = self.ledger.mark_state(entry.provider, instance_id, "terminating")
         return self._refresh_one(account, creds, provider, instance_id) or got or entry
 
-    def _refresh_one(self, account: Account, creds: Credentials, provider: Provider,
-                     instance_id: str) -> LedgerEntry | None:
+    def _refresh_one(
+        self, account: Account, creds: Credentials, provider: Provider, instance_id: str
+    ) -> LedgerEntry | None:
         try:
             seen = next((i for i in provider.list_instances(account, creds) if i.id == instance_id), None)
         except LabGpuError as exc:
@@ -417,8 +538,12 @@ class CloudService:
         entry = self._entry(instance_id)
         host = entry.public_ip or entry.private_ip
         if not host:
-            raise InputError(T("LabGPU", "Instance {id} has no address yet."),
-                             T("LabGPU", "Wait until it is running, then refresh."), code="NoAddress", id=instance_id)
+            raise InputError(
+                QT_TRANSLATE_NOOP("LabGPU", "Instance {id} has no address yet."),
+                QT_TRANSLATE_NOOP("LabGPU", "Wait until it is running, then refresh."),
+                code="NoAddress",
+                id=instance_id,
+            )
         login = user or ("ubuntu" if entry.provider == "aws" else "ubuntu")
         key = sshkeys.key_dir(self.paths) / sshkeys.DEFAULT_KEY_NAME
         parts = ["ssh"]

@@ -51,11 +51,18 @@ def public_address(timeout: float = 4.0) -> str:
         return str(addr)
     log.info("public address lookup failed: %s", "; ".join(reasons))
     raise PublicAddressError(
-        QT_TRANSLATE_NOOP("LabGPU", "LabGPU could not find your public IP address ({reason}), so it will "
-                                    "not open SSH to the world."),
-        QT_TRANSLATE_NOOP("LabGPU", "Pass the address or VPN range allowed to connect, e.g. "
-                                    "--ssh-from 203.0.113.7/32, or check your internet connection."),
-        code="PublicAddressUnknown", reason="; ".join(reasons) or "no lookup service configured")
+        QT_TRANSLATE_NOOP(
+            "LabGPU",
+            "LabGPU could not find your public IP address ({reason}), so it will not open SSH to the world.",
+        ),
+        QT_TRANSLATE_NOOP(
+            "LabGPU",
+            "Pass the address or VPN range allowed to connect, e.g. "
+            "--ssh-from 203.0.113.7/32, or check your internet connection.",
+        ),
+        code="PublicAddressUnknown",
+        reason="; ".join(reasons) or "no lookup service configured",
+    )
 
 
 def validate_cidr(text: str) -> str:
@@ -64,14 +71,21 @@ def validate_cidr(text: str) -> str:
     try:
         net = ipaddress.ip_network(raw, strict=False)
     except ValueError:
-        raise InputError(QT_TRANSLATE_NOOP("LabGPU", "'{cidr}' is not an address or CIDR range."),
-                         QT_TRANSLATE_NOOP("LabGPU", "Use a form such as 203.0.113.7/32 or 10.8.0.0/24."),
-                         code="BadCidr", cidr=raw) from None
+        raise InputError(
+            QT_TRANSLATE_NOOP("LabGPU", "'{cidr}' is not an address or CIDR range."),
+            QT_TRANSLATE_NOOP("LabGPU", "Use a form such as 203.0.113.7/32 or 10.8.0.0/24."),
+            code="BadCidr",
+            cidr=raw,
+        ) from None
     if net.prefixlen < MIN_PREFIX[net.version]:
-        raise InputError(QT_TRANSLATE_NOOP("LabGPU", "LabGPU will not open SSH to {cidr}: that is (almost) the "
-                                                     "whole internet."),
-                         QT_TRANSLATE_NOOP("LabGPU", "Give your own address (/32) or your VPN's range instead."),
-                         code="CidrTooBroad", cidr=str(net))
+        raise InputError(
+            QT_TRANSLATE_NOOP(
+                "LabGPU", "LabGPU will not open SSH to {cidr}: that is (almost) the whole internet."
+            ),
+            QT_TRANSLATE_NOOP("LabGPU", "Give your own address (/32) or your VPN's range instead."),
+            code="CidrTooBroad",
+            cidr=str(net),
+        )
     return str(net)
 
 

@@ -82,10 +82,17 @@ def _create_key(priv: Path, pub: Path, entry: str) -> SshKey:
     passphrase = pysecrets.token_urlsafe(24)
     secrets.set_secret(entry, passphrase)  # keyring first: no keyring → no key file
     key = Ed25519PrivateKey.generate()
-    data = key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.OpenSSH,
-                             serialization.BestAvailableEncryption(passphrase.encode()))
-    line = key.public_key().public_bytes(serialization.Encoding.OpenSSH,
-                                         serialization.PublicFormat.OpenSSH).decode() + " labgpu"
+    data = key.private_bytes(
+        serialization.Encoding.PEM,
+        serialization.PrivateFormat.OpenSSH,
+        serialization.BestAvailableEncryption(passphrase.encode()),
+    )
+    line = (
+        key.public_key()
+        .public_bytes(serialization.Encoding.OpenSSH, serialization.PublicFormat.OpenSSH)
+        .decode()
+        + " labgpu"
+    )
     pub.write_text(line + "\n", encoding="ascii")  # public half first: "both exist" means complete
     tmp = priv.with_name(f".{name}.{os.getpid()}.tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -111,16 +118,29 @@ def load_key(path: Path) -> SshKey:
         try:
             key = serialization.load_ssh_private_key(path.read_bytes(), password=None)
         except (OSError, ValueError, TypeError):
-            raise InputError(QT_TRANSLATE_NOOP("LabGPU", "LabGPU cannot read the public half of {path}."),
-                             QT_TRANSLATE_NOOP("LabGPU", "Put the public key next to it as {path}.pub "
-                                                         "(ssh-keygen -y -f KEY > KEY.pub)."),
-                             code="NoPublicKey", path=str(path)) from None
-        line = key.public_key().public_bytes(serialization.Encoding.OpenSSH,  # type: ignore[union-attr]
-                                             serialization.PublicFormat.OpenSSH).decode()
+            raise InputError(
+                QT_TRANSLATE_NOOP("LabGPU", "LabGPU cannot read the public half of {path}."),
+                QT_TRANSLATE_NOOP(
+                    "LabGPU", "Put the public key next to it as {path}.pub (ssh-keygen -y -f KEY > KEY.pub)."
+                ),
+                code="NoPublicKey",
+                path=str(path),
+            ) from None
+        line = (
+            key.public_key()
+            .public_bytes(
+                serialization.Encoding.OpenSSH,  # type: ignore[union-attr]
+                serialization.PublicFormat.OpenSSH,
+            )
+            .decode()
+        )
     if not line.startswith(("ssh-ed25519 ", "ssh-rsa ", "ecdsa-sha2-")):
-        raise InputError(QT_TRANSLATE_NOOP("LabGPU", "{path} is not an SSH public key."),
-                         QT_TRANSLATE_NOOP("LabGPU", "Choose an ed25519 or RSA key made by ssh-keygen."),
-                         code="NoPublicKey", path=str(pub))
+        raise InputError(
+            QT_TRANSLATE_NOOP("LabGPU", "{path} is not an SSH public key."),
+            QT_TRANSLATE_NOOP("LabGPU", "Choose an ed25519 or RSA key made by ssh-keygen."),
+            code="NoPublicKey",
+            path=str(pub),
+        )
     return SshKey(path, line, fingerprint(line))
 
 

@@ -22,6 +22,7 @@ Every method may block on the keyring: the UI calls them through ctx.runner.
 
 from __future__ import annotations
 
+import builtins
 import configparser
 import json
 import os
@@ -42,8 +43,10 @@ TENCENT_PROTOCOLS = ("https", "http")
 DEFAULT_AWS_REGION = "us-east-1"
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$")
 
-register_schema("accounts", [
-    """
+register_schema(
+    "accounts",
+    [
+        """
     CREATE TABLE cloud_accounts (
         name TEXT PRIMARY KEY,
         provider TEXT NOT NULL,
@@ -57,7 +60,8 @@ register_schema("accounts", [
         updated_at TEXT NOT NULL
     );
     """,
-])
+    ],
+)
 
 
 @dataclass(frozen=True)
@@ -95,10 +99,17 @@ class AccountInfo:
 
     def to_json(self) -> dict[str, Any]:
         a = self.account
-        return {"name": a.name, "provider": a.provider, "region": a.region, "endpoint": a.endpoint,
-                "protocol": a.protocol if a.provider == "tencent" else "", "key_id": self.key_id_masked,
-                "source": self.source, "created_at": self.created_at.isoformat(),
-                "updated_at": self.updated_at.isoformat()}
+        return {
+            "name": a.name,
+            "provider": a.provider,
+            "region": a.region,
+            "endpoint": a.endpoint,
+            "protocol": a.protocol if a.provider == "tencent" else "",
+            "key_id": self.key_id_masked,
+            "source": self.source,
+            "created_at": self.created_at.isoformat(),
+            "updated_at": self.updated_at.isoformat(),
+        }
 
 
 class AccountError(LabGpuError):
@@ -124,37 +135,56 @@ def _now() -> datetime:
 
 def validate_account(account: Account) -> None:
     if not _NAME_RE.match(account.name or ""):
-        raise InputError(QT_TRANSLATE_NOOP("LabGPU", "'{name}' cannot be an account name."),
-                         QT_TRANSLATE_NOOP("LabGPU", "Use letters, digits, '.', '_' or '-' (at most 63)."),
-                         code="BadAccountName", name=account.name)
+        raise InputError(
+            QT_TRANSLATE_NOOP("LabGPU", "'{name}' cannot be an account name."),
+            QT_TRANSLATE_NOOP("LabGPU", "Use letters, digits, '.', '_' or '-' (at most 63)."),
+            code="BadAccountName",
+            name=account.name,
+        )
     if account.provider not in PROVIDER_IDS:
-        raise InputError(QT_TRANSLATE_NOOP("LabGPU", "LabGPU cannot manage {provider} accounts."),
-                         QT_TRANSLATE_NOOP("LabGPU", "Choose aws or tencent."),
-                         code="BadProvider", provider=account.provider)
+        raise InputError(
+            QT_TRANSLATE_NOOP("LabGPU", "LabGPU cannot manage {provider} accounts."),
+            QT_TRANSLATE_NOOP("LabGPU", "Choose aws or tencent."),
+            code="BadProvider",
+            provider=account.provider,
+        )
     if not re.match(r"^[a-z]{2,}(-[a-z0-9]+)+$", account.region or ""):
-        raise InputError(QT_TRANSLATE_NOOP("LabGPU", "'{region}' is not a region id."),
-                         QT_TRANSLATE_NOOP("LabGPU", "Use an id such as us-east-1 (AWS) or ap-guangzhou (Tencent)."),
-                         code="BadRegion", region=account.region)
+        raise InputError(
+            QT_TRANSLATE_NOOP("LabGPU", "'{region}' is not a region id."),
+            QT_TRANSLATE_NOOP("LabGPU", "Use an id such as us-east-1 (AWS) or ap-guangzhou (Tencent)."),
+            code="BadRegion",
+            region=account.region,
+        )
     if account.endpoint and not re.match(r"^(https?://)?[A-Za-z0-9.\-\[\]:]+(/.*)?$", account.endpoint):
-        raise InputError(QT_TRANSLATE_NOOP("LabGPU", "'{endpoint}' is not an endpoint URL."),
-                         QT_TRANSLATE_NOOP("LabGPU", "Use a URL such as http://127.0.0.1:9000 or a host name."),
-                         code="BadEndpoint", endpoint=account.endpoint)
+        raise InputError(
+            QT_TRANSLATE_NOOP("LabGPU", "'{endpoint}' is not an endpoint URL."),
+            QT_TRANSLATE_NOOP("LabGPU", "Use a URL such as http://127.0.0.1:9000 or a host name."),
+            code="BadEndpoint",
+            endpoint=account.endpoint,
+        )
     proto = account.extra.get("protocol", "https")
     if proto not in TENCENT_PROTOCOLS:
-        raise InputError(QT_TRANSLATE_NOOP("LabGPU", "'{protocol}' is not a protocol LabGPU can use."),
-                         QT_TRANSLATE_NOOP("LabGPU", "Use https (or http for a local test server)."),
-                         code="BadProtocol", protocol=proto)
+        raise InputError(
+            QT_TRANSLATE_NOOP("LabGPU", "'{protocol}' is not a protocol LabGPU can use."),
+            QT_TRANSLATE_NOOP("LabGPU", "Use https (or http for a local test server)."),
+            code="BadProtocol",
+            protocol=proto,
+        )
 
 
 def validate_credentials(creds: Credentials) -> None:
     if not creds.key_id.strip() or not creds.secret.strip():
-        raise InputError(QT_TRANSLATE_NOOP("LabGPU", "Both the key id and the secret are needed."),
-                         QT_TRANSLATE_NOOP("LabGPU", "Copy them from the cloud console's access key page."),
-                         code="MissingSecret")
+        raise InputError(
+            QT_TRANSLATE_NOOP("LabGPU", "Both the key id and the secret are needed."),
+            QT_TRANSLATE_NOOP("LabGPU", "Copy them from the cloud console's access key page."),
+            code="MissingSecret",
+        )
     if any(c.isspace() for c in creds.key_id.strip() + creds.secret.strip()):
-        raise InputError(QT_TRANSLATE_NOOP("LabGPU", "The key id or secret contains spaces."),
-                         QT_TRANSLATE_NOOP("LabGPU", "Paste the values again without spaces or line breaks."),
-                         code="BadSecret")
+        raise InputError(
+            QT_TRANSLATE_NOOP("LabGPU", "The key id or secret contains spaces."),
+            QT_TRANSLATE_NOOP("LabGPU", "Paste the values again without spaces or line breaks."),
+            code="BadSecret",
+        )
 
 
 class AccountBook:
@@ -166,16 +196,26 @@ class AccountBook:
     # -- reading -------------------------------------------------------------------------------
     def _row_to_info(self, row: Any) -> AccountInfo:
         extra = json.loads(row["extra_json"] or "{}")
-        acc = Account(row["name"], row["provider"], row["region"], row["endpoint"] or "",
-                      {str(k): str(v) for k, v in extra.items()})
-        return AccountInfo(acc, row["key_id_masked"], row["source"],
-                           datetime.fromisoformat(row["created_at"]), datetime.fromisoformat(row["updated_at"]))
+        acc = Account(
+            row["name"],
+            row["provider"],
+            row["region"],
+            row["endpoint"] or "",
+            {str(k): str(v) for k, v in extra.items()},
+        )
+        return AccountInfo(
+            acc,
+            row["key_id_masked"],
+            row["source"],
+            datetime.fromisoformat(row["created_at"]),
+            datetime.fromisoformat(row["updated_at"]),
+        )
 
     def infos(self) -> list[AccountInfo]:
         rows = self.store.query("SELECT * FROM cloud_accounts ORDER BY provider, name")
         return [self._row_to_info(r) for r in rows]
 
-    def list(self) -> list[Account]:
+    def list(self) -> builtins.list[Account]:
         return [i.account for i in self.infos()]
 
     def exists(self, name: str) -> bool:
@@ -184,9 +224,12 @@ class AccountBook:
     def info(self, name: str) -> AccountInfo:
         rows = self.store.query("SELECT * FROM cloud_accounts WHERE name=?", (name,))
         if not rows:
-            raise AccountError(QT_TRANSLATE_NOOP("LabGPU", "There is no account named '{name}'."),
-                               QT_TRANSLATE_NOOP("LabGPU", "List them with 'labgpu accounts ls' or add one."),
-                               code="NoSuchAccount", name=name)
+            raise AccountError(
+                QT_TRANSLATE_NOOP("LabGPU", "There is no account named '{name}'."),
+                QT_TRANSLATE_NOOP("LabGPU", "List them with 'labgpu accounts ls' or add one."),
+                code="NoSuchAccount",
+                name=name,
+            )
         return self._row_to_info(rows[0])
 
     def get(self, name: str) -> Account:
@@ -200,18 +243,25 @@ class AccountBook:
         if not key_id or not secret:
             raise AccountError(
                 QT_TRANSLATE_NOOP("LabGPU", "The keyring has no credentials for account '{name}'."),
-                QT_TRANSLATE_NOOP("LabGPU", "Enter the key id and secret again (remove and add the account)."),
-                code="SecretMissing", name=name)
+                QT_TRANSLATE_NOOP(
+                    "LabGPU", "Enter the key id and secret again (remove and add the account)."
+                ),
+                code="SecretMissing",
+                name=name,
+            )
         token = secrets.get_secret(secret_entry(name, "session_token")) or ""
         return Credentials(key_id, secret, token)
 
     # -- writing -------------------------------------------------------------------------------
-    def _write_secrets(self, name: str, creds: Credentials) -> list[str]:
+    def _write_secrets(self, name: str, creds: Credentials) -> builtins.list[str]:
         """Secrets first: if the keyring fails, nothing has reached the database."""
-        written: list[str] = []
+        written: builtins.list[str] = []
         try:
-            for kind, value in (("key_id", creds.key_id.strip()), ("secret", creds.secret.strip()),
-                                ("session_token", creds.session_token.strip())):
+            for kind, value in (
+                ("key_id", creds.key_id.strip()),
+                ("secret", creds.secret.strip()),
+                ("session_token", creds.session_token.strip()),
+            ):
                 entry = secret_entry(name, kind)
                 if value:
                     secrets.set_secret(entry, value)
@@ -231,18 +281,31 @@ class AccountBook:
         validate_account(account)
         validate_credentials(creds)
         if self.exists(account.name):
-            raise AccountError(QT_TRANSLATE_NOOP("LabGPU", "An account named '{name}' already exists."),
-                               QT_TRANSLATE_NOOP("LabGPU", "Choose another name, or remove the old account first."),
-                               code="AccountExists", name=account.name)
+            raise AccountError(
+                QT_TRANSLATE_NOOP("LabGPU", "An account named '{name}' already exists."),
+                QT_TRANSLATE_NOOP("LabGPU", "Choose another name, or remove the old account first."),
+                code="AccountExists",
+                name=account.name,
+            )
         entries = self._write_secrets(account.name, creds)
         now = _now().isoformat()
         try:
             self.store.execute(
                 "INSERT INTO cloud_accounts(name, provider, region, endpoint, extra_json, key_id_masked,"
                 " secret_entries_json, source, created_at, updated_at) VALUES(?,?,?,?,?,?,?,?,?,?)",
-                (account.name, account.provider, account.region, account.endpoint.strip(),
-                 json.dumps(account.extra, sort_keys=True), mask_key_id(creds.key_id), json.dumps(entries),
-                 source, now, now))
+                (
+                    account.name,
+                    account.provider,
+                    account.region,
+                    account.endpoint.strip(),
+                    json.dumps(account.extra, sort_keys=True),
+                    mask_key_id(creds.key_id),
+                    json.dumps(entries),
+                    source,
+                    now,
+                    now,
+                ),
+            )
         except BaseException:
             for entry in entries:
                 try:
@@ -252,23 +315,40 @@ class AccountBook:
             raise
         return self.get(account.name)
 
-    def edit(self, name: str, *, region: str | None = None, endpoint: str | None = None,
-             extra: Mapping[str, str] | None = None, credentials: Credentials | None = None) -> Account:
+    def edit(
+        self,
+        name: str,
+        *,
+        region: str | None = None,
+        endpoint: str | None = None,
+        extra: Mapping[str, str] | None = None,
+        credentials: Credentials | None = None,
+    ) -> Account:
         old = self.get(name)
-        new = Account(name, old.provider, region if region is not None else old.region,
-                      endpoint.strip() if endpoint is not None else old.endpoint,
-                      dict(extra) if extra is not None else dict(old.extra))
+        new = Account(
+            name,
+            old.provider,
+            region if region is not None else old.region,
+            endpoint.strip() if endpoint is not None else old.endpoint,
+            dict(extra) if extra is not None else dict(old.extra),
+        )
         validate_account(new)
         masked = self.info(name).key_id_masked
-        entries: list[str] | None = None
+        entries: builtins.list[str] | None = None
         if credentials is not None:
             validate_credentials(credentials)
             entries = self._write_secrets(name, credentials)
             masked = mask_key_id(credentials.key_id)
-        sql = ("UPDATE cloud_accounts SET region=?, endpoint=?, extra_json=?, key_id_masked=?, updated_at=?"
-               + (", secret_entries_json=?" if entries is not None else "") + " WHERE name=?")
-        params: list[Any] = [new.region, new.endpoint, json.dumps(new.extra, sort_keys=True), masked,
-                             _now().isoformat()]
+        # Fixed column names only; every value is a bound parameter.
+        extra_col = ", secret_entries_json=?" if entries is not None else ""
+        sql = f"UPDATE cloud_accounts SET region=?, endpoint=?, extra_json=?, key_id_masked=?, updated_at=?{extra_col} WHERE name=?"  # noqa: S608, E501
+        params: builtins.list[Any] = [
+            new.region,
+            new.endpoint,
+            json.dumps(new.extra, sort_keys=True),
+            masked,
+            _now().isoformat(),
+        ]
         if entries is not None:
             params.append(json.dumps(entries))
         self.store.execute(sql, [*params, name])
@@ -282,16 +362,22 @@ class AccountBook:
         self.store.execute("DELETE FROM cloud_accounts WHERE name=?", (name,))
 
     # -- import --------------------------------------------------------------------------------
-    def import_candidates(self, candidates: Iterable[ImportCandidate], *,
-                          replace: bool = False) -> list[ImportResult]:
+    def import_candidates(
+        self, candidates: Iterable[ImportCandidate], *, replace: bool = False
+    ) -> builtins.list[ImportResult]:
         results = []
         for cand in candidates:
             if self.exists(cand.account.name):
                 if not replace:
                     results.append(ImportResult(cand.account.name, "skipped", cand.source))
                     continue
-                self.edit(cand.account.name, region=cand.account.region, endpoint=cand.account.endpoint,
-                          extra=cand.account.extra, credentials=cand.credentials)
+                self.edit(
+                    cand.account.name,
+                    region=cand.account.region,
+                    endpoint=cand.account.endpoint,
+                    extra=cand.account.extra,
+                    credentials=cand.credentials,
+                )
                 results.append(ImportResult(cand.account.name, "updated", cand.source))
                 continue
             self.add(cand.account, cand.credentials, source=cand.source)
@@ -325,9 +411,13 @@ def _read_ini(path: Path) -> configparser.RawConfigParser:
     try:
         parser.read(path, encoding="utf-8")
     except configparser.Error as exc:
-        raise AccountError(QT_TRANSLATE_NOOP("LabGPU", "{path} cannot be read ({reason})."),
-                           QT_TRANSLATE_NOOP("LabGPU", "Fix the file's syntax (see 'aws configure') and retry."),
-                           code="BadAwsFile", path=str(path), reason=type(exc).__name__) from None
+        raise AccountError(
+            QT_TRANSLATE_NOOP("LabGPU", "{path} cannot be read ({reason})."),
+            QT_TRANSLATE_NOOP("LabGPU", "Fix the file's syntax (see 'aws configure') and retry."),
+            code="BadAwsFile",
+            path=str(path),
+            reason=type(exc).__name__,
+        ) from None
     return parser
 
 
@@ -336,8 +426,9 @@ def _account_name_for_profile(profile: str) -> str:
     return f"aws-{cleaned}"[:63]
 
 
-def aws_import_candidates(profile: str | None = None,
-                          env: Mapping[str, str] | None = None) -> list[ImportCandidate]:
+def aws_import_candidates(
+    profile: str | None = None, env: Mapping[str, str] | None = None
+) -> list[ImportCandidate]:
     """Profiles of ~/.aws/credentials (region and endpoint_url from ~/.aws/config) and, when no
     profile is asked for, the standard AWS_* environment variables. Honours AWS_SHARED_CREDENTIALS_FILE
     and AWS_CONFIG_FILE like the AWS CLI does."""
@@ -355,36 +446,65 @@ def aws_import_candidates(profile: str | None = None,
             continue
         token = cred_ini.get(section, "aws_session_token", fallback="").strip()
         conf_section = section if section == "default" else f"profile {section}"
-        region = (conf_ini.get(conf_section, "region", fallback="") if conf_ini.has_section(conf_section)
-                  else "") or cred_ini.get(section, "region", fallback="") or env_region or DEFAULT_AWS_REGION
-        endpoint = (conf_ini.get(conf_section, "endpoint_url", fallback="") if conf_ini.has_section(conf_section)
-                    else "")
-        out.append(ImportCandidate(Account(_account_name_for_profile(section), "aws", region.strip(),
-                                           endpoint.strip()),
-                                   Credentials(key_id, secret, token), f"aws-profile:{section}"))
+        region = (
+            (conf_ini.get(conf_section, "region", fallback="") if conf_ini.has_section(conf_section) else "")
+            or cred_ini.get(section, "region", fallback="")
+            or env_region
+            or DEFAULT_AWS_REGION
+        )
+        endpoint = (
+            conf_ini.get(conf_section, "endpoint_url", fallback="")
+            if conf_ini.has_section(conf_section)
+            else ""
+        )
+        out.append(
+            ImportCandidate(
+                Account(_account_name_for_profile(section), "aws", region.strip(), endpoint.strip()),
+                Credentials(key_id, secret, token),
+                f"aws-profile:{section}",
+            )
+        )
     if profile is None and env.get("AWS_ACCESS_KEY_ID") and env.get("AWS_SECRET_ACCESS_KEY"):
         endpoint = env.get("AWS_ENDPOINT_URL_EC2") or env.get("AWS_ENDPOINT_URL") or ""
-        out.append(ImportCandidate(
-            Account("aws-env", "aws", env_region or DEFAULT_AWS_REGION, endpoint),
-            Credentials(env["AWS_ACCESS_KEY_ID"].strip(), env["AWS_SECRET_ACCESS_KEY"].strip(),
-                        env.get("AWS_SESSION_TOKEN", "").strip()), "env:AWS_ACCESS_KEY_ID"))
+        out.append(
+            ImportCandidate(
+                Account("aws-env", "aws", env_region or DEFAULT_AWS_REGION, endpoint),
+                Credentials(
+                    env["AWS_ACCESS_KEY_ID"].strip(),
+                    env["AWS_SECRET_ACCESS_KEY"].strip(),
+                    env.get("AWS_SESSION_TOKEN", "").strip(),
+                ),
+                "env:AWS_ACCESS_KEY_ID",
+            )
+        )
     if profile is not None and not out:
-        raise AccountError(QT_TRANSLATE_NOOP("LabGPU", "No AWS profile '{profile}' with keys in {path}."),
-                           QT_TRANSLATE_NOOP("LabGPU", "Run 'aws configure --profile {profile}' or add the account by hand."),
-                           code="NoAwsProfile", profile=profile, path=str(creds_file))
+        raise AccountError(
+            QT_TRANSLATE_NOOP("LabGPU", "No AWS profile '{profile}' with keys in {path}."),
+            QT_TRANSLATE_NOOP(
+                "LabGPU", "Run 'aws configure --profile {profile}' or add the account by hand."
+            ),
+            code="NoAwsProfile",
+            profile=profile,
+            path=str(creds_file),
+        )
     return out
 
 
-def tencent_import_candidates(region: str, env: Mapping[str, str] | None = None,
-                              name: str = "tencent-env") -> list[ImportCandidate]:
+def tencent_import_candidates(
+    region: str, env: Mapping[str, str] | None = None, name: str = "tencent-env"
+) -> list[ImportCandidate]:
     """TENCENTCLOUD_SECRET_ID / TENCENTCLOUD_SECRET_KEY (and TENCENTCLOUD_REGION) as one account."""
     env = os.environ if env is None else env
     sid, skey = env.get("TENCENTCLOUD_SECRET_ID", ""), env.get("TENCENTCLOUD_SECRET_KEY", "")
     if not sid or not skey:
         return []
-    return [ImportCandidate(Account(name, "tencent", env.get("TENCENTCLOUD_REGION") or region),
-                            Credentials(sid.strip(), skey.strip(), env.get("TENCENTCLOUD_SESSION_TOKEN", "").strip()),
-                            "env:TENCENTCLOUD_SECRET_ID")]
+    return [
+        ImportCandidate(
+            Account(name, "tencent", env.get("TENCENTCLOUD_REGION") or region),
+            Credentials(sid.strip(), skey.strip(), env.get("TENCENTCLOUD_SESSION_TOKEN", "").strip()),
+            "env:TENCENTCLOUD_SECRET_ID",
+        )
+    ]
 
 
 def secret_values(creds: Credentials) -> Sequence[str]:

@@ -26,8 +26,10 @@ from .store import Store, register_schema
 
 CSV_COLUMNS = ("time", "account", "provider", "action", "resource", "result", "request_id", "detail")
 
-register_schema("audit", [
-    """
+register_schema(
+    "audit",
+    [
+        """
     CREATE TABLE audit_log (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         time TEXT NOT NULL,
@@ -41,7 +43,8 @@ register_schema("audit", [
     );
     CREATE INDEX audit_log_time ON audit_log(time);
     """,
-])
+    ],
+)
 
 
 @dataclass(frozen=True)
@@ -57,8 +60,16 @@ class AuditEntry:
     detail: str
 
     def to_row(self) -> list[str]:
-        return [self.time.isoformat(), self.account, self.provider, self.action, self.resource,
-                self.result, self.request_id, self.detail]
+        return [
+            self.time.isoformat(),
+            self.account,
+            self.provider,
+            self.action,
+            self.resource,
+            self.result,
+            self.request_id,
+            self.detail,
+        ]
 
 
 def _clean(text: str, limit: int = 500) -> str:
@@ -69,15 +80,34 @@ class AuditLog:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def record(self, *, account: str, provider: str, action: str, resource: str = "", result: str = "ok",
-               request_id: str = "", detail: str = "", time: datetime | None = None) -> AuditEntry:
+    def record(
+        self,
+        *,
+        account: str,
+        provider: str,
+        action: str,
+        resource: str = "",
+        result: str = "ok",
+        request_id: str = "",
+        detail: str = "",
+        time: datetime | None = None,
+    ) -> AuditEntry:
         when = (time or datetime.now(timezone.utc)).astimezone(timezone.utc)
-        values = (when.isoformat(timespec="milliseconds"), _clean(account, 100), _clean(provider, 40),
-                  _clean(action, 80), _clean(resource, 200), _clean(result, 200), _clean(request_id, 200),
-                  _clean(detail))
+        values = (
+            when.isoformat(timespec="milliseconds"),
+            _clean(account, 100),
+            _clean(provider, 40),
+            _clean(action, 80),
+            _clean(resource, 200),
+            _clean(result, 200),
+            _clean(request_id, 200),
+            _clean(detail),
+        )
         cur = self.store.execute(
             "INSERT INTO audit_log(time, account, provider, action, resource, result, request_id, detail)"
-            " VALUES(?,?,?,?,?,?,?,?)", values)
+            " VALUES(?,?,?,?,?,?,?,?)",
+            values,
+        )
         return AuditEntry(int(cur.lastrowid or 0), when, *values[1:])
 
     def list(self, limit: int = 500, account: str | None = None) -> list[AuditEntry]:
@@ -88,9 +118,20 @@ class AuditLog:
             params.append(account)
         sql += " ORDER BY id DESC LIMIT ?"
         params.append(int(limit))
-        return [AuditEntry(r["id"], datetime.fromisoformat(r["time"]), r["account"], r["provider"], r["action"],
-                           r["resource"], r["result"], r["request_id"], r["detail"])
-                for r in self.store.query(sql, params)]
+        return [
+            AuditEntry(
+                r["id"],
+                datetime.fromisoformat(r["time"]),
+                r["account"],
+                r["provider"],
+                r["action"],
+                r["resource"],
+                r["result"],
+                r["request_id"],
+                r["detail"],
+            )
+            for r in self.store.query(sql, params)
+        ]
 
     def to_csv(self, limit: int = 1_000_000) -> str:
         buf = io.StringIO()

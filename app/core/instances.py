@@ -30,11 +30,13 @@ from .store import Store, register_schema
 log = logging.getLogger(__name__)
 
 TERMINAL_STATES = ("terminated", "failed")
-RUNNING_STATES = ("running",)
-GONE_GRACE_S = 120.0  # a just-launched instance may not be listed yet (eventual consistency)  # billed compute time (pending/stopping are not billed on AWS or CVM)
+RUNNING_STATES = ("running",)  # billed compute time (pending/stopping are not billed on AWS or CVM)
+GONE_GRACE_S = 120.0  # a just-launched instance may not be listed yet (eventual consistency)
 
-register_schema("instances", [
-    """
+register_schema(
+    "instances",
+    [
+        """
     CREATE TABLE instance_ledger (
         provider TEXT NOT NULL,
         id TEXT NOT NULL,
@@ -84,7 +86,8 @@ register_schema("instances", [
         detail TEXT NOT NULL DEFAULT ''
     );
     """,
-])
+    ],
+)
 
 
 class InstanceLike(Protocol):
@@ -126,7 +129,7 @@ def _running_cost(provider: str, price: float | None, start: datetime, end: date
     try:
         from .costs import running_cost
     except ImportError:  # pragma: no cover - costs ships with the app; kept for partial installs
-        running_cost = None
+        running_cost = None  # type: ignore[assignment]
     if running_cost is not None:
         return running_cost(provider, price, start, end)
     if price is None:
@@ -173,17 +176,31 @@ class LedgerEntry:
     def to_json(self) -> dict[str, Any]:
         """What `labgpu ls --json` prints and scripts rely on."""
         return {
-            "id": self.id, "account": self.account, "provider": self.provider, "region": self.region,
-            "instance_type": self.instance_type, "zone": self.zone, "state": self.state,
-            "raw_state": self.raw_state, "spot": self.spot, "public_ip": self.public_ip or None,
-            "private_ip": self.private_ip or None, "price_per_hour": self.price_per_hour,
-            "currency": self.currency, "price_source": self.price_source,
-            "started_at": _iso(self.started_at), "launched_at": _iso(self.launched_at),
+            "id": self.id,
+            "account": self.account,
+            "provider": self.provider,
+            "region": self.region,
+            "instance_type": self.instance_type,
+            "zone": self.zone,
+            "state": self.state,
+            "raw_state": self.raw_state,
+            "spot": self.spot,
+            "public_ip": self.public_ip or None,
+            "private_ip": self.private_ip or None,
+            "price_per_hour": self.price_per_hour,
+            "currency": self.currency,
+            "price_source": self.price_source,
+            "started_at": _iso(self.started_at),
+            "launched_at": _iso(self.launched_at),
             "uptime_s": round(self.uptime_s, 1),
             "cost_so_far": None if self.cost_so_far is None else round(self.cost_so_far, 6),
-            "first_seen": _iso(self.first_seen), "last_seen": _iso(self.last_seen),
-            "ended_at": _iso(self.ended_at), "name": self.name, "image_id": self.image_id,
-            "key_name": self.key_name, "client_token": self.client_token,
+            "first_seen": _iso(self.first_seen),
+            "last_seen": _iso(self.last_seen),
+            "ended_at": _iso(self.ended_at),
+            "name": self.name,
+            "image_id": self.image_id,
+            "key_name": self.key_name,
+            "client_token": self.client_token,
         }
 
 
@@ -201,8 +218,10 @@ class Ledger:
     # -- reading ---------------------------------------------------------------------------------
     def _entry(self, row: Any, now: datetime) -> LedgerEntry:
         segs = self.store.query(
-            "SELECT started_at, ended_at FROM instance_segments WHERE provider=? AND id=? ORDER BY started_at",
-            (row["provider"], row["id"]))
+            "SELECT started_at, ended_at FROM instance_segments WHERE provider=? AND id=?"
+            " ORDER BY started_at",
+            (row["provider"], row["id"]),
+        )
         price = row["price_per_hour"]
         cost: float | None = 0.0 if price is not None else None
         started_at: datetime | None = None
@@ -220,18 +239,37 @@ class Ledger:
         if not segs:
             cost = 0.0 if price is not None else None
         return LedgerEntry(
-            id=row["id"], account=row["account"], provider=row["provider"], region=row["region"],
-            zone=row["zone"], instance_type=row["instance_type"], state=row["state"],
-            raw_state=row["raw_state"], spot=bool(row["spot"]), public_ip=row["public_ip"],
-            private_ip=row["private_ip"], price_per_hour=price, currency=row["currency"],
-            price_source=row["price_source"], launched_at=_dt(row["launched_at"]),
-            first_seen=_dt(row["first_seen"]) or now, last_seen=_dt(row["last_seen"]) or now,
-            ended_at=_dt(row["ended_at"]), name=row["name"], image_id=row["image_id"],
-            key_name=row["key_name"], client_token=row["client_token"],
-            tags=json.loads(row["tags_json"] or "{}"), started_at=started_at, cost_so_far=cost,
-            uptime_s=uptime)
+            id=row["id"],
+            account=row["account"],
+            provider=row["provider"],
+            region=row["region"],
+            zone=row["zone"],
+            instance_type=row["instance_type"],
+            state=row["state"],
+            raw_state=row["raw_state"],
+            spot=bool(row["spot"]),
+            public_ip=row["public_ip"],
+            private_ip=row["private_ip"],
+            price_per_hour=price,
+            currency=row["currency"],
+            price_source=row["price_source"],
+            launched_at=_dt(row["launched_at"]),
+            first_seen=_dt(row["first_seen"]) or now,
+            last_seen=_dt(row["last_seen"]) or now,
+            ended_at=_dt(row["ended_at"]),
+            name=row["name"],
+            image_id=row["image_id"],
+            key_name=row["key_name"],
+            client_token=row["client_token"],
+            tags=json.loads(row["tags_json"] or "{}"),
+            started_at=started_at,
+            cost_so_far=cost,
+            uptime_s=uptime,
+        )
 
-    def get(self, instance_id: str, provider: str | None = None, now: datetime | None = None) -> LedgerEntry | None:
+    def get(
+        self, instance_id: str, provider: str | None = None, now: datetime | None = None
+    ) -> LedgerEntry | None:
         sql = "SELECT * FROM instance_ledger WHERE id=?"
         params: list[Any] = [instance_id]
         if provider:
@@ -240,8 +278,9 @@ class Ledger:
         rows = self.store.query(sql, params)
         return self._entry(rows[0], _utc(now)) if rows else None
 
-    def list(self, include_terminated: bool = True, account: str | None = None,
-             now: datetime | None = None) -> list[LedgerEntry]:
+    def list(
+        self, include_terminated: bool = True, account: str | None = None, now: datetime | None = None
+    ) -> list[LedgerEntry]:
         sql = "SELECT * FROM instance_ledger"
         clauses, params = [], []
         if not include_terminated:
@@ -256,90 +295,169 @@ class Ledger:
         return [self._entry(r, t) for r in self.store.query(sql, params)]
 
     # -- writing ---------------------------------------------------------------------------------
-    def _update_segments(self, conn: Any, provider: str, iid: str, state: str,
-                         launched_at: datetime | None, now: datetime) -> None:
-        open_seg = conn.execute("SELECT rowid, started_at FROM instance_segments WHERE provider=? AND id=?"
-                                " AND ended_at IS NULL", (provider, iid)).fetchone()
+    def _update_segments(
+        self, conn: Any, provider: str, iid: str, state: str, launched_at: datetime | None, now: datetime
+    ) -> None:
+        open_seg = conn.execute(
+            "SELECT rowid, started_at FROM instance_segments WHERE provider=? AND id=? AND ended_at IS NULL",
+            (provider, iid),
+        ).fetchone()
         if state in RUNNING_STATES:
             if open_seg is None:
-                last = conn.execute("SELECT MAX(ended_at) FROM instance_segments WHERE provider=? AND id=?",
-                                    (provider, iid)).fetchone()[0]
+                last = conn.execute(
+                    "SELECT MAX(ended_at) FROM instance_segments WHERE provider=? AND id=?", (provider, iid)
+                ).fetchone()[0]
                 start = now
                 # The cloud's launch time is when this run started if it is after the last run we saw end.
-                if launched_at is not None and launched_at <= now and (last is None or _dt(last) <= launched_at):
+                if (
+                    launched_at is not None
+                    and launched_at <= now
+                    and (last is None or (_dt(last) or now) <= launched_at)
+                ):
                     start = launched_at
-                conn.execute("INSERT INTO instance_segments(provider, id, started_at) VALUES(?,?,?)",
-                             (provider, iid, _iso(start)))
+                conn.execute(
+                    "INSERT INTO instance_segments(provider, id, started_at) VALUES(?,?,?)",
+                    (provider, iid, _iso(start)),
+                )
         elif open_seg is not None:
             conn.execute("UPDATE instance_segments SET ended_at=? WHERE rowid=?", (_iso(now), open_seg[0]))
 
-    def observe(self, inst: InstanceLike, *, price_per_hour: float | None = None, currency: str | None = None,
-                price_source: str = "", client_token: str = "", now: datetime | None = None) -> LedgerEntry:
+    def observe(
+        self,
+        inst: InstanceLike,
+        *,
+        price_per_hour: float | None = None,
+        currency: str | None = None,
+        price_source: str = "",
+        client_token: str = "",
+        now: datetime | None = None,
+    ) -> LedgerEntry:
         """Record what the cloud just said about an instance (insert or update)."""
         t = _utc(now)
         price = price_per_hour if price_per_hour is not None else inst.price_per_hour
         launched = _utc(inst.launched_at) if inst.launched_at else None
         token = client_token or inst.tags.get("labgpu-launch", "")
         with self.store.transaction() as conn:
-            row = conn.execute("SELECT * FROM instance_ledger WHERE provider=? AND id=?",
-                               (inst.provider, inst.id)).fetchone()
+            row = conn.execute(
+                "SELECT * FROM instance_ledger WHERE provider=? AND id=?", (inst.provider, inst.id)
+            ).fetchone()
             ended = _iso(t) if inst.state in TERMINAL_STATES else None
             if row is None:
                 conn.execute(
                     "INSERT INTO instance_ledger(provider, id, account, region, zone, instance_type, state,"
-                    " raw_state, spot, public_ip, private_ip, price_per_hour, currency, price_source, launched_at,"
+                    " raw_state, spot, public_ip, private_ip, price_per_hour, currency, price_source,"
+                    " launched_at,"
                     " first_seen, last_seen, ended_at, name, image_id, key_name, client_token, tags_json)"
                     " VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (inst.provider, inst.id, inst.account, inst.region, inst.zone, inst.instance_type, inst.state,
-                     inst.raw_state, int(inst.spot), inst.public_ip or "", inst.private_ip or "", price,
-                     currency or inst.currency, price_source, _iso(launched), _iso(t), _iso(t), ended,
-                     inst.name, inst.image_id, inst.key_name, token, json.dumps(inst.tags, sort_keys=True)))
+                    (
+                        inst.provider,
+                        inst.id,
+                        inst.account,
+                        inst.region,
+                        inst.zone,
+                        inst.instance_type,
+                        inst.state,
+                        inst.raw_state,
+                        int(inst.spot),
+                        inst.public_ip or "",
+                        inst.private_ip or "",
+                        price,
+                        currency or inst.currency,
+                        price_source,
+                        _iso(launched),
+                        _iso(t),
+                        _iso(t),
+                        ended,
+                        inst.name,
+                        inst.image_id,
+                        inst.key_name,
+                        token,
+                        json.dumps(inst.tags, sort_keys=True),
+                    ),
+                )
             else:
                 conn.execute(
-                    "UPDATE instance_ledger SET account=?, region=?, zone=?, instance_type=?, state=?, raw_state=?,"
+                    "UPDATE instance_ledger SET account=?, region=?, zone=?, instance_type=?, state=?,"
+                    " raw_state=?,"
                     " spot=?, public_ip=?, private_ip=?, price_per_hour=COALESCE(?, price_per_hour),"
-                    " currency=COALESCE(?, currency), price_source=CASE WHEN ?='' THEN price_source ELSE ? END,"
+                    " currency=COALESCE(?, currency),"
+                    " price_source=CASE WHEN ?='' THEN price_source ELSE ? END,"
                     " launched_at=COALESCE(launched_at, ?), last_seen=?, ended_at=COALESCE(ended_at, ?),"
-                    " name=?, image_id=?, key_name=?, client_token=CASE WHEN ?='' THEN client_token ELSE ? END,"
+                    " name=?, image_id=?, key_name=?,"
+                    " client_token=CASE WHEN ?='' THEN client_token ELSE ? END,"
                     " tags_json=? WHERE provider=? AND id=?",
-                    (inst.account, inst.region, inst.zone or row["zone"], inst.instance_type, inst.state,
-                     inst.raw_state, int(inst.spot), inst.public_ip or "", inst.private_ip or "", price,
-                     currency or (inst.currency if price is not None else None), price_source, price_source,
-                     _iso(launched), _iso(t), ended, inst.name or row["name"], inst.image_id or row["image_id"],
-                     inst.key_name or row["key_name"], token, token, json.dumps(inst.tags, sort_keys=True),
-                     inst.provider, inst.id))
+                    (
+                        inst.account,
+                        inst.region,
+                        inst.zone or row["zone"],
+                        inst.instance_type,
+                        inst.state,
+                        inst.raw_state,
+                        int(inst.spot),
+                        inst.public_ip or "",
+                        inst.private_ip or "",
+                        price,
+                        currency or (inst.currency if price is not None else None),
+                        price_source,
+                        price_source,
+                        _iso(launched),
+                        _iso(t),
+                        ended,
+                        inst.name or row["name"],
+                        inst.image_id or row["image_id"],
+                        inst.key_name or row["key_name"],
+                        token,
+                        token,
+                        json.dumps(inst.tags, sort_keys=True),
+                        inst.provider,
+                        inst.id,
+                    ),
+                )
             self._update_segments(conn, inst.provider, inst.id, inst.state, launched, t)
         entry = self.get(inst.id, inst.provider, now=t)
         assert entry is not None
         return entry
 
-    def mark_state(self, provider: str, instance_id: str, state: str, raw_state: str = "",
-                   now: datetime | None = None) -> LedgerEntry | None:
+    def mark_state(
+        self, provider: str, instance_id: str, state: str, raw_state: str = "", now: datetime | None = None
+    ) -> LedgerEntry | None:
         """After LabGPU itself started/stopped/terminated an instance: record it at once, the next
         reconcile confirms it."""
         t = _utc(now)
         with self.store.transaction() as conn:
-            row = conn.execute("SELECT launched_at FROM instance_ledger WHERE provider=? AND id=?",
-                               (provider, instance_id)).fetchone()
+            row = conn.execute(
+                "SELECT launched_at FROM instance_ledger WHERE provider=? AND id=?", (provider, instance_id)
+            ).fetchone()
             if row is None:
                 return None
-            conn.execute("UPDATE instance_ledger SET state=?, raw_state=?, last_seen=?,"
-                         " ended_at=CASE WHEN ? IN ('terminated','failed') THEN COALESCE(ended_at, ?) ELSE ended_at END"
-                         " WHERE provider=? AND id=?",
-                         (state, raw_state or state, _iso(t), state, _iso(t), provider, instance_id))
+            conn.execute(
+                "UPDATE instance_ledger SET state=?, raw_state=?, last_seen=?,"
+                " ended_at=CASE WHEN ? IN ('terminated','failed')"
+                " THEN COALESCE(ended_at, ?) ELSE ended_at END"
+                " WHERE provider=? AND id=?",
+                (state, raw_state or state, _iso(t), state, _iso(t), provider, instance_id),
+            )
             # Only close segments here: a start is confirmed (with the cloud's launch time) by observe().
             if state not in RUNNING_STATES:
                 self._update_segments(conn, provider, instance_id, state, None, t)
         return self.get(instance_id, provider, now=t)
 
-    def set_price(self, provider: str, instance_id: str, price_per_hour: float, currency: str,
-                  source: str) -> None:
-        self.store.execute("UPDATE instance_ledger SET price_per_hour=?, currency=?, price_source=?"
-                           " WHERE provider=? AND id=?", (price_per_hour, currency, source, provider, instance_id))
+    def set_price(
+        self, provider: str, instance_id: str, price_per_hour: float, currency: str, source: str
+    ) -> None:
+        self.store.execute(
+            "UPDATE instance_ledger SET price_per_hour=?, currency=?, price_source=?"
+            " WHERE provider=? AND id=?",
+            (price_per_hour, currency, source, provider, instance_id),
+        )
 
-    def reconcile(self, accounts: Iterable[Any], list_fn: Callable[[Any], Sequence[InstanceLike]],
-                  price_fn: Callable[[InstanceLike], tuple[float, str, str] | None] | None = None,
-                  now: datetime | None = None) -> ReconcileResult:
+    def reconcile(
+        self,
+        accounts: Iterable[Any],
+        list_fn: Callable[[Any], Sequence[InstanceLike]],
+        price_fn: Callable[[InstanceLike], tuple[float, str, str] | None] | None = None,
+        now: datetime | None = None,
+    ) -> ReconcileResult:
         """Ask each account's cloud for its LabGPU instances and bring the ledger in line.
 
         ``list_fn(account)`` returns the instances (raises on failure: that account's rows stay as
@@ -361,18 +479,26 @@ class Ledger:
                 seen_ids.add(inst.id)
                 known = self.get(inst.id, inst.provider)
                 price = None
-                if (known is None or known.price_per_hour is None) and inst.price_per_hour is None and price_fn:
+                if (
+                    (known is None or known.price_per_hour is None)
+                    and inst.price_per_hour is None
+                    and price_fn
+                ):
                     try:
                         price = price_fn(inst)
                     except Exception as exc:  # noqa: BLE001 - a price lookup must not stop reconcile
                         log.info("price lookup for %s failed: %s", inst.id, exc)
                 if price:
-                    self.observe(inst, price_per_hour=price[0], currency=price[1], price_source=price[2], now=t)
+                    self.observe(
+                        inst, price_per_hour=price[0], currency=price[1], price_source=price[2], now=t
+                    )
                 else:
                     self.observe(inst, now=t)
             for row in self.store.query(
-                    "SELECT provider, id, first_seen FROM instance_ledger WHERE account=? AND provider=?"
-                    " AND state NOT IN ('terminated','failed')", (account.name, account.provider)):
+                "SELECT provider, id, first_seen FROM instance_ledger WHERE account=? AND provider=?"
+                " AND state NOT IN ('terminated','failed')",
+                (account.name, account.provider),
+            ):
                 fresh = (t - (_dt(row["first_seen"]) or t)).total_seconds() < GONE_GRACE_S
                 if row["id"] not in seen_ids and not fresh:
                     # AWS lists terminated instances for about an hour, CVM not at all: not listed = gone.
@@ -404,23 +530,36 @@ class PendingLaunches:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def begin(self, *, client_token: str, account: str, provider: str, region: str, zone: str,
-              instance_type: str, spot: bool, max_price: float | None) -> PendingLaunch:
+    def begin(
+        self,
+        *,
+        client_token: str,
+        account: str,
+        provider: str,
+        region: str,
+        zone: str,
+        instance_type: str,
+        spot: bool,
+        max_price: float | None,
+    ) -> PendingLaunch:
         now = _iso(_utc())
         self.store.execute(
             "INSERT INTO pending_launches(client_token, account, provider, region, zone, instance_type, spot,"
             " max_price, created_at, updated_at, status) VALUES(?,?,?,?,?,?,?,?,?,?, 'pending')"
             " ON CONFLICT(client_token) DO UPDATE SET updated_at=excluded.updated_at,"
             " status=CASE WHEN status='done' THEN 'done' ELSE 'pending' END",
-            (client_token, account, provider, region, zone, instance_type, int(spot), max_price, now, now))
+            (client_token, account, provider, region, zone, instance_type, int(spot), max_price, now, now),
+        )
         got = self.get(client_token)
         assert got is not None
         return got
 
     def _set(self, token: str, status: str, instance_id: str = "", detail: str = "") -> None:
-        self.store.execute("UPDATE pending_launches SET status=?, instance_id=CASE WHEN ?='' THEN instance_id"
-                           " ELSE ? END, detail=?, updated_at=? WHERE client_token=?",
-                           (status, instance_id, instance_id, detail[:500], _iso(_utc()), token))
+        self.store.execute(
+            "UPDATE pending_launches SET status=?, instance_id=CASE WHEN ?='' THEN instance_id"
+            " ELSE ? END, detail=?, updated_at=? WHERE client_token=?",
+            (status, instance_id, instance_id, detail[:500], _iso(_utc()), token),
+        )
 
     def finish(self, token: str, instance_id: str) -> None:
         self._set(token, "done", instance_id)
@@ -437,14 +576,29 @@ class PendingLaunches:
 
     @staticmethod
     def _row(r: Any) -> PendingLaunch:
-        return PendingLaunch(r["client_token"], r["account"], r["provider"], r["region"], r["zone"],
-                             r["instance_type"], bool(r["spot"]), r["max_price"],
-                             _dt(r["created_at"]) or _utc(), _dt(r["updated_at"]) or _utc(), r["status"],
-                             r["instance_id"], r["detail"])
+        return PendingLaunch(
+            r["client_token"],
+            r["account"],
+            r["provider"],
+            r["region"],
+            r["zone"],
+            r["instance_type"],
+            bool(r["spot"]),
+            r["max_price"],
+            _dt(r["created_at"]) or _utc(),
+            _dt(r["updated_at"]) or _utc(),
+            r["status"],
+            r["instance_id"],
+            r["detail"],
+        )
 
     def open(self) -> list[PendingLaunch]:
-        return [self._row(r) for r in
-                self.store.query("SELECT * FROM pending_launches WHERE status='pending' ORDER BY created_at")]
+        return [
+            self._row(r)
+            for r in self.store.query(
+                "SELECT * FROM pending_launches WHERE status='pending' ORDER BY created_at"
+            )
+        ]
 
     def all(self) -> list[PendingLaunch]:
         return [self._row(r) for r in self.store.query("SELECT * FROM pending_launches ORDER BY created_at")]

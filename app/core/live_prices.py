@@ -65,7 +65,10 @@ def _read(paths: Paths | None) -> list[Offer]:
     except FileNotFoundError:
         return []
     if not isinstance(doc, dict) or doc.get("version") != CACHE_VERSION:
-        raise ValueError(f"{path}: not a LabGPU live price cache (version {doc.get('version') if isinstance(doc, dict) else '?'})")
+        raise ValueError(
+            f"{path}: not a LabGPU live price cache"
+            f" (version {doc.get('version') if isinstance(doc, dict) else '?'})"
+        )
     return [_from_doc(x) for x in doc.get("offers", [])]
 
 
@@ -82,24 +85,38 @@ def save(paths: Paths | None, offers: Iterable[Offer]) -> int:
         old = current.get(_zone_key(o))
         if old is None or (old.fetched_at or now) <= (o.fetched_at or now):
             current[_zone_key(o)] = o
-    doc = {"version": CACHE_VERSION, "saved_at": now.isoformat(),
-           "offers": [_to_doc(o) for o in sorted(current.values(), key=_zone_key)]}
+    doc = {
+        "version": CACHE_VERSION,
+        "saved_at": now.isoformat(),
+        "offers": [_to_doc(o) for o in sorted(current.values(), key=_zone_key)],
+    }
     (paths or default_paths()).ensure()
     atomic_write_text(_path(paths), json.dumps(doc, indent=1, sort_keys=True) + "\n", mode=0o600)
     return len(current)
 
 
 def zone_prices(paths: Paths | None, provider: str, region: str, instance_type: str) -> list[Offer]:
-    return [o for o in _read(paths) if (o.provider, o.region, o.instance_type) == (provider, region, instance_type)]
+    return [
+        o
+        for o in _read(paths)
+        if (o.provider, o.region, o.instance_type) == (provider, region, instance_type)
+    ]
 
 
 def _aggregate(group: Sequence[Offer]) -> Offer:
     """One offer for the catalog: the cheapest available spot zone, any known on-demand price."""
-    newest = max(group, key=lambda o: o.fetched_at or datetime.min.replace(tzinfo=timezone.utc))
+    oldest = datetime.min.replace(tzinfo=timezone.utc)
+    newest = max(group, key=lambda o: o.fetched_at or oldest)
     spot = [o for o in group if o.price_spot is not None and not o.sold_out]
     best = min(spot, key=lambda o: o.price_spot or 0.0) if spot else None
-    on_demand = next((o.price_on_demand for o in sorted(group, key=lambda o: o.fetched_at or newest.fetched_at,
-                                                         reverse=True) if o.price_on_demand is not None), None)
+    on_demand = next(
+        (
+            o.price_on_demand
+            for o in sorted(group, key=lambda o: o.fetched_at or oldest, reverse=True)
+            if o.price_on_demand is not None
+        ),
+        None,
+    )
     zones = sorted({o.zone for o in group if o.zone})
     sold_out = all(o.sold_out for o in group)
     extra = dict(newest.extra)
@@ -107,10 +124,16 @@ def _aggregate(group: Sequence[Offer]) -> Offer:
         extra["zones"] = ",".join(zones)
     if best is not None and best.zone:
         extra["spot_zone"] = best.zone
-    return replace(newest, price_on_demand=on_demand,
-                   price_spot=best.price_spot if best else None,
-                   spot_available=best is not None, zone=best.zone if best else newest.zone,
-                   sold_out=sold_out, live=True, extra=tuple(sorted(extra.items())))
+    return replace(
+        newest,
+        price_on_demand=on_demand,
+        price_spot=best.price_spot if best else None,
+        spot_available=best is not None,
+        zone=best.zone if best else newest.zone,
+        sold_out=sold_out,
+        live=True,
+        extra=tuple(sorted(extra.items())),
+    )
 
 
 def load_cached(paths: Paths | None = None) -> list[Offer]:
@@ -121,8 +144,9 @@ def load_cached(paths: Paths | None = None) -> list[Offer]:
     return [_aggregate(g) for _k, g in sorted(groups.items())]
 
 
-def refresh_prices(account: Any, provider: Any, creds: Any, instance_types: Sequence[str] = (),
-                   paths: Paths | None = None) -> list[Offer]:
+def refresh_prices(
+    account: Any, provider: Any, creds: Any, instance_types: Sequence[str] = (), paths: Paths | None = None
+) -> list[Offer]:
     """Ask the provider for live prices with this account and cache them. Returns the fresh offers."""
     offers = list(provider.refresh_prices(account, creds, list(instance_types)))
     now = datetime.now(timezone.utc)

@@ -55,10 +55,15 @@ def test_add_keeps_secrets_in_keyring_only(secret_service, book, labgpu_home):
 
 
 def test_edit_and_remove(secret_service, book):
-    book.add(Account("t1", "tencent", "ap-guangzhou", "127.0.0.1:9000", {"protocol": "http"}),
-             Credentials("AKIDtencentid0001", "tencentsecret0001"))
-    acc = book.edit("t1", region="ap-shanghai", credentials=Credentials("AKIDtencentid0002", "tencentsecret0002"))
-    assert acc.region == "ap-shanghai" and acc.protocol == "http"
+    book.add(
+        Account("t1", "tencent", "ap-guangzhou", "127.0.0.1:9000", {"protocol": "http"}),
+        Credentials("AKIDtencentid0001", "tencentsecret0001"),
+    )
+    acc = book.edit(
+        "t1", region="ap-shanghai", credentials=Credentials("AKIDtencentid0002", "tencentsecret0002")
+    )
+    assert acc.region == "ap-shanghai"
+    assert acc.protocol == "http"
     assert book.credentials("t1").secret == "tencentsecret0002"
     assert book.info("t1").key_id_masked == "AKID…0002"
     book.remove("t1")
@@ -136,7 +141,8 @@ def test_aws_import_from_profiles_and_env(tmp_path, secret_service, book):
 def test_tencent_import_from_env():
     env = {"TENCENTCLOUD_SECRET_ID": "AKIDenv0001", "TENCENTCLOUD_SECRET_KEY": "envkey0001"}
     [cand] = tencent_import_candidates("ap-guangzhou", env=env)
-    assert cand.account.provider == "tencent" and cand.account.region == "ap-guangzhou"
+    assert cand.account.provider == "tencent"
+    assert cand.account.region == "ap-guangzhou"
     assert cand.credentials.secret == "envkey0001"
     assert tencent_import_candidates("ap-guangzhou", env={}) == []
 
@@ -157,7 +163,9 @@ def test_test_connection_shows_auth_error(secret_service, aws_proxy, labgpu_home
     with pytest.raises(Exception) as err:
         svc.test_connection("lab")
     line = err.value.one_line()
-    assert "[InvalidClientTokenId]" in line and "does not know the access key id" in line and "IAM" in line
+    assert "[InvalidClientTokenId]" in line
+    assert "does not know the access key id" in line
+    assert "IAM" in line
     assert AWS_SECRET not in line
     svc.close()
 

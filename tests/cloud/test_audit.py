@@ -20,7 +20,8 @@ def test_record_list_export(labgpu_home, tmp_path):
                detail="line one\nline two")
     entries = log.list()
     assert [e.action for e in entries] == ["stop", "launch"]
-    assert entries[1].time == t0 and entries[1].request_id == "r-1"
+    assert entries[1].time == t0
+    assert entries[1].request_id == "r-1"
     assert entries[0].detail == "line one line two"
     assert [e.account for e in log.list(account="lab")] == ["lab"]
     out = tmp_path / "audit.csv"

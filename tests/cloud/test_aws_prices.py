@@ -30,12 +30,15 @@ def test_cache_merges_and_aggregates_zones(labgpu_home):
     live_prices.save(paths, [_offer("us-east-1a", 0.3, t + timedelta(hours=1)),
                              _offer("us-east-1b", 0.9, t - timedelta(hours=1))])  # older: ignored
     [agg] = live_prices.load_cached(paths)
-    assert agg.live and agg.price_spot == 0.3 and agg.zone == "us-east-1a"
+    assert agg.live
+    assert agg.price_spot == 0.3
+    assert agg.zone == "us-east-1a"
     assert agg.fetched_at == t + timedelta(hours=1)
     assert dict(agg.extra)["zones"] == "us-east-1a,us-east-1b,us-east-1c"
     assert len(live_prices.zone_prices(paths, "aws", "us-east-1", "g5.xlarge")) == 3
     cache = json.loads((paths.cache_dir / live_prices.CACHE_NAME).read_text())
-    assert cache["version"] == 1 and cache["saved_at"]
+    assert cache["version"] == 1
+    assert cache["saved_at"]
 
 
 def test_broken_cache_is_replaced_on_save(labgpu_home):
@@ -54,10 +57,13 @@ def test_refresh_via_account_reaches_the_catalog(secret_service, aws_proxy, labg
     svc = CloudService()
     svc.accounts.add(Account("lab", "aws", "us-east-1", aws_proxy.url), Credentials(AWS_KEY_ID, AWS_SECRET))
     offers = svc.refresh_prices("lab", ["g4dn.xlarge"])
-    assert offers and all(o.price_on_demand == pytest.approx(ON_DEMAND["g4dn.xlarge"]) for o in offers)
+    assert offers
+    assert all(o.price_on_demand == pytest.approx(ON_DEMAND["g4dn.xlarge"]) for o in offers)
     cat = load_catalog(svc.paths)
     live = [o for o in cat.offers if o.live and o.instance_type == "g4dn.xlarge" and o.region == "us-east-1"]
-    assert len(live) == 1 and live[0].fetched_at is not None and live[0].fp16_tflops  # merged with GPU specs
+    assert len(live) == 1
+    assert live[0].fetched_at is not None
+    assert live[0].fp16_tflops
     assert cat.live_count == 1
     svc.close()
 
@@ -67,6 +73,7 @@ def test_refresh_without_pricing_api_keeps_spot(secret_service, moto, labgpu_hom
     svc = CloudService()
     svc.accounts.add(Account("lab", "aws", "us-east-1", moto.url), Credentials(AWS_KEY_ID, AWS_SECRET))
     offers = svc.refresh_prices("lab", ["g5.xlarge"])
-    assert offers and all(o.price_on_demand is None for o in offers)
+    assert offers
+    assert all(o.price_on_demand is None for o in offers)
     assert any(o.price_spot is not None for o in offers)
     svc.close()

@@ -52,8 +52,11 @@ def test_list_shows_only_labgpu_tagged(acct, moto):
     listed = p.list_instances(acct, CREDS)
     assert [i.id for i in listed] == [inst.id]
     got = listed[0]
-    assert got.state == "running" and got.zone.startswith("us-east-1") and got.launched_at is not None
-    assert got.tags["labgpu"] == "1" and got.tags["labgpu-launch"] == "tok-1"
+    assert got.state == "running"
+    assert got.zone.startswith("us-east-1")
+    assert got.launched_at is not None
+    assert got.tags["labgpu"] == "1"
+    assert got.tags["labgpu-launch"] == "tok-1"
     assert got.key_name == "labgpu-test"
     assert p.find_by_client_token(acct, CREDS, "tok-1").id == inst.id
     assert p.find_by_client_token(acct, CREDS, "other") is None
@@ -69,7 +72,8 @@ def test_image_newest_dlami_then_ubuntu_fallback(acct, moto):
     inst = p.launch(acct, CREDS, _req(), progress=lambda s, m="": steps.append((s, m)))
     assert inst.image_id == UBUNTU_AMI
     msg = dict(steps)["image"]
-    assert "No Deep Learning AMI" in msg and UBUNTU_AMI in msg
+    assert "No Deep Learning AMI" in msg
+    assert UBUNTU_AMI in msg
     ec2.deregister_image(ImageId=UBUNTU_AMI)
     with pytest.raises(NotFoundError) as err:
         p.find_image(acct, CREDS)
@@ -98,7 +102,8 @@ def test_key_pair_imported_once(acct, moto):
 def test_spot_launch_sends_market_options(pacct, aws_proxy):
     p = AwsProvider()
     inst = p.launch(pacct, CREDS, _req(spot=True, max_price=0.8048, zone="us-east-1b"))
-    assert inst.spot and inst.zone == "us-east-1b"
+    assert inst.spot
+    assert inst.zone == "us-east-1b"
     [params] = aws_proxy.params("RunInstances")
     assert params["InstanceMarketOptions.MarketType"] == "spot"
     assert params["InstanceMarketOptions.SpotOptions.MaxPrice"] == "0.8048"
@@ -110,7 +115,8 @@ def test_stop_says_disks_still_bill(acct):
     p = AwsProvider()
     inst = p.launch(acct, CREDS, _req())
     note = p.stop(acct, CREDS, inst.id)
-    assert "EBS" in note and "still bill" in note
+    assert "EBS" in note
+    assert "still bill" in note
     assert next(i for i in p.list_instances(acct, CREDS) if i.id == inst.id).state in ("stopping", "stopped")
     p.start(acct, CREDS, inst.id)
     p.terminate(acct, CREDS, inst.id)
@@ -129,7 +135,8 @@ def test_throttling_after_retries_is_a_clear_error(pacct, aws_proxy, monkeypatch
     aws_proxy.inject("DescribeInstances", "RequestLimitExceeded", "Request limit exceeded.", status=503, times=5)
     with pytest.raises(ThrottledError) as err:
         AwsProvider().list_instances(pacct, CREDS)
-    assert "[RequestLimitExceeded]" in err.value.one_line() and err.value.retryable
+    assert "[RequestLimitExceeded]" in err.value.one_line()
+    assert err.value.retryable
 
 
 def test_lost_answer_retried_with_same_client_token_yields_one_instance(pacct, aws_proxy, moto):
@@ -187,7 +194,8 @@ def test_spot_price_too_low_names_current_price_when_aws_does_not(pacct, aws_pro
     with pytest.raises(PriceTooLowError) as err:
         AwsProvider().launch(pacct, CREDS, _req(spot=True, max_price=0.0001, zone="us-east-1a"))
     # moto's describe_spot_price_history returns a fixed fake price; real AWS the market price.
-    assert "?" not in err.value.text() and "0.0001" in err.value.text()
+    assert "?" not in err.value.text()
+    assert "0.0001" in err.value.text()
 
 
 def test_quota_names():
@@ -225,7 +233,8 @@ def test_network_error_names_endpoint(monkeypatch):
     acct = Account("lab", "aws", "us-east-1", "http://127.0.0.1:9")
     with pytest.raises(Exception) as err:
         AwsProvider().list_instances(acct, CREDS)
-    assert err.value.code == "NetworkError" and "127.0.0.1:9" in err.value.text()
+    assert err.value.code == "NetworkError"
+    assert "127.0.0.1:9" in err.value.text()
 
 
 def test_refresh_prices_live_with_pricing_and_spot(pacct, aws_proxy):
@@ -238,5 +247,7 @@ def test_refresh_prices_live_with_pricing_and_spot(pacct, aws_proxy):
     g5 = by_type["g5.xlarge"]
     assert all(o.live and o.fetched_at is not None for o in g5)
     assert g5[0].price_on_demand == pytest.approx(ON_DEMAND["g5.xlarge"])
-    assert g5[0].gpu_model == "A10G" and g5[0].gpu_count == 1 and g5[0].vcpu == 4
+    assert g5[0].gpu_model == "A10G"
+    assert g5[0].gpu_count == 1
+    assert g5[0].vcpu == 4
     assert any(o.price_spot is not None and o.zone for o in g5)

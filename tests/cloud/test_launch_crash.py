@@ -53,7 +53,9 @@ def test_killed_launch_is_found_after_restart(secret_service, moto, labgpu_home)
     r = _cli("ls", "--json", env=env)
     assert r.returncode == 0, r.stderr
     [row] = json.loads(r.stdout)
-    assert row["id"] == iid and row["account"] == "lab" and row["state"] == "running"
+    assert row["id"] == iid
+    assert row["account"] == "lab"
+    assert row["state"] == "running"
     assert row["client_token"].startswith("lg-")
     ids = [i["InstanceId"] for res in moto.ec2().describe_instances()["Reservations"] for i in res["Instances"]]
     assert ids == [iid]

@@ -22,7 +22,9 @@ def test_launch_on_demand_records_ledger_and_audit(svc, moto):
     res = svc.launch(LaunchOptions(account="lab", instance_type="g5.xlarge", ssh_from="198.51.100.7/32"),
                      progress=lambda step, msg="": steps.append((step, msg)))
     e = res.entry
-    assert e.state == "running" and e.instance_type == "g5.xlarge" and not e.spot
+    assert e.state == "running"
+    assert e.instance_type == "g5.xlarge"
+    assert not e.spot
     assert e.image_id == DLAMI_NEWEST
     keys = [s for s, _ in steps]
     for k in ("key", "security_group", "image", "request", "wait"):
@@ -57,7 +59,8 @@ def test_spot_default_max_price_is_fraction_of_live_on_demand(psvc, aws_proxy):
     res = psvc.launch(LaunchOptions(account="lab", instance_type="g5.xlarge", spot=True, ssh_from="198.51.100.7/32"))
     [params] = aws_proxy.params("RunInstances")
     assert params["InstanceMarketOptions.SpotOptions.MaxPrice"] == "0.8048"
-    assert res.entry.spot and any("80 %" in n for n in res.notes)
+    assert res.entry.spot
+    assert any("80 %" in n for n in res.notes)
     st = SettingsStore(psvc.paths)
     s = st.load()
     s.spot_bid_fraction = 0.5
@@ -70,15 +73,24 @@ def test_capacity_error_moves_to_another_zone_and_says_so(psvc, aws_proxy, moto)
     aws_proxy.inject("RunInstances", "InsufficientInstanceCapacity",
                      "We currently do not have sufficient g5.xlarge capacity in us-east-1a.")
     steps = []
-    res = psvc.launch(LaunchOptions(account="lab", instance_type="g5.xlarge", zone="us-east-1a",
-                                    ssh_from="198.51.100.7/32"), progress=lambda s, m="": steps.append((s, m)))
-    assert res.entry.zone not in ("us-east-1a", "") and res.entry.state == "running"
+    res = psvc.launch(
+        LaunchOptions(
+            account="lab", instance_type="g5.xlarge", zone="us-east-1a", ssh_from="198.51.100.7/32"
+        ),
+        progress=lambda s, m="": steps.append((s, m)),
+    )
+    assert res.entry.zone not in ("us-east-1a", "")
+    assert res.entry.state == "running"
     zone_msgs = [m for s, m in steps if s == "zone"]
-    assert zone_msgs and "us-east-1a" in zone_msgs[0] and res.entry.zone in zone_msgs[0]
+    assert zone_msgs
+    assert "us-east-1a" in zone_msgs[0]
+    assert res.entry.zone in zone_msgs[0]
     tokens = [p["ClientToken"] for p in aws_proxy.params("RunInstances")]
-    assert len(tokens) == 2 and tokens[0] != tokens[1]  # a zone retry is a different request
+    assert len(tokens) == 2
+    assert tokens[0] != tokens[1]
     results = [(a.action, a.result) for a in reversed(psvc.audit.list())]
-    assert ("launch", "error:InsufficientInstanceCapacity") in results and results[-1] == ("launch", "ok")
+    assert ("launch", "error:InsufficientInstanceCapacity") in results
+    assert results[-1] == ("launch", "ok")
     assert len(_moto_ids(moto)) == 1
 
 
@@ -111,7 +123,8 @@ def test_lost_answer_leaves_pending_record_that_reconcile_resolves(psvc, aws_pro
     aws_proxy.inject("RunInstances", DROP, times=10)  # every answer lost: the caller cannot know
     with pytest.raises(Exception) as err:
         psvc.launch(LaunchOptions(account="lab", instance_type="g5.xlarge", ssh_from="198.51.100.7/32"))
-    assert err.value.code == "NetworkError" and "labgpu ls" in err.value.hint()
+    assert err.value.code == "NetworkError"
+    assert "labgpu ls" in err.value.hint()
     [pending] = psvc.pending.open()
     assert psvc.ledger.list() == []
     [iid] = _moto_ids(moto)  # it did launch: the answer was lost, not the request
@@ -126,8 +139,10 @@ def test_no_public_address_fails_before_any_cloud_call(psvc, aws_proxy, monkeypa
     monkeypatch.setenv("LABGPU_PUBLIC_IP_URLS", "http://127.0.0.1:9/")
     with pytest.raises(Exception) as err:
         psvc.launch(LaunchOptions(account="lab", instance_type="g5.xlarge"))
-    assert err.value.code == "PublicAddressUnknown" and "--ssh-from" in err.value.hint()
-    assert aws_proxy.seen == [] and psvc.pending.all() == []
+    assert err.value.code == "PublicAddressUnknown"
+    assert "--ssh-from" in err.value.hint()
+    assert aws_proxy.seen == []
+    assert psvc.pending.all() == []
 
 
 def test_public_address_becomes_the_ssh_rule(psvc, moto, public_ip_server, monkeypatch):
@@ -152,17 +167,22 @@ def test_actions_reconcile_and_costs(svc, moto):
     assert res.entry.price_per_hour == pytest.approx(0.526)  # bundled catalog (no live refresh here)
     assert res.entry.cost_so_far == pytest.approx(0.526 * 60 / 3600, rel=0.05)  # AWS: 60 s minimum
     cmd = svc.ssh_command(iid)
-    assert cmd.startswith("ssh -i ") and cmd.endswith(f"ubuntu@{res.entry.public_ip}") and "labgpu_ed25519" in cmd
+    assert cmd.startswith("ssh -i ")
+    assert cmd.endswith(f"ubuntu@{res.entry.public_ip}")
+    assert "labgpu_ed25519" in cmd
     entry, note = svc.stop(iid)
-    assert entry.state in ("stopping", "stopped") and "EBS" in note
+    assert entry.state in ("stopping", "stopped")
+    assert "EBS" in note
     entry = svc.start(iid)
     assert entry.state in ("pending", "running", "starting")
     moto.ec2().stop_instances(InstanceIds=[iid])  # changed outside LabGPU: reconcile notices
     [e] = svc.reconcile().entries
-    assert e.state == "stopped" and e.uptime_s == 0
+    assert e.state == "stopped"
+    assert e.uptime_s == 0
     svc.terminate(iid)
     [e] = svc.reconcile().entries
-    assert e.state == "terminated" and e.ended_at is not None
+    assert e.state == "terminated"
+    assert e.ended_at is not None
     audit = [(a.action, a.result) for a in reversed(svc.audit.list())]
     assert audit[-3:] == [("stop", "ok"), ("start", "ok"), ("terminate", "ok")]
     assert all(a.request_id for a in svc.audit.list() if a.action in ("stop", "start", "terminate"))

@@ -1,4 +1,5 @@
-"""The instances ledger (core): billing segments, costs with the AWS 60 s minimum, reconcile, pending launches."""
+"""The instances ledger (core): billing segments, costs with the AWS 60 s minimum, reconcile,
+pending launches."""
 
 from __future__ import annotations
 
@@ -51,14 +52,18 @@ def ledger(labgpu_home):
 
 def test_cost_follows_running_segments(ledger):
     e = ledger.observe(Inst(), price_per_hour=3.6, now=T0 + timedelta(seconds=10))
-    assert e.client_token == "lg-abc" and e.started_at == T0
+    assert e.client_token == "lg-abc"
+    assert e.started_at == T0
     assert e.cost_so_far == pytest.approx(3.6 * 60 / 3600)  # 10 s billed as AWS's 60 s minimum
     e = ledger.observe(replace(Inst(), state="stopped", raw_state="stopped"), now=T0 + timedelta(hours=1))
-    assert e.cost_so_far == pytest.approx(3.6) and e.uptime_s == 0 and e.billing is False
+    assert e.cost_so_far == pytest.approx(3.6)
+    assert e.uptime_s == 0
+    assert e.billing is False
     # Started again 2 h later: AWS reports the new LaunchTime.
     t2 = T0 + timedelta(hours=2)
     e = ledger.observe(replace(Inst(), launched_at=t2), now=t2 + timedelta(minutes=30))
-    assert e.started_at == t2 and e.uptime_s == pytest.approx(1800)
+    assert e.started_at == t2
+    assert e.uptime_s == pytest.approx(1800)
     assert e.cost_so_far == pytest.approx(3.6 * 1.5)
     later = ledger.get("i-1", now=t2 + timedelta(hours=1))
     assert later.cost_so_far == pytest.approx(3.6 * 2)
@@ -69,7 +74,8 @@ def test_cost_follows_running_segments(ledger):
 
 def test_unknown_price_is_unknown_not_zero(ledger):
     e = ledger.observe(Inst(), now=T0 + timedelta(minutes=5))
-    assert e.price_per_hour is None and e.cost_so_far is None
+    assert e.price_per_hour is None
+    assert e.cost_so_far is None
     assert e.to_json()["cost_so_far"] is None
 
 
@@ -87,7 +93,9 @@ def test_reconcile_updates_marks_gone_and_keeps_failed_accounts(ledger):
     res = ledger.reconcile([Acc(), Acc("tc", "tencent")], list_fn, now=later)
     by_id = {e.id: e for e in res.entries}
     assert by_id["i-1"].state == "stopped"
-    assert by_id["i-2"].state == "terminated" and by_id["i-2"].raw_state == "gone" and res.gone == ["i-2"]
+    assert by_id["i-2"].state == "terminated"
+    assert by_id["i-2"].raw_state == "gone"
+    assert res.gone == ["i-2"]
     assert by_id["t-1"].state == "running"  # its cloud could not be asked: kept as last seen
     assert "tc" in res.errors
 
@@ -96,13 +104,16 @@ def test_reconcile_fills_missing_price(ledger):
     res = ledger.reconcile([Acc()], lambda a: [Inst()], price_fn=lambda i: (0.5, "USD", "catalog"),
                            now=T0 + timedelta(hours=1))
     [e] = res.entries
-    assert e.price_per_hour == 0.5 and e.price_source == "catalog" and e.cost_so_far == pytest.approx(0.5)
+    assert e.price_per_hour == 0.5
+    assert e.price_source == "catalog"
+    assert e.cost_so_far == pytest.approx(0.5)
 
 
 def test_just_launched_instance_not_marked_gone(ledger):
     ledger.observe(Inst(), now=T0)
     res = ledger.reconcile([Acc()], lambda a: [], now=T0 + timedelta(seconds=30))
-    assert res.entries[0].state == "running" and res.gone == []
+    assert res.entries[0].state == "running"
+    assert res.gone == []
 
 
 def test_pending_launch_lifecycle(labgpu_home):
@@ -112,8 +123,17 @@ def test_pending_launch_lifecycle(labgpu_home):
             spot=True, max_price=0.8)
     assert [x.client_token for x in p.open()] == ["lg-1"]
     p.finish("lg-1", "i-9")
-    assert p.open() == [] and p.get("lg-1").instance_id == "i-9"
-    p.begin(client_token="lg-1", account="lab", provider="aws", region="us-east-1", zone="", instance_type="g5.xlarge",
-            spot=True, max_price=0.8)
+    assert p.open() == []
+    assert p.get("lg-1").instance_id == "i-9"
+    p.begin(
+        client_token="lg-1",
+        account="lab",
+        provider="aws",
+        region="us-east-1",
+        zone="",
+        instance_type="g5.xlarge",
+        spot=True,
+        max_price=0.8,
+    )
     assert p.get("lg-1").status == "done"  # a retry of a finished launch stays finished
     store.close()

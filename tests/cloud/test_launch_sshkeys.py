@@ -21,7 +21,8 @@ def test_default_key_created_once_encrypted_0600(secret_service, labgpu_home):
     assert key.public_key.startswith("ssh-ed25519 ")
     assert sshkeys.ensure_default_key(paths) == key  # reused, not replaced
     passphrase = sshkeys.key_passphrase(key)
-    assert passphrase and passphrase.encode() not in key.private_path.read_bytes()
+    assert passphrase
+    assert passphrase.encode() not in key.private_path.read_bytes()
     # ssh-keygen agrees: wrong passphrase refused, the right one gives the same public key and fingerprint.
     bad = subprocess.run(["ssh-keygen", "-y", "-P", "wrong", "-f", str(key.private_path)], capture_output=True)
     assert bad.returncode != 0
@@ -30,7 +31,8 @@ def test_default_key_created_once_encrypted_0600(secret_service, labgpu_home):
     assert good.stdout.split()[:2] == key.public_key.split()[:2]
     fp = subprocess.run(["ssh-keygen", "-l", "-f", str(key.private_path) + ".pub"], capture_output=True, text=True)
     assert key.fingerprint in fp.stdout
-    assert key.cloud_name.startswith("labgpu-") and len(key.cloud_name) == 23
+    assert key.cloud_name.startswith("labgpu-")
+    assert len(key.cloud_name) == 23
 
 
 def test_no_keyring_no_key_file(labgpu_home):

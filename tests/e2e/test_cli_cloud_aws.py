@@ -32,7 +32,8 @@ def _one_error_line(r, code):
     assert r.returncode != 0
     lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
     assert len(lines) == 1, r.stderr
-    assert f"[{code}]" in lines[0] and " — " in lines[0]  # the code, the sentence, the next step
+    assert f"[{code}]" in lines[0]
+    assert " — " in lines[0]
     return lines[0]
 
 
@@ -40,7 +41,9 @@ def test_full_aws_flow_and_no_secret_anywhere(secret_service, aws_proxy, moto, l
     _ok("accounts", "add", "aws", "lab", "--region", "us-east-1", "--endpoint", aws_proxy.url,
         stdin=f"{AWS_KEY_ID}\n{AWS_SECRET}\n")
     [acc] = json.loads(_ok("accounts", "ls", "--json").stdout)
-    assert acc["name"] == "lab" and acc["key_id"] == "AKIA…0001" and acc["endpoint"] == aws_proxy.url
+    assert acc["name"] == "lab"
+    assert acc["key_id"] == "AKIA…0001"
+    assert acc["endpoint"] == aws_proxy.url
     assert "connection ok: arn:aws:" in _ok("accounts", "test", "lab").stdout
 
     r = _ok("prices", "refresh", "--account", "lab", "--type", "g5.xlarge", "--type", "g4dn.xlarge", "--json")
@@ -51,7 +54,8 @@ def test_full_aws_flow_and_no_secret_anywhere(secret_service, aws_proxy, moto, l
     r = _ok("launch", "--account", "lab", "--type", "g5.xlarge", "--spot", "--ssh-from", "198.51.100.7/32", "--json",
             "--progress")
     spot = json.loads(r.stdout)
-    assert spot["spot"] is True and spot["state"] == "running"
+    assert spot["spot"] is True
+    assert spot["state"] == "running"
     assert any("PyTorch" in n for n in spot["notes"])  # says which image it picked
     for step in ("[key]", "[security_group]", "[image]", "[request]", "[wait]"):
         assert step in r.stderr
@@ -59,17 +63,23 @@ def test_full_aws_flow_and_no_secret_anywhere(secret_service, aws_proxy, moto, l
     r = _ok("launch", "--account", "lab", "--type", "g4dn.xlarge", "--ssh-from", "198.51.100.7/32", "--json")
     assert r.stderr == ""  # no progress chatter for scripts
     od = json.loads(r.stdout)
-    assert od["spot"] is False and od["price_per_hour"] == 0.526 and od["currency"] == "USD"
+    assert od["spot"] is False
+    assert od["price_per_hour"] == 0.526
+    assert od["currency"] == "USD"
 
     rows = json.loads(_ok("ls", "--json").stdout)
     assert {x["id"] for x in rows} == {spot["id"], od["id"]}
     for x in rows:
-        assert LS_FIELDS <= set(x)
-        assert x["provider"] == "aws" and x["public_ip"] and x["cost_so_far"] is not None and x["started_at"]
+        assert set(x) >= LS_FIELDS
+        assert x["provider"] == "aws"
+        assert x["public_ip"]
+        assert x["cost_so_far"] is not None
+        assert x["started_at"]
     assert "COST SO FAR" in _ok("ls").stdout
 
     r = _ok("stop", od["id"])
-    assert "EBS" in r.stderr and od["id"] in r.stdout
+    assert "EBS" in r.stderr
+    assert od["id"] in r.stdout
     _ok("start", od["id"])
     for iid in (spot["id"], od["id"]):
         _ok("terminate", iid)
@@ -81,7 +91,9 @@ def test_full_aws_flow_and_no_secret_anywhere(secret_service, aws_proxy, moto, l
     with export.open(encoding="utf-8") as fh:
         audit = list(csv.DictReader(fh))
     actions = [a["action"] for a in audit]
-    assert actions.count("launch") == 2 and actions.count("terminate") == 2 and "stop" in actions
+    assert actions.count("launch") == 2
+    assert actions.count("terminate") == 2
+    assert "stop" in actions
     assert all(a["account"] == "lab" and a["time"] for a in audit)
     assert all(a["request_id"] for a in audit if a["action"] in ("launch", "stop", "start", "terminate"))
 
@@ -102,7 +114,8 @@ def test_full_aws_flow_and_no_secret_anywhere(secret_service, aws_proxy, moto, l
 
     # The scan: every file under LABGPU_HOME (database, WAL, settings, caches, logs) and the export.
     files = [p for p in labgpu_home.rglob("*") if p.is_file()] + [export]
-    assert any(p.suffix == ".log" for p in files) and any("sqlite" in p.name for p in files)
+    assert any(p.suffix == ".log" for p in files)
+    assert any("sqlite" in p.name for p in files)
     for p in files:
         data = p.read_bytes()
         for secret in (AWS_SECRET, AWS_KEY_ID):
@@ -111,7 +124,8 @@ def test_full_aws_flow_and_no_secret_anywhere(secret_service, aws_proxy, moto, l
 
 def test_secrets_never_from_argv():
     r = _cli("accounts", "add", "aws", "x", "--region", "us-east-1", "--secret", "abc")
-    assert r.returncode != 0 and "unrecognized arguments" in r.stderr
+    assert r.returncode != 0
+    assert "unrecognized arguments" in r.stderr
 
 
 def test_add_needs_two_lines_on_stdin(secret_service, labgpu_home):
