@@ -320,9 +320,17 @@ def test_live_offer_age_is_shown(qtbot, ctx):
     assert "Live prices from your accounts: 1." in page.status_label.text()
 
 
-def test_offers_page_is_in_the_main_window(app_window):
-    _ctx, window = app_window
+def test_advisor_navigation_reaches_the_offers_page_in_the_main_window(app_window, qtbot):
+    ctx, window = app_window
     assert "offers" in window.page_ids()
+    page = window.pages["offers"]
+    qtbot.waitUntil(lambda: page.load is not None, timeout=5000)
+    key = ("gcp", "us-central1", "g2-standard-4")
+    window.show_page("settings")
+    ctx.navigate("offers", Ranking("Vision, 25M", (RankedOffer(key, 1, 1.0, ("L4, 24 GB",)),)))
+    assert window.current_page_id() == "offers"
+    assert page.banner.isVisible()
+    assert _visible(page)[0].key == key
     assert default_rate().usd_cny > 0
 
 
