@@ -578,8 +578,8 @@ class TencentProvider:
         state = STATE_MAP.get(raw.get("InstanceState", ""), "pending")
         # A pay-as-you-go instance stopped with STOP_CHARGING no longer bills for compute.
         price = (prices or {}).get((zone, raw.get("InstanceType", ""), charge))
-        if state == "terminated" or (state == "stopped" and raw.get("StopChargingMode") == "STOP_CHARGING"):
-            price = 0.0 if state == "stopped" else None  # compute no longer bills (disks aside)
+        if state == "terminated":
+            price = None  # the rate it billed stays in the ledger; nothing bills any more
         key_ids = (raw.get("LoginSettings") or {}).get("KeyIds") or []
         return Instance(
             id=raw["InstanceId"],

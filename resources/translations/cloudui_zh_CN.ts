@@ -210,6 +210,18 @@
         <translation>连接成功：{who}</translation>
     </message>
     <message>
+        <source>typed in</source>
+        <translation>手动输入</translation>
+    </message>
+    <message>
+        <source>AWS profile {name}</source>
+        <translation>AWS 配置 {name}</translation>
+    </message>
+    <message>
+        <source>environment ({name})</source>
+        <translation>环境变量（{name}）</translation>
+    </message>
+    <message>
         <source>Nothing to import: no keys were found in those places.</source>
         <translation>没有可导入的内容：这些位置都没有找到密钥。</translation>
     </message>

@@ -29,9 +29,16 @@ def provider() -> TencentProvider:
 
 
 def _req(**kw) -> LaunchRequest:
-    values = {"instance_type": "GN7.2XLARGE32", "region": "ap-guangzhou", "zone": "ap-guangzhou-3",
-              "public_key": PUBKEY, "ssh_key_name": "labgpu-test", "ssh_cidr": "198.51.100.7/32",
-              "client_token": "token-1", "disk_gb": 80}
+    values = {
+        "instance_type": "GN7.2XLARGE32",
+        "region": "ap-guangzhou",
+        "zone": "ap-guangzhou-3",
+        "public_key": PUBKEY,
+        "ssh_key_name": "labgpu-test",
+        "ssh_cidr": "198.51.100.7/32",
+        "client_token": "token-1",
+        "disk_gb": 80,
+    }
     values.update(kw)
     return LaunchRequest(**values)
 
@@ -127,9 +134,15 @@ def test_on_demand_launch_runs_and_is_tagged_and_locked_down(tencent_server, pro
     assert run["SystemDisk"]["DiskSize"] == 80
     assert run["ImageId"] == "img-gpucuda1"
     sg = run["SecurityGroupIds"][0]
-    assert tencent_server.ingress_rules(sg) == [{"Protocol": "TCP", "Port": "22",
-                                                 "CidrBlock": "198.51.100.7/32",
-                                                 "Action": "ACCEPT", "PolicyDescription": "LabGPU SSH"}]
+    assert tencent_server.ingress_rules(sg) == [
+        {
+            "Protocol": "TCP",
+            "Port": "22",
+            "CidrBlock": "198.51.100.7/32",
+            "Action": "ACCEPT",
+            "PolicyDescription": "LabGPU SSH",
+        }
+    ]
     # state-changing calls report their request ids (ImportKeyPair, CreateSecurityGroup, policies, Run)
     assert len(ids) == 4
 
@@ -142,10 +155,14 @@ def test_client_token_gives_one_instance_for_retries_and_crashes(tencent_server,
     assert len(tencent_server.requests_of("RunInstances")) == 1
     # The server itself honours ClientToken: the same RunInstances body twice → the same id.
     first_body = tencent_server.requests_of("RunInstances")[0]
-    body = provider.run_instances_params(_req(client_token="token-2"), zone="ap-guangzhou-3",
-                                         image_id=first_body["ImageId"],
-                                         key_id=first_body["LoginSettings"]["KeyIds"][0],
-                                         security_group_id=first_body["SecurityGroupIds"][0], max_price=None)
+    body = provider.run_instances_params(
+        _req(client_token="token-2"),
+        zone="ap-guangzhou-3",
+        image_id=first_body["ImageId"],
+        key_id=first_body["LoginSettings"]["KeyIds"][0],
+        security_group_id=first_body["SecurityGroupIds"][0],
+        max_price=None,
+    )
     r1 = provider._call(acct, creds, "RunInstances", body)
     r2 = provider._call(acct, creds, "RunInstances", body)
     assert r1["InstanceIdSet"] == r2["InstanceIdSet"]
@@ -159,10 +176,19 @@ def test_client_token_gives_one_instance_for_retries_and_crashes(tencent_server,
 def test_state_machine_pending_running_stopped_started_terminated(tencent_server, provider):
     acct, creds = tencent_account(tencent_server), tencent_creds()
     tencent_server.pending_seconds = 0.5
-    resp = provider._call(acct, creds, "RunInstances", provider.run_instances_params(
-        _req(), zone="ap-guangzhou-3", image_id="img-ubuntu22",
-        key_id=provider._ensure_key(acct, creds, _req()),
-        security_group_id=provider._ensure_security_group(acct, creds, "198.51.100.7/32"), max_price=None))
+    resp = provider._call(
+        acct,
+        creds,
+        "RunInstances",
+        provider.run_instances_params(
+            _req(),
+            zone="ap-guangzhou-3",
+            image_id="img-ubuntu22",
+            key_id=provider._ensure_key(acct, creds, _req()),
+            security_group_id=provider._ensure_security_group(acct, creds, "198.51.100.7/32"),
+            max_price=None,
+        ),
+    )
     iid = resp["InstanceIdSet"][0]
     listed = {i.id: i for i in provider.list_instances(acct, creds)}
     assert listed[iid].state == "pending"
@@ -173,7 +199,8 @@ def test_state_machine_pending_running_stopped_started_terminated(tencent_server
     assert "disks still bill" in note
     stopped = provider.get_instance(acct, creds, iid)
     assert stopped.state == "stopped"
-    assert stopped.price_per_hour == 0.0
+    assert stopped.price_per_hour == TYPES["GN7.2XLARGE32"][4]  # the rate; the ledger knows stopped is free
+    assert stopped.public_ip == ""
     provider.start(acct, creds, iid)
     assert provider.get_instance(acct, creds, iid).state == "running"
     provider.terminate(acct, creds, iid)
@@ -192,8 +219,10 @@ def test_stop_falls_back_to_keep_charging_and_says_it_still_bills(tencent_server
     note = provider.stop(acct, creds, inst.id)
     assert tencent_server.billing_state(inst.id) == ("STOPPED", "KEEP_CHARGING")
     assert "still bills the full hourly price" in note
-    assert [r["StoppedMode"] for r in tencent_server.requests_of("StopInstances")] == ["STOP_CHARGING",
-                                                                                      "KEEP_CHARGING"]
+    assert [r["StoppedMode"] for r in tencent_server.requests_of("StopInstances")] == [
+        "STOP_CHARGING",
+        "KEEP_CHARGING",
+    ]
 
 
 def test_spot_default_max_price_is_80_percent_of_on_demand(tencent_server, provider):
@@ -202,8 +231,10 @@ def test_spot_default_max_price_is_80_percent_of_on_demand(tencent_server, provi
     assert inst.price_per_hour == TYPES["GN7.2XLARGE32"][5]
     run = tencent_server.requests_of("RunInstances")[0]
     assert run["InstanceChargeType"] == "SPOTPAID"
-    assert run["InstanceMarketOptions"] == {"MarketType": "spot", "SpotOptions": {
-        "MaxPrice": f"{TYPES['GN7.2XLARGE32'][4] * 0.8:.4f}", "SpotInstanceType": "one-time"}}
+    assert run["InstanceMarketOptions"] == {
+        "MarketType": "spot",
+        "SpotOptions": {"MaxPrice": f"{TYPES['GN7.2XLARGE32'][4] * 0.8:.4f}", "SpotInstanceType": "one-time"},
+    }
 
 
 def test_spot_bid_below_market_names_the_current_price(tencent_server, provider):
@@ -227,8 +258,12 @@ def test_sold_out_zone_raises_capacity_error(tencent_server, provider):
 def test_without_gpu_image_falls_back_to_ubuntu_and_says_so(tencent_server, provider):
     tencent_server.gpu_images = False
     steps = []
-    provider.launch(tencent_account(tencent_server), tencent_creds(), _req(),
-                    progress=lambda s, m="": steps.append((s, m)))
+    provider.launch(
+        tencent_account(tencent_server),
+        tencent_creds(),
+        _req(),
+        progress=lambda s, m="": steps.append((s, m)),
+    )
     image_msg = dict(steps)["image"]
     assert "No public GPU image" in image_msg
     assert "img-ubuntu22" in image_msg
@@ -256,8 +291,9 @@ def test_existing_key_is_reused_and_a_name_clash_never_overwrites(tencent_server
 # -- errors --------------------------------------------------------------------------------------
 @pytest.mark.parametrize("code", DOCUMENTED_ERROR_CODES)
 def test_every_documented_error_code_has_a_message_and_next_step(tencent_server, provider, code):
-    tencent_server.fail_next("RunInstances", code, "simulated: the body Tencent documents for " + code,
-                             times=provider.max_attempts)
+    tencent_server.fail_next(
+        "RunInstances", code, "simulated: the body Tencent documents for " + code, times=provider.max_attempts
+    )
     with pytest.raises(base.CloudError) as info:
         provider.launch(tencent_account(tencent_server), tencent_creds(), _req(max_price=3.0, spot=True))
     err = info.value
@@ -269,9 +305,13 @@ def test_every_documented_error_code_has_a_message_and_next_step(tencent_server,
     assert err.hint()
     assert err.text() != code
     assert code in err.one_line()
-    expected = {"ResourceInsufficient": base.CapacityError, "ResourcesSoldOut": base.CapacityError,
-                "LimitExceeded": base.QuotaError, "AuthFailure": base.AuthError,
-                "RequestLimitExceeded": base.ThrottledError}
+    expected = {
+        "ResourceInsufficient": base.CapacityError,
+        "ResourcesSoldOut": base.CapacityError,
+        "LimitExceeded": base.QuotaError,
+        "AuthFailure": base.AuthError,
+        "RequestLimitExceeded": base.ThrottledError,
+    }
     for prefix, cls in expected.items():
         if code.startswith(prefix) and code != "AuthFailure.SignatureExpire":
             assert isinstance(err, cls)
@@ -324,9 +364,11 @@ def test_unknown_error_code_still_gives_a_sentence(tencent_server, provider):
 def test_control_endpoint_queues_an_error(tencent_server, provider):
     import urllib.request
 
-    req = urllib.request.Request(tencent_server.endpoint + "/_control/fail", method="POST",
-                                 data=json.dumps({"action": "DescribeRegions",
-                                                  "code": "InvalidAccount.InsufficientBalance"}).encode())
+    req = urllib.request.Request(
+        tencent_server.endpoint + "/_control/fail",
+        method="POST",
+        data=json.dumps({"action": "DescribeRegions", "code": "InvalidAccount.InsufficientBalance"}).encode(),
+    )
     with urllib.request.urlopen(req, timeout=5) as resp:
         assert json.load(resp) == {"ok": True}
     with pytest.raises(base.CloudError) as info:
@@ -336,8 +378,9 @@ def test_control_endpoint_queues_an_error(tencent_server, provider):
 
 # -- prices --------------------------------------------------------------------------------------
 def test_refresh_prices_gives_live_offers_per_zone_with_sold_out(tencent_server, provider):
-    offers = provider.refresh_prices(tencent_account(tencent_server), tencent_creds(),
-                                     ["GN7.2XLARGE32", "GT4.4XLARGE96"])
+    offers = provider.refresh_prices(
+        tencent_account(tencent_server), tencent_creds(), ["GN7.2XLARGE32", "GT4.4XLARGE96"]
+    )
     by = {(o.zone, o.instance_type): o for o in offers}
     assert len(by) == 6
     t4 = by[("ap-guangzhou-4", "GN7.2XLARGE32")]
@@ -355,8 +398,9 @@ def test_refresh_prices_gives_live_offers_per_zone_with_sold_out(tencent_server,
     assert by[("ap-guangzhou-3", "GT4.4XLARGE96")].sold_out
     assert not by[("ap-guangzhou-4", "GT4.4XLARGE96")].sold_out
     quota_calls = tencent_server.requests_of("DescribeZoneInstanceConfigInfos")
-    charge_types = sorted({f["Values"][0] for r in quota_calls
-                           for f in r["Filters"] if f["Name"] == "instance-charge-type"})
+    charge_types = sorted(
+        {f["Values"][0] for r in quota_calls for f in r["Filters"] if f["Name"] == "instance-charge-type"}
+    )
     assert charge_types == ["POSTPAID_BY_HOUR", "SPOTPAID"]
     assert tencent_server.requests_of("InquiryPriceRunInstances")[0]["InstanceChargeType"] == "PREPAID"
 

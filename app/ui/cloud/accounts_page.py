@@ -8,6 +8,7 @@ says what to install and offers nothing that would need one.
 from __future__ import annotations
 
 import os
+import time
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, Slot
@@ -27,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.cloud import cloud_service, error_sentence, provider_name, run_task
+from app.ui.cloud import cloud_service, error_sentence, provider_name, remember, run_task, ui_state
 
 
 class AccountsPage(QWidget):
@@ -43,7 +44,10 @@ class AccountsPage(QWidget):
         super().__init__(parent)
         self.ctx = ctx
         self.infos: list[Any] = []
-        self.status: dict[str, tuple[bool, str]] = {}  # account → (ok, sentence) of the last test
+        # account → (ok, sentence) of the last test, kept across restarts (no secret in it)
+        self.status: dict[str, tuple[bool, str]] = {
+            str(k): (bool(v[0]), str(v[1])) for k, v in dict(ui_state(ctx).get("tests", {})).items()
+        }
         self.keyring_ok: bool | None = None
         self._dialog: Any = None
         self._build()
@@ -80,6 +84,8 @@ class AccountsPage(QWidget):
         self.import_button = QToolButton(self)
         self.import_button.setText(self.tr("Import"))
         self.import_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.import_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.import_button.setMinimumWidth(96)
         menu = QMenu(self.import_button)
         self.import_aws_action = menu.addAction(
             self.tr("AWS profiles from ~/.aws/credentials and AWS_* variables")
@@ -196,7 +202,7 @@ class AccountsPage(QWidget):
                 acc.region,
                 acc.endpoint or self.tr("default"),
                 info.key_id_masked,
-                info.source,
+                self.source_title(info.source),
                 status,
             ]
             for col, value in enumerate(values):
@@ -256,6 +262,7 @@ class AccountsPage(QWidget):
     @Slot(str)
     def _on_dialog_saved(self, name: str) -> None:
         self.status.pop(name, None)
+        self._save_status()
         self.result_label.setText(
             self.tr("Saved {name}. Use Test connection to check the keys.").format(name=name)
         )
@@ -293,12 +300,15 @@ class AccountsPage(QWidget):
             svc.accounts.remove,
             name,
             name="remove-account",
-            on_done=lambda _r: (
-                self.result_label.setText(self.tr("Removed {name}.").format(name=name)),
-                self.refresh(),
-            ),
+            on_done=lambda _r: self._on_removed(name),
             on_error=self._on_action_failed,
         )
+
+    def _on_removed(self, name: str) -> None:
+        self.status.pop(name, None)
+        self._save_status()
+        self.result_label.setText(self.tr("Removed {name}.").format(name=name))
+        self.refresh()
 
     @Slot()
     def _on_test_button_clicked(self) -> None:
@@ -330,9 +340,23 @@ class AccountsPage(QWidget):
             sentence = message
             self.result_label.setStyleSheet("color: #b00020;")
             self.result_label.setText(f"{name}: {message}" + (f"\n{hint}" if hint else ""))
-        self.status[name] = (ok, sentence)
+        self.status[name] = (ok, time.strftime("%Y-%m-%d %H:%M ") + sentence)
+        self._save_status()
         self.test_button.setEnabled(True)
         self._on_infos_loaded(self.infos)
+
+    def _save_status(self) -> None:
+        remember(self.ctx, tests={k: [v[0], v[1]] for k, v in self.status.items()})
+
+    def source_title(self, source: str) -> str:
+        kind, _, rest = source.partition(":")
+        if kind == "manual":
+            return self.tr("typed in")
+        if kind == "aws-profile":
+            return self.tr("AWS profile {name}").format(name=rest)
+        if kind == "env":
+            return self.tr("environment ({name})").format(name=rest)
+        return source
 
     def _on_action_failed(self, exc: object) -> None:
         message, hint = error_sentence(exc)  # type: ignore[arg-type]

@@ -200,7 +200,7 @@ class InstancesPage(QWidget):
         self.sync_label = QLabel(self)
         self.sync_label.setObjectName("syncLabel")
         self.sync_label.setWordWrap(True)
-        self.sync_label.setStyleSheet("color: palette(mid);")
+        self.sync_label.setStyleSheet("color: #555555;")
         layout.addWidget(self.sync_label)
         QShortcut(QKeySequence("Ctrl+L"), self, activated=lambda: self.open_launch())
         QShortcut(QKeySequence.StandardKey.Copy, self.table, activated=lambda: self.copy_ssh_command())

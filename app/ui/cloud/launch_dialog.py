@@ -515,7 +515,9 @@ class LaunchDialog(QDialog):
                 item.setData(Qt.ItemDataRole.UserRole, "✓")
         entry = result.entry  # type: ignore[attr-defined]
         lines = [
-            self.tr("{id} is {state} in {zone}.").format(id=entry.id, state=state_title(entry.state), zone=entry.zone)
+            self.tr("{id} is {state} in {zone}.").format(
+                id=entry.id, state=state_title(entry.state), zone=entry.zone
+            )
         ]
         if entry.public_ip:
             lines.append(self.tr("Public address: {ip}").format(ip=entry.public_ip))
