@@ -230,7 +230,7 @@ ERRORS: dict[str, ErrorSpec] = {
             "the current spot price {spot_price} USD/h for "
             "{instance_type} in {zone}.",
         ),
-        QT_TRANSLATE_NOOP("LabGPU", "Raise --max-price to at least {spot_price}, or launch on-demand."),
+        QT_TRANSLATE_NOOP("LabGPU", "Raise the maximum price (--max-price) to at least {spot_price}, or launch on-demand."),
     ),
     "RequestLimitExceeded": ErrorSpec(
         ThrottledError,
@@ -654,7 +654,7 @@ class AwsProvider:
                 "LabGPU", "No Deep Learning AMI and no Ubuntu 22.04 image was found in {region}."
             ),
             QT_TRANSLATE_NOOP(
-                "LabGPU", "Pass an image id with --image (copy one from the EC2 console's AMI catalog)."
+                "LabGPU", "Choose an image id (--image), copied from the EC2 console's AMI catalog."
             ),
             provider="aws",
             code="NoImage",
@@ -720,7 +720,7 @@ class AwsProvider:
         if not req.ssh_cidr:
             raise InvalidRequestError(
                 QT_TRANSLATE_NOOP("LabGPU", "No SSH source range was given."),
-                QT_TRANSLATE_NOOP("LabGPU", "Pass --ssh-from with your address or VPN range."),
+                QT_TRANSLATE_NOOP("LabGPU", "Give your address or VPN range (--ssh-from)."),
                 provider="aws",
                 code="NoSshCidr",
             )

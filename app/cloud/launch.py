@@ -272,7 +272,7 @@ class CloudService:
                         "LabGPU does not know the on-demand price of {type}, so it cannot set "
                         "the default spot maximum.",
                     ),
-                    QT_TRANSLATE_NOOP("LabGPU", "Refresh prices with this account, or pass --max-price."),
+                    QT_TRANSLATE_NOOP("LabGPU", "Refresh prices with this account, or set a maximum price (--max-price)."),
                     code="NoOnDemandPrice",
                     type=opts.instance_type,
                 )

@@ -57,8 +57,8 @@ def public_address(timeout: float = 4.0) -> str:
         ),
         QT_TRANSLATE_NOOP(
             "LabGPU",
-            "Pass the address or VPN range allowed to connect, e.g. "
-            "--ssh-from 203.0.113.7/32, or check your internet connection.",
+            "Enter the address or VPN range allowed to connect (on the command line: "
+            "--ssh-from 203.0.113.7/32), or check your internet connection.",
         ),
         code="PublicAddressUnknown",
         reason="; ".join(reasons) or "no lookup service configured",

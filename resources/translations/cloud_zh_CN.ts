@@ -1,0 +1,498 @@
+<?xml version='1.0' encoding='utf-8'?>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>LabGPU</name>
+    <message>
+        <source>Check the access key id and secret of account '{account}' (remove and add it again with the values from IAM → Security credentials) and that the key is active.</source>
+        <translation>请检查账号“{account}”的访问密钥 ID 和私有访问密钥（在 IAM → 安全凭证中重新获取，删除账号后重新添加），并确认该密钥处于启用状态。</translation>
+    </message>
+    <message>
+        <source>AWS rejected the request because this computer's clock is wrong (more than 5 minutes off).</source>
+        <translation>AWS 拒绝了请求：这台电脑的时钟不准（误差超过 5 分钟）。</translation>
+    </message>
+    <message>
+        <source>Fix your clock: turn on automatic date and time (NTP), then retry.</source>
+        <translation>请校准时钟：打开“自动设置日期和时间”（NTP），然后重试。</translation>
+    </message>
+    <message>
+        <source>AWS refused the credentials of account '{account}'.</source>
+        <translation>AWS 拒绝了账号“{account}”的凭证。</translation>
+    </message>
+    <message>
+        <source>AWS does not know the access key id of account '{account}'.</source>
+        <translation>AWS 不认识账号“{account}”的访问密钥 ID。</translation>
+    </message>
+    <message>
+        <source>The secret access key of account '{account}' does not match its key id.</source>
+        <translation>账号“{account}”的私有访问密钥与其密钥 ID 不匹配。</translation>
+    </message>
+    <message>
+        <source>The session token of account '{account}' has expired.</source>
+        <translation>账号“{account}”的会话令牌已过期。</translation>
+    </message>
+    <message>
+        <source>Get new temporary credentials (aws sts get-session-token or your SSO login) and add the account again.</source>
+        <translation>请获取新的临时凭证（aws sts get-session-token 或 SSO 登录），然后重新添加账号。</translation>
+    </message>
+    <message>
+        <source>The IAM user of account '{account}' may not do this ({action}).</source>
+        <translation>账号“{account}”的 IAM 用户无权执行此操作（{action}）。</translation>
+    </message>
+    <message>
+        <source>Ask the AWS account's admin to allow ec2:{action} (e.g. attach AmazonEC2FullAccess) to this user.</source>
+        <translation>请让 AWS 账号管理员为该用户授予 ec2:{action} 权限（例如附加 AmazonEC2FullAccess）。</translation>
+    </message>
+    <message>
+        <source>Ask the AWS account's admin to allow {action} for this user.</source>
+        <translation>请让 AWS 账号管理员为该用户授予 {action} 权限。</translation>
+    </message>
+    <message>
+        <source>Account '{account}' is not subscribed to EC2 in {region}.</source>
+        <translation>账号“{account}”尚未在 {region} 开通 EC2。</translation>
+    </message>
+    <message>
+        <source>Finish the AWS sign-up (payment method) or enable the region in the AWS console, then retry.</source>
+        <translation>请完成 AWS 注册（绑定付款方式）或在 AWS 控制台中启用该区域，然后重试。</translation>
+    </message>
+    <message>
+        <source>AWS has no free {instance_type} capacity in {zone} right now.</source>
+        <translation>AWS 目前在 {zone} 没有空闲的 {instance_type} 容量。</translation>
+    </message>
+    <message>
+        <source>Try another zone or region, a similar instance type, or retry in a few minutes.</source>
+        <translation>请换一个可用区或区域、换相近的实例类型，或几分钟后重试。</translation>
+    </message>
+    <message>
+        <source>AWS cannot fulfil a {instance_type} request in {zone} right now.</source>
+        <translation>AWS 目前无法在 {zone} 满足 {instance_type} 的请求。</translation>
+    </message>
+    <message>
+        <source>Try another zone, on-demand instead of spot, or retry later.</source>
+        <translation>请换一个可用区、改用按需实例而非竞价实例，或稍后重试。</translation>
+    </message>
+    <message>
+        <source>The default subnet in {zone} has no free addresses.</source>
+        <translation>{zone} 的默认子网没有空闲地址。</translation>
+    </message>
+    <message>
+        <source>Try another zone, or free addresses in that subnet.</source>
+        <translation>请换一个可用区，或释放该子网中的地址。</translation>
+    </message>
+    <message>
+        <source>AWS does not offer {instance_type} in {zone}.</source>
+        <translation>AWS 在 {zone} 不提供 {instance_type}。</translation>
+    </message>
+    <message>
+        <source>Choose another zone or region where this type exists.</source>
+        <translation>请选择提供该实例类型的其他可用区或区域。</translation>
+    </message>
+    <message>
+        <source>Your vCPU quota is too low to launch {instance_type} in {region}.</source>
+        <translation>你的 vCPU 配额不足，无法在 {region} 启动 {instance_type}。</translation>
+    </message>
+    <message>
+        <source>Request an increase of the quota '{quota}' ({quota_code}) in Service Quotas → Amazon EC2 for {region}; new accounts start at 0.</source>
+        <translation>请在 Service Quotas → Amazon EC2 中为 {region} 申请提高配额“{quota}”（{quota_code}）；新账号的初始配额为 0。</translation>
+    </message>
+    <message>
+        <source>Account '{account}' has reached its instance limit in {region}.</source>
+        <translation>账号“{account}”在 {region} 的实例数量已达上限。</translation>
+    </message>
+    <message>
+        <source>Terminate instances you no longer need, or request a higher limit of '{quota}' ({quota_code}) in Service Quotas.</source>
+        <translation>请终止不再需要的实例，或在 Service Quotas 中申请提高“{quota}”（{quota_code}）的上限。</translation>
+    </message>
+    <message>
+        <source>Account '{account}' has reached its spot instance limit in {region}.</source>
+        <translation>账号“{account}”在 {region} 的竞价实例数量已达上限。</translation>
+    </message>
+    <message>
+        <source>Cancel unused spot requests, or request a higher '{quota}' ({quota_code}) in Service Quotas.</source>
+        <translation>请取消不用的竞价请求，或在 Service Quotas 中申请提高“{quota}”（{quota_code}）。</translation>
+    </message>
+    <message>
+        <source>Your maximum spot price {max_price} USD/h is below the current spot price {spot_price} USD/h for {instance_type} in {zone}.</source>
+        <translation>你的竞价最高价 {max_price} USD/小时 低于 {instance_type} 在 {zone} 的当前竞价 {spot_price} USD/小时。</translation>
+    </message>
+    <message>
+        <source>Raise the maximum price (--max-price) to at least {spot_price}, or launch on-demand.</source>
+        <translation>请把最高价（--max-price）提高到至少 {spot_price}，或改用按需实例。</translation>
+    </message>
+    <message>
+        <source>Choose an image id (--image), copied from the EC2 console's AMI catalog.</source>
+        <translation>请选择一个镜像 ID（--image），可从 EC2 控制台的 AMI 目录中复制。</translation>
+    </message>
+    <message>
+        <source>Give your address or VPN range (--ssh-from).</source>
+        <translation>请给出你的地址或 VPN 网段（--ssh-from）。</translation>
+    </message>
+    <message>
+        <source>AWS kept throttling requests of account '{account}' after several retries.</source>
+        <translation>AWS 在多次重试后仍在限制账号“{account}”的请求频率。</translation>
+    </message>
+    <message>
+        <source>Wait a minute and retry; other tools using this account may be sending many requests.</source>
+        <translation>请等一分钟后重试；可能有其他工具正在用这个账号发送大量请求。</translation>
+    </message>
+    <message>
+        <source>Wait a minute and retry.</source>
+        <translation>请等一分钟后重试。</translation>
+    </message>
+    <message>
+        <source>Image {image_id} does not exist in {region}.</source>
+        <translation>镜像 {image_id} 在 {region} 不存在。</translation>
+    </message>
+    <message>
+        <source>Leave the image empty to use a Deep Learning AMI, or copy an image id from this region's EC2 console.</source>
+        <translation>镜像留空即可使用 Deep Learning AMI，或从该区域的 EC2 控制台复制一个镜像 ID。</translation>
+    </message>
+    <message>
+        <source>Instance {instance_id} does not exist on account '{account}' any more.</source>
+        <translation>实例 {instance_id} 已不在账号“{account}”中。</translation>
+    </message>
+    <message>
+        <source>Refresh the instance list: it was probably terminated.</source>
+        <translation>请刷新实例列表：它很可能已被终止。</translation>
+    </message>
+    <message>
+        <source>Instance {instance_id} cannot do this in its current state.</source>
+        <translation>实例 {instance_id} 在当前状态下无法执行此操作。</translation>
+    </message>
+    <message>
+        <source>Wait until it has finished starting or stopping, then retry.</source>
+        <translation>请等它完成启动或停止后再重试。</translation>
+    </message>
+    <message>
+        <source>AWS does not allow this for instance {instance_id}: {provider_message}</source>
+        <translation>AWS 不允许对实例 {instance_id} 执行此操作：{provider_message}</translation>
+    </message>
+    <message>
+        <source>A one-time spot instance cannot be stopped: terminate it instead.</source>
+        <translation>一次性竞价实例不能停止：请直接终止它。</translation>
+    </message>
+    <message>
+        <source>A launch with this client token but other settings already exists.</source>
+        <translation>已存在一个使用相同客户端令牌但设置不同的启动请求。</translation>
+    </message>
+    <message>
+        <source>Start a new launch instead of retrying the old one.</source>
+        <translation>请发起一次新的启动，而不是重试旧的那次。</translation>
+    </message>
+    <message>
+        <source>AWS rejected a value: {provider_message}</source>
+        <translation>AWS 拒绝了一个参数值：{provider_message}</translation>
+    </message>
+    <message>
+        <source>Check the instance type, zone and image, then retry.</source>
+        <translation>请检查实例类型、可用区和镜像，然后重试。</translation>
+    </message>
+    <message>
+        <source>AWS rejected the combination of settings: {provider_message}</source>
+        <translation>AWS 拒绝了这组设置的组合：{provider_message}</translation>
+    </message>
+    <message>
+        <source>AWS does not know instance type {instance_type}.</source>
+        <translation>AWS 不认识实例类型 {instance_type}。</translation>
+    </message>
+    <message>
+        <source>Check the spelling (e.g. g5.xlarge) or pick an offer from the table.</source>
+        <translation>请检查拼写（例如 g5.xlarge），或从报价表中选择。</translation>
+    </message>
+    <message>
+        <source>The AWS SDK (boto3) is not installed.</source>
+        <translation>未安装 AWS SDK（boto3）。</translation>
+    </message>
+    <message>
+        <source>Reinstall LabGPU, or pip install boto3.</source>
+        <translation>请重新安装 LabGPU，或执行 pip install boto3。</translation>
+    </message>
+    <message>
+        <source>Stopped AWS instances still bill for their EBS disks.</source>
+        <translation>已停止的 AWS 实例仍会为其 EBS 磁盘计费。</translation>
+    </message>
+    <message>
+        <source>Account '{account}' has no default VPC in {region}.</source>
+        <translation>账号“{account}”在 {region} 没有默认 VPC。</translation>
+    </message>
+    <message>
+        <source>Create one (VPC console → Actions → Create default VPC), then retry.</source>
+        <translation>请创建一个（VPC 控制台 → 操作 → 创建默认 VPC），然后重试。</translation>
+    </message>
+    <message>
+        <source>No Deep Learning AMI and no Ubuntu 22.04 image was found in {region}.</source>
+        <translation>在 {region} 既没有找到 Deep Learning AMI，也没有找到 Ubuntu 22.04 镜像。</translation>
+    </message>
+    <message>
+        <source>No SSH source range was given.</source>
+        <translation>未提供允许 SSH 访问的来源网段。</translation>
+    </message>
+    <message>
+        <source>Registering SSH key {name}…</source>
+        <translation>正在登记 SSH 密钥 {name}…</translation>
+    </message>
+    <message>
+        <source>Opening SSH (port 22) to {cidr} only…</source>
+        <translation>正在只对 {cidr} 开放 SSH（22 端口）…</translation>
+    </message>
+    <message>
+        <source>Using the GPU image {name} ({id}) with CUDA and PyTorch.</source>
+        <translation>使用自带 CUDA 和 PyTorch 的 GPU 镜像 {name}（{id}）。</translation>
+    </message>
+    <message>
+        <source>No Deep Learning AMI found: using plain Ubuntu 22.04 {name} ({id}); install CUDA and PyTorch yourself.</source>
+        <translation>未找到 Deep Learning AMI：改用普通 Ubuntu 22.04 镜像 {name}（{id}）；CUDA 和 PyTorch 需要自行安装。</translation>
+    </message>
+    <message>
+        <source>Using image {id}.</source>
+        <translation>使用镜像 {id}。</translation>
+    </message>
+    <message>
+        <source>Requesting {type} ({market}) in {zone}…</source>
+        <translation>正在 {zone} 申请 {type}（{market}）…</translation>
+    </message>
+    <message>
+        <source>EBS disks still bill while stopped; terminate the instance to stop all charges.</source>
+        <translation>停止后 EBS 磁盘仍会计费；终止实例才会停止全部计费。</translation>
+    </message>
+    <message>
+        <source>No cloud account is set up, so no live prices can be fetched.</source>
+        <translation>还没有设置云账号，无法获取实时价格。</translation>
+    </message>
+    <message>
+        <source>Add one with 'labgpu accounts add aws|tencent NAME --region R'.</source>
+        <translation>请用 'labgpu accounts add aws|tencent NAME --region R' 添加一个账号。</translation>
+    </message>
+    <message>
+        <source>No instance type was given.</source>
+        <translation>未指定实例类型。</translation>
+    </message>
+    <message>
+        <source>Pass --type, e.g. g5.xlarge.</source>
+        <translation>请通过 --type 指定，例如 g5.xlarge。</translation>
+    </message>
+    <message>
+        <source>LabGPU does not know the on-demand price of {type}, so it cannot set the default spot maximum.</source>
+        <translation>LabGPU 不知道 {type} 的按需价格，因此无法设置默认的竞价最高价。</translation>
+    </message>
+    <message>
+        <source>Refresh prices with this account, or set a maximum price (--max-price).</source>
+        <translation>请用这个账号刷新价格，或自行设置最高价（--max-price）。</translation>
+    </message>
+    <message>
+        <source>Spot maximum {price} per hour = {pct} % of on-demand ({source}).</source>
+        <translation>竞价最高价 {price}/小时 = 按需价格的 {pct} %（{source}）。</translation>
+    </message>
+    <message>
+        <source>The maximum price must be more than 0.</source>
+        <translation>最高价必须大于 0。</translation>
+    </message>
+    <message>
+        <source>Pass --max-price in the provider's currency per hour.</source>
+        <translation>请用 --max-price 指定每小时的最高价（按云厂商的计价货币）。</translation>
+    </message>
+    <message>
+        <source>This launch already went through: {id}.</source>
+        <translation>这次启动已经成功：{id}。</translation>
+    </message>
+    <message>
+        <source>{zone}: {reason} Trying {next}…</source>
+        <translation>{zone}：{reason} 正在尝试 {next}…</translation>
+    </message>
+    <message>
+        <source>Waiting for {id} to be running…</source>
+        <translation>正在等待 {id} 进入运行状态…</translation>
+    </message>
+    <message>
+        <source>Instance {id} stopped right after launch ({state}).</source>
+        <translation>实例 {id} 启动后立即停止了（{state}）。</translation>
+    </message>
+    <message>
+        <source>Check the cloud console for the reason (spot capacity, image), then launch again.</source>
+        <translation>请在云控制台查看原因（竞价容量、镜像），然后重新启动。</translation>
+    </message>
+    <message>
+        <source>LabGPU knows no instance {id}.</source>
+        <translation>LabGPU 不认识实例 {id}。</translation>
+    </message>
+    <message>
+        <source>Run 'labgpu ls' to refresh the list, then use an id from it.</source>
+        <translation>请运行 'labgpu ls' 刷新列表，然后使用列表中的 ID。</translation>
+    </message>
+    <message>
+        <source>Instance {id} has no address yet.</source>
+        <translation>实例 {id} 还没有地址。</translation>
+    </message>
+    <message>
+        <source>Wait until it is running, then refresh.</source>
+        <translation>请等它进入运行状态后再刷新。</translation>
+    </message>
+    <message>
+        <source>{provider_name} refused the request ({error_code}): {provider_message}</source>
+        <translation>{provider_name} 拒绝了请求（{error_code}）：{provider_message}</translation>
+    </message>
+    <message>
+        <source>Look up {error_code} in the provider's documentation; quote request id {rid} if you contact support.</source>
+        <translation>请在云厂商文档中查阅 {error_code}；联系客服时请提供请求 ID {rid}。</translation>
+    </message>
+    <message>
+        <source>{provider_name} could not be reached at {endpoint} ({reason}).</source>
+        <translation>无法连接 {provider_name}：{endpoint}（{reason}）。</translation>
+    </message>
+    <message>
+        <source>Check your internet connection, proxy or the account's endpoint, then retry; 'labgpu ls' shows whether a launch went through.</source>
+        <translation>请检查网络连接、代理或账号的接入点，然后重试；'labgpu ls' 可以查看启动是否已经成功。</translation>
+    </message>
+    <message>
+        <source>LabGPU cannot read the public half of {path}.</source>
+        <translation>LabGPU 无法读取 {path} 的公钥部分。</translation>
+    </message>
+    <message>
+        <source>Put the public key next to it as {path}.pub (ssh-keygen -y -f KEY &gt; KEY.pub).</source>
+        <translation>请把公钥以 {path}.pub 的名字放在它旁边（ssh-keygen -y -f KEY &gt; KEY.pub）。</translation>
+    </message>
+    <message>
+        <source>{path} is not an SSH public key.</source>
+        <translation>{path} 不是 SSH 公钥。</translation>
+    </message>
+    <message>
+        <source>Choose an ed25519 or RSA key made by ssh-keygen.</source>
+        <translation>请选择用 ssh-keygen 生成的 ed25519 或 RSA 密钥。</translation>
+    </message>
+    <message>
+        <source>LabGPU could not find your public IP address ({reason}), so it will not open SSH to the world.</source>
+        <translation>LabGPU 无法获取你的公网 IP 地址（{reason}），因此不会对整个互联网开放 SSH。</translation>
+    </message>
+    <message>
+        <source>Enter the address or VPN range allowed to connect (on the command line: --ssh-from 203.0.113.7/32), or check your internet connection.</source>
+        <translation>请输入允许连接的地址或 VPN 网段（命令行中为 --ssh-from 203.0.113.7/32），或检查网络连接。</translation>
+    </message>
+    <message>
+        <source>'{cidr}' is not an address or CIDR range.</source>
+        <translation>“{cidr}”不是有效的地址或 CIDR 网段。</translation>
+    </message>
+    <message>
+        <source>Use a form such as 203.0.113.7/32 or 10.8.0.0/24.</source>
+        <translation>请使用 203.0.113.7/32 或 10.8.0.0/24 这样的格式。</translation>
+    </message>
+    <message>
+        <source>LabGPU will not open SSH to {cidr}: that is (almost) the whole internet.</source>
+        <translation>LabGPU 不会对 {cidr} 开放 SSH：这（几乎）等于整个互联网。</translation>
+    </message>
+    <message>
+        <source>Give your own address (/32) or your VPN's range instead.</source>
+        <translation>请改为填写你自己的地址（/32）或 VPN 的网段。</translation>
+    </message>
+    <message>
+        <source>Two lines are needed on stdin: {first}, then {second}.</source>
+        <translation>标准输入需要两行：先是 {first}，然后是 {second}。</translation>
+    </message>
+    <message>
+        <source>Pipe them in one per line, e.g. from your password manager.</source>
+        <translation>请每行一个地通过管道传入，例如从密码管理器中读取。</translation>
+    </message>
+    <message>
+        <source>--max-price only applies to spot launches.</source>
+        <translation>--max-price 只适用于竞价实例。</translation>
+    </message>
+    <message>
+        <source>Add --spot, or leave --max-price out.</source>
+        <translation>请加上 --spot，或去掉 --max-price。</translation>
+    </message>
+    <message>
+        <source>'{name}' cannot be an account name.</source>
+        <translation>“{name}”不能用作账号名。</translation>
+    </message>
+    <message>
+        <source>Use letters, digits, '.', '_' or '-' (at most 63).</source>
+        <translation>请使用字母、数字、“.”、“_”或“-”（最多 63 个字符）。</translation>
+    </message>
+    <message>
+        <source>LabGPU cannot manage {provider} accounts.</source>
+        <translation>LabGPU 无法管理 {provider} 账号。</translation>
+    </message>
+    <message>
+        <source>Choose aws or tencent.</source>
+        <translation>请选择 aws 或 tencent。</translation>
+    </message>
+    <message>
+        <source>'{region}' is not a region id.</source>
+        <translation>“{region}”不是有效的区域 ID。</translation>
+    </message>
+    <message>
+        <source>Use an id such as us-east-1 (AWS) or ap-guangzhou (Tencent).</source>
+        <translation>请使用 us-east-1（AWS）或 ap-guangzhou（腾讯云）这样的 ID。</translation>
+    </message>
+    <message>
+        <source>'{endpoint}' is not an endpoint URL.</source>
+        <translation>“{endpoint}”不是有效的接入点 URL。</translation>
+    </message>
+    <message>
+        <source>Use a URL such as http://127.0.0.1:9000 or a host name.</source>
+        <translation>请使用 http://127.0.0.1:9000 这样的 URL 或主机名。</translation>
+    </message>
+    <message>
+        <source>'{protocol}' is not a protocol LabGPU can use.</source>
+        <translation>LabGPU 无法使用协议“{protocol}”。</translation>
+    </message>
+    <message>
+        <source>Use https (or http for a local test server).</source>
+        <translation>请使用 https（本地测试服务器可用 http）。</translation>
+    </message>
+    <message>
+        <source>Both the key id and the secret are needed.</source>
+        <translation>密钥 ID 和密钥都需要填写。</translation>
+    </message>
+    <message>
+        <source>Copy them from the cloud console's access key page.</source>
+        <translation>请从云控制台的访问密钥页面复制。</translation>
+    </message>
+    <message>
+        <source>The key id or secret contains spaces.</source>
+        <translation>密钥 ID 或密钥中含有空格。</translation>
+    </message>
+    <message>
+        <source>Paste the values again without spaces or line breaks.</source>
+        <translation>请重新粘贴，不要带空格或换行。</translation>
+    </message>
+    <message>
+        <source>There is no account named '{name}'.</source>
+        <translation>没有名为“{name}”的账号。</translation>
+    </message>
+    <message>
+        <source>List them with 'labgpu accounts ls' or add one.</source>
+        <translation>用 'labgpu accounts ls' 查看账号列表，或添加一个。</translation>
+    </message>
+    <message>
+        <source>The keyring has no credentials for account '{name}'.</source>
+        <translation>系统密钥环中没有账号“{name}”的凭证。</translation>
+    </message>
+    <message>
+        <source>Enter the key id and secret again (remove and add the account).</source>
+        <translation>请重新输入密钥 ID 和密钥（删除账号后重新添加）。</translation>
+    </message>
+    <message>
+        <source>An account named '{name}' already exists.</source>
+        <translation>名为“{name}”的账号已存在。</translation>
+    </message>
+    <message>
+        <source>Choose another name, or remove the old account first.</source>
+        <translation>请换一个名字，或先删除旧账号。</translation>
+    </message>
+    <message>
+        <source>{path} cannot be read ({reason}).</source>
+        <translation>无法读取 {path}（{reason}）。</translation>
+    </message>
+    <message>
+        <source>Fix the file's syntax (see 'aws configure') and retry.</source>
+        <translation>请修正该文件的语法（参见 'aws configure'）后重试。</translation>
+    </message>
+    <message>
+        <source>No AWS profile '{profile}' with keys in {path}.</source>
+        <translation>{path} 中没有带密钥的 AWS 配置“{profile}”。</translation>
+    </message>
+    <message>
+        <source>Run 'aws configure --profile {profile}' or add the account by hand.</source>
+        <translation>请运行 'aws configure --profile {profile}'，或手动添加账号。</translation>
+    </message>
+</context>
+</TS>
