@@ -71,6 +71,7 @@ class PlanItem:
     reason: str = ""
     resume_from: int = 0  # size of an existing temporary file to continue from (verified later)
     kind: str = FILE
+    resume_part: str = ""  # that temporary file's path
 
 
 @dataclass
@@ -149,10 +150,16 @@ def unsafe_path(relpath: str, *, windows: bool = False) -> bool:
     return any(unsafe_component(c, windows=windows) for c in relpath.split("/"))
 
 
-def part_name(relpath: str) -> str:
-    """``a/b/data.bin`` → ``a/b/.data.bin.labgpu-part`` (hidden, same folder: rename is atomic)."""
+_TOKEN_RE = re.compile(r"\.[0-9a-f]{8}$")
+
+
+def part_name(relpath: str, token: str = "") -> str:
+    """``a/b/data.bin`` → ``a/b/.data.bin.<token>.labgpu-part`` (hidden, same folder: the final
+    rename is atomic). Each attempt writes under its OWN token: a server process of a connection
+    that was cut may still execute requests it had already received (a late write into the old
+    file, a late rename of the old name), and those must never touch the file being written now."""
     head, _, base = relpath.rpartition("/")
-    tmp = f".{base}{PART_SUFFIX}"
+    tmp = f".{base}.{token}{PART_SUFFIX}" if token else f".{base}{PART_SUFFIX}"
     return f"{head}/{tmp}" if head else tmp
 
 
@@ -160,7 +167,9 @@ def final_of_part(relpath: str) -> str | None:
     head, _, base = relpath.rpartition("/")
     if not (base.startswith(".") and base.endswith(PART_SUFFIX)) or len(base) <= len(PART_SUFFIX) + 1:
         return None
-    final = base[1 : -len(PART_SUFFIX)]
+    final = _TOKEN_RE.sub("", base[1 : -len(PART_SUFFIX)])
+    if not final:
+        return None
     return f"{head}/{final}" if head else final
 
 
@@ -324,14 +333,14 @@ def same_file(src: Entry, dst: Entry) -> bool:
     return src.size == dst.size and _whole(src.mtime) == _whole(dst.mtime)
 
 
-def _split(listing: Mapping[str, Entry]) -> tuple[dict[str, Entry], dict[str, int]]:
-    """Separate our temporary files (final path → size) from real entries."""
+def _split(listing: Mapping[str, Entry]) -> tuple[dict[str, Entry], dict[str, list[tuple[str, int]]]]:
+    """Separate our temporary files (final path → [(temp path, size)]) from real entries."""
     real: dict[str, Entry] = {}
-    parts: dict[str, int] = {}
+    parts: dict[str, list[tuple[str, int]]] = {}
     for path, e in listing.items():
         final = final_of_part(path) if e.kind == FILE else None
         if final is not None:
-            parts[final] = e.size
+            parts.setdefault(final, []).append((path, e.size))
         else:
             real[path] = e
     return real, parts
@@ -353,7 +362,14 @@ def build_plan(
     plan = SyncPlan()
     src, _src_parts = _split(source)
     dst, dst_parts = _split(dest)
-    resumed: set[str] = set()
+    resumed: set[str] = set()  # temp paths chosen to resume from
+
+    def pick_part(path: str, size: int) -> tuple[int, str]:
+        """The largest temporary file not longer than the source (its prefix is verified later)."""
+        best = max(((n, p) for p, n in dst_parts.get(path, []) if 0 < n <= size), default=(0, ""))
+        if best[1]:
+            resumed.add(best[1])
+        return best
 
     def dest_parent_blocked(path: str) -> bool:
         head = path.rpartition("/")[0]
@@ -398,11 +414,10 @@ def build_plan(
                 refused_dirs.add(path)
             continue
         if d is None:
-            part = dst_parts.get(path, 0)
-            resume = part if 0 < part <= e.size else 0
-            if part:
-                resumed.add(path)
-            plan.transfers.append(PlanItem(COPY, path, e.size, e.mtime, e.mode, "new", resume))
+            resume, part = pick_part(path, e.size)
+            plan.transfers.append(
+                PlanItem(COPY, path, e.size, e.mtime, e.mode, "new", resume, resume_part=part)
+            )
             continue
         if d.kind != FILE:
             plan.conflicts.append(PlanItem(CONFLICT, path, e.size, e.mtime, reason="type"))
@@ -412,20 +427,21 @@ def build_plan(
             plan.unchanged_bytes += e.size
             plan.checksum_candidates.append(path)
             continue
-        part = dst_parts.get(path, 0)
-        resume = part if 0 < part <= e.size else 0
-        if part:
-            resumed.add(path)
         if _whole(d.mtime) > _whole(e.mtime):
             if force:
-                plan.transfers.append(PlanItem(UPDATE, path, e.size, e.mtime, e.mode, "forced", resume))
+                resume, part = pick_part(path, e.size)
+                plan.transfers.append(
+                    PlanItem(UPDATE, path, e.size, e.mtime, e.mode, "forced", resume, resume_part=part)
+                )
             else:
                 plan.conflicts.append(PlanItem(CONFLICT, path, e.size, e.mtime, reason="newer"))
-                resumed.discard(path)
             continue
-        plan.transfers.append(PlanItem(UPDATE, path, e.size, e.mtime, e.mode, "changed", resume))
+        resume, part = pick_part(path, e.size)
+        plan.transfers.append(
+            PlanItem(UPDATE, path, e.size, e.mtime, e.mode, "changed", resume, resume_part=part)
+        )
 
-    plan.stale_parts = sorted(part_name(p) for p in dst_parts if p not in resumed)
+    plan.stale_parts = sorted(p for lst in dst_parts.values() for p, _n in lst if p not in resumed)
 
     if delete:
         for path in sorted(dst):

@@ -32,6 +32,7 @@ import hashlib
 import json
 import logging
 import os
+import secrets
 import shlex
 import shutil
 import socket
@@ -644,6 +645,7 @@ class SyncEngine:
         self._lock = threading.Lock()
         self._stop = threading.Event()  # set by a failing worker to stop its siblings
         self._offsets: dict[str, int] = {}  # where each transfer really started (verified resume)
+        self._temps: dict[str, str] = {}  # path → this attempt's temporary file
 
     # public -----------------------------------------------------------------------------------
     def cancel(self) -> None:
@@ -1076,26 +1078,51 @@ class SyncEngine:
         if self.cancelled or self._stop.is_set():
             raise _cancelled()
 
-    def _resume_offset(self, shell: RemoteShell, lr: LocalRoot, item: PlanItem, up: bool) -> int:
-        """Length of a temporary prefix that matches the source byte for byte (sha256 both sides)."""
+    def _temp_for(self, item: PlanItem) -> str:
+        """This attempt's own temporary name for ``item`` (see ``part_name`` for why per attempt)."""
+        tmp = part_name(item.path, secrets.token_hex(4))
+        with self._lock:
+            self._temps[item.path] = tmp
+        return tmp
+
+    def _resume_upload(self, shell: RemoteShell, lr: LocalRoot, item: PlanItem, tmp: str) -> int:
+        """Copy the verified prefix of an earlier attempt's temporary file into this attempt's own
+        (a new file no late request of a cut session can reach), drop the old one, and check the
+        copy by sha256 against the local source. Returns the offset to continue from (0: restart)."""
         n = item.resume_from
-        if n <= 0:
+        if n <= 0 or not item.resume_part:
             return 0
-        part = part_name(item.path)
-        if up:
-            local_hash = sha256_file(lr.path(item.path), n)
-            rc, out, _e = shell.run(
-                b"head -c " + str(n).encode() + b" -- " + _q(f"{self.remote}/{part}") + b" | sha256sum"
-            )
-        else:
-            local_hash = sha256_file(lr.path(part), n)
-            rc, out, _e = shell.run(
-                b"head -c " + str(n).encode() + b" -- " + _q(f"{self.remote}/{item.path}") + b" | sha256sum"
-            )
-        remote_hash = out[:64].decode("ascii", "replace") if rc == 0 else ""
-        ok = remote_hash == local_hash
-        log.info("resume %s from %d: prefix %s", item.path, n, "verified" if ok else "differs, restarting")
+        old, new = _q(f"{self.remote}/{item.resume_part}"), _q(f"{self.remote}/{tmp}")
+        cmd = (
+            b"head -c "
+            + str(n).encode()
+            + b" -- "
+            + old
+            + b" > "
+            + new
+            + b"; rc=$?; rm -f -- "
+            + old
+            + b"; [ $rc = 0 ] && sha256sum < "
+            + new
+        )
+        rc, out, _e = shell.run(cmd)
+        ok = rc == 0 and out[:64].decode("ascii", "replace") == sha256_file(lr.path(item.path), n)
+        log.info("resume upload %s from %d: prefix %s", item.path, n, "verified" if ok else "differs")
         return n if ok else 0
+
+    def _resume_download(self, shell: RemoteShell, lr: LocalRoot, item: PlanItem) -> tuple[str, int]:
+        """Reuse a local temporary file whose prefix matches the remote source (sha256 both sides)."""
+        n = item.resume_from
+        if n <= 0 or not item.resume_part:
+            return self._temp_for(item), 0
+        with self._lock:
+            self._temps[item.path] = item.resume_part
+        rc, out, _e = shell.run(
+            b"head -c " + str(n).encode() + b" -- " + _q(f"{self.remote}/{item.path}") + b" | sha256sum"
+        )
+        ok = rc == 0 and out[:64].decode("ascii", "replace") == sha256_file(lr.path(item.resume_part), n)
+        log.info("resume download %s from %d: prefix %s", item.path, n, "verified" if ok else "differs")
+        return item.resume_part, (n if ok else 0)
 
     def _upload_batch(
         self, ch: Channel, lr: LocalRoot, job: list[PlanItem], shell: RemoteShell
@@ -1104,7 +1131,8 @@ class SyncEngine:
         verify = self.opts.verify
         opened: list[tuple[PlanItem, int, int, Any]] = []
         for item in job:
-            offset = self._resume_offset(shell, lr, item, True) if item.resume_from else 0
+            tmp = self._temp_for(item)
+            offset = self._resume_upload(shell, lr, item, tmp) if item.resume_from else 0
             self._offsets[item.path] = offset
             try:
                 fh = open(lr.path(item.path), "rb")  # noqa: SIM115 - closed below
@@ -1113,7 +1141,7 @@ class SyncEngine:
                     f.close()
                 raise _local_error(exc, item.path) from None
             flags = SFTP_FLAG_WRITE | SFTP_FLAG_CREATE | (0 if offset else SFTP_FLAG_TRUNC)
-            num = ch.send(CMD_OPEN, self._rpath(part_name(item.path)), flags, SFTPAttributes())
+            num = ch.send(CMD_OPEN, self._rpath(tmp), flags, SFTPAttributes())
             opened.append((item, num, offset, fh))
         pending: list[tuple[PlanItem, str]] = []
         outstanding: deque[tuple[int, PlanItem]] = deque()
@@ -1157,7 +1185,7 @@ class SyncEngine:
         if verify:
             return pending
         renames = [
-            (item, ch.rename(self._rpath(part_name(item.path)), self._rpath(item.path)))
+            (item, ch.rename(self._rpath(self._temps[item.path]), self._rpath(item.path)))
             for item, _d in pending
         ]
         for item, n in renames:
@@ -1185,7 +1213,7 @@ class SyncEngine:
 
     def _remote_write_error(self, shell: RemoteShell, exc: SftpError, item: PlanItem) -> SyncError:
         """Classify a failed remote write; remove the temporary file when the disk is full."""
-        part = f"{self.remote}/{part_name(item.path)}"
+        part = f"{self.remote}/{self._temps.get(item.path, part_name(item.path))}"
         free = None
         with contextlib.suppress(SyncError):
             free = self._remote_free(shell)
@@ -1213,7 +1241,7 @@ class SyncEngine:
     ) -> list[tuple[PlanItem, str]]:
         opened: list[tuple[PlanItem, int, int]] = []
         for item in job:
-            offset = self._resume_offset(shell, lr, item, False) if item.resume_from else 0
+            _tmp, offset = self._resume_download(shell, lr, item)
             self._offsets[item.path] = offset
             opened.append(
                 (item, ch.send(CMD_OPEN, self._rpath(item.path), SFTP_FLAG_READ, SFTPAttributes()), offset)
@@ -1250,7 +1278,7 @@ class SyncEngine:
         return done
 
     def _download_one(self, ch: Channel, lr: LocalRoot, item: PlanItem, handle: bytes, offset: int) -> str:
-        tmp = lr.path(part_name(item.path))
+        tmp = lr.path(self._temps[item.path])
         flags = os.O_WRONLY | os.O_CREAT | (0 if offset else os.O_TRUNC) | getattr(os, "O_BINARY", 0)
         try:
             fd = os.open(tmp, flags, 0o600)
@@ -1304,7 +1332,7 @@ class SyncEngine:
         return sha256_file(tmp) if self.opts.verify else ""
 
     def _commit_local(self, lr: LocalRoot, item: PlanItem) -> None:
-        tmp, final = lr.path(part_name(item.path)), lr.path(item.path)
+        tmp, final = lr.path(self._temps[item.path]), lr.path(item.path)
         st = os.stat(tmp)
         if st.st_size != item.size:
             raise _source_changed(item.path)
@@ -1324,8 +1352,8 @@ class SyncEngine:
     ) -> None:
         self.progress.state("verifying", message="sha256")
         if up:
-            remote = self.remote_sha256(shell, [part_name(i.path) for i, _d in pending])
-            ok = [(i, d) for i, d in pending if remote.get(part_name(i.path)) == d]
+            remote = self.remote_sha256(shell, [self._temps[i.path] for i, _d in pending])
+            ok = [(i, d) for i, d in pending if remote.get(self._temps[i.path]) == d]
         else:
             remote = self.remote_sha256(shell, [i.path for i, _d in pending])
             ok = [(i, d) for i, d in pending if remote.get(i.path) == d]
@@ -1335,9 +1363,9 @@ class SyncEngine:
             try:
                 for item in bad:
                     with contextlib.suppress(SftpError):
-                        ch.status(ch.send(CMD_REMOVE, self._rpath(part_name(item.path))))
+                        ch.status(ch.send(CMD_REMOVE, self._rpath(self._temps[item.path])))
                 renames = [
-                    (i, ch.rename(self._rpath(part_name(i.path)), self._rpath(i.path))) for i, _d in ok
+                    (i, ch.rename(self._rpath(self._temps[i.path]), self._rpath(i.path))) for i, _d in ok
                 ]
                 for item, n in renames:
                     ch.status(n)
@@ -1350,7 +1378,7 @@ class SyncEngine:
         else:
             for item in bad:
                 with contextlib.suppress(OSError):
-                    os.unlink(lr.path(part_name(item.path)))
+                    os.unlink(lr.path(self._temps[item.path]))
             for item, _d in ok:
                 self._commit_local(lr, item)
         self.result.verified += len(ok)

@@ -111,6 +111,9 @@ def test_non_utf8_roundtrip_and_part_names():
     assert final_of_part("a/.data.bin.labgpu-part") == "a/data.bin"
     assert final_of_part("a/data.bin") is None
     assert final_of_part(".labgpu-part") is None
+    assert part_name("a/x.bin", "0123abcd") == "a/.x.bin.0123abcd.labgpu-part"
+    assert final_of_part("a/.x.bin.0123abcd.labgpu-part") == "a/x.bin"
+    assert final_of_part(".x.bin.notatoken.labgpu-part") == "x.bin.notatoken"
 
 
 # --- planning ---------------------------------------------------------------------------------
@@ -185,13 +188,18 @@ def test_unsafe_destination_names_are_never_deleted():
 
 def test_partials_resume_and_stale_cleanup():
     src = listing(F("big", 1000, 10), F("small", 5, 10))
-    dst = listing(F(".big.labgpu-part", 400), F(".gone.labgpu-part", 9), F(".small.labgpu-part", 50))
+    dst = listing(
+        F(".big.labgpu-part", 400),
+        F(".big.0000beef.labgpu-part", 700),
+        F(".gone.labgpu-part", 9),
+        F(".small.labgpu-part", 50),
+    )
     plan = build_plan(src, dst)
     by = {i.path: i for i in plan.transfers}
-    assert by["big"].resume_from == 400
+    assert (by["big"].resume_from, by["big"].resume_part) == (700, ".big.0000beef.labgpu-part")  # largest
     assert by["small"].resume_from == 0  # partial longer than the file: start over
-    assert plan.stale_parts == [".gone.labgpu-part"]
-    assert plan.bytes_to_transfer == 600 + 5
+    assert plan.stale_parts == [".big.labgpu-part", ".gone.labgpu-part", ".small.labgpu-part"]
+    assert plan.bytes_to_transfer == 300 + 5
     # our temporary files are never uploaded nor mirrored away
     plan2 = build_plan(listing(F(".x.labgpu-part")), listing(F(".y.labgpu-part")), delete=True)
     assert plan2.transfers == []
