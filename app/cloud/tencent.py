@@ -457,6 +457,10 @@ class TencentProvider:
     def __init__(self, sleep: Callable[[float], None] = time.sleep) -> None:
         self._sleep = sleep
 
+    def _poll_delay(self, n: int) -> float:
+        """0.25 s, 0.5 s, 1 s … up to poll_interval: quick operations end fast, slow ones cost few calls."""
+        return min(self.poll_interval, 0.25 * (2**n))
+
     # -- plumbing ----------------------------------------------------------------------------
     def _client(self, account: Account, creds: Credentials, service: str = "cvm", region: str = "") -> Any:
         credential, cvm_client, common_client, client_profile, http_profile, _exc = _sdk()
@@ -1153,6 +1157,7 @@ class TencentProvider:
     def wait_running(self, account: Account, creds: Credentials, instance_id: str) -> Instance:
         """Poll until RUNNING (LAUNCH_FAILED → CapacityError; timeout → CloudError)."""
         deadline = time.monotonic() + self.launch_timeout
+        polls = 0
         last = None
         while True:
             raws = self._describe(account, creds, ids=[instance_id])
@@ -1186,7 +1191,8 @@ class TencentProvider:
                     state=last or "unknown",
                     seconds=int(self.launch_timeout),
                 )
-            self._sleep(self.poll_interval)
+            self._sleep(self._poll_delay(polls))
+            polls += 1
 
     # -- lifecycle -----------------------------------------------------------------------------
     def _wait_operation(
@@ -1194,6 +1200,7 @@ class TencentProvider:
     ) -> dict[str, Any] | None:
         """Poll until the last operation finished (LatestOperationState) and the state is reached."""
         deadline = time.monotonic() + self.operation_timeout
+        polls = 0
         while True:
             raws = self._describe(account, creds, ids=[instance_id])
             if not raws:
@@ -1229,7 +1236,8 @@ class TencentProvider:
                     state=raw.get("InstanceState", "?"),
                     seconds=int(self.operation_timeout),
                 )
-            self._sleep(self.poll_interval)
+            self._sleep(self._poll_delay(polls))
+            polls += 1
 
     def start(self, account: Account, creds: Credentials, instance_id: str) -> None:
         self._call(account, creds, "StartInstances", {"InstanceIds": [instance_id]}, state_changing=True)

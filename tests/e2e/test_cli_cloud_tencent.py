@@ -1,0 +1,231 @@
+"""The cloud CLI with a Tencent account, as a user or a script runs it: real subprocesses, the real
+SDK over HTTP to the local TC3-checking CVM server, a real Secret Service. Ends with a scan of
+every file LabGPU wrote for the secret values."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.fixtures.tencent_cvm_server import TEST_SECRET_ID, TEST_SECRET_KEY, TYPES
+
+ROOT = Path(__file__).resolve().parents[2]
+LS_FIELDS = {
+    "id",
+    "account",
+    "provider",
+    "instance_type",
+    "zone",
+    "state",
+    "spot",
+    "public_ip",
+    "price_per_hour",
+    "currency",
+    "started_at",
+    "cost_so_far",
+}
+GN7 = "GN7.2XLARGE32"
+
+
+def _cli(*args, stdin=None, env=None):
+    return subprocess.run(
+        [sys.executable, "-m", "app", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env or dict(os.environ),
+        cwd=ROOT,
+        timeout=120,
+    )
+
+
+def _ok(*args, **kw):
+    r = _cli(*args, **kw)
+    assert r.returncode == 0, (args, r.stdout, r.stderr)
+    return r
+
+
+def _one_error_line(r, code):
+    assert r.returncode != 0, r.stdout
+    lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1, r.stderr
+    assert f"[{code}]" in lines[0]
+    assert " — " in lines[0]  # message — next step
+    return lines[0]
+
+
+def test_full_tencent_flow_and_no_secret_anywhere(
+    secret_service, tencent_server, labgpu_home, tmp_path, monkeypatch
+):
+    tencent_server.pending_seconds = 0.0
+    tencent_server.operation_seconds = 0.05
+    monkeypatch.setenv("LABGPU_PUBLIC_IP_URLS", tencent_server.endpoint + "/_ip")
+    _ok(
+        "accounts",
+        "add",
+        "tencent",
+        "lab",
+        "--region",
+        "ap-guangzhou",
+        "--endpoint",
+        tencent_server.endpoint,
+        stdin=f"{TEST_SECRET_ID}\n{TEST_SECRET_KEY}\n",
+    )
+    [acc] = json.loads(_ok("accounts", "ls", "--json").stdout)
+    assert acc["provider"] == "tencent"
+    assert acc["endpoint"] == tencent_server.endpoint
+    assert acc["protocol"] == "http"
+    assert TEST_SECRET_ID not in acc["key_id"]
+    assert "AKIDla" in _ok("accounts", "test", "lab").stdout
+
+    # A wrong SecretKey is refused by the server's signature check: one line, code and next step.
+    _ok(
+        "accounts",
+        "add",
+        "tencent",
+        "bad",
+        "--region",
+        "ap-guangzhou",
+        "--endpoint",
+        tencent_server.endpoint,
+        stdin=f"{TEST_SECRET_ID}\nnot-the-secret-key\n",
+    )
+    line = _one_error_line(_cli("accounts", "test", "bad"), "AuthFailure.SignatureFailure")
+    assert "SecretKey" in line
+    _ok("accounts", "rm", "bad")
+
+    offers = json.loads(
+        _ok(
+            "prices", "refresh", "--account", "lab", "--type", GN7, "--type", "GT4.4XLARGE96", "--json"
+        ).stdout
+    )
+    assert {o["instance_type"] for o in offers} == {GN7, "GT4.4XLARGE96"}
+    assert all(o["live"] and o["fetched_at"] and o["currency"] == "CNY" for o in offers)
+
+    # spot with the default maximum (80 % of the live on-demand price), SSH from the detected address
+    r = _ok("launch", "--account", "lab", "--type", GN7, "--spot", "--json", "--progress")
+    spot = json.loads(r.stdout)
+    assert spot["spot"] is True
+    assert spot["state"] == "running"
+    assert spot["provider"] == "tencent"
+    for step in ("[key]", "[security_group]", "[image]", "[request]", "[wait]"):
+        assert step in r.stderr
+    run = tencent_server.requests_of("RunInstances")[-1]
+    assert run["InstanceChargeType"] == "SPOTPAID"
+    assert run["InstanceMarketOptions"]["SpotOptions"]["MaxPrice"] == f"{TYPES[GN7][4] * 0.8:.4f}"
+    assert tencent_server.ingress_rules(run["SecurityGroupIds"][0])[0]["CidrBlock"] == "198.51.100.7/32"
+
+    r = _ok(
+        "launch",
+        "--account",
+        "lab",
+        "--type",
+        "GN10X.2XLARGE40",
+        "--zone",
+        "ap-guangzhou-4",
+        "--ssh-from",
+        "198.51.100.0/24",
+        "--json",
+    )
+    od = json.loads(r.stdout)
+    assert od["spot"] is False
+    assert od["price_per_hour"] == TYPES["GN10X.2XLARGE40"][4]
+    assert od["currency"] == "CNY"
+    assert od["zone"] == "ap-guangzhou-4"
+
+    # a retry with the same client token gives the same instance
+    token = tencent_server.requests_of("RunInstances")[-1]["ClientToken"]
+    again = json.loads(
+        _ok(
+            "launch",
+            "--account",
+            "lab",
+            "--type",
+            "GN10X.2XLARGE40",
+            "--zone",
+            "ap-guangzhou-4",
+            "--ssh-from",
+            "198.51.100.0/24",
+            "--client-token",
+            token,
+            "--json",
+        ).stdout
+    )
+    assert again["id"] == od["id"]
+
+    rows = json.loads(_ok("ls", "--json").stdout)
+    assert {x["id"] for x in rows} == {spot["id"], od["id"]}
+    for x in rows:
+        assert set(x) >= LS_FIELDS
+        assert x["public_ip"]
+        assert x["cost_so_far"] is not None
+        assert x["started_at"]
+
+    r = _ok("stop", od["id"])
+    assert "disks still bill" in r.stderr
+    assert tencent_server.billing_state(od["id"]) == ("STOPPED", "STOP_CHARGING")
+    _ok("start", od["id"])
+    assert tencent_server.billing_state(od["id"])[0] == "RUNNING"
+    for iid in (spot["id"], od["id"]):
+        _ok("terminate", iid)
+        assert tencent_server.billing_state(iid)[0] == "SHUTDOWN"
+    states = {x["id"]: x["state"] for x in json.loads(_ok("ls", "--json").stdout)}
+    assert set(states.values()) <= {"terminating", "terminated"}
+
+    # Errors: one stderr line with Tencent's code and the next step.
+    tencent_server.fail_next("RunInstances", "InvalidParameterValue.InsufficientPrice", "bid too low")
+    line = _one_error_line(
+        _cli(
+            "launch",
+            "--account",
+            "lab",
+            "--type",
+            GN7,
+            "--spot",
+            "--max-price",
+            "0.5",
+            "--ssh-from",
+            "198.51.100.7/32",
+        ),
+        "InvalidParameterValue.InsufficientPrice",
+    )
+    assert f"{TYPES[GN7][5]:.4f}" in line  # names the current spot price
+    tencent_server.fail_next("RunInstances", "LimitExceeded.SpotQuota")
+    line = _one_error_line(
+        _cli("launch", "--account", "lab", "--type", GN7, "--spot", "--ssh-from", "198.51.100.7/32"),
+        "LimitExceeded.SpotQuota",
+    )
+    assert "quota" in line
+    tencent_server.fail_next("DescribeRegions", "RequestLimitExceeded", times=2)  # retried, not shown
+    _ok("accounts", "test", "lab")
+    env = dict(os.environ, LABGPU_PUBLIC_IP_URLS="http://127.0.0.1:9/")
+    runs = len(tencent_server.requests_of("RunInstances"))
+    line = _one_error_line(_cli("launch", "--account", "lab", "--type", GN7, env=env), "PublicAddressUnknown")
+    assert "--ssh-from" in line
+    assert len(tencent_server.requests_of("RunInstances")) == runs  # failed before touching the cloud
+
+    export = tmp_path / "audit.csv"
+    _ok("audit", "--csv", str(export))
+    with export.open(encoding="utf-8") as fh:
+        audit = list(csv.DictReader(fh))
+    actions = [a["action"] for a in audit]
+    assert actions.count("terminate") == 2
+    assert "stop" in actions
+    assert "start" in actions
+    assert all(
+        a["request_id"]
+        for a in audit
+        if a["action"] in ("stop", "start", "terminate") and a["result"] == "ok"
+    )
+
+    _ok("accounts", "rm", "lab")
+    files = [p for p in labgpu_home.rglob("*") if p.is_file()] + [export]
+    assert any(p.suffix == ".log" for p in files)
+    for p in files:
+        data = p.read_bytes()
+        for secret in (TEST_SECRET_KEY, TEST_SECRET_ID):
+            assert secret.encode() not in data, f"{secret[:4]}… found in {p}"
