@@ -430,3 +430,38 @@ def test_offers_can_open_the_launch_dialog_through_navigation(qtbot, ctx, tc_acc
     assert dialog.type_edit.text() == GN7
     qtbot.waitUntil(lambda: dialog.account_combo.count() == 1, timeout=10000)
     _wait_idle(qtbot, ctx)
+
+
+def test_instances_page_shows_both_clouds_and_aws_stop_says_ebs_bills(
+    qtbot, ctx, tc_account, tencent_server, moto
+):
+    """Tencent through the TC3 server and AWS through moto's HTTP server, in one table."""
+    from app.cloud.launch import LaunchOptions
+    from app.core.accounts import Account, Credentials
+    from app.ui.cloud import cloud_service
+    from app.ui.cloud.instances_page import InstancesPage
+    from tests.fixtures.moto_server import AWS_KEY_ID, AWS_SECRET
+
+    svc = cloud_service(ctx)
+    svc.accounts.add(Account("lab-aws", "aws", "us-east-1", moto.url), Credentials(AWS_KEY_ID, AWS_SECRET))
+    aws = svc.launch(
+        LaunchOptions(account="lab-aws", instance_type="g5.xlarge", ssh_from="198.51.100.7/32")
+    ).entry
+    tc = svc.launch(LaunchOptions(account="lab-tc", instance_type=GN7, ssh_from="198.51.100.7/32")).entry
+    page = InstancesPage(ctx)
+    qtbot.addWidget(page)
+    qtbot.waitUntil(
+        lambda: {e.id for e in page.entries} >= {aws.id, tc.id} and page.last_reconcile != "", timeout=15000
+    )
+    accounts = {page.table.item(r, 1).text() for r in range(page.table.rowCount())}
+    assert accounts == {"lab-aws · AWS", "lab-tc · Tencent Cloud"}
+    summary = page.summary_label.text()
+    assert "2 instance(s)" in summary
+    assert "$" in summary
+    assert "¥" in summary
+    page.select(aws.id)
+    qtbot.waitUntil(page.stop_button.isEnabled, timeout=5000)
+    page.stop_button.click()
+    qtbot.waitUntil(lambda: "stopped." in page.status_label.text(), timeout=15000)
+    assert "EBS" in page.status_label.text()
+    _wait_idle(qtbot, ctx)
