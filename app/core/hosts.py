@@ -14,7 +14,7 @@ from typing import Any
 
 from .errors import InputError, LabGpuError
 from .i18n import QT_TRANSLATE_NOOP
-from .paths import Paths
+from .paths import Paths, default_paths
 from .sshcmd import DEFAULT_PORT, SshTarget, parse_jump, parse_ssh_command
 from .store import Store, register_schema
 
@@ -210,20 +210,29 @@ class HostStore:
         return cur.rowcount > 0
 
 
+# LabGPU's own SSH key for the instances it launches (app.cloud.sshkeys keeps it there; its
+# passphrase is in the keyring under "sshkey:<file name>:passphrase").
+OWN_KEY_DIR = "ssh"
+OWN_KEY_NAME = "labgpu_ed25519"
+
+
 def instance_hosts(paths: Paths | None = None, store: Store | None = None) -> list[HostRecord]:
     """Running launched instances (the cloud feature's ledger) as hosts, named by instance id.
 
     The login user comes from the instance's ``labgpu:ssh-user`` tag when the launcher set one
     (else ``ubuntu``, the user of the GPU images LabGPU launches); the key from the
-    ``labgpu:ssh-key-path`` tag, else the user's default keys or agent.
+    ``labgpu:ssh-key-path`` tag, else LabGPU's own key when the instance was launched with it
+    (key pair ``labgpu-…``), else the user's default keys or agent.
     """
     try:
         from .instances import Ledger
     except ImportError:  # the cloud feature is not part of this build
         return []
+    paths = paths or default_paths()
     store = store or Store(paths=paths)
     store.migrate()  # the ledger's schema registers when its module is first imported
     ledger = Ledger(store)
+    own_key = paths.data_dir / OWN_KEY_DIR / OWN_KEY_NAME
     out = []
     for e in ledger.list(include_terminated=False):
         if e.state != "running" or not e.public_ip:
@@ -233,6 +242,8 @@ def instance_hosts(paths: Paths | None = None, store: Store | None = None) -> li
         except InputError:
             continue
         key = e.tags.get("labgpu:ssh-key-path", "")
+        if not key and e.key_name.startswith("labgpu-") and own_key.exists():
+            key = str(own_key)
         out.append(
             HostRecord(
                 name=name,

@@ -36,7 +36,7 @@ import paramiko
 
 from app.core import secrets
 from app.core.errors import LabGpuError
-from app.core.hosts import HostRecord, HostStore, instance_hosts, passphrase_key, password_key
+from app.core.hosts import OWN_KEY_DIR, HostRecord, HostStore, instance_hosts, passphrase_key, password_key
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.logsetup import register_secret
 from app.core.paths import Paths, default_paths
@@ -337,6 +337,10 @@ def _load_key(path: str, target: Target) -> paramiko.PKey | None:
             raise
     except paramiko.PasswordRequiredException:
         passphrase = secrets.get_secret(passphrase_key(target.name))
+        own = Path(path)
+        if passphrase is None and own.parent.name == OWN_KEY_DIR and own.name.startswith("labgpu"):
+            # LabGPU's own instance key: its random passphrase lives with the key, not the host.
+            passphrase = secrets.get_secret(f"sshkey:{own.name}:passphrase")
         if passphrase is None:
             raise HostAuthError(
                 QT_TRANSLATE_NOOP(

@@ -242,3 +242,43 @@ def test_agent_login_with_a_real_ssh_agent(sshd, tmp_path, monkeypatch):
     finally:
         agent.terminate()
         agent.wait(5)
+
+
+def test_launched_instance_host_logs_in_with_labgpus_own_key(extra_sshd, secret_service):
+    """An instance launched with LabGPU's key pair (labgpu-…) is a host that uses that key and
+    its passphrase from the keyring, with no setup by the user."""
+    from dataclasses import replace
+
+    from app.cloud import sshkeys
+    from app.cloud.base import Instance
+    from app.core.hosts import instance_hosts
+    from app.core.instances import Ledger
+    from app.core.store import Store
+
+    paths = default_paths()
+    key = sshkeys.ensure_default_key(paths)
+    with open(extra_sshd.authorized_keys, "a") as fh:
+        fh.write(key.public_key + "\n")
+    store = Store(paths=paths)
+    Ledger(store)
+    store.migrate()
+    Ledger(store).observe(
+        Instance(
+            id="i-0feed000000000001",
+            account="lab",
+            provider="aws",
+            region="us-east-1",
+            zone="us-east-1a",
+            instance_type="g5.xlarge",
+            state="running",
+            spot=False,
+            public_ip=extra_sshd.host,
+            key_name="labgpu-abc",
+        )
+    )
+    (rec,) = instance_hosts(paths=paths, store=store)
+    assert rec.key_path == str(key.private_path)
+    rec = replace(rec, port=extra_sshd.port, user=extra_sshd.user)  # the test sshd is not on 22
+    with open_connection(rec, accept=fingerprint_matcher(extra_sshd.host_key_fingerprint)) as conn:
+        assert conn.exec(["true"])[0] == 0
+    secrets.delete_secret(key.passphrase_entry)
