@@ -35,7 +35,7 @@ from app.cloud.base import (
     SdkMissingError,
     ThrottledError,
     register_provider,
-    report_request_id,
+    report_call,
 )
 from app.cloud.errors import (
     ClockSkewError,
@@ -230,7 +230,9 @@ ERRORS: dict[str, ErrorSpec] = {
             "the current spot price {spot_price} USD/h for "
             "{instance_type} in {zone}.",
         ),
-        QT_TRANSLATE_NOOP("LabGPU", "Raise the maximum price (--max-price) to at least {spot_price}, or launch on-demand."),
+        QT_TRANSLATE_NOOP(
+            "LabGPU", "Raise the maximum price (--max-price) to at least {spot_price}, or launch on-demand."
+        ),
     ),
     "RequestLimitExceeded": ErrorSpec(
         ThrottledError,
@@ -370,7 +372,11 @@ class AwsProvider:
         except Exception as exc:  # noqa: BLE001 - translated below; anything unknown re-raised
             raise self._map(account, exc, method, ctx) from None
         if audit:
-            report_request_id(resp.get("ResponseMetadata", {}).get("RequestId", ""))
+            report_call(
+                _action_name(method),
+                _resource_of(method, kwargs, resp),
+                resp.get("ResponseMetadata", {}).get("RequestId", ""),
+            )
         return resp
 
     def _map(self, account: Account, exc: Exception, method: str, ctx: dict[str, Any]) -> Exception:
@@ -812,7 +818,11 @@ class AwsProvider:
             _msg(
                 QT_TRANSLATE_NOOP("LabGPU", "Requesting {type} ({market}) in {zone}…"),
                 type=req.instance_type,
-                market="spot" if req.spot else "on-demand",
+                market=translate(
+                    QT_TRANSLATE_NOOP("LabGPU", "spot")
+                    if req.spot
+                    else QT_TRANSLATE_NOOP("LabGPU", "on-demand")
+                ),
                 zone=req.zone or account.region,
             ),
         )
@@ -988,6 +998,17 @@ class AwsProvider:
 def _msg(template: str, **params: Any) -> str:
     """A progress sentence in the user's language."""
     return translate(template).format(**params)
+
+
+def _resource_of(method: str, kwargs: dict[str, Any], resp: dict[str, Any]) -> str:
+    """The id an audited call acted on (for the audit log's resource column)."""
+    if "InstanceIds" in kwargs:
+        return ",".join(kwargs["InstanceIds"])
+    if resp.get("Instances"):
+        return ",".join(i.get("InstanceId", "") for i in resp["Instances"])
+    return str(
+        resp.get("GroupId") or kwargs.get("GroupId") or kwargs.get("KeyName") or resp.get("KeyName") or ""
+    )
 
 
 def _action_name(method: str) -> str:

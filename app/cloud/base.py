@@ -123,6 +123,29 @@ def report_request_id(request_id: str) -> None:
         ids.append(request_id)
 
 
+def report_call(action: str, resource: str, request_id: str) -> None:
+    """Like report_request_id, naming the API action and resource, so each state-changing call made
+    inside one user action (key import, security group, run) gets its own audit row."""
+    calls = getattr(_calls, "calls", None)
+    if calls is not None:
+        calls.append((action, resource, request_id))
+    report_request_id(request_id)
+
+
+@contextmanager
+def collect_calls() -> Iterator[list[tuple[str, str, str]]]:
+    """(action, resource, request id) of the calls reported with report_call on this thread."""
+    outer = getattr(_calls, "calls", None)
+    calls: list[tuple[str, str, str]] = []
+    _calls.calls = calls
+    try:
+        yield calls
+    finally:
+        if outer is not None:
+            outer.extend(calls)
+        _calls.calls = outer
+
+
 @contextmanager
 def collect_request_ids() -> Iterator[list[str]]:
     """Collect the request ids reported on this thread inside the block (nesting keeps the outer list)."""

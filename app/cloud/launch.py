@@ -41,6 +41,7 @@ from app.cloud.base import (
     Instance,
     LaunchRequest,
     Provider,
+    collect_calls,
     collect_request_ids,
     get_provider,
 )
@@ -127,44 +128,47 @@ class CloudService:
     def _audited(
         self, account: Account, action: str, resource: str, fn: Callable[[], Any], detail: str = ""
     ) -> Any:
-        with collect_request_ids() as ids:
+        """Run ``fn`` and write the audit rows: one per state-changing sub-call the provider reported
+        (key import, security group rule…), and one for the user's action with its request id."""
+        main_rid = ""
+        result_text = "ok"
+        result: Any = None
+        with collect_calls() as calls, collect_request_ids() as ids:
             try:
                 result = fn()
+                main_rid = ids[-1] if ids else ""
             except LabGpuError as exc:
-                rid = getattr(exc, "request_id", "") or (ids[-1] if ids else "")
-                self.audit.record(
-                    account=account.name,
-                    provider=account.provider,
-                    action=action,
-                    resource=resource,
-                    result=f"error:{exc.code or type(exc).__name__}",
-                    request_id=rid,
-                    detail=detail,
-                )
+                main_rid = getattr(exc, "request_id", "")
+                result_text = f"error:{exc.code or type(exc).__name__}"
                 raise
             except Exception as exc:
+                result_text = f"error:{type(exc).__name__}"
+                raise
+            finally:
+                subs = list(calls)
+                if result_text == "ok" and subs and subs[-1][2] == main_rid:
+                    subs.pop()  # the action's own call: written below as the action's row
+                for sub_action, sub_resource, rid in subs:
+                    self.audit.record(
+                        account=account.name,
+                        provider=account.provider,
+                        action=sub_action,
+                        resource=sub_resource,
+                        result="ok",
+                        request_id=rid,
+                        detail=f"{action} {resource}".strip(),
+                    )
+                if isinstance(result, Instance):
+                    resource = result.id
                 self.audit.record(
                     account=account.name,
                     provider=account.provider,
                     action=action,
                     resource=resource,
-                    result=f"error:{type(exc).__name__}",
-                    request_id=ids[-1] if ids else "",
+                    result=result_text,
+                    request_id=main_rid,
                     detail=detail,
                 )
-                raise
-        rid = ids[-1] if ids else ""
-        if isinstance(result, Instance):
-            resource = result.id
-        self.audit.record(
-            account=account.name,
-            provider=account.provider,
-            action=action,
-            resource=resource,
-            result="ok",
-            request_id=rid,
-            detail=detail,
-        )
         return result
 
     # -- accounts --------------------------------------------------------------------------------
@@ -272,7 +276,9 @@ class CloudService:
                         "LabGPU does not know the on-demand price of {type}, so it cannot set "
                         "the default spot maximum.",
                     ),
-                    QT_TRANSLATE_NOOP("LabGPU", "Refresh prices with this account, or set a maximum price (--max-price)."),
+                    QT_TRANSLATE_NOOP(
+                        "LabGPU", "Refresh prices with this account, or set a maximum price (--max-price)."
+                    ),
                     code="NoOnDemandPrice",
                     type=opts.instance_type,
                 )

@@ -251,6 +251,14 @@
         <translation>正在 {zone} 申请 {type}（{market}）…</translation>
     </message>
     <message>
+        <source>spot</source>
+        <translation>竞价</translation>
+    </message>
+    <message>
+        <source>on-demand</source>
+        <translation>按需</translation>
+    </message>
+    <message>
         <source>EBS disks still bill while stopped; terminate the instance to stop all charges.</source>
         <translation>停止后 EBS 磁盘仍会计费；终止实例才会停止全部计费。</translation>
     </message>

@@ -25,8 +25,14 @@ PUB = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAID/lWbUumpQSCUVa9pwxQgVOfItPeL8qb7ODG
 
 
 def _req(**kw):
-    base = dict(instance_type="g5.xlarge", region="us-east-1", ssh_key_name="labgpu-test", public_key=PUB,
-                ssh_cidr="198.51.100.7/32", client_token="tok-1")
+    base = dict(
+        instance_type="g5.xlarge",
+        region="us-east-1",
+        ssh_key_name="labgpu-test",
+        public_key=PUB,
+        ssh_cidr="198.51.100.7/32",
+        client_token="tok-1",
+    )
     base.update(kw)
     return LaunchRequest(**base)
 
@@ -66,7 +72,9 @@ def test_image_newest_dlami_then_ubuntu_fallback(acct, moto):
     p = AwsProvider()
     assert p.find_image(acct, CREDS)[0] == DLAMI_NEWEST
     ec2 = moto.ec2()
-    for img in ec2.describe_images(Owners=["amazon"], Filters=[{"Name": "name", "Values": ["Deep Learning*"]}])["Images"]:
+    for img in ec2.describe_images(
+        Owners=["amazon"], Filters=[{"Name": "name", "Values": ["Deep Learning*"]}]
+    )["Images"]:
         ec2.deregister_image(ImageId=img["ImageId"])
     steps = []
     inst = p.launch(acct, CREDS, _req(), progress=lambda s, m="": steps.append((s, m)))
@@ -86,8 +94,10 @@ def test_security_group_opens_22_to_the_cidr_only_and_is_reused(acct, moto):
     g2 = p.ensure_security_group(acct, CREDS, "198.51.100.7/32")
     assert g1 == g2
     sg = moto.ec2().describe_security_groups(GroupIds=[g1])["SecurityGroups"][0]
-    perms = [(x["IpProtocol"], x["FromPort"], x["ToPort"], [r["CidrIp"] for r in x["IpRanges"]])
-             for x in sg["IpPermissions"]]
+    perms = [
+        (x["IpProtocol"], x["FromPort"], x["ToPort"], [r["CidrIp"] for r in x["IpRanges"]])
+        for x in sg["IpPermissions"]
+    ]
     assert perms == [("tcp", 22, 22, ["198.51.100.7/32"])]
 
 
@@ -120,7 +130,10 @@ def test_stop_says_disks_still_bill(acct):
     assert next(i for i in p.list_instances(acct, CREDS) if i.id == inst.id).state in ("stopping", "stopped")
     p.start(acct, CREDS, inst.id)
     p.terminate(acct, CREDS, inst.id)
-    assert next(i for i in p.list_instances(acct, CREDS) if i.id == inst.id).state in ("terminating", "terminated")
+    assert next(i for i in p.list_instances(acct, CREDS) if i.id == inst.id).state in (
+        "terminating",
+        "terminated",
+    )
 
 
 def test_throttling_is_retried_not_shown(pacct, aws_proxy):
@@ -132,7 +145,9 @@ def test_throttling_is_retried_not_shown(pacct, aws_proxy):
 
 def test_throttling_after_retries_is_a_clear_error(pacct, aws_proxy, monkeypatch):
     monkeypatch.setattr(aws_mod, "MAX_ATTEMPTS", 2)
-    aws_proxy.inject("DescribeInstances", "RequestLimitExceeded", "Request limit exceeded.", status=503, times=5)
+    aws_proxy.inject(
+        "DescribeInstances", "RequestLimitExceeded", "Request limit exceeded.", status=503, times=5
+    )
     with pytest.raises(ThrottledError) as err:
         AwsProvider().list_instances(pacct, CREDS)
     assert "[RequestLimitExceeded]" in err.value.one_line()
@@ -151,31 +166,90 @@ def test_lost_answer_retried_with_same_client_token_yields_one_instance(pacct, a
 
 # Every AWS error code listed in the notes (plus clock skew) → class, code and next step.
 CASES = [
-    ("RunInstances", "AuthFailure", "AWS was not able to validate the provided access credentials", AuthError,
-     "access key id and secret", {}),
-    ("RunInstances", "UnauthorizedOperation", "You are not authorized to perform this operation.", PermissionError_,
-     "ec2:RunInstances", {}),
-    ("RunInstances", "InsufficientInstanceCapacity", "We currently do not have sufficient g5.xlarge capacity in the "
-     "Availability Zone you requested (us-east-1a).", CapacityError, "another zone", {"zone": "us-east-1a"}),
-    ("RunInstances", "VcpuLimitExceeded", "You have requested more vCPU capacity than your current vCPU limit of 0 "
-     "allows", QuotaError, "Running On-Demand G and VT instances", {}),
-    ("RunInstances", "InstanceLimitExceeded", "Your quota allows for 0 more running instance(s).", QuotaError,
-     "Service Quotas", {}),
-    ("RunInstances", "MaxSpotInstanceCountExceeded", "Max spot instance count exceeded", QuotaError,
-     "All G and VT Spot Instance Requests", {"spot": True, "max_price": 0.5}),
-    ("RunInstances", "SpotMaxPriceTooLow", "Your Spot request price of 0.1 is lower than the minimum required Spot "
-     "request fulfillment price of 0.3921.", PriceTooLowError, "at least 0.3921", {"spot": True, "max_price": 0.1}),
-    ("RunInstances", "UnfulfillableCapacity", "Unable to fulfill capacity due to your request configuration.",
-     CapacityError, "another zone", {"spot": True, "max_price": 0.5}),
+    (
+        "RunInstances",
+        "AuthFailure",
+        "AWS was not able to validate the provided access credentials",
+        AuthError,
+        "access key id and secret",
+        {},
+    ),
+    (
+        "RunInstances",
+        "UnauthorizedOperation",
+        "You are not authorized to perform this operation.",
+        PermissionError_,
+        "ec2:RunInstances",
+        {},
+    ),
+    (
+        "RunInstances",
+        "InsufficientInstanceCapacity",
+        "We currently do not have sufficient g5.xlarge capacity in the "
+        "Availability Zone you requested (us-east-1a).",
+        CapacityError,
+        "another zone",
+        {"zone": "us-east-1a"},
+    ),
+    (
+        "RunInstances",
+        "VcpuLimitExceeded",
+        "You have requested more vCPU capacity than your current vCPU limit of 0 allows",
+        QuotaError,
+        "Running On-Demand G and VT instances",
+        {},
+    ),
+    (
+        "RunInstances",
+        "InstanceLimitExceeded",
+        "Your quota allows for 0 more running instance(s).",
+        QuotaError,
+        "Service Quotas",
+        {},
+    ),
+    (
+        "RunInstances",
+        "MaxSpotInstanceCountExceeded",
+        "Max spot instance count exceeded",
+        QuotaError,
+        "All G and VT Spot Instance Requests",
+        {"spot": True, "max_price": 0.5},
+    ),
+    (
+        "RunInstances",
+        "SpotMaxPriceTooLow",
+        "Your Spot request price of 0.1 is lower than the minimum required Spot "
+        "request fulfillment price of 0.3921.",
+        PriceTooLowError,
+        "at least 0.3921",
+        {"spot": True, "max_price": 0.1},
+    ),
+    (
+        "RunInstances",
+        "UnfulfillableCapacity",
+        "Unable to fulfill capacity due to your request configuration.",
+        CapacityError,
+        "another zone",
+        {"spot": True, "max_price": 0.5},
+    ),
     ("RunInstances", "RequestExpired", "Request has expired.", ClockSkewError, "Fix your clock", {}),
-    ("DescribeImages", "InvalidAMIID.NotFound", "The image id '[ami-1]' does not exist", NotFoundError,
-     "Deep Learning AMI", {"image_id": "ami-12345678"}),
+    (
+        "DescribeImages",
+        "InvalidAMIID.NotFound",
+        "The image id '[ami-1]' does not exist",
+        NotFoundError,
+        "Deep Learning AMI",
+        {"image_id": "ami-12345678"},
+    ),
 ]
 
 
-@pytest.mark.parametrize(("action", "code", "message", "cls", "hint_part", "extra"), CASES,
-                         ids=[c[1] for c in CASES])
-def test_error_codes_map_to_sentences(pacct, aws_proxy, monkeypatch, action, code, message, cls, hint_part, extra):
+@pytest.mark.parametrize(
+    ("action", "code", "message", "cls", "hint_part", "extra"), CASES, ids=[c[1] for c in CASES]
+)
+def test_error_codes_map_to_sentences(
+    pacct, aws_proxy, monkeypatch, action, code, message, cls, hint_part, extra
+):
     monkeypatch.setattr(aws_mod, "MAX_ATTEMPTS", 1)
     aws_proxy.inject(action, code, message, times=1)
     with pytest.raises(cls) as err:
@@ -212,8 +286,12 @@ def test_dry_run_operation_means_permission_ok(acct):
 
 def test_validate_unauthorized_is_explained(pacct, aws_proxy, monkeypatch):
     monkeypatch.setattr(aws_mod, "MAX_ATTEMPTS", 1)
-    aws_proxy.inject("DescribeInstances", "UnauthorizedOperation", "You are not authorized to perform this operation.",
-                     status=403)
+    aws_proxy.inject(
+        "DescribeInstances",
+        "UnauthorizedOperation",
+        "You are not authorized to perform this operation.",
+        status=403,
+    )
     with pytest.raises(PermissionError_) as err:
         AwsProvider().validate(pacct, CREDS)
     assert "ec2:DescribeInstances" in err.value.hint()
@@ -221,8 +299,12 @@ def test_validate_unauthorized_is_explained(pacct, aws_proxy, monkeypatch):
 
 def test_clock_skew_in_signature_message(pacct, aws_proxy, monkeypatch):
     monkeypatch.setattr(aws_mod, "MAX_ATTEMPTS", 1)
-    aws_proxy.inject("GetCallerIdentity", "SignatureDoesNotMatch",
-                     "Signature expired: 20260101T000000Z is now earlier than 20260101T001000Z", status=403)
+    aws_proxy.inject(
+        "GetCallerIdentity",
+        "SignatureDoesNotMatch",
+        "Signature expired: 20260101T000000Z is now earlier than 20260101T001000Z",
+        status=403,
+    )
     with pytest.raises(ClockSkewError) as err:
         AwsProvider().validate(pacct, CREDS)
     assert "clock" in err.value.hint()
@@ -238,7 +320,9 @@ def test_network_error_names_endpoint(monkeypatch):
 
 
 def test_refresh_prices_live_with_pricing_and_spot(pacct, aws_proxy):
-    offers = AwsProvider().refresh_prices(pacct, CREDS, ["g5.xlarge", "g4dn.xlarge", "p3.2xlarge", "m5.large"])
+    offers = AwsProvider().refresh_prices(
+        pacct, CREDS, ["g5.xlarge", "g4dn.xlarge", "p3.2xlarge", "m5.large"]
+    )
     by_type = {}
     for o in offers:
         by_type.setdefault(o.instance_type, []).append(o)
@@ -251,3 +335,19 @@ def test_refresh_prices_live_with_pricing_and_spot(pacct, aws_proxy):
     assert g5[0].gpu_count == 1
     assert g5[0].vcpu == 4
     assert any(o.price_spot is not None and o.zone for o in g5)
+
+
+def test_stopping_a_one_time_spot_instance_is_refused_like_aws(pacct, aws_proxy, monkeypatch):
+    # moto lets a one-time spot instance stop; AWS refuses with UnsupportedOperation: the proxy sends that.
+    monkeypatch.setattr(aws_mod, "MAX_ATTEMPTS", 1)
+    inst = AwsProvider().launch(pacct, CREDS, _req(spot=True, max_price=0.5))
+    aws_proxy.inject(
+        "StopInstances",
+        "UnsupportedOperation",
+        f"You can't stop the Spot Instance '{inst.id}' because it is associated with a one-time Spot "
+        "Instance request.",
+    )
+    with pytest.raises(Exception) as err:
+        AwsProvider().stop(pacct, CREDS, inst.id)
+    assert err.value.code == "UnsupportedOperation" and "terminate it instead" in err.value.hint()
+    assert inst.id in err.value.text()

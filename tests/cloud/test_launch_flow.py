@@ -19,8 +19,10 @@ def svc(secret_service, moto, labgpu_home):
 
 def test_launch_on_demand_records_ledger_and_audit(svc, moto):
     steps = []
-    res = svc.launch(LaunchOptions(account="lab", instance_type="g5.xlarge", ssh_from="198.51.100.7/32"),
-                     progress=lambda step, msg="": steps.append((step, msg)))
+    res = svc.launch(
+        LaunchOptions(account="lab", instance_type="g5.xlarge", ssh_from="198.51.100.7/32"),
+        progress=lambda step, msg="": steps.append((step, msg)),
+    )
     e = res.entry
     assert e.state == "running"
     assert e.instance_type == "g5.xlarge"
@@ -33,10 +35,18 @@ def test_launch_on_demand_records_ledger_and_audit(svc, moto):
     inst = ec2.describe_instances()["Reservations"][0]["Instances"][0]
     assert {t["Key"]: t["Value"] for t in inst["Tags"]}["labgpu"] == "1"
     sg = ec2.describe_security_groups(GroupIds=[inst["SecurityGroups"][0]["GroupId"]])["SecurityGroups"][0]
-    assert [(p["FromPort"], [r["CidrIp"] for r in p["IpRanges"]]) for p in sg["IpPermissions"]] == \
-        [(22, ["198.51.100.7/32"])]
-    actions = [a.action for a in svc.audit.list()]
-    assert "launch" in actions
+    assert [(p["FromPort"], [r["CidrIp"] for r in p["IpRanges"]]) for p in sg["IpPermissions"]] == [
+        (22, ["198.51.100.7/32"])
+    ]
+    rows = [(a.action, a.resource, a.result) for a in reversed(svc.audit.list())]
+    assert [r[0] for r in rows] == [
+        "ImportKeyPair",
+        "CreateSecurityGroup",
+        "AuthorizeSecurityGroupIngress",
+        "launch",
+    ]
+    assert rows[0][1].startswith("labgpu-") and rows[1][1].startswith("sg-") and rows[3][1] == e.id
+    assert all(a.request_id for a in svc.audit.list())
 
 
 @pytest.fixture
@@ -56,7 +66,9 @@ def test_spot_default_max_price_is_fraction_of_live_on_demand(psvc, aws_proxy):
     from app.core.settings import SettingsStore
 
     psvc.refresh_prices("lab", ["g5.xlarge"])  # on-demand 1.006 from the (proxied) Pricing API
-    res = psvc.launch(LaunchOptions(account="lab", instance_type="g5.xlarge", spot=True, ssh_from="198.51.100.7/32"))
+    res = psvc.launch(
+        LaunchOptions(account="lab", instance_type="g5.xlarge", spot=True, ssh_from="198.51.100.7/32")
+    )
     [params] = aws_proxy.params("RunInstances")
     assert params["InstanceMarketOptions.SpotOptions.MaxPrice"] == "0.8048"
     assert res.entry.spot
@@ -65,13 +77,18 @@ def test_spot_default_max_price_is_fraction_of_live_on_demand(psvc, aws_proxy):
     s = st.load()
     s.spot_bid_fraction = 0.5
     st.save(s)
-    psvc.launch(LaunchOptions(account="lab", instance_type="g5.xlarge", spot=True, ssh_from="198.51.100.7/32"))
+    psvc.launch(
+        LaunchOptions(account="lab", instance_type="g5.xlarge", spot=True, ssh_from="198.51.100.7/32")
+    )
     assert aws_proxy.params("RunInstances")[-1]["InstanceMarketOptions.SpotOptions.MaxPrice"] == "0.5030"
 
 
 def test_capacity_error_moves_to_another_zone_and_says_so(psvc, aws_proxy, moto):
-    aws_proxy.inject("RunInstances", "InsufficientInstanceCapacity",
-                     "We currently do not have sufficient g5.xlarge capacity in us-east-1a.")
+    aws_proxy.inject(
+        "RunInstances",
+        "InsufficientInstanceCapacity",
+        "We currently do not have sufficient g5.xlarge capacity in us-east-1a.",
+    )
     steps = []
     res = psvc.launch(
         LaunchOptions(
@@ -107,7 +124,9 @@ def test_capacity_everywhere_fails_with_the_capacity_error(psvc, aws_proxy, moto
 
 
 def test_retry_with_same_token_yields_one_instance(psvc, aws_proxy, moto):
-    opts = LaunchOptions(account="lab", instance_type="g5.xlarge", ssh_from="198.51.100.7/32", client_token="lg-retry1")
+    opts = LaunchOptions(
+        account="lab", instance_type="g5.xlarge", ssh_from="198.51.100.7/32", client_token="lg-retry1"
+    )
     a = psvc.launch(opts)
     b = psvc.launch(opts)
     assert a.entry.id == b.entry.id
@@ -149,7 +168,9 @@ def test_public_address_becomes_the_ssh_rule(psvc, moto, public_ip_server, monke
     monkeypatch.setenv("LABGPU_PUBLIC_IP_URLS", public_ip_server)
     res = psvc.launch(LaunchOptions(account="lab", instance_type="g5.xlarge"))
     inst = moto.ec2().describe_instances(InstanceIds=[res.entry.id])["Reservations"][0]["Instances"][0]
-    sg = moto.ec2().describe_security_groups(GroupIds=[inst["SecurityGroups"][0]["GroupId"]])["SecurityGroups"][0]
+    sg = moto.ec2().describe_security_groups(GroupIds=[inst["SecurityGroups"][0]["GroupId"]])[
+        "SecurityGroups"
+    ][0]
     assert [r["CidrIp"] for p in sg["IpPermissions"] for r in p["IpRanges"]] == ["203.0.113.9/32"]
 
 
