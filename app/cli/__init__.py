@@ -21,7 +21,7 @@ log = logging.getLogger(__name__)
 COMMAND_MODULES = ("app.cli.offers", "app.cli.cloud", "app.cli.hosts", "app.cli.sync", "app.cli.vpn")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(with_commands: bool = True) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="labgpu",
         description="Compare, rent, sync with and watch cloud GPUs. Without a command: the desktop app.",
@@ -33,6 +33,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--lang", choices=("zh_CN", "en"), default=None,
                         help="interface language for this run")
     parser.add_argument("--size", default="1280x800", help="window size for --screenshot, WxH")
+    if not with_commands:
+        parser.set_defaults(command=None)
+        return parser
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         try:
@@ -64,6 +67,14 @@ def run_cli(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # Starting the GUI must not import every command module: try the window's options alone first.
+    if not any(a in ("-h", "--help") for a in argv):
+        gui_args, rest = build_parser(with_commands=False).parse_known_args(argv)
+        if not rest:
+            from app.ui.app import run_gui
+
+            return run_gui(gui_args)
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

@@ -1,17 +1,19 @@
 """The main window: a navigation list on the left, one page at a time on the right.
 
-Pages are listed in PAGES by module and class; a module that is not there (a feature not built)
-is simply not shown. A page class has ``page_id``, ``nav_title()`` and ``__init__(ctx, parent)``,
+Pages are listed in PAGES by id, module and class; a module that is not there (a feature not
+built) is simply not shown, and a page is imported and built only when it is first shown. A page class has ``page_id``, ``nav_title()`` and ``__init__(ctx, parent)``,
 and may have ``activate(payload)``, ``refresh()`` and ``shutdown()``.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import logging
+from collections.abc import Iterator, Mapping
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QSize, Qt, Slot
+from PySide6.QtCore import QByteArray, QCoreApplication, QSize, Qt, Slot
 from PySide6.QtGui import QCloseEvent, QIcon, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -28,29 +30,67 @@ from app.ui.context import AppContext
 
 log = logging.getLogger(__name__)
 
-PAGES: list[tuple[str, str]] = [
-    ("app.ui.offers.page", "OffersPage"),
-    ("app.ui.advisor.page", "AdvisorPage"),
-    ("app.ui.cloud.instances_page", "InstancesPage"),
-    ("app.ui.cloud.accounts_page", "AccountsPage"),
-    ("app.ui.remote.hosts_page", "HostsPage"),
-    ("app.ui.remote.sync_page", "SyncPage"),
-    ("app.ui.remote.vpn_page", "VpnPage"),
-    ("app.ui.settings_page", "SettingsPage"),
+# (page id, module, class, English navigation title). The title is translated in the page class's own
+# context (it must equal the class's nav_title() in English; a test checks), so the window can list
+# every page without importing any: a page's module is imported when the page is first shown.
+PAGES: list[tuple[str, str, str, str]] = [
+    ("offers", "app.ui.offers.page", "OffersPage", "GPU offers"),
+    ("advisor", "app.ui.advisor.page", "AdvisorPage", "Advisor"),
+    ("instances", "app.ui.cloud.instances_page", "InstancesPage", "Instances"),
+    ("accounts", "app.ui.cloud.accounts_page", "AccountsPage", "Accounts"),
+    ("hosts", "app.ui.remote.hosts_page", "HostsPage", "Hosts"),
+    ("sync", "app.ui.remote.sync_page", "SyncPage", "Sync"),
+    ("vpn", "app.ui.remote.vpn_page", "VpnPage", "VPN"),
+    ("settings", "app.ui.settings_page", "SettingsPage", "Settings"),
 ]
 
 
-def available_page_classes() -> list[type]:
-    classes = []
-    for module_name, class_name in PAGES:
+def available_pages() -> list[tuple[str, str, str, str]]:
+    """The pages whose module exists (found without importing it)."""
+    out = []
+    for spec in PAGES:
         try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name and module_name.startswith(exc.name):
-                continue
-            raise
-        classes.append(getattr(module, class_name))
-    return classes
+            found = importlib.util.find_spec(spec[1])
+        except ModuleNotFoundError:
+            found = None
+        if found is not None:
+            out.append(spec)
+    return out
+
+
+def available_page_classes() -> list[type]:
+    return [getattr(importlib.import_module(m), c) for _id, m, c, _t in available_pages()]
+
+
+class LazyPages(Mapping[str, Any]):
+    """page id → page widget, built on first access and put in its slot of the stack."""
+
+    def __init__(self, window: MainWindow, specs: list[tuple[str, str, str, str]]) -> None:
+        self._window = window
+        self._specs = {s[0]: s for s in specs}
+        self._built: dict[str, Any] = {}
+
+    def __getitem__(self, page_id: str) -> Any:
+        if page_id not in self._built:
+            if page_id not in self._specs:
+                raise KeyError(page_id)
+            self._built[page_id] = self._window._build_page(self._specs[page_id])
+        return self._built[page_id]
+
+    def __contains__(self, page_id: object) -> bool:
+        return page_id in self._specs
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._specs)
+
+    def __len__(self) -> int:
+        return len(self._specs)
+
+    def built(self) -> list[Any]:
+        return list(self._built.values())
+
+    def is_built(self, page_id: str) -> bool:
+        return page_id in self._built
 
 
 class MainWindow(QMainWindow):
@@ -62,7 +102,7 @@ class MainWindow(QMainWindow):
         if icon.exists():
             self.setWindowIcon(QIcon(str(icon)))
         self.setMinimumSize(QSize(960, 600))
-        self.pages: dict[str, Any] = {}
+        self.pages = LazyPages(self, [])
         self._build()
         ctx.navigate_requested.connect(self._on_ctx_navigate_requested)
         ctx.language_changed.connect(self._on_ctx_language_changed)
@@ -92,18 +132,30 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.nav)
         layout.addWidget(self.stack, 1)
         self.setCentralWidget(central)
-        self.pages.clear()
-        for cls in available_page_classes():
-            page = cls(self.ctx, self.stack)
-            self.pages[cls.page_id] = page
-            self.stack.addWidget(page)
-            item = QListWidgetItem(cls.nav_title())
-            item.setData(Qt.ItemDataRole.UserRole, cls.page_id)
+        specs = available_pages()
+        self.pages = LazyPages(self, specs)
+        self._slots: dict[str, QWidget] = {}
+        for page_id, _module, class_name, title in specs:
+            slot = QWidget(self.stack)
+            slot.setLayout(QHBoxLayout())
+            slot.layout().setContentsMargins(0, 0, 0, 0)
+            self._slots[page_id] = slot
+            self.stack.addWidget(slot)
+            item = QListWidgetItem(QCoreApplication.translate(class_name, title))
+            item.setData(Qt.ItemDataRole.UserRole, page_id)
             item.setSizeHint(QSize(160, 40))
             self.nav.addItem(item)
         self.nav.currentRowChanged.connect(self._on_nav_row_changed)
         start = self.ctx.settings.last_page if self.ctx.settings.last_page in self.pages else None
         self.show_page(start or next(iter(self.pages), ""))
+
+    def _build_page(self, spec: tuple[str, str, str, str]) -> Any:
+        page_id, module_name, class_name, _title = spec
+        cls = getattr(importlib.import_module(module_name), class_name)
+        slot = self._slots[page_id]
+        page = cls(self.ctx, slot)
+        slot.layout().addWidget(page)
+        return page
 
     def page_ids(self) -> list[str]:
         return list(self.pages)
@@ -126,8 +178,9 @@ class MainWindow(QMainWindow):
     def _on_nav_row_changed(self, row: int) -> None:
         if row < 0:
             return
-        self.stack.setCurrentIndex(row)
         page_id = list(self.pages)[row]
+        self.pages[page_id]  # build it on first show
+        self.stack.setCurrentIndex(row)
         if self.ctx.settings.last_page != page_id:
             self.ctx.settings.last_page = page_id
 
@@ -138,7 +191,7 @@ class MainWindow(QMainWindow):
     @Slot(str)
     def _on_ctx_language_changed(self, _language: str) -> None:
         current = self.current_page_id()
-        for page in self.pages.values():
+        for page in self.pages.built():
             if hasattr(page, "shutdown"):
                 page.shutdown()
         old = self.centralWidget()
@@ -156,7 +209,8 @@ class MainWindow(QMainWindow):
         QShortcut(QKeySequence(QKeySequence.StandardKey.Refresh), self, activated=self._refresh_current)
 
     def _refresh_current(self) -> None:
-        page = self.pages.get(self.current_page_id())
+        page_id = self.current_page_id()
+        page = self.pages[page_id] if page_id else None
         if page is not None and hasattr(page, "refresh"):
             page.refresh()
 
@@ -166,7 +220,7 @@ class MainWindow(QMainWindow):
             self.ctx.save_settings()
         except OSError as exc:
             log.warning("could not save settings: %s", exc)
-        for page in self.pages.values():
+        for page in self.pages.built():
             if hasattr(page, "shutdown"):
                 page.shutdown()
         super().closeEvent(event)

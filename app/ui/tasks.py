@@ -73,7 +73,6 @@ class _Runnable(QRunnable):
             self.task.is_done = True
             self.task.finished.emit(result)
         finally:
-            self.runner._forget(self.task)
             self.task.done.emit()
 
 
@@ -109,16 +108,21 @@ class TaskRunner(QObject):
             pass
         with self._lock:
             self._active.add(task)
+        # The runner holds the task until `done` has been delivered on the GUI thread, so callers may
+        # drop their reference without losing the queued finished/failed signals.
+        task.done.connect(self._on_task_done)
         self.pool.start(_Runnable(task, fn, args, kwargs, self))
         return task
 
-    def _forget(self, task: Task) -> None:
+    def _on_task_done(self) -> None:
+        task = self.sender()
         with self._lock:
-            self._active.discard(task)
+            self._active.discard(task)  # type: ignore[arg-type]
 
     def active(self) -> list[Task]:
+        """Tasks not yet finished (a finished task whose signals are still queued is not active)."""
         with self._lock:
-            return list(self._active)
+            return [t for t in self._active if not t.is_done]
 
     def shutdown(self, timeout_ms: int = 5000) -> bool:
         """Ask every task to stop and wait; True when all ended in time."""

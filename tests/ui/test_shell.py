@@ -68,20 +68,21 @@ def test_task_runner_delivers_result_progress_and_errors_on_gui_thread(app_windo
             task.report(i)
         return threading.current_thread() is not gui
 
-    t = ctx.runner.submit(work, 3, on_progress=lambda p: seen.append((p, threading.current_thread() is gui)))
-    with qtbot.waitSignal(t.finished, timeout=5000) as blocker:
-        pass
-    assert blocker.args == [True]
+    results = []
+    ctx.runner.submit(work, 3, on_progress=lambda p: seen.append((p, threading.current_thread() is gui)),
+                      on_done=results.append)
+    qtbot.waitUntil(lambda: bool(results), timeout=5000)
+    assert results == [True]
     qtbot.waitUntil(lambda: len(seen) == 3)
     assert seen == [(0, True), (1, True), (2, True)]
 
     def fail():
         raise LabGpuError(QT_TRANSLATE_NOOP("LabGPU", "Disk {name} is full"), "Free space", name="x")
 
-    t2 = ctx.runner.submit(fail)
-    with qtbot.waitSignal(t2.failed, timeout=5000) as blocker:
-        pass
-    assert blocker.args[0].text() == "Disk x is full"
+    errors = []
+    ctx.runner.submit(fail, on_error=errors.append)
+    qtbot.waitUntil(lambda: bool(errors), timeout=5000)
+    assert errors[0].text() == "Disk x is full"
 
 
 def test_task_runner_shutdown_cancels_cooperative_work(app_window):
@@ -122,6 +123,25 @@ def test_screenshot_cli_writes_a_png_in_chinese(tmp_path, labgpu_home):
 
     img = QImage(str(out))
     assert (img.width(), img.height()) == (1280, 800)
+
+
+def test_navigation_titles_match_the_pages_own_titles():
+    """The window lists pages without importing them; their English titles must match for translation."""
+    import importlib
+
+    from app.ui.main_window import available_pages
+
+    for _page_id, module, cls, title in available_pages():
+        assert getattr(importlib.import_module(module), cls).nav_title() == title
+
+
+def test_pages_are_built_only_when_first_shown(app_window):
+    ctx, window = app_window
+    first = window.current_page_id()
+    others = [p for p in window.page_ids() if p != first]
+    assert all(not window.pages.is_built(p) for p in others)
+    window.show_page("settings")
+    assert window.pages.is_built("settings")
 
 
 def test_unknown_page_is_a_clear_error(tmp_path):
