@@ -39,7 +39,9 @@ def book(labgpu_home):
 
 
 def test_add_keeps_secrets_in_keyring_only(secret_service, book, labgpu_home):
-    acc = book.add(Account("lab", "aws", "us-east-1", "http://127.0.0.1:9"), Credentials(KEY_ID, SECRET, "tok-123456"))
+    acc = book.add(
+        Account("lab", "aws", "us-east-1", "http://127.0.0.1:9"), Credentials(KEY_ID, SECRET, "tok-123456")
+    )
     assert acc.endpoint == "http://127.0.0.1:9"
     info = book.info("lab")
     assert info.key_id_masked == "AKIA…MPLE"
@@ -78,11 +80,13 @@ def test_duplicate_and_bad_input_refused(secret_service, book):
     book.add(Account("dup", "aws", "us-east-1"), Credentials(KEY_ID, SECRET))
     with pytest.raises(AccountError):
         book.add(Account("dup", "aws", "us-east-1"), Credentials(KEY_ID, SECRET))
-    for acc, creds in ((Account("bad name", "aws", "us-east-1"), Credentials(KEY_ID, SECRET)),
-                       (Account("x", "azure", "us-east-1"), Credentials(KEY_ID, SECRET)),
-                       (Account("x", "aws", "nowhere"), Credentials(KEY_ID, SECRET)),
-                       (Account("x", "aws", "us-east-1"), Credentials("", SECRET)),
-                       (Account("x", "aws", "us-east-1"), Credentials(KEY_ID, "with space"))):
+    for acc, creds in (
+        (Account("bad name", "aws", "us-east-1"), Credentials(KEY_ID, SECRET)),
+        (Account("x", "azure", "us-east-1"), Credentials(KEY_ID, SECRET)),
+        (Account("x", "aws", "nowhere"), Credentials(KEY_ID, SECRET)),
+        (Account("x", "aws", "us-east-1"), Credentials("", SECRET)),
+        (Account("x", "aws", "us-east-1"), Credentials(KEY_ID, "with space")),
+    ):
         with pytest.raises(InputError):
             book.add(acc, creds)
     assert [a.name for a in book.list()] == ["dup"]
@@ -112,21 +116,38 @@ def test_mask_key_id():
 
 def test_aws_import_from_profiles_and_env(tmp_path, secret_service, book):
     creds = tmp_path / "credentials"
-    creds.write_text("[default]\naws_access_key_id = AKIADEFAULT000001\naws_secret_access_key = defsecret01\n"
-                     "[lab gpu]\naws_access_key_id = AKIALABGPU0000002\naws_secret_access_key = labsecret02\n"
-                     "aws_session_token = labtoken02\n[empty]\naws_access_key_id = AKIAONLYID\n")
+    creds.write_text(
+        "[default]\naws_access_key_id = AKIADEFAULT000001\naws_secret_access_key = defsecret01\n"
+        "[lab gpu]\naws_access_key_id = AKIALABGPU0000002\naws_secret_access_key = labsecret02\n"
+        "aws_session_token = labtoken02\n[empty]\naws_access_key_id = AKIAONLYID\n"
+    )
     config = tmp_path / "config"
-    config.write_text("[default]\nregion = eu-west-1\n[profile lab gpu]\nregion = us-west-2\n"
-                      "endpoint_url = http://127.0.0.1:4566\n")
-    env = {"AWS_SHARED_CREDENTIALS_FILE": str(creds), "AWS_CONFIG_FILE": str(config),
-           "AWS_ACCESS_KEY_ID": "AKIAENVIRON000003", "AWS_SECRET_ACCESS_KEY": "envsecret03",
-           "AWS_DEFAULT_REGION": "ap-northeast-1"}
+    config.write_text(
+        "[default]\nregion = eu-west-1\n[profile lab gpu]\nregion = us-west-2\n"
+        "endpoint_url = http://127.0.0.1:4566\n"
+    )
+    env = {
+        "AWS_SHARED_CREDENTIALS_FILE": str(creds),
+        "AWS_CONFIG_FILE": str(config),
+        "AWS_ACCESS_KEY_ID": "AKIAENVIRON000003",
+        "AWS_SECRET_ACCESS_KEY": "envsecret03",
+        "AWS_DEFAULT_REGION": "ap-northeast-1",
+    }
     cands = aws_import_candidates(env=env)
-    got = {c.account.name: (c.account.region, c.account.endpoint, c.credentials.key_id, c.credentials.session_token)
-           for c in cands}
-    assert got == {"aws-default": ("eu-west-1", "", "AKIADEFAULT000001", ""),
-                   "aws-lab-gpu": ("us-west-2", "http://127.0.0.1:4566", "AKIALABGPU0000002", "labtoken02"),
-                   "aws-env": ("ap-northeast-1", "", "AKIAENVIRON000003", "")}
+    got = {
+        c.account.name: (
+            c.account.region,
+            c.account.endpoint,
+            c.credentials.key_id,
+            c.credentials.session_token,
+        )
+        for c in cands
+    }
+    assert got == {
+        "aws-default": ("eu-west-1", "", "AKIADEFAULT000001", ""),
+        "aws-lab-gpu": ("us-west-2", "http://127.0.0.1:4566", "AKIALABGPU0000002", "labtoken02"),
+        "aws-env": ("ap-northeast-1", "", "AKIAENVIRON000003", ""),
+    }
     results = book.import_candidates(cands)
     assert [r.status for r in results] == ["added"] * 3
     assert [r.status for r in book.import_candidates(cands)] == ["skipped"] * 3
@@ -156,8 +177,12 @@ def test_test_connection_against_moto(secret_service, moto, labgpu_home):
 
 def test_test_connection_shows_auth_error(secret_service, aws_proxy, labgpu_home):
     # moto accepts any key; AWS answers a wrong key with InvalidClientTokenId: the proxy sends that body.
-    aws_proxy.inject("GetCallerIdentity", "InvalidClientTokenId", "The security token included in the request is invalid.",
-                     status=403)
+    aws_proxy.inject(
+        "GetCallerIdentity",
+        "InvalidClientTokenId",
+        "The security token included in the request is invalid.",
+        status=403,
+    )
     svc = CloudService()
     svc.accounts.add(Account("lab", "aws", "us-east-1", aws_proxy.url), Credentials(AWS_KEY_ID, AWS_SECRET))
     with pytest.raises(Exception) as err:

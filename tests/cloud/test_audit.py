@@ -14,10 +14,23 @@ from app.core.store import Store
 def test_record_list_export(labgpu_home, tmp_path):
     log = AuditLog(Store(paths=default_paths()))
     t0 = datetime(2026, 1, 2, 3, 4, 5, tzinfo=timezone.utc)
-    log.record(account="lab", provider="aws", action="launch", resource="i-1", request_id="r-1",
-               detail="g5.xlarge us-east-1a spot", time=t0)
-    log.record(account="tc", provider="tencent", action="stop", resource="ins-2", result="error:Quota",
-               detail="line one\nline two")
+    log.record(
+        account="lab",
+        provider="aws",
+        action="launch",
+        resource="i-1",
+        request_id="r-1",
+        detail="g5.xlarge us-east-1a spot",
+        time=t0,
+    )
+    log.record(
+        account="tc",
+        provider="tencent",
+        action="stop",
+        resource="ins-2",
+        result="error:Quota",
+        detail="line one\nline two",
+    )
     entries = log.list()
     assert [e.action for e in entries] == ["stop", "launch"]
     assert entries[1].time == t0
@@ -38,8 +51,14 @@ def test_secrets_are_redacted_before_storage(labgpu_home, tmp_path):
     register_secret(secret)  # what app.core.secrets does for every value it reads
     store = Store(paths=default_paths())
     log = AuditLog(store)
-    log.record(account="lab", provider="aws", action="launch", resource="i-1",
-               result=f"error:{secret}", detail=f"oops {secret} password=hunter22")
+    log.record(
+        account="lab",
+        provider="aws",
+        action="launch",
+        resource="i-1",
+        result=f"error:{secret}",
+        detail=f"oops {secret} password=hunter22",
+    )
     out = tmp_path / "a.csv"
     log.export_csv(out)
     store.close()

@@ -16,19 +16,48 @@ from tests.fixtures.moto_server import AWS_KEY_ID, AWS_SECRET, ON_DEMAND
 
 
 def _offer(zone, spot, fetched, od=1.0, sold_out=False):
-    return Offer(provider="aws", region="us-east-1", instance_type="g5.xlarge", gpu_model="A10G", gpu_count=1,
-                 vram_gb=24, vcpu=4, ram_gb=16, network_gbps=None, price_on_demand=od, price_spot=spot,
-                 price_prepaid_month=None, currency="USD", price_source="test", price_date=None, zone=zone,
-                 fetched_at=fetched, live=True, sold_out=sold_out, spot_available=spot is not None)
+    return Offer(
+        provider="aws",
+        region="us-east-1",
+        instance_type="g5.xlarge",
+        gpu_model="A10G",
+        gpu_count=1,
+        vram_gb=24,
+        vcpu=4,
+        ram_gb=16,
+        network_gbps=None,
+        price_on_demand=od,
+        price_spot=spot,
+        price_prepaid_month=None,
+        currency="USD",
+        price_source="test",
+        price_date=None,
+        zone=zone,
+        fetched_at=fetched,
+        live=True,
+        sold_out=sold_out,
+        spot_available=spot is not None,
+    )
 
 
 def test_cache_merges_and_aggregates_zones(labgpu_home):
     paths = default_paths()
     t = datetime(2026, 5, 1, tzinfo=timezone.utc)
-    live_prices.save(paths, [_offer("us-east-1a", 0.5, t), _offer("us-east-1b", 0.4, t),
-                             _offer("us-east-1c", 0.1, t, sold_out=True)])
-    live_prices.save(paths, [_offer("us-east-1a", 0.3, t + timedelta(hours=1)),
-                             _offer("us-east-1b", 0.9, t - timedelta(hours=1))])  # older: ignored
+    live_prices.save(
+        paths,
+        [
+            _offer("us-east-1a", 0.5, t),
+            _offer("us-east-1b", 0.4, t),
+            _offer("us-east-1c", 0.1, t, sold_out=True),
+        ],
+    )
+    live_prices.save(
+        paths,
+        [
+            _offer("us-east-1a", 0.3, t + timedelta(hours=1)),
+            _offer("us-east-1b", 0.9, t - timedelta(hours=1)),
+        ],
+    )  # older: ignored
     [agg] = live_prices.load_cached(paths)
     assert agg.live
     assert agg.price_spot == 0.3

@@ -349,5 +349,6 @@ def test_stopping_a_one_time_spot_instance_is_refused_like_aws(pacct, aws_proxy,
     )
     with pytest.raises(Exception) as err:
         AwsProvider().stop(pacct, CREDS, inst.id)
-    assert err.value.code == "UnsupportedOperation" and "terminate it instead" in err.value.hint()
+    assert err.value.code == "UnsupportedOperation"
+    assert "terminate it instead" in err.value.hint()
     assert inst.id in err.value.text()

@@ -16,19 +16,54 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _cli(*args, env, stdin=None, timeout=60):
-    return subprocess.run([sys.executable, "-m", "app", *args], input=stdin, capture_output=True, text=True,
-                          env=env, cwd=ROOT, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "app", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=timeout,
+    )
 
 
 def test_killed_launch_is_found_after_restart(secret_service, moto, labgpu_home):
     env = dict(os.environ)
-    r = _cli("accounts", "add", "aws", "lab", "--region", "us-east-1", "--endpoint", moto.url,
-             stdin=f"{AWS_KEY_ID}\n{AWS_SECRET}\n", env=env)
+    r = _cli(
+        "accounts",
+        "add",
+        "aws",
+        "lab",
+        "--region",
+        "us-east-1",
+        "--endpoint",
+        moto.url,
+        stdin=f"{AWS_KEY_ID}\n{AWS_SECRET}\n",
+        env=env,
+    )
     assert r.returncode == 0, r.stderr
     env["LABGPU_TEST_PAUSE_AFTER_REQUEST"] = "60"  # the launch stops between "sent" and "recorded"
-    p = subprocess.Popen([sys.executable, "-m", "app", "launch", "--account", "lab", "--type", "g5.xlarge",
-                          "--ssh-from", "198.51.100.7/32", "--json", "--progress"], stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    p = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "launch",
+            "--account",
+            "lab",
+            "--type",
+            "g5.xlarge",
+            "--ssh-from",
+            "198.51.100.7/32",
+            "--json",
+            "--progress",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=ROOT,
+    )
     seen, iid = [], ""
     deadline = time.monotonic() + 60
     try:
@@ -57,11 +92,24 @@ def test_killed_launch_is_found_after_restart(secret_service, moto, labgpu_home)
     assert row["account"] == "lab"
     assert row["state"] == "running"
     assert row["client_token"].startswith("lg-")
-    ids = [i["InstanceId"] for res in moto.ec2().describe_instances()["Reservations"] for i in res["Instances"]]
+    ids = [
+        i["InstanceId"] for res in moto.ec2().describe_instances()["Reservations"] for i in res["Instances"]
+    ]
     assert ids == [iid]
     # Retrying the same launch (same token) gives the same instance, not a second one.
-    r = _cli("launch", "--account", "lab", "--type", "g5.xlarge", "--ssh-from", "198.51.100.7/32",
-             "--client-token", row["client_token"], "--json", env=env)
+    r = _cli(
+        "launch",
+        "--account",
+        "lab",
+        "--type",
+        "g5.xlarge",
+        "--ssh-from",
+        "198.51.100.7/32",
+        "--client-token",
+        row["client_token"],
+        "--json",
+        env=env,
+    )
     assert r.returncode == 0, r.stderr
     assert json.loads(r.stdout)["id"] == iid
     assert len(moto.ec2().describe_instances()["Reservations"]) == 1

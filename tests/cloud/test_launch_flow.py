@@ -45,7 +45,9 @@ def test_launch_on_demand_records_ledger_and_audit(svc, moto):
         "AuthorizeSecurityGroupIngress",
         "launch",
     ]
-    assert rows[0][1].startswith("labgpu-") and rows[1][1].startswith("sg-") and rows[3][1] == e.id
+    assert rows[0][1].startswith("labgpu-")
+    assert rows[1][1].startswith("sg-")
+    assert rows[3][1] == e.id
     assert all(a.request_id for a in svc.audit.list())
 
 

@@ -101,8 +101,9 @@ def test_reconcile_updates_marks_gone_and_keeps_failed_accounts(ledger):
 
 
 def test_reconcile_fills_missing_price(ledger):
-    res = ledger.reconcile([Acc()], lambda a: [Inst()], price_fn=lambda i: (0.5, "USD", "catalog"),
-                           now=T0 + timedelta(hours=1))
+    res = ledger.reconcile(
+        [Acc()], lambda a: [Inst()], price_fn=lambda i: (0.5, "USD", "catalog"), now=T0 + timedelta(hours=1)
+    )
     [e] = res.entries
     assert e.price_per_hour == 0.5
     assert e.price_source == "catalog"
@@ -119,8 +120,16 @@ def test_just_launched_instance_not_marked_gone(ledger):
 def test_pending_launch_lifecycle(labgpu_home):
     store = Store(paths=default_paths())
     p = PendingLaunches(store)
-    p.begin(client_token="lg-1", account="lab", provider="aws", region="us-east-1", zone="", instance_type="g5.xlarge",
-            spot=True, max_price=0.8)
+    p.begin(
+        client_token="lg-1",
+        account="lab",
+        provider="aws",
+        region="us-east-1",
+        zone="",
+        instance_type="g5.xlarge",
+        spot=True,
+        max_price=0.8,
+    )
     assert [x.client_token for x in p.open()] == ["lg-1"]
     p.finish("lg-1", "i-9")
     assert p.open() == []

@@ -24,12 +24,17 @@ def test_default_key_created_once_encrypted_0600(secret_service, labgpu_home):
     assert passphrase
     assert passphrase.encode() not in key.private_path.read_bytes()
     # ssh-keygen agrees: wrong passphrase refused, the right one gives the same public key and fingerprint.
-    bad = subprocess.run(["ssh-keygen", "-y", "-P", "wrong", "-f", str(key.private_path)], capture_output=True)
+    bad = subprocess.run(
+        ["ssh-keygen", "-y", "-P", "wrong", "-f", str(key.private_path)], capture_output=True
+    )
     assert bad.returncode != 0
-    good = subprocess.run(["ssh-keygen", "-y", "-P", passphrase, "-f", str(key.private_path)],
-                          capture_output=True, text=True)
+    good = subprocess.run(
+        ["ssh-keygen", "-y", "-P", passphrase, "-f", str(key.private_path)], capture_output=True, text=True
+    )
     assert good.stdout.split()[:2] == key.public_key.split()[:2]
-    fp = subprocess.run(["ssh-keygen", "-l", "-f", str(key.private_path) + ".pub"], capture_output=True, text=True)
+    fp = subprocess.run(
+        ["ssh-keygen", "-l", "-f", str(key.private_path) + ".pub"], capture_output=True, text=True
+    )
     assert key.fingerprint in fp.stdout
     assert key.cloud_name.startswith("labgpu-")
     assert len(key.cloud_name) == 23

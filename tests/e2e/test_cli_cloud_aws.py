@@ -13,13 +13,32 @@ from pathlib import Path
 from tests.fixtures.moto_server import AWS_KEY_ID, AWS_SECRET
 
 ROOT = Path(__file__).resolve().parents[2]
-LS_FIELDS = {"id", "account", "provider", "instance_type", "zone", "state", "spot", "public_ip", "price_per_hour",
-             "currency", "started_at", "cost_so_far"}
+LS_FIELDS = {
+    "id",
+    "account",
+    "provider",
+    "instance_type",
+    "zone",
+    "state",
+    "spot",
+    "public_ip",
+    "price_per_hour",
+    "currency",
+    "started_at",
+    "cost_so_far",
+}
 
 
 def _cli(*args, stdin=None, env=None):
-    return subprocess.run([sys.executable, "-m", "app", *args], input=stdin, capture_output=True, text=True,
-                          env=env or dict(os.environ), cwd=ROOT, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "app", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env or dict(os.environ),
+        cwd=ROOT,
+        timeout=120,
+    )
 
 
 def _ok(*args, **kw):
@@ -38,8 +57,17 @@ def _one_error_line(r, code):
 
 
 def test_full_aws_flow_and_no_secret_anywhere(secret_service, aws_proxy, moto, labgpu_home, tmp_path):
-    _ok("accounts", "add", "aws", "lab", "--region", "us-east-1", "--endpoint", aws_proxy.url,
-        stdin=f"{AWS_KEY_ID}\n{AWS_SECRET}\n")
+    _ok(
+        "accounts",
+        "add",
+        "aws",
+        "lab",
+        "--region",
+        "us-east-1",
+        "--endpoint",
+        aws_proxy.url,
+        stdin=f"{AWS_KEY_ID}\n{AWS_SECRET}\n",
+    )
     [acc] = json.loads(_ok("accounts", "ls", "--json").stdout)
     assert acc["name"] == "lab"
     assert acc["key_id"] == "AKIA…0001"
@@ -51,8 +79,18 @@ def test_full_aws_flow_and_no_secret_anywhere(secret_service, aws_proxy, moto, l
     assert {o["instance_type"] for o in offers} == {"g5.xlarge", "g4dn.xlarge"}
     assert all(o["live"] and o["fetched_at"] for o in offers)
 
-    r = _ok("launch", "--account", "lab", "--type", "g5.xlarge", "--spot", "--ssh-from", "198.51.100.7/32", "--json",
-            "--progress")
+    r = _ok(
+        "launch",
+        "--account",
+        "lab",
+        "--type",
+        "g5.xlarge",
+        "--spot",
+        "--ssh-from",
+        "198.51.100.7/32",
+        "--json",
+        "--progress",
+    )
     spot = json.loads(r.stdout)
     assert spot["spot"] is True
     assert spot["state"] == "running"
@@ -98,14 +136,22 @@ def test_full_aws_flow_and_no_secret_anywhere(secret_service, aws_proxy, moto, l
     assert all(a["request_id"] for a in audit if a["action"] in ("launch", "stop", "start", "terminate"))
 
     # Errors: one stderr line with the provider's code and the next step.
-    aws_proxy.inject("RunInstances", "VcpuLimitExceeded", "You have requested more vCPU capacity than your "
-                     "current vCPU limit of 0 allows for the instance bucket that the specified instance type "
-                     "belongs to.")
-    line = _one_error_line(_cli("launch", "--account", "lab", "--type", "g5.xlarge", "--ssh-from",
-                                "198.51.100.7/32"), "VcpuLimitExceeded")
+    aws_proxy.inject(
+        "RunInstances",
+        "VcpuLimitExceeded",
+        "You have requested more vCPU capacity than your "
+        "current vCPU limit of 0 allows for the instance bucket that the specified instance type "
+        "belongs to.",
+    )
+    line = _one_error_line(
+        _cli("launch", "--account", "lab", "--type", "g5.xlarge", "--ssh-from", "198.51.100.7/32"),
+        "VcpuLimitExceeded",
+    )
     assert "Running On-Demand G and VT instances" in line
     env = dict(os.environ, LABGPU_PUBLIC_IP_URLS="http://127.0.0.1:9/")
-    line = _one_error_line(_cli("launch", "--account", "lab", "--type", "g5.xlarge", env=env), "PublicAddressUnknown")
+    line = _one_error_line(
+        _cli("launch", "--account", "lab", "--type", "g5.xlarge", env=env), "PublicAddressUnknown"
+    )
     assert "--ssh-from" in line
     _one_error_line(_cli("start", "i-doesnotexist"), "NoSuchInstance")
 
@@ -129,8 +175,9 @@ def test_secrets_never_from_argv():
 
 
 def test_add_needs_two_lines_on_stdin(secret_service, labgpu_home):
-    _one_error_line(_cli("accounts", "add", "aws", "x", "--region", "us-east-1", stdin=f"{AWS_KEY_ID}\n"),
-                    "MissingSecret")
+    _one_error_line(
+        _cli("accounts", "add", "aws", "x", "--region", "us-east-1", stdin=f"{AWS_KEY_ID}\n"), "MissingSecret"
+    )
 
 
 def test_import_aws_profile(secret_service, labgpu_home, tmp_path):
