@@ -37,10 +37,16 @@ def register(sub: Any) -> None:
     a.add_argument("file", metavar="FILE.ovpn")
     a.add_argument("--username", default=None, help="VPN username (the profile has auth-user-pass)")
     a.add_argument("--password-stdin", action="store_true", help="read the VPN password from stdin")
-    a.add_argument("--key-passphrase-stdin", action="store_true",
-                   help="read the private key's passphrase from stdin (after the password, if both)")
-    a.add_argument("--allow-scripts", action="store_true",
-                   help="accept a profile that runs programs (up/down scripts, plugins) as root")
+    a.add_argument(
+        "--key-passphrase-stdin",
+        action="store_true",
+        help="read the private key's passphrase from stdin (after the password, if both)",
+    )
+    a.add_argument(
+        "--allow-scripts",
+        action="store_true",
+        help="accept a profile that runs programs (up/down scripts, plugins) as root",
+    )
     a.set_defaults(func=cmd_add)
 
     up = vs.add_parser("up", help="connect; returns once the tunnel is up")
@@ -81,9 +87,12 @@ def _manager() -> Any:
 def _stdin_line(what: str) -> str:
     value = sys.stdin.readline().rstrip("\r\n")
     if not value:
-        raise InputError(QT_TRANSLATE_NOOP("LabGPU", "No {what} on stdin."),
-                         QT_TRANSLATE_NOOP("LabGPU", "Pipe it in, e.g. printf '%s\\n' \"$PW\" | labgpu vpn add …"),
-                         code="EmptySecret", what=what)
+        raise InputError(
+            QT_TRANSLATE_NOOP("LabGPU", "No {what} on stdin."),
+            QT_TRANSLATE_NOOP("LabGPU", "Pipe it in, e.g. printf '%s\\n' \"$PW\" | labgpu vpn add …"),
+            code="EmptySecret",
+            what=what,
+        )
     return value
 
 
@@ -113,20 +122,32 @@ def cmd_add(args: argparse.Namespace) -> int:
     validate_profile_name(args.profile)
     password = key_phrase = None
     if args.password_stdin and not args.username:
-        raise InputError(QT_TRANSLATE_NOOP("LabGPU", "--password-stdin needs --username."),
-                         QT_TRANSLATE_NOOP("LabGPU", "Give the VPN username with --username USER."), code="BadArgs")
+        raise InputError(
+            QT_TRANSLATE_NOOP("LabGPU", "--password-stdin needs --username."),
+            QT_TRANSLATE_NOOP("LabGPU", "Give the VPN username with --username USER."),
+            code="BadArgs",
+        )
     if args.password_stdin:
         password = _stdin_line("password")
     elif args.username:
         if not sys.stdin.isatty():
-            raise InputError(QT_TRANSLATE_NOOP("LabGPU", "--username needs a password."),
-                             QT_TRANSLATE_NOOP("LabGPU", "Add --password-stdin and pipe the password in."), code="BadArgs")
+            raise InputError(
+                QT_TRANSLATE_NOOP("LabGPU", "--username needs a password."),
+                QT_TRANSLATE_NOOP("LabGPU", "Add --password-stdin and pipe the password in."),
+                code="BadArgs",
+            )
         password = getpass.getpass("VPN password: ")
     if args.key_passphrase_stdin:
         key_phrase = _stdin_line("key passphrase")
     mgr = _manager()
-    stored = mgr.add_profile(args.profile, args.file, allow_scripts=args.allow_scripts, username=args.username,
-                             password=password, key_passphrase=key_phrase)
+    stored = mgr.add_profile(
+        args.profile,
+        args.file,
+        allow_scripts=args.allow_scripts,
+        username=args.username,
+        password=password,
+        key_passphrase=key_phrase,
+    )
     missing = mgr.missing_credentials(stored.name)
     needs = []
     if stored.needs_auth:
@@ -138,10 +159,13 @@ def cmd_add(args: argparse.Namespace) -> int:
         line += "; needs " + " and ".join(needs)
     print(line)
     if missing:
-        print(f"Not stored yet: {', '.join(m.replace('_', ' ') for m in missing)} — run "
-              f"'labgpu vpn add {stored.name} FILE.ovpn --username USER --password-stdin"
-              f"{' --key-passphrase-stdin' if 'key_passphrase' in missing else ''}' "
-              "or use Credentials… on the VPN page", file=sys.stderr)
+        print(
+            f"Not stored yet: {', '.join(m.replace('_', ' ') for m in missing)} — run "
+            f"'labgpu vpn add {stored.name} FILE.ovpn --username USER --password-stdin"
+            f"{' --key-passphrase-stdin' if 'key_passphrase' in missing else ''}' "
+            "or use Credentials… on the VPN page",
+            file=sys.stderr,
+        )
     return 0
 
 
@@ -190,16 +214,29 @@ def cmd_ls(args: argparse.Namespace) -> int:
         except Exception:  # noqa: BLE001 - no keyring: say so in the column, keep listing
             missing = ["keyring unavailable"]
         d = _status_dict(prof.name, st)
-        d.update(remotes=prof.remotes, needs_auth=prof.needs_auth, needs_key_passphrase=prof.needs_key_passphrase,
-                 missing_credentials=missing)
+        d.update(
+            remotes=prof.remotes,
+            needs_auth=prof.needs_auth,
+            needs_key_passphrase=prof.needs_key_passphrase,
+            missing_credentials=missing,
+        )
         rows.append(d)
     if args.json:
         print_json(rows)
         return 0
-    print_table(["PROFILE", "STATE", "ADDRESS", "SERVER", "CREDENTIALS"],
-                [[r["profile"], r["state"], r["local_ip"] or "-", ", ".join(r["remotes"]),
-                  ("missing: " + ", ".join(r["missing_credentials"])) if r["missing_credentials"] else "ok"]
-                 for r in rows])
+    print_table(
+        ["PROFILE", "STATE", "ADDRESS", "SERVER", "CREDENTIALS"],
+        [
+            [
+                r["profile"],
+                r["state"],
+                r["local_ip"] or "-",
+                ", ".join(r["remotes"]),
+                ("missing: " + ", ".join(r["missing_credentials"])) if r["missing_credentials"] else "ok",
+            ]
+            for r in rows
+        ],
+    )
     return 0
 
 

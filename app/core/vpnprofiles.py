@@ -34,27 +34,94 @@ PROFILE_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,47}$")
 MAX_PROFILE_BYTES = 1024 * 1024
 
 # Blocks that may appear inline as <name>...</name>.
-INLINE_BLOCKS = ("ca", "cert", "key", "tls-auth", "tls-crypt", "tls-crypt-v2", "extra-certs", "dh",
-                 "pkcs12", "secret", "crl-verify", "http-proxy-user-pass", "auth-user-pass",
-                 "connection")
+INLINE_BLOCKS = (
+    "ca",
+    "cert",
+    "key",
+    "tls-auth",
+    "tls-crypt",
+    "tls-crypt-v2",
+    "extra-certs",
+    "dh",
+    "pkcs12",
+    "secret",
+    "crl-verify",
+    "http-proxy-user-pass",
+    "auth-user-pass",
+    "connection",
+)
 # Directives whose first argument names a file that can be inlined.
-FILE_DIRECTIVES = ("ca", "cert", "key", "tls-auth", "tls-crypt", "tls-crypt-v2", "extra-certs", "pkcs12",
-                   "crl-verify")
+FILE_DIRECTIVES = (
+    "ca",
+    "cert",
+    "key",
+    "tls-auth",
+    "tls-crypt",
+    "tls-crypt-v2",
+    "extra-certs",
+    "pkcs12",
+    "crl-verify",
+)
 # Run an external program or load code into the (root) openvpn process.
-DANGEROUS_DIRECTIVES = ("up", "down", "route-up", "route-pre-down", "ipchange", "tls-verify",
-                        "auth-user-pass-verify", "client-connect", "client-disconnect", "learn-address",
-                        "script-security", "plugin", "up-restart", "iproute", "tls-export-cert")
+DANGEROUS_DIRECTIVES = (
+    "up",
+    "down",
+    "route-up",
+    "route-pre-down",
+    "ipchange",
+    "tls-verify",
+    "auth-user-pass-verify",
+    "client-connect",
+    "client-disconnect",
+    "learn-address",
+    "script-security",
+    "plugin",
+    "up-restart",
+    "iproute",
+    "tls-export-cert",
+)
 # LabGPU passes these itself (or they would fight with how it runs openvpn).
-STRIPPED_DIRECTIVES = ("management", "management-hold", "management-query-passwords",
-                       "management-query-proxy", "management-query-remote", "management-client",
-                       "management-client-auth", "management-client-user", "management-client-group",
-                       "management-forget-disconnect", "management-signal", "management-log-cache",
-                       "management-up-down", "management-external-key", "management-external-cert",
-                       "daemon", "log", "log-append", "writepid", "syslog", "auth-nocache", "askpass",
-                       "status", "status-version", "service", "pull-filter-labgpu")
+STRIPPED_DIRECTIVES = (
+    "management",
+    "management-hold",
+    "management-query-passwords",
+    "management-query-proxy",
+    "management-query-remote",
+    "management-client",
+    "management-client-auth",
+    "management-client-user",
+    "management-client-group",
+    "management-forget-disconnect",
+    "management-signal",
+    "management-log-cache",
+    "management-up-down",
+    "management-external-key",
+    "management-external-cert",
+    "daemon",
+    "log",
+    "log-append",
+    "writepid",
+    "syslog",
+    "auth-nocache",
+    "askpass",
+    "status",
+    "status-version",
+    "service",
+    "pull-filter-labgpu",
+)
 # Never acceptable in a client profile LabGPU runs.
-REFUSED_DIRECTIVES = ("config", "cd", "chroot", "server", "server-bridge", "mode", "client-config-dir",
-                      "ccd-exclusive", "tmp-dir")
+REFUSED_DIRECTIVES = (
+    "config",
+    "cd",
+    "chroot",
+    "server",
+    "server-bridge",
+    "mode",
+    "client-config-dir",
+    "ccd-exclusive",
+    "tmp-dir",
+)
+
 
 class ProfileError(InputError):
     """The .ovpn file cannot be used as it is."""
@@ -66,9 +133,14 @@ class UnsafeProfileError(ProfileError):
     def __init__(self, dangerous: list[str]) -> None:
         super().__init__(
             QT_TRANSLATE_NOOP("LabGPU", "This profile runs programs or plug-ins when it connects: {lines}."),
-            QT_TRANSLATE_NOOP("LabGPU", "Import it only if you trust who made it, and confirm explicitly "
-                                        "(--allow-scripts on the command line)."),
-            code="VpnUnsafeProfile", lines="; ".join(dangerous))
+            QT_TRANSLATE_NOOP(
+                "LabGPU",
+                "Import it only if you trust who made it, and confirm explicitly "
+                "(--allow-scripts on the command line).",
+            ),
+            code="VpnUnsafeProfile",
+            lines="; ".join(dangerous),
+        )
         self.dangerous = dangerous
 
 
@@ -97,8 +169,12 @@ def validate_profile_name(name: str) -> str:
     if not PROFILE_NAME_RE.match(name or ""):
         raise InputError(
             QT_TRANSLATE_NOOP("LabGPU", "'{name}' is not a valid VPN profile name."),
-            QT_TRANSLATE_NOOP("LabGPU", "Use 1–48 letters, digits, '.', '_' or '-', starting with a letter or digit."),
-            code="VpnBadName", name=name)
+            QT_TRANSLATE_NOOP(
+                "LabGPU", "Use 1–48 letters, digits, '.', '_' or '-', starting with a letter or digit."
+            ),
+            code="VpnBadName",
+            name=name,
+        )
     return name
 
 
@@ -116,13 +192,17 @@ def _block_needs_passphrase(pem: str) -> bool:
 def parse_ovpn(text: str, base_dir: Path | None = None, *, allow_scripts: bool = False) -> OvpnProfile:
     """Check and clean an .ovpn profile; see the module docstring for the rules."""
     if len(text.encode("utf-8", "replace")) > MAX_PROFILE_BYTES:
-        raise ProfileError(QT_TRANSLATE_NOOP("LabGPU", "The profile is larger than 1 MiB; this is not an OpenVPN profile."),
-                           QT_TRANSLATE_NOOP("LabGPU", "Choose the .ovpn file your VPN provider gave you."),
-                           code="VpnProfileTooBig")
+        raise ProfileError(
+            QT_TRANSLATE_NOOP("LabGPU", "The profile is larger than 1 MiB; this is not an OpenVPN profile."),
+            QT_TRANSLATE_NOOP("LabGPU", "Choose the .ovpn file your VPN provider gave you."),
+            code="VpnProfileTooBig",
+        )
     if "\x00" in text:
-        raise ProfileError(QT_TRANSLATE_NOOP("LabGPU", "The profile contains binary data."),
-                           QT_TRANSLATE_NOOP("LabGPU", "Choose the .ovpn file your VPN provider gave you."),
-                           code="VpnProfileBinary")
+        raise ProfileError(
+            QT_TRANSLATE_NOOP("LabGPU", "The profile contains binary data."),
+            QT_TRANSLATE_NOOP("LabGPU", "Choose the .ovpn file your VPN provider gave you."),
+            code="VpnProfileBinary",
+        )
     out: list[str] = []
     prof = OvpnProfile(text="")
     default_port, default_proto = 1194, "udp"
@@ -140,17 +220,23 @@ def parse_ovpn(text: str, base_dir: Path | None = None, *, allow_scripts: bool =
         if m:
             tag = m.group(1).lower()
             if tag not in INLINE_BLOCKS:
-                raise ProfileError(QT_TRANSLATE_NOOP("LabGPU", "Unknown inline block <{tag}> in the profile."),
-                                   QT_TRANSLATE_NOOP("LabGPU", "Check the .ovpn file; OpenVPN would refuse it too."),
-                                   code="VpnProfileBlock", tag=tag)
+                raise ProfileError(
+                    QT_TRANSLATE_NOOP("LabGPU", "Unknown inline block <{tag}> in the profile."),
+                    QT_TRANSLATE_NOOP("LabGPU", "Check the .ovpn file; OpenVPN would refuse it too."),
+                    code="VpnProfileBlock",
+                    tag=tag,
+                )
             body: list[str] = []
             while i < len(lines) and lines[i].strip().lower() != f"</{tag}>":
                 body.append(lines[i])
                 i += 1
             if i >= len(lines):
-                raise ProfileError(QT_TRANSLATE_NOOP("LabGPU", "The inline block <{tag}> is not closed."),
-                                   QT_TRANSLATE_NOOP("LabGPU", "The file looks truncated: download the profile again."),
-                                   code="VpnProfileBlock", tag=tag)
+                raise ProfileError(
+                    QT_TRANSLATE_NOOP("LabGPU", "The inline block <{tag}> is not closed."),
+                    QT_TRANSLATE_NOOP("LabGPU", "The file looks truncated: download the profile again."),
+                    code="VpnProfileBlock",
+                    tag=tag,
+                )
             i += 1
             if tag == "auth-user-pass":
                 prof.needs_auth = True  # never keep an inline password in a file: keyring only
@@ -158,9 +244,11 @@ def parse_ovpn(text: str, base_dir: Path | None = None, *, allow_scripts: bool =
                 out.append("auth-user-pass")
                 continue
             if tag == "connection":
-                raise ProfileError(QT_TRANSLATE_NOOP("LabGPU", "<connection> blocks are not supported."),
-                                   QT_TRANSLATE_NOOP("LabGPU", "Ask your provider for a profile with plain 'remote' lines."),
-                                   code="VpnProfileConnection")
+                raise ProfileError(
+                    QT_TRANSLATE_NOOP("LabGPU", "<connection> blocks are not supported."),
+                    QT_TRANSLATE_NOOP("LabGPU", "Ask your provider for a profile with plain 'remote' lines."),
+                    code="VpnProfileConnection",
+                )
             if tag == "key" and _block_needs_passphrase("\n".join(body)):
                 prof.needs_key_passphrase = True
             out.append(f"<{tag}>")
@@ -173,9 +261,12 @@ def parse_ovpn(text: str, base_dir: Path | None = None, *, allow_scripts: bool =
         name = words[0].lower().lstrip("-")
         args = words[1:]
         if name in REFUSED_DIRECTIVES and not (name == "mode" and args and args[0] == "p2p"):
-            raise ProfileError(QT_TRANSLATE_NOOP("LabGPU", "The profile uses '{directive}', which LabGPU does not run."),
-                               QT_TRANSLATE_NOOP("LabGPU", "Use a client profile (one with 'client' and 'remote' lines)."),
-                               code="VpnProfileRefused", directive=name)
+            raise ProfileError(
+                QT_TRANSLATE_NOOP("LabGPU", "The profile uses '{directive}', which LabGPU does not run."),
+                QT_TRANSLATE_NOOP("LabGPU", "Use a client profile (one with 'client' and 'remote' lines)."),
+                code="VpnProfileRefused",
+                directive=name,
+            )
         if name in DANGEROUS_DIRECTIVES:
             prof.dangerous.append(line)
             out.append(raw)
@@ -198,9 +289,16 @@ def parse_ovpn(text: str, base_dir: Path | None = None, *, allow_scripts: bool =
             try:
                 content = ref.read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError):
-                raise ProfileError(QT_TRANSLATE_NOOP("LabGPU", "The profile refers to '{file}', which cannot be read."),
-                                   QT_TRANSLATE_NOOP("LabGPU", "Put that file next to the .ovpn file (or use a profile with inline blocks) and import again."),
-                                   code="VpnProfileFile", file=args[0]) from None
+                raise ProfileError(
+                    QT_TRANSLATE_NOOP("LabGPU", "The profile refers to '{file}', which cannot be read."),
+                    QT_TRANSLATE_NOOP(
+                        "LabGPU",
+                        "Put that file next to the .ovpn file (or use a profile with inline blocks) "
+                        "and import again.",
+                    ),
+                    code="VpnProfileFile",
+                    file=args[0],
+                ) from None
             if name == "key" and _block_needs_passphrase(content):
                 prof.needs_key_passphrase = True
             prof.inlined.append(f"{name} {args[0]}")
@@ -226,9 +324,13 @@ def parse_ovpn(text: str, base_dir: Path | None = None, *, allow_scripts: bool =
         proto = args[2].lower() if len(args) > 2 else default_proto
         prof.remotes.append(Remote(args[0], port, proto))
     if not prof.remotes:
-        raise ProfileError(QT_TRANSLATE_NOOP("LabGPU", "The profile has no 'remote' line: it does not say which server to connect to."),
-                           QT_TRANSLATE_NOOP("LabGPU", "Choose the client profile your VPN provider gave you."),
-                           code="VpnProfileNoRemote")
+        raise ProfileError(
+            QT_TRANSLATE_NOOP(
+                "LabGPU", "The profile has no 'remote' line: it does not say which server to connect to."
+            ),
+            QT_TRANSLATE_NOOP("LabGPU", "Choose the client profile your VPN provider gave you."),
+            code="VpnProfileNoRemote",
+        )
     if prof.dangerous and not allow_scripts:
         raise UnsafeProfileError(prof.dangerous)
     prof.text = "\n".join(out).rstrip("\n") + "\n"
@@ -240,9 +342,13 @@ def load_ovpn(path: Path, *, allow_scripts: bool = False) -> OvpnProfile:
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise ProfileError(QT_TRANSLATE_NOOP("LabGPU", "Cannot read '{file}': {reason}."),
-                           QT_TRANSLATE_NOOP("LabGPU", "Check the path and that the file is readable."),
-                           code="VpnProfileRead", file=str(path), reason=exc.strerror or str(exc)) from None
+        raise ProfileError(
+            QT_TRANSLATE_NOOP("LabGPU", "Cannot read '{file}': {reason}."),
+            QT_TRANSLATE_NOOP("LabGPU", "Check the path and that the file is readable."),
+            code="VpnProfileRead",
+            file=str(path),
+            reason=exc.strerror or str(exc),
+        ) from None
     text = data.decode("utf-8", errors="replace")
     return parse_ovpn(text, path.parent, allow_scripts=allow_scripts)
 
@@ -253,5 +359,14 @@ def secret_key(profile: str, what: str) -> str:
     return f"vpn:{profile}:{what}"
 
 
-__all__ = ["OvpnProfile", "ProfileError", "Remote", "UnsafeProfileError", "LabGpuError", "load_ovpn",
-           "parse_ovpn", "secret_key", "validate_profile_name"]
+__all__ = [
+    "OvpnProfile",
+    "ProfileError",
+    "Remote",
+    "UnsafeProfileError",
+    "LabGpuError",
+    "load_ovpn",
+    "parse_ovpn",
+    "secret_key",
+    "validate_profile_name",
+]

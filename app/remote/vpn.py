@@ -54,15 +54,38 @@ from app.core.vpnprofiles import OvpnProfile, ProfileError, load_ovpn, secret_ke
 log = logging.getLogger(__name__)
 
 # States OpenVPN reports (>STATE) plus LabGPU's own around the process.
-OPENVPN_STATES = ("CONNECTING", "WAIT", "AUTH", "GET_CONFIG", "ASSIGN_IP", "ADD_ROUTES", "CONNECTED",
-                  "RECONNECTING", "EXITING", "RESOLVE", "TCP_CONNECT", "AUTH_PENDING")
+OPENVPN_STATES = (
+    "CONNECTING",
+    "WAIT",
+    "AUTH",
+    "GET_CONFIG",
+    "ASSIGN_IP",
+    "ADD_ROUTES",
+    "CONNECTED",
+    "RECONNECTING",
+    "EXITING",
+    "RESOLVE",
+    "TCP_CONNECT",
+    "AUTH_PENDING",
+)
 DISCONNECTED = "DISCONNECTED"
 STARTING = "STARTING"
 NEEDS_CREDENTIALS = "NEEDS_CREDENTIALS"
 FAILED = "FAILED"
 CONNECTED = "CONNECTED"
-TRANSITIONAL = ("STARTING", "CONNECTING", "WAIT", "AUTH", "GET_CONFIG", "ASSIGN_IP", "ADD_ROUTES",
-                "RECONNECTING", "RESOLVE", "TCP_CONNECT", "AUTH_PENDING")
+TRANSITIONAL = (
+    "STARTING",
+    "CONNECTING",
+    "WAIT",
+    "AUTH",
+    "GET_CONFIG",
+    "ASSIGN_IP",
+    "ADD_ROUTES",
+    "RECONNECTING",
+    "RESOLVE",
+    "TCP_CONNECT",
+    "AUTH_PENDING",
+)
 
 NETNS_ENV = "LABGPU_VPN_NETNS"
 OPENVPN_ENV = "LABGPU_OPENVPN"
@@ -93,9 +116,13 @@ class VpnStatus:
 
     @classmethod
     def from_dict(cls, doc: dict[str, object]) -> VpnStatus:
-        return cls(state=str(doc.get("state") or DISCONNECTED), local_ip=str(doc.get("local_ip") or ""),
-                   remote=str(doc.get("remote") or ""), since=float(doc.get("since") or 0.0),  # type: ignore[arg-type]
-                   message=str(doc.get("message") or ""))
+        return cls(
+            state=str(doc.get("state") or DISCONNECTED),
+            local_ip=str(doc.get("local_ip") or ""),
+            remote=str(doc.get("remote") or ""),
+            since=float(doc.get("since") or 0.0),  # type: ignore[arg-type]
+            message=str(doc.get("message") or ""),
+        )
 
 
 def parse_state_fields(payload: str) -> VpnStatus:
@@ -109,15 +136,23 @@ def parse_state_fields(payload: str) -> VpnStatus:
     remote = parts[4]
     if remote and parts[5]:
         remote = f"{remote}:{parts[5]}"
-    return VpnStatus(state=parts[1].strip().upper() or DISCONNECTED, local_ip=parts[3], remote=remote,
-                     since=since, message=parts[2])
+    return VpnStatus(
+        state=parts[1].strip().upper() or DISCONNECTED,
+        local_ip=parts[3],
+        remote=remote,
+        since=since,
+        message=parts[2],
+    )
 
 
 def _quote(value: str) -> str:
     """Management-protocol quoting: double quotes, backslash-escaped ``\\`` and ``\"``."""
     if "\n" in value or "\r" in value:
-        raise VpnError(QT_TRANSLATE_NOOP("LabGPU", "A stored VPN credential contains a line break."),
-                       QT_TRANSLATE_NOOP("LabGPU", "Enter the VPN credentials again."), code="VpnBadCredential")
+        raise VpnError(
+            QT_TRANSLATE_NOOP("LabGPU", "A stored VPN credential contains a line break."),
+            QT_TRANSLATE_NOOP("LabGPU", "Enter the VPN credentials again."),
+            code="VpnBadCredential",
+        )
     return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
@@ -135,24 +170,34 @@ class PrivilegePlan:
 
 
 def find_openvpn() -> str:
-    candidates = [os.environ.get(OPENVPN_ENV, ""), shutil.which("openvpn") or "", "/usr/sbin/openvpn",
-                  "/usr/local/sbin/openvpn", "/opt/homebrew/sbin/openvpn"]
+    candidates = [
+        os.environ.get(OPENVPN_ENV, ""),
+        shutil.which("openvpn") or "",
+        "/usr/sbin/openvpn",
+        "/usr/local/sbin/openvpn",
+        "/opt/homebrew/sbin/openvpn",
+    ]
     if sys.platform == "win32":
-        pf = os.environ.get("ProgramFiles", r"C:\Program Files")
+        pf = os.environ.get("PROGRAMFILES", r"C:\Program Files")
         candidates.append(os.path.join(pf, "OpenVPN", "bin", "openvpn.exe"))
     for c in candidates:
         if c and os.path.isfile(c) and os.access(c, os.X_OK):
             return c
-    raise VpnError(QT_TRANSLATE_NOOP("LabGPU", "OpenVPN is not installed."),
-                   _install_hint(), code="VpnOpenvpnMissing")
+    raise VpnError(
+        QT_TRANSLATE_NOOP("LabGPU", "OpenVPN is not installed."), _install_hint(), code="VpnOpenvpnMissing"
+    )
 
 
 def _install_hint() -> str:
     if sys.platform == "win32":
-        return QT_TRANSLATE_NOOP("LabGPU", "Install OpenVPN from openvpn.net (with its interactive service) and retry.")
+        return QT_TRANSLATE_NOOP(
+            "LabGPU", "Install OpenVPN from openvpn.net (with its interactive service) and retry."
+        )
     if sys.platform == "darwin":
         return QT_TRANSLATE_NOOP("LabGPU", "Install Tunnelblick (or 'brew install openvpn') and retry.")
-    return QT_TRANSLATE_NOOP("LabGPU", "Install it with 'sudo apt install openvpn' (or your distribution's package) and retry.")
+    return QT_TRANSLATE_NOOP(
+        "LabGPU", "Install it with 'sudo apt install openvpn' (or your distribution's package) and retry."
+    )
 
 
 def _has_net_admin_capability(binary: str) -> bool:
@@ -171,26 +216,41 @@ def windows_interactive_service_available() -> bool:
     return os.path.exists(r"\\.\pipe\openvpn\service")
 
 
-def privilege_plan(binary: str, *, euid: int | None = None, platform: str | None = None,
-                   netns: str | None = None) -> PrivilegePlan:
+def privilege_plan(
+    binary: str, *, euid: int | None = None, platform: str | None = None, netns: str | None = None
+) -> PrivilegePlan:
     """Decide how to run openvpn with the rights it needs, or explain what the user must do."""
     platform = platform or sys.platform
     if netns:
         return PrivilegePlan(("ip", "netns", "exec", netns), "netns", "test namespace")
     if platform == "win32":
         if windows_interactive_service_available():
-            note = QT_TRANSLATE_NOOP("LabGPU", "The OpenVPN interactive service is running: connect this profile "
-                                               "with OpenVPN GUI (it talks to \\\\.\\pipe\\openvpn\\service).")
+            note = QT_TRANSLATE_NOOP(
+                "LabGPU",
+                "The OpenVPN interactive service is running: connect this profile "
+                "with OpenVPN GUI (it talks to \\\\.\\pipe\\openvpn\\service).",
+            )
         else:
-            note = QT_TRANSLATE_NOOP("LabGPU", "Install OpenVPN with its interactive service (OpenVPNServiceInteractive) "
-                                               "and connect this profile with OpenVPN GUI.")
-        raise VpnError(QT_TRANSLATE_NOOP("LabGPU", "On Windows LabGPU cannot create the VPN adapter itself."), note,
-                       code="VpnNoPrivileges")
+            note = QT_TRANSLATE_NOOP(
+                "LabGPU",
+                "Install OpenVPN with its interactive service (OpenVPNServiceInteractive) "
+                "and connect this profile with OpenVPN GUI.",
+            )
+        raise VpnError(
+            QT_TRANSLATE_NOOP("LabGPU", "On Windows LabGPU cannot create the VPN adapter itself."),
+            note,
+            code="VpnNoPrivileges",
+        )
     if platform == "darwin":
-        raise VpnError(QT_TRANSLATE_NOOP("LabGPU", "On macOS a VPN needs a privileged helper."),
-                       QT_TRANSLATE_NOOP("LabGPU", "Open the .ovpn file with Tunnelblick and connect it there; "
-                                                   "LabGPU then reaches hosts through that tunnel."),
-                       code="VpnNoPrivileges")
+        raise VpnError(
+            QT_TRANSLATE_NOOP("LabGPU", "On macOS a VPN needs a privileged helper."),
+            QT_TRANSLATE_NOOP(
+                "LabGPU",
+                "Open the .ovpn file with Tunnelblick and connect it there; "
+                "LabGPU then reaches hosts through that tunnel.",
+            ),
+            code="VpnNoPrivileges",
+        )
     euid = os.geteuid() if euid is None else euid
     if euid == 0:
         return PrivilegePlan((), "root")
@@ -198,13 +258,23 @@ def privilege_plan(binary: str, *, euid: int | None = None, platform: str | None
         return PrivilegePlan((), "capability")
     pkexec = shutil.which("pkexec")
     if pkexec:
-        return PrivilegePlan((pkexec,), "pkexec",
-                             QT_TRANSLATE_NOOP("LabGPU", "Your system will ask for your password to start OpenVPN."))
-    raise VpnError(QT_TRANSLATE_NOOP("LabGPU", "Starting OpenVPN needs administrator rights, and pkexec is not available."),
-                   QT_TRANSLATE_NOOP("LabGPU", "Install polkit ('sudo apt install pkexec'), or run 'sudo labgpu vpn up PROFILE', "
-                                               "or import the profile into NetworkManager: "
-                                               "'nmcli connection import type openvpn file FILE.ovpn'."),
-                   code="VpnNoPrivileges")
+        return PrivilegePlan(
+            (pkexec,),
+            "pkexec",
+            QT_TRANSLATE_NOOP("LabGPU", "Your system will ask for your password to start OpenVPN."),
+        )
+    raise VpnError(
+        QT_TRANSLATE_NOOP(
+            "LabGPU", "Starting OpenVPN needs administrator rights, and pkexec is not available."
+        ),
+        QT_TRANSLATE_NOOP(
+            "LabGPU",
+            "Install polkit ('sudo apt install pkexec'), or run 'sudo labgpu vpn up PROFILE', "
+            "or import the profile into NetworkManager: "
+            "'nmcli connection import type openvpn file FILE.ovpn'.",
+        ),
+        code="VpnNoPrivileges",
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -240,7 +310,9 @@ class ManagementSession:
             self.close()
             raise ManagementBusyError(
                 QT_TRANSLATE_NOOP("LabGPU", "The VPN is being managed by another LabGPU window."),
-                QT_TRANSLATE_NOOP("LabGPU", "Use that window, or close it and retry."), code="VpnBusy") from None
+                QT_TRANSLATE_NOOP("LabGPU", "Use that window, or close it and retry."),
+                code="VpnBusy",
+            ) from None
         self.greeting.append(first)
 
     def close(self) -> None:
@@ -277,8 +349,14 @@ class ManagementSession:
         line, self._buf = self._buf.split(b"\n", 1)
         return line.decode("utf-8", "replace").rstrip("\r")
 
-    def command(self, cmd: str, *, multiline: bool = False, timeout: float = 5.0,
-                on_event: Callable[[str], None] | None = None) -> list[str]:
+    def command(
+        self,
+        cmd: str,
+        *,
+        multiline: bool = False,
+        timeout: float = 5.0,
+        on_event: Callable[[str], None] | None = None,
+    ) -> list[str]:
         """Send ``cmd`` and return its reply lines; real-time ``>`` lines go to ``on_event``."""
         self.send(cmd)
         lines: list[str] = []
@@ -308,8 +386,14 @@ class TunnelDriver:
 
     ``on_status`` is called with each new VpnStatus (in the reading thread)."""
 
-    def __init__(self, profile: str, session: ManagementSession,
-                 on_status: Callable[[VpnStatus], None] | None = None, *, answer_prompts: bool = True) -> None:
+    def __init__(
+        self,
+        profile: str,
+        session: ManagementSession,
+        on_status: Callable[[VpnStatus], None] | None = None,
+        *,
+        answer_prompts: bool = True,
+    ) -> None:
         self.profile = profile
         self.session = session
         self.on_status = on_status
@@ -329,19 +413,19 @@ class TunnelDriver:
 
     def handle(self, line: str) -> None:
         if line.startswith(">STATE:"):
-            st = parse_state_fields(line[len(">STATE:"):])
+            st = parse_state_fields(line[len(">STATE:") :])
             if st.state == "EXITING":
                 self.exited = True
                 if st.message in ("auth-failure",) and self.error is None:
                     self.error = _auth_failed(self.profile)
             self._set(st)
         elif line.startswith(">PASSWORD:"):
-            self._on_password(line[len(">PASSWORD:"):])
+            self._on_password(line[len(">PASSWORD:") :])
         elif line.startswith(">FATAL:"):
             self.exited = True
             if self.error is None:
-                self.error = _fatal(line[len(">FATAL:"):])
-            self._set(VpnStatus(FAILED, since=time.time(), message=line[len(">FATAL:"):]))
+                self.error = _fatal(line[len(">FATAL:") :])
+            self._set(VpnStatus(FAILED, since=time.time(), message=line[len(">FATAL:") :]))
         elif line.startswith(">HOLD:"):
             self.session.send("hold release")
 
@@ -349,10 +433,17 @@ class TunnelDriver:
         if text.startswith("Verification Failed"):
             if "Private Key" in text:
                 self.error = VpnError(
-                    QT_TRANSLATE_NOOP("LabGPU", "The private key passphrase of VPN profile '{profile}' is wrong."),
-                    QT_TRANSLATE_NOOP("LabGPU", "Enter the key passphrase again (Credentials… on the VPN page, or "
-                                                "'labgpu vpn add {profile} FILE --key-passphrase-stdin')."),
-                    code="VpnKeyPassphrase", profile=self.profile)
+                    QT_TRANSLATE_NOOP(
+                        "LabGPU", "The private key passphrase of VPN profile '{profile}' is wrong."
+                    ),
+                    QT_TRANSLATE_NOOP(
+                        "LabGPU",
+                        "Enter the key passphrase again (Credentials… on the VPN page, or "
+                        "'labgpu vpn add {profile} FILE --key-passphrase-stdin').",
+                    ),
+                    code="VpnKeyPassphrase",
+                    profile=self.profile,
+                )
             else:
                 self.error = _auth_failed(self.profile)
             self._set(VpnStatus(FAILED, since=time.time(), message=self.error.text()))
@@ -384,9 +475,12 @@ class TunnelDriver:
             self.session.send(f'password "Private Key" {_quote(phrase)}')
         else:
             log.warning("VPN %s: unsupported prompt %r", self.profile, text[:80])
-            self.error = VpnError(QT_TRANSLATE_NOOP("LabGPU", "OpenVPN asks for something LabGPU cannot answer: {prompt}."),
-                                  QT_TRANSLATE_NOOP("LabGPU", "Connect this profile with your VPN provider's own client."),
-                                  code="VpnPrompt", prompt=text[:80])
+            self.error = VpnError(
+                QT_TRANSLATE_NOOP("LabGPU", "OpenVPN asks for something LabGPU cannot answer: {prompt}."),
+                QT_TRANSLATE_NOOP("LabGPU", "Connect this profile with your VPN provider's own client."),
+                code="VpnPrompt",
+                prompt=text[:80],
+            )
             return False
         self.pending_prompt = ""
         return True
@@ -394,46 +488,75 @@ class TunnelDriver:
     def _missing(self, what: str) -> bool:
         self.error = VpnError(
             QT_TRANSLATE_NOOP("LabGPU", "VPN profile '{profile}' needs a {what}, and none is stored."),
-            QT_TRANSLATE_NOOP("LabGPU", "Enter it with Credentials… on the VPN page, or "
-                                        "'labgpu vpn add {profile} FILE.ovpn --username USER --password-stdin'."),
-            code="VpnCredentialsMissing", profile=self.profile, what=what)
+            QT_TRANSLATE_NOOP(
+                "LabGPU",
+                "Enter it with Credentials… on the VPN page, or "
+                "'labgpu vpn add {profile} FILE.ovpn --username USER --password-stdin'.",
+            ),
+            code="VpnCredentialsMissing",
+            profile=self.profile,
+            what=what,
+        )
         self._set(VpnStatus(NEEDS_CREDENTIALS, since=time.time(), message=self.error.text()))
         return False
 
 
 def _auth_failed(profile: str) -> VpnError:
-    return VpnError(QT_TRANSLATE_NOOP("LabGPU", "The VPN server refused the username or password of profile '{profile}'."),
-                    QT_TRANSLATE_NOOP("LabGPU", "Enter them again (Credentials… on the VPN page, or 'labgpu vpn add {profile} "
-                                                "FILE.ovpn --username USER --password-stdin') and connect again."),
-                    code="VpnAuthFailed", profile=profile)
+    return VpnError(
+        QT_TRANSLATE_NOOP(
+            "LabGPU", "The VPN server refused the username or password of profile '{profile}'."
+        ),
+        QT_TRANSLATE_NOOP(
+            "LabGPU",
+            "Enter them again (Credentials… on the VPN page, or 'labgpu vpn add {profile} "
+            "FILE.ovpn --username USER --password-stdin') and connect again.",
+        ),
+        code="VpnAuthFailed",
+        profile=profile,
+    )
 
 
 def _fatal(message: str) -> VpnError:
-    return VpnError(QT_TRANSLATE_NOOP("LabGPU", "OpenVPN stopped: {reason}."),
-                    QT_TRANSLATE_NOOP("LabGPU", "See the VPN log for details, fix the profile and connect again."),
-                    code="VpnFatal", reason=message.strip()[:200])
+    return VpnError(
+        QT_TRANSLATE_NOOP("LabGPU", "OpenVPN stopped: {reason}."),
+        QT_TRANSLATE_NOOP("LabGPU", "See the VPN log for details, fix the profile and connect again."),
+        code="VpnFatal",
+        reason=message.strip()[:200],
+    )
 
 
 def diagnose_log(text: str) -> VpnError | None:
     """Turn the last lines openvpn printed before it died into an error with a next step."""
     low = text.lower()
     if ("tunsetiff" in low or "cannot open tun/tap" in low or "/dev/net/tun" in low) and (
-            "permission" in low or "not permitted" in low or "no such file" in low):
-        return VpnError(QT_TRANSLATE_NOOP("LabGPU", "OpenVPN has no permission to create the tunnel device."),
-                        QT_TRANSLATE_NOOP("LabGPU", "Run LabGPU's VPN as root, allow it through pkexec, or import the profile "
-                                                    "into NetworkManager ('nmcli connection import type openvpn file FILE.ovpn'). "
-                                                    "See docs/vpn.md."),
-                        code="VpnNoPrivileges")
+        "permission" in low or "not permitted" in low or "no such file" in low
+    ):
+        return VpnError(
+            QT_TRANSLATE_NOOP("LabGPU", "OpenVPN has no permission to create the tunnel device."),
+            QT_TRANSLATE_NOOP(
+                "LabGPU",
+                "Run LabGPU's VPN as root, allow it through pkexec, or import the profile "
+                "into NetworkManager ('nmcli connection import type openvpn file FILE.ovpn'). "
+                "See docs/vpn.md.",
+            ),
+            code="VpnNoPrivileges",
+        )
     if "options error" in low:
         line = next((ln for ln in text.splitlines() if "Options error" in ln), "")
-        return VpnError(QT_TRANSLATE_NOOP("LabGPU", "OpenVPN refused the profile: {reason}."),
-                        QT_TRANSLATE_NOOP("LabGPU", "Import a corrected .ovpn file from your VPN provider."),
-                        code="VpnProfileRejected", reason=line.split("Options error:", 1)[-1].strip()[:200])
+        return VpnError(
+            QT_TRANSLATE_NOOP("LabGPU", "OpenVPN refused the profile: {reason}."),
+            QT_TRANSLATE_NOOP("LabGPU", "Import a corrected .ovpn file from your VPN provider."),
+            code="VpnProfileRejected",
+            reason=line.split("Options error:", 1)[-1].strip()[:200],
+        )
     if "auth_failed" in low or "auth-failure" in low:
         return _auth_failed("?")
     if "private key" in low and ("bad decrypt" in low or "cannot load" in low):
-        return VpnError(QT_TRANSLATE_NOOP("LabGPU", "OpenVPN could not unlock the private key."),
-                        QT_TRANSLATE_NOOP("LabGPU", "Enter the key passphrase again and connect again."), code="VpnKeyPassphrase")
+        return VpnError(
+            QT_TRANSLATE_NOOP("LabGPU", "OpenVPN could not unlock the private key."),
+            QT_TRANSLATE_NOOP("LabGPU", "Enter the key passphrase again and connect again."),
+            code="VpnKeyPassphrase",
+        )
     return None
 
 
@@ -516,9 +639,16 @@ class VpnManager:
     def _meta_file(self, name: str) -> Path:
         return self.profile_dir / f"{validate_profile_name(name)}.json"
 
-    def add_profile(self, name: str, ovpn_path: Path | str, *, allow_scripts: bool = False,
-                    username: str | None = None, password: str | None = None,
-                    key_passphrase: str | None = None) -> StoredProfile:
+    def add_profile(
+        self,
+        name: str,
+        ovpn_path: Path | str,
+        *,
+        allow_scripts: bool = False,
+        username: str | None = None,
+        password: str | None = None,
+        key_passphrase: str | None = None,
+    ) -> StoredProfile:
         """Import (or replace) a profile; credentials given go to the keyring, never to a file."""
         validate_profile_name(name)
         prof: OvpnProfile = load_ovpn(Path(ovpn_path).expanduser(), allow_scripts=allow_scripts)
@@ -532,19 +662,40 @@ class VpnManager:
         with contextlib.suppress(OSError):
             self.profile_dir.chmod(0o700)
         atomic_write_text(self._profile_file(name), prof.text, mode=0o600)
-        stored = StoredProfile(name=name, needs_auth=prof.needs_auth, needs_key_passphrase=prof.needs_key_passphrase,
-                               remotes=[f"{r.host}:{r.port}/{r.proto}" for r in prof.remotes],
-                               source=str(Path(ovpn_path).expanduser().resolve()), imported_at=time.time(),
-                               allow_scripts=bool(prof.dangerous))
+        stored = StoredProfile(
+            name=name,
+            needs_auth=prof.needs_auth,
+            needs_key_passphrase=prof.needs_key_passphrase,
+            remotes=[f"{r.host}:{r.port}/{r.proto}" for r in prof.remotes],
+            source=str(Path(ovpn_path).expanduser().resolve()),
+            imported_at=time.time(),
+            allow_scripts=bool(prof.dangerous),
+        )
         atomic_write_text(self._meta_file(name), json.dumps(asdict(stored), indent=2) + "\n")
-        log.info("VPN profile %s imported (auth=%s, key passphrase=%s, stripped=%s, inlined=%s)", name,
-                 prof.needs_auth, prof.needs_key_passphrase, prof.stripped, prof.inlined)
+        log.info(
+            "VPN profile %s imported (auth=%s, key passphrase=%s, stripped=%s, inlined=%s)",
+            name,
+            prof.needs_auth,
+            prof.needs_key_passphrase,
+            prof.stripped,
+            prof.inlined,
+        )
         return stored
 
-    def set_credentials(self, name: str, *, username: str | None = None, password: str | None = None,
-                        key_passphrase: str | None = None) -> None:
+    def set_credentials(
+        self,
+        name: str,
+        *,
+        username: str | None = None,
+        password: str | None = None,
+        key_passphrase: str | None = None,
+    ) -> None:
         self.profile(name)
-        for what, value in (("username", username), ("password", password), ("key_passphrase", key_passphrase)):
+        for what, value in (
+            ("username", username),
+            ("password", password),
+            ("key_passphrase", key_passphrase),
+        ):
             if value is not None:
                 secrets.set_secret(secret_key(name, what), value)
 
@@ -552,20 +703,30 @@ class VpnManager:
         """Which of username/password/key_passphrase the profile needs and the keyring lacks."""
         prof = self.profile(name)
         wanted = (["username", "password"] if prof.needs_auth else []) + (
-            ["key_passphrase"] if prof.needs_key_passphrase else [])
+            ["key_passphrase"] if prof.needs_key_passphrase else []
+        )
         return [w for w in wanted if secrets.get_secret(secret_key(name, w)) is None]
 
     def profile(self, name: str) -> StoredProfile:
         try:
             doc = json.loads(self._meta_file(name).read_text(encoding="utf-8"))
         except FileNotFoundError:
-            raise VpnError(QT_TRANSLATE_NOOP("LabGPU", "There is no VPN profile named '{name}'."),
-                           QT_TRANSLATE_NOOP("LabGPU", "Import it first: 'labgpu vpn add {name} FILE.ovpn' (see 'labgpu vpn ls')."),
-                           code="VpnNoProfile", name=name) from None
+            raise VpnError(
+                QT_TRANSLATE_NOOP("LabGPU", "There is no VPN profile named '{name}'."),
+                QT_TRANSLATE_NOOP(
+                    "LabGPU", "Import it first: 'labgpu vpn add {name} FILE.ovpn' (see 'labgpu vpn ls')."
+                ),
+                code="VpnNoProfile",
+                name=name,
+            ) from None
         except (OSError, ValueError) as exc:
-            raise VpnError(QT_TRANSLATE_NOOP("LabGPU", "The stored VPN profile '{name}' is damaged ({reason})."),
-                           QT_TRANSLATE_NOOP("LabGPU", "Import the .ovpn file again."), code="VpnProfileDamaged",
-                           name=name, reason=type(exc).__name__) from None
+            raise VpnError(
+                QT_TRANSLATE_NOOP("LabGPU", "The stored VPN profile '{name}' is damaged ({reason})."),
+                QT_TRANSLATE_NOOP("LabGPU", "Import the .ovpn file again."),
+                code="VpnProfileDamaged",
+                name=name,
+                reason=type(exc).__name__,
+            ) from None
         known = set(StoredProfile.__dataclass_fields__)
         return StoredProfile(**{k: v for k, v in doc.items() if k in known})
 
@@ -588,7 +749,12 @@ class VpnManager:
         for what in ("username", "password", "key_passphrase"):
             with contextlib.suppress(secrets.SecretsUnavailableError):
                 secrets.delete_secret(secret_key(name, what))
-        for p in (self._profile_file(name), self._meta_file(name), self._runtime_file(name), self._log_file(name)):
+        for p in (
+            self._profile_file(name),
+            self._meta_file(name),
+            self._runtime_file(name),
+            self._log_file(name),
+        ):
             with contextlib.suppress(FileNotFoundError):
                 p.unlink()
         return True
@@ -604,15 +770,26 @@ class VpnManager:
                 self.runtime_dir.chmod(0o700)
             return preferred
         digest = hashlib.sha256(str(self.paths.data_dir).encode()).hexdigest()[:12]
-        folder = Path(tempfile.gettempdir()) / f"labgpu-vpn-{os.getuid() if hasattr(os, 'getuid') else 0}-{digest}"
+        folder = (
+            Path(tempfile.gettempdir()) / f"labgpu-vpn-{os.getuid() if hasattr(os, 'getuid') else 0}-{digest}"
+        )
         try:
             folder.mkdir(mode=0o700)
         except FileExistsError:
             st = folder.lstat()
-            if folder.is_symlink() or (hasattr(os, "getuid") and st.st_uid != os.getuid()) or (st.st_mode & 0o077):
-                raise VpnError(QT_TRANSLATE_NOOP("LabGPU", "The folder {folder} is not safe for the VPN control socket."),
-                               QT_TRANSLATE_NOOP("LabGPU", "Remove it, or set LABGPU_HOME to a shorter path."),
-                               code="VpnSocketDir", folder=str(folder)) from None
+            if (
+                folder.is_symlink()
+                or (hasattr(os, "getuid") and st.st_uid != os.getuid())
+                or (st.st_mode & 0o077)
+            ):
+                raise VpnError(
+                    QT_TRANSLATE_NOOP(
+                        "LabGPU", "The folder {folder} is not safe for the VPN control socket."
+                    ),
+                    QT_TRANSLATE_NOOP("LabGPU", "Remove it, or set LABGPU_HOME to a shorter path."),
+                    code="VpnSocketDir",
+                    folder=str(folder),
+                ) from None
         return folder / f"{name}.sock"
 
     def _runtime_file(self, name: str) -> Path:
@@ -674,29 +851,58 @@ class VpnManager:
             sock.unlink()
         with contextlib.suppress(FileNotFoundError):
             self._pid_file(name).unlink()
-        argv = [*plan.prefix, binary, "--config", str(self._profile_file(name)),
-                "--management", str(sock), "unix", "--management-hold", "--management-query-passwords",
-                "--auth-nocache", "--writepid", str(self._pid_file(name))]
+        argv = [
+            *plan.prefix,
+            binary,
+            "--config",
+            str(self._profile_file(name)),
+            "--management",
+            str(sock),
+            "unix",
+            "--management-hold",
+            "--management-query-passwords",
+            "--auth-nocache",
+            "--writepid",
+            str(self._pid_file(name)),
+        ]
         if plan.method == "pkexec" and hasattr(os, "getuid"):
             import pwd
 
             argv += ["--management-client-user", pwd.getpwuid(os.getuid()).pw_name]
         logf = open(self._log_file(name), "ab")  # noqa: SIM115 - handed to the child, closed below
         try:
-            logf.write(f"\n--- LabGPU starts openvpn for {name} at {time.strftime('%Y-%m-%d %H:%M:%S')} ---\n".encode())
+            stamp = time.strftime("%Y-%m-%d %H:%M:%S")
+            logf.write(f"\n--- LabGPU starts openvpn for {name} at {stamp} ---\n".encode())
             logf.flush()
-            proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=logf, stderr=subprocess.STDOUT,
-                                    start_new_session=True, close_fds=True)
+            proc = subprocess.Popen(
+                argv,
+                stdin=subprocess.DEVNULL,
+                stdout=logf,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+                close_fds=True,
+            )
         except OSError as exc:
-            raise VpnError(QT_TRANSLATE_NOOP("LabGPU", "Could not start OpenVPN: {reason}."),
-                           _install_hint(), code="VpnStartFailed", reason=exc.strerror or str(exc)) from None
+            raise VpnError(
+                QT_TRANSLATE_NOOP("LabGPU", "Could not start OpenVPN: {reason}."),
+                _install_hint(),
+                code="VpnStartFailed",
+                reason=exc.strerror or str(exc),
+            ) from None
         finally:
             logf.close()
         with _children_lock:
             _children[proc.pid] = proc
-        self._update_runtime(name, pid=proc.pid, started=time.time(), method=plan.method, user_down=False,
-                             want_up=True, socket=str(sock),
-                             status=VpnStatus(STARTING, since=time.time()).to_dict())
+        self._update_runtime(
+            name,
+            pid=proc.pid,
+            started=time.time(),
+            method=plan.method,
+            user_down=False,
+            want_up=True,
+            socket=str(sock),
+            status=VpnStatus(STARTING, since=time.time()).to_dict(),
+        )
         log.info("VPN %s: openvpn started (pid %d, %s)", name, proc.pid, plan.method)
         return proc.pid
 
@@ -715,9 +921,13 @@ class VpnManager:
                 return _auth_failed(name)
             return err
         last = tail.splitlines()[-1] if tail else ""
-        return VpnError(QT_TRANSLATE_NOOP("LabGPU", "OpenVPN exited before the tunnel came up: {reason}"),
-                        QT_TRANSLATE_NOOP("LabGPU", "See {log} for the full log."), code="VpnExited",
-                        reason=last[-200:], log=str(self._log_file(name)))
+        return VpnError(
+            QT_TRANSLATE_NOOP("LabGPU", "OpenVPN exited before the tunnel came up: {reason}"),
+            QT_TRANSLATE_NOOP("LabGPU", "See {log} for the full log."),
+            code="VpnExited",
+            reason=last[-200:],
+            log=str(self._log_file(name)),
+        )
 
     def attach(self, name: str, timeout: float = 10.0) -> ManagementSession:
         """Connect to the management socket of a running openvpn (waiting for it to appear)."""
@@ -735,9 +945,12 @@ class VpnManager:
                 if not _pid_alive(pid):
                     raise self._exit_error(name) from None
             if time.monotonic() > deadline:
-                raise VpnError(QT_TRANSLATE_NOOP("LabGPU", "OpenVPN did not open its control socket in time."),
-                               QT_TRANSLATE_NOOP("LabGPU", "See {log} for the full log."), code="VpnTimeout",
-                               log=str(self._log_file(name)))
+                raise VpnError(
+                    QT_TRANSLATE_NOOP("LabGPU", "OpenVPN did not open its control socket in time."),
+                    QT_TRANSLATE_NOOP("LabGPU", "See {log} for the full log."),
+                    code="VpnTimeout",
+                    log=str(self._log_file(name)),
+                )
             time.sleep(0.02)
 
     # -- the keeper -------------------------------------------------------------------------------
@@ -767,12 +980,31 @@ class VpnManager:
         if current:
             return current
         p = self.paths
-        argv = [sys.executable, "-m", "app.remote.vpn", "keep", name, "--config-dir", str(p.config_dir),
-                "--data-dir", str(p.data_dir), "--cache-dir", str(p.cache_dir), "--log-dir", str(p.log_dir)]
+        argv = [
+            sys.executable,
+            "-m",
+            "app.remote.vpn",
+            "keep",
+            name,
+            "--config-dir",
+            str(p.config_dir),
+            "--data-dir",
+            str(p.data_dir),
+            "--cache-dir",
+            str(p.cache_dir),
+            "--log-dir",
+            str(p.log_dir),
+        ]
         try:
-            proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                    stderr=subprocess.DEVNULL, start_new_session=True, close_fds=True,
-                                    cwd=str(Path(__file__).resolve().parents[2]))
+            proc = subprocess.Popen(
+                argv,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+                close_fds=True,
+                cwd=str(Path(__file__).resolve().parents[2]),
+            )
         except OSError as exc:
             log.warning("VPN %s: could not start the keeper: %s", name, exc)
             return 0
@@ -800,17 +1032,24 @@ class VpnManager:
         self._update_runtime(name, keeper_pid=0)
 
     # -- the public API ---------------------------------------------------------------------------
-    def up(self, name: str, timeout: float = 30.0,
-           on_status: Callable[[VpnStatus], None] | None = None) -> VpnStatus:
+    def up(
+        self, name: str, timeout: float = 30.0, on_status: Callable[[VpnStatus], None] | None = None
+    ) -> VpnStatus:
         """Bring the tunnel up and return once CONNECTED; the openvpn process keeps running."""
         self.profile(name)
         missing = self.missing_credentials(name)
         if missing:
             raise VpnError(
                 QT_TRANSLATE_NOOP("LabGPU", "VPN profile '{profile}' needs a {what}, and none is stored."),
-                QT_TRANSLATE_NOOP("LabGPU", "Enter it with Credentials… on the VPN page, or "
-                                            "'labgpu vpn add {profile} FILE.ovpn --username USER --password-stdin'."),
-                code="VpnCredentialsMissing", profile=name, what="/".join(missing).replace("_", " "))
+                QT_TRANSLATE_NOOP(
+                    "LabGPU",
+                    "Enter it with Credentials… on the VPN page, or "
+                    "'labgpu vpn add {profile} FILE.ovpn --username USER --password-stdin'.",
+                ),
+                code="VpnCredentialsMissing",
+                profile=name,
+                what="/".join(missing).replace("_", " "),
+            )
         started = False
         if not self.is_running(name):
             self._spawn(name)
@@ -834,8 +1073,9 @@ class VpnManager:
             return st
         return self.up(name, timeout)
 
-    def _drive_until_connected(self, name: str, timeout: float,
-                               on_status: Callable[[VpnStatus], None] | None) -> VpnStatus:
+    def _drive_until_connected(
+        self, name: str, timeout: float, on_status: Callable[[VpnStatus], None] | None
+    ) -> VpnStatus:
         deadline = time.monotonic() + timeout
         try:
             session = self.attach(name, timeout=min(timeout, 10.0))
@@ -867,10 +1107,20 @@ class VpnManager:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     raise VpnError(
-                        QT_TRANSLATE_NOOP("LabGPU", "The VPN '{profile}' did not connect within {seconds:.0f} s (last state: {state})."),
-                        QT_TRANSLATE_NOOP("LabGPU", "Check that the VPN server is reachable, then see {log}."),
-                        code="VpnDown", profile=name, seconds=timeout, state=driver.status.state,
-                        log=str(self._log_file(name)))
+                        QT_TRANSLATE_NOOP(
+                            "LabGPU",
+                            "The VPN '{profile}' did not connect within {seconds:.0f} s "
+                            "(last state: {state}).",
+                        ),
+                        QT_TRANSLATE_NOOP(
+                            "LabGPU", "Check that the VPN server is reachable, then see {log}."
+                        ),
+                        code="VpnDown",
+                        profile=name,
+                        seconds=timeout,
+                        state=driver.status.state,
+                        log=str(self._log_file(name)),
+                    )
                 try:
                     line = session.read_line(min(remaining, 1.0))
                 except TimeoutError:
@@ -896,9 +1146,17 @@ class VpnManager:
                 raise self._exit_error(name)
             if time.monotonic() > deadline:
                 raise VpnError(
-                    QT_TRANSLATE_NOOP("LabGPU", "The VPN '{profile}' did not connect within {seconds:.0f} s (last state: {state})."),
+                    QT_TRANSLATE_NOOP(
+                        "LabGPU",
+                        "The VPN '{profile}' did not connect within {seconds:.0f} s (last state: {state}).",
+                    ),
                     QT_TRANSLATE_NOOP("LabGPU", "Check that the VPN server is reachable, then see {log}."),
-                    code="VpnDown", profile=name, seconds=timeout, state=st.state, log=str(self._log_file(name)))
+                    code="VpnDown",
+                    profile=name,
+                    seconds=timeout,
+                    state=st.state,
+                    log=str(self._log_file(name)),
+                )
             time.sleep(0.2)
 
     def _stop_process(self, name: str, *, record: bool = True, timeout: float = 10.0) -> None:
@@ -947,7 +1205,9 @@ class VpnManager:
             doc = self._read_runtime(name)
             last = VpnStatus.from_dict(doc.get("status") or {})  # type: ignore[arg-type]
             msg = last.message if last.state in (FAILED,) else ""
-            return VpnStatus(DISCONNECTED, since=last.since if last.state == DISCONNECTED else 0.0, message=msg)
+            return VpnStatus(
+                DISCONNECTED, since=last.since if last.state == DISCONNECTED else 0.0, message=msg
+            )
         try:
             session = self.attach(name, timeout=2.0)
         except ManagementBusyError:
@@ -960,7 +1220,9 @@ class VpnManager:
                 if line.startswith(">"):
                     driver.handle(line)
             lines = session.command("state", multiline=True, on_event=driver.handle)
-            st = parse_state_fields(lines[-1]) if lines and not lines[0].startswith("ERROR") else driver.status
+            st = (
+                parse_state_fields(lines[-1]) if lines and not lines[0].startswith("ERROR") else driver.status
+            )
             if driver.pending_prompt:
                 st = VpnStatus(NEEDS_CREDENTIALS, since=time.time(), message=driver.pending_prompt)
         except (OSError, TimeoutError, EOFError):
@@ -973,7 +1235,9 @@ class VpnManager:
     def is_up(self, name: str) -> bool:
         return self.status(name).is_up
 
-    def watch(self, name: str, on_status: Callable[[VpnStatus], None], *, auto_reconnect: bool = True) -> VpnMonitor:
+    def watch(
+        self, name: str, on_status: Callable[[VpnStatus], None], *, auto_reconnect: bool = True
+    ) -> VpnMonitor:
         """A started :class:`VpnMonitor` for ``name``; call ``close()`` when done."""
         mon = VpnMonitor(self, name, on_status, auto_reconnect=auto_reconnect)
         mon.start()
@@ -994,8 +1258,14 @@ class VpnMonitor:
 
     RECONNECT_BACKOFF = (1.0, 2.0, 5.0, 10.0, 30.0)
 
-    def __init__(self, manager: VpnManager, name: str, on_status: Callable[[VpnStatus], None], *,
-                 auto_reconnect: bool = True) -> None:
+    def __init__(
+        self,
+        manager: VpnManager,
+        name: str,
+        on_status: Callable[[VpnStatus], None],
+        *,
+        auto_reconnect: bool = True,
+    ) -> None:
         self.manager = manager
         self.name = name
         self.on_status = on_status
@@ -1091,8 +1361,13 @@ class VpnMonitor:
                     if self._want_connect or (self.auto_reconnect and self.seen_up and wants):
                         if not self._want_connect:
                             delay = self.RECONNECT_BACKOFF[min(backoff, len(self.RECONNECT_BACKOFF) - 1)]
-                            self._emit(VpnStatus("RECONNECTING", since=time.time(),
-                                                 message=f"openvpn stopped; restarting in {delay:.0f} s"))
+                            self._emit(
+                                VpnStatus(
+                                    "RECONNECTING",
+                                    since=time.time(),
+                                    message=f"openvpn stopped; restarting in {delay:.0f} s",
+                                )
+                            )
                             if self._stop.wait(delay):
                                 break
                             backoff += 1
@@ -1100,7 +1375,9 @@ class VpnMonitor:
                         self._want_connect = False
                         missing = self.manager.missing_credentials(self.name)
                         if missing:
-                            self._emit(VpnStatus(NEEDS_CREDENTIALS, since=time.time(), message=", ".join(missing)))
+                            self._emit(
+                                VpnStatus(NEEDS_CREDENTIALS, since=time.time(), message=", ".join(missing))
+                            )
                             self.seen_up = False
                             continue
                         self._emit(VpnStatus(STARTING, since=time.time()))
@@ -1129,8 +1406,9 @@ class VpnMonitor:
     def _watch_session(self) -> None:
         self.manager.retire_keeper(self.name)
         session = self.manager.attach(self.name, timeout=10.0)
-        driver = TunnelDriver(self.name, session, self._emit,
-                              answer_prompts=not self.manager.user_wants_down(self.name))
+        driver = TunnelDriver(
+            self.name, session, self._emit, answer_prompts=not self.manager.user_wants_down(self.name)
+        )
         with self._lock:
             if self._stop.is_set():
                 session.close()
@@ -1224,13 +1502,17 @@ def run_keeper(manager: VpnManager, name: str) -> int:
                 if line.startswith(">"):
                     driver.handle(line)
                 if driver.error is not None and driver.error.code in ("VpnAuthFailed", "VpnKeyPassphrase"):
-                    manager.record_status(name, VpnStatus(FAILED, since=time.time(), message=driver.error.text()))
+                    manager.record_status(
+                        name, VpnStatus(FAILED, since=time.time(), message=driver.error.text())
+                    )
                     return 3
         except (ManagementBusyError, EOFError, OSError, TimeoutError):
             if not flags["yield"]:
                 time.sleep(0.5)
         except LabGpuError as exc:  # keyring locked, credentials gone: record, retry later
-            manager.record_status(name, VpnStatus(NEEDS_CREDENTIALS, since=time.time(), message=exc.one_line()))
+            manager.record_status(
+                name, VpnStatus(NEEDS_CREDENTIALS, since=time.time(), message=exc.one_line())
+            )
             time.sleep(5.0)
         finally:
             holder["session"] = None
@@ -1244,7 +1526,9 @@ def _main(argv: list[str] | None = None) -> int:
 
     from app.core.logsetup import setup_logging
 
-    ap = argparse.ArgumentParser(prog="python -m app.remote.vpn", description="LabGPU's VPN keeper (internal)")
+    ap = argparse.ArgumentParser(
+        prog="python -m app.remote.vpn", description="LabGPU's VPN keeper (internal)"
+    )
     ap.add_argument("action", choices=["keep"])
     ap.add_argument("profile")
     for d in ("config", "data", "cache", "log"):
@@ -1259,6 +1543,22 @@ if __name__ == "__main__":
     sys.exit(_main())
 
 
-__all__ = ["CONNECTED", "DISCONNECTED", "FAILED", "NEEDS_CREDENTIALS", "STARTING", "ManagementSession",
-           "PrivilegePlan", "StoredProfile", "TunnelDriver", "VpnError", "VpnManager", "VpnMonitor", "VpnStatus",
-           "diagnose_log", "find_openvpn", "parse_state_fields", "privilege_plan"]
+__all__ = [
+    "CONNECTED",
+    "DISCONNECTED",
+    "FAILED",
+    "NEEDS_CREDENTIALS",
+    "STARTING",
+    "ManagementSession",
+    "PrivilegePlan",
+    "StoredProfile",
+    "TunnelDriver",
+    "VpnError",
+    "VpnManager",
+    "VpnMonitor",
+    "VpnStatus",
+    "diagnose_log",
+    "find_openvpn",
+    "parse_state_fields",
+    "privilege_plan",
+]

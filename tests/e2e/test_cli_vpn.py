@@ -26,15 +26,34 @@ ROOT = Path(__file__).resolve().parents[2]
 def _cli(lab, *args: str, stdin: str | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
     env = dict(os.environ)
     env.pop("LABGPU_VPN_NETNS", None)  # the CLI already runs inside the namespace
-    return subprocess.run(lab.in_client([sys.executable, "-m", "app", *args]), input=stdin, capture_output=True,
-                          text=True, timeout=timeout, cwd=ROOT, env=env)
+    return subprocess.run(
+        lab.in_client([sys.executable, "-m", "app", *args]),
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
+        env=env,
+    )
 
 
 def _ssh(lab) -> subprocess.CompletedProcess:
     s = lab.sshd
-    return subprocess.run(lab.in_client(["ssh", *s.openssh_args(), "-o", "ConnectTimeout=3",
-                                         f"{s.user}@{lab.tunnel_server_ip}", "hostname"]),
-                          capture_output=True, text=True, timeout=20)
+    return subprocess.run(
+        lab.in_client(
+            [
+                "ssh",
+                *s.openssh_args(),
+                "-o",
+                "ConnectTimeout=3",
+                f"{s.user}@{lab.tunnel_server_ip}",
+                "hostname",
+            ]
+        ),
+        capture_output=True,
+        text=True,
+        timeout=20,
+    )
 
 
 def _one_stderr_line(r: subprocess.CompletedProcess) -> str:
@@ -53,19 +72,33 @@ def cleanup_profile(vpn_lab, secret_service):
 
 def test_cli_add_up_status_ssh_down(vpn_lab, cleanup_profile, labgpu_home):
     r = _cli(vpn_lab, "vpn", "up", "lab")
-    assert r.returncode != 0 and "no VPN profile named 'lab'" in _one_stderr_line(r)
+    assert r.returncode != 0
+    assert "no VPN profile named 'lab'" in _one_stderr_line(r)
 
-    r = _cli(vpn_lab, "vpn", "add", "lab", str(vpn_lab.ovpn_path), "--username", vpn_lab.username,
-             "--password-stdin", "--key-passphrase-stdin", stdin=f"{vpn_lab.password}\n{vpn_lab.key_passphrase}\n")
+    r = _cli(
+        vpn_lab,
+        "vpn",
+        "add",
+        "lab",
+        str(vpn_lab.ovpn_path),
+        "--username",
+        vpn_lab.username,
+        "--password-stdin",
+        "--key-passphrase-stdin",
+        stdin=f"{vpn_lab.password}\n{vpn_lab.key_passphrase}\n",
+    )
     assert r.returncode == 0, r.stderr
-    assert "needs username/password and key passphrase" in r.stdout and r.stderr == ""
+    assert "needs username/password and key passphrase" in r.stdout
+    assert r.stderr == ""
     stored = (labgpu_home / "data" / "vpn" / "profiles" / "lab.ovpn").read_text()
-    assert vpn_lab.password not in stored and vpn_lab.key_passphrase not in stored
+    assert vpn_lab.password not in stored
+    assert vpn_lab.key_passphrase not in stored
     assert (labgpu_home / "data" / "vpn" / "profiles" / "lab.ovpn").stat().st_mode & 0o077 == 0
 
     assert _ssh(vpn_lab).returncode != 0, "sshd must be unreachable before the tunnel is up"
     r = _cli(vpn_lab, "vpn", "status", "lab", "--json")
-    assert r.returncode == 0 and json.loads(r.stdout)["state"] == "DISCONNECTED"
+    assert r.returncode == 0
+    assert json.loads(r.stdout)["state"] == "DISCONNECTED"
 
     r = _cli(vpn_lab, "vpn", "up", "lab")
     assert r.returncode == 0, r.stderr
@@ -75,31 +108,40 @@ def test_cli_add_up_status_ssh_down(vpn_lab, cleanup_profile, labgpu_home):
     procs = {pid: Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0") for pid in vpn_lab.client_pids()}
     openvpn = [a for a in procs.values() if a[0].endswith(b"openvpn")]
     keeper = [a for a in procs.values() if b"app.remote.vpn" in a and b"keep" in a]
-    assert len(openvpn) == 1 and len(keeper) == 1 and len(procs) == 2, procs
+    assert len(openvpn) == 1, procs
+    assert len(keeper) == 1, procs
+    assert len(procs) == 2, procs
     argv = openvpn[0]
-    assert b"--management-hold" in argv and b"--auth-nocache" in argv
+    assert b"--management-hold" in argv
+    assert b"--auth-nocache" in argv
     assert not any(vpn_lab.password.encode() in a for a in (b" ".join(x) for x in procs.values()))
 
     r = _cli(vpn_lab, "vpn", "status", "lab", "--json")
     st = json.loads(r.stdout)
-    assert r.returncode == 0 and st["state"] == "CONNECTED" and st["up"] is True
+    assert r.returncode == 0
+    assert st["state"] == "CONNECTED"
+    assert st["up"] is True
     assert st["remote"].startswith(vpn_lab.server_ip)
     ssh = _ssh(vpn_lab)
     assert ssh.returncode == 0, ssh.stderr
 
     r = _cli(vpn_lab, "vpn", "ls", "--json")
     [row] = json.loads(r.stdout)
-    assert row["profile"] == "lab" and row["state"] == "CONNECTED" and row["missing_credentials"] == []
+    assert row["profile"] == "lab"
+    assert row["state"] == "CONNECTED"
+    assert row["missing_credentials"] == []
 
     r = _cli(vpn_lab, "vpn", "down", "lab")
-    assert r.returncode == 0 and r.stdout.strip() == "lab: DISCONNECTED"
+    assert r.returncode == 0
+    assert r.stdout.strip() == "lab: DISCONNECTED"
     deadline = time.monotonic() + 5
     while vpn_lab.client_pids() and time.monotonic() < deadline:  # the keeper follows openvpn out
         time.sleep(0.05)
     assert vpn_lab.client_pids() == []
     assert _ssh(vpn_lab).returncode != 0
     r = _cli(vpn_lab, "vpn", "status", "lab")
-    assert r.returncode == 0 and r.stdout.strip() == "lab: DISCONNECTED"
+    assert r.returncode == 0
+    assert r.stdout.strip() == "lab: DISCONNECTED"
 
 
 def test_cli_refuses_script_profile_unless_allowed(vpn_lab, cleanup_profile, tmp_path):
@@ -108,7 +150,9 @@ def test_cli_refuses_script_profile_unless_allowed(vpn_lab, cleanup_profile, tmp
     r = _cli(vpn_lab, "vpn", "add", "lab", str(evil))
     assert r.returncode == 2
     line = _one_stderr_line(r)
-    assert "runs programs" in line and "up /tmp/not-here.sh" in line and "--allow-scripts" in line
+    assert "runs programs" in line
+    assert "up /tmp/not-here.sh" in line
+    assert "--allow-scripts" in line
     r = _cli(vpn_lab, "vpn", "ls", "--json")
     assert json.loads(r.stdout) == []
     r = _cli(vpn_lab, "vpn", "add", "lab", str(evil), "--allow-scripts")
@@ -117,8 +161,18 @@ def test_cli_refuses_script_profile_unless_allowed(vpn_lab, cleanup_profile, tmp
 
 
 def test_cli_up_wrong_password_one_line(vpn_lab, cleanup_profile):
-    r = _cli(vpn_lab, "vpn", "add", "lab", str(vpn_lab.ovpn_path), "--username", vpn_lab.username,
-             "--password-stdin", "--key-passphrase-stdin", stdin=f"wrong\n{vpn_lab.key_passphrase}\n")
+    r = _cli(
+        vpn_lab,
+        "vpn",
+        "add",
+        "lab",
+        str(vpn_lab.ovpn_path),
+        "--username",
+        vpn_lab.username,
+        "--password-stdin",
+        "--key-passphrase-stdin",
+        stdin=f"wrong\n{vpn_lab.key_passphrase}\n",
+    )
     assert r.returncode == 0
     r = _cli(vpn_lab, "vpn", "up", "lab")
     assert r.returncode == 2
@@ -127,8 +181,18 @@ def test_cli_up_wrong_password_one_line(vpn_lab, cleanup_profile):
 
 
 def _add_profile(lab) -> None:
-    r = _cli(lab, "vpn", "add", "lab", str(lab.ovpn_path), "--username", lab.username,
-             "--password-stdin", "--key-passphrase-stdin", stdin=f"{lab.password}\n{lab.key_passphrase}\n")
+    r = _cli(
+        lab,
+        "vpn",
+        "add",
+        "lab",
+        str(lab.ovpn_path),
+        "--username",
+        lab.username,
+        "--password-stdin",
+        "--key-passphrase-stdin",
+        stdin=f"{lab.password}\n{lab.key_passphrase}\n",
+    )
     assert r.returncode == 0, r.stderr
 
 
@@ -174,8 +238,17 @@ def test_sync_via_vpn_host_pauses_while_tunnel_is_down_and_finishes(vpn_lab, cle
     _add_profile(vpn_lab)
     s = vpn_lab.sshd
     assert _status(vpn_lab)["state"] == "DISCONNECTED"
-    r = _cli(vpn_lab, "hosts", "add", "gpu-vpn", f"ssh -i {s.client_key} -p 22 {s.user}@{vpn_lab.tunnel_server_ip}",
-             "--fingerprint", s.host_key_fingerprint, "--via-vpn", "lab")
+    r = _cli(
+        vpn_lab,
+        "hosts",
+        "add",
+        "gpu-vpn",
+        f"ssh -i {s.client_key} -p 22 {s.user}@{vpn_lab.tunnel_server_ip}",
+        "--fingerprint",
+        s.host_key_fingerprint,
+        "--via-vpn",
+        "lab",
+    )
     assert r.returncode == 0, r.stderr
     assert _status(vpn_lab)["state"] == "CONNECTED", "adding the host brought the tunnel up"
     assert _cli(vpn_lab, "vpn", "down", "lab").returncode == 0
@@ -183,13 +256,30 @@ def test_sync_via_vpn_host_pauses_while_tunnel_is_down_and_finishes(vpn_lab, cle
     local = tmp_path / "dataset"
     expected = _tree(local, 8, 512 * 1024)  # 4 MiB at 1 MiB/s: about 4 s of transfer
     remote = s.remote_dir("vpn-sync")
-    proc = subprocess.Popen(vpn_lab.in_client([sys.executable, "-m", "app", "sync", str(local),
-                                               f"gpu-vpn:{remote}", "--json", "--bwlimit", "1024"]),
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    proc = subprocess.Popen(
+        vpn_lab.in_client(
+            [
+                sys.executable,
+                "-m",
+                "app",
+                "sync",
+                str(local),
+                f"gpu-vpn:{remote}",
+                "--json",
+                "--bwlimit",
+                "1024",
+            ]
+        ),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
     try:
         deadline = time.monotonic() + 20
         while not any(p.name.startswith(".part") or p.name.endswith(".bin") for p in remote.iterdir()):
-            assert proc.poll() is None and time.monotonic() < deadline, proc.communicate()
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline
             time.sleep(0.05)
         # The sync itself brought the tunnel up (it was down): now take the server away mid-transfer.
         cut_at = time.monotonic()
@@ -203,7 +293,8 @@ def test_sync_via_vpn_host_pauses_while_tunnel_is_down_and_finishes(vpn_lab, cle
     assert proc.returncode == 0, err
     summary = json.loads(out)
     print("sync summary:", summary, "finished", round(time.monotonic() - cut_at, 1), "s after the cut")
-    assert summary["files"] == 8 and summary["bytes"] == 8 * 512 * 1024, summary
+    assert summary["files"] == 8, summary
+    assert summary["bytes"] == 8 * 512 * 1024, summary
     assert time.monotonic() - cut_at > 3.0, "the sync could not have finished while the server was gone"
     got = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in remote.iterdir()}
     assert got == expected, "both trees byte-identical, no partial file under a final name"

@@ -21,16 +21,34 @@ pytestmark = pytest.mark.netns
 
 def _ssh_echo(lab, text: str = "through-the-tunnel", timeout: float = 15) -> subprocess.CompletedProcess:
     s = lab.sshd
-    return subprocess.run(lab.in_client(["ssh", *s.openssh_args(), "-o", "ConnectTimeout=3",
-                                         f"{s.user}@{lab.tunnel_server_ip}", "echo", text]),
-                          capture_output=True, text=True, timeout=timeout)
+    return subprocess.run(
+        lab.in_client(
+            [
+                "ssh",
+                *s.openssh_args(),
+                "-o",
+                "ConnectTimeout=3",
+                f"{s.user}@{lab.tunnel_server_ip}",
+                "echo",
+                text,
+            ]
+        ),
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
 
 
 @pytest.fixture
 def manager(vpn_lab, secret_service):
     mgr = VpnManager(default_paths(), netns=vpn_lab.cli_ns)
-    mgr.add_profile("lab", vpn_lab.ovpn_path, username=vpn_lab.username, password=vpn_lab.password,
-                    key_passphrase=vpn_lab.key_passphrase)
+    mgr.add_profile(
+        "lab",
+        vpn_lab.ovpn_path,
+        username=vpn_lab.username,
+        password=vpn_lab.password,
+        key_passphrase=vpn_lab.key_passphrase,
+    )
     yield mgr
     mgr.down("lab")
     for what in ("username", "password", "key_passphrase"):
@@ -44,14 +62,18 @@ def test_up_status_ssh_down(vpn_lab, manager):
     t0 = time.monotonic()
     st = manager.up("lab", timeout=20, on_status=states.append)
     took = time.monotonic() - t0
-    assert st.state == CONNECTED and st.local_ip.startswith("10.8.0.")
+    assert st.state == CONNECTED
+    assert st.local_ip.startswith("10.8.0.")
     seen = [s.state for s in states]
     assert "AUTH" in seen or "GET_CONFIG" in seen, seen
     assert took < 10
     status = manager.status("lab")
-    assert status.is_up and status.local_ip == st.local_ip and status.remote.startswith(vpn_lab.server_ip)
+    assert status.is_up
+    assert status.local_ip == st.local_ip
+    assert status.remote.startswith(vpn_lab.server_ip)
     r = _ssh_echo(vpn_lab)
-    assert r.returncode == 0 and r.stdout.strip() == "through-the-tunnel", r.stderr
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "through-the-tunnel"
     pid = manager.pid("lab")
     assert pid
     manager.down("lab")
@@ -98,6 +120,7 @@ def test_monitor_streams_states_and_reconnects_unless_user_disconnected(vpn_lab,
         pid = manager.pid("lab")
         import os
         import signal
+
         os.kill(pid, signal.SIGKILL)
         _wait_for(lambda: manager.pid("lab") not in (0, pid) and mon.last.is_up, 20, "restarted process")
         assert mon.reconnects >= 1
@@ -105,7 +128,8 @@ def test_monitor_streams_states_and_reconnects_unless_user_disconnected(vpn_lab,
         mon.disconnect()
         _wait_for(lambda: mon.last.state == DISCONNECTED and manager.pid("lab") == 0, 10, "DISCONNECTED")
         time.sleep(2.5)
-        assert manager.pid("lab") == 0 and mon.last.state == DISCONNECTED
+        assert manager.pid("lab") == 0
+        assert mon.last.state == DISCONNECTED
         assert _ssh_echo(vpn_lab).returncode != 0
     finally:
         mon.close()
@@ -116,8 +140,10 @@ def test_wrong_password_is_a_clear_error_and_nothing_keeps_running(vpn_lab, mana
     with pytest.raises(VpnError) as info:
         manager.up("lab", timeout=20)
     assert info.value.code == "VpnAuthFailed"
-    assert "username or password" in info.value.text() and "labgpu vpn add" in info.value.hint()
-    assert manager.pid("lab") == 0 and vpn_lab.client_pids() == []
+    assert "username or password" in info.value.text()
+    assert "labgpu vpn add" in info.value.hint()
+    assert manager.pid("lab") == 0
+    assert vpn_lab.client_pids() == []
 
 
 def test_wrong_key_passphrase(vpn_lab, manager):
@@ -125,12 +151,14 @@ def test_wrong_key_passphrase(vpn_lab, manager):
     with pytest.raises(VpnError) as info:
         manager.up("lab", timeout=20)
     assert info.value.code == "VpnKeyPassphrase", info.value.one_line()
-    assert manager.pid("lab") == 0 and vpn_lab.client_pids() == []
+    assert manager.pid("lab") == 0
+    assert vpn_lab.client_pids() == []
 
 
 def test_missing_credentials_refused_before_starting(vpn_lab, manager):
     secrets.delete_secret("vpn:lab:password")
     with pytest.raises(VpnError) as info:
         manager.up("lab", timeout=5)
-    assert info.value.code == "VpnCredentialsMissing" and "password" in info.value.text()
+    assert info.value.code == "VpnCredentialsMissing"
+    assert "password" in info.value.text()
     assert vpn_lab.client_pids() == []

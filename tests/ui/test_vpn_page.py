@@ -30,8 +30,13 @@ def vpn_env(vpn_lab, secret_service, monkeypatch):
 
 def _ssh_ok(lab) -> bool:
     s = lab.sshd
-    r = subprocess.run(lab.in_client(["ssh", *s.openssh_args(), "-o", "ConnectTimeout=3",
-                                      f"{s.user}@{lab.tunnel_server_ip}", "true"]), capture_output=True, timeout=20)
+    r = subprocess.run(
+        lab.in_client(
+            ["ssh", *s.openssh_args(), "-o", "ConnectTimeout=3", f"{s.user}@{lab.tunnel_server_ip}", "true"]
+        ),
+        capture_output=True,
+        timeout=20,
+    )
     return r.returncode == 0
 
 
@@ -48,11 +53,15 @@ def test_import_connect_shows_connected_then_disconnect(qtbot, vpn_env, app_wind
     ctx, window = app_window
     page = _page(window)
     lab = vpn_env
-    monkeypatch.setattr(QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(lab.ovpn_path), "")))
+    monkeypatch.setattr(
+        QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(lab.ovpn_path), ""))
+    )
     qtbot.mouseClick(page.import_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: page.import_dialog is not None, timeout=5000)
     dlg = page.import_dialog
-    assert dlg.user_edit.isVisible() and dlg.pass_edit.isVisible() and dlg.key_edit.isVisible()
+    assert dlg.user_edit.isVisible()
+    assert dlg.pass_edit.isVisible()
+    assert dlg.key_edit.isVisible()
     dlg.name_edit.setText("lab")
     qtbot.keyClicks(dlg.user_edit, lab.username)
     dlg.pass_edit.setText(lab.password)
@@ -69,9 +78,12 @@ def test_import_connect_shows_connected_then_disconnect(qtbot, vpn_env, app_wind
     cell = _state_cell(page)
     assert cell.data(Qt.ItemDataRole.ForegroundRole).name() == "#2e7d32"
     assert page.model.index(0, 2).data().startswith("10.8.0.")
+    qtbot.waitUntil(lambda: "lab: Connected — address 10.8.0." in page.log_view.toPlainText(), timeout=5000)
     log = page.log_view.toPlainText()
-    assert "lab: Connected — address 10.8.0." in log and "Authenticating" in log
-    assert not page.connect_button.isEnabled() and page.disconnect_button.isEnabled()
+    assert "lab: Connected — address 10.8.0." in log
+    assert "Authenticating" in log
+    assert not page.connect_button.isEnabled()
+    assert page.disconnect_button.isEnabled()
     assert "Connected" in page.details.text()
     assert _ssh_ok(lab)
     window.grab().save(os.path.join(SHOTS, "labgpu-vpn-connected-en.png"))
@@ -87,7 +99,8 @@ def test_import_connect_shows_connected_then_disconnect(qtbot, vpn_env, app_wind
     assert cell.data(Qt.ItemDataRole.ForegroundRole).name() == "#757575"
     qtbot.waitUntil(lambda: lab.client_pids() == [], timeout=5000)
     time.sleep(1.5)  # stays down: the user disconnected
-    assert lab.client_pids() == [] and _state_cell(page).data() == "Disconnected"
+    assert lab.client_pids() == []
+    assert _state_cell(page).data() == "Disconnected"
     assert page.connect_button.isEnabled()
 
 
@@ -102,7 +115,8 @@ def test_unsafe_profile_asks_and_cancel_imports_nothing(qtbot, vpn_env, app_wind
     assert "up /tmp/not-here.sh" in box.text()
     box.button(QMessageBox.StandardButton.Cancel).click()
     qtbot.wait(200)
-    assert page.import_dialog is None and page.model.rowCount() == 0
+    assert page.import_dialog is None
+    assert page.model.rowCount() == 0
 
 
 def test_connected_page_in_chinese(qtbot, vpn_env, labgpu_home):
@@ -116,10 +130,17 @@ def test_connected_page_in_chinese(qtbot, vpn_env, labgpu_home):
     try:
         page = _page(window)
         lab = vpn_env
-        page.service.manager.add_profile("lab", lab.ovpn_path, username=lab.username, password=lab.password,
-                                         key_passphrase=lab.key_passphrase)
+        page.service.manager.add_profile(
+            "lab",
+            lab.ovpn_path,
+            username=lab.username,
+            password=lab.password,
+            key_passphrase=lab.key_passphrase,
+        )
         page.refresh()
-        qtbot.waitUntil(lambda: page.model.rowCount() == 1 and page.model.missing.get("lab") == [], timeout=10000)
+        qtbot.waitUntil(
+            lambda: page.model.rowCount() == 1 and page.model.missing.get("lab") == [], timeout=10000
+        )
         page.select("lab")
         page._on_connect_clicked()
         qtbot.waitUntil(lambda: page.service.status("lab").is_up, timeout=20000)
@@ -165,7 +186,8 @@ def test_page_adopts_a_tunnel_started_by_the_cli_and_leaves_it_up(qtbot, vpn_env
     finally:
         window.close()
         ctx.shutdown(5000)
-    assert cli.is_running("lab") and cli.keeper_pid("lab") not in (0, first_keeper)
+    assert cli.is_running("lab")
+    assert cli.keeper_pid("lab") not in (0, first_keeper)
     assert _ssh_ok(lab)
     cli.down("lab")
     qtbot.waitUntil(lambda: cli.keeper_pid("lab") == 0 and lab.client_pids() == [], timeout=5000)

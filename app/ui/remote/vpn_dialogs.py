@@ -26,9 +26,19 @@ class VpnCredentialsDialog(QDialog):
 
     Empty secret fields mean "keep what is stored" when editing; when importing they stay unset."""
 
-    def __init__(self, parent: QWidget | None, *, profile: str, needs_auth: bool, needs_key: bool,
-                 importing: bool = False, source: str = "", remotes: list[str] | None = None,
-                 username: str = "", taken_names: set[str] | None = None) -> None:
+    def __init__(
+        self,
+        parent: QWidget | None,
+        *,
+        profile: str,
+        needs_auth: bool,
+        needs_key: bool,
+        importing: bool = False,
+        source: str = "",
+        remotes: list[str] | None = None,
+        username: str = "",
+        taken_names: set[str] | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setObjectName("vpnCredentialsDialog")
         self.importing = importing
@@ -40,16 +50,23 @@ class VpnCredentialsDialog(QDialog):
         intro.setWordWrap(True)
         server = ", ".join(remotes or [])
         if importing:
-            intro.setText(self.tr("Importing {file}\nServer: {server}").format(file=source, server=server or "-"))
+            intro.setText(
+                self.tr("Importing {file}\nServer: {server}").format(file=source, server=server or "-")
+            )
         else:
-            intro.setText(self.tr("Credentials of VPN profile {name}. Leave a field empty to keep the stored value.")
-                          .format(name=profile))
+            intro.setText(
+                self.tr(
+                    "Credentials of VPN profile {name}. Leave a field empty to keep the stored value."
+                ).format(name=profile)
+            )
         lay.addWidget(intro)
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
         self.name_edit = QLineEdit(profile, self)
         self.name_edit.setObjectName("vpnNameEdit")
-        self.name_edit.setValidator(QRegularExpressionValidator(QRegularExpression(PROFILE_NAME_RE.pattern), self))
+        self.name_edit.setValidator(
+            QRegularExpressionValidator(QRegularExpression(PROFILE_NAME_RE.pattern), self)
+        )
         self.name_edit.setEnabled(importing)
         form.addRow(self.tr("Profile name:"), self.name_edit)
         self.user_edit = QLineEdit(username, self)
@@ -71,9 +88,12 @@ class VpnCredentialsDialog(QDialog):
         else:
             self.key_edit.hide()
         lay.addLayout(form)
-        note = QLabel(self.tr("Passwords are stored in your system keyring, never in a file.")
-                      if (needs_auth or needs_key) else
-                      self.tr("This profile needs no password: it uses its certificate only."), self)
+        note = QLabel(
+            self.tr("Passwords are stored in your system keyring, never in a file.")
+            if (needs_auth or needs_key)
+            else self.tr("This profile needs no password: it uses its certificate only."),
+            self,
+        )
         note.setWordWrap(True)
         note.setStyleSheet("color: palette(mid);")
         lay.addWidget(note)
@@ -83,8 +103,11 @@ class VpnCredentialsDialog(QDialog):
         self.error_label.setWordWrap(True)
         self.error_label.hide()
         lay.addWidget(self.error_label)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel,
-                                        Qt.Orientation.Horizontal, self)
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel,
+            Qt.Orientation.Horizontal,
+            self,
+        )
         ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         ok.setText(self.tr("Import") if importing else self.tr("Save"))
         self.buttons.accepted.connect(self._on_buttons_accepted)
@@ -114,7 +137,9 @@ class VpnCredentialsDialog(QDialog):
             self._fail(self.tr("Use 1–48 letters, digits, '.', '_' or '-' for the name."))
             return
         if self.importing and name in self.taken:
-            self._fail(self.tr("A profile named {name} exists already; choose another name.").format(name=name))
+            self._fail(
+                self.tr("A profile named {name} exists already; choose another name.").format(name=name)
+            )
             return
         v = self.values()
         if self.needs_auth and (v["username"] is None) != (v["password"] is None) and self.importing:

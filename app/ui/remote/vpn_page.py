@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.errors import LabGpuError
-from app.core.vpnprofiles import ProfileError, UnsafeProfileError, load_ovpn
+from app.core.vpnprofiles import UnsafeProfileError, load_ovpn
 from app.remote.vpn import (
     CONNECTED,
     DISCONNECTED,
@@ -118,14 +118,20 @@ class VpnProfilesModel(QAbstractTableModel):
     def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
         return 0 if parent.isValid() else len(self.COLUMNS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation,  # noqa: N802
-                   role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def headerData(
+        self,
+        section: int,
+        orientation: Qt.Orientation,  # noqa: N802
+        role: int = Qt.ItemDataRole.DisplayRole,
+    ) -> Any:
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return [QCoreApplication.translate("VpnProfilesModel", "Profile"),
-                    QCoreApplication.translate("VpnProfilesModel", "State"),
-                    QCoreApplication.translate("VpnProfilesModel", "Tunnel address"),
-                    QCoreApplication.translate("VpnProfilesModel", "Server"),
-                    QCoreApplication.translate("VpnProfilesModel", "Credentials")][section]
+            return [
+                QCoreApplication.translate("VpnProfilesModel", "Profile"),
+                QCoreApplication.translate("VpnProfilesModel", "State"),
+                QCoreApplication.translate("VpnProfilesModel", "Tunnel address"),
+                QCoreApplication.translate("VpnProfilesModel", "Server"),
+                QCoreApplication.translate("VpnProfilesModel", "Credentials"),
+            ][section]
         return None
 
     def credentials_text(self, prof: StoredProfile) -> str:
@@ -138,7 +144,9 @@ class VpnProfilesModel(QAbstractTableModel):
             return QCoreApplication.translate("VpnProfilesModel", "missing")
         return QCoreApplication.translate("VpnProfilesModel", "stored in keyring")
 
-    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+    def data(
+        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
         if not index.isValid():
             return None
         prof = self.rows[index.row()]
@@ -208,9 +216,14 @@ class VpnPage(QWidget):
         title = QLabel(self.tr("VPN tunnels"), self)
         title.setStyleSheet("font-size: 18px; font-weight: 600;")
         lay.addWidget(title)
-        sub = QLabel(self.tr("Reach lab and cloud servers on their private network. LabGPU runs OpenVPN for "
-                             "you, keeps passwords in the keyring and reconnects by itself unless you "
-                             "disconnect."), self)
+        sub = QLabel(
+            self.tr(
+                "Reach lab and cloud servers on their private network. LabGPU runs OpenVPN for "
+                "you, keeps passwords in the keyring and reconnects by itself unless you "
+                "disconnect."
+            ),
+            self,
+        )
         sub.setWordWrap(True)
         lay.addWidget(sub)
 
@@ -254,8 +267,12 @@ class VpnPage(QWidget):
         hh.setSectionResizeMode(self.model.COLUMNS.index("server"), QHeaderView.ResizeMode.Stretch)
         self.table.selectionModel().selectionChanged.connect(self._on_table_selection_changed)
         self.table.doubleClicked.connect(self._on_table_double_clicked)
-        self.empty_label = QLabel(self.tr("No VPN profiles yet.\nImport the .ovpn file your lab or VPN provider "
-                                          "gave you (Ctrl+O)."), self.table_stack)
+        self.empty_label = QLabel(
+            self.tr(
+                "No VPN profiles yet.\nImport the .ovpn file your lab or VPN provider gave you (Ctrl+O)."
+            ),
+            self.table_stack,
+        )
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty_label.setStyleSheet("color: palette(mid); font-size: 14px;")
         self.table_stack.addWidget(self.table)
@@ -345,7 +362,9 @@ class VpnPage(QWidget):
         text = state_text(st.state)
         extra = ""
         if st.is_up:
-            extra = self.tr(" — address {ip}, server {server}").format(ip=st.local_ip, server=st.remote or "-")
+            extra = self.tr(" — address {ip}, server {server}").format(
+                ip=st.local_ip, server=st.remote or "-"
+            )
         elif st.message and st.state in (FAILED, NEEDS_CREDENTIALS, "RECONNECTING", DISCONNECTED):
             extra = f" — {st.message}"
         line = f"{time.strftime('%H:%M:%S')}  {name}: {text}{extra}"
@@ -380,7 +399,9 @@ class VpnPage(QWidget):
         st = self.service.status(name)
         parts = [self.tr("<b>{name}</b>: {state}").format(name=name, state=state_text(st.state))]
         if st.is_up and st.since:
-            parts.append(self.tr("since {time}").format(time=time.strftime("%H:%M:%S", time.localtime(st.since))))
+            parts.append(
+                self.tr("since {time}").format(time=time.strftime("%H:%M:%S", time.localtime(st.since)))
+            )
         if st.message and not st.is_up:
             parts.append(_html(st.message))
         if prof is not None:
@@ -416,27 +437,40 @@ class VpnPage(QWidget):
     # -- import -----------------------------------------------------------------------------------
     @Slot()
     def _on_import_clicked(self) -> None:
-        path, _f = QFileDialog.getOpenFileName(self, self.tr("Import OpenVPN profile"), str(Path.home()),
-                                               self.tr("OpenVPN profiles (*.ovpn *.conf);;All files (*)"))
+        path, _f = QFileDialog.getOpenFileName(
+            self,
+            self.tr("Import OpenVPN profile"),
+            str(Path.home()),
+            self.tr("OpenVPN profiles (*.ovpn *.conf);;All files (*)"),
+        )
         if path:
             self.start_import(path)
 
     def start_import(self, path: str, allow_scripts: bool = False) -> None:
         """Check the file, then ask for a name and credentials (the dialog is ``self.import_dialog``)."""
+
         def check() -> Any:
             return load_ovpn(Path(path), allow_scripts=allow_scripts)
 
-        self._submit(check, name="vpn-check",
-                               on_done=lambda prof: self._on_import_checked(path, prof, allow_scripts),
-                               on_error=lambda exc: self._on_import_check_failed(path, exc))
+        self._submit(
+            check,
+            name="vpn-check",
+            on_done=lambda prof: self._on_import_checked(path, prof, allow_scripts),
+            on_error=lambda exc: self._on_import_check_failed(path, exc),
+        )
 
     def _on_import_check_failed(self, path: str, exc: BaseException) -> None:
         if isinstance(exc, UnsafeProfileError):
-            box = QMessageBox(QMessageBox.Icon.Warning, self.tr("This profile runs programs"),
-                              self.tr("{file} runs these commands as administrator when it connects:\n\n{lines}\n\n"
-                                      "Import it only if you trust who made it.").format(
-                                  file=os.path.basename(path), lines="\n".join(exc.dangerous)),
-                              QMessageBox.StandardButton.Cancel, self)
+            box = QMessageBox(
+                QMessageBox.Icon.Warning,
+                self.tr("This profile runs programs"),
+                self.tr(
+                    "{file} runs these commands as administrator when it connects:\n\n{lines}\n\n"
+                    "Import it only if you trust who made it."
+                ).format(file=os.path.basename(path), lines="\n".join(exc.dangerous)),
+                QMessageBox.StandardButton.Cancel,
+                self,
+            )
             yes = box.addButton(self.tr("Import anyway"), QMessageBox.ButtonRole.AcceptRole)
             box.setDefaultButton(QMessageBox.StandardButton.Cancel)
             box.setObjectName("vpnUnsafeBox")
@@ -451,9 +485,16 @@ class VpnPage(QWidget):
         name, i = stem[:40], 2
         while name in taken:
             name, i = f"{stem[:40]}-{i}", i + 1
-        dlg = VpnCredentialsDialog(self, profile=name, needs_auth=prof.needs_auth, needs_key=prof.needs_key_passphrase,
-                                   importing=True, source=path,
-                                   remotes=[f"{r.host}:{r.port}/{r.proto}" for r in prof.remotes], taken_names=taken)
+        dlg = VpnCredentialsDialog(
+            self,
+            profile=name,
+            needs_auth=prof.needs_auth,
+            needs_key=prof.needs_key_passphrase,
+            importing=True,
+            source=path,
+            remotes=[f"{r.host}:{r.port}/{r.proto}" for r in prof.remotes],
+            taken_names=taken,
+        )
         self.import_dialog = dlg
         dlg.accepted.connect(lambda: self._on_import_dialog_accepted(dlg, path, allow_scripts))
         dlg.finished.connect(lambda _r: setattr(self, "import_dialog", None))
@@ -497,8 +538,13 @@ class VpnPage(QWidget):
             return secrets.get_secret(secret_key(name, "username")) or ""
 
         def show(user: str) -> None:
-            dlg = VpnCredentialsDialog(self, profile=name, needs_auth=prof.needs_auth,
-                                       needs_key=prof.needs_key_passphrase, username=user)
+            dlg = VpnCredentialsDialog(
+                self,
+                profile=name,
+                needs_auth=prof.needs_auth,
+                needs_key=prof.needs_key_passphrase,
+                username=user,
+            )
             self.credentials_dialog = dlg
             dlg.accepted.connect(lambda: save(dlg.values()))
             dlg.finished.connect(lambda _r: setattr(self, "credentials_dialog", None))
@@ -540,18 +586,25 @@ class VpnPage(QWidget):
         if not name:
             return
         self._connect_requested.discard(name)
-        self._submit(self.service.disconnect_profile, name, name="vpn-disconnect",
-                               on_error=self.ctx.errors.report)
+        self._submit(
+            self.service.disconnect_profile, name, name="vpn-disconnect", on_error=self.ctx.errors.report
+        )
 
     @Slot()
     def _on_remove_clicked(self) -> None:
         name = self.selected()
         if not name:
             return
-        box = QMessageBox(QMessageBox.Icon.Question, self.tr("Remove VPN profile"),
-                          self.tr("Remove {name}? Its tunnel is disconnected and its stored passwords are deleted "
-                                  "from the keyring.").format(name=name),
-                          QMessageBox.StandardButton.Cancel, self)
+        box = QMessageBox(
+            QMessageBox.Icon.Question,
+            self.tr("Remove VPN profile"),
+            self.tr(
+                "Remove {name}? Its tunnel is disconnected and its stored passwords are deleted "
+                "from the keyring."
+            ).format(name=name),
+            QMessageBox.StandardButton.Cancel,
+            self,
+        )
         rm = box.addButton(self.tr("Remove"), QMessageBox.ButtonRole.DestructiveRole)
         box.setDefaultButton(QMessageBox.StandardButton.Cancel)
         box.setObjectName("vpnRemoveBox")
@@ -587,9 +640,17 @@ def _privilege_note() -> str:
     except VpnError as exc:
         return exc.text() + " " + exc.hint()
     if plan.method == "root":
-        return QCoreApplication.translate("VpnPage", "OpenVPN ({path}) runs with administrator rights.").format(path=binary)
+        return QCoreApplication.translate(
+            "VpnPage", "OpenVPN ({path}) runs with administrator rights."
+        ).format(path=binary)
     if plan.method == "capability":
-        return QCoreApplication.translate("VpnPage", "OpenVPN ({path}) has the network capability it needs.").format(path=binary)
+        return QCoreApplication.translate(
+            "VpnPage", "OpenVPN ({path}) has the network capability it needs."
+        ).format(path=binary)
     if plan.method == "pkexec":
-        return QCoreApplication.translate("VpnPage", "Connecting asks for your password (pkexec) to start OpenVPN ({path}).").format(path=binary)
-    return QCoreApplication.translate("VpnPage", "OpenVPN runs in network namespace {ns} (test mode).").format(ns=plan.prefix[-1])
+        return QCoreApplication.translate(
+            "VpnPage", "Connecting asks for your password (pkexec) to start OpenVPN ({path})."
+        ).format(path=binary)
+    return QCoreApplication.translate(
+        "VpnPage", "OpenVPN runs in network namespace {ns} (test mode)."
+    ).format(ns=plan.prefix[-1])
