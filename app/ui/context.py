@@ -6,15 +6,17 @@ signals, not through references to one another.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
 
 from app.core.paths import Paths
 from app.core.settings import Settings, SettingsStore
-from app.core.store import Store
 from app.ui.errors import ErrorReporter
 from app.ui.tasks import TaskRunner
+
+if TYPE_CHECKING:
+    from app.core.store import Store
 
 
 class AppContext(QObject):
@@ -37,6 +39,8 @@ class AppContext(QObject):
     @property
     def store(self) -> Store:
         if self._store is None:
+            from app.core.store import Store  # sqlite3 is imported when first needed, not at start-up
+
             self._store = Store(paths=self.paths)
         self._store.migrate()
         return self._store

@@ -94,9 +94,12 @@ class LazyPages(Mapping[str, Any]):
 
 
 class MainWindow(QMainWindow):
-    def __init__(self, ctx: AppContext) -> None:
+    def __init__(self, ctx: AppContext, defer_first_page: bool = False) -> None:
         super().__init__()
         self.ctx = ctx
+        # With defer_first_page the window appears with its navigation at once and the first page is
+        # built by finish_startup() right after (run_gui queues it behind window.show()).
+        self._deferred = defer_first_page
         self.setWindowTitle(f"{APP_NAME} {__version__}")
         icon = resource_path("icons", "labgpu.svg")
         if icon.exists():
@@ -157,6 +160,13 @@ class MainWindow(QMainWindow):
         slot.layout().addWidget(page)
         return page
 
+    def finish_startup(self) -> None:
+        if self._deferred:
+            self._deferred = False
+            page_id = self.current_page_id()
+            if page_id:
+                self.pages[page_id]
+
     def page_ids(self) -> list[str]:
         return list(self.pages)
 
@@ -169,6 +179,8 @@ class MainWindow(QMainWindow):
             return False
         row = list(self.pages).index(page_id)
         self.nav.setCurrentRow(row)
+        if payload is None and self._deferred:
+            return True
         page = self.pages[page_id]
         if payload is not None and hasattr(page, "activate"):
             page.activate(payload)
@@ -179,7 +191,8 @@ class MainWindow(QMainWindow):
         if row < 0:
             return
         page_id = list(self.pages)[row]
-        self.pages[page_id]  # build it on first show
+        if not self._deferred:
+            self.pages[page_id]  # build it on first show
         self.stack.setCurrentIndex(row)
         if self.ctx.settings.last_page != page_id:
             self.ctx.settings.last_page = page_id

@@ -8,7 +8,6 @@ A function that takes a ``task`` keyword gets its Task, to report progress and c
 
 from __future__ import annotations
 
-import inspect
 import logging
 import threading
 from collections.abc import Callable
@@ -76,6 +75,21 @@ class _Runnable(QRunnable):
             self.task.done.emit()
 
 
+def _takes_task(fn: Callable[..., Any]) -> bool:
+    """Whether fn has a parameter named `task` (cheaper than inspect.signature at start-up)."""
+    target = getattr(fn, "__func__", fn)
+    code = getattr(target, "__code__", None)
+    if code is None:
+        import inspect
+
+        try:
+            return "task" in inspect.signature(fn).parameters
+        except (TypeError, ValueError):
+            return False
+    names = code.co_varnames[: code.co_argcount + code.co_kwonlyargcount]
+    return "task" in names
+
+
 def _is_user_error(exc: BaseException) -> bool:
     from app.core.errors import LabGpuError
 
@@ -101,11 +115,8 @@ class TaskRunner(QObject):
             task.failed.connect(on_error)
         if on_progress:
             task.progress_changed.connect(on_progress)
-        try:
-            if "task" in inspect.signature(fn).parameters:
-                kwargs["task"] = task
-        except (TypeError, ValueError):
-            pass
+        if _takes_task(fn):
+            kwargs["task"] = task
         with self._lock:
             self._active.add(task)
         # The runner holds the task until `done` has been delivered on the GUI thread, so callers may
