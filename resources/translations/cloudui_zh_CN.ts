@@ -289,6 +289,34 @@
         <translation>共 {n} 条，最新的在前。</translation>
     </message>
     <message>
+        <source>launch</source>
+        <translation>创建</translation>
+    </message>
+    <message>
+        <source>start</source>
+        <translation>开机</translation>
+    </message>
+    <message>
+        <source>stop</source>
+        <translation>关机</translation>
+    </message>
+    <message>
+        <source>terminate</source>
+        <translation>销毁</translation>
+    </message>
+    <message>
+        <source>found after restart</source>
+        <translation>重启后找回</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>成功</translation>
+    </message>
+    <message>
+        <source>error {code}</source>
+        <translation>错误 {code}</translation>
+    </message>
+    <message>
         <source>Export the audit log</source>
         <translation>导出审计日志</translation>
     </message>

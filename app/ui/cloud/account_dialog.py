@@ -120,7 +120,7 @@ class AccountDialog(QDialog):
             self,
         )
         self.note_label.setWordWrap(True)
-        self.note_label.setStyleSheet("color: palette(mid);")
+        self.note_label.setStyleSheet("color: #555555;")
         layout.addWidget(self.note_label)
         self.error_label = QLabel(self)
         self.error_label.setObjectName("errorLabel")

@@ -82,13 +82,36 @@ class AuditDialog(QDialog):
         self.table.setRowCount(len(self.entries))
         for r, e in enumerate(self.entries):
             local = e.time.astimezone().strftime("%Y-%m-%d %H:%M:%S")
-            values = [local, e.account, e.action, e.resource, e.result, e.request_id, e.detail]
+            values = [
+                local,
+                e.account,
+                self.action_title(e.action),
+                e.resource,
+                self.result_title(e.result),
+                e.request_id,
+                e.detail,
+            ]
             for c, v in enumerate(values):
                 item = QTableWidgetItem(v)
                 if c == 4 and v != "ok":
                     item.setForeground(Qt.GlobalColor.red)
                 self.table.setItem(r, c, item)
         self.status_label.setText(self.tr("{n} entries, newest first.").format(n=len(self.entries)))
+
+    def action_title(self, action: str) -> str:
+        titles = {
+            "launch": self.tr("launch"),
+            "start": self.tr("start"),
+            "stop": self.tr("stop"),
+            "terminate": self.tr("terminate"),
+            "recover-launch": self.tr("found after restart"),
+        }
+        return titles.get(action, action)
+
+    def result_title(self, result: str) -> str:
+        if result == "ok":
+            return self.tr("ok")
+        return self.tr("error {code}").format(code=result.partition(":")[2] or result)
 
     @Slot(object)
     def _on_failed(self, exc: object) -> None:

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QPushButton,
     QRadioButton,
+    QSizePolicy,
     QSpinBox,
     QStackedWidget,
     QVBoxLayout,
@@ -76,7 +77,7 @@ class LaunchDialog(QDialog):
         self._zone_request = 0
         self.setObjectName("launchDialog")
         self.setWindowTitle(self.tr("Launch a GPU instance"))
-        self.setMinimumWidth(620)
+        self.setMinimumSize(760, 600)
         self._build()
         self._load_accounts()
         self._detect_address()
@@ -91,6 +92,7 @@ class LaunchDialog(QDialog):
         form = QFormLayout(form_page)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
         self.account_combo = QComboBox(form_page)
+        self.account_combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.account_combo.currentIndexChanged.connect(self._on_account_combo_changed)
         self.account_note = QLabel(form_page)
         self.account_note.setWordWrap(True)
@@ -102,6 +104,7 @@ class LaunchDialog(QDialog):
             self.type_edit.setText(self.offer.instance_type)
         self.type_edit.editingFinished.connect(self._on_type_edit_finished)
         self.zone_combo = QComboBox(form_page)
+        self.zone_combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.zone_combo.addItem(self.tr("Any zone (tries each on capacity errors)"), "")
         self.image_edit = QLineEdit(form_page)
         self.image_edit.setPlaceholderText(self.tr("automatic: a GPU image with CUDA/PyTorch, else Ubuntu"))
@@ -110,8 +113,9 @@ class LaunchDialog(QDialog):
         self.disk_spin.setSuffix(" GB")
         self.disk_spin.setValue(int(state.get("disk_gb", 100)))
         key_row = QWidget(form_page)
-        key_layout = QHBoxLayout(key_row)
+        key_layout = QVBoxLayout(key_row)
         key_layout.setContentsMargins(0, 0, 0, 0)
+        key_file_row = QHBoxLayout()
         self.key_new_radio = QRadioButton(
             self.tr("LabGPU key (created once, passphrase in the keyring)"), key_row
         )
@@ -125,15 +129,16 @@ class LaunchDialog(QDialog):
         self.key_browse = QPushButton(self.tr("Browse…"), key_row)
         self.key_browse.clicked.connect(self._on_key_browse_clicked)
         key_layout.addWidget(self.key_new_radio)
-        key_layout.addWidget(self.key_file_radio)
-        key_layout.addWidget(self.key_path_edit, 1)
-        key_layout.addWidget(self.key_browse)
+        key_file_row.addWidget(self.key_file_radio)
+        key_file_row.addWidget(self.key_path_edit, 1)
+        key_file_row.addWidget(self.key_browse)
+        key_layout.addLayout(key_file_row)
         (self.key_file_radio if state.get("ssh_key_path") else self.key_new_radio).setChecked(True)
         self.cidr_edit = QLineEdit(form_page)
         self.cidr_edit.setPlaceholderText(self.tr("detecting your public address…"))
         self.cidr_note = QLabel(form_page)
         self.cidr_note.setWordWrap(True)
-        self.cidr_note.setStyleSheet("color: palette(mid);")
+        self.cidr_note.setStyleSheet("color: #555555;")
         spot_row = QWidget(form_page)
         spot_layout = QHBoxLayout(spot_row)
         spot_layout.setContentsMargins(0, 0, 0, 0)
@@ -152,6 +157,8 @@ class LaunchDialog(QDialog):
         spot_layout.addWidget(self.max_price_spin, 1)
         self.price_note = QLabel(form_page)
         self.price_note.setWordWrap(True)
+        for note in (self.account_note, self.cidr_note, self.price_note):
+            note.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         form.addRow(self.tr("Account"), self.account_combo)
         form.addRow("", self.account_note)
         form.addRow(self.tr("Instance type"), self.type_edit)
@@ -185,7 +192,7 @@ class LaunchDialog(QDialog):
         self.copy_ssh_button.clicked.connect(self._on_copy_ssh_button_clicked)
         self.copy_ssh_button.hide()
         self.back_button = QPushButton(self.tr("Change settings"), self)
-        self.back_button.clicked.connect(lambda: self.stack.setCurrentIndex(0))
+        self.back_button.clicked.connect(self._on_back_button_clicked)
         self.back_button.hide()
         self.launch_button = QPushButton(self.tr("Launch"), self)
         self.launch_button.setDefault(True)
@@ -272,18 +279,23 @@ class LaunchDialog(QDialog):
         self._zone_request += 1
         ticket = self._zone_request
 
-        def load() -> tuple[list[str], tuple[float | None, str]]:
+        def load() -> tuple[list[str], tuple[float | None, str], Exception | None]:
+            from app.core.errors import LabGpuError
+
             price = svc.on_demand_price(account, itype)
             zones: list[str] = []
-            provider = svc.provider(account.provider)
-            zone_fn = getattr(provider, "zones", None)
-            if callable(zone_fn):
-                creds = svc.accounts.credentials(account.name)
-                try:
-                    zones = list(zone_fn(account, creds, itype))
-                except TypeError:
-                    zones = list(zone_fn(account, creds))
-            return zones, price
+            try:
+                provider = svc.provider(account.provider)
+                zone_fn = getattr(provider, "zones", None)
+                if callable(zone_fn):
+                    creds = svc.accounts.credentials(account.name)
+                    try:
+                        zones = list(zone_fn(account, creds, itype))
+                    except TypeError:
+                        zones = list(zone_fn(account, creds))
+            except LabGpuError as exc:
+                return zones, price, exc
+            return zones, price, None
 
         run_task(
             self,
@@ -296,7 +308,9 @@ class LaunchDialog(QDialog):
     def _on_zones_loaded(self, ticket: int, result: Any) -> None:
         if ticket != self._zone_request:
             return
-        zones, price = result
+        zones, price, zone_error = result
+        if zone_error is not None:
+            self._on_zones_failed(ticket, zone_error)
         keep = self.zone_combo.currentData() or (self.offer.zone if self.offer is not None else "")
         self.zone_combo.clear()
         self.zone_combo.addItem(self.tr("Any zone (tries each on capacity errors)"), "")
@@ -304,7 +318,12 @@ class LaunchDialog(QDialog):
             self.zone_combo.addItem(z, z)
         if keep:
             self.zone_combo.setCurrentIndex(max(0, self.zone_combo.findData(keep)))
-        if price[0] is None and self.offer is not None and self.offer.price_on_demand is not None:
+        if (
+            price[0] is None
+            and self.offer is not None
+            and self.offer.price_on_demand is not None
+            and self.offer.instance_type == self.type_edit.text().strip()
+        ):
             price = (self.offer.price_on_demand, self.tr("the offer"))
         self.on_demand = price
         self._update_price_note()
@@ -542,8 +561,7 @@ class LaunchDialog(QDialog):
         self.running = False
         self.error = exc  # type: ignore[assignment]
         message, hint = error_sentence(exc)  # type: ignore[arg-type]
-        if self._current_step:
-            self._mark(self._current_step, "✗")
+        self._mark(self._current_step or "request", "✗")
         self.progress_title.setText(self.tr("The launch did not complete"))
         self.outcome_label.setStyleSheet("color: #b00020;")
         self.outcome_label.setText(message + (f"\n{hint}" if hint else ""))
@@ -552,6 +570,19 @@ class LaunchDialog(QDialog):
         self.launch_button.setEnabled(True)
         self.back_button.show()
         self.close_button.setText(self.tr("Close"))
+
+    @Slot()
+    def _on_back_button_clicked(self) -> None:
+        """Back to the form. After a definite refusal nothing was created, so changed settings get a new
+        client token; after a network error or timeout the launch may exist, so the token stays."""
+        from app.cloud.errors import NetworkError
+        from app.cloud.launch import new_client_token
+
+        if self.error is not None and not isinstance(self.error, NetworkError):
+            self.client_token = new_client_token()
+        self.launch_button.setText(self.tr("Launch"))
+        self.back_button.hide()
+        self.stack.setCurrentIndex(0)
 
     @Slot()
     def _on_copy_ssh_button_clicked(self) -> None:
