@@ -409,6 +409,7 @@ class CloudService:
         report: ProgressCallback,
     ) -> LedgerEntry:
         deadline = time.monotonic() + WAIT_TIMEOUT_S
+        delay = 0.3
         report(
             "wait",
             translate(QT_TRANSLATE_NOOP("LabGPU", "Waiting for {id} to be running…")).format(id=instance.id),
@@ -438,7 +439,8 @@ class CloudService:
                 got = self.ledger.get(instance.id, instance.provider)
                 assert got is not None
                 return got
-            time.sleep(POLL_S)
+            time.sleep(delay)
+            delay = min(POLL_S, delay * 1.5)  # quick first looks, then every few seconds
 
     # -- reconcile -------------------------------------------------------------------------------
     def reconcile(self) -> ReconcileResult:
