@@ -229,3 +229,87 @@ def test_full_tencent_flow_and_no_secret_anywhere(
         data = p.read_bytes()
         for secret in (TEST_SECRET_KEY, TEST_SECRET_ID):
             assert secret.encode() not in data, f"{secret[:4]}… found in {p}"
+
+
+def test_launch_killed_after_the_request_is_found_after_restart(secret_service, tencent_server, labgpu_home):
+    """kill -9 between "Tencent accepted RunInstances" and "LabGPU recorded it": the next `labgpu ls`
+    finds the instance by its tags, and retrying the launch with the same token creates nothing."""
+    import select
+    import time
+
+    tencent_server.pending_seconds = 0.0
+    env = dict(os.environ)
+    _ok(
+        "accounts",
+        "add",
+        "tencent",
+        "lab",
+        "--region",
+        "ap-guangzhou",
+        "--endpoint",
+        tencent_server.endpoint,
+        stdin=f"{TEST_SECRET_ID}\n{TEST_SECRET_KEY}\n",
+    )
+    env["LABGPU_TEST_PAUSE_AFTER_REQUEST"] = "60"
+    p = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "launch",
+            "--account",
+            "lab",
+            "--type",
+            GN7,
+            "--ssh-from",
+            "198.51.100.7/32",
+            "--json",
+            "--progress",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=ROOT,
+    )
+    seen, iid = [], ""
+    deadline = time.monotonic() + 60
+    try:
+        while time.monotonic() < deadline and not iid:
+            ready, _, _ = select.select([p.stderr], [], [], 1)
+            if ready:
+                line = p.stderr.readline()
+                if not line:
+                    break
+                seen.append(line)
+                if "request sent:" in line:
+                    iid = line.rsplit(":", 1)[1].strip()
+    finally:
+        p.kill()
+        p.wait(10)
+        p.stdout.close()
+        p.stderr.close()
+    assert iid.startswith("ins-"), seen
+    assert json.loads(_ok("ls", "--offline", "--json").stdout) == []  # killed before the ledger write
+    [row] = json.loads(_ok("ls", "--json").stdout)
+    assert row["id"] == iid
+    assert row["provider"] == "tencent"
+    assert row["state"] == "running"
+    assert row["client_token"].startswith("lg-")
+    again = json.loads(
+        _ok(
+            "launch",
+            "--account",
+            "lab",
+            "--type",
+            GN7,
+            "--ssh-from",
+            "198.51.100.7/32",
+            "--client-token",
+            row["client_token"],
+            "--json",
+        ).stdout
+    )
+    assert again["id"] == iid
+    assert len(tencent_server.requests_of("RunInstances")) == 1
+    assert len(tencent_server.instances) == 1
