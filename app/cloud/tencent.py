@@ -803,7 +803,14 @@ class TencentProvider:
         }
         if instance_type:
             params["InstanceType"] = instance_type
-        return list(self._call(account, creds, "DescribeImages", params).get("ImageSet") or [])
+        images: list[dict[str, Any]] = []
+        for _page in range(10):  # public images number in the hundreds: read them all (at most 1000)
+            response = self._call(account, creds, "DescribeImages", dict(params, Offset=len(images)))
+            batch = list(response.get("ImageSet") or [])
+            images.extend(batch)
+            if not batch or len(images) >= int(response.get("TotalCount") or 0):
+                break
+        return images
 
     def _any_public_image(self, account: Account, creds: Credentials) -> str:
         images = self._public_images(account, creds)

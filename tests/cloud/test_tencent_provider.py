@@ -270,6 +270,37 @@ def test_without_gpu_image_falls_back_to_ubuntu_and_says_so(tencent_server, prov
     assert tencent_server.requests_of("RunInstances")[0]["ImageId"] == "img-ubuntu22"
 
 
+def test_gpu_image_found_on_a_later_page_of_public_images(tencent_server, provider):
+    tencent_server.filler_images = 150  # the GPU image is the 151st public image
+    image, name, is_gpu = provider.pick_image(
+        tencent_account(tencent_server), tencent_creds(), "GN7.2XLARGE32"
+    )
+    assert (image, is_gpu) == ("img-gpucuda1", True)
+    assert [r["Offset"] for r in tencent_server.requests_of("DescribeImages")] == [0, 100]
+
+
+def test_the_notes_error_codes_are_all_mapped():
+    notes_codes = {
+        "AuthFailure.SignatureFailure",
+        "AuthFailure.SecretIdNotFound",
+        "AuthFailure.SignatureExpire",
+        "AuthFailure.InvalidSecretId",
+        "ResourceInsufficient.SpecifiedInstanceType",
+        "ResourceInsufficient.ZoneSoldOutForSpecifiedInstance",
+        "ResourcesSoldOut.SpecifiedInstanceType",
+        "InvalidParameterValue.InstanceTypeNotFound",
+        "InvalidParameterValue.InsufficientPrice",
+        "InvalidParameterValue.ZoneNotSupported",
+        "LimitExceeded.SpotQuota",
+        "LimitExceeded.UserSpotQuota",
+        "LimitExceeded.InstanceQuota",
+        "InvalidAccount.InsufficientBalance",
+        "UnsupportedOperation.StoppedModeStopCharging",
+        "RequestLimitExceeded",
+    }
+    assert notes_codes <= set(DOCUMENTED_ERROR_CODES)
+
+
 def test_no_ssh_cidr_never_opens_ssh_to_the_world(tencent_server, provider):
     with pytest.raises(base.CloudError) as info:
         provider.launch(tencent_account(tencent_server), tencent_creds(), _req(ssh_cidr=""))

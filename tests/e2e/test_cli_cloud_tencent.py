@@ -313,3 +313,40 @@ def test_launch_killed_after_the_request_is_found_after_restart(secret_service, 
     assert again["id"] == iid
     assert len(tencent_server.requests_of("RunInstances")) == 1
     assert len(tencent_server.instances) == 1
+
+
+def test_sold_out_zone_moves_to_another_zone_and_says_so(secret_service, tencent_server, labgpu_home):
+    tencent_server.pending_seconds = 0.0
+    _ok(
+        "accounts",
+        "add",
+        "tencent",
+        "lab",
+        "--region",
+        "ap-guangzhou",
+        "--endpoint",
+        tencent_server.endpoint,
+        stdin=f"{TEST_SECRET_ID}\n{TEST_SECRET_KEY}\n",
+    )
+    r = _ok(
+        "launch",
+        "--account",
+        "lab",
+        "--type",
+        "GT4.4XLARGE96",
+        "--zone",
+        "ap-guangzhou-3",
+        "--ssh-from",
+        "198.51.100.7/32",
+        "--json",
+        "--progress",
+    )
+    doc = json.loads(r.stdout)
+    assert doc["zone"] == "ap-guangzhou-4"
+    zone_lines = [ln for ln in r.stderr.splitlines() if ln.startswith("[zone]")]
+    assert zone_lines
+    assert "sold out in ap-guangzhou-3" in zone_lines[0]
+    assert "ap-guangzhou-4" in zone_lines[0]
+    tried = [(q["Placement"]["Zone"], q["ClientToken"]) for q in tencent_server.requests_of("RunInstances")]
+    assert [z for z, _ in tried] == ["ap-guangzhou-3", "ap-guangzhou-4"]
+    assert tried[0][1] != tried[1][1]  # another zone is another request
