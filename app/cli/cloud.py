@@ -94,7 +94,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     la.set_defaults(func=cmd_launch)
 
-    ils = subparsers.add_parser("ls", help="LabGPU instances on all accounts (reconciled with the clouds)")
+    ils = subparsers.add_parser(
+        "ls",
+        help="LabGPU instances on all accounts, reconciled with the clouds (exit 3: an account could not "
+        "be asked; its instances are shown as last seen)",
+    )
     ils.add_argument("--json", action="store_true")
     ils.add_argument("--offline", action="store_true", help="show the local ledger without asking the clouds")
     ils.add_argument("--all", action="store_true", help="include terminated instances")
@@ -323,6 +327,7 @@ def _money(v: float | None, cur: str, digits: int = 4) -> str:
 
 def cmd_ls(args: argparse.Namespace) -> int:
     svc = _service()
+    status = 0
     if args.offline:
         entries = svc.ledger.list()
     else:
@@ -330,7 +335,14 @@ def cmd_ls(args: argparse.Namespace) -> int:
         for name, exc in result.errors.items():
             text = exc.one_line() if hasattr(exc, "one_line") else str(exc)
             print(f"labgpu: account {name} not refreshed (shown as last seen): {text}", file=sys.stderr)
+            status = 3  # the list may be stale: a script must not take it as the whole truth
         entries = result.entries
+    for p in svc.pending.open():
+        print(
+            f"labgpu: launch {p.client_token} ({p.instance_type}, account {p.account}, sent "
+            f"{p.created_at:%Y-%m-%d %H:%M} UTC) is not confirmed yet; it may be billing",
+            file=sys.stderr,
+        )
     if not args.all:  # terminated ones stay visible for an hour, so a script sees the outcome
         now = datetime.now(timezone.utc)
         entries = [
@@ -342,25 +354,25 @@ def cmd_ls(args: argparse.Namespace) -> int:
         ]
     if args.json:
         print_json([e.to_json() for e in entries])
-        return 0
-    print_table(
-        ["ID", "ACCOUNT", "TYPE", "ZONE", "STATE", "MARKET", "PUBLIC IP", "PRICE/H", "COST SO FAR"],
+        return status
+    rows = [
         [
-            [
-                e.id,
-                e.account,
-                e.instance_type,
-                e.zone,
-                e.state,
-                "spot" if e.spot else "on-demand",
-                e.public_ip,
-                _money(e.price_per_hour, e.currency),
-                _money(e.cost_so_far, e.currency, 2),
-            ]
-            for e in entries
-        ],
+            e.id,
+            e.account,
+            e.instance_type,
+            e.zone,
+            e.state,
+            "spot" if e.spot else "on-demand",
+            e.public_ip,
+            _money(e.price_per_hour, e.currency),
+            _money(e.cost_so_far, e.currency, 2),
+        ]
+        for e in entries
+    ]
+    print_table(
+        ["ID", "ACCOUNT", "TYPE", "ZONE", "STATE", "MARKET", "PUBLIC IP", "PRICE/H", "COST SO FAR"], rows
     )
-    return 0
+    return status
 
 
 def cmd_action(args: argparse.Namespace) -> int:

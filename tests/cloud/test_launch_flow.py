@@ -209,3 +209,22 @@ def test_actions_reconcile_and_costs(svc, moto):
     audit = [(a.action, a.result) for a in reversed(svc.audit.list())]
     assert audit[-3:] == [("stop", "ok"), ("start", "ok"), ("terminate", "ok")]
     assert all(a.request_id for a in svc.audit.list() if a.action in ("stop", "start", "terminate"))
+
+
+def test_pending_launch_never_seen_is_given_up_after_ten_minutes(svc, moto):
+    svc.pending.begin(
+        client_token="lg-lost",
+        account="lab",
+        provider="aws",
+        region="us-east-1",
+        zone="",
+        instance_type="g5.xlarge",
+        spot=False,
+        max_price=None,
+    )
+    svc.reconcile()
+    assert svc.pending.get("lg-lost").status == "pending"  # may still appear (eventual consistency)
+    svc.store.execute("UPDATE pending_launches SET created_at='2020-01-01T00:00:00+00:00'")
+    svc.reconcile()
+    assert svc.pending.get("lg-lost").status == "not_launched"
+    assert svc.pending.open() == []

@@ -188,3 +188,22 @@ def test_import_aws_profile(secret_service, labgpu_home, tmp_path):
         env.pop(k, None)
     assert "added aws-lab" in _ok("accounts", "import-aws", "--profile", "lab", env=env).stdout
     assert [a["name"] for a in json.loads(_ok("accounts", "ls", "--json").stdout)] == ["aws-lab"]
+
+
+def test_ls_exit_3_when_a_cloud_cannot_be_asked(secret_service, labgpu_home):
+    _ok(
+        "accounts",
+        "add",
+        "aws",
+        "down",
+        "--region",
+        "us-east-1",
+        "--endpoint",
+        "http://127.0.0.1:9",
+        stdin=f"{AWS_KEY_ID}\n{AWS_SECRET}\n",
+    )
+    r = _cli("ls", "--json", env=dict(os.environ, LABGPU_AWS_MAX_ATTEMPTS="1"))
+    assert r.returncode == 3
+    assert json.loads(r.stdout) == []
+    assert "account down not refreshed" in r.stderr
+    assert "[NetworkError]" in r.stderr
