@@ -465,3 +465,41 @@ def test_instances_page_shows_both_clouds_and_aws_stop_says_ebs_bills(
     qtbot.waitUntil(lambda: "stopped." in page.status_label.text(), timeout=15000)
     assert "EBS" in page.status_label.text()
     _wait_idle(qtbot, ctx)
+
+
+def test_import_aws_profiles_from_the_credentials_file(qtbot, ctx, secret_service, monkeypatch, tmp_path):
+    from app.core import secrets
+    from app.ui.cloud.accounts_page import AccountsPage
+
+    creds = tmp_path / "credentials"
+    creds.write_text(
+        "[lab]\naws_access_key_id = AKIAIMPORTTEST000001\naws_secret_access_key = importSecret/123\n"
+    )
+    config = tmp_path / "config"
+    config.write_text("[profile lab]\nregion = eu-west-1\n")
+    monkeypatch.setenv("AWS_SHARED_CREDENTIALS_FILE", str(creds))
+    monkeypatch.setenv("AWS_CONFIG_FILE", str(config))
+    for k in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"):
+        monkeypatch.delenv(k, raising=False)
+    page = AccountsPage(ctx)
+    qtbot.addWidget(page)
+    _wait_idle(qtbot, ctx)
+    page.import_aws_action.trigger()
+    qtbot.waitUntil(lambda: any(i.account.name == "aws-lab" for i in page.infos), timeout=10000)
+    info = next(i for i in page.infos if i.account.name == "aws-lab")
+    assert info.account.region == "eu-west-1"
+    assert page.table.item(0, 5).text() == "AWS profile lab"
+    assert secrets.get_secret("account:aws-lab:secret") == "importSecret/123"
+    page.import_aws_action.trigger()  # a second import keeps the existing account
+    qtbot.waitUntil(lambda: "Already there" in page.result_label.text(), timeout=10000)
+
+
+def test_launch_dialog_without_an_account_says_where_to_add_one(qtbot, ctx, secret_service):
+    from app.ui.cloud.launch_dialog import open_launch_dialog
+
+    dialog = open_launch_dialog(ctx, _offer())
+    qtbot.addWidget(dialog)
+    qtbot.waitUntil(lambda: dialog.account_note.isVisibleTo(dialog), timeout=10000)
+    assert "No Tencent Cloud account yet" in dialog.account_note.text()
+    assert not dialog.launch_button.isEnabled()
+    _wait_idle(qtbot, ctx)
