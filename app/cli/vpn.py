@@ -97,7 +97,7 @@ def _stdin_line(what: str) -> str:
 
 
 def _status_dict(name: str, st: Any) -> dict[str, Any]:
-    d = st.to_dict()
+    d: dict[str, Any] = st.to_dict()
     d["profile"] = name
     d["up"] = st.is_up
     return d

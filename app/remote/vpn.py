@@ -44,10 +44,11 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 from app.core import secrets
 from app.core.errors import LabGpuError
-from app.core.i18n import QT_TRANSLATE_NOOP
+from app.core.i18n import QT_TRANSLATE_NOOP, translate
 from app.core.paths import Paths, atomic_write_text, default_paths
 from app.core.vpnprofiles import OvpnProfile, ProfileError, load_ovpn, secret_key, validate_profile_name
 
@@ -465,13 +466,13 @@ class TunnelDriver:
             user = secrets.get_secret(secret_key(self.profile, "username"))
             password = secrets.get_secret(secret_key(self.profile, "password"))
             if user is None or password is None:
-                return self._missing("username/password")
+                return self._missing(["username", "password"])
             self.session.send(f'username "Auth" {_quote(user)}')
             self.session.send(f'password "Auth" {_quote(password)}')
         elif "'Private Key'" in text:
             phrase = secrets.get_secret(secret_key(self.profile, "key_passphrase"))
             if phrase is None:
-                return self._missing("key passphrase")
+                return self._missing(["key_passphrase"])
             self.session.send(f'password "Private Key" {_quote(phrase)}')
         else:
             log.warning("VPN %s: unsupported prompt %r", self.profile, text[:80])
@@ -485,9 +486,12 @@ class TunnelDriver:
         self.pending_prompt = ""
         return True
 
-    def _missing(self, what: str) -> bool:
+    def _missing(self, items: list[str]) -> bool:
+        what = credential_labels(items)
         self.error = VpnError(
-            QT_TRANSLATE_NOOP("LabGPU", "VPN profile '{profile}' needs a {what}, and none is stored."),
+            QT_TRANSLATE_NOOP(
+                "LabGPU", "VPN profile '{profile}' needs credentials that are not stored: {what}."
+            ),
             QT_TRANSLATE_NOOP(
                 "LabGPU",
                 "Enter it with Credentials… on the VPN page, or "
@@ -499,6 +503,18 @@ class TunnelDriver:
         )
         self._set(VpnStatus(NEEDS_CREDENTIALS, since=time.time(), message=self.error.text()))
         return False
+
+
+_CREDENTIAL_LABELS = {
+    "username": QT_TRANSLATE_NOOP("LabGPU", "username"),
+    "password": QT_TRANSLATE_NOOP("LabGPU", "password"),
+    "key_passphrase": QT_TRANSLATE_NOOP("LabGPU", "private key passphrase"),
+}
+
+
+def credential_labels(items: list[str]) -> str:
+    """``["username", "password"]`` → "username, password" in the user's language."""
+    return ", ".join(translate(_CREDENTIAL_LABELS.get(i, i)) for i in items)
 
 
 def _auth_failed(profile: str) -> VpnError:
@@ -564,7 +580,7 @@ def diagnose_log(text: str) -> VpnError | None:
 # processes we started (to reap them) and liveness
 
 
-_children: dict[int, subprocess.Popen] = {}
+_children: dict[int, subprocess.Popen[bytes]] = {}
 _children_lock = threading.Lock()
 
 
@@ -804,14 +820,14 @@ class VpnManager:
     def log_path(self, name: str) -> Path:
         return self._log_file(name)
 
-    def _read_runtime(self, name: str) -> dict[str, object]:
+    def _read_runtime(self, name: str) -> dict[str, Any]:
         try:
             doc = json.loads(self._runtime_file(name).read_text(encoding="utf-8"))
             return doc if isinstance(doc, dict) else {}
         except (OSError, ValueError):
             return {}
 
-    def _update_runtime(self, name: str, **changes: object) -> dict[str, object]:
+    def _update_runtime(self, name: str, **changes: object) -> dict[str, Any]:
         with self._lock:
             doc = self._read_runtime(name)
             doc.update(changes)
@@ -833,7 +849,7 @@ class VpnManager:
         with contextlib.suppress(OSError, ValueError):
             candidates.append(int(self._pid_file(name).read_text().strip()))
         with contextlib.suppress(TypeError, ValueError):
-            candidates.append(int(self._read_runtime(name).get("pid") or 0))  # type: ignore[arg-type]
+            candidates.append(int(self._read_runtime(name).get("pid") or 0))
         for pid in candidates:
             if pid and _pid_alive(pid) and _is_our_openvpn(pid, sock):
                 return pid
@@ -936,7 +952,7 @@ class VpnManager:
         if not self.is_keeper:
             self._yield_keeper(name)
         while True:
-            pid = self.pid(name) or int(self._read_runtime(name).get("pid") or 0)  # type: ignore[arg-type]
+            pid = self.pid(name) or int(self._read_runtime(name).get("pid") or 0)
             try:
                 return ManagementSession(sock, timeout=max(min(3.0, deadline - time.monotonic()), 0.5))
             except ManagementBusyError:
@@ -960,7 +976,7 @@ class VpnManager:
     # ``vpn status``/``vpn down`` still talk to openvpn itself; the desktop app retires it.
     def keeper_pid(self, name: str) -> int:
         try:
-            pid = int(self._read_runtime(name).get("keeper_pid") or 0)  # type: ignore[arg-type]
+            pid = int(self._read_runtime(name).get("keeper_pid") or 0)
         except (TypeError, ValueError):
             return 0
         if not pid or not _pid_alive(pid):
@@ -1040,7 +1056,9 @@ class VpnManager:
         missing = self.missing_credentials(name)
         if missing:
             raise VpnError(
-                QT_TRANSLATE_NOOP("LabGPU", "VPN profile '{profile}' needs a {what}, and none is stored."),
+                QT_TRANSLATE_NOOP(
+                    "LabGPU", "VPN profile '{profile}' needs credentials that are not stored: {what}."
+                ),
                 QT_TRANSLATE_NOOP(
                     "LabGPU",
                     "Enter it with Credentials… on the VPN page, or "
@@ -1048,7 +1066,7 @@ class VpnManager:
                 ),
                 code="VpnCredentialsMissing",
                 profile=name,
-                what="/".join(missing).replace("_", " "),
+                what=credential_labels(missing),
             )
         started = False
         if not self.is_running(name):
@@ -1139,7 +1157,7 @@ class VpnManager:
     def _wait_recorded_up(self, name: str, deadline: float, timeout: float) -> VpnStatus:
         """Another LabGPU process (the desktop app) drives this tunnel: follow what it records."""
         while True:
-            st = VpnStatus.from_dict(self._read_runtime(name).get("status") or {})  # type: ignore[arg-type]
+            st = VpnStatus.from_dict(self._read_runtime(name).get("status") or {})
             if st.is_up:
                 return st
             if not self.is_running(name):
@@ -1203,7 +1221,7 @@ class VpnManager:
         self.profile(name)
         if not self.is_running(name):
             doc = self._read_runtime(name)
-            last = VpnStatus.from_dict(doc.get("status") or {})  # type: ignore[arg-type]
+            last = VpnStatus.from_dict(doc.get("status") or {})
             msg = last.message if last.state in (FAILED,) else ""
             return VpnStatus(
                 DISCONNECTED, since=last.since if last.state == DISCONNECTED else 0.0, message=msg
@@ -1211,7 +1229,7 @@ class VpnManager:
         try:
             session = self.attach(name, timeout=2.0)
         except ManagementBusyError:
-            return VpnStatus.from_dict(self._read_runtime(name).get("status") or {})  # type: ignore[arg-type]
+            return VpnStatus.from_dict(self._read_runtime(name).get("status") or {})
         except VpnError:
             return VpnStatus(DISCONNECTED, since=time.time())
         try:
@@ -1376,7 +1394,9 @@ class VpnMonitor:
                         missing = self.manager.missing_credentials(self.name)
                         if missing:
                             self._emit(
-                                VpnStatus(NEEDS_CREDENTIALS, since=time.time(), message=", ".join(missing))
+                                VpnStatus(
+                                    NEEDS_CREDENTIALS, since=time.time(), message=credential_labels(missing)
+                                )
                             )
                             self.seen_up = False
                             continue

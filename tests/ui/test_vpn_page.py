@@ -191,3 +191,30 @@ def test_page_adopts_a_tunnel_started_by_the_cli_and_leaves_it_up(qtbot, vpn_env
     assert _ssh_ok(lab)
     cli.down("lab")
     qtbot.waitUntil(lambda: cli.keeper_pid("lab") == 0 and lab.client_pids() == [], timeout=5000)
+
+
+def test_connect_without_stored_credentials_asks_for_them_then_connects(qtbot, vpn_env, app_window):
+    ctx, window = app_window
+    page = _page(window)
+    lab = vpn_env
+    page.service.manager.add_profile("lab", lab.ovpn_path)  # imported from the CLI without credentials
+    page.refresh()
+    qtbot.waitUntil(
+        lambda: page.model.missing.get("lab") == ["username", "password", "key_passphrase"], timeout=10000
+    )
+    assert page.model.index(0, 4).data() == "missing"
+    assert page.model.index(0, 4).data(Qt.ItemDataRole.ForegroundRole).name() == "#c62828"
+    page.select("lab")
+    qtbot.mouseClick(page.connect_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: page.credentials_dialog is not None, timeout=5000)
+    dlg = page.credentials_dialog
+    assert not dlg.name_edit.isEnabled()
+    dlg.user_edit.setText(lab.username)
+    dlg.pass_edit.setText(lab.password)
+    dlg.key_edit.setText(lab.key_passphrase)
+    qtbot.mouseClick(dlg.buttons.button(QDialogButtonBox.StandardButton.Ok), Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: _state_cell(page).data() == "Connected", timeout=20000)
+    assert secrets.get_secret("vpn:lab:key_passphrase") == lab.key_passphrase
+    qtbot.waitUntil(lambda: page.model.index(0, 4).data() == "stored in keyring", timeout=5000)
+    page._on_disconnect_clicked()
+    qtbot.waitUntil(lambda: lab.client_pids() == [], timeout=10000)

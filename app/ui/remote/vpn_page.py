@@ -195,7 +195,9 @@ class VpnPage(QWidget):
         if not isinstance(service, VpnService):
             service = VpnService(ctx.paths)
             ctx.services["vpn"] = service
-        opts = ctx.settings.extra.get("vpn") if isinstance(ctx.settings.extra.get("vpn"), dict) else {}
+        opts = ctx.settings.extra.get("vpn")
+        if not isinstance(opts, dict):
+            opts = {}
         service.disconnect_on_exit = bool(opts.get("disconnect_on_exit", True))
         self.service: VpnService = service
         self.import_dialog: VpnCredentialsDialog | None = None

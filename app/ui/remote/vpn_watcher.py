@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 
 from PySide6.QtCore import QObject, Signal
 
@@ -49,12 +50,18 @@ class VpnService(QObject):
         for n in gone:
             self._forget(n)
         for n in new:
-            mon = VpnMonitor(self.manager, n, lambda st, n=n: self._on_monitor_status(n, st))
+            mon = VpnMonitor(self.manager, n, self._listener(n))
             with self._lock:
                 self._monitors[n] = mon
                 self._status.setdefault(n, VpnStatus(DISCONNECTED))
             mon.start()
         return names
+
+    def _listener(self, name: str) -> Callable[[VpnStatus], None]:
+        def on_status(st: VpnStatus) -> None:
+            self._on_monitor_status(name, st)
+
+        return on_status
 
     def _forget(self, name: str) -> None:
         with self._lock:
