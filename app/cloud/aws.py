@@ -949,15 +949,19 @@ class AwsProvider:
         if not specs:
             return []
         on_demand = self._on_demand_prices(account, creds, list(specs))
-        hist = self._call(
-            account,
-            ec2,
-            "describe_spot_price_history",
-            InstanceTypes=list(specs),
-            ProductDescriptions=["Linux/UNIX"],
-            StartTime=now - timedelta(hours=6),
-            MaxResults=1000,
-        ).get("SpotPriceHistory", [])
+        hist: list[dict[str, Any]] = []
+        kwargs: dict[str, Any] = {
+            "InstanceTypes": list(specs),
+            "ProductDescriptions": ["Linux/UNIX"],
+            "StartTime": now - timedelta(hours=6),
+            "MaxResults": 1000,
+        }
+        for _page in range(10):  # a few hours of history for a handful of types fits in one or two pages
+            resp = self._call(account, ec2, "describe_spot_price_history", **kwargs)
+            hist.extend(resp.get("SpotPriceHistory", []))
+            if not resp.get("NextToken"):
+                break
+            kwargs["NextToken"] = resp["NextToken"]
         latest: dict[tuple[str, str], tuple[datetime, float]] = {}
         for h in hist:
             key = (h["InstanceType"], h.get("AvailabilityZone", ""))
