@@ -24,11 +24,9 @@ from urllib.parse import urlparse
 from app.cloud.base import (
     LABGPU_TAG_KEY,
     LABGPU_TAG_VALUE,
-    Account,
     AuthError,
     CapacityError,
     CloudError,
-    Credentials,
     Instance,
     LaunchRequest,
     NotFoundError,
@@ -40,6 +38,7 @@ from app.cloud.base import (
     register_provider,
 )
 from app.cloud.errors import ClockSkewError, NetworkError
+from app.core.accounts import Account, Credentials
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.logsetup import redact
 from app.core.models import Offer
