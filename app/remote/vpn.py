@@ -885,6 +885,10 @@ class VpnManager:
             import pwd
 
             argv += ["--management-client-user", pwd.getpwuid(os.getuid()).pw_name]
+        self.runtime_dir.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(OSError):
+            self.runtime_dir.chmod(0o700)
+        self._rotate_log(name)
         logf = open(self._log_file(name), "ab")  # noqa: SIM115 - handed to the child, closed below
         try:
             stamp = time.strftime("%Y-%m-%d %H:%M:%S")
@@ -921,6 +925,13 @@ class VpnManager:
         )
         log.info("VPN %s: openvpn started (pid %d, %s)", name, proc.pid, plan.method)
         return proc.pid
+
+    def _rotate_log(self, name: str, limit: int = 5 * 1024 * 1024) -> None:
+        """Keep one previous log (``.log.1``): each start appends, a long-lived laptop must not fill up."""
+        path = self._log_file(name)
+        with contextlib.suppress(OSError):
+            if path.stat().st_size > limit:
+                os.replace(path, path.with_name(path.name + ".1"))
 
     def log_tail(self, name: str, lines: int = 25) -> str:
         try:
@@ -1204,6 +1215,19 @@ class VpnManager:
                 end = time.monotonic() + 5
                 while _pid_alive(pid) and time.monotonic() < end:
                     time.sleep(0.02)
+            if _pid_alive(pid):
+                raise VpnError(
+                    QT_TRANSLATE_NOOP(
+                        "LabGPU", "OpenVPN (process {pid}) of profile '{profile}' could not be stopped."
+                    ),
+                    QT_TRANSLATE_NOOP(
+                        "LabGPU",
+                        "It runs with other rights than LabGPU: stop it as administrator (sudo kill {pid}).",
+                    ),
+                    code="VpnStopFailed",
+                    pid=pid,
+                    profile=name,
+                )
         with contextlib.suppress(FileNotFoundError):
             self._pid_file(name).unlink()
         if record:

@@ -191,6 +191,14 @@
         <translation>请确认 VPN 服务器可以访问，然后查看 {log}。</translation>
     </message>
     <message>
+        <source>OpenVPN (process {pid}) of profile '{profile}' could not be stopped.</source>
+        <translation>无法停止配置 '{profile}' 的 OpenVPN（进程 {pid}）。</translation>
+    </message>
+    <message>
+        <source>It runs with other rights than LabGPU: stop it as administrator (sudo kill {pid}).</source>
+        <translation>它以与 LabGPU 不同的权限运行：请以管理员身份停止它（sudo kill {pid}）。</translation>
+    </message>
+    <message>
         <source>This profile runs programs or plug-ins when it connects: {lines}.</source>
         <translation>此配置在连接时会运行程序或插件：{lines}。</translation>
     </message>

@@ -302,3 +302,25 @@ def test_real_openvpn_without_rights_is_diagnosed(vpn_lab):
     assert err is not None, r.stdout[-2000:]
     assert err.code == "VpnNoPrivileges"
     assert "pkexec" in err.hint()
+
+
+def test_socket_path_falls_back_to_a_private_tmp_folder_when_too_long(tmp_path):
+    from app.core.paths import Paths
+    from app.remote.vpn import VpnManager
+
+    deep = tmp_path / ("d" * 60) / ("e" * 60)
+    mgr = VpnManager(Paths(deep / "c", deep / "data", deep / "cache", deep / "log"), netns="")
+    sock = mgr.socket_path("lab")
+    assert len(str(sock)) <= 100
+    assert sock.parent.name.startswith("labgpu-vpn-0-")
+    assert sock.parent.stat().st_mode & 0o777 == 0o700
+    assert mgr.socket_path("lab") == sock, "stable: status/down find the same socket later"
+    sock.parent.chmod(0o777)
+    try:
+        with pytest.raises(VpnError) as info:
+            mgr.socket_path("lab")
+        assert info.value.code == "VpnSocketDir"
+    finally:
+        shutil.rmtree(sock.parent)
+    short = VpnManager(Paths(tmp_path / "c", tmp_path / "d", tmp_path / "k", tmp_path / "l"), netns="")
+    assert short.socket_path("lab") == tmp_path / "d" / "runtime" / "vpn" / "lab.sock"

@@ -162,3 +162,25 @@ def test_missing_credentials_refused_before_starting(vpn_lab, manager):
     assert info.value.code == "VpnCredentialsMissing"
     assert "password" in info.value.text()
     assert vpn_lab.client_pids() == []
+
+
+def test_unreachable_server_times_out_as_vpn_down_and_cleans_up(vpn_lab, secret_service, tmp_path):
+    """Nothing answers on the profile's port (inside the server namespace): a VpnDown error
+    (the code the sync engine retries) after the timeout, and no openvpn left behind."""
+    mgr = VpnManager(default_paths(), netns=vpn_lab.cli_ns)
+    ovpn = tmp_path / "dead.ovpn"
+    ovpn.write_text(vpn_lab.client_profile(key_file="client.key", auth=False).replace(" 1194\n", " 1999\n"))
+    mgr.add_profile("dead", ovpn)
+    t0 = time.monotonic()
+    with pytest.raises(VpnError) as info:
+        mgr.up("dead", timeout=2.5)
+    took = time.monotonic() - t0
+    assert info.value.code == "VpnDown"
+    assert (
+        "did not connect within 2 s" in info.value.text() or "did not connect within 3 s" in info.value.text()
+    )
+    assert 2.4 < took < 8
+    assert mgr.pid("dead") == 0
+    assert vpn_lab.client_pids() == []
+    assert mgr.status("dead").state == DISCONNECTED
+    mgr.remove_profile("dead")
