@@ -531,7 +531,11 @@ class TencentProvider:
                 regions=", ".join(str(r) for r in regions[:12]),
             )
         masked = creds.key_id[:6] + "…" if len(creds.key_id) > 6 else creds.key_id
-        return f"Tencent Cloud API key {masked} ({len(regions)} regions)"
+        return _say(
+            QT_TRANSLATE_NOOP("LabGPU", "Tencent Cloud API key {key} ({n} regions)"),
+            key=masked,
+            n=len(regions),
+        )
 
     def zones(self, account: Account, creds: Credentials, instance_type: str = "") -> list[str]:
         """The region's available zones; with a type, only those selling it (not SOLD_OUT)."""

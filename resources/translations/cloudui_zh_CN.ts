@@ -742,6 +742,10 @@
         <translation>编辑账号，从以下地域中选择：{regions}。</translation>
     </message>
     <message>
+        <source>Tencent Cloud API key {key} ({n} regions)</source>
+        <translation>腾讯云 API 密钥 {key}（{n} 个地域）</translation>
+    </message>
+    <message>
         <source>Tencent Cloud listed no public images in {region}.</source>
         <translation>腾讯云在 {region} 没有列出任何公共镜像。</translation>
     </message>
