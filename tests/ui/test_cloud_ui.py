@@ -503,3 +503,59 @@ def test_launch_dialog_without_an_account_says_where_to_add_one(qtbot, ctx, secr
     assert "No Tencent Cloud account yet" in dialog.account_note.text()
     assert not dialog.launch_button.isEnabled()
     _wait_idle(qtbot, ctx)
+
+
+def test_launch_dialog_with_an_existing_key_registers_that_key(
+    qtbot, ctx, tc_account, tencent_server, tmp_path
+):
+    import subprocess
+
+    from app.ui.cloud.launch_dialog import open_launch_dialog
+
+    key = tmp_path / "id_ed25519"
+    subprocess.run(
+        ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "me@laptop", "-f", str(key)], check=True
+    )
+    public = key.with_suffix(".pub").read_text().split()
+    dialog = open_launch_dialog(ctx, _offer())
+    qtbot.addWidget(dialog)
+    qtbot.waitUntil(lambda: dialog.account_combo.count() == 1, timeout=10000)
+    dialog.key_file_radio.setChecked(True)
+    dialog.key_path_edit.setText(str(key))
+    result = _launch_from_dialog(qtbot, ctx, dialog, spot=False)
+    [kp] = tencent_server.key_pairs
+    assert kp["PublicKey"].split()[:2] == public[:2]
+    run = tencent_server.requests_of("RunInstances")[0]
+    assert run["LoginSettings"]["KeyIds"] == [kp["KeyId"]]
+    assert result.ssh_key_path == str(key)
+
+
+def test_launch_dialog_on_aws_through_moto(qtbot, ctx, secret_service, moto, monkeypatch, tencent_server):
+    from app.core.accounts import Account, Credentials
+    from app.ui.cloud import cloud_service
+    from app.ui.cloud.launch_dialog import open_launch_dialog
+    from tests.fixtures.moto_server import AWS_KEY_ID, AWS_SECRET, ON_DEMAND
+
+    monkeypatch.setenv("LABGPU_PUBLIC_IP_URLS", tencent_server.endpoint + "/_ip")
+    cloud_service(ctx).accounts.add(
+        Account("lab-aws", "aws", "us-east-1", moto.url), Credentials(AWS_KEY_ID, AWS_SECRET)
+    )
+    offer = _offer(
+        provider="aws",
+        region="us-east-1",
+        instance_type="g5.xlarge",
+        gpu_model="A10G",
+        vram_gb=24,
+        price_on_demand=ON_DEMAND["g5.xlarge"],
+        price_spot=None,
+        currency="USD",
+    )
+    dialog = open_launch_dialog(ctx, offer)
+    qtbot.addWidget(dialog)
+    qtbot.waitUntil(lambda: dialog.account_combo.count() == 1, timeout=10000)
+    result = _launch_from_dialog(qtbot, ctx, dialog, spot=False)
+    assert result.entry.provider == "aws"
+    assert result.entry.state == "running"
+    assert "$" in dialog.outcome_label.text()
+    inst = moto.ec2().describe_instances()["Reservations"][0]["Instances"][0]
+    assert inst["InstanceType"] == "g5.xlarge"
