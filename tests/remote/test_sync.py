@@ -405,3 +405,46 @@ def test_sha256_helper_matches_hashlib(sshd, remote):
         "a b'c.txt": hashlib.sha256(b"quoted name").hexdigest(),
         "n\nl": hashlib.sha256(b"newline").hexdigest(),
     }
+
+
+def _many_small(root: Path, n: int, size: int = 3000) -> None:
+    write_tree(root, {f"s/{i // 50}/f{i}.txt": os.urandom(size) for i in range(n)}, mtime=T0)
+
+
+def test_many_small_files_go_as_tar_stream_and_keep_mtime(sshd, remote, tmp_path):
+    local = tmp_path / "src"
+    _many_small(local, 300)
+    write_tree(local, {os.fsdecode(b"odd \xe9 name.txt"): b"x" * 10, "s/0/it's $(x).txt": b"q"}, mtime=T0)
+    eng = SyncEngine(plain_connect(sshd), local, str(remote), SyncOptions())
+    r = eng.run()
+    assert eng._tar_ok is True
+    assert r.files == 302
+    assert tree_hashes(remote) == tree_hashes(local)
+    assert os.stat(remote / "s/3/f150.txt").st_mtime == T0
+    assert part_files(remote) == []
+    assert sync(sshd, local, remote).files == 0
+
+
+def test_without_remote_tar_small_files_fall_back_to_sftp(extra_sshd, tmp_path):
+    extra_sshd.install_executable("tar", "#!/bin/sh\necho 'tar: not found' >&2\nexit 127\n")
+    remote = extra_sshd.remote_dir("notar")
+    local = tmp_path / "src"
+    _many_small(local, 120)
+    eng = SyncEngine(plain_connect(extra_sshd), local, str(remote), SyncOptions())
+    r = eng.run()
+    assert eng._tar_ok is False
+    assert r.files == 120
+    assert tree_hashes(remote) == tree_hashes(local)
+    assert part_files(remote) == []
+
+
+def test_full_remote_disk_during_tar_stream_removes_temps(sshd, tiny_remote_disk, tmp_path):
+    local = tmp_path / "src"
+    _many_small(local, 400, size=4096)  # 1.6 MB into a 1 MB disk
+    with pytest.raises(DiskFullError):
+        sync(sshd, local, tiny_remote_disk, check_space=False)
+    assert part_files(tiny_remote_disk) == []  # the failed stream's temporary files are gone
+    src = tree_hashes(local)
+    got = tree_hashes(tiny_remote_disk)
+    assert len(got) < len(src)
+    assert all(src[k] == v for k, v in got.items())  # what did land is complete (other streams)

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from app.core.syncplan import PART_SUFFIX
+import app.remote.sync as sync_mod
 from app.remote.sync import DOWN, UP, ConnectionLostError, SyncEngine, SyncOptions, SyncProgress
 from tests.remote.sync_support import part_files, plain_connect, tree_hashes, write_tree
 
@@ -148,10 +149,14 @@ def _run(connect, local, remote, direction, **kw):
     ).run()
 
 
-@pytest.mark.parametrize("direction", [UP, DOWN])
-def test_random_cuts_converge_and_never_leave_partial_files(sshd, relay, tmp_path, direction):
+@pytest.mark.parametrize(("direction", "small_via_tar"), [(UP, False), (UP, True), (DOWN, False)])
+def test_random_cuts_converge_and_never_leave_partial_files(
+    sshd, relay, tmp_path, direction, small_via_tar, monkeypatch
+):
+    if small_via_tar:
+        monkeypatch.setattr(sync_mod, "TAR_MIN_FILES", 2)  # every small-file batch as a tar stream
     rnd = random.Random(4 if direction == UP else 5)
-    remote = sshd.remote_dir(f"faults-{direction}")
+    remote = sshd.remote_dir(f"faults-{direction}-{small_via_tar}")
     src = tmp_path / "src" if direction == UP else remote
     dest = remote if direction == UP else tmp_path / "dest"
     local = src if direction == UP else dest
