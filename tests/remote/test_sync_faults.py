@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from app.core.syncplan import PART_SUFFIX
 import app.remote.sync as sync_mod
+from app.core.syncplan import PART_SUFFIX
 from app.remote.sync import DOWN, UP, ConnectionLostError, SyncEngine, SyncOptions, SyncProgress
 from tests.remote.sync_support import part_files, plain_connect, tree_hashes, write_tree
 
