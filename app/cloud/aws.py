@@ -63,7 +63,7 @@ DEFAULT_GPU_TYPES = (
     "p4d.24xlarge",
     "p5.48xlarge",
 )
-MAX_ATTEMPTS = int(os.environ.get("LABGPU_AWS_MAX_ATTEMPTS", "6"))
+MAX_ATTEMPTS = int(os.environ.get("LABGPU_AWS_MAX_ATTEMPTS", "6"))  # total tries of one call, first included
 
 STATE_MAP = {
     "pending": "pending",
@@ -353,7 +353,7 @@ class AwsProvider:
                 region_name=region,
             )
             cfg = bconfig.Config(
-                retries={"mode": "standard", "max_attempts": MAX_ATTEMPTS},
+                retries={"mode": "standard", "total_max_attempts": MAX_ATTEMPTS},
                 connect_timeout=10,
                 read_timeout=60,
                 user_agent_extra="labgpu",

@@ -414,8 +414,32 @@ class CloudService:
             "wait",
             translate(QT_TRANSLATE_NOOP("LabGPU", "Waiting for {id} to be running…")).format(id=instance.id),
         )
+        failures = 0
         while True:
-            seen = next((i for i in provider.list_instances(account, creds) if i.id == instance.id), None)
+            try:
+                listed = provider.list_instances(account, creds)
+            except LabGpuError as exc:
+                # The launch itself succeeded and is in the ledger: a flaky status check must not turn
+                # it into an error (the user would launch again and pay twice).
+                failures += 1
+                log.info("status check after launch failed (%d): %s", failures, exc)
+                if failures >= 3 or time.monotonic() > deadline:
+                    report(
+                        "wait",
+                        translate(
+                            QT_TRANSLATE_NOOP(
+                                "LabGPU",
+                                "{id} was launched, but its state could not be checked; it is in the "
+                                "instances list and will be refreshed there.",
+                            )
+                        ).format(id=instance.id),
+                    )
+                    got = self.ledger.get(instance.id, instance.provider)
+                    assert got is not None
+                    return got
+                time.sleep(delay)
+                continue
+            seen = next((i for i in listed if i.id == instance.id), None)
             if seen is not None:
                 entry = self.ledger.observe(seen)
                 if seen.state == "running" and (

@@ -311,6 +311,10 @@
         <translation>正在等待 {id} 进入运行状态…</translation>
     </message>
     <message>
+        <source>{id} was launched, but its state could not be checked; it is in the instances list and will be refreshed there.</source>
+        <translation>{id} 已启动，但暂时无法查询其状态；它已在实例列表中，稍后会在那里刷新。</translation>
+    </message>
+    <message>
         <source>Instance {id} stopped right after launch ({state}).</source>
         <translation>实例 {id} 启动后立即停止了（{state}）。</translation>
     </message>

@@ -228,3 +228,21 @@ def test_pending_launch_never_seen_is_given_up_after_ten_minutes(svc, moto):
     svc.reconcile()
     assert svc.pending.get("lg-lost").status == "not_launched"
     assert svc.pending.open() == []
+
+
+def test_status_check_failing_after_launch_does_not_fail_the_launch(psvc, aws_proxy, moto, monkeypatch):
+    from app.cloud import aws as aws_mod
+
+    monkeypatch.setattr(aws_mod, "MAX_ATTEMPTS", 1)
+    monkeypatch.setattr("app.cloud.launch.POLL_S", 0.05)
+    aws_proxy.inject(
+        "DescribeInstances", "InternalError", "We encountered an internal error.", status=500, times=3
+    )
+    steps = []
+    res = psvc.launch(
+        LaunchOptions(account="lab", instance_type="g5.xlarge", ssh_from="198.51.100.7/32"),
+        progress=lambda s, m="": steps.append((s, m)),
+    )
+    assert res.entry.id in _moto_ids(moto)
+    assert any("could not be checked" in m for s, m in steps if s == "wait")
+    assert psvc.pending.get(res.client_token).status == "done"
