@@ -238,7 +238,10 @@ _ERRORS: dict[str, tuple[type[CloudError], str, str]] = {
     "ClientNetworkError": (
         NetworkError,
         QT_TRANSLATE_NOOP("LabGPU", "Cannot reach Tencent Cloud at {endpoint}."),
-        QT_TRANSLATE_NOOP("LabGPU", "Check the network connection and the account's endpoint, then retry."),
+        QT_TRANSLATE_NOOP(
+            "LabGPU",
+            "Check the network connection and the account's endpoint, then retry: a retried launch never makes a second instance, and the instances list shows whether it went through.",  # noqa: E501
+        ),
     ),
     "ServerNetworkError": (
         CloudError,

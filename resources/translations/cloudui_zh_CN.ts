@@ -690,8 +690,8 @@
         <translation>无法连接腾讯云接入点 {endpoint}。</translation>
     </message>
     <message>
-        <source>Check the network connection and the account's endpoint, then retry.</source>
-        <translation>检查网络连接和账号的接入点，然后重试。</translation>
+        <source>Check the network connection and the account's endpoint, then retry: a retried launch never makes a second instance, and the instances list shows whether it went through.</source>
+        <translation>检查网络连接和账号的接入点，然后重试：重试同一次创建绝不会多出一台实例，实例列表会显示它是否已创建。</translation>
     </message>
     <message>
         <source>Tencent Cloud at {endpoint} answered with an HTTP error.</source>

@@ -173,6 +173,22 @@ def test_client_token_gives_one_instance_for_retries_and_crashes(tencent_server,
     assert found.id == r1["InstanceIdSet"][0]
 
 
+def test_lost_answer_to_run_instances_then_retry_gives_the_same_instance(tencent_server, provider):
+    """RunInstances reached Tencent but the answer was lost: a NetworkError (the launch may exist), and
+    the retry with the same token returns that instance without a second RunInstances taking effect."""
+    from tests.fixtures.tencent_cvm_server import DROP
+
+    acct, creds = tencent_account(tencent_server), tencent_creds()
+    tencent_server.fail_next("RunInstances", DROP)
+    with pytest.raises(NetworkError) as info:
+        provider.launch(acct, creds, _req())
+    assert info.value.retryable
+    assert len(tencent_server.instances) == 1  # it was created
+    again = provider.launch(acct, creds, _req())
+    assert again.id == next(iter(tencent_server.instances))
+    assert len(tencent_server.instances) == 1
+
+
 def test_state_machine_pending_running_stopped_started_terminated(tencent_server, provider):
     acct, creds = tencent_account(tencent_server), tencent_creds()
     tencent_server.pending_seconds = 0.5

@@ -559,3 +559,23 @@ def test_launch_dialog_on_aws_through_moto(qtbot, ctx, secret_service, moto, mon
     assert "$" in dialog.outcome_label.text()
     inst = moto.ec2().describe_instances()["Reservations"][0]["Instances"][0]
     assert inst["InstanceType"] == "g5.xlarge"
+
+
+def test_retry_after_a_lost_answer_yields_one_instance(qtbot, ctx, tc_account, tencent_server):
+    from app.ui.cloud.launch_dialog import open_launch_dialog
+    from tests.fixtures.tencent_cvm_server import DROP
+
+    tencent_server.fail_next("RunInstances", DROP)  # Tencent creates it, the answer never arrives
+    dialog = open_launch_dialog(ctx, _offer())
+    qtbot.addWidget(dialog)
+    qtbot.waitUntil(lambda: dialog.account_combo.count() == 1, timeout=10000)
+    qtbot.waitUntil(lambda: dialog.cidr_edit.text() != "", timeout=10000)
+    dialog.launch_button.click()
+    qtbot.waitUntil(lambda: dialog.launch_button.text() == "Retry", timeout=20000)
+    assert "Cannot reach Tencent Cloud" in dialog.outcome_label.text()
+    assert "never makes a second instance" in dialog.outcome_label.text()
+    assert len(tencent_server.instances) == 1
+    with qtbot.waitSignal(dialog.launched, timeout=20000):
+        dialog.launch_button.click()
+    assert dialog.result.entry.id == next(iter(tencent_server.instances))
+    assert len(tencent_server.instances) == 1
