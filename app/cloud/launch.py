@@ -63,6 +63,12 @@ ProgressCallback = Callable[[str, str], None]
 NOT_LAUNCHED_AFTER = timedelta(minutes=10)  # a pending launch the cloud never shows is given up after this
 WAIT_TIMEOUT_S = float(os.environ.get("LABGPU_LAUNCH_WAIT_S", "600"))
 POLL_S = 3.0
+LAUNCH_RETRY_HINT = QT_TRANSLATE_NOOP(
+    "LabGPU",
+    "The launch may have gone through: 'labgpu ls' (or the instances page) shows it within a minute. "
+    "To retry safely, repeat it with --client-token {token} (the retry button does this): the same "
+    "token never makes a second instance.",
+)
 
 
 @dataclass(frozen=True)
@@ -376,8 +382,22 @@ class CloudService:
                 notes.append(msg)
                 report("zone", msg)
                 attempt += 1
-            except NetworkError:
-                raise  # ambiguous: the request may have reached the cloud; reconcile decides
+            except NetworkError as exc:
+                # Ambiguous: the request may have reached the cloud. The pending record stays open for
+                # reconcile, and the hint says how to retry without a second instance.
+                params = {k: v for k, v in exc.params.items() if k != "token"}
+                err = NetworkError(
+                    exc.template,
+                    LAUNCH_RETRY_HINT,
+                    provider=exc.provider,
+                    code=exc.code,
+                    request_id=exc.request_id,
+                    retryable=True,
+                    token=token,
+                    **params,
+                )
+                err.client_token = token  # type: ignore[attr-defined]
+                raise err from None
             except CloudError as exc:
                 self.pending.fail(token, exc.one_line())
                 raise

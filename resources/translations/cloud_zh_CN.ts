@@ -263,6 +263,10 @@
         <translation>停止后 EBS 磁盘仍会计费；终止实例才会停止全部计费。</translation>
     </message>
     <message>
+        <source>The launch may have gone through: 'labgpu ls' (or the instances page) shows it within a minute. To retry safely, repeat it with --client-token {token} (the retry button does this): the same token never makes a second instance.</source>
+        <translation>启动可能已经成功：'labgpu ls'（或实例页面）在一分钟内就会显示它。要安全地重试，请加上 --client-token {token} 重复这次启动（“重试”按钮就是这样做的）：同一个令牌绝不会创建第二台实例。</translation>
+    </message>
+    <message>
         <source>No cloud account is set up, so no live prices can be fetched.</source>
         <translation>还没有设置云账号，无法获取实时价格。</translation>
     </message>

@@ -147,6 +147,8 @@ def test_lost_answer_leaves_pending_record_that_reconcile_resolves(psvc, aws_pro
     assert err.value.code == "NetworkError"
     assert "labgpu ls" in err.value.hint()
     [pending] = psvc.pending.open()
+    assert f"--client-token {pending.client_token}" in err.value.hint()
+    assert err.value.client_token == pending.client_token
     assert psvc.ledger.list() == []
     [iid] = _moto_ids(moto)  # it did launch: the answer was lost, not the request
     result = psvc.reconcile()
