@@ -42,7 +42,6 @@ def _wait_idle(qtbot, ctx, timeout=10000):
 
 def _add_tencent_account(qtbot, ctx, page, server, name="lab-tc", secret=TEST_SECRET_KEY):
     dialog = page.open_dialog()
-    qtbot.addWidget(dialog)
     dialog.provider_combo.setCurrentIndex(dialog.provider_combo.findData("tencent"))
     qtbot.keyClicks(dialog.name_edit, name)
     dialog.region_combo.setCurrentText("ap-guangzhou")
@@ -189,7 +188,6 @@ def test_without_a_keyring_the_page_says_what_to_install_and_stores_nothing(qtbo
         assert not page.add_button.isEnabled()
         # The dialog itself also refuses with the same sentence (e.g. opened from elsewhere).
         dialog = page.open_dialog()
-        qtbot.addWidget(dialog)
         qtbot.keyClicks(dialog.name_edit, "nokeyring")
         qtbot.keyClicks(dialog.key_edit, TEST_SECRET_ID)
         qtbot.keyClicks(dialog.secret_edit, TEST_SECRET_KEY)
@@ -288,7 +286,6 @@ def test_instances_page_lists_costs_and_runs_stop_start_terminate(qtbot, ctx, tc
     _wait_idle(qtbot, ctx)
     assert page.table.rowCount() == 0
     dialog = page.open_launch(_offer())
-    qtbot.addWidget(dialog)
     qtbot.waitUntil(lambda: dialog.account_combo.count() == 1, timeout=10000)
     result = _launch_from_dialog(qtbot, ctx, dialog, spot=False)
     iid = result.entry.id
@@ -394,7 +391,6 @@ def test_audit_dialog_lists_actions_and_exports_csv_without_secrets(
     page = InstancesPage(ctx)
     qtbot.addWidget(page)
     dialog = page.open_audit()
-    qtbot.addWidget(dialog)
     qtbot.waitUntil(lambda: len(dialog.entries) >= 3, timeout=10000)
     actions = [dialog.table.item(r, 2).text() for r in range(dialog.table.rowCount())]
     assert {"launch", "stop", "terminate"} <= set(actions)
@@ -425,7 +421,6 @@ def test_offers_can_open_the_launch_dialog_through_navigation(qtbot, ctx, tc_acc
     qtbot.addWidget(page)
     page.activate({"launch": _offer()})
     dialog = page._dialogs[-1]
-    qtbot.addWidget(dialog)
     assert dialog.isVisible()
     assert dialog.type_edit.text() == GN7
     qtbot.waitUntil(lambda: dialog.account_combo.count() == 1, timeout=10000)

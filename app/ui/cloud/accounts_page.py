@@ -256,6 +256,7 @@ class AccountsPage(QWidget):
         dialog = AccountDialog(self.ctx, self, edit=info)
         dialog.saved.connect(self._on_dialog_saved)
         self._dialog = dialog
+        dialog.finished.connect(dialog.deleteLater)
         dialog.open()
         return dialog
 
@@ -291,6 +292,7 @@ class AccountsPage(QWidget):
             lambda result: self._remove_confirmed(name) if result == QMessageBox.StandardButton.Yes else None
         )
         self._dialog = box
+        box.finished.connect(box.deleteLater)
         box.open()
 
     def _remove_confirmed(self, name: str) -> None:

@@ -426,7 +426,7 @@ class InstancesPage(QWidget):
         if e is None:
             return None
         dialog = TerminateConfirmDialog(e.id, f"{e.instance_type}, {e.account}", self)
-        self._dialogs.append(dialog)
+        self._keep(dialog)
         dialog.accepted.connect(
             lambda: self._act(
                 e.id,
@@ -460,16 +460,27 @@ class InstancesPage(QWidget):
 
         dialog = open_launch_dialog(self.ctx, offer, self)
         dialog.launched.connect(lambda result: (self.load_ledger(), self.reconcile()))
-        self._dialogs.append(dialog)
+        self._keep(dialog)
         return dialog
 
     def open_audit(self) -> Any:
         from app.ui.cloud.audit_dialog import AuditDialog
 
         dialog = AuditDialog(self.ctx, self)
-        self._dialogs.append(dialog)
+        self._keep(dialog)
         dialog.open()
         return dialog
+
+    def _keep(self, dialog: Any) -> None:
+        """Hold the dialog while it is open; free it once it is done."""
+        self._dialogs.append(dialog)
+
+        def forget(_result: int = 0) -> None:
+            if dialog in self._dialogs:
+                self._dialogs.remove(dialog)
+            dialog.deleteLater()
+
+        dialog.finished.connect(forget)
 
     def activate(self, payload: object) -> None:
         """``{"launch": offer}`` opens the launch dialog for that offer; ``{"select": id}`` selects a row."""
