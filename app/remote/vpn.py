@@ -41,6 +41,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -296,6 +297,10 @@ class ManagementSession:
         self._sock.settimeout(timeout)
         self._buf = b""
         self._send_lock = threading.Lock()
+        # Who each reply still to come belongs to, in sending order ("async": a send() whose
+        # one-line SUCCESS:/ERROR: reply nobody waits for; "cmd": the command() waiting). The
+        # interface answers in order, so an async reply is never taken for a command's.
+        self._order: deque[str] = deque()
         self._closed = False
         try:
             self._sock.connect(str(path))
@@ -325,11 +330,25 @@ class ManagementSession:
         self._sock.close()
 
     def send(self, command: str) -> None:
+        """Send a one-line-reply command without waiting for its reply (safe from any thread)."""
         with self._send_lock:
             self._sock.sendall(command.encode("utf-8") + b"\n")
+            self._order.append("async")
+
+    def _reply_owner(self) -> str:
+        with self._send_lock:
+            return self._order.popleft() if self._order else ""
 
     def read_line(self, timeout: float | None) -> str:
-        """The next line; TimeoutError when none came in ``timeout`` s, EOFError when closed."""
+        """The next line that is not a reply owed to send(); TimeoutError when none came in
+        ``timeout`` s, EOFError when closed."""
+        while True:
+            line = self._read_raw(timeout)
+            if line.startswith(("SUCCESS:", "ERROR:")) and self._reply_owner() == "async":
+                continue
+            return line
+
+    def _read_raw(self, timeout: float | None) -> str:
         deadline = None if timeout is None else time.monotonic() + timeout
         while b"\n" not in self._buf:
             if self._closed:
@@ -359,7 +378,9 @@ class ManagementSession:
         on_event: Callable[[str], None] | None = None,
     ) -> list[str]:
         """Send ``cmd`` and return its reply lines; real-time ``>`` lines go to ``on_event``."""
-        self.send(cmd)
+        with self._send_lock:
+            self._sock.sendall(cmd.encode("utf-8") + b"\n")
+            self._order.append("cmd")
         lines: list[str] = []
         deadline = time.monotonic() + timeout
         while True:
@@ -370,6 +391,9 @@ class ManagementSession:
                 continue
             if multiline:
                 if line == "END":
+                    with self._send_lock:
+                        if self._order and self._order[0] == "cmd":
+                            self._order.popleft()
                     return lines
                 if line.startswith("ERROR:") and not lines:
                     return [line]
