@@ -242,12 +242,18 @@ def cmd_accounts_import_tencent(args: argparse.Namespace) -> int:
 
 
 def cmd_prices_refresh(args: argparse.Namespace) -> int:
-    offers = _service().refresh_prices(args.account, args.types)
+    errors: dict[str, Any] = {}
+    offers = _service().refresh_prices(args.account, args.types, errors=None if args.account else errors)
+    for name, exc in errors.items():
+        print(f"labgpu: account {name}: {exc.one_line()}", file=sys.stderr)
+    status = 3 if errors else 0  # some accounts refreshed, some not
+    if errors and not offers:
+        status = 2
     if args.json:
         from dataclasses import asdict
 
         print_json([asdict(o) for o in offers])
-        return 0
+        return status
     print_table(
         ["PROVIDER", "REGION", "ZONE", "TYPE", "GPU", "ON-DEMAND/H", "SPOT/H", "CUR", "SOLD OUT"],
         [
@@ -266,7 +272,7 @@ def cmd_prices_refresh(args: argparse.Namespace) -> int:
         ],
     )
     print(f"{len(offers)} live prices cached", file=sys.stderr)
-    return 0
+    return status
 
 
 # -- instances ------------------------------------------------------------------------------------

@@ -358,7 +358,7 @@ class AwsProvider:
                 read_timeout=60,
                 user_agent_extra="labgpu",
             )
-            client = session.client(service, endpoint_url=account.endpoint or None, config=cfg)
+            client = session.client(service, endpoint_url=_endpoint_for(account, service), config=cfg)
             if len(cache) > 32:
                 cache.clear()
             cache[key] = client
@@ -941,7 +941,9 @@ class AwsProvider:
                     ctx={"instance_type": itype},
                 )
             except CloudError as exc:
-                log.info("skip %s: %s", itype, exc.code)
+                if exc.code not in ("InvalidInstanceType", "InvalidParameterValue", "Unsupported"):
+                    raise  # auth, network, throttling: the whole refresh failed, say so
+                log.info("skip %s: %s", itype, exc.code)  # a type this region (or moto) does not know
                 continue
             for d in resp.get("InstanceTypes", []):
                 if d.get("GpuInfo"):
@@ -1002,6 +1004,22 @@ class AwsProvider:
 def _msg(template: str, **params: Any) -> str:
     """A progress sentence in the user's language."""
     return translate(template).format(**params)
+
+
+def _endpoint_for(account: Account, service: str) -> str | None:
+    """The account's endpoint for ``service``. A service-specific endpoint (an EC2 VPC endpoint such
+    as https://vpce-….ec2.us-east-1.vpce.amazonaws.com, or ec2.REGION.amazonaws.com) applies to EC2
+    only; an all-in-one endpoint (a local emulator or proxy) applies to every service. Per-service
+    overrides: account.extra["sts_endpoint"], ["pricing_endpoint"]."""
+    override = account.extra.get(f"{service}_endpoint", "")
+    if override:
+        return override
+    if not account.endpoint:
+        return None
+    host = re.sub(r"^[a-z]+://", "", account.endpoint).split("/")[0].lower()
+    if service != "ec2" and (".ec2." in f".{host}" or host.startswith("ec2.") or "vpce" in host):
+        return None
+    return account.endpoint
 
 
 def _resource_of(method: str, kwargs: dict[str, Any], resp: dict[str, Any]) -> str:

@@ -183,7 +183,14 @@ class CloudService:
         return provider.validate(account, creds)
 
     # -- prices ----------------------------------------------------------------------------------
-    def refresh_prices(self, account_name: str | None = None, instance_types: Sequence[str] = ()) -> list:
+    def refresh_prices(
+        self,
+        account_name: str | None = None,
+        instance_types: Sequence[str] = (),
+        errors: dict[str, LabGpuError] | None = None,
+    ) -> list:
+        """Live prices with one account (or every account) into the cache. With ``errors`` given, an
+        account that fails is recorded there and the others still refresh; otherwise the error raises."""
         names = [account_name] if account_name else [a.name for a in self.accounts.list()]
         if not names:
             raise InputError(
@@ -195,8 +202,13 @@ class CloudService:
             )
         out = []
         for name in names:
-            account, creds, provider = self._resolve(name)
-            out.extend(live_prices.refresh_prices(account, provider, creds, instance_types, self.paths))
+            try:
+                account, creds, provider = self._resolve(name)
+                out.extend(live_prices.refresh_prices(account, provider, creds, instance_types, self.paths))
+            except LabGpuError as exc:
+                if errors is None:
+                    raise
+                errors[name] = exc
         return out
 
     def on_demand_price(self, account: Account, instance_type: str) -> tuple[float | None, str]:

@@ -352,3 +352,17 @@ def test_stopping_a_one_time_spot_instance_is_refused_like_aws(pacct, aws_proxy,
     assert err.value.code == "UnsupportedOperation"
     assert "terminate it instead" in err.value.hint()
     assert inst.id in err.value.text()
+
+
+def test_endpoint_rules():
+    from app.cloud.aws import _endpoint_for
+
+    local = Account("l", "aws", "us-east-1", "http://127.0.0.1:5000")
+    assert _endpoint_for(local, "ec2") == _endpoint_for(local, "sts") == "http://127.0.0.1:5000"
+    vpce = Account("v", "aws", "us-east-1", "https://vpce-0abc-xyz.ec2.us-east-1.vpce.amazonaws.com")
+    assert _endpoint_for(vpce, "ec2") == vpce.endpoint
+    assert _endpoint_for(vpce, "sts") is None  # STS and Pricing keep their public endpoints
+    assert _endpoint_for(vpce, "pricing") is None
+    own = Account("o", "aws", "us-east-1", vpce.endpoint, {"sts_endpoint": "https://sts.example.internal"})
+    assert _endpoint_for(own, "sts") == "https://sts.example.internal"
+    assert _endpoint_for(Account("n", "aws", "us-east-1"), "ec2") is None

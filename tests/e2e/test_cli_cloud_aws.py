@@ -207,3 +207,29 @@ def test_ls_exit_3_when_a_cloud_cannot_be_asked(secret_service, labgpu_home):
     assert json.loads(r.stdout) == []
     assert "account down not refreshed" in r.stderr
     assert "[NetworkError]" in r.stderr
+
+
+def test_prices_refresh_goes_on_when_one_account_fails(secret_service, moto, labgpu_home):
+    for name, url in (("down", "http://127.0.0.1:9"), ("up", moto.url)):
+        _ok(
+            "accounts",
+            "add",
+            "aws",
+            name,
+            "--region",
+            "us-east-1",
+            "--endpoint",
+            url,
+            stdin=f"{AWS_KEY_ID}\n{AWS_SECRET}\n",
+        )
+    r = _cli(
+        "prices",
+        "refresh",
+        "--type",
+        "g5.xlarge",
+        "--json",
+        env=dict(os.environ, LABGPU_AWS_MAX_ATTEMPTS="1"),
+    )
+    assert r.returncode == 3
+    assert {o["instance_type"] for o in json.loads(r.stdout)} == {"g5.xlarge"}
+    assert "account down: [NetworkError]" in r.stderr
