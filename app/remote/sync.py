@@ -34,7 +34,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import hashlib
-import io
 import json
 import logging
 import os
@@ -43,7 +42,7 @@ import shlex
 import shutil
 import socket
 import stat as statmod
-import tarfile
+import struct
 import threading
 import time
 from collections import deque
@@ -468,6 +467,37 @@ class Channel:
         except _CONN_ERRORS as exc:
             raise _connection_lost(str(exc) or type(exc).__name__) from None
 
+    def send_many(self, requests: Sequence[tuple[Any, ...]]) -> list[int]:
+        """Many requests in ONE channel write: thousands of renames or mkdirs cost a few SSH
+        packets instead of one each (paramiko's per-packet cost dominates small requests)."""
+        sftp = self.sftp
+        parts: list[bytes] = []
+        nums: list[int] = []
+        with sftp._lock:
+            for t, *args in requests:
+                msg = paramiko.Message()
+                msg.add_int(sftp.request_number)
+                for item in args:
+                    if isinstance(item, int64):
+                        msg.add_int64(item)
+                    elif isinstance(item, int):
+                        msg.add_int(item)
+                    elif isinstance(item, SFTPAttributes):
+                        item._pack(msg)
+                    else:
+                        msg.add_string(item)
+                body = msg.asbytes()
+                parts.append(struct.pack(">IB", len(body) + 1, t) + body)
+                nums.append(sftp.request_number)
+                sftp._expecting[sftp.request_number] = self.replies
+                sftp.request_number += 1
+        try:
+            for k in range(0, len(parts), 2048):
+                sftp.sock.sendall(b"".join(parts[k : k + 2048]))
+        except _CONN_ERRORS as exc:
+            raise _connection_lost(str(exc) or type(exc).__name__) from None
+        return nums
+
     def wait(self, num: int) -> tuple[int, paramiko.Message]:
         got = self.replies.got
         try:
@@ -521,6 +551,48 @@ class Channel:
         finally:
             self.status(self.send(CMD_CLOSE, h))
         return out
+
+
+def _tar_octal(value: int, width: int) -> bytes:
+    return b"%0*o\0" % (width - 1, value)
+
+
+def _tar_block(name: bytes, size: int, mtime: int, mode: int, typeflag: bytes) -> bytes:
+    head = (
+        name.ljust(100, b"\0")
+        + _tar_octal(mode, 8)
+        + _tar_octal(0, 8)
+        + _tar_octal(0, 8)
+        + _tar_octal(size, 12)
+        + _tar_octal(mtime, 12)
+        + b" " * 8
+        + typeflag
+        + b"\0" * 100
+        + b"ustar  \0"
+        + b"\0" * 32
+        + b"\0" * 32
+        + b"\0" * 16
+        + b"\0" * 155
+        + b"\0" * 12
+    )
+    chk = b"%06o\0 " % sum(head)
+    return head[:148] + chk + head[156:]
+
+
+def tar_header(name: bytes, size: int, mtime: int, mode: int) -> bytes:
+    """A GNU tar header for one regular file (a ``././@LongLink`` entry first for long names).
+
+    Written by hand: ``tarfile`` costs ~100 µs per member, which dominated 10,000-file uploads."""
+    if len(name) < 100:
+        return _tar_block(name, size, mtime, mode, b"0")
+    long_name = name + b"\0"
+    pad = -len(long_name) % 512
+    return (
+        _tar_block(b"././@LongLink", len(long_name), 0, 0o644, b"L")
+        + long_name
+        + b"\0" * pad
+        + _tar_block(name[:99], size, mtime, mode, b"0")
+    )
 
 
 class _ChannelWriter:
@@ -1001,7 +1073,13 @@ class SyncEngine:
         ch = Channel(t)
         try:
             # all mkdirs in flight at once, parents first (the server handles requests in order)
-            nums = [(d, ch.send(CMD_MKDIR, self._rpath(d), SFTPAttributes())) for d in plan.mkdirs]
+            nums = list(
+                zip(
+                    plan.mkdirs,
+                    ch.send_many([(CMD_MKDIR, self._rpath(d), SFTPAttributes()) for d in plan.mkdirs]),
+                    strict=True,
+                )
+            )
             for d, n in nums:
                 try:
                     ch.status(n)
@@ -1015,7 +1093,7 @@ class SyncEngine:
                             path=d,
                             why=exc.text,
                         ) from None
-            stale = [ch.send(CMD_REMOVE, self._rpath(p)) for p in plan.stale_parts]
+            stale = ch.send_many([(CMD_REMOVE, self._rpath(p)) for p in plan.stale_parts])
             for n in stale:
                 with contextlib.suppress(SftpError):
                     ch.status(n)
@@ -1230,7 +1308,23 @@ class SyncEngine:
 
     def _commit_remote(self, ch: Channel, items: Sequence[PlanItem]) -> None:
         """Rename finished temporary files to their final names, all requests in flight at once."""
-        renames = [(i, ch.rename(self._rpath(self._temps[i.path]), self._rpath(i.path))) for i in items]
+        renames = list(
+            zip(
+                items,
+                ch.send_many(
+                    [
+                        (
+                            CMD_EXTENDED,
+                            "posix-rename@openssh.com",
+                            self._rpath(self._temps[i.path]),
+                            self._rpath(i.path),
+                        )
+                        for i in items
+                    ]
+                ),
+                strict=True,
+            )
+        )
         for item, n in renames:
             try:
                 ch.status(n)
@@ -1254,9 +1348,12 @@ class SyncEngine:
         each written under its temporary name; renames follow, pipelined, once tar succeeded.
         Returns None (caller falls back to SFTP) when the server has no usable tar."""
         verify = self.opts.verify
-        temps = {item.path: self._temp_for(item) for item in job}
-        for item in job:
-            self._offsets[item.path] = 0
+        token = secrets.token_hex(4)  # one per stream: unique for this attempt, no syscall per file
+        temps = {item.path: part_name(item.path, token) for item in job}
+        with self._lock:
+            self._temps.update(temps)
+            for item in job:
+                self._offsets[item.path] = 0
         try:
             chan = t.open_session(timeout=15)
             chan.exec_command(b"tar -x --no-same-owner -f - -C " + _q(self.remote))
@@ -1264,33 +1361,35 @@ class SyncEngine:
             raise _connection_lost(str(exc) or type(exc).__name__) from None
         writer = _ChannelWriter(chan, self)
         digests: dict[str, str] = {}
+        buf: list[bytes] = []
+        buffered = payload = 0
         try:
-            with tarfile.open(
-                fileobj=writer,
-                mode="w|",
-                format=tarfile.GNU_FORMAT,
-                encoding="utf-8",
-                errors="surrogateescape",
-                bufsize=256 * 1024,
-            ) as tf:
-                for item in job:
+            for item in job:
+                try:
+                    fd = os.open(lr.path(item.path), os.O_RDONLY | getattr(os, "O_BINARY", 0))
                     try:
-                        with open(lr.path(item.path), "rb") as fh:
-                            data = fh.read(item.size + 1)
-                    except OSError as exc:
-                        raise _local_error(exc, item.path) from None
-                    if len(data) != item.size:
-                        raise _source_changed(item.path)
-                    if verify:
-                        digests[item.path] = hashlib.sha256(data).hexdigest()
-                    ti = tarfile.TarInfo(temps[item.path])
-                    ti.size = len(data)
-                    ti.mtime = int(item.mtime)
-                    ti.mode = item.mode & 0o777 if self.opts.preserve_mode else 0o644
-                    ti.uname = ti.gname = ""
-                    self.progress.add(0, current=item.path)
-                    tf.addfile(ti, io.BytesIO(data))
-                    self.progress.add(len(data))
+                        data = os.read(fd, item.size + 1) if item.size else b""
+                    finally:
+                        os.close(fd)
+                except OSError as exc:
+                    raise _local_error(exc, item.path) from None
+                if len(data) != item.size:
+                    raise _source_changed(item.path)
+                if verify:
+                    digests[item.path] = hashlib.sha256(data).hexdigest()
+                mode = item.mode & 0o777 if self.opts.preserve_mode else 0o644
+                header = tar_header(encode_name(temps[item.path]), len(data), int(item.mtime), mode)
+                pad = -len(data) % 512
+                buf += (header, data, b"\0" * pad) if pad else (header, data)
+                buffered += len(header) + len(data) + pad
+                payload += len(data)
+                if buffered >= 1 << 20:
+                    writer.write(b"".join(buf))
+                    self.progress.add(payload, current=item.path)
+                    buf, buffered, payload = [], 0, 0
+            buf.append(b"\0" * 1024)  # end of archive
+            writer.write(b"".join(buf))
+            self.progress.add(payload)
             try:
                 chan.shutdown_write()
                 rc = chan.recv_exit_status()
@@ -1306,7 +1405,7 @@ class SyncEngine:
         if rc != 0:
             text = bytes(err).decode("utf-8", "replace").strip()
             # leave nothing behind: remove whatever tar managed to write
-            nums = [ch.send(CMD_REMOVE, self._rpath(tmp)) for tmp in temps.values()]
+            nums = ch.send_many([(CMD_REMOVE, self._rpath(tmp)) for tmp in temps.values()])
             for n in nums:
                 with contextlib.suppress(SftpError):
                     ch.status(n)
@@ -1484,22 +1583,15 @@ class SyncEngine:
         else:
             remote = self.remote_sha256(shell, [i.path for i, _d in pending])
             ok = [(i, d) for i, d in pending if remote.get(i.path) == d]
-        bad = [i for i, _d in pending if (i, _d) not in ok]
+        ok_paths = {i.path for i, _d in ok}
+        bad = [i for i, _d in pending if i.path not in ok_paths]
         if up:
             ch = Channel(t)
             try:
-                for item in bad:
+                for n in ch.send_many([(CMD_REMOVE, self._rpath(self._temps[i.path])) for i in bad]):
                     with contextlib.suppress(SftpError):
-                        ch.status(ch.send(CMD_REMOVE, self._rpath(self._temps[item.path])))
-                renames = [
-                    (i, ch.rename(self._rpath(self._temps[i.path]), self._rpath(i.path))) for i, _d in ok
-                ]
-                for item, n in renames:
-                    ch.status(n)
-                    with self._lock:
-                        self.result.files += 1
-                        self.result.bytes += item.size - self._offsets.get(item.path, 0)
-                    self.progress.add(0, files=1)
+                        ch.status(n)
+                self._commit_remote(ch, [i for i, _d in ok])
             finally:
                 ch.close()
         else:
@@ -1527,11 +1619,10 @@ class SyncEngine:
         if up:
             ch = Channel(t)
             try:
-                nums = []
-                for item in plan.deletions:
-                    is_dir = item.kind == DIR
-                    nums.append((item, ch.send(CMD_RMDIR if is_dir else CMD_REMOVE, self._rpath(item.path))))
-                for item, n in nums:
+                reqs = [
+                    (CMD_RMDIR if i.kind == DIR else CMD_REMOVE, self._rpath(i.path)) for i in plan.deletions
+                ]
+                for item, n in zip(plan.deletions, ch.send_many(reqs), strict=True):
                     try:
                         ch.status(n)
                     except SftpError as exc:
