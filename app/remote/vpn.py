@@ -471,7 +471,7 @@ class TunnelDriver:
                 )
             else:
                 self.error = _auth_failed(self.profile)
-            self._set(VpnStatus(FAILED, since=time.time(), message=self.error.text()))
+            self._set(VpnStatus(FAILED, since=time.time(), message=self.error.one_line()))
             return
         if not text.startswith("Need "):
             return
@@ -1482,6 +1482,7 @@ class VpnMonitor:
                 session.close()
                 return
             self._session, self._driver = session, driver
+        failed: VpnStatus | None = None
         try:
             for line in session.greeting:
                 if line.startswith(">"):
@@ -1499,7 +1500,9 @@ class VpnMonitor:
                     self.manager._update_runtime(self.name, want_up=False)
                     self.seen_up = False
                     session.send("signal SIGTERM")
-                    self._emit(VpnStatus(FAILED, since=time.time(), message=driver.error.text()))
+                    if self.last.state != FAILED:
+                        self._emit(VpnStatus(FAILED, since=time.time(), message=driver.error.one_line()))
+                    failed = self.last
                     driver.error = None
                 try:
                     line = session.read_line(1.0)
@@ -1509,14 +1512,17 @@ class VpnMonitor:
                     break
                 if line.startswith(">"):
                     driver.handle(line)
+                    if self.last.state == FAILED:
+                        failed = self.last
         finally:
             with self._lock:
                 self._session, self._driver = None, None
             session.close()
         if not self._stop.is_set():
             time.sleep(0.05)  # let the process finish exiting before is_running() looks
-            if not self.manager.is_running(self.name) and self.last.state not in (FAILED,):
-                self._emit(VpnStatus(DISCONNECTED, since=time.time()))
+            if not self.manager.is_running(self.name):
+                # A failure stays on screen (with its next step) instead of a plain "disconnected".
+                self._emit(failed or VpnStatus(DISCONNECTED, since=time.time()))
 
 
 def run_keeper(manager: VpnManager, name: str) -> int:

@@ -218,3 +218,30 @@ def test_connect_without_stored_credentials_asks_for_them_then_connects(qtbot, v
     qtbot.waitUntil(lambda: page.model.index(0, 4).data() == "stored in keyring", timeout=5000)
     page._on_disconnect_clicked()
     qtbot.waitUntil(lambda: lab.client_pids() == [], timeout=10000)
+
+
+def test_wrong_password_shows_failed_with_next_step_and_does_not_retry(qtbot, vpn_env, app_window):
+    ctx, window = app_window
+    page = _page(window)
+    lab = vpn_env
+    page.service.manager.add_profile(
+        "lab",
+        lab.ovpn_path,
+        username=lab.username,
+        password="wrong-password",
+        key_passphrase=lab.key_passphrase,
+    )
+    page.refresh()
+    qtbot.waitUntil(lambda: page.model.missing.get("lab") == [], timeout=10000)
+    page.select("lab")
+    with qtbot.waitSignal(ctx.errors.reported, timeout=20000) as reported:
+        qtbot.mouseClick(page.connect_button, Qt.MouseButton.LeftButton)
+    assert "[VpnAuthFailed]" in reported.args[0].text()
+    qtbot.waitUntil(lambda: lab.client_pids() == [], timeout=10000)
+    qtbot.wait(1500)  # no retry loop against the server with wrong credentials
+    assert lab.client_pids() == []
+    cell = _state_cell(page)
+    assert cell.data() == "Failed"
+    assert cell.data(Qt.ItemDataRole.ForegroundRole).name() == "#c62828"
+    assert "username or password" in page.details.text()
+    assert "Credentials…" in page.details.text()

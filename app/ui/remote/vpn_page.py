@@ -376,6 +376,9 @@ class VpnPage(QWidget):
         if st.state == NEEDS_CREDENTIALS and name in self._connect_requested:
             self._connect_requested.discard(name)
             self._open_credentials(name, then_connect=True)
+        if st.state == FAILED and name in self._connect_requested:
+            # The user is waiting for this one: say why, with the next step, in a dialog too.
+            self.ctx.errors.report(LabGpuError(st.message or text, code="VpnFailed"))
         if st.is_up or st.state == FAILED:
             self._connect_requested.discard(name)
         if name == self.selected():
