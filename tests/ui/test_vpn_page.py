@@ -245,3 +245,39 @@ def test_wrong_password_shows_failed_with_next_step_and_does_not_retry(qtbot, vp
     assert cell.data(Qt.ItemDataRole.ForegroundRole).name() == "#c62828"
     assert "username or password" in page.details.text()
     assert "Credentials…" in page.details.text()
+
+
+def test_cli_status_and_down_while_the_app_holds_the_tunnel(qtbot, vpn_env, app_window):
+    """One management client at a time: with the app attached, `vpn status` reports what the app
+    recorded and `vpn down` still stops the tunnel; the app shows it and does not reconnect."""
+    import json
+    import sys
+    from pathlib import Path
+
+    ctx, window = app_window
+    page = _page(window)
+    lab = vpn_env
+    page.service.manager.add_profile(
+        "lab", lab.ovpn_path, username=lab.username, password=lab.password, key_passphrase=lab.key_passphrase
+    )
+    page.refresh()
+    qtbot.waitUntil(lambda: page.model.missing.get("lab") == [], timeout=10000)
+    page.select("lab")
+    page._on_connect_clicked()
+    qtbot.waitUntil(lambda: _state_cell(page).data() == "Connected", timeout=20000)
+    root = Path(__file__).resolve().parents[2]
+
+    def cli(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "app", "vpn", *args], capture_output=True, text=True, timeout=60, cwd=root
+        )
+
+    r = cli("status", "lab", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["state"] == "CONNECTED"
+    r = cli("down", "lab")
+    assert r.returncode == 0, r.stderr
+    qtbot.waitUntil(lambda: _state_cell(page).data() == "Disconnected", timeout=10000)
+    qtbot.wait(2000)
+    assert lab.client_pids() == []
+    assert _state_cell(page).data() == "Disconnected"
