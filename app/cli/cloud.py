@@ -77,6 +77,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     la.add_argument("--account", required=True)
     la.add_argument("--type", required=True, dest="instance_type")
     la.add_argument("--zone", default="")
+    la.add_argument("--region", default="", help="region (default: the account's region)")
     la.add_argument("--image", default="")
     la.add_argument("--spot", action="store_true")
     la.add_argument("--max-price", type=float, default=None)
@@ -297,6 +298,7 @@ def cmd_launch(args: argparse.Namespace) -> int:
             account=args.account,
             instance_type=args.instance_type,
             zone=args.zone,
+            region=args.region,
             image_id=args.image,
             spot=args.spot,
             max_price=args.max_price,

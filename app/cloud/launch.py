@@ -21,6 +21,7 @@ Contract:
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 import shlex
@@ -47,7 +48,7 @@ from app.cloud.base import (
 )
 from app.cloud.errors import NetworkError
 from app.core import live_prices
-from app.core.accounts import AccountBook
+from app.core.accounts import AccountBook, validate_account
 from app.core.audit import AuditLog
 from app.core.errors import InputError, LabGpuError
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
@@ -79,6 +80,7 @@ class LaunchOptions:
     image_id: str = ""
     spot: bool = False
     max_price: float | None = None  # None: settings.spot_bid_fraction × on-demand
+    region: str = ""  # "" = the account's default region (an offer may be in another one)
     ssh_from: str = ""  # CIDR; "" = this computer's public address
     ssh_key_path: str = ""  # "" = LabGPU's own ed25519 key (created on first use)
     disk_gb: int = 100
@@ -127,8 +129,12 @@ class CloudService:
     def provider(self, provider_id: str) -> Provider:
         return self._provider_factory(provider_id)
 
-    def _resolve(self, name: str) -> tuple[Account, Credentials, Provider]:
+    def _resolve(self, name: str, region: str = "") -> tuple[Account, Credentials, Provider]:
+        """Account (in ``region`` when given: one account reaches every region), keys, provider."""
         account = self.accounts.get(name)
+        if region and region != account.region:
+            account = dataclasses.replace(account, region=region)
+            validate_account(account)
         return account, self.accounts.credentials(name), self.provider(account.provider)
 
     def _audited(
@@ -271,7 +277,7 @@ class CloudService:
 
         notes: list[str] = []
         token = opts.client_token or new_client_token()
-        account, creds, provider = self._resolve(opts.account)
+        account, creds, provider = self._resolve(opts.account, opts.region)
         if not opts.instance_type:
             raise InputError(
                 QT_TRANSLATE_NOOP("LabGPU", "No instance type was given."),
@@ -504,19 +510,34 @@ class CloudService:
         accounts = self.accounts.list()
         creds_cache: dict[str, Credentials] = {}
         by_name = {a.name: a for a in accounts}
+        # Every region where an account has (or is launching) something, not only its default one.
+        regions: dict[str, set[str]] = {a.name: {a.region} for a in accounts}
+        for e in self.ledger.list(include_terminated=False):
+            if e.account in regions and e.region:
+                regions[e.account].add(e.region)
+        for p in self.pending.open():
+            if p.account in regions and p.region:
+                regions[p.account].add(p.region)
+        scoped = [
+            dataclasses.replace(a, region=r) if r != a.region else a
+            for a in accounts
+            for r in sorted(regions[a.name])
+        ]
 
         def list_fn(account: Account) -> list[Instance]:
             creds = creds_cache.setdefault(account.name, self.accounts.credentials(account.name))
             return self.provider(account.provider).list_instances(account, creds)
 
         def price_fn(inst: Any) -> tuple[float, str, str] | None:
-            return self._price_for(by_name[inst.account], inst)
+            return self._price_for(dataclasses.replace(by_name[inst.account], region=inst.region), inst)
 
-        result = self.ledger.reconcile(accounts, list_fn, price_fn)
+        result = self.ledger.reconcile(scoped, list_fn, price_fn)
         for pending in self.pending.open():
             account = by_name.get(pending.account)
             if account is None or pending.account in result.errors:
                 continue
+            if pending.region and pending.region != account.region:
+                account = dataclasses.replace(account, region=pending.region)
             entry = next((e for e in result.entries if e.client_token == pending.client_token), None)
             if entry is None:
                 try:
@@ -565,7 +586,7 @@ class CloudService:
 
     def start(self, instance_id: str) -> LedgerEntry:
         entry = self._entry(instance_id)
-        account, creds, provider = self._resolve(entry.account)
+        account, creds, provider = self._resolve(entry.account, entry.region)
         self._audited(account, "start", instance_id, lambda: provider.start(account, creds, instance_id))
         got = self.ledger.mark_state(entry.provider, instance_id, "starting")
         return self._refresh_one(account, creds, provider, instance_id) or got or entry
@@ -573,7 +594,7 @@ class CloudService:
     def stop(self, instance_id: str) -> tuple[LedgerEntry, str]:
         """Returns the entry and the sentence on what still bills while stopped."""
         entry = self._entry(instance_id)
-        account, creds, provider = self._resolve(entry.account)
+        account, creds, provider = self._resolve(entry.account, entry.region)
         note = self._audited(account, "stop", instance_id, lambda: provider.stop(account, creds, instance_id))
         got = self.ledger.mark_state(entry.provider, instance_id, "stopping")
         fresh = self._refresh_one(account, creds, provider, instance_id) or got or entry
@@ -581,7 +602,7 @@ class CloudService:
 
     def terminate(self, instance_id: str) -> LedgerEntry:
         entry = self._entry(instance_id)
-        account, creds, provider = self._resolve(entry.account)
+        account, creds, provider = self._resolve(entry.account, entry.region)
         self._audited(
             account, "terminate", instance_id, lambda: provider.terminate(account, creds, instance_id)
         )

@@ -460,6 +460,8 @@ class Ledger:
     ) -> ReconcileResult:
         """Ask each account's cloud for its LabGPU instances and bring the ledger in line.
 
+        Each item of ``accounts`` is one (account, region) scope: only that region's rows can be
+        marked gone by it.
         ``list_fn(account)`` returns the instances (raises on failure: that account's rows stay as
         they were and the error is returned). ``price_fn(instance)`` gives (price/h, currency, source)
         for instances whose price the ledger does not know yet.
@@ -496,8 +498,8 @@ class Ledger:
                     self.observe(inst, now=t)
             for row in self.store.query(
                 "SELECT provider, id, first_seen FROM instance_ledger WHERE account=? AND provider=?"
-                " AND state NOT IN ('terminated','failed')",
-                (account.name, account.provider),
+                " AND region=? AND state NOT IN ('terminated','failed')",
+                (account.name, account.provider, account.region),
             ):
                 fresh = (t - (_dt(row["first_seen"]) or t)).total_seconds() < GONE_GRACE_S
                 if row["id"] not in seen_ids and not fresh:

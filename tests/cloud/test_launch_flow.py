@@ -248,3 +248,29 @@ def test_status_check_failing_after_launch_does_not_fail_the_launch(psvc, aws_pr
     assert res.entry.id in _moto_ids(moto)
     assert any("could not be checked" in m for s, m in steps if s == "wait")
     assert psvc.pending.get(res.client_token).status == "done"
+
+
+def test_one_account_launches_in_another_region_and_keeps_track(svc, moto):
+    res = svc.launch(
+        LaunchOptions(
+            account="lab", instance_type="g5.xlarge", region="us-west-2", ssh_from="198.51.100.7/32"
+        )
+    )
+    assert res.entry.region == "us-west-2"
+    assert res.entry.zone.startswith("us-west-2")
+    assert res.entry.id in _moto_ids_region(moto, "us-west-2")
+    [e] = svc.reconcile().entries  # listed in us-west-2, not marked gone by the us-east-1 listing
+    assert e.state == "running"
+    assert e.region == "us-west-2"
+    entry, _ = svc.stop(e.id)
+    assert entry.state in ("stopping", "stopped")
+    svc.terminate(e.id)
+    [e] = svc.reconcile().entries
+    assert e.state == "terminated"
+    assert e.raw_state == "terminated"
+
+
+def _moto_ids_region(moto, region):
+    return [
+        i["InstanceId"] for r in moto.ec2(region).describe_instances()["Reservations"] for i in r["Instances"]
+    ]

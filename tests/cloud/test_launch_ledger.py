@@ -41,6 +41,7 @@ class Inst:
 class Acc:
     name: str = "lab"
     provider: str = "aws"
+    region: str = "us-east-1"
 
 
 @pytest.fixture
@@ -90,7 +91,7 @@ def test_reconcile_updates_marks_gone_and_keeps_failed_accounts(ledger):
             raise RuntimeError("endpoint down")
         return [replace(Inst(), state="stopped", raw_state="stopped")]
 
-    res = ledger.reconcile([Acc(), Acc("tc", "tencent")], list_fn, now=later)
+    res = ledger.reconcile([Acc(), Acc("tc", "tencent", "us-east-1")], list_fn, now=later)
     by_id = {e.id: e for e in res.entries}
     assert by_id["i-1"].state == "stopped"
     assert by_id["i-2"].state == "terminated"
