@@ -13,9 +13,12 @@ Contract:
     svc.accounts (AccountBook) · svc.ledger (Ledger) · svc.audit (AuditLog) · svc.pending (PendingLaunches)
     svc.test_connection(name) -> str                # who the keys belong to
     svc.launch(LaunchOptions(...), progress=fn) -> LaunchResult      # fn(step, message)
-    svc.reconcile() -> ReconcileResult              # all accounts + pending launches
-    svc.start(id) / svc.stop(id) -> str (what still bills) / svc.terminate(id)
-    svc.refresh_prices(account_name=None, instance_types=()) -> list[Offer]
+        LaunchOptions.region: "" = the account's region; any other region works with the same keys.
+        A NetworkError from launch carries .client_token: retry with it (never a second instance).
+    svc.reconcile() -> ReconcileResult              # every account and region in use + pending launches
+    svc.start(id) -> LedgerEntry · svc.stop(id) -> (LedgerEntry, what still bills) · svc.terminate(id)
+    svc.refresh_prices(account_name=None, instance_types=(), errors=None) -> list[Offer]
+    svc.on_demand_price(account, type) -> (price | None, source) · svc.pending.open()
     svc.ssh_command(id) -> str
 """
 
