@@ -171,14 +171,16 @@ class PrivilegePlan:
     note: str = ""
 
 
-def find_openvpn() -> str:
-    candidates = [
-        os.environ.get(OPENVPN_ENV, ""),
-        shutil.which("openvpn") or "",
-        "/usr/sbin/openvpn",
-        "/usr/local/sbin/openvpn",
-        "/opt/homebrew/sbin/openvpn",
-    ]
+def find_openvpn(candidates: list[str] | None = None) -> str:
+    """The openvpn binary: $LABGPU_OPENVPN, PATH, then the usual install places."""
+    if candidates is None:
+        candidates = [
+            os.environ.get(OPENVPN_ENV, ""),
+            shutil.which("openvpn") or "",
+            "/usr/sbin/openvpn",
+            "/usr/local/sbin/openvpn",
+            "/opt/homebrew/sbin/openvpn",
+        ]
     if sys.platform == "win32":
         pf = os.environ.get("PROGRAMFILES", r"C:\Program Files")
         candidates.append(os.path.join(pf, "OpenVPN", "bin", "openvpn.exe"))
@@ -605,6 +607,15 @@ def diagnose_log(text: str) -> VpnError | None:
 
 
 _children: dict[int, subprocess.Popen[bytes]] = {}
+# The desktop app's monitors hold the management sockets themselves: no VpnManager in that
+# process (the SSH code's ensure_up included) leaves a keeper behind while it runs.
+_keepers: dict[str, bool] = {"enabled": True}
+
+
+def set_keepers_enabled(enabled: bool) -> None:
+    _keepers["enabled"] = enabled
+
+
 _children_lock = threading.Lock()
 
 
@@ -1115,7 +1126,7 @@ class VpnManager:
             if started:
                 self._stop_process(name, record=False)
             raise
-        if self.spawn_keepers and not self.is_keeper:
+        if self.spawn_keepers and _keepers["enabled"] and not self.is_keeper:
             self.spawn_keeper(name)
         return st
 

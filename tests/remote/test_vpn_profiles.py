@@ -324,3 +324,15 @@ def test_socket_path_falls_back_to_a_private_tmp_folder_when_too_long(tmp_path):
         shutil.rmtree(sock.parent)
     short = VpnManager(Paths(tmp_path / "c", tmp_path / "d", tmp_path / "k", tmp_path / "l"), netns="")
     assert short.socket_path("lab") == tmp_path / "d" / "runtime" / "vpn" / "lab.sock"
+
+
+def test_openvpn_missing_says_how_to_install(tmp_path):
+    from app.remote.vpn import find_openvpn
+
+    not_exec = tmp_path / "openvpn"
+    not_exec.write_text("#!/bin/sh\n")
+    with pytest.raises(VpnError) as info:
+        find_openvpn([str(tmp_path / "nope"), str(not_exec)])
+    assert info.value.code == "VpnOpenvpnMissing"
+    assert "apt install openvpn" in info.value.hint()
+    assert os.access(find_openvpn(), os.X_OK)

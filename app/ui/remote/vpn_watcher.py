@@ -16,7 +16,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QObject, Signal
 
 from app.core.paths import Paths
-from app.remote.vpn import DISCONNECTED, VpnManager, VpnMonitor, VpnStatus
+from app.remote.vpn import DISCONNECTED, VpnManager, VpnMonitor, VpnStatus, set_keepers_enabled
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +28,7 @@ class VpnService(QObject):
     def __init__(self, paths: Paths, parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.manager = VpnManager(paths)
-        self.manager.spawn_keepers = False  # the monitors own the management sockets while the app runs
+        set_keepers_enabled(False)  # the monitors own the management sockets while the app runs
         self._monitors: dict[str, VpnMonitor] = {}
         self._status: dict[str, VpnStatus] = {}
         self._lock = threading.Lock()
@@ -127,6 +127,7 @@ class VpnService(QObject):
             self._closed = True
             monitors = list(self._monitors.values())
             self._monitors.clear()
+        set_keepers_enabled(True)  # closing monitors hand tunnels still wanted to keepers
         for mon in monitors:
             if self.disconnect_on_exit and mon.name in self._started_here:
                 log.info("VPN %s: disconnecting on exit", mon.name)
