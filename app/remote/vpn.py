@@ -843,6 +843,15 @@ class VpnManager:
                 ) from None
         return folder / f"{name}.sock"
 
+    def _remove_socket(self, name: str) -> None:
+        """openvpn is gone: its socket (and an emptied private /tmp folder) go too."""
+        sock = self.socket_path(name)
+        with contextlib.suppress(OSError):
+            sock.unlink()
+        if sock.parent != self.runtime_dir:
+            with contextlib.suppress(OSError):
+                sock.parent.rmdir()  # only when empty: other profiles may still use it
+
     def _runtime_file(self, name: str) -> Path:
         return self.runtime_dir / f"{validate_profile_name(name)}.json"
 
@@ -1265,6 +1274,7 @@ class VpnManager:
                 )
         with contextlib.suppress(FileNotFoundError):
             self._pid_file(name).unlink()
+        self._remove_socket(name)
         if record:
             self.record_status(name, VpnStatus(DISCONNECTED, since=time.time()))
 
