@@ -233,3 +233,45 @@ def test_prices_refresh_goes_on_when_one_account_fails(secret_service, moto, lab
     assert r.returncode == 3
     assert {o["instance_type"] for o in json.loads(r.stdout)} == {"g5.xlarge"}
     assert "account down: [NetworkError]" in r.stderr
+
+
+def test_add_prompts_without_echo_on_a_terminal(secret_service, labgpu_home):
+    """On a terminal the secrets are prompted for (getpass: not echoed, not in argv)."""
+    import pty
+    import select
+    import time
+
+    pid, fd = pty.fork()
+    if pid == 0:  # child: the CLI with the pty as its controlling terminal
+        os.chdir(ROOT)
+        os.execve(
+            sys.executable,
+            [sys.executable, "-m", "app", "accounts", "add", "aws", "tty", "--region", "us-east-1"],
+            dict(os.environ),
+        )
+    out = b""
+    answers = [f"{AWS_KEY_ID}\n".encode(), f"{AWS_SECRET}\n".encode(), b"\n"]
+    deadline = time.monotonic() + 60
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([fd], [], [], 0.5)
+            if not ready:
+                continue
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            out += chunk
+            if answers and out.rstrip().endswith(b":"):
+                os.write(fd, answers.pop(0))
+    finally:
+        _, status = os.waitpid(pid, 0)
+        os.close(fd)
+    assert os.waitstatus_to_exitcode(status) == 0, out
+    text = out.decode("utf-8", "replace")
+    assert "Access key id:" in text and "Secret access key:" in text and "added aws account tty" in text
+    assert AWS_SECRET not in text and AWS_KEY_ID not in text  # not echoed
+    [acc] = json.loads(_ok("accounts", "ls", "--json").stdout)
+    assert acc["key_id"] == "AKIA…0001"
