@@ -703,6 +703,10 @@ class VpnManager:
         """Import (or replace) a profile; credentials given go to the keyring, never to a file."""
         validate_profile_name(name)
         prof: OvpnProfile = load_ovpn(Path(ovpn_path).expanduser(), allow_scripts=allow_scripts)
+        if prof.needs_auth or prof.needs_key_passphrase:
+            # It can only ever connect with a keyring: fail before storing anything (raises
+            # SecretsUnavailableError with what to install when there is none).
+            secrets.get_secret(secret_key(name, "username"))
         if username is not None:
             secrets.set_secret(secret_key(name, "username"), username)
         if password is not None:

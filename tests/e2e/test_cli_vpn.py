@@ -302,3 +302,30 @@ def test_sync_via_vpn_host_pauses_while_tunnel_is_down_and_finishes(vpn_lab, cle
     assert got == expected, "both trees byte-identical, no partial file under a final name"
     log = vpn_lab.server_log()
     assert log.count("Initialization Sequence Completed") >= 2
+
+
+def test_cli_add_without_a_keyring_stores_nothing(vpn_lab, tmp_path, labgpu_home):
+    """A profile that needs passwords is useless without a keyring: refused with what to
+    install, and nothing is half-imported. A certificate-only profile needs no keyring."""
+    env = dict(os.environ, PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring")
+
+    def cli(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "app", "vpn", *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            cwd=ROOT,
+            env=env,
+        )
+
+    r = cli("add", "lab", str(vpn_lab.ovpn_path))
+    assert r.returncode == 2
+    assert "[NoKeyring]" in _one_stderr_line(r)
+    assert not (labgpu_home / "data" / "vpn" / "profiles" / "lab.ovpn").exists()
+    cert_only = tmp_path / "cert.ovpn"
+    cert_only.write_text(vpn_lab.client_profile(key_file="client.key", auth=False))
+    r = cli("add", "cert", str(cert_only))
+    assert r.returncode == 0, r.stderr
+    assert json.loads(cli("ls", "--json").stdout)[0]["missing_credentials"] == []
+    assert cli("rm", "cert").returncode == 0
