@@ -9,6 +9,7 @@ Scripts rely on this behaviour:
 - ``vpn down PROFILE`` stops it and remembers the choice (the app does not reconnect).
 - ``vpn status PROFILE [--json]`` prints the state (exit 0 whatever the state is, non-zero only
   when it cannot be determined); ``vpn ls [--json]``, ``vpn rm PROFILE``, ``vpn log PROFILE``.
+- ``vpn keep PROFILE`` is internal: the keeper ``vpn up`` leaves behind (see app/remote/vpn.py).
 
 Exit 0 on success; otherwise non-zero and one clear line on stderr (the shared CLI error path).
 """
@@ -76,6 +77,12 @@ def register(sub: Any) -> None:
     lg.add_argument("profile", metavar="PROFILE")
     lg.add_argument("-n", "--lines", type=int, default=40)
     lg.set_defaults(func=cmd_log)
+
+    kp = vs.add_parser("keep", help="(internal, started by 'vpn up') answer OpenVPN's prompts while it runs")
+    kp.add_argument("profile", metavar="PROFILE")
+    for d in ("config", "data", "cache", "log"):
+        kp.add_argument(f"--{d}-dir", default=None)
+    kp.set_defaults(func=cmd_keep)
 
 
 def _manager() -> Any:
@@ -253,3 +260,21 @@ def cmd_log(args: argparse.Namespace) -> int:
     mgr.profile(args.profile)
     print(mgr.log_tail(args.profile, max(1, args.lines)))
     return 0
+
+
+def cmd_keep(args: argparse.Namespace) -> int:
+    """The keeper (see app.remote.vpn.run_keeper): runs until the profile's openvpn exits."""
+    from pathlib import Path
+
+    from app.core.paths import Paths
+    from app.core.vpnprofiles import validate_profile_name
+    from app.remote.vpn import VpnManager, run_keeper
+
+    d = default_paths()
+    paths = Paths(
+        Path(args.config_dir or d.config_dir),
+        Path(args.data_dir or d.data_dir),
+        Path(args.cache_dir or d.cache_dir),
+        Path(args.log_dir or d.log_dir),
+    )
+    return run_keeper(VpnManager(paths, netns=""), validate_profile_name(args.profile))

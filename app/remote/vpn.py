@@ -1046,7 +1046,7 @@ class VpnManager:
                 args = cmdline.read_bytes().split(b"\0")
             except OSError:
                 return 0
-            if b"app.remote.vpn" not in args or name.encode() not in args:
+            if b"vpn" not in args or b"keep" not in args or name.encode() not in args:
                 return 0
         return pid
 
@@ -1055,10 +1055,10 @@ class VpnManager:
         if current:
             return current
         p = self.paths
+        frozen = bool(getattr(sys, "frozen", False))  # the packaged app: its executable is the CLI
         argv = [
-            sys.executable,
-            "-m",
-            "app.remote.vpn",
+            *([sys.executable] if frozen else [sys.executable, "-m", "app"]),
+            "vpn",
             "keep",
             name,
             "--config-dir",
@@ -1078,7 +1078,7 @@ class VpnManager:
                 stderr=subprocess.DEVNULL,
                 start_new_session=True,
                 close_fds=True,
-                cwd=str(Path(__file__).resolve().parents[2]),
+                cwd=str(Path.home() if frozen else Path(__file__).resolve().parents[2]),
             )
         except OSError as exc:
             log.warning("VPN %s: could not start the keeper: %s", name, exc)
@@ -1618,28 +1618,6 @@ def run_keeper(manager: VpnManager, name: str) -> int:
             if session is not None:
                 session.close()
     return 0
-
-
-def _main(argv: list[str] | None = None) -> int:
-    import argparse
-
-    from app.core.logsetup import setup_logging
-
-    ap = argparse.ArgumentParser(
-        prog="python -m app.remote.vpn", description="LabGPU's VPN keeper (internal)"
-    )
-    ap.add_argument("action", choices=["keep"])
-    ap.add_argument("profile")
-    for d in ("config", "data", "cache", "log"):
-        ap.add_argument(f"--{d}-dir", required=True)
-    a = ap.parse_args(argv)
-    paths = Paths(Path(a.config_dir), Path(a.data_dir), Path(a.cache_dir), Path(a.log_dir))
-    setup_logging(paths)
-    return run_keeper(VpnManager(paths, netns=""), validate_profile_name(a.profile))
-
-
-if __name__ == "__main__":
-    sys.exit(_main())
 
 
 __all__ = [

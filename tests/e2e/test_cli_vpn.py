@@ -104,10 +104,10 @@ def test_cli_add_up_status_ssh_down(vpn_lab, cleanup_profile, labgpu_home):
     assert r.returncode == 0, r.stderr
     assert r.stdout.startswith("lab: CONNECTED, address 10.8.0."), r.stdout
     # The command returned; openvpn keeps running detached, and nothing of the secret is in its argv.
-    # The keeper (python -m app.remote.vpn keep lab) answers openvpn's prompts after reconnects.
+    # The keeper (labgpu vpn keep lab) answers openvpn's prompts after reconnects.
     procs = {pid: Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0") for pid in vpn_lab.client_pids()}
     openvpn = [a for a in procs.values() if a[0].endswith(b"openvpn")]
-    keeper = [a for a in procs.values() if b"app.remote.vpn" in a and b"keep" in a]
+    keeper = [a for a in procs.values() if b"vpn" in a and b"keep" in a]
     assert len(openvpn) == 1, procs
     assert len(keeper) == 1, procs
     assert len(procs) == 2, procs
