@@ -40,6 +40,7 @@ class SyncPairDialog(QDialog):
         self.host_combo = QComboBox(self)
         self.host_combo.setEditable(True)
         self.host_combo.addItems(hosts)
+        self.host_combo.setMinimumWidth(240)
         self.host_combo.setToolTip(self.tr("A host from the Hosts page (or labgpu hosts add)"))
         form.addRow(self.tr("&Host:"), self.host_combo)
 
@@ -50,7 +51,9 @@ class SyncPairDialog(QDialog):
         browse.clicked.connect(self._on_browse_clicked)
         local_row.addWidget(self.local_edit, 1)
         local_row.addWidget(browse)
-        form.addRow(self.tr("&Local folder:"), local_row)
+        local_label = QLabel(self.tr("&Local folder:"), self)
+        local_label.setBuddy(self.local_edit)
+        form.addRow(local_label, local_row)
 
         self.remote_edit = QLineEdit(self)
         self.remote_edit.setPlaceholderText(self.tr("e.g. ~/data or /mnt/datasets/imagenet"))
