@@ -50,6 +50,7 @@ from app.core.models import Offer
 
 log = logging.getLogger(__name__)
 
+LOGIN_TAG = "labgpu-user"  # the image's default SSH user, for the "copy SSH command" action
 LAUNCH_TAG = "labgpu-launch"  # value: the launch's client token (crash recovery finds it by this)
 DLAMI_NAME = "Deep Learning *AMI GPU PyTorch*"
 UBUNTU_OWNER = "099720109477"  # Canonical
@@ -667,13 +668,9 @@ class AwsProvider:
             region=account.region,
         )
 
-    def _root_device(self, account: Account, ec2: Any, image_id: str) -> str:
-        try:
-            resp = self._call(
-                account, ec2, "describe_images", ImageIds=[image_id], ctx={"image_id": image_id}
-            )
-        except NotFoundError:
-            raise
+    def _image_info(self, account: Account, ec2: Any, image_id: str) -> tuple[str, str]:
+        """(root device name, image name) of ``image_id``; a missing image is InvalidAMIID.NotFound."""
+        resp = self._call(account, ec2, "describe_images", ImageIds=[image_id], ctx={"image_id": image_id})
         images = resp.get("Images", [])
         if not images:
             raise map_error(
@@ -686,7 +683,22 @@ class AwsProvider:
                 region=account.region,
                 image_id=image_id,
             )
-        return str(images[0].get("RootDeviceName") or "/dev/sda1")
+        return str(images[0].get("RootDeviceName") or "/dev/sda1"), str(images[0].get("Name") or "")
+
+    def host_key_fingerprints(self, account: Account, creds: Credentials, instance_id: str) -> list[str]:
+        """The SSH host key fingerprints the instance printed on its console at first boot (cloud-init),
+        e.g. ["256 SHA256:… root@ip-… (ED25519)"]: lets the SSH layer verify the host key instead of
+        trusting it blindly. Empty until the console output is available (a few minutes after boot)."""
+        ec2 = self._client(account, creds)
+        resp = self._call(
+            account,
+            ec2,
+            "get_console_output",
+            InstanceId=instance_id,
+            Latest=True,
+            ctx={"instance_id": instance_id},
+        )
+        return parse_console_fingerprints(_console_text(resp.get("Output") or ""))
 
     def current_spot_price(
         self, account: Account, creds: Credentials, instance_type: str, zone: str
@@ -772,12 +784,13 @@ class AwsProvider:
             step("image", _msg(QT_TRANSLATE_NOOP("LabGPU", "Using image {id}."), id=image_id))
         ctx["image_id"] = image_id
         ec2 = self._client(account, creds)
-        root = self._root_device(account, ec2, image_id)
+        root, image_name = self._image_info(account, ec2, image_id)
         tags = [{"Key": LABGPU_TAG_KEY, "Value": LABGPU_TAG_VALUE}]
         if req.client_token:
             tags.append({"Key": LAUNCH_TAG, "Value": req.client_token.split("~")[0]})
         if req.name:
             tags.append({"Key": "Name", "Value": req.name})
+        tags.append({"Key": LOGIN_TAG, "Value": login_user_for(image_name)})
         tags.extend(
             {"Key": k, "Value": v} for k, v in req.tags.items() if k not in (LABGPU_TAG_KEY, LAUNCH_TAG)
         )
@@ -1004,6 +1017,46 @@ class AwsProvider:
 def _msg(template: str, **params: Any) -> str:
     """A progress sentence in the user's language."""
     return translate(template).format(**params)
+
+
+def login_user_for(image_name: str) -> str:
+    """The default SSH user of an AMI, from its name (Ubuntu-based DLAMIs: ubuntu)."""
+    n = image_name.lower()
+    if "amazon linux" in n or n.startswith(("amzn", "al2")):
+        return "ec2-user"
+    if "debian" in n:
+        return "admin"
+    if "rocky" in n:
+        return "rocky"
+    return "ubuntu"
+
+
+def _console_text(output: str) -> str:
+    """get_console_output's Output is base64 in the API; boto3 decodes it, some endpoints do not."""
+    import base64
+    import binascii
+
+    if "-----" in output or "\n" in output:
+        return output
+    try:
+        return base64.b64decode(output, validate=True).decode("utf-8", "replace")
+    except (binascii.Error, ValueError):
+        return output
+
+
+def parse_console_fingerprints(text: str) -> list[str]:
+    """Lines between cloud-init's BEGIN/END SSH HOST KEY FINGERPRINTS markers."""
+    m = re.search(
+        r"-----BEGIN SSH HOST KEY FINGERPRINTS-----(.*?)-----END SSH HOST KEY FINGERPRINTS-----", text, re.S
+    )
+    if not m:
+        return []
+    out = []
+    for line in m.group(1).splitlines():
+        line = re.sub(r"^.*?ec2:\s*", "", line.strip())  # cloud-init prefixes "ec2: "
+        if re.match(r"^\d+ SHA256:[A-Za-z0-9+/=]+ ", line):
+            out.append(line)
+    return out
 
 
 def _endpoint_for(account: Account, service: str) -> str | None:

@@ -622,6 +622,14 @@ class CloudService:
             return None
         return self.ledger.observe(seen) if seen is not None else None
 
+    def host_key_fingerprints(self, instance_id: str) -> list[str]:
+        """Host key fingerprints the instance printed at first boot, where the provider can read them
+        ([] otherwise): the SSH layer compares them with the key the server offers."""
+        entry = self._entry(instance_id)
+        account, creds, provider = self._resolve(entry.account, entry.region)
+        reader = getattr(provider, "host_key_fingerprints", None)
+        return list(reader(account, creds, instance_id)) if callable(reader) else []
+
     def ssh_command(self, instance_id: str, user: str = "") -> str:
         entry = self._entry(instance_id)
         host = entry.public_ip or entry.private_ip
@@ -632,7 +640,7 @@ class CloudService:
                 code="NoAddress",
                 id=instance_id,
             )
-        login = user or ("ubuntu" if entry.provider == "aws" else "ubuntu")
+        login = user or entry.tags.get("labgpu-user") or "ubuntu"
         key = sshkeys.key_dir(self.paths) / sshkeys.DEFAULT_KEY_NAME
         parts = ["ssh"]
         if entry.key_name.startswith("labgpu-") and key.exists():
