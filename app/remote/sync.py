@@ -217,7 +217,7 @@ class SyncOptions:
     channels: int = DEFAULT_CHANNELS
     check_space: bool = True
     reconnect: bool = True
-    max_attempts: int = 6
+    max_attempts: int = 10  # with BACKOFF: about 75 s to get the connection (or VPN) back
     preserve_mode: bool = True
 
 
@@ -1772,15 +1772,24 @@ class SyncEngine:
 
 
 def _is_connect_failure(exc: LabGpuError) -> bool:
-    """Errors from ``connect()`` worth retrying (unreachable, VPN down) — never key or auth errors."""
-    name = type(exc).__name__
-    return name in ("HostUnreachableError", "ConnectionLostError") or exc.code in (
-        "Unreachable",
+    """Errors from ``connect()`` worth retrying with backoff (host unreachable, VPN tunnel down or
+    still coming back) — never host-key, login, credential or privilege errors."""
+    return type(exc).__name__ in ("HostUnreachableError", "ConnectionLostError") or exc.code in _RETRY_CODES
+
+
+_RETRY_CODES = frozenset(
+    {
+        "HostUnreachable",
         "ConnectionClosed",
         "NotConnected",
-        "VpnDown",
         "ConnectionLost",
-    )
+        "JumpFailed",
+        "VpnDown",
+        "VpnTimeout",
+        "VpnExited",
+        "VpnBusy",
+    }
+)
 
 
 def _pick_error(errors: list[BaseException]) -> BaseException:

@@ -241,3 +241,36 @@ def test_engine_reconnects_by_itself_and_reports_waiting(sshd, relay, tmp_path):
     assert tree_hashes(remote) == tree_hashes(local)
     assert part_files(remote) == []
     assert hashlib.sha256((remote / "top.txt").read_bytes()).hexdigest() == hashlib.sha256(b"top").hexdigest()
+
+
+def test_vpn_down_while_connecting_waits_and_resumes(sshd, tmp_path, monkeypatch):
+    """connect() of a "via VPN" host raises while the tunnel is down: the sync waits and goes on."""
+    from app.core.errors import LabGpuError
+
+    monkeypatch.setattr(sync_mod, "BACKOFF", (0.05, 0.1))
+    local = tmp_path / "src"
+    write_tree(local, {"a.txt": b"a", "b/c.txt": b"c"})
+    remote = sshd.remote_dir("faults-vpn")
+    base = plain_connect(sshd)
+    calls = []
+
+    def connect():
+        calls.append(1)
+        if len(calls) <= 2:
+            raise LabGpuError("The VPN {profile} is down.", "", code="VpnDown", profile="lab")
+        return base()
+
+    states = []
+    r = SyncEngine(
+        connect, local, str(remote), SyncOptions(), progress=lambda p: states.append((p.state, p.message))
+    ).run()
+    assert r.attempts == 3
+    assert ("waiting", "The VPN lab is down.") in states
+    assert tree_hashes(remote) == tree_hashes(local)
+
+    def refused():
+        raise LabGpuError("Login failed.", "", code="AuthFailed")
+
+    with pytest.raises(LabGpuError) as ei:
+        SyncEngine(refused, local, str(remote), SyncOptions()).run()
+    assert ei.value.code == "AuthFailed"  # not retried
