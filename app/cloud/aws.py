@@ -282,6 +282,11 @@ ERRORS: dict[str, ErrorSpec] = {
         QT_TRANSLATE_NOOP("LabGPU", "A launch with this client token but other settings already exists."),
         QT_TRANSLATE_NOOP("LabGPU", "Start a new launch instead of retrying the old one."),
     ),
+    "InvalidBlockDeviceMapping": ErrorSpec(
+        InvalidRequestError,
+        QT_TRANSLATE_NOOP("LabGPU", "AWS rejected the system disk: {provider_message}"),
+        QT_TRANSLATE_NOOP("LabGPU", "Choose a larger system disk (at least the image's size) and retry."),
+    ),
     "InvalidParameterValue": ErrorSpec(
         InvalidRequestError,
         QT_TRANSLATE_NOOP("LabGPU", "AWS rejected a value: {provider_message}"),
@@ -668,8 +673,9 @@ class AwsProvider:
             region=account.region,
         )
 
-    def _image_info(self, account: Account, ec2: Any, image_id: str) -> tuple[str, str]:
-        """(root device name, image name) of ``image_id``; a missing image is InvalidAMIID.NotFound."""
+    def _image_info(self, account: Account, ec2: Any, image_id: str) -> tuple[str, str, int]:
+        """(root device name, image name, root snapshot size in GB or 0) of ``image_id``; a missing
+        image is InvalidAMIID.NotFound."""
         resp = self._call(account, ec2, "describe_images", ImageIds=[image_id], ctx={"image_id": image_id})
         images = resp.get("Images", [])
         if not images:
@@ -683,7 +689,17 @@ class AwsProvider:
                 region=account.region,
                 image_id=image_id,
             )
-        return str(images[0].get("RootDeviceName") or "/dev/sda1"), str(images[0].get("Name") or "")
+        img = images[0]
+        root = str(img.get("RootDeviceName") or "/dev/sda1")
+        size = next(
+            (
+                int(m.get("Ebs", {}).get("VolumeSize") or 0)
+                for m in img.get("BlockDeviceMappings", [])
+                if m.get("DeviceName") == root
+            ),
+            0,
+        )
+        return root, str(img.get("Name") or ""), size
 
     def host_key_fingerprints(self, account: Account, creds: Credentials, instance_id: str) -> list[str]:
         """The SSH host key fingerprints the instance printed on its console at first boot (cloud-init),
@@ -784,7 +800,22 @@ class AwsProvider:
             step("image", _msg(QT_TRANSLATE_NOOP("LabGPU", "Using image {id}."), id=image_id))
         ctx["image_id"] = image_id
         ec2 = self._client(account, creds)
-        root, image_name = self._image_info(account, ec2, image_id)
+        root, image_name, min_disk = self._image_info(account, ec2, image_id)
+        disk_gb = int(req.disk_gb)
+        if min_disk > disk_gb:  # AWS refuses a root volume smaller than the image's snapshot
+            step(
+                "image",
+                _msg(
+                    QT_TRANSLATE_NOOP(
+                        "LabGPU",
+                        "The image needs a system disk of at least {size} GB: "
+                        "using {size} GB instead of {asked} GB.",
+                    ),
+                    size=min_disk,
+                    asked=disk_gb,
+                ),
+            )
+            disk_gb = min_disk
         tags = [{"Key": LABGPU_TAG_KEY, "Value": LABGPU_TAG_VALUE}]
         if req.client_token:
             tags.append({"Key": LAUNCH_TAG, "Value": req.client_token.split("~")[0]})
@@ -803,7 +834,7 @@ class AwsProvider:
             "BlockDeviceMappings": [
                 {
                     "DeviceName": root,
-                    "Ebs": {"VolumeSize": int(req.disk_gb), "VolumeType": "gp3", "DeleteOnTermination": True},
+                    "Ebs": {"VolumeSize": disk_gb, "VolumeType": "gp3", "DeleteOnTermination": True},
                 }
             ],
             "TagSpecifications": [

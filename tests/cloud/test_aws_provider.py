@@ -395,3 +395,14 @@ def test_host_key_fingerprints_and_login_user(acct, moto):
     assert inst.tags["labgpu-user"] == "ubuntu"  # Ubuntu-based Deep Learning AMI
     # moto's console output is a fixed text without cloud-init's fingerprint block: nothing to verify yet.
     assert p.host_key_fingerprints(acct, CREDS, inst.id) == []
+
+
+def test_disk_smaller_than_the_image_is_raised_and_said(pacct, aws_proxy):
+    steps = []
+    AwsProvider().launch(pacct, CREDS, _req(disk_gb=10), progress=lambda s, m="": steps.append((s, m)))
+    [params] = aws_proxy.params("RunInstances")
+    assert params["BlockDeviceMapping.1.Ebs.VolumeSize"] == "15"  # moto's images have a 15 GB root snapshot
+    assert params["BlockDeviceMapping.1.Ebs.DeleteOnTermination"] == "true"  # no disk left billing
+    assert any("at least 15 GB" in m for s, m in steps if s == "image")
+    AwsProvider().launch(pacct, CREDS, _req(disk_gb=200, client_token="tok-2"))
+    assert aws_proxy.params("RunInstances")[-1]["BlockDeviceMapping.1.Ebs.VolumeSize"] == "200"
