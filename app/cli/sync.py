@@ -131,6 +131,9 @@ def cmd_sync(args: argparse.Namespace) -> int:
     cancel = threading.Event()
     box: dict[str, Any] = {}
 
+    def ready(engine: Any) -> None:
+        box["engine"] = engine
+
     def work() -> None:
         try:
             box["result"] = run_sync(
@@ -142,6 +145,7 @@ def cmd_sync(args: argparse.Namespace) -> int:
                 store=SyncStore(paths=paths),
                 progress=progress,
                 cancel_event=cancel,
+                engine_ready=ready,
             )
         except BaseException as exc:  # noqa: BLE001 - re-raised on the main thread
             box["error"] = exc
@@ -153,6 +157,8 @@ def cmd_sync(args: argparse.Namespace) -> int:
             th.join(0.2)
     except KeyboardInterrupt:
         cancel.set()
+        if "engine" in box:
+            box["engine"].cancel()  # closes the connection: blocked transfers stop at once
         th.join(30)
         raise
     finally:

@@ -121,3 +121,36 @@ def test_sync_errors_are_one_clear_line(sshd, host, tmp_path, args, needle):
     assert len(lines) == 1, r.stderr
     assert needle in lines[0]
     assert r.stdout == ""
+
+
+def test_ctrl_c_stops_cleanly_without_partial_final_file(sshd, host, tmp_path):
+    import signal
+    import time
+
+    remote = sshd.remote_dir("cli-sigint")
+    local = tmp_path / "big"
+    local.mkdir()
+    (local / "model.bin").write_bytes(os.urandom(8 * 1024 * 1024))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app", "sync", str(local), f"{host}:{remote}", "--bwlimit", "2048"],
+        cwd=ROOT,
+        env=dict(os.environ),
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 30
+    while not list(remote.glob(".model.bin.*.labgpu-part")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGINT)
+    _out, err = proc.communicate(timeout=40)
+    assert proc.returncode == 130, err
+    assert "interrupted" in err
+    assert not (remote / "model.bin").exists()
+    # the next run resumes and finishes
+    r = labgpu("sync", str(local), f"{host}:{remote}", "--json")
+    assert r.returncode == 0, r.stderr
+    assert json.loads(r.stdout)["bytes"] < 8 * 1024 * 1024
+    assert (remote / "model.bin").read_bytes() == (local / "model.bin").read_bytes()
