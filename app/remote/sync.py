@@ -674,8 +674,9 @@ def _attrs(mtime: float | None = None, mode: int | None = None) -> SFTPAttribute
 # local side
 
 
-def list_local(root: Path) -> dict[str, Entry]:
-    """Walk without following symlinks; names as ``str`` (surrogateescape for non-UTF-8)."""
+def list_local(root: Path, errors: list[str] | None = None) -> dict[str, Entry]:
+    """Walk without following symlinks; names as ``str`` (surrogateescape for non-UTF-8).
+    Folders that cannot be read are appended to ``errors``."""
     out: dict[str, Entry] = {}
     if not root.exists():
         return out
@@ -686,6 +687,8 @@ def list_local(root: Path) -> dict[str, Entry]:
             it = os.scandir(full)
         except OSError as exc:
             log.warning("cannot list %s: %s", full, exc)
+            if errors is not None:
+                errors.append(rel or ".")
             continue
         with it:
             for de in it:
@@ -793,6 +796,7 @@ class SyncEngine:
         self._conn: Any = None
         self._lock = threading.Lock()
         self._stop = threading.Event()  # set by a failing worker to stop its siblings
+        self._incomplete: dict[str, str] = {}  # side → why its listing is incomplete
         self._offsets: dict[str, int] = {}  # where each transfer really started (verified resume)
         self._temps: dict[str, str] = {}  # path → this attempt's temporary file
         self._tar_ok: bool | None = None  # remote tar usable for small-file streams (None: untried)
@@ -862,6 +866,7 @@ class SyncEngine:
             raise _cancelled()
 
     def _run_once(self) -> None:
+        self._incomplete.clear()
         t = _transport_of(self._conn)
         shell = RemoteShell(t)
         up = self.opts.direction == UP
@@ -883,7 +888,10 @@ class SyncEngine:
                 code="RemoteMissing",
                 path=self.remote,
             )
-        local_listing = list_local(self.local)
+        local_errors: list[str] = []
+        local_listing = list_local(self.local, local_errors)
+        if local_errors:
+            self._incomplete["local"] = local_errors[0]
         source, dest = (local_listing, remote_listing) if up else (remote_listing, local_listing)
         rules = default_rules(self.opts.excludes, defaults=self.opts.default_excludes)
         if self.opts.gitignore:
@@ -898,6 +906,17 @@ class SyncEngine:
             windows_dest=(os.name == "nt" and not up),
             strict_source_names=not up,
         )
+        src_side = "local" if up else "remote"
+        if plan.deletions and src_side in self._incomplete:
+            # a folder we could not read looks empty: mirroring would delete its copy
+            raise SyncError(
+                QT_TRANSLATE_NOOP(
+                    "LabGPU", "Refusing to delete: part of the source could not be listed ({why})."
+                ),
+                QT_TRANSLATE_NOOP("LabGPU", "Fix the permissions there, or sync without deleting."),
+                code="ListingIncomplete",
+                why=self._incomplete[src_side],
+            )
         if self.opts.verify and plan.checksum_candidates:
             self.progress.state("verifying", message="checksums")
             src_sums, dst_sums = self._sums(shell, plan.checksum_candidates, up)
@@ -952,7 +971,9 @@ class SyncEngine:
             return {}, False
         if out and b"printf" not in err and b"unknown" not in err.lower():
             # partial listing (e.g. an unreadable sub-folder): use what could be read
-            log.warning("remote listing incomplete: %s", err.decode("utf-8", "replace")[:300])
+            why = err.decode("utf-8", "replace").strip()
+            log.warning("remote listing incomplete: %s", why[:300])
+            self._incomplete["remote"] = why.splitlines()[0] if why else "find failed"
             return parse_find_output(out), True
         return self._list_remote_sftp(t), True
 
@@ -969,6 +990,7 @@ class SyncEngine:
                     items = ch.listdir_bytes(path)
                 except SftpError as exc:
                     log.warning("cannot list %r: %s", path, exc)
+                    self._incomplete.setdefault("remote", f"{decode_name(path)}: {exc.text}")
                     continue
                 for raw, a in items:
                     name = decode_name(raw)

@@ -1,5 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>LabGPU</name>
@@ -66,6 +65,14 @@
     <message>
         <source>The server could not write {path}: {why}</source>
         <translation>服务器无法写入 {path}：{why}</translation>
+    </message>
+    <message>
+        <source>Refusing to delete: part of the source could not be listed ({why}).</source>
+        <translation>拒绝删除：源的一部分无法列出（{why}）。</translation>
+    </message>
+    <message>
+        <source>Fix the permissions there, or sync without deleting.</source>
+        <translation>请修复那里的权限，或在不删除的情况下同步。</translation>
     </message>
     <message>
         <source>Check free space and permissions on the server.</source>

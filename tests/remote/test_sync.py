@@ -482,3 +482,22 @@ def test_big_download_in_parallel_ranges_and_resume_after_cancel(sshd, remote, t
     assert os.stat(down / "w.bin").st_mtime == T0
     assert r.bytes < len(data) + 2_000_000  # something was resumed
     assert part_files(down) == []
+
+
+def test_mirror_refuses_to_delete_when_source_folder_is_unreadable(sshd, remote, tmp_path):
+    write_tree(remote, {"ok.txt": b"1", "locked/data.bin": b"precious"}, mtime=T0)
+    sshd.chown_to_user(remote)
+    down = tmp_path / "down"
+    sync(sshd, down, remote, direction=DOWN)
+    assert (down / "locked/data.bin").exists()
+    (remote / "locked").chmod(0)  # the server user can no longer list it: it would look empty
+    try:
+        from app.remote.sync import SyncError
+
+        with pytest.raises(SyncError) as ei:
+            sync(sshd, down, remote, direction=DOWN, delete=True)
+        assert ei.value.code == "ListingIncomplete"
+        assert (down / "locked/data.bin").read_bytes() == b"precious"
+        sync(sshd, down, remote, direction=DOWN)  # without --delete it still syncs what it can see
+    finally:
+        (remote / "locked").chmod(0o755)
