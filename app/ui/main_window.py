@@ -13,7 +13,7 @@ import logging
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QCoreApplication, QSize, Qt, Slot
+from PySide6.QtCore import QByteArray, QCoreApplication, QSize, Qt, QTimer, Slot
 from PySide6.QtGui import QCloseEvent, QIcon, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -43,6 +43,12 @@ PAGES: list[tuple[str, str, str, str]] = [
     ("vpn", "app.ui.remote.vpn_page", "VpnPage", "VPN"),
     ("settings", "app.ui.settings_page", "SettingsPage", "Settings"),
 ]
+
+
+# Pages that watch something billing or live (instances reconcile with the clouds, the VPN watcher):
+# built shortly after start-up even if the user never opens them.
+BACKGROUND_PAGES = ("instances", "vpn")
+BACKGROUND_DELAY_MS = 400
 
 
 def available_pages() -> list[tuple[str, str, str, str]]:
@@ -165,6 +171,12 @@ class MainWindow(QMainWindow):
             self._deferred = False
             page_id = self.current_page_id()
             if page_id:
+                self.pages[page_id]
+        QTimer.singleShot(BACKGROUND_DELAY_MS, self._build_background_pages)
+
+    def _build_background_pages(self) -> None:
+        for page_id in BACKGROUND_PAGES:
+            if page_id in self.pages:
                 self.pages[page_id]
 
     def page_ids(self) -> list[str]:

@@ -144,6 +144,17 @@ def test_pages_are_built_only_when_first_shown(app_window):
     assert window.pages.is_built("settings")
 
 
+def test_billing_watchers_start_without_opening_their_pages(app_window, qtbot):
+    """The instances page reconciles with the clouds at start even if the user stays on the offers page."""
+    from app.ui.main_window import BACKGROUND_PAGES
+
+    ctx, window = app_window
+    window.finish_startup()
+    wanted = [p for p in BACKGROUND_PAGES if p in window.pages]
+    assert "instances" in wanted
+    qtbot.waitUntil(lambda: all(window.pages.is_built(p) for p in wanted), timeout=5000)
+
+
 def test_unknown_page_is_a_clear_error(tmp_path):
     import subprocess
     import sys
