@@ -429,6 +429,16 @@ def parse_find_output(data: bytes) -> dict[str, Entry]:
     return out
 
 
+def _send_all(chan: paramiko.Channel, data: bytes | bytearray) -> None:
+    """``Channel.sendall`` without re-copying the rest of the buffer after every packet."""
+    view = memoryview(data)
+    while view:
+        n = chan.send(view)
+        if n <= 0:
+            raise EOFError("channel closed")
+        view = view[n:]
+
+
 class _Replies:
     """Collects SFTP replies by request id (paramiko hands async replies to ``_async_response``)."""
 
@@ -459,6 +469,28 @@ class Channel:
         except _CONN_ERRORS as exc:
             raise _connection_lost(str(exc) or type(exc).__name__) from None
         self.replies = _Replies()
+        # paramiko reassembles each reply with ``bytes += piece`` (quadratic for 255 KiB replies
+        # arriving in 32 KiB packets) and copies it again to drop the type byte: read it once.
+        self.sftp._read_packet = self._read_packet  # type: ignore[method-assign]
+
+    def _read_packet(self) -> tuple[int, bytes]:
+        chan = self.sftp.sock
+        head = self._read_exact(chan, 4)
+        size = struct.unpack(">I", head)[0]
+        if size > (1 << 24) or size == 0:
+            raise paramiko.SFTPError("Garbage packet received")
+        data = self._read_exact(chan, size)
+        return data[0], bytes(memoryview(data)[1:])
+
+    @staticmethod
+    def _read_exact(chan: Any, n: int) -> bytearray:
+        buf = bytearray()
+        while len(buf) < n:
+            x = chan.recv(n - len(buf))
+            if not x:
+                raise EOFError()
+            buf += x
+        return buf
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
@@ -496,10 +528,29 @@ class Channel:
                 sftp.request_number += 1
         try:
             for k in range(0, len(parts), 2048):
-                sftp.sock.sendall(b"".join(parts[k : k + 2048]))
+                _send_all(sftp.sock, b"".join(parts[k : k + 2048]))
         except _CONN_ERRORS as exc:
             raise _connection_lost(str(exc) or type(exc).__name__) from None
         return nums
+
+    def send_write(self, handle: bytes, offset: int, data: bytes) -> int:
+        """A WRITE request built and sent without paramiko's copies of the payload (its message
+        building and ``_write_all`` re-slicing copied each 252 KiB block several times)."""
+        sftp = self.sftp
+        with sftp._lock:
+            num = int(sftp.request_number)
+            sftp._expecting[num] = self.replies
+            sftp.request_number += 1
+        head = struct.pack(">IBII", 1 + 4 + 4 + len(handle) + 8 + 4 + len(data), CMD_WRITE, num, len(handle))
+        buf = bytearray(head)
+        buf += handle
+        buf += struct.pack(">QI", offset, len(data))
+        buf += data
+        try:
+            _send_all(sftp.sock, buf)
+        except _CONN_ERRORS as exc:
+            raise _connection_lost(str(exc) or type(exc).__name__) from None
+        return num
 
     def wait(self, num: int) -> tuple[int, paramiko.Message]:
         got = self.replies.got
@@ -1384,7 +1435,7 @@ class SyncEngine:
                     self._take(len(data))
                     if h is not None:
                         h.update(data)
-                    outstanding.append((ch.send(CMD_WRITE, handle, int64(pos), data), item))
+                    outstanding.append((ch.send_write(handle, pos, data), item))
                     pos += len(data)
                     self.progress.add(len(data))
                     while len(outstanding) > WRITES_IN_FLIGHT:
