@@ -250,8 +250,13 @@ def test_add_prompts_without_echo_on_a_terminal(secret_service, labgpu_home):
             dict(os.environ),
         )
     out = b""
-    answers = [f"{AWS_KEY_ID}\n".encode(), f"{AWS_SECRET}\n".encode(), b"\n"]
-    deadline = time.monotonic() + 60
+    # Answer each prompt only once it is shown (typed-ahead input is echoed by any terminal).
+    answers = [
+        (b"Access key id:", f"{AWS_KEY_ID}\n".encode()),
+        (b"Secret access key:", f"{AWS_SECRET}\n".encode()),
+        (b"Session token", b"\n"),
+    ]
+    deadline = time.monotonic() + 30
     try:
         while time.monotonic() < deadline:
             ready, _, _ = select.select([fd], [], [], 0.5)
@@ -264,10 +269,17 @@ def test_add_prompts_without_echo_on_a_terminal(secret_service, labgpu_home):
             if not chunk:
                 break
             out += chunk
-            if answers and out.rstrip().endswith(b":"):
-                os.write(fd, answers.pop(0))
+            while answers and answers[0][0] in out and out.rstrip().endswith(b":"):
+                os.write(fd, answers.pop(0)[1])
     finally:
-        _, status = os.waitpid(pid, 0)
+        for _ in range(100):  # never hang the suite on a child that waits for input
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            time.sleep(0.1)
+        else:
+            os.kill(pid, 9)
+            _, status = os.waitpid(pid, 0)
         os.close(fd)
     assert os.waitstatus_to_exitcode(status) == 0, out
     text = out.decode("utf-8", "replace")
