@@ -74,20 +74,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     ref.set_defaults(func=cmd_prices_refresh)
 
     la = subparsers.add_parser("launch", help="launch a GPU instance")
-    la.add_argument("--account", required=True)
-    la.add_argument("--type", required=True, dest="instance_type")
-    la.add_argument("--zone", default="")
+    la.add_argument("--account", required=True, help="account name (labgpu accounts ls)")
+    la.add_argument("--type", required=True, dest="instance_type", help="instance type, e.g. g5.xlarge")
+    la.add_argument("--zone", default="", help="zone (default: any; on no capacity the others are tried)")
     la.add_argument("--region", default="", help="region (default: the account's region)")
-    la.add_argument("--image", default="")
-    la.add_argument("--spot", action="store_true")
-    la.add_argument("--max-price", type=float, default=None)
+    la.add_argument("--image", default="", help="image id (default: a CUDA/PyTorch GPU image, else Ubuntu)")
+    la.add_argument("--spot", action="store_true", help="spot instance (can be reclaimed; much cheaper)")
+    la.add_argument(
+        "--max-price",
+        type=float,
+        default=None,
+        help="spot maximum per hour in the provider's currency (default: the spot share setting, 80 %% unless changed, × on-demand)",
+    )
     la.add_argument("--ssh-from", default="", help="CIDR allowed to SSH in (default: your public address)")
     la.add_argument("--ssh-key", default="", help="existing private key (default: LabGPU's ed25519 key)")
-    la.add_argument("--disk-gb", type=int, default=100)
-    la.add_argument("--name", default="")
+    la.add_argument("--disk-gb", type=int, default=100, help="system disk size (default 100 GB)")
+    la.add_argument("--name", default="", help="instance name tag")
     la.add_argument("--client-token", default="", help="retry an earlier launch (same token = same instance)")
     la.add_argument("--no-wait", action="store_true", help="return once the request is accepted")
-    la.add_argument("--json", action="store_true")
+    la.add_argument("--json", action="store_true", help="print the instance as JSON")
     la.add_argument(
         "--progress",
         action="store_true",
