@@ -133,7 +133,10 @@ def _mutate(root: Path, rnd: random.Random, step: int) -> None:
         data = rnd.randbytes(rnd.randint(300_000, 900_000) if "big" in p.parts else rnd.randint(0, 5000))
         p.write_bytes(data)
         os.utime(p, (1_700_000_100 + step, 1_700_000_100 + step))
-    (root / "small" / f"new{step}.txt").write_bytes(rnd.randbytes(2000))
+    new = root / "small" / f"new{step}.txt"
+    new.write_bytes(rnd.randbytes(2000))
+    # older than any later mutation: a rewrite must always look newer, or it is (rightly) a conflict
+    os.utime(new, (1_700_000_050 + step, 1_700_000_050 + step))
 
 
 def _assert_no_partial_final(dest: Path, allowed: dict[str, set[str]]) -> None:
