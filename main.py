@@ -23,8 +23,8 @@ def _bootstrap_and_run() -> int:
 
 if __name__ == "__main__":
     try:
-        import PySide6  # noqa: F401
         import platformdirs  # noqa: F401
+        import PySide6  # noqa: F401
     except ImportError:
         if getattr(sys, "frozen", False):
             raise

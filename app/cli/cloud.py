@@ -84,7 +84,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "--max-price",
         type=float,
         default=None,
-        help="spot maximum per hour in the provider's currency (default: the spot share setting, 80 %% unless changed, × on-demand)",
+        help="spot maximum per hour in the provider's currency "
+        "(default: the spot share setting, 80 %% unless changed, × on-demand)",
     )
     la.add_argument("--ssh-from", default="", help="CIDR allowed to SSH in (default: your public address)")
     la.add_argument("--ssh-key", default="", help="existing private key (default: LabGPU's ed25519 key)")

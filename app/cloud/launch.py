@@ -289,10 +289,8 @@ class CloudService:
             )
         # Fail before touching the cloud when the SSH source is unknown: never open port 22 to the world.
         cidr = netaddr.ssh_source_cidr(opts.ssh_from)
-        if opts.ssh_key_path:
-            key = sshkeys.load_key(Path(opts.ssh_key_path))
-        else:
-            key = sshkeys.ensure_default_key(self.paths)
+        key = (sshkeys.load_key(Path(opts.ssh_key_path)) if opts.ssh_key_path
+               else sshkeys.ensure_default_key(self.paths))
         max_price = opts.max_price
         if opts.spot and max_price is None:
             od, src = self.on_demand_price(account, opts.instance_type)

@@ -60,7 +60,7 @@ class CatalogLoad:
 # parsing
 
 
-def _num(row: dict[str, Any], col: str, *, required: bool = False, integer: bool = False,
+def _num(row: dict[str | None, Any], col: str, *, required: bool = False, integer: bool = False,
          positive: bool = False) -> float | None:
     raw = row.get(col)
     if raw is None:
@@ -83,17 +83,17 @@ def _num(row: dict[str, Any], col: str, *, required: bool = False, integer: bool
     return value
 
 
-def _text(row: dict[str, Any], col: str, *, required: bool = False) -> str:
+def _text(row: dict[str | None, Any], col: str, *, required: bool = False) -> str:
     raw = row.get(col)
     if raw is None:
         raise RowError(f"missing column {col!r}")
-    text = raw.strip()
+    text = str(raw).strip()
     if required and not text:
         raise RowError(f"{col} is empty")
     return text
 
 
-def _flag(row: dict[str, Any], col: str) -> bool:
+def _flag(row: dict[str | None, Any], col: str) -> bool:
     text = (row.get(col) or "").strip().lower()
     if text in _TRUE:
         return True
@@ -102,7 +102,7 @@ def _flag(row: dict[str, Any], col: str) -> bool:
     raise RowError(f"{col} must be yes or no: {text!r}")
 
 
-def _date(row: dict[str, Any], col: str) -> date | None:
+def _date(row: dict[str | None, Any], col: str) -> date | None:
     text = _text(row, col)
     if not text:
         return None
@@ -112,7 +112,7 @@ def _date(row: dict[str, Any], col: str) -> date | None:
         raise RowError(f"{col} is not a YYYY-MM-DD date: {text!r}") from None
 
 
-def parse_offer_row(row: dict[str, Any], gpus: dict[str, GpuSpec]) -> Offer:
+def parse_offer_row(row: dict[str | None, Any], gpus: dict[str, GpuSpec]) -> Offer:
     """One CSV row → Offer; raises RowError naming the first problem."""
     if row.get(None):  # csv.DictReader puts surplus cells under the key None
         raise RowError(f"{len(row[None])} more cells than the header has columns")
@@ -162,7 +162,7 @@ def parse_offer_row(row: dict[str, Any], gpus: dict[str, GpuSpec]) -> Offer:
     )
 
 
-def parse_gpu_row(row: dict[str, Any]) -> GpuSpec:
+def parse_gpu_row(row: dict[str | None, Any]) -> GpuSpec:
     if row.get(None):
         raise RowError(f"{len(row[None])} more cells than the header has columns")
     return GpuSpec(
@@ -176,7 +176,7 @@ def parse_gpu_row(row: dict[str, Any]) -> GpuSpec:
     )
 
 
-def _read_rows(path: Path, required: Sequence[str], problems: list[str]) -> Iterable[tuple[int, dict]]:
+def _read_rows(path: Path, required: Sequence[str], problems: list[str]) -> Iterable[tuple[int, dict[str | None, Any]]]:
     """Yield (line number, row) for each data row; a missing file or header becomes a problem."""
     try:
         text = path.read_text(encoding="utf-8-sig")
@@ -439,7 +439,7 @@ class OfferFilter:
     region: str = ""  # case-insensitive substring
     text: str = ""  # free search over provider, region, instance type, GPU, notes
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str | None, Any]:
         return {
             "providers": list(self.providers), "gpu_models": list(self.gpu_models),
             "min_vram": self.min_vram, "gpu_count": self.gpu_count, "max_price": self.max_price,
@@ -621,7 +621,7 @@ def sort_offers(offers: Iterable[Offer], key: str = "price_per_tflop", rate: Exc
     return [o for _, o in known] + unknown
 
 
-def offer_to_dict(offer: Offer, rate: ExchangeRate | None = None) -> dict[str, Any]:
+def offer_to_dict(offer: Offer, rate: ExchangeRate | None = None) -> dict[str | None, Any]:
     """Flat JSON-friendly record (CLI --json, exports); native currency, unknown prices as null."""
     return {
         "provider": offer.provider,

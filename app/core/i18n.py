@@ -7,6 +7,8 @@ core code marks its user-facing templates with this no-op and the UI translates 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 CONTEXT = "LabGPU"
 
 
@@ -20,15 +22,15 @@ def N_(text: str) -> str:
 
 
 # A hook the UI installs so core templates are shown in the user's language; the CLI leaves it.
-_translate = None
+_translate: Callable[[str, str], str] | None = None
 
 
-def set_translator(func: object) -> None:
+def set_translator(func: Callable[[str, str], str] | None) -> None:
     global _translate
-    _translate = func  # type: ignore[assignment]
+    _translate = func
 
 
 def translate(template: str, context: str = CONTEXT) -> str:
     if _translate is None:
         return template
-    return str(_translate(context, template))  # type: ignore[operator]
+    return str(_translate(context, template))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import sys
 import threading
+from typing import Any
 
 from .errors import LabGpuError
 from .i18n import QT_TRANSLATE_NOOP
@@ -21,7 +22,8 @@ SERVICE = "labgpu"
 _lock = threading.Lock()
 
 # Backends that only obfuscate or do nothing: refused.
-_REFUSED_BACKENDS = ("keyring.backends.fail", "keyring.backends.null", "keyrings.alt", "keyring.backends.chainer")
+_REFUSED_BACKENDS = ("keyring.backends.fail", "keyring.backends.null", "keyrings.alt",
+                     "keyring.backends.chainer")
 
 
 class SecretsUnavailableError(LabGpuError):
@@ -41,7 +43,7 @@ def _install_hint() -> str:
     return QT_TRANSLATE_NOOP("LabGPU", "Unlock the system keychain / Credential Manager and retry.")
 
 
-def _backend():  # type: ignore[no-untyped-def]
+def _backend() -> Any:
     import keyring
 
     kr = keyring.get_keyring()
@@ -75,12 +77,14 @@ def available() -> bool:
 def _wrap(exc: Exception) -> LabGpuError:
     name = type(exc).__name__
     if name in ("NoKeyringError", "InitError"):
-        return SecretsUnavailableError(QT_TRANSLATE_NOOP("LabGPU", "No secure keyring is available on this computer ({backend})."),
-                                       _install_hint(), code="NoKeyring", backend=name)
+        return SecretsUnavailableError(
+            QT_TRANSLATE_NOOP("LabGPU", "No secure keyring is available on this computer ({backend})."),
+            _install_hint(), code="NoKeyring", backend=name)
     if name in ("KeyringLocked",) or "locked" in str(exc).lower() or "dismissed" in str(exc).lower():
-        return SecretsError(QT_TRANSLATE_NOOP("LabGPU", "The keyring is locked."),
-                            QT_TRANSLATE_NOOP("LabGPU", "Unlock your keyring (log in again or open Passwords and Keys) and retry."),
-                            code="KeyringLocked")
+        return SecretsError(
+            QT_TRANSLATE_NOOP("LabGPU", "The keyring is locked."),
+            QT_TRANSLATE_NOOP("LabGPU", "Unlock your keyring (log in again or open Passwords and Keys) and retry."),
+            code="KeyringLocked")
     return SecretsError(QT_TRANSLATE_NOOP("LabGPU", "The keyring refused the request ({kind})."),
                         QT_TRANSLATE_NOOP("LabGPU", "Check that your keyring is unlocked and retry."),
                         code="KeyringError", kind=name)
@@ -106,9 +110,10 @@ def get_secret(key: str) -> str | None:
             value = kr.get_password(SERVICE, key)
         except Exception as exc:  # noqa: BLE001
             raise _wrap(exc) from None
-    if value is not None:
-        register_secret(value)
-    return value
+    if value is None:
+        return None
+    register_secret(str(value))
+    return str(value)
 
 
 def delete_secret(key: str) -> bool:

@@ -60,11 +60,9 @@ def run_gui(args: argparse.Namespace) -> int:
     setup_logging(default_paths())
     app, ctx, window = build_main_window(args.lang, defer_first_page=not args.screenshot)
     ctx.errors.install_hooks()
-    if args.page:
-        if not window.show_page(args.page):
-            print(f"labgpu: no page named {args.page!r}; pages: {', '.join(window.page_ids())}",
-                  file=sys.stderr)
-            return 2
+    if args.page and not window.show_page(args.page):
+        print(f"labgpu: no page named {args.page!r}; pages: {', '.join(window.page_ids())}", file=sys.stderr)
+        return 2
     if args.screenshot:
         ctx.errors.interactive = False
         window.resize(*_parse_size(args.size))

@@ -1,8 +1,9 @@
 """The main window: a navigation list on the left, one page at a time on the right.
 
 Pages are listed in PAGES by id, module and class; a module that is not there (a feature not
-built) is simply not shown, and a page is imported and built only when it is first shown. A page class has ``page_id``, ``nav_title()`` and ``__init__(ctx, parent)``,
-and may have ``activate(payload)``, ``refresh()`` and ``shutdown()``.
+built) is simply not shown, and a page is imported and built only when it is first shown. A page
+class has ``page_id``, ``nav_title()`` and ``__init__(ctx, parent)``, and may have
+``activate(payload)``, ``refresh()`` and ``shutdown()``.
 """
 
 from __future__ import annotations

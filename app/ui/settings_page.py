@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QCoreApplication, QUrl, Slot
+from PySide6.QtCore import QCoreApplication, Qt, QUrl, Slot
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QComboBox,
@@ -81,7 +81,7 @@ class SettingsPage(QWidget):
                             (self.tr("Logs:"), p.log_dir)):
             row = QHBoxLayout()
             text = QLabel(str(path))
-            text.setTextInteractionFlags(text.textInteractionFlags() | text.textInteractionFlags().TextSelectableByMouse)
+            text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             row.addWidget(text, 1)
             button = QPushButton(self.tr("Open"))
             button.clicked.connect(lambda _=False, path=path: QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))))

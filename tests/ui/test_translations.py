@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib.util
 import re
 import subprocess
-
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
