@@ -128,16 +128,6 @@ _ERRORS: dict[str, tuple[type[CloudError], str, str]] = {
             "Ask the account owner to grant QcloudCVMFullAccess and QcloudVPCFullAccess to this key's user.",
         ),  # noqa: E501 - one string for lupdate
     ),
-    "UnauthorizedOperation": (
-        AuthError,
-        QT_TRANSLATE_NOOP(
-            "LabGPU", "This API key may not do that: the CAM policy does not allow it ({detail})."
-        ),  # noqa: E501 - one string for lupdate
-        QT_TRANSLATE_NOOP(
-            "LabGPU",
-            "Ask the account owner to grant QcloudCVMFullAccess and QcloudVPCFullAccess to this key's user.",
-        ),  # noqa: E501 - one string for lupdate
-    ),
     "ResourceInsufficient.SpecifiedInstanceType": (
         CapacityError,
         QT_TRANSLATE_NOOP(
@@ -252,6 +242,8 @@ _ERRORS: dict[str, tuple[type[CloudError], str, str]] = {
         ),  # noqa: E501 - one string for lupdate
     ),
 }
+# Older API versions answer the CAM refusal without the AuthFailure prefix.
+_ERRORS["UnauthorizedOperation"] = _ERRORS["AuthFailure.UnauthorizedOperation"]
 
 _GENERIC = (
     CloudError,

@@ -14,9 +14,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QMenu,
     QMessageBox,
@@ -29,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.cloud import cloud_service, error_sentence, provider_name, remember, run_task, ui_state
+from app.ui.widgets import configure_record_table
 
 
 class AccountsPage(QWidget):
@@ -117,13 +116,7 @@ class AccountsPage(QWidget):
                 self.tr("Last test"),
             ]
         )
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().hide()
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setStretchLastSection(True)
+        configure_record_table(self.table)
         self.table.itemSelectionChanged.connect(self._update_buttons)
         self.table.doubleClicked.connect(lambda _i: self._on_edit_button_clicked())
         layout.addWidget(self.table, 1)

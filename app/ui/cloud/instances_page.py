@@ -14,12 +14,10 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, Qt, QTimer, Slot
 from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QCheckBox,
     QDialog,
     QDialogButtonBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -30,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.cloud import cloud_service, duration, error_sentence, money, provider_name, run_task
+from app.ui.widgets import configure_record_table
 
 RECONCILE_MS = 60_000
 TICK_MS = 1_000
@@ -174,13 +173,7 @@ class InstancesPage(QWidget):
                 self.tr("Cost so far"),
             ]
         )
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().hide()
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setStretchLastSection(True)
+        configure_record_table(self.table)
         self.table.itemSelectionChanged.connect(self._update_buttons)
         layout.addWidget(self.table, 1)
         self.empty_label = QLabel(

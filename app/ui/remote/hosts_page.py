@@ -10,7 +10,6 @@ from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QCoreApplication,
     QItemSelectionModel,
     QModelIndex,
@@ -46,11 +45,12 @@ from app.ui.remote.hosts_service import (
     RECONNECTING,
     HostConnectionService,
 )
+from app.ui.widgets import RowsTableModel
 
 _ROLE_NAME = Qt.ItemDataRole.UserRole
 
 
-class HostsModel(QAbstractTableModel):
+class HostsModel(RowsTableModel):
     COLUMNS = ("name", "address", "user", "state", "vpn", "fingerprint")
 
     def __init__(self, service: HostConnectionService, parent: Any = None) -> None:
@@ -85,23 +85,7 @@ class HostsModel(QAbstractTableModel):
             return
         rec, src, _fp = self.rows[row]
         self.rows[row] = (rec, src, self.service.known_fingerprint(rec))
-        self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.COLUMNS) - 1))
-
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(
-        self,
-        section: int,
-        orientation: Qt.Orientation,  # noqa: N802
-        role: int = Qt.ItemDataRole.DisplayRole,
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.headers()[section]
-        return None
+        self.row_changed(row)
 
     @staticmethod
     def state_text(state: str) -> str:

@@ -14,7 +14,6 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import (
-    QAbstractTableModel,
     QCoreApplication,
     QModelIndex,
     QPersistentModelIndex,
@@ -55,6 +54,7 @@ from app.remote.vpn import (
 from app.ui.context import AppContext
 from app.ui.remote.vpn_dialogs import VpnCredentialsDialog
 from app.ui.remote.vpn_watcher import VpnService
+from app.ui.widgets import RowsTableModel
 
 GREEN, AMBER, RED, GREY = QColor("#2e7d32"), QColor("#b26a00"), QColor("#c62828"), QColor("#757575")
 
@@ -90,7 +90,7 @@ def state_color(state: str) -> QColor:
     return GREY
 
 
-class VpnProfilesModel(QAbstractTableModel):
+class VpnProfilesModel(RowsTableModel):
     COLUMNS = ("name", "state", "address", "server", "credentials")
 
     def __init__(self, service: VpnService, parent: Any = None) -> None:
@@ -110,29 +110,16 @@ class VpnProfilesModel(QAbstractTableModel):
     def status_changed(self, name: str) -> None:
         row = self.row_of(name)
         if row >= 0:
-            self.dataChanged.emit(self.index(row, 0), self.index(row, len(self.COLUMNS) - 1))
+            self.row_changed(row)
 
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self.rows)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self.COLUMNS)
-
-    def headerData(
-        self,
-        section: int,
-        orientation: Qt.Orientation,  # noqa: N802
-        role: int = Qt.ItemDataRole.DisplayRole,
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return [
+    def headers(self) -> list[str]:
+        return [
                 QCoreApplication.translate("VpnProfilesModel", "Profile"),
                 QCoreApplication.translate("VpnProfilesModel", "State"),
                 QCoreApplication.translate("VpnProfilesModel", "Tunnel address"),
                 QCoreApplication.translate("VpnProfilesModel", "Server"),
                 QCoreApplication.translate("VpnProfilesModel", "Credentials"),
-            ][section]
-        return None
+        ]
 
     def credentials_text(self, prof: StoredProfile) -> str:
         missing = self.missing.get(prof.name)
