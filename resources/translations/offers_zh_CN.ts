@@ -1,5 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>LabGPU</name>
@@ -242,7 +241,7 @@
         <translation>GPU 数(&amp;P)：</translation>
     </message>
     <message>
-        <source>Maximum on-demand price per hour (spot price when &apos;Spot available&apos; is ticked). Unknown prices are hidden.</source>
+        <source>Maximum on-demand price per hour (spot price when 'Spot available' is ticked). Unknown prices are hidden.</source>
         <translation>按量计费每小时最高价格（勾选“可用竞价实例”时为竞价价格）。价格未知的报价会被隐藏。</translation>
     </message>
     <message>
@@ -277,6 +276,14 @@
         <translation>GPU 报价</translation>
     </message>
     <message>
+        <source>Refresh &amp;live prices</source>
+        <translation>刷新实时价格(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Ask every cloud account you added for today's prices, spot prices and sold-out types (Ctrl+R)</source>
+        <translation>用已添加的每个云账号查询当前价格、竞价价格和售罄规格（Ctrl+R）</translation>
+    </message>
+    <message>
         <source>CNY ¥</source>
         <translation>人民币 ¥</translation>
     </message>
@@ -285,7 +292,7 @@
         <translation>美元 $</translation>
     </message>
     <message>
-        <source>Show prices in %1 (display only; you are billed in the provider&apos;s currency)</source>
+        <source>Show prices in %1 (display only; you are billed in the provider's currency)</source>
         <translation>以 %1 显示价格（仅用于显示；实际按云厂商的币种计费）</translation>
     </message>
     <message>
@@ -295,6 +302,26 @@
     <message>
         <source>Loading the offer catalog…</source>
         <translation>正在加载报价目录…</translation>
+    </message>
+    <message>
+        <source>Fetching live prices from your cloud accounts…</source>
+        <translation>正在从您的云账号获取实时价格…</translation>
+    </message>
+    <message>
+        <source>{n} live prices fetched; these accounts failed: {names}.</source>
+        <translation>已获取 {n} 个实时价格；以下账号失败：{names}。</translation>
+    </message>
+    <message>
+        <source>{n} live prices fetched.</source>
+        <translation>已获取 {n} 个实时价格。</translation>
+    </message>
+    <message>
+        <source>No cloud account yet: add one on the Accounts page to fetch live prices.</source>
+        <translation>还没有云账号：请在“云账号”页添加一个，以获取实时价格。</translation>
+    </message>
+    <message>
+        <source>Live prices could not be fetched.</source>
+        <translation>无法获取实时价格。</translation>
     </message>
     <message>
         <source>The offer catalog could not be loaded. Reinstall LabGPU or press F5 to try again.</source>
@@ -345,8 +372,8 @@
         <translation>来自您账户的实时价格：%1 个。</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Advisor: %1&lt;/b&gt; — %2 recommended, %3 excluded (&lt;a href=&quot;excluded&quot;&gt;show&lt;/a&gt;)</source>
-        <translation>&lt;b&gt;选型顾问：%1&lt;/b&gt; — 推荐 %2 个，排除 %3 个（&lt;a href=&quot;excluded&quot;&gt;查看&lt;/a&gt;）</translation>
+        <source>&lt;b&gt;Advisor: %1&lt;/b&gt; — %2 recommended, %3 excluded (&lt;a href="excluded"&gt;show&lt;/a&gt;)</source>
+        <translation>&lt;b&gt;选型顾问：%1&lt;/b&gt; — 推荐 %2 个，排除 %3 个（&lt;a href="excluded"&gt;查看&lt;/a&gt;）</translation>
     </message>
     <message>
         <source>Nothing was excluded.</source>
@@ -444,7 +471,7 @@
         <translation>实例全部 GPU 的 FP16 稠密张量算力（TFLOPS）</translation>
     </message>
     <message>
-        <source>On-demand price per hour divided by the instance&apos;s total FP16 dense TFLOPS</source>
+        <source>On-demand price per hour divided by the instance's total FP16 dense TFLOPS</source>
         <translation>按量计费每小时价格除以实例 FP16 稠密总算力（TFLOPS）</translation>
     </message>
     <message>

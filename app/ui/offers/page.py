@@ -56,6 +56,7 @@ class OffersPage(QWidget):
         self._pending_ranking: Ranking | None = None
         self._filters_before_ranking: OfferFilter | None = None
         self._loading = False
+        self.last_live_message = ""
         self._restoring = True  # no settings writes while the saved state is being shown
 
         outer = QVBoxLayout(self)
@@ -76,6 +77,13 @@ class OffersPage(QWidget):
         self.rate_label.setStyleSheet("color: palette(mid);")
         self.rate_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         head.addWidget(self.rate_label)
+        self.live_button = QPushButton(self.tr("Refresh &live prices"), self)
+        self.live_button.setObjectName("offersLiveButton")
+        self.live_button.setToolTip(self.tr("Ask every cloud account you added for today's prices, spot prices "
+                                            "and sold-out types (Ctrl+R)"))
+        self.live_button.setShortcut(QKeySequence("Ctrl+R"))
+        self.live_button.clicked.connect(self._on_live_button_clicked)
+        head.addWidget(self.live_button)
         self.cny_button = QToolButton(self)
         self.cny_button.setText(self.tr("CNY ¥"))
         self.usd_button = QToolButton(self)
@@ -197,6 +205,46 @@ class OffersPage(QWidget):
 
     def refresh(self) -> None:
         self.start_loading()
+
+    # -- live prices ----------------------------------------------------------------------------
+
+    @Slot()
+    def _on_live_button_clicked(self) -> None:
+        """Fetch live prices with every account (off the GUI thread), then reload the table."""
+        from app.ui.cloud import cloud_service
+
+        self.live_button.setEnabled(False)
+        self.status_label.setText(self.tr("Fetching live prices from your cloud accounts…"))
+        self.ctx.runner.submit(_refresh_live_prices, cloud_service(self.ctx), name="offers.live_prices",
+                               on_done=self._on_live_prices_done, on_error=self._on_live_prices_failed)
+
+    @Slot(object)
+    def _on_live_prices_done(self, result: object) -> None:
+        count, errors = result  # type: ignore[misc]
+        self.live_button.setEnabled(True)
+        if errors:
+            for exc in errors.values():
+                self.ctx.errors.report(exc)
+        failed = ", ".join(sorted(errors))
+        if failed:
+            text = self.tr("{n} live prices fetched; these accounts failed: {names}.").format(n=count, names=failed)
+        else:
+            text = self.tr("{n} live prices fetched.").format(n=count)
+        self.last_live_message = text
+        self.start_loading()
+
+    @Slot(object)
+    def _on_live_prices_failed(self, exc: BaseException) -> None:
+        self.live_button.setEnabled(True)
+        if getattr(exc, "code", "") == "NoAccount":
+            self.last_live_message = self.tr("No cloud account yet: add one on the Accounts page to fetch live "
+                                             "prices.")
+            self.status_label.setText(self.last_live_message)
+            self.ctx.navigate("accounts")
+            return
+        self.last_live_message = ""
+        self.status_label.setText(self.tr("Live prices could not be fetched."))
+        self.ctx.errors.report(exc)
 
     @Slot(object)
     def _on_catalog_loaded(self, load: CatalogLoad) -> None:
@@ -372,7 +420,8 @@ class OffersPage(QWidget):
                 self.tr("Prices are per hour unless marked. Unknown prices come from providers that "
                         "publish none: connect an account to fetch them.")
                 + (" " + self.tr("Live prices from your accounts: %1.").replace("%1", str(live))
-                   if live else ""))
+                   if live else "")
+                + (" " + self.last_live_message if self.last_live_message else ""))
 
     @Slot()
     def focus_search(self) -> None:
@@ -484,6 +533,12 @@ class OffersPage(QWidget):
 
 
 _ADVISOR_PREFIX = re.compile(r"^\s*(Advisor|选型顾问|选型助手)\s*[:：]\s*")
+
+
+def _refresh_live_prices(service: Any) -> tuple[int, dict[str, Any]]:
+    errors: dict[str, Any] = {}
+    offers = service.refresh_prices(errors=errors)
+    return len(offers), errors
 
 
 def _strip_advisor_prefix(title: str) -> str:
