@@ -58,6 +58,10 @@
         <translation>选择一个报价，查看全部详情、每个数字的来源，以及一次运行的费用。</translation>
     </message>
     <message>
+        <source>Launch an instance of this offer…</source>
+        <translation>用此报价创建实例…</translation>
+    </message>
+    <message>
         <source>Provider:</source>
         <translation>云厂商：</translation>
     </message>
@@ -136,6 +140,10 @@
     <message>
         <source>Notes:</source>
         <translation>备注：</translation>
+    </message>
+    <message>
+        <source>LabGPU launches instances on AWS and Tencent Cloud. For {provider}, rent it on their site, then add the server on the Hosts page from the SSH command they show.</source>
+        <translation>LabGPU 可在 AWS 和腾讯云上创建实例。{provider} 请在其官网租用，然后在“主机”页用其提供的 SSH 命令添加服务器。</translation>
     </message>
     <message>
         <source>%1 (≈ %2%3 at the display rate)</source>

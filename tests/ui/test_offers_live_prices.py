@@ -73,3 +73,20 @@ def test_a_type_sold_out_in_every_zone_is_marked_in_the_table(app_window, qtbot)
     row = next(r for r in range(m.rowCount()) if m.offer_at(r).live and m.offer_at(r).provider == "tencent")
     assert m.offer_at(row).sold_out
     assert "⛔" in m.index(row, col).data()
+
+
+def test_launch_button_opens_the_launch_dialog_for_tencent_and_explains_other_clouds(app_window, qtbot):
+    ctx, page = _offers_page(app_window, qtbot)
+    tencent = next(o for o in _rows(page, "tencent"))
+    assert page.select_offer(tencent.key)
+    panel = page.details
+    assert panel.launch_button.isEnabled()
+    qtbot.mouseClick(panel.launch_button, Qt.MouseButton.LeftButton)
+    dialog = panel.launch_dialog
+    qtbot.waitUntil(dialog.isVisible, timeout=5000)
+    assert dialog.type_edit.text() == tencent.instance_type
+    dialog.reject()
+    lambda_offer = next(o for o in _rows(page, "lambda"))
+    assert page.select_offer(lambda_offer.key)
+    assert not panel.launch_button.isEnabled()
+    assert "Hosts page" in panel.launch_note.text()

@@ -6,12 +6,14 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import (
     QFormLayout,
     QFrame,
     QHBoxLayout,
     QLabel,
+    QPushButton,
     QScrollArea,
     QSizePolicy,
     QStackedWidget,
@@ -24,6 +26,9 @@ from app.core.i18n import translate
 from app.core.models import PROVIDERS, GpuSpec, Offer
 
 log = logging.getLogger(__name__)
+
+# Providers whose instances LabGPU can launch itself (app.cloud providers).
+LAUNCHABLE_PROVIDERS = ("aws", "tencent")
 
 
 class OfferDetailsPanel(QWidget):
@@ -67,6 +72,15 @@ class OfferDetailsPanel(QWidget):
         self.title.setStyleSheet("font-size: 15px; font-weight: 600;")
         self.title.setWordWrap(True)
         self.form.addRow(self.title)
+        self.launch_button = QPushButton(self.tr("Launch an instance of this offer…"), form_host)
+        self.launch_button.setObjectName("offerLaunchButton")
+        self.launch_button.setShortcut(QKeySequence("Ctrl+Shift+L"))
+        self.launch_button.clicked.connect(self._on_launch_button_clicked)
+        self.launch_note = QLabel(form_host)
+        self.launch_note.setWordWrap(True)
+        self.launch_note.setStyleSheet("color: palette(mid);")
+        self.form.addRow(self.launch_button)
+        self.form.addRow(self.launch_note)
         self.fields: dict[str, QLabel] = {}
         for key, label in self._field_labels():
             value = QLabel(form_host)
@@ -126,6 +140,7 @@ class OfferDetailsPanel(QWidget):
             self.stack.setCurrentIndex(0)
             return
         self._fill(offer)
+        self._update_launch(offer)
         self.stack.setCurrentIndex(1)
         est = self._ensure_estimator()
         if est is not None:
@@ -134,6 +149,24 @@ class OfferDetailsPanel(QWidget):
             except Exception as exc:  # an estimator bug must not break browsing offers
                 log.exception("estimator.set_offer failed")
                 self.ctx.errors.report(exc)
+
+    def _update_launch(self, offer: Offer) -> None:
+        can = offer.provider in LAUNCHABLE_PROVIDERS
+        self.launch_button.setEnabled(can)
+        self.launch_note.setVisible(not can)
+        if not can:
+            self.launch_note.setText(self.tr(
+                "LabGPU launches instances on AWS and Tencent Cloud. For {provider}, rent it on their site, "
+                "then add the server on the Hosts page from the SSH command they show.").format(
+                    provider=PROVIDERS.get(offer.provider, offer.provider)))
+
+    @Slot()
+    def _on_launch_button_clicked(self) -> None:
+        if self._offer is None or self._offer.provider not in LAUNCHABLE_PROVIDERS:
+            return
+        from app.ui.cloud.launch_dialog import open_launch_dialog
+
+        self.launch_dialog = open_launch_dialog(self.ctx, self._offer, self.window())
 
     def _ensure_estimator(self) -> QWidget | None:
         if self.estimator is not None:
