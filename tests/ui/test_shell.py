@@ -163,3 +163,17 @@ def test_unknown_page_is_a_clear_error(tmp_path):
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2
     assert "no page named 'nope'" in r.stderr
+
+
+def test_language_follows_the_system_locale_by_default():
+    import subprocess
+    import sys
+
+    code = ("from PySide6.QtCore import QCoreApplication; a = QCoreApplication([]);"
+            "from app.ui.i18n import resolve_language; print(resolve_language('system'))")
+    seen = {}
+    for loc in ("zh_CN.UTF-8", "C.UTF-8"):
+        env = {**__import__("os").environ, "LC_ALL": loc, "LANG": loc, "LANGUAGE": ""}
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+        seen[loc] = out.stdout.strip()
+    assert seen == {"zh_CN.UTF-8": "zh_CN", "C.UTF-8": "en"}
