@@ -128,3 +128,11 @@ def format_money(amount: float | None, currency: str, decimals: int | None = Non
         decimals = 2 if mag >= 1 or mag == 0 else (3 if mag >= 0.1 else 4)
     sign = "-" if amount < 0 else ""
     return f"{sign}{symbol}{abs(amount):,.{decimals}f}"
+
+
+def source_text(rate: ExchangeRate) -> str:
+    """The rate's source, short, in the user's language (bundled sources are marked for translation)."""
+    from .i18n import translate
+
+    src = rate.source if len(rate.source) <= 40 else rate.source.split("(")[0].strip()
+    return translate(src)

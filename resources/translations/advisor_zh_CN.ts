@@ -1,5 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>AdvisorPage</name>
@@ -451,7 +450,7 @@
         <translation>按 1 美元 = %1 元人民币换算（%2，%3）；换算仅供比较，实际按 %4 计费。</translation>
     </message>
     <message>
-        <source>the offer&apos;s currency</source>
+        <source>the offer's currency</source>
         <translation>报价的币种</translation>
     </message>
     <message>
@@ -461,6 +460,10 @@
     <message>
         <source>Cost estimate: %1 %2 (%3), %4 × %5</source>
         <translation>费用估算：%1 %2（%3），%4 × %5</translation>
+    </message>
+    <message>
+        <source>all regions</source>
+        <translation>所有地域</translation>
     </message>
     <message>
         <source>Billed in %1</source>

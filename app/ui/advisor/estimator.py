@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from app.core import costs
 from app.core.currency import effective_rate, format_money
+from app.core.currency import source_text as currency_source_text
 from app.core.i18n import translate
 from app.core.models import PROVIDERS, Offer
 from app.ui.context import AppContext
@@ -263,7 +264,7 @@ class EstimatorWidget(QWidget):
         day = rate.as_of.isoformat() if rate.as_of else self.tr("undated")
         self.rate_label.setText(self.tr("Converted at 1 USD = %1 CNY (%2, %3); conversions are for "
                                         "comparison only, you are billed in %4.")
-                                .replace("%1", f"{rate.usd_cny:.4f}").replace("%2", rate.source)
+                                .replace("%1", f"{rate.usd_cny:.4f}").replace("%2", currency_source_text(rate))
                                 .replace("%3", day)
                                 .replace("%4", offer.currency if offer else self.tr("the offer's currency")))
         if offer is None:
@@ -272,7 +273,9 @@ class EstimatorWidget(QWidget):
         else:
             self.title_label.setText(self.tr("Cost estimate: %1 %2 (%3), %4 × %5")
                                      .replace("%1", PROVIDERS.get(offer.provider, offer.provider))
-                                     .replace("%2", offer.instance_type).replace("%3", offer.region)
+                                     .replace("%2", offer.instance_type)
+                                     .replace("%3", self.tr("all regions") if offer.region == "all regions"
+                                              else offer.region)
                                      .replace("%4", f"{offer.gpu_count:g}").replace("%5", offer.gpu_model))
             self.result = costs.estimate(offer, self.inputs(), rate)
         self._show_errors(self.result.errors)

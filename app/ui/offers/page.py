@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.catalog import CatalogLoad, OfferFilter, load_catalog
-from app.core.currency import convert, effective_rate
+from app.core.currency import convert, effective_rate, source_text
 from app.core.models import Offer, Ranking
 from app.ui.offers.details import OfferDetailsPanel
 from app.ui.offers.filter_bar import OffersFilterBar
@@ -327,10 +327,7 @@ class OffersPage(QWidget):
             self._save_timer.start()
 
     def _source_text(self, rate: Any) -> str:
-        from app.core.i18n import translate
-
-        src = rate.source if len(rate.source) <= 40 else rate.source.split("(")[0].strip()
-        return translate(src)
+        return source_text(rate)
 
     @Slot(object, bool)
     def _on_currency_group_toggled(self, button: QToolButton, checked: bool) -> None:
