@@ -100,7 +100,10 @@ from app.core.syncplan import (
     unsafe_path,
 )
 
+from . import fastssh
+
 log = logging.getLogger(__name__)
+fastssh.install()
 
 UP, DOWN = "up", "down"
 
@@ -430,13 +433,8 @@ def parse_find_output(data: bytes) -> dict[str, Entry]:
 
 
 def _send_all(chan: paramiko.Channel, data: bytes | bytearray) -> None:
-    """``Channel.sendall`` without re-copying the rest of the buffer after every packet."""
-    view = memoryview(data)
-    while view:
-        n = chan.send(view)
-        if n <= 0:
-            raise EOFError("channel closed")
-        view = view[n:]
+    """``Channel.sendall`` through the lean packet path (:mod:`app.remote.fastssh`)."""
+    fastssh.sendall(chan, data)
 
 
 class _Replies:
@@ -464,6 +462,7 @@ class Channel:
             chan = transport.open_session(
                 window_size=CHANNEL_WINDOW, max_packet_size=CHANNEL_MAX_PACKET, timeout=15
             )
+            fastssh.use_lean_pipe(chan)  # one worker thread reads this channel
             chan.invoke_subsystem("sftp")
             self.sftp = paramiko.SFTPClient(chan)
         except _CONN_ERRORS as exc:
@@ -475,22 +474,11 @@ class Channel:
 
     def _read_packet(self) -> tuple[int, bytes]:
         chan = self.sftp.sock
-        head = self._read_exact(chan, 4)
-        size = struct.unpack(">I", head)[0]
+        head = fastssh.recv_exact(chan, 5)
+        size, kind = struct.unpack(">IB", head)
         if size > (1 << 24) or size == 0:
             raise paramiko.SFTPError("Garbage packet received")
-        data = self._read_exact(chan, size)
-        return data[0], bytes(memoryview(data)[1:])
-
-    @staticmethod
-    def _read_exact(chan: Any, n: int) -> bytearray:
-        buf = bytearray()
-        while len(buf) < n:
-            x = chan.recv(n - len(buf))
-            if not x:
-                raise EOFError()
-            buf += x
-        return buf
+        return kind, fastssh.recv_exact(chan, size - 1) if size > 1 else b""
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
@@ -705,7 +693,7 @@ class _ChannelWriter:
     def write(self, data: bytes) -> int:
         self.engine._take(len(data))
         try:
-            self.chan.sendall(data)
+            fastssh.sendall(self.chan, data)
         except _CONN_ERRORS as exc:
             raise _connection_lost(str(exc) or type(exc).__name__) from None
         return len(data)

@@ -1,0 +1,118 @@
+"""The lean channel data paths (app.remote.fastssh) against the real OpenSSH sshd.
+
+They replace paramiko's per-packet send/receive work for AES-GCM, so these tests check what a
+user would lose if they were wrong: every byte arrives unchanged, across key re-exchanges, and
+any other cipher (or other paramiko internals) falls back to paramiko's stock paths.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import socket
+
+import paramiko
+import pytest
+
+import app.remote.sync  # noqa: F401 - installs the fast paths as the engine does
+from app.remote import fastssh
+from tests.remote.sync_support import fingerprint
+
+
+def _transport(sshd, cipher: str) -> paramiko.Transport:
+    key = paramiko.Ed25519Key.from_private_key_file(str(sshd.client_key))
+    sock = socket.create_connection((sshd.host, sshd.port), timeout=10)
+    t = paramiko.Transport(sock)
+    t.get_security_options().ciphers = (cipher,)
+    t.start_client(timeout=10)
+    assert fingerprint(t.get_remote_server_key()) == sshd.host_key_fingerprint
+    t.auth_publickey(sshd.user, key)
+    return t
+
+
+def _exec(t: paramiko.Transport, cmd: str) -> paramiko.Channel:
+    chan = t.open_session(window_size=4 << 20, max_packet_size=256 * 1024, timeout=10)
+    fastssh.use_lean_pipe(chan)
+    chan.settimeout(30)
+    chan.exec_command(cmd)
+    return chan
+
+
+def _roundtrip(t: paramiko.Transport, path: str, data: bytes) -> bytes:
+    """Upload with fastssh.sendall into ``cat``, read it back with fastssh.recv_exact."""
+    up = _exec(t, f"cat > {path}")
+    # uneven pieces: packet boundaries fall everywhere
+    view, k = memoryview(data), 0
+    for size in (1, 31, 32 * 1024 - 63, 255 * 1024, 3 << 20):
+        fastssh.sendall(up, view[k : k + size])
+        k += size
+    fastssh.sendall(up, view[k:])
+    up.shutdown_write()
+    assert up.recv_exit_status() == 0
+    up.close()
+    down = _exec(t, f"cat {path}")
+    got = b"".join(fastssh.recv_exact(down, n) for n in (5, 70_000, len(data) - 70_005))
+    assert down.recv(10) == b""  # nothing more: exactly the file
+    down.close()
+    return got
+
+
+def test_fast_paths_are_active_with_the_pinned_paramiko():
+    assert fastssh.ACTIVE, "paramiko internals differ: the sync engine runs on the slow stock paths"
+    assert paramiko.packet.Packetizer.read_all is fastssh._fast_read_all
+
+
+def test_aes_gcm_data_is_byte_exact_across_rekeys(sshd):
+    where = sshd.remote_dir("fastssh-gcm")
+    t = _transport(sshd, "aes128-gcm@openssh.com")
+    try:
+        chan = t.open_session()
+        assert fastssh._usable(chan)  # the fast send path is the one under test
+        chan.close()
+        # re-key every MiB in both directions while 9 MiB go up and come back down
+        t.packetizer.REKEY_BYTES = 1 << 20  # type: ignore[misc]
+        data = os.urandom(9 * (1 << 20) + 12345)
+        got = _roundtrip(t, str(where / "x.bin"), data)
+        assert hashlib.sha256(got).digest() == hashlib.sha256(data).digest()
+        assert (where / "x.bin").read_bytes() == data
+        assert t.is_active()
+    finally:
+        t.close()
+
+
+def test_other_ciphers_use_paramikos_stock_send_path(sshd):
+    where = sshd.remote_dir("fastssh-ctr")
+    t = _transport(sshd, "aes128-ctr")
+    try:
+        chan = t.open_session()
+        assert not fastssh._usable(chan)
+        chan.close()
+        data = os.urandom(2 * (1 << 20) + 777)
+        assert _roundtrip(t, str(where / "y.bin"), data) == data
+    finally:
+        t.close()
+
+
+def test_closed_connection_raises_instead_of_dropping_data(sshd):
+    t = _transport(sshd, "aes128-gcm@openssh.com")
+    chan = _exec(t, "cat > /dev/null")
+    t.close()
+    with pytest.raises((EOFError, OSError, paramiko.SSHException)):
+        fastssh.sendall(chan, b"x" * (1 << 20))
+
+
+def test_lean_pipe_reads_like_paramikos_pipe():
+    pipe = fastssh.LeanPipe()
+    for piece in (b"ab", b"cdef", b"", b"ghij"):
+        pipe.feed(piece)
+    assert len(pipe) == 10 and pipe.read_ready()
+    assert pipe.read_exact(3) == b"abc"
+    assert pipe.read(2) == b"de"
+    assert pipe.read(100) == b"fghij"
+    assert not pipe.read_ready()
+    with pytest.raises(paramiko.buffered_pipe.PipeTimeout):
+        pipe.read_exact(1, timeout=0.05)
+    pipe.feed(b"xy")
+    pipe.close()
+    assert pipe.read_exact(5) == b"xy"  # fewer only once closed
+    assert pipe.read(1) == b""
