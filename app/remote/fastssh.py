@@ -16,8 +16,12 @@ paramiko's stock paths unchanged):
   ``clear_to_send`` gate, so nothing is sent during a key exchange, and the packetizer's write
   lock). Byte and packet counters are kept, so rekeying triggers as before.
 * :func:`install` — patches ``Packetizer.read_all`` to read the socket in large chunks into a
-  buffer (one ``recv_into`` per ~256 KiB instead of two ``recv`` per packet). The buffer
-  semantics (timeouts → keepalive / rekey checks, EOF, closed) are those of the original.
+  buffer (one ``recv_into`` per ~256 KiB instead of two ``recv`` per packet; the timeout,
+  keepalive, rekey and EOF handling are the original's) and ``Packetizer.read_message`` to decrypt
+  AES-GCM packets straight from that buffer and cut the message body out once (paramiko copies
+  every packet five times); other ciphers go to the stock ``read_message``.
+* :class:`LeanPipe` / :func:`recv_exact` — a receive buffer for channels read by one thread
+  (the engine's SFTP channels) that wakes the reader once per SFTP reply, not per packet.
 
 Safety: no security check is touched — host keys, authentication, ciphers, MACs and the GCM tag
 check are paramiko's/cryptography's. If paramiko's internals are not what this module expects
@@ -40,6 +44,7 @@ from typing import Any
 
 import paramiko
 from paramiko.buffered_pipe import BufferedPipe, PipeTimeout
+from paramiko.message import Message
 from paramiko.packet import NeedRekeyException, Packetizer
 
 log = logging.getLogger(__name__)
@@ -63,6 +68,14 @@ _PACKETIZER_ATTRS = (
     "closed",
     "received_bytes_overflow",
     "received_packets_overflow",
+    "received_bytes",
+    "received_packets",
+    "aead_in",
+    "block_engine_in",
+    "iv_in",
+    "mac_size_in",
+    "sequence_number_in",
+    "compress_engine_in",
 )
 _CHANNEL_ATTRS = ("lock", "closed", "eof_sent", "out_window_size", "out_max_packet_size", "remote_chanid")
 _TRANSPORT_ATTRS = ("clear_to_send", "clear_to_send_lock", "clear_to_send_timeout", "active", "packetizer")
@@ -74,6 +87,7 @@ MSG_CHANNEL_WINDOW_ADJUST = 93
 
 ACTIVE = False  # True once install() found paramiko's internals as expected
 _stock_read_all = Packetizer.read_all
+_stock_read_message = Packetizer.read_message
 _install_lock = threading.Lock()
 
 
@@ -127,9 +141,9 @@ class _ReadBuffer:
             self.start, self.end = 0, have
 
 
-def _fast_read_all(self: Packetizer, n: int, check_rekey: bool = False) -> bytes:
-    """``Packetizer.read_all`` reading the socket in large chunks into a buffer; the timeout,
-    EOF, closed, keepalive and rekey handling are paramiko's."""
+def _fill(self: Packetizer, n: int, check_rekey: bool) -> _ReadBuffer:
+    """Make ``n`` bytes available in the packetizer's read buffer, reading the socket in large
+    chunks; the timeout, EOF, closed, keepalive and rekey handling are paramiko's ``read_all``."""
     rb: _ReadBuffer | None = self.__dict__.get("_lg_rb")
     if rb is None:
         rb = self.__dict__["_lg_rb"] = _ReadBuffer(READ_CHUNK * 4)
@@ -139,46 +153,120 @@ def _fast_read_all(self: Packetizer, n: int, check_rekey: bool = False) -> bytes
         rb.buf[rb.end : rb.end + len(rem)] = rem
         rb.end += len(rem)
         self._Packetizer__remainder = b""  # type: ignore[attr-defined]
-    if rb.end - rb.start < n:
-        rb.make_room(max(n, READ_CHUNK))
-        sock = self._Packetizer__socket  # type: ignore[attr-defined]
-        recv_into = getattr(sock, "recv_into", None)
-        while rb.end - rb.start < n:
-            got_timeout = False
-            if self.handshake_timed_out():
+    if rb.end - rb.start >= n:
+        return rb
+    rb.make_room(max(n, READ_CHUNK))
+    sock = self._Packetizer__socket  # type: ignore[attr-defined]
+    recv_into = getattr(sock, "recv_into", None)
+    while rb.end - rb.start < n:
+        got_timeout = False
+        if self.handshake_timed_out():
+            raise EOFError()
+        try:
+            room = len(rb.buf) - rb.end
+            if recv_into is not None:
+                k = recv_into(rb.view[rb.end :], room)
+            else:  # e.g. a paramiko Channel as sock= (ProxyJump)
+                x = sock.recv(room)
+                k = len(x)
+                rb.buf[rb.end : rb.end + k] = x
+            if k == 0:
                 raise EOFError()
-            try:
-                room = len(rb.buf) - rb.end
-                if recv_into is not None:
-                    k = recv_into(rb.view[rb.end :], room)
-                else:  # e.g. a paramiko Channel as sock= (ProxyJump)
-                    x = sock.recv(room)
-                    k = len(x)
-                    rb.buf[rb.end : rb.end + k] = x
-                if k == 0:
-                    raise EOFError()
-                rb.end += k
-            except TimeoutError:
+            rb.end += k
+        except TimeoutError:
+            got_timeout = True
+        except OSError as e:
+            arg = e.args[0] if e.args else None
+            if arg == errno.EAGAIN:
                 got_timeout = True
-            except OSError as e:
-                arg = e.args[0] if e.args else None
-                if arg == errno.EAGAIN:
-                    got_timeout = True
-                elif self._Packetizer__closed:  # type: ignore[attr-defined]
-                    raise EOFError() from None
-                else:
-                    raise
-            if got_timeout:
-                if self._Packetizer__closed:  # type: ignore[attr-defined]
-                    raise EOFError()
-                if check_rekey and rb.end == rb.start and self._Packetizer__need_rekey:  # type: ignore[attr-defined]
-                    raise NeedRekeyException()
-                self._check_keepalive()
-    out = bytes(rb.view[rb.start : rb.start + n])
+            elif self._Packetizer__closed:  # type: ignore[attr-defined]
+                raise EOFError() from None
+            else:
+                raise
+        if got_timeout:
+            if self._Packetizer__closed:  # type: ignore[attr-defined]
+                raise EOFError()
+            if check_rekey and rb.end == rb.start and self._Packetizer__need_rekey:  # type: ignore[attr-defined]
+                raise NeedRekeyException()
+            self._check_keepalive()
+    return rb
+
+
+def _consume(rb: _ReadBuffer, n: int) -> None:
     rb.start += n
     if rb.start == rb.end:
         rb.start = rb.end = 0
+
+
+def _fast_read_all(self: Packetizer, n: int, check_rekey: bool = False) -> bytes:
+    """``Packetizer.read_all`` on top of the read buffer."""
+    rb = _fill(self, n, check_rekey)
+    out = bytes(rb.view[rb.start : rb.start + n])
+    _consume(rb, n)
     return out
+
+
+MAX_PACKET = 1 << 20  # far above any packet a peer may send us (our max packet is 256 KiB)
+
+
+def _fast_read_message(self: Packetizer) -> tuple[int, Message]:
+    """``Packetizer.read_message`` for AES-GCM without its copies of every packet: the encrypted
+    packet is decrypted straight from the read buffer (cryptography checks the GCM tag and raises
+    on any mismatch, as in paramiko) and the message body is cut out once. Sequence number,
+    IV counter and the rekey accounting are paramiko's. Other ciphers: the stock method."""
+    if (
+        not self._Packetizer__aead_in  # type: ignore[attr-defined]
+        or self._Packetizer__compress_engine_in is not None  # type: ignore[attr-defined]
+        or self._Packetizer__dump_packets  # type: ignore[attr-defined]
+    ):
+        return _stock_read_message(self)
+    rb = _fill(self, 4, True)
+    aad = bytes(rb.view[rb.start : rb.start + 4])
+    packet_size = struct.unpack(">I", aad)[0]
+    if packet_size > MAX_PACKET or packet_size < 16:
+        raise paramiko.SSHException("Invalid packet size")
+    mac_size = self._Packetizer__mac_size_in  # type: ignore[attr-defined]
+    total = 4 + packet_size + mac_size
+    rb = _fill(self, total, False)
+    body = rb.view[rb.start + 4 : rb.start + total]
+    iv = self._Packetizer__iv_in  # type: ignore[attr-defined]
+    try:
+        plain = self._Packetizer__block_engine_in.decrypt(iv, body, aad)  # type: ignore[attr-defined]
+    finally:
+        body.release()
+    _consume(rb, total)
+    self._Packetizer__iv_in = self._inc_iv_counter(iv)  # type: ignore[attr-defined]
+    padding = plain[0]
+    end = packet_size - padding
+    if end < 2:
+        raise paramiko.SSHException("Invalid packet padding")
+    cmd = plain[1]
+    msg = Message(plain[2:end])
+    seq = self._Packetizer__sequence_number_in  # type: ignore[attr-defined]
+    msg.seqno = seq
+    next_seq = (seq + 1) & 0xFFFFFFFF
+    if next_seq == 0 and not self._initial_kex_done:  # type: ignore[attr-defined]
+        raise paramiko.SSHException("Sequence number rolled over during initial kex!")
+    self._Packetizer__sequence_number_in = next_seq  # type: ignore[attr-defined]
+    raw_packet_size = packet_size + mac_size + 4
+    self._Packetizer__received_bytes += raw_packet_size  # type: ignore[attr-defined]
+    self._Packetizer__received_packets += 1  # type: ignore[attr-defined]
+    if self._Packetizer__need_rekey:  # type: ignore[attr-defined]
+        self._Packetizer__received_bytes_overflow += raw_packet_size  # type: ignore[attr-defined]
+        self._Packetizer__received_packets_overflow += 1  # type: ignore[attr-defined]
+        if (
+            self._Packetizer__received_packets_overflow >= self.REKEY_PACKETS_OVERFLOW_MAX  # type: ignore[attr-defined]
+            or self._Packetizer__received_bytes_overflow >= self.REKEY_BYTES_OVERFLOW_MAX  # type: ignore[attr-defined]
+        ):
+            raise paramiko.SSHException("Remote transport is ignoring rekey requests")
+    elif (
+        self._Packetizer__received_packets >= self.REKEY_PACKETS  # type: ignore[attr-defined]
+        or self._Packetizer__received_bytes >= self.REKEY_BYTES  # type: ignore[attr-defined]
+    ):
+        self._Packetizer__received_bytes_overflow = 0  # type: ignore[attr-defined]
+        self._Packetizer__received_packets_overflow = 0  # type: ignore[attr-defined]
+        self._trigger_rekey()
+    return cmd, msg
 
 
 def install() -> bool:
@@ -194,6 +282,11 @@ def install() -> bool:
             ok = _has_packetizer_attrs(probe) and callable(getattr(probe, "handshake_timed_out", None))
             ok = ok and callable(getattr(probe, "_check_keepalive", None))
             ok = ok and callable(getattr(probe, "_trigger_rekey", None))
+            ok = ok and callable(getattr(probe, "_inc_iv_counter", None))
+            ok = ok and all(
+                hasattr(probe, a)
+                for a in ("REKEY_PACKETS", "REKEY_BYTES", "REKEY_PACKETS_OVERFLOW_MAX", "REKEY_BYTES_OVERFLOW_MAX")
+            )
             probe._Packetizer__socket.close()  # type: ignore[attr-defined]
         except Exception:  # noqa: BLE001 - any surprise: stay on the stock paths
             ok = False
@@ -201,6 +294,7 @@ def install() -> bool:
             log.warning("paramiko %s internals differ: using its stock data paths", paramiko.__version__)
             return False
         Packetizer.read_all = _fast_read_all  # type: ignore[method-assign]
+        Packetizer.read_message = _fast_read_message  # type: ignore[method-assign]
         ACTIVE = True
         return True
 

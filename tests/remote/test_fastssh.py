@@ -60,6 +60,7 @@ def _roundtrip(t: paramiko.Transport, path: str, data: bytes) -> bytes:
 def test_fast_paths_are_active_with_the_pinned_paramiko():
     assert fastssh.ACTIVE, "paramiko internals differ: the sync engine runs on the slow stock paths"
     assert paramiko.packet.Packetizer.read_all is fastssh._fast_read_all
+    assert paramiko.packet.Packetizer.read_message is fastssh._fast_read_message
 
 
 def test_aes_gcm_data_is_byte_exact_across_rekeys(sshd):
