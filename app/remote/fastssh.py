@@ -40,6 +40,7 @@ import struct
 import threading
 import time
 from collections import deque
+from io import BytesIO
 from typing import Any
 
 import paramiko
@@ -206,6 +207,46 @@ def _fast_read_all(self: Packetizer, n: int, check_rekey: bool = False) -> bytes
     return out
 
 
+class _ChannelDataMessage(Message):
+    """A received CHANNEL_DATA message read in place from the decrypted packet: the transport
+    takes the channel id (``get_int``) and ``Channel._feed`` the data (``get_binary``) with one
+    copy instead of two. Any other use materialises paramiko's own ``BytesIO`` body."""
+
+    def __init__(self, plain: bytes, end: int) -> None:  # noqa: D107 - no super(): body is lazy
+        self._plain, self._end, self._pos = plain, end, 2
+        self._bio: BytesIO | None = None
+
+    @property  # type: ignore[override]
+    def packet(self) -> BytesIO:
+        if self._bio is None:
+            self._bio = BytesIO(self._plain[2 : self._end])
+            self._bio.seek(self._pos - 2)
+        return self._bio
+
+    @packet.setter
+    def packet(self, value: BytesIO) -> None:
+        self._bio = value
+
+    def get_int(self) -> int:
+        if self._bio is None and self._pos + 4 <= self._end:
+            v = int.from_bytes(self._plain[self._pos : self._pos + 4], "big")
+            self._pos += 4
+            return v
+        return super().get_int()
+
+    def get_binary(self) -> bytes:
+        if self._bio is None and self._pos + 4 <= self._end:
+            n = self.get_int()
+            start = self._pos
+            stop = min(start + n, self._end)
+            self._pos = stop
+            data = self._plain[start:stop]
+            if len(data) < n < (1 << 20):  # paramiko's get_bytes pads a short read with zeros
+                data += b"\0" * (n - len(data))
+            return data
+        return super().get_binary()
+
+
 MAX_PACKET = 1 << 20  # far above any packet a peer may send us (our max packet is 256 KiB)
 
 
@@ -241,7 +282,7 @@ def _fast_read_message(self: Packetizer) -> tuple[int, Message]:
     if end < 2:
         raise paramiko.SSHException("Invalid packet padding")
     cmd = plain[1]
-    msg = Message(plain[2:end])
+    msg = _ChannelDataMessage(plain, end) if cmd == MSG_CHANNEL_DATA else Message(plain[2:end])
     seq = self._Packetizer__sequence_number_in  # type: ignore[attr-defined]
     msg.seqno = seq
     next_seq = (seq + 1) & 0xFFFFFFFF
