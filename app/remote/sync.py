@@ -345,6 +345,17 @@ def _transport_of(conn: Any) -> paramiko.Transport:
     return t
 
 
+def _no_delay(t: paramiko.Transport) -> None:
+    """TCP_NODELAY on the connection: without it every small request/reply exchange (the remote
+    listing, df, mkdirs, renames) can stall 40 ms on Nagle + delayed ACK (measured: the listing
+    took 48 ms instead of 4). ``app.remote.ssh`` sets it on what it dials; a ``connect()``
+    handed to the engine may not have."""
+    sock = getattr(t, "sock", None)
+    if isinstance(sock, socket.socket) and sock.family in (socket.AF_INET, socket.AF_INET6):
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
 def remote_root_path(remote: str) -> str:
     """``~/x`` and ``~`` are relative to the login folder, which both exec and SFTP start in."""
     r = remote.strip()
@@ -438,20 +449,14 @@ def _send_all(chan: paramiko.Channel, data: bytes | bytearray) -> None:
 
 
 class _Replies:
-    """Collects SFTP replies by request id (paramiko hands async replies to ``_async_response``)."""
+    """SFTP replies by request id, kept as raw ``(type, body)`` (body starts with the id)."""
 
     def __init__(self) -> None:
-        self.got: dict[int, tuple[int, paramiko.Message]] = {}
-        self.last_body = b""  # the raw body of the reply being dispatched (set by _read_packet)
-        self.data: dict[int, memoryview] = {}  # DATA replies: the payload, in place (no copy)
+        self.got: dict[int, tuple[int, bytes]] = {}
 
     def _async_response(self, t: int, msg: paramiko.Message, num: int) -> None:
-        self.got[num] = (t, msg)
-        body = self.last_body
-        if t == CMD_DATA and len(body) >= 8:
-            n = struct.unpack_from(">I", body, 4)[0]
-            if 8 + n == len(body):
-                self.data[num] = memoryview(body)[8:]
+        # only if paramiko's own _read_response dispatched to us (Channel.wait does not use it)
+        self.got[num] = (t, struct.pack(">I", num) + msg.get_remainder())
 
 
 class SftpError(OSError):
@@ -485,9 +490,7 @@ class Channel:
         size, kind = struct.unpack(">IB", head)
         if size > (1 << 24) or size == 0:
             raise paramiko.SFTPError("Garbage packet received")
-        body = fastssh.recv_exact(chan, size - 1) if size > 1 else b""
-        self.replies.last_body = body
-        return kind, body
+        return kind, fastssh.recv_exact(chan, size - 1) if size > 1 else b""
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
@@ -505,24 +508,30 @@ class Channel:
         sftp = self.sftp
         parts: list[bytes] = []
         nums: list[int] = []
+        pack_i, pack_q = struct.Struct(">I").pack, struct.Struct(">Q").pack
         with sftp._lock:
             for t, *args in requests:
-                msg = paramiko.Message()
-                msg.add_int(sftp.request_number)
+                num = sftp.request_number
+                # encoded like paramiko's Message (add_int64/add_int/attrs/add_string), directly
+                fields: list[bytes] = [pack_i(num)]
                 for item in args:
                     if isinstance(item, int64):
-                        msg.add_int64(item)
+                        fields.append(pack_q(item))
                     elif isinstance(item, int):
-                        msg.add_int(item)
+                        fields.append(pack_i(item))
                     elif isinstance(item, SFTPAttributes):
-                        item._pack(msg)
+                        m = paramiko.Message()
+                        item._pack(m)
+                        fields.append(m.asbytes())
                     else:
-                        msg.add_string(item)
-                body = msg.asbytes()
+                        b = item.encode("utf-8") if isinstance(item, str) else bytes(item)
+                        fields.append(pack_i(len(b)))
+                        fields.append(b)
+                body = b"".join(fields)
                 parts.append(struct.pack(">IB", len(body) + 1, t) + body)
-                nums.append(sftp.request_number)
-                sftp._expecting[sftp.request_number] = self.replies
-                sftp.request_number += 1
+                nums.append(num)
+                sftp._expecting[num] = self.replies
+                sftp.request_number = num + 1
         try:
             for k in range(0, len(parts), 2048):
                 _send_all(sftp.sock, b"".join(parts[k : k + 2048]))
@@ -549,29 +558,61 @@ class Channel:
             raise _connection_lost(str(exc) or type(exc).__name__) from None
         return num
 
+    def _pump(self) -> None:
+        """Read one reply and file it by request id: paramiko's ``_read_response`` without a
+        Message and lock round per reply (thousands of rename/status replies per batch)."""
+        kind, body = self._read_packet()
+        if len(body) < 4:
+            raise paramiko.SFTPError("Garbage packet received")
+        num = int.from_bytes(body[:4], "big")
+        sftp = self.sftp
+        with sftp._lock:
+            owner = sftp._expecting.pop(num, None)
+        if owner is self.replies:
+            self.replies.got[num] = (kind, body)
+        elif owner is not None and owner is not type(None):
+            msg = paramiko.Message(body)
+            msg.get_int()
+            owner._async_response(kind, msg, num)
+        # else: a reply to a request nobody waits for any more (paramiko drops it too)
+
+    def _raw(self, num: int) -> tuple[int, bytes]:
+        got = self.replies.got
+        try:
+            while num not in got:
+                self._pump()
+        except _CONN_ERRORS as exc:
+            raise _connection_lost(str(exc) or type(exc).__name__) from None
+        return got.pop(num)
+
     def wait(self, num: int) -> tuple[int, paramiko.Message]:
-        t, msg, _view = self.wait_data(num)
+        """The reply to request ``num`` as (type, message positioned after the id)."""
+        t, body = self._raw(num)
+        msg = paramiko.Message(body)
+        msg.get_int()
         return t, msg
 
     def wait_data(self, num: int) -> tuple[int, paramiko.Message, memoryview | None]:
         """Like :meth:`wait`; for a DATA reply also its payload as a view (no copy)."""
-        got = self.replies.got
-        try:
-            while num not in got:
-                self.sftp._read_response()
-        except _CONN_ERRORS as exc:
-            raise _connection_lost(str(exc) or type(exc).__name__) from None
-        t, msg = got.pop(num)
-        return t, msg, self.replies.data.pop(num, None)
+        t, body = self._raw(num)
+        view = None
+        if t == CMD_DATA and len(body) >= 8:
+            n = struct.unpack_from(">I", body, 4)[0]
+            if 8 + n == len(body):
+                view = memoryview(body)[8:]
+        msg = paramiko.Message(body)
+        msg.get_int()
+        return t, msg, view
 
     def status(self, num: int) -> None:
         """Wait for a STATUS reply and raise SftpError unless OK."""
-        t, msg = self.wait(num)
+        t, body = self._raw(num)
         if t != CMD_STATUS:
             raise SftpError(-1, f"unexpected reply {t}")
-        code = msg.get_int()
+        code = struct.unpack_from(">I", body, 4)[0] if len(body) >= 8 else -1
         if code != SFTP_OK:
-            raise SftpError(code, msg.get_text() if msg.get_remainder() else "")
+            msg = paramiko.Message(body[8:])
+            raise SftpError(code, msg.get_text() if len(body) > 8 else "")
 
     def handle(self, num: int) -> bytes:
         t, msg = self.wait(num)
@@ -922,6 +963,7 @@ class SyncEngine:
     def _run_once(self) -> None:
         self._incomplete.clear()
         t = _transport_of(self._conn)
+        _no_delay(t)
         shell = RemoteShell(t)
         up = self.opts.direction == UP
         self.progress.state("listing")
