@@ -677,11 +677,30 @@ def _tar_block(name: bytes, size: int, mtime: int, mode: int, typeflag: bytes) -
     return head[:148] + chk + head[156:]
 
 
+_TAR_IDS = b"0000000\0" * 2  # uid, gid
+_TAR_TAIL = b"0" + b"\0" * 100 + b"ustar  \0" + b"\0" * 247  # typeflag … end of block
+_TAR_CONST_SUM = sum(_TAR_IDS) + sum(_TAR_TAIL)
+_OCT11 = 8**11
+
+
+def _tar_file_block(name: bytes, size: int, mtime: int, mode: int) -> bytes:
+    """``_tar_block(…, b"0")`` for a short name in one join: the checksum is summed over the
+    variable fields only (10,000 headers: 37 ms → ~12 ms)."""
+    name_f = name.ljust(100, b"\0")
+    mode_f = b"%07o\0" % mode
+    size_f = b"%011o\0" % size
+    mtime_f = b"%011o\0" % mtime
+    chk = _TAR_CONST_SUM + 256 + sum(name) + sum(mode_f) + sum(size_f) + sum(mtime_f)  # 256: 8 spaces
+    return b"".join((name_f, mode_f, _TAR_IDS, size_f, mtime_f, b"%06o\0 " % chk, _TAR_TAIL))
+
+
 def tar_header(name: bytes, size: int, mtime: int, mode: int) -> bytes:
     """A GNU tar header for one regular file (a ``././@LongLink`` entry first for long names).
 
     Written by hand: ``tarfile`` costs ~100 µs per member, which dominated 10,000-file uploads."""
     if len(name) < 100:
+        if 0 <= size < _OCT11 and 0 <= mtime < _OCT11 and 0 <= mode < 8**7:
+            return _tar_file_block(name, size, mtime, mode)
         return _tar_block(name, size, mtime, mode, b"0")
     long_name = name + b"\0"
     pad = -len(long_name) % 512
@@ -974,7 +993,25 @@ class SyncEngine:
                 code="LocalMissing",
                 path=str(self.local),
             )
-        remote_listing, remote_exists = self._list_remote(shell, t)
+        # the local scan (syscalls, Python) overlaps the remote listing (mostly waiting on it)
+        local_errors: list[str] = []
+        scanned: dict[str, Any] = {}
+
+        def scan() -> None:
+            try:
+                scanned["listing"] = list_local(self.local, local_errors)
+            except BaseException as exc:  # noqa: BLE001 - re-raised in the engine's thread
+                scanned["error"] = exc
+
+        scanner = threading.Thread(target=scan, name="labgpu-sync-scan", daemon=True)
+        scanner.start()
+        try:
+            remote_listing, remote_exists = self._list_remote(shell, t)
+        finally:
+            scanner.join()
+        if "error" in scanned:
+            raise scanned["error"]
+        local_listing: dict[str, Entry] = scanned["listing"]
         if not up and not remote_exists:
             raise SyncError(
                 QT_TRANSLATE_NOOP("LabGPU", "The remote folder {path} does not exist."),
@@ -984,8 +1021,6 @@ class SyncEngine:
                 code="RemoteMissing",
                 path=self.remote,
             )
-        local_errors: list[str] = []
-        local_listing = list_local(self.local, local_errors)
         if local_errors:
             self._incomplete["local"] = local_errors[0]
         source, dest = (local_listing, remote_listing) if up else (remote_listing, local_listing)
