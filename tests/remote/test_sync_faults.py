@@ -51,6 +51,10 @@ class CutRelay:
                 return
             s = socket.create_connection(self.target)
             with self.lock:
+                if self.closed:  # accepted while closing: close() has already swept the sockets
+                    c.close()
+                    s.close()
+                    return
                 budget, self.cut_after = self.cut_after, None
                 self.socks += [c, s]
             state = {"left": budget}
@@ -93,13 +97,20 @@ class CutRelay:
                     pass
 
     def close(self) -> None:
-        self.closed = True
+        with self.lock:
+            self.closed = True
+            socks = list(self.socks)
         try:
             self.lsock.shutdown(socket.SHUT_RDWR)  # wakes the blocked accept()
         except OSError:
             pass
         self.lsock.close()
-        for x in self.socks:
+        for x in socks:
+            # shutdown first: close() alone does not wake a recv() blocked in another thread
+            try:
+                x.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
             try:
                 x.close()
             except OSError:
