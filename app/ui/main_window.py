@@ -14,7 +14,7 @@ import logging
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from PySide6.QtCore import QByteArray, QCoreApplication, QSize, Qt, QTimer, Slot
+from PySide6.QtCore import QByteArray, QCoreApplication, QSize, QTimer, Slot
 from PySide6.QtGui import QCloseEvent, QIcon, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -45,6 +45,10 @@ PAGES: list[tuple[str, str, str, str]] = [
     ("settings", "app.ui.settings_page", "SettingsPage", "Settings"),
 ]
 
+
+# Qt.ItemDataRole.UserRole as a plain int: touching PySide6's Qt namespace costs ~15 ms at start-up,
+# before the window is shown; pages pay it afterwards.
+_PAGE_ID_ROLE = 0x0100
 
 # Pages that watch something billing or live (instances reconcile with the clouds, the VPN watcher):
 # built shortly after start-up even if the user never opens them.
@@ -152,7 +156,7 @@ class MainWindow(QMainWindow):
             self._slots[page_id] = slot
             self.stack.addWidget(slot)
             item = QListWidgetItem(QCoreApplication.translate(class_name, title))
-            item.setData(Qt.ItemDataRole.UserRole, page_id)
+            item.setData(_PAGE_ID_ROLE, page_id)
             item.setSizeHint(QSize(160, 40))
             self.nav.addItem(item)
         self.nav.currentRowChanged.connect(self._on_nav_row_changed)
@@ -185,7 +189,7 @@ class MainWindow(QMainWindow):
 
     def current_page_id(self) -> str:
         item = self.nav.currentItem()
-        return str(item.data(Qt.ItemDataRole.UserRole)) if item else ""
+        return str(item.data(_PAGE_ID_ROLE)) if item else ""
 
     def show_page(self, page_id: str, payload: object = None) -> bool:
         if page_id not in self.pages:
