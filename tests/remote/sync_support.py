@@ -61,11 +61,10 @@ def write_tree(root: Path, files: dict[str, bytes], mtime: float | None = None) 
 def tree_hashes(root: Path, skip_parts: bool = False) -> dict[str, str]:
     out = {}
     for p in sorted(root.rglob("*")):
+        if skip_parts and p.name.endswith(".labgpu-part"):
+            continue
         if p.is_file() and not p.is_symlink():
-            rel = p.relative_to(root).as_posix()
-            if skip_parts and p.name.endswith(".labgpu-part"):
-                continue
-            out[rel] = hashlib.sha256(p.read_bytes()).hexdigest()
+            out[p.relative_to(root).as_posix()] = hashlib.sha256(p.read_bytes()).hexdigest()
     return out
 
 
