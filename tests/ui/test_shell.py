@@ -71,6 +71,9 @@ def test_task_runner_delivers_result_progress_and_errors_on_gui_thread(app_windo
     results = []
     ctx.runner.submit(work, 3, on_progress=lambda p: seen.append((p, threading.current_thread() is gui)),
                       on_done=results.append)
+    import gc
+
+    gc.collect()  # the caller keeps no Task reference: the runner must
     qtbot.waitUntil(lambda: bool(results), timeout=5000)
     assert results == [True]
     qtbot.waitUntil(lambda: len(seen) == 3)

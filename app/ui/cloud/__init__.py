@@ -81,13 +81,5 @@ def error_sentence(exc: BaseException) -> tuple[str, str]:
 
 
 def run_task(owner: Any, fn: Any, *args: Any, **kwargs: Any) -> Any:
-    """ctx.runner.submit, keeping the Task referenced until it is done.
-
-    The runner forgets a task as soon as its function returns, before the queued ``finished``
-    reaches the GUI thread; without a reference the Task could be collected and its on_done lost.
-    """
-    task = owner.ctx.runner.submit(fn, *args, **kwargs)
-    tasks = owner.__dict__.setdefault("_cloud_tasks", set())
-    tasks.add(task)
-    task.done.connect(lambda: tasks.discard(task))
-    return task
+    """``owner.ctx.runner.submit`` (the runner keeps each Task until its signals are delivered)."""
+    return owner.ctx.runner.submit(fn, *args, **kwargs)

@@ -60,7 +60,6 @@ class HostConnectionService(QObject):
         self._wanted: set[str] = set()
         self._busy: set[str] = set()
         self._closed = False
-        self._tasks: set[Any] = set()
         self._timer = QTimer(self)
         self._timer.setInterval(self.WATCH_MS)
         self._timer.timeout.connect(self._on_timer_timeout)
@@ -298,15 +297,8 @@ class HostConnectionService(QObject):
             self._submit(job, name=f"reconnect:{name}", on_done=done, on_error=failed)
 
     def _submit(self, fn: Any, *args: Any, name: str = "", on_done: Any = None, on_error: Any = None) -> Any:
-        """ctx.runner.submit, keeping the Task alive until its result reached the GUI thread.
-
-        (The runner forgets a task when its worker ends; a Task nobody references is collected
-        before the queued ``finished`` signal arrives, and the callback would be lost.)
-        """
-        task = self.ctx.runner.submit(fn, *args, name=name, on_done=on_done, on_error=on_error)
-        self._tasks.add(task)
-        task.done.connect(lambda: self._tasks.discard(task))
-        return task
+        """ctx.runner.submit (the runner keeps each Task until its signals are delivered)."""
+        return self.ctx.runner.submit(fn, *args, name=name, on_done=on_done, on_error=on_error)
 
     def _report(self, exc: BaseException) -> None:
         self.ctx.errors.report(exc, "hosts")
