@@ -15,6 +15,7 @@ import webbrowser
 from dataclasses import replace
 from typing import Any
 
+from app.cli.output import read_stdin_secret
 from app.core import secrets
 from app.core.errors import InputError, LabGpuError
 from app.core.hosts import HostStore, instance_hosts, passphrase_key, password_key, record_from_command
@@ -96,18 +97,6 @@ def _interactive() -> bool:
     return sys.stdin.isatty() and sys.stderr.isatty()
 
 
-def _read_stdin_secret(what: str) -> str:
-    value = sys.stdin.readline().rstrip("\r\n")
-    if not value:
-        raise InputError(
-            QT_TRANSLATE_NOOP("LabGPU", "No {what} on stdin."),
-            QT_TRANSLATE_NOOP("LabGPU", 'Pipe it in, e.g. printf %s "$PW" | labgpu hosts add …'),
-            code="EmptySecret",
-            what=what,
-        )
-    return value
-
-
 def cmd_add(args: argparse.Namespace) -> int:
     from app.remote.hostkeys import normalize_fingerprint
     from app.remote.ssh import Connection
@@ -130,8 +119,8 @@ def cmd_add(args: argparse.Namespace) -> int:
             code="HostExists",
             name=rec.name,
         )
-    password = _read_stdin_secret("password") if args.password_stdin else None
-    passphrase = _read_stdin_secret("passphrase") if args.passphrase_stdin else None
+    password = read_stdin_secret(command="hosts add", what="password") if args.password_stdin else None
+    passphrase = read_stdin_secret(command="hosts add", what="passphrase") if args.passphrase_stdin else None
     if passphrase is not None:
         secrets.set_secret(passphrase_key(rec.name), passphrase)  # the key loader reads it from there
     if args.fingerprint:

@@ -9,6 +9,9 @@ from collections.abc import Iterable, Sequence
 from datetime import date, datetime
 from typing import Any
 
+from app.core.errors import InputError
+from app.core.i18n import QT_TRANSLATE_NOOP
+
 
 def _width(s: str) -> int:
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
@@ -42,3 +45,17 @@ def _default(o: Any) -> Any:
 def print_json(obj: Any, file: Any = None) -> None:
     json.dump(obj, file or sys.stdout, ensure_ascii=False, indent=2, default=_default)
     (file or sys.stdout).write("\n")
+
+
+def read_stdin_secret(what: str, command: str) -> str:
+    """One secret line from stdin (never argv); an empty line is a clear error, not an empty secret."""
+    value = sys.stdin.readline().rstrip("\r\n")
+    if not value:
+        raise InputError(
+            QT_TRANSLATE_NOOP("LabGPU", "No {what} on stdin."),
+            QT_TRANSLATE_NOOP("LabGPU", "Pipe it in, e.g. printf '%s\\n' \"$PW\" | labgpu {command} …"),
+            code="EmptySecret",
+            what=what,
+            command=command,
+        )
+    return value

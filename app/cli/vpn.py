@@ -22,6 +22,7 @@ import sys
 import time
 from typing import Any
 
+from app.cli.output import read_stdin_secret
 from app.core.errors import InputError
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.paths import default_paths
@@ -91,18 +92,6 @@ def _manager() -> Any:
     return VpnManager(default_paths())
 
 
-def _stdin_line(what: str) -> str:
-    value = sys.stdin.readline().rstrip("\r\n")
-    if not value:
-        raise InputError(
-            QT_TRANSLATE_NOOP("LabGPU", "No {what} on stdin."),
-            QT_TRANSLATE_NOOP("LabGPU", "Pipe it in, e.g. printf '%s\\n' \"$PW\" | labgpu vpn add …"),
-            code="EmptySecret",
-            what=what,
-        )
-    return value
-
-
 def _status_dict(name: str, st: Any) -> dict[str, Any]:
     d: dict[str, Any] = st.to_dict()
     d["profile"] = name
@@ -135,7 +124,7 @@ def cmd_add(args: argparse.Namespace) -> int:
             code="BadArgs",
         )
     if args.password_stdin:
-        password = _stdin_line("password")
+        password = read_stdin_secret(command="vpn add", what="password")
     elif args.username:
         if not sys.stdin.isatty():
             raise InputError(
@@ -145,7 +134,7 @@ def cmd_add(args: argparse.Namespace) -> int:
             )
         password = getpass.getpass("VPN password: ")
     if args.key_passphrase_stdin:
-        key_phrase = _stdin_line("key passphrase")
+        key_phrase = read_stdin_secret(command="vpn add", what="key passphrase")
     mgr = _manager()
     stored = mgr.add_profile(
         args.profile,
