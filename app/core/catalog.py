@@ -349,6 +349,7 @@ AGE_UNDATED = QT_TRANSLATE_NOOP("LabGPU", "undated snapshot")
 AGE_BUNDLED = QT_TRANSLATE_NOOP("LabGPU", "bundled, {date}")
 AGE_BUNDLED_OLD = QT_TRANSLATE_NOOP("LabGPU", "bundled, {date} — over a year old")
 AGE_FUTURE = QT_TRANSLATE_NOOP("LabGPU", "dated {date}")
+AGE_NO_PRICE = QT_TRANSLATE_NOOP("LabGPU", "no price")
 STALE_DAYS = 365  # a price older than this is flagged "over a year old"
 
 
@@ -396,6 +397,8 @@ def price_age(offer: Offer, now: datetime | None = None) -> PriceAge:
         if secs < 86400 * 2:
             return PriceAge(secs, AGE_FETCHED_HOURS if public else AGE_LIVE_HOURS, int(secs // 3600))
         return PriceAge(secs, AGE_FETCHED_DAYS if public else AGE_LIVE_DAYS, int(secs // 86400), stale=stale)
+    if offer.price_on_demand is None and offer.price_spot is None and offer.price_prepaid_month is None:
+        return PriceAge(math.inf, AGE_NO_PRICE)
     if offer.price_date is None:
         return PriceAge(math.inf, AGE_UNDATED)
     day = offer.price_date.isoformat()

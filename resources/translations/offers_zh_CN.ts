@@ -55,6 +55,10 @@
         <translation>日期 {date}</translation>
     </message>
     <message>
+        <source>no price</source>
+        <translation>无价格</translation>
+    </message>
+    <message>
         <source>your setting</source>
         <translation>您的设置</translation>
     </message>

@@ -313,6 +313,7 @@ def test_a_price_older_than_a_year_says_so_relative_to_the_clock():
     assert old.stale
     assert old.text() == "bundled, 2025-12-01 — over a year old"
     assert not price_age(_offer(price_date=None), datetime(2030, 1, 1, tzinfo=timezone.utc)).stale
+    assert price_age(_offer(price_on_demand=None, price_date=date(2020, 1, 1))).text() == "no price"
     fetched = _offer(live=True, origin="public", fetched_at=datetime(2025, 1, 1, tzinfo=timezone.utc))
     assert price_age(fetched, datetime(2026, 12, 2, tzinfo=timezone.utc)).stale
 

@@ -271,7 +271,7 @@ def test_details_panel_shows_unknown_prices_and_sources(qtbot, ctx):
     f = page.details.fields
     assert f["on_demand"].text() == "unknown — refresh with an account"
     assert "qcloud-documents" in f["source"].text()
-    assert "undated" in f["age"].text()
+    assert f["age"].text() == "no price"
     assert "InquiryPriceRunInstances" in f["notes"].text()
     row = page.table.selectionModel().selectedRows()[0].row()
     assert page.proxy.index(row, _column(page, "on_demand")).data() == "unknown — refresh with an account"

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.catalog import UNKNOWN_PRICE, price_age, price_per_gpu_hour, price_per_tflop_hour
+from app.core.catalog import AGE_NO_PRICE, UNKNOWN_PRICE, price_age, price_per_gpu_hour, price_per_tflop_hour
 from app.core.currency import ExchangeRate, convert, format_money
 from app.core.i18n import translate
 from app.core.models import PROVIDERS, GpuSpec, Offer
@@ -241,6 +241,8 @@ class OfferDetailsPanel(QWidget):
                      else self.tr("with your account"))
             f["age"].setText(self.tr("%1 (%2, %3)").replace("%1", age.text()).replace("%2", fetched)
                              .replace("%3", where))
+        elif age.template == AGE_NO_PRICE:
+            f["age"].setText(age.text())
         elif o.price_date:
             f["age"].setText(self.tr("%1 (%2 days old)").replace("%1", age.text()).replace("%2", str(age.days)))
         else:
