@@ -255,6 +255,13 @@ def cmd_accounts_import_tencent(args: argparse.Namespace) -> int:
 
 
 def cmd_prices_refresh(args: argparse.Namespace) -> int:
+    if args.public and (args.account or args.types):
+        raise InputError(
+            QT_TRANSLATE_NOOP("LabGPU", "--account and --type do not apply to --public."),
+            QT_TRANSLATE_NOOP("LabGPU", "Public prices need no account: leave them out, or drop --public "
+                                        "to refresh with an account."),
+            code="PublicWithAccount",
+        )
     if args.public:
         return cmd_prices_refresh_public(args)
     if args.azure_endpoint is not None:

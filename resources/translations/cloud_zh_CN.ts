@@ -419,6 +419,14 @@
         <translation>请每行一个地通过管道传入，例如从密码管理器中读取。</translation>
     </message>
     <message>
+        <source>--account and --type do not apply to --public.</source>
+        <translation>--account 和 --type 不适用于 --public。</translation>
+    </message>
+    <message>
+        <source>Public prices need no account: leave them out, or drop --public to refresh with an account.</source>
+        <translation>公开价格无需账号：请去掉这两个选项，或去掉 --public 以用账号刷新。</translation>
+    </message>
+    <message>
         <source>--azure-endpoint only applies to public prices.</source>
         <translation>--azure-endpoint 只适用于公开价格。</translation>
     </message>
