@@ -247,7 +247,6 @@ class OfferDetailsPanel(QWidget):
             f["age"].setText(self.tr("%1 (%2 days old)").replace("%1", age.text()).replace("%2", str(age.days)))
         else:
             f["age"].setText(self.tr("undated snapshot: the source does not say when it was true"))
-        f["age"].setStyleSheet("color: #a15c00;" if age.stale else "")
         f["source"].setText(o.price_source or self.tr("none"))
         f["gpu_source"].setText(spec.source if spec and spec.source else self.tr("none"))
         f["notes"].setText(o.notes or "—")

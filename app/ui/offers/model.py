@@ -180,6 +180,10 @@ class OffersTableModel(QAbstractTableModel):
         self._apply_sort()
         self.endResetModel()
 
+    def now(self) -> datetime:
+        """The model's clock (``self.clock``, replaced by tests with a fixed one)."""
+        return self.clock()
+
     # -- data out -----------------------------------------------------------------------------
 
     @property

@@ -167,7 +167,7 @@ class OffersPage(QWidget):
         self.table.selectionModel().selectionChanged.connect(self._on_table_selection_changed)
 
         self.details = OfferDetailsPanel(ctx, self.splitter)
-        self.details.clock = lambda: self.model.clock()
+        self.details.clock = self.model.now  # a bound method: no reference cycle through the page
         self.splitter.addWidget(self.table)
         self.splitter.addWidget(self.details)
         self.splitter.setStretchFactor(0, 3)
