@@ -31,7 +31,7 @@ DOMAINS: dict[str, list[str]] = {
     "offers": ["app/ui/offers/*.py", "app/core/catalog.py", "app/core/currency.py"],
     "advisor": ["app/ui/advisor/*.py", "app/core/advisor.py", "app/core/costs.py"],
     "cloud": ["app/cloud/base.py", "app/cloud/aws.py", "app/cloud/launch.py", "app/cloud/errors.py",
-              "app/cloud/sshkeys.py", "app/cloud/netaddr.py", "app/cli/cloud.py",
+              "app/cloud/sshkeys.py", "app/cloud/netaddr.py", "app/cloud/public_prices.py", "app/cli/cloud.py",
               "app/core/accounts.py", "app/core/audit.py", "app/core/instances.py", "app/core/live_prices.py"],
     "cloudui": ["app/ui/cloud/*.py", "app/cloud/tencent.py"],
     "hosts": ["app/ui/remote/hosts*.py", "app/remote/ssh.py", "app/remote/hostkeys.py",

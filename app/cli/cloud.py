@@ -67,7 +67,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
     prices = subparsers.add_parser("prices", help="live prices from the providers")
     psub = prices.add_subparsers(dest="prices_command", metavar="ACTION", required=True)
-    ref = psub.add_parser("refresh", help="fetch live prices with an account (all accounts by default)")
+    ref = psub.add_parser("refresh", help="fetch live prices with an account (all accounts by default), "
+                          "or --public: public price lists that need no account (Azure)")
+    ref.add_argument("--public", action="store_true",
+                     help="fetch the public price lists that need no account (Azure Retail Prices API)")
+    ref.add_argument("--azure-endpoint", default=None, metavar="URL",
+                     help="with --public: Azure Retail Prices API address, e.g. a mirror "
+                     "(default: the azure_prices_endpoint setting, else https://prices.azure.com/api/retail/prices)")
     ref.add_argument("--account", default=None)
     ref.add_argument("--type", action="append", default=[], dest="types", help="instance type (repeatable)")
     ref.add_argument("--json", action="store_true")
@@ -249,6 +255,21 @@ def cmd_accounts_import_tencent(args: argparse.Namespace) -> int:
 
 
 def cmd_prices_refresh(args: argparse.Namespace) -> int:
+    if args.public and (args.account or args.types):
+        raise InputError(
+            QT_TRANSLATE_NOOP("LabGPU", "--account and --type do not apply to --public."),
+            QT_TRANSLATE_NOOP("LabGPU", "Public prices need no account: leave them out, or drop --public "
+                                        "to refresh with an account."),
+            code="PublicWithAccount",
+        )
+    if args.public:
+        return cmd_prices_refresh_public(args)
+    if args.azure_endpoint is not None:
+        raise InputError(
+            QT_TRANSLATE_NOOP("LabGPU", "--azure-endpoint only applies to public prices."),
+            QT_TRANSLATE_NOOP("LabGPU", "Add --public, or leave --azure-endpoint out."),
+            code="AzureEndpointWithoutPublic",
+        )
     errors: dict[str, Any] = {}
     offers = _service().refresh_prices(args.account, args.types, errors=None if args.account else errors)
     for name, exc in errors.items():
@@ -280,6 +301,50 @@ def cmd_prices_refresh(args: argparse.Namespace) -> int:
     )
     print(f"{len(offers)} live prices cached", file=sys.stderr)
     return status
+
+
+def cmd_prices_refresh_public(args: argparse.Namespace) -> int:
+    """Public price lists (no account): Azure now; a failure keeps the bundled prices and says why."""
+    from app.cloud.public_prices import NO_PUBLIC_LIST, refresh_public_prices
+    from app.core.paths import default_paths
+    from app.core.settings import SettingsStore
+
+    paths = default_paths()
+    setting = args.azure_endpoint
+    if setting is None:
+        setting = SettingsStore(paths).load().azure_prices_endpoint
+
+    def progress(done: int, total: int, what: str) -> None:
+        if what:
+            print(f"[{done + 1}/{total}] Azure {what}", file=sys.stderr, flush=True)
+
+    result = refresh_public_prices(azure_endpoint_setting=setting, paths=paths, progress=progress)
+    for key, reason in result.missing:
+        print(f"labgpu: {'/'.join(key)}: {reason}; the bundled price is kept", file=sys.stderr)
+    if args.json:
+        from dataclasses import asdict
+
+        print_json({"endpoint": result.endpoint, "fetched_at": result.fetched_at,
+                    "offers": [asdict(o) for o in result.offers],
+                    "missing": [{"key": list(k), "reason": r} for k, r in result.missing],
+                    "no_public_list": {p: translate(r) for p, r in NO_PUBLIC_LIST.items()}})
+    else:
+        print_table(
+            ["PROVIDER", "REGION", "TYPE", "GPU", "ON-DEMAND/H", "SPOT/H", "CUR", "FETCHED (UTC)"],
+            [
+                [o.provider, o.region, o.instance_type, f"{o.gpu_count:g}x {o.gpu_model}",
+                 "" if o.price_on_demand is None else f"{o.price_on_demand:.4f}",
+                 "" if o.price_spot is None else f"{o.price_spot:.4f}", o.currency,
+                 f"{o.fetched_at:%Y-%m-%d %H:%M}" if o.fetched_at else ""]
+                for o in result.offers
+            ],
+        )
+        print(f"{len(result.offers)} public prices cached from {result.endpoint} ({result.requests} requests); "
+              "no public list without an account for: "
+              + "; ".join(f"{p} ({translate(r)})" for p, r in NO_PUBLIC_LIST.items()), file=sys.stderr)
+    if not result.offers:
+        return 2
+    return 3 if result.missing else 0
 
 
 # -- instances ------------------------------------------------------------------------------------

@@ -341,21 +341,28 @@ AGE_LIVE_NOW = QT_TRANSLATE_NOOP("LabGPU", "live, just now")
 AGE_LIVE_MIN = QT_TRANSLATE_NOOP("LabGPU", "live {n} min ago")
 AGE_LIVE_HOURS = QT_TRANSLATE_NOOP("LabGPU", "live {n} h ago")
 AGE_LIVE_DAYS = QT_TRANSLATE_NOOP("LabGPU", "live {n} days ago")
-AGE_UNDATED = QT_TRANSLATE_NOOP("LabGPU", "undated")
-AGE_TODAY = QT_TRANSLATE_NOOP("LabGPU", "today")
-AGE_ONE_DAY = QT_TRANSLATE_NOOP("LabGPU", "1 day")
-AGE_DAYS = QT_TRANSLATE_NOOP("LabGPU", "{n} days")
+AGE_FETCHED_NOW = QT_TRANSLATE_NOOP("LabGPU", "fetched just now")
+AGE_FETCHED_MIN = QT_TRANSLATE_NOOP("LabGPU", "fetched {n} min ago")
+AGE_FETCHED_HOURS = QT_TRANSLATE_NOOP("LabGPU", "fetched {n} h ago")
+AGE_FETCHED_DAYS = QT_TRANSLATE_NOOP("LabGPU", "fetched {n} days ago")
+AGE_UNDATED = QT_TRANSLATE_NOOP("LabGPU", "undated snapshot")
+AGE_BUNDLED = QT_TRANSLATE_NOOP("LabGPU", "bundled, {date}")
+AGE_BUNDLED_OLD = QT_TRANSLATE_NOOP("LabGPU", "bundled, {date} — over a year old")
 AGE_FUTURE = QT_TRANSLATE_NOOP("LabGPU", "dated {date}")
+AGE_NO_PRICE = QT_TRANSLATE_NOOP("LabGPU", "no price")
+STALE_DAYS = 365  # a price older than this is flagged "over a year old"
 
 
 @dataclass(frozen=True)
 class PriceAge:
-    """How old a price is: `seconds` for sorting (inf when undated) and a short label."""
+    """How old a price is: `seconds` for sorting (inf when undated), a short label, and `stale` when
+    the price is more than a year old."""
 
     seconds: float
     template: str
     n: int = 0
     day: str = ""
+    stale: bool = False
 
     def text(self) -> str:
         return translate(self.template).format(n=self.n, date=self.day)
@@ -364,9 +371,15 @@ class PriceAge:
     def undated(self) -> bool:
         return math.isinf(self.seconds)
 
+    @property
+    def days(self) -> int | None:
+        return None if self.undated else int(self.seconds // 86400)
+
 
 def price_age(offer: Offer, now: datetime | None = None) -> PriceAge:
-    """'live 5 min ago' for live prices, 'N days' for dated snapshots, 'undated' otherwise."""
+    """'fetched 5 min ago' for a public list, 'live 5 min ago' for an account's live price,
+    'bundled, 2026-09-25' (flagged over a year old) for a dated catalog price, 'undated snapshot'
+    otherwise. `now` is the clock (tests pass a fixed one)."""
     now = now or datetime.now(timezone.utc)
     if now.tzinfo is None:
         now = now.replace(tzinfo=timezone.utc)
@@ -375,21 +388,26 @@ def price_age(offer: Offer, now: datetime | None = None) -> PriceAge:
         if fetched.tzinfo is None:
             fetched = fetched.replace(tzinfo=timezone.utc)
         secs = max(0.0, (now - fetched).total_seconds())
+        public = offer.origin == "public"
+        stale = secs > STALE_DAYS * 86400.0
         if secs < 60:
-            return PriceAge(secs, AGE_LIVE_NOW)
+            return PriceAge(secs, AGE_FETCHED_NOW if public else AGE_LIVE_NOW)
         if secs < 3600:
-            return PriceAge(secs, AGE_LIVE_MIN, int(secs // 60))
+            return PriceAge(secs, AGE_FETCHED_MIN if public else AGE_LIVE_MIN, int(secs // 60))
         if secs < 86400 * 2:
-            return PriceAge(secs, AGE_LIVE_HOURS, int(secs // 3600))
-        return PriceAge(secs, AGE_LIVE_DAYS, int(secs // 86400))
+            return PriceAge(secs, AGE_FETCHED_HOURS if public else AGE_LIVE_HOURS, int(secs // 3600))
+        return PriceAge(secs, AGE_FETCHED_DAYS if public else AGE_LIVE_DAYS, int(secs // 86400), stale=stale)
+    if offer.price_on_demand is None and offer.price_spot is None and offer.price_prepaid_month is None:
+        return PriceAge(math.inf, AGE_NO_PRICE)
     if offer.price_date is None:
         return PriceAge(math.inf, AGE_UNDATED)
+    day = offer.price_date.isoformat()
     days = (now.date() - offer.price_date).days
     if days < 0:
-        return PriceAge(0.0, AGE_FUTURE, day=offer.price_date.isoformat())
-    if days == 0:
-        return PriceAge(0.0, AGE_TODAY)
-    return PriceAge(days * 86400.0, AGE_ONE_DAY if days == 1 else AGE_DAYS, days)
+        return PriceAge(0.0, AGE_FUTURE, day=day)
+    if days > STALE_DAYS:
+        return PriceAge(days * 86400.0, AGE_BUNDLED_OLD, days, day, stale=True)
+    return PriceAge(days * 86400.0, AGE_BUNDLED, days, day)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -648,6 +666,7 @@ def offer_to_dict(offer: Offer, rate: ExchangeRate | None = None) -> dict[str | 
         "dedicated": offer.dedicated,
         "live": offer.live,
         "fetched_at": offer.fetched_at.isoformat() if offer.fetched_at else None,
+        "price_origin": offer.origin or ("live" if offer.live else "bundled"),
         "sold_out": offer.sold_out,
         "notes": offer.notes,
     }

@@ -59,6 +59,7 @@ class Offer:
     notes: str = ""
     live: bool = False  # True when refreshed from the provider's API
     fetched_at: datetime | None = None  # when a live price was fetched
+    origin: str = ""  # "public": fetched from a public price list without an account; "" otherwise
     sold_out: bool = False
     zone: str = ""
     extra: tuple[tuple[str, str], ...] = field(default_factory=tuple)

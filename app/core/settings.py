@@ -29,6 +29,7 @@ class Settings:
     window_geometry: str = ""  # base64 of QWidget.saveGeometry()
     last_page: str = "offers"
     offers_filters: dict[str, Any] = field(default_factory=dict)
+    azure_prices_endpoint: str = ""  # Azure Retail Prices API address ("" = prices.azure.com); mirrors, tests
     extra: dict[str, Any] = field(default_factory=dict)  # per-feature settings, keyed by feature
 
     def validate(self) -> None:

@@ -419,6 +419,22 @@
         <translation>请每行一个地通过管道传入，例如从密码管理器中读取。</translation>
     </message>
     <message>
+        <source>--account and --type do not apply to --public.</source>
+        <translation>--account 和 --type 不适用于 --public。</translation>
+    </message>
+    <message>
+        <source>Public prices need no account: leave them out, or drop --public to refresh with an account.</source>
+        <translation>公开价格无需账号：请去掉这两个选项，或去掉 --public 以用账号刷新。</translation>
+    </message>
+    <message>
+        <source>--azure-endpoint only applies to public prices.</source>
+        <translation>--azure-endpoint 只适用于公开价格。</translation>
+    </message>
+    <message>
+        <source>Add --public, or leave --azure-endpoint out.</source>
+        <translation>加上 --public，或去掉 --azure-endpoint。</translation>
+    </message>
+    <message>
         <source>--max-price only applies to spot launches.</source>
         <translation>--max-price 只适用于竞价实例。</translation>
     </message>
@@ -521,6 +537,50 @@
     <message>
         <source>Run 'aws configure --profile {profile}' or add the account by hand.</source>
         <translation>请运行 'aws configure --profile {profile}'，或手动添加账号。</translation>
+    </message>
+    <message>
+        <source>the EC2 bulk offer file is gigabytes per region and the query API needs signed requests: refresh with an AWS account</source>
+        <translation>EC2 批量价格文件每个区域有数 GB，查询 API 需要签名请求：请用 AWS 账号刷新</translation>
+    </message>
+    <message>
+        <source>the Cloud Billing Catalog API needs an API key</source>
+        <translation>Cloud Billing Catalog API 需要 API 密钥</translation>
+    </message>
+    <message>
+        <source>its price APIs need a signed account request: refresh with a Tencent Cloud account</source>
+        <translation>其价格 API 需要账号签名请求：请用腾讯云账号刷新</translation>
+    </message>
+    <message>
+        <source>its price API (DescribePrice) needs a signed account request</source>
+        <translation>其价格 API（DescribePrice）需要账号签名请求</translation>
+    </message>
+    <message>
+        <source>its price API (BSS) needs a signed account request</source>
+        <translation>其价格 API（BSS）需要账号签名请求</translation>
+    </message>
+    <message>
+        <source>its instance-types API needs an API key</source>
+        <translation>其实例类型 API 需要 API 密钥</translation>
+    </message>
+    <message>
+        <source>its API needs an API key</source>
+        <translation>其 API 需要 API 密钥</translation>
+    </message>
+    <message>
+        <source>The Azure prices address {url} is not an http(s) URL.</source>
+        <translation>Azure 价格地址 {url} 不是 http(s) 网址。</translation>
+    </message>
+    <message>
+        <source>Use e.g. https://prices.azure.com/api/retail/prices, or clear the setting to use that default.</source>
+        <translation>请使用例如 https://prices.azure.com/api/retail/prices，或清空该设置以使用这个默认地址。</translation>
+    </message>
+    <message>
+        <source>Azure's public price list could not be read from {endpoint}: {reason}. The bundled prices are kept.</source>
+        <translation>无法从 {endpoint} 读取 Azure 的公开价格表：{reason}。已保留内置价格。</translation>
+    </message>
+    <message>
+        <source>Check your internet connection or proxy and try again; to use a mirror, set its address (labgpu prices refresh --public --azure-endpoint URL).</source>
+        <translation>请检查网络连接或代理后重试；如要使用镜像，请设置其地址（labgpu prices refresh --public --azure-endpoint URL）。</translation>
     </message>
 </context>
 </TS>

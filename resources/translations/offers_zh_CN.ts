@@ -23,24 +23,40 @@
         <translation>实时，{n} 天前</translation>
     </message>
     <message>
-        <source>undated</source>
-        <translation>无日期</translation>
+        <source>fetched just now</source>
+        <translation>刚刚获取</translation>
     </message>
     <message>
-        <source>today</source>
-        <translation>今天</translation>
+        <source>fetched {n} min ago</source>
+        <translation>{n} 分钟前获取</translation>
     </message>
     <message>
-        <source>1 day</source>
-        <translation>1 天</translation>
+        <source>fetched {n} h ago</source>
+        <translation>{n} 小时前获取</translation>
     </message>
     <message>
-        <source>{n} days</source>
-        <translation>{n} 天</translation>
+        <source>fetched {n} days ago</source>
+        <translation>{n} 天前获取</translation>
+    </message>
+    <message>
+        <source>undated snapshot</source>
+        <translation>无日期快照</translation>
+    </message>
+    <message>
+        <source>bundled, {date}</source>
+        <translation>内置，{date}</translation>
+    </message>
+    <message>
+        <source>bundled, {date} — over a year old</source>
+        <translation>内置，{date} — 已超过一年</translation>
     </message>
     <message>
         <source>dated {date}</source>
         <translation>日期 {date}</translation>
+    </message>
+    <message>
+        <source>no price</source>
+        <translation>无价格</translation>
     </message>
     <message>
         <source>your setting</source>
@@ -198,8 +214,20 @@
         <translation>/月</translation>
     </message>
     <message>
-        <source>%1 (fetched %2)</source>
-        <translation>%1（获取于 %2）</translation>
+        <source>public price list, no account</source>
+        <translation>公开价格表，无需账号</translation>
+    </message>
+    <message>
+        <source>with your account</source>
+        <translation>用你的账号获取</translation>
+    </message>
+    <message>
+        <source>%1 (%2, %3)</source>
+        <translation>%1（%2，%3）</translation>
+    </message>
+    <message>
+        <source>%1 (%2 days old)</source>
+        <translation>%1（%2 天前）</translation>
     </message>
     <message>
         <source>undated snapshot: the source does not say when it was true</source>
@@ -292,6 +320,14 @@
         <translation>用已添加的每个云账号查询当前价格、竞价价格和售罄规格（Ctrl+R）</translation>
     </message>
     <message>
+        <source>Refresh &amp;public prices</source>
+        <translation>刷新公开价格(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Fetch Azure's public price list (no account needed) and mark each price with the time it was fetched. The other clouds publish no price list that can be read without an account.</source>
+        <translation>获取 Azure 的公开价格表（无需账号），并为每个价格标注获取时间。其他云没有无需账号即可读取的价格表。</translation>
+    </message>
+    <message>
         <source>CNY ¥</source>
         <translation>人民币 ¥</translation>
     </message>
@@ -330,6 +366,22 @@
     <message>
         <source>Live prices could not be fetched.</source>
         <translation>无法获取实时价格。</translation>
+    </message>
+    <message>
+        <source>Fetching Azure's public price list…</source>
+        <translation>正在获取 Azure 的公开价格表…</translation>
+    </message>
+    <message>
+        <source>Fetching Azure's public prices: %1 (%2 of %3)…</source>
+        <translation>正在获取 Azure 公开价格：%1（第 %2 个，共 %3 个）…</translation>
+    </message>
+    <message>
+        <source>%1 Azure prices fetched from the public price list at %2.</source>
+        <translation>已于 %2 从公开价格表获取 %1 个 Azure 价格。</translation>
+    </message>
+    <message>
+        <source>No public price for %1: the bundled price is kept.</source>
+        <translation>%1 没有公开价格：保留内置价格。</translation>
     </message>
     <message>
         <source>The offer catalog could not be loaded. Reinstall LabGPU or press F5 to try again.</source>
@@ -487,8 +539,16 @@
         <translation>按量计费每小时价格除以 GPU 数</translation>
     </message>
     <message>
-        <source>How old the price is: live (fetched with your account), N days, or undated</source>
-        <translation>价格的新旧：实时（用您的账户获取）、N 天前，或无日期</translation>
+        <source>How old the price is: fetched N minutes ago (live with your account, or from a public price list), bundled with its date (flagged when over a year old), or an undated snapshot</source>
+        <translation>价格有多旧：N 分钟前获取（用你的账号实时获取，或来自公开价格表）、内置并附日期（超过一年会标出），或无日期快照</translation>
+    </message>
+    <message>
+        <source>This price is over a year old: check the provider's site before you rely on it.</source>
+        <translation>这个价格已超过一年：使用前请到云厂商网站核对。</translation>
+    </message>
+    <message>
+        <source>The source does not say when this price was true.</source>
+        <translation>来源没有说明这个价格的有效时间。</translation>
     </message>
     <message>
         <source>Network bandwidth in Gbps</source>

@@ -75,11 +75,13 @@ def test_bundled_prices_have_sources_and_unknown_prices_stay_empty():
         assert o.currency in ("USD", "CNY")
         if o.price_on_demand is not None or o.price_spot is not None:
             assert o.price_source, o.key
-        if o.provider in ("tencent", "alibaba", "huawei"):
+        if o.provider in ("alibaba", "huawei") or o.instance_type.startswith("GN7vw"):
             # no public source gives these prices: they must not be invented
             assert o.price_on_demand is None
             assert o.price_spot is None
+        if o.provider in ("tencent", "alibaba", "huawei"):
             assert o.currency == "CNY"
+            assert o.price_spot is None  # no public spot list price for the China clouds
     p4d = next(o for o in load.offers if o.instance_type == "p4d.24xlarge")
     assert p4d.price_date == date(2026, 11, 9)
     assert "EFA" in p4d.interconnect
@@ -289,16 +291,31 @@ def test_filter_round_trips_through_settings_and_tolerates_junk():
 
 def test_price_age_labels():
     now = datetime(2026, 12, 2, 12, 0, tzinfo=timezone.utc)
-    assert price_age(_offer(price_date=None), now).text() == "undated"
+    assert price_age(_offer(price_date=None), now).text() == "undated snapshot"
     assert math.isinf(price_age(_offer(price_date=None), now).seconds)
-    assert price_age(_offer(price_date=date(2026, 11, 29)), now).text() == "3 days"
-    assert price_age(_offer(price_date=date(2026, 12, 1)), now).text() == "1 day"
-    assert price_age(_offer(price_date=date(2026, 12, 2)), now).text() == "today"
+    assert price_age(_offer(price_date=date(2026, 11, 29)), now).text() == "bundled, 2026-11-29"
+    assert price_age(_offer(price_date=date(2026, 11, 29)), now).days == 3
+    assert price_age(_offer(price_date=date(2026, 12, 2)), now).text() == "bundled, 2026-12-02"
     live = _offer(live=True, fetched_at=now - timedelta(minutes=5))
     assert price_age(live, now).text() == "live 5 min ago"
     just_now = _offer(live=True, fetched_at=now - timedelta(seconds=10))
     assert price_age(just_now, now).text() == "live, just now"
     assert price_age(_offer(live=True, fetched_at=now - timedelta(hours=3)), now).text() == "live 3 h ago"
+    public = _offer(live=True, origin="public", fetched_at=now - timedelta(minutes=5))
+    assert price_age(public, now).text() == "fetched 5 min ago"
+    assert price_age(replace(public, fetched_at=now - timedelta(hours=2)), now).text() == "fetched 2 h ago"
+
+
+def test_a_price_older_than_a_year_says_so_relative_to_the_clock():
+    dated = _offer(price_date=date(2025, 12, 1))
+    assert not price_age(dated, datetime(2026, 12, 1, tzinfo=timezone.utc)).stale  # exactly 365 days
+    old = price_age(dated, datetime(2026, 12, 2, tzinfo=timezone.utc))
+    assert old.stale
+    assert old.text() == "bundled, 2025-12-01 — over a year old"
+    assert not price_age(_offer(price_date=None), datetime(2030, 1, 1, tzinfo=timezone.utc)).stale
+    assert price_age(_offer(price_on_demand=None, price_date=date(2020, 1, 1))).text() == "no price"
+    fetched = _offer(live=True, origin="public", fetched_at=datetime(2025, 1, 1, tzinfo=timezone.utc))
+    assert price_age(fetched, datetime(2026, 12, 2, tzinfo=timezone.utc)).stale
 
 
 def test_offer_to_dict_has_the_cli_fields():

@@ -4,6 +4,8 @@ cost estimator for it (engineer H2's EstimatorWidget, imported lazily so start-u
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from datetime import datetime, timezone
 from typing import Any
 
 from PySide6.QtCore import Qt, Slot
@@ -20,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.catalog import UNKNOWN_PRICE, price_age, price_per_gpu_hour, price_per_tflop_hour
+from app.core.catalog import AGE_NO_PRICE, UNKNOWN_PRICE, price_age, price_per_gpu_hour, price_per_tflop_hour
 from app.core.currency import ExchangeRate, convert, format_money
 from app.core.i18n import translate
 from app.core.models import PROVIDERS, GpuSpec, Offer
@@ -42,6 +44,7 @@ class OfferDetailsPanel(QWidget):
         self._currency = "CNY"
         self._rate: ExchangeRate | None = None
         self.estimator: QWidget | None = None
+        self.clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc)  # the page shares its model's
 
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -231,12 +234,17 @@ class OfferDetailsPanel(QWidget):
         per_tflop = price_per_tflop_hour(o)
         f["per_tflop"].setText(self._money_pair(per_tflop, o, self.tr("/h")) if per_tflop is not None
                                else self.tr("unknown"))
-        age = price_age(o).text()
+        age = price_age(o, self.clock())
         if o.live and o.fetched_at:
-            f["age"].setText(self.tr("%1 (fetched %2)").replace("%1", age)
-                             .replace("%2", o.fetched_at.strftime("%Y-%m-%d %H:%M")))
+            fetched = o.fetched_at.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+            where = (self.tr("public price list, no account") if o.origin == "public"
+                     else self.tr("with your account"))
+            f["age"].setText(self.tr("%1 (%2, %3)").replace("%1", age.text()).replace("%2", fetched)
+                             .replace("%3", where))
+        elif age.template == AGE_NO_PRICE:
+            f["age"].setText(age.text())
         elif o.price_date:
-            f["age"].setText(f"{o.price_date.isoformat()} ({age})")
+            f["age"].setText(self.tr("%1 (%2 days old)").replace("%1", age.text()).replace("%2", str(age.days)))
         else:
             f["age"].setText(self.tr("undated snapshot: the source does not say when it was true"))
         f["source"].setText(o.price_source or self.tr("none"))

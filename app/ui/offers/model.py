@@ -10,7 +10,7 @@ whichever direction the user sorts in.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
@@ -137,7 +137,8 @@ class OffersTableModel(QAbstractTableModel):
         self._ranking: Ranking | None = None
         self._ranks: dict[tuple[str, str, str], RankedOffer] = {}
         self._columns: tuple[Column, ...] = COLUMNS
-        self._now = datetime.now(timezone.utc)
+        self.clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc)  # tests set a fixed one
+        self._now = self.clock()
         self._sort_key: str = "per_tflop"
         self._sort_desc = False
         self._sort_cache: dict[str, list[Any]] = {}
@@ -150,7 +151,7 @@ class OffersTableModel(QAbstractTableModel):
         self._offers = list(offers)
         if gpus is not None:
             self._gpus = dict(gpus)
-        self._now = datetime.now(timezone.utc)
+        self._now = self.clock()
         self._sort_cache.clear()
         self._apply_sort()
         self.endResetModel()
@@ -178,6 +179,10 @@ class OffersTableModel(QAbstractTableModel):
             self._sort_key, self._sort_desc = "per_tflop", False
         self._apply_sort()
         self.endResetModel()
+
+    def now(self) -> datetime:
+        """The model's clock (``self.clock``, replaced by tests with a fixed one)."""
+        return self.clock()
 
     # -- data out -----------------------------------------------------------------------------
 
@@ -238,7 +243,9 @@ class OffersTableModel(QAbstractTableModel):
                 "per_tflop": self.tr("On-demand price per hour divided by the instance's total "
                                  "FP16 dense TFLOPS"),
                 "per_gpu": self.tr("On-demand price per hour divided by the number of GPUs"),
-                "age": self.tr("How old the price is: live (fetched with your account), N days, or undated"),
+                "age": self.tr("How old the price is: fetched N minutes ago (live with your account, or from "
+                               "a public price list), bundled with its date (flagged when over a year old), or "
+                               "an undated snapshot"),
                 "network": self.tr("Network bandwidth in Gbps"),
             }
             return tips.get(col.key)
@@ -319,6 +326,8 @@ class OffersTableModel(QAbstractTableModel):
             if self._is_unknown(offer, key):
                 return QBrush(QApplication.palette().color(QPalette.ColorGroup.Disabled,
                                                            QPalette.ColorRole.Text))
+            if key == "age" and price_age(offer, self._now).stale:
+                return QBrush(QColor("#a15c00"))
             if key == "age" and offer.live:
                 return QBrush(QColor("#1b7f3b"))
             return None
@@ -345,6 +354,14 @@ class OffersTableModel(QAbstractTableModel):
             if money and offer.currency != self._currency:
                 return self.tr("Billed in {cur}; converted for display at {rate}").format(
                     cur=offer.currency, rate=self._rate.describe())
+            if key == "age":
+                age = price_age(offer, self._now)
+                if age.stale:
+                    return self.tr("This price is over a year old: check the provider's site before you rely "
+                                   "on it.")
+                if age.undated:
+                    return self.tr("The source does not say when this price was true.")
+                return None
             if key in ("source", "why", "instance_type"):
                 notes = f"\n{offer.notes}" if key == "instance_type" and offer.notes else ""
                 return self._display(offer, key) + notes

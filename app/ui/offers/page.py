@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QMessageBox,
+    QProgressBar,
     QPushButton,
     QSplitter,
     QTableView,
@@ -84,6 +85,13 @@ class OffersPage(QWidget):
         self.live_button.setShortcut(QKeySequence("Ctrl+R"))
         self.live_button.clicked.connect(self._on_live_button_clicked)
         head.addWidget(self.live_button)
+        self.public_button = QPushButton(self.tr("Refresh &public prices"), self)
+        self.public_button.setObjectName("offersPublicButton")
+        self.public_button.setToolTip(self.tr("Fetch Azure's public price list (no account needed) and mark each "
+                                              "price with the time it was fetched. The other clouds publish no "
+                                              "price list that can be read without an account."))
+        self.public_button.clicked.connect(self._on_public_button_clicked)
+        head.addWidget(self.public_button)
         self.cny_button = QToolButton(self)
         self.cny_button.setText(self.tr("CNY ¥"))
         self.usd_button = QToolButton(self)
@@ -159,6 +167,7 @@ class OffersPage(QWidget):
         self.table.selectionModel().selectionChanged.connect(self._on_table_selection_changed)
 
         self.details = OfferDetailsPanel(ctx, self.splitter)
+        self.details.clock = self.model.now  # a bound method: no reference cycle through the page
         self.splitter.addWidget(self.table)
         self.splitter.addWidget(self.details)
         self.splitter.setStretchFactor(0, 3)
@@ -166,10 +175,18 @@ class OffersPage(QWidget):
         self.splitter.setSizes([360, 280])
         outer.addWidget(self.splitter, 1)
 
+        status_row = QHBoxLayout()
         self.status_label = QLabel(self.tr("Loading the offer catalog…"), self)
         self.status_label.setObjectName("offersStatus")
         self.status_label.setStyleSheet("color: palette(mid);")
-        outer.addWidget(self.status_label)
+        self.status_label.setWordWrap(True)
+        status_row.addWidget(self.status_label, 1)
+        self.public_progress = QProgressBar(self)
+        self.public_progress.setObjectName("offersPublicProgress")
+        self.public_progress.setMaximumWidth(220)
+        self.public_progress.hide()
+        status_row.addWidget(self.public_progress)
+        outer.addLayout(status_row)
 
         self._save_timer = QTimer(self)
         self._save_timer.setSingleShot(True)
@@ -244,6 +261,56 @@ class OffersPage(QWidget):
             return
         self.last_live_message = ""
         self.status_label.setText(self.tr("Live prices could not be fetched."))
+        self.ctx.errors.report(exc)
+
+    # -- public prices (no account) --------------------------------------------------------------
+
+    @Slot()
+    def _on_public_button_clicked(self) -> None:
+        """Fetch Azure's public price list off the GUI thread, with progress, then reload the table."""
+        self.public_button.setEnabled(False)
+        self.public_progress.setRange(0, 0)
+        self.public_progress.show()
+        self.status_label.setText(self.tr("Fetching Azure's public price list…"))
+        endpoint = str(getattr(self.ctx.settings, "azure_prices_endpoint", "") or "")
+        self.ctx.runner.submit(_refresh_public_prices, endpoint, self.ctx.paths, name="offers.public_prices",
+                               on_done=self._on_public_prices_done, on_error=self._on_public_prices_failed,
+                               on_progress=self._on_public_prices_progress)
+
+    @Slot(object)
+    def _on_public_prices_progress(self, payload: object) -> None:
+        done, total, what = payload  # type: ignore[misc]
+        self.public_progress.setRange(0, max(1, int(total)))
+        self.public_progress.setValue(int(done))
+        if what:
+            self.status_label.setText(self.tr("Fetching Azure's public prices: %1 (%2 of %3)…")
+                                      .replace("%1", str(what)).replace("%2", str(int(done) + 1))
+                                      .replace("%3", str(total)))
+
+    @Slot(object)
+    def _on_public_prices_done(self, result: object) -> None:
+        self.public_button.setEnabled(True)
+        self.public_progress.hide()
+        offers = getattr(result, "offers", [])
+        missing = getattr(result, "missing", [])
+        fetched = getattr(result, "fetched_at", None)
+        when = fetched.strftime("%Y-%m-%d %H:%M UTC") if fetched else ""
+        text = self.tr("%1 Azure prices fetched from the public price list at %2.").replace(
+            "%1", str(len(offers))).replace("%2", when)
+        if missing:
+            text += " " + self.tr("No public price for %1: the bundled price is kept.").replace(
+                "%1", ", ".join(key[2] for key, _reason in missing))
+        self.last_live_message = text
+        self.start_loading()
+
+    @Slot(object)
+    def _on_public_prices_failed(self, exc: BaseException) -> None:
+        self.public_button.setEnabled(True)
+        self.public_progress.hide()
+        text = exc.text() if hasattr(exc, "text") else str(exc)
+        hint = exc.hint() if hasattr(exc, "hint") else ""
+        self.last_live_message = text + (f" {hint}" if hint else "")
+        self.status_label.setText(self.last_live_message)
         self.ctx.errors.report(exc)
 
     @Slot(object)
@@ -536,6 +603,13 @@ def _refresh_live_prices(service: Any) -> tuple[int, dict[str, Any]]:
     errors: dict[str, Any] = {}
     offers = service.refresh_prices(errors=errors)
     return len(offers), errors
+
+
+def _refresh_public_prices(endpoint: str, paths: Any, task: Any = None) -> Any:
+    from app.cloud.public_prices import refresh_public_prices
+
+    report = (lambda done, total, what: task.report((done, total, what))) if task is not None else None
+    return refresh_public_prices(azure_endpoint_setting=endpoint, paths=paths, progress=report)
 
 
 def _strip_advisor_prefix(title: str) -> str:
