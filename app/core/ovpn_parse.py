@@ -45,7 +45,11 @@ BOM = b"\xef\xbb\xbf"
 _SPACE = frozenset(b" \t\n\v\f\r\0")  # C isspace() in the "C" locale, plus NUL (options.c: space())
 
 
-class OvpnSyntaxError(InputError):
+class ProfileError(InputError):
+    """The .ovpn file cannot be used as it is."""
+
+
+class OvpnSyntaxError(ProfileError):
     """OpenVPN itself would stop on this profile (or read it in a way LabGPU will not run)."""
 
     def __init__(self, line: int, text: str, reason: str, code: str = "VpnProfileSyntax") -> None:
@@ -195,6 +199,7 @@ def read_config(data: bytes) -> list[Directive]:
                         lineno,
                         _shown_text(chunk),
                         QT_TRANSLATE_NOOP("LabGPU", "the inline block is never closed"),
+                        code="VpnProfileBlock",
                     )
                 piece, pos = _fgets(data, pos, OPTION_LINE_SIZE)
                 if piece.lstrip(b" \t\n\v\f\r").startswith(close):
@@ -253,4 +258,4 @@ def serialize(directives: list[Directive]) -> str:
     return "\n".join(lines) + "\n" if lines else ""
 
 
-__all__ = ["Directive", "OvpnSyntaxError", "parse_line", "quote", "read_config", "serialize"]
+__all__ = ["Directive", "OvpnSyntaxError", "ProfileError", "parse_line", "quote", "read_config", "serialize"]

@@ -37,7 +37,7 @@ from pathlib import Path
 from . import ovpn_parse
 from .errors import InputError, LabGpuError
 from .i18n import QT_TRANSLATE_NOOP
-from .ovpn_parse import Directive, OvpnSyntaxError
+from .ovpn_parse import Directive, OvpnSyntaxError, ProfileError
 
 PROFILE_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,47}$")
 MAX_PROFILE_BYTES = 1024 * 1024
@@ -306,10 +306,6 @@ ALLOWED: dict[str, Rule] = {
     "setenv-safe": _r(1, 2, re.compile(r"^[A-Za-z0-9_]{1,64}$"), _TEXT),
     "setenv": _r(1, 2, SAFE_SETENV, _TEXT),
 }
-
-
-class ProfileError(InputError):
-    """The .ovpn file cannot be used as it is."""
 
 
 class UnsafeProfileError(ProfileError):
