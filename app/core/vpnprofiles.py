@@ -316,8 +316,8 @@ class UnsafeProfileError(ProfileError):
         super().__init__(
             QT_TRANSLATE_NOOP(
                 "LabGPU",
-                "This profile has lines that could run programs, load libraries or write files as "
-                "administrator, or that LabGPU does not know to be safe: {lines}.",
+                "This profile runs programs, loads libraries or writes files as administrator, or has "
+                "lines LabGPU does not know to be safe: {lines}.",
             ),
             QT_TRANSLATE_NOOP(
                 "LabGPU",
