@@ -249,6 +249,9 @@ def serialize(directives: list[Directive]) -> str:
             # then starts a piece of its own, exactly as it did in the file that was read.
             lines.append(f"{opener}\n{body}</{d.name}>")
             continue
+        if any("\n" in t for t in (d.name, *d.args)):
+            # Only "\\" + newline at the very end of a line makes such a token; never written back.
+            raise OvpnSyntaxError(d.line, d.text, QT_TRANSLATE_NOOP("LabGPU", "a value ends in a line break"))
         line = prefix + " ".join([_name(d.name), *(quote(t) for t in d.args)])
         if len(line.encode("utf-8")) + 1 >= OPTION_LINE_SIZE:
             raise OvpnSyntaxError(

@@ -73,9 +73,7 @@ def refused_profile(vpn_lab, secret_service, tmp_path):
         ("tls-cipher LABGPU-NO-SUCH-CIPHER", "cipher"),
     ],
 )
-def test_vpn_up_with_a_profile_openvpn_refuses_fails_plainly_every_time(
-    vpn_lab, refused_profile, extra, openvpn_says
-):
+def test_vpn_up_with_a_profile_openvpn_refuses_fails_plainly_every_time(vpn_lab, refused_profile, extra, openvpn_says):
     refused_profile(extra)
     for run in range(RUNS):
         r = _cli(vpn_lab, "vpn", "up", "bad", "--timeout", "60")

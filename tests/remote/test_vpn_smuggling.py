@@ -83,7 +83,7 @@ TRICKS = {
     ),
     "crlf": "script-security 2\r\n{UP}\r\n",
     "double-dash": "--script-security 2\n--{UP}\n",
-    "quoted-names": "'script-security' \"2\"\n\"up\" \"/bin/sh -c 'echo ran > {M}'\"\n",
+    "quoted-names": '\'script-security\' "2"\n"up" "/bin/sh -c \'echo ran > {M}\'"\n',
     "comments": "; harmless\nscript-security 2 # needed\n   {UP} ; trailing comment\n",
     "setenv-opt": "setenv opt script-security 2\nsetenv opt {UP}\n",
     "inline-opener-quoted": '"<ca>"\n{CA}\n</ca>\nscript-security 2\n{UP}\n',
