@@ -36,7 +36,7 @@ import re
 from dataclasses import dataclass
 
 from .errors import InputError
-from .i18n import QT_TRANSLATE_NOOP
+from .i18n import QT_TRANSLATE_NOOP, translate
 
 MAX_PARMS = 16  # options.h
 OPTION_PARM_SIZE = 256
@@ -59,7 +59,7 @@ class OvpnSyntaxError(ProfileError):
             code=code,
             line=line,
             text=text,
-            reason=reason,
+            reason=translate(reason),
         )
         self.line = line
         self.line_text = text

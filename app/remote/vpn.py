@@ -1610,6 +1610,7 @@ class VpnMonitor:
                 return
             self._session, self._driver = session, driver
         failed: VpnStatus | None = None
+        reached_up = self.last.is_up
         try:
             for line in session.greeting:
                 if line.startswith(">"):
@@ -1639,8 +1640,13 @@ class VpnMonitor:
                     break
                 if line.startswith(">"):
                     driver.handle(line)
+                    reached_up = reached_up or self.last.is_up
                     if self.last.state == FAILED:
                         failed = self.last
+        except (OSError, EOFError) as exc:
+            # The connection broke while talking to openvpn (it is exiting): the check below says why.
+            log.info("VPN %s: management connection lost: %r", self.name, exc)
+            time.sleep(0.2)
         finally:
             with self._lock:
                 self._session, self._driver = None, None
@@ -1648,6 +1654,11 @@ class VpnMonitor:
         if not self._stop.is_set():
             time.sleep(0.05)  # let the process finish exiting before is_running() looks
             if not self.manager.is_running(self.name):
+                if failed is None and not reached_up and not self.manager.user_wants_down(self.name):
+                    # openvpn died before the tunnel came up: say why, in OpenVPN's own words.
+                    self.seen_up = False
+                    err = self.manager._exit_error(self.name)
+                    failed = VpnStatus(FAILED, since=time.time(), message=err.one_line())
                 # A failure stays on screen (with its next step) instead of a plain "disconnected".
                 self._emit(failed or VpnStatus(DISCONNECTED, since=time.time()))
 
