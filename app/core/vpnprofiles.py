@@ -36,7 +36,7 @@ from pathlib import Path
 
 from . import ovpn_parse
 from .errors import InputError, LabGpuError
-from .i18n import QT_TRANSLATE_NOOP
+from .i18n import QT_TRANSLATE_NOOP, translate
 from .ovpn_parse import Directive, OvpnSyntaxError, ProfileError
 
 PROFILE_NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,47}$")
@@ -308,6 +308,12 @@ ALLOWED: dict[str, Rule] = {
 }
 
 
+def shown_line(numbered: str) -> str:
+    """``"12: up /x"`` → "line 12: up /x" in the user's language."""
+    number, _sep, text = numbered.partition(": ")
+    return translate(QT_TRANSLATE_NOOP("LabGPU", "line {line}: {text}")).format(line=number, text=text)
+
+
 class UnsafeProfileError(ProfileError):
     """The profile has lines LabGPU does not run without the user's explicit confirmation."""
 
@@ -325,7 +331,7 @@ class UnsafeProfileError(ProfileError):
                 "(--allow-scripts on the command line), or remove those lines.",
             ),
             code="VpnUnsafeProfile",
-            lines="; ".join(f"line {s}" for s in shown),
+            lines="; ".join(shown_line(s) for s in shown),
         )
         self.dangerous = dangerous  # the lines' text
         self.lines = shown  # "NUMBER: text"
@@ -578,5 +584,6 @@ __all__ = [
     "load_ovpn",
     "parse_ovpn",
     "secret_key",
+    "shown_line",
     "validate_profile_name",
 ]

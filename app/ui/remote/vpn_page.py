@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.errors import LabGpuError
-from app.core.vpnprofiles import UnsafeProfileError, load_ovpn
+from app.core.vpnprofiles import UnsafeProfileError, load_ovpn, shown_line
 from app.remote.vpn import (
     CONNECTED,
     DISCONNECTED,
@@ -462,7 +462,7 @@ class VpnPage(QWidget):
                     "Import it only if you trust who made it."
                 ).format(
                     file=os.path.basename(path),
-                    lines="\n".join(self.tr("line {line}").format(line=ln) for ln in exc.lines),
+                    lines="\n".join(shown_line(ln) for ln in exc.lines),
                 ),
                 QMessageBox.StandardButton.Cancel,
                 self,
