@@ -33,6 +33,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import shutil
 import signal
 import socket
@@ -43,7 +44,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -685,6 +686,7 @@ class StoredProfile:
     source: str
     imported_at: float
     allow_scripts: bool = False
+    removed: list[str] = field(default_factory=list)  # directives dropped at import (LabGPU sets them)
 
 
 class VpnManager:
@@ -743,6 +745,7 @@ class VpnManager:
             source=str(Path(ovpn_path).expanduser().resolve()),
             imported_at=time.time(),
             allow_scripts=bool(prof.dangerous),
+            removed=list(dict.fromkeys(prof.stripped)),
         )
         atomic_write_text(self._meta_file(name), json.dumps(asdict(stored), indent=2) + "\n")
         log.info(
@@ -1063,7 +1066,12 @@ class VpnManager:
         marker = text.rfind("--- LabGPU starts openvpn")
         if marker >= 0:
             text = text[marker:].split("\n", 1)[-1] if "\n" in text[marker:] else ""
-        return [ln.strip() for ln in text.splitlines() if ln.strip()][-lines:]
+        out = []
+        for ln in text.splitlines():
+            ln = re.sub(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d ", "", ln.strip())
+            if ln and not ln.startswith("MANAGEMENT:"):  # LabGPU's own connection, not the reason
+                out.append(ln)
+        return out[-lines:]
 
     def _exit_error(self, name: str, pid: int = 0) -> VpnError:
         """OpenVPN is gone (or going) before CONNECTED: the reason, from its own last log lines."""
