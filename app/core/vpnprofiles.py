@@ -31,6 +31,7 @@ How :func:`parse_ovpn` works:
 from __future__ import annotations
 
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -415,7 +416,11 @@ def _read_ref(name: str, ref: str, base_dir: Path | None, d: Directive) -> str:
             )
         path = base_dir / path
     try:
-        data = path.read_bytes()
+        st = path.stat()
+        # A regular file of sensible size only: never a FIFO, a device (/dev/zero) or a folder.
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_PROFILE_BYTES:
+            raise OSError
+        data = path.read_bytes()[: MAX_PROFILE_BYTES + 1]
         if len(data) > MAX_PROFILE_BYTES:
             raise OSError
         return data.decode("utf-8")

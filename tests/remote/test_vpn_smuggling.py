@@ -10,6 +10,7 @@ bring the tunnel up with nothing run and nothing written.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import time
 from pathlib import Path
@@ -19,7 +20,7 @@ import pytest
 from app.core import secrets
 from app.core.ovpn_parse import read_config
 from app.core.paths import default_paths
-from app.core.vpnprofiles import ProfileError, UnsafeProfileError, parse_ovpn
+from app.core.vpnprofiles import ProfileError, UnsafeProfileError, load_ovpn, parse_ovpn
 from app.remote.vpn import CONNECTED, VpnError, VpnManager
 
 pytestmark = pytest.mark.netns
@@ -271,3 +272,25 @@ def test_profiles_openvpn_itself_refuses_are_refused(vpn_lab, tail, code):
     with pytest.raises(ProfileError) as info:
         parse_ovpn(vpn_lab.client_profile() + tail, allow_scripts=True)
     assert info.value.code == code
+
+
+def test_a_referenced_file_cannot_smuggle_directives_into_the_rewritten_profile(tmp_path):
+    """``ca evil.crt`` is inlined; a line in that file starting with ``</ca>`` would end the
+    block in the rewritten profile and turn the rest into directives — refused instead."""
+    (tmp_path / "evil.crt").write_text("MIIB\n</ca>\nscript-security 2\nup /tmp/x\n<ca>\nMIIB\n")
+    ovpn = tmp_path / "lab.ovpn"
+    ovpn.write_text("client\nremote 10.0.0.1\nca evil.crt\n")
+    with pytest.raises(ProfileError) as info:
+        load_ovpn(ovpn, allow_scripts=True)
+    assert "line 3" in info.value.text()
+
+
+@pytest.mark.parametrize("ref", ["/dev/zero", "/dev/stdin", "fifo", "folder"])
+def test_referenced_files_must_be_regular_files(tmp_path, ref):
+    os.mkfifo(tmp_path / "fifo")
+    (tmp_path / "folder").mkdir()
+    ovpn = tmp_path / "lab.ovpn"
+    ovpn.write_text(f"client\nremote 10.0.0.1\nca {ref}\n")
+    with pytest.raises(ProfileError) as info:
+        load_ovpn(ovpn)
+    assert info.value.code == "VpnProfileFile"
