@@ -1726,7 +1726,7 @@ def run_keeper(manager: VpnManager, name: str) -> int:
                         name, VpnStatus(FAILED, since=time.time(), message=driver.error.text())
                     )
                     return 3
-        except (ManagementBusyError, EOFError, OSError, TimeoutError):
+        except (ManagementBusyError, ManagementClosedError, EOFError, OSError, TimeoutError):
             if not flags["yield"]:
                 time.sleep(0.5)
         except LabGpuError as exc:  # keyring locked, credentials gone: record, retry later
