@@ -201,6 +201,7 @@ ALLOWED: dict[str, Rule] = {
         ),
         _FLAG,
     ),
+    "auth-user-pass": _FLAG,  # as LabGPU writes it: credentials come from the keyring
     "dev": _r(1, 1, re.compile(r"^[A-Za-z0-9_.\-]{1,15}$")),
     "dev-type": _r(1, 1, _n("tun", "tap")),
     "proto": _r(1, 1, _n("udp", "tcp", "udp4", "udp6", "tcp4", "tcp6", "tcp-client", "tcp4-client", "tcp6-client")),

@@ -151,7 +151,7 @@ def _same(a: list[Directive], b: list[Directive]) -> bool:
     return [key(d) for d in a] == [key(d) for d in b]
 
 
-FUZZ = settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @FUZZ
