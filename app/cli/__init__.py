@@ -7,8 +7,10 @@ returns an exit status and raises LabGpuError for anything the user must act on.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import logging
+import os
 import sys
 from collections.abc import Sequence
 
@@ -62,8 +64,33 @@ def run_cli(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("labgpu: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
-        return 0
+    except BrokenPipeError as exc:
+        if _stdout_closed():
+            # `labgpu … | head`: the reader went away; say nothing, and keep Python's exit flush quiet.
+            with contextlib.suppress(OSError, ValueError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 0
+        # Some other pipe or socket broke (a management socket, a child's stdin): a failure, said plainly.
+        log.exception("command failed with a broken pipe")
+        print(f"labgpu: [BrokenPipe] A connection closed unexpectedly: {exc} — see the log and retry.",
+              file=sys.stderr)
+        return 1
+
+
+def _stdout_closed() -> bool:
+    """True when stdout is a pipe whose reader has gone (poll reports POLLERR on its write end)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return True
+    try:
+        import select
+
+        poller = select.poll()
+        poller.register(fd, select.POLLOUT)
+        return any(ev & (select.POLLERR | select.POLLHUP) for _fd, ev in poller.poll(0))
+    except (AttributeError, OSError):
+        return True  # no poll() (Windows): keep the old behaviour
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -154,6 +154,12 @@ def cmd_add(args: argparse.Namespace) -> int:
     if needs:
         line += "; needs " + " and ".join(needs)
     print(line)
+    if stored.removed:
+        print(
+            "Removed (LabGPU runs OpenVPN with its own log, pid file and control socket): "
+            + ", ".join(stored.removed),
+            file=sys.stderr,
+        )
     if missing:
         print(
             f"Not stored yet: {', '.join(m.replace('_', ' ') for m in missing)} — run "

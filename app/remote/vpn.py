@@ -33,6 +33,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import shutil
 import signal
 import socket
@@ -43,7 +44,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -51,7 +52,14 @@ from app.core import secrets
 from app.core.errors import LabGpuError
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
 from app.core.paths import Paths, atomic_write_text, default_paths
-from app.core.vpnprofiles import OvpnProfile, ProfileError, load_ovpn, secret_key, validate_profile_name
+from app.core.vpnprofiles import (
+    OvpnProfile,
+    ProfileError,
+    load_ovpn,
+    parse_ovpn,
+    secret_key,
+    validate_profile_name,
+)
 
 log = logging.getLogger(__name__)
 
@@ -289,6 +297,10 @@ class ManagementBusyError(VpnError):
     """Another client (usually the desktop app) holds the single management connection."""
 
 
+class ManagementClosedError(VpnError):
+    """OpenVPN closed the management connection (it is exiting, or refused the client)."""
+
+
 class ManagementSession:
     """One connection to an openvpn management socket, used from one thread at a time
     (``send`` alone is safe from another thread, e.g. to ask the owner's openvpn to stop)."""
@@ -314,7 +326,14 @@ class ManagementSession:
         self.greeting: list[str] = []
         try:
             first = self.read_line(timeout)
-        except (TimeoutError, EOFError):
+        except EOFError:
+            self.close()
+            raise ManagementClosedError(
+                QT_TRANSLATE_NOOP("LabGPU", "OpenVPN closed its control connection."),
+                QT_TRANSLATE_NOOP("LabGPU", "See the VPN log for details."),
+                code="VpnExited",
+            ) from None
+        except TimeoutError:
             self.close()
             raise ManagementBusyError(
                 QT_TRANSLATE_NOOP("LabGPU", "The VPN is being managed by another LabGPU window."),
@@ -667,6 +686,7 @@ class StoredProfile:
     source: str
     imported_at: float
     allow_scripts: bool = False
+    removed: list[str] = field(default_factory=list)  # directives dropped at import (LabGPU sets them)
 
 
 class VpnManager:
@@ -725,6 +745,7 @@ class VpnManager:
             source=str(Path(ovpn_path).expanduser().resolve()),
             imported_at=time.time(),
             allow_scripts=bool(prof.dangerous),
+            removed=list(dict.fromkeys(prof.stripped)),
         )
         atomic_write_text(self._meta_file(name), json.dumps(asdict(stored), indent=2) + "\n")
         log.info(
@@ -907,7 +928,49 @@ class VpnManager:
         return self.pid(name) != 0
 
     # -- process ----------------------------------------------------------------------------------
+    def checked_profile_file(self, name: str) -> Path:
+        """Check the stored profile again, as OpenVPN will read it, and return its path.
+
+        Profiles stored by an older LabGPU were checked by a looser reader (an inline block
+        closed by a line merely starting with ``</secret>`` hid directives from it): each start
+        re-reads the stored file with :mod:`app.core.ovpn_parse`, checks it against the
+        allow-list with the confirmation stored at import, and rewrites it when the rewritten
+        form differs, so what OpenVPN runs is always what was checked."""
+        meta = self.profile(name)
+        path = self._profile_file(name)
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise VpnError(
+                QT_TRANSLATE_NOOP("LabGPU", "The stored VPN profile '{name}' is damaged ({reason})."),
+                QT_TRANSLATE_NOOP("LabGPU", "Import the .ovpn file again."),
+                code="VpnProfileDamaged",
+                name=name,
+                reason=exc.strerror or type(exc).__name__,
+            ) from None
+        try:
+            prof = parse_ovpn(data, None, allow_scripts=bool(meta.allow_scripts))
+        except ProfileError as exc:
+            raise VpnError(
+                QT_TRANSLATE_NOOP(
+                    "LabGPU", "The stored VPN profile '{name}' does not pass LabGPU's checks: {reason}"
+                ),
+                QT_TRANSLATE_NOOP(
+                    "LabGPU",
+                    "It was not started. Import the .ovpn file again ('labgpu vpn add {name} FILE.ovpn'), "
+                    "which shows the lines in question.",
+                ),
+                code="VpnProfileRecheck",
+                name=name,
+                reason=exc.text(),
+            ) from None
+        if prof.text.encode("utf-8") != data:
+            atomic_write_text(path, prof.text, mode=0o600)
+            log.warning("VPN %s: stored profile rewritten to its checked form before starting", name)
+        return path
+
     def _spawn(self, name: str) -> int:
+        config = self.checked_profile_file(name)
         binary = find_openvpn()
         plan = privilege_plan(binary, netns=self.netns)
         sock = self.socket_path(name)
@@ -919,7 +982,7 @@ class VpnManager:
             *plan.prefix,
             binary,
             "--config",
-            str(self._profile_file(name)),
+            str(config),
             "--management",
             str(sock),
             "unix",
@@ -988,19 +1051,45 @@ class VpnManager:
             return ""
         return "\n".join(data.decode("utf-8", "replace").splitlines()[-lines:])
 
-    def _exit_error(self, name: str) -> VpnError:
-        tail = self.log_tail(name)
-        err = diagnose_log(tail)
+    def _wait_exit(self, pid: int, timeout: float) -> bool:
+        """Wait (at most ``timeout`` s) for ``pid`` to be gone; True when it is."""
+        deadline = time.monotonic() + timeout
+        while _pid_alive(pid):
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(0.02)
+        return True
+
+    def last_run_lines(self, name: str, lines: int = 4) -> list[str]:
+        """OpenVPN's own last lines of its latest run (after LabGPU's start marker)."""
+        text = self.log_tail(name, 200)
+        marker = text.rfind("--- LabGPU starts openvpn")
+        if marker >= 0:
+            text = text[marker:].split("\n", 1)[-1] if "\n" in text[marker:] else ""
+        out = []
+        for ln in text.splitlines():
+            ln = re.sub(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d ", "", ln.strip())
+            if ln and not ln.startswith("MANAGEMENT:"):  # LabGPU's own connection, not the reason
+                out.append(ln)
+        return out[-lines:]
+
+    def _exit_error(self, name: str, pid: int = 0) -> VpnError:
+        """OpenVPN is gone (or going) before CONNECTED: the reason, from its own last log lines."""
+        pid = pid or int(self._read_runtime(name).get("pid") or 0)
+        if pid:
+            self._wait_exit(pid, 5.0)  # its last lines are flushed when it has exited
+        last = self.last_run_lines(name)
+        err = diagnose_log("\n".join(last) or self.log_tail(name))
         if err is not None:
             if err.code == "VpnAuthFailed":
-                return _auth_failed(name)
+                err = _auth_failed(name)
+            err.params.setdefault("openvpn", " | ".join(last)[-600:])
             return err
-        last = tail.splitlines()[-1] if tail else ""
         return VpnError(
-            QT_TRANSLATE_NOOP("LabGPU", "OpenVPN exited before the tunnel came up: {reason}"),
-            QT_TRANSLATE_NOOP("LabGPU", "See {log} for the full log."),
+            QT_TRANSLATE_NOOP("LabGPU", "OpenVPN exited before the tunnel came up. Its last lines: {openvpn}"),
+            QT_TRANSLATE_NOOP("LabGPU", "Fix what OpenVPN reports (see {log} for the full log) and connect again."),
             code="VpnExited",
-            reason=last[-200:],
+            openvpn=(" | ".join(last) or "(none)")[-600:],
             log=str(self._log_file(name)),
         )
 
@@ -1016,8 +1105,8 @@ class VpnManager:
                 return ManagementSession(sock, timeout=max(min(3.0, deadline - time.monotonic()), 0.5))
             except ManagementBusyError:
                 raise
-            except OSError:
-                if not _pid_alive(pid):
+            except (OSError, ManagementClosedError):
+                if not _pid_alive(pid) or self._wait_exit(pid, 0.5):
                     raise self._exit_error(name) from None
             if time.monotonic() > deadline:
                 raise VpnError(
@@ -1135,9 +1224,13 @@ class VpnManager:
             self._update_runtime(name, user_down=False, want_up=True)
         try:
             st = self._drive_until_connected(name, timeout, on_status)
-        except BaseException:
+        except BaseException as exc:
             if started:
-                self._stop_process(name, record=False)
+                with contextlib.suppress(VpnError):
+                    self._stop_process(name, record=False)
+            if isinstance(exc, LabGpuError):
+                with contextlib.suppress(VpnError, OSError):
+                    self.record_status(name, VpnStatus(FAILED, since=time.time(), message=exc.one_line()))
             raise
         if self.spawn_keepers and _keepers["enabled"] and not self.is_keeper:
             self.spawn_keeper(name)
@@ -1166,52 +1259,69 @@ class VpnManager:
 
         driver = TunnelDriver(name, session, report)
         try:
-            for line in session.greeting:
-                if line.startswith(">"):
-                    driver.handle(line)
-            session.command("state on", on_event=driver.handle)
-            current = session.command("state", multiline=True, on_event=driver.handle)
-            if current and not current[0].startswith("ERROR"):
-                st = parse_state_fields(current[-1])
-                if st.state in OPENVPN_STATES:
-                    driver._set(st)
-            session.command("hold release", on_event=driver.handle)
-            while not driver.status.is_up:
-                if driver.error is not None:
-                    raise driver.error
-                if driver.exited:
-                    raise self._exit_error(name)
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise VpnError(
-                        QT_TRANSLATE_NOOP(
-                            "LabGPU",
-                            "The VPN '{profile}' did not connect within {seconds:.0f} s "
-                            "(last state: {state}).",
-                        ),
-                        QT_TRANSLATE_NOOP(
-                            "LabGPU", "Check that the VPN server is reachable, then see {log}."
-                        ),
-                        code="VpnDown",
-                        profile=name,
-                        seconds=timeout,
-                        state=driver.status.state,
-                        log=str(self._log_file(name)),
-                    )
-                try:
-                    line = session.read_line(min(remaining, 1.0))
-                except TimeoutError:
-                    continue
-                except EOFError:
-                    time.sleep(0.1)
-                    if driver.error is not None:
-                        raise driver.error from None
-                    raise self._exit_error(name) from None
-                if line.startswith(">"):
-                    driver.handle(line)
-            return driver.status
+            return self._drive(name, session, driver, deadline, timeout)
+        except (OSError, EOFError) as exc:
+            # The management connection broke (a BrokenPipeError or reset while sending, EOF
+            # while reading): openvpn is exiting. Never a success, never a traceback.
+            log.info("VPN %s: management connection lost during start-up: %r", name, exc)
+            if driver.error is not None:
+                raise driver.error from None
+            pid = int(self._read_runtime(name).get("pid") or 0)
+            if isinstance(exc, TimeoutError) and pid and not self._wait_exit(pid, 1.0):
+                raise VpnError(
+                    QT_TRANSLATE_NOOP("LabGPU", "OpenVPN did not answer on its control connection in time."),
+                    QT_TRANSLATE_NOOP("LabGPU", "See {log}, then connect again."),
+                    code="VpnTimeout",
+                    log=str(self._log_file(name)),
+                ) from None
+            raise self._exit_error(name, pid) from None
         finally:
             session.close()
+
+    def _drive(
+        self, name: str, session: ManagementSession, driver: TunnelDriver, deadline: float, timeout: float
+    ) -> VpnStatus:
+        for line in session.greeting:
+            if line.startswith(">"):
+                driver.handle(line)
+        session.command("state on", on_event=driver.handle)
+        current = session.command("state", multiline=True, on_event=driver.handle)
+        if current and not current[0].startswith("ERROR"):
+            st = parse_state_fields(current[-1])
+            if st.state in OPENVPN_STATES:
+                driver._set(st)
+        session.command("hold release", on_event=driver.handle)
+        while not driver.status.is_up:
+            if driver.error is not None:
+                raise driver.error
+            if driver.exited:
+                raise self._exit_error(name)
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise VpnError(
+                    QT_TRANSLATE_NOOP(
+                        "LabGPU",
+                        "The VPN '{profile}' did not connect within {seconds:.0f} s "
+                        "(last state: {state}).",
+                    ),
+                    QT_TRANSLATE_NOOP(
+                        "LabGPU", "Check that the VPN server is reachable, then see {log}."
+                    ),
+                    code="VpnDown",
+                    profile=name,
+                    seconds=timeout,
+                    state=driver.status.state,
+                    log=str(self._log_file(name)),
+                )
+            try:
+                line = session.read_line(min(remaining, 1.0))
+            except TimeoutError:
+                continue
+            if line.startswith(">"):
+                driver.handle(line)
+        if not driver.status.is_up:  # pragma: no cover - the loop above only ends on CONNECTED
+            raise self._exit_error(name)
+        return driver.status
 
     def _wait_recorded_up(self, name: str, deadline: float, timeout: float) -> VpnStatus:
         """Another LabGPU process (the desktop app) drives this tunnel: follow what it records."""
@@ -1508,6 +1618,7 @@ class VpnMonitor:
                 return
             self._session, self._driver = session, driver
         failed: VpnStatus | None = None
+        reached_up = self.last.is_up
         try:
             for line in session.greeting:
                 if line.startswith(">"):
@@ -1537,8 +1648,13 @@ class VpnMonitor:
                     break
                 if line.startswith(">"):
                     driver.handle(line)
+                    reached_up = reached_up or self.last.is_up
                     if self.last.state == FAILED:
                         failed = self.last
+        except (OSError, EOFError) as exc:
+            # The connection broke while talking to openvpn (it is exiting): the check below says why.
+            log.info("VPN %s: management connection lost: %r", self.name, exc)
+            time.sleep(0.2)
         finally:
             with self._lock:
                 self._session, self._driver = None, None
@@ -1546,6 +1662,11 @@ class VpnMonitor:
         if not self._stop.is_set():
             time.sleep(0.05)  # let the process finish exiting before is_running() looks
             if not self.manager.is_running(self.name):
+                if failed is None and not reached_up and not self.manager.user_wants_down(self.name):
+                    # openvpn died before the tunnel came up: say why, in OpenVPN's own words.
+                    self.seen_up = False
+                    err = self.manager._exit_error(self.name)
+                    failed = VpnStatus(FAILED, since=time.time(), message=err.one_line())
                 # A failure stays on screen (with its next step) instead of a plain "disconnected".
                 self._emit(failed or VpnStatus(DISCONNECTED, since=time.time()))
 
@@ -1605,7 +1726,7 @@ def run_keeper(manager: VpnManager, name: str) -> int:
                         name, VpnStatus(FAILED, since=time.time(), message=driver.error.text())
                     )
                     return 3
-        except (ManagementBusyError, EOFError, OSError, TimeoutError):
+        except (ManagementBusyError, ManagementClosedError, EOFError, OSError, TimeoutError):
             if not flags["yield"]:
                 time.sleep(0.5)
         except LabGpuError as exc:  # keyring locked, credentials gone: record, retry later

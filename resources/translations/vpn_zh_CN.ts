@@ -1,5 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>LabGPU</name>
@@ -20,12 +19,12 @@
         <translation>请从 openvpn.net 安装 OpenVPN（含交互式服务）后重试。</translation>
     </message>
     <message>
-        <source>Install Tunnelblick (or &apos;brew install openvpn&apos;) and retry.</source>
-        <translation>请安装 Tunnelblick（或执行 &apos;brew install openvpn&apos;）后重试。</translation>
+        <source>Install Tunnelblick (or 'brew install openvpn') and retry.</source>
+        <translation>请安装 Tunnelblick（或执行 'brew install openvpn'）后重试。</translation>
     </message>
     <message>
-        <source>Install it with &apos;sudo apt install openvpn&apos; (or your distribution&apos;s package) and retry.</source>
-        <translation>请用 &apos;sudo apt install openvpn&apos;（或所用发行版的软件包）安装后重试。</translation>
+        <source>Install it with 'sudo apt install openvpn' (or your distribution's package) and retry.</source>
+        <translation>请用 'sudo apt install openvpn'（或所用发行版的软件包）安装后重试。</translation>
     </message>
     <message>
         <source>The OpenVPN interactive service is running: connect this profile with OpenVPN GUI (it talks to \\.\pipe\openvpn\service).</source>
@@ -56,8 +55,16 @@
         <translation>启动 OpenVPN 需要管理员权限，但系统中没有 pkexec。</translation>
     </message>
     <message>
-        <source>Install polkit (&apos;sudo apt install pkexec&apos;), or run &apos;sudo labgpu vpn up PROFILE&apos;, or import the profile into NetworkManager: &apos;nmcli connection import type openvpn file FILE.ovpn&apos;.</source>
-        <translation>请安装 polkit（&apos;sudo apt install pkexec&apos;），或运行 &apos;sudo labgpu vpn up PROFILE&apos;，或把配置导入 NetworkManager：&apos;nmcli connection import type openvpn file FILE.ovpn&apos;。</translation>
+        <source>Install polkit ('sudo apt install pkexec'), or run 'sudo labgpu vpn up PROFILE', or import the profile into NetworkManager: 'nmcli connection import type openvpn file FILE.ovpn'.</source>
+        <translation>请安装 polkit（'sudo apt install pkexec'），或运行 'sudo labgpu vpn up PROFILE'，或把配置导入 NetworkManager：'nmcli connection import type openvpn file FILE.ovpn'。</translation>
+    </message>
+    <message>
+        <source>OpenVPN closed its control connection.</source>
+        <translation>OpenVPN 关闭了它的控制连接。</translation>
+    </message>
+    <message>
+        <source>See the VPN log for details.</source>
+        <translation>详情请看 VPN 日志。</translation>
     </message>
     <message>
         <source>The VPN is being managed by another LabGPU window.</source>
@@ -68,28 +75,28 @@
         <translation>请使用那个窗口，或关闭它后重试。</translation>
     </message>
     <message>
-        <source>The private key passphrase of VPN profile &apos;{profile}&apos; is wrong.</source>
-        <translation>VPN 配置 &apos;{profile}&apos; 的私钥口令不正确。</translation>
+        <source>The private key passphrase of VPN profile '{profile}' is wrong.</source>
+        <translation>VPN 配置 '{profile}' 的私钥口令不正确。</translation>
     </message>
     <message>
-        <source>Enter the key passphrase again (Credentials… on the VPN page, or &apos;labgpu vpn add {profile} FILE --key-passphrase-stdin&apos;).</source>
-        <translation>请重新输入私钥口令（VPN 页面的“凭据…”，或 &apos;labgpu vpn add {profile} FILE --key-passphrase-stdin&apos;）。</translation>
+        <source>Enter the key passphrase again (Credentials… on the VPN page, or 'labgpu vpn add {profile} FILE --key-passphrase-stdin').</source>
+        <translation>请重新输入私钥口令（VPN 页面的“凭据…”，或 'labgpu vpn add {profile} FILE --key-passphrase-stdin'）。</translation>
     </message>
     <message>
         <source>OpenVPN asks for something LabGPU cannot answer: {prompt}.</source>
         <translation>OpenVPN 请求了 LabGPU 无法提供的信息：{prompt}。</translation>
     </message>
     <message>
-        <source>Connect this profile with your VPN provider&apos;s own client.</source>
+        <source>Connect this profile with your VPN provider's own client.</source>
         <translation>请用 VPN 提供方自己的客户端连接此配置。</translation>
     </message>
     <message>
-        <source>VPN profile &apos;{profile}&apos; needs credentials that are not stored: {what}.</source>
-        <translation>VPN 配置 &apos;{profile}&apos; 需要的凭据尚未保存：{what}。</translation>
+        <source>VPN profile '{profile}' needs credentials that are not stored: {what}.</source>
+        <translation>VPN 配置 '{profile}' 需要的凭据尚未保存：{what}。</translation>
     </message>
     <message>
-        <source>Enter it with Credentials… on the VPN page, or &apos;labgpu vpn add {profile} FILE.ovpn --username USER --password-stdin&apos;.</source>
-        <translation>请在 VPN 页面点“凭据…”输入，或运行 &apos;labgpu vpn add {profile} FILE.ovpn --username USER --password-stdin&apos;。</translation>
+        <source>Enter it with Credentials… on the VPN page, or 'labgpu vpn add {profile} FILE.ovpn --username USER --password-stdin'.</source>
+        <translation>请在 VPN 页面点“凭据…”输入，或运行 'labgpu vpn add {profile} FILE.ovpn --username USER --password-stdin'。</translation>
     </message>
     <message>
         <source>username</source>
@@ -104,12 +111,12 @@
         <translation>私钥口令</translation>
     </message>
     <message>
-        <source>The VPN server refused the username or password of profile &apos;{profile}&apos;.</source>
-        <translation>VPN 服务器拒绝了配置 &apos;{profile}&apos; 的用户名或密码。</translation>
+        <source>The VPN server refused the username or password of profile '{profile}'.</source>
+        <translation>VPN 服务器拒绝了配置 '{profile}' 的用户名或密码。</translation>
     </message>
     <message>
-        <source>Enter them again (Credentials… on the VPN page, or &apos;labgpu vpn add {profile} FILE.ovpn --username USER --password-stdin&apos;) and connect again.</source>
-        <translation>请重新输入（VPN 页面的“凭据…”，或 &apos;labgpu vpn add {profile} FILE.ovpn --username USER --password-stdin&apos;）后再次连接。</translation>
+        <source>Enter them again (Credentials… on the VPN page, or 'labgpu vpn add {profile} FILE.ovpn --username USER --password-stdin') and connect again.</source>
+        <translation>请重新输入（VPN 页面的“凭据…”，或 'labgpu vpn add {profile} FILE.ovpn --username USER --password-stdin'）后再次连接。</translation>
     </message>
     <message>
         <source>OpenVPN stopped: {reason}.</source>
@@ -124,8 +131,8 @@
         <translation>OpenVPN 没有创建隧道设备的权限。</translation>
     </message>
     <message>
-        <source>Run LabGPU&apos;s VPN as root, allow it through pkexec, or import the profile into NetworkManager (&apos;nmcli connection import type openvpn file FILE.ovpn&apos;). See docs/vpn.md.</source>
-        <translation>请以 root 运行 LabGPU 的 VPN、通过 pkexec 授权，或把配置导入 NetworkManager（&apos;nmcli connection import type openvpn file FILE.ovpn&apos;）。参见 docs/vpn.md。</translation>
+        <source>Run LabGPU's VPN as root, allow it through pkexec, or import the profile into NetworkManager ('nmcli connection import type openvpn file FILE.ovpn'). See docs/vpn.md.</source>
+        <translation>请以 root 运行 LabGPU 的 VPN、通过 pkexec 授权，或把配置导入 NetworkManager（'nmcli connection import type openvpn file FILE.ovpn'）。参见 docs/vpn.md。</translation>
     </message>
     <message>
         <source>OpenVPN refused the profile: {reason}.</source>
@@ -144,16 +151,16 @@
         <translation>请重新输入私钥口令后再次连接。</translation>
     </message>
     <message>
-        <source>There is no VPN profile named &apos;{name}&apos;.</source>
-        <translation>没有名为 &apos;{name}&apos; 的 VPN 配置。</translation>
+        <source>There is no VPN profile named '{name}'.</source>
+        <translation>没有名为 '{name}' 的 VPN 配置。</translation>
     </message>
     <message>
-        <source>Import it first: &apos;labgpu vpn add {name} FILE.ovpn&apos; (see &apos;labgpu vpn ls&apos;).</source>
-        <translation>请先导入：&apos;labgpu vpn add {name} FILE.ovpn&apos;（可用 &apos;labgpu vpn ls&apos; 查看）。</translation>
+        <source>Import it first: 'labgpu vpn add {name} FILE.ovpn' (see 'labgpu vpn ls').</source>
+        <translation>请先导入：'labgpu vpn add {name} FILE.ovpn'（可用 'labgpu vpn ls' 查看）。</translation>
     </message>
     <message>
-        <source>The stored VPN profile &apos;{name}&apos; is damaged ({reason}).</source>
-        <translation>保存的 VPN 配置 &apos;{name}&apos; 已损坏（{reason}）。</translation>
+        <source>The stored VPN profile '{name}' is damaged ({reason}).</source>
+        <translation>保存的 VPN 配置 '{name}' 已损坏（{reason}）。</translation>
     </message>
     <message>
         <source>Import the .ovpn file again.</source>
@@ -168,12 +175,16 @@
         <translation>请删除它，或把 LABGPU_HOME 设为更短的路径。</translation>
     </message>
     <message>
-        <source>Could not start OpenVPN: {reason}.</source>
-        <translation>无法启动 OpenVPN：{reason}。</translation>
+        <source>The stored VPN profile '{name}' does not pass LabGPU's checks: {reason}</source>
+        <translation>已保存的 VPN 配置“{name}”未通过 LabGPU 的检查：{reason}</translation>
     </message>
     <message>
-        <source>OpenVPN exited before the tunnel came up: {reason}</source>
-        <translation>隧道建立前 OpenVPN 已退出：{reason}</translation>
+        <source>It was not started. Import the .ovpn file again ('labgpu vpn add {name} FILE.ovpn'), which shows the lines in question.</source>
+        <translation>它没有被启动。请重新导入 .ovpn 文件（'labgpu vpn add {name} FILE.ovpn'），导入时会列出有问题的行。</translation>
+    </message>
+    <message>
+        <source>Could not start OpenVPN: {reason}.</source>
+        <translation>无法启动 OpenVPN：{reason}。</translation>
     </message>
     <message>
         <source>See {log} for the full log.</source>
@@ -184,36 +195,68 @@
         <translation>OpenVPN 未能及时打开控制套接字。</translation>
     </message>
     <message>
-        <source>The VPN &apos;{profile}&apos; did not connect within {seconds:.0f} s (last state: {state}).</source>
-        <translation>VPN &apos;{profile}&apos; 在 {seconds:.0f} 秒内未连上（最后状态：{state}）。</translation>
+        <source>OpenVPN exited before the tunnel came up. Its last lines: {openvpn}</source>
+        <translation>隧道建立之前 OpenVPN 就退出了。它最后输出的几行：{openvpn}</translation>
+    </message>
+    <message>
+        <source>Fix what OpenVPN reports (see {log} for the full log) and connect again.</source>
+        <translation>按 OpenVPN 报告的问题修正（完整日志见 {log}），然后重新连接。</translation>
+    </message>
+    <message>
+        <source>OpenVPN did not answer on its control connection in time.</source>
+        <translation>OpenVPN 没有及时在控制连接上应答。</translation>
+    </message>
+    <message>
+        <source>See {log}, then connect again.</source>
+        <translation>请查看 {log}，然后重新连接。</translation>
+    </message>
+    <message>
+        <source>The VPN '{profile}' did not connect within {seconds:.0f} s (last state: {state}).</source>
+        <translation>VPN '{profile}' 在 {seconds:.0f} 秒内未连上（最后状态：{state}）。</translation>
     </message>
     <message>
         <source>Check that the VPN server is reachable, then see {log}.</source>
         <translation>请确认 VPN 服务器可以访问，然后查看 {log}。</translation>
     </message>
     <message>
-        <source>OpenVPN (process {pid}) of profile &apos;{profile}&apos; could not be stopped.</source>
-        <translation>无法停止配置 &apos;{profile}&apos; 的 OpenVPN（进程 {pid}）。</translation>
+        <source>OpenVPN (process {pid}) of profile '{profile}' could not be stopped.</source>
+        <translation>无法停止配置 '{profile}' 的 OpenVPN（进程 {pid}）。</translation>
     </message>
     <message>
         <source>It runs with other rights than LabGPU: stop it as administrator (sudo kill {pid}).</source>
         <translation>它以与 LabGPU 不同的权限运行：请以管理员身份停止它（sudo kill {pid}）。</translation>
     </message>
     <message>
-        <source>This profile runs programs or plug-ins when it connects: {lines}.</source>
-        <translation>此配置在连接时会运行程序或插件：{lines}。</translation>
+        <source>This profile runs programs, loads libraries or writes files as administrator, or has lines LabGPU does not know to be safe: {lines}.</source>
+        <translation>这个配置会以管理员身份运行程序、加载库或写入文件，或者包含 LabGPU 不能确认安全的行：{lines}。</translation>
     </message>
     <message>
-        <source>Import it only if you trust who made it, and confirm explicitly (--allow-scripts on the command line).</source>
-        <translation>仅在信任其制作者时导入，并明确确认（命令行中加 --allow-scripts）。</translation>
+        <source>Import it only if you trust who made it, and confirm explicitly (--allow-scripts on the command line), or remove those lines.</source>
+        <translation>只有在你信任它的制作者时才导入，并明确确认（命令行加 --allow-scripts），或者删掉这些行。</translation>
     </message>
     <message>
-        <source>&apos;{name}&apos; is not a valid VPN profile name.</source>
-        <translation>&apos;{name}&apos; 不是有效的 VPN 配置名称。</translation>
+        <source>'{name}' is not a valid VPN profile name.</source>
+        <translation>'{name}' 不是有效的 VPN 配置名称。</translation>
     </message>
     <message>
-        <source>Use 1–48 letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos;, starting with a letter or digit.</source>
-        <translation>请使用 1–48 个字母、数字、&apos;.&apos;、&apos;_&apos; 或 &apos;-&apos;，并以字母或数字开头。</translation>
+        <source>Use 1–48 letters, digits, '.', '_' or '-', starting with a letter or digit.</source>
+        <translation>请使用 1–48 个字母、数字、'.'、'_' 或 '-'，并以字母或数字开头。</translation>
+    </message>
+    <message>
+        <source>&lt;connection&gt; blocks are not supported (line {line}).</source>
+        <translation>不支持 &lt;connection&gt; 块（第 {line} 行）。</translation>
+    </message>
+    <message>
+        <source>The profile uses '{directive}' (line {line}), which LabGPU does not run.</source>
+        <translation>这个配置使用了“{directive}”（第 {line} 行），LabGPU 不会运行它。</translation>
+    </message>
+    <message>
+        <source>The profile refers to '{file}' (line {line}), which cannot be read.</source>
+        <translation>这个配置引用了“{file}”（第 {line} 行），但无法读取它。</translation>
+    </message>
+    <message>
+        <source>the referenced file cannot be inlined</source>
+        <translation>引用的文件无法内嵌</translation>
     </message>
     <message>
         <source>The profile is larger than 1 MiB; this is not an OpenVPN profile.</source>
@@ -228,60 +271,96 @@
         <translation>该配置包含二进制数据。</translation>
     </message>
     <message>
-        <source>Unknown inline block &lt;{tag}&gt; in the profile.</source>
-        <translation>配置中有未知的内嵌块 &lt;{tag}&gt;。</translation>
-    </message>
-    <message>
         <source>Check the .ovpn file; OpenVPN would refuse it too.</source>
         <translation>请检查 .ovpn 文件；OpenVPN 同样会拒绝它。</translation>
     </message>
     <message>
-        <source>The inline block &lt;{tag}&gt; is not closed.</source>
-        <translation>内嵌块 &lt;{tag}&gt; 没有结束标记。</translation>
+        <source>Ask your provider for a profile with plain 'remote' lines.</source>
+        <translation>请向提供方索取使用普通 'remote' 行的配置。</translation>
     </message>
     <message>
-        <source>The file looks truncated: download the profile again.</source>
-        <translation>文件似乎不完整：请重新下载配置。</translation>
+        <source>line {line}: {text}</source>
+        <translation>第 {line} 行：{text}</translation>
     </message>
     <message>
-        <source>&lt;connection&gt; blocks are not supported.</source>
-        <translation>不支持 &lt;connection&gt; 块。</translation>
-    </message>
-    <message>
-        <source>Ask your provider for a profile with plain &apos;remote&apos; lines.</source>
-        <translation>请向提供方索取使用普通 &apos;remote&apos; 行的配置。</translation>
-    </message>
-    <message>
-        <source>The profile uses &apos;{directive}&apos;, which LabGPU does not run.</source>
-        <translation>配置使用了 &apos;{directive}&apos;，LabGPU 不会运行它。</translation>
-    </message>
-    <message>
-        <source>Use a client profile (one with &apos;client&apos; and &apos;remote&apos; lines).</source>
-        <translation>请使用客户端配置（含 &apos;client&apos; 和 &apos;remote&apos; 行）。</translation>
-    </message>
-    <message>
-        <source>The profile refers to &apos;{file}&apos;, which cannot be read.</source>
-        <translation>配置引用了无法读取的文件 &apos;{file}&apos;。</translation>
+        <source>Use a client profile (one with 'client' and 'remote' lines).</source>
+        <translation>请使用客户端配置（含 'client' 和 'remote' 行）。</translation>
     </message>
     <message>
         <source>Put that file next to the .ovpn file (or use a profile with inline blocks) and import again.</source>
         <translation>请把该文件放在 .ovpn 文件旁边（或使用内嵌证书的配置）后重新导入。</translation>
     </message>
     <message>
-        <source>The profile has no &apos;remote&apos; line: it does not say which server to connect to.</source>
-        <translation>配置中没有 &apos;remote&apos; 行：没有说明要连接哪台服务器。</translation>
+        <source>The profile has no 'remote' line: it does not say which server to connect to.</source>
+        <translation>配置中没有 'remote' 行：没有说明要连接哪台服务器。</translation>
     </message>
     <message>
         <source>Choose the client profile your VPN provider gave you.</source>
         <translation>请选择 VPN 提供方给您的客户端配置。</translation>
     </message>
     <message>
-        <source>Cannot read &apos;{file}&apos;: {reason}.</source>
-        <translation>无法读取 &apos;{file}&apos;：{reason}。</translation>
+        <source>Unknown inline block &lt;{tag}&gt; at line {line} of the profile.</source>
+        <translation>配置第 {line} 行有未知的内嵌块 &lt;{tag}&gt;。</translation>
+    </message>
+    <message>
+        <source>Cannot read '{file}': {reason}.</source>
+        <translation>无法读取 '{file}'：{reason}。</translation>
     </message>
     <message>
         <source>Check the path and that the file is readable.</source>
         <translation>请检查路径以及文件是否可读。</translation>
+    </message>
+    <message>
+        <source>The profile cannot be read at line {line} ({text}): {reason}.</source>
+        <translation>配置第 {line} 行（{text}）无法读取：{reason}。</translation>
+    </message>
+    <message>
+        <source>Fix that line or download the profile again from your VPN provider.</source>
+        <translation>请修正这一行，或者从你的 VPN 提供方重新下载配置。</translation>
+    </message>
+    <message>
+        <source>a backslash may only escape \, " or a space</source>
+        <translation>反斜杠只能转义 \、" 或空格</translation>
+    </message>
+    <message>
+        <source>a value is longer than 256 bytes</source>
+        <translation>某个值超过了 256 字节</translation>
+    </message>
+    <message>
+        <source>a double quote is not closed</source>
+        <translation>双引号没有闭合</translation>
+    </message>
+    <message>
+        <source>a single quote is not closed</source>
+        <translation>单引号没有闭合</translation>
+    </message>
+    <message>
+        <source>the line ends inside a value</source>
+        <translation>这一行在某个值的中间结束了</translation>
+    </message>
+    <message>
+        <source>it is not valid UTF-8 text</source>
+        <translation>它不是有效的 UTF-8 文本</translation>
+    </message>
+    <message>
+        <source>it contains binary data (a NUL byte)</source>
+        <translation>它包含二进制数据（NUL 字节）</translation>
+    </message>
+    <message>
+        <source>the line is 256 bytes or longer</source>
+        <translation>这一行达到或超过了 256 字节</translation>
+    </message>
+    <message>
+        <source>the inline block is never closed</source>
+        <translation>内嵌块一直没有闭合</translation>
+    </message>
+    <message>
+        <source>a value ends in a line break</source>
+        <translation>某个值以换行结尾</translation>
+    </message>
+    <message>
+        <source>the line would be 256 bytes or longer once rewritten</source>
+        <translation>改写后这一行会达到或超过 256 字节</translation>
     </message>
 </context>
 <context>
@@ -337,8 +416,8 @@ Server: {server}</source>
         <translation>保存</translation>
     </message>
     <message>
-        <source>Use 1–48 letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos; for the name.</source>
-        <translation>名称请使用 1–48 个字母、数字、&apos;.&apos;、&apos;_&apos; 或 &apos;-&apos;。</translation>
+        <source>Use 1–48 letters, digits, '.', '_' or '-' for the name.</source>
+        <translation>名称请使用 1–48 个字母、数字、'.'、'_' 或 '-'。</translation>
     </message>
     <message>
         <source>A profile named {name} exists already; choose another name.</source>
@@ -502,8 +581,8 @@ Import the .ovpn file your lab or VPN provider gave you (Ctrl+O).</source>
         <translation>、</translation>
     </message>
     <message>
-        <source>&lt;span style=&apos;color:#b26a00&apos;&gt;runs scripts (you allowed it)&lt;/span&gt;</source>
-        <translation>&lt;span style=&apos;color:#b26a00&apos;&gt;会运行脚本（您已允许）&lt;/span&gt;</translation>
+        <source>&lt;span style='color:#b26a00'&gt;runs scripts (you allowed it)&lt;/span&gt;</source>
+        <translation>&lt;span style='color:#b26a00'&gt;会运行脚本（您已允许）&lt;/span&gt;</translation>
     </message>
     <message>
         <source>log: {path}</source>
@@ -522,16 +601,16 @@ Import the .ovpn file your lab or VPN provider gave you (Ctrl+O).</source>
         <translation>此配置会运行程序</translation>
     </message>
     <message>
-        <source>{file} runs these commands as administrator when it connects:
+        <source>{file} has lines that run programs, load libraries or write files as administrator when it connects, or that LabGPU does not know to be safe:
 
 {lines}
 
 Import it only if you trust who made it.</source>
-        <translation>{file} 在连接时会以管理员身份运行以下命令：
+        <translation>{file} 里有连接时会以管理员身份运行程序、加载库或写入文件的行，或者 LabGPU 不能确认安全的行：
 
 {lines}
 
-仅在信任其制作者时导入。</translation>
+只有在你信任它的制作者时才导入。</translation>
     </message>
     <message>
         <source>Import anyway</source>

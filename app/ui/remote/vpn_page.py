@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.errors import LabGpuError
-from app.core.vpnprofiles import UnsafeProfileError, load_ovpn
+from app.core.vpnprofiles import UnsafeProfileError, load_ovpn, shown_line
 from app.remote.vpn import (
     CONNECTED,
     DISCONNECTED,
@@ -457,9 +457,13 @@ class VpnPage(QWidget):
                 QMessageBox.Icon.Warning,
                 self.tr("This profile runs programs"),
                 self.tr(
-                    "{file} runs these commands as administrator when it connects:\n\n{lines}\n\n"
+                    "{file} has lines that run programs, load libraries or write files as administrator "
+                    "when it connects, or that LabGPU does not know to be safe:\n\n{lines}\n\n"
                     "Import it only if you trust who made it."
-                ).format(file=os.path.basename(path), lines="\n".join(exc.dangerous)),
+                ).format(
+                    file=os.path.basename(path),
+                    lines="\n".join(shown_line(ln) for ln in exc.lines),
+                ),
                 QMessageBox.StandardButton.Cancel,
                 self,
             )
