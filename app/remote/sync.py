@@ -53,9 +53,11 @@ from typing import Any
 
 import paramiko
 from paramiko.sftp import (
+    CMD_ATTRS,
     CMD_CLOSE,
     CMD_DATA,
     CMD_EXTENDED,
+    CMD_EXTENDED_REPLY,
     CMD_FSETSTAT,
     CMD_HANDLE,
     CMD_MKDIR,
@@ -66,6 +68,7 @@ from paramiko.sftp import (
     CMD_READDIR,
     CMD_REMOVE,
     CMD_RMDIR,
+    CMD_STAT,
     CMD_STATUS,
     CMD_WRITE,
     SFTP_EOF,
@@ -97,10 +100,14 @@ from app.core.syncplan import (
     default_rules,
     encode_name,
     part_name,
+    remote_join,
+    remote_target,
     unsafe_path,
 )
 
 from . import fastssh
+from .sync_caps import NO_SHELL, PROBE, ServerCaps, frame, new_nonce, parse_probe, unframe
+from .sync_sftp import parse_statvfs, read_only_request, sftp_mkdirs, sftp_sha256
 
 log = logging.getLogger(__name__)
 fastssh.install()
@@ -127,6 +134,8 @@ DEFAULT_CHANNELS = 4
 CHANNEL_WINDOW = 32 * 1024 * 1024  # our receive window per channel (downloads)
 CHANNEL_MAX_PACKET = 256 * 1024  # lets sshd send big packets: fewer per-packet costs in paramiko
 BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0, 15.0)
+STEP_TIMEOUT = 120.0  # s without any answer from the server in one remote step (see SyncOptions)
+PROBE_TIMEOUT = 20.0  # the capability probe: a server that does not answer it gets pure SFTP
 PROGRESS_INTERVAL = 0.1
 
 
@@ -148,6 +157,56 @@ class ConnectionLostError(SyncError):
 
 class SyncCancelledError(SyncError):
     pass
+
+
+class RemoteTimeoutError(SyncError):
+    """A remote step did not answer within its timeout (not retried: the server is there but
+    something on it hangs)."""
+
+
+class DryRunWriteError(SyncError):
+    """A dry run reached a writing call: refused (a bug, never a change)."""
+
+
+def _step_timeout(what: str, seconds: float) -> RemoteTimeoutError:
+    return RemoteTimeoutError(
+        QT_TRANSLATE_NOOP(
+            "LabGPU", "The server did not answer for {seconds:.0f} s while LabGPU was waiting for {what}."
+        ),
+        QT_TRANSLATE_NOOP(
+            "LabGPU",
+            "Run the sync again: finished files are kept and an interrupted one continues where it "
+            "stopped. If it repeats, something on the server hangs (check it, or its load).",
+        ),
+        code="RemoteTimeout",
+        what=what,
+        seconds=seconds,
+    )
+
+
+def _dry_run_write(what: str) -> DryRunWriteError:
+    return DryRunWriteError(
+        QT_TRANSLATE_NOOP("LabGPU", "A dry run tried to change something ({what}); refused."),
+        QT_TRANSLATE_NOOP("LabGPU", "Nothing was changed. Please report this as a bug."),
+        code="DryRunWrite",
+        what=what,
+    )
+
+
+def _untrusted_output(what: str, sample: bytes) -> SyncError:
+    return SyncError(
+        QT_TRANSLATE_NOOP(
+            "LabGPU", "The server's answer to {what} could not be trusted (it was cut or not framed): {sample}"
+        ),
+        QT_TRANSLATE_NOOP(
+            "LabGPU",
+            "Nothing was changed by this step. Run the sync again; if it repeats, the login shell on "
+            "the server may print text or exit early (check ~/.bashrc there).",
+        ),
+        code="UntrustedOutput",
+        what=what,
+        sample=sample.decode("utf-8", "replace").strip()[:200],
+    )
 
 
 def _connection_lost(why: str) -> ConnectionLostError:
@@ -222,6 +281,8 @@ class SyncOptions:
     reconnect: bool = True
     max_attempts: int = 10  # with BACKOFF: about 75 s to get the connection (or VPN) back
     preserve_mode: bool = True
+    step_timeout: float = STEP_TIMEOUT  # s of silence from the server in one step before it fails
+    force_mode: str = ""  # tests/benchmarks: "sftp" forces the pure SFTP path on any server
 
 
 @dataclass
@@ -242,6 +303,7 @@ class SyncResult:
     plan: SyncPlan | None = field(default=None, repr=False)
     conflict_paths: list[str] = field(default_factory=list)
     refused_paths: list[str] = field(default_factory=list)
+    server: dict[str, Any] = field(default_factory=dict)  # ServerCaps.summary(): the path taken
 
     def summary(self) -> dict[str, Any]:
         d = asdict(self)
@@ -357,55 +419,120 @@ def _no_delay(t: paramiko.Transport) -> None:
 
 
 def remote_root_path(remote: str) -> str:
-    """``~/x`` and ``~`` are relative to the login folder, which both exec and SFTP start in."""
-    r = remote.strip()
-    if r in ("", "~", "~/"):
-        return "."
-    if r.startswith("~/"):
-        r = r[2:]
-    return r.rstrip("/") or "/"
+    """The remote folder as handed to every remote command (see ``syncplan.remote_target``:
+    absolute or ``./``-prefixed, never able to become an option)."""
+    return remote_target(remote)
+
+
+class ReadCmd(bytes):
+    """A remote command that only reads (listing, checksums, free space, the probe). A dry run's
+    shell runs nothing else: a writing command is plain ``bytes`` and is refused there."""
 
 
 class RemoteShell:
-    """Exec on its own channel with raw bytes in and out (names need not be UTF-8)."""
+    """Exec on its own channel with raw bytes in and out (names need not be UTF-8).
 
-    def __init__(self, transport: paramiko.Transport) -> None:
+    Every command is framed (:mod:`app.remote.sync_caps`): what a login shell prints around it
+    is dropped, and an answer without its frame raises instead of being parsed. Silence longer
+    than ``timeout`` fails the step with what it was waiting for. ``read_only`` (dry runs) runs
+    only :class:`ReadCmd` commands."""
+
+    def __init__(
+        self, transport: paramiko.Transport, *, read_only: bool = False, timeout: float = STEP_TIMEOUT
+    ) -> None:
         self.t = transport
+        self.read_only = read_only
+        self.timeout = timeout
 
-    def run(
-        self, command: bytes, *, timeout: float = 300.0, stdin: bytes | None = None
-    ) -> tuple[int, bytes, bytes]:
+    def open(self, command: bytes, what: str, timeout: float | None = None) -> paramiko.Channel:
+        """An exec channel running ``command`` as given (callers frame it)."""
+        if self.read_only and not isinstance(command, ReadCmd):
+            raise _dry_run_write(what)
         try:
             chan = self.t.open_session(timeout=15)
+            chan.settimeout(timeout or self.timeout)
+            chan.exec_command(command)
+        except TimeoutError:
+            raise _step_timeout(what, timeout or self.timeout) from None
         except _CONN_ERRORS as exc:
             raise _connection_lost(str(exc) or type(exc).__name__) from None
+        return chan
+
+    def run_raw(
+        self, command: bytes, *, timeout: float | None = None, stdin: bytes | None = None, what: str = ""
+    ) -> tuple[int, bytes, bytes]:
+        """Run ``command`` unframed; (exit status or -1, stdout, stderr)."""
+        limit = timeout or self.timeout
+        what = what or _what_of(command)
+        chan = self.open(command, what, limit)
         out, err = bytearray(), bytearray()
         try:
-            chan.settimeout(timeout)
-            chan.exec_command(command)
             if stdin:
-                chan.sendall(stdin)
+                fastssh.sendall(chan, stdin)
             chan.shutdown_write()
             while True:
                 data = chan.recv(1 << 20)
                 if not data:
                     break
                 out += data
-            while chan.recv_stderr_ready():
-                err += chan.recv_stderr(65536)
+                while chan.recv_stderr_ready():
+                    err += chan.recv_stderr(65536)
+            if not chan.status_event.wait(limit):
+                raise TimeoutError()
             rc = chan.recv_exit_status()
             while chan.recv_stderr_ready():
                 err += chan.recv_stderr(65536)
+        except TimeoutError:
+            raise _step_timeout(what, limit) from None
         except _CONN_ERRORS as exc:
             raise _connection_lost(str(exc) or type(exc).__name__) from None
         finally:
             chan.close()
-        if rc == -1:
-            raise _connection_lost("the command channel closed")
         return rc, bytes(out), bytes(err)
+
+    def run(
+        self, command: bytes, *, timeout: float | None = None, stdin: bytes | None = None, what: str = ""
+    ) -> tuple[int, bytes, bytes]:
+        """Run ``command`` framed: (its exit status, its stdout, its stderr) — nothing else."""
+        what = what or _what_of(command)
+        nonce = new_nonce()
+        wire = frame(command, nonce)
+        if isinstance(command, ReadCmd):
+            wire = ReadCmd(wire)
+        rc, out, err = self.run_raw(wire, timeout=timeout, stdin=stdin, what=what)
+        got = unframe(out, err, nonce)
+        if got is None:
+            if rc == -1:
+                raise _connection_lost("the command channel closed")
+            raise _untrusted_output(what, out[-200:] or err[-200:])
+        return got
+
+    def probe(self, timeout: float = PROBE_TIMEOUT) -> ServerCaps:
+        """What this server offers (once per connection; see :mod:`app.remote.sync_caps`)."""
+        nonce = new_nonce()
+        try:
+            rc, out, err = self.run_raw(
+                ReadCmd(frame(PROBE, nonce)), timeout=min(timeout, self.timeout), what="the capability probe"
+            )
+        except RemoteTimeoutError:
+            waited = min(timeout, self.timeout)
+            return ServerCaps(note=f"the shell did not answer the probe within {waited:.0f} s: SFTP only")
+        except ConnectionLostError:
+            if not self.t.is_active():
+                raise
+            return ServerCaps(note="the server refused exec requests: SFTP only")
+        return parse_probe(unframe(out, err, nonce), out, err)
+
+
+def _what_of(command: bytes) -> str:
+    word = bytes(command).split(b" ", 1)[0].decode("ascii", "replace")[:20]
+    return f"the remote command {word!r}"
 
 
 def _q(path: str) -> bytes:
+    """A remote PATH argument, shell-quoted, that can never be read as an option."""
+    if not (path.startswith("/") or path.startswith("./") or path == "."):
+        raise ValueError(f"remote path argument not anchored: {path!r}")
     return encode_name(shlex.quote(path))
 
 
@@ -467,16 +594,28 @@ class SftpError(OSError):
 
 
 class Channel:
-    """One SFTP channel driven at the request level: many requests in flight, replies by id."""
+    """One SFTP channel driven at the request level: many requests in flight, replies by id.
 
-    def __init__(self, transport: paramiko.Transport) -> None:
+    ``read_only`` (dry runs): every request that could change the server (open for writing,
+    mkdir, remove, rename, setstat, …) is refused before it is sent. ``timeout``: silence from
+    the server for that long fails the step (``doing`` names what was being done)."""
+
+    def __init__(
+        self, transport: paramiko.Transport, *, read_only: bool = False, timeout: float = STEP_TIMEOUT
+    ) -> None:
+        self.read_only = read_only
+        self.timeout = timeout
+        self.doing = "an SFTP reply"
         try:
             chan = transport.open_session(
                 window_size=CHANNEL_WINDOW, max_packet_size=CHANNEL_MAX_PACKET, timeout=15
             )
             fastssh.use_lean_pipe(chan)  # one worker thread reads this channel
+            chan.settimeout(timeout)
             chan.invoke_subsystem("sftp")
             self.sftp = paramiko.SFTPClient(chan)
+        except TimeoutError:
+            raise _step_timeout("the SFTP subsystem to start", timeout) from None
         except _CONN_ERRORS as exc:
             raise _connection_lost(str(exc) or type(exc).__name__) from None
         self.replies = _Replies()
@@ -496,11 +635,21 @@ class Channel:
         with contextlib.suppress(Exception):
             self.sftp.close()
 
+    def _net(self, exc: BaseException) -> SyncError:
+        if isinstance(exc, TimeoutError):
+            return _step_timeout(self.doing, self.timeout)
+        return _connection_lost(str(exc) or type(exc).__name__)
+
+    def _guard(self, t: int, args: tuple[Any, ...]) -> None:
+        if self.read_only and not read_only_request(t, args):
+            raise _dry_run_write(f"SFTP request {t}")
+
     def send(self, t: int, *args: Any) -> int:
+        self._guard(t, args)
         try:
             return int(self.sftp._async_request(self.replies, t, *args))
         except _CONN_ERRORS as exc:
-            raise _connection_lost(str(exc) or type(exc).__name__) from None
+            raise self._net(exc) from None
 
     def send_many(self, requests: Sequence[tuple[Any, ...]]) -> list[int]:
         """Many requests in ONE channel write: thousands of renames or mkdirs cost a few SSH
@@ -509,6 +658,8 @@ class Channel:
         parts: list[bytes] = []
         nums: list[int] = []
         pack_i, pack_q = struct.Struct(">I").pack, struct.Struct(">Q").pack
+        for t, *args in requests:
+            self._guard(t, tuple(args))
         with sftp._lock:
             for t, *args in requests:
                 num = sftp.request_number
@@ -536,12 +687,14 @@ class Channel:
             for k in range(0, len(parts), 2048):
                 _send_all(sftp.sock, b"".join(parts[k : k + 2048]))
         except _CONN_ERRORS as exc:
-            raise _connection_lost(str(exc) or type(exc).__name__) from None
+            raise self._net(exc) from None
         return nums
 
     def send_write(self, handle: bytes, offset: int, data: bytes) -> int:
         """A WRITE request built and sent without paramiko's copies of the payload (its message
         building and ``_write_all`` re-slicing copied each 252 KiB block several times)."""
+        if self.read_only:
+            raise _dry_run_write("SFTP write")
         sftp = self.sftp
         with sftp._lock:
             num = int(sftp.request_number)
@@ -555,7 +708,7 @@ class Channel:
         try:
             _send_all(sftp.sock, buf)
         except _CONN_ERRORS as exc:
-            raise _connection_lost(str(exc) or type(exc).__name__) from None
+            raise self._net(exc) from None
         return num
 
     def _pump(self) -> None:
@@ -582,7 +735,7 @@ class Channel:
             while num not in got:
                 self._pump()
         except _CONN_ERRORS as exc:
-            raise _connection_lost(str(exc) or type(exc).__name__) from None
+            raise self._net(exc) from None
         return got.pop(num)
 
     def wait(self, num: int) -> tuple[int, paramiko.Message]:
@@ -622,6 +775,28 @@ class Channel:
             code = msg.get_int()
             raise SftpError(code, msg.get_text())
         raise SftpError(-1, f"unexpected reply {t}")
+
+    def stat_kind(self, path: bytes) -> str | None:
+        """DIR/FILE/OTHER for ``path`` (symlinks followed), None if it does not exist."""
+        t, msg = self.wait(self.send(CMD_STAT, path))
+        if t == CMD_ATTRS:
+            mode = SFTPAttributes._from_msg(msg).st_mode or 0
+            return DIR if statmod.S_ISDIR(mode) else FILE if statmod.S_ISREG(mode) else OTHER
+        if t == CMD_STATUS:
+            code = msg.get_int()
+            if code == 2:  # SSH_FX_NO_SUCH_FILE
+                return None
+            raise SftpError(code, msg.get_text())
+        raise SftpError(-1, f"unexpected reply {t}")
+
+    def statvfs_free(self, path: bytes) -> int | None:
+        """Free bytes at ``path`` from ``statvfs@openssh.com`` (None if the server lacks it)."""
+        if "statvfs@openssh.com" not in getattr(self.sftp, "_labgpu_ext", {"statvfs@openssh.com"}):
+            return None
+        t, body = self._raw(self.send(CMD_EXTENDED, "statvfs@openssh.com", path))
+        if t != CMD_EXTENDED_REPLY:
+            return None
+        return parse_statvfs(body[4:])
 
     def rename(self, old: bytes, new: bytes) -> int:
         return self.send(CMD_EXTENDED, "posix-rename@openssh.com", old, new)
@@ -759,16 +934,21 @@ class _SplitPart:
 
 
 class _ChannelWriter:
-    """File-like sink for ``tarfile`` that sends into an exec channel (bandwidth limit, cancel)."""
+    """File-like sink for ``tarfile`` that sends into an exec channel (bandwidth limit, cancel,
+    and a timeout when the server stops reading)."""
 
-    def __init__(self, chan: paramiko.Channel, engine: SyncEngine) -> None:
+    def __init__(self, chan: paramiko.Channel, engine: SyncEngine, what: str, timeout: float) -> None:
         self.chan = chan
         self.engine = engine
+        self.what = what
+        self.timeout = timeout
 
     def write(self, data: bytes) -> int:
         self.engine._take(len(data))
         try:
             fastssh.sendall(self.chan, data)
+        except TimeoutError:
+            raise _step_timeout(self.what, self.timeout) from None
         except _CONN_ERRORS as exc:
             raise _connection_lost(str(exc) or type(exc).__name__) from None
         return len(data)
@@ -899,7 +1079,8 @@ class SyncEngine:
     ) -> None:
         self.connect = connect
         self.local = Path(local).expanduser()
-        self.remote = remote_root_path(remote)
+        self.remote = remote_root_path(remote)  # "./x" or "/x": never an option to any command
+        self.remote_text = remote
         self.opts = options or SyncOptions()
         self.cancel_event = cancel_event or threading.Event()
         self.progress = _Progress(progress)
@@ -914,6 +1095,16 @@ class SyncEngine:
         self._offsets: dict[str, int] = {}  # where each transfer really started (verified resume)
         self._temps: dict[str, str] = {}  # path → this attempt's temporary file
         self._tar_ok: bool | None = None  # remote tar usable for small-file streams (None: untried)
+        self.caps: ServerCaps = NO_SHELL  # what this connection's server offers (probed per connection)
+        self._read_only = self.opts.dry_run  # a dry run's channels and shell cannot write
+
+    def _channel(self, t: paramiko.Transport) -> Channel:
+        return Channel(t, read_only=self._read_only, timeout=self.opts.step_timeout)
+
+    def _writable(self, what: str) -> None:
+        """Every writing step starts here: a dry run cannot pass."""
+        if self._read_only:
+            raise _dry_run_write(what)
 
     # public -----------------------------------------------------------------------------------
     def cancel(self) -> None:
@@ -983,16 +1174,36 @@ class SyncEngine:
         self._incomplete.clear()
         t = _transport_of(self._conn)
         _no_delay(t)
-        shell = RemoteShell(t)
+        shell = RemoteShell(t, read_only=self._read_only, timeout=self.opts.step_timeout)
         up = self.opts.direction == UP
         self.progress.state("listing")
         if up and not self.local.is_dir():
+            if self.local.exists():
+                raise SyncError(
+                    QT_TRANSLATE_NOOP("LabGPU", "The local path {path} is a file, not a folder."),
+                    QT_TRANSLATE_NOOP(
+                        "LabGPU", "Give the folder that contains it (sync works on folders)."
+                    ),
+                    code="LocalNotFolder",
+                    path=str(self.local),
+                )
             raise SyncError(
                 QT_TRANSLATE_NOOP("LabGPU", "The local folder {path} does not exist."),
                 QT_TRANSLATE_NOOP("LabGPU", "Check the path, or create the folder first."),
                 code="LocalMissing",
                 path=str(self.local),
             )
+        if not up and self.local.exists() and not self.local.is_dir():
+            raise SyncError(
+                QT_TRANSLATE_NOOP("LabGPU", "The local path {path} is a file, not a folder."),
+                QT_TRANSLATE_NOOP("LabGPU", "Download into a folder: give a folder path."),
+                code="LocalNotFolder",
+                path=str(self.local),
+            )
+        self.caps = self._probe(shell)
+        self.result.server = self.caps.summary()
+        if not self.caps.gnu_tar:
+            self._tar_ok = False
         # the local scan (syscalls, Python) overlaps the remote listing (mostly waiting on it)
         local_errors: list[str] = []
         scanned: dict[str, Any] = {}
@@ -1019,7 +1230,7 @@ class SyncEngine:
                     "LabGPU", "Check the remote path (relative paths start in the login folder)."
                 ),
                 code="RemoteMissing",
-                path=self.remote,
+                path=self.remote_text,
             )
         if local_errors:
             self._incomplete["local"] = local_errors[0]
@@ -1071,6 +1282,21 @@ class SyncEngine:
             res.deleted = len(plan.deletions)
             res.mkdirs = len(plan.mkdirs)
             return
+        self._apply(t, shell, plan, up, remote_exists)
+
+    def _probe(self, shell: RemoteShell) -> ServerCaps:
+        if self.opts.force_mode == "sftp":
+            return ServerCaps(note="pure SFTP (forced)")
+        caps = shell.probe(PROBE_TIMEOUT)
+        log.info("sync server capabilities: %s (%s)", caps.mode, caps.note)
+        return caps
+
+    def _apply(
+        self, t: paramiko.Transport, shell: RemoteShell, plan: SyncPlan, up: bool, remote_exists: bool
+    ) -> None:
+        """Everything that writes (never reached by a dry run; each step checks it again)."""
+        self._writable("apply the plan")
+        res = self.result
         with self.progress.lock:
             p = self.progress.p
             p.files_total = p.files_done + len(plan.transfers)
@@ -1093,13 +1319,37 @@ class SyncEngine:
 
     # listing ------------------------------------------------------------------------------------
     def _list_remote(self, shell: RemoteShell, t: paramiko.Transport) -> tuple[dict[str, Entry], bool]:
-        cmd = b"find -H " + _q(self.remote) + b" -mindepth 1 -printf '%y %s %T@ %m %P\\0'"
-        rc, out, err = shell.run(cmd)
+        """(listing, the root exists). GNU find over a framed exec when the server has it (one
+        round trip), else a bytes-level SFTP walk; never output a banner could have touched."""
+        ch = self._channel(t)
+        try:
+            ch.doing = "the remote folder's status"
+            kind = ch.stat_kind(encode_name(self.remote))
+        except SftpError as exc:
+            raise SyncError(
+                QT_TRANSLATE_NOOP("LabGPU", "Could not look at the remote folder {path}: {why}"),
+                QT_TRANSLATE_NOOP("LabGPU", "Check the path and your permissions there."),
+                code="RemoteStat",
+                path=self.remote_text,
+                why=exc.text,
+            ) from None
+        finally:
+            ch.close()
+        if kind is None:
+            return {}, False
+        if kind != DIR:
+            raise SyncError(
+                QT_TRANSLATE_NOOP("LabGPU", "The remote path {path} is not a folder."),
+                QT_TRANSLATE_NOOP("LabGPU", "Give the folder that contains it (sync works on folders)."),
+                code="RemoteNotFolder",
+                path=self.remote_text,
+            )
+        if not self.caps.find_printf:
+            return self._list_remote_sftp(t), True
+        cmd = ReadCmd(b"find -H " + _q(self.remote) + b" -mindepth 1 -printf '%y %s %T@ %m %P\\0'")
+        rc, out, err = shell.run(cmd, what="the remote file listing (find)")
         if rc == 0:
             return parse_find_output(out), True
-        probe_rc, _o, _e = shell.run(b"test -d " + _q(self.remote))
-        if probe_rc != 0:
-            return {}, False
         if out and b"printf" not in err and b"unknown" not in err.lower():
             # partial listing (e.g. an unreadable sub-folder): use what could be read
             why = err.decode("utf-8", "replace").strip()
@@ -1109,7 +1359,8 @@ class SyncEngine:
         return self._list_remote_sftp(t), True
 
     def _list_remote_sftp(self, t: paramiko.Transport) -> dict[str, Entry]:
-        ch = Channel(t)
+        ch = self._channel(t)
+        ch.doing = "the remote file listing (SFTP)"
         out: dict[str, Entry] = {}
         try:
             stack = [""]
@@ -1158,7 +1409,7 @@ class SyncEngine:
             ),
             key=lambda p: p.count("/"),
         )
-        ch = Channel(t) if self.opts.direction == DOWN and names else None
+        ch = self._channel(t) if self.opts.direction == DOWN and names else None
         try:
             for p in names:
                 base = p.rpartition("/")[0]
@@ -1194,18 +1445,49 @@ class SyncEngine:
             ch.status(ch.send(CMD_CLOSE, h))
 
     def _rpath(self, rel: str) -> bytes:
-        return encode_name(self.remote) + b"/" + encode_name(rel)
+        return encode_name(remote_join(self.remote, rel))
 
     # checksums ----------------------------------------------------------------------------------
-    def remote_sha256(self, shell: RemoteShell, rels: Sequence[str]) -> dict[str, str]:
-        """sha256 of remote files (relative to the remote root), batched in few exec calls."""
+    def remote_sha256(
+        self, shell: RemoteShell, rels: Sequence[str], sizes: dict[str, int] | None = None
+    ) -> dict[str, str]:
+        """sha256 of remote files (relative to the remote root): batched ``sha256sum`` over a
+        framed exec, or (no shell) read back over SFTP."""
         sums: dict[str, str] = {}
+        if not self.caps.sha256 and self.caps is not NO_SHELL:
+            ch = self._channel(shell.t)
+            try:
+                for p in rels:
+                    ch.doing = f"the checksum of {p} (SFTP read)"
+                    size = (sizes or {}).get(p)
+                    if size is None:
+                        t, msg = ch.wait(ch.send(CMD_STAT, self._rpath(p)))
+                        if t != CMD_ATTRS:
+                            continue
+                        size = SFTPAttributes._from_msg(msg).st_size or 0
+                    dig = sftp_sha256(ch, self._rpath(p), size)
+                    if dig is not None:
+                        sums[p] = dig
+            finally:
+                ch.close()
+            return sums
         for batch in _arg_batches(list(rels)):
-            cmd = b"cd " + _q(self.remote) + b" && sha256sum -z -- " + b" ".join(_q(p) for p in batch)
-            rc, out, err = shell.run(cmd)
+            # "./name": a name starting with "-" is never an option, even to a sha256sum without "--"
+            cmd = ReadCmd(
+                b"cd "
+                + _q(self.remote)
+                + b" && sha256sum -z -- "
+                + b" ".join(_q(remote_join(".", p)) for p in batch)
+            )
+            total = sum((sizes or {}).get(p, 0) for p in batch)
+            rc, out, err = shell.run(
+                cmd,
+                what="remote checksums (sha256sum)",
+                timeout=self.opts.step_timeout + total / (50 * 1024 * 1024),
+            )
             for rec in out.split(b"\x00"):
-                if len(rec) > 66 and rec[64:66] == b"  ":
-                    sums[decode_name(rec[66:])] = rec[:64].decode()
+                if len(rec) > 68 and rec[64:68] == b"  ./":
+                    sums[decode_name(rec[68:])] = rec[:64].decode()
             if rc != 0 and not out:
                 log.warning("sha256sum failed: %s", err.decode("utf-8", "replace")[:300])
         return sums
@@ -1229,8 +1511,23 @@ class SyncEngine:
 
     def _remote_free(self, shell: RemoteShell) -> int | None:
         path = self.remote
+        if not self.caps.df:
+            ch = self._channel(shell.t)
+            ch.doing = "the remote free space (statvfs)"
+            try:
+                for _ in range(40):
+                    with contextlib.suppress(SftpError):
+                        free = ch.statvfs_free(encode_name(path))
+                        return free
+                    parent = os.path.dirname(path.rstrip("/")) or "."
+                    if parent == path:
+                        return None
+                    path = parent
+            finally:
+                ch.close()
+            return None
         for _ in range(40):
-            rc, out, _err = shell.run(b"df -Pk -- " + _q(path))
+            rc, out, _err = shell.run(ReadCmd(b"df -Pk -- " + _q(path)), what="the remote free space (df)")
             if rc == 0:
                 try:
                     return int(out.splitlines()[-1].split()[3]) * 1024
@@ -1260,19 +1557,35 @@ class SyncEngine:
     def _remote_prepare(
         self, t: paramiko.Transport, shell: RemoteShell, plan: SyncPlan, exists: bool
     ) -> None:
+        self._writable("create remote folders")
         if not exists:
-            rc, _o, err = shell.run(b"mkdir -p -- " + _q(self.remote))
-            if rc != 0:
+            # mkdir -p over SFTP (works without a shell): every prefix, in flight at once
+            parts = self.remote.split("/")
+            prefixes = ["/".join(parts[: k + 1]) for k in range(len(parts))]
+            prefixes = [p for p in prefixes if p not in ("", ".")]
+            ch = self._channel(t)
+            ch.doing = "the remote folder to be created"
+            try:
+                sftp_mkdirs(ch, [encode_name(p) for p in prefixes])
+                kind = ch.stat_kind(encode_name(self.remote))
+            except SftpError as exc:
+                kind, why = None, exc.text
+            else:
+                why = "not created" if kind is None else "a file of that name exists"
+            finally:
+                ch.close()
+            if kind != DIR:
                 raise SyncError(
                     QT_TRANSLATE_NOOP("LabGPU", "Could not create the remote folder {path}: {why}"),
                     QT_TRANSLATE_NOOP("LabGPU", "Check the path and your permissions there."),
                     code="RemoteMkdir",
-                    path=self.remote,
-                    why=err.decode("utf-8", "replace").strip(),
+                    path=self.remote_text,
+                    why=why,
                 )
         if not plan.mkdirs and not plan.stale_parts:
             return
-        ch = Channel(t)
+        ch = self._channel(t)
+        ch.doing = "remote folders to be created"
         try:
             # all mkdirs in flight at once, parents first (the server handles requests in order)
             nums = list(
@@ -1303,6 +1616,7 @@ class SyncEngine:
             ch.close()
 
     def _local_prepare(self, plan: SyncPlan) -> None:
+        self._writable("create local folders")
         lr = LocalRoot(self.local)
         self.local.mkdir(parents=True, exist_ok=True)
         lr.real = os.path.realpath(self.local)
@@ -1321,6 +1635,7 @@ class SyncEngine:
 
     # transfers ----------------------------------------------------------------------------------
     def _transfer_all(self, t: paramiko.Transport, shell: RemoteShell, plan: SyncPlan, up: bool) -> None:
+        self._writable("transfer files")
         items = list(plan.transfers)
         if not items:
             return
@@ -1380,7 +1695,7 @@ class SyncEngine:
         def worker() -> None:
             ch: Channel | None = None
             try:
-                ch = Channel(t)
+                ch = self._channel(t)
                 while not errors:
                     with jobs_lock:
                         if not jobs:
@@ -1441,7 +1756,12 @@ class SyncEngine:
         n = item.resume_from
         if n <= 0 or not item.resume_part:
             return 0
-        old, new = _q(f"{self.remote}/{item.resume_part}"), _q(f"{self.remote}/{tmp}")
+        if not self.caps.sha256:
+            # no shell to copy and hash the prefix on the server: start over (same result)
+            log.info("resume upload %s: server has no sha256sum/head, restarting", item.path)
+            return 0
+        old = _q(remote_join(self.remote, item.resume_part))
+        new = _q(remote_join(self.remote, tmp))
         cmd = (
             b"head -c "
             + str(n).encode()
@@ -1454,7 +1774,9 @@ class SyncEngine:
             + b"; [ $rc = 0 ] && sha256sum < "
             + new
         )
-        rc, out, _e = shell.run(cmd)
+        rc, out, _e = shell.run(
+            cmd, what="the check of the interrupted upload", timeout=self.opts.step_timeout + n / (50 << 20)
+        )
         ok = rc == 0 and out[:64].decode("ascii", "replace") == sha256_file(lr.path(item.path), n)
         log.info("resume upload %s from %d: prefix %s", item.path, n, "verified" if ok else "differs")
         return n if ok else 0
@@ -1464,10 +1786,17 @@ class SyncEngine:
         n = item.resume_from
         if n <= 0 or not item.resume_part:
             return self._temp_for(item), 0
+        if not self.caps.sha256:
+            log.info("resume download %s: server has no sha256sum/head, restarting", item.path)
+            return self._temp_for(item), 0
         with self._lock:
             self._temps[item.path] = item.resume_part
         rc, out, _e = shell.run(
-            b"head -c " + str(n).encode() + b" -- " + _q(f"{self.remote}/{item.path}") + b" | sha256sum"
+            ReadCmd(
+                b"head -c " + str(n).encode() + b" -- " + _q(remote_join(self.remote, item.path)) + b" | sha256sum"
+            ),
+            what="the check of the interrupted download",
+            timeout=self.opts.step_timeout + n / (50 << 20),
         )
         ok = rc == 0 and out[:64].decode("ascii", "replace") == sha256_file(lr.path(item.resume_part), n)
         log.info("resume download %s from %d: prefix %s", item.path, n, "verified" if ok else "differs")
@@ -1584,12 +1913,11 @@ class SyncEngine:
             self._temps.update(temps)
             for item in job:
                 self._offsets[item.path] = 0
-        try:
-            chan = t.open_session(timeout=15)
-            chan.exec_command(b"tar -x --no-same-owner -f - -C " + _q(self.remote))
-        except _CONN_ERRORS as exc:
-            raise _connection_lost(str(exc) or type(exc).__name__) from None
-        writer = _ChannelWriter(chan, self)
+        self._writable("a tar stream")
+        nonce = new_nonce()
+        what = "the remote tar to unpack the small files"
+        chan = shell.open(frame(b"tar -x --no-same-owner -f - -C " + _q(self.remote), nonce), what)
+        writer = _ChannelWriter(chan, self, what, self.opts.step_timeout)
         digests: dict[str, str] = {}
         buf: list[bytes] = []
         buffered = payload = 0
@@ -1620,18 +1948,29 @@ class SyncEngine:
             buf.append(b"\0" * 1024)  # end of archive
             writer.write(b"".join(buf))
             self.progress.add(payload)
+            out, err = bytearray(), bytearray()
             try:
                 chan.shutdown_write()
-                rc = chan.recv_exit_status()
-                err = bytearray()
+                while True:
+                    data = chan.recv(65536)
+                    if not data:
+                        break
+                    out += data
+                if not chan.status_event.wait(self.opts.step_timeout):
+                    raise TimeoutError()
                 while chan.recv_stderr_ready():
                     err += chan.recv_stderr(65536)
+            except TimeoutError:
+                raise _step_timeout(what, self.opts.step_timeout) from None
             except _CONN_ERRORS as exc:
                 raise _connection_lost(str(exc) or type(exc).__name__) from None
         finally:
             chan.close()
-        if rc == -1:
+        framed = unframe(bytes(out), bytes(err), nonce)
+        if framed is None:
             raise _connection_lost("the tar stream closed")
+        rc, _o, err_b = framed
+        err = bytearray(err_b)
         if rc != 0:
             text = bytes(err).decode("utf-8", "replace").strip()
             # leave nothing behind: remove whatever tar managed to write
@@ -1665,18 +2004,21 @@ class SyncEngine:
         try:
             ch.status(num)
         except SftpError as exc:
-            raise self._remote_write_error(shell, exc, item) from None
+            raise self._remote_write_error(shell, exc, item, ch) from None
 
-    def _remote_write_error(self, shell: RemoteShell, exc: SftpError, item: PlanItem) -> SyncError:
+    def _remote_write_error(
+        self, shell: RemoteShell, exc: SftpError, item: PlanItem, ch: Channel | None = None
+    ) -> SyncError:
         """Classify a failed remote write; remove the temporary file when the disk is full."""
-        part = f"{self.remote}/{self._temps.get(item.path, part_name(item.path))}"
+        part = self._rpath(self._temps.get(item.path, part_name(item.path)))
         free = None
         with contextlib.suppress(SyncError):
             free = self._remote_free(shell)
         if exc.code == 4 and free is not None and free < max(REQUEST_SIZE * 4, 1 << 20):
-            with contextlib.suppress(SyncError):
-                shell.run(b"rm -f -- " + _q(part))
-            return _disk_full(True, item.size, free, self.remote)
+            if ch is not None:
+                with contextlib.suppress(SyncError, SftpError):
+                    ch.status(ch.send(CMD_REMOVE, part))
+            return _disk_full(True, item.size, free, self.remote_text)
         if exc.code == 3:
             return SyncError(
                 QT_TRANSLATE_NOOP("LabGPU", "Permission denied writing {path} on the server."),
@@ -1832,6 +2174,7 @@ class SyncEngine:
         return []
 
     def _commit_local(self, lr: LocalRoot, item: PlanItem) -> None:
+        self._writable("rename a downloaded file")
         tmp, final = lr.path(self._temps[item.path]), lr.path(item.path)
         st = os.stat(tmp)
         if st.st_size != item.size:
@@ -1852,15 +2195,18 @@ class SyncEngine:
     ) -> None:
         self.progress.state("verifying", message="sha256")
         if up:
-            remote = self.remote_sha256(shell, [self._temps[i.path] for i, _d in pending])
+            remote = self.remote_sha256(
+                shell, [self._temps[i.path] for i, _d in pending], {self._temps[i.path]: i.size for i, _d in pending}
+            )
             ok = [(i, d) for i, d in pending if remote.get(self._temps[i.path]) == d]
         else:
-            remote = self.remote_sha256(shell, [i.path for i, _d in pending])
+            remote = self.remote_sha256(shell, [i.path for i, _d in pending], {i.path: i.size for i, _d in pending})
             ok = [(i, d) for i, d in pending if remote.get(i.path) == d]
         ok_paths = {i.path for i, _d in ok}
         bad = [i for i, _d in pending if i.path not in ok_paths]
+        self._writable("commit verified files")
         if up:
-            ch = Channel(t)
+            ch = self._channel(t)
             try:
                 for n in ch.send_many([(CMD_REMOVE, self._rpath(self._temps[i.path])) for i in bad]):
                     with contextlib.suppress(SftpError):
@@ -1890,8 +2236,9 @@ class SyncEngine:
 
     # deletions ----------------------------------------------------------------------------------
     def _delete(self, t: paramiko.Transport, plan: SyncPlan, up: bool) -> None:
+        self._writable("delete files")
         if up:
-            ch = Channel(t)
+            ch = self._channel(t)
             try:
                 reqs = [
                     (CMD_RMDIR if i.kind == DIR else CMD_REMOVE, self._rpath(i.path)) for i in plan.deletions
