@@ -90,6 +90,7 @@ from app.core.syncplan import (
     FILE,
     LINK,
     OTHER,
+    REASONS,
     Entry,
     IgnoreRules,
     PlanItem,
@@ -304,20 +305,37 @@ class SyncResult:
     conflict_paths: list[str] = field(default_factory=list)
     refused_paths: list[str] = field(default_factory=list)
     server: dict[str, Any] = field(default_factory=dict)  # ServerCaps.summary(): the path taken
+    # what the user asked for that was NOT transferred: {"path", "why"} (refused names, special
+    # files, symlinks, folders that could not be read); non-empty → the CLI exits non-zero
+    not_transferred: list[dict[str, str]] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        return not self.not_transferred
 
     def summary(self) -> dict[str, Any]:
         d = asdict(self)
         d.pop("plan")
         d["seconds"] = round(self.seconds, 3)
-        d["conflict_paths"] = self.conflict_paths[:100]
-        d["refused_paths"] = self.refused_paths[:100]
+        d["conflict_paths"] = [display_name(p) for p in self.conflict_paths[:100]]
+        d["refused_paths"] = [display_name(p) for p in self.refused_paths[:100]]
+        d["complete"] = self.complete
+        d["not_transferred"] = [
+            {"path": display_name(x["path"]), "why": x["why"]} for x in self.not_transferred[:1000]
+        ]
         if self.dry_run and self.plan is not None:
             d["would"] = self.plan.summary()
             d["changes"] = [
-                {"action": i.action, "path": i.path, "size": i.size, "reason": i.reason}
+                {"action": i.action, "path": display_name(i.path), "size": i.size, "reason": i.reason}
                 for i in self.plan.items()[:1000]
             ]
         return d
+
+
+def display_name(name: str) -> str:
+    """A path for JSON, the database and the screen: undecodable bytes (kept as surrogates so
+    the file itself is still found) are shown as U+FFFD instead of failing to encode."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -968,9 +986,11 @@ def _attrs(mtime: float | None = None, mode: int | None = None) -> SFTPAttribute
 # local side
 
 
-def list_local(root: Path, errors: list[str] | None = None) -> dict[str, Entry]:
+def list_local(
+    root: Path, errors: list[str] | None = None, reasons: dict[str, str] | None = None
+) -> dict[str, Entry]:
     """Walk without following symlinks; names as ``str`` (surrogateescape for non-UTF-8).
-    Folders that cannot be read are appended to ``errors``."""
+    Folders that cannot be read are appended to ``errors`` (and why, to ``reasons``)."""
     out: dict[str, Entry] = {}
     if not root.exists():
         return out
@@ -983,6 +1003,8 @@ def list_local(root: Path, errors: list[str] | None = None) -> dict[str, Entry]:
             log.warning("cannot list %s: %s", full, exc)
             if errors is not None:
                 errors.append(rel or ".")
+            if reasons is not None:
+                reasons[rel or "."] = exc.strerror or str(exc)
             continue
         with it:
             for de in it:
@@ -1206,11 +1228,12 @@ class SyncEngine:
             self._tar_ok = False
         # the local scan (syscalls, Python) overlaps the remote listing (mostly waiting on it)
         local_errors: list[str] = []
+        local_reasons: dict[str, str] = {}
         scanned: dict[str, Any] = {}
 
         def scan() -> None:
             try:
-                scanned["listing"] = list_local(self.local, local_errors)
+                scanned["listing"] = list_local(self.local, local_errors, local_reasons)
             except BaseException as exc:  # noqa: BLE001 - re-raised in the engine's thread
                 scanned["error"] = exc
 
@@ -1276,6 +1299,16 @@ class SyncEngine:
         res.refused = len(plan.refused)
         res.refused_paths = [r.path for r in plan.refused]
         res.excluded = plan.excluded
+        missing: list[dict[str, str]] = []
+        if up:
+            for rel in local_errors:
+                why = local_reasons.get(rel, "error")
+                missing.append({"path": rel, "why": f"folder could not be read ({why})"})
+        elif "remote" in self._incomplete:
+            why = self._incomplete["remote"]
+            missing.append({"path": ".", "why": f"part of the remote folder could not be listed ({why})"})
+        missing.extend({"path": i.path, "why": REASONS.get(i.reason, i.reason)} for i in plan.refused)
+        res.not_transferred = missing
         if self.opts.dry_run:
             res.files = len(plan.transfers)
             res.bytes = plan.bytes_to_transfer
@@ -2543,9 +2576,9 @@ class SyncStore:
                 "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     pair_id,
-                    host,
-                    local_path,
-                    remote_path,
+                    display_name(host),
+                    display_name(local_path),
+                    display_name(remote_path),
                     direction,
                     started_at,
                     o.seconds or (time.time() - started_at),
@@ -2555,7 +2588,7 @@ class SyncStore:
                     o.deleted,
                     o.conflicts,
                     result,
-                    message[:500],
+                    display_name(message[:500]),
                 ),
             )
             return int(cur.lastrowid or 0)
