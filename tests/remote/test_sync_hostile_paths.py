@@ -120,7 +120,7 @@ def test_hostile_remote_paths_touch_only_their_own_folder(server_kinds, home, te
     assert tree_hashes(down) == tree_hashes(local)
     assert _outside(before, snapshot(home), rel) == {}
     top = home / rel.split("/")[0]
-    shutil.rmtree(top if not (top in [home / k for k in before]) else intended)
+    shutil.rmtree(top if top not in [home / k for k in before] else intended)
     assert snapshot(home) == before
 
 
