@@ -16,6 +16,21 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.usefixtures("private_home")
 T0 = 1_700_000_000
+PREIMPORT = (
+    "app.remote.sync",
+    "app.remote.ssh",
+    "app.remote.hostkeys",
+    "app.cli.output",
+    "app.core.paths",
+    "app.core.hosts",
+    "app.core.store",
+    "app.core.sshcmd",
+    "sqlite3",
+    "json",
+    "getpass",
+    "keyring",
+    "encodings.idna",
+)
 
 
 def labgpu(*args: str, timeout: float = 90) -> subprocess.CompletedProcess:
@@ -89,3 +104,95 @@ def test_local_that_is_a_file_is_called_a_file(sshd, host, tmp_path):
     assert r.returncode != 0
     assert "is a file, not a folder" in r.stderr
     assert "does not exist" not in r.stderr
+
+
+def test_unreadable_local_folder_is_named_and_fails_the_exit_status(sshd, tmp_path):
+    """Run as an ordinary user (root reads everything): a sub-folder it cannot read is named with
+    its reason, nothing else is lost, and the exit status says the sync is incomplete."""
+    import pwd
+    import shutil
+
+    from tests.fixtures.server_kinds import KINDS, ensure_user
+
+    pw = ensure_user(KINDS["plain"])
+    base = Path(f"/tmp/labgpu-unreadable-{os.getpid()}")
+    shutil.rmtree(base, ignore_errors=True)
+    base.mkdir(mode=0o755)
+    try:
+        home, proj = base / "home", base / "proj"
+        (proj / "locked").mkdir(parents=True)
+        (proj / "ok.txt").write_bytes(b"ok")
+        (proj / "locked" / "secret.txt").write_bytes(b"s")
+        key = base / "id_ed25519"
+        shutil.copy(sshd.client_key, key)
+        (home / ".ssh").mkdir(parents=True)
+        for p in [base, *base.rglob("*")]:
+            os.lchown(p, pw.pw_uid, pw.pw_gid)
+        key.chmod(0o600)
+        (proj / "locked").chmod(0)
+        remote = sshd.remote_dir("cli-truth-unreadable")
+        env = {k: v for k, v in os.environ.items() if k not in ("SSH_AUTH_SOCK", "LABGPU_HOME")}
+        env.update(HOME=str(home), LABGPU_HOME=str(home / "labgpu"), USER=pw.pw_name)
+
+        def run(*args: str) -> subprocess.CompletedProcess:
+            """The CLI in a forked child running as the ordinary user (the venv's interpreter
+            lives below /root, which that user cannot execute)."""
+            out_f, err_f = base / "out.txt", base / "err.txt"
+            pid = os.fork()
+            if pid == 0:  # child: never returns into pytest
+                code = 70
+                try:
+                    # the ordinary user cannot read the interpreter's library below /root:
+                    # import what the CLI needs while still root
+                    import importlib
+
+                    from app.cli import build_parser
+
+                    build_parser()
+                    for mod in PREIMPORT:
+                        importlib.import_module(mod)
+                    os.setgroups([])
+                    os.setgid(pw.pw_gid)
+                    os.setuid(pw.pw_uid)
+                    os.environ.clear()
+                    os.environ.update(env)
+                    with open(out_f, "w") as o, open(err_f, "w") as e:
+                        os.dup2(o.fileno(), 1)
+                        os.dup2(e.fileno(), 2)
+                        sys.stdout, sys.stderr = o, e
+                        from app.cli import main as cli_main
+
+                        try:
+                            code = cli_main(list(args))
+                        except SystemExit as exc:
+                            code = int(exc.code or 0)
+                        o.flush()
+                        e.flush()
+                except BaseException:  # noqa: BLE001 - reported through the file, child exits
+                    import traceback
+
+                    with open(err_f, "a") as e:
+                        traceback.print_exc(file=e)
+                finally:
+                    os._exit(code)
+            _pid, status = os.waitpid(pid, 0)
+            return subprocess.CompletedProcess(
+                list(args), os.waitstatus_to_exitcode(status), out_f.read_text(), err_f.read_text()
+            )
+
+        cmd = f"ssh -p {sshd.port} -i {key} {sshd.user}@{sshd.host}"
+        r = run("hosts", "add", "gpu1", cmd, "--fingerprint", sshd.host_key_fingerprint)
+        assert r.returncode == 0, r.stderr
+        r = run("sync", str(proj), f"gpu1:{remote}")
+        assert r.returncode == 1, r.stdout + r.stderr
+        assert "not transferred: locked — folder could not be read (Permission denied)" in r.stderr
+        assert (remote / "ok.txt").read_bytes() == b"ok"
+        r = run("sync", str(proj), f"gpu1:{remote}", "--json")
+        assert r.returncode == 1
+        out = json.loads(r.stdout)
+        assert out["complete"] is False and out["not_transferred"][0]["path"] == "locked"
+        assert pwd.getpwuid(os.stat(proj).st_uid).pw_name == pw.pw_name
+    finally:
+        with __import__("contextlib").suppress(OSError):
+            (base / "proj" / "locked").chmod(0o700)
+        shutil.rmtree(base, ignore_errors=True)
