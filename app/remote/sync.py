@@ -107,7 +107,18 @@ from app.core.syncplan import (
 )
 
 from . import fastssh
-from .sync_caps import NO_SHELL, PROBE, ServerCaps, frame, new_nonce, parse_probe, unframe
+from .sync_caps import (
+    NO_SHELL,
+    PROBE,
+    ProbeListing,
+    ServerCaps,
+    frame,
+    new_nonce,
+    parse_probe,
+    parse_probe_list,
+    probe_list_command,
+    unframe,
+)
 from .sync_sftp import parse_statvfs, read_only_request, sftp_mkdirs, sftp_sha256
 
 log = logging.getLogger(__name__)
@@ -525,21 +536,28 @@ class RemoteShell:
             raise _untrusted_output(what, out[-200:] or err[-200:])
         return got
 
-    def probe(self, timeout: float = PROBE_TIMEOUT) -> ServerCaps:
-        """What this server offers (once per connection; see :mod:`app.remote.sync_caps`)."""
+    def probe(self, timeout: float = PROBE_TIMEOUT, root_q: bytes | None = None) -> ProbeListing:
+        """What this server offers (once per connection; see :mod:`app.remote.sync_caps`); with
+        ``root_q`` also that folder's state, free space and (GNU find) listing in the same exec."""
         nonce = new_nonce()
+        command = PROBE if root_q is None else probe_list_command(root_q)
         try:
             rc, out, err = self.run_raw(
-                ReadCmd(frame(PROBE, nonce)), timeout=min(timeout, self.timeout), what="the capability probe"
+                ReadCmd(frame(command, nonce)), timeout=min(timeout, self.timeout), what="the capability probe"
             )
         except RemoteTimeoutError:
             waited = min(timeout, self.timeout)
-            return ServerCaps(note=f"the shell did not answer the probe within {waited:.0f} s: SFTP only")
+            return ProbeListing(
+                ServerCaps(note=f"the shell did not answer the probe within {waited:.0f} s: SFTP only")
+            )
         except ConnectionLostError:
             if not self.t.is_active():
                 raise
-            return ServerCaps(note="the server refused exec requests: SFTP only")
-        return parse_probe(unframe(out, err, nonce), out, err)
+            return ProbeListing(ServerCaps(note="the server refused exec requests: SFTP only"))
+        framed = unframe(out, err, nonce)
+        if root_q is None:
+            return ProbeListing(parse_probe(framed, out, err))
+        return parse_probe_list(framed, out, err)
 
 
 def _what_of(command: bytes) -> str:
@@ -1119,6 +1137,7 @@ class SyncEngine:
         self._tar_ok: bool | None = None  # remote tar usable for small-file streams (None: untried)
         self.caps: ServerCaps = NO_SHELL  # what this connection's server offers (probed per connection)
         self._read_only = self.opts.dry_run  # a dry run's channels and shell cannot write
+        self._free_hint: int | None = None  # remote free bytes from this attempt's probe
 
     def _channel(self, t: paramiko.Transport) -> Channel:
         return Channel(t, read_only=self._read_only, timeout=self.opts.step_timeout)
@@ -1222,7 +1241,8 @@ class SyncEngine:
                 code="LocalNotFolder",
                 path=str(self.local),
             )
-        self.caps = self._probe(shell)
+        pre = self._probe(shell)
+        self.caps = pre.caps
         self.result.server = self.caps.summary()
         if not self.caps.gnu_tar:
             self._tar_ok = False
@@ -1240,7 +1260,7 @@ class SyncEngine:
         scanner = threading.Thread(target=scan, name="labgpu-sync-scan", daemon=True)
         scanner.start()
         try:
-            remote_listing, remote_exists = self._list_remote(shell, t)
+            remote_listing, remote_exists = self._list_remote(shell, t, pre)
         finally:
             scanner.join()
         if "error" in scanned:
@@ -1317,12 +1337,14 @@ class SyncEngine:
             return
         self._apply(t, shell, plan, up, remote_exists)
 
-    def _probe(self, shell: RemoteShell) -> ServerCaps:
+    def _probe(self, shell: RemoteShell) -> ProbeListing:
+        """The capability probe, in the same exec as the root's state, free space and listing."""
         if self.opts.force_mode == "sftp":
-            return ServerCaps(note="pure SFTP (forced)")
-        caps = shell.probe(PROBE_TIMEOUT)
-        log.info("sync server capabilities: %s (%s)", caps.mode, caps.note)
-        return caps
+            return ProbeListing(ServerCaps(note="pure SFTP (forced)"))
+        pre = shell.probe(PROBE_TIMEOUT, _q(self.remote))
+        log.info("sync server capabilities: %s (%s)", pre.caps.mode, pre.caps.note)
+        self._free_hint = pre.free
+        return pre
 
     def _apply(
         self, t: paramiko.Transport, shell: RemoteShell, plan: SyncPlan, up: bool, remote_exists: bool
@@ -1351,9 +1373,23 @@ class SyncEngine:
             res.deleted += len(plan.deletions)
 
     # listing ------------------------------------------------------------------------------------
-    def _list_remote(self, shell: RemoteShell, t: paramiko.Transport) -> tuple[dict[str, Entry], bool]:
-        """(listing, the root exists). GNU find over a framed exec when the server has it (one
-        round trip), else a bytes-level SFTP walk; never output a banner could have touched."""
+    def _list_remote(
+        self, shell: RemoteShell, t: paramiko.Transport, pre: ProbeListing | None = None
+    ) -> tuple[dict[str, Entry], bool]:
+        """(listing, the root exists). GNU find over a framed exec when the server has it (done
+        inside the probe's exec: one round trip), else a bytes-level SFTP walk; never output a
+        banner could have touched."""
+        if pre is None and self.caps is NO_SHELL:
+            pre = self._probe(shell)
+            self.caps = pre.caps
+        if pre is not None and pre.caps.posix_shell and pre.state:
+            if pre.state == "N":
+                return {}, False
+            if pre.state == "F":
+                raise self._not_a_folder()
+            if pre.listing is None:
+                return self._list_remote_sftp(t), True
+            return self._find_result(t, pre.rc, pre.listing, pre.err), True
         ch = self._channel(t)
         try:
             ch.doing = "the remote folder's status"
@@ -1371,25 +1407,31 @@ class SyncEngine:
         if kind is None:
             return {}, False
         if kind != DIR:
-            raise SyncError(
-                QT_TRANSLATE_NOOP("LabGPU", "The remote path {path} is not a folder."),
-                QT_TRANSLATE_NOOP("LabGPU", "Give the folder that contains it (sync works on folders)."),
-                code="RemoteNotFolder",
-                path=self.remote_text,
-            )
+            raise self._not_a_folder()
         if not self.caps.find_printf:
             return self._list_remote_sftp(t), True
         cmd = ReadCmd(b"find -H " + _q(self.remote) + b" -mindepth 1 -printf '%y %s %T@ %m %P\\0'")
         rc, out, err = shell.run(cmd, what="the remote file listing (find)")
+        return self._find_result(t, rc, out, err), True
+
+    def _not_a_folder(self) -> SyncError:
+        return SyncError(
+            QT_TRANSLATE_NOOP("LabGPU", "The remote path {path} is not a folder."),
+            QT_TRANSLATE_NOOP("LabGPU", "Give the folder that contains it (sync works on folders)."),
+            code="RemoteNotFolder",
+            path=self.remote_text,
+        )
+
+    def _find_result(self, t: paramiko.Transport, rc: int, out: bytes, err: bytes) -> dict[str, Entry]:
         if rc == 0:
-            return parse_find_output(out), True
+            return parse_find_output(out)
         if out and b"printf" not in err and b"unknown" not in err.lower():
             # partial listing (e.g. an unreadable sub-folder): use what could be read
             why = err.decode("utf-8", "replace").strip()
             log.warning("remote listing incomplete: %s", why[:300])
             self._incomplete["remote"] = why.splitlines()[0] if why else "find failed"
-            return parse_find_output(out), True
-        return self._list_remote_sftp(t), True
+            return parse_find_output(out)
+        return self._list_remote_sftp(t)
 
     def _list_remote_sftp(self, t: paramiko.Transport) -> dict[str, Entry]:
         ch = self._channel(t)
@@ -1582,7 +1624,8 @@ class SyncEngine:
 
     def _check_space(self, shell: RemoteShell, plan: SyncPlan, up: bool) -> None:
         need = self._needed(plan)
-        free = self._remote_free(shell) if up else self._local_free()
+        hint, self._free_hint = self._free_hint, None  # measured by the probe a moment ago
+        free = (hint if hint is not None else self._remote_free(shell)) if up else self._local_free()
         if free is not None and need > free:
             raise _disk_full(up, need, free, self.remote if up else str(self.local))
 

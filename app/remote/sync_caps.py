@@ -154,3 +154,65 @@ def parse_probe(framed: tuple[int, bytes, bytes] | None, raw_out: bytes, raw_err
         df=caps.df,
         note=note,
     )
+
+
+# One exec per connection for the fast path: the probe, the root folder's state, the free space
+# near it and (GNU find only) the listing — a no-change re-sync costs one round trip after login.
+FIND_PRINTF = b"'%y %s %T@ %m %P\\0'"
+
+
+def probe_list_command(root_q: bytes) -> bytes:
+    """``root_q``: the shell-quoted, anchored remote root (never an option). Output sections:
+    probe fields ``\\n`` root state (D folder / F not a folder / N missing) ``\\n`` the ``df``
+    line of the nearest existing folder ``\\0`` and then the NUL-separated ``find`` records."""
+    return (
+        PROBE
+        + b"; printf '\\n'; if [ -d "
+        + root_q
+        + b" ]; then printf 'D\\n'; elif [ -e "
+        + root_q
+        + b" ]; then printf 'F\\n'; else printf 'N\\n'; fi; "
+        + b"labgpu_p="
+        + root_q
+        + b'; while [ ! -e "$labgpu_p" ]; do labgpu_p=$(dirname -- "$labgpu_p"); done; '
+        + b'df -Pk -- "$labgpu_p" 2>/dev/null | tail -n 1; printf \'\\0\'; '
+        + b"[ -d "
+        + root_q
+        + b" ] && find . -maxdepth 0 -printf '' 2>/dev/null && find -H "
+        + root_q
+        + b" -mindepth 1 -printf "
+        + FIND_PRINTF
+    )
+
+
+@dataclass
+class ProbeListing:
+    caps: ServerCaps
+    state: str = ""  # D, F, N ("" if not known)
+    free: int | None = None  # bytes free near the root (df), None if unknown
+    listing: bytes | None = None  # find records when caps.find_printf and state D
+    rc: int = 0  # the command's exit status (non-zero with a listing: find hit errors)
+    err: bytes = b""  # its stderr (inside the frame)
+
+
+def parse_probe_list(framed: tuple[int, bytes, bytes] | None, raw_out: bytes, raw_err: bytes) -> ProbeListing:
+    if framed is None:
+        return ProbeListing(parse_probe(None, raw_out, raw_err))
+    rc, body, err = framed
+    head, sep, rest = body.partition(b"\n")
+    caps = parse_probe((rc, head, err), raw_out, raw_err)
+    if not sep or not caps.posix_shell:
+        return ProbeListing(caps)
+    state, sep, rest = rest.partition(b"\n")
+    if not sep or state not in (b"D", b"F", b"N"):
+        return ProbeListing(ServerCaps(note="the shell's answer to the probe was not understood: SFTP only"))
+    df_line, _, records = rest.partition(b"\0")
+    free = None
+    fields = df_line.split()
+    if caps.df and len(fields) >= 4:
+        try:
+            free = int(fields[3]) * 1024
+        except ValueError:
+            free = None
+    listing = records if (caps.find_printf and state == b"D") else None
+    return ProbeListing(caps, state.decode(), free, listing, rc, err)

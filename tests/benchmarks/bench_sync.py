@@ -10,6 +10,14 @@ no compression. LabGPU's time is the engine in-process, INCLUDING its TCP connec
 login (as scp/rsync include ssh's) but not Python's start-up (reported separately for the CLI).
 The LAST line is ``ratios: big_up=… big_down=… small_up=… resync=…`` = LabGPU time / the faster
 of scp and rsync (lower is better; goals: big ≤ 1.1, small and resync ≤ 1.0).
+
+WAN mode (``--wan``): the same comparisons across the Pacific, simulated. Two network namespaces
+of this run's own (``lgb<pid>s`` with sshd, ``lgb<pid>c`` with every client: scp, rsync and
+LabGPU — the benchmark's main thread joins it with setns) joined by a veth pair, each end shaped
+with ``tc netem delay 100ms loss 0.25% rate 100mbit`` (200 ms RTT, ~0.5 % loss per round trip,
+100 Mbit/s). Sizes default to what one run finishes in ~5 minutes on 2 shared cores: a 16 MiB
+file up and down, 400 files of 4 KiB up, and their re-sync (``--big-mib``/``--small`` override).
+The last line is then ``wan_ratios: big_up=… big_down=… small_up=… resync=…``.
 """
 
 from __future__ import annotations
@@ -71,17 +79,82 @@ def clean(path: Path, srv: SshdServer) -> None:
     srv.chown_to_user(path)
 
 
+class Wan:
+    """A shaped veth link between two namespaces of this run (see the module docstring)."""
+
+    def __init__(self, delay_ms: int = 100, loss: float = 0.25, rate: str = "100mbit") -> None:
+        pid = os.getpid()
+        self.ns_s, self.ns_c = f"lgb{pid}s", f"lgb{pid}c"
+        self.if_s, self.if_c = f"lgb{pid}vs", f"lgb{pid}vc"
+        octet = pid % 250 + 1
+        self.addr_s, self.addr_c = f"10.213.{octet}.1", f"10.213.{octet}.2"
+        self.shape = ["delay", f"{delay_ms}ms", "loss", f"{loss}%", "rate", rate, "limit", "100000"]
+        self._root_fd: int | None = None
+
+    def _ip(self, *args: str) -> None:
+        run(["ip", *args])
+
+    def up(self) -> None:
+        self._ip("netns", "add", self.ns_s)
+        self._ip("netns", "add", self.ns_c)
+        self._ip("link", "add", self.if_s, "type", "veth", "peer", "name", self.if_c)
+        for ns, dev, addr in ((self.ns_s, self.if_s, self.addr_s), (self.ns_c, self.if_c, self.addr_c)):
+            self._ip("link", "set", dev, "netns", ns)
+            self._ip("-n", ns, "addr", "add", f"{addr}/30", "dev", dev)
+            self._ip("-n", ns, "link", "set", dev, "up")
+            self._ip("-n", ns, "link", "set", "lo", "up")
+            run(["ip", "netns", "exec", ns, "tc", "qdisc", "add", "dev", dev, "root", "netem", *self.shape])
+
+    def enter_client(self) -> None:
+        """Move this (main) thread into the client namespace: sockets it opens and processes it
+        starts from now on use the shaped link (threads started later inherit it)."""
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        self._root_fd = os.open("/proc/self/ns/net", os.O_RDONLY)
+        fd = os.open(f"/run/netns/{self.ns_c}", os.O_RDONLY)
+        try:
+            if libc.setns(fd, 0x40000000) != 0:  # CLONE_NEWNET
+                raise OSError(ctypes.get_errno(), "setns")
+        finally:
+            os.close(fd)
+
+    def down(self) -> None:
+        import ctypes
+
+        if self._root_fd is not None:
+            ctypes.CDLL(None, use_errno=True).setns(self._root_fd, 0x40000000)
+            os.close(self._root_fd)
+            self._root_fd = None
+        for ns in (self.ns_c, self.ns_s):
+            subprocess.run(["ip", "netns", "del", ns], capture_output=True)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--big-mib", type=int, default=1024)
-    ap.add_argument("--small", type=int, default=10_000)
-    ap.add_argument("--reps", type=int, default=2)
+    ap.add_argument("--big-mib", type=int, default=None)
+    ap.add_argument("--small", type=int, default=None)
+    ap.add_argument("--reps", type=int, default=None)
     ap.add_argument("--only", default="big_up,big_down,small_up,resync")
     ap.add_argument("--channels", type=int, default=None)
+    ap.add_argument("--wan", action="store_true", help="through a shaped veth link (see the docstring)")
+    ap.add_argument("--no-cli", action="store_true", help="skip the CLI start-up timing")
     args = ap.parse_args()
+    if args.big_mib is None:
+        args.big_mib = 16 if args.wan else 1024
+    if args.small is None:
+        args.small = 400 if args.wan else 10_000
+    if args.reps is None:
+        args.reps = 1 if args.wan else 2
     only = set(args.only.split(","))
 
-    srv = SshdServer.start_new()
+    wan = Wan() if args.wan else None
+    if wan is not None:
+        wan.up()
+        srv = SshdServer.start_new(wrapper=["ip", "netns", "exec", wan.ns_s], listen=wan.addr_s)
+        wan.enter_client()
+    else:
+        srv = SshdServer.start_new()
     work = Path(tempfile.mkdtemp(prefix="labgpu-bench-"))
     try:
         user_host = f"{srv.user}@{srv.host}"
@@ -202,7 +275,8 @@ def main() -> int:
                 # the CLI as a user runs it (Python start-up included) — reported, not in the ratio
                 home = work / "home"
                 env = dict(os.environ, LABGPU_HOME=str(home), HOME=str(work))
-                add = subprocess.run(
+                skip_cli = args.no_cli or wan is not None
+                add = subprocess.CompletedProcess([], 1, "", "") if skip_cli else subprocess.run(
                     [
                         sys.executable,
                         "-m",
@@ -219,7 +293,9 @@ def main() -> int:
                     text=True,
                     cwd=ROOT,
                 )
-                if add.returncode == 0:
+                if skip_cli:
+                    pass
+                elif add.returncode == 0:
                     cli = [sys.executable, "-m", "app", "sync", str(small), f"bench:{rdir}", "--json"]
                     t = min(
                         timed(lambda: subprocess.run(cli, env=env, capture_output=True, cwd=ROOT, check=True))
@@ -239,10 +315,13 @@ def main() -> int:
             ref = min(r["scp"], r["rsync"])
             ratios[case] = r["labgpu"] / ref
             print(f"{case:10s} {r['scp']:9.3f} {r['rsync']:9.3f} {r['labgpu']:9.3f} {ratios[case]:7.2f}")
-        print("ratios: " + " ".join(f"{k}={v:.2f}" for k, v in ratios.items()), flush=True)
+        label = "wan_ratios" if wan is not None else "ratios"
+        print(f"{label}: " + " ".join(f"{k}={v:.2f}" for k, v in ratios.items()), flush=True)
         return 0
     finally:
         srv.stop()
+        if wan is not None:
+            wan.down()
         shutil.rmtree(work, ignore_errors=True)
         shutil.rmtree(srv.workdir, ignore_errors=True)
 

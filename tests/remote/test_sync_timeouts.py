@@ -25,20 +25,36 @@ def _run(kinds, local, remote, timeout=3.0, **kw):
     return SyncEngine(kinds.connect(KIND), local, remote, SyncOptions(step_timeout=timeout, **kw)).run()
 
 
-def test_listing_that_never_answers_fails_with_words_then_resync_works(hang, tmp_path):
-    folder = f"hang-list-{os.getpid()}"
+def test_probe_that_never_answers_falls_back_to_pure_sftp(hang, tmp_path):
+    """Exec never answers at all (the capability probe, with the listing in it, hangs): after the
+    probe's timeout the sync goes pure SFTP and still gives the same result."""
+    folder = f"hang-probe-{os.getpid()}"
+    target = hang.home(KIND) / folder
+    shutil.rmtree(target, ignore_errors=True)
+    local = tmp_path / "src"
+    write_tree(local, {"a.txt": b"a", "d/b.bin": os.urandom(5000)}, mtime=T0)
+    hang.hang_file.write_text("^printf")  # every framed command
+    r = _run(hang, local, folder)
+    assert r.server["mode"] == "sftp" and "did not answer" in r.server["note"]
+    assert tree_hashes(target) == tree_hashes(local)
+    assert (_run(hang, local, folder).files, 0) == (0, 0)
+    shutil.rmtree(target)
+
+
+def test_checksum_that_never_answers_fails_with_words_then_resync_works(hang, tmp_path):
+    folder = f"hang-sum-{os.getpid()}"
     target = hang.home(KIND) / folder
     shutil.rmtree(target, ignore_errors=True)
     local = tmp_path / "src"
     write_tree(local, {"a.txt": b"a", "d/b.bin": os.urandom(5000)}, mtime=T0)
     _run(hang, local, folder, timeout=30)  # first upload, nothing hangs yet
-    hang.hang_file.write_text("^printf .*find -H")  # the framed find listing now never answers
+    hang.hang_file.write_text("&& sha256sum")  # the checksum step (not the probe) never answers
     with pytest.raises(RemoteTimeoutError) as info:
-        _run(hang, local, folder)
+        _run(hang, local, folder, verify=True)
     assert info.value.code == "RemoteTimeout"
-    assert "file listing" in info.value.text()
+    assert "checksums" in info.value.text()
     hang.hang_file.write_text("")
-    r = _run(hang, local, folder, timeout=30)
+    r = _run(hang, local, folder, timeout=30, verify=True)
     assert (r.files, r.bytes) == (0, 0)
     shutil.rmtree(target)
 
