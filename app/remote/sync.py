@@ -37,6 +37,7 @@ import hashlib
 import json
 import logging
 import os
+import queue
 import secrets
 import shlex
 import shutil
@@ -473,14 +474,27 @@ class RemoteShell:
         self.read_only = read_only
         self.timeout = timeout
 
-    def open(self, command: bytes, what: str, timeout: float | None = None) -> paramiko.Channel:
-        """An exec channel running ``command`` as given (callers frame it)."""
+    def open(
+        self, command: bytes, what: str, timeout: float | None = None, *, wait: bool = True
+    ) -> paramiko.Channel:
+        """An exec channel running ``command`` as given (callers frame it). ``wait=False`` does
+        not wait for the server's answer to the exec request (one round trip less; only once the
+        probe showed that exec works here: a refused one then shows as a missing frame)."""
         if self.read_only and not isinstance(command, ReadCmd):
             raise _dry_run_write(what)
         try:
             chan = self.t.open_session(timeout=15)
             chan.settimeout(timeout or self.timeout)
-            chan.exec_command(command)
+            if wait:
+                chan.exec_command(command)
+            else:
+                m = paramiko.Message()
+                m.add_byte(bytes([98]))  # MSG_CHANNEL_REQUEST
+                m.add_int(chan.remote_chanid)
+                m.add_string("exec")
+                m.add_boolean(False)
+                m.add_string(command)
+                self.t._send_user_message(m)
         except TimeoutError:
             raise _step_timeout(what, timeout or self.timeout) from None
         except _CONN_ERRORS as exc:
@@ -862,6 +876,53 @@ class Channel:
         return out
 
 
+class _ChannelPool:
+    """SFTP channels opened in parallel, ahead of use: each costs three round trips (open,
+    subsystem, version), which across 200 ms of RTT is worth overlapping with each other and
+    with the folder preparation."""
+
+    def __init__(self, make: Callable[[], Channel], n: int) -> None:
+        self._q: queue.Queue[Channel | BaseException] = queue.Queue()
+        self._threads = [threading.Thread(target=self._open, args=(make,), daemon=True) for _ in range(n)]
+        self._left = n
+        self._lock = threading.Lock()
+        for th in self._threads:
+            th.start()
+
+    def _open(self, make: Callable[[], Channel]) -> None:
+        try:
+            self._q.put(make())
+        except BaseException as exc:  # noqa: BLE001 - handed to whoever takes this slot
+            self._q.put(exc)
+
+    def get(self) -> Channel | None:
+        """A ready channel, or None when none is left (the caller opens its own)."""
+        with self._lock:
+            if self._left == 0:
+                return None
+            self._left -= 1
+        got = self._q.get()
+        if isinstance(got, BaseException):
+            raise got
+        return got
+
+    def put(self, ch: Channel) -> None:
+        with self._lock:
+            self._left += 1
+        self._q.put(ch)
+
+    def close(self) -> None:
+        for th in self._threads:
+            th.join()
+        while True:
+            try:
+                got = self._q.get_nowait()
+            except queue.Empty:
+                return
+            if isinstance(got, Channel):
+                got.close()
+
+
 def _tar_octal(value: int, width: int) -> bytes:
     return b"%0*o\0" % (width - 1, value)
 
@@ -905,21 +966,22 @@ def _tar_file_block(name: bytes, size: int, mtime: int, mode: int) -> bytes:
     return b"".join((name_f, mode_f, _TAR_IDS, size_f, mtime_f, b"%06o\0 " % chk, _TAR_TAIL))
 
 
-def tar_header(name: bytes, size: int, mtime: int, mode: int) -> bytes:
-    """A GNU tar header for one regular file (a ``././@LongLink`` entry first for long names).
+def tar_header(name: bytes, size: int, mtime: int, mode: int, typeflag: bytes = b"0") -> bytes:
+    """A GNU tar header for one regular file, or a folder with ``typeflag=b"5"`` (a
+    ``././@LongLink`` entry first for long names).
 
     Written by hand: ``tarfile`` costs ~100 µs per member, which dominated 10,000-file uploads."""
     if len(name) < 100:
-        if 0 <= size < _OCT11 and 0 <= mtime < _OCT11 and 0 <= mode < 8**7:
+        if typeflag == b"0" and 0 <= size < _OCT11 and 0 <= mtime < _OCT11 and 0 <= mode < 8**7:
             return _tar_file_block(name, size, mtime, mode)
-        return _tar_block(name, size, mtime, mode, b"0")
+        return _tar_block(name, size, mtime, mode, typeflag)
     long_name = name + b"\0"
     pad = -len(long_name) % 512
     return (
         _tar_block(b"././@LongLink", len(long_name), 0, 0o644, b"L")
         + long_name
         + b"\0" * pad
-        + _tar_block(name[:99], size, mtime, mode, b"0")
+        + _tar_block(name[:99], size, mtime, mode, typeflag)
     )
 
 
@@ -1138,6 +1200,9 @@ class SyncEngine:
         self.caps: ServerCaps = NO_SHELL  # what this connection's server offers (probed per connection)
         self._read_only = self.opts.dry_run  # a dry run's channels and shell cannot write
         self._free_hint: int | None = None  # remote free bytes from this attempt's probe
+        self._pool: _ChannelPool | None = None  # SFTP channels opened ahead of the transfer
+        self._tar_dirs: list[str] = []  # folders the first tar stream creates (see _apply)
+        self._tar_make_root = False  # … and whether it creates the remote root first
 
     def _channel(self, t: paramiko.Transport) -> Channel:
         return Channel(t, read_only=self._read_only, timeout=self.opts.step_timeout)
@@ -1361,16 +1426,49 @@ class SyncEngine:
         if self.opts.check_space:
             self._check_space(shell, plan, up)
         self._check_cancel()
-        if up:
-            self._remote_prepare(t, shell, plan, remote_exists)
-        else:
-            self._local_prepare(plan)
-        self.progress.state("transferring")
-        self._transfer_all(t, shell, plan, up)
+        self._pool = _ChannelPool(lambda: self._channel(t), self._workers_needed(plan, up))
+        try:
+            if up and self._all_by_tar(plan):
+                # one round trip less per step across a slow link: the tar stream makes the
+                # folders (and the root) itself; SFTP is needed only for the final renames
+                self._tar_dirs, self._tar_make_root = list(plan.mkdirs), not remote_exists
+            elif up:
+                self._remote_prepare(t, shell, plan, remote_exists)
+            else:
+                self._local_prepare(plan)
+            self.progress.state("transferring")
+            self._transfer_all(t, shell, plan, up)
+        finally:
+            pool, self._pool = self._pool, None
+            pool.close()
         if plan.deletions:
             self.progress.state("deleting")
             self._delete(t, plan, up)
             res.deleted += len(plan.deletions)
+
+    def _all_by_tar(self, plan: SyncPlan) -> bool:
+        return (
+            self.caps.gnu_tar
+            and self._tar_ok is not False
+            and not plan.stale_parts
+            and len(plan.transfers) >= TAR_MIN_FILES
+            and all(i.size <= SMALL_FILE and not i.resume_from for i in plan.transfers)
+        )
+
+    def _workers_needed(self, plan: SyncPlan, up: bool) -> int:
+        """How many SFTP channels the transfer will use (as ``_transfer_all`` splits the work)."""
+        small = sum(1 for i in plan.transfers if i.size <= SMALL_FILE and not i.resume_from)
+        big = len(plan.transfers) - small
+        if up and self._tar_ok is not False and small >= TAR_MIN_FILES:
+            small_jobs = min(TAR_STREAMS, self.opts.channels)
+        else:
+            small_jobs = -(-small // BATCH_FILES)
+        return max(1, min(self.opts.channels, big + small_jobs))
+
+    def _take_channel(self, t: paramiko.Transport) -> Channel:
+        pool = self._pool
+        ch = pool.get() if pool is not None else None
+        return ch if ch is not None else self._channel(t)
 
     # listing ------------------------------------------------------------------------------------
     def _list_remote(
@@ -1639,7 +1737,7 @@ class SyncEngine:
             parts = self.remote.split("/")
             prefixes = ["/".join(parts[: k + 1]) for k in range(len(parts))]
             prefixes = [p for p in prefixes if p not in ("", ".")]
-            ch = self._channel(t)
+            ch = self._take_channel(t)
             ch.doing = "the remote folder to be created"
             try:
                 sftp_mkdirs(ch, [encode_name(p) for p in prefixes])
@@ -1649,7 +1747,10 @@ class SyncEngine:
             else:
                 why = "not created" if kind is None else "a file of that name exists"
             finally:
-                ch.close()
+                if self._pool is not None:
+                    self._pool.put(ch)
+                else:
+                    ch.close()
             if kind != DIR:
                 raise SyncError(
                     QT_TRANSLATE_NOOP("LabGPU", "Could not create the remote folder {path}: {why}"),
@@ -1660,8 +1761,9 @@ class SyncEngine:
                 )
         if not plan.mkdirs and not plan.stale_parts:
             return
-        ch = self._channel(t)
+        ch = self._take_channel(t)
         ch.doing = "remote folders to be created"
+        ok = False
         try:
             # all mkdirs in flight at once, parents first (the server handles requests in order)
             nums = list(
@@ -1688,8 +1790,12 @@ class SyncEngine:
             for n in stale:
                 with contextlib.suppress(SftpError):
                     ch.status(n)
+            ok = True
         finally:
-            ch.close()
+            if ok and self._pool is not None:
+                self._pool.put(ch)  # the first transfer worker continues on it
+            else:
+                ch.close()
 
     def _local_prepare(self, plan: SyncPlan) -> None:
         self._writable("create local folders")
@@ -1770,8 +1876,14 @@ class SyncEngine:
 
         def worker() -> None:
             ch: Channel | None = None
+
+            def get_ch() -> Channel:  # taken when first needed: a tar stream starts without it
+                nonlocal ch
+                if ch is None:
+                    ch = self._take_channel(t)
+                return ch
+
             try:
-                ch = self._channel(t)
                 while not errors:
                     with jobs_lock:
                         if not jobs:
@@ -1781,13 +1893,14 @@ class SyncEngine:
                     if up:
                         done = None
                         if id(job) in tar_jobs and self._tar_ok is not False:
-                            done = self._upload_tar(t, ch, lr, job, shell)
+                            done = self._upload_tar(t, get_ch, lr, job, shell)
                         if done is None:
-                            done = self._upload_batch(ch, lr, job, shell)
+                            self._make_deferred_dirs(get_ch())
+                            done = self._upload_batch(get_ch(), lr, job, shell)
                     elif id(job) in split_jobs:
-                        done = self._download_part(ch, lr, split_jobs[id(job)])
+                        done = self._download_part(get_ch(), lr, split_jobs[id(job)])
                     else:
-                        done = self._download_batch(ch, lr, job, shell)
+                        done = self._download_batch(get_ch(), lr, job, shell)
                     if self.opts.verify:
                         with jobs_lock:
                             verified_pending.extend(done)
@@ -1977,7 +2090,12 @@ class SyncEngine:
                 self.result.bytes += item.size - self._offsets.get(item.path, 0)
 
     def _upload_tar(
-        self, t: paramiko.Transport, ch: Channel, lr: LocalRoot, job: list[PlanItem], shell: RemoteShell
+        self,
+        t: paramiko.Transport,
+        get_ch: Callable[[], Channel],
+        lr: LocalRoot,
+        job: list[PlanItem],
+        shell: RemoteShell,
     ) -> list[tuple[PlanItem, str]] | None:
         """Many small files as ONE tar stream into the remote ``tar -x`` (no round trip per file),
         each written under its temporary name; renames follow, pipelined, once tar succeeded.
@@ -1990,12 +2108,20 @@ class SyncEngine:
             for item in job:
                 self._offsets[item.path] = 0
         self._writable("a tar stream")
+        with self._lock:  # the first stream carries the folders; each creates the root if needed
+            dirs, self._tar_dirs = self._tar_dirs, []
+            make_root = self._tar_make_root
         nonce = new_nonce()
         what = "the remote tar to unpack the small files"
-        chan = shell.open(frame(b"tar -x --no-same-owner -f - -C " + _q(self.remote), nonce), what)
+        cmd = b"tar -x --no-same-owner -f - -C " + _q(self.remote)
+        if make_root:
+            cmd = b"mkdir -p -- " + _q(self.remote) + b" && " + cmd
+        chan = shell.open(frame(cmd, nonce), what, wait=False)
         writer = _ChannelWriter(chan, self, what, self.opts.step_timeout)
         digests: dict[str, str] = {}
-        buf: list[bytes] = []
+        buf: list[bytes] = [
+            tar_header(encode_name(d) + b"/", 0, int(time.time()), 0o755, b"5") for d in dirs
+        ]
         buffered = payload = 0
         try:
             for item in job:
@@ -2050,6 +2176,7 @@ class SyncEngine:
         if rc != 0:
             text = bytes(err).decode("utf-8", "replace").strip()
             # leave nothing behind: remove whatever tar managed to write
+            ch = get_ch()
             nums = ch.send_many([(CMD_REMOVE, self._rpath(tmp)) for tmp in temps.values()])
             for n in nums:
                 with contextlib.suppress(SftpError):
@@ -2057,6 +2184,8 @@ class SyncEngine:
             if rc == 127 or "not found" in text or "invalid option" in text or "unrecognized" in text:
                 log.info("remote tar not usable (%s): small files go over SFTP", text[:200])
                 self._tar_ok = False
+                with self._lock:
+                    self._tar_dirs, self._tar_make_root = dirs, make_root  # SFTP makes them now
                 return None
             free = None
             with contextlib.suppress(SyncError):
@@ -2071,10 +2200,26 @@ class SyncEngine:
                 why=text[:300] or f"tar exit {rc}",
             )
         self._tar_ok = True
+        with self._lock:
+            self.result.mkdirs += len(dirs)
         if verify:
             return [(item, digests[item.path]) for item in job]
-        self._commit_remote(ch, job)
+        self._commit_remote(get_ch(), job)
         return []
+
+    def _make_deferred_dirs(self, ch: Channel) -> None:
+        """Folders left for a tar stream that then could not run: made over SFTP."""
+        with self._lock:
+            dirs, self._tar_dirs = self._tar_dirs, []
+            make_root, self._tar_make_root = self._tar_make_root, False
+        if make_root:
+            parts = self.remote.split("/")
+            prefixes = ["/".join(parts[: k + 1]) for k in range(len(parts))]
+            sftp_mkdirs(ch, [encode_name(p) for p in prefixes if p not in ("", ".")])
+        if dirs:
+            sftp_mkdirs(ch, [self._rpath(d) for d in dirs])
+            with self._lock:
+                self.result.mkdirs += len(dirs)
 
     def _check_write(self, ch: Channel, num: int, item: PlanItem, shell: RemoteShell) -> None:
         try:

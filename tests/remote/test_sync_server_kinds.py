@@ -96,3 +96,26 @@ def test_banner_never_parsed_as_listing(server_kinds, kind, tmp_path):
     import shutil
 
     shutil.rmtree(remote)
+
+
+@pytest.mark.parametrize("kind", ["plain", "no-tools"])
+def test_small_files_only_make_missing_root_and_empty_folders(server_kinds, kind, tmp_path):
+    """All small files: on a GNU tar server the tar streams also create the missing root and
+    the (empty) folders; without tar, SFTP does — the same tree either way."""
+    import shutil
+
+    folder = f"tar-dirs-{kind}-{os.getpid()}/deeper"
+    top = server_kinds.home(kind) / folder.split("/")[0]
+    shutil.rmtree(top, ignore_errors=True)
+    local = tmp_path / "src"
+    write_tree(local, {f"a/b{i % 7}/f{i}.txt": os.urandom(200) for i in range(150)}, mtime=T0)
+    (local / "empty" / "nested").mkdir(parents=True)
+    r = _run(server_kinds, kind, local, folder)
+    target = server_kinds.home(kind) / folder
+    assert r.files == 150
+    assert tree_hashes(target) == tree_hashes(local)
+    assert (target / "empty" / "nested").is_dir()
+    assert r.mkdirs == len([p for p in local.rglob("*") if p.is_dir()])
+    assert part_files(target) == []
+    assert _run(server_kinds, kind, local, folder).files == 0
+    shutil.rmtree(top)
