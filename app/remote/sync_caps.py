@@ -113,10 +113,11 @@ def unframe(out: bytes, err: bytes, nonce: bytes) -> tuple[int, bytes, bytes] | 
 
 # The probe: each tool is tried the way the engine uses it; one letter per working tool.
 PROBE = (
-    b"find . -maxdepth 0 -printf 'F' 2>/dev/null; printf ' '; "
-    b"tar --version 2>/dev/null | head -n 1 | grep -q 'GNU tar' && printf 'G'; printf ' '; "
-    b"printf x | sha256sum -z >/dev/null 2>&1 && command -v head >/dev/null 2>&1 && printf 'S'; printf ' '; "
-    b"command -v df >/dev/null 2>&1 && printf 'D'; printf ' OK'"
+    b"labgpu_f=; find . -maxdepth 0 -printf '' >/dev/null 2>&1 && labgpu_f=F; "
+    b"labgpu_g=; case \"$(tar --version 2>/dev/null)\" in *'GNU tar'*) labgpu_g=G;; esac; "
+    b"labgpu_s=; sha256sum -z /dev/null >/dev/null 2>&1 && command -v head >/dev/null 2>&1 && labgpu_s=S; "
+    b"labgpu_d=; command -v df >/dev/null 2>&1 && labgpu_d=D; "
+    b"printf '%s %s %s %s OK' \"$labgpu_f\" \"$labgpu_g\" \"$labgpu_s\" \"$labgpu_d\""
 )
 
 
@@ -163,25 +164,23 @@ FIND_PRINTF = b"'%y %s %T@ %m %P\\0'"
 
 def probe_list_command(root_q: bytes) -> bytes:
     """``root_q``: the shell-quoted, anchored remote root (never an option). Output sections:
-    probe fields ``\\n`` root state (D folder / F not a folder / N missing) ``\\n`` the ``df``
-    line of the nearest existing folder ``\\0`` and then the NUL-separated ``find`` records."""
+    probe fields ``\n`` root state (D folder / F not a folder / N missing) ``\n`` the ``df``
+    output for the nearest existing folder ``\0`` and then the NUL-separated ``find`` records.
+
+    Few processes (each costs a fork on the server, which a no-change re-sync on a loaded
+    machine feels): when the root is a folder, the listing itself shows whether ``find
+    -printf`` works (field ``L``)."""
     return (
-        PROBE
-        + b"; printf '\\n'; if [ -d "
-        + root_q
-        + b" ]; then printf 'D\\n'; elif [ -e "
-        + root_q
-        + b" ]; then printf 'F\\n'; else printf 'N\\n'; fi; "
-        + b"labgpu_p="
-        + root_q
-        + b'; while [ ! -e "$labgpu_p" ]; do labgpu_p=$(dirname -- "$labgpu_p"); done; '
-        + b'df -Pk -- "$labgpu_p" 2>/dev/null | tail -n 1; printf \'\\0\'; '
-        + b"[ -d "
-        + root_q
-        + b" ] && find . -maxdepth 0 -printf '' 2>/dev/null && find -H "
-        + root_q
-        + b" -mindepth 1 -printf "
-        + FIND_PRINTF
+        b"labgpu_g=; case \"$(tar --version 2>/dev/null)\" in *'GNU tar'*) labgpu_g=G;; esac; "
+        b"labgpu_s=; sha256sum -z /dev/null >/dev/null 2>&1 && command -v head >/dev/null 2>&1 && labgpu_s=S; "
+        b"labgpu_d=; command -v df >/dev/null 2>&1 && labgpu_d=D; "
+        b"if [ -d " + root_q + b" ]; then labgpu_st=D; labgpu_f=L; else "
+        b"labgpu_f=; find . -maxdepth 0 -printf '' >/dev/null 2>&1 && labgpu_f=F; "
+        b"if [ -e " + root_q + b" ]; then labgpu_st=F; else labgpu_st=N; fi; fi; "
+        b"printf '%s %s %s %s OK\\n%s\\n' \"$labgpu_f\" \"$labgpu_g\" \"$labgpu_s\" \"$labgpu_d\" \"$labgpu_st\"; "
+        b"labgpu_p=" + root_q + b'; while [ ! -e "$labgpu_p" ]; do labgpu_p=$(dirname -- "$labgpu_p"); done; '
+        b'[ -n "$labgpu_d" ] && df -Pk -- "$labgpu_p" 2>/dev/null; printf \'\\0\'; '
+        b'[ "$labgpu_st" = D ] && find -H ' + root_q + b" -mindepth 1 -printf " + FIND_PRINTF
     )
 
 
@@ -200,15 +199,21 @@ def parse_probe_list(framed: tuple[int, bytes, bytes] | None, raw_out: bytes, ra
         return ProbeListing(parse_probe(None, raw_out, raw_err))
     rc, body, err = framed
     head, sep, rest = body.partition(b"\n")
-    caps = parse_probe((rc, head, err), raw_out, raw_err)
-    if not sep or not caps.posix_shell:
-        return ProbeListing(caps)
-    state, sep, rest = rest.partition(b"\n")
-    if not sep or state not in (b"D", b"F", b"N"):
+    state, sep2, rest = rest.partition(b"\n")
+    if not sep or not sep2 or state not in (b"D", b"F", b"N"):
         return ProbeListing(ServerCaps(note="the shell's answer to the probe was not understood: SFTP only"))
-    df_line, _, records = rest.partition(b"\0")
+    listed = head.startswith(b"L ")
+    if listed:  # the root is a folder: the listing shows whether find -printf works
+        lower = err.lower()
+        works = rc == 0 or not (b"printf" in lower or b"unrecognized" in lower or b"unknown" in lower)
+        head = (b"F" if works else b"") + head[1:]
+    caps = parse_probe((rc, head, err), raw_out, raw_err)
+    if not caps.posix_shell:
+        return ProbeListing(caps)
+    df_out, _, records = rest.partition(b"\0")
     free = None
-    fields = df_line.split()
+    lines = df_out.strip().splitlines()
+    fields = lines[-1].split() if lines else []
     if caps.df and len(fields) >= 4:
         try:
             free = int(fields[3]) * 1024
