@@ -61,6 +61,13 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--channels", type=int, default=None, metavar="N", help="parallel SFTP channels (default 4)"
     )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="fail a remote step after this long without an answer (default 120)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON summary object")
     p.set_defaults(func=cmd_sync)
 
@@ -118,6 +125,14 @@ def cmd_sync(args: argparse.Namespace) -> int:
     )
     if args.channels:
         opts.channels = max(1, min(16, args.channels))
+    if args.timeout is not None:
+        if not args.timeout > 0 or args.timeout != args.timeout or args.timeout == float("inf"):
+            raise InputError(
+                QT_TRANSLATE_NOOP("LabGPU", "--timeout must be a positive number of seconds."),
+                "",
+                code="BadTimeout",
+            )
+        opts.step_timeout = args.timeout
     paths = default_paths()
     tty = sys.stderr.isatty()
     last = [0.0]

@@ -238,6 +238,22 @@
         <source>Write the folder without '..' (an absolute path like /data/x works).</source>
         <translation>请写不含 '..' 的路径（可以用 /data/x 这样的绝对路径）。</translation>
     </message>
+    <message>
+        <source>Expected NAME:REMOTE, got {text!r}.</source>
+        <translation>应为 NAME:REMOTE，实际是 {text!r}。</translation>
+    </message>
+    <message>
+        <source>Write the saved host name, a colon and the remote folder, e.g. gpu1:~/data.</source>
+        <translation>请写已保存的主机名、一个冒号和远程文件夹，例如 gpu1:~/data。</translation>
+    </message>
+    <message>
+        <source>--bwlimit must be a positive number of KiB/s.</source>
+        <translation>--bwlimit 必须是正数（KiB/s）。</translation>
+    </message>
+    <message>
+        <source>--timeout must be a positive number of seconds.</source>
+        <translation>--timeout 必须是正数（秒）。</translation>
+    </message>
 </context>
 <context>
     <name>PreviewModel</name>
