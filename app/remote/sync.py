@@ -2674,7 +2674,7 @@ class SyncRun:
     skipped: int
     deleted: int
     conflicts: int
-    result: str  # ok | dry-run | error | cancelled
+    result: str  # ok | incomplete | dry-run | error | cancelled
     message: str
 
 
@@ -2863,8 +2863,13 @@ def run_sync(
             remote_path=remote,
             direction=options.direction,
             started_at=started,
-            result="dry-run" if options.dry_run else "ok",
+            result="dry-run" if options.dry_run else ("ok" if result.complete else "incomplete"),
             outcome=result,
+            message=(
+                ""
+                if result.complete
+                else "; ".join(f"{display_name(x['path'])}: {x['why']}" for x in result.not_transferred[:20])
+            ),
             pair_id=pair_id,
         )
     return result

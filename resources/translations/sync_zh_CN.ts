@@ -437,6 +437,10 @@
         <translation>成功</translation>
     </message>
     <message>
+        <source>Incomplete</source>
+        <translation>不完整</translation>
+    </message>
+    <message>
         <source>Failed</source>
         <translation>失败</translation>
     </message>

@@ -371,6 +371,7 @@ class SyncPage(QWidget):
         self.history_table.setRowCount(len(runs))
         results = {
             "ok": self.tr("OK"),
+            "incomplete": self.tr("Incomplete"),
             "dry-run": self.tr("Preview"),
             "error": self.tr("Failed"),
             "cancelled": self.tr("Cancelled"),
