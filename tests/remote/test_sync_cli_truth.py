@@ -196,3 +196,34 @@ def test_unreadable_local_folder_is_named_and_fails_the_exit_status(sshd, tmp_pa
         with __import__("contextlib").suppress(OSError):
             (base / "proj" / "locked").chmod(0o700)
         shutil.rmtree(base, ignore_errors=True)
+
+
+def test_cli_dash_remote_dry_run_changes_nothing(server_kinds, tmp_path):
+    """The exact report of issue 8: `labgpu sync LOCAL 'box:-delete' --dry-run` (and --down)
+    against an account whose whole home is snapshotted before and after."""
+    from tests.fixtures.server_kinds import KINDS
+    from tests.remote.test_sync_hostile_paths import snapshot
+
+    home = server_kinds.home("plain")
+    write = {".bashrc": b"# plain\n", "work/notes.txt": b"important"}
+    for rel, data in write.items():
+        (home / rel).parent.mkdir(parents=True, exist_ok=True)
+        (home / rel).write_bytes(data)
+    server_kinds.chown_kind("plain", home)
+    cmd = f"ssh -p {server_kinds.port} -i {server_kinds.client_key} {KINDS['plain']}@{server_kinds.host}"
+    r = labgpu("hosts", "add", "box", cmd, "--fingerprint", server_kinds.host_key_fingerprint)
+    assert r.returncode == 0, r.stderr
+    local = tmp_path / "proj"
+    local.mkdir()
+    (local / "a.txt").write_bytes(b"a")
+    (local / "b.txt").write_bytes(b"b")
+    before = snapshot(home)
+    r = labgpu("sync", str(local), "box:-delete", "--dry-run")
+    assert r.returncode == 0, r.stderr
+    assert "would transfer 2 files" in r.stdout
+    assert snapshot(home) == before
+    r = labgpu("sync", str(tmp_path / "down"), "box:-delete", "--down", "--dry-run")
+    assert r.returncode != 0
+    assert "[RemoteMissing] The remote folder -delete does not exist" in r.stderr
+    assert snapshot(home) == before
+    assert not (tmp_path / "down").exists()
