@@ -30,7 +30,7 @@ APT_RUNTIME = [
 # Real peers the suite runs: sshd, OpenVPN in network namespaces, a Secret Service, an X server.
 APT_TEST = APT_RUNTIME + [
     "xvfb", "xauth", "openssh-server", "openssh-client", "rsync", "openvpn", "iproute2", "openssl",
-    "gnome-keyring", "dbus", "dbus-x11", "libsecret-tools", "trayer", "procps", "e2fsprogs",
+    "gnome-keyring", "dbus", "dbus-x11", "libsecret-tools", "trayer", "procps", "e2fsprogs", "busybox",
 ]
 
 

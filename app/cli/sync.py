@@ -61,6 +61,13 @@ def register(subparsers: Any) -> None:
     p.add_argument(
         "--channels", type=int, default=None, metavar="N", help="parallel SFTP channels (default 4)"
     )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="fail a remote step after this long without an answer (default 120)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON summary object")
     p.set_defaults(func=cmd_sync)
 
@@ -96,7 +103,7 @@ def _fmt_progress(p: Any) -> str:
 def cmd_sync(args: argparse.Namespace) -> int:
     from app.cli.output import print_json, print_table
     from app.core.paths import default_paths
-    from app.remote.sync import DOWN, UP, SyncOptions, SyncStore, human_bytes, run_sync
+    from app.remote.sync import DOWN, UP, SyncOptions, SyncStore, display_name, human_bytes, run_sync
 
     host, remote = split_target(args.remote)
     if args.bwlimit is not None and args.bwlimit <= 0:
@@ -118,6 +125,14 @@ def cmd_sync(args: argparse.Namespace) -> int:
     )
     if args.channels:
         opts.channels = max(1, min(16, args.channels))
+    if args.timeout is not None:
+        if not args.timeout > 0 or args.timeout != args.timeout or args.timeout == float("inf"):
+            raise InputError(
+                QT_TRANSLATE_NOOP("LabGPU", "--timeout must be a positive number of seconds."),
+                "",
+                code="BadTimeout",
+            )
+        opts.step_timeout = args.timeout
     paths = default_paths()
     tty = sys.stderr.isatty()
     last = [0.0]
@@ -170,7 +185,7 @@ def cmd_sync(args: argparse.Namespace) -> int:
     result = box["result"]
     if args.json:
         print_json(result.summary())
-        return 0
+        return 0 if (result.complete or args.dry_run) else 1
     if args.dry_run and result.plan is not None:
         items = result.plan.items()
         if items:
@@ -182,6 +197,7 @@ def cmd_sync(args: argparse.Namespace) -> int:
             f"dry run: would transfer {result.files} files ({human_bytes(result.bytes)}), "
             f"delete {result.deleted}, skip {result.skipped} unchanged; {result.conflicts} conflicts"
         )
+        _print_not_transferred(result, would=True)
         return 0
     print(
         f"{result.files} files ({human_bytes(result.bytes)}) transferred, {result.skipped} unchanged, "
@@ -190,7 +206,29 @@ def cmd_sync(args: argparse.Namespace) -> int:
     if result.conflicts:
         print(
             f"labgpu: {result.conflicts} destination files are newer and were kept "
-            f"(e.g. {result.conflict_paths[0]}); use --force to overwrite",
+            f"(e.g. {display_name(result.conflict_paths[0])}); use --force to overwrite",
             file=sys.stderr,
         )
+    if not result.complete:
+        _print_not_transferred(result, would=False)
+        return 1
     return 0
+
+
+def _print_not_transferred(result: Any, *, would: bool) -> None:
+    """Name what was skipped and why (stderr): a sync never leaves a file behind silently."""
+    from app.remote.sync import display_name
+
+    skipped = result.not_transferred
+    if not skipped:
+        return
+    for x in skipped[:50]:
+        print(f"labgpu: not transferred: {display_name(x['path'])} — {x['why']}", file=sys.stderr)
+    if len(skipped) > 50:
+        print(f"labgpu: … and {len(skipped) - 50} more (--json lists them)", file=sys.stderr)
+    verb = "would not be transferred" if would else "were NOT transferred"
+    print(
+        f"labgpu: [Incomplete] {len(skipped)} item(s) you asked for {verb} (see above) — "
+        "fix permissions or replace special files/links with regular files, then sync again",
+        file=sys.stderr,
+    )

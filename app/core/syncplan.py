@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from .errors import LabGpuError
 from .i18n import QT_TRANSLATE_NOOP
 
 PART_SUFFIX = ".labgpu-part"
@@ -148,6 +149,61 @@ def unsafe_path(relpath: str, *, windows: bool = False) -> bool:
     if not relpath or relpath.startswith("/"):
         return True
     return any(unsafe_component(c, windows=windows) for c in relpath.split("/"))
+
+
+class RemotePathError(LabGpuError):
+    """A remote folder text LabGPU will not hand to the server."""
+
+
+def remote_target(text: str) -> str:
+    """The remote folder as LabGPU hands it to ANY remote command or SFTP request.
+
+    The result can never be read as an option by ``find``/``tar``/``mkdir``/``df``/``head``/
+    ``sha256sum``/``cd`` (a leading ``-`` once made ``find`` run ``-delete`` on the home folder):
+    it is either absolute (``/…``) or starts with ``./``. ``~``, ``~/x`` and relative paths are
+    relative to the login folder (where exec and SFTP both start). ``..`` components, NUL and
+    control characters other than newline/tab are refused (the target must be the folder the
+    user named, never somewhere above it); surrounding spaces are dropped, ``//`` and ``/./``
+    collapse, a trailing ``/`` is ignored."""
+    if not isinstance(text, str):
+        raise TypeError(type(text).__name__)
+    r = text.strip(" ")
+    if r in ("", "~", "~/"):
+        return "."
+    if r.startswith("~/"):
+        r = r[2:]
+    bad = next((c for c in r if c == "\x00" or (ord(c) < 32 and c not in "\t\n") or c == "\x7f"), None)
+    if bad is not None:
+        raise RemotePathError(
+            QT_TRANSLATE_NOOP("LabGPU", "The remote folder {path!r} contains a control character."),
+            QT_TRANSLATE_NOOP("LabGPU", "Type the folder name without control characters."),
+            code="BadRemotePath",
+            path=text,
+        )
+    absolute = r.startswith("/")
+    parts = [c for c in r.split("/") if c not in ("", ".")]
+    if ".." in parts:
+        raise RemotePathError(
+            QT_TRANSLATE_NOOP("LabGPU", "The remote folder {path!r} goes up with '..'."),
+            QT_TRANSLATE_NOOP(
+                "LabGPU", "Write the folder without '..' (an absolute path like /data/x works)."
+            ),
+            code="BadRemotePath",
+            path=text,
+        )
+    if absolute:
+        return "/" + "/".join(parts)
+    return "./" + "/".join(parts) if parts else "."
+
+
+def remote_join(root: str, rel: str) -> str:
+    """``root`` (from :func:`remote_target`) joined with a planned relative path: the result
+    still starts with ``/`` or ``./`` (never with ``-``)."""
+    if not (root.startswith("/") or root == "." or root.startswith("./")):
+        raise ValueError(f"remote root not normalised: {root!r}")
+    if not rel:
+        return root
+    return ("" if root == "/" else root) + "/" + rel
 
 
 _TOKEN_RE = re.compile(r"\.[0-9a-f]{8}$")
@@ -473,11 +529,12 @@ def build_plan(
 def checksum_mismatches(
     plan: SyncPlan, src_sums: Mapping[str, str], dst_sums: Mapping[str, str], source: Mapping[str, Entry]
 ) -> list[PlanItem]:
-    """Quick-check-equal files whose sha256 differ: they are transferred too (``--verify``)."""
+    """Quick-check-equal files whose sha256 differ — or could not be computed on one side (then
+    they cannot be proven equal) — are transferred too (``--verify``)."""
     out = []
     for path in plan.checksum_candidates:
         a, b = src_sums.get(path), dst_sums.get(path)
-        if a is not None and b is not None and a != b:
+        if a is None or b is None or a != b:
             e = source[path]
             out.append(PlanItem(UPDATE, path, e.size, e.mtime, e.mode, "checksum"))
     return out

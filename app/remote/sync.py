@@ -37,6 +37,7 @@ import hashlib
 import json
 import logging
 import os
+import queue
 import secrets
 import shlex
 import shutil
@@ -53,9 +54,11 @@ from typing import Any
 
 import paramiko
 from paramiko.sftp import (
+    CMD_ATTRS,
     CMD_CLOSE,
     CMD_DATA,
     CMD_EXTENDED,
+    CMD_EXTENDED_REPLY,
     CMD_FSETSTAT,
     CMD_HANDLE,
     CMD_MKDIR,
@@ -66,6 +69,7 @@ from paramiko.sftp import (
     CMD_READDIR,
     CMD_REMOVE,
     CMD_RMDIR,
+    CMD_STAT,
     CMD_STATUS,
     CMD_WRITE,
     SFTP_EOF,
@@ -87,6 +91,7 @@ from app.core.syncplan import (
     FILE,
     LINK,
     OTHER,
+    REASONS,
     Entry,
     IgnoreRules,
     PlanItem,
@@ -97,10 +102,25 @@ from app.core.syncplan import (
     default_rules,
     encode_name,
     part_name,
+    remote_join,
+    remote_target,
     unsafe_path,
 )
 
 from . import fastssh
+from .sync_caps import (
+    NO_SHELL,
+    PROBE,
+    ProbeListing,
+    ServerCaps,
+    frame,
+    new_nonce,
+    parse_probe,
+    parse_probe_list,
+    probe_list_command,
+    unframe,
+)
+from .sync_sftp import parse_statvfs, read_only_request, sftp_mkdirs, sftp_sha256
 
 log = logging.getLogger(__name__)
 fastssh.install()
@@ -127,6 +147,8 @@ DEFAULT_CHANNELS = 4
 CHANNEL_WINDOW = 32 * 1024 * 1024  # our receive window per channel (downloads)
 CHANNEL_MAX_PACKET = 256 * 1024  # lets sshd send big packets: fewer per-packet costs in paramiko
 BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0, 15.0)
+STEP_TIMEOUT = 120.0  # s without any answer from the server in one remote step (see SyncOptions)
+PROBE_TIMEOUT = 20.0  # the capability probe: a server that does not answer it gets pure SFTP
 PROGRESS_INTERVAL = 0.1
 
 
@@ -148,6 +170,56 @@ class ConnectionLostError(SyncError):
 
 class SyncCancelledError(SyncError):
     pass
+
+
+class RemoteTimeoutError(SyncError):
+    """A remote step did not answer within its timeout (not retried: the server is there but
+    something on it hangs)."""
+
+
+class DryRunWriteError(SyncError):
+    """A dry run reached a writing call: refused (a bug, never a change)."""
+
+
+def _step_timeout(what: str, seconds: float) -> RemoteTimeoutError:
+    return RemoteTimeoutError(
+        QT_TRANSLATE_NOOP(
+            "LabGPU", "The server did not answer for {seconds:.0f} s while LabGPU was waiting for {what}."
+        ),
+        QT_TRANSLATE_NOOP(
+            "LabGPU",
+            "Run the sync again: finished files are kept and an interrupted one continues where it "
+            "stopped. If it repeats, something on the server hangs (check it, or its load).",
+        ),
+        code="RemoteTimeout",
+        what=what,
+        seconds=seconds,
+    )
+
+
+def _dry_run_write(what: str) -> DryRunWriteError:
+    return DryRunWriteError(
+        QT_TRANSLATE_NOOP("LabGPU", "A dry run tried to change something ({what}); refused."),
+        QT_TRANSLATE_NOOP("LabGPU", "Nothing was changed. Please report this as a bug."),
+        code="DryRunWrite",
+        what=what,
+    )
+
+
+def _untrusted_output(what: str, sample: bytes) -> SyncError:
+    return SyncError(
+        QT_TRANSLATE_NOOP(
+            "LabGPU", "The server's answer to {what} could not be trusted (it was cut or not framed): {sample}"
+        ),
+        QT_TRANSLATE_NOOP(
+            "LabGPU",
+            "Nothing was changed by this step. Run the sync again; if it repeats, the login shell on "
+            "the server may print text or exit early (check ~/.bashrc there).",
+        ),
+        code="UntrustedOutput",
+        what=what,
+        sample=sample.decode("utf-8", "replace").strip()[:200],
+    )
 
 
 def _connection_lost(why: str) -> ConnectionLostError:
@@ -222,6 +294,8 @@ class SyncOptions:
     reconnect: bool = True
     max_attempts: int = 10  # with BACKOFF: about 75 s to get the connection (or VPN) back
     preserve_mode: bool = True
+    step_timeout: float = STEP_TIMEOUT  # s of silence from the server in one step before it fails
+    force_mode: str = ""  # tests/benchmarks: "sftp" forces the pure SFTP path on any server
 
 
 @dataclass
@@ -242,20 +316,38 @@ class SyncResult:
     plan: SyncPlan | None = field(default=None, repr=False)
     conflict_paths: list[str] = field(default_factory=list)
     refused_paths: list[str] = field(default_factory=list)
+    server: dict[str, Any] = field(default_factory=dict)  # ServerCaps.summary(): the path taken
+    # what the user asked for that was NOT transferred: {"path", "why"} (refused names, special
+    # files, symlinks, folders that could not be read); non-empty → the CLI exits non-zero
+    not_transferred: list[dict[str, str]] = field(default_factory=list)
+
+    @property
+    def complete(self) -> bool:
+        return not self.not_transferred
 
     def summary(self) -> dict[str, Any]:
         d = asdict(self)
         d.pop("plan")
         d["seconds"] = round(self.seconds, 3)
-        d["conflict_paths"] = self.conflict_paths[:100]
-        d["refused_paths"] = self.refused_paths[:100]
+        d["conflict_paths"] = [display_name(p) for p in self.conflict_paths[:100]]
+        d["refused_paths"] = [display_name(p) for p in self.refused_paths[:100]]
+        d["complete"] = self.complete
+        d["not_transferred"] = [
+            {"path": display_name(x["path"]), "why": x["why"]} for x in self.not_transferred[:1000]
+        ]
         if self.dry_run and self.plan is not None:
             d["would"] = self.plan.summary()
             d["changes"] = [
-                {"action": i.action, "path": i.path, "size": i.size, "reason": i.reason}
+                {"action": i.action, "path": display_name(i.path), "size": i.size, "reason": i.reason}
                 for i in self.plan.items()[:1000]
             ]
         return d
+
+
+def display_name(name: str) -> str:
+    """A path for JSON, the database and the screen: undecodable bytes (kept as surrogates so
+    the file itself is still found) are shown as U+FFFD instead of failing to encode."""
+    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -357,55 +449,140 @@ def _no_delay(t: paramiko.Transport) -> None:
 
 
 def remote_root_path(remote: str) -> str:
-    """``~/x`` and ``~`` are relative to the login folder, which both exec and SFTP start in."""
-    r = remote.strip()
-    if r in ("", "~", "~/"):
-        return "."
-    if r.startswith("~/"):
-        r = r[2:]
-    return r.rstrip("/") or "/"
+    """The remote folder as handed to every remote command (see ``syncplan.remote_target``:
+    absolute or ``./``-prefixed, never able to become an option)."""
+    return remote_target(remote)
+
+
+class ReadCmd(bytes):
+    """A remote command that only reads (listing, checksums, free space, the probe). A dry run's
+    shell runs nothing else: a writing command is plain ``bytes`` and is refused there."""
 
 
 class RemoteShell:
-    """Exec on its own channel with raw bytes in and out (names need not be UTF-8)."""
+    """Exec on its own channel with raw bytes in and out (names need not be UTF-8).
 
-    def __init__(self, transport: paramiko.Transport) -> None:
+    Every command is framed (:mod:`app.remote.sync_caps`): what a login shell prints around it
+    is dropped, and an answer without its frame raises instead of being parsed. Silence longer
+    than ``timeout`` fails the step with what it was waiting for. ``read_only`` (dry runs) runs
+    only :class:`ReadCmd` commands."""
+
+    def __init__(
+        self, transport: paramiko.Transport, *, read_only: bool = False, timeout: float = STEP_TIMEOUT
+    ) -> None:
         self.t = transport
+        self.read_only = read_only
+        self.timeout = timeout
 
-    def run(
-        self, command: bytes, *, timeout: float = 300.0, stdin: bytes | None = None
-    ) -> tuple[int, bytes, bytes]:
+    def open(
+        self, command: bytes, what: str, timeout: float | None = None, *, wait: bool = True
+    ) -> paramiko.Channel:
+        """An exec channel running ``command`` as given (callers frame it). ``wait=False`` does
+        not wait for the server's answer to the exec request (one round trip less; only once the
+        probe showed that exec works here: a refused one then shows as a missing frame)."""
+        if self.read_only and not isinstance(command, ReadCmd):
+            raise _dry_run_write(what)
         try:
             chan = self.t.open_session(timeout=15)
+            chan.settimeout(timeout or self.timeout)
+            if wait:
+                chan.exec_command(command)
+            else:
+                m = paramiko.Message()
+                m.add_byte(bytes([98]))  # MSG_CHANNEL_REQUEST
+                m.add_int(chan.remote_chanid)
+                m.add_string("exec")
+                m.add_boolean(False)
+                m.add_string(command)
+                self.t._send_user_message(m)
+        except TimeoutError:
+            raise _step_timeout(what, timeout or self.timeout) from None
         except _CONN_ERRORS as exc:
             raise _connection_lost(str(exc) or type(exc).__name__) from None
+        return chan
+
+    def run_raw(
+        self, command: bytes, *, timeout: float | None = None, stdin: bytes | None = None, what: str = ""
+    ) -> tuple[int, bytes, bytes]:
+        """Run ``command`` unframed; (exit status or -1, stdout, stderr)."""
+        limit = timeout or self.timeout
+        what = what or _what_of(command)
+        chan = self.open(command, what, limit)
         out, err = bytearray(), bytearray()
         try:
-            chan.settimeout(timeout)
-            chan.exec_command(command)
             if stdin:
-                chan.sendall(stdin)
+                fastssh.sendall(chan, stdin)
             chan.shutdown_write()
             while True:
                 data = chan.recv(1 << 20)
                 if not data:
                     break
                 out += data
-            while chan.recv_stderr_ready():
-                err += chan.recv_stderr(65536)
+                while chan.recv_stderr_ready():
+                    err += chan.recv_stderr(65536)
+            if not chan.status_event.wait(limit):
+                raise TimeoutError()
             rc = chan.recv_exit_status()
             while chan.recv_stderr_ready():
                 err += chan.recv_stderr(65536)
+        except TimeoutError:
+            raise _step_timeout(what, limit) from None
         except _CONN_ERRORS as exc:
             raise _connection_lost(str(exc) or type(exc).__name__) from None
         finally:
             chan.close()
-        if rc == -1:
-            raise _connection_lost("the command channel closed")
         return rc, bytes(out), bytes(err)
+
+    def run(
+        self, command: bytes, *, timeout: float | None = None, stdin: bytes | None = None, what: str = ""
+    ) -> tuple[int, bytes, bytes]:
+        """Run ``command`` framed: (its exit status, its stdout, its stderr) — nothing else."""
+        what = what or _what_of(command)
+        nonce = new_nonce()
+        wire = frame(command, nonce)
+        if isinstance(command, ReadCmd):
+            wire = ReadCmd(wire)
+        rc, out, err = self.run_raw(wire, timeout=timeout, stdin=stdin, what=what)
+        got = unframe(out, err, nonce)
+        if got is None:
+            if rc == -1:
+                raise _connection_lost("the command channel closed")
+            raise _untrusted_output(what, out[-200:] or err[-200:])
+        return got
+
+    def probe(self, timeout: float = PROBE_TIMEOUT, root_q: bytes | None = None) -> ProbeListing:
+        """What this server offers (once per connection; see :mod:`app.remote.sync_caps`); with
+        ``root_q`` also that folder's state, free space and (GNU find) listing in the same exec."""
+        nonce = new_nonce()
+        command = PROBE if root_q is None else probe_list_command(root_q)
+        try:
+            rc, out, err = self.run_raw(
+                ReadCmd(frame(command, nonce)), timeout=min(timeout, self.timeout), what="the capability probe"
+            )
+        except RemoteTimeoutError:
+            waited = min(timeout, self.timeout)
+            return ProbeListing(
+                ServerCaps(note=f"the shell did not answer the probe within {waited:.0f} s: SFTP only")
+            )
+        except ConnectionLostError:
+            if not self.t.is_active():
+                raise
+            return ProbeListing(ServerCaps(note="the server refused exec requests: SFTP only"))
+        framed = unframe(out, err, nonce)
+        if root_q is None:
+            return ProbeListing(parse_probe(framed, out, err))
+        return parse_probe_list(framed, out, err)
+
+
+def _what_of(command: bytes) -> str:
+    word = bytes(command).split(b" ", 1)[0].decode("ascii", "replace")[:20]
+    return f"the remote command {word!r}"
 
 
 def _q(path: str) -> bytes:
+    """A remote PATH argument, shell-quoted, that can never be read as an option."""
+    if not (path.startswith("/") or path.startswith("./") or path == "."):
+        raise ValueError(f"remote path argument not anchored: {path!r}")
     return encode_name(shlex.quote(path))
 
 
@@ -467,16 +644,28 @@ class SftpError(OSError):
 
 
 class Channel:
-    """One SFTP channel driven at the request level: many requests in flight, replies by id."""
+    """One SFTP channel driven at the request level: many requests in flight, replies by id.
 
-    def __init__(self, transport: paramiko.Transport) -> None:
+    ``read_only`` (dry runs): every request that could change the server (open for writing,
+    mkdir, remove, rename, setstat, …) is refused before it is sent. ``timeout``: silence from
+    the server for that long fails the step (``doing`` names what was being done)."""
+
+    def __init__(
+        self, transport: paramiko.Transport, *, read_only: bool = False, timeout: float = STEP_TIMEOUT
+    ) -> None:
+        self.read_only = read_only
+        self.timeout = timeout
+        self.doing = "an SFTP reply"
         try:
             chan = transport.open_session(
                 window_size=CHANNEL_WINDOW, max_packet_size=CHANNEL_MAX_PACKET, timeout=15
             )
             fastssh.use_lean_pipe(chan)  # one worker thread reads this channel
+            chan.settimeout(timeout)
             chan.invoke_subsystem("sftp")
             self.sftp = paramiko.SFTPClient(chan)
+        except TimeoutError:
+            raise _step_timeout("the SFTP subsystem to start", timeout) from None
         except _CONN_ERRORS as exc:
             raise _connection_lost(str(exc) or type(exc).__name__) from None
         self.replies = _Replies()
@@ -496,11 +685,21 @@ class Channel:
         with contextlib.suppress(Exception):
             self.sftp.close()
 
+    def _net(self, exc: BaseException) -> SyncError:
+        if isinstance(exc, TimeoutError):
+            return _step_timeout(self.doing, self.timeout)
+        return _connection_lost(str(exc) or type(exc).__name__)
+
+    def _guard(self, t: int, args: tuple[Any, ...]) -> None:
+        if self.read_only and not read_only_request(t, args):
+            raise _dry_run_write(f"SFTP request {t}")
+
     def send(self, t: int, *args: Any) -> int:
+        self._guard(t, args)
         try:
             return int(self.sftp._async_request(self.replies, t, *args))
         except _CONN_ERRORS as exc:
-            raise _connection_lost(str(exc) or type(exc).__name__) from None
+            raise self._net(exc) from None
 
     def send_many(self, requests: Sequence[tuple[Any, ...]]) -> list[int]:
         """Many requests in ONE channel write: thousands of renames or mkdirs cost a few SSH
@@ -509,6 +708,8 @@ class Channel:
         parts: list[bytes] = []
         nums: list[int] = []
         pack_i, pack_q = struct.Struct(">I").pack, struct.Struct(">Q").pack
+        for t, *args in requests:
+            self._guard(t, tuple(args))
         with sftp._lock:
             for t, *args in requests:
                 num = sftp.request_number
@@ -536,12 +737,14 @@ class Channel:
             for k in range(0, len(parts), 2048):
                 _send_all(sftp.sock, b"".join(parts[k : k + 2048]))
         except _CONN_ERRORS as exc:
-            raise _connection_lost(str(exc) or type(exc).__name__) from None
+            raise self._net(exc) from None
         return nums
 
     def send_write(self, handle: bytes, offset: int, data: bytes) -> int:
         """A WRITE request built and sent without paramiko's copies of the payload (its message
         building and ``_write_all`` re-slicing copied each 252 KiB block several times)."""
+        if self.read_only:
+            raise _dry_run_write("SFTP write")
         sftp = self.sftp
         with sftp._lock:
             num = int(sftp.request_number)
@@ -555,7 +758,7 @@ class Channel:
         try:
             _send_all(sftp.sock, buf)
         except _CONN_ERRORS as exc:
-            raise _connection_lost(str(exc) or type(exc).__name__) from None
+            raise self._net(exc) from None
         return num
 
     def _pump(self) -> None:
@@ -582,7 +785,7 @@ class Channel:
             while num not in got:
                 self._pump()
         except _CONN_ERRORS as exc:
-            raise _connection_lost(str(exc) or type(exc).__name__) from None
+            raise self._net(exc) from None
         return got.pop(num)
 
     def wait(self, num: int) -> tuple[int, paramiko.Message]:
@@ -623,6 +826,28 @@ class Channel:
             raise SftpError(code, msg.get_text())
         raise SftpError(-1, f"unexpected reply {t}")
 
+    def stat_kind(self, path: bytes) -> str | None:
+        """DIR/FILE/OTHER for ``path`` (symlinks followed), None if it does not exist."""
+        t, msg = self.wait(self.send(CMD_STAT, path))
+        if t == CMD_ATTRS:
+            mode = SFTPAttributes._from_msg(msg).st_mode or 0
+            return DIR if statmod.S_ISDIR(mode) else FILE if statmod.S_ISREG(mode) else OTHER
+        if t == CMD_STATUS:
+            code = msg.get_int()
+            if code == 2:  # SSH_FX_NO_SUCH_FILE
+                return None
+            raise SftpError(code, msg.get_text())
+        raise SftpError(-1, f"unexpected reply {t}")
+
+    def statvfs_free(self, path: bytes) -> int | None:
+        """Free bytes at ``path`` from ``statvfs@openssh.com`` (None if the server lacks it)."""
+        if "statvfs@openssh.com" not in getattr(self.sftp, "_labgpu_ext", {"statvfs@openssh.com"}):
+            return None
+        t, body = self._raw(self.send(CMD_EXTENDED, "statvfs@openssh.com", path))
+        if t != CMD_EXTENDED_REPLY:
+            return None
+        return parse_statvfs(body[4:])
+
     def rename(self, old: bytes, new: bytes) -> int:
         return self.send(CMD_EXTENDED, "posix-rename@openssh.com", old, new)
 
@@ -649,6 +874,53 @@ class Channel:
         finally:
             self.status(self.send(CMD_CLOSE, h))
         return out
+
+
+class _ChannelPool:
+    """SFTP channels opened in parallel, ahead of use: each costs three round trips (open,
+    subsystem, version), which across 200 ms of RTT is worth overlapping with each other and
+    with the folder preparation."""
+
+    def __init__(self, make: Callable[[], Channel], n: int) -> None:
+        self._q: queue.Queue[Channel | BaseException] = queue.Queue()
+        self._threads = [threading.Thread(target=self._open, args=(make,), daemon=True) for _ in range(n)]
+        self._left = n
+        self._lock = threading.Lock()
+        for th in self._threads:
+            th.start()
+
+    def _open(self, make: Callable[[], Channel]) -> None:
+        try:
+            self._q.put(make())
+        except BaseException as exc:  # noqa: BLE001 - handed to whoever takes this slot
+            self._q.put(exc)
+
+    def get(self) -> Channel | None:
+        """A ready channel, or None when none is left (the caller opens its own)."""
+        with self._lock:
+            if self._left == 0:
+                return None
+            self._left -= 1
+        got = self._q.get()
+        if isinstance(got, BaseException):
+            raise got
+        return got
+
+    def put(self, ch: Channel) -> None:
+        with self._lock:
+            self._left += 1
+        self._q.put(ch)
+
+    def close(self) -> None:
+        for th in self._threads:
+            th.join()
+        while True:
+            try:
+                got = self._q.get_nowait()
+            except queue.Empty:
+                return
+            if isinstance(got, Channel):
+                got.close()
 
 
 def _tar_octal(value: int, width: int) -> bytes:
@@ -694,21 +966,22 @@ def _tar_file_block(name: bytes, size: int, mtime: int, mode: int) -> bytes:
     return b"".join((name_f, mode_f, _TAR_IDS, size_f, mtime_f, b"%06o\0 " % chk, _TAR_TAIL))
 
 
-def tar_header(name: bytes, size: int, mtime: int, mode: int) -> bytes:
-    """A GNU tar header for one regular file (a ``././@LongLink`` entry first for long names).
+def tar_header(name: bytes, size: int, mtime: int, mode: int, typeflag: bytes = b"0") -> bytes:
+    """A GNU tar header for one regular file, or a folder with ``typeflag=b"5"`` (a
+    ``././@LongLink`` entry first for long names).
 
     Written by hand: ``tarfile`` costs ~100 µs per member, which dominated 10,000-file uploads."""
     if len(name) < 100:
-        if 0 <= size < _OCT11 and 0 <= mtime < _OCT11 and 0 <= mode < 8**7:
+        if typeflag == b"0" and 0 <= size < _OCT11 and 0 <= mtime < _OCT11 and 0 <= mode < 8**7:
             return _tar_file_block(name, size, mtime, mode)
-        return _tar_block(name, size, mtime, mode, b"0")
+        return _tar_block(name, size, mtime, mode, typeflag)
     long_name = name + b"\0"
     pad = -len(long_name) % 512
     return (
         _tar_block(b"././@LongLink", len(long_name), 0, 0o644, b"L")
         + long_name
         + b"\0" * pad
-        + _tar_block(name[:99], size, mtime, mode, b"0")
+        + _tar_block(name[:99], size, mtime, mode, typeflag)
     )
 
 
@@ -759,16 +1032,21 @@ class _SplitPart:
 
 
 class _ChannelWriter:
-    """File-like sink for ``tarfile`` that sends into an exec channel (bandwidth limit, cancel)."""
+    """File-like sink for ``tarfile`` that sends into an exec channel (bandwidth limit, cancel,
+    and a timeout when the server stops reading)."""
 
-    def __init__(self, chan: paramiko.Channel, engine: SyncEngine) -> None:
+    def __init__(self, chan: paramiko.Channel, engine: SyncEngine, what: str, timeout: float) -> None:
         self.chan = chan
         self.engine = engine
+        self.what = what
+        self.timeout = timeout
 
     def write(self, data: bytes) -> int:
         self.engine._take(len(data))
         try:
             fastssh.sendall(self.chan, data)
+        except TimeoutError:
+            raise _step_timeout(self.what, self.timeout) from None
         except _CONN_ERRORS as exc:
             raise _connection_lost(str(exc) or type(exc).__name__) from None
         return len(data)
@@ -788,9 +1066,11 @@ def _attrs(mtime: float | None = None, mode: int | None = None) -> SFTPAttribute
 # local side
 
 
-def list_local(root: Path, errors: list[str] | None = None) -> dict[str, Entry]:
+def list_local(
+    root: Path, errors: list[str] | None = None, reasons: dict[str, str] | None = None
+) -> dict[str, Entry]:
     """Walk without following symlinks; names as ``str`` (surrogateescape for non-UTF-8).
-    Folders that cannot be read are appended to ``errors``."""
+    Folders that cannot be read are appended to ``errors`` (and why, to ``reasons``)."""
     out: dict[str, Entry] = {}
     if not root.exists():
         return out
@@ -803,6 +1083,8 @@ def list_local(root: Path, errors: list[str] | None = None) -> dict[str, Entry]:
             log.warning("cannot list %s: %s", full, exc)
             if errors is not None:
                 errors.append(rel or ".")
+            if reasons is not None:
+                reasons[rel or "."] = exc.strerror or str(exc)
             continue
         with it:
             for de in it:
@@ -899,7 +1181,8 @@ class SyncEngine:
     ) -> None:
         self.connect = connect
         self.local = Path(local).expanduser()
-        self.remote = remote_root_path(remote)
+        self.remote = remote_root_path(remote)  # "./x" or "/x": never an option to any command
+        self.remote_text = remote
         self.opts = options or SyncOptions()
         self.cancel_event = cancel_event or threading.Event()
         self.progress = _Progress(progress)
@@ -914,6 +1197,20 @@ class SyncEngine:
         self._offsets: dict[str, int] = {}  # where each transfer really started (verified resume)
         self._temps: dict[str, str] = {}  # path → this attempt's temporary file
         self._tar_ok: bool | None = None  # remote tar usable for small-file streams (None: untried)
+        self.caps: ServerCaps = NO_SHELL  # what this connection's server offers (probed per connection)
+        self._read_only = self.opts.dry_run  # a dry run's channels and shell cannot write
+        self._free_hint: int | None = None  # remote free bytes from this attempt's probe
+        self._pool: _ChannelPool | None = None  # SFTP channels opened ahead of the transfer
+        self._tar_dirs: list[str] = []  # folders the first tar stream creates (see _apply)
+        self._tar_make_root = False  # … and whether it creates the remote root first
+
+    def _channel(self, t: paramiko.Transport) -> Channel:
+        return Channel(t, read_only=self._read_only, timeout=self.opts.step_timeout)
+
+    def _writable(self, what: str) -> None:
+        """Every writing step starts here: a dry run cannot pass."""
+        if self._read_only:
+            raise _dry_run_write(what)
 
     # public -----------------------------------------------------------------------------------
     def cancel(self) -> None:
@@ -983,30 +1280,52 @@ class SyncEngine:
         self._incomplete.clear()
         t = _transport_of(self._conn)
         _no_delay(t)
-        shell = RemoteShell(t)
+        shell = RemoteShell(t, read_only=self._read_only, timeout=self.opts.step_timeout)
         up = self.opts.direction == UP
         self.progress.state("listing")
         if up and not self.local.is_dir():
+            if self.local.exists():
+                raise SyncError(
+                    QT_TRANSLATE_NOOP("LabGPU", "The local path {path} is a file, not a folder."),
+                    QT_TRANSLATE_NOOP(
+                        "LabGPU", "Give the folder that contains it (sync works on folders)."
+                    ),
+                    code="LocalNotFolder",
+                    path=str(self.local),
+                )
             raise SyncError(
                 QT_TRANSLATE_NOOP("LabGPU", "The local folder {path} does not exist."),
                 QT_TRANSLATE_NOOP("LabGPU", "Check the path, or create the folder first."),
                 code="LocalMissing",
                 path=str(self.local),
             )
+        if not up and self.local.exists() and not self.local.is_dir():
+            raise SyncError(
+                QT_TRANSLATE_NOOP("LabGPU", "The local path {path} is a file, not a folder."),
+                QT_TRANSLATE_NOOP("LabGPU", "Download into a folder: give a folder path."),
+                code="LocalNotFolder",
+                path=str(self.local),
+            )
+        pre = self._probe(shell)
+        self.caps = pre.caps
+        self.result.server = self.caps.summary()
+        if not self.caps.gnu_tar:
+            self._tar_ok = False
         # the local scan (syscalls, Python) overlaps the remote listing (mostly waiting on it)
         local_errors: list[str] = []
+        local_reasons: dict[str, str] = {}
         scanned: dict[str, Any] = {}
 
         def scan() -> None:
             try:
-                scanned["listing"] = list_local(self.local, local_errors)
+                scanned["listing"] = list_local(self.local, local_errors, local_reasons)
             except BaseException as exc:  # noqa: BLE001 - re-raised in the engine's thread
                 scanned["error"] = exc
 
         scanner = threading.Thread(target=scan, name="labgpu-sync-scan", daemon=True)
         scanner.start()
         try:
-            remote_listing, remote_exists = self._list_remote(shell, t)
+            remote_listing, remote_exists = self._list_remote(shell, t, pre)
         finally:
             scanner.join()
         if "error" in scanned:
@@ -1019,7 +1338,7 @@ class SyncEngine:
                     "LabGPU", "Check the remote path (relative paths start in the login folder)."
                 ),
                 code="RemoteMissing",
-                path=self.remote,
+                path=self.remote_text,
             )
         if local_errors:
             self._incomplete["local"] = local_errors[0]
@@ -1065,12 +1384,39 @@ class SyncEngine:
         res.refused = len(plan.refused)
         res.refused_paths = [r.path for r in plan.refused]
         res.excluded = plan.excluded
+        missing: list[dict[str, str]] = []
+        if up:
+            for rel in local_errors:
+                why = local_reasons.get(rel, "error")
+                missing.append({"path": rel, "why": f"folder could not be read ({why})"})
+        elif "remote" in self._incomplete:
+            why = self._incomplete["remote"]
+            missing.append({"path": ".", "why": f"part of the remote folder could not be listed ({why})"})
+        missing.extend({"path": i.path, "why": REASONS.get(i.reason, i.reason)} for i in plan.refused)
+        res.not_transferred = missing
         if self.opts.dry_run:
             res.files = len(plan.transfers)
             res.bytes = plan.bytes_to_transfer
             res.deleted = len(plan.deletions)
             res.mkdirs = len(plan.mkdirs)
             return
+        self._apply(t, shell, plan, up, remote_exists)
+
+    def _probe(self, shell: RemoteShell) -> ProbeListing:
+        """The capability probe, in the same exec as the root's state, free space and listing."""
+        if self.opts.force_mode == "sftp":
+            return ProbeListing(ServerCaps(note="pure SFTP (forced)"))
+        pre = shell.probe(PROBE_TIMEOUT, _q(self.remote))
+        log.info("sync server capabilities: %s (%s)", pre.caps.mode, pre.caps.note)
+        self._free_hint = pre.free
+        return pre
+
+    def _apply(
+        self, t: paramiko.Transport, shell: RemoteShell, plan: SyncPlan, up: bool, remote_exists: bool
+    ) -> None:
+        """Everything that writes (never reached by a dry run; each step checks it again)."""
+        self._writable("apply the plan")
+        res = self.result
         with self.progress.lock:
             p = self.progress.p
             p.files_total = p.files_done + len(plan.transfers)
@@ -1080,36 +1426,114 @@ class SyncEngine:
         if self.opts.check_space:
             self._check_space(shell, plan, up)
         self._check_cancel()
-        if up:
-            self._remote_prepare(t, shell, plan, remote_exists)
-        else:
-            self._local_prepare(plan)
-        self.progress.state("transferring")
-        self._transfer_all(t, shell, plan, up)
+        self._pool = _ChannelPool(lambda: self._channel(t), self._workers_needed(plan, up))
+        try:
+            if up and self._all_by_tar(plan):
+                # one round trip less per step across a slow link: the tar stream makes the
+                # folders (and the root) itself; SFTP is needed only for the final renames
+                self._tar_dirs, self._tar_make_root = list(plan.mkdirs), not remote_exists
+            elif up:
+                self._remote_prepare(t, shell, plan, remote_exists)
+            else:
+                self._local_prepare(plan)
+            self.progress.state("transferring")
+            self._transfer_all(t, shell, plan, up)
+        finally:
+            pool, self._pool = self._pool, None
+            pool.close()
         if plan.deletions:
             self.progress.state("deleting")
             self._delete(t, plan, up)
             res.deleted += len(plan.deletions)
 
+    def _all_by_tar(self, plan: SyncPlan) -> bool:
+        return (
+            self.caps.gnu_tar
+            and self._tar_ok is not False
+            and not plan.stale_parts
+            and len(plan.transfers) >= TAR_MIN_FILES
+            and all(i.size <= SMALL_FILE and not i.resume_from for i in plan.transfers)
+        )
+
+    def _workers_needed(self, plan: SyncPlan, up: bool) -> int:
+        """How many SFTP channels the transfer will use (as ``_transfer_all`` splits the work)."""
+        small = sum(1 for i in plan.transfers if i.size <= SMALL_FILE and not i.resume_from)
+        big = len(plan.transfers) - small
+        if up and self._tar_ok is not False and small >= TAR_MIN_FILES:
+            small_jobs = min(TAR_STREAMS, self.opts.channels)
+        else:
+            small_jobs = -(-small // BATCH_FILES)
+        return max(1, min(self.opts.channels, big + small_jobs))
+
+    def _take_channel(self, t: paramiko.Transport) -> Channel:
+        pool = self._pool
+        ch = pool.get() if pool is not None else None
+        return ch if ch is not None else self._channel(t)
+
     # listing ------------------------------------------------------------------------------------
-    def _list_remote(self, shell: RemoteShell, t: paramiko.Transport) -> tuple[dict[str, Entry], bool]:
-        cmd = b"find -H " + _q(self.remote) + b" -mindepth 1 -printf '%y %s %T@ %m %P\\0'"
-        rc, out, err = shell.run(cmd)
-        if rc == 0:
-            return parse_find_output(out), True
-        probe_rc, _o, _e = shell.run(b"test -d " + _q(self.remote))
-        if probe_rc != 0:
+    def _list_remote(
+        self, shell: RemoteShell, t: paramiko.Transport, pre: ProbeListing | None = None
+    ) -> tuple[dict[str, Entry], bool]:
+        """(listing, the root exists). GNU find over a framed exec when the server has it (done
+        inside the probe's exec: one round trip), else a bytes-level SFTP walk; never output a
+        banner could have touched."""
+        if pre is None and self.caps is NO_SHELL:
+            pre = self._probe(shell)
+            self.caps = pre.caps
+        if pre is not None and pre.caps.posix_shell and pre.state:
+            if pre.state == "N":
+                return {}, False
+            if pre.state == "F":
+                raise self._not_a_folder()
+            if pre.listing is None:
+                return self._list_remote_sftp(t), True
+            return self._find_result(t, pre.rc, pre.listing, pre.err), True
+        ch = self._channel(t)
+        try:
+            ch.doing = "the remote folder's status"
+            kind = ch.stat_kind(encode_name(self.remote))
+        except SftpError as exc:
+            raise SyncError(
+                QT_TRANSLATE_NOOP("LabGPU", "Could not look at the remote folder {path}: {why}"),
+                QT_TRANSLATE_NOOP("LabGPU", "Check the path and your permissions there."),
+                code="RemoteStat",
+                path=self.remote_text,
+                why=exc.text,
+            ) from None
+        finally:
+            ch.close()
+        if kind is None:
             return {}, False
+        if kind != DIR:
+            raise self._not_a_folder()
+        if not self.caps.find_printf:
+            return self._list_remote_sftp(t), True
+        cmd = ReadCmd(b"find -H " + _q(self.remote) + b" -mindepth 1 -printf '%y %s %T@ %m %P\\0'")
+        rc, out, err = shell.run(cmd, what="the remote file listing (find)")
+        return self._find_result(t, rc, out, err), True
+
+    def _not_a_folder(self) -> SyncError:
+        return SyncError(
+            QT_TRANSLATE_NOOP("LabGPU", "The remote path {path} is not a folder."),
+            QT_TRANSLATE_NOOP("LabGPU", "Give the folder that contains it (sync works on folders)."),
+            code="RemoteNotFolder",
+            path=self.remote_text,
+        )
+
+    def _find_result(self, t: paramiko.Transport, rc: int, out: bytes, err: bytes) -> dict[str, Entry]:
+        if rc == 0:
+            return parse_find_output(out)
         if out and b"printf" not in err and b"unknown" not in err.lower():
             # partial listing (e.g. an unreadable sub-folder): use what could be read
             why = err.decode("utf-8", "replace").strip()
             log.warning("remote listing incomplete: %s", why[:300])
             self._incomplete["remote"] = why.splitlines()[0] if why else "find failed"
-            return parse_find_output(out), True
-        return self._list_remote_sftp(t), True
+            return parse_find_output(out)
+        return self._list_remote_sftp(t)
 
     def _list_remote_sftp(self, t: paramiko.Transport) -> dict[str, Entry]:
-        ch = Channel(t)
+        ch = self._channel(t)
+        ch.doing = "the remote file listing (SFTP)"
         out: dict[str, Entry] = {}
         try:
             stack = [""]
@@ -1158,7 +1582,7 @@ class SyncEngine:
             ),
             key=lambda p: p.count("/"),
         )
-        ch = Channel(t) if self.opts.direction == DOWN and names else None
+        ch = self._channel(t) if self.opts.direction == DOWN and names else None
         try:
             for p in names:
                 base = p.rpartition("/")[0]
@@ -1194,18 +1618,49 @@ class SyncEngine:
             ch.status(ch.send(CMD_CLOSE, h))
 
     def _rpath(self, rel: str) -> bytes:
-        return encode_name(self.remote) + b"/" + encode_name(rel)
+        return encode_name(remote_join(self.remote, rel))
 
     # checksums ----------------------------------------------------------------------------------
-    def remote_sha256(self, shell: RemoteShell, rels: Sequence[str]) -> dict[str, str]:
-        """sha256 of remote files (relative to the remote root), batched in few exec calls."""
+    def remote_sha256(
+        self, shell: RemoteShell, rels: Sequence[str], sizes: dict[str, int] | None = None
+    ) -> dict[str, str]:
+        """sha256 of remote files (relative to the remote root): batched ``sha256sum`` over a
+        framed exec, or (no shell) read back over SFTP."""
         sums: dict[str, str] = {}
+        if not self.caps.sha256 and self.caps is not NO_SHELL:
+            ch = self._channel(shell.t)
+            try:
+                for p in rels:
+                    ch.doing = f"the checksum of {p} (SFTP read)"
+                    size = (sizes or {}).get(p)
+                    if size is None:
+                        t, msg = ch.wait(ch.send(CMD_STAT, self._rpath(p)))
+                        if t != CMD_ATTRS:
+                            continue
+                        size = SFTPAttributes._from_msg(msg).st_size or 0
+                    dig = sftp_sha256(ch, self._rpath(p), size)
+                    if dig is not None:
+                        sums[p] = dig
+            finally:
+                ch.close()
+            return sums
         for batch in _arg_batches(list(rels)):
-            cmd = b"cd " + _q(self.remote) + b" && sha256sum -z -- " + b" ".join(_q(p) for p in batch)
-            rc, out, err = shell.run(cmd)
+            # "./name": a name starting with "-" is never an option, even to a sha256sum without "--"
+            cmd = ReadCmd(
+                b"cd "
+                + _q(self.remote)
+                + b" && sha256sum -z -- "
+                + b" ".join(_q(remote_join(".", p)) for p in batch)
+            )
+            total = sum((sizes or {}).get(p, 0) for p in batch)
+            rc, out, err = shell.run(
+                cmd,
+                what="remote checksums (sha256sum)",
+                timeout=self.opts.step_timeout + total / (50 * 1024 * 1024),
+            )
             for rec in out.split(b"\x00"):
-                if len(rec) > 66 and rec[64:66] == b"  ":
-                    sums[decode_name(rec[66:])] = rec[:64].decode()
+                if len(rec) > 68 and rec[64:68] == b"  ./":
+                    sums[decode_name(rec[68:])] = rec[:64].decode()
             if rc != 0 and not out:
                 log.warning("sha256sum failed: %s", err.decode("utf-8", "replace")[:300])
         return sums
@@ -1229,8 +1684,23 @@ class SyncEngine:
 
     def _remote_free(self, shell: RemoteShell) -> int | None:
         path = self.remote
+        if not self.caps.df:
+            ch = self._channel(shell.t)
+            ch.doing = "the remote free space (statvfs)"
+            try:
+                for _ in range(40):
+                    with contextlib.suppress(SftpError):
+                        free = ch.statvfs_free(encode_name(path))
+                        return free
+                    parent = os.path.dirname(path.rstrip("/")) or "."
+                    if parent == path:
+                        return None
+                    path = parent
+            finally:
+                ch.close()
+            return None
         for _ in range(40):
-            rc, out, _err = shell.run(b"df -Pk -- " + _q(path))
+            rc, out, _err = shell.run(ReadCmd(b"df -Pk -- " + _q(path)), what="the remote free space (df)")
             if rc == 0:
                 try:
                     return int(out.splitlines()[-1].split()[3]) * 1024
@@ -1252,7 +1722,8 @@ class SyncEngine:
 
     def _check_space(self, shell: RemoteShell, plan: SyncPlan, up: bool) -> None:
         need = self._needed(plan)
-        free = self._remote_free(shell) if up else self._local_free()
+        hint, self._free_hint = self._free_hint, None  # measured by the probe a moment ago
+        free = (hint if hint is not None else self._remote_free(shell)) if up else self._local_free()
         if free is not None and need > free:
             raise _disk_full(up, need, free, self.remote if up else str(self.local))
 
@@ -1260,19 +1731,39 @@ class SyncEngine:
     def _remote_prepare(
         self, t: paramiko.Transport, shell: RemoteShell, plan: SyncPlan, exists: bool
     ) -> None:
+        self._writable("create remote folders")
         if not exists:
-            rc, _o, err = shell.run(b"mkdir -p -- " + _q(self.remote))
-            if rc != 0:
+            # mkdir -p over SFTP (works without a shell): every prefix, in flight at once
+            parts = self.remote.split("/")
+            prefixes = ["/".join(parts[: k + 1]) for k in range(len(parts))]
+            prefixes = [p for p in prefixes if p not in ("", ".")]
+            ch = self._take_channel(t)
+            ch.doing = "the remote folder to be created"
+            try:
+                sftp_mkdirs(ch, [encode_name(p) for p in prefixes])
+                kind = ch.stat_kind(encode_name(self.remote))
+            except SftpError as exc:
+                kind, why = None, exc.text
+            else:
+                why = "not created" if kind is None else "a file of that name exists"
+            finally:
+                if self._pool is not None:
+                    self._pool.put(ch)
+                else:
+                    ch.close()
+            if kind != DIR:
                 raise SyncError(
                     QT_TRANSLATE_NOOP("LabGPU", "Could not create the remote folder {path}: {why}"),
                     QT_TRANSLATE_NOOP("LabGPU", "Check the path and your permissions there."),
                     code="RemoteMkdir",
-                    path=self.remote,
-                    why=err.decode("utf-8", "replace").strip(),
+                    path=self.remote_text,
+                    why=why,
                 )
         if not plan.mkdirs and not plan.stale_parts:
             return
-        ch = Channel(t)
+        ch = self._take_channel(t)
+        ch.doing = "remote folders to be created"
+        ok = False
         try:
             # all mkdirs in flight at once, parents first (the server handles requests in order)
             nums = list(
@@ -1299,10 +1790,15 @@ class SyncEngine:
             for n in stale:
                 with contextlib.suppress(SftpError):
                     ch.status(n)
+            ok = True
         finally:
-            ch.close()
+            if ok and self._pool is not None:
+                self._pool.put(ch)  # the first transfer worker continues on it
+            else:
+                ch.close()
 
     def _local_prepare(self, plan: SyncPlan) -> None:
+        self._writable("create local folders")
         lr = LocalRoot(self.local)
         self.local.mkdir(parents=True, exist_ok=True)
         lr.real = os.path.realpath(self.local)
@@ -1321,6 +1817,7 @@ class SyncEngine:
 
     # transfers ----------------------------------------------------------------------------------
     def _transfer_all(self, t: paramiko.Transport, shell: RemoteShell, plan: SyncPlan, up: bool) -> None:
+        self._writable("transfer files")
         items = list(plan.transfers)
         if not items:
             return
@@ -1379,8 +1876,14 @@ class SyncEngine:
 
         def worker() -> None:
             ch: Channel | None = None
+
+            def get_ch() -> Channel:  # taken when first needed: a tar stream starts without it
+                nonlocal ch
+                if ch is None:
+                    ch = self._take_channel(t)
+                return ch
+
             try:
-                ch = Channel(t)
                 while not errors:
                     with jobs_lock:
                         if not jobs:
@@ -1390,13 +1893,14 @@ class SyncEngine:
                     if up:
                         done = None
                         if id(job) in tar_jobs and self._tar_ok is not False:
-                            done = self._upload_tar(t, ch, lr, job, shell)
+                            done = self._upload_tar(t, get_ch, lr, job, shell)
                         if done is None:
-                            done = self._upload_batch(ch, lr, job, shell)
+                            self._make_deferred_dirs(get_ch())
+                            done = self._upload_batch(get_ch(), lr, job, shell)
                     elif id(job) in split_jobs:
-                        done = self._download_part(ch, lr, split_jobs[id(job)])
+                        done = self._download_part(get_ch(), lr, split_jobs[id(job)])
                     else:
-                        done = self._download_batch(ch, lr, job, shell)
+                        done = self._download_batch(get_ch(), lr, job, shell)
                     if self.opts.verify:
                         with jobs_lock:
                             verified_pending.extend(done)
@@ -1441,7 +1945,12 @@ class SyncEngine:
         n = item.resume_from
         if n <= 0 or not item.resume_part:
             return 0
-        old, new = _q(f"{self.remote}/{item.resume_part}"), _q(f"{self.remote}/{tmp}")
+        if not self.caps.sha256:
+            # no shell to copy and hash the prefix on the server: start over (same result)
+            log.info("resume upload %s: server has no sha256sum/head, restarting", item.path)
+            return 0
+        old = _q(remote_join(self.remote, item.resume_part))
+        new = _q(remote_join(self.remote, tmp))
         cmd = (
             b"head -c "
             + str(n).encode()
@@ -1454,7 +1963,9 @@ class SyncEngine:
             + b"; [ $rc = 0 ] && sha256sum < "
             + new
         )
-        rc, out, _e = shell.run(cmd)
+        rc, out, _e = shell.run(
+            cmd, what="the check of the interrupted upload", timeout=self.opts.step_timeout + n / (50 << 20)
+        )
         ok = rc == 0 and out[:64].decode("ascii", "replace") == sha256_file(lr.path(item.path), n)
         log.info("resume upload %s from %d: prefix %s", item.path, n, "verified" if ok else "differs")
         return n if ok else 0
@@ -1464,10 +1975,17 @@ class SyncEngine:
         n = item.resume_from
         if n <= 0 or not item.resume_part:
             return self._temp_for(item), 0
+        if not self.caps.sha256:
+            log.info("resume download %s: server has no sha256sum/head, restarting", item.path)
+            return self._temp_for(item), 0
         with self._lock:
             self._temps[item.path] = item.resume_part
         rc, out, _e = shell.run(
-            b"head -c " + str(n).encode() + b" -- " + _q(f"{self.remote}/{item.path}") + b" | sha256sum"
+            ReadCmd(
+                b"head -c " + str(n).encode() + b" -- " + _q(remote_join(self.remote, item.path)) + b" | sha256sum"
+            ),
+            what="the check of the interrupted download",
+            timeout=self.opts.step_timeout + n / (50 << 20),
         )
         ok = rc == 0 and out[:64].decode("ascii", "replace") == sha256_file(lr.path(item.resume_part), n)
         log.info("resume download %s from %d: prefix %s", item.path, n, "verified" if ok else "differs")
@@ -1572,7 +2090,12 @@ class SyncEngine:
                 self.result.bytes += item.size - self._offsets.get(item.path, 0)
 
     def _upload_tar(
-        self, t: paramiko.Transport, ch: Channel, lr: LocalRoot, job: list[PlanItem], shell: RemoteShell
+        self,
+        t: paramiko.Transport,
+        get_ch: Callable[[], Channel],
+        lr: LocalRoot,
+        job: list[PlanItem],
+        shell: RemoteShell,
     ) -> list[tuple[PlanItem, str]] | None:
         """Many small files as ONE tar stream into the remote ``tar -x`` (no round trip per file),
         each written under its temporary name; renames follow, pipelined, once tar succeeded.
@@ -1584,14 +2107,21 @@ class SyncEngine:
             self._temps.update(temps)
             for item in job:
                 self._offsets[item.path] = 0
-        try:
-            chan = t.open_session(timeout=15)
-            chan.exec_command(b"tar -x --no-same-owner -f - -C " + _q(self.remote))
-        except _CONN_ERRORS as exc:
-            raise _connection_lost(str(exc) or type(exc).__name__) from None
-        writer = _ChannelWriter(chan, self)
+        self._writable("a tar stream")
+        with self._lock:  # the first stream carries the folders; each creates the root if needed
+            dirs, self._tar_dirs = self._tar_dirs, []
+            make_root = self._tar_make_root
+        nonce = new_nonce()
+        what = "the remote tar to unpack the small files"
+        cmd = b"tar -x --no-same-owner -f - -C " + _q(self.remote)
+        if make_root:
+            cmd = b"mkdir -p -- " + _q(self.remote) + b" && " + cmd
+        chan = shell.open(frame(cmd, nonce), what, wait=False)
+        writer = _ChannelWriter(chan, self, what, self.opts.step_timeout)
         digests: dict[str, str] = {}
-        buf: list[bytes] = []
+        buf: list[bytes] = [
+            tar_header(encode_name(d) + b"/", 0, int(time.time()), 0o755, b"5") for d in dirs
+        ]
         buffered = payload = 0
         try:
             for item in job:
@@ -1620,21 +2150,33 @@ class SyncEngine:
             buf.append(b"\0" * 1024)  # end of archive
             writer.write(b"".join(buf))
             self.progress.add(payload)
+            out, err = bytearray(), bytearray()
             try:
                 chan.shutdown_write()
-                rc = chan.recv_exit_status()
-                err = bytearray()
+                while True:
+                    data = chan.recv(65536)
+                    if not data:
+                        break
+                    out += data
+                if not chan.status_event.wait(self.opts.step_timeout):
+                    raise TimeoutError()
                 while chan.recv_stderr_ready():
                     err += chan.recv_stderr(65536)
+            except TimeoutError:
+                raise _step_timeout(what, self.opts.step_timeout) from None
             except _CONN_ERRORS as exc:
                 raise _connection_lost(str(exc) or type(exc).__name__) from None
         finally:
             chan.close()
-        if rc == -1:
+        framed = unframe(bytes(out), bytes(err), nonce)
+        if framed is None:
             raise _connection_lost("the tar stream closed")
+        rc, _o, err_b = framed
+        err = bytearray(err_b)
         if rc != 0:
             text = bytes(err).decode("utf-8", "replace").strip()
             # leave nothing behind: remove whatever tar managed to write
+            ch = get_ch()
             nums = ch.send_many([(CMD_REMOVE, self._rpath(tmp)) for tmp in temps.values()])
             for n in nums:
                 with contextlib.suppress(SftpError):
@@ -1642,6 +2184,8 @@ class SyncEngine:
             if rc == 127 or "not found" in text or "invalid option" in text or "unrecognized" in text:
                 log.info("remote tar not usable (%s): small files go over SFTP", text[:200])
                 self._tar_ok = False
+                with self._lock:
+                    self._tar_dirs, self._tar_make_root = dirs, make_root  # SFTP makes them now
                 return None
             free = None
             with contextlib.suppress(SyncError):
@@ -1656,27 +2200,46 @@ class SyncEngine:
                 why=text[:300] or f"tar exit {rc}",
             )
         self._tar_ok = True
+        with self._lock:
+            self.result.mkdirs += len(dirs)
         if verify:
             return [(item, digests[item.path]) for item in job]
-        self._commit_remote(ch, job)
+        self._commit_remote(get_ch(), job)
         return []
+
+    def _make_deferred_dirs(self, ch: Channel) -> None:
+        """Folders left for a tar stream that then could not run: made over SFTP."""
+        with self._lock:
+            dirs, self._tar_dirs = self._tar_dirs, []
+            make_root, self._tar_make_root = self._tar_make_root, False
+        if make_root:
+            parts = self.remote.split("/")
+            prefixes = ["/".join(parts[: k + 1]) for k in range(len(parts))]
+            sftp_mkdirs(ch, [encode_name(p) for p in prefixes if p not in ("", ".")])
+        if dirs:
+            sftp_mkdirs(ch, [self._rpath(d) for d in dirs])
+            with self._lock:
+                self.result.mkdirs += len(dirs)
 
     def _check_write(self, ch: Channel, num: int, item: PlanItem, shell: RemoteShell) -> None:
         try:
             ch.status(num)
         except SftpError as exc:
-            raise self._remote_write_error(shell, exc, item) from None
+            raise self._remote_write_error(shell, exc, item, ch) from None
 
-    def _remote_write_error(self, shell: RemoteShell, exc: SftpError, item: PlanItem) -> SyncError:
+    def _remote_write_error(
+        self, shell: RemoteShell, exc: SftpError, item: PlanItem, ch: Channel | None = None
+    ) -> SyncError:
         """Classify a failed remote write; remove the temporary file when the disk is full."""
-        part = f"{self.remote}/{self._temps.get(item.path, part_name(item.path))}"
+        part = self._rpath(self._temps.get(item.path, part_name(item.path)))
         free = None
         with contextlib.suppress(SyncError):
             free = self._remote_free(shell)
         if exc.code == 4 and free is not None and free < max(REQUEST_SIZE * 4, 1 << 20):
-            with contextlib.suppress(SyncError):
-                shell.run(b"rm -f -- " + _q(part))
-            return _disk_full(True, item.size, free, self.remote)
+            if ch is not None:
+                with contextlib.suppress(SyncError, SftpError):
+                    ch.status(ch.send(CMD_REMOVE, part))
+            return _disk_full(True, item.size, free, self.remote_text)
         if exc.code == 3:
             return SyncError(
                 QT_TRANSLATE_NOOP("LabGPU", "Permission denied writing {path} on the server."),
@@ -1832,6 +2395,7 @@ class SyncEngine:
         return []
 
     def _commit_local(self, lr: LocalRoot, item: PlanItem) -> None:
+        self._writable("rename a downloaded file")
         tmp, final = lr.path(self._temps[item.path]), lr.path(item.path)
         st = os.stat(tmp)
         if st.st_size != item.size:
@@ -1852,15 +2416,18 @@ class SyncEngine:
     ) -> None:
         self.progress.state("verifying", message="sha256")
         if up:
-            remote = self.remote_sha256(shell, [self._temps[i.path] for i, _d in pending])
+            remote = self.remote_sha256(
+                shell, [self._temps[i.path] for i, _d in pending], {self._temps[i.path]: i.size for i, _d in pending}
+            )
             ok = [(i, d) for i, d in pending if remote.get(self._temps[i.path]) == d]
         else:
-            remote = self.remote_sha256(shell, [i.path for i, _d in pending])
+            remote = self.remote_sha256(shell, [i.path for i, _d in pending], {i.path: i.size for i, _d in pending})
             ok = [(i, d) for i, d in pending if remote.get(i.path) == d]
         ok_paths = {i.path for i, _d in ok}
         bad = [i for i, _d in pending if i.path not in ok_paths]
+        self._writable("commit verified files")
         if up:
-            ch = Channel(t)
+            ch = self._channel(t)
             try:
                 for n in ch.send_many([(CMD_REMOVE, self._rpath(self._temps[i.path])) for i in bad]):
                     with contextlib.suppress(SftpError):
@@ -1890,8 +2457,9 @@ class SyncEngine:
 
     # deletions ----------------------------------------------------------------------------------
     def _delete(self, t: paramiko.Transport, plan: SyncPlan, up: bool) -> None:
+        self._writable("delete files")
         if up:
-            ch = Channel(t)
+            ch = self._channel(t)
             try:
                 reqs = [
                     (CMD_RMDIR if i.kind == DIR else CMD_REMOVE, self._rpath(i.path)) for i in plan.deletions
@@ -2106,7 +2674,7 @@ class SyncRun:
     skipped: int
     deleted: int
     conflicts: int
-    result: str  # ok | dry-run | error | cancelled
+    result: str  # ok | incomplete | dry-run | error | cancelled
     message: str
 
 
@@ -2196,9 +2764,9 @@ class SyncStore:
                 "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     pair_id,
-                    host,
-                    local_path,
-                    remote_path,
+                    display_name(host),
+                    display_name(local_path),
+                    display_name(remote_path),
                     direction,
                     started_at,
                     o.seconds or (time.time() - started_at),
@@ -2208,7 +2776,7 @@ class SyncStore:
                     o.deleted,
                     o.conflicts,
                     result,
-                    message[:500],
+                    display_name(message[:500]),
                 ),
             )
             return int(cur.lastrowid or 0)
@@ -2295,8 +2863,13 @@ def run_sync(
             remote_path=remote,
             direction=options.direction,
             started_at=started,
-            result="dry-run" if options.dry_run else "ok",
+            result="dry-run" if options.dry_run else ("ok" if result.complete else "incomplete"),
             outcome=result,
+            message=(
+                ""
+                if result.complete
+                else "; ".join(f"{display_name(x['path'])}: {x['why']}" for x in result.not_transferred[:20])
+            ),
             pair_id=pair_id,
         )
     return result

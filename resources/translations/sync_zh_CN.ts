@@ -67,12 +67,56 @@
         <translation>服务器无法写入 {path}：{why}</translation>
     </message>
     <message>
+        <source>The server did not answer for {seconds:.0f} s while LabGPU was waiting for {what}.</source>
+        <translation>LabGPU 在等待 {what} 时，服务器 {seconds:.0f} 秒没有回应。</translation>
+    </message>
+    <message>
+        <source>Run the sync again: finished files are kept and an interrupted one continues where it stopped. If it repeats, something on the server hangs (check it, or its load).</source>
+        <translation>请重新运行同步：已完成的文件会保留，中断的文件会从停下的位置继续。如果反复出现，说明服务器上有东西卡住了（检查服务器或它的负载）。</translation>
+    </message>
+    <message>
+        <source>A dry run tried to change something ({what}); refused.</source>
+        <translation>试运行尝试修改内容（{what}），已拒绝。</translation>
+    </message>
+    <message>
+        <source>Nothing was changed. Please report this as a bug.</source>
+        <translation>没有任何改动。请把这个问题作为缺陷报告。</translation>
+    </message>
+    <message>
+        <source>The server's answer to {what} could not be trusted (it was cut or not framed): {sample}</source>
+        <translation>服务器对 {what} 的回答不可信（被截断或缺少标记）：{sample}</translation>
+    </message>
+    <message>
+        <source>Nothing was changed by this step. Run the sync again; if it repeats, the login shell on the server may print text or exit early (check ~/.bashrc there).</source>
+        <translation>这一步没有改动任何内容。请重新运行同步；如果反复出现，可能是服务器的登录 shell 输出了文字或提前退出（检查那里的 ~/.bashrc）。</translation>
+    </message>
+    <message>
+        <source>The local path {path} is a file, not a folder.</source>
+        <translation>本地路径 {path} 是文件，不是文件夹。</translation>
+    </message>
+    <message>
+        <source>Give the folder that contains it (sync works on folders).</source>
+        <translation>请给出包含它的文件夹（同步以文件夹为单位）。</translation>
+    </message>
+    <message>
+        <source>Download into a folder: give a folder path.</source>
+        <translation>下载目标必须是文件夹：请给出文件夹路径。</translation>
+    </message>
+    <message>
         <source>Refusing to delete: part of the source could not be listed ({why}).</source>
         <translation>拒绝删除：源的一部分无法列出（{why}）。</translation>
     </message>
     <message>
         <source>Fix the permissions there, or sync without deleting.</source>
         <translation>请修复那里的权限，或在不删除的情况下同步。</translation>
+    </message>
+    <message>
+        <source>Could not look at the remote folder {path}: {why}</source>
+        <translation>无法查看远程文件夹 {path}：{why}</translation>
+    </message>
+    <message>
+        <source>The remote path {path} is not a folder.</source>
+        <translation>远程路径 {path} 不是文件夹。</translation>
     </message>
     <message>
         <source>Check free space and permissions on the server.</source>
@@ -177,6 +221,38 @@
     <message>
         <source>not a regular file</source>
         <translation>不是普通文件</translation>
+    </message>
+    <message>
+        <source>The remote folder {path!r} contains a control character.</source>
+        <translation>远程文件夹 {path!r} 含有控制字符。</translation>
+    </message>
+    <message>
+        <source>Type the folder name without control characters.</source>
+        <translation>请输入不含控制字符的文件夹名。</translation>
+    </message>
+    <message>
+        <source>The remote folder {path!r} goes up with '..'.</source>
+        <translation>远程文件夹 {path!r} 用 '..' 跳到了上一级。</translation>
+    </message>
+    <message>
+        <source>Write the folder without '..' (an absolute path like /data/x works).</source>
+        <translation>请写不含 '..' 的路径（可以用 /data/x 这样的绝对路径）。</translation>
+    </message>
+    <message>
+        <source>Expected NAME:REMOTE, got {text!r}.</source>
+        <translation>应为 NAME:REMOTE，实际是 {text!r}。</translation>
+    </message>
+    <message>
+        <source>Write the saved host name, a colon and the remote folder, e.g. gpu1:~/data.</source>
+        <translation>请写已保存的主机名、一个冒号和远程文件夹，例如 gpu1:~/data。</translation>
+    </message>
+    <message>
+        <source>--bwlimit must be a positive number of KiB/s.</source>
+        <translation>--bwlimit 必须是正数（KiB/s）。</translation>
+    </message>
+    <message>
+        <source>--timeout must be a positive number of seconds.</source>
+        <translation>--timeout 必须是正数（秒）。</translation>
     </message>
 </context>
 <context>
@@ -361,6 +437,10 @@
         <translation>成功</translation>
     </message>
     <message>
+        <source>Incomplete</source>
+        <translation>不完整</translation>
+    </message>
+    <message>
         <source>Failed</source>
         <translation>失败</translation>
     </message>
@@ -455,6 +535,30 @@
     <message>
         <source>%1 destination files are newer and were kept.</source>
         <translation>%1 个目标文件较新，已保留。</translation>
+    </message>
+    <message>
+        <source>Done, but incomplete</source>
+        <translation>完成，但不完整</translation>
+    </message>
+    <message>
+        <source>%1 items were NOT transferred, e.g. %2 (%3).</source>
+        <translation>有 %1 项没有传输，例如 %2（%3）。</translation>
+    </message>
+    <message>
+        <source>fast path (shell listing, tar streams)</source>
+        <translation>快速路径（shell 列目录，tar 流）</translation>
+    </message>
+    <message>
+        <source>shell for checksums, SFTP for listing and files</source>
+        <translation>shell 计算校验和，SFTP 列目录和传文件</translation>
+    </message>
+    <message>
+        <source>pure SFTP (no usable shell on the server)</source>
+        <translation>纯 SFTP（服务器上没有可用的 shell）</translation>
+    </message>
+    <message>
+        <source>Server: %1 — %2</source>
+        <translation>服务器：%1 — %2</translation>
     </message>
 </context>
 <context>

@@ -32,7 +32,16 @@ from PySide6.QtWidgets import (
 from app.core.errors import LabGpuError
 from app.core.i18n import translate
 from app.core.syncplan import CONFLICT, COPY, DELETE, MKDIR, REASONS, UPDATE, PlanItem
-from app.remote.sync import UP, SyncPair, SyncProgress, SyncResult, SyncStore, human_bytes, run_sync
+from app.remote.sync import (
+    UP,
+    SyncPair,
+    SyncProgress,
+    SyncResult,
+    SyncStore,
+    display_name,
+    human_bytes,
+    run_sync,
+)
 from app.ui.context import AppContext
 from app.ui.remote.sync_pair_dialog import SyncPairDialog
 
@@ -362,6 +371,7 @@ class SyncPage(QWidget):
         self.history_table.setRowCount(len(runs))
         results = {
             "ok": self.tr("OK"),
+            "incomplete": self.tr("Incomplete"),
             "dry-run": self.tr("Preview"),
             "error": self.tr("Failed"),
             "cancelled": self.tr("Cancelled"),
@@ -610,9 +620,33 @@ class SyncPage(QWidget):
                 text += " " + self.tr("%1 destination files are newer and were kept.").replace(
                     "%1", str(result.conflicts)
                 )
+            if result.not_transferred:
+                self.state_label.setText(self.tr("Done, but incomplete"))
+                first = result.not_transferred[0]
+                text += " " + (
+                    self.tr("%1 items were NOT transferred, e.g. %2 (%3).")
+                    .replace("%1", str(len(result.not_transferred)))
+                    .replace("%2", display_name(first["path"]))
+                    .replace("%3", first["why"])
+                )
             self.preview_label.setText(text)
-            self.detail_label.setText("")
+            self.detail_label.setText(self._server_text(result))
         self._reload_history()
+
+    def _server_text(self, result: SyncResult) -> str:
+        """The path the engine chose for this server (fast / shell / pure SFTP) and why."""
+        server = result.server or {}
+        mode = str(server.get("mode", ""))
+        if not mode:
+            return ""
+        names = {
+            "fast": self.tr("fast path (shell listing, tar streams)"),
+            "shell": self.tr("shell for checksums, SFTP for listing and files"),
+            "sftp": self.tr("pure SFTP (no usable shell on the server)"),
+        }
+        return self.tr("Server: %1 — %2").replace("%1", names.get(mode, mode)).replace(
+            "%2", str(server.get("note", ""))
+        )
 
     def _on_task_failed(self, exc: BaseException) -> None:
         cancelled = getattr(exc, "code", "") == "Cancelled"

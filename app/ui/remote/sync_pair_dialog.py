@@ -22,7 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.syncplan import DEFAULT_EXCLUDES
+from app.core.errors import LabGpuError
+from app.core.syncplan import DEFAULT_EXCLUDES, remote_target
 from app.remote.sync import DOWN, UP, SyncPair
 
 
@@ -141,6 +142,11 @@ class SyncPairDialog(QDialog):
             return
         if not self.remote_edit.text().strip():
             self.error_label.setText(self.tr("Enter the remote folder."))
+            return
+        try:
+            remote_target(self.remote_edit.text().strip())  # the same check the engine makes
+        except LabGpuError as exc:
+            self.error_label.setText(f"{exc.text()} {exc.hint()}".strip())
             return
         self.accept()
 
