@@ -104,13 +104,14 @@ def test_task_runner_shutdown_cancels_cooperative_work(app_window):
 def test_same_error_shows_one_dialog(app_window, qtbot):
     ctx, _window = app_window
     shown = []
+    handled = []
     ctx.errors.shown.connect(shown.append)
+    ctx.errors.reported.connect(handled.append)  # after the reporter's own slot: counts handled reports
     err = LabGpuError(QT_TRANSLATE_NOOP("LabGPU", "Disk {name} is full"), name="a")
     for _ in range(3):
         ctx.errors.report(err)
     ctx.errors.report(LabGpuError(QT_TRANSLATE_NOOP("LabGPU", "Disk {name} is full"), name="b"))
-    qtbot.waitUntil(lambda: len(shown) == 2, timeout=2000)
-    qtbot.wait(50)
+    qtbot.waitUntil(lambda: len(handled) == 4, timeout=10000)  # all four reports were handled
     assert len(shown) == 2
 
 

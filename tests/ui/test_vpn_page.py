@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import os
 import subprocess
-import time
 
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QMessageBox
 
 from app.core import secrets
+from tests.fixtures.spy import MONITOR_PASSES_TO_DECIDE, monitor_decisions
 
 pytestmark = pytest.mark.netns
 
@@ -49,10 +49,18 @@ def _state_cell(page, row: int = 0):
     return page.model.index(row, page.model.COLUMNS.index("state"))
 
 
+def _wait_monitor_decided(qtbot, decisions) -> None:
+    """Wait (upper bound only) until the page's monitor has looked at the stopped tunnel and
+    decided, so "it stays down" is a fact, not a hope (see tests/fixtures/spy.py)."""
+    mark = decisions.count
+    qtbot.waitUntil(lambda: decisions.count >= mark + MONITOR_PASSES_TO_DECIDE, timeout=30000)
+
+
 def test_import_connect_shows_connected_then_disconnect(qtbot, vpn_env, app_window, monkeypatch):
     ctx, window = app_window
     page = _page(window)
     lab = vpn_env
+    decisions = monitor_decisions(monkeypatch, page.service.manager)
     monkeypatch.setattr(
         QFileDialog, "getOpenFileName", staticmethod(lambda *a, **k: (str(lab.ovpn_path), ""))
     )
@@ -98,7 +106,7 @@ def test_import_connect_shows_connected_then_disconnect(qtbot, vpn_env, app_wind
     qtbot.waitUntil(lambda: _state_cell(page).data() == "Disconnected", timeout=15000)
     assert cell.data(Qt.ItemDataRole.ForegroundRole).name() == "#757575"
     qtbot.waitUntil(lambda: lab.client_pids() == [], timeout=5000)
-    time.sleep(1.5)  # stays down: the user disconnected
+    _wait_monitor_decided(qtbot, decisions)  # stays down: the user disconnected
     assert lab.client_pids() == []
     assert _state_cell(page).data() == "Disconnected"
     assert page.connect_button.isEnabled()
@@ -113,8 +121,9 @@ def test_unsafe_profile_asks_and_cancel_imports_nothing(qtbot, vpn_env, app_wind
     qtbot.waitUntil(lambda: page.findChild(QMessageBox, "vpnUnsafeBox") is not None, timeout=5000)
     box = page.findChild(QMessageBox, "vpnUnsafeBox")
     assert "up /tmp/not-here.sh" in box.text()
-    box.button(QMessageBox.StandardButton.Cancel).click()
-    qtbot.wait(200)
+    box.button(QMessageBox.StandardButton.Cancel).click()  # handled in the click: nothing started
+    assert not box.isVisible()
+    assert not ctx.runner.active()
     assert page.import_dialog is None
     assert page.model.rowCount() == 0
 
@@ -144,8 +153,7 @@ def test_connected_page_in_chinese(qtbot, vpn_env, labgpu_home):
         page.select("lab")
         page._on_connect_clicked()
         qtbot.waitUntil(lambda: page.service.status("lab").is_up, timeout=20000)
-        qtbot.wait(100)
-        assert _state_cell(page).data() == "已连接"
+        qtbot.waitUntil(lambda: _state_cell(page).data() == "已连接", timeout=10000)
         assert page.connect_button.text() == "连接"
         window.grab().save(os.path.join(SHOTS, "labgpu-vpn-connected-zh_CN.png"))
     finally:
@@ -220,10 +228,11 @@ def test_connect_without_stored_credentials_asks_for_them_then_connects(qtbot, v
     qtbot.waitUntil(lambda: lab.client_pids() == [], timeout=10000)
 
 
-def test_wrong_password_shows_failed_with_next_step_and_does_not_retry(qtbot, vpn_env, app_window):
+def test_wrong_password_shows_failed_with_next_step_and_does_not_retry(qtbot, vpn_env, app_window, monkeypatch):
     ctx, window = app_window
     page = _page(window)
     lab = vpn_env
+    decisions = monitor_decisions(monkeypatch, page.service.manager)
     page.service.manager.add_profile(
         "lab",
         lab.ovpn_path,
@@ -238,7 +247,7 @@ def test_wrong_password_shows_failed_with_next_step_and_does_not_retry(qtbot, vp
         qtbot.mouseClick(page.connect_button, Qt.MouseButton.LeftButton)
     assert "[VpnAuthFailed]" in reported.args[0].text()
     qtbot.waitUntil(lambda: lab.client_pids() == [], timeout=10000)
-    qtbot.wait(1500)  # no retry loop against the server with wrong credentials
+    _wait_monitor_decided(qtbot, decisions)  # no retry loop against the server with wrong credentials
     assert lab.client_pids() == []
     cell = _state_cell(page)
     assert cell.data() == "Failed"
@@ -247,7 +256,7 @@ def test_wrong_password_shows_failed_with_next_step_and_does_not_retry(qtbot, vp
     assert "Credentials…" in page.details.text()
 
 
-def test_cli_status_and_down_while_the_app_holds_the_tunnel(qtbot, vpn_env, app_window):
+def test_cli_status_and_down_while_the_app_holds_the_tunnel(qtbot, vpn_env, app_window, monkeypatch):
     """One management client at a time: with the app attached, `vpn status` reports what the app
     recorded and `vpn down` still stops the tunnel; the app shows it and does not reconnect."""
     import json
@@ -257,6 +266,7 @@ def test_cli_status_and_down_while_the_app_holds_the_tunnel(qtbot, vpn_env, app_
     ctx, window = app_window
     page = _page(window)
     lab = vpn_env
+    decisions = monitor_decisions(monkeypatch, page.service.manager)
     page.service.manager.add_profile(
         "lab", lab.ovpn_path, username=lab.username, password=lab.password, key_passphrase=lab.key_passphrase
     )
@@ -278,6 +288,7 @@ def test_cli_status_and_down_while_the_app_holds_the_tunnel(qtbot, vpn_env, app_
     r = cli("down", "lab")
     assert r.returncode == 0, r.stderr
     qtbot.waitUntil(lambda: _state_cell(page).data() == "Disconnected", timeout=10000)
-    qtbot.wait(2000)
+    qtbot.waitUntil(lambda: lab.client_pids() == [], timeout=10000)
+    _wait_monitor_decided(qtbot, decisions)
     assert lab.client_pids() == []
     assert _state_cell(page).data() == "Disconnected"
