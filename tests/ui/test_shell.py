@@ -29,13 +29,13 @@ def test_language_switch_retranslates_and_persists(app_window, qtbot):
     page = window.pages["settings"]
     assert window.nav.item(window.page_ids().index("settings")).text() == "Settings"
     page.language_combo.setCurrentIndex(page.language_combo.findData("zh_CN"))
-    qtbot.waitUntil(lambda: window.nav.item(window.page_ids().index("settings")).text() == "设置", timeout=3000)
+    qtbot.waitUntil(lambda: window.nav.item(window.page_ids().index("settings")).text() == "设置", timeout=10000)
     assert window.current_page_id() == "settings"
     saved = json.loads(default_paths().settings_file.read_text(encoding="utf-8"))
     assert saved["language"] == "zh_CN"
     page = window.pages["settings"]
     page.language_combo.setCurrentIndex(page.language_combo.findData("en"))
-    qtbot.waitUntil(lambda: window.nav.item(window.page_ids().index("settings")).text() == "Settings", timeout=3000)
+    qtbot.waitUntil(lambda: window.nav.item(window.page_ids().index("settings")).text() == "Settings", timeout=10000)
 
 
 def test_last_page_and_geometry_survive_restart(qtbot):
