@@ -24,7 +24,7 @@ from app.remote.sync import (
     SyncStore,
     run_sync,
 )
-from tests.fixtures.sftp_gate import wait_for
+from tests.fixtures.waits import wait_for
 from tests.remote.sync_support import part_files, plain_connect, tree_hashes, write_tree
 
 T0 = 1_700_000_000.0
