@@ -164,7 +164,7 @@ def test_forward_serves_remote_http_until_terminated(sshd, tmp_path):
                 p.stderr.read() if p.poll() else "",
             )
             url = line.split()[1]
-            with urllib.request.urlopen(url, timeout=5) as resp:
+            with urllib.request.urlopen(url, timeout=30) as resp:
                 assert resp.read() == b"jupyter"
         finally:
             p.terminate()
