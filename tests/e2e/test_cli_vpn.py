@@ -177,6 +177,9 @@ def test_cli_up_wrong_password_one_line(vpn_lab, cleanup_profile):
     r = _cli(vpn_lab, "vpn", "up", "lab")
     assert r.returncode == 2
     assert "[VpnAuthFailed]" in _one_stderr_line(r)
+    deadline = time.monotonic() + 30  # an upper bound: the refused openvpn exits by itself
+    while vpn_lab.client_pids() and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert vpn_lab.client_pids() == []
 
 
