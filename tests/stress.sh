@@ -106,8 +106,8 @@ for i in $(seq "$runs"); do
     (cd "$clone" && python3 packaging/bootstrap.py test "${extra[@]}") >"$log" 2>&1
     rc=$?
     took=$(( $(date +%s) - start ))
-    # every failing id pytest names (its short test summary: FAILED / ERROR lines)
-    grep -E '^(FAILED|ERROR) ' "$log" | sed "s/^/  run $i: /"
+    # every failing id pytest names (the FAILED / ERROR lines of its short test summary)
+    awk '/short test summary info/ { on = 1; next } on && /^(FAILED|ERROR) / { print }' "$log" | sed "s/^/  run $i: /"
     summary="$(grep -E '^=* *([0-9]+ (passed|failed|errors?|skipped|deselected|xfailed|xpassed|warnings?)|no tests ran)' "$log" | tail -n 1 | sed 's/^=* *//; s/ *=*$//')"
     [ -n "$summary" ] || summary="no pytest summary (see the log)"
     line="run $i/$runs: $summary — exit $rc, ${took} s"

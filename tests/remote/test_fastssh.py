@@ -23,6 +23,9 @@ def _transport(sshd, cipher: str) -> paramiko.Transport:
     key = paramiko.Ed25519Key.from_private_key_file(str(sshd.client_key))
     sock = socket.create_connection((sshd.host, sshd.port), timeout=10)
     t = paramiko.Transport(sock)
+    # paramiko gives a key re-exchange 30 s before it fails a send; these tests re-key every MiB,
+    # and on a loaded machine one took longer: an upper bound for something that will happen
+    t.clear_to_send_timeout = 300.0
     t.get_security_options().ciphers = (cipher,)
     t.start_client(timeout=10)
     assert fingerprint(t.get_remote_server_key()) == sshd.host_key_fingerprint
