@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures.waits import wait_for
+
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.usefixtures("private_home")
 T0 = 1_700_000_000
@@ -123,16 +125,23 @@ def test_sync_errors_are_one_clear_line(sshd, host, tmp_path, args, needle):
     assert r.stdout == ""
 
 
-def test_ctrl_c_stops_cleanly_without_partial_final_file(sshd, host, tmp_path):
+def test_ctrl_c_stops_cleanly_without_partial_final_file(gated_sshd, tmp_path):
+    """Ctrl+C while the upload is in flight: the test's SFTP gate holds it after 2 MiB, so the
+    signal always lands mid-transfer; the next run resumes from what the server kept."""
     import signal
-    import time
 
-    remote = sshd.remote_dir("cli-sigint")
+    cmd = f"ssh -p {gated_sshd.port} -i {gated_sshd.client_key} {gated_sshd.user}@{gated_sshd.host}"
+    r = labgpu("hosts", "add", "gated", cmd, "--fingerprint", gated_sshd.host_key_fingerprint)
+    assert r.returncode == 0, r.stderr
+    remote = gated_sshd.remote_dir("cli-sigint")
     local = tmp_path / "big"
     local.mkdir()
-    (local / "model.bin").write_bytes(os.urandom(8 * 1024 * 1024))
+    data = os.urandom(8 * 1024 * 1024)
+    (local / "model.bin").write_bytes(data)
+    temps = lambda: sorted(remote.glob(".model.bin.*.labgpu-part"))  # noqa: E731
+    gated_sshd.gate.hold(in_bytes=2 * 1024 * 1024)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "app", "sync", str(local), f"{host}:{remote}", "--bwlimit", "2048"],
+        [sys.executable, "-m", "app", "sync", str(local), f"gated:{remote}"],
         cwd=ROOT,
         env=dict(os.environ),
         stdin=subprocess.DEVNULL,
@@ -140,17 +149,25 @@ def test_ctrl_c_stops_cleanly_without_partial_final_file(sshd, host, tmp_path):
         stderr=subprocess.PIPE,
         text=True,
     )
-    deadline = time.monotonic() + 30
-    while not list(remote.glob(".model.bin.*.labgpu-part")) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    time.sleep(0.3)
-    proc.send_signal(signal.SIGINT)
-    _out, err = proc.communicate(timeout=40)
+    try:
+        gated_sshd.gate.wait_stalled(1)
+        wait_for(lambda: temps() and temps()[0].stat().st_size >= 1024 * 1024, 60, "1 MiB on the server")
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=180)  # an upper bound (the CLI itself gives up after 30 s)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
     assert proc.returncode == 130, err
     assert "interrupted" in err
+    gated_sshd.cut_sessions()  # no server process of the interrupted run writes after this
     assert not (remote / "model.bin").exists()
+    [part] = temps()
+    kept = part.stat().st_size
+    assert 1024 * 1024 <= kept < len(data)
     # the next run resumes and finishes
-    r = labgpu("sync", str(local), f"{host}:{remote}", "--json")
+    gated_sshd.gate.open()
+    r = labgpu("sync", str(local), f"gated:{remote}", "--json")
     assert r.returncode == 0, r.stderr
-    assert json.loads(r.stdout)["bytes"] < 8 * 1024 * 1024
-    assert (remote / "model.bin").read_bytes() == (local / "model.bin").read_bytes()
+    assert json.loads(r.stdout)["bytes"] == len(data) - kept
+    assert (remote / "model.bin").read_bytes() == data

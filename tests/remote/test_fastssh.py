@@ -16,7 +16,10 @@ import pytest
 
 import app.remote.sync  # noqa: F401 - installs the fast paths as the engine does
 from app.remote import fastssh
+from tests.fixtures.waits import wait_for
 from tests.remote.sync_support import fingerprint
+
+NO_REKEY = 1 << 40
 
 
 def _transport(sshd, cipher: str) -> paramiko.Transport:
@@ -38,8 +41,18 @@ def _exec(t: paramiko.Transport, cmd: str) -> paramiko.Channel:
     return chan
 
 
-def _roundtrip(t: paramiko.Transport, path: str, data: bytes) -> bytes:
-    """Upload with fastssh.sendall into ``cat``, read it back with fastssh.recv_exact."""
+def _quiesce(t: paramiko.Transport) -> None:
+    """No new key exchange, and the one in flight (if any) finished. Needed before the server
+    closes a channel: paramiko's transport thread answers the server's CLOSE by waiting for the
+    key exchange that only it can finish (it stalls 30 s, then drops the connection)."""
+    t.packetizer.REKEY_BYTES = NO_REKEY  # type: ignore[misc]
+    wait_for(lambda: t.clear_to_send.is_set() and not t.packetizer.need_rekey(), 60, "the key exchange to end")
+
+
+def _roundtrip(t: paramiko.Transport, path: str, data: bytes, rekey_bytes: int = NO_REKEY) -> bytes:
+    """Upload with fastssh.sendall into ``cat``, read it back with fastssh.recv_exact, re-keying
+    every ``rekey_bytes`` while data flows (never while the server closes a channel)."""
+    t.packetizer.REKEY_BYTES = rekey_bytes  # type: ignore[misc]
     up = _exec(t, f"cat > {path}")
     # uneven pieces: packet boundaries fall everywhere
     view, k = memoryview(data), 0
@@ -47,11 +60,15 @@ def _roundtrip(t: paramiko.Transport, path: str, data: bytes) -> bytes:
         fastssh.sendall(up, view[k : k + size])
         k += size
     fastssh.sendall(up, view[k:])
+    _quiesce(t)
     up.shutdown_write()
     assert up.recv_exit_status() == 0
     up.close()
-    down = _exec(t, f"cat {path}")
+    t.packetizer.REKEY_BYTES = rekey_bytes  # type: ignore[misc]
+    down = _exec(t, f"cat {path} && head -c 1 >/dev/null")  # stays open until told
     got = b"".join(fastssh.recv_exact(down, n) for n in (5, 70_000, len(data) - 70_005))
+    _quiesce(t)
+    down.sendall(b"x")
     assert down.recv(10) == b""  # nothing more: exactly the file
     down.close()
     return got
@@ -71,9 +88,12 @@ def test_aes_gcm_data_is_byte_exact_across_rekeys(sshd):
         assert fastssh._usable(chan)  # the fast send path is the one under test
         chan.close()
         # re-key every MiB in both directions while 9 MiB go up and come back down
-        t.packetizer.REKEY_BYTES = 1 << 20  # type: ignore[misc]
         data = os.urandom(9 * (1 << 20) + 12345)
-        got = _roundtrip(t, str(where / "x.bin"), data)
+        kexes = []
+        start_kex = t._send_kex_init
+        t._send_kex_init = lambda: (kexes.append(1), start_kex())[1]  # counts the re-keys
+        got = _roundtrip(t, str(where / "x.bin"), data, rekey_bytes=1 << 20)
+        assert len(kexes) >= 8, len(kexes)  # it did re-key on the way up and on the way down
         assert hashlib.sha256(got).digest() == hashlib.sha256(data).digest()
         assert (where / "x.bin").read_bytes() == data
         assert t.is_active()

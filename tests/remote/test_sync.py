@@ -24,6 +24,7 @@ from app.remote.sync import (
     SyncStore,
     run_sync,
 )
+from tests.fixtures.waits import wait_for
 from tests.remote.sync_support import part_files, plain_connect, tree_hashes, write_tree
 
 T0 = 1_700_000_000.0
@@ -32,6 +33,29 @@ T0 = 1_700_000_000.0
 def sync(sshd, local, remote, **kw):
     progress = kw.pop("progress", None)
     return SyncEngine(plain_connect(sshd), local, str(remote), SyncOptions(**kw), progress=progress).run()
+
+
+def _matching_prefix(path: Path, data: bytes, want: int) -> bool:
+    """True once the first ``want`` bytes of ``path`` are ``data``'s (random data: no accident)."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(want) == data[:want]
+    except OSError:
+        return False
+
+
+def _run_in_thread(eng: SyncEngine) -> tuple[threading.Thread, dict]:
+    box: dict = {}
+
+    def target() -> None:
+        try:
+            box["result"] = eng.run()
+        except BaseException as exc:  # noqa: BLE001 - handed to the test
+            box["error"] = exc
+
+    th = threading.Thread(target=target, name="sync-under-test")
+    th.start()
+    return th, box
 
 
 @pytest.fixture
@@ -183,39 +207,89 @@ def test_resume_from_partial_download(sshd, remote, tmp_path):
     assert part_files(down) == []
 
 
-def test_cancel_leaves_no_partial_under_final_name_then_resumes(sshd, remote, tmp_path):
+def test_cancel_leaves_no_partial_under_final_name_then_resumes(sshd, gated_sshd, remote, tmp_path):
+    """Cancel while an upload is in flight (held by the test's SFTP gate after 2 MiB), then resume."""
     local = tmp_path / "src"
     data = os.urandom(8 * 1024 * 1024)
     write_tree(local, {"a/huge.bin": data, "small.txt": b"s"}, mtime=T0)
-    cancel = threading.Event()
+    gated_sshd.gate.hold(in_bytes=2 * 1024 * 1024)
+    eng = SyncEngine(plain_connect(gated_sshd), local, str(remote), SyncOptions())
+    th, box = _run_in_thread(eng)
+    temps = lambda: sorted((remote / "a").glob(".huge.bin.*.labgpu-part"))  # noqa: E731
+    try:
+        gated_sshd.gate.wait_stalled(1)
+        wait_for(lambda: temps() and temps()[0].stat().st_size >= 1024 * 1024, 60, "1 MiB on the server")
+        eng.cancel()
+        th.join(60)
+        assert not th.is_alive()
+    finally:
+        eng.cancel()
+        gated_sshd.gate.open()
+        th.join(60)
+    assert isinstance(box.get("error"), SyncCancelledError), box
+    gated_sshd.cut_sessions()  # no server process of the cancelled run writes after this
+    assert not (remote / "a/huge.bin").exists()
+    [part] = temps()
+    kept = part.stat().st_size
+    assert 1024 * 1024 <= kept < len(data)
+    # small.txt went on its own channel: done, or its temporary file kept 0 or 1 byte to resume from
+    small_parts = sorted(remote.glob(".small.txt.*.labgpu-part"))
+    small_left = 0 if (remote / "small.txt").exists() else 1 - max((p.stat().st_size for p in small_parts), default=0)
+    r = sync(sshd, local, remote)
+    assert (remote / "a/huge.bin").read_bytes() == data
+    assert r.bytes == len(data) - kept + small_left  # resumed, never duplicated
+    assert part_files(remote) == []
 
-    def progress(p):
-        if p.bytes_done > 1024 * 1024:
-            cancel.set()
 
+class _FakeClock:
+    """``time`` for app.remote.sync: monotonic() moves only when the engine waits (see below)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+        self.lock = threading.Lock()
+        self.time = time.time
+
+    def monotonic(self) -> float:
+        with self.lock:
+            return self.now
+
+
+class _ClockedCancelEvent(threading.Event):
+    """The engine's cancel event: a timed wait (the bandwidth limiter's pause) advances the fake
+    clock by its timeout at once instead of sleeping."""
+
+    def __init__(self, clock: _FakeClock) -> None:
+        super().__init__()
+        self.clock = clock
+
+    def wait(self, timeout: float | None = None) -> bool:
+        if timeout and not self.is_set():
+            with self.clock.lock:
+                self.clock.now += timeout
+        return self.is_set()
+
+
+def test_bandwidth_limit(sshd, remote, tmp_path, monkeypatch):
+    import app.remote.sync as sync_mod
+
+    clock = _FakeClock()
+    monkeypatch.setattr(sync_mod, "time", clock)
+    local = tmp_path / "src"
+    data = os.urandom(1024 * 1024)
+    write_tree(local, {"x.bin": data})
+    t0 = clock.monotonic()
     eng = SyncEngine(
         plain_connect(sshd),
         local,
         str(remote),
-        SyncOptions(bwlimit_kbps=4096),
-        progress=progress,
-        cancel_event=cancel,
+        SyncOptions(bwlimit_kbps=2048),
+        cancel_event=_ClockedCancelEvent(clock),
     )
-    with pytest.raises(SyncCancelledError):
-        eng.run()
-    assert not (remote / "a/huge.bin").exists()
-    r = sync(sshd, local, remote)
-    assert (remote / "a/huge.bin").read_bytes() == data
-    assert r.bytes < len(data) + 1  # resumed (or at worst restarted), never duplicated
-    assert part_files(remote) == []
-
-
-def test_bandwidth_limit(sshd, remote, tmp_path):
-    local = tmp_path / "src"
-    write_tree(local, {"x.bin": os.urandom(1024 * 1024)})
-    t0 = time.monotonic()
-    sync(sshd, local, remote, bwlimit_kbps=2048)
-    assert time.monotonic() - t0 >= 0.35  # 1 MiB at 2 MiB/s, allowing the initial burst
+    r = eng.run()
+    assert r.bytes == len(data)
+    assert (remote / "x.bin").read_bytes() == data
+    # every byte waited for its share of the limit: 1 MiB at 2 MiB/s is half a second (fake clock)
+    assert clock.monotonic() - t0 == pytest.approx(0.5, abs=1e-6)
 
 
 def _make_hostile_tree(root: Path) -> None:
@@ -450,37 +524,46 @@ def test_full_remote_disk_during_tar_stream_removes_temps(sshd, tiny_remote_disk
     assert all(src[k] == v for k, v in got.items())  # what did land is complete (other streams)
 
 
-def test_big_download_in_parallel_ranges_and_resume_after_cancel(sshd, remote, tmp_path, monkeypatch):
+def test_big_download_in_parallel_ranges_and_resume_after_cancel(sshd, gated_sshd, remote, tmp_path, monkeypatch):
+    """Cancel while both byte ranges of a big download are in flight: held by the test's SFTP gate
+    (each channel stops after 1 MiB of replies), so the transfer cannot finish first."""
     import app.remote.sync as sync_mod
 
     monkeypatch.setattr(sync_mod, "SPLIT_MIN", 1024 * 1024)
     data = os.urandom(6 * 1024 * 1024 + 123)
     write_tree(remote, {"w.bin": data, "x.bin": data[:2_000_000]}, mtime=T0)
     down = tmp_path / "down"
-    cancel = threading.Event()
-
-    def progress(p):
-        if p.bytes_done > 2 * 1024 * 1024:
-            cancel.set()
-
-    eng = SyncEngine(
-        plain_connect(sshd),
-        down,
-        str(remote),
-        SyncOptions(direction=DOWN, bwlimit_kbps=8192),
-        progress=progress,
-        cancel_event=cancel,
-    )
-    with pytest.raises(SyncCancelledError):
-        eng.run()
+    gated_sshd.gate.hold(out_bytes=1024 * 1024)
+    # two channels: the two ranges of w.bin go first (largest first), x.bin's wait in the queue
+    eng = SyncEngine(plain_connect(gated_sshd), down, str(remote), SyncOptions(direction=DOWN, channels=2))
+    th, box = _run_in_thread(eng)
+    try:
+        held = gated_sshd.gate.wait_stalled(2)
+        assert [d for d, _n in held] == ["out", "out"]
+        # the first range's worker has written its first 512 KiB (it got 1 MiB before the gate)
+        temps = lambda: sorted(down.glob(".w.bin.*.labgpu-part"))  # noqa: E731
+        wait_for(lambda: temps() and _matching_prefix(temps()[0], data, 512 * 1024), 60, "w.bin's first range")
+        eng.cancel()  # what the Cancel button and Ctrl+C do
+        th.join(60)
+        assert not th.is_alive()
+    finally:
+        eng.cancel()
+        gated_sshd.gate.open()
+        th.join(60)
+    assert isinstance(box.get("error"), SyncCancelledError), box
+    gated_sshd.cut_sessions()  # nothing of the cancelled run writes after this
     assert not (down / "w.bin").exists()
-    parts = part_files(down)
-    assert parts  # cut back to the complete prefix, kept for resuming
+    assert not (down / "x.bin").exists()
+    parts = {p.name.split(".")[1]: p for p in down.glob(".*.labgpu-part")}
+    assert set(parts) == {"w", "x"}  # cut back to the complete prefix, kept for resuming
+    kept, kept_x = parts["w"].stat().st_size, parts["x"].stat().st_size
+    assert 512 * 1024 <= kept < len(data)
+    assert parts["w"].read_bytes() == data[:kept]
     r = sync(sshd, down, remote, direction=DOWN, verify=True)
     assert (down / "w.bin").read_bytes() == data
     assert (down / "x.bin").read_bytes() == data[:2_000_000]
     assert os.stat(down / "w.bin").st_mtime == T0
-    assert r.bytes < len(data) + 2_000_000  # something was resumed
+    assert r.bytes == len(data) - kept + 2_000_000 - kept_x  # the kept prefix was resumed
     assert part_files(down) == []
 
 

@@ -9,13 +9,13 @@ import os
 import random
 import socket
 import threading
-import time
 from pathlib import Path
 
 import pytest
 
 import app.remote.sync as sync_mod
 from app.remote.sync import DOWN, UP, ConnectionLostError, SyncEngine, SyncOptions, SyncProgress
+from tests.fixtures.waits import wait_for
 from tests.remote.sync_support import part_files, plain_connect, tree_hashes, write_tree
 
 
@@ -156,16 +156,32 @@ def _assert_no_partial_final(dest: Path, allowed: dict[str, set[str]]) -> None:
         assert digest in allowed.get(rel, set()), f"{rel} is partial or corrupt after a cut"
 
 
-def _settle(root: Path, quiet: float = 0.4, limit: float = 5.0) -> None:
-    deadline = time.monotonic() + limit
-    last, since = None, time.monotonic()
-    while time.monotonic() < deadline:
-        now = sorted((str(p), p.stat().st_size) for p in root.rglob("*") if p.is_file())
-        if now != last:
-            last, since = now, time.monotonic()
-        elif time.monotonic() - since >= quiet:
-            return
-        time.sleep(0.05)
+def _server_processes(sshd) -> set[int]:
+    """Every live process of ``sshd``'s sessions: its descendants, and the commands they started
+    (tar, sh), which carry SSH_CONNECTION naming the server's port even once re-parented."""
+    pids = set()
+    for pid in sshd.session_pids():
+        try:
+            if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+                pids.add(pid)
+        except OSError:
+            pass
+    tag = f" {sshd.port}".encode()
+    for d in Path("/proc").iterdir():
+        if not d.name.isdigit():
+            continue
+        try:
+            env = (d / "environ").read_bytes()
+        except OSError:
+            continue
+        if any(v.startswith(b"SSH_CONNECTION=") and v.endswith(tag) for v in env.split(b"\0")):
+            pids.add(int(d.name))
+    return pids
+
+
+def _settle(sshd, before: set[int]) -> None:
+    """Return once no server process of this test's (cut) sessions is left: none can still write."""
+    wait_for(lambda: not (_server_processes(sshd) - before), 60, "the cut sessions' server processes to end")
 
 
 def _run(connect, local, remote, direction, **kw):
@@ -191,6 +207,7 @@ def test_random_cuts_converge_and_never_leave_partial_files(
     if direction == DOWN:
         sshd.chown_to_user(remote)
     via_relay = plain_connect(sshd, "127.0.0.1", relay.port)
+    before = _server_processes(sshd)  # sessions of earlier tests, if any, cannot touch these folders
     allowed: dict[str, set[str]] = {k: {v} for k, v in tree_hashes(src).items()}
     cuts = 0
     lost = 0
@@ -213,13 +230,13 @@ def test_random_cuts_converge_and_never_leave_partial_files(
     assert lost >= (20 if direction == UP else 10), (lost, cuts)  # syncs really interrupted
     # A server process of a cut session may still run requests it had received (e.g. tar writing
     # its last temporary files); they never touch final names, but let them end before comparing.
-    _settle(dest)
+    _settle(sshd, before)
     # re-run without faults: identical trees (our temporary files aside, see below)
     r = _run(plain_connect(sshd), local, remote, direction)
     assert r.conflicts == 0
     assert tree_hashes(dest, skip_parts=True) == tree_hashes(src, skip_parts=True)
     # a temporary file written late by a cut session's server process is removed by the next run
-    _settle(dest, quiet=1.0)
+    _settle(sshd, before)
     r = _run(plain_connect(sshd), local, remote, direction)
     assert r.files == 0
     assert part_files(dest) == []

@@ -226,7 +226,7 @@ def _as_test_user(argv: list[str], env: dict[str, str], cwd: str) -> subprocess.
         text=True,
         env=env,
         cwd=cwd,
-        timeout=60,
+        timeout=120,  # an upper bound: a cold CLI start as a user who cannot write bytecode, on a busy machine
     )
 
 

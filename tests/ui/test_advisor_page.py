@@ -104,7 +104,7 @@ def test_five_steps_to_a_ranking_then_show_in_offers_table(advisor, qtbot):
     assert page.current_step() == 4
     assert "recommendations" in page.next_button.text().lower()
     _click_radio(qtbot, page, "scale_single")
-    with qtbot.waitSignal(page.result_ready, timeout=3000) as blocker:
+    with qtbot.waitSignal(page.result_ready, timeout=10000) as blocker:
         qtbot.mouseClick(page.next_button, Qt.MouseButton.LeftButton)
     assert page.current_step() == RESULT_INDEX
     result = blocker.args[0]
@@ -129,7 +129,7 @@ def test_five_steps_to_a_ranking_then_show_in_offers_table(advisor, qtbot):
     assert page.estimator.offer().key == keys[0]
     assert page.estimator.result.ok
     # "Show in offers table" hands the Ranking to the offers page.
-    with qtbot.waitSignal(ctx.navigate_requested, timeout=2000) as nav:
+    with qtbot.waitSignal(ctx.navigate_requested, timeout=10000) as nav:
         qtbot.mouseClick(page.show_in_offers_button, Qt.MouseButton.LeftButton)
     page_id, payload = nav.args
     assert page_id == "offers"

@@ -301,11 +301,23 @@ def test_instances_page_lists_costs_and_runs_stop_start_terminate(qtbot, ctx, tc
     assert cells["Price/h"] == f"¥{TYPES[GN7][4]:.4f}"
     assert cells["Public IP"].startswith("203.0.113.")
     assert "Billing now: 1 instance" in page.summary_label.text()
-    # cost so far ticks up live
+    # cost so far ticks up live: once the launch's reloads have landed (and with the minute's
+    # reconcile held), move the page's clock an hour on: its last load was an hour ago
+    _wait_idle(qtbot, ctx)
+    page.reconcile_timer.stop()
+    price = TYPES[GN7][4]
     first = page.live_cost(page.selected_entry())[0]
-    qtbot.wait(1100)
-    assert page.live_cost(page.selected_entry())[0] > first
-    assert page.table.item(0, 9).text().startswith("¥")
+    page.fetched_at -= 3600.0
+    later = page.live_cost(page.selected_entry())[0]
+    assert first + price <= later < first + 2 * price  # one more hour billed at the hourly price
+
+    def shown_cost() -> float:
+        text = page.table.item(0, 9).text()
+        assert text.startswith("¥")
+        return float(text[1:].replace(",", ""))
+
+    qtbot.waitUntil(lambda: shown_cost() >= later - 0.0001, timeout=10000)  # the next tick shows it
+    page.reconcile_timer.start()
     # copy SSH command
     command = page.copy_ssh_command()
     assert command.startswith("ssh ")

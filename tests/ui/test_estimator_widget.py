@@ -62,7 +62,7 @@ def test_hours_estimate_in_native_cny_and_usd(estimator, qtbot):
 def test_negative_hours_shows_an_inline_message_not_a_dialog(estimator, qtbot):
     ctx, w = estimator
     w.set_offer(_offer())
-    with qtbot.waitSignal(w.estimate_changed, timeout=1000):
+    with qtbot.waitSignal(w.estimate_changed, timeout=10000):
         _type(qtbot, w.edits["hours"], "-5")
     assert not w.result.ok
     label = w.error_labels["hours"]

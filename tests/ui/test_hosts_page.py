@@ -100,7 +100,7 @@ def test_add_accept_connect_tunnel_and_changed_key(app_window, qtbot, sshd, http
     monkeypatch.setitem(hosts_page_module.SERVICES, "tensorboard", http_port)
     qtbot.mouseClick(page.tensorboard_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: bool(opened), timeout=10000)
-    with urllib.request.urlopen(opened[0], timeout=5) as resp:
+    with urllib.request.urlopen(opened[0], timeout=30) as resp:
         assert resp.read() == b"tensorboard"
 
     qtbot.mouseClick(page.copy_button, Qt.MouseButton.LeftButton)

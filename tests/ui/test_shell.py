@@ -29,13 +29,13 @@ def test_language_switch_retranslates_and_persists(app_window, qtbot):
     page = window.pages["settings"]
     assert window.nav.item(window.page_ids().index("settings")).text() == "Settings"
     page.language_combo.setCurrentIndex(page.language_combo.findData("zh_CN"))
-    qtbot.waitUntil(lambda: window.nav.item(window.page_ids().index("settings")).text() == "设置", timeout=3000)
+    qtbot.waitUntil(lambda: window.nav.item(window.page_ids().index("settings")).text() == "设置", timeout=10000)
     assert window.current_page_id() == "settings"
     saved = json.loads(default_paths().settings_file.read_text(encoding="utf-8"))
     assert saved["language"] == "zh_CN"
     page = window.pages["settings"]
     page.language_combo.setCurrentIndex(page.language_combo.findData("en"))
-    qtbot.waitUntil(lambda: window.nav.item(window.page_ids().index("settings")).text() == "Settings", timeout=3000)
+    qtbot.waitUntil(lambda: window.nav.item(window.page_ids().index("settings")).text() == "Settings", timeout=10000)
 
 
 def test_last_page_and_geometry_survive_restart(qtbot):
@@ -104,13 +104,14 @@ def test_task_runner_shutdown_cancels_cooperative_work(app_window):
 def test_same_error_shows_one_dialog(app_window, qtbot):
     ctx, _window = app_window
     shown = []
+    handled = []
     ctx.errors.shown.connect(shown.append)
+    ctx.errors.reported.connect(handled.append)  # after the reporter's own slot: counts handled reports
     err = LabGpuError(QT_TRANSLATE_NOOP("LabGPU", "Disk {name} is full"), name="a")
     for _ in range(3):
         ctx.errors.report(err)
     ctx.errors.report(LabGpuError(QT_TRANSLATE_NOOP("LabGPU", "Disk {name} is full"), name="b"))
-    qtbot.waitUntil(lambda: len(shown) == 2, timeout=2000)
-    qtbot.wait(50)
+    qtbot.waitUntil(lambda: len(handled) == 4, timeout=10000)  # all four reports were handled
     assert len(shown) == 2
 
 

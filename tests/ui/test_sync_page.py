@@ -15,8 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.usefixtures("private_home")
 
 
-@pytest.fixture
-def host(sshd):
+def _add_host(sshd, name: str) -> str:
     cmd = f"ssh -p {sshd.port} -i {sshd.client_key} {sshd.user}@{sshd.host}"
     r = subprocess.run(
         [
@@ -25,7 +24,7 @@ def host(sshd):
             "app",
             "hosts",
             "add",
-            "gpu1",
+            name,
             cmd,
             "--fingerprint",
             sshd.host_key_fingerprint,
@@ -38,7 +37,12 @@ def host(sshd):
         stdin=subprocess.DEVNULL,
     )
     assert r.returncode == 0, r.stderr
-    return "gpu1"
+    return name
+
+
+@pytest.fixture
+def host(sshd):
+    return _add_host(sshd, "gpu1")
 
 
 def _page(app_window):
@@ -47,13 +51,13 @@ def _page(app_window):
     return window.pages["sync"]
 
 
-def _add_pair(qtbot, page, local, remote, *, mirror=False, bwlimit=0, down=False):
+def _add_pair(qtbot, page, local, remote, *, mirror=False, bwlimit=0, down=False, host="gpu1"):
     qtbot.mouseClick(page.add_button, Qt.MouseButton.LeftButton)
     dlg = page.dialog
     assert dlg is not None
     assert dlg.isVisible()
-    assert "gpu1" in [dlg.host_combo.itemText(i) for i in range(dlg.host_combo.count())]
-    dlg.host_combo.setCurrentText("gpu1")
+    assert host in [dlg.host_combo.itemText(i) for i in range(dlg.host_combo.count())]
+    dlg.host_combo.setCurrentText(host)
     dlg.local_edit.setText(str(local))
     dlg.remote_edit.setText(str(remote))
     dlg.excludes_edit.setPlainText("*.tmp")
@@ -77,7 +81,9 @@ def test_add_preview_and_sync_with_progress(qtbot, app_window, host, sshd, tmp_p
     (local / "weights.bin").write_bytes(os.urandom(3 * 1024 * 1024))
     (local / "notes.txt").write_text("hello")
     (local / "scratch.tmp").write_text("skip me")
-    _add_pair(qtbot, page, local, remote, bwlimit=6144)
+    # 2 MiB/s: past the limiter's first burst every 252 KiB write waits 0.12 s, longer than the
+    # engine's 0.1 s between progress reports, so the bar gets a report per write (a lower bound)
+    _add_pair(qtbot, page, local, remote, bwlimit=2048)
     assert page.pairs_table.rowCount() == 1
     assert page.pairs_table.item(0, 0).text() == "gpu1"
 
@@ -128,19 +134,22 @@ def test_mirror_deletes_only_after_a_preview(qtbot, app_window, host, sshd, tmp_
     assert (remote / "a.txt").read_text() == "a"
 
 
-def test_cancel_stops_and_leaves_no_partial_file(qtbot, app_window, host, sshd, tmp_path):
+def test_cancel_stops_and_leaves_no_partial_file(qtbot, app_window, gated_sshd, tmp_path):
+    """Cancel while the upload is in flight: the test's SFTP gate holds it after 2 MiB, so the
+    click always lands mid-transfer."""
+    host = _add_host(gated_sshd, "gated")
     page = _page(app_window)
-    remote = sshd.remote_dir("ui-cancel")
+    remote = gated_sshd.remote_dir("ui-cancel")
     local = tmp_path / "c"
     local.mkdir()
     (local / "big.bin").write_bytes(os.urandom(6 * 1024 * 1024))
-    _add_pair(qtbot, page, local, remote, bwlimit=2048)
+    _add_pair(qtbot, page, local, remote, host=host)
+    gated_sshd.gate.hold(in_bytes=2 * 1024 * 1024)
     qtbot.mouseClick(page.sync_button, Qt.MouseButton.LeftButton)
-    qtbot.waitUntil(
-        lambda: 0 < page.progress_bar.value() < 1000 and page.progress_bar.maximum() == 1000, timeout=20_000
-    )
+    qtbot.waitUntil(lambda: len(gated_sshd.gate.stalled()) >= 1, timeout=60_000)
+    assert page.cancel_button.isEnabled()
     qtbot.mouseClick(page.cancel_button, Qt.MouseButton.LeftButton)
-    _wait_idle(qtbot, page, 15_000)
+    _wait_idle(qtbot, page, 60_000)
     assert page.state_label.text() == "Cancelled"
     assert not (remote / "big.bin").exists()
     assert page.history_table.item(0, 5).text() == "Cancelled"
