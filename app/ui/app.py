@@ -11,6 +11,8 @@ from pathlib import Path
 
 log = logging.getLogger(__name__)
 
+_damage_listener = None  # the current window's ErrorReporter.report_damage (damaged state → dialog)
+
 
 def _parse_size(text: str) -> tuple[int, int]:
     try:
@@ -35,6 +37,7 @@ def create_app(argv: list[str] | None = None):  # type: ignore[no-untyped-def]
 def build_main_window(language_override: str | None = None,  # type: ignore[no-untyped-def]
                       defer_first_page: bool = False):
     """The app's QApplication, context and window, wired but not shown (tests use this too)."""
+    from app.core import damage
     from app.core.paths import default_paths
     from app.ui import i18n
     from app.ui.context import AppContext
@@ -42,7 +45,19 @@ def build_main_window(language_override: str | None = None,  # type: ignore[no-u
 
     app = create_app()
     paths = default_paths().ensure()
-    ctx = AppContext(paths, "en")
+    early: list[damage.DamageNotice] = []  # found while the settings load, before the dialogs exist
+    damage.add_listener(early.append)
+    try:
+        ctx = AppContext(paths, "en")
+    finally:
+        damage.remove_listener(early.append)
+    global _damage_listener
+    if _damage_listener is not None:  # one window per process: the previous one (tests) stops listening
+        damage.remove_listener(_damage_listener)
+    _damage_listener = ctx.errors.report_damage
+    damage.add_listener(_damage_listener)
+    for notice in early:
+        ctx.errors.report_damage(notice)
     ctx.language = i18n.install(app, i18n.resolve_language(ctx.settings.language, language_override))
     window = MainWindow(ctx, defer_first_page=defer_first_page)
     app.aboutToQuit.connect(lambda: ctx.shutdown(3000))
