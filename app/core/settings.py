@@ -255,18 +255,22 @@ class SettingsStore:
         if not isinstance(doc, dict):
             return self._move_aside(f"a JSON {type(doc).__name__}, not an object")
         version = doc.get("schema_version", 1)
+        bad_version = False
         if isinstance(version, int) and not isinstance(version, bool) and version > SCHEMA_VERSION:
             self.read_only = True
             self._report(damage.DamageNotice(
                 "settings-newer", self.file, None,
                 f"schema version {version}, this LabGPU knows {SCHEMA_VERSION}"))
         else:
+            bad_version = coerce(version, int) is _MISSING or version < 1
             try:
                 doc = _migrate(doc)
             except Exception as exc:  # noqa: BLE001 - a migration that trips on odd data: start clean
                 return self._move_aside(f"could not be migrated: {type(exc).__name__}")
         built, bad, unknown = build(Settings, doc)
         settings: Settings = built
+        if not self.read_only and bad_version:
+            bad.insert(0, "schema_version")
         if self.read_only:
             settings.schema_version = SCHEMA_VERSION
             bad = [b for b in bad if b != "schema_version"]
