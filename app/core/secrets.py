@@ -149,13 +149,21 @@ def set_secret_owned(key: str, value: str) -> OwnedWrite:
     return OwnedWrite(key, value, previous)
 
 
+def delete_secret_owned(key: str) -> OwnedWrite:
+    """Like :func:`delete_secret`, remembering what was there (``value`` "" stands for "deleted")."""
+    previous = get_secret(key)
+    if previous is not None:
+        delete_secret(key)
+    return OwnedWrite(key, "", previous)
+
+
 def undo_owned(write: OwnedWrite) -> bool:
     """Undo ``write`` only if the entry still holds what it wrote (compare before deleting): then the
     previous value comes back (or the entry goes). Someone else's later write is left alone.
     True if the entry was changed back. Never raises for a keyring problem (it is clean-up)."""
     try:
         current = get_secret(write.key)
-        if current != write.value:
+        if (current or "") != write.value:
             log.info("secret %s changed since it was written here; left as it is", write.key)
             return False
         if write.previous is None:
