@@ -155,7 +155,11 @@ def coerce(value: Any, tp: Any) -> Any:
 
 def build(cls: type[Any], doc: dict[str, Any]) -> tuple[Any, list[str], dict[str, Any]]:
     """An instance of dataclass ``cls`` from ``doc``: (instance, names of fields reset, unknown keys)."""
-    hints = typing.get_type_hints(cls)
+    try:
+        hints = typing.get_type_hints(cls)
+    except Exception:  # noqa: BLE001 - an annotation that does not resolve: JSON-clean values only
+        log.warning("type hints of %s do not resolve; its fields are checked as plain JSON", cls.__name__)
+        hints = {}
     kwargs: dict[str, Any] = {}
     bad: list[str] = []
     for f in fields(cls):
