@@ -14,12 +14,14 @@ _KEY = r"(?:secret[_-]?(?:access[_-]?)?key|secretkey|password|passphrase|token|a
 _QUOTED_RE = re.compile(r"(?i)(\b[\w-]*" + _KEY + r"['\"]?\s*[:=]\s*)(['\"])(.*?)(\2)")
 _DATA_RE = re.compile(
     r"(?i)(\b[\w-]*" + _KEY + r"['\"]?)"
-    r"(\s*=\s*|:)"
-    r"((?:(?:Bearer|Basic|Token)\s+)?[^\s'\",}&]+)"
+    r"(\s*=\s*|:)((?:Bearer|Basic|Token)\s+)?"
+    r"([^\s'\",}&]+)"
 )
 # ``key: value`` (a colon and a space) is also how people write prose ("wrong password: the host
 # refused"): the value is hidden only when it looks like a secret, not like an ordinary word.
-_PROSE_RE = re.compile(r"(?i)(\b[\w-]*" + _KEY + r")(:\s+)((?:(?:Bearer|Basic|Token)\s+)?[^\s'\",}&]+)")
+_PROSE_RE = re.compile(
+    r"(?i)(\b[\w-]*" + _KEY + r")(:\s+)((?:Bearer|Basic|Token)\s+)?([^\s'\",}&]+)"
+)
 _WORD_RE = re.compile(r"^[A-Za-z][a-z]{0,15}[.,;:!?)]*$")
 _SIGNATURE_RE = re.compile(r"(?i)(Signature=)([0-9a-f]{16,})")
 
@@ -46,9 +48,11 @@ def redact(text: str) -> str:
         if s in text:
             text = text.replace(s, "***")
     text = _QUOTED_RE.sub(lambda m: m.group(1) + m.group(2) + "***" + m.group(4), text)
-    text = _DATA_RE.sub(lambda m: m.group(1) + m.group(2) + "***", text)
+    text = _DATA_RE.sub(lambda m: m.group(1) + m.group(2) + (m.group(3) or "") + "***", text)
     text = _PROSE_RE.sub(
-        lambda m: m.group(1) + m.group(2) + ("***" if _looks_secret(m.group(3)) else m.group(3)), text
+        lambda m: m.group(1) + m.group(2) + (m.group(3) or "")
+        + ("***" if m.group(3) or _looks_secret(m.group(4)) else m.group(4)),
+        text,
     )
     return _SIGNATURE_RE.sub(lambda m: m.group(1) + "***", text)
 
