@@ -131,14 +131,13 @@ def cmd_add(args: argparse.Namespace) -> int:
     _refuse_existing(hosts, rec.name)
     password = read_stdin_secret(command="hosts add", what="password") if args.password_stdin else None
     passphrase = read_stdin_secret(command="hosts add", what="passphrase") if args.passphrase_stdin else None
+    wanted = {normalize_fingerprint(f) for f in args.fingerprint or ()}
     if args.fingerprint:
-        wanted = {normalize_fingerprint(f) for f in args.fingerprint}
         accept = lambda prompt: prompt.fingerprint in wanted  # noqa: E731
     elif _interactive() and not args.password_stdin and not args.passphrase_stdin:
         accept = _tty_accept
     else:
         accept = None
-        wanted = set()
     # One add at a time (between processes too): a second add of this name finds the first one's row
     # and stops before writing any keyring entry; a failed add undoes only its own keyring writes.
     with hosts.adding():
