@@ -5,7 +5,7 @@ reads it (tests compare with the real ``ssh -G``): BSD getopt clusters (``-vp22`
 the destination, the FIRST ``-p``/``-o Port`` and ``-l``/``-o User``/destination user win,
 ``ssh://user@host:port``, bare IPv6 destinations (``root@2001:db8::7``), host names lower-cased.
 Options are checked against ALLOW-lists: honoured (``-p -i -J -l``, ``-o`` Port, User,
-IdentityFile, ProxyJump) or harmless to ignore (``-v -A -C -t``…, port forwards ``-L -R -D``,
+IdentityFile, ProxyJump) or harmless to ignore (``-v -A -C -t``… but not ``-4``/``-6``), port forwards ``-L -R -D``,
 ``-o ServerAliveInterval=…`` and other keywords in ``_O_IGNORED`` with a value ssh accepts).
 Anything else — ``-F FILE``, ``-o HostName``, ``-o LocalCommand``, ``-o PermitLocalCommand``,
 ``-o ProxyCommand``, a remote command, any option not listed — is refused with a clear message,
@@ -30,7 +30,8 @@ DEFAULT_PORT = 22
 # after the destination, the first -p/-l/-o Port/-o User wins) and checked against ALLOW-lists:
 # an option that is neither honoured nor harmless to ignore is refused, never silently dropped.
 # Flags without an argument that change nothing about where and how LabGPU logs in.
-_FLAGS = set("46AaCfgkNnqTtvXxYy")
+# Not -4/-6 (LabGPU cannot restrict the address family), not -f (ssh refuses it without a command).
+_FLAGS = set("AaCgkNnqTtvXxYy")
 # Every option letter OpenSSH knows that takes an argument (so "-X value" is split like ssh does).
 _WITH_ARG = set("bceilmopBDEFIJLOPQRSWw")
 # Of those, the ones LabGPU honours (p i J l o) or may ignore: port forwards (``hosts forward`` does that).
@@ -172,7 +173,10 @@ def numeric_form(host: str) -> str:
     """An address literal in the form OpenSSH turns it into (getaddrinfo/getnameinfo, numeric only:
     "0" → "0.0.0.0", "127.1" → "127.0.0.1", "2001:0db8::0007" → "2001:db8::7"); names unchanged."""
     if ":" in host:
-        return str(ipaddress.IPv6Address(host)) if _ipv6(host) else host
+        try:
+            return socket.inet_ntop(socket.AF_INET6, socket.inet_pton(socket.AF_INET6, host))
+        except (OSError, ValueError):
+            return host
     try:
         return socket.inet_ntoa(socket.inet_aton(host))
     except OSError:
@@ -187,9 +191,10 @@ def check_user(user: str) -> str:
 
 def parse_hop(spec: str) -> JumpHop:
     """``[user@]host[:port]`` or ``ssh://[user@]host[:port]`` (OpenSSH refuses an IPv6 address in
-    an ``ssh://`` URI, brackets or not: so does LabGPU)."""
-    spec = spec.strip()
-    if spec.startswith("ssh://"):
+    an ``ssh://`` URI, brackets or not: so does LabGPU; like OpenSSH it drops one trailing dot of a URI's
+    host and refuses a URI host starting with "." or holding "..")."""
+    uri = spec.startswith("ssh://")
+    if uri:
         spec = spec[len("ssh://") :]
         if spec.endswith("/"):
             spec = spec[:-1]
@@ -218,6 +223,11 @@ def parse_hop(spec: str) -> JumpHop:
         raise _bad_host(spec)
     else:
         host = spec
+    if uri:
+        if host.endswith("."):
+            host = host[:-1]
+        if host.startswith(".") or ".." in host:
+            raise _bad_host(host)
     return JumpHop(
         host=check_host(host if ":" not in host else f"[{host}]").lower(), user=check_user(user), port=port
     )
@@ -300,6 +310,7 @@ class _Reader:
         if any(c.isspace() for c in arg) or not arg or '"' in arg:
             raise _bad(QT_TRANSLATE_NOOP("LabGPU", "-o {option!r} is not Keyword=Value"), option=value)
         if k == "port":
+            parse_port(arg)  # OpenSSH checks the value even when an earlier one already won
             self.set_port(arg)
         elif k == "user":
             self.set_user(arg)
@@ -413,11 +424,17 @@ def parse_ssh_command(text: str) -> SshTarget:
         i += 1
     if not host:
         raise _bad(QT_TRANSLATE_NOOP("LabGPU", "no host given"))
+    jump = parse_jump(r.jump or "")
+    if jump:  # OpenSSH refuses a last hop that is the destination itself ("jumphost loop")
+        last = jump[-1]
+        if (numeric_form(last.host) == host and (last.port or DEFAULT_PORT) == (r.port or DEFAULT_PORT)
+                and (last.user or r.user or "") == (r.user or "")):
+            raise _bad(QT_TRANSLATE_NOOP("LabGPU", "the jump host {host} is the destination itself"), host=host)
     return SshTarget(
         host=host,
         user=r.user or "",
         port=r.port,
         key_path=r.keys[0] if r.keys else "",
-        jump=parse_jump(r.jump or ""),
+        jump=jump,
         options=dict(r.options),
     )

@@ -599,6 +599,10 @@
         <translation>选项 -{opt} 需要一个值</translation>
     </message>
     <message>
+        <source>the jump host {host} is the destination itself</source>
+        <translation>跳板主机 {host} 就是目标主机本身</translation>
+    </message>
+    <message>
         <source>option -{opt} is not supported</source>
         <translation>不支持选项 -{opt}</translation>
     </message>
