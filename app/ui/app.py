@@ -91,6 +91,7 @@ def run_gui(args: argparse.Namespace) -> int:
     if probe:
         QTimer.singleShot(0, lambda: print(f"LABGPU_SHOWN {time.time():.6f}", flush=True))
     QTimer.singleShot(0, window.finish_startup)
+    QTimer.singleShot(0, lambda: _check_database(ctx))  # a damaged database is said at start, not later
     if probe:
         # The first page is built and its catalog loaded: what the user sees as "ready".
         def _ready() -> None:
@@ -102,6 +103,16 @@ def run_gui(args: argparse.Namespace) -> int:
 
         QTimer.singleShot(0, _ready)
     return int(app.exec())
+
+
+def _check_database(ctx) -> None:  # type: ignore[no-untyped-def]
+    """Open the database once the window is shown: a damaged one is set aside and its dialog shown now."""
+    from app.core.errors import LabGpuError
+
+    try:
+        _ = ctx.store
+    except LabGpuError as exc:
+        ctx.errors.report(exc)
 
 
 def _screenshot(app, ctx, window, path: Path) -> int:  # type: ignore[no-untyped-def]

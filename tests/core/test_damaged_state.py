@@ -154,6 +154,18 @@ def test_screenshot_of_a_page_with_a_damaged_database_recovers(page, tmp_path):
     assert len(_copies(_db().parent)) == 1
 
 
+def test_gui_start_says_at_once_that_the_database_was_damaged():
+    db = _db()
+    db.write_bytes(b"not a database at all" * 50)
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", LABGPU_STARTUP_PROBE="1")
+    r = subprocess.run([sys.executable, "-m", "app", "--page", "offers"], cwd=ROOT, capture_output=True,
+                       text=True, timeout=180, env=env, stdin=subprocess.DEVNULL)
+    assert r.returncode == 0, r.stderr
+    assert "LABGPU_READY" in r.stdout
+    assert "Traceback" not in r.stderr and "damaged" in r.stderr
+    assert len(_copies(db.parent)) == 1
+
+
 @pytest.mark.parametrize("port", ["abc", 70000, 0, -1])
 def test_a_stored_bad_port_is_refused_at_once(port, tmp_path):
     _saved_hosts(1)
