@@ -226,8 +226,15 @@ class SettingsStore:
     def _move_aside(self, why: str) -> Settings:
         copy: Path | None
         try:
-            copy = damage.aside_name(self.file, "broken")
-            os.replace(self.file, copy)
+            copy = damage.claim_copy_name(self.file, "broken")  # a name no other process can take
+            try:
+                os.replace(self.file, copy)
+            except OSError:
+                if self.file.is_dir():  # an unreadable folder where the file should be
+                    copy.unlink()
+                    os.replace(self.file, copy)
+                else:
+                    raise
         except OSError:
             copy = None
         self._report(damage.DamageNotice("settings", self.file, copy, why))

@@ -88,6 +88,26 @@ def test_zero_byte_database_counts_as_damaged_not_as_new():
     assert copy.stat().st_size == 0
 
 
+def test_an_unreadable_database_path_is_moved_aside_too():
+    db = _db()
+    db.mkdir()  # not a file at all
+    (db / "inside").write_text("kept")
+    r = labgpu("hosts", "ls", "--json")
+    assert r.returncode == 0 and "Traceback" not in r.stderr and "not a regular file" in r.stderr
+    [copy] = _copies(db.parent)
+    assert (copy / "inside").read_text() == "kept"
+    assert db.is_file()
+
+
+def test_an_unreadable_settings_path_falls_back_to_defaults(capsys):
+    store = SettingsStore()
+    store.file.mkdir()
+    assert store.load() == Settings()
+    assert len(_broken(store.file.parent)) == 1 and "could not be read" in capsys.readouterr().err
+    store.save(Settings(language="en"))
+    assert SettingsStore().load().language == "en"
+
+
 def test_a_second_corruption_never_overwrites_the_first_copy():
     db = _db()
     first, second = b"first garbage " * 100, b"second garbage " * 100
