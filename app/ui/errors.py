@@ -81,7 +81,10 @@ class ErrorReporter(QObject):
     def report_damage(self, notice: DamageNotice) -> None:
         """Damaged local state that LabGPU set aside (callable from any thread)."""
         print(f"labgpu: {notice.one_line()}", file=sys.stderr, flush=True)
-        self.damage_reported.emit(notice)
+        try:
+            self.damage_reported.emit(notice)
+        except RuntimeError:  # this window is gone (tests build several); the line above was the message
+            pass
 
     def damage_text(self, notice: DamageNotice) -> tuple[str, str]:
         """(message, what to do) for a notice, in the user's language."""
