@@ -166,6 +166,19 @@ def test_damage_seen_while_running_is_a_labgpu_error(tmp_path):
         store_module._SCHEMAS.pop("test_damage_running", None)  # other tests' stores need not make it
 
 
+@pytest.mark.parametrize("page", ["hosts", "sync", "instances", "accounts"])
+def test_screenshot_of_a_page_with_a_damaged_database_recovers(page, tmp_path):
+    _db().write_bytes(os.urandom(4096))
+    shot = tmp_path / f"{page}.png"
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    r = subprocess.run([sys.executable, "-m", "app", "--screenshot", str(shot), "--page", page], cwd=ROOT,
+                       capture_output=True, text=True, timeout=180, env=env, stdin=subprocess.DEVNULL)
+    assert r.returncode == 0, r.stderr
+    assert shot.stat().st_size > 0
+    assert "Traceback" not in r.stderr and "damaged" in r.stderr
+    assert len(_copies(_db().parent)) == 1
+
+
 def test_gui_start_says_at_once_that_the_database_was_damaged():
     db = _db()
     db.write_bytes(b"not a database at all" * 50)
