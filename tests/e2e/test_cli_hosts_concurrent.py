@@ -89,3 +89,21 @@ def test_failed_add_removes_only_what_it_wrote(sshd):
     assert again.returncode != 0 and "HostExists" in again.stderr
     assert secrets.get_secret(f"host:{name}:passphrase") == sshd.client_key_passphrase
     assert _run("hosts", "rm", name).returncode == 0
+
+
+def test_gui_add_of_a_taken_name_leaves_the_saved_hosts_password(app_window, qtbot):
+    """The Hosts page's add (HostsService.add_host) stops at the taken name before any keyring write."""
+    from app.core import secrets
+    from app.core.hosts import HostRecord, HostStore, password_key
+
+    ctx, window = app_window
+    name = f"gui{os.getpid()}"
+    HostStore(ctx.store).add(HostRecord(name=name, hostname="127.0.0.1", auth="password"))
+    secrets.set_secret(password_key(name), "the-saved-password")
+    page = window.pages["hosts"]
+    page.service.add_host(HostRecord(name=name, hostname="127.0.0.2", auth="password"),
+                          password="another-password", connect=False)
+    qtbot.waitUntil(lambda: any("HostExists" in k for k in ctx.errors.seen()), timeout=30000)
+    assert secrets.get_secret(password_key(name)) == "the-saved-password"
+    assert HostStore(ctx.store).get(name).hostname == "127.0.0.1"
+    secrets.delete_secret(password_key(name))
