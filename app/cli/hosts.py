@@ -69,12 +69,29 @@ def register(sub: Any) -> None:
     fk.add_argument("name")
     fk.set_defaults(func=cmd_forget_key)
 
+    tr = hs.add_parser("trust", help="accept a saved host's new key: the fingerprint your provider shows")
+    tr.add_argument("name")
+    tr.add_argument("--fingerprint", metavar="SHA256:…", required=True,
+                    help="the host key fingerprint your provider shows; any other key is refused")
+    tr.set_defaults(func=cmd_trust)
+
     fw = hs.add_parser("forward", help="open TensorBoard/Jupyter/PORT of a host on a local port")
     fw.add_argument("name")
     fw.add_argument("service", help="tensorboard (6006), jupyter (8888) or a remote port")
-    fw.add_argument("--local-port", type=int, default=0, help="local port (default: a free one)")
+    fw.add_argument("--local-port", type=_local_port, default=0, help="local port 1–65535 (default: a free one)")
     fw.add_argument("--open", action="store_true", help="open the URL in the browser")
     fw.set_defaults(func=cmd_forward)
+
+
+def _local_port(text: str) -> int:
+    """argparse type for --local-port: a clear message instead of a traceback for 70000 or "abc"."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number (1–65535)") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is outside 1–65535 (0 or nothing: a free port)")
+    return port
 
 
 def _tty_accept(prompt: Any) -> bool:
@@ -99,7 +116,6 @@ def _interactive() -> bool:
 
 def cmd_add(args: argparse.Namespace) -> int:
     from app.remote.hostkeys import normalize_fingerprint
-    from app.remote.ssh import Connection
 
     paths = default_paths()
     hosts = HostStore(paths=paths)
@@ -112,31 +128,70 @@ def cmd_add(args: argparse.Namespace) -> int:
     rec = record_from_command(args.name, args.command, via_vpn=args.via_vpn)
     if args.password_stdin and not rec.key_path:
         rec = replace(rec, auth="password")
-    if hosts.find(rec.name) is not None:
-        raise InputError(
-            QT_TRANSLATE_NOOP("LabGPU", "A host named {name!r} already exists."),
-            QT_TRANSLATE_NOOP("LabGPU", "Pick another name or remove the old host first."),
-            code="HostExists",
-            name=rec.name,
-        )
+    _refuse_existing(hosts, rec.name)
     password = read_stdin_secret(command="hosts add", what="password") if args.password_stdin else None
     passphrase = read_stdin_secret(command="hosts add", what="passphrase") if args.passphrase_stdin else None
-    if passphrase is not None:
-        secrets.set_secret(passphrase_key(rec.name), passphrase)  # the key loader reads it from there
+    wanted = {normalize_fingerprint(f) for f in args.fingerprint or ()}
     if args.fingerprint:
-        wanted = {normalize_fingerprint(f) for f in args.fingerprint}
         accept = lambda prompt: prompt.fingerprint in wanted  # noqa: E731
     elif _interactive() and not args.password_stdin and not args.passphrase_stdin:
         accept = _tty_accept
     else:
         accept = None
+    # One add at a time (between processes too): a second add of this name finds the first one's row
+    # and stops before writing any keyring entry; a failed add undoes only its own keyring writes.
+    with hosts.adding():
+        _refuse_existing(hosts, rec.name)
+        fingerprint = _add_locked(hosts, rec, paths, accept, wanted, args.fingerprint, password, passphrase)
+    print(f"Added host {rec.name} ({rec.address}), host key {fingerprint}")
+    return 0
+
+
+def _refuse_existing(hosts: HostStore, name: str) -> None:
+    if hosts.exists(name):
+        raise InputError(
+            QT_TRANSLATE_NOOP("LabGPU", "A host named {name!r} already exists."),
+            QT_TRANSLATE_NOOP("LabGPU", "Pick another name or remove the old host first."),
+            code="HostExists",
+            name=name,
+        )
+
+
+def _add_locked(
+    hosts: HostStore,
+    rec: Any,
+    paths: Any,
+    accept: Any,
+    wanted: set[str],
+    given: list[str] | None,
+    password: str | None,
+    passphrase: str | None,
+) -> str:
+    from app.remote.hostkeys import HostKeyError, HostKeyUnknownError
+    from app.remote.ssh import Connection
+
+    owned: list[secrets.OwnedWrite] = []
     ok = False
     try:
-        conn = Connection(rec, paths, accept, password=password).connect()
+        if passphrase is not None:  # the key loader reads it from the keyring
+            owned.append(secrets.set_secret_owned(passphrase_key(rec.name), passphrase))
         try:
-            if args.fingerprint and conn.fingerprint not in wanted:
-                from app.remote.hostkeys import HostKeyError
-
+            conn = Connection(rec, paths, accept, password=password).connect()
+        except HostKeyUnknownError as exc:
+            raise HostKeyError(
+                QT_TRANSLATE_NOOP("LabGPU", "The host key of {host} was not accepted: {key_type} {fingerprint}."),
+                QT_TRANSLATE_NOOP(
+                    "LabGPU",
+                    "If this matches the fingerprint your provider shows, run the same 'labgpu hosts add' "
+                    "again with --fingerprint {fingerprint}.",
+                ),
+                code=exc.code,
+                host=exc.prompt.display,
+                key_type=exc.prompt.key_type,
+                fingerprint=exc.prompt.fingerprint,
+            ) from None
+        try:
+            if given and conn.fingerprint not in wanted:
                 raise HostKeyError(
                     QT_TRANSLATE_NOOP(
                         "LabGPU", "{host} has the key {fingerprint}, not the one given ({given})."
@@ -145,19 +200,19 @@ def cmd_add(args: argparse.Namespace) -> int:
                     code="HostKeyMismatch",
                     host=rec.name,
                     fingerprint=conn.fingerprint,
-                    given=", ".join(args.fingerprint),
+                    given=", ".join(given),
                 )
             if password is not None:
-                secrets.set_secret(password_key(rec.name), password)
+                owned.append(secrets.set_secret_owned(password_key(rec.name), password))
             hosts.add(replace(rec, fingerprint=conn.fingerprint))
             ok = True
+            return str(conn.fingerprint)
         finally:
             conn.close()
     finally:
-        if not ok and passphrase is not None:
-            secrets.delete_secret(passphrase_key(rec.name))
-    print(f"Added host {rec.name} ({rec.address}), host key {conn.fingerprint}")
-    return 0
+        if not ok:
+            for write in reversed(owned):
+                secrets.undo_owned(write)
 
 
 def _all_hosts() -> list[tuple[str, Any]]:
@@ -209,7 +264,9 @@ def cmd_ls(args: argparse.Namespace) -> int:
 
 def cmd_rm(args: argparse.Namespace) -> int:
     hosts = HostStore(paths=default_paths())
-    rec = hosts.get(args.name)
+    if not hosts.exists(args.name):  # a damaged row can still be removed
+        hosts.get(args.name)  # raises HostNotFoundError
+    rec = argparse.Namespace(name=args.name)
     hosts.remove(rec.name)
     for key in (password_key(rec.name), passphrase_key(rec.name)):
         try:
@@ -231,9 +288,55 @@ def cmd_forget_key(args: argparse.Namespace) -> int:
     before = known.fingerprints(target.hostname, target.port)
     known.forget(target.hostname, target.port)
     if before:
-        print(f"Forgot the host key of {rec.name} ({', '.join(before)}); the next connection asks again")
+        print(
+            f"Forgot the host key of {rec.name} ({', '.join(before)}). Accept the new key with "
+            f"'labgpu hosts trust {rec.name} --fingerprint SHA256:…' (the fingerprint your provider shows), "
+            "or answer the question in the app"
+        )
     else:
         print(f"No host key was known for {rec.name}")
+    return 0
+
+
+def cmd_trust(args: argparse.Namespace) -> int:
+    from app.remote.hostkeys import HostKeyError, KnownHosts, fingerprint_matcher, normalize_fingerprint
+    from app.remote.ssh import find_host, open_connection, resolve_target
+
+    paths = default_paths()
+    wanted = normalize_fingerprint(args.fingerprint)
+    rec = find_host(args.name, paths)
+    target = resolve_target(rec, paths)
+    known = KnownHosts(paths).fingerprints(target.hostname, target.port)
+    if known and wanted not in known:
+        raise HostKeyError(
+            QT_TRANSLATE_NOOP("LabGPU", "LabGPU already trusts another key for {name}: {known}."),
+            QT_TRANSLATE_NOOP(
+                "LabGPU",
+                "Only if your provider confirms the host was rebuilt: 'labgpu hosts forget-key {name}', "
+                "then trust the new key.",
+            ),
+            code="HostKeyKnown",
+            name=rec.name,
+            known=", ".join(known),
+        )
+    conn = open_connection(rec, paths, fingerprint_matcher(wanted))
+    try:
+        fingerprint = conn.fingerprint
+    finally:
+        conn.close()
+    if fingerprint != wanted:
+        raise HostKeyError(
+            QT_TRANSLATE_NOOP("LabGPU", "{host} has the key {fingerprint}, not the one given ({given})."),
+            QT_TRANSLATE_NOOP("LabGPU", "Check the fingerprint with your provider."),
+            code="HostKeyMismatch",
+            host=rec.name,
+            fingerprint=fingerprint,
+            given=args.fingerprint,
+        )
+    hs = HostStore(paths=paths)
+    if hs.exists(rec.name):
+        hs.update(rec.name, fingerprint=fingerprint)
+    print(f"Trusted the host key of {rec.name}: {fingerprint}")
     return 0
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 
 from app.core.errors import InputError
@@ -63,6 +64,10 @@ def run_offers(args: argparse.Namespace) -> int:
                          code="offers.provider", name=", ".join(unknown), known=" ".join(PROVIDERS))
     checks = (("--min-vram", args.min_vram), ("--max-price", args.max_price), ("--gpus", args.gpus))
     for name, value in checks:
+        if value is not None and not math.isfinite(value):
+            raise InputError(QT_TRANSLATE_NOOP("LabGPU", "{option} must be a number, not {value}."),
+                             QT_TRANSLATE_NOOP("LabGPU", "Give a plain amount such as 1.5 (or leave it out)."),
+                             code="offers.not_a_number", option=name, value=value)
         if value is not None and not value >= 0:
             raise InputError(QT_TRANSLATE_NOOP("LabGPU", "{option} must be zero or more."),
                              code="offers.negative", option=name)

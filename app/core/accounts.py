@@ -33,7 +33,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from . import secrets
+from . import damage, secrets
 from .errors import InputError, LabGpuError
 from .i18n import QT_TRANSLATE_NOOP
 from .store import Store, register_schema
@@ -253,9 +253,10 @@ class AccountBook:
         return Credentials(key_id, secret, token)
 
     # -- writing -------------------------------------------------------------------------------
-    def _write_secrets(self, name: str, creds: Credentials) -> builtins.list[str]:
-        """Secrets first: if the keyring fails, nothing has reached the database."""
-        written: builtins.list[str] = []
+    def _write_secrets(self, name: str, creds: Credentials) -> builtins.list[secrets.OwnedWrite]:
+        """Secrets first: if the keyring fails, nothing has reached the database. On failure the
+        writes made here are undone (only where the entry still holds what was written here)."""
+        written: builtins.list[secrets.OwnedWrite] = []
         try:
             for kind, value in (
                 ("key_id", creds.key_id.strip()),
@@ -264,55 +265,53 @@ class AccountBook:
             ):
                 entry = secret_entry(name, kind)
                 if value:
-                    secrets.set_secret(entry, value)
-                    written.append(entry)
+                    written.append(secrets.set_secret_owned(entry, value))
                 elif kind == "session_token":
-                    secrets.delete_secret(entry)
+                    written.append(secrets.delete_secret_owned(entry))
         except BaseException:
-            for entry in written:
-                try:
-                    secrets.delete_secret(entry)
-                except LabGpuError:
-                    pass
+            _undo(written)
             raise
         return written
+
+    def _adding(self) -> Any:
+        """Held while an account is added: LabGPU processes adding accounts take turns, so a second
+        add of one name sees the first's row and writes no keyring entry."""
+        return damage.file_lock(self.store.path.with_name(f".{self.store.path.name}.accounts-add.lock"))
 
     def add(self, account: Account, creds: Credentials, *, source: str = "manual") -> Account:
         validate_account(account)
         validate_credentials(creds)
-        if self.exists(account.name):
-            raise AccountError(
-                QT_TRANSLATE_NOOP("LabGPU", "An account named '{name}' already exists."),
-                QT_TRANSLATE_NOOP("LabGPU", "Choose another name, or remove the old account first."),
-                code="AccountExists",
-                name=account.name,
-            )
-        entries = self._write_secrets(account.name, creds)
-        now = _now().isoformat()
-        try:
-            self.store.execute(
-                "INSERT INTO cloud_accounts(name, provider, region, endpoint, extra_json, key_id_masked,"
-                " secret_entries_json, source, created_at, updated_at) VALUES(?,?,?,?,?,?,?,?,?,?)",
-                (
-                    account.name,
-                    account.provider,
-                    account.region,
-                    account.endpoint.strip(),
-                    json.dumps(account.extra, sort_keys=True),
-                    mask_key_id(creds.key_id),
-                    json.dumps(entries),
-                    source,
-                    now,
-                    now,
-                ),
-            )
-        except BaseException:
-            for entry in entries:
-                try:
-                    secrets.delete_secret(entry)
-                except LabGpuError:
-                    pass
-            raise
+        with self._adding():
+            if self.exists(account.name):
+                raise AccountError(
+                    QT_TRANSLATE_NOOP("LabGPU", "An account named '{name}' already exists."),
+                    QT_TRANSLATE_NOOP("LabGPU", "Choose another name, or remove the old account first."),
+                    code="AccountExists",
+                    name=account.name,
+                )
+            written = self._write_secrets(account.name, creds)
+            entries = [w.key for w in written if w.value]
+            now = _now().isoformat()
+            try:
+                self.store.execute(
+                    "INSERT INTO cloud_accounts(name, provider, region, endpoint, extra_json, key_id_masked,"
+                    " secret_entries_json, source, created_at, updated_at) VALUES(?,?,?,?,?,?,?,?,?,?)",
+                    (
+                        account.name,
+                        account.provider,
+                        account.region,
+                        account.endpoint.strip(),
+                        json.dumps(account.extra, sort_keys=True),
+                        mask_key_id(creds.key_id),
+                        json.dumps(entries),
+                        source,
+                        now,
+                        now,
+                    ),
+                )
+            except BaseException:
+                _undo(written)
+                raise
         return self.get(account.name)
 
     def edit(
@@ -337,7 +336,7 @@ class AccountBook:
         entries: builtins.list[str] | None = None
         if credentials is not None:
             validate_credentials(credentials)
-            entries = self._write_secrets(name, credentials)
+            entries = [w.key for w in self._write_secrets(name, credentials) if w.value]
             masked = mask_key_id(credentials.key_id)
         # Fixed column names only; every value is a bound parameter.
         extra_col = ", secret_entries_json=?" if entries is not None else ""
@@ -383,6 +382,11 @@ class AccountBook:
             self.add(cand.account, cand.credentials, source=cand.source)
             results.append(ImportResult(cand.account.name, "added", cand.source))
         return results
+
+
+def _undo(written: Sequence[secrets.OwnedWrite]) -> None:
+    for write in reversed(written):
+        secrets.undo_owned(write)
 
 
 @dataclass(frozen=True)

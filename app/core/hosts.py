@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from . import damage
 from .errors import InputError, LabGpuError
 from .i18n import QT_TRANSLATE_NOOP
 from .paths import Paths, default_paths
-from .sshcmd import DEFAULT_PORT, SshTarget, parse_jump, parse_ssh_command
+from .sshcmd import DEFAULT_PORT, SshTarget, check_host, check_user, parse_jump, parse_ssh_command
 from .store import Store, register_schema
 
 AUTH_KINDS = ("auto", "key", "agent", "password")
@@ -49,6 +52,63 @@ _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\-]{0,63}$")
 
 class HostNotFoundError(LabGpuError):
     pass
+
+
+class StoredHostError(LabGpuError):
+    """A saved host whose row holds a value LabGPU would never have written (damaged or hand-edited)."""
+
+
+_TEXT_COLUMNS = ("user", "key_path", "auth", "jump", "via_vpn", "private_address", "instance_id",
+                 "provider", "fingerprint")
+
+
+def _bad_row(name: object, column: str, value: object) -> StoredHostError:
+    return StoredHostError(
+        QT_TRANSLATE_NOOP("LabGPU", "The saved host {name!r} has a bad {column} in the database: {value!r}."),
+        QT_TRANSLATE_NOOP(
+            "LabGPU", "Remove it with 'labgpu hosts rm {name}' (or on the Hosts page) and add it again."
+        ),
+        code="BadStoredHost",
+        name=str(name),
+        column=column,
+        value=value if isinstance(value, (str, int, float, type(None))) else repr(value),
+    )
+
+
+def record_from_row(d: dict[str, Any]) -> HostRecord:
+    """A HostRecord from a ``hosts`` row, every value checked: a bad one is refused here, at once."""
+    name = d.get("name")
+    if not isinstance(name, str) or not _NAME_RE.match(name):
+        raise _bad_row(name, "name", name)
+    port = d.get("port")
+    if port is not None and (isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535):
+        raise _bad_row(name, "port", port)
+    hostname = d.get("hostname")
+    try:
+        if not isinstance(hostname, str):
+            raise InputError("")
+        check_host(hostname if ":" not in hostname else f"[{hostname}]")
+    except InputError:
+        raise _bad_row(name, "hostname", hostname) from None
+    for col in _TEXT_COLUMNS:
+        if not isinstance(d.get(col, ""), str):
+            raise _bad_row(name, col, d.get(col))
+    try:
+        check_user(d.get("user", ""))
+    except InputError:
+        raise _bad_row(name, "user", d.get("user")) from None
+    if d.get("auth", "auto") not in AUTH_KINDS:
+        raise _bad_row(name, "auth", d.get("auth"))
+    try:
+        parse_jump(d.get("jump", ""))
+    except InputError:
+        raise _bad_row(name, "jump", d.get("jump")) from None
+    for col in ("created_at", "updated_at"):
+        v = d.get(col, 0.0)
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise _bad_row(name, col, v)
+    known = {f for f in HostRecord.__dataclass_fields__}
+    return HostRecord(**{k: v for k, v in d.items() if k in known})
 
 
 def password_key(name: str) -> str:
@@ -157,8 +217,11 @@ class HostStore:
 
     @staticmethod
     def _row(row: Any) -> HostRecord:
-        d = dict(row)
-        return HostRecord(**d)
+        return record_from_row(dict(row))
+
+    def exists(self, name: str) -> bool:
+        """Whether a row of that name exists (without reading its values: works on a damaged row)."""
+        return bool(self.store.query("SELECT 1 FROM hosts WHERE name=?", (name,)))
 
     def list(self) -> list[HostRecord]:
         return [self._row(r) for r in self.store.query("SELECT * FROM hosts ORDER BY name")]
@@ -204,6 +267,13 @@ class HostStore:
         rec = replace(self.get(name), **changes, updated_at=time.time())
         self.add(rec, replace_existing=True)
         return rec
+
+    @contextmanager
+    def adding(self) -> Iterator[None]:
+        """Held while a host is added (keyring entries, then the row): LabGPU processes adding hosts
+        take turns, so a second add of one name sees the first's row and touches no keyring entry."""
+        with damage.file_lock(self.store.path.with_name(f".{self.store.path.name}.hosts-add.lock")):
+            yield
 
     def remove(self, name: str) -> bool:
         cur = self.store.execute("DELETE FROM hosts WHERE name=?", (name,))

@@ -9,11 +9,26 @@ import threading
 
 from .paths import Paths
 
-_SECRET_PATTERNS = [
-    re.compile(r"(?i)(secret[_-]?(?:access[_-]?)?key|secretkey|password|passphrase|token|authorization)"
-               r"(['\"]?\s*[:=]\s*['\"]?)([^\s'\",}]+)"),
-    re.compile(r"(?i)(Signature=)([0-9a-f]{16,})"),
-]
+_KEY = r"(?:secret[_-]?(?:access[_-]?)?key|secretkey|password|passphrase|token|authorization)"
+# ``key=value``, ``key:value`` and quoted ``"key": "value"`` are data: the value is always hidden.
+_QUOTED_RE = re.compile(r"(?i)(\b[\w-]*" + _KEY + r"['\"]?\s*[:=]\s*)(['\"])(.*?)(\2)")
+_DATA_RE = re.compile(
+    r"(?i)(\b[\w-]*" + _KEY + r"['\"]?)"
+    r"(\s*=\s*|:)((?:Bearer|Basic|Token)\s+)?"
+    r"([^\s'\",}&]+)"
+)
+# ``key: value`` (a colon and a space) is also how people write prose ("wrong password: the host
+# refused"): the value is hidden only when it looks like a secret, not like an ordinary word.
+_PROSE_RE = re.compile(
+    r"(?i)(\b[\w-]*" + _KEY + r")(:\s+)((?:Bearer|Basic|Token)\s+)?([^\s'\",}&]+)"
+)
+_WORD_RE = re.compile(r"^[A-Za-z][a-z]{0,15}[.,;:!?)]*$")
+_SIGNATURE_RE = re.compile(r"(?i)(Signature=)([0-9a-f]{16,})")
+
+
+def _looks_secret(value: str) -> bool:
+    return not _WORD_RE.match(value)
+
 
 _lock = threading.Lock()
 _known_secrets: set[str] = set()
@@ -32,9 +47,14 @@ def redact(text: str) -> str:
     for s in secrets:
         if s in text:
             text = text.replace(s, "***")
-    for pat in _SECRET_PATTERNS:
-        text = pat.sub(lambda m: m.group(1) + (m.group(2) + "***" if m.lastindex == 3 else "***"), text)
-    return text
+    text = _QUOTED_RE.sub(lambda m: m.group(1) + m.group(2) + "***" + m.group(4), text)
+    text = _DATA_RE.sub(lambda m: m.group(1) + m.group(2) + (m.group(3) or "") + "***", text)
+    text = _PROSE_RE.sub(
+        lambda m: m.group(1) + m.group(2) + (m.group(3) or "")
+        + ("***" if m.group(3) or _looks_secret(m.group(4)) else m.group(4)),
+        text,
+    )
+    return _SIGNATURE_RE.sub(lambda m: m.group(1) + "***", text)
 
 
 class RedactingFilter(logging.Filter):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import sys
 import threading
+from dataclasses import dataclass, field
 from typing import Any
 
 from .errors import LabGpuError
@@ -130,3 +131,45 @@ def delete_secret(key: str) -> bool:
             raise _wrap(exc) from None
     log.info("secret deleted: %s", key)
     return True
+
+
+@dataclass(frozen=True)
+class OwnedWrite:
+    """A keyring write and what it replaced, so that a failed operation undoes only its own write."""
+
+    key: str
+    value: str = field(repr=False)
+    previous: str | None = field(repr=False)
+
+
+def set_secret_owned(key: str, value: str) -> OwnedWrite:
+    """Like :func:`set_secret`, remembering the value it replaced (for :func:`undo_owned`)."""
+    previous = get_secret(key)
+    set_secret(key, value)
+    return OwnedWrite(key, value, previous)
+
+
+def delete_secret_owned(key: str) -> OwnedWrite:
+    """Like :func:`delete_secret`, remembering what was there (``value`` "" stands for "deleted")."""
+    previous = get_secret(key)
+    if previous is not None:
+        delete_secret(key)
+    return OwnedWrite(key, "", previous)
+
+
+def undo_owned(write: OwnedWrite) -> bool:
+    """Undo ``write`` only if the entry still holds what it wrote (compare before deleting): then the
+    previous value comes back (or the entry goes). Someone else's later write is left alone.
+    True if the entry was changed back. Never raises for a keyring problem (it is clean-up)."""
+    try:
+        current = get_secret(write.key)
+        if (current or "") != write.value:
+            log.info("secret %s changed since it was written here; left as it is", write.key)
+            return False
+        if write.previous is None:
+            return delete_secret(write.key)
+        set_secret(write.key, write.previous)
+        return True
+    except LabGpuError as exc:
+        log.warning("could not undo the keyring write %s: %s", write.key, exc.one_line())
+        return False

@@ -1,14 +1,32 @@
-"""Typed settings with a schema version, ordered migrations and atomic writes."""
+"""Typed settings with a schema version, ordered migrations and atomic writes.
+
+Loading never raises and always returns valid, typed settings. Each field is checked against its
+dataclass type (``typing.get_type_hints``), so a field another feature adds later is validated
+without touching this loader; nested dataclass fields are checked the same way. A field with the
+wrong type (or a value ``Settings.validate`` refuses) is reset to its default, alone, with a
+warning, and the original file is kept as ``settings.broken-<UTC time>.json`` (a new name each
+time: a second problem never overwrites the first copy). A file that is not JSON at all is moved
+to such a name. A file written by a newer LabGPU (``schema_version`` above ours) is read as far as
+we understand it and never rewritten: :attr:`SettingsStore.read_only` is set and :meth:`save` is
+a no-op. Unknown keys are kept as they are on save. Problems are reported through :mod:`.damage`.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
+import math
+import os
+import shutil
+import types
+import typing
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
+from . import damage
 from .paths import Paths, atomic_write_text, default_paths
 
 log = logging.getLogger(__name__)
@@ -33,6 +51,7 @@ class Settings:
     extra: dict[str, Any] = field(default_factory=dict)  # per-feature settings, keyed by feature
 
     def validate(self) -> None:
+        """Values of the right type but out of range fall back to their defaults (types are the loader's job)."""
         if self.language not in LANGUAGES:
             self.language = "system"
         if self.display_currency not in CURRENCIES:
@@ -48,10 +67,140 @@ Migration = Callable[[dict[str, Any]], dict[str, Any]]
 # MIGRATIONS[n] turns a schema n document into schema n+1. Append only.
 MIGRATIONS: dict[int, Migration] = {}
 
+_MISSING = object()
+
+
+def _default(f: dataclasses.Field[Any]) -> Any:
+    if f.default is not dataclasses.MISSING:
+        return f.default
+    if f.default_factory is not dataclasses.MISSING:
+        return f.default_factory()
+    return None
+
+
+def _json_clean(value: Any, depth: int = 0) -> bool:
+    """True for a value that survives a JSON round trip unchanged (no NaN/inf, str keys, not too deep)."""
+    if depth > 32:
+        return False
+    if value is None or isinstance(value, (bool, str, int)):
+        return True
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, list):
+        return all(_json_clean(v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _json_clean(v, depth + 1) for k, v in value.items())
+    return False
+
+
+def coerce(value: Any, tp: Any) -> Any:
+    """``value`` as type ``tp``, or ``_MISSING`` when it is not one (no lossy conversion)."""
+    if tp is Any:
+        return value if _json_clean(value) else _MISSING
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        for arg in typing.get_args(tp):
+            got = coerce(value, arg)
+            if got is not _MISSING:
+                return got
+        return _MISSING
+    if tp is type(None):
+        return None if value is None else _MISSING
+    if origin is typing.Literal:
+        return value if any(value == a and type(value) is type(a) for a in typing.get_args(tp)) else _MISSING
+    if tp is bool:
+        return value if isinstance(value, bool) else _MISSING
+    if tp is int:
+        return value if isinstance(value, int) and not isinstance(value, bool) else _MISSING
+    if tp is float:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return _MISSING
+        try:
+            f = float(value)
+        except OverflowError:
+            return _MISSING
+        return f if math.isfinite(f) else _MISSING
+    if tp is str:
+        return value if isinstance(value, str) else _MISSING
+    if origin is dict or tp is dict:
+        if not isinstance(value, dict):
+            return _MISSING
+        kt, vt = (typing.get_args(tp) or (Any, Any))
+        out = {}
+        for k, v in value.items():
+            ck, cv = coerce(k, kt), coerce(v, vt)
+            if ck is _MISSING or cv is _MISSING:
+                return _MISSING
+            out[ck] = cv
+        return out
+    if origin in (list, tuple) or tp in (list, tuple):
+        if not isinstance(value, list):
+            return _MISSING
+        args = typing.get_args(tp)
+        if origin is tuple and args and args[-1] is not Ellipsis:
+            if len(args) != len(value):
+                return _MISSING
+            items = [coerce(v, a) for v, a in zip(value, args, strict=True)]
+        else:
+            items = [coerce(v, args[0] if args else Any) for v in value]
+        if any(i is _MISSING for i in items):
+            return _MISSING
+        return tuple(items) if origin is tuple or tp is tuple else items
+    if dataclasses.is_dataclass(tp) and isinstance(tp, type):
+        if not isinstance(value, dict):
+            return _MISSING
+        obj, bad, _unknown = build(tp, value)
+        return _MISSING if bad else obj
+    return _MISSING  # a type this loader does not know: keep the default rather than guess
+
+
+def build(cls: type[Any], doc: dict[str, Any]) -> tuple[Any, list[str], dict[str, Any]]:
+    """An instance of dataclass ``cls`` from ``doc``: (instance, names of fields reset, unknown keys)."""
+    try:
+        hints = typing.get_type_hints(cls)
+    except Exception:  # noqa: BLE001 - an annotation that does not resolve: JSON-clean values only
+        log.warning("type hints of %s do not resolve; its fields are checked as plain JSON", cls.__name__)
+        hints = {}
+    kwargs: dict[str, Any] = {}
+    bad: list[str] = []
+    for f in fields(cls):
+        if not f.init:
+            continue
+        if f.name not in doc:
+            continue
+        got = coerce(doc[f.name], hints.get(f.name, Any))
+        if got is _MISSING:
+            bad.append(f.name)
+            continue
+        kwargs[f.name] = got
+    known = {f.name for f in fields(cls)}
+    unknown = {k: v for k, v in doc.items() if k not in known}
+    return cls(**kwargs), bad, unknown
+
+
+def _validated(settings: Settings) -> list[str]:
+    """Run ``validate`` (ranges); the names of the fields it changed."""
+    before = {f.name: getattr(settings, f.name) for f in fields(settings)}
+    try:
+        settings.validate()
+    except (TypeError, ValueError, OverflowError):  # a validate() that trips on an odd value
+        fresh = Settings()
+        changed = []
+        for f in fields(settings):
+            if _differs(before[f.name], getattr(fresh, f.name)):
+                setattr(settings, f.name, getattr(fresh, f.name))
+                changed.append(f.name)
+        return changed
+    return [f.name for f in fields(settings) if _differs(before[f.name], getattr(settings, f.name))]
+
+
+def _differs(a: Any, b: Any) -> bool:
+    return type(a) is not type(b) or a != b
+
 
 def _migrate(doc: dict[str, Any]) -> dict[str, Any]:
-    version = int(doc.get("schema_version", 0) or 0)
-    if version == 0:
+    version = doc.get("schema_version", 1)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
         version = 1
     while version < SCHEMA_VERSION:
         doc = MIGRATIONS[version](doc)
@@ -63,31 +212,98 @@ def _migrate(doc: dict[str, Any]) -> dict[str, Any]:
 class SettingsStore:
     def __init__(self, paths: Paths | None = None) -> None:
         self.paths = (paths or default_paths()).ensure()
+        self.read_only = False  # a newer LabGPU's file: read, never written
+        self.notices: list[damage.DamageNotice] = []  # what the last load() reported
+        self._unknown: dict[str, Any] = {}
 
     @property
     def file(self) -> Path:
         return self.paths.settings_file
 
+    def _report(self, notice: damage.DamageNotice) -> None:
+        self.notices.append(notice)
+        damage.report(notice)
+
+    def _move_aside(self, why: str) -> Settings:
+        copy: Path | None
+        try:
+            copy = damage.claim_copy_name(self.file, "broken")  # a name no other process can take
+            try:
+                os.replace(self.file, copy)
+            except OSError:
+                if self.file.is_dir():  # an unreadable folder where the file should be
+                    copy.unlink()
+                    os.replace(self.file, copy)
+                else:
+                    raise
+        except OSError:
+            copy = None
+        self._report(damage.DamageNotice("settings", self.file, copy, why))
+        return Settings()
+
+    def _keep_copy(self) -> Path | None:
+        try:
+            copy = damage.claim_copy_name(self.file, "broken")
+            shutil.copyfile(self.file, copy)
+            return copy
+        except OSError:
+            return None
+
     def load(self) -> Settings:
+        """Never raises; always valid, typed settings."""
+        self.notices = []
+        self.read_only = False
+        self._unknown = {}
         try:
             raw = self.file.read_text(encoding="utf-8")
         except FileNotFoundError:
             return Settings()
+        except (OSError, UnicodeDecodeError) as exc:
+            return self._move_aside(f"unreadable: {getattr(exc, 'strerror', None) or exc}")
         try:
             doc = json.loads(raw)
-            if not isinstance(doc, dict):
-                raise ValueError("not an object")
-            doc = _migrate(doc)
-        except (ValueError, KeyError) as exc:
-            backup = self.file.with_suffix(".broken.json")
-            self.file.replace(backup)
-            log.warning("settings file unreadable (%s); kept as %s, using defaults", exc, backup)
-            return Settings()
-        known = {f.name for f in fields(Settings)}
-        s = Settings(**{k: v for k, v in doc.items() if k in known})
-        s.validate()
-        return s
+        except (ValueError, RecursionError) as exc:
+            return self._move_aside(f"not valid JSON: {str(exc)[:200]}")
+        if not isinstance(doc, dict):
+            return self._move_aside(f"a JSON {type(doc).__name__}, not an object")
+        version = doc.get("schema_version", 1)
+        bad_version = False
+        if isinstance(version, int) and not isinstance(version, bool) and version > SCHEMA_VERSION:
+            self.read_only = True
+            self._report(damage.DamageNotice(
+                "settings-newer", self.file, None,
+                f"schema version {version}, this LabGPU knows {SCHEMA_VERSION}"))
+        else:
+            bad_version = coerce(version, int) is _MISSING or version < 1
+            try:
+                doc = _migrate(doc)
+            except Exception as exc:  # noqa: BLE001 - a migration that trips on odd data: start clean
+                return self._move_aside(f"could not be migrated: {type(exc).__name__}")
+        built, bad, unknown = build(Settings, doc)
+        settings: Settings = built
+        if not self.read_only and bad_version:
+            bad.insert(0, "schema_version")
+        if self.read_only:
+            settings.schema_version = SCHEMA_VERSION
+            bad = [b for b in bad if b != "schema_version"]
+        bad += [n for n in _validated(settings) if n not in bad]
+        self._unknown = unknown
+        if bad and not self.read_only:
+            copy = self._keep_copy()
+            self._report(damage.DamageNotice(
+                "settings-fields", self.file, copy, "wrong types or values", fields=tuple(bad)))
+            try:
+                self.save(settings)
+            except OSError as exc:
+                log.warning("could not rewrite the repaired settings: %s", exc)
+        elif bad:
+            log.warning("settings %s of a newer LabGPU's file not understood; defaults used", bad)
+        return settings
 
     def save(self, settings: Settings) -> None:
-        settings.validate()
-        atomic_write_text(self.file, json.dumps(asdict(settings), indent=2, sort_keys=True) + "\n")
+        if self.read_only:
+            log.info("settings not saved: %s belongs to a newer LabGPU", self.file)
+            return
+        _validated(settings)
+        doc = {**self._unknown, **asdict(settings)}
+        atomic_write_text(self.file, json.dumps(doc, indent=2, sort_keys=True) + "\n")

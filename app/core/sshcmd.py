@@ -1,17 +1,24 @@
 """Parse the SSH command line a rental site shows ("ssh -p 12345 root@region-1.example.com").
 
-Pure: no paramiko, no I/O. Users paste what the provider printed, so this accepts what OpenSSH
-accepts for the parts LabGPU uses (``-p``, ``-i``, ``-J``, ``-l``, ``-o Key=Value`` for Port, User,
-HostName, IdentityFile, ProxyJump), options after the destination, and ``ssh://user@host:port``;
-it ignores harmless flags (``-v``, ``-A``, ``-C``…) and refuses what LabGPU cannot honour (a
-remote command, ``-o ProxyCommand``) with a clear message rather than silently dropping it.
-A bare word without ``@`` may be a ``~/.ssh/config`` alias: the connection code resolves it.
+Pure: no paramiko, no I/O. Users paste what the provider printed; it is read exactly as OpenSSH
+reads it (tests compare with the real ``ssh -G``): BSD getopt clusters (``-vp22``), options after
+the destination, the FIRST ``-p``/``-o Port`` and ``-l``/``-o User``/destination user win,
+``ssh://user@host:port``, bare IPv6 destinations (``root@2001:db8::7``), host names lower-cased.
+Options are checked against ALLOW-lists: honoured (``-p -i -J -l``, ``-o`` Port, User,
+IdentityFile, ProxyJump) or harmless to ignore (``-v -A -C -t``… but not ``-4``/``-6``), port forwards ``-L -R -D``,
+``-o ServerAliveInterval=…`` and other keywords in ``_O_IGNORED`` with a value ssh accepts).
+Anything else — ``-F FILE``, ``-o HostName``, ``-o LocalCommand``, ``-o PermitLocalCommand``,
+``-o ProxyCommand``, a remote command, any option not listed — is refused with a clear message,
+never silently dropped. A bare word without ``@`` may be a ``~/.ssh/config`` alias: the
+connection code resolves it.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import shlex
+import socket
 from dataclasses import dataclass, field
 
 from .errors import InputError
@@ -19,13 +26,49 @@ from .i18n import QT_TRANSLATE_NOOP, translate
 
 DEFAULT_PORT = 22
 
-# Flags without an argument that change nothing LabGPU needs.
-_FLAGS = set("46AaCfGgKkMNnqsTtVvXxYy")
-# Options with an argument that LabGPU may safely ignore (forwards, logging, ciphers…).
-_IGNORED_WITH_ARG = set("BbcDEeFILmOQRSWw")
+# What LabGPU reads from a command line is read the way OpenSSH reads it (BSD getopt, options
+# after the destination, the first -p/-l/-o Port/-o User wins) and checked against ALLOW-lists:
+# an option that is neither honoured nor harmless to ignore is refused, never silently dropped.
+# Flags without an argument that change nothing about where and how LabGPU logs in.
+# Not -4/-6 (LabGPU cannot restrict the address family), not -f (ssh refuses it without a command).
+_FLAGS = set("AaCgkNnqTtvXxYy")
+# Every option letter OpenSSH knows that takes an argument (so "-X value" is split like ssh does).
+_WITH_ARG = set("bceilmopBDEFIJLOPQRSWw")
+# Of those, the ones LabGPU honours (p i J l o) or may ignore: port forwards (``hosts forward`` does that).
+_ALLOWED_WITH_ARG = set("piJloLRD")
+# -o keywords (lower case): honoured, or harmless to ignore with a value OpenSSH would accept.
+_YES_NO = ("yes", "no")
+_O_IGNORED: dict[str, tuple[str, ...] | None] = {
+    # None: any single value; a tuple: one of those (lower case).
+    "stricthostkeychecking": ("yes", "no", "ask", "accept-new", "off"),  # LabGPU always verifies
+    "userknownhostsfile": None,  # LabGPU keeps its own known_hosts (and reads ~/.ssh/known_hosts)
+    "serveraliveinterval": (),
+    "serveralivecountmax": (),
+    "connecttimeout": (),
+    "connectionattempts": (),
+    "compression": _YES_NO,
+    "tcpkeepalive": _YES_NO,
+    "identitiesonly": _YES_NO,
+    "forwardagent": _YES_NO,
+    "forwardx11": _YES_NO,
+    "forwardx11trusted": _YES_NO,
+    "batchmode": _YES_NO,
+    "checkhostip": _YES_NO,
+    "hashknownhosts": _YES_NO,
+    "visualhostkey": _YES_NO,
+    "exitonforwardfailure": _YES_NO,
+    "requesttty": ("yes", "no", "force", "auto"),
+    "loglevel": ("quiet", "fatal", "error", "info", "verbose", "debug", "debug1", "debug2", "debug3"),
+}
+_O_HONOURED = ("port", "user", "identityfile", "proxyjump")
 
-_HOST_RE = re.compile(r"^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.\-]+)$")
-_USER_RE = re.compile(r"^[A-Za-z0-9_.\-]{1,64}$")
+_NAME_HOST_RE = re.compile(r"^[A-Za-z0-9_.\-]+$")
+_USER_RE = re.compile(r"^[A-Za-z0-9_.][A-Za-z0-9_.\-]{0,63}$")
+_PORT_RE = re.compile(r"^[0-9]{1,5}$")
+_O_RE = re.compile(r"^\s*([A-Za-z0-9]+)(?:\s*=\s*|\s+)(.*?)\s*$", re.S)
+_FWD_HOST = r"(?:[A-Za-z0-9_.\-]+|\[[0-9A-Fa-f:.]+\])"
+_FWD_RE = re.compile(r"^(?:(?:[A-Za-z0-9_.\-*]+|\[[0-9A-Fa-f:.]+\]):)?([0-9]{1,5}):" + _FWD_HOST + r":([0-9]{1,5})$")
+_DYN_RE = re.compile(r"^(?:(?:[A-Za-z0-9_.\-*]+|\[[0-9A-Fa-f:.]+\]):)?([0-9]{1,5})$")
 
 
 @dataclass(frozen=True)
@@ -93,19 +136,51 @@ def _bad(reason: str, **params: object) -> InputError:
 
 
 def parse_port(text: str) -> int:
-    try:
-        port = int(text)
-    except ValueError:
-        raise _bad(QT_TRANSLATE_NOOP("LabGPU", "port {port!r} is not a number"), port=text) from None
+    """A TCP port as OpenSSH takes it: decimal digits only, 1–65535."""
+    if not isinstance(text, str) or not _PORT_RE.match(text):
+        raise _bad(QT_TRANSLATE_NOOP("LabGPU", "port {port!r} is not a number"), port=text)
+    port = int(text)
     if not 1 <= port <= 65535:
         raise _bad(QT_TRANSLATE_NOOP("LabGPU", "port {port} is outside 1–65535"), port=port)
     return port
 
 
+def _bad_host(host: str) -> InputError:
+    return _bad(QT_TRANSLATE_NOOP("LabGPU", "{host!r} is not a host name or address"), host=host)
+
+
+def _ipv6(text: str) -> bool:
+    try:
+        ipaddress.IPv6Address(text)
+    except ValueError:
+        return False
+    return "%" not in text
+
+
 def check_host(host: str) -> str:
-    if not host or not _HOST_RE.match(host) or host.startswith("-"):
-        raise _bad(QT_TRANSLATE_NOOP("LabGPU", "{host!r} is not a host name or address"), host=host)
-    return host.strip("[]")
+    """A host name, an IPv4 address, or an IPv6 address (bare, or in brackets as -J and ssh:// write
+    it); returned without brackets. Never starts with "-"."""
+    if not host or host.startswith("-"):
+        raise _bad_host(host)
+    if host.startswith("[") and host.endswith("]") and _ipv6(host[1:-1]):
+        return host[1:-1]
+    if _NAME_HOST_RE.match(host) or _ipv6(host):
+        return host
+    raise _bad_host(host)
+
+
+def numeric_form(host: str) -> str:
+    """An address literal in the form OpenSSH turns it into (getaddrinfo/getnameinfo, numeric only:
+    "0" → "0.0.0.0", "127.1" → "127.0.0.1", "2001:0db8::0007" → "2001:db8::7"); names unchanged."""
+    if ":" in host:
+        try:
+            return socket.inet_ntop(socket.AF_INET6, socket.inet_pton(socket.AF_INET6, host))
+        except (OSError, ValueError):
+            return host
+    try:
+        return socket.inet_ntoa(socket.inet_aton(host))
+    except OSError:
+        return host
 
 
 def check_user(user: str) -> str:
@@ -115,13 +190,22 @@ def check_user(user: str) -> str:
 
 
 def parse_hop(spec: str) -> JumpHop:
-    """``[user@]host[:port]`` or ``ssh://[user@]host[:port]``."""
-    spec = spec.strip()
-    if spec.startswith("ssh://"):
-        spec = spec[len("ssh://") :].rstrip("/")
+    """``[user@]host[:port]`` or ``ssh://[user@]host[:port]`` (OpenSSH refuses an IPv6 address in
+    an ``ssh://`` URI, brackets or not: so does LabGPU; like OpenSSH it drops one trailing dot of a URI's
+    host and refuses a URI host starting with "." or holding "..")."""
+    uri = spec.startswith("ssh://")
+    if uri:
+        spec = spec[len("ssh://") :]
+        if spec.endswith("/"):
+            spec = spec[:-1]
+        if "[" in spec or spec.rsplit("@", 1)[-1].count(":") > 1:
+            raise _bad(QT_TRANSLATE_NOOP(
+                "LabGPU", "an IPv6 address cannot be written in an ssh:// URI; use: ssh -p PORT user@ADDRESS"))
     user = ""
     if "@" in spec:
         user, spec = spec.rsplit("@", 1)
+        if not user:
+            raise _bad(QT_TRANSLATE_NOOP("LabGPU", "{user!r} is not a valid user name"), user=user)
     port: int | None = None
     if spec.startswith("["):
         end = spec.find("]")
@@ -135,10 +219,17 @@ def parse_hop(spec: str) -> JumpHop:
     elif spec.count(":") == 1:
         host, p = spec.split(":")
         port = parse_port(p)
+    elif ":" in spec:  # a bare IPv6 address here is ambiguous for OpenSSH too: it must be in brackets
+        raise _bad_host(spec)
     else:
         host = spec
+    if uri:
+        if host.endswith("."):
+            host = host[:-1]
+        if host.startswith(".") or ".." in host:
+            raise _bad_host(host)
     return JumpHop(
-        host=check_host(host if ":" not in host else f"[{host}]"), user=check_user(user), port=port
+        host=check_host(host if ":" not in host else f"[{host}]").lower(), user=check_user(user), port=port
     )
 
 
@@ -148,8 +239,135 @@ def parse_jump(spec: str) -> tuple[JumpHop, ...]:
     return tuple(parse_hop(s) for s in spec.split(",") if s.strip())
 
 
+def _refuse_option(opt: str) -> InputError:
+    if opt == "F":
+        return _bad(QT_TRANSLATE_NOOP(
+            "LabGPU", "option -F (another ssh config file) cannot be honoured; LabGPU reads ~/.ssh/config only"))
+    return _bad(QT_TRANSLATE_NOOP("LabGPU", "option -{opt} is not supported"), opt=opt)
+
+
+def _refuse_o(keyword: str) -> InputError:
+    k = keyword.lower()
+    if k == "proxycommand":
+        return _bad(QT_TRANSLATE_NOOP("LabGPU", "ProxyCommand is not supported; use -J (ProxyJump)"))
+    if k == "hostname":
+        return _bad(QT_TRANSLATE_NOOP(
+            "LabGPU", "-o HostName cannot be honoured; put the real host name in the command (user@HOST)"))
+    return _bad(
+        QT_TRANSLATE_NOOP("LabGPU", "option -o {option} cannot be honoured by LabGPU; remove it"), option=keyword
+    )
+
+
+def _check_key_path(path: str) -> str:
+    if not path or "%" in path or "${" in path or "\n" in path or "\0" in path:
+        raise _bad(QT_TRANSLATE_NOOP("LabGPU", "key file {path!r} cannot be used"), path=path)
+    return path
+
+
+def _check_forward(opt: str, value: str) -> None:
+    m = (_DYN_RE if opt == "D" else _FWD_RE).match(value)
+    if not m or not all(1 <= int(p) <= 65535 for p in m.groups()):
+        raise _bad(QT_TRANSLATE_NOOP("LabGPU", "-{opt} {value!r} is not a valid forward"), opt=opt, value=value)
+
+
+class _Reader:
+    """The values OpenSSH would end up with; the first -p/-o Port and -l/-o User/destination user win."""
+
+    def __init__(self) -> None:
+        self.port: int | None = None
+        self.user: str | None = None
+        self.keys: list[str] = []
+        self.jump: str | None = None
+        self.options: dict[str, str] = {}
+
+    def set_port(self, value: str) -> None:
+        if self.port is None:
+            self.port = parse_port(value)
+
+    def set_user(self, value: str) -> None:
+        if self.user is None:
+            if not value:
+                raise _bad(QT_TRANSLATE_NOOP("LabGPU", "{user!r} is not a valid user name"), user=value)
+            self.user = check_user(value)
+
+    def add_key(self, value: str) -> None:
+        path = _check_key_path(value)
+        if path not in self.keys:
+            self.keys.append(path)
+        if len(self.keys) > 1:
+            raise _bad(QT_TRANSLATE_NOOP("LabGPU", "only one key file (-i) can be saved with a host"))
+
+    def option(self, value: str) -> None:
+        m = _O_RE.match(value)
+        if not m or not m.group(2):
+            raise _bad(QT_TRANSLATE_NOOP("LabGPU", "-o {option!r} is not Keyword=Value"), option=value)
+        keyword, arg = m.group(1), m.group(2)
+        k = keyword.lower()
+        if len(arg) >= 2 and arg[0] == arg[-1] == '"':
+            arg = arg[1:-1]
+        if k not in _O_HONOURED and k not in _O_IGNORED:
+            raise _refuse_o(keyword)
+        if any(c.isspace() for c in arg) or not arg or '"' in arg:
+            raise _bad(QT_TRANSLATE_NOOP("LabGPU", "-o {option!r} is not Keyword=Value"), option=value)
+        if k == "port":
+            parse_port(arg)  # OpenSSH checks the value even when an earlier one already won
+            self.set_port(arg)
+        elif k == "user":
+            self.set_user(arg)
+        elif k == "identityfile":
+            self.add_key(arg)
+        elif k == "proxyjump":
+            if self.jump is None:
+                parse_jump(arg)
+                self.jump = "" if arg.lower() == "none" else arg
+        else:
+            allowed = _O_IGNORED[k]
+            if allowed == () and not _PORT_RE.match(arg) or allowed and arg.lower() not in allowed:
+                raise _bad(QT_TRANSLATE_NOOP("LabGPU", "-o {option!r} has a value ssh refuses"), option=value)
+            self.options.setdefault(k, arg)
+
+    def letter(self, opt: str, value: str) -> None:
+        if opt == "p":
+            self.set_port(value)
+        elif opt == "l":
+            self.set_user(value)
+        elif opt == "i":
+            self.add_key(value)
+        elif opt == "J":
+            if self.jump is not None:
+                raise _bad(QT_TRANSLATE_NOOP("LabGPU", "only one -J (ProxyJump) is allowed; separate hops by commas"))
+            parse_jump(value)
+            self.jump = "" if value.lower() == "none" else value
+        elif opt == "o":
+            self.option(value)
+        elif opt in "LRD":
+            _check_forward(opt, value)
+        else:
+            raise _refuse_option(opt)
+
+    def destination(self, dest: str) -> str:
+        """Apply ``[user@]host`` or ``ssh://[user@]host[:port]`` the way ssh does; returns the host."""
+        if dest.startswith("ssh://"):
+            hop = parse_hop(dest)
+            if hop.user:
+                self.set_user(hop.user)
+            if hop.port is not None and self.port is None:
+                self.port = hop.port
+            return numeric_form(hop.host)
+        if "@" in dest:
+            user, host = dest.rsplit("@", 1)
+            if not user:
+                raise _bad(QT_TRANSLATE_NOOP("LabGPU", "{user!r} is not a valid user name"), user=user)
+            self.set_user(user)
+        else:
+            host = dest
+        if host.startswith("["):  # ssh would look up the brackets as part of the name
+            raise _bad_host(host)
+        return numeric_form(check_host(host).lower())
+
+
 def parse_ssh_command(text: str) -> SshTarget:
-    """Parse ``ssh [options] [user@]host`` (the leading ``ssh`` is optional)."""
+    """Parse ``ssh [options] [user@]host [options]`` (the leading ``ssh`` is optional)."""
     try:
         argv = shlex.split(text.strip())
     except ValueError as exc:
@@ -159,20 +377,21 @@ def parse_ssh_command(text: str) -> SshTarget:
     if not argv:
         raise _bad(QT_TRANSLATE_NOOP("LabGPU", "no host given"))
 
-    port: int | None = None
-    user = ""
-    key = ""
-    jump = ""
-    options: dict[str, str] = {}
-    dest = ""
+    r = _Reader()
+    host = ""
     i = 0
     while i < len(argv):
         arg = argv[i]
-        if arg == "--":
+        if arg == "--":  # end of options: the next word is the destination, anything after is a command
             i += 1
-            if i < len(argv) and not dest:
-                dest = argv[i]
+            if not host and i < len(argv):
+                host = r.destination(argv[i])
                 i += 1
+            if i < len(argv):
+                raise _bad(
+                    QT_TRANSLATE_NOOP("LabGPU", "a remote command ({cmd!r}) cannot be saved with a host"),
+                    cmd=" ".join(argv[i:]),
+                )
             break
         if arg.startswith("-") and len(arg) > 1:
             letters = arg[1:]
@@ -182,63 +401,40 @@ def parse_ssh_command(text: str) -> SshTarget:
                 if c in _FLAGS:
                     j += 1
                     continue
-                if c in "piJlo" or c in _IGNORED_WITH_ARG:
+                if c in _WITH_ARG:
+                    if c not in _ALLOWED_WITH_ARG:
+                        raise _refuse_option(c)
                     value = letters[j + 1 :]
                     if not value:
                         i += 1
                         if i >= len(argv):
                             raise _bad(QT_TRANSLATE_NOOP("LabGPU", "option -{opt} needs a value"), opt=c)
                         value = argv[i]
-                    if c == "p":
-                        port = parse_port(value)
-                    elif c == "i":
-                        key = value
-                    elif c == "J":
-                        jump = value
-                    elif c == "l":
-                        user = value
-                    elif c == "o":
-                        k, _, v = value.replace("=", " ", 1).partition(" ")
-                        options[k.strip().lower()] = v.strip()
+                    r.letter(c, value)
                     break
-                raise _bad(QT_TRANSLATE_NOOP("LabGPU", "option -{opt} is not supported"), opt=c)
+                raise _refuse_option(c)
             i += 1
             continue
-        if dest:
+        if host:
             raise _bad(
                 QT_TRANSLATE_NOOP("LabGPU", "a remote command ({cmd!r}) cannot be saved with a host"),
                 cmd=" ".join(argv[i:]),
             )
-        dest = arg
+        host = r.destination(arg)
         i += 1
-    if not dest:
+    if not host:
         raise _bad(QT_TRANSLATE_NOOP("LabGPU", "no host given"))
-
-    for k, v in options.items():
-        if k == "port":
-            port = parse_port(v)
-        elif k == "user":
-            user = v
-        elif k == "identityfile":
-            key = v
-        elif k == "proxyjump":
-            jump = v
-        elif k == "proxycommand":
-            raise _bad(QT_TRANSLATE_NOOP("LabGPU", "ProxyCommand is not supported; use -J (ProxyJump)"))
-
-    if dest.startswith("ssh://"):
-        hop = parse_hop(dest)
-        host, port = hop.host, hop.port or port
-        user = hop.user or user
-    else:
-        if "@" in dest:
-            u, dest = dest.rsplit("@", 1)
-            user = u
-        host = check_host(dest)
-    known = {"port", "user", "identityfile", "proxyjump", "hostname"}
-    extra = {k: v for k, v in options.items() if k not in known}
-    if "hostname" in options:
-        extra["hostname"] = options["hostname"]
+    jump = parse_jump(r.jump or "")
+    if jump:  # OpenSSH refuses a last hop that is the destination itself ("jumphost loop")
+        last = jump[-1]
+        if (numeric_form(last.host) == host and (last.port or DEFAULT_PORT) == (r.port or DEFAULT_PORT)
+                and (last.user or r.user or "") == (r.user or "")):
+            raise _bad(QT_TRANSLATE_NOOP("LabGPU", "the jump host {host} is the destination itself"), host=host)
     return SshTarget(
-        host=host, user=check_user(user), port=port, key_path=key, jump=parse_jump(jump), options=extra
+        host=host,
+        user=r.user or "",
+        port=r.port,
+        key_path=r.keys[0] if r.keys else "",
+        jump=jump,
+        options=dict(r.options),
     )

@@ -54,11 +54,11 @@ class HostKeyUnknownError(HostKeyError):
                 ),
                 QT_TRANSLATE_NOOP(
                     "LabGPU",
-                    "Compare the fingerprint with the one your provider shows; "
-                    "accept "
-                    "it only if they match (CLI: --fingerprint {fingerprint}).",
+                    "Compare the fingerprint with the one your provider shows; accept it only if they "
+                    "match (command line: labgpu hosts trust {name} --fingerprint {fingerprint}).",
                 ),
                 code="HostKeyRefused",
+                name=prompt.host or prompt.hostname,
                 host=prompt.display,
                 key_type=prompt.key_type,
                 fingerprint=prompt.fingerprint,
@@ -70,10 +70,11 @@ class HostKeyUnknownError(HostKeyError):
                 ),
                 QT_TRANSLATE_NOOP(
                     "LabGPU",
-                    "If this matches the fingerprint your provider shows, accept it "
-                    "(CLI: --fingerprint {fingerprint}).",
+                    "If this matches the fingerprint your provider shows, accept it (in the app: answer "
+                    "the question; command line: labgpu hosts trust {name} --fingerprint {fingerprint}).",
                 ),
                 code="HostKeyUnknown",
+                name=prompt.host or prompt.hostname,
                 host=prompt.display,
                 key_type=prompt.key_type,
                 fingerprint=prompt.fingerprint,

@@ -11,6 +11,8 @@ from pathlib import Path
 
 log = logging.getLogger(__name__)
 
+_damage_listener = None  # the current window's ErrorReporter.report_damage (damaged state → dialog)
+
 
 def _parse_size(text: str) -> tuple[int, int]:
     try:
@@ -35,6 +37,7 @@ def create_app(argv: list[str] | None = None):  # type: ignore[no-untyped-def]
 def build_main_window(language_override: str | None = None,  # type: ignore[no-untyped-def]
                       defer_first_page: bool = False):
     """The app's QApplication, context and window, wired but not shown (tests use this too)."""
+    from app.core import damage
     from app.core.paths import default_paths
     from app.ui import i18n
     from app.ui.context import AppContext
@@ -42,7 +45,19 @@ def build_main_window(language_override: str | None = None,  # type: ignore[no-u
 
     app = create_app()
     paths = default_paths().ensure()
-    ctx = AppContext(paths, "en")
+    early: list[damage.DamageNotice] = []  # found while the settings load, before the dialogs exist
+    damage.add_listener(early.append)
+    try:
+        ctx = AppContext(paths, "en")
+    finally:
+        damage.remove_listener(early.append)
+    global _damage_listener
+    if _damage_listener is not None:  # one window per process: the previous one (tests) stops listening
+        damage.remove_listener(_damage_listener)
+    _damage_listener = ctx.errors.report_damage
+    damage.add_listener(_damage_listener)
+    for notice in early:
+        ctx.errors.report_damage(notice)
     ctx.language = i18n.install(app, i18n.resolve_language(ctx.settings.language, language_override))
     window = MainWindow(ctx, defer_first_page=defer_first_page)
     app.aboutToQuit.connect(lambda: ctx.shutdown(3000))
@@ -76,6 +91,7 @@ def run_gui(args: argparse.Namespace) -> int:
     if probe:
         QTimer.singleShot(0, lambda: print(f"LABGPU_SHOWN {time.time():.6f}", flush=True))
     QTimer.singleShot(0, window.finish_startup)
+    QTimer.singleShot(0, lambda: _check_database(ctx))  # a damaged database is said at start, not later
     if probe:
         # The first page is built and its catalog loaded: what the user sees as "ready".
         def _ready() -> None:
@@ -87,6 +103,16 @@ def run_gui(args: argparse.Namespace) -> int:
 
         QTimer.singleShot(0, _ready)
     return int(app.exec())
+
+
+def _check_database(ctx) -> None:  # type: ignore[no-untyped-def]
+    """Open the database once the window is shown: a damaged one is set aside and its dialog shown now."""
+    from app.core.errors import LabGpuError
+
+    try:
+        _ = ctx.store
+    except LabGpuError as exc:
+        ctx.errors.report(exc)
 
 
 def _screenshot(app, ctx, window, path: Path) -> int:  # type: ignore[no-untyped-def]

@@ -11,6 +11,7 @@ from types import TracebackType
 from PySide6.QtCore import QObject, Signal, Slot
 from PySide6.QtWidgets import QMessageBox, QWidget
 
+from app.core.damage import DamageNotice
 from app.core.errors import LabGpuError
 
 log = logging.getLogger(__name__)
@@ -34,6 +35,7 @@ class ErrorReporter(QObject):
 
     reported = Signal(object)
     shown = Signal(str)  # the key of an error that got a dialog (tests listen)
+    damage_reported = Signal(object)  # a DamageNotice, from any thread
 
     def __init__(self, parent_widget: QWidget | None = None) -> None:
         super().__init__()
@@ -42,6 +44,7 @@ class ErrorReporter(QObject):
         self._open: QMessageBox | None = None
         self.interactive = True
         self.reported.connect(self._on_reported)
+        self.damage_reported.connect(self._on_damage)
 
     def report(self, exc: BaseException, context: str = "") -> None:
         """Callable from any thread."""
@@ -69,6 +72,61 @@ class ErrorReporter(QObject):
                            "the app keeps running.")
         if hint:
             box.setInformativeText(hint)
+        box.setStandardButtons(QMessageBox.StandardButton.Ok)
+        self._open = box
+        self.shown.emit(key)
+        if self.interactive:
+            box.open()
+
+    def report_damage(self, notice: DamageNotice) -> None:
+        """Damaged local state that LabGPU set aside (callable from any thread)."""
+        print(f"labgpu: {notice.one_line()}", file=sys.stderr, flush=True)
+        try:
+            self.damage_reported.emit(notice)
+        except RuntimeError:  # this window is gone (tests build several); the line above was the message
+            pass
+
+    def damage_text(self, notice: DamageNotice) -> tuple[str, str]:
+        """(message, what to do) for a notice, in the user's language."""
+        copy = str(notice.copy) if notice.copy else self.tr("(no copy could be made)")
+        if notice.kind == "database":
+            return (
+                self.tr("LabGPU's database was damaged ({reason}) and has been replaced by a fresh, empty one. "
+                        "Your saved hosts, sync pairs and history, cloud account entries and the instance "
+                        "ledger are not in it; secrets in the keyring are untouched.").format(reason=notice.reason),
+                self.tr("The damaged file is kept as {copy}. Add your hosts and accounts again; keep the copy "
+                        "if you need to recover something from it.").format(copy=copy),
+            )
+        if notice.kind == "settings-fields":
+            return (
+                self.tr("Some settings had wrong values and were reset to their defaults: {fields}.").format(
+                    fields=", ".join(notice.fields)),
+                self.tr("Your other settings are kept. The original file is kept as {copy}.").format(copy=copy),
+            )
+        if notice.kind == "settings-newer":
+            return (
+                self.tr("Your settings were written by a newer LabGPU ({reason}). They are used read-only; "
+                        "changes you make now are not saved.").format(reason=notice.reason),
+                self.tr("Update LabGPU to the newest version."),
+            )
+        return (
+            self.tr("The settings file could not be read ({reason}); LabGPU uses the default settings.").format(
+                reason=notice.reason),
+            self.tr("The unreadable file is kept as {copy}.").format(copy=copy),
+        )
+
+    @Slot(object)
+    def _on_damage(self, notice: DamageNotice) -> None:
+        key = f"damage:{notice.kind}:{notice.path}:{notice.copy}"
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        message, hint = self.damage_text(notice)
+        box = QMessageBox(self.parent_widget)
+        box.setIcon(QMessageBox.Icon.Warning)
+        box.setWindowTitle(self.tr("LabGPU — damaged data set aside"))
+        box.setText(message)
+        box.setInformativeText(hint)
         box.setStandardButtons(QMessageBox.StandardButton.Ok)
         self._open = box
         self.shown.emit(key)

@@ -1,5 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>AddHostDialog</name>
@@ -182,7 +181,7 @@
         <translation>已启动的实例 %1（%2）</translation>
     </message>
     <message>
-        <source>The server&apos;s identity. A change is refused until you forget the old key.</source>
+        <source>The server's identity. A change is refused until you forget the old key.</source>
         <translation>服务器的身份标识。密钥改变时会拒绝连接，直到你忘记旧密钥。</translation>
     </message>
 </context>
@@ -201,8 +200,8 @@
         <translation>从 SSH 命令添加(&amp;A)…</translation>
     </message>
     <message>
-        <source>Paste e.g. &quot;ssh -p 12345 root@region-1.example.com&quot; (Ctrl+N)</source>
-        <translation>粘贴例如 &quot;ssh -p 12345 root@region-1.example.com&quot;（Ctrl+N）</translation>
+        <source>Paste e.g. "ssh -p 12345 root@region-1.example.com" (Ctrl+N)</source>
+        <translation>粘贴例如 "ssh -p 12345 root@region-1.example.com"（Ctrl+N）</translation>
     </message>
     <message>
         <source>&amp;Connect</source>
@@ -253,7 +252,7 @@
         <translation>删除主机及其保存的密码（Delete）</translation>
     </message>
     <message>
-        <source>No hosts yet. Click &quot;Add from SSH command…&quot; and paste the command your provider shows, e.g. ssh -p 12345 root@region-1.example.com.</source>
+        <source>No hosts yet. Click "Add from SSH command…" and paste the command your provider shows, e.g. ssh -p 12345 root@region-1.example.com.</source>
         <translation>还没有主机。点击“从 SSH 命令添加…”，粘贴服务商给出的命令，例如 ssh -p 12345 root@region-1.example.com。</translation>
     </message>
     <message>
@@ -324,8 +323,8 @@
         <translation>{host} 的端口 {port} 上没有服务在监听。</translation>
     </message>
     <message>
-        <source>Start it on the server first, e.g. &apos;tensorboard --logdir runs&apos; or &apos;jupyter lab --no-browser&apos;; it must listen on 127.0.0.1.</source>
-        <translation>请先在服务器上启动服务，例如 &apos;tensorboard --logdir runs&apos; 或 &apos;jupyter lab --no-browser&apos;；它必须监听 127.0.0.1。</translation>
+        <source>Start it on the server first, e.g. 'tensorboard --logdir runs' or 'jupyter lab --no-browser'; it must listen on 127.0.0.1.</source>
+        <translation>请先在服务器上启动服务，例如 'tensorboard --logdir runs' 或 'jupyter lab --no-browser'；它必须监听 127.0.0.1。</translation>
     </message>
     <message>
         <source>ProxyJump for {host} loops or is too long.</source>
@@ -360,7 +359,7 @@
         <translation>无法读取密钥 {path}（{why}）。</translation>
     </message>
     <message>
-        <source>Check the key file&apos;s path and permissions.</source>
+        <source>Check the key file's path and permissions.</source>
         <translation>请检查密钥文件的路径和权限。</translation>
     </message>
     <message>
@@ -380,16 +379,16 @@
         <translation>请检查用户名以及密钥或密码：删除该主机，再用正确的信息重新添加。</translation>
     </message>
     <message>
-        <source>Add the host again with the passphrase (&apos;labgpu hosts add … --passphrase-stdin&apos;), or load the key into your ssh-agent.</source>
-        <translation>请带上口令重新添加主机（&apos;labgpu hosts add … --passphrase-stdin&apos;），或将密钥加载到 ssh-agent。</translation>
+        <source>Add the host again with the passphrase ('labgpu hosts add … --passphrase-stdin'), or load the key into your ssh-agent.</source>
+        <translation>请带上口令重新添加主机（'labgpu hosts add … --passphrase-stdin'），或将密钥加载到 ssh-agent。</translation>
     </message>
     <message>
         <source>Add the host again with the right passphrase.</source>
         <translation>请用正确的口令重新添加主机。</translation>
     </message>
     <message>
-        <source>Add the host again with its password (Hosts page, or &apos;labgpu hosts add … --password-stdin&apos;).</source>
-        <translation>请带上密码重新添加主机（主机页面，或 &apos;labgpu hosts add … --password-stdin&apos;）。</translation>
+        <source>Add the host again with its password (Hosts page, or 'labgpu hosts add … --password-stdin').</source>
+        <translation>请带上密码重新添加主机（主机页面，或 'labgpu hosts add … --password-stdin'）。</translation>
     </message>
     <message>
         <source>The jump host {jump} could not reach {host} ({why}).</source>
@@ -444,27 +443,27 @@
         <translation>{host} 的主机密钥（{key_type} {fingerprint}）未被接受。</translation>
     </message>
     <message>
-        <source>Compare the fingerprint with the one your provider shows; accept it only if they match (CLI: --fingerprint {fingerprint}).</source>
-        <translation>请将指纹与服务商提供的指纹比对，一致时才接受（命令行：--fingerprint {fingerprint}）。</translation>
-    </message>
-    <message>
         <source>The host key of {host} is not known yet: {key_type} {fingerprint}.</source>
         <translation>{host} 的主机密钥尚未知晓：{key_type} {fingerprint}。</translation>
     </message>
     <message>
-        <source>If this matches the fingerprint your provider shows, accept it (CLI: --fingerprint {fingerprint}).</source>
-        <translation>如果与服务商提供的指纹一致，请接受它（命令行：--fingerprint {fingerprint}）。</translation>
+        <source>Compare the fingerprint with the one your provider shows; accept it only if they match (command line: labgpu hosts trust {name} --fingerprint {fingerprint}).</source>
+        <translation>请把这个指纹与服务商显示的指纹比对；只有一致时才接受（命令行：labgpu hosts trust {name} --fingerprint {fingerprint}）。</translation>
+    </message>
+    <message>
+        <source>If this matches the fingerprint your provider shows, accept it (in the app: answer the question; command line: labgpu hosts trust {name} --fingerprint {fingerprint}).</source>
+        <translation>如果它与服务商显示的指纹一致，就接受它（在应用中：回答提示的问题；命令行：labgpu hosts trust {name} --fingerprint {fingerprint}）。</translation>
     </message>
     <message>
         <source>WARNING: the host key of {host} has CHANGED (now {key_type} {fingerprint}, known {known}). Someone may be intercepting the connection; LabGPU refused to connect.</source>
         <translation>警告：{host} 的主机密钥已改变（现在是 {key_type} {fingerprint}，已知的是 {known}）。可能有人在拦截连接；LabGPU 已拒绝连接。</translation>
     </message>
     <message>
-        <source>If the server was rebuilt and your provider confirms the new fingerprint, use &quot;Forget this host key&quot; (&apos;labgpu hosts forget-key NAME&apos;) and connect again.</source>
-        <translation>如果服务器已重建且服务商确认了新的指纹，请使用“忘记此主机密钥”（&apos;labgpu hosts forget-key NAME&apos;）后重新连接。</translation>
+        <source>If the server was rebuilt and your provider confirms the new fingerprint, use "Forget this host key" ('labgpu hosts forget-key NAME') and connect again.</source>
+        <translation>如果服务器已重建且服务商确认了新的指纹，请使用“忘记此主机密钥”（'labgpu hosts forget-key NAME'）后重新连接。</translation>
     </message>
     <message>
-        <source>The host key of {host} ({fingerprint}) does not match the instance&apos;s console output ({expected}); LabGPU refused to connect.</source>
+        <source>The host key of {host} ({fingerprint}) does not match the instance's console output ({expected}); LabGPU refused to connect.</source>
         <translation>{host} 的主机密钥（{fingerprint}）与实例控制台输出中的指纹（{expected}）不一致；LabGPU 已拒绝连接。</translation>
     </message>
     <message>
@@ -492,12 +491,20 @@
         <translation>请关闭占用它的程序，或让 LabGPU 自动选择空闲端口。</translation>
     </message>
     <message>
+        <source>The saved host {name!r} has a bad {column} in the database: {value!r}.</source>
+        <translation>已保存的主机 {name!r} 在数据库中的 {column} 值有误：{value!r}。</translation>
+    </message>
+    <message>
+        <source>Remove it with 'labgpu hosts rm {name}' (or on the Hosts page) and add it again.</source>
+        <translation>用 'labgpu hosts rm {name}'（或在“主机”页面）删除它，然后重新添加。</translation>
+    </message>
+    <message>
         <source>Host name {name!r} is not allowed.</source>
         <translation>主机名 {name!r} 不可用。</translation>
     </message>
     <message>
-        <source>Use 1–64 letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos;, starting with a letter or digit.</source>
-        <translation>请使用 1–64 个字母、数字、&apos;.&apos;、&apos;_&apos; 或 &apos;-&apos;，并以字母或数字开头。</translation>
+        <source>Use 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit.</source>
+        <translation>请使用 1–64 个字母、数字、'.'、'_' 或 '-'，并以字母或数字开头。</translation>
     </message>
     <message>
         <source>Unknown authentication kind {auth!r}.</source>
@@ -508,8 +515,8 @@
         <translation>没有名为 {name!r} 的主机。</translation>
     </message>
     <message>
-        <source>List hosts with &apos;labgpu hosts ls&apos;.</source>
-        <translation>用 &apos;labgpu hosts ls&apos; 列出主机。</translation>
+        <source>List hosts with 'labgpu hosts ls'.</source>
+        <translation>用 'labgpu hosts ls' 列出主机。</translation>
     </message>
     <message>
         <source>A host named {name!r} already exists.</source>
@@ -524,8 +531,8 @@
         <translation>无法使用此 SSH 命令：{reason}</translation>
     </message>
     <message>
-        <source>Paste the command as the provider shows it, e.g. &quot;ssh -p 12345 root@region-1.example.com&quot;.</source>
-        <translation>请按服务商给出的原样粘贴命令，例如 &quot;ssh -p 12345 root@region-1.example.com&quot;。</translation>
+        <source>Paste the command as the provider shows it, e.g. "ssh -p 12345 root@region-1.example.com".</source>
+        <translation>请按服务商给出的原样粘贴命令，例如 "ssh -p 12345 root@region-1.example.com"。</translation>
     </message>
     <message>
         <source>port {port!r} is not a number</source>
@@ -544,12 +551,56 @@
         <translation>{user!r} 不是有效的用户名</translation>
     </message>
     <message>
+        <source>an IPv6 address cannot be written in an ssh:// URI; use: ssh -p PORT user@ADDRESS</source>
+        <translation>ssh:// 地址中不能写 IPv6 地址；请使用：ssh -p 端口 用户@地址</translation>
+    </message>
+    <message>
+        <source>option -F (another ssh config file) cannot be honoured; LabGPU reads ~/.ssh/config only</source>
+        <translation>无法支持选项 -F（另一个 ssh 配置文件）；LabGPU 只读取 ~/.ssh/config</translation>
+    </message>
+    <message>
+        <source>-o HostName cannot be honoured; put the real host name in the command (user@HOST)</source>
+        <translation>无法支持 -o HostName；请把真实的主机名写在命令里（用户@主机）</translation>
+    </message>
+    <message>
+        <source>option -o {option} cannot be honoured by LabGPU; remove it</source>
+        <translation>LabGPU 无法支持选项 -o {option}；请删除它</translation>
+    </message>
+    <message>
+        <source>key file {path!r} cannot be used</source>
+        <translation>无法使用密钥文件 {path!r}</translation>
+    </message>
+    <message>
+        <source>-{opt} {value!r} is not a valid forward</source>
+        <translation>-{opt} {value!r} 不是有效的端口转发</translation>
+    </message>
+    <message>
+        <source>only one key file (-i) can be saved with a host</source>
+        <translation>每个主机只能保存一个密钥文件（-i）</translation>
+    </message>
+    <message>
+        <source>-o {option!r} is not Keyword=Value</source>
+        <translation>-o {option!r} 不是 关键字=值 的形式</translation>
+    </message>
+    <message>
+        <source>-o {option!r} has a value ssh refuses</source>
+        <translation>-o {option!r} 的值会被 ssh 拒绝</translation>
+    </message>
+    <message>
+        <source>only one -J (ProxyJump) is allowed; separate hops by commas</source>
+        <translation>只能有一个 -J（ProxyJump）；多个跳板请用逗号分隔</translation>
+    </message>
+    <message>
         <source>no host given</source>
         <translation>没有给出主机</translation>
     </message>
     <message>
         <source>option -{opt} needs a value</source>
         <translation>选项 -{opt} 需要一个值</translation>
+    </message>
+    <message>
+        <source>the jump host {host} is the destination itself</source>
+        <translation>跳板主机 {host} 就是目标主机本身</translation>
     </message>
     <message>
         <source>option -{opt} is not supported</source>

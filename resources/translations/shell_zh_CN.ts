@@ -10,6 +10,46 @@
         <source>This is a bug in LabGPU. The details are in the log file; the app keeps running.</source>
         <translation>这是 LabGPU 的一个缺陷。详细信息已写入日志文件，应用会继续运行。</translation>
     </message>
+    <message>
+        <source>(no copy could be made)</source>
+        <translation>（无法保留副本）</translation>
+    </message>
+    <message>
+        <source>LabGPU's database was damaged ({reason}) and has been replaced by a fresh, empty one. Your saved hosts, sync pairs and history, cloud account entries and the instance ledger are not in it; secrets in the keyring are untouched.</source>
+        <translation>LabGPU 的数据库已损坏（{reason}），已换成一个全新的空数据库。你保存的主机、同步配对和历史、云账号条目以及实例账本都不在新库中；钥匙串里的密钥没有受影响。</translation>
+    </message>
+    <message>
+        <source>The damaged file is kept as {copy}. Add your hosts and accounts again; keep the copy if you need to recover something from it.</source>
+        <translation>损坏的文件已保留为 {copy}。请重新添加你的主机和账号；如需从中找回内容，请保留这个副本。</translation>
+    </message>
+    <message>
+        <source>Some settings had wrong values and were reset to their defaults: {fields}.</source>
+        <translation>部分设置的值有误，已恢复为默认值：{fields}。</translation>
+    </message>
+    <message>
+        <source>Your other settings are kept. The original file is kept as {copy}.</source>
+        <translation>你的其他设置保持不变。原始文件已保留为 {copy}。</translation>
+    </message>
+    <message>
+        <source>Your settings were written by a newer LabGPU ({reason}). They are used read-only; changes you make now are not saved.</source>
+        <translation>你的设置由更新版本的 LabGPU 写入（{reason}）。现在以只读方式使用；你此时所做的更改不会被保存。</translation>
+    </message>
+    <message>
+        <source>Update LabGPU to the newest version.</source>
+        <translation>请把 LabGPU 更新到最新版本。</translation>
+    </message>
+    <message>
+        <source>The settings file could not be read ({reason}); LabGPU uses the default settings.</source>
+        <translation>无法读取设置文件（{reason}）；LabGPU 将使用默认设置。</translation>
+    </message>
+    <message>
+        <source>The unreadable file is kept as {copy}.</source>
+        <translation>无法读取的文件已保留为 {copy}。</translation>
+    </message>
+    <message>
+        <source>LabGPU — damaged data set aside</source>
+        <translation>LabGPU — 已移开损坏的数据</translation>
+    </message>
 </context>
 <context>
     <name>LabGPU</name>
@@ -40,6 +80,22 @@
     <message>
         <source>Check that your keyring is unlocked and retry.</source>
         <translation>请确认密钥环已解锁，然后重试。</translation>
+    </message>
+    <message>
+        <source>The database {path} is damaged ({why}).</source>
+        <translation>数据库 {path} 已损坏（{why}）。</translation>
+    </message>
+    <message>
+        <source>Run the command again (or restart LabGPU): the damaged file is set aside and kept, and LabGPU starts with a fresh database.</source>
+        <translation>请重新运行命令（或重启 LabGPU）：损坏的文件会被移开并保留，LabGPU 将使用一个全新的数据库。</translation>
+    </message>
+    <message>
+        <source>The database {path} is damaged ({why}) and could not be moved aside ({error}).</source>
+        <translation>数据库 {path} 已损坏（{why}），且无法移开（{error}）。</translation>
+    </message>
+    <message>
+        <source>Move or delete the file yourself (keep a copy), then start LabGPU again.</source>
+        <translation>请自行移动或删除该文件（先保留一份副本），然后重新启动 LabGPU。</translation>
     </message>
 </context>
 <context>

@@ -44,7 +44,7 @@ def test_corrupt_settings_file_is_kept_aside_and_defaults_used():
     store.file.parent.mkdir(parents=True, exist_ok=True)
     store.file.write_text("{ not json", encoding="utf-8")
     assert store.load() == Settings()
-    assert store.file.with_suffix(".broken.json").exists()
+    assert len(list(store.file.parent.glob("settings.broken-*.json"))) == 1
 
 
 def test_atomic_save_leaves_no_temp_files():

@@ -26,7 +26,8 @@ from app.core.sshcmd import JumpHop, parse_ssh_command
         ("ssh -J me@bastion:2200 -l alice gpu01", "gpu01", "alice", None, "", "me@bastion:2200"),
         ("ssh -o Port=2222 -o User=bob -o ProxyJump=jump1,jump2 box", "box", "bob", 2222, "", "jump1,jump2"),
         ("ssh -v -A -C -o ServerAliveInterval=30 root@h", "h", "root", None, "", ""),
-        ("ssh ssh://carol@[2001:db8::1]:2022", "2001:db8::1", "carol", 2022, "", ""),
+        ("ssh ssh://carol@gpu.example.com:2022", "gpu.example.com", "carol", 2022, "", ""),
+        ("ssh -p 2022 carol@2001:db8::1", "2001:db8::1", "carol", 2022, "", ""),  # OpenSSH: no IPv6 in ssh://
         ("myalias", "myalias", "", None, "", ""),
         (
             "ssh -L 8888:localhost:8888 -p 30022 root@connect.cloud.example",

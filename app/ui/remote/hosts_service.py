@@ -120,11 +120,21 @@ class HostConnectionService(QObject):
         """Save the record (and secrets in the keyring, off the GUI thread), then connect."""
 
         def job() -> None:
-            if password:
-                secrets.set_secret(password_key(rec.name), password)
-            if passphrase:
-                secrets.set_secret(passphrase_key(rec.name), passphrase)
-            self.store().add(rec)
+            store = self.store()
+            with store.adding():  # one add at a time; a taken name stops before any keyring write
+                if store.exists(rec.name):
+                    store.add(rec)  # raises HostExists
+                owned: list[secrets.OwnedWrite] = []
+                try:
+                    if password:
+                        owned.append(secrets.set_secret_owned(password_key(rec.name), password))
+                    if passphrase:
+                        owned.append(secrets.set_secret_owned(passphrase_key(rec.name), passphrase))
+                    store.add(rec)
+                except BaseException:
+                    for write in reversed(owned):
+                        secrets.undo_owned(write)
+                    raise
 
         def done(_r: object) -> None:
             self.hosts_changed.emit()
