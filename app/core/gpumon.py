@@ -154,14 +154,13 @@ def _value_error(raw: str) -> str | None:
 
 def _split(line: str, n: int, free_field: int) -> list[str]:
     """Split a CSV line of `n` fields; extra commas are assumed to belong to field `free_field`."""
-    parts = [p.strip() for p in line.split(",")]
-    if len(parts) < n:
+    raw = line.split(",")
+    if len(raw) < n:
         raise GpuParseError(line)
-    if len(parts) > n:
-        extra = len(parts) - n
-        parts = (parts[:free_field] + [", ".join(parts[free_field:free_field + extra + 1])]
-                 + parts[free_field + extra + 1:])
-    return parts
+    if len(raw) > n:
+        extra = len(raw) - n
+        raw = raw[:free_field] + [",".join(raw[free_field:free_field + extra + 1])] + raw[free_field + extra + 1:]
+    return [p.strip() for p in raw]
 
 
 def parse_gpu_line(line: str, fields: Sequence[str] = QUERY_FIELDS) -> GpuReading:
