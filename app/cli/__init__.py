@@ -18,7 +18,8 @@ from app.core.errors import LabGpuError
 log = logging.getLogger(__name__)
 
 # Modules that add subcommands. Each must define register(subparsers).
-COMMAND_MODULES = ("app.cli.offers", "app.cli.cloud", "app.cli.hosts", "app.cli.sync", "app.cli.vpn")
+COMMAND_MODULES = ("app.cli.offers", "app.cli.cloud", "app.cli.hosts", "app.cli.sync", "app.cli.vpn",
+                   "app.cli.monitor")
 
 
 def build_parser(with_commands: bool = True) -> argparse.ArgumentParser:
