@@ -94,6 +94,10 @@ class MonitorHub:
         if self._keeper is not None:
             self._keeper.close(host_name)
 
+    def connection(self, host_name: str) -> Any:
+        """The logged-in connection the monitor uses for `host_name` (other watches share it)."""
+        return self._connect(host_name)
+
     def watched(self) -> list[str]:
         with self._lock:
             return sorted(self._streams)

@@ -60,6 +60,9 @@ MSG_STOP_FAILED = QT_TRANSLATE_NOOP("LabGPU", "{target} could NOT be stopped aft
                                               "still billing; stop it in the cloud console")
 MSG_SYNC_FAILED = QT_TRANSLATE_NOOP("LabGPU", "{target}: pulling checkpoints before the stop failed: {why} — "
                                               "the stop goes ahead (a stopped instance keeps its disk)")
+MSG_SPOT = QT_TRANSLATE_NOOP("LabGPU", "{target} will be reclaimed by the cloud at {when} ({action}): pulling "
+                                      "checkpoints now; you can relaunch the same offer with one click")
+MSG_SYNC_DONE = QT_TRANSLATE_NOOP("LabGPU", "{target}: checkpoints pulled ({purpose})")
 MSG_NOTIFY_ONLY = QT_TRANSLATE_NOOP("LabGPU", "{target} is not a LabGPU instance: its guards notify only")
 
 StopFn = Callable[[str], Any]  # instance id → LedgerEntry-like (with .state) after the stop call
@@ -119,6 +122,8 @@ class Watcher:
         self._mutex = threading.RLock()
         self._closed = threading.Event()
         self.events: list[GuardEvent] = []
+        self._spot: dict[str, Any] = {}
+        self._sync_threads: list[threading.Thread] = []
 
     # lock ---------------------------------------------------------------------------------------
     def acquire(self) -> bool:
@@ -309,6 +314,64 @@ class Watcher:
         except Exception:  # noqa: BLE001 - the audit log must not stop a guard
             log.exception("audit write failed")
 
+    # spot interruptions ------------------------------------------------------------------------
+    def relaunch_options(self, target_id: str) -> dict[str, Any]:
+        """What a one-click relaunch of the same offer needs (app.cloud.launch.LaunchOptions fields)."""
+        e = self.ledger.get(target_id)
+        if e is None:
+            return {}
+        return {"account": e.account, "instance_type": e.instance_type, "region": e.region, "zone": e.zone,
+                "spot": e.spot, "image_id": e.image_id, "name": e.name}
+
+    def relaunch(self, target_id: str) -> Any:
+        """Launch the same offer again (the one click after an interruption); returns the LaunchResult."""
+        from app.cloud.launch import CloudService, LaunchOptions
+
+        opts = self.relaunch_options(target_id)
+        self._audit("guard-relaunch", target_id, "start")
+        return CloudService(self.paths, self.store).launch(LaunchOptions(**opts))
+
+    def spot_notice(self, target_id: str, notice: Any, wait: bool = False) -> GuardEvent:
+        """A spot notice arrived: notify, start the host's "on interruption" sync at once (own thread)."""
+        when = notice.time.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+        ev = self._event(self.clock(), target_id, "spot-notice", MSG_SPOT,
+                         {"target": target_id, "when": when, "action": notice.action},
+                         {"notice_time": notice.time.isoformat(), "provider": notice.provider,
+                          "relaunch": self.relaunch_options(target_id)})
+
+        def pull() -> None:
+            try:
+                self.run_sync(target_id, "on-interruption")
+            except Exception as exc:  # noqa: BLE001
+                why = exc.one_line() if isinstance(exc, LabGpuError) else f"{type(exc).__name__}: {exc}"
+                self._event(self.clock(), target_id, "sync-failed", MSG_SYNC_FAILED, {"target": target_id, "why": why})
+                return
+            self._event(self.clock(), target_id, "sync-done", MSG_SYNC_DONE,
+                        {"target": target_id, "purpose": "on-interruption"})
+
+        t = threading.Thread(target=pull, name=f"spot-sync-{target_id}", daemon=True)
+        self._sync_threads.append(t)
+        t.start()
+        if wait:
+            t.join()
+        return ev
+
+    def start_spot_watches(self, connect: Callable[[str], Any], interval_s: float = 5.0) -> list[Any]:
+        """One SpotWatch per running spot instance in the ledger (AWS and Tencent)."""
+        from app.remote.spotwatch import SpotWatch
+
+        started = []
+        for e in self.ledger.list(include_terminated=False):
+            if not e.spot or e.state != "running" or e.provider not in ("aws", "tencent") or e.id in self._spot:
+                continue
+            sw = SpotWatch(e.id, e.provider, lambda iid=e.id: connect(iid),
+                           lambda n, iid=e.id: self.spot_notice(iid, n),
+                           on_problem=lambda text, iid=e.id: log.warning("spot watch %s: %s", iid, text),
+                           interval_s=interval_s)
+            self._spot[e.id] = sw.start()
+            started.append(sw)
+        return started
+
     # costs --------------------------------------------------------------------------------------
     def running_costs(self, now: float | None = None) -> list[InstanceCost]:
         t = datetime.fromtimestamp(self.clock() if now is None else now, timezone.utc)
@@ -325,6 +388,8 @@ class Watcher:
         """Apply the guards until `until` is set or close() (the lock must be held)."""
         self.lock.require()
         unsub = hub.subscribe(self.on_sample) if hub is not None else None
+        if hub is not None:
+            self.start_spot_watches(hub.connection)
         try:
             while not self._closed.is_set() and not (until is not None and until.is_set()):
                 self.tick()
@@ -335,6 +400,11 @@ class Watcher:
 
     def close(self) -> None:
         self._closed.set()
+        for sw in list(self._spot.values()):
+            sw.stop()
+        self._spot.clear()
+        for t in self._sync_threads:
+            t.join(timeout=60)
         self.lock.release()
 
 
