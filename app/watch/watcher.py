@@ -323,11 +323,11 @@ class Watcher:
         return {"account": e.account, "instance_type": e.instance_type, "region": e.region, "zone": e.zone,
                 "spot": e.spot, "image_id": e.image_id, "name": e.name}
 
-    def relaunch(self, target_id: str) -> Any:
+    def relaunch(self, target_id: str, **overrides: Any) -> Any:
         """Launch the same offer again (the one click after an interruption); returns the LaunchResult."""
         from app.cloud.launch import CloudService, LaunchOptions
 
-        opts = self.relaunch_options(target_id)
+        opts = {**self.relaunch_options(target_id), **overrides}
         self._audit("guard-relaunch", target_id, "start")
         return CloudService(self.paths, self.store).launch(LaunchOptions(**opts))
 

@@ -181,3 +181,30 @@ def test_exactly_one_watcher_and_a_stale_lock_is_taken_over(labgpu_home, tmp_pat
     assert lock.holder() is None
     assert lock.acquire() and lock_path.read_text() == str(os.getpid())
     lock.release()
+
+
+def test_spot_notice_pulls_at_once_and_relaunches_the_same_offer(svc, tencent_server, monkeypatch):
+    from app.remote.spotwatch import SpotNotice
+
+    monkeypatch.setenv("LABGPU_PUBLIC_IP_URLS", tencent_server.endpoint + "/_ip")
+    svc.refresh_prices("lab", [GN7])  # the default spot maximum comes from the live on-demand price
+    res = svc.launch(LaunchOptions(account="lab", instance_type=GN7, zone="ap-guangzhou-4", spot=True,
+                                   ssh_from="198.51.100.7/32"))
+    iid = res.entry.id
+    pulled: list[str] = []
+    events = []
+    w = Watcher(store=svc.store, notify=events.append, sync_fn=lambda h, p: pulled.append(f"{h}:{p}"))
+    notice = SpotNotice("tencent", "terminate", datetime(2026, 12, 2, 12, 5, 33, tzinfo=timezone.utc),
+                        "2026-12-02 20:05:33")
+    ev = w.spot_notice(iid, notice, wait=True)
+    assert ev.kind == "spot-notice" and "2026-12-02 12:05:33 UTC" in ev.message
+    assert pulled == [f"{iid}:on-interruption"]
+    assert [e.kind for e in events] == ["spot-notice", "sync-done"]
+    relaunch = ev.detail["relaunch"]
+    assert relaunch["instance_type"] == GN7 and relaunch["zone"] == "ap-guangzhou-4" and relaunch["spot"]
+    again = w.relaunch(iid)
+    assert again.entry.id != iid and again.entry.spot and again.entry.zone == "ap-guangzhou-4"
+    run = tencent_server.requests_of("RunInstances")[-1]
+    assert run["InstanceChargeType"] == "SPOTPAID" and run["InstanceType"] == GN7
+    assert "guard-spot-notice" in [a.action for a in svc.audit.list()]
+    w.close()
