@@ -52,6 +52,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     gs.add_argument("--max-hours", type=float, default=None, metavar="H", help="stop after H hours running")
     gs.add_argument("--stop-on-exit", default=None, metavar="PID|NAME",
                     help="stop when this GPU process has exited")
+    gs.add_argument("--pull", action="append", default=[], metavar="REMOTE=LOCAL",
+                    help="save a download sync pair for this host: the checkpoints pulled before a guard "
+                         "stops it (and on a spot interruption); repeatable")
     gs.add_argument("--no-sync-before-stop", action="store_true",
                     help="do not pull checkpoints (the host's download sync pairs) before a stop")
     gs.set_defaults(func=cmd_guard_set)
@@ -322,12 +325,33 @@ def cmd_guard_set(args: argparse.Namespace) -> int:
         cfg.stop_on_process_exit = args.stop_on_exit or None
     if args.no_sync_before_stop:
         cfg.sync_before_stop = False
+    pulls = [_parse_pull(p) for p in args.pull]
     guards.set(args.id, cfg)  # validates
+    if pulls:
+        from app.remote.sync import DOWN, SyncPair, SyncStore
+
+        ss = SyncStore(guards.store)
+        have = {(p.remote_path, p.local_path) for p in ss.pairs() if p.host == args.id and p.direction == DOWN}
+        for remote, local in pulls:
+            if (remote, local) not in have:
+                ss.save(SyncPair(host=args.id, local_path=local, remote_path=remote, direction=DOWN))
+            print(f"Before a stop: pull {args.id}:{remote} into {local}")
     print(f"Guards of {args.id}: {_describe(cfg)}")
     if entry is None:
         print(f"{args.id} is a server without a cloud API: its guards notify only (stop it yourself).")
     print("They act while LabGPU runs: the window, the tray, or `labgpu watch`.")
     return 0
+
+
+MSG_BAD_PULL = QT_TRANSLATE_NOOP("LabGPU", "--pull needs REMOTE=LOCAL, got {text!r}.")
+HINT_BAD_PULL = QT_TRANSLATE_NOOP("LabGPU", "For example: --pull ~/run/checkpoints=/home/me/checkpoints")
+
+
+def _parse_pull(text: str) -> tuple[str, str]:
+    remote, sep, local = text.partition("=")
+    if not sep or not remote.strip() or not local.strip():
+        raise InputError(MSG_BAD_PULL, HINT_BAD_PULL, code="BadPull", text=text)
+    return remote.strip(), str(Path(local.strip()).expanduser().resolve())
 
 
 def _describe(cfg: Any) -> str:
