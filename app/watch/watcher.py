@@ -78,7 +78,7 @@ class _TargetState:
     stopped: bool = False
     process_seen: bool = False
     last_sample: HostSample | None = None
-    pending_stop: str | None = None  # guard kind waiting for a retry
+    stopped_at: float | None = None  # wall-clock time of the confirmed stop
     events: list[GuardEvent] = field(default_factory=list)
 
 
@@ -171,9 +171,16 @@ class Watcher:
     def _tick_one(self, target_id: str, cfg: GuardConfig, t: float) -> list[GuardEvent]:
         with self._mutex:
             st = self._state(target_id, cfg)
-        if st.stopped:
-            return []
         cloud = self.is_cloud_instance(target_id)
+        if st.stopped:
+            entry = self.ledger.get(target_id) if cloud else None
+            if entry is None or entry.state != "running" or st.stopped_at is None or \
+                    entry.started_at is None or entry.started_at.timestamp() <= st.stopped_at:
+                return []
+            # started again since the guard stopped it: guard the new run from scratch
+            st.stopped, st.idle_notified, st.budget_warned, st.process_seen = False, False, False, False
+            if st.rule.idle_since is not None:  # idle time before this start does not count
+                st.rule.idle_since = max(st.rule.idle_since, entry.started_at.timestamp())
         out: list[GuardEvent] = []
         minutes = _num(cfg.idle_minutes)
         if st.rule.is_idle(t):
@@ -235,6 +242,8 @@ class Watcher:
             ok, events = self._stop_with_retries(target_id, kind)
             out += events
             st.stopped = ok
+            if ok:
+                st.stopped_at = time.time()
         finally:
             st.stopping = False
         return out

@@ -81,6 +81,19 @@ def test_idle_guard_pulls_then_stops_at_the_cloud(svc, tencent_server):
     actions = [a.action for a in svc.audit.list()]
     assert "guard-idle-stop" in actions and "guard-stop" in actions
     assert w.tick((end + timedelta(seconds=1)).timestamp()) == []  # nothing is stopped twice
+    # started again later: the guard watches the new run from scratch
+    import time as _time
+
+    deadline = _time.monotonic() + 30
+    while tencent_server.billing_state(iid)[0] != "STOPPED" and _time.monotonic() < deadline:
+        _time.sleep(0.05)
+    svc.start(iid)
+    entry = svc.ledger.get(iid)
+    assert entry is not None and entry.state == "running"
+    t1 = entry.started_at + timedelta(seconds=1)
+    end = _feed_idle(w, iid, t1, 61)
+    assert [e.kind for e in w.tick(end.timestamp())] == ["idle-notify", "idle-stop", "stopped"]
+    assert len(tencent_server.requests_of("StopInstances")) == 2
 
 
 def test_failed_stop_is_retried_and_never_reported_as_done(svc, tencent_server):
@@ -208,3 +221,22 @@ def test_spot_notice_pulls_at_once_and_relaunches_the_same_offer(svc, tencent_se
     assert run["InstanceChargeType"] == "SPOTPAID" and run["InstanceType"] == GN7
     assert "guard-spot-notice" in [a.action for a in svc.audit.list()]
     w.close()
+
+
+def test_stop_when_the_chosen_process_exits_but_not_on_unknown(svc, tencent_server):
+    from app.core.gpumon import GpuProcess
+
+    iid, started = _launch(svc)
+    GuardStore(svc.store).set(iid, GuardConfig(stop_on_process_exit="4242", sync_before_stop=False))
+    w = Watcher(store=svc.store, sleep=lambda _s: None)
+    g = GpuReading("GPU-a", 0, "A10", 95.0, 20000.0, 24000.0, 70.0, 140.0, 150.0)
+    t = started + timedelta(seconds=5)
+    w.on_sample(HostSample(iid, t, None, (g,), (GpuProcess("GPU-a", 4242, "python train.py", 19000.0),)))
+    assert w.tick(t.timestamp()) == []
+    w.on_sample(HostSample(iid, t + timedelta(seconds=1), "driver error"))  # unknown: not "exited"
+    assert w.tick((t + timedelta(seconds=1)).timestamp()) == []
+    w.on_sample(HostSample(iid, t + timedelta(seconds=2), None, (g,), ()))
+    got = w.tick((t + timedelta(seconds=2)).timestamp())
+    assert [e.kind for e in got] == ["process-exit", "stopped"]
+    assert "4242" in got[0].message
+    assert tencent_server.billing_state(iid)[0] in ("STOPPING", "STOPPED")
