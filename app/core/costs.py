@@ -491,20 +491,24 @@ class InstanceCost:
 def instance_cost(entry: Any, now: datetime | None = None, rate: ExchangeRate | None = None, *,
                   budget: float | None = None, budget_currency: str | None = None,
                   max_hours: float | None = None, disk_per_hour: float | None = None,
-                  spot_price_live: bool = False) -> InstanceCost:
+                  current_price: float | None = None) -> InstanceCost:
     """Cost of a ledger entry (``app.core.instances.LedgerEntry``-like) at `now`.
 
     ``so_far`` is the ledger's billed cost (segments, minimums); the projection runs from the
     price it was launched at (a spot price where it was re-read). A budget in another currency is
-    converted with `rate` for the comparison only. Unknown stays None, never 0.
+    converted with `rate` for the comparison only. Unknown stays None, never 0. ``current_price``
+    (a spot price re-read while it runs) drives the projection; the cost so far keeps the ledger's.
     """
     rate = rate or default_rate()
     cur = entry.currency or "USD"
     running = entry.state == "running"
     price = _price(entry.price_per_hour)
+    live = _price(current_price)
     notes: list[str] = []
     if entry.spot:
-        notes.append(NOTE_SPOT_PRICE_LIVE if spot_price_live else NOTE_SPOT_PRICE_FIXED)
+        notes.append(NOTE_SPOT_PRICE_LIVE if live is not None else NOTE_SPOT_PRICE_FIXED)
+    if live is not None:
+        price = live
     disk = _price(disk_per_hour)
     if disk is None:
         notes.append(NOTE_DISK_UNKNOWN)

@@ -46,6 +46,7 @@ from .lock import WatchLock
 log = logging.getLogger(__name__)
 
 STOPPED_STATES = ("stopping", "stopped", "terminating", "terminated")
+SPOT_PRICE_REFRESH_S = 1800.0  # re-read a running spot instance's zone price every 30 min
 
 MSG_IDLE = QT_TRANSLATE_NOOP("LabGPU", "{target}: every GPU has been under {pct} % for {minutes} minutes")
 MSG_IDLE_NOTIFY_ONLY = QT_TRANSLATE_NOOP("LabGPU", "{target}: every GPU has been under {pct} % for {minutes} "
@@ -123,6 +124,7 @@ class Watcher:
         self._closed = threading.Event()
         self.events: list[GuardEvent] = []
         self._spot: dict[str, Any] = {}
+        self._spot_price_at: dict[str, float] = {}
         self._sync_threads: list[threading.Thread] = []
 
     # lock ---------------------------------------------------------------------------------------
@@ -381,6 +383,44 @@ class Watcher:
             started.append(sw)
         return started
 
+    # spot prices --------------------------------------------------------------------------------
+    def current_spot_price(self, entry: Any) -> float | None:
+        """The zone's spot price fetched after this run started (live price cache), else None."""
+        if not entry.spot or entry.started_at is None:
+            return None
+        from app.core import live_prices
+
+        for o in live_prices.zone_prices(self.paths, entry.provider, entry.region, entry.instance_type):
+            fetched = getattr(o, "fetched_at", None)
+            if o.zone == entry.zone and o.price_spot is not None and fetched is not None \
+                    and o.currency == entry.currency and fetched >= entry.started_at:
+                return float(o.price_spot)
+        return None
+
+    def refresh_spot_prices(self, force: bool = False) -> list[str]:
+        """Re-read the live prices of running spot instances' types (one cheap price call per account
+        and type, at most every SPOT_PRICE_REFRESH_S). Returns the instance ids refreshed."""
+        from app.cloud.launch import CloudService
+
+        now = time.monotonic()
+        done = []
+        svc: Any = None
+        for e in self.ledger.list(include_terminated=False):
+            if not e.spot or e.state != "running":
+                continue
+            last = self._spot_price_at.get(e.id)
+            if not force and last is not None and now - last < SPOT_PRICE_REFRESH_S:
+                continue
+            self._spot_price_at[e.id] = now
+            svc = svc or CloudService(self.paths, self.store)
+            errors: dict[str, LabGpuError] = {}
+            svc.refresh_prices(e.account, [e.instance_type], errors=errors)
+            if errors:
+                log.info("spot price of %s not re-read: %s", e.id, errors[e.account].one_line())
+                continue
+            done.append(e.id)
+        return done
+
     # costs --------------------------------------------------------------------------------------
     def running_costs(self, now: float | None = None) -> list[InstanceCost]:
         t = datetime.fromtimestamp(self.clock() if now is None else now, timezone.utc)
@@ -389,7 +429,8 @@ class Watcher:
             cfg = self.guards.get(e.id)
             out.append(instance_cost(e, t, self.rate, budget=cfg.budget if cfg else None,
                                      budget_currency=cfg.currency if cfg else None,
-                                     max_hours=cfg.max_hours if cfg else None))
+                                     max_hours=cfg.max_hours if cfg else None,
+                                     current_price=self.current_spot_price(e)))
         return out
 
     # loop ---------------------------------------------------------------------------------------
@@ -402,6 +443,10 @@ class Watcher:
         try:
             while not self._closed.is_set() and not (until is not None and until.is_set()):
                 self.tick()
+                try:
+                    self.refresh_spot_prices()
+                except Exception:  # noqa: BLE001 - a price call must not stop the guards
+                    log.exception("spot price refresh failed")
                 self._closed.wait(period_s)
         finally:
             if unsub is not None:

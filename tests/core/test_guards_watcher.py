@@ -240,3 +240,20 @@ def test_stop_when_the_chosen_process_exits_but_not_on_unknown(svc, tencent_serv
     assert [e.kind for e in got] == ["process-exit", "stopped"]
     assert "4242" in got[0].message
     assert tencent_server.billing_state(iid)[0] in ("STOPPING", "STOPPED")
+
+
+def test_running_spot_price_is_re_read_for_the_projection(svc, tencent_server, monkeypatch):
+    import tests.fixtures.tencent_cvm_server as peer
+
+    svc.refresh_prices("lab", [GN7])
+    res = svc.launch(LaunchOptions(account="lab", instance_type=GN7, zone="ap-guangzhou-4", spot=True,
+                                   ssh_from="198.51.100.7/32"))
+    w = Watcher(store=svc.store)
+    fam, cpu, mem, gpus, od, _spot = peer.TYPES[GN7]
+    monkeypatch.setitem(peer.TYPES, GN7, (fam, cpu, mem, gpus, od, 2.22))  # the market moved
+    assert w.refresh_spot_prices(force=True) == [res.entry.id]
+    assert w.refresh_spot_prices() == []  # not again within 30 min
+    [cost] = w.running_costs()
+    assert cost.per_hour == pytest.approx(2.22)
+    assert any("re-read" in n for n in cost.notes)
+    assert cost.so_far is not None and cost.so_far < 2.22  # the cost so far keeps the ledger's price
