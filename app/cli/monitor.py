@@ -55,6 +55,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     gs.add_argument("--pull", action="append", default=[], metavar="REMOTE=LOCAL",
                     help="save a download sync pair for this host: the checkpoints pulled before a guard "
                          "stops it (and on a spot interruption); repeatable")
+    gs.add_argument("--watchdog", action="store_true",
+                    help="also install the on-instance watchdog (shuts the machine down after the idle window "
+                         "even when LabGPU is not running; see docs/cli.md for what that does to the bill)")
     gs.add_argument("--no-sync-before-stop", action="store_true",
                     help="do not pull checkpoints (the host's download sync pairs) before a stop")
     gs.set_defaults(func=cmd_guard_set)
@@ -325,6 +328,8 @@ def cmd_guard_set(args: argparse.Namespace) -> int:
         cfg.stop_on_process_exit = args.stop_on_exit or None
     if args.no_sync_before_stop:
         cfg.sync_before_stop = False
+    if args.watchdog:
+        cfg.watchdog = True
     pulls = [_parse_pull(p) for p in args.pull]
     guards.set(args.id, cfg)  # validates
     if pulls:
@@ -337,6 +342,18 @@ def cmd_guard_set(args: argparse.Namespace) -> int:
                 ss.save(SyncPair(host=args.id, local_path=local, remote_path=remote, direction=DOWN))
             print(f"Before a stop: pull {args.id}:{remote} into {local}")
     print(f"Guards of {args.id}: {_describe(cfg)}")
+    if args.watchdog:
+        from app.remote import watchdog
+
+        window = float(cfg.idle_minutes) * 60.0
+        conn = _connect(args.id)
+        try:
+            pid = watchdog.install(conn, below_pct=cfg.idle_below_pct, window_s=max(1.0, window),
+                                   interval_s=max(1.0, min(60.0, window / 5)))
+        finally:
+            conn.close()
+        print(f"Watchdog running on {args.id} (pid {pid}): it shuts the machine down after "
+              f"{cfg.idle_minutes:g} min with every GPU under {cfg.idle_below_pct:g} %.")
     if entry is None:
         print(f"{args.id} is a server without a cloud API: its guards notify only (stop it yourself).")
     print("They act while LabGPU runs: the window, the tray, or `labgpu watch`.")

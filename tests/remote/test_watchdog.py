@@ -88,3 +88,25 @@ def test_values_are_checked_before_anything_is_sent():
         watchdog.install(object(), below_pct=0, window_s=60)
     with pytest.raises(InputError):
         watchdog.install(object(), below_pct=30, window_s=float("nan"))
+
+
+def test_guard_set_watchdog_installs_it_from_the_cli():
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    with gpu_server("wdcli", {"steps": [idle(1)]}) as (server, _fake):
+        _install_fakes(server)
+        r = subprocess.run([sys.executable, "-m", "app", "guard", "set", "wdcli", "--idle-minutes", "0.05",
+                            "--watchdog"], cwd=root, capture_output=True, text=True, timeout=120, env=dict(os.environ))
+        conn = open_connection("wdcli")
+        try:
+            assert r.returncode == 0, r.stderr
+            assert "Watchdog running on wdcli" in r.stdout and "notify only" in r.stdout
+            called = _wait_file(server.bin_dir / "shutdown.called")
+            assert called.split()[1:] == ["-h", "now"]
+        finally:
+            watchdog.remove(conn)
+            conn.close()
