@@ -85,7 +85,8 @@ _START = 'cd "$HOME/.labgpu" || exit 1; ' \
          'cat "$HOME/.labgpu/watchdog.pid"'
 _STATUS = 'p=$(cat "$HOME/.labgpu/watchdog.pid" 2>/dev/null); ' \
           'case "$p" in ""|*[!0-9]*) echo "PID none";; *) if grep -q watchdog.sh "/proc/$p/cmdline" 2>/dev/null; ' \
-          'then echo "PID $p"; else echo "PID none"; fi;; esac; tail -n 20 "$HOME/.labgpu/watchdog.log" 2>/dev/null; true'
+          'then echo "PID $p"; else echo "PID none"; fi;; esac; ' \
+          'tail -n 20 "$HOME/.labgpu/watchdog.log" 2>/dev/null; true'
 
 
 @dataclass(frozen=True)
