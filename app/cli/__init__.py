@@ -34,6 +34,8 @@ def build_parser(with_commands: bool = True) -> argparse.ArgumentParser:
     parser.add_argument("--lang", choices=("zh_CN", "en"), default=None,
                         help="interface language for this run")
     parser.add_argument("--size", default="1280x800", help="window size for --screenshot, WxH")
+    parser.add_argument("--tray", action="store_true",
+                        help="start in the system tray only (the cost monitor); the window opens from its menu")
     if not with_commands:
         parser.set_defaults(command=None)
         return parser
