@@ -29,6 +29,7 @@ from app.core.gpumon import (
     QUERY_FIELDS,
     HostSample,
     SampleAssembler,
+    failure_kind,
     parse_processes,
     parse_snapshot,
 )
@@ -245,7 +246,7 @@ class GpuStream:
             if pending is not None:
                 got_sample = True
                 self._emit(pending)
-            rc = chan.recv_exit_status() if chan.exit_status_ready() else None
+            rc = _exit_status(chan)
         finally:
             self._chan = None
             chan.close()
@@ -254,7 +255,7 @@ class GpuStream:
             self.fields = LEGACY_QUERY_FIELDS  # driver older than 450: no mig.mode.current
             self._asm.noise = []
             return True
-        if rc is None:
+        if rc is None and failure_kind(None, noise) is None:
             # the channel died with the connection: say so (the next loop reconnects)
             self._asm.noise = []
             self._emit(self._error_sample(_connection_lost(self.host)))
@@ -274,6 +275,23 @@ class GpuStream:
                 continue
             if rc == 0:
                 self._asm.processes = parse_processes(out)
+
+
+def _exit_status(chan: Any, timeout: float = 5.0) -> int | None:
+    """The command's exit status; sshd may send it just after EOF. None when the link died first."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if chan.exit_status_ready():
+            return int(chan.recv_exit_status())
+        t = chan.get_transport()
+        if t is None or not t.is_active():
+            return None
+        event = getattr(chan, "status_event", None)
+        if event is not None:
+            event.wait(0.1)
+        else:
+            time.sleep(0.05)
+    return None
 
 
 def _connection_lost(host: str) -> str:
