@@ -153,6 +153,36 @@ class GpuHistory:
                 return None
             return float(ring.times[ring.order()[0]])
 
+    def samples(self, host: str, t0: float | None = None, t1: float | None = None) -> list[HostSample]:
+        """The stored samples of `host` in [t0, t1] rebuilt as HostSamples (oldest first), e.g. for
+        ``app.core.guards.tuning_hints``. A slot where every value of a GPU is NaN has no reading
+        for it; a slot without any GPU is an error sample (the host could not be read)."""
+        out: list[HostSample] = []
+        with self._lock:
+            ring = self._hosts.get(host)
+            if ring is None:
+                return out
+            order = ring.order()
+            latest = dict(ring.latest)
+            for slot in order:
+                t = float(ring.times[slot])
+                if (t0 is not None and t < t0) or (t1 is not None and t > t1):
+                    continue
+                gpus = []
+                for uuid, buf in ring.gpus.items():
+                    col = buf[:, slot]
+                    if np.isnan(col).all():
+                        continue
+                    v = [None if math.isnan(float(x)) else float(x) for x in col]
+                    ref = latest.get(uuid)
+                    gpus.append(GpuReading(uuid=uuid, index=ref.index if ref else None,
+                                           name=ref.name if ref else None, utilization_gpu=v[0],
+                                           memory_used_mib=v[1], memory_total_mib=v[2], temperature_c=v[3],
+                                           power_w=v[4], power_limit_w=v[5]))
+                when = datetime.fromtimestamp(t, timezone.utc)
+                out.append(HostSample(host, when, None if gpus else "no reading", tuple(gpus)))
+        return out
+
     def samples_between(self, host: str, t0: float, t1: float) -> list[tuple[float, dict[str, list[float | None]]]]:
         """Rows for export: (time, {uuid: [metric values]}) with None for NaN."""
         with self._lock:

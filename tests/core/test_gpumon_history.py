@@ -84,3 +84,16 @@ def test_export_csv_uses_minutes_before_the_ring_and_seconds_after(tmp_path):
     util_col = rows[0].index("utilization_gpu")
     assert any(r[util_col] == "" for r in body)  # the unknown second is an empty cell, not 0
     assert all(r[util_col] in ("", "40") for r in body)
+
+
+def test_samples_from_history_feed_the_tuning_hints():
+    from app.core.guards import tuning_hints
+
+    h = GpuHistory(capacity_s=3600)
+    for i in range(0, 900):
+        h.append(sample(T0 + timedelta(seconds=i), reading("GPU-a", 45.0, mem=79000.0)))
+    got = h.samples("h", T0.timestamp() + 100, T0.timestamp() + 899)
+    assert len(got) == 800 and got[0].gpus[0].utilization_gpu == 45.0 and got[0].gpus[0].power_w is None
+    assert [x.id for x in tuning_hints(got)] == ["low-utilization", "memory-full"]  # 79000 of 81920 MiB
+    h.append(sample(T0 + timedelta(seconds=900), error="driver"))
+    assert h.samples("h")[-1].error is not None
