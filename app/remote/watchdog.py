@@ -16,7 +16,9 @@ What a shutdown from inside does to the bill differs by cloud (check before rely
 - Tencent CVM: an OS shutdown leaves the instance STOPPED, but the no-charge stop mode
   (StoppedMode=STOP_CHARGING) is applied only to stops requested through the console/API, so a
   pay-as-you-go instance shut down from inside may keep billing its compute until LabGPU (or
-  you) stops it through the API. The watchdog is a safety net, not a replacement for the guard.
+  you) stops it through the API (Tencent's "No Charges When Shut Down" page, intl.cloud.tencent.com/
+  document/product/213/19922: the mode is chosen in the console or with StopInstances' StoppedMode,
+  default KEEP_CHARGING). The watchdog is a safety net, not a replacement for the guard.
 """
 
 from __future__ import annotations
