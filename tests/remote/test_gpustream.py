@@ -153,3 +153,38 @@ def test_hub_one_failing_host_does_not_stop_the_other():
             assert len(t) == len(v) and v[-1] == 97.0
         finally:
             hub.close()
+
+
+def test_lost_gpu_in_the_stream_keeps_the_healthy_ones_updating():
+    with gpu_server("lost", {"steps": [LOST_STEP]}) as _:
+        sink = Samples()
+        stream, conns = _stream("lost", sink)
+        stream.start()
+        try:
+            s = sink.wait_for(lambda s: len(s.gpus) == 3)
+            assert s.error is not None and "Unknown Error" in s.error
+            healthy = [g for g in s.gpus if g.uuid.startswith("GPU-")]
+            assert [g.utilization_gpu for g in healthy] == [88.0, 91.0]
+            assert [g.status for g in s.gpus if g.uuid.startswith("bus:")] == ["lost: Unknown Error"]
+            sink.wait_for(lambda s: len(s.gpus) == 3)  # and it keeps coming
+        finally:
+            _close(stream, conns)
+
+
+def test_hub_own_connection_reconnects_after_a_drop():
+    with gpu_server("hubdrop", {"steps": [busy(1)]}) as (server, _fake):
+        hub = MonitorHub(interval_s=1.0, process_every_s=0.5, retry_s=0.2)
+        sink = Samples()
+        unsubscribe = hub.subscribe(sink)
+        try:
+            hub.watch("hubdrop")
+            sink.wait_for(lambda s: bool(s.gpus))
+            assert hub.states() == {"hubdrop": "streaming"}
+            assert server.drop_connections() > 0
+            sink.wait_for(lambda s: s.error is not None)
+            sink.wait_for(lambda s: bool(s.gpus) and s.error is None)
+            unsubscribe()
+            hub.unwatch("hubdrop")
+            assert hub.watched() == []
+        finally:
+            hub.close()
