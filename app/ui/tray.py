@@ -105,6 +105,7 @@ class CostTray(QObject):
         self.load_error = ""
         self.stopping: set[str] = set()
         self.relaunch_offer: Any = None
+        self.guards_elsewhere: int | None = None  # pid of the LabGPU that applies the guards, if not us
         self.relaunch_label = ""
         self._last_click: Callable[[], None] | None = None
         self._dialogs: list[QWidget] = []
@@ -239,6 +240,10 @@ class CostTray(QObject):
             err = m.addAction(self.tr("Costs could not be read"))
             err.setToolTip(self.load_error)
             err.setEnabled(False)
+        if self.guards_elsewhere is not None:
+            other = m.addAction(self.tr("Guards are applied by another LabGPU (process {pid})").format(
+                pid=self.guards_elsewhere if self.guards_elsewhere > 0 else "?"))
+            other.setEnabled(False)
         if self.relaunch_offer is not None:
             m.addSeparator()
             re = m.addAction(self.tr("Relaunch {what}…").format(what=self.relaunch_label))
@@ -355,6 +360,8 @@ class CostTray(QObject):
             offer = detail.get("offer") if isinstance(detail, dict) else None
             if offer is None:
                 offer = self._offer_for(target)
+            if offer is None and isinstance(detail, dict) and isinstance(detail.get("relaunch"), dict):
+                offer = offer_from_options(detail["relaunch"])
             self.relaunch_offer = offer
             self.relaunch_label = getattr(offer, "instance_type", "") or target
             self._build_menu()
@@ -380,7 +387,7 @@ class CostTray(QObject):
         if offer is None:
             return
         self.open_window()
-        self.ctx.navigate("instances", {"launch": offer, "spot": True})
+        self.ctx.navigate("instances", {"launch": offer, "spot": bool(getattr(offer, "spot_available", True))})
 
     @Slot()
     def _on_icon_message_clicked(self) -> None:
@@ -456,6 +463,18 @@ def quit_question(names: list[str], parent: QWidget | None, on_quit: Callable[[]
     return box
 
 
+def offer_from_options(opts: dict[str, Any]) -> Any:
+    """An offer from the watcher's relaunch options (account, instance_type, region, zone, spot)."""
+    from app.core.models import Offer
+
+    provider = str(opts.get("provider") or "")
+    return Offer(provider=provider, region=str(opts.get("region") or ""),
+                 instance_type=str(opts.get("instance_type") or ""), gpu_model="", gpu_count=0, vram_gb=0,
+                 vcpu=None, ram_gb=None, network_gbps=None, price_on_demand=None, price_spot=None,
+                 price_prepaid_month=None, currency="", price_source="relaunch", price_date=None,
+                 spot_available=bool(opts.get("spot")), zone=str(opts.get("zone") or ""))
+
+
 def offer_from_entry(entry: Any) -> Any:
     """The offer an instance was launched from, as far as the ledger knows (to relaunch it)."""
     from app.core.models import Offer
@@ -492,8 +511,23 @@ class TrayShell(QObject):
         window.close_hook = self.on_window_close
         window.quit_hook = self.request_quit
 
-    def start(self) -> None:
+    def start(self, guards: bool = True) -> None:
         self.tray.start()
+        if guards:
+            self.start_guards()
+
+    def start_guards(self) -> None:
+        """Run the guards here (unless ``labgpu watch`` or another LabGPU already does)."""
+        try:
+            from app.ui.monitor.watch_service import watch_service
+
+            svc = watch_service(self.ctx)
+            svc.event.connect(self.tray.show_event)
+            if not svc.start():
+                self.tray.guards_elsewhere = svc.holder or -1
+                self.tray._build_menu()
+        except Exception:  # noqa: BLE001 - the tray and the window work without guards; say so in the log
+            log.exception("the guards could not start")
 
     @Slot()
     def show_window(self) -> None:

@@ -9,10 +9,12 @@ from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QFrame,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
     QTableWidget,
     QTableWidgetItem,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -68,7 +70,18 @@ class HostPanel(QFrame):
         self.title.setObjectName("hostTitle")
         self.title.setStyleSheet("font-weight: 600; font-size: 14px;")
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        layout.addWidget(self.title)
+        head = QHBoxLayout()
+        head.addWidget(self.title, 1)
+        self.guard_button = QToolButton(self)
+        self.guard_button.setObjectName("editGuards")
+        self.guard_button.setText(self.tr("Edit guards…"))
+        head.addWidget(self.guard_button)
+        layout.addLayout(head)
+        self.guard_label = QLabel(self)
+        self.guard_label.setObjectName("guardBadge")
+        self.guard_label.setWordWrap(True)
+        self.guard_label.setStyleSheet("color: #555555;")
+        layout.addWidget(self.guard_label)
         self.error_label = QLabel(self)
         self.error_label.setObjectName("hostError")
         self.error_label.setWordWrap(True)
@@ -109,6 +122,9 @@ class HostPanel(QFrame):
         self.proc_table.setHorizontalHeaderLabels([
             self.tr("GPU"), self.tr("PID"), self.tr("Process"), self.tr("Memory (MiB)")])
         self.proc_title.setText(self.tr("Compute processes"))
+
+    def set_guard(self, text: str) -> None:
+        self.guard_label.setText(self.tr("Guards: {guards}").format(guards=text))
 
     def set_state(self, state: str) -> None:
         if state != self.state:

@@ -12,6 +12,7 @@ Nothing a host sends can take the page down: a failing sample is logged and skip
 from __future__ import annotations
 
 import logging
+import threading
 import time
 from collections import deque
 from typing import Any
@@ -77,9 +78,35 @@ def monitor_hub(ctx: Any) -> Any:
     if hub is None:
         from app.watch.hub import MonitorHub
 
-        hub = MonitorHub(ctx.paths, interval_s=float(getattr(ctx.settings, "monitor_interval_s", 1.0) or 1.0))
+        hub = MonitorHub(ctx.paths, interval_s=float(getattr(ctx.settings, "monitor_interval_s", 1.0) or 1.0),
+                         connect=_connect_via_hosts(ctx))
         ctx.services["monitor"] = hub
     return hub
+
+
+def _connect_via_hosts(ctx: Any) -> Any:
+    """Connections for the hub: the Hosts page's live connection when it has one (one SSH session
+    per host), else LabGPU's own, reconnected with ``ensure()`` when it drops."""
+    own: dict[str, Any] = {}
+    lock = threading.Lock()
+
+    def connect(host: str) -> Any:
+        svc = ctx.services.get("hosts")
+        conn = getattr(svc, "connections", {}).get(host) if svc is not None else None
+        if conn is not None:
+            return conn
+        from app.remote.ssh import open_connection
+
+        with lock:
+            mine = own.get(host)
+        if mine is not None:
+            return mine.ensure()
+        mine = open_connection(host, ctx.paths)
+        with lock:
+            own[host] = mine
+        return mine
+
+    return connect
 
 
 def ui_state(ctx: Any) -> dict[str, Any]:
@@ -121,6 +148,7 @@ class MonitorPage(QWidget):
         self.hub = hub if hub is not None else monitor_hub(ctx)
         self.panels: dict[str, HostPanel] = {}
         self.available: list[tuple[str, str]] = []
+        self.guards: dict[str, Any] = {}  # target → GuardConfig
         self.span_s = int(ui_state(ctx).get("span_s", 3_600))
         if self.span_s not in RANGES:
             self.span_s = 3_600
@@ -229,8 +257,54 @@ class MonitorPage(QWidget):
 
     # -- hosts -----------------------------------------------------------------------------------
     def load_hosts(self) -> Any:
+        self.load_guards()
         return self.ctx.runner.submit(list_hosts, self.ctx.paths, name="monitor-hosts",
                                       on_done=self._on_hosts_loaded, on_error=self._on_hosts_failed)
+
+    def load_guards(self) -> Any:
+        from app.core.guards import GuardStore
+
+        return self.ctx.runner.submit(lambda: GuardStore(self.ctx.store).all(), name="monitor-guards",
+                                      on_done=self._on_guards_loaded, on_error=self._on_hosts_failed)
+
+    @Slot(object)
+    def _on_guards_loaded(self, guards: object) -> None:
+        self.guards = dict(guards)  # type: ignore[call-overload]
+        for host, panel in self.panels.items():
+            self._show_guard(host, panel)
+
+    def can_stop(self, host: str) -> bool:
+        """Guards may stop LabGPU's own instances; a Hosts-page server has no cloud API."""
+        kind = dict(self.available).get(host)
+        return kind == "instance" or (kind is None and host.startswith(("ins-", "i-")))
+
+    def _show_guard(self, host: str, panel: HostPanel) -> None:
+        from app.ui.monitor.guards_ui import badge
+
+        panel.set_guard(badge(self.guards.get(host), self.can_stop(host)))
+
+    def edit_guards(self, host: str) -> Any:
+        from app.ui.monitor.guards_ui import EditGuardsDialog
+
+        dialog = EditGuardsDialog(self.ctx, host, self.guards.get(host), self.can_stop(host), self)
+        dialog.saved.connect(self._on_guard_saved)
+        self._dialogs.append(dialog)
+        dialog.finished.connect(lambda _r: self._dialogs.remove(dialog) if dialog in self._dialogs else None)
+        dialog.open()
+        return dialog
+
+    @Slot(str, object)
+    def _on_guard_saved(self, target: str, cfg: object) -> None:
+        if cfg is None:
+            self.guards.pop(target, None)
+        else:
+            self.guards[target] = cfg
+        panel = self.panels.get(target)
+        if panel is not None:
+            self._show_guard(target, panel)
+        svc = self.ctx.services.get("watch")
+        if svc is not None and cfg is not None:
+            svc.guard_changed(target)
 
     @Slot(object)
     def _on_hosts_loaded(self, hosts: object) -> None:
@@ -274,6 +348,8 @@ class MonitorPage(QWidget):
                 panel.plots.main_plot().setXLink(main)
             else:
                 main.sigXRangeChanged.connect(self._on_view_range_changed)
+            panel.guard_button.clicked.connect(lambda _=False, h=host: self.edit_guards(h))
+            self._show_guard(host, panel)
             self._load_panel(panel)
             try:
                 self.hub.watch(host)
