@@ -591,14 +591,21 @@ class LaunchDialog(QDialog):
 
         def saved(stored: object) -> None:
             self.guard_saved = stored
-            self.outcome_label.setText(self.outcome_label.text() + "\n" + self.tr("Guards: {guards}").format(
-                guards=badge(stored, True)))
+            try:
+                self.outcome_label.setText(self.outcome_label.text() + "\n" + self.tr("Guards: {guards}").format(
+                    guards=badge(stored, True)))
+            except RuntimeError:  # the dialog was closed meanwhile; the guard is saved all the same
+                pass
 
         def failed(exc: object) -> None:
             message, hint = error_sentence(exc)  # type: ignore[arg-type]
-            self.outcome_label.setText(self.outcome_label.text() + "\n" + self.tr(
-                "The guards could not be saved: {message} {hint} Set them with Edit guards… on the "
-                "Instances page.").format(message=message, hint=hint))
+            text = QCoreApplication.translate(
+                "LaunchDialog", "The guards of {id} could not be saved: {message} {hint} Set them with Edit "
+                "guards… on the Instances page.").format(id=instance_id, message=message, hint=hint)
+            try:
+                self.outcome_label.setText(self.outcome_label.text() + "\n" + text)
+            except RuntimeError:  # the dialog is gone: say it where the user still looks
+                self.ctx.status_message.emit(text)
 
         run_task(self, save_guard, self.ctx.store, instance_id, cfg, name="launch-guard",
                  on_done=saved, on_error=failed)
