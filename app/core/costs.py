@@ -483,6 +483,23 @@ class InstanceCost:
     per_hour_usd: float | None
     notes: tuple[str, ...] = ()
 
+    @property
+    def projected_to_budget_h(self) -> float | None:
+        """Hours until the budget is used up at the current rate (MONITOR_API name)."""
+        return self.hours_to_budget
+
+    @property
+    def projected_hours(self) -> float | None:
+        """Hours until the first limit: the budget, else the maximum runtime; None without one."""
+        return self.hours_to_budget if self.hours_to_budget is not None else self.hours_to_max_runtime
+
+    @property
+    def projected(self) -> float | None:
+        """What the instance will have cost at that limit (the budget, else the maximum runtime)."""
+        if self.hours_to_budget is not None and self.budget is not None:
+            return self.budget
+        return self.cost_at_max_runtime
+
     def to_json(self) -> dict[str, Any]:
         return {k: (round(v, 6) if isinstance(v, float) else (list(v) if isinstance(v, tuple) else v))
                 for k, v in self.__dict__.items()}

@@ -63,6 +63,9 @@ def test_instance_cost_projection_and_budget(ledger):
     assert c.hours_to_max_runtime == pytest.approx(3.0) and c.cost_at_max_runtime == pytest.approx(35.0)
     assert c.so_far_usd == pytest.approx(2.0) and c.per_hour_usd == pytest.approx(1.0)
     assert any("disk" in n for n in c.notes)  # disk price unknown: said, not counted as 0
+    assert c.projected_to_budget_h == c.hours_to_budget == c.projected_hours and c.projected == pytest.approx(70.0)
+    no_budget = instance_cost(e, T0 + timedelta(hours=2), RATE, max_hours=5)
+    assert no_budget.projected_hours == pytest.approx(3.0) and no_budget.projected == pytest.approx(35.0)
 
 
 def test_unknown_price_stays_unknown_and_totals_say_so(ledger):
