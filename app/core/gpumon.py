@@ -351,6 +351,10 @@ class SampleAssembler:
         self._batch[reading.uuid] = reading
         return out
 
+    def pending(self) -> int:
+        """GPUs in the interval being assembled."""
+        return len(self._batch)
+
     def flush(self) -> HostSample | None:
         if not self._batch:
             return None

@@ -114,6 +114,7 @@ class GpuStream:
         self._asm = SampleAssembler(host=host, fields=self.fields)
         self.samples_emitted = 0
         self.streams_started = 0
+        self._gpu_count = 0  # the most GPUs one interval has shown
 
     # lifecycle ----------------------------------------------------------------------------------
     def start(self) -> GpuStream:
@@ -227,13 +228,21 @@ class GpuStream:
                         s = self._asm.feed(raw.decode("utf-8", "replace"))
                         if s is not None:
                             got_sample = True
+                            self._gpu_count = max(self._gpu_count, len(s.gpus))
                             self._emit(s)
                     last_line = time.monotonic()
-                elif time.monotonic() - last_line >= self.quiet_flush_s:
-                    s = self._asm.flush()
-                    if s is not None:
-                        got_sample = True
-                        self._emit(s)
+                elif self._asm.pending():
+                    # an interval is complete when every GPU seen so far has reported; a batch that
+                    # is still short (a slow link split it) waits up to 1.5 intervals
+                    quiet = time.monotonic() - last_line
+                    full = self._asm.pending() >= self._gpu_count
+                    if (full and quiet >= self.quiet_flush_s) or quiet >= max(self.quiet_flush_s,
+                                                                               1.5 * self.interval_s):
+                        s = self._asm.flush()
+                        if s is not None:
+                            got_sample = True
+                            self._gpu_count = max(self._gpu_count, len(s.gpus))
+                            self._emit(s)
                 if chan.closed:
                     break
             if self._stop.is_set():
