@@ -438,10 +438,18 @@ class Watcher:
         """Apply the guards until `until` is set or close() (the lock must be held)."""
         self.lock.require()
         unsub = hub.subscribe(self.on_sample) if hub is not None else None
-        if hub is not None:
-            self.start_spot_watches(hub.connection)
+        last_scan = -1e18
         try:
             while not self._closed.is_set() and not (until is not None and until.is_set()):
+                if hub is not None and time.monotonic() - last_scan >= 30.0:
+                    # guards set and spot instances launched while watching are picked up
+                    last_scan = time.monotonic()
+                    try:
+                        for target in self.guards.all():
+                            hub.watch(target)
+                        self.start_spot_watches(hub.connection)
+                    except Exception:  # noqa: BLE001
+                        log.exception("could not start watching new targets")
                 self.tick()
                 try:
                     self.refresh_spot_prices()
