@@ -24,7 +24,7 @@ from .store import Store, register_schema
 
 ON_IDLE = ("notify", "stop")
 EVENT_KINDS = ("idle-notify", "idle-stop", "budget-warn", "budget-stop", "max-runtime", "process-exit",
-               "spot-notice", "stop-failed", "stopped", "notify-only")
+               "spot-notice", "stop-failed", "stopped", "notify-only", "sync-done", "sync-none", "sync-failed")
 BUDGET_WARN_FRACTION = 0.8
 
 register_schema(

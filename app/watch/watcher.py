@@ -64,10 +64,13 @@ MSG_SYNC_FAILED = QT_TRANSLATE_NOOP("LabGPU", "{target}: pulling checkpoints bef
 MSG_SPOT = QT_TRANSLATE_NOOP("LabGPU", "{target} will be reclaimed by the cloud at {when} ({action}): pulling "
                                       "checkpoints now; you can relaunch the same offer with one click")
 MSG_SYNC_DONE = QT_TRANSLATE_NOOP("LabGPU", "{target}: checkpoints pulled ({purpose})")
+MSG_NO_PULL = QT_TRANSLATE_NOOP("LabGPU", "{target}: nothing was pulled — no download sync pair is set up for "
+                                          "it (add one with `labgpu guard set {target} --pull REMOTE=LOCAL`)")
 MSG_NOTIFY_ONLY = QT_TRANSLATE_NOOP("LabGPU", "{target} is not a LabGPU instance: its guards notify only")
 
 StopFn = Callable[[str], Any]  # instance id → LedgerEntry-like (with .state) after the stop call
-SyncFn = Callable[[str, str], None]  # (host name, purpose "before-stop"|"on-interruption"); raises on failure
+# (host name, purpose "before-stop"|"on-interruption") → number of sync pairs run (None: unknown); raises on failure
+SyncFn = Callable[[str, str], "int | None"]
 
 
 @dataclass
@@ -86,13 +89,14 @@ class _TargetState:
 def default_sync(paths: Paths, store: Store) -> SyncFn:
     """The host's "before stop"/"on interruption" sync: every saved pair of that host that pulls."""
 
-    def sync(host: str, purpose: str) -> None:
+    def sync(host: str, purpose: str) -> int:
         from app.remote.sync import DOWN, SyncStore, run_sync
 
         ss = SyncStore(store)
         pairs = [p for p in ss.pairs() if p.host == host and p.direction == DOWN]
         for p in pairs:
             run_sync(host, p.local_path, p.remote_path, p.options(), paths=paths, store=ss, pair_id=p.id)
+        return len(pairs)
 
     return sync
 
@@ -234,7 +238,8 @@ class Watcher:
         try:
             if cfg.sync_before_stop:
                 try:
-                    self.run_sync(target_id, "before-stop")
+                    if self.run_sync(target_id, "before-stop") == 0:
+                        out.append(self._event(t, target_id, "sync-none", MSG_NO_PULL, {"target": target_id}))
                 except LabGpuError as exc:
                     out.append(self._event(t, target_id, "sync-failed", MSG_SYNC_FAILED,
                                            {"target": target_id, "why": exc.one_line()}))
@@ -250,11 +255,13 @@ class Watcher:
             st.stopping = False
         return out
 
-    def run_sync(self, host: str, purpose: str) -> None:
+    def run_sync(self, host: str, purpose: str) -> int | None:
+        """Run the host's pull pairs; returns how many ran (0: none is set up; None: unknown)."""
         fn = self._sync_fn or default_sync(self.paths, self.store)
         self._audit("sync-" + purpose, host, "start")
-        fn(host, purpose)
-        self._audit("sync-" + purpose, host, "ok")
+        n = fn(host, purpose)
+        self._audit("sync-" + purpose, host, "ok" if n != 0 else "ok (no pull pair)")
+        return n
 
     def stop_instance(self, target_id: str, guard: str = "manual") -> bool:
         """Stop through the cloud layer with retries; True only when the cloud confirms."""
@@ -352,10 +359,13 @@ class Watcher:
 
         def pull() -> None:
             try:
-                self.run_sync(target_id, "on-interruption")
+                n = self.run_sync(target_id, "on-interruption")
             except Exception as exc:  # noqa: BLE001
                 why = exc.one_line() if isinstance(exc, LabGpuError) else f"{type(exc).__name__}: {exc}"
                 self._event(self.clock(), target_id, "sync-failed", MSG_SYNC_FAILED, {"target": target_id, "why": why})
+                return
+            if n == 0:
+                self._event(self.clock(), target_id, "sync-none", MSG_NO_PULL, {"target": target_id})
                 return
             self._event(self.clock(), target_id, "sync-done", MSG_SYNC_DONE,
                         {"target": target_id, "purpose": "on-interruption"})

@@ -135,6 +135,10 @@
         <translation>{target}：检查点已拉取（{purpose}）</translation>
     </message>
     <message>
+        <source>{target}: nothing was pulled — no download sync pair is set up for it (add one with `labgpu guard set {target} --pull REMOTE=LOCAL`)</source>
+        <translation>{target}：什么也没拉取 —— 它没有设置下载同步对（用 `labgpu guard set {target} --pull REMOTE=LOCAL` 添加一个）</translation>
+    </message>
+    <message>
         <source>{target} is not a LabGPU instance: its guards notify only</source>
         <translation>{target} 不是 LabGPU 启动的实例：它的守护只能提醒</translation>
     </message>

@@ -257,3 +257,13 @@ def test_running_spot_price_is_re_read_for_the_projection(svc, tencent_server, m
     assert cost.per_hour == pytest.approx(2.22)
     assert any("re-read" in n for n in cost.notes)
     assert cost.so_far is not None and cost.so_far < 2.22  # the cost so far keeps the ledger's price
+
+
+def test_stop_without_a_pull_pair_says_nothing_was_pulled(svc, tencent_server):
+    iid, started = _launch(svc)
+    GuardStore(svc.store).set(iid, GuardConfig(idle_minutes=1, on_idle="stop"))
+    w = Watcher(store=svc.store, sleep=lambda _s: None)  # the real sync engine: no pairs for this host
+    end = _feed_idle(w, iid, started + timedelta(minutes=1), 61)
+    got = w.tick(end.timestamp())
+    assert [e.kind for e in got] == ["idle-notify", "idle-stop", "sync-none", "stopped"]
+    assert "--pull" in got[2].message

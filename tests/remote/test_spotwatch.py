@@ -95,3 +95,57 @@ def test_parsing_and_tool_choice():
     assert notice is None and "unreadable" in why
     status, notice, why = parse_answer("tencent", "bash: python3: not found")
     assert status == 0 and notice is None
+
+
+def test_labgpu_watch_reports_a_spot_notice_of_a_running_spot_instance(lab, private_home):
+    """`labgpu watch` polls every running spot instance of the ledger; a notice is one JSON event."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from dataclasses import dataclass, field
+    from pathlib import Path
+
+    from app.core.instances import Ledger
+    from app.core.store import Store
+
+    @dataclass(frozen=True)
+    class Inst:
+        id: str = "i-0123456789abcdef0"
+        account: str = "lab"
+        provider: str = "aws"
+        region: str = "us-east-1"
+        zone: str = "us-east-1a"
+        instance_type: str = "g5.xlarge"
+        state: str = "running"
+        spot: bool = True
+        public_ip: str = "127.0.0.1"
+        private_ip: str = "10.0.0.5"
+        price_per_hour: float | None = None
+        currency: str = "USD"
+        launched_at: datetime | None = None
+        name: str = ""
+        image_id: str = "ami-1"
+        key_name: str = "other"
+        raw_state: str = "running"
+        tags: dict = field(default_factory=dict)
+
+    assert lab.sshd is not None
+    tags = {"labgpu:ssh-user": lab.sshd.user, "labgpu:ssh-key-path": str(lab.sshd.client_key)}
+    Ledger(Store(paths=default_paths())).observe(Inst(tags=tags), price_per_hour=0.4, currency="USD")
+    (private_home / ".ssh" / "config").write_text(f"Host 127.0.0.1\n    Port {lab.port}\n")
+    lab.set_aws("terminate", "2026-12-02T18:22:00Z")
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen([sys.executable, "-m", "app", "watch", "--json"], cwd=root, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        ev = json.loads(line)
+        assert ev["kind"] == "spot-notice" and ev["target_id"] == "i-0123456789abcdef0"
+        assert ev["detail"]["relaunch"]["instance_type"] == "g5.xlarge" and ev["detail"]["relaunch"]["spot"]
+        assert "2026-12-02 18:22:00 UTC" in ev["message"]
+        assert json.loads(proc.stdout.readline())["kind"] == "sync-none"  # no pull pair: says nothing was pulled
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
