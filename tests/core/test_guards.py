@@ -143,3 +143,23 @@ def test_tuning_hints_low_utilization_and_memory_full():
     hints = tuning_hints(full)
     assert [h.id for h in hints] == ["memory-full"] and hints[0].params["pct"] == 98
     assert "mixed precision" in hints[0].text.lower()
+
+
+def test_settings_guard_defaults_are_validated(labgpu_home):
+    import json
+
+    from app.core.paths import default_paths
+    from app.core.settings import Settings, SettingsStore
+
+    s = Settings()
+    assert (s.guard_idle_below_pct, s.guard_idle_minutes, s.guard_on_idle) == (30.0, 10.0, "notify")
+    assert s.keep_tray_when_closed is True and s.start_at_login is False and s.monitor_interval_s == 1.0
+    store = SettingsStore(default_paths())
+    store.file.write_text(json.dumps({"schema_version": 1, "guard_idle_below_pct": 0, "guard_idle_minutes": "x",
+                                      "guard_on_idle": "explode", "monitor_interval_s": 0.01}))
+    loaded = store.load()
+    assert (loaded.guard_idle_below_pct, loaded.guard_idle_minutes, loaded.guard_on_idle) == (30.0, 10.0, "notify")
+    assert loaded.monitor_interval_s == 1.0
+    loaded.guard_idle_below_pct = 20
+    store.save(loaded)
+    assert store.load().guard_idle_below_pct == 20
