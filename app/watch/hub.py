@@ -71,6 +71,7 @@ class MonitorHub:
         self._states: dict[str, str] = {}
         self._subs: list[Callable[[HostSample], None]] = []
         self._lock = threading.Lock()
+        self._last_prune: float | None = None
 
     def watch(self, host_name: str) -> None:
         from app.remote.gpustream import GpuStream
@@ -121,6 +122,10 @@ class MonitorHub:
         self.history.append(sample)
         try:
             self.archive.add(sample)
+            now = self.clock()
+            if self._last_prune is None or now - self._last_prune >= 3600:
+                self._last_prune = now
+                self.archive.prune(now)  # keep ARCHIVE_DAYS of minutes
         except Exception:  # noqa: BLE001 - a full disk must not stop the live graphs
             log.exception("could not archive a GPU sample")
         with self._lock:

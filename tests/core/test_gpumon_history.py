@@ -97,3 +97,25 @@ def test_samples_from_history_feed_the_tuning_hints():
     assert [x.id for x in tuning_hints(got)] == ["low-utilization", "memory-full"]  # 79000 of 81920 MiB
     h.append(sample(T0 + timedelta(seconds=900), error="driver"))
     assert h.samples("h")[-1].error is not None
+
+
+def test_hub_archives_samples_and_prunes_old_minutes(tmp_path):
+    from app.watch import MonitorHub
+
+    store = Store(tmp_path / "db.sqlite3")
+    old = MinuteArchive(store)
+    old.add(sample(T0 - timedelta(days=40), reading("GPU-a", 1.0)))
+    old.flush()
+    now = [T0.timestamp()]
+    hub = MonitorHub(store=store, clock=lambda: now[0])
+    got = []
+    hub.subscribe(got.append)
+    try:
+        for i in range(70):
+            hub._on_sample(sample(T0 + timedelta(seconds=i), reading("GPU-a", 50.0)))  # as a stream delivers
+    finally:
+        hub.close()
+    assert len(got) == 70
+    t, v = MinuteArchive(store).series("h", "GPU-a", "utilization_gpu")
+    assert list(v) == [50.0, 50.0]  # the 40-day-old minute is gone, today's two minutes are kept
+    assert len(hub.history.series("h", "GPU-a", "utilization_gpu")[0]) == 70
