@@ -64,7 +64,7 @@ def test_tencent_termination_time_is_beijing_time(lab, tool):
         conn.close()
 
 
-def test_watch_thread_reports_the_notice_and_problems(lab):
+def test_watch_thread_reports_the_notice(lab):
     conn = open_connection("spot1")
     got = threading.Event()
     notices = []
