@@ -99,7 +99,8 @@ class HostPanel(QFrame):
         self.gpu_table.verticalHeader().setDefaultSectionSize(22)
         self.gpu_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.gpu_table.setSelectionMode(QTableWidget.SelectionMode.NoSelection)
-        self.gpu_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # ResizeToContents would measure every cell on every change (each second): size once per new GPU
+        self.gpu_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.gpu_table.horizontalHeader().setStretchLastSection(True)
         layout.addWidget(self.gpu_table, 1)
         self.proc_title = QLabel(self)
@@ -109,7 +110,7 @@ class HostPanel(QFrame):
         self.proc_table.verticalHeader().hide()
         self.proc_table.verticalHeader().setDefaultSectionSize(22)
         self.proc_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        self.proc_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.proc_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.proc_table.horizontalHeader().setStretchLastSection(True)
         layout.addWidget(self.proc_table, 1)
         self.retranslate()
@@ -188,6 +189,7 @@ class HostPanel(QFrame):
             self.plots.set_limit(g.uuid, ci, "power_w", g.power_limit_w)
         if new_gpu:
             self._update_title()
+            self.gpu_table.resizeColumnsToContents()
         self._show_processes(sample)
 
     def _mark_no_data(self) -> None:
@@ -206,7 +208,9 @@ class HostPanel(QFrame):
         index_of = {g.uuid: g.index for g in sample.gpus}
         if sample.error and not procs:
             return  # keep the last known list while the host is failing
-        self.proc_table.setRowCount(len(procs))
+        grew = len(procs) != self.proc_table.rowCount()
+        if grew:
+            self.proc_table.setRowCount(len(procs))
         for r, p in enumerate(sorted(procs, key=lambda p: (index_of.get(p.gpu_uuid) or 0, p.pid))):
             idx = index_of.get(p.gpu_uuid)
             cells = [str(idx) if idx is not None else p.gpu_uuid[:12], str(p.pid), p.name,
@@ -216,9 +220,11 @@ class HostPanel(QFrame):
                 if item is None:
                     item = QTableWidgetItem(text)
                     self.proc_table.setItem(r, c, item)
-                else:
+                elif item.text() != text:
                     item.setText(text)
-        self.proc_title.setText(self.tr("Compute processes ({n})").format(n=len(procs)))
+        if grew:
+            self.proc_table.resizeColumnsToContents()
+            self.proc_title.setText(self.tr("Compute processes ({n})").format(n=len(procs)))
 
     def add_to_feeds(self, sample: Any) -> list[tuple[str, str]]:
         """Put a sample into the plot feeds; returns the keys touched. An error sample is a gap."""

@@ -161,6 +161,7 @@ class MonitorPage(QWidget):
         self.redraws = 0
         self._last_hints = 0.0
         self._programmatic = 0
+        self._bins_width = 0  # plot width the feeds' bins were made for
         self._shown_live: tuple[float, float] = (0.0, 0.0)
         self._closed = False
         self._dialogs: list[Any] = []
@@ -437,8 +438,8 @@ class MonitorPage(QWidget):
         if t0 is None or t1 is None:
             t0, t1 = self._live_range()
         span = max(1.0, t1 - t0)
-        # in live mode the feed reaches a little past the window so it keeps growing to the right
-        bin_s = bin_seconds(span, self._plot_width())
+        self._bins_width = self._plot_width()
+        bin_s = bin_seconds(span, self._bins_width)
         for g in hist.gpus(panel.host):
             panel.plots.ensure_curve(g.uuid, panel.color_index(g.uuid, g.index))
         last = hist.last_sample(panel.host) if hasattr(hist, "last_sample") else None
@@ -565,8 +566,11 @@ class MonitorPage(QWidget):
                     self._set_x(t0, t1)
                 first = next(iter(self.panels.values())).plots
                 f = next(iter(first.feeds.values()), None)
+                width = self._plot_width()
                 if f is not None and (f.n * f.bin_s) > 1.5 * self.span_s + 60:
                     self.rebuild()  # drop bins that slid out of the window
+                elif abs(width - self._bins_width) > 0.3 * max(self._bins_width, 1):
+                    self.rebuild()  # the plots were resized: about one bin per pixel again
             self.status_label.setText(self.tr("Live · {n} host(s)").format(n=len(self.panels))
                                       if self.following else self.tr("Showing a chosen range"))
             now = self.clock()

@@ -137,7 +137,17 @@ class PeakBins:
             self.version += 1
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray]:
-        return self.x[: 2 * self.n], self.y[: 2 * self.n]
+        """(x, y) for the curve. Runs of NaN collapse to one NaN: a gap needs only one, and
+        pyqtgraph's connect='finite' path building splits at every single NaN."""
+        x, y = self.x[: 2 * self.n], self.y[: 2 * self.n]
+        gap = np.isnan(y)
+        if not gap.any():
+            return x, y
+        keep = ~gap
+        keep[1:] |= gap[1:] & ~gap[:-1]  # the first NaN of each run
+        start = int(np.argmax(~gap)) if (~gap).any() else len(y)
+        keep[:start] = False  # nothing before the first known value
+        return x[keep], y[keep]
 
 
 class FastCurve(pg.PlotCurveItem):
@@ -202,7 +212,7 @@ class HostPlots(pg.GraphicsLayoutWidget):
             p.setMenuEnabled(False)
             p.setMouseEnabled(x=True, y=False)
             p.hideButtons()
-            p.showGrid(x=True, y=True, alpha=0.15)
+            p.showGrid(x=False, y=False)  # grid lines cost ~25 % of each repaint; dashed limits stay
             p.getAxis("left").setWidth(34)
             if row < len(PLOTTED) - 1:
                 p.hideAxis("bottom")  # one time axis, under the last plot
