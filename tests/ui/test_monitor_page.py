@@ -128,7 +128,7 @@ def test_unknown_values_read_na_never_zero_and_gaps_are_nan(qtbot, ctx):
     assert _cells(panel.gpu_table, 0)[5] == "no data"
     page.redraw()
     _x, y = panel.plots.curves[("GPU-lab-a-00", "utilization_gpu")].getData()
-    assert math.isnan(y[-1]) and math.isnan(y[-2])  # drawn as a gap (connect='finite')
+    assert math.isnan(y[-1]) and not math.isnan(y[-2])  # one NaN ends the line: a gap (connect="finite")
 
 
 def test_a_failing_host_shows_nvidia_smis_message_while_the_other_keeps_updating(qtbot, ctx):
