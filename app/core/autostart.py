@@ -26,7 +26,6 @@ DESKTOP_FILE = "labgpu.desktop"
 LAUNCH_AGENT_LABEL = "io.labgpu.tray"
 RUN_KEY = r"Software\Microsoft\Windows\CurrentVersion\Run"
 RUN_VALUE = "LabGPU"
-CTX = "Autostart"
 
 
 def launch_command() -> list[str]:
@@ -188,5 +187,3 @@ def describe(command: list[str]) -> str:
     """The command as a shell would show it (for the settings page)."""
     return " ".join(shlex.quote(a) for a in command)
 
-
-_ = QT_TRANSLATE_NOOP(CTX, "Start at login")

@@ -448,14 +448,15 @@ class CostTray(QObject):
 
 def quit_question(names: list[str], parent: QWidget | None, on_quit: Callable[[], None]) -> QMessageBox:
     """"Quit while these bill?" — names every instance; Cancel is the default button."""
-    tr = QCoreApplication.translate
     listing = "\n".join(f"• {n}" for n in names)
-    box = QMessageBox(QMessageBox.Icon.Warning, tr("CostTray", "Quit while instances run?"),
-                      tr("CostTray", "These instances keep running and billing after LabGPU quits, and no guard "
-                                     "watches them until it starts again:\n{names}").format(names=listing),
+    text = QCoreApplication.translate(
+        "CostTray", "These instances keep running and billing after LabGPU quits, and no guard watches them "
+                    "until it starts again:\n{names}").format(names=listing)
+    box = QMessageBox(QMessageBox.Icon.Warning, QCoreApplication.translate("CostTray", "Quit while instances run?"),
+                      text,
                       parent=parent)
     box.setObjectName("quitConfirm")
-    quit_btn = box.addButton(tr("CostTray", "Quit anyway"), QMessageBox.ButtonRole.AcceptRole)
+    quit_btn = box.addButton(QCoreApplication.translate("CostTray", "Quit anyway"), QMessageBox.ButtonRole.AcceptRole)
     quit_btn.setObjectName("quitAnyway")
     box.addButton(QMessageBox.StandardButton.Cancel)
     box.setDefaultButton(QMessageBox.StandardButton.Cancel)

@@ -40,25 +40,27 @@ def defaults_from_settings(settings: Any) -> Any:
 
 def badge(cfg: Any, can_stop: bool) -> str:
     """Short text for a table column: which guards are active on this target."""
-    tr = QCoreApplication.translate
     if cfg is None:
-        return tr("GuardsUi", "none")
+        return QCoreApplication.translate("GuardsUi", "none")
     parts = []
     stop = can_stop and cfg.on_idle == "stop"
-    parts.append(tr("GuardsUi", "idle <{pct}% {min} min → {action}").format(
+    parts.append(QCoreApplication.translate("GuardsUi", "idle <{pct}% {min} min → {action}").format(
         pct=_n(cfg.idle_below_pct), min=_n(cfg.idle_minutes),
-        action=tr("GuardsUi", "stop") if stop else tr("GuardsUi", "notify")))
+        action=(QCoreApplication.translate("GuardsUi", "stop") if stop
+                else QCoreApplication.translate("GuardsUi", "notify"))))
     if cfg.budget is not None:
-        parts.append(tr("GuardsUi", "budget {amount} {cur}").format(amount=_n(cfg.budget), cur=cfg.currency))
+        parts.append(QCoreApplication.translate("GuardsUi", "budget {amount} {cur}").format(
+            amount=_n(cfg.budget), cur=cfg.currency))
     if cfg.max_hours is not None:
-        parts.append(tr("GuardsUi", "max {h} h").format(h=_n(cfg.max_hours)))
+        parts.append(QCoreApplication.translate("GuardsUi", "max {h} h").format(h=_n(cfg.max_hours)))
     if cfg.stop_on_process_exit:
-        parts.append(tr("GuardsUi", "until {process} exits").format(process=cfg.stop_on_process_exit))
+        parts.append(QCoreApplication.translate("GuardsUi", "until {process} exits").format(
+            process=cfg.stop_on_process_exit))
     if cfg.watchdog:
-        parts.append(tr("GuardsUi", "watchdog"))
+        parts.append(QCoreApplication.translate("GuardsUi", "watchdog"))
     text = " · ".join(parts)
     if not can_stop:
-        text += " " + tr("GuardsUi", "(notify only)")
+        text += " " + QCoreApplication.translate("GuardsUi", "(notify only)")
     return text
 
 
