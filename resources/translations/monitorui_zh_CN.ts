@@ -423,6 +423,10 @@
         <translation>显存 (MiB)</translation>
     </message>
     <message>
+        <source>GPUs</source>
+        <translation>GPU 列表</translation>
+    </message>
+    <message>
         <source>Compute processes</source>
         <translation>计算进程</translation>
     </message>

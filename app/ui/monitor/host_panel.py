@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QTableWidget,
     QTableWidgetItem,
+    QTabWidget,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -91,7 +92,7 @@ class HostPanel(QFrame):
         self.error_label.hide()
         layout.addWidget(self.error_label)
         self.plots = HostPlots(self)
-        self.plots.setMinimumHeight(360)
+        self.plots.setMinimumHeight(320)
         layout.addWidget(self.plots, 3)
         self.gpu_table = QTableWidget(0, 6, self)
         self.gpu_table.setObjectName("gpuTable")
@@ -102,9 +103,12 @@ class HostPanel(QFrame):
         # ResizeToContents would measure every cell on every change (each second): size once per new GPU
         self.gpu_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.gpu_table.horizontalHeader().setStretchLastSection(True)
-        layout.addWidget(self.gpu_table, 1)
-        self.proc_title = QLabel(self)
-        layout.addWidget(self.proc_title)
+        # the GPUs and their processes share one place below the plots (all 8 GPU rows stay visible)
+        self.tabs = QTabWidget(self)
+        self.tabs.setObjectName("hostTabs")
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.gpu_table, "")
+        layout.addWidget(self.tabs, 1)
         self.proc_table = QTableWidget(0, 4, self)
         self.proc_table.setObjectName("processTable")
         self.proc_table.verticalHeader().hide()
@@ -112,7 +116,8 @@ class HostPanel(QFrame):
         self.proc_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.proc_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         self.proc_table.horizontalHeader().setStretchLastSection(True)
-        layout.addWidget(self.proc_table, 1)
+        self.tabs.addTab(self.proc_table, "")
+        self.gpu_table.setMinimumHeight(8 * 22 + 26)
         self.retranslate()
         self._update_title()
 
@@ -122,7 +127,8 @@ class HostPanel(QFrame):
             self.tr("Power (W)"), self.tr("Status")])
         self.proc_table.setHorizontalHeaderLabels([
             self.tr("GPU"), self.tr("PID"), self.tr("Process"), self.tr("Memory (MiB)")])
-        self.proc_title.setText(self.tr("Compute processes"))
+        self.tabs.setTabText(0, self.tr("GPUs"))
+        self.tabs.setTabText(1, self.tr("Compute processes"))
 
     def set_guard(self, text: str) -> None:
         self.guard_label.setText(self.tr("Guards: {guards}").format(guards=text))
@@ -224,7 +230,7 @@ class HostPanel(QFrame):
                     item.setText(text)
         if grew:
             self.proc_table.resizeColumnsToContents()
-            self.proc_title.setText(self.tr("Compute processes ({n})").format(n=len(procs)))
+            self.tabs.setTabText(1, self.tr("Compute processes ({n})").format(n=len(procs)))
 
     def add_to_feeds(self, sample: Any) -> list[tuple[str, str]]:
         """Put a sample into the plot feeds; returns the keys touched. An error sample is a gap."""

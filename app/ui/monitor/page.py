@@ -196,6 +196,9 @@ class MonitorPage(QWidget):
         self.hosts_button.setToolTip(self.tr("Choose the hosts to watch (servers of the Hosts page and "
                                              "LabGPU's running instances)"))
         self.hosts_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.hosts_button.setStyleSheet("QToolButton { padding: 3px 18px 3px 8px; }"
+                                        "QToolButton::menu-indicator { subcontrol-position: right center;"
+                                        " right: 4px; }")
         self.hosts_menu = QMenu(self.hosts_button)
         self.hosts_button.setMenu(self.hosts_menu)
         bar.addWidget(self.hosts_button)
