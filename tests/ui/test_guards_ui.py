@@ -122,8 +122,7 @@ def test_launch_dialog_guards_use_settings_defaults_and_are_saved_for_the_instan
 
     # Edit guards…: switch the budget off, keep the rest
     page.select(iid)
-    edit = page.edit_guards()
-    qtbot.addWidget(edit)
+    edit = page.edit_guards()  # the page owns it (deleted once it is done)
     assert edit.editor.budget.value() == 50
     edit.editor.budget.setValue(0)
     with qtbot.waitSignal(edit.saved, timeout=10000):
@@ -133,8 +132,7 @@ def test_launch_dialog_guards_use_settings_defaults_and_are_saved_for_the_instan
     assert "at max. runtime" in _cells(page, iid)["Projected"]
     # switching the whole section off removes the guard
     page.select(iid)
-    edit = page.edit_guards()
-    qtbot.addWidget(edit)
+    edit = page.edit_guards()  # the page owns it (deleted once it is done)
     edit.editor.setChecked(False)
     with qtbot.waitSignal(edit.saved, timeout=10000):
         edit.buttons.button(edit.buttons.StandardButton.Save).click()
