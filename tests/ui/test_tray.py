@@ -288,3 +288,31 @@ def test_spot_notice_from_a_worker_thread_offers_relaunch_and_quit_names_the_ins
     finally:
         tray.close()
         ctx.shutdown(5000)
+
+
+def test_labgpu_tray_starts_in_the_tray_alone(xvfb, labgpu_home):
+    """`labgpu --tray`: an icon embedded in the panel and no main window."""
+    import re
+
+    panel = _trayer(xvfb)
+    env = dict(os.environ, DISPLAY=xvfb, QT_QPA_PLATFORM="xcb", LABGPU_HOME=str(labgpu_home),
+               PYTHONPATH=str(ROOT), DBUS_SESSION_BUS_ADDRESS="unix:path=/nonexistent")
+    app = subprocess.Popen([sys.executable, "-m", "app", "--tray"], cwd=ROOT, env=env,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        tree = ""
+        while time.monotonic() < deadline:
+            assert app.poll() is None, app.stderr.read()  # type: ignore[union-attr]
+            tree = subprocess.run(["xwininfo", "-root", "-tree"], env=env, capture_output=True, text=True,
+                                  timeout=20).stdout
+            if re.search(r'"LabGPU": \("[^"]*" "LabGPU"\)\s+22x22', tree):
+                break
+            time.sleep(0.2)
+        icon = re.search(r'"LabGPU": \("[^"]*" "LabGPU"\)\s+22x22\+\d+\+\d+\s+\+(\d+)\+(\d+)', tree)
+        assert icon is not None, tree
+        assert int(icon.group(2)) < 24  # inside trayer's 24-pixel panel at the top edge
+        assert "LabGPU 0." not in tree  # the main window ("LabGPU <version>") was not created
+    finally:
+        _stop(app)
+        _stop(panel)
