@@ -66,6 +66,12 @@ def _deliver_from_thread(src: FeedSource, samples: list[HostSample]) -> None:
     t.join(10)
 
 
+def _shown(page, table, row, col, text):
+    """Redraw (as the page's 1 s timer does) and say whether the cell reads `text`."""
+    page.redraw()
+    return _cells(table, row)[col] == text
+
+
 def _cells(table, row):
     return [table.item(row, c).text() if table.item(row, c) else "" for c in range(table.columnCount())]
 
@@ -91,12 +97,12 @@ def test_history_and_live_samples_reach_the_plots_from_a_worker_thread(qtbot, ct
     clock.t += 1
     spike = sample("lab-a", clock.t, util=100.0)
     _deliver_from_thread(src, [spike])
-    qtbot.waitUntil(lambda: _cells(panel.gpu_table, 0)[1] == "100 %", timeout=5000)
+    qtbot.waitUntil(lambda: _shown(page, panel.gpu_table, 0, 1, "100 %"), timeout=5000)
     with qtbot.waitSignal(page.redrawn, timeout=5000):
         page.redraw()
     x, y = panel.plots.curves[("GPU-lab-a-00", "utilization_gpu")].getData()
     assert x[-1] >= clock.t - 200 and y[-1] == 100.0  # the newest bin's peak is the spike
-    assert page.redraws == 1
+    assert page.redraws >= 1
 
 
 def test_unknown_values_read_na_never_zero_and_gaps_are_nan(qtbot, ctx):
@@ -114,7 +120,7 @@ def test_unknown_values_read_na_never_zero_and_gaps_are_nan(qtbot, ctx):
                       status="GPU is lost")
     clock.t += 1
     _deliver_from_thread(src, [HostSample("lab-a", when, None, (mig, lost), ())])
-    qtbot.waitUntil(lambda: _cells(panel.gpu_table, 1)[5] == "GPU is lost", timeout=5000)
+    qtbot.waitUntil(lambda: _shown(page, panel.gpu_table, 1, 5, "GPU is lost"), timeout=5000)
     row0, row1 = _cells(panel.gpu_table, 0), _cells(panel.gpu_table, 1)
     assert row0[1] == "N/A" and row0[3] == "N/A" and row0[4] == "N/A"
     assert row0[2] == "N/A / 80.0"
@@ -144,7 +150,7 @@ def test_a_failing_host_shows_nvidia_smis_message_while_the_other_keeps_updating
         _deliver_from_thread(src, [sample("lab-a", clock.t, error=message),
                                    sample("lab-b", clock.t, util=float(50 + k))])
     a, b = page.panels["lab-a"], page.panels["lab-b"]
-    qtbot.waitUntil(lambda: _cells(b.gpu_table, 0)[1] == "52 %", timeout=5000)
+    qtbot.waitUntil(lambda: _shown(page, b.gpu_table, 0, 1, "52 %"), timeout=5000)
     assert a.error_label.isVisible()
     assert "couldn't communicate with the NVIDIA driver" in a.error_label.text()
     assert "reboot the instance" in a.error_label.text()
@@ -155,7 +161,7 @@ def test_a_failing_host_shows_nvidia_smis_message_while_the_other_keeps_updating
     # the host recovers: the banner goes
     clock.t += 1
     _deliver_from_thread(src, [sample("lab-a", clock.t)])
-    qtbot.waitUntil(lambda: not a.error_label.isVisible(), timeout=5000)
+    qtbot.waitUntil(lambda: (page.redraw(), not a.error_label.isVisible())[1], timeout=5000)
 
 
 def test_a_broken_sample_is_logged_not_raised(qtbot, ctx, caplog):
@@ -173,7 +179,7 @@ def test_a_broken_sample_is_logged_not_raised(qtbot, ctx, caplog):
     qtbot.waitUntil(lambda: "could not show a sample" in caplog.text, timeout=5000)
     clock.t += 1
     _deliver_from_thread(src, [sample("lab-a", clock.t, util=77.0)])
-    qtbot.waitUntil(lambda: _cells(page.panels["lab-a"].gpu_table, 0)[1] == "77 %", timeout=5000)
+    qtbot.waitUntil(lambda: _shown(page, page.panels["lab-a"].gpu_table, 0, 1, "77 %"), timeout=5000)
 
 
 def test_zoom_leaves_live_pause_freezes_and_back_to_live_follows(qtbot, ctx):

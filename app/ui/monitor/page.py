@@ -157,6 +157,7 @@ class MonitorPage(QWidget):
         self.dirty: set[str] = set()
         self.pending_keys: dict[str, set[tuple[str, str]]] = {}
         self.recent: dict[str, deque[Any]] = {}
+        self.latest: dict[str, Any] = {}  # host → newest sample not yet in its tables
         self.hints: list[tuple[str, Any]] = []  # (host, Hint) shown now
         self.redraws = 0
         self._last_hints = 0.0
@@ -533,7 +534,11 @@ class MonitorPage(QWidget):
         if panel is None:
             return
         known = set(panel.plots.curves)
-        panel.show_sample(sample)
+        if sample.error or any((g.uuid, PLOTTED[0]) not in known for g in sample.gpus):
+            panel.show_sample(sample)  # at once: a new GPU needs its curves, an error its banner
+            self.latest.pop(sample.host, None)
+        else:
+            self.latest[sample.host] = sample  # the tables show the newest sample at the next redraw
         if any((g.uuid, PLOTTED[0]) not in known for g in sample.gpus):
             # a GPU seen for the first time: build its feeds (with its history) over the range shown
             self._load_panel(panel, *(self._live_range() if self.following else self.view_range()))
@@ -548,7 +553,17 @@ class MonitorPage(QWidget):
     @Slot()
     def redraw(self) -> None:
         """At most once a second: give the changed curves their data and move the live window."""
-        if self._closed or self.paused:
+        if self._closed:
+            return
+        try:
+            for host, sample in list(self.latest.items()):  # the tables follow even while paused
+                panel = self.panels.get(host)
+                if panel is not None:
+                    panel.show_sample(sample)
+            self.latest.clear()
+        except Exception:  # noqa: BLE001
+            log.exception("monitor: table update failed")
+        if self.paused:
             return
         try:
             states = self.hub.states() if hasattr(self.hub, "states") else {}
