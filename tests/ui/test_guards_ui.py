@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import configparser
 import csv
+import os
 from datetime import datetime, timezone
 
 import pytest
@@ -239,3 +240,30 @@ def test_start_at_login_failure_is_a_sentence_and_the_box_stays_off(qtbot, ctx, 
     assert not page.login_check.isChecked()
     assert "Could not change the start-at-login entry" in page.login_label.text()
     assert ctx.settings.start_at_login is False
+
+
+def test_the_app_runs_the_guards_and_an_idle_server_notifies_only(qtbot, ctx):
+    """WatchService: the Watcher in a thread of the app, fed by the monitor hub, its events as a Qt signal."""
+    import time
+
+    from app.core.guards import GuardConfig, GuardStore
+    from app.ui.monitor.watch_service import WatchService
+    from tests.ui.monitor_data import FeedSource, sample
+
+    GuardStore(ctx.store).set("lab-server", GuardConfig(idle_below_pct=30, idle_minutes=0.5, on_idle="notify"))
+    src = FeedSource()
+    svc = WatchService(ctx, src)
+    ctx.services["watch"] = svc  # closed (thread joined, lock released) by ctx.shutdown
+    assert svc.start() is True
+    assert "lab-server" in src.watching  # guarded hosts are monitored
+    qtbot.waitUntil(lambda: len(src._subs) == 1, timeout=10000)  # the watcher listens to the hub
+    other = WatchService(ctx, src)  # a second watcher (another LabGPU) stays passive
+    assert other.start() is False and other.holder == os.getpid()
+    now = time.time()
+    with qtbot.waitSignal(svc.event, timeout=20000,
+                          check_params_cb=lambda ev: ev.kind == "idle-notify") as got:
+        for k in range(45):
+            src.feed(sample("lab-server", now - 44 + k, gpus=2, util=5.0))
+    ev = got.args[0]
+    assert ev.target_id == "lab-server"
+    assert "no cloud API" in ev.message and "only notifies" in ev.message

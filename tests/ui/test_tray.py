@@ -316,3 +316,30 @@ def test_labgpu_tray_starts_in_the_tray_alone(xvfb, labgpu_home):
     finally:
         _stop(app)
         _stop(panel)
+
+
+def test_closing_the_window_while_an_instance_bills_asks_and_names_it(qtbot, running_instance, app_window):
+    """Without a tray to stay in (offscreen), closing the window is quitting: it asks first."""
+    from PySide6.QtWidgets import QApplication, QMessageBox
+
+    from app.ui.tray import TrayShell
+
+    ctx, window = app_window
+    quits: list[bool] = []
+    shell = TrayShell(ctx, QApplication.instance(), window)
+    shell.app = type("FakeQuit", (), {"quit": lambda self: quits.append(True),
+                                      "setQuitOnLastWindowClosed": lambda self, on: None})()
+    shell.tray.refresh()
+    qtbot.waitUntil(lambda: any(r.id == running_instance for r in shell.tray.rows), timeout=10000)
+    window.close()
+    assert window.isVisible()  # not closed: the question is open
+    box = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QMessageBox) and w.isVisible())
+    assert running_instance in box.text()
+    box.button(QMessageBox.StandardButton.Cancel).click()
+    assert window.isVisible() and quits == []
+    # Ctrl+Q asks the same way; "Quit anyway" quits
+    box = shell.request_quit()
+    box.findChild(type(box.buttons()[0]), "quitAnyway").click()
+    assert quits == [True]
+    shell.tray.close()
+    QApplication.instance().setQuitOnLastWindowClosed(True)  # TrayShell turned it off for the tray
