@@ -93,6 +93,7 @@ class CostTray(QObject):
     stop_finished = Signal(str, bool, str)  # instance id, stopped, message
     event_received = Signal(object)  # a GuardEvent-like object from a worker thread (queued)
     available_changed = Signal(bool)
+    notified = Signal(str, str)  # title, message of each notification shown
 
     def __init__(self, ctx: Any, open_window: Callable[[], None], quit_app: Callable[[], None],
                  parent: QObject | None = None, refresh_ms: int = REFRESH_MS) -> None:
@@ -300,8 +301,7 @@ class CostTray(QObject):
             self.stopping.discard(instance_id)
             note = result[1] if isinstance(result, tuple) and len(result) > 1 else ""
             msg = self.tr("{id} stopped. {note}").format(id=instance_id, note=note).strip()
-            self.icon.showMessage(self.tr("Instance stopped"), msg, QSystemTrayIcon.MessageIcon.Information,
-                                  NOTIFY_MS)
+            self.notify(self.tr("Instance stopped"), msg)
             self.stop_finished.emit(instance_id, True, msg)
             self.refresh()
 
@@ -310,7 +310,7 @@ class CostTray(QObject):
             message, hint = error_sentence(exc)
             msg = self.tr("{id} was NOT stopped: {message} {hint}").format(
                 id=instance_id, message=message, hint=hint).strip()
-            self.icon.showMessage(self.tr("Stop failed"), msg, QSystemTrayIcon.MessageIcon.Critical, NOTIFY_MS)
+            self.notify(self.tr("Stop failed"), msg, critical=True)
             self.stop_finished.emit(instance_id, False, msg)
             self.refresh()
 
@@ -338,6 +338,8 @@ class CostTray(QObject):
         self._last_click = on_click
         icon = QSystemTrayIcon.MessageIcon.Critical if critical else QSystemTrayIcon.MessageIcon.Information
         self.icon.showMessage(title, message, icon, NOTIFY_MS)
+        log.info("notification: %s — %s", title, message)
+        self.notified.emit(title, message)
 
     def post_event(self, event: Any) -> None:
         """Thread-safe: a watcher callback (worker thread) hands its GuardEvent here."""
@@ -417,7 +419,7 @@ class CostTray(QObject):
             return
         if getattr(status, "is_up", False):
             self.notify(self.tr("VPN {name} connected").format(name=name), getattr(status, "local_ip", "") or "")
-        elif before is not None and state in ("FAILED", "NEEDS_CREDENTIALS") or before == "CONNECTED":
+        elif (before is not None and state in ("FAILED", "NEEDS_CREDENTIALS")) or before == "CONNECTED":
             self.notify(self.tr("VPN {name}: {state}").format(name=name, state=state),
                         getattr(status, "message", "") or self.tr("Open the VPN page to reconnect."),
                         critical=True, on_click=self.open_window)

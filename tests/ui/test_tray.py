@@ -343,3 +343,38 @@ def test_closing_the_window_while_an_instance_bills_asks_and_names_it(qtbot, run
     assert quits == [True]
     shell.tray.close()
     QApplication.instance().setQuitOnLastWindowClosed(True)  # TrayShell turned it off for the tray
+
+
+def test_vpn_and_guard_events_become_notifications(qtbot, labgpu_home):
+    from datetime import datetime, timezone
+
+    from app.core.guards import GuardEvent
+    from app.core.paths import default_paths
+    from app.remote.vpn import CONNECTED, FAILED, VpnStatus
+    from app.ui.context import AppContext
+    from app.ui.remote.vpn_watcher import VpnService
+    from app.ui.tray import CostTray
+
+    ctx = AppContext(default_paths(), "en")
+    ctx.errors.interactive = False
+    vpn = VpnService(ctx.paths)
+    ctx.services["vpn"] = vpn
+    opened: list[bool] = []
+    tray = CostTray(ctx, open_window=lambda: opened.append(True), quit_app=lambda: None)
+    try:
+        tray.start()
+        with qtbot.waitSignal(tray.notified, timeout=5000) as up:
+            vpn.status_changed.emit("campus", VpnStatus(CONNECTED, local_ip="10.8.0.6"))
+        assert up.args == ["VPN campus connected", "10.8.0.6"]
+        with qtbot.waitSignal(tray.notified, timeout=5000) as down:
+            vpn.status_changed.emit("campus", VpnStatus(FAILED, message="AUTH_FAILED"))
+        assert down.args == ["VPN campus: FAILED", "AUTH_FAILED"]
+        tray._on_icon_message_clicked()  # clicking the notification opens the window
+        assert opened == [True]
+        ev = GuardEvent(datetime.now(timezone.utc), "ins-1", "idle-notify", "ins-1: every GPU has been under 30 %", {})
+        with qtbot.waitSignal(tray.notified, timeout=5000) as guard:
+            threading.Thread(target=tray.post_event, args=(ev,), name="fake-watcher").start()
+        assert guard.args == ["Guard: ins-1", "ins-1: every GPU has been under 30 %"]
+    finally:
+        tray.close()
+        ctx.shutdown(5000)
