@@ -246,9 +246,9 @@ class MonitorPage(QWidget):
                                           "Hosts page and LabGPU's running instances are listed there."), self)
         self.empty_label.setObjectName("monitorEmpty")
         self.empty_label.setWordWrap(True)
-        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
         self.empty_label.setStyleSheet("color: #555555; font-size: 14px; padding: 40px;")
-        layout.addWidget(self.empty_label)
+        layout.addWidget(self.empty_label, 1)  # takes the room, so the toolbar stays at the top
         self.scroll = QScrollArea(self)
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QFrame.Shape.NoFrame)
