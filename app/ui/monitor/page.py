@@ -449,7 +449,8 @@ class MonitorPage(QWidget):
         last = hist.last_sample(panel.host) if hasattr(hist, "last_sample") else None
         if last is not None:
             panel.show_sample(last)
-        panel.plots.reset_feeds(t0, bin_s)
+        order = list(self.panels).index(panel.host) if panel.host in self.panels else 0
+        panel.plots.reset_feeds(t0, bin_s, phase=(order % 4) / 4.0)
         earliest = hist.earliest(panel.host) if hasattr(hist, "earliest") else None
         archive = getattr(self.hub, "archive", None)
         import numpy as np

@@ -58,6 +58,7 @@ class PeakBins:
         self.bin_s = max(1.0, float(bin_s))
         self.n = 0  # bins in use
         self.version = 0  # bumped on every visible change
+        self.loads = 0  # bumped when the whole feed is rebuilt
         self.lo = np.full(capacity, np.nan)
         self.hi = np.full(capacity, np.nan)
         self.x = np.empty(2 * capacity)
@@ -86,6 +87,7 @@ class PeakBins:
     def load(self, t: np.ndarray, v: np.ndarray) -> None:
         """Replace the contents with the samples (t ascending, v with NaN for unknown)."""
         self.version += 1
+        self.loads += 1
         self.n = 0
         if len(t) == 0:
             return
@@ -266,8 +268,10 @@ class HostPlots(pg.GraphicsLayoutWidget):
         if abs(plot.viewRange()[1][1] - top * 1.05) > 1e-6 * max(1.0, top):
             plot.setYRange(0, top * 1.05, padding=0)
 
-    def reset_feeds(self, t0: float, bin_s: float) -> None:
-        self.feeds = {key: PeakBins(t0, bin_s) for key in self.curves}
+    def reset_feeds(self, t0: float, bin_s: float, phase: float = 0.0) -> None:
+        """New feeds from t0 - phase × bin_s (phase in [0, 1): the bins' offset for this host)."""
+        start = t0 - phase * bin_s
+        self.feeds = {key: PeakBins(start, bin_s) for key in self.curves}
         self.pushed.clear()
 
     def feed(self, uuid: str, metric: str) -> PeakBins:
@@ -286,9 +290,13 @@ class HostPlots(pg.GraphicsLayoutWidget):
             f = self.feeds.get(key)
             if curve is None or f is None:
                 continue
-            stamp = (id(f), f.version)
+            # A curve is handed new arrays when a bin closes (or the feed was rebuilt): the newest bin
+            # is about one pixel wide, so its growth shows one bin later (≤ bin_s); with the bins of
+            # each host shifted by a phase, hosts close bins on different seconds and a redraw repaints
+            # one host's plots, not all of them.
+            stamp = (id(f), f.loads, f.n) if f.bin_s > 1 else (id(f), f.loads, f.version)
             if self.pushed.get(key) == stamp:
-                continue  # nothing visible changed (the sample fell inside a bin's min..max)
+                continue
             self.pushed[key] = stamp
             x, y = f.arrays()
             curve.setData(x, y, connect="finite", skipFiniteCheck=True)
