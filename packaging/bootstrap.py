@@ -31,6 +31,7 @@ APT_RUNTIME = [
 APT_TEST = APT_RUNTIME + [
     "xvfb", "xauth", "openssh-server", "openssh-client", "rsync", "openvpn", "iproute2", "openssl",
     "gnome-keyring", "dbus", "dbus-x11", "libsecret-tools", "trayer", "procps", "e2fsprogs", "busybox",
+    "haskell-status-notifier-item-utils", "libglib2.0-bin",
 ]
 
 

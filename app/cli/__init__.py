@@ -20,7 +20,8 @@ from app.core.errors import LabGpuError
 log = logging.getLogger(__name__)
 
 # Modules that add subcommands. Each must define register(subparsers).
-COMMAND_MODULES = ("app.cli.offers", "app.cli.cloud", "app.cli.hosts", "app.cli.sync", "app.cli.vpn")
+COMMAND_MODULES = ("app.cli.offers", "app.cli.cloud", "app.cli.hosts", "app.cli.sync", "app.cli.vpn",
+                   "app.cli.monitor")
 
 
 def build_parser(with_commands: bool = True) -> argparse.ArgumentParser:
@@ -35,6 +36,8 @@ def build_parser(with_commands: bool = True) -> argparse.ArgumentParser:
     parser.add_argument("--lang", choices=("zh_CN", "en"), default=None,
                         help="interface language for this run")
     parser.add_argument("--size", default="1280x800", help="window size for --screenshot, WxH")
+    parser.add_argument("--tray", action="store_true",
+                        help="start in the system tray only (the cost monitor); the window opens from its menu")
     if not with_commands:
         parser.set_defaults(command=None)
         return parser

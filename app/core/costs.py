@@ -448,3 +448,134 @@ def describe_break_even(hours: float | None) -> str:
         return translate(NOTE_NEVER)
     return translate(QT_TRANSLATE_NOOP("LabGPU", "{hours} h/month ({share} % of the month)")).format(
         hours=f"{hours:,.0f}", share=f"{hours / HOURS_PER_MONTH * 100:.0f}")
+
+
+# ---------------------------------------------------------------------------------------------
+# Running cost of an instance (issue 10): so far, per hour, per day, until budget / max runtime
+
+NOTE_SPOT_PRICE_FIXED = QT_TRANSLATE_NOOP("LabGPU", "spot price as launched: the current spot price is not "
+                                                    "re-read for this provider")
+NOTE_SPOT_PRICE_LIVE = QT_TRANSLATE_NOOP("LabGPU", "spot price re-read while it runs")
+NOTE_DISK_UNKNOWN = QT_TRANSLATE_NOOP("LabGPU", "disk not counted: its price is unknown")
+
+
+@dataclass(frozen=True)
+class InstanceCost:
+    """What one instance costs, in its native currency, plus CNY and USD for totals and display."""
+
+    id: str
+    account: str
+    provider: str
+    currency: str
+    running: bool
+    price_per_hour: float | None  # compute, as launched (or re-read for spot)
+    disk_per_hour: float | None  # None: unknown (said in notes)
+    so_far: float | None  # billed so far (minimums applied); None: price unknown
+    per_hour: float | None  # now, compute + known disk; 0 when not running and no disk
+    per_day: float | None
+    hours_to_budget: float | None  # None: no budget or price unknown; 0: reached
+    budget: float | None  # in `currency`
+    cost_at_max_runtime: float | None
+    hours_to_max_runtime: float | None
+    so_far_cny: float | None
+    so_far_usd: float | None
+    per_hour_cny: float | None
+    per_hour_usd: float | None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def projected_to_budget_h(self) -> float | None:
+        """Hours until the budget is used up at the current rate (MONITOR_API name)."""
+        return self.hours_to_budget
+
+    @property
+    def projected_hours(self) -> float | None:
+        """Hours until the first limit: the budget, else the maximum runtime; None without one."""
+        return self.hours_to_budget if self.hours_to_budget is not None else self.hours_to_max_runtime
+
+    @property
+    def projected(self) -> float | None:
+        """What the instance will have cost at that limit (the budget, else the maximum runtime)."""
+        if self.hours_to_budget is not None and self.budget is not None:
+            return self.budget
+        return self.cost_at_max_runtime
+
+    def to_json(self) -> dict[str, Any]:
+        return {k: (round(v, 6) if isinstance(v, float) else (list(v) if isinstance(v, tuple) else v))
+                for k, v in self.__dict__.items()}
+
+
+def instance_cost(entry: Any, now: datetime | None = None, rate: ExchangeRate | None = None, *,
+                  budget: float | None = None, budget_currency: str | None = None,
+                  max_hours: float | None = None, disk_per_hour: float | None = None,
+                  current_price: float | None = None) -> InstanceCost:
+    """Cost of a ledger entry (``app.core.instances.LedgerEntry``-like) at `now`.
+
+    ``so_far`` is the ledger's billed cost (segments, minimums); the projection runs from the
+    price it was launched at (a spot price where it was re-read). A budget in another currency is
+    converted with `rate` for the comparison only. Unknown stays None, never 0. ``current_price``
+    (a spot price re-read while it runs) drives the projection; the cost so far keeps the ledger's.
+    """
+    rate = rate or default_rate()
+    cur = entry.currency or "USD"
+    running = entry.state == "running"
+    price = _price(entry.price_per_hour)
+    live = _price(current_price)
+    notes: list[str] = []
+    if entry.spot:
+        notes.append(NOTE_SPOT_PRICE_LIVE if live is not None else NOTE_SPOT_PRICE_FIXED)
+    if live is not None:
+        price = live
+    disk = _price(disk_per_hour)
+    if disk is None:
+        notes.append(NOTE_DISK_UNKNOWN)
+    so_far = entry.cost_so_far
+    per_hour = None if price is None else (price if running else 0.0) + (disk or 0.0)
+    per_day = None if per_hour is None else per_hour * 24
+    budget_native = None
+    if budget is not None:
+        budget_native = convert(float(budget), budget_currency or cur, cur, rate)
+    hours_to_budget = None
+    if budget_native is not None and so_far is not None and per_hour is not None:
+        left = budget_native - so_far
+        hours_to_budget = 0.0 if left <= 0 else (left / per_hour if per_hour > 0 else None)
+    cost_at_max = hours_to_max = None
+    if max_hours is not None and price is not None:
+        uptime_h = float(getattr(entry, "uptime_s", 0.0)) / 3600.0
+        hours_to_max = max(0.0, float(max_hours) - uptime_h) if running else None
+        if so_far is not None:
+            cost_at_max = so_far + (hours_to_max or 0.0) * (per_hour or 0.0)
+    return InstanceCost(
+        id=entry.id, account=entry.account, provider=entry.provider, currency=cur, running=running,
+        price_per_hour=price, disk_per_hour=disk, so_far=so_far, per_hour=per_hour, per_day=per_day,
+        hours_to_budget=hours_to_budget, budget=budget_native, cost_at_max_runtime=cost_at_max,
+        hours_to_max_runtime=hours_to_max,
+        so_far_cny=convert(so_far, cur, "CNY", rate), so_far_usd=convert(so_far, cur, "USD", rate),
+        per_hour_cny=convert(per_hour, cur, "CNY", rate), per_hour_usd=convert(per_hour, cur, "USD", rate),
+        notes=tuple(notes),
+    )
+
+
+@dataclass(frozen=True)
+class CostTotals:
+    so_far_cny: float
+    so_far_usd: float
+    per_hour_cny: float
+    per_hour_usd: float
+    unknown: tuple[str, ...]  # ids whose price is unknown (not in the sums: the totals are a floor)
+    rate: str
+
+
+def totals(costs: list[InstanceCost], rate: ExchangeRate | None = None) -> CostTotals:
+    rate = rate or default_rate()
+    sc = su = hc = hu = 0.0
+    unknown = []
+    for c in costs:
+        if c.so_far_cny is None or c.so_far_usd is None:
+            unknown.append(c.id)
+            continue
+        sc += c.so_far_cny
+        su += c.so_far_usd
+        hc += c.per_hour_cny or 0.0
+        hu += c.per_hour_usd or 0.0
+    return CostTotals(sc, su, hc, hu, tuple(unknown), rate.describe())

@@ -48,6 +48,14 @@ class Settings:
     last_page: str = "offers"
     offers_filters: dict[str, Any] = field(default_factory=dict)
     azure_prices_endpoint: str = ""  # Azure Retail Prices API address ("" = prices.azure.com); mirrors, tests
+    # --- monitor and guards (issue 10) ---
+    guard_idle_below_pct: float = 30.0  # default idle threshold for new guards, 1..100
+    guard_idle_minutes: float = 10.0  # default idle window, 1..1440
+    guard_on_idle: str = "notify"  # "notify" | "stop"
+    keep_tray_when_closed: bool = True
+    start_at_login: bool = False
+    monitor_interval_s: float = 1.0  # nvidia-smi -l interval, 1..60
+    # --- end monitor and guards ---
     extra: dict[str, Any] = field(default_factory=dict)  # per-feature settings, keyed by feature
 
     def validate(self) -> None:
@@ -60,6 +68,27 @@ class Settings:
             self.spot_bid_fraction = 0.8
         if self.usd_cny_rate_override is not None and not (0.5 < self.usd_cny_rate_override < 50):
             self.usd_cny_rate_override = None
+        self._validate_monitor()
+
+    def _validate_monitor(self) -> None:
+        if not _number_between(self.guard_idle_below_pct, 1, 100):
+            self.guard_idle_below_pct = 30.0
+        if not _number_between(self.guard_idle_minutes, 1, 1440):
+            self.guard_idle_minutes = 10.0
+        if self.guard_on_idle not in ("notify", "stop"):
+            self.guard_on_idle = "notify"
+        if not _number_between(self.monitor_interval_s, 1, 60):
+            self.monitor_interval_s = 1.0
+        self.keep_tray_when_closed = bool(self.keep_tray_when_closed)
+        self.start_at_login = bool(self.start_at_login)
+
+
+def _number_between(value: Any, lo: float, hi: float) -> bool:
+    try:
+        v = float(value)
+    except (TypeError, ValueError):
+        return False
+    return lo <= v <= hi
 
 
 Migration = Callable[[dict[str, Any]], dict[str, Any]]

@@ -693,6 +693,24 @@ class Connection:
             chan.close()
         return rc, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
 
+    def open_stream(self, cmd_argv: Sequence[str]) -> paramiko.Channel:
+        """Start a long-running command (argv quoted as in :meth:`exec`) on its own channel.
+
+        stderr is merged into stdout; the caller reads from the returned channel on one thread,
+        and ``close()`` s it to stop the command (sshd then hangs up on it). Used by the GPU
+        monitor for ``nvidia-smi -l 1``: one process per host instead of one per sample.
+        """
+        command = " ".join(shlex.quote(str(a)) for a in cmd_argv)
+        chan = self._active_transport().open_session(timeout=self.tuning.connect_timeout)
+        try:
+            chan.set_combine_stderr(True)
+            chan.exec_command(command)
+            chan.shutdown_write()
+        except BaseException:
+            chan.close()
+            raise
+        return chan
+
 
 def open_connection(
     host_name_or_record: str | HostRecord,

@@ -12,6 +12,7 @@ from pathlib import Path
 log = logging.getLogger(__name__)
 
 _damage_listener = None  # the current window's ErrorReporter.report_damage (damaged state → dialog)
+TRAY_DELAY_MS = 600  # the tray starts after the first page, off the path to the first window
 
 
 def _parse_size(text: str) -> tuple[int, int]:
@@ -73,6 +74,8 @@ def run_gui(args: argparse.Namespace) -> int:
             and sys.platform.startswith("linux"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     setup_logging(default_paths())
+    if getattr(args, "tray", False) and not args.screenshot:
+        return run_tray(args)
     app, ctx, window = build_main_window(args.lang, defer_first_page=not args.screenshot)
     ctx.errors.install_hooks()
     if args.page and not window.show_page(args.page):
@@ -92,6 +95,12 @@ def run_gui(args: argparse.Namespace) -> int:
         QTimer.singleShot(0, lambda: print(f"LABGPU_SHOWN {time.time():.6f}", flush=True))
     QTimer.singleShot(0, window.finish_startup)
     QTimer.singleShot(0, lambda: _check_database(ctx))  # a damaged database is said at start, not later
+    if not probe:
+        from app.ui.tray import TrayShell
+
+        shell = TrayShell(ctx, app, window)
+        ctx.services["tray"] = shell
+        QTimer.singleShot(TRAY_DELAY_MS, shell.start)
     if probe:
         # The first page is built and its catalog loaded: what the user sees as "ready".
         def _ready() -> None:
@@ -113,6 +122,36 @@ def _check_database(ctx) -> None:  # type: ignore[no-untyped-def]
         _ = ctx.store
     except LabGpuError as exc:
         ctx.errors.report(exc)
+
+
+def run_tray(args: argparse.Namespace) -> int:
+    """``labgpu --tray``: the tray alone; Open LabGPU builds the window the first time."""
+    from app.core.paths import default_paths
+    from app.ui import i18n
+    from app.ui.context import AppContext
+    from app.ui.tray import TrayShell
+
+    app = create_app()
+    ctx = AppContext(default_paths().ensure(), "en")
+    ctx.language = i18n.install(app, i18n.resolve_language(ctx.settings.language, args.lang))
+    ctx.errors.install_hooks()
+
+    def make_window():  # type: ignore[no-untyped-def]
+        from app.ui.main_window import MainWindow
+
+        window = MainWindow(ctx)
+        window.finish_startup()
+        return window
+
+    shell = TrayShell(ctx, app, None, make_window)
+    ctx.services["tray"] = shell
+    app.aboutToQuit.connect(lambda: ctx.shutdown(3000))
+    shell.start()
+    if args.page:
+        shell.show_window()
+        shell.window.show_page(args.page)
+    log.info("started in the tray")
+    return int(app.exec())
 
 
 def _screenshot(app, ctx, window, path: Path) -> int:  # type: ignore[no-untyped-def]

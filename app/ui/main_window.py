@@ -41,6 +41,7 @@ PAGES: list[tuple[str, str, str, str]] = [
     ("accounts", "app.ui.cloud.accounts_page", "AccountsPage", "Accounts"),
     ("hosts", "app.ui.remote.hosts_page", "HostsPage", "Hosts"),
     ("sync", "app.ui.remote.sync_page", "SyncPage", "Sync"),
+    ("monitor", "app.ui.monitor.page", "MonitorPage", "GPU monitor"),
     ("vpn", "app.ui.remote.vpn_page", "VpnPage", "VPN"),
     ("settings", "app.ui.settings_page", "SettingsPage", "Settings"),
 ]
@@ -117,6 +118,10 @@ class MainWindow(QMainWindow):
             self.setWindowIcon(QIcon(str(icon)))
         self.setMinimumSize(QSize(960, 600))
         self.pages = LazyPages(self, [])
+        # Set by the tray (app.ui.tray.TrayShell): close_hook(event) -> False keeps the app running
+        # in the tray; quit_hook() asks before quitting while instances bill.
+        self.close_hook: Any = None
+        self.quit_hook: Any = None
         self._build()
         ctx.navigate_requested.connect(self._on_ctx_navigate_requested)
         ctx.language_changed.connect(self._on_ctx_language_changed)
@@ -234,7 +239,8 @@ class MainWindow(QMainWindow):
         for i in range(9):
             sc = QShortcut(QKeySequence(f"Ctrl+{i + 1}"), self)
             sc.activated.connect(lambda i=i: self.nav.setCurrentRow(i) if i < self.nav.count() else None)
-        QShortcut(QKeySequence(QKeySequence.StandardKey.Quit), self, activated=self.close)
+        QShortcut(QKeySequence(QKeySequence.StandardKey.Quit), self,
+                  activated=lambda: self.quit_hook() if self.quit_hook is not None else self.close())
         QShortcut(QKeySequence("Ctrl+,"), self, activated=lambda: self.show_page("settings"))
         QShortcut(QKeySequence(QKeySequence.StandardKey.Refresh), self, activated=self._refresh_current)
 
@@ -245,6 +251,8 @@ class MainWindow(QMainWindow):
             page.refresh()
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
+        if self.close_hook is not None and not self.close_hook(event):
+            return
         self.ctx.settings.window_geometry = bytes(self.saveGeometry().toBase64().data()).decode()
         try:
             self.ctx.save_settings()

@@ -5,6 +5,7 @@ from __future__ import annotations
 from PySide6.QtCore import QCoreApplication, Qt, QUrl, Slot
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
@@ -73,6 +74,7 @@ class SettingsPage(QWidget):
         self.bid_spin.editingFinished.connect(self._on_bid_spin_edited)
         form.addRow(self.tr("Spot &bid cap:"), self.bid_spin)
         outer.addWidget(general)
+        self._build_guards_and_tray(outer)
 
         files = QGroupBox(self.tr("Files"), self)
         fform = QFormLayout(files)
@@ -92,6 +94,94 @@ class SettingsPage(QWidget):
         self.saved_label.setStyleSheet("color: palette(mid);")
         outer.addWidget(self.saved_label)
         outer.addStretch(1)
+
+    def _build_guards_and_tray(self, outer: QVBoxLayout) -> None:
+        s = self.ctx.settings
+        box = QGroupBox(self.tr("Guards and tray"), self)
+        form = QFormLayout(box)
+        idle = QHBoxLayout()
+        self.idle_pct_spin = QDoubleSpinBox(box)
+        self.idle_pct_spin.setObjectName("guardIdlePct")
+        self.idle_pct_spin.setRange(1, 100)
+        self.idle_pct_spin.setDecimals(0)
+        self.idle_pct_spin.setSuffix(" %")
+        self.idle_pct_spin.setValue(float(s.guard_idle_below_pct))
+        self.idle_min_spin = QDoubleSpinBox(box)
+        self.idle_min_spin.setObjectName("guardIdleMinutes")
+        self.idle_min_spin.setRange(1, 1440)
+        self.idle_min_spin.setDecimals(0)
+        self.idle_min_spin.setSuffix(self.tr(" min"))
+        self.idle_min_spin.setValue(float(s.guard_idle_minutes))
+        self.on_idle_combo = QComboBox(box)
+        self.on_idle_combo.setObjectName("guardOnIdle")
+        self.on_idle_combo.addItem(self.tr("notify me"), "notify")
+        self.on_idle_combo.addItem(self.tr("pull checkpoints, then stop it"), "stop")
+        self.on_idle_combo.setCurrentIndex(max(0, self.on_idle_combo.findData(s.guard_on_idle)))
+        idle.addWidget(QLabel(self.tr("every GPU below"), box))
+        idle.addWidget(self.idle_pct_spin)
+        idle.addWidget(QLabel(self.tr("for"), box))
+        idle.addWidget(self.idle_min_spin)
+        idle.addWidget(QLabel("→", box))
+        idle.addWidget(self.on_idle_combo, 1)
+        form.addRow(self.tr("New guards, idle:"), idle)
+        for w in (self.idle_pct_spin, self.idle_min_spin):
+            w.editingFinished.connect(self._on_guard_defaults_edited)
+        self.on_idle_combo.currentIndexChanged.connect(self._on_guard_defaults_edited)
+        note = QLabel(self.tr("Servers of the Hosts page have no cloud API: their guards only notify."), box)
+        note.setWordWrap(True)
+        note.setStyleSheet("color: palette(mid);")
+        form.addRow("", note)
+        self.keep_tray_check = QCheckBox(self.tr("Keep LabGPU in the tray when the window is closed while "
+                                                 "instances run"), box)
+        self.keep_tray_check.setObjectName("keepTray")
+        self.keep_tray_check.setChecked(bool(s.keep_tray_when_closed))
+        self.keep_tray_check.toggled.connect(self._on_keep_tray_toggled)
+        form.addRow("", self.keep_tray_check)
+        self.login_check = QCheckBox(self.tr("Start LabGPU in the tray at login"), box)
+        self.login_check.setObjectName("startAtLogin")
+        self.login_check.setChecked(bool(s.start_at_login))
+        self.login_check.toggled.connect(self._on_login_check_toggled)
+        form.addRow("", self.login_check)
+        self.login_label = QLabel(box)
+        self.login_label.setObjectName("startAtLoginNote")
+        self.login_label.setWordWrap(True)
+        self.login_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.login_label.setStyleSheet("color: palette(mid);")
+        form.addRow("", self.login_label)
+        outer.addWidget(box)
+
+    @Slot()
+    def _on_guard_defaults_edited(self, *_args: object) -> None:
+        s = self.ctx.settings
+        s.guard_idle_below_pct = self.idle_pct_spin.value()
+        s.guard_idle_minutes = self.idle_min_spin.value()
+        s.guard_on_idle = str(self.on_idle_combo.currentData())
+        self._saved()
+
+    @Slot(bool)
+    def _on_keep_tray_toggled(self, on: bool) -> None:
+        self.ctx.settings.keep_tray_when_closed = on
+        self._saved()
+
+    @Slot(bool)
+    def _on_login_check_toggled(self, on: bool) -> None:
+        from app.core import autostart
+        from app.core.errors import LabGpuError
+
+        try:
+            where = autostart.set_enabled(on)
+        except LabGpuError as exc:
+            self.login_label.setStyleSheet("color: #b00020;")
+            self.login_label.setText(f"{exc.text()} {exc.hint()}".strip())
+            self.login_check.blockSignals(True)
+            self.login_check.setChecked(not on)
+            self.login_check.blockSignals(False)
+            return
+        self.ctx.settings.start_at_login = on
+        self._saved()
+        self.login_label.setStyleSheet("color: palette(mid);")
+        self.login_label.setText(self.tr("Written: {where}").format(where=where) if on
+                                 else self.tr("Removed: {where}").format(where=where))
 
     def _saved(self) -> None:
         self.ctx.save_settings()

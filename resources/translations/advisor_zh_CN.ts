@@ -930,5 +930,17 @@ Prepaid beats spot above: %2</source>
         <source>{hours} h/month ({share} % of the month)</source>
         <translation>每月 {hours} 小时（占整月的 {share} %）</translation>
     </message>
+    <message>
+        <source>spot price as launched: the current spot price is not re-read for this provider</source>
+        <translation>按启动时的竞价价格计算：这个服务商的当前竞价价格不会重新读取</translation>
+    </message>
+    <message>
+        <source>spot price re-read while it runs</source>
+        <translation>运行期间会重新读取竞价价格</translation>
+    </message>
+    <message>
+        <source>disk not counted: its price is unknown</source>
+        <translation>未计入磁盘：它的价格未知</translation>
+    </message>
 </context>
 </TS>

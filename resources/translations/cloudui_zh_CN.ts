@@ -427,6 +427,18 @@
         <translation>审计日志…</translation>
     </message>
     <message>
+        <source>Edit guards…</source>
+        <translation>编辑守护…</translation>
+    </message>
+    <message>
+        <source>Idle, budget, maximum runtime and process guards of this instance</source>
+        <translation>此实例的空闲、预算、最长运行时间和进程守护</translation>
+    </message>
+    <message>
+        <source>Monthly report…</source>
+        <translation>月度报告…</translation>
+    </message>
+    <message>
         <source>Show terminated</source>
         <translation>显示已销毁</translation>
     </message>
@@ -440,7 +452,7 @@
     </message>
     <message>
         <source>Type</source>
-        <translation>机型</translation>
+        <translation>类型</translation>
     </message>
     <message>
         <source>Zone</source>
@@ -471,6 +483,14 @@
         <translation>累计费用</translation>
     </message>
     <message>
+        <source>Projected</source>
+        <translation>预计</translation>
+    </message>
+    <message>
+        <source>Guards</source>
+        <translation>守护</translation>
+    </message>
+    <message>
         <source>No LabGPU instance. Launch one from an offer (Offers page) or with Launch…; instances LabGPU launched elsewhere appear here too.</source>
         <translation>没有 LabGPU 实例。可从报价（“GPU 报价”页）或“创建…”创建；在别处由 LabGPU 创建的实例也会显示在这里。</translation>
     </message>
@@ -497,6 +517,22 @@
     <message>
         <source>on demand</source>
         <translation>按量</translation>
+    </message>
+    <message>
+        <source>budget reached</source>
+        <translation>已达预算</translation>
+    </message>
+    <message>
+        <source>budget in {time}</source>
+        <translation>{time} 后达到预算</translation>
+    </message>
+    <message>
+        <source>{cost} at max. runtime</source>
+        <translation>到最长运行时间共 {cost}</translation>
+    </message>
+    <message>
+        <source>{cost}/day</source>
+        <translation>{cost}/天</translation>
     </message>
     <message>
         <source>/h</source>
@@ -1077,6 +1113,14 @@
         <translation>完成</translation>
     </message>
     <message>
+        <source>Guards: {guards}</source>
+        <translation>守护：{guards}</translation>
+    </message>
+    <message>
+        <source>The guards of {id} could not be saved: {message} {hint} Set them with Edit guards… on the Instances page.</source>
+        <translation>{id} 的守护无法保存：{message} {hint} 请在实例页面用“编辑守护…”设置。</translation>
+    </message>
+    <message>
         <source>The launch did not complete</source>
         <translation>创建没有完成</translation>
     </message>
@@ -1095,6 +1139,93 @@
     <message>
         <source>Copied</source>
         <translation>已复制</translation>
+    </message>
+</context>
+<context>
+    <name>MonthReportDialog</name>
+    <message>
+        <source>Monthly cost report</source>
+        <translation>月度费用报告</translation>
+    </message>
+    <message>
+        <source>Month (UTC):</source>
+        <translation>月份（UTC）：</translation>
+    </message>
+    <message>
+        <source>Cost ({currency})</source>
+        <translation>费用（{currency}）</translation>
+    </message>
+    <message>
+        <source>Account</source>
+        <translation>账号</translation>
+    </message>
+    <message>
+        <source>Instance</source>
+        <translation>实例</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Hours</source>
+        <translation>小时</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <source>In {currency}</source>
+        <translation>折合 {currency}</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Reading the ledger…</source>
+        <translation>正在读取账本…</translation>
+    </message>
+    <message>
+        <source>The report could not be made: {message} {hint}</source>
+        <translation>无法生成报告：{message} {hint}</translation>
+    </message>
+    <message>
+        <source>account total</source>
+        <translation>账号合计</translation>
+    </message>
+    <message>
+        <source>Total {month}: {total}</source>
+        <translation>{month} 合计：{total}</translation>
+    </message>
+    <message>
+        <source>No instance ran in {month}.</source>
+        <translation>{month} 没有运行过实例。</translation>
+    </message>
+    <message>
+        <source>{n} instance(s) have no known price; their cost is not in the total.</source>
+        <translation>{n} 个实例价格未知，其费用未计入合计。</translation>
+    </message>
+    <message>
+        <source>{n} instance(s) in {accounts} account(s).</source>
+        <translation>{accounts} 个账号中的 {n} 个实例。</translation>
+    </message>
+    <message>
+        <source>Export the report</source>
+        <translation>导出报告</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Could not write {path}: {error}. Choose another folder.</source>
+        <translation>无法写入 {path}：{error}。请选择其他文件夹。</translation>
+    </message>
+    <message>
+        <source>{n} rows written to {path}.</source>
+        <translation>已写入 {n} 行到 {path}。</translation>
     </message>
 </context>
 <context>

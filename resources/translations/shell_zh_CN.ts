@@ -169,6 +169,54 @@
         <translation>打开</translation>
     </message>
     <message>
+        <source>Guards and tray</source>
+        <translation>守护与托盘</translation>
+    </message>
+    <message>
+        <source> min</source>
+        <translation> 分钟</translation>
+    </message>
+    <message>
+        <source>notify me</source>
+        <translation>通知我</translation>
+    </message>
+    <message>
+        <source>pull checkpoints, then stop it</source>
+        <translation>拉取检查点，然后停止</translation>
+    </message>
+    <message>
+        <source>every GPU below</source>
+        <translation>每块 GPU 低于</translation>
+    </message>
+    <message>
+        <source>for</source>
+        <translation>持续</translation>
+    </message>
+    <message>
+        <source>New guards, idle:</source>
+        <translation>新守护的空闲规则：</translation>
+    </message>
+    <message>
+        <source>Servers of the Hosts page have no cloud API: their guards only notify.</source>
+        <translation>主机页面中的服务器没有云 API：它们的守护只会通知。</translation>
+    </message>
+    <message>
+        <source>Keep LabGPU in the tray when the window is closed while instances run</source>
+        <translation>有实例运行时，关闭窗口后 LabGPU 留在托盘中</translation>
+    </message>
+    <message>
+        <source>Start LabGPU in the tray at login</source>
+        <translation>登录时在托盘中启动 LabGPU</translation>
+    </message>
+    <message>
+        <source>Written: {where}</source>
+        <translation>已写入：{where}</translation>
+    </message>
+    <message>
+        <source>Removed: {where}</source>
+        <translation>已删除：{where}</translation>
+    </message>
+    <message>
         <source>Saved.</source>
         <translation>已保存。</translation>
     </message>

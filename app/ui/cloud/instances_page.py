@@ -9,6 +9,8 @@ terminate (typing the id to confirm), copy the SSH command, and the audit log.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer, Slot
@@ -85,7 +87,8 @@ class TerminateConfirmDialog(QDialog):
 class InstancesPage(QWidget):
     page_id = "instances"
 
-    COLUMNS = ("id", "account", "type", "zone", "state", "billing", "ip", "uptime", "price", "cost")
+    COLUMNS = ("id", "account", "type", "zone", "state", "billing", "ip", "uptime", "price", "cost",
+               "projected", "guards")
 
     @staticmethod
     def nav_title() -> str:
@@ -100,6 +103,7 @@ class InstancesPage(QWidget):
         self.reconcile_errors: dict[str, Any] = {}
         self.reconciling = False
         self.busy: set[str] = set()
+        self.guards: dict[str, Any] = {}  # instance id → GuardConfig
         self._dialogs: list[Any] = []
         self._closed = False
         self._build()
@@ -142,6 +146,13 @@ class InstancesPage(QWidget):
         self.refresh_button.clicked.connect(self.refresh)
         self.audit_button = QPushButton(self.tr("Audit log…"), self)
         self.audit_button.clicked.connect(lambda: self.open_audit())
+        self.guards_button = QPushButton(self.tr("Edit guards…"), self)
+        self.guards_button.setObjectName("editGuards")
+        self.guards_button.setToolTip(self.tr("Idle, budget, maximum runtime and process guards of this instance"))
+        self.guards_button.clicked.connect(lambda: self.edit_guards())
+        self.report_button = QPushButton(self.tr("Monthly report…"), self)
+        self.report_button.setObjectName("monthlyReport")
+        self.report_button.clicked.connect(lambda: self.open_report())
         self.show_ended = QCheckBox(self.tr("Show terminated"), self)
         self.show_ended.toggled.connect(lambda _on: self._fill())
         for w in (
@@ -150,8 +161,10 @@ class InstancesPage(QWidget):
             self.stop_button,
             self.terminate_button,
             self.copy_button,
+            self.guards_button,
             self.refresh_button,
             self.audit_button,
+            self.report_button,
         ):
             bar.addWidget(w)
         bar.addStretch(1)
@@ -171,6 +184,8 @@ class InstancesPage(QWidget):
                 self.tr("Uptime"),
                 self.tr("Price/h"),
                 self.tr("Cost so far"),
+                self.tr("Projected"),
+                self.tr("Guards"),
             ]
         )
         configure_record_table(self.table)
@@ -202,9 +217,21 @@ class InstancesPage(QWidget):
     # -- data ------------------------------------------------------------------------------------
     def load_ledger(self) -> Any:
         svc = cloud_service(self.ctx)
+        self.load_guards()
         return run_task(
             self, svc.ledger.list, name="ledger", on_done=self._on_entries, on_error=self._on_load_failed
         )
+
+    def load_guards(self) -> Any:
+        from app.core.guards import GuardStore
+
+        return run_task(self, lambda: GuardStore(self.ctx.store).all(), name="guards",
+                        on_done=self._on_guards_loaded, on_error=self._on_load_failed)
+
+    @Slot(object)
+    def _on_guards_loaded(self, guards: object) -> None:
+        self.guards = dict(guards)  # type: ignore[call-overload]
+        self._fill()
 
     def refresh(self) -> None:
         self.reconcile()
@@ -285,6 +312,8 @@ class InstancesPage(QWidget):
                 "",
                 money(e.price_per_hour, e.currency, 4),
                 "",
+                "",
+                self._guard_text(e),
             ]
             for c, value in enumerate(values):
                 item = QTableWidgetItem(value)
@@ -299,7 +328,7 @@ class InstancesPage(QWidget):
                     if color is not None:
                         item.setForeground(color)
                     item.setToolTip(e.raw_state)
-                if c in (7, 8, 9):
+                if c in (7, 8, 9, 10):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(r, c, item)
             if e.id == selected:
@@ -308,15 +337,59 @@ class InstancesPage(QWidget):
         self._on_tick_timer_timeout()
         self._update_buttons()
 
+    def _guard_text(self, e: Any) -> str:
+        from app.ui.monitor.guards_ui import badge
+
+        cfg = self.guards.get(e.id)
+        return badge(cfg, True) if cfg is not None else "—"
+
     def live_cost(self, e: Any) -> tuple[float | None, float]:
-        """(cost so far, uptime in s) now, from the entry as of the last load."""
+        """(cost so far, uptime in s) now, from the entry as of the last load.
+
+        The running stretch is re-billed with the core billing rules (minimums, increments) at
+        every tick, on top of what the earlier stretches cost; no straight line of our own.
+        """
+        from app.core.costs import running_cost
+
         elapsed = time.monotonic() - self.fetched_at
         running = e.state in RUNNING
         uptime = e.uptime_s + (elapsed if running else 0.0)
         cost = e.cost_so_far
-        if cost is not None and running and e.price_per_hour is not None:
-            cost += e.price_per_hour * elapsed / 3600.0
+        if cost is not None and running and e.started_at is not None:
+            at_load = e.started_at + timedelta(seconds=e.uptime_s)
+            now = at_load + timedelta(seconds=elapsed)
+            before = running_cost(e.provider, e.price_per_hour, e.started_at, at_load)
+            current = running_cost(e.provider, e.price_per_hour, e.started_at, now)
+            if before is not None and current is not None:
+                cost = cost - before + current
         return cost, uptime
+
+    def cost_now(self, e: Any) -> Any:
+        """The core InstanceCost of an entry at this tick (guards' budget and runtime included)."""
+        from app.core.costs import instance_cost
+        from app.core.currency import effective_rate
+
+        cost, uptime = self.live_cost(e)
+        cfg = self.guards.get(e.id)
+        now = (e.started_at + timedelta(seconds=uptime)) if e.started_at is not None and e.state in RUNNING \
+            else datetime.now(timezone.utc)
+        live = replace(e, cost_so_far=cost, uptime_s=uptime)
+        return instance_cost(live, now, effective_rate(self.ctx.settings),
+                             budget=cfg.budget if cfg else None, budget_currency=cfg.currency if cfg else None,
+                             max_hours=cfg.max_hours if cfg else None)
+
+    def projected_text(self, c: Any, e: Any) -> str:
+        if e.state not in RUNNING:
+            return "—"
+        if c.hours_to_budget is not None:
+            if c.hours_to_budget <= 0:
+                return self.tr("budget reached")
+            return self.tr("budget in {time}").format(time=duration(c.hours_to_budget * 3600))
+        if c.cost_at_max_runtime is not None:
+            return self.tr("{cost} at max. runtime").format(cost=money(c.cost_at_max_runtime, c.currency, 2))
+        if c.per_day is not None:
+            return self.tr("{cost}/day").format(cost=money(c.per_day, c.currency, 2))
+        return "—"
 
     @Slot()
     def _on_tick_timer_timeout(self) -> None:
@@ -324,16 +397,27 @@ class InstancesPage(QWidget):
         count = 0
         rows = self.visible_entries()
         for r, e in enumerate(rows):
-            cost, uptime = self.live_cost(e)
-            up_item, cost_item = self.table.item(r, 7), self.table.item(r, 9)
+            _cost, uptime = self.live_cost(e)
+            try:
+                c = self.cost_now(e)
+            except Exception:  # noqa: BLE001 - a damaged entry shows unknown, the table goes on
+                c = None
+            up_item, price_item, cost_item = self.table.item(r, 7), self.table.item(r, 8), self.table.item(r, 9)
+            proj_item = self.table.item(r, 10)
             if up_item is not None:
                 up_item.setText(duration(uptime) if e.state in RUNNING else "—")
             if cost_item is not None:
-                cost_item.setText(money(cost, e.currency, 4))
+                cost_item.setText(money(c.so_far if c else None, e.currency, 4))
+            if price_item is not None and c is not None:
+                price_item.setText(money(c.per_hour, e.currency, 4))
+                if c.notes:
+                    price_item.setToolTip("\n".join(QCoreApplication.translate("LabGPU", n) for n in c.notes))
+            if proj_item is not None:
+                proj_item.setText(self.projected_text(c, e) if c is not None else "—")
             if e.state not in ("stopped", "terminated", "failed"):
                 count += 1
-                if e.price_per_hour is not None:
-                    totals[e.currency] = totals.get(e.currency, 0.0) + e.price_per_hour
+                if c is not None and c.per_hour is not None:
+                    totals[e.currency] = totals.get(e.currency, 0.0) + c.per_hour
         if count:
             rate = " + ".join(money(v, k) + self.tr("/h") for k, v in sorted(totals.items())) or "?"
             self.summary_label.setText(
@@ -367,6 +451,7 @@ class InstancesPage(QWidget):
             bool(free and e.state not in ("terminated", "failed", "terminating"))
         )
         self.copy_button.setEnabled(bool(e is not None and (e.public_ip or e.private_ip)))
+        self.guards_button.setEnabled(bool(e is not None and e.state not in ("terminated", "failed")))
 
     # -- actions ---------------------------------------------------------------------------------
     def _act(self, instance_id: str, fn: Any, done: Any, verb: str) -> Any:
@@ -448,12 +533,32 @@ class InstancesPage(QWidget):
         self.status_label.setText(self.tr("Copied: {command}").format(command=command))
         return command
 
-    def open_launch(self, offer: Any = None) -> Any:
+    def open_launch(self, offer: Any = None, spot: bool | None = None) -> Any:
         from app.ui.cloud.launch_dialog import open_launch_dialog
 
-        dialog = open_launch_dialog(self.ctx, offer, self)
+        dialog = open_launch_dialog(self.ctx, offer, self, spot=spot)
         dialog.launched.connect(lambda result: (self.load_ledger(), self.reconcile()))
         self._keep(dialog)
+        return dialog
+
+    def edit_guards(self) -> Any:
+        from app.ui.monitor.guards_ui import EditGuardsDialog
+
+        e = self.selected_entry()
+        if e is None:
+            return None
+        dialog = EditGuardsDialog(self.ctx, e.id, self.guards.get(e.id), True, self)
+        dialog.saved.connect(lambda _id, _cfg: self.load_guards())
+        self._keep(dialog)
+        dialog.open()
+        return dialog
+
+    def open_report(self) -> Any:
+        from app.ui.cloud.month_report import MonthReportDialog
+
+        dialog = MonthReportDialog(self.ctx, self)
+        self._keep(dialog)
+        dialog.open()
         return dialog
 
     def open_audit(self) -> Any:
@@ -479,7 +584,7 @@ class InstancesPage(QWidget):
         """``{"launch": offer}`` opens the launch dialog for that offer; ``{"select": id}`` selects a row."""
         if isinstance(payload, dict):
             if "launch" in payload:
-                self.open_launch(payload["launch"])
+                self.open_launch(payload["launch"], payload.get("spot"))
             if "select" in payload:
                 self.select(str(payload["select"]))
 

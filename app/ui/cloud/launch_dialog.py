@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QPushButton,
     QRadioButton,
+    QScrollArea,
     QSizePolicy,
     QSpinBox,
     QStackedWidget,
@@ -70,6 +71,7 @@ class LaunchDialog(QDialog):
         self.accounts: list[Any] = []
         self.on_demand: tuple[float | None, str] = (None, "")
         self.result: Any = None
+        self.guard_saved: Any = None
         self.error: BaseException | None = None
         self.running = False
         self._step_items: dict[str, QListWidgetItem] = {}
@@ -170,7 +172,16 @@ class LaunchDialog(QDialog):
         form.addRow("", self.cidr_note)
         form.addRow(self.tr("Billing"), spot_row)
         form.addRow("", self.price_note)
-        self.stack.addWidget(form_page)
+        from app.ui.monitor.guards_ui import GuardEditor, defaults_from_settings
+
+        # Guards (idle, budget, maximum runtime…), saved for the new instance once it runs.
+        self.guard_editor = GuardEditor(defaults_from_settings(self.ctx.settings), True, form_page)
+        form.addRow(self.guard_editor)
+        scroll = QScrollArea(self.stack)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setWidget(form_page)
+        self.stack.addWidget(scroll)
 
         progress_page = QWidget(self.stack)
         pv = QVBoxLayout(progress_page)
@@ -452,6 +463,16 @@ class LaunchDialog(QDialog):
             self.accept()
             return
         opts = self.options()
+        guard = self.guard_config()
+        if guard is not None:
+            from app.core.errors import LabGpuError
+
+            try:
+                guard.validate()
+            except LabGpuError as exc:
+                self.guard_editor.show_error(f"{exc.text()} {exc.hint()}".strip())
+                return
+            self.guard_editor.show_error("")
         if not opts.account or not opts.instance_type:
             self.account_note.setText(self.tr("Choose an account and an instance type."))
             self.account_note.show()
@@ -554,7 +575,40 @@ class LaunchDialog(QDialog):
         self.launch_button.setEnabled(True)
         self.close_button.hide()
         self.copy_ssh_button.setVisible(bool(entry.public_ip))
+        self._save_guard(entry.id)
         self.launched.emit(result)
+
+    def guard_config(self) -> Any:
+        """The guards chosen for the new instance, or None when the section is switched off."""
+        return self.guard_editor.config() if self.guard_editor.isChecked() else None
+
+    def _save_guard(self, instance_id: str) -> None:
+        from app.ui.monitor.guards_ui import badge, save_guard
+
+        cfg = self.guard_config()
+        if cfg is None:
+            return
+
+        def saved(stored: object) -> None:
+            self.guard_saved = stored
+            try:
+                self.outcome_label.setText(self.outcome_label.text() + "\n" + self.tr("Guards: {guards}").format(
+                    guards=badge(stored, True)))
+            except RuntimeError:  # the dialog was closed meanwhile; the guard is saved all the same
+                pass
+
+        def failed(exc: object) -> None:
+            message, hint = error_sentence(exc)  # type: ignore[arg-type]
+            text = QCoreApplication.translate(
+                "LaunchDialog", "The guards of {id} could not be saved: {message} {hint} Set them with Edit "
+                "guards… on the Instances page.").format(id=instance_id, message=message, hint=hint)
+            try:
+                self.outcome_label.setText(self.outcome_label.text() + "\n" + text)
+            except RuntimeError:  # the dialog is gone: say it where the user still looks
+                self.ctx.status_message.emit(text)
+
+        run_task(self, save_guard, self.ctx.store, instance_id, cfg, name="launch-guard",
+                 on_done=saved, on_error=failed)
 
     @Slot(object)
     def _on_launch_failed(self, exc: object) -> None:
@@ -604,8 +658,12 @@ class LaunchDialog(QDialog):
         self.reject()
 
 
-def open_launch_dialog(ctx: Any, offer: Any = None, parent: QWidget | None = None) -> LaunchDialog:
-    """Open the launch dialog (non-modal) prefilled from ``offer`` (an app.core.models.Offer)."""
+def open_launch_dialog(ctx: Any, offer: Any = None, parent: QWidget | None = None,
+                       spot: bool | None = None) -> LaunchDialog:
+    """Open the launch dialog (non-modal) prefilled from ``offer`` (an app.core.models.Offer);
+    ``spot`` forces the spot choice (a relaunch after an interruption keeps the same billing)."""
     dialog = LaunchDialog(ctx, offer, parent)
+    if spot is not None:
+        dialog.spot_check.setChecked(spot)
     dialog.open()
     return dialog

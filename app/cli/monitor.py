@@ -1,0 +1,448 @@
+"""Monitor and guard commands: `labgpu monitor`, `labgpu cost`, `labgpu guard`, `labgpu watch`.
+
+`monitor NAME --json` prints one JSON object per sample per line (the issue's exact shape); with
+`--once` one sample, then exit (non-zero when the host-level `error` is filled).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import signal
+import sys
+import threading
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from app.cli.output import print_json, print_table
+from app.core.errors import InputError
+from app.core.i18n import QT_TRANSLATE_NOOP
+
+EXIT_HOST_ERROR = 1
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    mon = subparsers.add_parser("monitor", help="GPU utilization, memory, temperature and power of a host")
+    mon.add_argument("name", metavar="NAME", help="a host of `labgpu hosts ls` or a LabGPU instance id")
+    mon.add_argument("--once", action="store_true", help="one sample, then exit")
+    mon.add_argument("--json", action="store_true", help="one JSON object per sample per line")
+    mon.add_argument("--interval", type=float, default=None, help=argparse.SUPPRESS)
+    mon.set_defaults(func=cmd_monitor)
+
+    cost = subparsers.add_parser("cost", help="what the instances cost: per instance and in total")
+    cost.add_argument("--month", metavar="YYYY-MM", default=None, help="a calendar month (UTC); default: this one")
+    cost.add_argument("--json", action="store_true")
+    cost.add_argument("--csv", metavar="FILE", default=None, help="also write the month's report as CSV")
+    cost.set_defaults(func=cmd_cost)
+
+    guard = subparsers.add_parser("guard", help="idle, budget and runtime guards per instance or host")
+    gsub = guard.add_subparsers(dest="guard_command", metavar="ACTION", required=True)
+    gs = gsub.add_parser("set", help="set (or change) the guards of an instance or host")
+    gs.add_argument("id", metavar="ID", help="a LabGPU instance id, or a host of `labgpu hosts ls`")
+    gs.add_argument("--idle-below", type=float, default=None, metavar="PCT",
+                    help="idle when every GPU is under PCT %% (default from Settings: 30)")
+    gs.add_argument("--idle-minutes", type=float, default=None, metavar="N",
+                    help="…for N minutes (default from Settings: 10)")
+    gs.add_argument("--on-idle", choices=("notify", "stop"), default=None)
+    gs.add_argument("--budget", type=float, default=None, metavar="AMOUNT",
+                    help="warn at 80 %%, stop at 100 %% of AMOUNT")
+    gs.add_argument("--currency", choices=("CNY", "USD"), default=None)
+    gs.add_argument("--max-hours", type=float, default=None, metavar="H", help="stop after H hours running")
+    gs.add_argument("--stop-on-exit", default=None, metavar="PID|NAME",
+                    help="stop when this GPU process has exited")
+    gs.add_argument("--pull", action="append", default=[], metavar="REMOTE=LOCAL",
+                    help="save a download sync pair for this host: the checkpoints pulled before a guard "
+                         "stops it (and on a spot interruption); repeatable")
+    gs.add_argument("--watchdog", action="store_true",
+                    help="also install the on-instance watchdog (shuts the machine down after the idle window "
+                         "even when LabGPU is not running; see docs/cli.md for what that does to the bill)")
+    gs.add_argument("--no-sync-before-stop", action="store_true",
+                    help="do not pull checkpoints (the host's download sync pairs) before a stop")
+    gs.set_defaults(func=cmd_guard_set)
+    gl = gsub.add_parser("ls", help="list the guards")
+    gl.add_argument("--json", action="store_true")
+    gl.set_defaults(func=cmd_guard_ls)
+    gr = gsub.add_parser("rm", help="remove the guards of an instance or host")
+    gr.add_argument("id", metavar="ID")
+    gr.set_defaults(func=cmd_guard_rm)
+
+    watch = subparsers.add_parser("watch", help="apply the guards until interrupted (one watcher at a time)")
+    watch.add_argument("--json", action="store_true", help="print each guard event as a JSON line")
+    watch.add_argument("--period", type=float, default=1.0, help=argparse.SUPPRESS)
+    watch.add_argument("--interval", type=float, default=None, help=argparse.SUPPRESS)
+    watch.set_defaults(func=cmd_watch)
+
+
+# -- monitor -------------------------------------------------------------------------------------
+
+def _fmt(v: float | None, unit: str = "", digits: int = 0) -> str:
+    return "N/A" if v is None else f"{v:.{digits}f}{unit}"
+
+
+def _print_sample_table(sample: Any) -> None:
+    when = sample.time.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    print(f"{sample.host}  {when}")
+    if sample.error:
+        print(f"  error: {sample.error}")
+    rows = [[g.index if g.index is not None else "?", g.name or "N/A", _fmt(g.utilization_gpu, " %"),
+             f"{_fmt(g.memory_used_mib)} / {_fmt(g.memory_total_mib)} MiB", _fmt(g.temperature_c, " C"),
+             f"{_fmt(g.power_w, '', 1)} / {_fmt(g.power_limit_w, ' W', 1)}", g.status] for g in sample.gpus]
+    if rows:
+        print_table(["GPU", "NAME", "UTIL", "MEMORY", "TEMP", "POWER", "STATUS"], rows)
+    if sample.processes:
+        print_table(["PID", "GPU", "PROCESS", "MEMORY"],
+                    [[p.pid, p.gpu_uuid[:12], p.name, _fmt(p.used_memory_mib, " MiB")] for p in sample.processes])
+    print(flush=True)
+
+
+def _emit(sample: Any, as_json: bool) -> None:
+    if as_json:
+        sys.stdout.write(json.dumps(sample.to_json(), ensure_ascii=False) + "\n")
+        sys.stdout.flush()
+    else:
+        if sys.stdout.isatty():
+            sys.stdout.write("\x1b[H\x1b[2J")
+        _print_sample_table(sample)
+
+
+def _connect(name: str) -> Any:
+    from app.cli.hosts import _interactive, _tty_accept
+    from app.core.paths import default_paths
+    from app.remote.ssh import open_connection
+
+    return open_connection(name, default_paths(), _tty_accept if _interactive() else None)
+
+
+def cmd_monitor(args: argparse.Namespace) -> int:
+    from app.core.errors import LabGpuError
+    from app.core.gpumon import HostSample
+    from app.remote.ssh import find_host
+
+    find_host(args.name)  # unknown name: a clear error before any connection
+    if args.once:
+        from app.remote.gpustream import snapshot
+
+        try:
+            conn = _connect(args.name)
+        except LabGpuError as exc:
+            if not args.json:
+                raise
+            _emit(HostSample(args.name, datetime.now(timezone.utc), error=exc.one_line()), True)
+            return EXIT_HOST_ERROR
+        try:
+            sample = snapshot(conn, args.name)
+        finally:
+            conn.close()
+        _emit(sample, args.json)
+        return EXIT_HOST_ERROR if sample.error else 0
+
+    from app.remote.gpustream import GpuStream
+
+    conns: list[Any] = []
+
+    def connect() -> Any:
+        if conns and conns[-1].is_active:
+            return conns[-1]
+        conn = conns[-1].ensure() if conns else _connect(args.name)
+        if not conns:
+            conns.append(conn)
+        return conn
+
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    stream = GpuStream(args.name, connect, lambda s: _emit(s, args.json),
+                       interval_s=args.interval or _settings_interval())
+    try:
+        stream.start()
+        try:
+            while not stop.wait(0.5):
+                pass
+        except KeyboardInterrupt:
+            pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        stream.stop()
+        for c in conns:
+            c.close()
+    return 0
+
+
+def _settings_interval() -> float:
+    from app.core.settings import SettingsStore
+
+    return float(SettingsStore().load().monitor_interval_s)
+
+
+# -- cost ----------------------------------------------------------------------------------------
+
+MSG_BAD_MONTH = QT_TRANSLATE_NOOP("LabGPU", "{month!r} is not a month.")
+HINT_BAD_MONTH = QT_TRANSLATE_NOOP("LabGPU", "Write it as YYYY-MM, e.g. 2026-12.")
+
+
+def month_report_doc(month: str, now: datetime | None = None) -> dict[str, Any]:
+    from app.core.costs import instance_cost, totals
+    from app.core.currency import convert, effective_rate
+    from app.core.instances import Ledger, month_report
+    from app.core.paths import default_paths
+    from app.core.settings import SettingsStore
+    from app.core.store import Store
+
+    try:
+        lines = month_report(Store(paths=default_paths()), month, now)
+    except ValueError:
+        raise InputError(MSG_BAD_MONTH, HINT_BAD_MONTH, code="BadMonth", month=month) from None
+    rate = effective_rate(SettingsStore().load())
+    t = now or datetime.now(timezone.utc)
+    store = Store(paths=default_paths())
+    store.migrate()
+    running = [instance_cost(e, t, rate) for e in Ledger(store).list(include_terminated=False, now=t)
+               if e.state == "running"]
+    instances, accounts = [], {}
+    tot_cny = tot_usd = 0.0
+    unknown = []
+    for m in lines:
+        cny, usd = convert(m.cost, m.currency, "CNY", rate), convert(m.cost, m.currency, "USD", rate)
+        instances.append({"id": m.id, "account": m.account, "provider": m.provider,
+                          "instance_type": m.instance_type, "state": m.state, "spot": m.spot,
+                          "currency": m.currency, "price_per_hour": m.price_per_hour,
+                          "hours": round(m.hours, 4), "cost": _r(m.cost), "cost_cny": _r(cny), "cost_usd": _r(usd)})
+        a = accounts.setdefault(m.account, {"account": m.account, "cost_cny": 0.0, "cost_usd": 0.0, "unknown": []})
+        if cny is None or usd is None:
+            a["unknown"].append(m.id)
+            unknown.append(m.id)
+            continue
+        a["cost_cny"] += cny
+        a["cost_usd"] += usd
+        tot_cny += cny
+        tot_usd += usd
+    run_tot = totals(running, rate)
+    return {
+        "month": month,
+        "instances": instances,
+        "accounts": [{**a, "cost_cny": _r(a["cost_cny"]), "cost_usd": _r(a["cost_usd"])} for a in accounts.values()],
+        "total": {"cost_cny": _r(tot_cny), "cost_usd": _r(tot_usd), "unknown": unknown},
+        "running": {"instances": [c.to_json() for c in running],
+                    "per_hour_cny": _r(run_tot.per_hour_cny), "per_hour_usd": _r(run_tot.per_hour_usd),
+                    "so_far_cny": _r(run_tot.so_far_cny), "so_far_usd": _r(run_tot.so_far_usd)},
+        "rate": rate.describe(),
+    }
+
+
+def _r(v: float | None) -> float | None:
+    return None if v is None else round(v, 6)
+
+
+def write_report_csv(doc: dict[str, Any], path: Path) -> int:
+    import io
+
+    from app.core.paths import atomic_write_text
+
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow(["month", "account", "instance", "provider", "instance_type", "spot", "hours", "currency",
+                "cost", "cost_cny", "cost_usd"])
+    for i in doc["instances"]:
+        w.writerow([doc["month"], i["account"], i["id"], i["provider"], i["instance_type"], i["spot"], i["hours"],
+                    i["currency"], _cell(i["cost"]), _cell(i["cost_cny"]), _cell(i["cost_usd"])])
+    w.writerow([doc["month"], "TOTAL", "", "", "", "", "", "", "", _cell(doc["total"]["cost_cny"]),
+                _cell(doc["total"]["cost_usd"])])
+    atomic_write_text(path, buf.getvalue(), mode=0o644)
+    return len(doc["instances"])
+
+
+def _cell(v: Any) -> str:
+    return "" if v is None else str(v)
+
+
+def cmd_cost(args: argparse.Namespace) -> int:
+    month = args.month or datetime.now(timezone.utc).strftime("%Y-%m")
+    doc = month_report_doc(month)
+    if args.csv:
+        write_report_csv(doc, Path(args.csv))
+    if args.json:
+        print_json(doc)
+        return 0
+    rows = [[i["id"], i["account"], i["instance_type"], i["state"], f"{i['hours']:.2f}",
+             "?" if i["cost"] is None else f"{i['cost']:.2f} {i['currency']}",
+             "?" if i["cost_cny"] is None else f"{i['cost_cny']:.2f}",
+             "?" if i["cost_usd"] is None else f"{i['cost_usd']:.2f}"] for i in doc["instances"]]
+    print(f"Cost in {month} (UTC)")
+    print_table(["ID", "ACCOUNT", "TYPE", "STATE", "HOURS", "COST", "CNY", "USD"], rows)
+    t = doc["total"]
+    print(f"Total: {t['cost_cny']:.2f} CNY / {t['cost_usd']:.2f} USD  ({doc['rate']})")
+    if t["unknown"]:
+        print(f"Not in the total (price unknown): {', '.join(t['unknown'])}")
+    r = doc["running"]
+    if r["instances"]:
+        print(f"Running now: {r['per_hour_cny']:.2f} CNY/h ({r['per_hour_usd']:.2f} USD/h)")
+    return 0
+
+
+# -- guards --------------------------------------------------------------------------------------
+
+MSG_NO_TARGET = QT_TRANSLATE_NOOP("LabGPU", "No instance or host named {id}.")
+HINT_NO_TARGET = QT_TRANSLATE_NOOP("LabGPU", "Use an id from `labgpu ls` or a name from `labgpu hosts ls`.")
+MSG_NO_GUARD = QT_TRANSLATE_NOOP("LabGPU", "{id} has no guards.")
+HINT_NO_GUARD = QT_TRANSLATE_NOOP("LabGPU", "See `labgpu guard ls`.")
+
+
+def _stores() -> tuple[Any, Any, Any]:
+    from app.core.guards import GuardStore
+    from app.core.hosts import HostStore
+    from app.core.instances import Ledger
+    from app.core.paths import default_paths
+    from app.core.store import Store
+
+    store = Store(paths=default_paths())
+    store.migrate()
+    return GuardStore(store), Ledger(store), HostStore(store=store)
+
+
+def cmd_guard_set(args: argparse.Namespace) -> int:
+    from app.core.guards import GuardConfig
+    from app.core.settings import SettingsStore
+
+    guards, ledger, hosts = _stores()
+    entry = ledger.get(args.id)
+    if entry is None and hosts.find(args.id) is None:
+        raise InputError(MSG_NO_TARGET, HINT_NO_TARGET, code="NoSuchTarget", id=args.id)
+    s = SettingsStore().load()
+    cfg = guards.get(args.id) or GuardConfig(idle_below_pct=s.guard_idle_below_pct,
+                                             idle_minutes=s.guard_idle_minutes, on_idle=s.guard_on_idle,
+                                             currency=entry.currency if entry else s.display_currency)
+    if args.idle_below is not None:
+        cfg.idle_below_pct = args.idle_below
+    if args.idle_minutes is not None:
+        cfg.idle_minutes = args.idle_minutes
+    if args.on_idle is not None:
+        cfg.on_idle = args.on_idle
+    if args.budget is not None:
+        cfg.budget = args.budget
+    if args.currency is not None:
+        cfg.currency = args.currency
+    if args.max_hours is not None:
+        cfg.max_hours = args.max_hours
+    if args.stop_on_exit is not None:
+        cfg.stop_on_process_exit = args.stop_on_exit or None
+    if args.no_sync_before_stop:
+        cfg.sync_before_stop = False
+    if args.watchdog:
+        cfg.watchdog = True
+    pulls = [_parse_pull(p) for p in args.pull]
+    guards.set(args.id, cfg)  # validates
+    if pulls:
+        from app.remote.sync import DOWN, SyncPair, SyncStore
+
+        ss = SyncStore(guards.store)
+        have = {(p.remote_path, p.local_path) for p in ss.pairs() if p.host == args.id and p.direction == DOWN}
+        for remote, local in pulls:
+            if (remote, local) not in have:
+                ss.save(SyncPair(host=args.id, local_path=local, remote_path=remote, direction=DOWN))
+            print(f"Before a stop: pull {args.id}:{remote} into {local}")
+    print(f"Guards of {args.id}: {_describe(cfg)}")
+    if args.watchdog:
+        from app.remote import watchdog
+
+        window = float(cfg.idle_minutes) * 60.0
+        conn = _connect(args.id)
+        try:
+            pid = watchdog.install(conn, below_pct=cfg.idle_below_pct, window_s=max(1.0, window),
+                                   interval_s=max(1.0, min(60.0, window / 5)))
+        finally:
+            conn.close()
+        print(f"Watchdog running on {args.id} (pid {pid}): it shuts the machine down after "
+              f"{cfg.idle_minutes:g} min with every GPU under {cfg.idle_below_pct:g} %.")
+    if entry is None:
+        print(f"{args.id} is a server without a cloud API: its guards notify only (stop it yourself).")
+    print("They act while LabGPU runs: the window, the tray, or `labgpu watch`.")
+    return 0
+
+
+MSG_BAD_PULL = QT_TRANSLATE_NOOP("LabGPU", "--pull needs REMOTE=LOCAL, got {text!r}.")
+HINT_BAD_PULL = QT_TRANSLATE_NOOP("LabGPU", "For example: --pull ~/run/checkpoints=/home/me/checkpoints")
+
+
+def _parse_pull(text: str) -> tuple[str, str]:
+    remote, sep, local = text.partition("=")
+    if not sep or not remote.strip() or not local.strip():
+        raise InputError(MSG_BAD_PULL, HINT_BAD_PULL, code="BadPull", text=text)
+    return remote.strip(), str(Path(local.strip()).expanduser().resolve())
+
+
+def _describe(cfg: Any) -> str:
+    parts = [f"idle below {cfg.idle_below_pct:g} % for {cfg.idle_minutes:g} min → {cfg.on_idle}"]
+    if cfg.budget is not None:
+        parts.append(f"budget {cfg.budget:g} {cfg.currency} (warn 80 %, stop 100 %)")
+    if cfg.max_hours is not None:
+        parts.append(f"max {cfg.max_hours:g} h")
+    if cfg.stop_on_process_exit:
+        parts.append(f"stop when {cfg.stop_on_process_exit} exits")
+    return "; ".join(parts)
+
+
+def cmd_guard_ls(args: argparse.Namespace) -> int:
+    from app.core.paths import default_paths
+    from app.watch.lock import WatchLock
+
+    guards, ledger, _hosts = _stores()
+    holder = WatchLock(default_paths().data_dir / "watch.lock").holder()
+    items = []
+    for tid, cfg in guards.all().items():
+        entry = ledger.get(tid)
+        items.append({"id": tid, "kind": "instance" if entry else "host", "can_stop": entry is not None,
+                      "state": entry.state if entry else None, **cfg.to_json(), "watcher_pid": holder})
+    if args.json:
+        print_json(items)
+        return 0
+    print_table(["ID", "KIND", "GUARDS", "ACTS"],
+                [[i["id"], i["kind"], _describe(guards.get(i["id"])),
+                  "stop" if i["can_stop"] else "notify only"] for i in items])
+    print(f"Watcher: {'process ' + str(holder) if holder else 'none running (start the app or `labgpu watch`)'}")
+    return 0
+
+
+def cmd_guard_rm(args: argparse.Namespace) -> int:
+    guards, _ledger, _hosts = _stores()
+    if not guards.remove(args.id):
+        raise InputError(MSG_NO_GUARD, HINT_NO_GUARD, code="NoGuard", id=args.id)
+    print(f"Removed the guards of {args.id}")
+    return 0
+
+
+# -- watch ---------------------------------------------------------------------------------------
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    from app.core.paths import default_paths
+    from app.watch import MonitorHub, Watcher
+
+    paths = default_paths()
+
+    def notify(ev: Any) -> None:
+        if args.json:
+            sys.stdout.write(json.dumps(ev.to_json(), ensure_ascii=False, default=str) + "\n")
+        else:
+            sys.stdout.write(f"{ev.time:%Y-%m-%d %H:%M:%S} [{ev.kind}] {ev.message}\n")
+        sys.stdout.flush()
+
+    watcher = Watcher(paths, notify=notify)
+    watcher.lock.require()
+    hub = MonitorHub(paths, store=watcher.store, interval_s=args.interval or _settings_interval())
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    try:
+        targets = sorted(watcher.guards.all())
+        for tid in targets:
+            hub.watch(tid)
+        print(f"Watching {len(targets)} guarded target(s): {', '.join(targets) or '-'} (Ctrl-C to stop)",
+              file=sys.stderr, flush=True)
+        try:
+            watcher.run(hub, period_s=args.period, until=stop)
+        except KeyboardInterrupt:
+            pass
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        hub.close()
+        watcher.close()
+    return 0

@@ -1,0 +1,260 @@
+"""Guards in the UI: the editor (launch dialog section and "Edit guards…" dialog) and the badge text.
+
+A guard belongs to a LabGPU instance (by id: it may stop it through its cloud) or to a Hosts-page
+server (by name: no cloud API, so it notifies only — said plainly next to the choice). Defaults
+come from Settings (``guard_idle_below_pct``, ``guard_idle_minutes``, ``guard_on_idle``). Saving
+goes through ``GuardStore.set`` in a task; a value it refuses shows its sentence and next step.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+
+def defaults_from_settings(settings: Any) -> Any:
+    from app.core.guards import GuardConfig
+
+    return GuardConfig(
+        idle_below_pct=float(getattr(settings, "guard_idle_below_pct", 30.0)),
+        idle_minutes=float(getattr(settings, "guard_idle_minutes", 10.0)),
+        on_idle=str(getattr(settings, "guard_on_idle", "notify")),
+        currency=str(getattr(settings, "display_currency", "CNY")),
+    )
+
+
+def badge(cfg: Any, can_stop: bool) -> str:
+    """Short text for a table column: which guards are active on this target."""
+    if cfg is None:
+        return QCoreApplication.translate("GuardsUi", "none")
+    parts = []
+    stop = can_stop and cfg.on_idle == "stop"
+    parts.append(QCoreApplication.translate("GuardsUi", "idle <{pct}% {min} min → {action}").format(
+        pct=_n(cfg.idle_below_pct), min=_n(cfg.idle_minutes),
+        action=(QCoreApplication.translate("GuardsUi", "stop") if stop
+                else QCoreApplication.translate("GuardsUi", "notify"))))
+    if cfg.budget is not None:
+        parts.append(QCoreApplication.translate("GuardsUi", "budget {amount} {cur}").format(
+            amount=_n(cfg.budget), cur=cfg.currency))
+    if cfg.max_hours is not None:
+        parts.append(QCoreApplication.translate("GuardsUi", "max {h} h").format(h=_n(cfg.max_hours)))
+    if cfg.stop_on_process_exit:
+        parts.append(QCoreApplication.translate("GuardsUi", "until {process} exits").format(
+            process=cfg.stop_on_process_exit))
+    if cfg.watchdog:
+        parts.append(QCoreApplication.translate("GuardsUi", "watchdog"))
+    text = " · ".join(parts)
+    if not can_stop:
+        text += " " + QCoreApplication.translate("GuardsUi", "(notify only)")
+    return text
+
+
+def _n(v: float) -> str:
+    return f"{float(v):g}"
+
+
+class GuardEditor(QGroupBox):
+    """The guard fields. ``can_stop`` False (a server without a cloud API): stop choices are off."""
+
+    changed = Signal()
+
+    def __init__(self, cfg: Any, can_stop: bool = True, parent: QWidget | None = None,
+                 enabled_by_default: bool = True) -> None:
+        super().__init__(parent)
+        self.can_stop = can_stop
+        self.setObjectName("guardEditor")
+        self.setTitle(self.tr("Guards"))
+        self.setCheckable(True)
+        self.setChecked(enabled_by_default)
+        form = QFormLayout(self)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+        idle_row = QHBoxLayout()
+        self.idle_pct = QDoubleSpinBox(self)
+        self.idle_pct.setObjectName("idlePct")
+        self.idle_pct.setRange(1, 100)
+        self.idle_pct.setDecimals(0)
+        self.idle_pct.setSuffix(" %")
+        self.idle_minutes = QDoubleSpinBox(self)
+        self.idle_minutes.setObjectName("idleMinutes")
+        self.idle_minutes.setRange(1, 1440)
+        self.idle_minutes.setDecimals(0)
+        self.idle_minutes.setSuffix(self.tr(" min"))
+        self.on_idle = QComboBox(self)
+        self.on_idle.setObjectName("onIdle")
+        self.on_idle.addItem(self.tr("notify me"), "notify")
+        self.on_idle.addItem(self.tr("pull checkpoints, then stop it"), "stop")
+        idle_row.addWidget(QLabel(self.tr("every GPU below"), self))
+        idle_row.addWidget(self.idle_pct)
+        idle_row.addWidget(QLabel(self.tr("for"), self))
+        idle_row.addWidget(self.idle_minutes)
+        idle_row.addWidget(QLabel(self.tr("→"), self))
+        idle_row.addWidget(self.on_idle, 1)
+        form.addRow(self.tr("Idle:"), idle_row)
+        self.idle_note = QLabel(self.tr("A missing sample (N/A, MIG, a dropped connection) counts as busy: "
+                                        "a guard never stops on data it does not have."), self)
+        self.idle_note.setWordWrap(True)
+        self.idle_note.setStyleSheet("color: #555555;")
+        form.addRow("", self.idle_note)
+        budget_row = QHBoxLayout()
+        self.budget = QDoubleSpinBox(self)
+        self.budget.setObjectName("budget")
+        self.budget.setRange(0, 10_000_000)
+        self.budget.setDecimals(2)
+        self.budget.setSpecialValueText(self.tr("no budget"))
+        self.currency = QComboBox(self)
+        self.currency.addItem("CNY", "CNY")
+        self.currency.addItem("USD", "USD")
+        budget_row.addWidget(self.budget, 1)
+        budget_row.addWidget(self.currency)
+        form.addRow(self.tr("Budget (warn at 80 %, stop at 100 %):"), budget_row)
+        self.max_hours = QDoubleSpinBox(self)
+        self.max_hours.setObjectName("maxHours")
+        self.max_hours.setRange(0, 24 * 365)
+        self.max_hours.setDecimals(1)
+        self.max_hours.setSuffix(self.tr(" h"))
+        self.max_hours.setSpecialValueText(self.tr("no limit"))
+        form.addRow(self.tr("Maximum runtime:"), self.max_hours)
+        self.process = QLineEdit(self)
+        self.process.setObjectName("processExit")
+        self.process.setPlaceholderText(self.tr("a PID or part of a process name, e.g. train.py"))
+        form.addRow(self.tr("Stop when this process exits:"), self.process)
+        self.sync_before = QCheckBox(self.tr("Pull checkpoints (the host's \"before stop\" sync) before stopping"),
+                                     self)
+        form.addRow("", self.sync_before)
+        self.watchdog = QCheckBox(self.tr("Also install the on-instance watchdog (stops it even when this "
+                                          "computer sleeps)"), self)
+        self.watchdog.setObjectName("watchdog")
+        form.addRow("", self.watchdog)
+        self.notify_only = QLabel(self.tr("This server has no cloud API: LabGPU can only notify you. It never "
+                                          "stops it — stop it yourself when told."), self)
+        self.notify_only.setObjectName("notifyOnly")
+        self.notify_only.setWordWrap(True)
+        self.notify_only.setStyleSheet("color: #8a4b00; font-weight: 600;")
+        form.addRow("", self.notify_only)
+        self.error_label = QLabel(self)
+        self.error_label.setObjectName("guardError")
+        self.error_label.setWordWrap(True)
+        self.error_label.setStyleSheet("color: #b00020;")
+        self.error_label.hide()
+        form.addRow("", self.error_label)
+        self.set_config(cfg)
+        self.notify_only.setVisible(not can_stop)
+        if not can_stop:
+            self.on_idle.setCurrentIndex(0)
+            self.on_idle.setEnabled(False)
+            self.on_idle.setItemText(0, self.tr("notify me (notify only)"))
+            for w in (self.max_hours, self.process, self.sync_before, self.watchdog):
+                w.setEnabled(False)
+            self.budget.setToolTip(self.tr("Notify only: the budget warns, it cannot stop a server."))
+        for w in (self.idle_pct, self.idle_minutes, self.budget, self.max_hours):
+            w.valueChanged.connect(self.changed)
+        self.on_idle.currentIndexChanged.connect(self.changed)
+        self.toggled.connect(self.changed)
+
+    def set_config(self, cfg: Any) -> None:
+        self.idle_pct.setValue(float(cfg.idle_below_pct))
+        self.idle_minutes.setValue(float(cfg.idle_minutes))
+        self.on_idle.setCurrentIndex(max(0, self.on_idle.findData(cfg.on_idle if self.can_stop else "notify")))
+        self.budget.setValue(float(cfg.budget or 0.0))
+        self.currency.setCurrentIndex(max(0, self.currency.findData(cfg.currency)))
+        self.max_hours.setValue(float(cfg.max_hours or 0.0))
+        self.process.setText(cfg.stop_on_process_exit or "")
+        self.sync_before.setChecked(bool(cfg.sync_before_stop))
+        self.watchdog.setChecked(bool(cfg.watchdog))
+
+    def config(self) -> Any:
+        """The GuardConfig shown (not validated here: GuardStore.set validates)."""
+        from app.core.guards import GuardConfig
+
+        return GuardConfig(
+            idle_below_pct=self.idle_pct.value(),
+            idle_minutes=self.idle_minutes.value(),
+            on_idle=str(self.on_idle.currentData()) if self.can_stop else "notify",
+            budget=self.budget.value() or None,
+            currency=str(self.currency.currentData()),
+            max_hours=(self.max_hours.value() or None) if self.can_stop else None,
+            stop_on_process_exit=(self.process.text().strip() or None) if self.can_stop else None,
+            sync_before_stop=self.sync_before.isChecked(),
+            watchdog=self.watchdog.isChecked() and self.can_stop,
+        )
+
+    def show_error(self, text: str) -> None:
+        self.error_label.setText(text)
+        self.error_label.setVisible(bool(text))
+
+
+def save_guard(store: Any, target_id: str, cfg: Any | None) -> Any:
+    """Blocking: set (or, with None, remove) the guard of `target_id`; returns what is stored."""
+    from app.core.guards import GuardStore
+
+    gs = GuardStore(store)
+    if cfg is None:
+        gs.remove(target_id)
+        return None
+    gs.set(target_id, cfg)
+    return gs.get(target_id)
+
+
+class EditGuardsDialog(QDialog):
+    """"Edit guards…" for one instance or server."""
+
+    saved = Signal(str, object)  # target id, GuardConfig | None (removed)
+
+    def __init__(self, ctx: Any, target_id: str, current: Any, can_stop: bool,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.target_id = target_id
+        self.setObjectName("editGuardsDialog")
+        self.setWindowTitle(self.tr("Guards of {target}").format(target=target_id))
+        self.setMinimumWidth(620)
+        layout = QVBoxLayout(self)
+        who = QLabel(self.tr("Guards of {target}").format(target=target_id) if can_stop else
+                     self.tr("Guards of {target} (a server without a cloud API: notify only)").format(
+                         target=target_id), self)
+        who.setStyleSheet("font-weight: 600;")
+        who.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(who)
+        self.editor = GuardEditor(current or defaults_from_settings(ctx.settings), can_stop, self,
+                                  enabled_by_default=current is not None)
+        layout.addWidget(self.editor)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
+                                        | QDialogButtonBox.StandardButton.Cancel, self)
+        self.buttons.accepted.connect(self.save)
+        self.buttons.rejected.connect(self.reject)
+        layout.addWidget(self.buttons)
+
+    @Slot()
+    def save(self) -> Any:
+        cfg = self.editor.config() if self.editor.isChecked() else None
+        self.buttons.setEnabled(False)
+
+        def done(stored: object) -> None:
+            self.buttons.setEnabled(True)
+            self.saved.emit(self.target_id, stored)
+            self.accept()
+
+        def failed(exc: object) -> None:
+            from app.ui.errors import describe
+
+            self.buttons.setEnabled(True)
+            message, hint = describe(exc)  # type: ignore[arg-type]
+            self.editor.show_error(f"{message} {hint}".strip())
+
+        return self.ctx.runner.submit(save_guard, self.ctx.store, self.target_id, cfg, name="guard-save",
+                                      on_done=done, on_error=failed)

@@ -1,0 +1,584 @@
+"""The tray cost monitor: what is billing right now, without opening the window.
+
+- The icon shows the total running cost (so far, in the display currency) drawn on it; the tooltip
+  lists each instance with its cost per hour and so far.
+- The menu lists every running instance (cost per hour and so far) with a Stop… action that asks
+  first, then Open LabGPU and Quit (which names the instances still billing and asks).
+- Notifications for guard, spot-interruption (clicking it, or the menu's Relaunch…, opens the
+  launch dialog prefilled with the same offer) and VPN events.
+- Qt decides at start-up which tray protocol to use, and an icon created before the panel exists
+  stays hidden; so until ``QSystemTrayIcon.isSystemTrayAvailable()`` says yes, a timer asks again
+  and shows the icon once a tray appears (login races).
+
+Costs are read from the ledger through :mod:`app.ui.monitor.costs` (the core cost function) in a
+TaskRunner task; events from worker threads reach the tray through a queued Qt signal.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QObject, QRect, Qt, QTimer, Signal, Slot
+from PySide6.QtGui import QAction, QColor, QFont, QFontMetrics, QIcon, QPainter, QPixmap
+from PySide6.QtWidgets import QMenu, QMessageBox, QSystemTrayIcon, QWidget
+
+from app.ui.monitor.costs import RunningRow, compact_amount, fmt_money, symbol, total_in
+
+log = logging.getLogger(__name__)
+
+REFRESH_MS = 15_000  # costs move slowly; the ledger is re-read this often (and after every stop)
+TRAY_POLL_MS = 2_000  # asking whether a tray has appeared
+NOTIFY_MS = 15_000
+
+
+def tray_available() -> bool:
+    try:
+        return bool(QSystemTrayIcon.isSystemTrayAvailable())
+    except RuntimeError:
+        return False
+
+
+def cost_icon(amount: float | None, currency: str, billing: bool) -> QIcon:
+    """An icon with the amount drawn on it, in the sizes trays ask for."""
+    icon = QIcon()
+    text = "?" if amount is None else compact_amount(amount)
+    for size in (16, 22, 24, 32, 48, 64):
+        pm = QPixmap(size, size)
+        pm.fill(Qt.GlobalColor.transparent)
+        p = QPainter(pm)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        p.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+        bg = QColor("#b35c00") if billing else QColor("#2e7d32")
+        p.setBrush(bg)
+        p.setPen(Qt.PenStyle.NoPen)
+        radius = size * 0.18
+        p.drawRoundedRect(0, 0, size, size, radius, radius)
+        p.setPen(QColor("white"))
+        rect = QRect(0, 0, size, size)
+        sym = symbol(currency).strip()
+        if size >= 32:  # the currency symbol on a line of its own above the amount
+            font = QFont()
+            font.setBold(True)
+            font.setPixelSize(max(8, int(size * 0.30)))
+            p.setFont(font)
+            p.drawText(QRect(0, int(size * 0.04), size, int(size * 0.42)), Qt.AlignmentFlag.AlignCenter, sym)
+            rect = QRect(0, int(size * 0.40), size, int(size * 0.58))
+        _draw_fitted(p, rect, text)
+        p.end()
+        icon.addPixmap(pm)
+    return icon
+
+
+def _draw_fitted(p: QPainter, rect: QRect, text: str) -> None:
+    font = QFont()
+    font.setBold(True)
+    px = max(6, int(rect.height() * 0.9))
+    while px > 6:
+        font.setPixelSize(px)
+        if QFontMetrics(font).horizontalAdvance(text) <= rect.width() - 2:
+            break
+        px -= 1
+    font.setPixelSize(px)
+    p.setFont(font)
+    p.drawText(rect, Qt.AlignmentFlag.AlignCenter, text)
+
+
+class CostTray(QObject):
+    """The tray icon, its menu and its notifications. ``open_window`` shows (or builds) the window;
+    ``quit_app`` quits without asking again (the tray asked already)."""
+
+    rows_changed = Signal()
+    stop_finished = Signal(str, bool, str)  # instance id, stopped, message
+    event_received = Signal(object)  # a GuardEvent-like object from a worker thread (queued)
+    available_changed = Signal(bool)
+    notified = Signal(str, str)  # title, message of each notification shown
+
+    def __init__(self, ctx: Any, open_window: Callable[[], None], quit_app: Callable[[], None],
+                 parent: QObject | None = None, refresh_ms: int = REFRESH_MS) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.open_window = open_window
+        self.quit_app = quit_app
+        self.rows: list[RunningRow] = []
+        self.loaded = False
+        self.load_error = ""
+        self.stopping: set[str] = set()
+        self.relaunch_offer: Any = None
+        self.guards_elsewhere: int | None = None  # pid of the LabGPU that applies the guards, if not us
+        self.relaunch_label = ""
+        self._last_click: Callable[[], None] | None = None
+        self._dialogs: list[QWidget] = []
+        self._loading = False
+        self._closed = False
+        self._vpn_connected = False
+        self._vpn_states: dict[str, str] = {}
+        self.icon = QSystemTrayIcon(self)
+        self.icon.setIcon(cost_icon(0.0, self.currency(), False))
+        self.icon.setToolTip(self.tr("LabGPU: nothing is billing"))
+        self.menu = QMenu()
+        self.menu.setObjectName("trayMenu")
+        self.icon.setContextMenu(self.menu)
+        self.icon.activated.connect(self._on_icon_activated)
+        self.icon.messageClicked.connect(self._on_icon_message_clicked)
+        self.event_received.connect(self._on_event_received, Qt.ConnectionType.QueuedConnection)
+        self._build_menu()
+        self.refresh_timer = QTimer(self)
+        self.refresh_timer.setInterval(refresh_ms)
+        self.refresh_timer.timeout.connect(self.refresh)
+        self.poll_timer = QTimer(self)
+        self.poll_timer.setInterval(TRAY_POLL_MS)
+        self.poll_timer.timeout.connect(self._on_poll_timer_timeout)
+
+    # -- showing ---------------------------------------------------------------------------------
+    def currency(self) -> str:
+        return str(getattr(self.ctx.settings, "display_currency", "CNY") or "CNY")
+
+    def start(self) -> None:
+        """Show the icon now if a tray exists, else as soon as one appears; start reading costs."""
+        self._connect_vpn()
+        self.refresh_timer.start()
+        self.refresh()
+        if not self._show_if_available():
+            log.info("no system tray yet; checking every %d ms", TRAY_POLL_MS)
+            self.poll_timer.start()
+
+    def _show_if_available(self) -> bool:
+        if tray_available():
+            self.icon.show()
+            self.poll_timer.stop()
+            self.available_changed.emit(True)
+            return True
+        return False
+
+    @Slot()
+    def _on_poll_timer_timeout(self) -> None:
+        self._show_if_available()
+
+    def is_shown(self) -> bool:
+        """The icon is shown in a tray that exists (``isVisible`` alone says True without a tray)."""
+        return self.icon.isVisible() and tray_available()
+
+    # -- costs -----------------------------------------------------------------------------------
+    @Slot()
+    def refresh(self) -> Any:
+        if self._loading or self._closed:
+            return None
+        self._loading = True
+        from app.ui.monitor.costs import running_rows
+
+        return self.ctx.runner.submit(running_rows, self.ctx, name="tray-costs",
+                                      on_done=self._on_rows_loaded, on_error=self._on_rows_failed)
+
+    @Slot(object)
+    def _on_rows_loaded(self, rows: object) -> None:
+        self._loading = False
+        self.loaded = True
+        self.load_error = ""
+        self.rows = list(rows)  # type: ignore[call-overload]
+        self._connect_vpn()
+        self._update()
+
+    @Slot(object)
+    def _on_rows_failed(self, exc: object) -> None:
+        from app.ui.cloud import error_sentence
+
+        self._loading = False
+        message, hint = error_sentence(exc)  # type: ignore[arg-type]
+        self.load_error = message + (f" {hint}" if hint else "")
+        self._update()
+
+    def totals(self) -> tuple[float | None, float | None]:
+        from app.core.currency import effective_rate
+
+        return total_in(self.rows, self.currency(), effective_rate(self.ctx.settings))
+
+    def _update(self) -> None:
+        cur = self.currency()
+        so_far, per_hour = self.totals()
+        self.icon.setIcon(cost_icon(so_far, cur, bool(self.rows)))
+        if self.rows:
+            lines = [self.tr("LabGPU — billing now: {rate}/h, {total} so far").format(
+                rate=fmt_money(per_hour, cur), total=fmt_money(so_far, cur))]
+            for r in self.rows:
+                lines.append(self.tr("{name}: {rate}/h, {total} so far").format(
+                    name=r.label, rate=fmt_money(r.per_hour, r.currency), total=fmt_money(r.so_far, r.currency)))
+        else:
+            lines = [self.tr("LabGPU: nothing is billing")]
+        if self.load_error:
+            lines.append(self.tr("Costs could not be read: {error}").format(error=self.load_error))
+        self.icon.setToolTip("\n".join(lines))
+        self._build_menu()
+        self.rows_changed.emit()
+
+    def _build_menu(self) -> None:
+        m = self.menu
+        m.clear()
+        cur = self.currency()
+        if self.rows:
+            so_far, per_hour = self.totals()
+            head = m.addAction(self.tr("Billing now: {rate}/h · {total} so far").format(
+                rate=fmt_money(per_hour, cur), total=fmt_money(so_far, cur)))
+            head.setEnabled(False)
+            for r in self.rows:
+                sub = m.addMenu(self.tr("{name} — {rate}/h · {total}").format(
+                    name=r.label, rate=fmt_money(r.per_hour, r.currency), total=fmt_money(r.so_far, r.currency)))
+                sub.setObjectName(f"instance:{r.id}")
+                info = sub.addAction(self.tr("Account {account}").format(account=r.account))
+                info.setEnabled(False)
+                stop = sub.addAction(self.tr("Stop {id}…").format(id=r.id))
+                stop.setObjectName(f"stop:{r.id}")
+                stop.setEnabled(r.id not in self.stopping and r.state == "running")
+                stop.triggered.connect(lambda _=False, iid=r.id: self.confirm_stop(iid))
+        elif self.loaded:
+            none = m.addAction(self.tr("Nothing is billing"))
+            none.setEnabled(False)
+        else:
+            wait = m.addAction(self.tr("Reading costs…"))
+            wait.setEnabled(False)
+        if self.load_error:
+            err = m.addAction(self.tr("Costs could not be read"))
+            err.setToolTip(self.load_error)
+            err.setEnabled(False)
+        if self.guards_elsewhere is not None:
+            other = m.addAction(self.tr("Guards are applied by another LabGPU (process {pid})").format(
+                pid=self.guards_elsewhere if self.guards_elsewhere > 0 else "?"))
+            other.setEnabled(False)
+        if self.relaunch_offer is not None:
+            m.addSeparator()
+            re = m.addAction(self.tr("Relaunch {what}…").format(what=self.relaunch_label))
+            re.setObjectName("relaunch")
+            re.triggered.connect(self.relaunch)
+        m.addSeparator()
+        open_action = m.addAction(self.tr("Open LabGPU"))
+        open_action.setObjectName("open")
+        open_action.triggered.connect(self.open_window)
+        quit_action = m.addAction(self.tr("Quit LabGPU"))
+        quit_action.setObjectName("quit")
+        quit_action.triggered.connect(lambda: self.confirm_quit())
+
+    def action(self, object_name: str) -> QAction | None:
+        """The menu action with that object name (``stop:<id>``, ``open``, ``quit``, ``relaunch``)."""
+        for a in self.menu.findChildren(QAction):
+            if a.objectName() == object_name:
+                return a
+        return None
+
+    def menu_texts(self) -> list[str]:
+        out = []
+        for a in self.menu.actions():
+            out.append(a.menu().title() if a.menu() is not None else a.text())  # type: ignore[union-attr]
+        return [t for t in out if t]
+
+    # -- stop ------------------------------------------------------------------------------------
+    def confirm_stop(self, instance_id: str) -> QMessageBox | None:
+        row = next((r for r in self.rows if r.id == instance_id), None)
+        if row is None:
+            return None
+        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Stop {id}?").format(id=instance_id),
+                          self.tr("Stop {name} ({account})? It costs {rate}/h now and {total} so far. "
+                                  "Processes on it end; its disk is kept (and may still bill).").format(
+                              name=row.label, account=row.account, rate=fmt_money(row.per_hour, row.currency),
+                              total=fmt_money(row.so_far, row.currency)))
+        box.setObjectName("trayStopConfirm")
+        stop = box.addButton(self.tr("Stop"), QMessageBox.ButtonRole.DestructiveRole)
+        stop.setObjectName("confirmStop")
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.buttonClicked.connect(lambda b: self.stop(instance_id) if b is stop else None)
+        self._keep(box)
+        box.open()
+        return box
+
+    def stop(self, instance_id: str) -> Any:
+        from app.ui.cloud import cloud_service, error_sentence
+
+        self.stopping.add(instance_id)
+        self._build_menu()
+
+        def done(result: Any) -> None:
+            self.stopping.discard(instance_id)
+            note = result[1] if isinstance(result, tuple) and len(result) > 1 else ""
+            msg = self.tr("{id} stopped. {note}").format(id=instance_id, note=note).strip()
+            self.notify(self.tr("Instance stopped"), msg)
+            self.stop_finished.emit(instance_id, True, msg)
+            self.refresh()
+
+        def failed(exc: Any) -> None:
+            self.stopping.discard(instance_id)
+            message, hint = error_sentence(exc)
+            msg = self.tr("{id} was NOT stopped: {message} {hint}").format(
+                id=instance_id, message=message, hint=hint).strip()
+            self.notify(self.tr("Stop failed"), msg, critical=True)
+            self.stop_finished.emit(instance_id, False, msg)
+            self.refresh()
+
+        return self.ctx.runner.submit(cloud_service(self.ctx).stop, instance_id, name="tray-stop",
+                                      on_done=done, on_error=failed)
+
+    # -- quit ------------------------------------------------------------------------------------
+    def billing_names(self) -> list[str]:
+        return [r.label for r in self.rows]
+
+    def confirm_quit(self) -> QMessageBox | None:
+        """Quit; while instances bill, ask first and name them."""
+        names = self.billing_names()
+        if not names:
+            self.quit_app()
+            return None
+        box = quit_question(names, None, self.quit_app)
+        self._keep(box)
+        box.open()
+        return box
+
+    # -- notifications ---------------------------------------------------------------------------
+    def notify(self, title: str, message: str, critical: bool = False,
+               on_click: Callable[[], None] | None = None) -> None:
+        self._last_click = on_click
+        icon = QSystemTrayIcon.MessageIcon.Critical if critical else QSystemTrayIcon.MessageIcon.Information
+        self.icon.showMessage(title, message, icon, NOTIFY_MS)
+        log.info("notification: %s — %s", title, message)
+        self.notified.emit(title, message)
+
+    def post_event(self, event: Any) -> None:
+        """Thread-safe: a watcher callback (worker thread) hands its GuardEvent here."""
+        if not self._closed:
+            self.event_received.emit(event)
+
+    @Slot(object)
+    def _on_event_received(self, event: Any) -> None:
+        try:
+            self.show_event(event)
+        except Exception:  # noqa: BLE001 - a bad event must never take the tray down
+            log.exception("could not show a watch event")
+
+    def show_event(self, event: Any) -> None:
+        kind = str(getattr(event, "kind", ""))
+        target = str(getattr(event, "target_id", ""))
+        message = str(getattr(event, "message", ""))
+        detail = getattr(event, "detail", None) or {}
+        if kind == "spot-notice":
+            offer = detail.get("offer") if isinstance(detail, dict) else None
+            if offer is None:
+                offer = self._offer_for(target)
+            if offer is None and isinstance(detail, dict) and isinstance(detail.get("relaunch"), dict):
+                offer = offer_from_options(detail["relaunch"])
+            self.relaunch_offer = offer
+            self.relaunch_label = getattr(offer, "instance_type", "") or target
+            self._build_menu()
+            self.notify(self.tr("{id} is being reclaimed").format(id=target),
+                        message + "\n" + self.tr("Click to relaunch the same offer."), critical=True,
+                        on_click=self.relaunch if offer is not None else None)
+        elif kind in ("stop-failed",):
+            self.notify(self.tr("Guard could not stop {id}").format(id=target), message, critical=True,
+                        on_click=self.open_window)
+        else:
+            self.notify(self.tr("Guard: {id}").format(id=target), message, critical=kind.endswith("stop"),
+                        on_click=self.open_window)
+        if kind in ("stopped", "idle-stop", "budget-stop", "max-runtime", "process-exit"):
+            self.refresh()
+
+    def _offer_for(self, instance_id: str) -> Any:
+        row = next((r for r in self.rows if r.id == instance_id), None)
+        return offer_from_entry(row.entry) if row is not None and row.entry is not None else None
+
+    @Slot()
+    def relaunch(self) -> None:
+        offer = self.relaunch_offer
+        if offer is None:
+            return
+        self.open_window()
+        self.ctx.navigate("instances", {"launch": offer, "spot": bool(getattr(offer, "spot_available", True))})
+
+    @Slot()
+    def _on_icon_message_clicked(self) -> None:
+        cb, self._last_click = self._last_click, None
+        if cb is not None:
+            cb()
+
+    @Slot(QSystemTrayIcon.ActivationReason)
+    def _on_icon_activated(self, reason: QSystemTrayIcon.ActivationReason) -> None:
+        if reason in (QSystemTrayIcon.ActivationReason.Trigger, QSystemTrayIcon.ActivationReason.DoubleClick):
+            self.open_window()
+
+    # -- VPN -------------------------------------------------------------------------------------
+    def _connect_vpn(self) -> None:
+        svc = self.ctx.services.get("vpn")
+        if svc is None or self._vpn_connected or not hasattr(svc, "status_changed"):
+            return
+        svc.status_changed.connect(self._on_vpn_status_changed)
+        self._vpn_connected = True
+
+    @Slot(str, object)
+    def _on_vpn_status_changed(self, name: str, status: Any) -> None:
+        state = str(getattr(status, "state", ""))
+        before = self._vpn_states.get(name)
+        self._vpn_states[name] = state
+        if before == state:
+            return
+        if getattr(status, "is_up", False):
+            self.notify(self.tr("VPN {name} connected").format(name=name), getattr(status, "local_ip", "") or "")
+        elif (before is not None and state in ("FAILED", "NEEDS_CREDENTIALS")) or before == "CONNECTED":
+            self.notify(self.tr("VPN {name}: {state}").format(name=name, state=state),
+                        getattr(status, "message", "") or self.tr("Open the VPN page to reconnect."),
+                        critical=True, on_click=self.open_window)
+
+    # -- lifetime --------------------------------------------------------------------------------
+    def _keep(self, w: QWidget) -> None:
+        self._dialogs.append(w)
+
+        def forget(_r: int = 0) -> None:
+            if w in self._dialogs:
+                self._dialogs.remove(w)
+            w.deleteLater()
+
+        w.finished.connect(forget)  # type: ignore[attr-defined]
+
+    def close(self) -> None:
+        self._closed = True
+        self.refresh_timer.stop()
+        self.poll_timer.stop()
+        for d in list(self._dialogs):
+            try:
+                d.close()
+            except RuntimeError:
+                pass
+        self.icon.hide()
+        self.menu.deleteLater()
+
+
+def quit_question(names: list[str], parent: QWidget | None, on_quit: Callable[[], None]) -> QMessageBox:
+    """"Quit while these bill?" — names every instance; Cancel is the default button."""
+    listing = "\n".join(f"• {n}" for n in names)
+    text = QCoreApplication.translate(
+        "CostTray", "These instances keep running and billing after LabGPU quits, and no guard watches them "
+                    "until it starts again:\n{names}").format(names=listing)
+    box = QMessageBox(QMessageBox.Icon.Warning, QCoreApplication.translate("CostTray", "Quit while instances run?"),
+                      text,
+                      parent=parent)
+    box.setObjectName("quitConfirm")
+    quit_btn = box.addButton(QCoreApplication.translate("CostTray", "Quit anyway"), QMessageBox.ButtonRole.AcceptRole)
+    quit_btn.setObjectName("quitAnyway")
+    box.addButton(QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+    box.buttonClicked.connect(lambda b: on_quit() if b is quit_btn else None)
+    return box
+
+
+def offer_from_options(opts: dict[str, Any]) -> Any:
+    """An offer from the watcher's relaunch options (account, instance_type, region, zone, spot)."""
+    from app.core.models import Offer
+
+    provider = str(opts.get("provider") or "")
+    return Offer(provider=provider, region=str(opts.get("region") or ""),
+                 instance_type=str(opts.get("instance_type") or ""), gpu_model="", gpu_count=0, vram_gb=0,
+                 vcpu=None, ram_gb=None, network_gbps=None, price_on_demand=None, price_spot=None,
+                 price_prepaid_month=None, currency="", price_source="relaunch", price_date=None,
+                 spot_available=bool(opts.get("spot")), zone=str(opts.get("zone") or ""))
+
+
+def offer_from_entry(entry: Any) -> Any:
+    """The offer an instance was launched from, as far as the ledger knows (to relaunch it)."""
+    from app.core.models import Offer
+
+    price = entry.price_per_hour
+    return Offer(provider=entry.provider, region=entry.region, instance_type=entry.instance_type,
+                 gpu_model="", gpu_count=0, vram_gb=0, vcpu=None, ram_gb=None, network_gbps=None,
+                 price_on_demand=None if entry.spot else price, price_spot=price if entry.spot else None,
+                 price_prepaid_month=None, currency=entry.currency, price_source="ledger", price_date=None,
+                 spot_available=bool(entry.spot), zone=entry.zone)
+
+
+class TrayShell(QObject):
+    """The window and the tray together: closing the window keeps LabGPU in the tray while
+    instances bill (setting ``keep_tray_when_closed``); quitting while they bill asks first.
+
+    ``window`` may be None (``labgpu --tray``): it is built the first time Open LabGPU is chosen.
+    """
+
+    def __init__(self, ctx: Any, app: Any, window: Any = None, window_factory: Callable[[], Any] | None = None,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.ctx = ctx
+        self.app = app
+        self.window = window
+        self.window_factory = window_factory
+        self.quitting = False
+        self.tray = CostTray(ctx, self.show_window, self.quit_now, self)
+        app.setQuitOnLastWindowClosed(False)
+        if window is not None:
+            self._attach(window)
+
+    def _attach(self, window: Any) -> None:
+        window.close_hook = self.on_window_close
+        window.quit_hook = self.request_quit
+
+    def start(self, guards: bool = True) -> None:
+        self.tray.start()
+        if guards:
+            self.start_guards()
+
+    def start_guards(self) -> None:
+        """Run the guards here (unless ``labgpu watch`` or another LabGPU already does)."""
+        try:
+            from app.ui.monitor.watch_service import watch_service
+
+            svc = watch_service(self.ctx)
+            svc.event.connect(self.tray.show_event)
+            if not svc.start():
+                self.tray.guards_elsewhere = svc.holder or -1
+                self.tray._build_menu()
+        except Exception:  # noqa: BLE001 - the tray and the window work without guards; say so in the log
+            log.exception("the guards could not start")
+
+    @Slot()
+    def show_window(self) -> None:
+        if self.window is None and self.window_factory is not None:
+            self.window = self.window_factory()
+            self._attach(self.window)
+        if self.window is None:
+            return
+        self.window.show()
+        self.window.raise_()
+        self.window.activateWindow()
+
+    def keep_in_tray(self) -> bool:
+        return bool(getattr(self.ctx.settings, "keep_tray_when_closed", True)) and self.tray.is_shown()
+
+    def on_window_close(self, event: Any) -> bool:
+        """The window's closeEvent asks this first; False: the window only hides (or nothing happens)."""
+        if self.quitting:
+            return True
+        if self.tray.rows and self.keep_in_tray():
+            event.ignore()
+            self.window.hide()
+            if not getattr(self, "_told", False):
+                self._told = True
+                self.tray.notify(self.tr("LabGPU keeps running in the tray"),
+                                 self.tr("{n} instance(s) still bill; their costs and guards stay here.").format(
+                                     n=len(self.tray.rows)))
+            return False
+        if self.tray.rows:
+            event.ignore()
+            self.request_quit()
+            return False
+        self.quitting = True  # nothing bills: closing the window quits, as without a tray
+        self.tray.close()
+        QTimer.singleShot(0, self.app.quit)
+        return True
+
+    @Slot()
+    def request_quit(self) -> Any:
+        return self.tray.confirm_quit()
+
+    def close(self) -> None:
+        self.tray.close()
+
+    @Slot()
+    def quit_now(self) -> None:
+        self.quitting = True
+        if self.window is not None:
+            self.window.close()
+        self.tray.close()
+        self.app.quit()

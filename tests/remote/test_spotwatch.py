@@ -1,0 +1,151 @@
+"""Spot-interruption watch over SSH against a metadata service at its real addresses (namespace)."""
+
+from __future__ import annotations
+
+import threading
+from datetime import datetime, timezone
+
+import paramiko
+import pytest
+
+from app.core.hosts import HostRecord, HostStore
+from app.core.paths import default_paths
+from app.remote.hostkeys import KnownHosts
+from app.remote.spotwatch import SpotWatch, parse_answer, pick_tool
+from app.remote.ssh import open_connection
+from tests.fixtures.metadata_service import MetadataLab
+
+pytestmark = pytest.mark.usefixtures("private_home")
+
+
+@pytest.fixture
+def lab():
+    with MetadataLab() as m:
+        assert m.sshd is not None
+        KnownHosts(default_paths()).add("127.0.0.1", m.port, paramiko.Ed25519Key.from_path(str(m.sshd.host_key)))
+        HostStore().add(HostRecord(name="spot1", hostname="127.0.0.1", port=m.port, user=m.sshd.user,
+                                   key_path=str(m.sshd.client_key), auth="key"))
+        yield m
+
+
+@pytest.mark.parametrize("tool", ["python3", "curl"])
+def test_aws_imdsv2_token_first_404_then_a_notice_once(lab, tool):
+    conn = open_connection("spot1")
+    try:
+        sw = SpotWatch("spot1", "aws", lambda: conn, lambda n: None)
+        if tool == "curl":
+            sw.tool = "curl"
+        assert sw.poll_once() is None
+        assert sw.tool == tool
+        reqs = lab.requests()
+        assert reqs[0].startswith("PUT 169.254.169.254 /latest/api/token")
+        assert reqs[1].startswith("GET 169.254.169.254 /latest/meta-data/spot/instance-action")
+        lab.set_aws("terminate", "2026-12-02T18:22:00Z")
+        n = sw.poll_once()
+        assert n is not None and n.action == "terminate"
+        assert n.time == datetime(2026, 12, 2, 18, 22, tzinfo=timezone.utc)
+        assert sw.poll_once() is None  # the same notice is reported once
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("tool", ["python3", "curl"])
+def test_tencent_termination_time_is_beijing_time(lab, tool):
+    conn = open_connection("spot1")
+    try:
+        sw = SpotWatch("spot1", "tencent", lambda: conn, lambda n: None)
+        sw.tool = tool
+        assert sw.poll_once() is None
+        assert any("metadata.tencentyun.com" in r and "termination-time" in r for r in lab.requests())
+        lab.set_tencent("2026-12-02 20:05:33")
+        n = sw.poll_once()
+        assert n is not None and n.time == datetime(2026, 12, 2, 12, 5, 33, tzinfo=timezone.utc)
+    finally:
+        conn.close()
+
+
+def test_watch_thread_reports_the_notice(lab):
+    conn = open_connection("spot1")
+    got = threading.Event()
+    notices = []
+
+    def on_notice(n):
+        notices.append(n)
+        got.set()
+
+    sw = SpotWatch("spot1", "aws", lambda: conn, on_notice, interval_s=0.1)
+    try:
+        lab.set_aws("stop", "2026-12-02T19:00:00Z")
+        sw.start()
+        assert got.wait(30)
+        assert notices[0].action == "stop"
+    finally:
+        sw.stop()
+        conn.close()
+
+
+def test_parsing_and_tool_choice():
+    assert pick_tool("/usr/bin/python3\n/usr/bin/curl\n") == "python3"
+    assert pick_tool("/usr/bin/curl\n") == "curl"
+    assert pick_tool("") is None
+    assert parse_answer("aws", "Not Found\nSTATUS 404\n")[:2] == (404, None)
+    status, notice, why = parse_answer("aws", "\nSTATUS 0 token\n")
+    assert status == 0 and notice is None and "token" in why  # unreadable is not "no notice"
+    status, notice, why = parse_answer("aws", "{garbage\nSTATUS 200\n")
+    assert notice is None and "unreadable" in why
+    status, notice, why = parse_answer("tencent", "bash: python3: not found")
+    assert status == 0 and notice is None
+
+
+def test_labgpu_watch_reports_a_spot_notice_of_a_running_spot_instance(lab, private_home):
+    """`labgpu watch` polls every running spot instance of the ledger; a notice is one JSON event."""
+    import json
+    import os
+    import subprocess
+    import sys
+    from dataclasses import dataclass, field
+    from pathlib import Path
+
+    from app.core.instances import Ledger
+    from app.core.store import Store
+
+    @dataclass(frozen=True)
+    class Inst:
+        id: str = "i-0123456789abcdef0"
+        account: str = "lab"
+        provider: str = "aws"
+        region: str = "us-east-1"
+        zone: str = "us-east-1a"
+        instance_type: str = "g5.xlarge"
+        state: str = "running"
+        spot: bool = True
+        public_ip: str = "127.0.0.1"
+        private_ip: str = "10.0.0.5"
+        price_per_hour: float | None = None
+        currency: str = "USD"
+        launched_at: datetime | None = None
+        name: str = ""
+        image_id: str = "ami-1"
+        key_name: str = "other"
+        raw_state: str = "running"
+        tags: dict = field(default_factory=dict)
+
+    assert lab.sshd is not None
+    tags = {"labgpu:ssh-user": lab.sshd.user, "labgpu:ssh-key-path": str(lab.sshd.client_key)}
+    Ledger(Store(paths=default_paths())).observe(Inst(tags=tags), price_per_hour=0.4, currency="USD")
+    (private_home / ".ssh" / "config").write_text(f"Host 127.0.0.1\n    Port {lab.port}\n")
+    lab.set_aws("terminate", "2026-12-02T18:22:00Z")
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.Popen([sys.executable, "-m", "app", "watch", "--json"], cwd=root, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        ev = json.loads(line)
+        assert ev["kind"] == "spot-notice" and ev["target_id"] == "i-0123456789abcdef0"
+        assert ev["detail"]["relaunch"]["instance_type"] == "g5.xlarge" and ev["detail"]["relaunch"]["spot"]
+        assert "2026-12-02 18:22:00 UTC" in ev["message"]
+        assert json.loads(proc.stdout.readline())["kind"] == "sync-none"  # no pull pair: says nothing was pulled
+    finally:
+        proc.terminate()
+        proc.wait(timeout=60)
