@@ -38,6 +38,8 @@ DEB_ARCH = "amd64"
 DEB_PREFIX = "opt/labgpu"
 # Debian packages the bundled Qt needs from the system (its xcb platform plugin): bootstrap's list.
 DEB_NOT_LIBS = ("python3-venv",)
+# Renamed in Ubuntu 24.04's 64-bit time_t transition: either name satisfies the dependency.
+DEB_ALTERNATIVES = {"libglib2.0-0": "libglib2.0-0t64 | libglib2.0-0"}
 
 
 def log(msg: str) -> None:
@@ -96,7 +98,7 @@ def _copy_tree(src: Path, dst: Path) -> None:
 def deb_depends() -> tuple[list[str], list[str]]:
     """(Depends, Recommends) from bootstrap's APT_RUNTIME: libraries are required, fonts recommended."""
     runtime = _bootstrap().APT_RUNTIME
-    depends = [p for p in runtime if p.startswith("lib") and p not in DEB_NOT_LIBS]
+    depends = [DEB_ALTERNATIVES.get(p, p) for p in runtime if p.startswith("lib") and p not in DEB_NOT_LIBS]
     recommends = [p for p in runtime if p.startswith("fonts-")]
     return depends, recommends
 

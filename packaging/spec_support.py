@@ -106,7 +106,7 @@ def aws_services(root: Path = ROOT) -> list[str]:
     found = {"ec2", "sts"}
     for path in (root / "app").rglob("*.py"):
         text = path.read_text(encoding="utf-8")
-        if "boto" not in text and "_client(" not in text:
+        if "boto3" not in text and "botocore" not in text:  # other SDKs have their own _client()s
             continue
         for pattern in _CLIENT_PATTERNS:
             found.update(pattern.findall(text))

@@ -28,7 +28,8 @@ import pytest
 from tests.fixtures.tencent_cvm_server import TEST_SECRET_ID, TEST_SECRET_KEY
 from tests.packaging.frozen_build import ROOT, FrozenBuild, S, build, get_frozen_build
 
-pytestmark = pytest.mark.slow
+# The first test also waits for the cold build (a few minutes on 2 busy cores).
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(1500)]
 
 # The one-folder bundle may not grow past this without someone deciding so (QML or the GTK stack
 # sneaking back in adds 100+ MB). Release numbers: docs/packaging.md.

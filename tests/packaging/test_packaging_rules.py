@@ -39,10 +39,13 @@ def test_every_command_and_page_module_is_known_and_exists():
 def test_aws_services_cover_every_boto3_client_in_app():
     services = S.aws_services()
     assert {"ec2", "sts", "pricing"} <= set(services)
+    assert "cvm" not in services  # Tencent's client is not a boto3 one
     # a client for a new service anywhere in app/ is found (the data for it then ships)
     import re
 
     for path in (ROOT / "app").rglob("*.py"):
+        if "boto3" not in path.read_text():
+            continue
         for name in re.findall(r"""(?:\.client|_client)\([^)]*?["']([a-z0-9-]+)["']""", path.read_text()):
             assert name in services, (path, name)
 
@@ -188,7 +191,8 @@ def test_deb_control_declares_qt_runtime_dependencies():
     assert fields["Architecture"] == "amd64" and fields["Installed-Size"] == "12345"
     depends = [d.strip() for d in fields["Depends"].split(",")]
     boot = build._bootstrap()
-    assert depends == [p for p in boot.APT_RUNTIME if p.startswith("lib")]
+    assert [d.split(" | ")[-1] for d in depends] == [p for p in boot.APT_RUNTIME if p.startswith("lib")]
+    assert "libglib2.0-0t64 | libglib2.0-0" in depends  # Ubuntu 24.04 renamed it
     assert "python3-venv" not in fields["Depends"]
     assert "fonts-noto-cjk" in fields["Recommends"]
     assert text.endswith("\n")
