@@ -169,6 +169,7 @@ PY_EXCLUDES = [
     "IPython", "matplotlib", "scipy", "pandas", "PyQt5", "PyQt6", "PySide2", "pyqtgraph.opengl",
     "pyqtgraph.examples", "pyqtgraph.jupyter", "OpenGL", "cupy", "h5py", "numba", "colorcet",
     "flask", "werkzeug", "docker", "sphinx", "setuptools", "pkg_resources", "pip",
+    "numpy.f2py", "numpy.distutils",  # build tools; numpy imports neither at run time
 ]
 
 # Qt plugin folders and files a widgets app on a desktop never loads. The gtk3 platform theme drags
