@@ -318,6 +318,12 @@ def main(argv: list[str]) -> int:
         log(f"note: this machine is {platform.machine()}; the Linux package names still say x86_64/amd64")
     t0 = time.monotonic()
     bundle = args.dist / S.APP_NAME
+    if sys.platform.startswith("linux"):
+        # PyInstaller strips and inspects binaries with binutils; makensis comes from nsis.
+        tools = {"binutils": "strip", "nsis": "makensis"} if args.nsis_check else {"binutils": "strip"}
+        missing = [pkg for pkg, tool in tools.items() if not shutil.which(tool)]
+        if missing and not _bootstrap().ensure_system_packages(missing, required=True):
+            return 3
     if not args.installers_only:
         python = args.python or _bootstrap().ensure_venv("package")
         bundle = run_pyinstaller(python, args.dist, args.work / "pyinstaller")
