@@ -214,16 +214,30 @@ def test_sync_to_the_real_sshd(frozen, sshd, private_home, labgpu_home, tmp_path
 
 
 NVIDIA_SMI = r"""#!/bin/sh
-# Scripted nvidia-smi: two GPUs; answers any --query-gpu=... --format=csv[,noheader][,nounits].
-fields=""; header=1
+# Scripted nvidia-smi: two A100s. Answers --query-gpu=<fields> (in the order asked) and
+# --query-compute-apps=<fields> with --format=csv[,noheader][,nounits].
+fields=""; apps=""; header=1
 for a in "$@"; do
   case $a in
     --query-gpu=*) fields=${a#--query-gpu=} ;;
+    --query-compute-apps=*) apps=${a#--query-compute-apps=} ;;
     --format=*) case $a in *noheader*) header=0 ;; esac ;;
-    -L) echo "GPU 0: NVIDIA A100-SXM4-80GB (UUID: GPU-11111111-2222-3333-4444-555555555555)"
-        echo "GPU 1: NVIDIA A100-SXM4-80GB (UUID: GPU-66666666-7777-8888-9999-000000000000)"; exit 0 ;;
   esac
 done
+uuid() { echo "GPU-$1$1$1$1$1$1$1$1-2222-3333-4444-555555555555"; }
+if [ -n "$apps" ]; then
+  [ $header = 1 ] && echo "$apps" | sed 's/,/, /g'
+  line=""
+  for f in $(echo "$apps" | tr ',' ' '); do
+    case $f in
+      gpu_uuid) v=$(uuid 0) ;; pid) v=4242 ;; process_name|name) v=python ;; used_memory) v=30000 ;;
+      *) v="[N/A]" ;;
+    esac
+    line="${line:+$line, }$v"
+  done
+  echo "$line"
+  exit 0
+fi
 [ -n "$fields" ] || { echo "NVIDIA-SMI 550.54.15  Driver Version: 550.54.15  CUDA Version: 12.4"; exit 0; }
 [ $header = 1 ] && echo "$fields" | sed 's/,/, /g'
 for i in 0 1; do
@@ -231,21 +245,16 @@ for i in 0 1; do
   for f in $(echo "$fields" | tr ',' ' '); do
     case $f in
       index) v=$i ;;
-      uuid|gpu_uuid) v="GPU-$i$i$i$i$i$i$i$i-2222-3333-4444-555555555555" ;;
+      uuid|gpu_uuid) v=$(uuid $i) ;;
       name) v="NVIDIA A100-SXM4-80GB" ;;
       pci.bus_id) v="00000000:0$i:00.0" ;;
-      driver_version) v="550.54.15" ;;
       utilization.gpu) v=$((40 + i * 10)) ;;
-      utilization.memory) v=$((20 + i)) ;;
+      memory.used) v=$((30000 + i * 1000)) ;;
       memory.total) v=81920 ;;
-      memory.used) v=$((10000 + i * 1000)) ;;
-      memory.free) v=$((71920 - i * 1000)) ;;
       temperature.gpu) v=$((50 + i)) ;;
-      power.draw|power.draw.average|power.draw.instant) v="250.5" ;;
-      power.limit|enforced.power.limit) v="400.0" ;;
-      fan.speed) v="[N/A]" ;;
-      clocks.sm|clocks.current.sm) v=1410 ;;
-      timestamp) v="2026/12/02 18:00:00.000" ;;
+      power.draw) v="250.50" ;;
+      power.limit|enforced.power.limit) v="400.00" ;;
+      mig.mode.current) v="Disabled" ;;
       *) v="[N/A]" ;;
     esac
     line="${line:+$line, }$v"
@@ -255,32 +264,27 @@ done
 """
 
 
-def _shape(value: object) -> object:
-    if isinstance(value, dict):
-        return {k: _shape(v) for k, v in sorted(value.items())}
-    if isinstance(value, list):
-        return [_shape(v) for v in value]
-    return type(value).__name__
-
-
-def test_monitor_once_json_like_the_source(frozen, tmp_path):
+def test_monitor_once_json_like_the_source(frozen, extra_sshd, private_home, labgpu_home):
+    """`labgpu monitor HOST --once --json` over SSH to a real sshd whose user has a scripted
+    nvidia-smi: the frozen app prints what the source tree prints (once app/cli/monitor.py exists;
+    before that the frozen app must not claim the command)."""
     has_monitor = (ROOT / "app" / "cli" / "monitor.py").exists()
-    frozen_help = help_commands(ok([str(frozen.exe), "--help"]).stdout)
-    # Without the module in the source tree there is nothing to compare; the frozen app must then not
-    # claim the command either (a stale build). With it, the frozen run must match the source run.
-    assert ("monitor" in frozen_help) == has_monitor
+    exe = str(frozen.exe)
+    assert ("monitor" in help_commands(ok([exe, "--help"]).stdout)) == has_monitor
     if not has_monitor:
         return
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    smi = bin_dir / "nvidia-smi"
-    smi.write_text(NVIDIA_SMI)
-    smi.chmod(0o755)
-    env = dict(os.environ, PATH=f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}")
-    src = source_cli("monitor", "--once", "--json", env=env)
+    extra_sshd.install_executable("nvidia-smi", NVIDIA_SMI)
+    ok([exe, "hosts", "add", "gpu1", f"ssh -p {extra_sshd.port} -i {extra_sshd.client_key} "
+        f"{extra_sshd.user}@{extra_sshd.host}", "--fingerprint", extra_sshd.host_key_fingerprint])
+    fro = ok([exe, "monitor", "gpu1", "--once", "--json"], timeout=90)
+    src = source_cli("monitor", "gpu1", "--once", "--json", timeout=90)
     assert src.returncode == 0, src.stderr
-    fro = ok([str(frozen.exe), "monitor", "--once", "--json"], env=env)
-    assert _shape(json.loads(fro.stdout)) == _shape(json.loads(src.stdout))
+    docs = [json.loads(r.stdout.strip().splitlines()[0]) for r in (fro, src)]
+    for d in docs:
+        d.pop("time", None)
+    assert docs[0] == docs[1]
+    assert docs[0].get("error") is None, docs[0]
+    assert len(docs[0]["gpus"]) == 2, docs[0]
 
 
 # --- the GUI on a real X server, with a system tray -----------------------------------------------
