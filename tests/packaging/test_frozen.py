@@ -46,7 +46,8 @@ def frozen() -> FrozenBuild:
 
 def run(cmd: list[str], timeout: float = 120, **kw) -> subprocess.CompletedProcess:
     kw.setdefault("env", dict(os.environ))
-    kw.setdefault("stdin", subprocess.DEVNULL) if "input" not in kw else None
+    if "input" not in kw:
+        kw.setdefault("stdin", subprocess.DEVNULL)
     return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, **kw)
 
 
