@@ -154,7 +154,7 @@ def latest_api_versions(botocore_data: Path, services: Iterable[str]) -> dict[st
 QT_EXCLUDES = [
     "PySide6.QtQml", "PySide6.QtQuick", "PySide6.QtQuickWidgets", "PySide6.QtQuickControls2",
     "PySide6.QtQuickTest", "PySide6.QtNetwork", "PySide6.QtPdf", "PySide6.QtPdfWidgets",
-    "PySide6.QtOpenGL", "PySide6.QtOpenGLWidgets", "PySide6.QtSql", "PySide6.QtTest",
+    "PySide6.QtSql", "PySide6.QtTest",
     "PySide6.QtDesigner", "PySide6.QtHelp", "PySide6.QtUiTools", "PySide6.QtXml", "PySide6.QtConcurrent",
     "PySide6.QtDBus", "PySide6.QtPrintSupport", "PySide6.QtSvgWidgets", "PySide6.QtWebEngineCore",
     "PySide6.QtWebEngineWidgets", "PySide6.Qt3DCore", "PySide6.QtMultimedia", "PySide6.QtCharts",
@@ -186,7 +186,7 @@ _QT_PLUGIN_DROP_FILES = {
 }
 _QT_LIB_DROP = re.compile(
     r"(^|/)(lib)?Qt6(Qml|Quick|Pdf|Network|Sql|Designer|Help|UiTools|Test|Lottie|Labs|Wayland(Compositor|Egl)|"
-    r"WlShell|EglFS|EglFs|Concurrent|Xml|PrintSupport|SvgWidgets|OpenGLWidgets|VirtualKeyboard)[A-Za-z0-9]*"
+    r"WlShell|EglFS|EglFs|Concurrent|Xml|PrintSupport|SvgWidgets|VirtualKeyboard)[A-Za-z0-9]*"
     r"(\.so(\.\d+)*|\.dll|\.dylib)?$"
 )
 
@@ -269,6 +269,8 @@ STATIC_HIDDEN_IMPORTS = [
     "platformdirs.unix", "platformdirs.windows", "platformdirs.macos",
     "boto3", "botocore", "paramiko", "bcrypt", "nacl", "cryptography",
     "PySide6.QtSvg",  # the window icon and the icon engine render labgpu.svg
+    # pyqtgraph's curves import these by computed name (pyqtgraph/Qt/OpenGLHelpers.py), even unused:
+    "PySide6.QtOpenGL", "PySide6.QtOpenGLWidgets",
 ]
 # The keyring backend each OS uses needs its own third-party package.
 PLATFORM_HIDDEN_IMPORTS = {

@@ -133,6 +133,10 @@ def test_hidden_imports_per_platform():
     assert "win32ctypes.core" in S.hidden_imports("win32")
     assert "secretstorage" not in S.hidden_imports("darwin")
     assert {"app", "tencentcloud.cvm", "tencentcloud.common"} <= set(S.COLLECT_PACKAGES)
+    # pyqtgraph (the monitor's plots) imports both by a computed name: not excluded, always bundled
+    for qt in ("PySide6.QtOpenGL", "PySide6.QtOpenGLWidgets"):
+        assert qt in linux and qt not in S.QT_EXCLUDES
+        assert S.keep_binary(f"PySide6/Qt/lib/lib{qt.split('.')[1].replace('Qt', 'Qt6', 1)}.so.6")
 
 
 def test_info_plist_for_the_mac_app():
