@@ -32,6 +32,8 @@ APT_TEST = APT_RUNTIME + [
     "xvfb", "xauth", "openssh-server", "openssh-client", "rsync", "openvpn", "iproute2", "openssl",
     "gnome-keyring", "dbus", "dbus-x11", "libsecret-tools", "trayer", "procps", "e2fsprogs", "busybox",
     "haskell-status-notifier-item-utils", "libglib2.0-bin",
+    # the frozen-build smoke test (tests/packaging): PyInstaller's objdump, the .deb, the NSIS script
+    "binutils", "nsis", "x11-utils",
 ]
 
 
@@ -78,22 +80,35 @@ def venv_python() -> Path:
     return VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 
 
+def _stamp_extras(text: str, want_hash: str) -> set[str] | None:
+    """The extras a stamp says are installed, if it was written for this pyproject.toml."""
+    parts = text.split()
+    if not parts or parts[0] != want_hash:
+        return None
+    return {e for p in parts[1:] if p.startswith("extras=") for e in p[7:].split(",") if e}
+
+
 def ensure_venv(extras: str = "") -> Path:
+    """.venv with LabGPU and the given extras ("test", "package", "test,package"). Extras already
+    installed for the same pyproject.toml are kept (a later `app` run does not reinstall `test`)."""
     py = venv_python()
     if not py.exists():
         log(f"creating a virtual environment in {VENV}")
         subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
     stamp = VENV / ".labgpu-installed"
-    want = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + extras.encode()).hexdigest()
-    if stamp.exists() and stamp.read_text().strip() == want:
+    project = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    wanted = {e for e in extras.split(",") if e}
+    have = _stamp_extras(stamp.read_text(), project) if stamp.exists() else None
+    if have is not None and wanted <= have:
         return py
+    wanted |= have or set()
     log("installing Python packages (first run takes a few minutes)")
     subprocess.run([str(py), "-m", "pip", "install", "-q", "--disable-pip-version-check", "--upgrade", "pip"],
                    check=True)
-    target = f".[{extras}]" if extras else "."
+    target = f".[{','.join(sorted(wanted))}]" if wanted else "."
     subprocess.run([str(py), "-m", "pip", "install", "-q", "--disable-pip-version-check", "-e", target],
                    check=True, cwd=ROOT)
-    stamp.write_text(want)
+    stamp.write_text(f"{project} extras={','.join(sorted(wanted))}\n")
     return py
 
 
@@ -110,7 +125,7 @@ def run_tests(argv: list[str]) -> int:
     if sys.platform != "linux":
         log("the real-peer tests (sshd, OpenVPN in network namespaces, Secret Service) need Linux; "
             "on Windows/macOS run the suite in WSL2 or a Debian VM")
-    py = ensure_venv("test")
+    py = ensure_venv("test,package")  # package: PyInstaller, for the frozen-build smoke test
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONDONTWRITEBYTECODE="1")
     env.pop("LABGPU_HOME", None)
     cmd = [str(py), "-m", "pytest", "-q", "-p", "no:cacheprovider", *argv]
