@@ -329,8 +329,9 @@ class LaunchDialog(QDialog):
             self.zone_combo.addItem(z, z)
         if keep:
             self.zone_combo.setCurrentIndex(max(0, self.zone_combo.findData(keep)))
+        # The offer the student chose carries the price they saw; only a live price is fresher than it.
         if (
-            price[0] is None
+            (price[0] is None or price[1] != "live")
             and self.offer is not None
             and self.offer.price_on_demand is not None
             and self.offer.instance_type == self.type_edit.text().strip()
