@@ -148,6 +148,9 @@ def test_ctrl_c_stops_cleanly_without_partial_final_file(gated_sshd, tmp_path):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        # As from a terminal: a suite started in the background (`cmd &`) inherits SIGINT ignored, and
+        # Python then never turns Ctrl+C into KeyboardInterrupt.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         gated_sshd.gate.wait_stalled(1)
