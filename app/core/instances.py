@@ -342,7 +342,18 @@ class Ledger:
                 "SELECT * FROM instance_ledger WHERE provider=? AND id=?", (inst.provider, inst.id)
             ).fetchone()
             ended = _iso(t) if inst.state in TERMINAL_STATES else None
-            if row is None:
+            stale = (
+                row is not None
+                and row["state"] == "terminated"
+                and row["raw_state"] != "gone"
+                and inst.state not in TERMINAL_STATES
+            )
+            if stale:
+                # A terminated instance never comes back: this view was taken before the terminate (a
+                # reconcile that listed the cloud just before), so it must not revive the row. Only a
+                # row marked gone because a listing missed it may come back when it is seen again.
+                log.info("stale view of terminated %s (%s) ignored", inst.id, inst.state)
+            elif row is None:
                 conn.execute(
                     "INSERT INTO instance_ledger(provider, id, account, region, zone, instance_type, state,"
                     " raw_state, spot, public_ip, private_ip, price_per_hour, currency, price_source,"
@@ -413,7 +424,8 @@ class Ledger:
                         inst.id,
                     ),
                 )
-            self._update_segments(conn, inst.provider, inst.id, inst.state, launched, t)
+            if not stale:
+                self._update_segments(conn, inst.provider, inst.id, inst.state, launched, t)
         entry = self.get(inst.id, inst.provider, now=t)
         assert entry is not None
         return entry

@@ -101,6 +101,21 @@ def test_reconcile_updates_marks_gone_and_keeps_failed_accounts(ledger):
     assert "tc" in res.errors
 
 
+def test_a_terminate_is_final_but_a_row_marked_gone_comes_back_when_seen(ledger):
+    ledger.observe(Inst(), price_per_hour=1.0, now=T0)
+    ledger.mark_state("aws", "i-1", "terminated", "terminated", now=T0 + timedelta(minutes=5))
+    # a listing taken just before the terminate arrives after it: it must not revive the row
+    again = ledger.observe(Inst(), now=T0 + timedelta(minutes=6))
+    assert again.state == "terminated"
+    assert again.cost_so_far == pytest.approx(5 / 60)  # billing stopped at the terminate
+    # a row marked gone only because a listing missed it is alive again when the cloud lists it
+    ledger.observe(replace(Inst(), id="i-2"), price_per_hour=1.0, now=T0)
+    res = ledger.reconcile([Acc()], lambda a: [Inst()], now=T0 + timedelta(minutes=10))
+    assert {e.id: e.state for e in res.entries}["i-2"] == "terminated"
+    back = ledger.observe(replace(Inst(), id="i-2"), now=T0 + timedelta(minutes=11))
+    assert back.state == "running"
+
+
 def test_reconcile_fills_missing_price(ledger):
     res = ledger.reconcile(
         [Acc()], lambda a: [Inst()], price_fn=lambda i: (0.5, "USD", "catalog"), now=T0 + timedelta(hours=1)

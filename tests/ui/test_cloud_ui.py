@@ -360,6 +360,38 @@ def test_instances_page_lists_costs_and_runs_stop_start_terminate(qtbot, ctx, tc
     assert any(e.id == iid and e.state == "terminated" for e in page.visible_entries())
 
 
+def test_a_reconcile_that_listed_the_cloud_before_a_terminate_does_not_bring_the_row_back(
+    qtbot, ctx, tc_account, tencent_server
+):
+    """The minute's reconcile asked the cloud just before the user's terminate and its answer
+    arrives after it (made explicit: the server holds that answer until the terminate is done)."""
+    from app.ui.cloud import cloud_service
+    from app.ui.cloud.instances_page import InstancesPage
+
+    page = InstancesPage(ctx)
+    qtbot.addWidget(page)
+    _wait_idle(qtbot, ctx)
+    dialog = page.open_launch(_offer())
+    qtbot.waitUntil(lambda: dialog.account_combo.count() == 1, timeout=10000)
+    iid = _launch_from_dialog(qtbot, ctx, dialog, spot=False).entry.id
+    dialog.accept()
+    _wait_idle(qtbot, ctx)
+    qtbot.waitUntil(lambda: any(e.id == iid and e.state == "running" for e in page.entries), timeout=10000)
+    hold = tencent_server.hold_next_answer("DescribeInstances")
+    page.reconcile()
+    assert hold.reached.wait(20)  # the cloud said RUNNING; the answer is on its way
+    page.select(iid)
+    confirm = page.terminate_selected()
+    confirm.id_edit.setText(iid)
+    confirm.ok_button.click()
+    qtbot.waitUntil(lambda: "no longer bills" in page.status_label.text(), timeout=20000)
+    hold.release()
+    _wait_idle(qtbot, ctx, timeout=20000)
+    assert all(e.id != iid for e in page.visible_entries())
+    assert cloud_service(ctx).ledger.get(iid, "tencent").state == "terminated"
+    assert not page.reconciling
+
+
 def test_instance_launched_before_a_crash_appears_after_restart(qtbot, ctx, tc_account, tencent_server):
     """Another LabGPU run launched it (here: straight through the provider) and died before recording
     it: the page's reconcile at start finds it by its tag."""

@@ -102,6 +102,10 @@ class InstancesPage(QWidget):
         self.last_reconcile: str = ""
         self.reconcile_errors: dict[str, Any] = {}
         self.reconciling = False
+        # Each read of the ledger is numbered when it starts; a read that started before the one on
+        # screen is older news (a reconcile begun before a terminate finished) and is dropped.
+        self._reads_started = 0
+        self._read_shown = 0
         self.busy: set[str] = set()
         self.guards: dict[str, Any] = {}  # instance id → GuardConfig
         self._dialogs: list[Any] = []
@@ -218,9 +222,25 @@ class InstancesPage(QWidget):
     def load_ledger(self) -> Any:
         svc = cloud_service(self.ctx)
         self.load_guards()
+        read = self._next_read()
         return run_task(
-            self, svc.ledger.list, name="ledger", on_done=self._on_entries, on_error=self._on_load_failed
+            self,
+            svc.ledger.list,
+            name="ledger",
+            on_done=lambda entries: self._show_read(read, entries),
+            on_error=self._on_load_failed,
         )
+
+    def _next_read(self) -> int:
+        self._reads_started += 1
+        return self._reads_started
+
+    def _show_read(self, read: int, entries: object) -> bool:
+        if read < self._read_shown:
+            return False
+        self._read_shown = read
+        self._on_entries(entries)
+        return True
 
     def load_guards(self) -> Any:
         from app.core.guards import GuardStore
@@ -243,20 +263,23 @@ class InstancesPage(QWidget):
         self.reconciling = True
         self.sync_label.setText(self.tr("Checking with the clouds…"))
         svc = cloud_service(self.ctx)
+        read = self._next_read()
         return run_task(
             self,
             svc.reconcile,
             name="reconcile",
-            on_done=self._on_reconciled,
+            on_done=lambda result: self._on_reconciled(result, read),
             on_error=self._on_reconcile_failed,
         )
 
-    @Slot(object)
-    def _on_reconciled(self, result: object) -> None:
+    def _on_reconciled(self, result: object, read: int = 0) -> None:
         self.reconciling = False
         self.reconcile_errors = dict(getattr(result, "errors", {}) or {})
         self.last_reconcile = time.strftime("%H:%M:%S")
-        self._on_entries(result.entries)  # type: ignore[attr-defined]
+        if not self._show_read(read or self._next_read(), result.entries):  # type: ignore[attr-defined]
+            # Older than the list on screen (an action finished meanwhile): read the ledger again,
+            # which now holds both what this reconcile saw and what the action did.
+            self.load_ledger()
         lines = [
             self.tr("Checked with the clouds at {time}; again every minute (F5 now).").format(
                 time=self.last_reconcile
