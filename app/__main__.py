@@ -1,4 +1,8 @@
-"""`labgpu` with no arguments starts the desktop app; with a subcommand, the CLI."""
+"""`labgpu` with no arguments starts the desktop app; with a subcommand, the CLI.
+
+This is the one place that chooses between them (the CLI never imports the GUI) and that wires
+the layers together (app/wiring.py).
+"""
 
 from __future__ import annotations
 
@@ -7,9 +11,24 @@ from collections.abc import Sequence
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from app.cli import main as cli_main
+    from app import wiring
+    from app.cli import build_parser, run_cli
 
-    return cli_main(sys.argv[1:] if argv is None else list(argv))
+    args_in = list(sys.argv[1:] if argv is None else argv)
+    wiring.install()
+    # Starting the GUI must not import every command module: try the window's options alone first.
+    if not any(a in ("-h", "--help") for a in args_in):
+        gui_args, rest = build_parser(with_commands=False).parse_known_args(args_in)
+        if not rest:
+            from app.ui.app import run_gui
+
+            return run_gui(gui_args)
+    args = build_parser().parse_args(args_in)
+    if args.command is None:
+        from app.ui.app import run_gui
+
+        return run_gui(args)
+    return run_cli(args)
 
 
 def gui_main() -> int:

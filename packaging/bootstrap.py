@@ -118,6 +118,24 @@ def run_app(argv: list[str]) -> int:
     return subprocess.call([str(py), str(ROOT / "main.py"), *argv], cwd=ROOT)
 
 
+def run_checks(py: Path, env: dict[str, str]) -> int:
+    """ruff, mypy (strict on core, cloud and remote) and the import-linter layer contracts."""
+    scripts = py.parent
+    lint_imports = scripts / ("lint-imports.exe" if os.name == "nt" else "lint-imports")
+    checks = [
+        ("ruff", [str(py), "-m", "ruff", "check", "app", "tests", "packaging", "main.py"]),
+        ("mypy", [str(py), "-m", "mypy", "app/core", "app/cloud", "app/remote"]),
+        ("layer contracts", [str(lint_imports)]),
+    ]
+    for name, cmd in checks:
+        log(f"check: {name}")
+        rc = subprocess.call(cmd, cwd=ROOT, env=env)
+        if rc:
+            log(f"check failed: {name} (exit {rc}); fix it before the tests run")
+            return rc
+    return 0
+
+
 def run_tests(argv: list[str]) -> int:
     if not ensure_system_packages(APT_TEST, required=True):
         log("the suite runs real sshd, OpenVPN, Secret Service and Xvfb peers; install the packages above first")
@@ -128,6 +146,10 @@ def run_tests(argv: list[str]) -> int:
     py = ensure_venv("test,package")  # package: PyInstaller, for the frozen-build smoke test
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONDONTWRITEBYTECODE="1")
     env.pop("LABGPU_HOME", None)
+    if not argv:  # the whole suite (CI): the static checks first, so a broken layer fails the run
+        rc = run_checks(py, env)
+        if rc:
+            return rc
     cmd = [str(py), "-m", "pytest", "-q", "-p", "no:cacheprovider", *argv]
     log("running: " + " ".join(cmd[2:]))
     rc = subprocess.call(cmd, cwd=ROOT, env=env)

@@ -97,18 +97,10 @@ def _stdout_closed() -> bool:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    # Starting the GUI must not import every command module: try the window's options alone first.
-    if not any(a in ("-h", "--help") for a in argv):
-        gui_args, rest = build_parser(with_commands=False).parse_known_args(argv)
-        if not rest:
-            from app.ui.app import run_gui
-
-            return run_gui(gui_args)
+    """The command line alone (the desktop app is chosen in app/__main__.py)."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     if args.command is None:
-        from app.ui.app import run_gui
-
-        return run_gui(args)
+        parser.print_help()
+        return 2
     return run_cli(args)

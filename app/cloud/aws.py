@@ -45,6 +45,7 @@ from app.cloud.errors import (
     map_error,
     network_error,
 )
+from app.core.fingerprints import parse_console_fingerprints
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
 from app.core.models import Offer
 
@@ -337,16 +338,22 @@ class AwsProvider:
 
     # -- plumbing ----------------------------------------------------------------------------
     def _client(
-        self, account: Account, creds: Credentials, service: str = "ec2", region: str | None = None
+        self,
+        account: Account,
+        creds: Credentials,
+        service: str = "ec2",
+        region: str | None = None,
+        quick: bool = False,
     ) -> Any:
         """A client for this thread. Clients are cached per thread and per exact credentials (a
-        rotated key makes a new one); boto3 sessions and clients are not shared between threads."""
+        rotated key makes a new one); boto3 sessions and clients are not shared between threads.
+        ``quick``: short timeouts and two attempts, for a bonus check that must not hold up anything."""
         boto3, bconfig = _boto3()
         region = region or account.region
         digest = hashlib.sha256(
             "\0".join((creds.key_id, creds.secret, creds.session_token)).encode()
         ).hexdigest()
-        key = (service, region, account.endpoint, digest, MAX_ATTEMPTS)
+        key = (service, region, account.endpoint, digest, MAX_ATTEMPTS, quick)
         cache: dict[tuple[Any, ...], Any] | None = getattr(_local, "clients", None)
         if cache is None:
             cache = _local.clients = {}
@@ -359,9 +366,9 @@ class AwsProvider:
                 region_name=region,
             )
             cfg = bconfig.Config(
-                retries={"mode": "standard", "total_max_attempts": MAX_ATTEMPTS},
-                connect_timeout=10,
-                read_timeout=60,
+                retries={"mode": "standard", "total_max_attempts": 2 if quick else MAX_ATTEMPTS},
+                connect_timeout=5 if quick else 10,
+                read_timeout=10 if quick else 60,
                 user_agent_extra="labgpu",
             )
             client = session.client(service, endpoint_url=_endpoint_for(account, service), config=cfg)
@@ -538,7 +545,7 @@ class AwsProvider:
             for d in res.get("Instances", [])
         ]
         live = [i for i in found if i.state not in ("terminated", "failed")]
-        return (live or found or [None])[0]
+        return (live or found)[0] if found else None
 
     # -- launch steps ------------------------------------------------------------------------
     def ensure_key_pair(self, account: Account, creds: Credentials, name: str, public_key: str) -> str:
@@ -704,8 +711,9 @@ class AwsProvider:
     def host_key_fingerprints(self, account: Account, creds: Credentials, instance_id: str) -> list[str]:
         """The SSH host key fingerprints the instance printed on its console at first boot (cloud-init),
         e.g. ["256 SHA256:… root@ip-… (ED25519)"]: lets the SSH layer verify the host key instead of
-        trusting it blindly. Empty until the console output is available (a few minutes after boot)."""
-        ec2 = self._client(account, creds)
+        trusting it blindly. Empty until the console output is available (a few minutes after boot).
+        Short timeouts: the SSH layer asks on first contact and must not wait long for a bonus check."""
+        ec2 = self._client(account, creds, quick=True)
         resp = self._call(
             account,
             ec2,
@@ -1073,21 +1081,6 @@ def _console_text(output: str) -> str:
         return base64.b64decode(output, validate=True).decode("utf-8", "replace")
     except (binascii.Error, ValueError):
         return output
-
-
-def parse_console_fingerprints(text: str) -> list[str]:
-    """Lines between cloud-init's BEGIN/END SSH HOST KEY FINGERPRINTS markers."""
-    m = re.search(
-        r"-----BEGIN SSH HOST KEY FINGERPRINTS-----(.*?)-----END SSH HOST KEY FINGERPRINTS-----", text, re.S
-    )
-    if not m:
-        return []
-    out = []
-    for line in m.group(1).splitlines():
-        line = re.sub(r"^.*?ec2:\s*", "", line.strip())  # cloud-init prefixes "ec2: "
-        if re.match(r"^\d+ SHA256:[A-Za-z0-9+/=]+ ", line):
-            out.append(line)
-    return out
 
 
 def _endpoint_for(account: Account, service: str) -> str | None:

@@ -10,13 +10,14 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
-from app.core.accounts import Account, Credentials  # noqa: F401 - re-exported: defined in core so the
-
+# Account, Credentials and Instance are defined in core (re-exported here) so the
 # ledger, account book and audit log (core, no app.cloud import) share the same records.
+from app.core.accounts import Account as Account
+from app.core.accounts import Credentials as Credentials
 from app.core.errors import LabGpuError
+from app.core.models import Instance as Instance
 from app.core.models import Offer
 
 LABGPU_TAG_KEY = "labgpu"  # every instance LabGPU launches carries this tag (value "1")
@@ -82,28 +83,6 @@ class LaunchRequest:
 # Normalised lifecycle states (provider states map onto these).
 STATES = ("pending", "running", "stopping", "stopped", "starting", "terminating", "terminated", "failed")
 BILLING_STATES = ("pending", "running", "stopping", "starting")
-
-
-@dataclass(frozen=True)
-class Instance:
-    id: str
-    account: str
-    provider: str
-    region: str
-    zone: str
-    instance_type: str
-    state: str  # one of STATES
-    spot: bool
-    public_ip: str = ""
-    private_ip: str = ""
-    price_per_hour: float | None = None
-    currency: str = "USD"
-    launched_at: datetime | None = None  # UTC
-    name: str = ""
-    image_id: str = ""
-    key_name: str = ""
-    raw_state: str = ""
-    tags: dict[str, str] = field(default_factory=dict)
 
 
 # progress(step, message="") — step is one of LAUNCH_STEPS (or "zone" when the launcher moves on to

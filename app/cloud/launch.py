@@ -25,6 +25,7 @@ Contract:
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 import os
 import shlex
@@ -197,7 +198,7 @@ class CloudService:
         account_name: str | None = None,
         instance_types: Sequence[str] = (),
         errors: dict[str, LabGpuError] | None = None,
-    ) -> list:
+    ) -> list[Any]:
         """Live prices with one account (or every account) into the cache. With ``errors`` given, an
         account that fails is recorded there and the others still refresh; otherwise the error raises."""
         names = [account_name] if account_name else [a.name for a in self.accounts.list()]
@@ -377,7 +378,7 @@ class CloudService:
                     account,
                     "launch",
                     token,
-                    lambda req=req: provider.launch(account, creds, req, report),
+                    functools.partial(provider.launch, account, creds, req, report),
                     detail,
                 )
             except CapacityError as exc:

@@ -202,8 +202,10 @@ def azure_prices(items: Sequence[dict[str, Any]], region: str, sku: str) -> tupl
         if "low priority" in names:
             continue
         (spot if "spot" in names else on_demand).append((start, price))
-    pick = (lambda xs: max(xs)[1] if xs else None)  # noqa: E731 - newest effectiveStartDate
-    return pick(on_demand), pick(spot)
+    def newest(xs: list[tuple[str, float]]) -> float | None:  # by effectiveStartDate
+        return max(xs)[1] if xs else None
+
+    return newest(on_demand), newest(spot)
 
 
 def refresh_public_prices(offers: Sequence[Offer] | None = None, *, azure_endpoint_setting: str = "",

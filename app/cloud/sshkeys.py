@@ -129,7 +129,7 @@ def load_key(path: Path) -> SshKey:
         line = (
             key.public_key()
             .public_bytes(
-                serialization.Encoding.OpenSSH,  # type: ignore[union-attr]
+                serialization.Encoding.OpenSSH,
                 serialization.PublicFormat.OpenSSH,
             )
             .decode()

@@ -453,7 +453,7 @@ class TencentProvider:
 
     def _poll_delay(self, n: int) -> float:
         """0.25 s, 0.5 s, 1 s … up to poll_interval: quick operations end fast, slow ones cost few calls."""
-        return min(self.poll_interval, 0.25 * (2**n))
+        return min(self.poll_interval, 0.25 * float(2**n))
 
     # -- plumbing ----------------------------------------------------------------------------
     def _client(self, account: Account, creds: Credentials, service: str = "cvm", region: str = "") -> Any:
@@ -492,7 +492,7 @@ class TencentProvider:
         while True:
             attempt += 1
             try:
-                response = client.call_json(action, params)["Response"]
+                response: dict[str, Any] = client.call_json(action, params)["Response"]
             except exc_type as exc:
                 code = exc.get_code() or "Unknown"
                 if code.startswith("RequestLimitExceeded") and attempt < self.max_attempts:
@@ -1017,7 +1017,7 @@ class TencentProvider:
                 progress(name, message)
 
         zone = req.zone or next(iter(self.zones(account, creds, req.instance_type)), "")
-        ctx = {"zone": zone, "instance_type": req.instance_type, "currency": currency_for(account)}
+        ctx: dict[str, Any] = {"zone": zone, "instance_type": req.instance_type, "currency": currency_for(account)}
         # Crash-and-retry: the same token already made an instance → return it, create nothing.
         if req.client_token:
             found = self.find_by_client_token(account, creds, req.client_token)

@@ -23,8 +23,9 @@ import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Protocol
+from typing import Any
 
+from .models import Instance
 from .store import Store, register_schema
 
 log = logging.getLogger(__name__)
@@ -90,25 +91,8 @@ register_schema(
 )
 
 
-class InstanceLike(Protocol):
-    id: str
-    account: str
-    provider: str
-    region: str
-    zone: str
-    instance_type: str
-    state: str
-    spot: bool
-    public_ip: str
-    private_ip: str
-    price_per_hour: float | None
-    currency: str
-    launched_at: datetime | None
-    name: str
-    image_id: str
-    key_name: str
-    raw_state: str
-    tags: dict[str, str]
+# What the ledger records: a cloud's view of one instance (providers return it).
+InstanceLike = Instance
 
 
 def _utc(d: datetime | None = None) -> datetime:

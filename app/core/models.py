@@ -92,3 +92,26 @@ class Ranking:
     title: str
     items: tuple[RankedOffer, ...]
     excluded: tuple[tuple[tuple[str, str, str], str], ...] = ()  # (Offer.key, reason)
+
+
+# What a cloud says about one instance: providers return it, the ledger (core) records it.
+@dataclass(frozen=True)
+class Instance:
+    id: str
+    account: str
+    provider: str
+    region: str
+    zone: str
+    instance_type: str
+    state: str  # one of STATES
+    spot: bool
+    public_ip: str = ""
+    private_ip: str = ""
+    price_per_hour: float | None = None
+    currency: str = "USD"
+    launched_at: datetime | None = None  # UTC
+    name: str = ""
+    image_id: str = ""
+    key_name: str = ""
+    raw_state: str = ""
+    tags: dict[str, str] = field(default_factory=dict)

@@ -232,7 +232,7 @@ class _ChannelDataMessage(Message):
             v = int.from_bytes(self._plain[self._pos : self._pos + 4], "big")
             self._pos += 4
             return v
-        return super().get_int()
+        return int(super().get_int())
 
     def get_binary(self) -> bytes:
         if self._bio is None and self._pos + 4 <= self._end:
@@ -244,7 +244,7 @@ class _ChannelDataMessage(Message):
             if len(data) < n < (1 << 20):  # paramiko's get_bytes pads a short read with zeros
                 data += b"\0" * (n - len(data))
             return data
-        return super().get_binary()
+        return bytes(super().get_binary())
 
 
 MAX_PACKET = 1 << 20  # far above any packet a peer may send us (our max packet is 256 KiB)
@@ -260,7 +260,7 @@ def _fast_read_message(self: Packetizer) -> tuple[int, Message]:
         or self._Packetizer__compress_engine_in is not None  # type: ignore[attr-defined]
         or self._Packetizer__dump_packets  # type: ignore[attr-defined]
     ):
-        return _stock_read_message(self)
+        return _stock_read_message(self)  # type: ignore[no-any-return]
     rb = _fill(self, 4, True)
     aad = bytes(rb.view[rb.start : rb.start + 4])
     packet_size = struct.unpack(">I", aad)[0]
@@ -369,8 +369,8 @@ def _take_window(chan: Any, want: int) -> int:
         extra = min(chan.out_window_size, want - first)
         if extra > 0:
             chan.out_window_size -= extra
-            return first + extra
-        return first
+            return int(first + extra)
+        return int(first)
 
 
 def _send_packets(chan: Any, view: memoryview) -> None:

@@ -31,6 +31,7 @@ from pathlib import Path
 import paramiko
 
 from app.core.errors import LabGpuError
+from app.core.fingerprints import normalize_fingerprint, parse_console_fingerprints  # noqa: F401 - re-exported
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.paths import Paths, atomic_write_text, default_paths
 
@@ -133,14 +134,6 @@ def sha256_fingerprint(key: paramiko.PKey) -> str:
     return "SHA256:" + base64.b64encode(digest).decode().rstrip("=")
 
 
-def normalize_fingerprint(text: str) -> str:
-    """Accept ``SHA256:abc``, ``abc`` (no prefix) or with '=' padding; compare in canonical form."""
-    text = text.strip()
-    if text.upper().startswith("SHA256:"):
-        text = text[7:]
-    return "SHA256:" + text.rstrip("=")
-
-
 def host_entry(hostname: str, port: int) -> str:
     """The known_hosts name OpenSSH uses: ``host`` on port 22, else ``[host]:port``."""
     return hostname if port == 22 else f"[{hostname}]:{port}"
@@ -165,44 +158,6 @@ class HostKeyPrompt:
 
 
 AcceptCallback = Callable[[HostKeyPrompt], bool]
-
-_CONSOLE_FP_RE = re.compile(r"(SHA256:[A-Za-z0-9+/=]{20,})")
-
-
-def parse_console_fingerprints(console_output: str) -> list[str]:
-    """SHA256 fingerprints from an EC2 console output (cloud-init prints them at boot).
-
-    cloud-init writes a ``-----BEGIN SSH HOST KEY FINGERPRINTS-----`` block (``256 SHA256:… root@ip
-    (ED25519)``) and a ``-----BEGIN SSH HOST KEY KEYS-----`` block with the public keys; both are
-    used. Only text inside those blocks counts: a line a user process printed elsewhere does not.
-    """
-    out: list[str] = []
-    block = ""
-    for line in console_output.splitlines():
-        line = line.strip()
-        if "-----BEGIN SSH HOST KEY FINGERPRINTS-----" in line:
-            block = "fp"
-            continue
-        if "-----BEGIN SSH HOST KEY KEYS-----" in line:
-            block = "keys"
-            continue
-        if "-----END SSH HOST KEY" in line:
-            block = ""
-            continue
-        if block == "fp":
-            m = _CONSOLE_FP_RE.search(line)
-            if m:
-                out.append(normalize_fingerprint(m.group(1)))
-        elif block == "keys":
-            parts = line.split()
-            if len(parts) >= 2:
-                try:
-                    blob = base64.b64decode(parts[1])
-                except ValueError:
-                    continue
-                out.append("SHA256:" + base64.b64encode(hashlib.sha256(blob).digest()).decode().rstrip("="))
-    return list(dict.fromkeys(out))
-
 
 class KnownHosts:
     """The app's known_hosts (read/write) plus the user's ~/.ssh/known_hosts (read-only)."""
@@ -376,16 +331,3 @@ def forget_host_key(hostname: str, port: int = 22, paths: Paths | None = None) -
     return KnownHosts(paths).forget(hostname, port)
 
 
-def ec2_console_fingerprints(ec2_client: object, instance_id: str) -> list[str]:
-    """Host-key fingerprints an EC2 instance printed at boot (``GetConsoleOutput``), or [].
-
-    ``ec2_client`` is a boto3 EC2 client for the instance's account and region (the cloud feature
-    makes it; this module needs no AWS imports). boto3 already base64-decodes ``Output``. Empty
-    output (the first minutes after launch) gives [] and the user is asked as on any first contact.
-    """
-    try:
-        resp = ec2_client.get_console_output(InstanceId=instance_id, Latest=True)  # type: ignore[attr-defined]
-    except Exception:  # noqa: BLE001 - console output is a bonus check; without it the user decides
-        log.info("no console output for %s", instance_id, exc_info=True)
-        return []
-    return parse_console_fingerprints(str(resp.get("Output") or ""))

@@ -186,44 +186,28 @@ def find_host(name: str, paths: Paths | None = None) -> HostRecord:
     return hs.get(name)  # raises HostNotFoundError
 
 
-def console_fingerprints_for(rec: HostRecord, paths: Paths | None = None) -> list[str]:
-    """For a launched AWS instance: the host-key fingerprints its console output printed at boot.
+# A cloud that vouches for a launched instance's host key (the fingerprints its console printed at
+# first boot): set by the composition root (app/wiring.py), because remote never imports cloud.
+ConsoleVoucher = Callable[[HostRecord, "Paths | None"], Sequence[str]]
+_console_voucher: ConsoleVoucher | None = None
 
-    An independent channel (the AWS API) vouching for the key, so a match needs no prompt and a
-    mismatch is refused. Best effort: any problem (no account, no output yet, no network) gives []
-    and the user is asked as on any first contact.
+
+def set_console_voucher(voucher: ConsoleVoucher | None) -> None:
+    global _console_voucher
+    _console_voucher = voucher
+
+
+def console_fingerprints_for(rec: HostRecord, paths: Paths | None = None) -> list[str]:
+    """For a launched instance: the host-key fingerprints its cloud says it printed at boot.
+
+    An independent channel (the cloud's API) vouching for the key, so a match needs no prompt and a
+    mismatch is refused. Best effort: any problem (no voucher, no account, no output yet, no network)
+    gives [] and the user is asked as on any first contact.
     """
-    if rec.provider != "aws" or not rec.instance_id:
+    if _console_voucher is None or not rec.instance_id:
         return []
     try:
-        import boto3
-        import botocore.config
-
-        from app.core.accounts import AccountBook
-        from app.core.instances import Ledger
-        from app.core.store import Store
-
-        from .hostkeys import ec2_console_fingerprints
-
-        store = Store(paths=paths)
-        store.migrate()
-        entry = Ledger(store).get(rec.instance_id, "aws")
-        if entry is None:
-            return []
-        book = AccountBook(store)
-        account = book.get(entry.account)
-        creds = book.credentials(entry.account)
-        client = boto3.session.Session(
-            aws_access_key_id=creds.key_id,
-            aws_secret_access_key=creds.secret,
-            aws_session_token=creds.session_token or None,
-            region_name=entry.region or account.region,
-        ).client(
-            "ec2",
-            endpoint_url=account.endpoint or None,
-            config=botocore.config.Config(connect_timeout=5, read_timeout=10, retries={"max_attempts": 2}),
-        )
-        return ec2_console_fingerprints(client, rec.instance_id)
+        return [str(f) for f in _console_voucher(rec, paths)]
     except Exception as exc:  # noqa: BLE001 - a bonus check; never blocks connecting
         log.info("no console fingerprints for %s: %s", rec.instance_id, type(exc).__name__)
         return []
@@ -389,7 +373,7 @@ def _authenticate(transport: paramiko.Transport, target: Target, tuning: Transpo
         except paramiko.SSHException as exc:
             log.info("public key %s failed: %s", label, exc)
             return False
-        return transport.is_authenticated()
+        return bool(transport.is_authenticated())
 
     if target.auth in ("key", "auto"):
         explicit = list(target.key_files)

@@ -379,13 +379,17 @@ ec2: #############################################################
 
 
 def test_console_fingerprints_parsed():
+    """One parser for console fingerprints (app.core.fingerprints), in the form the SSH side compares."""
     import base64
 
-    from app.cloud.aws import _console_text, parse_console_fingerprints
+    from app.cloud.aws import _console_text
+    from app.core.fingerprints import parse_console_fingerprints
 
     fps = parse_console_fingerprints(_console_text(base64.b64encode(CONSOLE.encode()).decode()))
-    assert [f.split()[-1] for f in fps] == ["(ECDSA)", "(ED25519)"]
-    assert fps[1].startswith("256 SHA256:Qm9u")
+    assert fps == [
+        "SHA256:7c1Zc4sQn5uW0fM4sX1l4q9d0sNQ9n0K8Q2mZJ2o8tI",
+        "SHA256:Qm9uZ2VyIGZpbmdlcnByaW50IGhlcmUgZm9yIHRlc3Q",
+    ]
     assert parse_console_fingerprints("no markers here") == []
 
 

@@ -48,3 +48,33 @@ def test_core_imports_with_qt_made_unimportable():
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip().endswith("ok")
+
+
+def _lint_imports(root: Path) -> subprocess.CompletedProcess[str]:
+    script = Path(sys.executable).parent / "lint-imports"
+    return subprocess.run(
+        [str(script), "--config", str(root / "pyproject.toml")],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_layer_contracts_hold_and_catch_a_broken_layer(tmp_path):
+    """The contracts the README's test command checks pass on the code, and are not vacuous: the
+    same check fails on a copy where remote imports cloud and a ui feature imports another."""
+    ok = _lint_imports(ROOT)
+    assert ok.returncode == 0, ok.stdout + ok.stderr
+    assert "0 broken" in ok.stdout
+    import shutil
+
+    copy = tmp_path / "copy"
+    shutil.copytree(ROOT / "app", copy / "app", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", copy / "pyproject.toml")
+    (copy / "app" / "remote" / "_bad.py").write_text("from app.cloud import base  # noqa\n")
+    (copy / "app" / "ui" / "offers" / "_bad.py").write_text("import app.ui.cloud.instances_page  # noqa\n")
+    bad = _lint_imports(copy)
+    assert bad.returncode != 0
+    assert "app.remote._bad -> app.cloud" in bad.stdout
+    assert "app.ui.offers._bad -> app.ui.cloud" in bad.stdout

@@ -156,33 +156,6 @@ def test_no_auto_add_policy_anywhere_in_app():
     assert use.search("client.set_missing_host_key_policy(paramiko.AutoAddPolicy())")
 
 
-def test_ec2_console_output_through_boto3_against_moto(moto):
-    """moto's console output has no cloud-init block: [] (the user is asked instead); a client whose
-    call fails gives [] too, never an exception that blocks connecting."""
-    import boto3
-
-    from app.remote.hostkeys import ec2_console_fingerprints
-
-    ec2 = boto3.client(
-        "ec2",
-        region_name="us-east-1",
-        endpoint_url=moto.url,
-        aws_access_key_id="AKIAMOTOTESTKEY00001",
-        aws_secret_access_key="x",
-    )
-    iid = ec2.run_instances(ImageId="ami-0ub0000000000c3", MinCount=1, MaxCount=1, InstanceType="t3.micro")[
-        "Instances"
-    ][0]["InstanceId"]
-    assert ec2_console_fingerprints(ec2, iid) == []
-    assert ec2_console_fingerprints(ec2, "i-00000000000000000") == []
-
-    class Fake:
-        def get_console_output(self, **kw):
-            return {"Output": CONSOLE.format(fp="SHA256:" + "B" * 43, pub="")}
-
-    assert ec2_console_fingerprints(Fake(), "i-1") == ["SHA256:" + "B" * 43]
-
-
 def test_server_with_several_key_types_is_not_a_changed_key(extra_sshd, private_home):
     """Trusting its ecdsa key, a later connection asks for ecdsa first (as OpenSSH does)."""
     import paramiko
@@ -203,12 +176,23 @@ def test_server_with_several_key_types_is_not_a_changed_key(extra_sshd, private_
         assert conn.fingerprint == extra_sshd.host_key_fingerprint
 
 
-def test_console_check_for_a_launched_aws_instance_uses_its_account(moto, aws_proxy, sshd, secret_service):
-    """The connection asks EC2 (moto here) for the console output with the instance's own account;
-    moto prints no cloud-init block, so the user is asked as on any first contact."""
+def test_console_check_for_a_launched_aws_instance_uses_its_account(
+    moto, aws_proxy, sshd, secret_service, monkeypatch
+):
+    """The connection asks EC2 (moto here) for the console output with the instance's own account,
+    through the cloud service the entry point wires in (remote never imports cloud); moto prints no
+    cloud-init block, so the user is asked as on any first contact."""
     from dataclasses import replace
 
     import boto3
+
+    from app import wiring
+    from app.remote import ssh
+
+    assert ssh._console_voucher is None  # nothing wired: a plain first contact
+    monkeypatch.setattr(ssh, "_console_voucher", None)
+    wiring.install()  # what app/__main__.py does; monkeypatch puts None back afterwards
+    assert ssh._console_voucher is wiring.console_fingerprints
 
     from app.core.accounts import Account, AccountBook, Credentials
     from app.core.hosts import instance_hosts
@@ -254,6 +238,7 @@ def test_console_check_for_a_launched_aws_instance_uses_its_account(moto, aws_pr
     assert [p.get("InstanceId") for p in aws_proxy.params("GetConsoleOutput")] == [iid]
     aws_proxy.inject("GetConsoleOutput", "UnauthorizedOperation", status=403)
     assert console_fingerprints_for(rec) == []  # an AWS error never blocks connecting
+    assert console_fingerprints_for(replace(rec, instance_id="i-00000000000000000")) == []  # unknown
     prompts = []
     rec = replace(rec, hostname=sshd.host, port=sshd.port, user=sshd.user, key_path=str(sshd.client_key))
     with open_connection(rec, accept=lambda p: prompts.append(p) or True):

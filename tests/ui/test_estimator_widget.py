@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from app.core.models import Offer
-from app.ui.advisor.estimator import EstimatorWidget
+from app.ui.shared.estimator import EstimatorWidget
 
 
 def _offer(provider="aws", *, od=3.0, spot=0.9, month=1500.0, currency="USD", gpus=1.0) -> Offer:

@@ -82,7 +82,12 @@ def test_launch_button_opens_the_launch_dialog_for_tencent_and_explains_other_cl
     panel = page.details
     assert panel.launch_button.isEnabled()
     qtbot.mouseClick(panel.launch_button, Qt.MouseButton.LeftButton)
-    dialog = panel.launch_dialog
+    # launching happens on the Instances page, which then lists the new instance
+    window = app_window[1]
+    qtbot.waitUntil(lambda: window.current_page_id() == "instances", timeout=5000)
+    instances = window.pages["instances"]
+    qtbot.waitUntil(lambda: getattr(instances, "launch_dialog", None) is not None, timeout=5000)
+    dialog = instances.launch_dialog
     qtbot.waitUntil(dialog.isVisible, timeout=5000)
     assert dialog.type_edit.text() == tencent.instance_type
     dialog.reject()

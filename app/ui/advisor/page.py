@@ -41,8 +41,8 @@ from PySide6.QtWidgets import (
 from app.core import advisor as core
 from app.core.currency import convert, effective_rate, format_money
 from app.core.models import PROVIDERS, Offer
-from app.ui.advisor.estimator import SETTINGS_KEY, EstimatorWidget
 from app.ui.context import AppContext
+from app.ui.shared.estimator import SETTINGS_KEY, EstimatorWidget
 from app.ui.tasks import Task
 
 log = logging.getLogger(__name__)

@@ -11,18 +11,9 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
+from app.ui.shared.services import cloud_service  # noqa: F401 - the cloud pages import it from here
+
 SETTINGS_KEY = "cloudui"  # ctx.settings.extra["cloudui"]: last choices that survive a restart
-
-
-def cloud_service(ctx: Any) -> Any:
-    """The app's CloudService (created on first use; closed by ctx.shutdown())."""
-    svc = ctx.services.get("cloud")
-    if svc is None:
-        from app.cloud.launch import CloudService
-
-        svc = CloudService(ctx.paths)
-        ctx.services["cloud"] = svc
-    return svc
 
 
 def ui_state(ctx: Any) -> dict[str, Any]:

@@ -361,7 +361,7 @@ class InstancesPage(QWidget):
         self._update_buttons()
 
     def _guard_text(self, e: Any) -> str:
-        from app.ui.monitor.guards_ui import badge
+        from app.ui.shared.guards_ui import badge
 
         cfg = self.guards.get(e.id)
         return badge(cfg, True) if cfg is not None else "—"
@@ -560,12 +560,13 @@ class InstancesPage(QWidget):
         from app.ui.cloud.launch_dialog import open_launch_dialog
 
         dialog = open_launch_dialog(self.ctx, offer, self, spot=spot)
+        self.launch_dialog = dialog
         dialog.launched.connect(lambda result: (self.load_ledger(), self.reconcile()))
         self._keep(dialog)
         return dialog
 
     def edit_guards(self) -> Any:
-        from app.ui.monitor.guards_ui import EditGuardsDialog
+        from app.ui.shared.guards_ui import EditGuardsDialog
 
         e = self.selected_entry()
         if e is None:

@@ -172,7 +172,7 @@ class LaunchDialog(QDialog):
         form.addRow("", self.cidr_note)
         form.addRow(self.tr("Billing"), spot_row)
         form.addRow("", self.price_note)
-        from app.ui.monitor.guards_ui import GuardEditor, defaults_from_settings
+        from app.ui.shared.guards_ui import GuardEditor, defaults_from_settings
 
         # Guards (idle, budget, maximum runtime…), saved for the new instance once it runs.
         self.guard_editor = GuardEditor(defaults_from_settings(self.ctx.settings), True, form_page)
@@ -584,7 +584,7 @@ class LaunchDialog(QDialog):
         return self.guard_editor.config() if self.guard_editor.isChecked() else None
 
     def _save_guard(self, instance_id: str) -> None:
-        from app.ui.monitor.guards_ui import badge, save_guard
+        from app.ui.shared.guards_ui import badge, save_guard
 
         cfg = self.guard_config()
         if cfg is None:

@@ -78,7 +78,7 @@ def row_for(entry: Any, now: datetime, rate: Any = None) -> RunningRow:
 def running_rows(ctx: Any, now: datetime | None = None) -> list[RunningRow]:
     """Every billing instance of the ledger with its cost (blocking; run in a task)."""
     from app.core.currency import effective_rate
-    from app.ui.cloud import cloud_service
+    from app.ui.shared.services import cloud_service
 
     now = now or datetime.now(timezone.utc)
     rate = effective_rate(ctx.settings)

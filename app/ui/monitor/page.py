@@ -284,12 +284,12 @@ class MonitorPage(QWidget):
         return kind == "instance" or (kind is None and host.startswith(("ins-", "i-")))
 
     def _show_guard(self, host: str, panel: HostPanel) -> None:
-        from app.ui.monitor.guards_ui import badge
+        from app.ui.shared.guards_ui import badge
 
         panel.set_guard(badge(self.guards.get(host), self.can_stop(host)))
 
     def edit_guards(self, host: str) -> Any:
-        from app.ui.monitor.guards_ui import EditGuardsDialog
+        from app.ui.shared.guards_ui import EditGuardsDialog
 
         dialog = EditGuardsDialog(self.ctx, host, self.guards.get(host), self.can_stop(host), self)
         dialog.saved.connect(self._on_guard_saved)

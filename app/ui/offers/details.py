@@ -167,15 +167,14 @@ class OfferDetailsPanel(QWidget):
     def _on_launch_button_clicked(self) -> None:
         if self._offer is None or self._offer.provider not in LAUNCHABLE_PROVIDERS:
             return
-        from app.ui.cloud.launch_dialog import open_launch_dialog
-
-        self.launch_dialog = open_launch_dialog(self.ctx, self._offer, self.window())
+        # The Instances page owns launching (and lists the new instance once it is up).
+        self.ctx.navigate("instances", {"launch": self._offer})
 
     def _ensure_estimator(self) -> QWidget | None:
         if self.estimator is not None:
             return self.estimator
         try:
-            from app.ui.advisor.estimator import EstimatorWidget
+            from app.ui.shared.estimator import EstimatorWidget
         except ImportError as exc:
             log.info("cost estimator not available: %s", exc)
             return None

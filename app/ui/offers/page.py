@@ -228,7 +228,7 @@ class OffersPage(QWidget):
     @Slot()
     def _on_live_button_clicked(self) -> None:
         """Fetch live prices with every account (off the GUI thread), then reload the table."""
-        from app.ui.cloud import cloud_service
+        from app.ui.shared.services import cloud_service
 
         self.live_button.setEnabled(False)
         self.status_label.setText(self.tr("Fetching live prices from your cloud accounts…"))
