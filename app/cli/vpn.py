@@ -9,7 +9,7 @@ Scripts rely on this behaviour:
 - ``vpn down PROFILE`` stops it and remembers the choice (the app does not reconnect).
 - ``vpn status PROFILE [--json]`` prints the state (exit 0 whatever the state is, non-zero only
   when it cannot be determined); ``vpn ls [--json]``, ``vpn rm PROFILE``, ``vpn log PROFILE``.
-- ``vpn keep PROFILE`` is internal: the keeper ``vpn up`` leaves behind (see app/remote/vpn.py).
+- ``vpn keep PROFILE`` is internal: the keeper ``vpn up`` leaves behind (see app/remote/vpn/keeper.py).
 
 Exit 0 on success; otherwise non-zero and one clear line on stderr (the shared CLI error path).
 """
