@@ -11,6 +11,8 @@ from app.core.i18n import QT_TRANSLATE_NOOP
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    from app.core.catalog import SORT_ALIASES, SORT_KEYS
+
     p = subparsers.add_parser(
         "offers", help="list GPU offers across clouds",
         description="List GPU offers from the bundled catalog (and cached live prices). Prices are "
@@ -26,8 +28,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="maximum on-demand (or, with --spot, spot) price per hour")
     p.add_argument("--currency", type=str.upper, choices=("CNY", "USD"), default="USD",
                    help="currency of --max-price (default USD)")
-    p.add_argument("--sort", choices=("price", "price_per_tflop", "price_per_gpu", "spot", "vram"),
-                   default="price_per_tflop", help="sort order (default price_per_tflop)")
+    p.add_argument("--sort", choices=(*SORT_KEYS, *SORT_ALIASES), default="per_tflop", metavar="KEY",
+                   help="sort as the app's offers table does: " + ", ".join(SORT_KEYS)
+                   + " (vram = per GPU; price, price_per_tflop, price_per_gpu are accepted too; default per_tflop)")
+    p.add_argument("--desc", action="store_true", help="largest first (unknown values still last)")
     p.add_argument("--spot", action="store_true", help="only offers with a spot/preemptible market")
     p.add_argument("--region", default="", help="region contains this text")
     p.add_argument("--json", action="store_true", help="print a JSON array")
@@ -79,7 +83,7 @@ def run_offers(args: argparse.Namespace) -> int:
     flt = OfferFilter(providers=tuple(providers), gpu_models=tuple(args.gpu), min_vram=args.min_vram,
                       gpu_count=args.gpus, max_price=args.max_price, currency=args.currency,
                       spot_only=args.spot, region=args.region)
-    offers = sort_offers(filter_offers(load.offers, flt, rate, load.gpus), args.sort, rate)
+    offers = sort_offers(filter_offers(load.offers, flt, rate, load.gpus), args.sort, rate, args.desc)
     if args.json:
         print_json([offer_to_dict(o) for o in offers])
         return 0

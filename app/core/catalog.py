@@ -602,41 +602,79 @@ def filter_offers(offers: Iterable[Offer], flt: OfferFilter, rate: ExchangeRate 
     return [o for o, ok in zip(offers, filter_mask(offers, flt, rate, gpus), strict=True) if ok]
 
 
-SORT_KEYS = ("price", "price_per_tflop", "price_per_gpu", "spot", "vram", "tflops")
+# One set of sort keys for the offers table and `labgpu offers --sort` (the CLI's names are the
+# table's column keys; the older CLI spellings stay as aliases). "vram" is VRAM per GPU, as the
+# column shows and as --min-vram filters; "total_vram" is all GPUs together.
+SORT_KEYS = (
+    "provider", "region", "instance_type", "gpu", "count", "vram", "total_vram", "tflops", "vcpu", "ram",
+    "network", "on_demand", "spot", "prepaid", "per_gpu", "per_tflop", "age", "source",
+)
+SORT_ALIASES = {"price": "on_demand", "price_per_tflop": "per_tflop", "price_per_gpu": "per_gpu"}
 
 
-def sort_value(offer: Offer, key: str, rate: ExchangeRate) -> float | None:
-    """A comparable number for `key` (prices in USD so currencies compare); None = unknown."""
-    if key == "price":
-        return convert(offer.price_on_demand, offer.currency, "USD", rate)
-    if key == "spot":
-        return convert(offer.price_spot, offer.currency, "USD", rate)
-    if key == "price_per_tflop":
-        return convert(price_per_tflop_hour(offer), offer.currency, "USD", rate)
-    if key == "price_per_gpu":
-        return convert(price_per_gpu_hour(offer), offer.currency, "USD", rate)
+def sort_value(offer: Offer, key: str, rate: ExchangeRate, now: datetime | None = None) -> Any:
+    """A comparable value for `key`: a number (prices in USD so currencies compare) or lower-case text;
+    None = unknown (sorts last in both directions)."""
+    key = SORT_ALIASES.get(key, key)
+    if key == "provider":
+        return PROVIDERS.get(offer.provider, offer.provider).lower()
+    if key == "region":
+        return offer.region.lower()
+    if key == "instance_type":
+        return offer.instance_type.lower()
+    if key == "gpu":
+        return offer.gpu_model.lower()
+    if key == "count":
+        return offer.gpu_count
     if key == "vram":
+        return offer.vram_gb
+    if key == "total_vram":
         return offer.total_vram_gb
     if key == "tflops":
         return offer.total_fp16_tflops
+    if key == "vcpu":
+        return offer.vcpu
+    if key == "ram":
+        return offer.ram_gb
+    if key == "network":
+        return offer.network_gbps
+    if key == "on_demand":
+        return convert(offer.price_on_demand, offer.currency, "USD", rate)
+    if key == "spot":
+        return convert(offer.price_spot, offer.currency, "USD", rate)
+    if key == "prepaid":
+        return convert(offer.price_prepaid_month, offer.currency, "USD", rate)
+    if key == "per_gpu":
+        return convert(price_per_gpu_hour(offer), offer.currency, "USD", rate)
+    if key == "per_tflop":
+        return convert(price_per_tflop_hour(offer), offer.currency, "USD", rate)
+    if key == "age":
+        seconds = price_age(offer, now).seconds
+        return None if math.isinf(seconds) else seconds
+    if key == "source":
+        return offer.price_source.lower() or None
     raise ValueError(f"unknown sort key {key!r} (known: {', '.join(SORT_KEYS)})")
 
 
-def sort_offers(offers: Iterable[Offer], key: str = "price_per_tflop", rate: ExchangeRate | None = None,
-                descending: bool = False) -> list[Offer]:
-    """Sorted by `key`; offers whose value is unknown always come last, in a stable order."""
+def sort_order(values: Sequence[Any], tie: Sequence[Any], keys: Sequence[Any], descending: bool = False) -> list[int]:
+    """Row order for `values` (None = unknown, always last); equal values are ordered by `tie`
+    (price per TFLOP-hour: the cheaper compute first) and then by `keys`, so the order is stable."""
+    inf = math.inf
+    known = [i for i, v in enumerate(values) if v is not None]
+    unknown = [i for i, v in enumerate(values) if v is None]
+    known.sort(key=lambda i: (values[i], inf if tie[i] is None else tie[i]), reverse=descending)
+    unknown.sort(key=lambda i: (inf if tie[i] is None else tie[i], keys[i]))
+    return known + unknown
+
+
+def sort_offers(offers: Iterable[Offer], key: str = "per_tflop", rate: ExchangeRate | None = None,
+                descending: bool = False, now: datetime | None = None) -> list[Offer]:
+    """Sorted by `key` exactly as the offers table sorts; unknown values always come last."""
     rate = rate or default_rate()
-    known: list[tuple[float, Offer]] = []
-    unknown: list[Offer] = []
-    for o in offers:
-        v = sort_value(o, key, rate)
-        if v is None:
-            unknown.append(o)
-        else:
-            known.append((v, o))
-    known.sort(key=lambda t: (t[0], t[1].key), reverse=descending)
-    unknown.sort(key=lambda o: o.key)
-    return [o for _, o in known] + unknown
+    offers = list(offers)
+    values = [sort_value(o, key, rate, now) for o in offers]
+    tie = [sort_value(o, "per_tflop", rate, now) for o in offers]
+    return [offers[i] for i in sort_order(values, tie, [o.key for o in offers], descending)]
 
 
 def offer_to_dict(offer: Offer, rate: ExchangeRate | None = None) -> dict[str | None, Any]:

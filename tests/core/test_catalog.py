@@ -279,6 +279,18 @@ def test_sort_puts_unknown_last_in_both_directions_and_compares_across_currencie
         sort_offers([a], "colour", RATE)
 
 
+def test_vram_sorts_per_gpu_everywhere_and_total_vram_is_its_own_key():
+    """The table's VRAM column and `labgpu offers --sort vram` agree: per GPU (was: total in the CLI)."""
+    one_big = _offer(instance_type="one_big", gpu_count=1, vram_gb=80.0, price_on_demand=4.0)
+    eight_small = _offer(instance_type="eight_small", gpu_count=8, vram_gb=24.0, price_on_demand=9.0)
+    assert [o.instance_type for o in sort_offers([one_big, eight_small], "vram", RATE)] == [
+        "eight_small", "one_big"]
+    assert [o.instance_type for o in sort_offers([one_big, eight_small], "total_vram", RATE)] == [
+        "one_big", "eight_small"]
+    # the CLI's older names are the table's keys
+    assert sort_offers([one_big, eight_small], "price", RATE) == sort_offers([one_big, eight_small], "on_demand", RATE)
+
+
 def test_filter_round_trips_through_settings_and_tolerates_junk():
     f = OfferFilter(providers=("aws",), gpu_models=("A100",), min_vram=40, gpu_count=8, max_price=20,
                     currency="CNY", spot_only=True, region="us", text="p4d")

@@ -33,6 +33,8 @@ from app.core.catalog import (
     price_age,
     price_per_gpu_hour,
     price_per_tflop_hour,
+    sort_order,
+    sort_value,
 )
 from app.core.currency import ExchangeRate, convert, default_rate, format_money
 from app.core.i18n import translate
@@ -388,50 +390,18 @@ class OffersTableModel(QAbstractTableModel):
     # -- sorting ------------------------------------------------------------------------------
 
     def _sort_value(self, offer: Offer, key: str) -> Any:
-        """Number (or lower-case text) to sort by; None = unknown. Prices compare in USD."""
-        usd = self._rate
-        if key == "provider":
-            return PROVIDERS.get(offer.provider, offer.provider).lower()
-        if key == "region":
-            return offer.region.lower()
-        if key == "instance_type":
-            return offer.instance_type.lower()
-        if key == "gpu":
-            return offer.gpu_model.lower()
-        if key == "count":
-            return offer.gpu_count
-        if key == "vram":
-            return offer.vram_gb
-        if key == "tflops":
-            return offer.total_fp16_tflops
-        if key == "vcpu":
-            return offer.vcpu
-        if key == "ram":
-            return offer.ram_gb
-        if key == "network":
-            return offer.network_gbps
-        if key == "on_demand":
-            return convert(offer.price_on_demand, offer.currency, "USD", usd)
-        if key == "spot":
-            return convert(offer.price_spot, offer.currency, "USD", usd)
-        if key == "prepaid":
-            return convert(offer.price_prepaid_month, offer.currency, "USD", usd)
-        if key == "per_gpu":
-            return convert(price_per_gpu_hour(offer), offer.currency, "USD", usd)
-        if key == "per_tflop":
-            return convert(price_per_tflop_hour(offer), offer.currency, "USD", usd)
-        if key == "age":
-            s = price_age(offer, self._now).seconds
-            return None if math.isinf(s) else s
-        if key == "source":
-            return offer.price_source.lower() or None
+        """Number (or lower-case text) to sort by; None = unknown. The advisor's rank and reasons are
+        the table's own; every other key sorts as `labgpu offers --sort` does (core.catalog)."""
         if key == "rank":
             r = self._ranks.get(offer.key)
             return r.rank if r else None
         if key == "why":
             r = self._ranks.get(offer.key)
             return "; ".join(r.reasons).lower() if r else None
-        return None
+        try:
+            return sort_value(offer, key, self._rate, self._now)
+        except ValueError:
+            return None
 
     def _order(self, key: str, descending: bool) -> list[int]:
         values = self._sort_cache.get(key)
@@ -442,12 +412,7 @@ class OffersTableModel(QAbstractTableModel):
         if tie is None or len(tie) != len(self._offers):
             tie = [self._sort_value(o, "per_tflop") for o in self._offers]
             self._sort_cache["__tie__"] = tie
-        inf = math.inf
-        known = [i for i, v in enumerate(values) if v is not None]
-        unknown = [i for i, v in enumerate(values) if v is None]
-        known.sort(key=lambda i: (values[i], inf if tie[i] is None else tie[i]), reverse=descending)
-        unknown.sort(key=lambda i: (inf if tie[i] is None else tie[i], self._offers[i].key))
-        return known + unknown
+        return sort_order(values, tie, [o.key for o in self._offers], descending)
 
     def _apply_sort(self) -> None:
         self._text_cache.clear()
