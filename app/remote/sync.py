@@ -34,7 +34,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import hashlib
-import json
 import logging
 import os
 import queue
@@ -48,7 +47,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
@@ -85,7 +84,17 @@ from paramiko.sftp_attr import SFTPAttributes
 from app.core.errors import LabGpuError
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.paths import Paths
-from app.core.store import Store, register_schema
+from app.core.syncmodel import (
+    DEFAULT_CHANNELS,  # noqa: F401 - re-exported
+    DOWN,
+    STEP_TIMEOUT,
+    UP,
+    SyncOptions,
+    SyncProgress,
+    SyncResult,
+    display_name,
+)
+from app.core.syncpairs import SyncPair, SyncRun, SyncStore  # noqa: F401 - re-exported
 from app.core.syncplan import (
     DIR,
     FILE,
@@ -106,6 +115,7 @@ from app.core.syncplan import (
     remote_target,
     unsafe_path,
 )
+from app.core.units import human_bytes
 
 from . import fastssh
 from .sync_caps import (
@@ -125,8 +135,6 @@ from .sync_sftp import parse_statvfs, read_only_request, sftp_mkdirs, sftp_sha25
 log = logging.getLogger(__name__)
 fastssh.install()
 
-UP, DOWN = "up", "down"
-
 # Tuned on loopback against OpenSSH's internal-sftp (bench_sync.py): 64 KiB requests keep
 # sftp-server and paramiko's packetizer busy without big copies; 48 requests in flight hide the
 # round trip; 4 channels for many small files. See the report in the benchmark for numbers.
@@ -143,11 +151,9 @@ TAR_STREAMS = 2
 TAR_BATCH_BYTES = 64 * 1024 * 1024
 SPLIT_MIN = 64 * 1024 * 1024  # a download this big is fetched as SPLIT_PARTS byte ranges in parallel
 SPLIT_PARTS = 2  # 2 ranges beat 4 on 2 cores once the client path was lean (fewer sftp-server processes)
-DEFAULT_CHANNELS = 4
 CHANNEL_WINDOW = 32 * 1024 * 1024  # our receive window per channel (downloads)
 CHANNEL_MAX_PACKET = 256 * 1024  # lets sshd send big packets: fewer per-packet costs in paramiko
 BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0, 15.0)
-STEP_TIMEOUT = 120.0  # s without any answer from the server in one remote step (see SyncOptions)
 PROBE_TIMEOUT = 20.0  # the capability probe: a server that does not answer it gets pure SFTP
 PROGRESS_INTERVAL = 0.1
 
@@ -257,97 +263,6 @@ _OUTER_NET_ERRORS: tuple[type[BaseException], ...] = (
     socket.timeout,
 )
 
-
-# ---------------------------------------------------------------------------------------------
-# progress, options, result
-
-
-@dataclass
-class SyncProgress:
-    """What a progress callback gets (about 10 times a second, and at every state change)."""
-
-    state: str = "listing"  # listing | planning | transferring | verifying | deleting | waiting | done
-    files_done: int = 0
-    files_total: int = 0
-    bytes_done: int = 0
-    bytes_total: int = 0
-    rate: float = 0.0  # bytes/s, smoothed
-    eta: float | None = None  # seconds
-    current: str = ""
-    attempt: int = 0
-    message: str = ""
-
-
-@dataclass
-class SyncOptions:
-    direction: str = UP
-    delete: bool = False
-    dry_run: bool = False
-    verify: bool = False
-    force: bool = False
-    excludes: Sequence[str] = ()
-    default_excludes: bool = True
-    gitignore: bool = False
-    bwlimit_kbps: float | None = None  # KiB/s, None = unlimited
-    channels: int = DEFAULT_CHANNELS
-    check_space: bool = True
-    reconnect: bool = True
-    max_attempts: int = 10  # with BACKOFF: about 75 s to get the connection (or VPN) back
-    preserve_mode: bool = True
-    step_timeout: float = STEP_TIMEOUT  # s of silence from the server in one step before it fails
-    force_mode: str = ""  # tests/benchmarks: "sftp" forces the pure SFTP path on any server
-
-
-@dataclass
-class SyncResult:
-    direction: str
-    files: int = 0  # transferred
-    bytes: int = 0  # transferred (payload)
-    skipped: int = 0  # unchanged by quick check / checksum
-    deleted: int = 0
-    conflicts: int = 0
-    refused: int = 0
-    excluded: int = 0
-    mkdirs: int = 0
-    seconds: float = 0.0
-    attempts: int = 1
-    dry_run: bool = False
-    verified: int = 0
-    plan: SyncPlan | None = field(default=None, repr=False)
-    conflict_paths: list[str] = field(default_factory=list)
-    refused_paths: list[str] = field(default_factory=list)
-    server: dict[str, Any] = field(default_factory=dict)  # ServerCaps.summary(): the path taken
-    # what the user asked for that was NOT transferred: {"path", "why"} (refused names, special
-    # files, symlinks, folders that could not be read); non-empty → the CLI exits non-zero
-    not_transferred: list[dict[str, str]] = field(default_factory=list)
-
-    @property
-    def complete(self) -> bool:
-        return not self.not_transferred
-
-    def summary(self) -> dict[str, Any]:
-        d = asdict(self)
-        d.pop("plan")
-        d["seconds"] = round(self.seconds, 3)
-        d["conflict_paths"] = [display_name(p) for p in self.conflict_paths[:100]]
-        d["refused_paths"] = [display_name(p) for p in self.refused_paths[:100]]
-        d["complete"] = self.complete
-        d["not_transferred"] = [
-            {"path": display_name(x["path"]), "why": x["why"]} for x in self.not_transferred[:1000]
-        ]
-        if self.dry_run and self.plan is not None:
-            d["would"] = self.plan.summary()
-            d["changes"] = [
-                {"action": i.action, "path": display_name(i.path), "size": i.size, "reason": i.reason}
-                for i in self.plan.items()[:1000]
-            ]
-        return d
-
-
-def display_name(name: str) -> str:
-    """A path for JSON, the database and the screen: undecodable bytes (kept as surrogates so
-    the file itself is still found) are shown as U+FFFD instead of failing to encode."""
-    return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -2578,220 +2493,6 @@ def _source_changed(path: str) -> SyncError:
         code="SourceChanged",
         path=path,
     )
-
-
-def human_bytes(n: float) -> str:
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
-        if abs(n) < 1024 or unit == "TiB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n /= 1024
-    return f"{n:.1f} TiB"
-
-
-# ---------------------------------------------------------------------------------------------
-# saved pairs and run history
-
-register_schema(
-    "sync",
-    [
-        """
-    CREATE TABLE sync_pairs (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        host TEXT NOT NULL,
-        local_path TEXT NOT NULL,
-        remote_path TEXT NOT NULL,
-        direction TEXT NOT NULL DEFAULT 'up',
-        excludes TEXT NOT NULL DEFAULT '[]',
-        gitignore INTEGER NOT NULL DEFAULT 0,
-        mirror_delete INTEGER NOT NULL DEFAULT 0,
-        verify INTEGER NOT NULL DEFAULT 0,
-        bwlimit_kbps REAL,
-        created_at REAL NOT NULL,
-        updated_at REAL NOT NULL
-    );
-    CREATE TABLE sync_runs (
-        id INTEGER PRIMARY KEY AUTOINCREMENT,
-        pair_id INTEGER,
-        host TEXT NOT NULL,
-        local_path TEXT NOT NULL,
-        remote_path TEXT NOT NULL,
-        direction TEXT NOT NULL,
-        started_at REAL NOT NULL,
-        seconds REAL NOT NULL,
-        files INTEGER NOT NULL,
-        bytes INTEGER NOT NULL,
-        skipped INTEGER NOT NULL DEFAULT 0,
-        deleted INTEGER NOT NULL DEFAULT 0,
-        conflicts INTEGER NOT NULL DEFAULT 0,
-        result TEXT NOT NULL,
-        message TEXT NOT NULL DEFAULT ''
-    );
-    CREATE INDEX sync_runs_pair ON sync_runs(pair_id, started_at);
-    """,
-    ],
-)
-
-
-@dataclass
-class SyncPair:
-    host: str
-    local_path: str
-    remote_path: str
-    direction: str = UP
-    excludes: list[str] = field(default_factory=list)
-    gitignore: bool = False
-    mirror_delete: bool = False
-    verify: bool = False
-    bwlimit_kbps: float | None = None
-    id: int | None = None
-
-    def options(self, **overrides: Any) -> SyncOptions:
-        opts = SyncOptions(
-            direction=self.direction,
-            delete=self.mirror_delete,
-            verify=self.verify,
-            excludes=list(self.excludes),
-            gitignore=self.gitignore,
-            bwlimit_kbps=self.bwlimit_kbps,
-        )
-        for k, v in overrides.items():
-            setattr(opts, k, v)
-        return opts
-
-
-@dataclass
-class SyncRun:
-    id: int
-    pair_id: int | None
-    host: str
-    local_path: str
-    remote_path: str
-    direction: str
-    started_at: float
-    seconds: float
-    files: int
-    bytes: int
-    skipped: int
-    deleted: int
-    conflicts: int
-    result: str  # ok | incomplete | dry-run | error | cancelled
-    message: str
-
-
-class SyncStore:
-    """Sync pairs and the history of runs in the app database (both survive restarts)."""
-
-    def __init__(self, store: Store | None = None, paths: Paths | None = None) -> None:
-        self.store = store or Store(paths=paths)
-        self.store.migrate()
-
-    def pairs(self) -> list[SyncPair]:
-        return [self._pair(r) for r in self.store.query("SELECT * FROM sync_pairs ORDER BY id")]
-
-    def get(self, pair_id: int) -> SyncPair | None:
-        rows = self.store.query("SELECT * FROM sync_pairs WHERE id=?", (pair_id,))
-        return self._pair(rows[0]) if rows else None
-
-    @staticmethod
-    def _pair(r: Any) -> SyncPair:
-        return SyncPair(
-            host=r["host"],
-            local_path=r["local_path"],
-            remote_path=r["remote_path"],
-            direction=r["direction"],
-            excludes=list(json.loads(r["excludes"] or "[]")),
-            gitignore=bool(r["gitignore"]),
-            mirror_delete=bool(r["mirror_delete"]),
-            verify=bool(r["verify"]),
-            bwlimit_kbps=r["bwlimit_kbps"],
-            id=int(r["id"]),
-        )
-
-    def save(self, pair: SyncPair) -> SyncPair:
-        if pair.direction not in (UP, DOWN):
-            raise ValueError(pair.direction)
-        now = time.time()
-        vals = (
-            pair.host,
-            pair.local_path,
-            pair.remote_path,
-            pair.direction,
-            json.dumps(list(pair.excludes)),
-            int(pair.gitignore),
-            int(pair.mirror_delete),
-            int(pair.verify),
-            pair.bwlimit_kbps,
-        )
-        with self.store.transaction() as c:
-            if pair.id is None:
-                cur = c.execute(
-                    "INSERT INTO sync_pairs(host, local_path, remote_path, direction, excludes, "
-                    "gitignore, mirror_delete, verify, bwlimit_kbps, created_at, updated_at) "
-                    "VALUES(?,?,?,?,?,?,?,?,?,?,?)",
-                    (*vals, now, now),
-                )
-                pair.id = int(cur.lastrowid or 0)
-            else:
-                c.execute(
-                    "UPDATE sync_pairs SET host=?, local_path=?, remote_path=?, direction=?, excludes=?, "
-                    "gitignore=?, mirror_delete=?, verify=?, bwlimit_kbps=?, updated_at=? WHERE id=?",
-                    (*vals, now, pair.id),
-                )
-        return pair
-
-    def remove(self, pair_id: int) -> None:
-        with self.store.transaction() as c:
-            c.execute("DELETE FROM sync_pairs WHERE id=?", (pair_id,))
-
-    def record_run(
-        self,
-        *,
-        host: str,
-        local_path: str,
-        remote_path: str,
-        direction: str,
-        started_at: float,
-        result: str,
-        outcome: SyncResult | None = None,
-        message: str = "",
-        pair_id: int | None = None,
-    ) -> int:
-        o = outcome or SyncResult(direction)
-        with self.store.transaction() as c:
-            cur = c.execute(
-                "INSERT INTO sync_runs(pair_id, host, local_path, remote_path, direction, started_at, "
-                "seconds, files, bytes, skipped, deleted, conflicts, result, message) "
-                "VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (
-                    pair_id,
-                    display_name(host),
-                    display_name(local_path),
-                    display_name(remote_path),
-                    direction,
-                    started_at,
-                    o.seconds or (time.time() - started_at),
-                    o.files,
-                    o.bytes,
-                    o.skipped,
-                    o.deleted,
-                    o.conflicts,
-                    result,
-                    display_name(message[:500]),
-                ),
-            )
-            return int(cur.lastrowid or 0)
-
-    def runs(self, pair_id: int | None = None, limit: int = 100) -> list[SyncRun]:
-        if pair_id is None:
-            rows = self.store.query(
-                "SELECT * FROM sync_runs ORDER BY started_at DESC, id DESC LIMIT ?", (limit,)
-            )
-        else:
-            rows = self.store.query(
-                "SELECT * FROM sync_runs WHERE pair_id=? ORDER BY started_at DESC, id DESC LIMIT ?",
-                (pair_id, limit),
-            )
-        return [SyncRun(**{k: r[k] for k in r.keys()}) for r in rows]  # noqa: SIM118 - sqlite3.Row
 
 
 def host_connector(host: str, paths: Paths | None = None, accept: Any = None) -> Callable[[], Any]:
