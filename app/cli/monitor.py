@@ -333,7 +333,8 @@ def cmd_guard_set(args: argparse.Namespace) -> int:
     pulls = [_parse_pull(p) for p in args.pull]
     guards.set(args.id, cfg)  # validates
     if pulls:
-        from app.remote.sync import DOWN, SyncPair, SyncStore
+        from app.core.syncmodel import DOWN
+        from app.core.syncpairs import SyncPair, SyncStore
 
         ss = SyncStore(guards.store)
         have = {(p.remote_path, p.local_path) for p in ss.pairs() if p.host == args.id and p.direction == DOWN}

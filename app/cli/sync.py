@@ -87,7 +87,7 @@ def split_target(text: str) -> tuple[str, str]:
 
 
 def _fmt_progress(p: Any) -> str:
-    from app.remote.sync import human_bytes
+    from app.core.units import human_bytes
 
     if p.state == "waiting":
         return f"waiting for connection (attempt {p.attempt})…"
@@ -103,7 +103,10 @@ def _fmt_progress(p: Any) -> str:
 def cmd_sync(args: argparse.Namespace) -> int:
     from app.cli.output import print_json, print_table
     from app.core.paths import default_paths
-    from app.remote.sync import DOWN, UP, SyncOptions, SyncStore, display_name, human_bytes, run_sync
+    from app.core.syncmodel import DOWN, UP, SyncOptions, display_name
+    from app.core.syncpairs import SyncStore
+    from app.core.units import human_bytes
+    from app.remote.sync import run_sync
 
     host, remote = split_target(args.remote)
     if args.bwlimit is not None and args.bwlimit <= 0:
@@ -217,7 +220,7 @@ def cmd_sync(args: argparse.Namespace) -> int:
 
 def _print_not_transferred(result: Any, *, would: bool) -> None:
     """Name what was skipped and why (stderr): a sync never leaves a file behind silently."""
-    from app.remote.sync import display_name
+    from app.core.syncmodel import display_name
 
     skipped = result.not_transferred
     if not skipped:

@@ -90,7 +90,9 @@ def default_sync(paths: Paths, store: Store) -> SyncFn:
     """The host's "before stop"/"on interruption" sync: every saved pair of that host that pulls."""
 
     def sync(host: str, purpose: str) -> int:
-        from app.remote.sync import DOWN, SyncStore, run_sync
+        from app.core.syncmodel import DOWN
+        from app.core.syncpairs import SyncStore
+        from app.remote.sync import run_sync
 
         ss = SyncStore(store)
         pairs = [p for p in ss.pairs() if p.host == host and p.direction == DOWN]

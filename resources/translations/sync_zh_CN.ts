@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>LabGPU</name>
@@ -83,7 +84,7 @@
         <translation>没有任何改动。请把这个问题作为缺陷报告。</translation>
     </message>
     <message>
-        <source>The server's answer to {what} could not be trusted (it was cut or not framed): {sample}</source>
+        <source>The server&apos;s answer to {what} could not be trusted (it was cut or not framed): {sample}</source>
         <translation>服务器对 {what} 的回答不可信（被截断或缺少标记）：{sample}</translation>
     </message>
     <message>
@@ -231,12 +232,12 @@
         <translation>请输入不含控制字符的文件夹名。</translation>
     </message>
     <message>
-        <source>The remote folder {path!r} goes up with '..'.</source>
-        <translation>远程文件夹 {path!r} 用 '..' 跳到了上一级。</translation>
+        <source>The remote folder {path!r} goes up with &apos;..&apos;.</source>
+        <translation>远程文件夹 {path!r} 用 &apos;..&apos; 跳到了上一级。</translation>
     </message>
     <message>
-        <source>Write the folder without '..' (an absolute path like /data/x works).</source>
-        <translation>请写不含 '..' 的路径（可以用 /data/x 这样的绝对路径）。</translation>
+        <source>Write the folder without &apos;..&apos; (an absolute path like /data/x works).</source>
+        <translation>请写不含 &apos;..&apos; 的路径（可以用 /data/x 这样的绝对路径）。</translation>
     </message>
     <message>
         <source>Expected NAME:REMOTE, got {text!r}.</source>

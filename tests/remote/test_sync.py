@@ -270,7 +270,7 @@ class _ClockedCancelEvent(threading.Event):
 
 
 def test_bandwidth_limit(sshd, remote, tmp_path, monkeypatch):
-    import app.remote.sync as sync_mod
+    import app.remote.sync.progress as sync_mod
 
     clock = _FakeClock()
     monkeypatch.setattr(sync_mod, "time", clock)
@@ -527,7 +527,7 @@ def test_full_remote_disk_during_tar_stream_removes_temps(sshd, tiny_remote_disk
 def test_big_download_in_parallel_ranges_and_resume_after_cancel(sshd, gated_sshd, remote, tmp_path, monkeypatch):
     """Cancel while both byte ranges of a big download are in flight: held by the test's SFTP gate
     (each channel stops after 1 MiB of replies), so the transfer cannot finish first."""
-    import app.remote.sync as sync_mod
+    import app.remote.sync.engine as sync_mod
 
     monkeypatch.setattr(sync_mod, "SPLIT_MIN", 1024 * 1024)
     data = os.urandom(6 * 1024 * 1024 + 123)

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-import app.remote.sync as sync_mod
+import app.remote.sync.engine as sync_mod
 from app.remote.sync import DOWN, UP, ConnectionLostError, SyncEngine, SyncOptions, SyncProgress
 from tests.fixtures.waits import wait_for
 from tests.remote.sync_support import part_files, plain_connect, tree_hashes, write_tree

@@ -31,17 +31,11 @@ from PySide6.QtWidgets import (
 
 from app.core.errors import LabGpuError
 from app.core.i18n import translate
+from app.core.syncmodel import UP, SyncProgress, SyncResult, display_name
+from app.core.syncpairs import SyncPair, SyncStore
 from app.core.syncplan import CONFLICT, COPY, DELETE, MKDIR, REASONS, UPDATE, PlanItem
-from app.remote.sync import (
-    UP,
-    SyncPair,
-    SyncProgress,
-    SyncResult,
-    SyncStore,
-    display_name,
-    human_bytes,
-    run_sync,
-)
+from app.core.units import human_bytes
+from app.remote.sync import run_sync
 from app.ui.context import AppContext
 from app.ui.remote.sync_pair_dialog import SyncPairDialog
 

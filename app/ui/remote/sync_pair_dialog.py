@@ -23,8 +23,9 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.errors import LabGpuError
+from app.core.syncmodel import DOWN, UP
+from app.core.syncpairs import SyncPair
 from app.core.syncplan import DEFAULT_EXCLUDES, remote_target
-from app.remote.sync import DOWN, UP, SyncPair
 
 
 class SyncPairDialog(QDialog):

@@ -1,0 +1,219 @@
+"""Downloads over SFTP: local folders first, pipelined READs into temporary files (whole files or
+one byte range of a split file), verified resume, then the rename into place."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+from collections import deque
+
+from paramiko.sftp import CMD_CLOSE, CMD_OPEN, CMD_READ, CMD_STATUS, SFTP_EOF, SFTP_FLAG_READ, int64
+from paramiko.sftp_attr import SFTPAttributes
+
+from app.core.i18n import QT_TRANSLATE_NOOP
+from app.core.syncplan import PlanItem, SyncPlan, remote_join
+
+from .base import EngineBase
+from .errors import SyncError, _local_error, _source_changed
+from .local import LocalRoot, sha256_file
+from .sftp import Channel, SftpError
+from .shell import ReadCmd, RemoteShell, _q
+from .split import _SplitPart
+from .tuning import IN_FLIGHT, REQUEST_SIZE
+
+log = logging.getLogger(__name__)
+
+
+class Downloads(EngineBase):
+    """Remote → local over SFTP."""
+
+    def _local_prepare(self, plan: SyncPlan) -> None:
+        self._writable("create local folders")
+        lr = LocalRoot(self.local)
+        self.local.mkdir(parents=True, exist_ok=True)
+        lr.real = os.path.realpath(self.local)
+        for d in plan.mkdirs:
+            path = lr.path(d)
+            try:
+                os.mkdir(path)
+                self.result.mkdirs += 1
+            except FileExistsError:
+                pass
+            except OSError as exc:
+                raise _local_error(exc, path) from None
+        for p in plan.stale_parts:
+            with contextlib.suppress(OSError, SyncError):
+                os.unlink(lr.path(p))
+
+    def _resume_download(self, shell: RemoteShell, lr: LocalRoot, item: PlanItem) -> tuple[str, int]:
+        """Reuse a local temporary file whose prefix matches the remote source (sha256 both sides)."""
+        n = item.resume_from
+        if n <= 0 or not item.resume_part:
+            return self._temp_for(item), 0
+        if not self.caps.sha256:
+            log.info("resume download %s: server has no sha256sum/head, restarting", item.path)
+            return self._temp_for(item), 0
+        with self._lock:
+            self._temps[item.path] = item.resume_part
+        rc, out, _e = shell.run(
+            ReadCmd(
+                b"head -c " + str(n).encode() + b" -- " + _q(remote_join(self.remote, item.path)) + b" | sha256sum"
+            ),
+            what="the check of the interrupted download",
+            timeout=self.opts.step_timeout + n / (50 << 20),
+        )
+        ok = rc == 0 and out[:64].decode("ascii", "replace") == sha256_file(lr.path(item.resume_part), n)
+        log.info("resume download %s from %d: prefix %s", item.path, n, "verified" if ok else "differs")
+        return item.resume_part, (n if ok else 0)
+
+    def _download_batch(
+        self, ch: Channel, lr: LocalRoot, job: list[PlanItem], shell: RemoteShell
+    ) -> list[tuple[PlanItem, str]]:
+        opened: list[tuple[PlanItem, int, int]] = []
+        for item in job:
+            _tmp, offset = self._resume_download(shell, lr, item)
+            self._offsets[item.path] = offset
+            opened.append(
+                (item, ch.send(CMD_OPEN, self._rpath(item.path), SFTP_FLAG_READ, SFTPAttributes()), offset)
+            )
+        handles: list[tuple[PlanItem, bytes | None, int]] = []
+        for item, num, offset in opened:
+            try:
+                handles.append((item, ch.handle(num), offset))
+            except SftpError as exc:
+                handles.append((item, None, offset))
+                log.warning("cannot open remote %s: %s", item.path, exc)
+        done: list[tuple[PlanItem, str]] = []
+        failed: list[str] = []
+        for item, handle, offset in handles:
+            if handle is None:
+                failed.append(item.path)
+                continue
+            try:
+                dig = self._download_one(ch, lr, item, handle, offset)
+            finally:
+                with contextlib.suppress(SftpError):
+                    ch.status(ch.send(CMD_CLOSE, handle))
+            if self.opts.verify:
+                done.append((item, dig))
+                continue
+            self._commit_local(lr, item)
+        if failed:
+            raise SyncError(
+                QT_TRANSLATE_NOOP("LabGPU", "Could not read {path} on the server."),
+                QT_TRANSLATE_NOOP("LabGPU", "It may have been removed or be unreadable; run the sync again."),
+                code="RemoteReadFailed",
+                path=failed[0],
+            )
+        return done
+
+    def _download_one(
+        self,
+        ch: Channel,
+        lr: LocalRoot,
+        item: PlanItem,
+        handle: bytes,
+        offset: int,
+        part: _SplitPart | None = None,
+    ) -> str:
+        """Pipelined READs into the temporary file; ``part`` = one byte range of a split file."""
+        tmp = lr.path(self._temps[item.path])
+        whole = part is None
+        flags = (
+            os.O_WRONLY
+            | os.O_CREAT
+            | (0 if (offset or not whole) else os.O_TRUNC)
+            | getattr(os, "O_BINARY", 0)
+        )
+        try:
+            fd = os.open(tmp, flags, 0o600)
+        except OSError as exc:
+            raise _local_error(exc, tmp, item.size) from None
+        try:
+            if offset and whole:
+                os.ftruncate(fd, offset)
+            self.progress.add(0, current=item.path)
+            want: deque[tuple[int, int, int]] = deque()  # (request id, offset, length)
+            next_off = offset
+            size = item.size if part is None else part.end
+            while next_off < size or want:
+                while next_off < size and len(want) < IN_FLIGHT:
+                    n = min(REQUEST_SIZE, size - next_off)
+                    self._take(n)
+                    want.append((ch.send(CMD_READ, handle, int64(next_off), n), next_off, n))
+                    next_off += n
+                num, off, length = want.popleft()
+                t, msg, view = ch.wait_data(num)
+                if t == CMD_STATUS:
+                    code = msg.get_int()
+                    if code == SFTP_EOF:
+                        raise _source_changed(item.path)
+                    raise SyncError(
+                        QT_TRANSLATE_NOOP("LabGPU", "Could not read {path} on the server: {why}"),
+                        "",
+                        code="RemoteReadFailed",
+                        path=item.path,
+                        why=msg.get_text(),
+                    )
+                data = view if view is not None else msg.get_string()
+                if not data:
+                    raise _source_changed(item.path)
+                try:
+                    os.pwrite(fd, data, off)
+                except OSError as exc:
+                    raise _local_error(exc, tmp, item.size) from None
+                if part is not None:
+                    part.upto = off + len(data)  # replies come in order: this is contiguous
+                if len(data) < length:  # short read: ask for the rest right away
+                    rest = off + len(data)
+                    want.appendleft(
+                        (ch.send(CMD_READ, handle, int64(rest), length - len(data)), rest, length - len(data))
+                    )
+                self.progress.add(len(data))
+            if part is not None:
+                part.last = part.finish()
+                if not part.last:
+                    return ""  # another range of this file is still running; its worker finishes the file
+            if self.opts.preserve_mode and hasattr(os, "fchmod"):
+                with contextlib.suppress(OSError):
+                    os.fchmod(fd, item.mode & 0o777)
+        finally:
+            os.close(fd)
+        os.utime(tmp, (item.mtime, item.mtime))
+        return sha256_file(tmp) if self.opts.verify else ""
+
+    def _download_part(self, ch: Channel, lr: LocalRoot, part: _SplitPart) -> list[tuple[PlanItem, str]]:
+        item = part.item
+        try:
+            handle = ch.handle(ch.send(CMD_OPEN, self._rpath(item.path), SFTP_FLAG_READ, SFTPAttributes()))
+        except SftpError:
+            raise SyncError(
+                QT_TRANSLATE_NOOP("LabGPU", "Could not read {path} on the server."),
+                QT_TRANSLATE_NOOP("LabGPU", "It may have been removed or be unreadable; run the sync again."),
+                code="RemoteReadFailed",
+                path=item.path,
+            ) from None
+        try:
+            dig = self._download_one(ch, lr, item, handle, part.start, part)
+        finally:
+            with contextlib.suppress(SftpError):
+                ch.status(ch.send(CMD_CLOSE, handle))
+        if not part.last:
+            return []
+        if self.opts.verify:
+            return [(item, dig)]
+        self._commit_local(lr, item)
+        return []
+
+    def _commit_local(self, lr: LocalRoot, item: PlanItem) -> None:
+        self._writable("rename a downloaded file")
+        tmp, final = lr.path(self._temps[item.path]), lr.path(item.path)
+        st = os.stat(tmp)
+        if st.st_size != item.size:
+            raise _source_changed(item.path)
+        os.replace(tmp, final)
+        self.progress.add(0, files=1)
+        with self._lock:
+            self.result.files += 1
+            self.result.bytes += item.size - self._offsets.get(item.path, 0)

@@ -1,0 +1,488 @@
+"""The sync engine: one sync as attempts with reconnects, the plan, and the transfer workers.
+
+The parts it is built from: :mod:`.listing` and :mod:`.checks` (what is there, checksums, free
+space), :mod:`.upload` and :mod:`.tarstream` (local → remote), :mod:`.download` and :mod:`.split`
+(remote → local). The tunables the transfer reads (``TAR_MIN_FILES``, ``SPLIT_MIN``, ``BACKOFF``)
+are module globals here, so a test can change them for one engine run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import threading
+import time
+from collections import deque
+from typing import Any
+
+import paramiko
+from paramiko.sftp import CMD_REMOVE, CMD_RMDIR
+
+from app.core.errors import LabGpuError
+from app.core.i18n import QT_TRANSLATE_NOOP
+from app.core.syncmodel import UP, SyncResult
+from app.core.syncplan import DIR, REASONS, Entry, PlanItem, SyncPlan, build_plan, checksum_mismatches, default_rules
+
+from .download import Downloads
+from .errors import (
+    _OUTER_NET_ERRORS,
+    ConnectionLostError,
+    SyncCancelledError,
+    SyncError,
+    _cancelled,
+    _connection_lost,
+    _is_connect_failure,
+    _local_error,
+    _pick_error,
+)
+from .listing import RemoteListing
+from .local import LocalRoot, list_local
+from .sftp import Channel, SftpError, _ChannelPool
+from .shell import RemoteShell, _no_delay, _transport_of
+from .split import _Split, _SplitPart
+from .tarstream import TarUploads
+from .tuning import (
+    BACKOFF,
+    BATCH_BYTES,
+    BATCH_FILES,
+    SMALL_FILE,
+    SPLIT_MIN,
+    SPLIT_PARTS,
+    TAR_BATCH_BYTES,
+    TAR_BATCH_FILES,
+    TAR_MIN_FILES,
+    TAR_STREAMS,
+)
+
+log = logging.getLogger(__name__)
+
+
+class SyncEngine(RemoteListing, TarUploads, Downloads):
+    """One sync between ``local`` and ``remote`` over connections made by ``connect()``.
+
+    ``connect()`` returns an object with ``.transport`` (a logged-in paramiko Transport) and
+    ``.close()`` — an ``app.remote.ssh.Connection`` or anything alike. Use ``cancel()`` from any
+    thread. ``run()`` blocks and returns a SyncResult, or raises a SyncError.
+    """
+
+    def run(self) -> SyncResult:
+        start = time.monotonic()
+        attempt = 0
+        while True:
+            attempt += 1
+            self.result.attempts = attempt
+            self._stop.clear()
+            try:
+                self._check_cancel()
+                try:
+                    self._conn = self.connect()
+                except _OUTER_NET_ERRORS as exc:
+                    raise _connection_lost(str(exc) or type(exc).__name__) from None
+                try:
+                    self._run_once()
+                except _OUTER_NET_ERRORS as exc:
+                    raise _connection_lost(str(exc) or type(exc).__name__) from None
+                finally:
+                    conn, self._conn = self._conn, None
+                    with contextlib.suppress(Exception):
+                        conn.close()
+                break
+            except ConnectionLostError as exc:
+                if self.cancelled:
+                    raise _cancelled() from None
+                if not self.opts.reconnect or attempt >= self.opts.max_attempts or self.opts.dry_run:
+                    raise
+                delay = BACKOFF[min(attempt - 1, len(BACKOFF) - 1)]
+                log.info("sync connection lost (%s); reconnecting in %.1fs", exc.one_line(), delay)
+                self.progress.state("waiting", attempt=attempt, message=exc.text())
+                if self.cancel_event.wait(delay):
+                    raise _cancelled() from None
+            except LabGpuError as exc:
+                if self.cancelled and not isinstance(exc, SyncCancelledError):
+                    raise _cancelled() from None
+                if attempt < self.opts.max_attempts and self.opts.reconnect and _is_connect_failure(exc):
+                    delay = BACKOFF[min(attempt - 1, len(BACKOFF) - 1)]
+                    self.progress.state("waiting", attempt=attempt, message=exc.text())
+                    if self.cancel_event.wait(delay):
+                        raise _cancelled() from None
+                    continue
+                raise
+        self.result.seconds = time.monotonic() - start
+        self.progress.state("done")
+        return self.result
+
+    def _run_once(self) -> None:
+        self._incomplete.clear()
+        t = _transport_of(self._conn)
+        _no_delay(t)
+        shell = RemoteShell(t, read_only=self._read_only, timeout=self.opts.step_timeout)
+        up = self.opts.direction == UP
+        self.progress.state("listing")
+        if up and not self.local.is_dir():
+            if self.local.exists():
+                raise SyncError(
+                    QT_TRANSLATE_NOOP("LabGPU", "The local path {path} is a file, not a folder."),
+                    QT_TRANSLATE_NOOP(
+                        "LabGPU", "Give the folder that contains it (sync works on folders)."
+                    ),
+                    code="LocalNotFolder",
+                    path=str(self.local),
+                )
+            raise SyncError(
+                QT_TRANSLATE_NOOP("LabGPU", "The local folder {path} does not exist."),
+                QT_TRANSLATE_NOOP("LabGPU", "Check the path, or create the folder first."),
+                code="LocalMissing",
+                path=str(self.local),
+            )
+        if not up and self.local.exists() and not self.local.is_dir():
+            raise SyncError(
+                QT_TRANSLATE_NOOP("LabGPU", "The local path {path} is a file, not a folder."),
+                QT_TRANSLATE_NOOP("LabGPU", "Download into a folder: give a folder path."),
+                code="LocalNotFolder",
+                path=str(self.local),
+            )
+        pre = self._probe(shell)
+        self.caps = pre.caps
+        self.result.server = self.caps.summary()
+        if not self.caps.gnu_tar:
+            self._tar_ok = False
+        # the local scan (syscalls, Python) overlaps the remote listing (mostly waiting on it)
+        local_errors: list[str] = []
+        local_reasons: dict[str, str] = {}
+        scanned: dict[str, Any] = {}
+
+        def scan() -> None:
+            try:
+                scanned["listing"] = list_local(self.local, local_errors, local_reasons)
+            except BaseException as exc:  # noqa: BLE001 - re-raised in the engine's thread
+                scanned["error"] = exc
+
+        scanner = threading.Thread(target=scan, name="labgpu-sync-scan", daemon=True)
+        scanner.start()
+        try:
+            remote_listing, remote_exists = self._list_remote(shell, t, pre)
+        finally:
+            scanner.join()
+        if "error" in scanned:
+            raise scanned["error"]
+        local_listing: dict[str, Entry] = scanned["listing"]
+        if not up and not remote_exists:
+            raise SyncError(
+                QT_TRANSLATE_NOOP("LabGPU", "The remote folder {path} does not exist."),
+                QT_TRANSLATE_NOOP(
+                    "LabGPU", "Check the remote path (relative paths start in the login folder)."
+                ),
+                code="RemoteMissing",
+                path=self.remote_text,
+            )
+        if local_errors:
+            self._incomplete["local"] = local_errors[0]
+        source, dest = (local_listing, remote_listing) if up else (remote_listing, local_listing)
+        rules = default_rules(self.opts.excludes, defaults=self.opts.default_excludes)
+        if self.opts.gitignore:
+            self._add_gitignores(rules, source, t)
+        self.progress.state("planning")
+        plan = build_plan(
+            source,
+            dest,
+            rules,
+            delete=self.opts.delete,
+            force=self.opts.force,
+            windows_dest=(os.name == "nt" and not up),
+            strict_source_names=not up,
+        )
+        src_side = "local" if up else "remote"
+        if plan.deletions and src_side in self._incomplete:
+            # a folder we could not read looks empty: mirroring would delete its copy
+            raise SyncError(
+                QT_TRANSLATE_NOOP(
+                    "LabGPU", "Refusing to delete: part of the source could not be listed ({why})."
+                ),
+                QT_TRANSLATE_NOOP("LabGPU", "Fix the permissions there, or sync without deleting."),
+                code="ListingIncomplete",
+                why=self._incomplete[src_side],
+            )
+        if self.opts.verify and plan.checksum_candidates:
+            self.progress.state("verifying", message="checksums")
+            src_sums, dst_sums = self._sums(shell, plan.checksum_candidates, up)
+            extra = checksum_mismatches(plan, src_sums, dst_sums, source)
+            if extra:
+                bad = {i.path for i in extra}
+                plan.checksum_candidates = [p for p in plan.checksum_candidates if p not in bad]
+                plan.unchanged -= len(extra)
+                plan.transfers.extend(extra)
+        res = self.result
+        res.plan = plan
+        res.skipped = plan.unchanged
+        res.conflicts = len(plan.conflicts)
+        res.conflict_paths = [c.path for c in plan.conflicts]
+        res.refused = len(plan.refused)
+        res.refused_paths = [r.path for r in plan.refused]
+        res.excluded = plan.excluded
+        missing: list[dict[str, str]] = []
+        if up:
+            for rel in local_errors:
+                why = local_reasons.get(rel, "error")
+                missing.append({"path": rel, "why": f"folder could not be read ({why})"})
+        elif "remote" in self._incomplete:
+            why = self._incomplete["remote"]
+            missing.append({"path": ".", "why": f"part of the remote folder could not be listed ({why})"})
+        missing.extend({"path": i.path, "why": REASONS.get(i.reason, i.reason)} for i in plan.refused)
+        res.not_transferred = missing
+        if self.opts.dry_run:
+            res.files = len(plan.transfers)
+            res.bytes = plan.bytes_to_transfer
+            res.deleted = len(plan.deletions)
+            res.mkdirs = len(plan.mkdirs)
+            return
+        self._apply(t, shell, plan, up, remote_exists)
+
+    def _apply(
+        self, t: paramiko.Transport, shell: RemoteShell, plan: SyncPlan, up: bool, remote_exists: bool
+    ) -> None:
+        """Everything that writes (never reached by a dry run; each step checks it again)."""
+        self._writable("apply the plan")
+        res = self.result
+        with self.progress.lock:
+            p = self.progress.p
+            p.files_total = p.files_done + len(plan.transfers)
+            p.bytes_total = p.bytes_done + plan.bytes_to_transfer
+        if plan.is_empty and not plan.stale_parts:
+            return
+        if self.opts.check_space:
+            self._check_space(shell, plan, up)
+        self._check_cancel()
+        self._pool = _ChannelPool(lambda: self._channel(t), self._workers_needed(plan, up))
+        try:
+            if up and self._all_by_tar(plan):
+                # one round trip less per step across a slow link: the tar stream makes the
+                # folders (and the root) itself; SFTP is needed only for the final renames
+                self._tar_dirs, self._tar_make_root = list(plan.mkdirs), not remote_exists
+            elif up:
+                self._remote_prepare(t, shell, plan, remote_exists)
+            else:
+                self._local_prepare(plan)
+            self.progress.state("transferring")
+            self._transfer_all(t, shell, plan, up)
+        finally:
+            pool, self._pool = self._pool, None
+            pool.close()
+        if plan.deletions:
+            self.progress.state("deleting")
+            self._delete(t, plan, up)
+            res.deleted += len(plan.deletions)
+
+    def _all_by_tar(self, plan: SyncPlan) -> bool:
+        return (
+            self.caps.gnu_tar
+            and self._tar_ok is not False
+            and not plan.stale_parts
+            and len(plan.transfers) >= TAR_MIN_FILES
+            and all(i.size <= SMALL_FILE and not i.resume_from for i in plan.transfers)
+        )
+
+    def _workers_needed(self, plan: SyncPlan, up: bool) -> int:
+        """How many SFTP channels the transfer will use (as ``_transfer_all`` splits the work)."""
+        small = sum(1 for i in plan.transfers if i.size <= SMALL_FILE and not i.resume_from)
+        big = len(plan.transfers) - small
+        if up and self._tar_ok is not False and small >= TAR_MIN_FILES:
+            small_jobs = min(TAR_STREAMS, self.opts.channels)
+        else:
+            small_jobs = -(-small // BATCH_FILES)
+        return max(1, min(self.opts.channels, big + small_jobs))
+
+    # transfers ----------------------------------------------------------------------------------
+    def _transfer_all(self, t: paramiko.Transport, shell: RemoteShell, plan: SyncPlan, up: bool) -> None:
+        self._writable("transfer files")
+        items = list(plan.transfers)
+        if not items:
+            return
+        small = [i for i in items if i.size <= SMALL_FILE and not i.resume_from]
+        big = sorted((i for i in items if i.size > SMALL_FILE or i.resume_from), key=lambda i: -i.size)
+        jobs: deque[list[PlanItem]] = deque()
+        tar_jobs: set[int] = set()  # id() of the jobs that go as one tar stream
+        split_jobs: dict[int, _SplitPart] = {}  # id() of a job → the byte range it downloads
+        splits: list[_Split] = []
+        lr = LocalRoot(self.local)
+        for i in big:
+            if not up and i.size >= SPLIT_MIN and not i.resume_from and self.opts.channels > 1:
+                # one big download goes faster as byte ranges over several channels (measured)
+                self._temp_for(i)
+                self._offsets[i.path] = 0
+                tmp = lr.path(self._temps[i.path])
+                try:
+                    os.close(
+                        os.open(
+                            tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_BINARY", 0), 0o600
+                        )
+                    )
+                except OSError as exc:
+                    raise _local_error(exc, tmp, i.size) from None
+                sp = _Split(i, tmp, max(2, min(SPLIT_PARTS, self.opts.channels)))
+                splits.append(sp)
+                for rng in sp.parts:
+                    job = [i]
+                    split_jobs[id(job)] = rng
+                    jobs.append(job)
+            else:
+                jobs.append([i])
+        use_tar = up and self._tar_ok is not False and len(small) >= TAR_MIN_FILES
+        max_files, max_bytes = (TAR_BATCH_FILES, TAR_BATCH_BYTES) if use_tar else (BATCH_FILES, BATCH_BYTES)
+        if use_tar:  # two streams: more only fought over the GIL and the server's CPU (measured)
+            per = -(-len(small) // max(1, min(TAR_STREAMS, self.opts.channels)))
+            max_files = max(BATCH_FILES, min(max_files, per))
+        batch: list[PlanItem] = []
+        size = 0
+        for i in small:
+            batch.append(i)
+            size += i.size
+            if len(batch) >= max_files or size >= max_bytes:
+                jobs.append(batch)
+                batch, size = [], 0
+        if batch:
+            jobs.append(batch)
+        if use_tar:
+            tar_jobs = {id(j) for j in jobs if len(j) > 1 or j[0].size <= SMALL_FILE}
+        # verified before rename: the temp is checked (sha256 both sides) and only then renamed
+        verified_pending: list[tuple[PlanItem, str]] = []
+        errors: list[BaseException] = []
+        jobs_lock = threading.Lock()
+        n_workers = max(1, min(self.opts.channels, len(jobs)))
+        self._stop.clear()
+
+        def worker() -> None:
+            ch: Channel | None = None
+
+            def get_ch() -> Channel:  # taken when first needed: a tar stream starts without it
+                nonlocal ch
+                if ch is None:
+                    ch = self._take_channel(t)
+                return ch
+
+            try:
+                while not errors:
+                    with jobs_lock:
+                        if not jobs:
+                            return
+                        job = jobs.popleft()
+                    self._check_cancel()
+                    if up:
+                        done = None
+                        if id(job) in tar_jobs and self._tar_ok is not False:
+                            done = self._upload_tar(t, get_ch, lr, job, shell)
+                        if done is None:
+                            self._make_deferred_dirs(get_ch())
+                            done = self._upload_batch(get_ch(), lr, job, shell)
+                    elif id(job) in split_jobs:
+                        done = self._download_part(get_ch(), lr, split_jobs[id(job)])
+                    else:
+                        done = self._download_batch(get_ch(), lr, job, shell)
+                    if self.opts.verify:
+                        with jobs_lock:
+                            verified_pending.extend(done)
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller below
+                errors.append(exc)
+                self._stop.set()  # stop the other workers: this attempt cannot finish
+            finally:
+                if ch is not None:
+                    ch.close()
+
+        threads = [
+            threading.Thread(target=worker, name=f"labgpu-sync-{k}", daemon=True) for k in range(n_workers)
+        ]
+        for th in threads:
+            th.start()
+        for th in threads:
+            th.join()
+        if errors:
+            for sp in splits:
+                sp.keep_prefix()  # so the next run resumes from what is complete
+            raise _pick_error(errors)
+        if self.opts.verify and verified_pending:
+            self._verify_and_commit(t, shell, lr, verified_pending, up)
+
+    def _verify_and_commit(
+        self,
+        t: paramiko.Transport,
+        shell: RemoteShell,
+        lr: LocalRoot,
+        pending: list[tuple[PlanItem, str]],
+        up: bool,
+    ) -> None:
+        self.progress.state("verifying", message="sha256")
+        if up:
+            remote = self.remote_sha256(
+                shell, [self._temps[i.path] for i, _d in pending], {self._temps[i.path]: i.size for i, _d in pending}
+            )
+            ok = [(i, d) for i, d in pending if remote.get(self._temps[i.path]) == d]
+        else:
+            remote = self.remote_sha256(shell, [i.path for i, _d in pending], {i.path: i.size for i, _d in pending})
+            ok = [(i, d) for i, d in pending if remote.get(i.path) == d]
+        ok_paths = {i.path for i, _d in ok}
+        bad = [i for i, _d in pending if i.path not in ok_paths]
+        self._writable("commit verified files")
+        if up:
+            ch = self._channel(t)
+            try:
+                for n in ch.send_many([(CMD_REMOVE, self._rpath(self._temps[i.path])) for i in bad]):
+                    with contextlib.suppress(SftpError):
+                        ch.status(n)
+                self._commit_remote(ch, [i for i, _d in ok])
+            finally:
+                ch.close()
+        else:
+            for item in bad:
+                with contextlib.suppress(OSError):
+                    os.unlink(lr.path(self._temps[item.path]))
+            for item, _d in ok:
+                self._commit_local(lr, item)
+        self.result.verified += len(ok)
+        if bad:
+            raise SyncError(
+                QT_TRANSLATE_NOOP("LabGPU", "{n} file(s) failed sha256 verification, e.g. {path}."),
+                QT_TRANSLATE_NOOP(
+                    "LabGPU",
+                    "They were not put in place; run the sync again. If it "
+                    "repeats, the source is changing or a disk is faulty.",
+                ),
+                code="VerifyFailed",
+                n=len(bad),
+                path=bad[0].path,
+            )
+
+    # deletions ----------------------------------------------------------------------------------
+    def _delete(self, t: paramiko.Transport, plan: SyncPlan, up: bool) -> None:
+        self._writable("delete files")
+        if up:
+            ch = self._channel(t)
+            try:
+                reqs = [
+                    (CMD_RMDIR if i.kind == DIR else CMD_REMOVE, self._rpath(i.path)) for i in plan.deletions
+                ]
+                for item, n in zip(plan.deletions, ch.send_many(reqs), strict=True):
+                    try:
+                        ch.status(n)
+                    except SftpError as exc:
+                        raise SyncError(
+                            QT_TRANSLATE_NOOP("LabGPU", "Could not delete {path} on the server: {why}"),
+                            "",
+                            code="DeleteFailed",
+                            path=item.path,
+                            why=exc.text,
+                        ) from None
+            finally:
+                ch.close()
+        else:
+            lr = LocalRoot(self.local)
+            for item in plan.deletions:
+                path = lr.path(item.path)
+                try:
+                    if os.path.isdir(path) and not os.path.islink(path):
+                        os.rmdir(path)
+                    else:
+                        os.unlink(path)
+                except FileNotFoundError:
+                    pass
+                except OSError as exc:
+                    raise _local_error(exc, path) from None

@@ -1,0 +1,205 @@
+"""The sync's errors: what failed, in the user's words, and which failures are the network."""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import shutil
+import socket
+
+import paramiko
+
+from app.core.errors import LabGpuError
+from app.core.i18n import QT_TRANSLATE_NOOP
+from app.core.units import human_bytes
+
+
+class SyncError(LabGpuError):
+    """A sync could not finish; the message says why and what to do."""
+
+
+class DiskFullError(SyncError):
+    pass
+
+
+class ConnectionLostError(SyncError):
+    pass
+
+
+class SyncCancelledError(SyncError):
+    pass
+
+
+class RemoteTimeoutError(SyncError):
+    """A remote step did not answer within its timeout (not retried: the server is there but
+    something on it hangs)."""
+
+
+class DryRunWriteError(SyncError):
+    """A dry run reached a writing call: refused (a bug, never a change)."""
+
+
+def _step_timeout(what: str, seconds: float) -> RemoteTimeoutError:
+    return RemoteTimeoutError(
+        QT_TRANSLATE_NOOP(
+            "LabGPU", "The server did not answer for {seconds:.0f} s while LabGPU was waiting for {what}."
+        ),
+        QT_TRANSLATE_NOOP(
+            "LabGPU",
+            "Run the sync again: finished files are kept and an interrupted one continues where it "
+            "stopped. If it repeats, something on the server hangs (check it, or its load).",
+        ),
+        code="RemoteTimeout",
+        what=what,
+        seconds=seconds,
+    )
+
+
+def _dry_run_write(what: str) -> DryRunWriteError:
+    return DryRunWriteError(
+        QT_TRANSLATE_NOOP("LabGPU", "A dry run tried to change something ({what}); refused."),
+        QT_TRANSLATE_NOOP("LabGPU", "Nothing was changed. Please report this as a bug."),
+        code="DryRunWrite",
+        what=what,
+    )
+
+
+def _untrusted_output(what: str, sample: bytes) -> SyncError:
+    return SyncError(
+        QT_TRANSLATE_NOOP(
+            "LabGPU", "The server's answer to {what} could not be trusted (it was cut or not framed): {sample}"
+        ),
+        QT_TRANSLATE_NOOP(
+            "LabGPU",
+            "Nothing was changed by this step. Run the sync again; if it repeats, the login shell on "
+            "the server may print text or exit early (check ~/.bashrc there).",
+        ),
+        code="UntrustedOutput",
+        what=what,
+        sample=sample.decode("utf-8", "replace").strip()[:200],
+    )
+
+
+def _connection_lost(why: str) -> ConnectionLostError:
+    return ConnectionLostError(
+        QT_TRANSLATE_NOOP("LabGPU", "The connection was lost during the sync ({why})."),
+        QT_TRANSLATE_NOOP(
+            "LabGPU",
+            "Run the sync again: finished files are kept and the interrupted one continues where it stopped.",
+        ),
+        code="ConnectionLost",
+        why=why,
+    )
+
+
+def _cancelled() -> SyncCancelledError:
+    return SyncCancelledError(
+        QT_TRANSLATE_NOOP("LabGPU", "The sync was cancelled."),
+        QT_TRANSLATE_NOOP("LabGPU", "Files already finished are kept; run it again to continue."),
+        code="Cancelled",
+    )
+
+
+# Inside channel/exec wrappers any OSError is the network (no local file I/O happens there).
+_CONN_ERRORS: tuple[type[BaseException], ...] = (
+    EOFError,
+    socket.error,
+    paramiko.SSHException,
+    ConnectionError,
+)
+# Around a whole attempt: only errors that cannot be a local file problem.
+_OUTER_NET_ERRORS: tuple[type[BaseException], ...] = (
+    EOFError,
+    paramiko.SSHException,
+    ConnectionError,
+    socket.timeout,
+)
+
+
+def _is_connect_failure(exc: LabGpuError) -> bool:
+    """Errors from ``connect()`` worth retrying with backoff (host unreachable, VPN tunnel down or
+    still coming back) — never host-key, login, credential or privilege errors."""
+    return type(exc).__name__ in ("HostUnreachableError", "ConnectionLostError") or exc.code in _RETRY_CODES
+
+
+_RETRY_CODES = frozenset(
+    {
+        "HostUnreachable",
+        "ConnectionClosed",
+        "NotConnected",
+        "ConnectionLost",
+        "JumpFailed",
+        "VpnDown",
+        "VpnTimeout",
+        "VpnExited",
+        "VpnBusy",
+    }
+)
+
+
+def _pick_error(errors: list[BaseException]) -> BaseException:
+    for kind in (DiskFullError, SyncError):
+        for e in errors:
+            if isinstance(e, kind) and not isinstance(e, (SyncCancelledError, ConnectionLostError)):
+                return e
+    for e in errors:
+        if isinstance(e, ConnectionLostError):
+            return e
+    return errors[0]
+
+
+def _disk_full(up: bool, need: int, free: int, where: str) -> DiskFullError:
+    if up:
+        return DiskFullError(
+            QT_TRANSLATE_NOOP(
+                "LabGPU", "Not enough space on the server in {path}: {need} needed, {free} free."
+            ),
+            QT_TRANSLATE_NOOP(
+                "LabGPU",
+                "Free space on the server or sync into a larger disk; nothing partial was left behind.",
+            ),
+            code="RemoteDiskFull",
+            path=where,
+            need=human_bytes(need),
+            free=human_bytes(free),
+        )
+    return DiskFullError(
+        QT_TRANSLATE_NOOP(
+            "LabGPU", "Not enough space on this computer in {path}: {need} needed, {free} free."
+        ),
+        QT_TRANSLATE_NOOP(
+            "LabGPU", "Free some space or choose another local folder; nothing partial was left behind."
+        ),
+        code="LocalDiskFull",
+        path=where,
+        need=human_bytes(need),
+        free=human_bytes(free),
+    )
+
+
+def _local_error(exc: OSError, path: str, need: int = 0) -> SyncError:
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        with contextlib.suppress(OSError):
+            if path.endswith(".labgpu-part"):
+                os.unlink(path)
+        free = 0
+        with contextlib.suppress(OSError):
+            free = shutil.disk_usage(os.path.dirname(path)).free
+        return _disk_full(False, need, free, os.path.dirname(path))
+    return SyncError(
+        QT_TRANSLATE_NOOP("LabGPU", "Local file error on {path}: {why}"),
+        QT_TRANSLATE_NOOP("LabGPU", "Check the folder and its permissions."),
+        code="LocalIO",
+        path=path,
+        why=exc.strerror or str(exc),
+    )
+
+
+def _source_changed(path: str) -> SyncError:
+    return SyncError(
+        QT_TRANSLATE_NOOP("LabGPU", "{path} changed while it was being copied."),
+        QT_TRANSLATE_NOOP("LabGPU", "Run the sync again when the file is no longer being written."),
+        code="SourceChanged",
+        path=path,
+    )

@@ -1,0 +1,98 @@
+"""One sync as the CLI and the Sync page run it: connect to a saved host, run, record the run."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from app.core.errors import LabGpuError
+from app.core.paths import Paths
+from app.core.syncmodel import SyncOptions, SyncProgress, SyncResult, display_name
+from app.core.syncpairs import SyncStore
+
+from .engine import SyncEngine
+from .errors import SyncCancelledError
+
+
+def host_connector(host: str, paths: Paths | None = None, accept: Any = None) -> Callable[[], Any]:
+    """A ``connect()`` for SyncEngine to a saved host (``labgpu hosts add``); VPN hosts bring
+    their tunnel up inside ``open_connection``, so reconnects after a tunnel drop work too."""
+    from app.remote.ssh import open_connection
+
+    def connect() -> Any:
+        return open_connection(host, paths, accept)
+
+    return connect
+
+
+def run_sync(
+    host: str,
+    local: str | Path,
+    remote: str,
+    options: SyncOptions,
+    *,
+    paths: Paths | None = None,
+    store: SyncStore | None = None,
+    pair_id: int | None = None,
+    connect: Callable[[], Any] | None = None,
+    progress: Callable[[SyncProgress], None] | None = None,
+    cancel_event: threading.Event | None = None,
+    engine_ready: Callable[[SyncEngine], None] | None = None,
+) -> SyncResult:
+    """Run one sync and record it in the history (the CLI and the Sync page both use this)."""
+    engine = SyncEngine(
+        connect or host_connector(host, paths), local, remote, options, progress, cancel_event
+    )
+    if engine_ready is not None:
+        engine_ready(engine)
+    started = time.time()
+    try:
+        result = engine.run()
+    except SyncCancelledError as exc:
+        if store is not None:
+            store.record_run(
+                host=host,
+                local_path=str(local),
+                remote_path=remote,
+                direction=options.direction,
+                started_at=started,
+                result="cancelled",
+                outcome=engine.result,
+                message=exc.text(),
+                pair_id=pair_id,
+            )
+        raise
+    except LabGpuError as exc:
+        if store is not None:
+            store.record_run(
+                host=host,
+                local_path=str(local),
+                remote_path=remote,
+                direction=options.direction,
+                started_at=started,
+                result="error",
+                outcome=engine.result,
+                message=exc.one_line(),
+                pair_id=pair_id,
+            )
+        raise
+    if store is not None:
+        store.record_run(
+            host=host,
+            local_path=str(local),
+            remote_path=remote,
+            direction=options.direction,
+            started_at=started,
+            result="dry-run" if options.dry_run else ("ok" if result.complete else "incomplete"),
+            outcome=result,
+            message=(
+                ""
+                if result.complete
+                else "; ".join(f"{display_name(x['path'])}: {x['why']}" for x in result.not_transferred[:20])
+            ),
+            pair_id=pair_id,
+        )
+    return result

@@ -1,0 +1,288 @@
+"""Uploads over SFTP: remote folders first, pipelined batches into temporary files, renames once
+every write is confirmed, verified resume of an interrupted file."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+from collections import deque
+from collections.abc import Sequence
+from typing import Any
+
+import paramiko
+from paramiko.sftp import (
+    CMD_CLOSE,
+    CMD_EXTENDED,
+    CMD_FSETSTAT,
+    CMD_MKDIR,
+    CMD_OPEN,
+    CMD_REMOVE,
+    SFTP_FLAG_CREATE,
+    SFTP_FLAG_TRUNC,
+    SFTP_FLAG_WRITE,
+)
+from paramiko.sftp_attr import SFTPAttributes
+
+from app.core.i18n import QT_TRANSLATE_NOOP
+from app.core.syncplan import DIR, PlanItem, SyncPlan, encode_name, part_name, remote_join
+
+from .checks import RemoteChecks
+from .errors import SyncError, _disk_full, _local_error, _source_changed
+from .local import LocalRoot, sha256_file
+from .sftp import Channel, SftpError, _attrs, sftp_mkdirs
+from .shell import RemoteShell, _q
+from .tuning import REQUEST_SIZE, WRITE_SIZE, WRITES_IN_FLIGHT
+
+log = logging.getLogger(__name__)
+
+
+class Uploads(RemoteChecks):
+    """Local → remote over SFTP (the tar stream for many small files is :mod:`.tarstream`)."""
+
+    def _remote_prepare(
+        self, t: paramiko.Transport, shell: RemoteShell, plan: SyncPlan, exists: bool
+    ) -> None:
+        self._writable("create remote folders")
+        if not exists:
+            # mkdir -p over SFTP (works without a shell): every prefix, in flight at once
+            parts = self.remote.split("/")
+            prefixes = ["/".join(parts[: k + 1]) for k in range(len(parts))]
+            prefixes = [p for p in prefixes if p not in ("", ".")]
+            ch = self._take_channel(t)
+            ch.doing = "the remote folder to be created"
+            try:
+                sftp_mkdirs(ch, [encode_name(p) for p in prefixes])
+                kind = ch.stat_kind(encode_name(self.remote))
+            except SftpError as exc:
+                kind, why = None, exc.text
+            else:
+                why = "not created" if kind is None else "a file of that name exists"
+            finally:
+                if self._pool is not None:
+                    self._pool.put(ch)
+                else:
+                    ch.close()
+            if kind != DIR:
+                raise SyncError(
+                    QT_TRANSLATE_NOOP("LabGPU", "Could not create the remote folder {path}: {why}"),
+                    QT_TRANSLATE_NOOP("LabGPU", "Check the path and your permissions there."),
+                    code="RemoteMkdir",
+                    path=self.remote_text,
+                    why=why,
+                )
+        if not plan.mkdirs and not plan.stale_parts:
+            return
+        ch = self._take_channel(t)
+        ch.doing = "remote folders to be created"
+        ok = False
+        try:
+            # all mkdirs in flight at once, parents first (the server handles requests in order)
+            nums = list(
+                zip(
+                    plan.mkdirs,
+                    ch.send_many([(CMD_MKDIR, self._rpath(d), SFTPAttributes()) for d in plan.mkdirs]),
+                    strict=True,
+                )
+            )
+            for d, n in nums:
+                try:
+                    ch.status(n)
+                    self.result.mkdirs += 1
+                except SftpError as exc:
+                    if exc.code != 4:  # generic failure = exists already (race); others are real
+                        raise SyncError(
+                            QT_TRANSLATE_NOOP("LabGPU", "Could not create the remote folder {path}: {why}"),
+                            "",
+                            code="RemoteMkdir",
+                            path=d,
+                            why=exc.text,
+                        ) from None
+            stale = ch.send_many([(CMD_REMOVE, self._rpath(p)) for p in plan.stale_parts])
+            for n in stale:
+                with contextlib.suppress(SftpError):
+                    ch.status(n)
+            ok = True
+        finally:
+            if ok and self._pool is not None:
+                self._pool.put(ch)  # the first transfer worker continues on it
+            else:
+                ch.close()
+
+    def _resume_upload(self, shell: RemoteShell, lr: LocalRoot, item: PlanItem, tmp: str) -> int:
+        """Copy the verified prefix of an earlier attempt's temporary file into this attempt's own
+        (a new file no late request of a cut session can reach), drop the old one, and check the
+        copy by sha256 against the local source. Returns the offset to continue from (0: restart)."""
+        n = item.resume_from
+        if n <= 0 or not item.resume_part:
+            return 0
+        if not self.caps.sha256:
+            # no shell to copy and hash the prefix on the server: start over (same result)
+            log.info("resume upload %s: server has no sha256sum/head, restarting", item.path)
+            return 0
+        old = _q(remote_join(self.remote, item.resume_part))
+        new = _q(remote_join(self.remote, tmp))
+        cmd = (
+            b"head -c "
+            + str(n).encode()
+            + b" -- "
+            + old
+            + b" > "
+            + new
+            + b"; rc=$?; rm -f -- "
+            + old
+            + b"; [ $rc = 0 ] && sha256sum < "
+            + new
+        )
+        rc, out, _e = shell.run(
+            cmd, what="the check of the interrupted upload", timeout=self.opts.step_timeout + n / (50 << 20)
+        )
+        ok = rc == 0 and out[:64].decode("ascii", "replace") == sha256_file(lr.path(item.path), n)
+        log.info("resume upload %s from %d: prefix %s", item.path, n, "verified" if ok else "differs")
+        return n if ok else 0
+
+    def _upload_batch(
+        self, ch: Channel, lr: LocalRoot, job: list[PlanItem], shell: RemoteShell
+    ) -> list[tuple[PlanItem, str]]:
+        """Pipelined: open all → writes, mtime, close for all → renames after everything is confirmed."""
+        verify = self.opts.verify
+        opened: list[tuple[PlanItem, int, int, Any]] = []
+        for item in job:
+            tmp = self._temp_for(item)
+            offset = self._resume_upload(shell, lr, item, tmp) if item.resume_from else 0
+            self._offsets[item.path] = offset
+            try:
+                fh = open(lr.path(item.path), "rb")  # noqa: SIM115 - closed below
+            except OSError as exc:
+                for _i, _n, _o, f in opened:
+                    f.close()
+                raise _local_error(exc, item.path) from None
+            flags = SFTP_FLAG_WRITE | SFTP_FLAG_CREATE | (0 if offset else SFTP_FLAG_TRUNC)
+            num = ch.send(CMD_OPEN, self._rpath(tmp), flags, SFTPAttributes())
+            opened.append((item, num, offset, fh))
+        pending: list[tuple[PlanItem, str]] = []
+        outstanding: deque[tuple[int, PlanItem]] = deque()
+        try:
+            for item, num, offset, fh in opened:
+                try:
+                    handle = ch.handle(num)
+                except SftpError as exc:
+                    raise self._remote_write_error(shell, exc, item) from None
+                h = hashlib.sha256() if verify else None
+                if offset:
+                    fh.seek(0)
+                    if h is not None:
+                        h.update(fh.read(offset))
+                    fh.seek(offset)
+                pos = offset
+                self.progress.add(0, current=item.path)
+                while True:
+                    data = fh.read(WRITE_SIZE)
+                    if not data:
+                        break
+                    self._take(len(data))
+                    if h is not None:
+                        h.update(data)
+                    outstanding.append((ch.send_write(handle, pos, data), item))
+                    pos += len(data)
+                    self.progress.add(len(data))
+                    while len(outstanding) > WRITES_IN_FLIGHT:
+                        self._check_write(ch, *outstanding.popleft(), shell)
+                if pos != item.size:
+                    raise _source_changed(item.path)
+                attrs = _attrs(item.mtime, item.mode if self.opts.preserve_mode else None)
+                outstanding.append((ch.send(CMD_FSETSTAT, handle, attrs), item))
+                outstanding.append((ch.send(CMD_CLOSE, handle), item))
+                pending.append((item, h.hexdigest() if h is not None else ""))
+            while outstanding:
+                self._check_write(ch, *outstanding.popleft(), shell)
+        finally:
+            for _i, _n, _o, fh in opened:
+                fh.close()
+        if verify:
+            return pending
+        self._commit_remote(ch, [item for item, _d in pending])
+        return []
+
+    def _commit_remote(self, ch: Channel, items: Sequence[PlanItem]) -> None:
+        """Rename finished temporary files to their final names, all requests in flight at once."""
+        renames = list(
+            zip(
+                items,
+                ch.send_many(
+                    [
+                        (
+                            CMD_EXTENDED,
+                            "posix-rename@openssh.com",
+                            self._rpath(self._temps[i.path]),
+                            self._rpath(i.path),
+                        )
+                        for i in items
+                    ]
+                ),
+                strict=True,
+            )
+        )
+        for item, n in renames:
+            try:
+                ch.status(n)
+            except SftpError as exc:
+                raise SyncError(
+                    QT_TRANSLATE_NOOP("LabGPU", "Could not finish {path} on the server: {why}"),
+                    "",
+                    code="RenameFailed",
+                    path=item.path,
+                    why=exc.text,
+                ) from None
+            self.progress.add(0, files=1)
+            with self._lock:
+                self.result.files += 1
+                self.result.bytes += item.size - self._offsets.get(item.path, 0)
+
+    def _make_deferred_dirs(self, ch: Channel) -> None:
+        """Folders left for a tar stream that then could not run: made over SFTP."""
+        with self._lock:
+            dirs, self._tar_dirs = self._tar_dirs, []
+            make_root, self._tar_make_root = self._tar_make_root, False
+        if make_root:
+            parts = self.remote.split("/")
+            prefixes = ["/".join(parts[: k + 1]) for k in range(len(parts))]
+            sftp_mkdirs(ch, [encode_name(p) for p in prefixes if p not in ("", ".")])
+        if dirs:
+            sftp_mkdirs(ch, [self._rpath(d) for d in dirs])
+            with self._lock:
+                self.result.mkdirs += len(dirs)
+
+    def _check_write(self, ch: Channel, num: int, item: PlanItem, shell: RemoteShell) -> None:
+        try:
+            ch.status(num)
+        except SftpError as exc:
+            raise self._remote_write_error(shell, exc, item, ch) from None
+
+    def _remote_write_error(
+        self, shell: RemoteShell, exc: SftpError, item: PlanItem, ch: Channel | None = None
+    ) -> SyncError:
+        """Classify a failed remote write; remove the temporary file when the disk is full."""
+        part = self._rpath(self._temps.get(item.path, part_name(item.path)))
+        free = None
+        with contextlib.suppress(SyncError):
+            free = self._remote_free(shell)
+        if exc.code == 4 and free is not None and free < max(REQUEST_SIZE * 4, 1 << 20):
+            if ch is not None:
+                with contextlib.suppress(SyncError, SftpError):
+                    ch.status(ch.send(CMD_REMOVE, part))
+            return _disk_full(True, item.size, free, self.remote_text)
+        if exc.code == 3:
+            return SyncError(
+                QT_TRANSLATE_NOOP("LabGPU", "Permission denied writing {path} on the server."),
+                QT_TRANSLATE_NOOP("LabGPU", "Choose a remote folder you can write to."),
+                code="PermissionDenied",
+                path=item.path,
+            )
+        return SyncError(
+            QT_TRANSLATE_NOOP("LabGPU", "The server could not write {path}: {why}"),
+            QT_TRANSLATE_NOOP("LabGPU", "Check free space and permissions on the server."),
+            code="RemoteWriteFailed",
+            path=item.path,
+            why=exc.text or "failure",
+        )
