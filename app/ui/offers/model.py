@@ -9,7 +9,6 @@ whichever direction the user sorts in.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
