@@ -401,7 +401,9 @@ def cmd_launch(args: argparse.Namespace) -> int:
 
 
 def _money(v: float | None, cur: str, digits: int = 4) -> str:
-    return "?" if v is None else f"{v:.{digits}f} {cur}"
+    from app.core.currency import money_text
+
+    return money_text(v, cur, digits)
 
 
 def cmd_ls(args: argparse.Namespace) -> int:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 
 from .costs import HOURS_PER_MONTH, break_even_hours
-from .currency import ExchangeRate, convert, default_rate, format_money
+from .currency import ExchangeRate, convert, default_rate, format_money, money_text
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .models import PROVIDERS, Offer, RankedOffer, Ranking
 
@@ -299,7 +299,7 @@ def _t(template: str, **params: object) -> str:
 
 def _money(amount: float | None, currency: str, rate: ExchangeRate) -> str:
     if amount is None:
-        return translate(R_PRICE_UNKNOWN)
+        return money_text(None, currency)
     text = format_money(amount, currency)
     if currency.upper() != "CNY":
         text += f" (≈ {format_money(convert(amount, currency, 'CNY', rate), 'CNY')})"

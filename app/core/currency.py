@@ -130,6 +130,20 @@ def format_money(amount: float | None, currency: str, decimals: int | None = Non
     return f"{sign}{symbol}{abs(amount):,.{decimals}f}"
 
 
+MONEY_UNKNOWN = QT_TRANSLATE_NOOP("LabGPU", "unknown")
+
+
+def money_text(amount: float | None, currency: str, decimals: int | None = None) -> str:
+    """Money as every page, the tray and every command print it: '¥12.34', '$0.0042' (small amounts
+    keep more digits unless `decimals` is given); an unknown amount is the word "unknown" (未知),
+    never 0, '?', 'N/A' or an empty cell."""
+    if amount is None:
+        from .i18n import translate
+
+        return translate(MONEY_UNKNOWN)
+    return format_money(amount, currency, decimals)
+
+
 def source_text(rate: ExchangeRate) -> str:
     """The rate's source, short, in the user's language (bundled sources are marked for translation)."""
     from .i18n import translate

@@ -135,6 +135,12 @@ class TaskRunner(QObject):
         with self._lock:
             return [t for t in self._active if not t.is_done]
 
+    def settled(self) -> bool:
+        """True when no task is running and every finished task's callbacks have run on the GUI thread
+        (a callback that starts another task keeps the runner unsettled)."""
+        with self._lock:
+            return not self._active
+
     def shutdown(self, timeout_ms: int = 5000) -> bool:
         """Ask every task to stop and wait; True when all ended in time."""
         for t in self.active():

@@ -497,4 +497,6 @@ def _num(v: float) -> str:
 
 
 def _money(v: float | None) -> str:
-    return "?" if v is None else f"{v:.2f}"
+    from app.core.currency import money_text
+
+    return money_text(v, "", 2).strip()  # the message names the currency itself

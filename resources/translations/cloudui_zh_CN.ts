@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>AccountDialog</name>
@@ -51,7 +52,7 @@
         <translation>自定义接入点</translation>
     </message>
     <message>
-        <source>Secrets are kept only in the system keyring; LabGPU's files keep the account's name.</source>
+        <source>Secrets are kept only in the system keyring; LabGPU&apos;s files keep the account&apos;s name.</source>
         <translation>密钥只保存在系统钥匙串中；LabGPU 的文件只记录账号名称。</translation>
     </message>
     <message>
@@ -419,7 +420,7 @@
         <translation>刷新</translation>
     </message>
     <message>
-        <source>Ask every account's cloud now (F5)</source>
+        <source>Ask every account&apos;s cloud now (F5)</source>
         <translation>立即向所有账号的云端查询（F5）</translation>
     </message>
     <message>
@@ -606,7 +607,7 @@
         <translation>从访问管理（CAM）控制台复制 SecretId（以 AKID 开头），然后编辑账号。</translation>
     </message>
     <message>
-        <source>Tencent Cloud refused the request because this computer's clock is more than 5 minutes off.</source>
+        <source>Tencent Cloud refused the request because this computer&apos;s clock is more than 5 minutes off.</source>
         <translation>腾讯云拒绝了请求：这台电脑的时钟偏差超过 5 分钟。</translation>
     </message>
     <message>
@@ -618,7 +619,7 @@
         <translation>这个 API 密钥无权执行该操作：CAM 策略不允许（{detail}）。</translation>
     </message>
     <message>
-        <source>Ask the account owner to grant QcloudCVMFullAccess and QcloudVPCFullAccess to this key's user.</source>
+        <source>Ask the account owner to grant QcloudCVMFullAccess and QcloudVPCFullAccess to this key&apos;s user.</source>
         <translation>请主账号为该密钥所属用户授予 QcloudCVMFullAccess 和 QcloudVPCFullAccess。</translation>
     </message>
     <message>
@@ -698,7 +699,7 @@
         <translation>仍然关机（继续按全价计费），或销毁以停止所有计费。</translation>
     </message>
     <message>
-        <source>Tencent Cloud is throttling this account's API calls.</source>
+        <source>Tencent Cloud is throttling this account&apos;s API calls.</source>
         <translation>腾讯云正在限制该账号的 API 调用频率。</translation>
     </message>
     <message>
@@ -726,7 +727,7 @@
         <translation>无法连接腾讯云接入点 {endpoint}。</translation>
     </message>
     <message>
-        <source>Check the network connection and the account's endpoint, then retry: a retried launch never makes a second instance, and the instances list shows whether it went through.</source>
+        <source>Check the network connection and the account&apos;s endpoint, then retry: a retried launch never makes a second instance, and the instances list shows whether it went through.</source>
         <translation>检查网络连接和账号的接入点，然后重试：重试同一次创建绝不会多出一台实例，实例列表会显示它是否已创建。</translation>
     </message>
     <message>
@@ -734,7 +735,7 @@
         <translation>腾讯云接入点 {endpoint} 返回了 HTTP 错误。</translation>
     </message>
     <message>
-        <source>Check the account's endpoint (for the international site use cvm.intl.tencentcloudapi.com), then retry.</source>
+        <source>Check the account&apos;s endpoint (for the international site use cvm.intl.tencentcloudapi.com), then retry.</source>
         <translation>检查账号的接入点（国际站请用 cvm.intl.tencentcloudapi.com），然后重试。</translation>
     </message>
     <message>
@@ -1033,7 +1034,7 @@
         <translation>还没有{provider}账号：请先在“云账号”页添加，然后再创建。</translation>
     </message>
     <message>
-        <source>This account launches in {region}; the offer is in {offer}. Edit the account's region (or add one) to launch there.</source>
+        <source>This account launches in {region}; the offer is in {offer}. Edit the account&apos;s region (or add one) to launch there.</source>
         <translation>该账号在 {region} 创建实例，而报价在 {offer}。要在那里创建，请修改账号地域（或另加一个账号）。</translation>
     </message>
     <message>
@@ -1045,7 +1046,7 @@
         <translation>无法向云端查询可用区：{message}</translation>
     </message>
     <message>
-        <source>Your public address is {cidr}; only it (or the range you type, e.g. your VPN's) may connect to port 22.</source>
+        <source>Your public address is {cidr}; only it (or the range you type, e.g. your VPN&apos;s) may connect to port 22.</source>
         <translation>你的公网地址是 {cidr}；只有它（或你填写的网段，如 VPN 网段）能连接 22 端口。</translation>
     </message>
     <message>

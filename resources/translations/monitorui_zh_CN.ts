@@ -571,13 +571,6 @@
     </message>
 </context>
 <context>
-    <name>MonitorUi</name>
-    <message>
-        <source>N/A</source>
-        <translation>N/A</translation>
-    </message>
-</context>
-<context>
     <name>TrayShell</name>
     <message>
         <source>LabGPU keeps running in the tray</source>

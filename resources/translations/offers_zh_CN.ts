@@ -66,6 +66,10 @@
         <source>CFETS RMB central parity</source>
         <translation>中国外汇交易中心人民币中间价</translation>
     </message>
+    <message>
+        <source>unknown</source>
+        <translation>未知</translation>
+    </message>
 </context>
 <context>
     <name>OfferDetailsPanel</name>

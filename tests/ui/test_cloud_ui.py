@@ -37,7 +37,9 @@ def fast_tencent(monkeypatch):
 
 
 def _wait_idle(qtbot, ctx, timeout=10000):
-    qtbot.waitUntil(lambda: not ctx.runner.active(), timeout=timeout)
+    """Until every task has ended and its callbacks have run (a late callback must not land after the
+    test has moved the page's clock)."""
+    qtbot.waitUntil(ctx.runner.settled, timeout=timeout)
 
 
 def _add_tencent_account(qtbot, ctx, page, server, name="lab-tc", secret=TEST_SECRET_KEY):

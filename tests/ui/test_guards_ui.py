@@ -59,7 +59,7 @@ def _offer():
 
 
 def _wait_idle(qtbot, ctx, timeout=10000):
-    qtbot.waitUntil(lambda: not ctx.runner.active(), timeout=timeout)
+    qtbot.waitUntil(ctx.runner.settled, timeout=timeout)
 
 
 def _cells(page, iid):

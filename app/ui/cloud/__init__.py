@@ -11,6 +11,7 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
+from app.core.currency import money_text
 from app.ui.shared.services import cloud_service  # noqa: F401 - the cloud pages import it from here
 
 SETTINGS_KEY = "cloudui"  # ctx.settings.extra["cloudui"]: last choices that survive a restart
@@ -39,13 +40,8 @@ def provider_name(provider: str) -> str:
     return names.get(provider, provider)
 
 
-_SYMBOLS = {"CNY": "¥", "USD": "$"}
-
-
 def money(amount: float | None, currency: str, digits: int = 2) -> str:
-    if amount is None:
-        return "—"
-    return f"{_SYMBOLS.get(currency, currency + ' ')}{amount:,.{digits}f}"
+    return money_text(amount, currency, digits)
 
 
 def duration(seconds: float) -> str:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication
+from app.core.currency import money_text
 
 _SYMBOLS = {"CNY": "¥", "USD": "$"}
 
@@ -37,9 +37,7 @@ def symbol(currency: str) -> str:
 
 
 def fmt_money(amount: float | None, currency: str, digits: int = 2) -> str:
-    if amount is None:
-        return QCoreApplication.translate("MonitorUi", "N/A")
-    return f"{symbol(currency)}{amount:,.{digits}f}"
+    return money_text(amount, currency, digits)
 
 
 def compact_amount(amount: float) -> str:
