@@ -423,10 +423,6 @@ class CloudService:
             except CloudError as exc:
                 self.pending.fail(token, exc.one_line())
                 raise
-        hook = os.environ.get("LABGPU_TEST_PAUSE_AFTER_REQUEST")
-        if hook:  # tests kill the process here to prove crash recovery (see tests/cloud/test_launch_crash.py)
-            report("request", f"request sent: {instance.id}")
-            time.sleep(float(hook))
         price = self._price_for(account, instance)
         if opts.spot and price and price[2].startswith("on-demand") and max_price is not None:
             price = (max_price, price[1], "spot maximum (upper bound)")
