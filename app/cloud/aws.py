@@ -46,12 +46,13 @@ from app.cloud.errors import (
     network_error,
 )
 from app.core.fingerprints import parse_console_fingerprints
+from app.core.hosts import OLD_SSH_USER_TAG, SSH_USER_TAG
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
 from app.core.models import Offer
 
 log = logging.getLogger(__name__)
 
-LOGIN_TAG = "labgpu-user"  # the image's default SSH user, for the "copy SSH command" action
+LOGIN_TAG = OLD_SSH_USER_TAG  # the image's default SSH user, as launches wrote it before SSH_USER_TAG
 LAUNCH_TAG = "labgpu-launch"  # value: the launch's client token (crash recovery finds it by this)
 DLAMI_NAME = "Deep Learning *AMI GPU PyTorch*"
 UBUNTU_OWNER = "099720109477"  # Canonical
@@ -829,9 +830,12 @@ class AwsProvider:
             tags.append({"Key": LAUNCH_TAG, "Value": req.client_token.split("~")[0]})
         if req.name:
             tags.append({"Key": "Name", "Value": req.name})
-        tags.append({"Key": LOGIN_TAG, "Value": login_user_for(image_name)})
+        login = login_user_for(image_name)  # what the host made from this instance logs in as
+        tags += [{"Key": SSH_USER_TAG, "Value": login}, {"Key": LOGIN_TAG, "Value": login}]
         tags.extend(
-            {"Key": k, "Value": v} for k, v in req.tags.items() if k not in (LABGPU_TAG_KEY, LAUNCH_TAG)
+            {"Key": k, "Value": v}
+            for k, v in req.tags.items()
+            if k not in (LABGPU_TAG_KEY, LAUNCH_TAG, SSH_USER_TAG, LOGIN_TAG)
         )
         kwargs: dict[str, Any] = {
             "ImageId": image_id,

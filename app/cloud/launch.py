@@ -55,6 +55,7 @@ from app.core import live_prices
 from app.core.accounts import AccountBook, validate_account
 from app.core.audit import AuditLog
 from app.core.errors import InputError, LabGpuError
+from app.core.hosts import SSH_KEY_PATH_TAG, login_user
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
 from app.core.instances import Ledger, LedgerEntry, PendingLaunches, ReconcileResult
 from app.core.models import NATIVE_CURRENCY
@@ -370,7 +371,9 @@ class CloudService:
                 ssh_cidr=cidr,
                 client_token=_attempt_token(token, attempt),
                 name=opts.name or f"labgpu-{token[3:11]}",
-                tags={"labgpu-launch": token},
+                # The host made from the instance logs in with this key (the user tag is the provider's:
+                # it knows the image).
+                tags={"labgpu-launch": token, SSH_KEY_PATH_TAG: str(key.private_path)},
             )
             detail = f"{opts.instance_type} {zone or account.region} {'spot' if opts.spot else 'on-demand'}"
             try:
@@ -421,10 +424,6 @@ class CloudService:
             except CloudError as exc:
                 self.pending.fail(token, exc.one_line())
                 raise
-        hook = os.environ.get("LABGPU_TEST_PAUSE_AFTER_REQUEST")
-        if hook:  # tests kill the process here to prove crash recovery (see tests/cloud/test_launch_crash.py)
-            report("request", f"request sent: {instance.id}")
-            time.sleep(float(hook))
         price = self._price_for(account, instance)
         if opts.spot and price and price[2].startswith("on-demand") and max_price is not None:
             price = (max_price, price[1], "spot maximum (upper bound)")
@@ -639,10 +638,12 @@ class CloudService:
                 code="NoAddress",
                 id=instance_id,
             )
-        login = user or entry.tags.get("labgpu-user") or "ubuntu"
-        key = sshkeys.key_dir(self.paths) / sshkeys.DEFAULT_KEY_NAME
+        login = user or login_user(entry.tags)
+        key = Path(entry.tags.get(SSH_KEY_PATH_TAG, "")) if entry.tags.get(SSH_KEY_PATH_TAG) else None
+        if key is None and entry.key_name.startswith("labgpu-"):
+            key = sshkeys.key_dir(self.paths) / sshkeys.DEFAULT_KEY_NAME
         parts = ["ssh"]
-        if entry.key_name.startswith("labgpu-") and key.exists():
+        if key is not None and key.exists():
             parts += ["-i", str(key)]
         parts.append(f"{login}@{host}")
         return " ".join(shlex.quote(p) for p in parts)

@@ -39,6 +39,7 @@ from app.cloud.base import (
 )
 from app.cloud.errors import ClockSkewError, NetworkError
 from app.core.accounts import Account, Credentials
+from app.core.hosts import SSH_KEY_PATH_TAG, SSH_USER_TAG
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.logsetup import redact
 from app.core.models import Offer
@@ -859,6 +860,22 @@ class TencentProvider:
             region=account.region,
         )
 
+    def login_user_for_image(self, account: Account, creds: Credentials, image_id: str) -> str:
+        """The SSH user of an image: Tencent's Linux images log in as ``ubuntu`` on Ubuntu and ``root``
+        on every other distribution; "" for Windows or an image that cannot be read."""
+        try:
+            images = self._call(account, creds, "DescribeImages", {"ImageIds": [image_id]}).get("ImageSet") or []
+        except CloudError as exc:
+            log.info("image %s not read for its login user: %s", image_id, exc)
+            return ""
+        if not images:
+            return ""
+        img = images[0]
+        text = f"{img.get('OsName', '')} {img.get('Platform', '')} {img.get('ImageName', '')}".lower()
+        if "windows" in text:
+            return ""
+        return "ubuntu" if "ubuntu" in text else "root"
+
     # -- launch --------------------------------------------------------------------------------
     def _ensure_key(self, account: Account, creds: Credentials, req: LaunchRequest) -> str:
         if not req.public_key:
@@ -968,15 +985,21 @@ class TencentProvider:
         max_price: float | None,
         bandwidth_mbps: int = 100,
         disk_type: str = "CLOUD_PREMIUM",
+        login_user: str = "",
     ) -> dict[str, Any]:
         """The RunInstances request body (public so a test checks every field against the SDK)."""
         tags = [{"Key": LABGPU_TAG_KEY, "Value": LABGPU_TAG_VALUE}]
         if req.client_token:
             tags.append({"Key": TOKEN_TAG_KEY, "Value": tag_value(req.client_token)})
+        if login_user:
+            tags.append({"Key": SSH_USER_TAG, "Value": tag_value(login_user)})
         tags += [
             {"Key": k, "Value": tag_value(v)}
             for k, v in req.tags.items()
-            if k not in (LABGPU_TAG_KEY, TOKEN_TAG_KEY)
+            if k not in (LABGPU_TAG_KEY, TOKEN_TAG_KEY, SSH_USER_TAG)
+            # A key path Tencent cannot store as written (a Windows or non-ASCII path) would name
+            # another file: left out, the host falls back to the default keys.
+            and not (k == SSH_KEY_PATH_TAG and tag_value(v) != v)
         ]
         params: dict[str, Any] = {
             "InstanceChargeType": "SPOTPAID" if req.spot else "POSTPAID_BY_HOUR",
@@ -1061,6 +1084,7 @@ class TencentProvider:
                         image=image_id,
                     ),
                 )
+        login = self.login_user_for_image(account, creds, image_id)
         max_price = req.max_price
         if req.spot and max_price is None:
             on_demand = self.current_price(account, creds, req.instance_type, zone, spot=False)
@@ -1087,6 +1111,7 @@ class TencentProvider:
             max_price=max_price,
             bandwidth_mbps=int(account.extra.get("bandwidth_mbps", 100)),
             disk_type=account.extra.get("disk_type", "CLOUD_PREMIUM"),
+            login_user=login,
         )
         if req.spot:
             step(

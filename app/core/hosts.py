@@ -280,6 +280,19 @@ class HostStore:
         return cur.rowcount > 0
 
 
+# Tags a launch writes on an instance so the host made from it logs in right: the image's login user
+# and the private key (a path on the computer that launched it). Launches before these tags wrote
+# the user as "labgpu-user": still read.
+SSH_USER_TAG = "labgpu:ssh-user"
+SSH_KEY_PATH_TAG = "labgpu:ssh-key-path"
+OLD_SSH_USER_TAG = "labgpu-user"
+
+
+def login_user(tags: dict[str, str]) -> str:
+    """The login user an instance's tags name (else ``ubuntu``, the user of the GPU images LabGPU launches)."""
+    return tags.get(SSH_USER_TAG, "") or tags.get(OLD_SSH_USER_TAG, "") or "ubuntu"
+
+
 # LabGPU's own SSH key for the instances it launches (app.cloud.sshkeys keeps it there; its
 # passphrase is in the keyring under "sshkey:<file name>:passphrase").
 OWN_KEY_DIR = "ssh"
@@ -289,8 +302,8 @@ OWN_KEY_NAME = "labgpu_ed25519"
 def instance_hosts(paths: Paths | None = None, store: Store | None = None) -> list[HostRecord]:
     """Running launched instances (the cloud feature's ledger) as hosts, named by instance id.
 
-    The login user comes from the instance's ``labgpu:ssh-user`` tag when the launcher set one
-    (else ``ubuntu``, the user of the GPU images LabGPU launches); the key from the
+    The login user comes from the instance's ``labgpu:ssh-user`` tag the launch wrote (or the older
+    ``labgpu-user``; else ``ubuntu``, the user of the GPU images LabGPU launches); the key from the
     ``labgpu:ssh-key-path`` tag, else LabGPU's own key when the instance was launched with it
     (key pair ``labgpu-…``), else the user's default keys or agent.
     """
@@ -311,14 +324,14 @@ def instance_hosts(paths: Paths | None = None, store: Store | None = None) -> li
             name = validate_name(e.id)
         except InputError:
             continue
-        key = e.tags.get("labgpu:ssh-key-path", "")
+        key = e.tags.get(SSH_KEY_PATH_TAG, "")
         if not key and e.key_name.startswith("labgpu-") and own_key.exists():
             key = str(own_key)
         out.append(
             HostRecord(
                 name=name,
                 hostname=e.public_ip,
-                user=e.tags.get("labgpu:ssh-user", "") or "ubuntu",
+                user=login_user(e.tags),
                 instance_id=e.id,
                 provider=e.provider,
                 key_path=key,

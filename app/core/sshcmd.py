@@ -3,7 +3,8 @@
 Pure: no paramiko, no I/O. Users paste what the provider printed; it is read exactly as OpenSSH
 reads it (tests compare with the real ``ssh -G``): BSD getopt clusters (``-vp22``), options after
 the destination, the FIRST ``-p``/``-o Port`` and ``-l``/``-o User``/destination user win,
-``ssh://user@host:port``, bare IPv6 destinations (``root@2001:db8::7``), host names lower-cased.
+``ssh://user@host:port``, bare IPv6 destinations (``root@2001:db8::7``), host names lower-cased
+(an address literal is made numeric, but keeps the case it was written in when that is all that differs).
 Options are checked against ALLOW-lists: honoured (``-p -i -J -l``, ``-o`` Port, User,
 IdentityFile, ProxyJump) or harmless to ignore (``-v -A -C -t``… but not ``-4``/``-6``), port forwards ``-L -R -D``,
 ``-o ServerAliveInterval=…`` and other keywords in ``_O_IGNORED`` with a value ssh accepts).
@@ -171,16 +172,28 @@ def check_host(host: str) -> str:
 
 def numeric_form(host: str) -> str:
     """An address literal in the form OpenSSH turns it into (getaddrinfo/getnameinfo, numeric only:
-    "0" → "0.0.0.0", "127.1" → "127.0.0.1", "2001:0db8::0007" → "2001:db8::7"); names unchanged."""
-    if ":" in host:
-        try:
-            return socket.inet_ntop(socket.AF_INET6, socket.inet_pton(socket.AF_INET6, host))
-        except (OSError, ValueError):
-            return host
+    "0" → "0.0.0.0", "127.1" → "127.0.0.1", "2001:0db8::0007" → "2001:db8::7"); names unchanged.
+    Like OpenSSH (strcasecmp), an address that differs from that form only in case stays as written:
+    "2001:DB8::7" is kept, "2001:DB8:0::7" → "2001:db8::7"."""
     try:
-        return socket.inet_ntoa(socket.inet_aton(host))
-    except OSError:
+        if ":" in host:
+            numeric = socket.inet_ntop(socket.AF_INET6, socket.inet_pton(socket.AF_INET6, host))
+        else:
+            numeric = socket.inet_ntoa(socket.inet_aton(host))
+    except (OSError, ValueError):
         return host
+    return host if numeric.lower() == host.lower() else numeric
+
+
+def _is_address(host: str) -> bool:
+    try:
+        if ":" in host:
+            socket.inet_pton(socket.AF_INET6, host)
+        else:
+            socket.inet_aton(host)
+    except (OSError, ValueError):
+        return False
+    return True
 
 
 def check_user(user: str) -> str:
@@ -363,7 +376,8 @@ class _Reader:
             host = dest
         if host.startswith("["):  # ssh would look up the brackets as part of the name
             raise _bad_host(host)
-        return numeric_form(check_host(host).lower())
+        host = check_host(host)  # OpenSSH lower-cases a name; an address literal is only made numeric
+        return numeric_form(host) if _is_address(host) else host.lower()
 
 
 def parse_ssh_command(text: str) -> SshTarget:
@@ -427,7 +441,7 @@ def parse_ssh_command(text: str) -> SshTarget:
     jump = parse_jump(r.jump or "")
     if jump:  # OpenSSH refuses a last hop that is the destination itself ("jumphost loop")
         last = jump[-1]
-        if (numeric_form(last.host) == host and (last.port or DEFAULT_PORT) == (r.port or DEFAULT_PORT)
+        if (numeric_form(last.host).lower() == host.lower() and (last.port or DEFAULT_PORT) == (r.port or DEFAULT_PORT)
                 and (last.user or r.user or "") == (r.user or "")):
             raise _bad(QT_TRANSLATE_NOOP("LabGPU", "the jump host {host} is the destination itself"), host=host)
     return SshTarget(

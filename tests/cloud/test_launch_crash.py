@@ -1,13 +1,15 @@
-"""Kill `labgpu launch` right after the cloud accepted the request: the next `labgpu ls` shows it."""
+"""Kill `labgpu launch` right after the cloud accepted the request: the next `labgpu ls` shows it.
+
+The fault proxy in front of moto carries the RunInstances out and holds its answer back: the CLI
+process is killed while it waits for it, between "request sent" and "recorded".
+"""
 
 from __future__ import annotations
 
 import json
 import os
-import select
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from tests.fixtures.moto_server import AWS_KEY_ID, AWS_SECRET
@@ -27,7 +29,7 @@ def _cli(*args, env, stdin=None, timeout=60):
     )
 
 
-def test_killed_launch_is_found_after_restart(secret_service, moto, labgpu_home):
+def test_killed_launch_is_found_after_restart(secret_service, moto, aws_proxy, labgpu_home):
     env = dict(os.environ)
     r = _cli(
         "accounts",
@@ -37,12 +39,12 @@ def test_killed_launch_is_found_after_restart(secret_service, moto, labgpu_home)
         "--region",
         "us-east-1",
         "--endpoint",
-        moto.url,
+        aws_proxy.url,
         stdin=f"{AWS_KEY_ID}\n{AWS_SECRET}\n",
         env=env,
     )
     assert r.returncode == 0, r.stderr
-    env["LABGPU_TEST_PAUSE_AFTER_REQUEST"] = "60"  # the launch stops between "sent" and "recorded"
+    hold = aws_proxy.hold_next_answer("RunInstances")  # AWS launches it; the CLI never hears so
     p = subprocess.Popen(
         [
             sys.executable,
@@ -64,25 +66,20 @@ def test_killed_launch_is_found_after_restart(secret_service, moto, labgpu_home)
         env=env,
         cwd=ROOT,
     )
-    seen, iid = [], ""
-    deadline = time.monotonic() + 60
     try:
-        while time.monotonic() < deadline and not iid:
-            ready, _, _ = select.select([p.stderr], [], [], 1)
-            if ready:
-                line = p.stderr.readline()
-                if not line:
-                    break
-                seen.append(line)
-                if "request sent:" in line:
-                    iid = line.rsplit(":", 1)[1].strip()
+        reached = hold.reached.wait(60)
     finally:
-        p.kill()
+        p.kill()  # while it waits for the RunInstances answer
         p.wait(10)
+        hold.release()
+        err = p.stderr.read()
         p.stdout.close()
         p.stderr.close()
-    assert iid.startswith("i-"), seen
-    del env["LABGPU_TEST_PAUSE_AFTER_REQUEST"]
+    assert reached, err
+    [sent] = aws_proxy.params("RunInstances")
+    [iid] = [
+        i["InstanceId"] for res in moto.ec2().describe_instances()["Reservations"] for i in res["Instances"]
+    ]
     offline = _cli("ls", "--offline", "--json", env=env)
     assert json.loads(offline.stdout) == []  # the crash really hit the window before the ledger write
     r = _cli("ls", "--json", env=env)
@@ -92,6 +89,7 @@ def test_killed_launch_is_found_after_restart(secret_service, moto, labgpu_home)
     assert row["account"] == "lab"
     assert row["state"] == "running"
     assert row["client_token"].startswith("lg-")
+    assert row["client_token"] == sent["ClientToken"]  # found by the token the killed launch sent
     ids = [
         i["InstanceId"] for res in moto.ec2().describe_instances()["Reservations"] for i in res["Instances"]
     ]

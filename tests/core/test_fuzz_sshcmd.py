@@ -96,7 +96,7 @@ def ssh_argvs(draw: st.DrawFn) -> list[str]:
 
 
 _ok_hosts = st.one_of(st.sampled_from(["h", "gpu-1.example.com", "Region-1.Example.COM", "10.0.0.5", "2001:db8::7",
-                                         "::1", "127.1", "0", "2001:0DB8::0007"]),
+                                         "::1", "127.1", "0", "2001:0DB8::0007", "2001:DB8::7", "::FFFF:1.2.3.4"]),
                       st.from_regex(r"[a-z][a-z0-9-]{0,12}(\.[a-z]{2,5}){0,2}", fullmatch=True))
 _ok_users = st.from_regex(r"[a-z_][a-z0-9_.-]{0,10}", fullmatch=True)
 _ok_ports = st.integers(1, 65535).map(str)
@@ -232,3 +232,53 @@ def test_bare_ipv6_destination_is_read_as_openssh_reads_it() -> None:
     assert (t.user, t.host, t.port) == ("root", "2001:db8::7", 6022)
     assert t.command() == "ssh -p 6022 root@2001:db8::7"
     _agrees_with_openssh(["-p", "6022", "root@2001:db8::7"])
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["-p", "6022", "root@2001:db8::7"],
+        ["root@2001:db8::7", "-p6022"],
+        ["2001:db8::7"],
+        ["-p", "6022", "2001:db8::7"],
+        ["-l", "root", "2001:db8::7", "-p", "6022"],
+        ["-o", "User=root", "-o", "Port=6022", "::1"],
+        ["-p", "6022", "root@::"],
+        ["root@2001:0db8:0:0::7"],  # made numeric: 2001:db8::7
+        ["-p", "6022", "root@2001:DB8::7"],  # only the case differs: OpenSSH keeps it as written
+        ["ABCD::1", "-l", "ubuntu"],
+        ["root@::ffff:1.2.3.4"],
+        ["root@::FFFF:102:304"],  # → ::ffff:1.2.3.4
+        ["-J", "[::1]:2200", "ubuntu@2001:db8::7"],
+    ],
+)
+def test_ipv6_destinations_agree_with_ssh_G(argv: list[str]) -> None:
+    t = parse_ssh_command(shlex.join(["ssh", *argv]))  # accepted, and read as OpenSSH reads it
+    rc, g, err = ssh_g(argv)
+    assert rc == 0, err
+    assert (g["user"], g["hostname"], g["port"]) == ([t.user or LOCAL_USER], [t.host], [str(t.effective_port)])
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["-p", "6022", "root@[2001:db8::7]"],
+        ["-p", "6022", "[2001:db8::7]"],
+        ["root@[2001:db8::7]:6022"],
+        ["ssh://root@[2001:db8::7]:6022"],
+        ["ssh://root@2001:db8::7"],
+    ],
+)
+def test_bracketed_ipv6_destination_is_refused_as_openssh_cannot_use_it(argv: list[str]) -> None:
+    with pytest.raises(InputError) as ei:
+        parse_ssh_command(shlex.join(["ssh", *argv]))
+    assert ei.value.code == "BadSshCommand"
+    rc, g, _ = ssh_g(argv)
+    # OpenSSH refuses the line, or keeps the brackets as part of a name it then cannot resolve.
+    assert rc != 0 or g["hostname"][0].startswith("[")
+
+
+def test_openssh_cannot_resolve_a_bracketed_destination() -> None:
+    r = subprocess.run([SSH, "-F", "/dev/null", "-o", "BatchMode=yes", "-p", "1", "root@[::1]", "true"],
+                       capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert r.returncode == 255 and "Could not resolve hostname [::1]" in r.stderr, r.stderr

@@ -232,11 +232,9 @@ def test_full_tencent_flow_and_no_secret_anywhere(
 
 
 def test_launch_killed_after_the_request_is_found_after_restart(secret_service, tencent_server, labgpu_home):
-    """kill -9 between "Tencent accepted RunInstances" and "LabGPU recorded it": the next `labgpu ls`
-    finds the instance by its tags, and retrying the launch with the same token creates nothing."""
-    import select
-    import time
-
+    """kill -9 between "Tencent accepted RunInstances" and "LabGPU recorded it" (the server carries
+    the launch out and holds its answer while the CLI is killed): the next `labgpu ls` finds the
+    instance by its tags, and retrying the launch with the same token creates nothing."""
     tencent_server.pending_seconds = 0.0
     env = dict(os.environ)
     _ok(
@@ -250,7 +248,7 @@ def test_launch_killed_after_the_request_is_found_after_restart(secret_service, 
         tencent_server.endpoint,
         stdin=f"{TEST_SECRET_ID}\n{TEST_SECRET_KEY}\n",
     )
-    env["LABGPU_TEST_PAUSE_AFTER_REQUEST"] = "60"
+    hold = tencent_server.hold_next_answer("RunInstances")
     p = subprocess.Popen(
         [
             sys.executable,
@@ -272,30 +270,26 @@ def test_launch_killed_after_the_request_is_found_after_restart(secret_service, 
         env=env,
         cwd=ROOT,
     )
-    seen, iid = [], ""
-    deadline = time.monotonic() + 60
     try:
-        while time.monotonic() < deadline and not iid:
-            ready, _, _ = select.select([p.stderr], [], [], 1)
-            if ready:
-                line = p.stderr.readline()
-                if not line:
-                    break
-                seen.append(line)
-                if "request sent:" in line:
-                    iid = line.rsplit(":", 1)[1].strip()
+        reached = hold.reached.wait(60)
     finally:
-        p.kill()
+        p.kill()  # while it waits for the RunInstances answer
         p.wait(10)
+        hold.release()
+        err = p.stderr.read()
         p.stdout.close()
         p.stderr.close()
-    assert iid.startswith("ins-"), seen
+    assert reached, err
+    [iid] = list(tencent_server.instances)  # the cloud carried the launch out
+    assert iid.startswith("ins-")
+    [sent] = tencent_server.requests_of("RunInstances")
     assert json.loads(_ok("ls", "--offline", "--json").stdout) == []  # killed before the ledger write
     [row] = json.loads(_ok("ls", "--json").stdout)
     assert row["id"] == iid
     assert row["provider"] == "tencent"
     assert row["state"] == "running"
     assert row["client_token"].startswith("lg-")
+    assert row["client_token"] == sent["ClientToken"]  # found by the token the killed launch sent
     again = json.loads(
         _ok(
             "launch",
