@@ -124,7 +124,7 @@ def run_checks(py: Path, env: dict[str, str]) -> int:
     lint_imports = scripts / ("lint-imports.exe" if os.name == "nt" else "lint-imports")
     checks = [
         ("ruff", [str(py), "-m", "ruff", "check", "app", "tests", "packaging", "main.py"]),
-        ("mypy", [str(py), "-m", "mypy", "app/core", "app/cloud", "app/remote"]),
+        ("mypy", [str(py), "-m", "mypy", "app/core", "app/cloud", "app/remote", "app/usecases"]),
         ("layer contracts", [str(lint_imports)]),
     ]
     for name, cmd in checks:

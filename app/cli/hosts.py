@@ -115,7 +115,8 @@ def _interactive() -> bool:
 
 
 def cmd_add(args: argparse.Namespace) -> int:
-    from app.remote.hostkeys import normalize_fingerprint
+    from app.remote.hostkeys import HostKeyError, HostKeyUnknownError
+    from app.usecases.hosts import accept_only, add_host, refuse_existing
 
     paths = default_paths()
     hosts = HostStore(paths=paths)
@@ -128,91 +129,40 @@ def cmd_add(args: argparse.Namespace) -> int:
     rec = record_from_command(args.name, args.command, via_vpn=args.via_vpn)
     if args.password_stdin and not rec.key_path:
         rec = replace(rec, auth="password")
-    _refuse_existing(hosts, rec.name)
+    refuse_existing(hosts, rec.name)
     password = read_stdin_secret(command="hosts add", what="password") if args.password_stdin else None
     passphrase = read_stdin_secret(command="hosts add", what="passphrase") if args.passphrase_stdin else None
-    wanted = {normalize_fingerprint(f) for f in args.fingerprint or ()}
     if args.fingerprint:
-        accept = lambda prompt: prompt.fingerprint in wanted  # noqa: E731
+        accept = accept_only(args.fingerprint)
     elif _interactive() and not args.password_stdin and not args.passphrase_stdin:
         accept = _tty_accept
     else:
         accept = None
-    # One add at a time (between processes too): a second add of this name finds the first one's row
-    # and stops before writing any keyring entry; a failed add undoes only its own keyring writes.
-    with hosts.adding():
-        _refuse_existing(hosts, rec.name)
-        fingerprint = _add_locked(hosts, rec, paths, accept, wanted, args.fingerprint, password, passphrase)
-    print(f"Added host {rec.name} ({rec.address}), host key {fingerprint}")
-    return 0
-
-
-def _refuse_existing(hosts: HostStore, name: str) -> None:
-    if hosts.exists(name):
-        raise InputError(
-            QT_TRANSLATE_NOOP("LabGPU", "A host named {name!r} already exists."),
-            QT_TRANSLATE_NOOP("LabGPU", "Pick another name or remove the old host first."),
-            code="HostExists",
-            name=name,
-        )
-
-
-def _add_locked(
-    hosts: HostStore,
-    rec: Any,
-    paths: Any,
-    accept: Any,
-    wanted: set[str],
-    given: list[str] | None,
-    password: str | None,
-    passphrase: str | None,
-) -> str:
-    from app.remote.hostkeys import HostKeyError, HostKeyUnknownError
-    from app.remote.ssh import Connection
-
-    owned: list[secrets.OwnedWrite] = []
-    ok = False
     try:
-        if passphrase is not None:  # the key loader reads it from the keyring
-            owned.append(secrets.set_secret_owned(passphrase_key(rec.name), passphrase))
-        try:
-            conn = Connection(rec, paths, accept, password=password).connect()
-        except HostKeyUnknownError as exc:
-            raise HostKeyError(
-                QT_TRANSLATE_NOOP("LabGPU", "The host key of {host} was not accepted: {key_type} {fingerprint}."),
-                QT_TRANSLATE_NOOP(
-                    "LabGPU",
-                    "If this matches the fingerprint your provider shows, run the same 'labgpu hosts add' "
-                    "again with --fingerprint {fingerprint}.",
-                ),
-                code=exc.code,
-                host=exc.prompt.display,
-                key_type=exc.prompt.key_type,
-                fingerprint=exc.prompt.fingerprint,
-            ) from None
-        try:
-            if given and conn.fingerprint not in wanted:
-                raise HostKeyError(
-                    QT_TRANSLATE_NOOP(
-                        "LabGPU", "{host} has the key {fingerprint}, not the one given ({given})."
-                    ),
-                    QT_TRANSLATE_NOOP("LabGPU", "Check the fingerprint with your provider."),
-                    code="HostKeyMismatch",
-                    host=rec.name,
-                    fingerprint=conn.fingerprint,
-                    given=", ".join(given),
-                )
-            if password is not None:
-                owned.append(secrets.set_secret_owned(password_key(rec.name), password))
-            hosts.add(replace(rec, fingerprint=conn.fingerprint))
-            ok = True
-            return str(conn.fingerprint)
-        finally:
-            conn.close()
-    finally:
-        if not ok:
-            for write in reversed(owned):
-                secrets.undo_owned(write)
+        added = add_host(
+            rec,
+            paths,
+            accept=accept,
+            password=password,
+            passphrase=passphrase,
+            expected=args.fingerprint or (),
+            hosts=hosts,
+        )
+    except HostKeyUnknownError as exc:
+        raise HostKeyError(
+            QT_TRANSLATE_NOOP("LabGPU", "The host key of {host} was not accepted: {key_type} {fingerprint}."),
+            QT_TRANSLATE_NOOP(
+                "LabGPU",
+                "If this matches the fingerprint your provider shows, run the same 'labgpu hosts add' "
+                "again with --fingerprint {fingerprint}.",
+            ),
+            code=exc.code,
+            host=exc.prompt.display,
+            key_type=exc.prompt.key_type,
+            fingerprint=exc.prompt.fingerprint,
+        ) from None
+    print(f"Added host {rec.name} ({rec.address}), host key {added.fingerprint}")
+    return 0
 
 
 def _all_hosts() -> list[tuple[str, Any]]:
