@@ -9,6 +9,10 @@ time: a second problem never overwrites the first copy). A file that is not JSON
 to such a name. A file written by a newer LabGPU (``schema_version`` above ours) is read as far as
 we understand it and never rewritten: :attr:`SettingsStore.read_only` is set and :meth:`save` is
 a no-op. Unknown keys are kept as they are on save. Problems are reported through :mod:`.damage`.
+
+A feature keeps its own settings in ``Settings.extra`` under its key (``extra["monitorui"]``...) as
+a small dataclass of its own, read with :func:`read_section` and written back with
+:func:`write_section`: the same per-field checks, the same JSON keys as before.
 """
 
 from __future__ import annotations
@@ -21,10 +25,10 @@ import os
 import shutil
 import types
 import typing
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from . import damage
 from .paths import Paths, atomic_write_text, default_paths
@@ -205,6 +209,57 @@ def build(cls: type[Any], doc: dict[str, Any]) -> tuple[Any, list[str], dict[str
     known = {f.name for f in fields(cls)}
     unknown = {k: v for k, v in doc.items() if k not in known}
     return cls(**kwargs), bad, unknown
+
+
+T = TypeVar("T")
+
+
+def _section_doc(extra: dict[str, Any], path: Sequence[str]) -> Any:
+    doc: Any = extra
+    for key in path:
+        doc = doc.get(key) if isinstance(doc, dict) else None
+    return doc
+
+
+def read_section(settings: Settings, path: Sequence[str], cls: type[T]) -> T:
+    """The feature settings kept at ``settings.extra[path[0]][path[1]]...``, as dataclass ``cls``.
+
+    Never raises: a missing or non-object section gives ``cls()``; each field of the wrong type
+    falls back to its default, alone, with a warning; then ``cls.validate()`` (when it has one)
+    puts values of the right type but out of range back to their defaults. Keys ``cls`` does not
+    know are left in ``extra`` untouched.
+    """
+    doc = _section_doc(settings.extra, path)
+    obj, bad, _unknown = build(cls, doc if isinstance(doc, dict) else {})
+    validate = getattr(obj, "validate", None)
+    if callable(validate):
+        try:
+            validate()
+        except (TypeError, ValueError, OverflowError):
+            log.warning("settings %s could not be validated; defaults used", "/".join(path))
+            obj = cls()
+    if bad:
+        log.warning("settings %s: %s of the wrong type; defaults used", "/".join(path), ", ".join(bad))
+    result: T = obj
+    return result
+
+
+def write_section(settings: Settings, path: Sequence[str], value: Any) -> None:
+    """Store dataclass ``value`` at ``settings.extra[path...]``, in its JSON form (other keys are kept).
+
+    Only ``settings`` changes; saving the file is the caller's ``SettingsStore.save``.
+    """
+    if not path:
+        raise ValueError("a settings section needs a key")
+    parent = settings.extra
+    for key in path[:-1]:
+        child = parent.get(key)
+        if not isinstance(child, dict):
+            child = parent[key] = {}
+        parent = child
+    old = parent.get(path[-1])
+    fresh = json.loads(json.dumps(asdict(value)))  # as it will be read back from the file (tuples as lists)
+    parent[path[-1]] = {**(old if isinstance(old, dict) else {}), **fresh}
 
 
 def _validated(settings: Settings) -> list[str]:

@@ -99,7 +99,7 @@ def run_gui(args: argparse.Namespace) -> int:
         from app.ui.tray import TrayShell
 
         shell = TrayShell(ctx, app, window)
-        ctx.services["tray"] = shell
+        ctx.services.tray = shell
         QTimer.singleShot(TRAY_DELAY_MS, shell.start)
     if probe:
         # The first page is built and its catalog loaded: what the user sees as "ready".
@@ -144,7 +144,7 @@ def run_tray(args: argparse.Namespace) -> int:
         return window
 
     shell = TrayShell(ctx, app, None, make_window)
-    ctx.services["tray"] = shell
+    ctx.services.tray = shell
     app.aboutToQuit.connect(lambda: ctx.shutdown(3000))
     shell.start()
     if args.page:

@@ -6,13 +6,14 @@ signals, not through references to one another.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
 from app.core.paths import Paths
 from app.core.settings import Settings, SettingsStore
 from app.ui.errors import ErrorReporter
+from app.ui.shared.services import Services
 from app.ui.tasks import TaskRunner
 
 if TYPE_CHECKING:
@@ -34,7 +35,7 @@ class AppContext(QObject):
         self.runner = TaskRunner(parent=self)
         self.errors = ErrorReporter()
         self.language = language
-        self.services: dict[str, Any] = {}  # long-lived per-feature objects (VPN manager, monitors)
+        self.services = Services()  # long-lived per-feature objects (VPN watcher, monitors), typed slots
 
     @property
     def store(self) -> Store:
@@ -53,8 +54,5 @@ class AppContext(QObject):
         self.navigate_requested.emit(page_id, payload)
 
     def shutdown(self, timeout_ms: int = 5000) -> None:
-        for svc in list(self.services.values()):
-            close = getattr(svc, "close", None)
-            if callable(close):
-                close()
+        self.services.close_all()
         self.runner.shutdown(timeout_ms)

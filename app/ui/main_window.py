@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 from app import APP_NAME, __version__
 from app.core.resources import resource_path
 from app.ui.context import AppContext
+from app.ui.tasks import retire
 
 log = logging.getLogger(__name__)
 
@@ -230,6 +231,8 @@ class MainWindow(QMainWindow):
             if hasattr(page, "shutdown"):
                 page.shutdown()
         old = self.centralWidget()
+        if old is not None:
+            retire(old)  # late task results for the old pages are dropped from here on
         self._build()
         if old is not None:
             old.deleteLater()

@@ -1,21 +1,46 @@
 """The one way to run blocking work (keyring, SDK calls, SSH) off the GUI thread.
 
-``runner.submit(fn, ...)`` runs ``fn`` on a pool thread and delivers ``finished(result)``,
-``failed(error)`` and ``progress_changed(payload)`` on the GUI thread. Workers never touch widgets.
-A function that takes a ``task`` keyword gets its Task, to report progress and check
-``task.cancelled``.
+Pages and services call ``ctx.runner.run(owner, fn, *args, on_done=, on_error=, on_progress=, name=)``:
+``fn`` runs on a pool thread and its callbacks run on the GUI thread, only while ``owner`` (the
+widget or service that asked) is alive and not retired, and only if the task was not cancelled.
+A page rebuilt on a language change is retired (:func:`retire`) before it is deleted, so a late
+result never touches a deleted widget. Workers never touch widgets.
+
+``Task.cancel()`` drops the callbacks and sets the cancel flag: a function that takes a ``task``
+keyword gets its Task, to report progress and check ``task.cancelled`` / ``task.wait_cancel()``
+and stop early. ``Task.stop()`` only sets the flag (the outcome is still delivered).
+
+``runner.submit(fn, ...)`` is the owner-less primitive underneath (signals, no guard).
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+import weakref
 from collections.abc import Callable
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 log = logging.getLogger(__name__)
+
+RETIRED = "labgpuRetired"  # dynamic property set on a widget that is about to be deleted
+
+
+def retire(obj: QObject) -> None:
+    """Mark ``obj`` (and so everything under it) as gone for task callbacks, before ``deleteLater``."""
+    obj.setProperty(RETIRED, True)
+
+
+def alive(obj: QObject | None) -> bool:
+    """Whether ``obj``'s C++ object exists and neither it nor a parent was retired."""
+    while obj is not None:
+        if not shiboken6.isValid(obj) or obj.property(RETIRED):
+            return False
+        obj = obj.parent()
+    return True
 
 
 class Task(QObject):
@@ -31,13 +56,46 @@ class Task(QObject):
         self.is_done = False
         self.result: Any = None
         self.error: BaseException | None = None
+        self._dropped = False
+        self._owner: weakref.ref[QObject] | None = None
 
     @property
     def cancelled(self) -> bool:
         return self._cancel.is_set()
 
+    @property
+    def cancel_event(self) -> threading.Event:
+        """Set on stop/cancel: for workers that take an Event (``cancel_event=task.cancel_event``)."""
+        return self._cancel
+
     def cancel(self) -> None:
+        """Stop cooperative work and drop the callbacks given to ``run``: none of them runs after this."""
+        self._dropped = True
         self._cancel.set()
+
+    def stop(self) -> None:
+        """Ask cooperative work to stop early; its outcome (often a Cancelled error) is still delivered."""
+        self._cancel.set()
+
+    @property
+    def dropped(self) -> bool:
+        """Cancelled, or its owner is gone: callbacks given to ``run`` will not run."""
+        return self._dropped or not self._owner_alive()
+
+    def _owner_alive(self) -> bool:
+        if self._owner is None:
+            return True
+        owner = self._owner()
+        return owner is not None and alive(owner)
+
+    def _guard(self, callback: Callable[[Any], None]) -> Callable[[Any], None]:
+        def deliver(value: Any) -> None:
+            if self.dropped:
+                log.debug("task %s: callback dropped (cancelled or owner gone)", self.name)
+                return
+            callback(value)
+
+        return deliver
 
     def report(self, payload: Any) -> None:
         """Called from the worker: forwarded to the GUI thread."""
@@ -108,7 +166,13 @@ class TaskRunner(QObject):
                on_done: Callable[[Any], None] | None = None,
                on_error: Callable[[BaseException], None] | None = None,
                on_progress: Callable[[Any], None] | None = None, **kwargs: Any) -> Task:
+        """The owner-less primitive: callbacks connected as they are (prefer :meth:`run`)."""
         task = Task(name or getattr(fn, "__name__", "task"))
+        return self._start(task, fn, args, kwargs, on_done, on_error, on_progress)
+
+    def _start(self, task: Task, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
+               on_done: Callable[[Any], None] | None, on_error: Callable[[BaseException], None] | None,
+               on_progress: Callable[[Any], None] | None) -> Task:
         if on_done:
             task.finished.connect(on_done)
         if on_error:
@@ -124,6 +188,22 @@ class TaskRunner(QObject):
         task.done.connect(self._on_task_done)
         self.pool.start(_Runnable(task, fn, args, kwargs, self))
         return task
+
+    def run(self, owner: QObject | None, fn: Callable[..., Any], *args: Any, name: str = "",
+            on_done: Callable[[Any], None] | None = None,
+            on_error: Callable[[BaseException], None] | None = None,
+            on_progress: Callable[[Any], None] | None = None, **kwargs: Any) -> Task:
+        """Run ``fn(*args, **kwargs)`` on a pool thread for ``owner``; see the module docstring.
+
+        The callbacks run on the GUI thread unless the task was cancelled or ``owner`` was deleted
+        or retired meanwhile (then they are dropped, silently). ``owner=None``: no owner to outlive.
+        """
+        task = Task(name or getattr(fn, "__name__", "task"))
+        if owner is not None:
+            task._owner = weakref.ref(owner)
+        guard = task._guard
+        return self._start(task, fn, args, kwargs, guard(on_done) if on_done else None,
+                           guard(on_error) if on_error else None, guard(on_progress) if on_progress else None)
 
     def _on_task_done(self) -> None:
         task = self.sender()

@@ -168,8 +168,8 @@ class CostTray(QObject):
         self._loading = True
         from app.ui.monitor.costs import running_rows
 
-        return self.ctx.runner.submit(running_rows, self.ctx, name="tray-costs",
-                                      on_done=self._on_rows_loaded, on_error=self._on_rows_failed)
+        return self.ctx.runner.run(self, running_rows, self.ctx, name="tray-costs",
+                                   on_done=self._on_rows_loaded, on_error=self._on_rows_failed)
 
     @Slot(object)
     def _on_rows_loaded(self, rows: object) -> None:
@@ -314,8 +314,8 @@ class CostTray(QObject):
             self.stop_finished.emit(instance_id, False, msg)
             self.refresh()
 
-        return self.ctx.runner.submit(cloud_service(self.ctx).stop, instance_id, name="tray-stop",
-                                      on_done=done, on_error=failed)
+        return self.ctx.runner.run(self, cloud_service(self.ctx).stop, instance_id, name="tray-stop",
+                                   on_done=done, on_error=failed)
 
     # -- quit ------------------------------------------------------------------------------------
     def billing_names(self) -> list[str]:
@@ -404,7 +404,7 @@ class CostTray(QObject):
 
     # -- VPN -------------------------------------------------------------------------------------
     def _connect_vpn(self) -> None:
-        svc = self.ctx.services.get("vpn")
+        svc = self.ctx.services.vpn
         if svc is None or self._vpn_connected or not hasattr(svc, "status_changed"):
             return
         svc.status_changed.connect(self._on_vpn_status_changed)

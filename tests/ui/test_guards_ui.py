@@ -253,7 +253,7 @@ def test_the_app_runs_the_guards_and_an_idle_server_notifies_only(qtbot, ctx):
     GuardStore(ctx.store).set("lab-server", GuardConfig(idle_below_pct=30, idle_minutes=0.5, on_idle="notify"))
     src = FeedSource()
     svc = WatchService(ctx, src)
-    ctx.services["watch"] = svc  # closed (thread joined, lock released) by ctx.shutdown
+    ctx.services.watch = svc  # closed (thread joined, lock released) by ctx.shutdown
     assert svc.start() is True
     assert "lab-server" in src.watching  # guarded hosts are monitored
     qtbot.waitUntil(lambda: len(src._subs) == 1, timeout=10000)  # the watcher listens to the hub

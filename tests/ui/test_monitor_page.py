@@ -297,7 +297,7 @@ def test_monitor_page_is_in_the_window_and_remembers_hosts(qtbot, app_window):
     assert "monitor" in window.page_ids()
     src = FeedSource()
     src.load("lab-a", time.time(), 30, gpus=1)
-    ctx.services["monitor"] = src
+    ctx.services.monitor = src
     window.show_page("monitor", {"watch": "lab-a"})
     page = window.pages["monitor"]
     assert "lab-a" in page.panels

@@ -358,7 +358,7 @@ def test_vpn_and_guard_events_become_notifications(qtbot, labgpu_home):
     ctx = AppContext(default_paths(), "en")
     ctx.errors.interactive = False
     vpn = VpnService(ctx.paths)
-    ctx.services["vpn"] = vpn
+    ctx.services.vpn = vpn
     opened: list[bool] = []
     tray = CostTray(ctx, open_window=lambda: opened.append(True), quit_app=lambda: None)
     try:

@@ -9,7 +9,6 @@ page through ``ctx.navigate("offers", ranking)``.
 from __future__ import annotations
 
 import logging
-from dataclasses import asdict, fields
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
@@ -41,6 +40,7 @@ from PySide6.QtWidgets import (
 from app.core import advisor as core
 from app.core.currency import convert, effective_rate, format_money
 from app.core.models import PROVIDERS, Offer
+from app.core.settings import read_section, write_section
 from app.ui.context import AppContext
 from app.ui.shared.estimator import SETTINGS_KEY, EstimatorWidget
 from app.ui.tasks import Task
@@ -63,6 +63,14 @@ def load_offers(paths: Any) -> list[Offer]:
     from app.core.catalog import load_catalog
 
     return list(load_catalog(paths).offers)
+
+
+ANSWERS_PATH = (SETTINGS_KEY, "answers")  # extra["advisor"]["answers"]: the last answers, as AdvisorAnswers fields
+
+
+def saved_answers(ctx: AppContext) -> core.AdvisorAnswers:
+    """The answers saved last (a field of the wrong type falls back to its default)."""
+    return read_section(ctx.settings, ANSWERS_PATH, core.AdvisorAnswers)
 
 
 class AdvisorPage(QWidget):
@@ -431,23 +439,10 @@ class AdvisorPage(QWidget):
         self._sync_enabled()
 
     def _restore_answers(self) -> None:
-        section = self.ctx.settings.extra.get(SETTINGS_KEY)
-        saved = section.get("answers") if isinstance(section, dict) else None
-        answers = core.AdvisorAnswers()
-        if isinstance(saved, dict):
-            known = {f.name for f in fields(core.AdvisorAnswers)}
-            try:
-                answers = core.AdvisorAnswers(**{k: v for k, v in saved.items() if k in known})
-            except TypeError:
-                log.warning("ignoring unreadable saved advisor answers")
-        self.set_answers(answers)
+        self.set_answers(saved_answers(self.ctx))
 
     def _save_answers(self) -> None:
-        section = self.ctx.settings.extra.get(SETTINGS_KEY)
-        if not isinstance(section, dict):
-            section = {}
-            self.ctx.settings.extra[SETTINGS_KEY] = section
-        section["answers"] = asdict(self.answers())
+        write_section(self.ctx.settings, ANSWERS_PATH, self.answers())
         try:
             self.ctx.settings_store.save(self.ctx.settings)
         except OSError as exc:
@@ -562,9 +557,9 @@ class AdvisorPage(QWidget):
 
     def _start_loading(self) -> None:
         self.load_error = None
-        self._loading = self.ctx.runner.submit(load_offers, self.ctx.paths, name="advisor-catalog",
-                                               on_done=self._on_catalog_loaded,
-                                               on_error=self._on_catalog_failed)
+        self._loading = self.ctx.runner.run(self, load_offers, self.ctx.paths, name="advisor-catalog",
+                                            on_done=self._on_catalog_loaded,
+                                            on_error=self._on_catalog_failed)
         self.status_label.setText(self._load_status())
 
     def _load_status(self) -> str:

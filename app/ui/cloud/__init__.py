@@ -1,31 +1,43 @@
 """The cloud pages: accounts, launch, instances and the audit log, on top of app.cloud.launch.
 
-Every page shares one :class:`app.cloud.launch.CloudService` kept in ``ctx.services["cloud"]``
+Every page shares one :class:`app.cloud.launch.CloudService` kept in ``ctx.services.cloud``
 (its own Store connection per thread); every call on it blocks (keyring, network), so pages call
 it only through ``ctx.runner``.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
 from app.core.currency import money_text
+from app.core.settings import read_section, write_section
 from app.ui.shared.services import cloud_service  # noqa: F401 - the cloud pages import it from here
 
 SETTINGS_KEY = "cloudui"  # ctx.settings.extra["cloudui"]: last choices that survive a restart
 
 
-def ui_state(ctx: Any) -> dict[str, Any]:
-    state = ctx.settings.extra.setdefault(SETTINGS_KEY, {})
-    if not isinstance(state, dict):
-        state = ctx.settings.extra[SETTINGS_KEY] = {}
-    return state
+@dataclass
+class CloudUiSettings:
+    """The cloud pages' last choices (``extra["cloudui"]``); no secret is kept here."""
+
+    account: str = ""  # the launch dialog's last account
+    disk_gb: int = 100
+    spot: bool = False
+    ssh_key_path: str = ""
+    ssh_from_custom: str = ""  # the SSH source CIDR typed last
+    tests: dict[str, tuple[bool, str]] = field(default_factory=dict)  # account → (ok, sentence) of its last test
+
+
+def cloud_settings(ctx: Any) -> CloudUiSettings:
+    return read_section(ctx.settings, (SETTINGS_KEY,), CloudUiSettings)
 
 
 def remember(ctx: Any, **values: Any) -> None:
-    ui_state(ctx).update(values)
+    """Set some fields of the cloud settings and save the file."""
+    write_section(ctx.settings, (SETTINGS_KEY,), replace(cloud_settings(ctx), **values))
     try:
         ctx.save_settings()
     except OSError:
@@ -65,8 +77,3 @@ def error_sentence(exc: BaseException) -> tuple[str, str]:
     if code and code not in message:
         message = f"{message} [{code}]"
     return message, hint
-
-
-def run_task(owner: Any, fn: Any, *args: Any, **kwargs: Any) -> Any:
-    """``owner.ctx.runner.submit`` (the runner keeps each Task until its signals are delivered)."""
-    return owner.ctx.runner.submit(fn, *args, **kwargs)

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.cloud import cloud_service, error_sentence, run_task
+from app.ui.cloud import cloud_service, error_sentence
 
 REGIONS = {
     "aws": [
@@ -216,7 +216,7 @@ class AccountDialog(QDialog):
 
         self.buttons.setEnabled(False)
         self.error_label.hide()
-        self._task = run_task(
+        self._task = self.ctx.runner.run(
             self, save, name="save-account", on_done=self._on_save_done, on_error=self._on_save_failed
         )
 

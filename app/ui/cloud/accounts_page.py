@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.cloud import cloud_service, error_sentence, provider_name, remember, run_task, ui_state
+from app.ui.cloud import cloud_service, cloud_settings, error_sentence, provider_name, remember
 from app.ui.widgets import configure_record_table
 
 
@@ -44,9 +44,7 @@ class AccountsPage(QWidget):
         self.ctx = ctx
         self.infos: list[Any] = []
         # account → (ok, sentence) of the last test, kept across restarts (no secret in it)
-        self.status: dict[str, tuple[bool, str]] = {
-            str(k): (bool(v[0]), str(v[1])) for k, v in dict(ui_state(ctx).get("tests", {})).items()
-        }
+        self.status: dict[str, tuple[bool, str]] = dict(cloud_settings(ctx).tests)
         self.keyring_ok: bool | None = None
         self._dialog: Any = None
         self._build()
@@ -143,7 +141,7 @@ class AccountsPage(QWidget):
     # -- data ------------------------------------------------------------------------------------
     def refresh(self) -> None:
         svc = cloud_service(self.ctx)
-        run_task(
+        self.ctx.runner.run(
             self,
             svc.accounts.infos,
             name="list-accounts",
@@ -163,7 +161,7 @@ class AccountsPage(QWidget):
                 return True, "", ""  # a locked keyring: saving will say so and how to unlock
             return True, "", ""
 
-        run_task(self, probe, name="keyring-probe", on_done=self._on_keyring_probed)
+        self.ctx.runner.run(self, probe, name="keyring-probe", on_done=self._on_keyring_probed)
 
     @Slot(object)
     def _on_keyring_probed(self, result: object) -> None:
@@ -290,7 +288,7 @@ class AccountsPage(QWidget):
 
     def _remove_confirmed(self, name: str) -> None:
         svc = cloud_service(self.ctx)
-        run_task(
+        self.ctx.runner.run(
             self,
             svc.accounts.remove,
             name,
@@ -316,7 +314,7 @@ class AccountsPage(QWidget):
         svc = cloud_service(self.ctx)
         self.test_button.setEnabled(False)
         self.result_label.setText(self.tr("Testing {name}…").format(name=name))
-        return run_task(
+        return self.ctx.runner.run(
             self,
             svc.test_connection,
             name,
@@ -341,7 +339,7 @@ class AccountsPage(QWidget):
         self._on_infos_loaded(self.infos)
 
     def _save_status(self) -> None:
-        remember(self.ctx, tests={k: [v[0], v[1]] for k, v in self.status.items()})
+        remember(self.ctx, tests=dict(self.status))
 
     def source_title(self, source: str) -> str:
         kind, _, rest = source.partition(":")
@@ -365,7 +363,7 @@ class AccountsPage(QWidget):
 
         svc = cloud_service(self.ctx)
         env = dict(os.environ)
-        return run_task(
+        return self.ctx.runner.run(
             self,
             lambda: svc.accounts.import_candidates(aws_import_candidates(env=env)),
             name="import-aws",
@@ -379,7 +377,7 @@ class AccountsPage(QWidget):
 
         svc = cloud_service(self.ctx)
         env = dict(os.environ)
-        return run_task(
+        return self.ctx.runner.run(
             self,
             lambda: svc.accounts.import_candidates(tencent_import_candidates("ap-guangzhou", env=env)),
             name="import-tencent",

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.cloud import cloud_service, error_sentence, run_task
+from app.ui.cloud import cloud_service, error_sentence
 
 
 class AuditDialog(QDialog):
@@ -72,7 +72,7 @@ class AuditDialog(QDialog):
     @Slot()
     def reload(self) -> Any:
         svc = cloud_service(self.ctx)
-        return run_task(
+        return self.ctx.runner.run(
             self, svc.audit.list, name="audit-list", on_done=self._on_loaded, on_error=self._on_failed
         )
 
@@ -131,7 +131,7 @@ class AuditDialog(QDialog):
 
     def export_to(self, path: Path) -> Any:
         svc = cloud_service(self.ctx)
-        return run_task(
+        return self.ctx.runner.run(
             self,
             svc.audit.export_csv,
             path,

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.cloud import cloud_service, duration, error_sentence, money, provider_name, run_task
+from app.ui.cloud import cloud_service, duration, error_sentence, money, provider_name
 from app.ui.widgets import configure_record_table
 
 RECONCILE_MS = 60_000
@@ -223,7 +223,7 @@ class InstancesPage(QWidget):
         svc = cloud_service(self.ctx)
         self.load_guards()
         read = self._next_read()
-        return run_task(
+        return self.ctx.runner.run(
             self,
             svc.ledger.list,
             name="ledger",
@@ -245,8 +245,8 @@ class InstancesPage(QWidget):
     def load_guards(self) -> Any:
         from app.core.guards import GuardStore
 
-        return run_task(self, lambda: GuardStore(self.ctx.store).all(), name="guards",
-                        on_done=self._on_guards_loaded, on_error=self._on_load_failed)
+        return self.ctx.runner.run(self, lambda: GuardStore(self.ctx.store).all(), name="guards",
+                                   on_done=self._on_guards_loaded, on_error=self._on_load_failed)
 
     @Slot(object)
     def _on_guards_loaded(self, guards: object) -> None:
@@ -264,7 +264,7 @@ class InstancesPage(QWidget):
         self.sync_label.setText(self.tr("Checking with the clouds…"))
         svc = cloud_service(self.ctx)
         read = self._next_read()
-        return run_task(
+        return self.ctx.runner.run(
             self,
             svc.reconcile,
             name="reconcile",
@@ -495,7 +495,8 @@ class InstancesPage(QWidget):
             self.status_label.setText(f"{instance_id}: {message}" + (f"\n{hint}" if hint else ""))
             self.load_ledger()
 
-        return run_task(self, fn, instance_id, name=f"instance-{verb}", on_done=finished, on_error=failed)
+        return self.ctx.runner.run(self, fn, instance_id, name=f"instance-{verb}", on_done=finished,
+                                   on_error=failed)
 
     def start_selected(self) -> Any:
         e = self.selected_entry()

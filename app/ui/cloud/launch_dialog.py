@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.cloud import cloud_service, error_sentence, money, provider_name, remember, run_task, ui_state
+from app.ui.cloud import cloud_service, cloud_settings, error_sentence, money, provider_name, remember
 
 STEP_ORDER = ("key", "security_group", "image", "request", "zone", "wait")
 
@@ -86,7 +86,7 @@ class LaunchDialog(QDialog):
 
     # -- layout ----------------------------------------------------------------------------------
     def _build(self) -> None:
-        state = ui_state(self.ctx)
+        state = cloud_settings(self.ctx)
         layout = QVBoxLayout(self)
         self.stack = QStackedWidget(self)
         layout.addWidget(self.stack, 1)
@@ -113,7 +113,7 @@ class LaunchDialog(QDialog):
         self.disk_spin = QSpinBox(form_page)
         self.disk_spin.setRange(20, 4096)
         self.disk_spin.setSuffix(" GB")
-        self.disk_spin.setValue(int(state.get("disk_gb", 100)))
+        self.disk_spin.setValue(state.disk_gb)
         key_row = QWidget(form_page)
         key_layout = QVBoxLayout(key_row)
         key_layout.setContentsMargins(0, 0, 0, 0)
@@ -127,7 +127,7 @@ class LaunchDialog(QDialog):
         self.key_group.addButton(self.key_file_radio)
         self.key_path_edit = QLineEdit(key_row)
         self.key_path_edit.setPlaceholderText("~/.ssh/id_ed25519")
-        self.key_path_edit.setText(str(state.get("ssh_key_path", "")))
+        self.key_path_edit.setText(state.ssh_key_path)
         self.key_browse = QPushButton(self.tr("Browse…"), key_row)
         self.key_browse.clicked.connect(self._on_key_browse_clicked)
         key_layout.addWidget(self.key_new_radio)
@@ -135,7 +135,7 @@ class LaunchDialog(QDialog):
         key_file_row.addWidget(self.key_path_edit, 1)
         key_file_row.addWidget(self.key_browse)
         key_layout.addLayout(key_file_row)
-        (self.key_file_radio if state.get("ssh_key_path") else self.key_new_radio).setChecked(True)
+        (self.key_file_radio if state.ssh_key_path else self.key_new_radio).setChecked(True)
         self.cidr_edit = QLineEdit(form_page)
         self.cidr_edit.setPlaceholderText(self.tr("detecting your public address…"))
         self.cidr_note = QLabel(form_page)
@@ -146,7 +146,7 @@ class LaunchDialog(QDialog):
         spot_layout.setContentsMargins(0, 0, 0, 0)
         self.spot_check = QCheckBox(self.tr("Spot (cheaper, may be reclaimed)"), spot_row)
         self.spot_check.setChecked(
-            bool(self.offer is not None and self.offer.spot_available and state.get("spot"))
+            bool(self.offer is not None and self.offer.spot_available and state.spot)
         )
         self.spot_check.toggled.connect(self._on_spot_check_toggled)
         self.max_price_spin = QDoubleSpinBox(spot_row)
@@ -221,7 +221,7 @@ class LaunchDialog(QDialog):
     # -- loading ---------------------------------------------------------------------------------
     def _load_accounts(self) -> None:
         svc = cloud_service(self.ctx)
-        run_task(
+        self.ctx.runner.run(
             self,
             svc.accounts.list,
             name="launch-accounts",
@@ -240,7 +240,7 @@ class LaunchDialog(QDialog):
         self.account_combo.clear()
         for a in self.accounts:
             self.account_combo.addItem(f"{a.name} — {provider_name(a.provider)} {a.region}", a.name)
-        last = ui_state(self.ctx).get("account", "")
+        last = cloud_settings(self.ctx).account
         if self.offer is None and last:
             self.account_combo.setCurrentIndex(max(0, self.account_combo.findData(last)))
         self.account_combo.blockSignals(False)
@@ -308,7 +308,7 @@ class LaunchDialog(QDialog):
                 return zones, price, exc
             return zones, price, None
 
-        run_task(
+        self.ctx.runner.run(
             self,
             load,
             name="launch-zones",
@@ -362,10 +362,10 @@ class LaunchDialog(QDialog):
             addr = netaddr.public_address()
             return f"{addr}/{32 if ':' not in addr else 128}"
 
-        last = ui_state(self.ctx).get("ssh_from_custom", "")
+        last = cloud_settings(self.ctx).ssh_from_custom
         if last:
             self.cidr_edit.setText(last)
-        run_task(
+        self.ctx.runner.run(
             self,
             detect,
             name="public-address",
@@ -515,7 +515,7 @@ class LaunchDialog(QDialog):
         def run(task: Any) -> Any:
             return svc.launch(opts, progress=lambda step, message="": task.report((step, message)))
 
-        self.task = run_task(
+        self.task = self.ctx.runner.run(
             self,
             run,
             name="launch",
@@ -608,8 +608,9 @@ class LaunchDialog(QDialog):
             except RuntimeError:  # the dialog is gone: say it where the user still looks
                 self.ctx.status_message.emit(text)
 
-        run_task(self, save_guard, self.ctx.store, instance_id, cfg, name="launch-guard",
-                 on_done=saved, on_error=failed)
+        # No owner: the guard is saved even when the dialog closes, and `failed` then says so in the status bar.
+        self.ctx.runner.run(None, save_guard, self.ctx.store, instance_id, cfg, name="launch-guard",
+                            on_done=saved, on_error=failed)
 
     @Slot(object)
     def _on_launch_failed(self, exc: object) -> None:

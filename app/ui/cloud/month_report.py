@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui.cloud import error_sentence, money, run_task
+from app.ui.cloud import error_sentence, money
 from app.ui.widgets import configure_record_table
 
 ACCOUNT_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b")
@@ -126,8 +126,8 @@ class MonthReportDialog(QDialog):
 
     def load(self) -> Any:
         self.status_label.setText(self.tr("Reading the ledger…"))
-        return run_task(self, load_report, self.ctx.store, self.month(), name="month-report",
-                        on_done=self._on_loaded, on_error=self._on_failed)
+        return self.ctx.runner.run(self, load_report, self.ctx.store, self.month(), name="month-report",
+                                   on_done=self._on_loaded, on_error=self._on_failed)
 
     @Slot(object)
     def _on_failed(self, exc: object) -> None:

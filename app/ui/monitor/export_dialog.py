@@ -125,5 +125,5 @@ class ExportDialog(QDialog):
                 message, hint = describe(exc)  # type: ignore[arg-type]
             self.result_label.setText(self.tr("Export failed: {message} {hint}").format(message=message, hint=hint))
 
-        return self.ctx.runner.submit(export_csv, path, self.hub.history, getattr(self.hub, "archive", None),
-                                      host, t0, t1, name="monitor-export", on_done=done, on_error=failed)
+        return self.ctx.runner.run(self, export_csv, path, self.hub.history, getattr(self.hub, "archive", None),
+                                   host, t0, t1, name="monitor-export", on_done=done, on_error=failed)

@@ -1,6 +1,6 @@
 """The GPU monitor page: live nvidia-smi graphs of every chosen host, side by side.
 
-Samples come from the Qt-free :class:`app.watch.MonitorHub` (``ctx.services["monitor"]``) on its
+Samples come from the Qt-free :class:`app.watch.MonitorHub` (``ctx.services.monitor``) on its
 worker threads; a subscriber only emits a Qt signal, which Qt queues onto the GUI thread. Each
 sample updates its host's peak-bin feeds and tables at once (cheap); the curves are given their
 arrays by a 1-second timer, so the page redraws at most once a second however many hosts report.
@@ -15,6 +15,7 @@ import logging
 import threading
 import time
 from collections import deque
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal, Slot
@@ -31,6 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.settings import read_section, write_section
 from app.ui.monitor.host_panel import HostPanel
 from app.ui.monitor.plots import PLOTTED, SCALE, bin_seconds
 
@@ -74,13 +76,13 @@ class SampleBridge(QObject):
 
 def monitor_hub(ctx: Any) -> Any:
     """The app's MonitorHub (created on first use, closed by ctx.shutdown())."""
-    hub = ctx.services.get("monitor")
+    hub = ctx.services.monitor
     if hub is None:
         from app.watch.hub import MonitorHub
 
         hub = MonitorHub(ctx.paths, interval_s=float(getattr(ctx.settings, "monitor_interval_s", 1.0) or 1.0),
                          connect=_connect_via_hosts(ctx))
-        ctx.services["monitor"] = hub
+        ctx.services.monitor = hub
     return hub
 
 
@@ -91,8 +93,8 @@ def _connect_via_hosts(ctx: Any) -> Any:
     lock = threading.Lock()
 
     def connect(host: str) -> Any:
-        svc = ctx.services.get("hosts")
-        conn = getattr(svc, "connections", {}).get(host) if svc is not None else None
+        svc = ctx.services.hosts
+        conn = svc.connections.get(host) if svc is not None else None
         if conn is not None:
             return conn
         from app.remote.ssh import open_connection
@@ -109,11 +111,28 @@ def _connect_via_hosts(ctx: Any) -> Any:
     return connect
 
 
-def ui_state(ctx: Any) -> dict[str, Any]:
-    state = ctx.settings.extra.setdefault(SETTINGS_KEY, {})
-    if not isinstance(state, dict):
-        state = ctx.settings.extra[SETTINGS_KEY] = {}
-    return state
+@dataclass
+class MonitorUiSettings:
+    """What the Monitor page remembers (``extra["monitorui"]``)."""
+
+    hosts: list[str] = field(default_factory=list)  # hosts with a panel open
+    span_s: int = 3_600  # the time range shown, one of RANGES
+
+    def validate(self) -> None:
+        if self.span_s not in RANGES:
+            self.span_s = 3_600
+
+
+def monitor_settings(ctx: Any) -> MonitorUiSettings:
+    return read_section(ctx.settings, (SETTINGS_KEY,), MonitorUiSettings)
+
+
+def save_monitor_settings(ctx: Any, value: MonitorUiSettings) -> None:
+    write_section(ctx.settings, (SETTINGS_KEY,), value)
+    try:
+        ctx.save_settings()
+    except OSError:
+        pass
 
 
 def list_hosts(paths: Any) -> list[tuple[str, str]]:
@@ -149,9 +168,7 @@ class MonitorPage(QWidget):
         self.panels: dict[str, HostPanel] = {}
         self.available: list[tuple[str, str]] = []
         self.guards: dict[str, Any] = {}  # target → GuardConfig
-        self.span_s = int(ui_state(ctx).get("span_s", 3_600))
-        if self.span_s not in RANGES:
-            self.span_s = 3_600
+        self.span_s = monitor_settings(ctx).span_s
         self.following = True
         self.paused = False
         self.dirty: set[str] = set()
@@ -263,14 +280,14 @@ class MonitorPage(QWidget):
     # -- hosts -----------------------------------------------------------------------------------
     def load_hosts(self) -> Any:
         self.load_guards()
-        return self.ctx.runner.submit(list_hosts, self.ctx.paths, name="monitor-hosts",
-                                      on_done=self._on_hosts_loaded, on_error=self._on_hosts_failed)
+        return self.ctx.runner.run(self, list_hosts, self.ctx.paths, name="monitor-hosts",
+                                   on_done=self._on_hosts_loaded, on_error=self._on_hosts_failed)
 
     def load_guards(self) -> Any:
         from app.core.guards import GuardStore
 
-        return self.ctx.runner.submit(lambda: GuardStore(self.ctx.store).all(), name="monitor-guards",
-                                      on_done=self._on_guards_loaded, on_error=self._on_hosts_failed)
+        return self.ctx.runner.run(self, lambda: GuardStore(self.ctx.store).all(), name="monitor-guards",
+                                   on_done=self._on_guards_loaded, on_error=self._on_hosts_failed)
 
     @Slot(object)
     def _on_guards_loaded(self, guards: object) -> None:
@@ -307,14 +324,14 @@ class MonitorPage(QWidget):
         panel = self.panels.get(target)
         if panel is not None:
             self._show_guard(target, panel)
-        svc = self.ctx.services.get("watch")
+        svc = self.ctx.services.watch
         if svc is not None and cfg is not None:
             svc.guard_changed(target)
 
     @Slot(object)
     def _on_hosts_loaded(self, hosts: object) -> None:
         self.available = list(hosts)  # type: ignore[call-overload]
-        wanted = [h for h in ui_state(self.ctx).get("hosts", []) if isinstance(h, str)]
+        wanted = monitor_settings(self.ctx).hosts
         names = {n for n, _k in self.available}
         for h in wanted:
             if h in names and h not in self.panels:
@@ -392,12 +409,8 @@ class MonitorPage(QWidget):
         self._remember()
 
     def _remember(self) -> None:
-        ui_state(self.ctx)["hosts"] = list(self.panels)
-        ui_state(self.ctx)["span_s"] = self.span_s
-        try:
-            self.ctx.save_settings()
-        except OSError:
-            pass
+        save_monitor_settings(self.ctx, replace(monitor_settings(self.ctx), hosts=list(self.panels),
+                                                span_s=self.span_s))
 
     def _update_empty(self) -> None:
         has = bool(self.panels)

@@ -84,10 +84,10 @@ class WatchService(QObject):
 
 
 def watch_service(ctx: Any) -> WatchService:
-    svc = ctx.services.get("watch")
-    if svc is None:
+    svc = ctx.services.watch
+    if not isinstance(svc, WatchService):
         from app.ui.monitor.page import monitor_hub
 
         svc = WatchService(ctx, monitor_hub(ctx))
-        ctx.services["watch"] = svc
+        ctx.services.watch = svc
     return svc

@@ -217,8 +217,8 @@ class OffersPage(QWidget):
             return
         self._loading = True
         self.status_label.setText(self.tr("Loading the offer catalog…"))
-        self.ctx.runner.submit(load_catalog, self.ctx.paths, name="offers.load_catalog",
-                               on_done=self._on_catalog_loaded, on_error=self._on_catalog_failed)
+        self.ctx.runner.run(self, load_catalog, self.ctx.paths, name="offers.load_catalog",
+                            on_done=self._on_catalog_loaded, on_error=self._on_catalog_failed)
 
     def refresh(self) -> None:
         self.start_loading()
@@ -232,8 +232,8 @@ class OffersPage(QWidget):
 
         self.live_button.setEnabled(False)
         self.status_label.setText(self.tr("Fetching live prices from your cloud accounts…"))
-        self.ctx.runner.submit(_refresh_live_prices, cloud_service(self.ctx), name="offers.live_prices",
-                               on_done=self._on_live_prices_done, on_error=self._on_live_prices_failed)
+        self.ctx.runner.run(self, _refresh_live_prices, cloud_service(self.ctx), name="offers.live_prices",
+                            on_done=self._on_live_prices_done, on_error=self._on_live_prices_failed)
 
     @Slot(object)
     def _on_live_prices_done(self, result: object) -> None:
@@ -273,9 +273,9 @@ class OffersPage(QWidget):
         self.public_progress.show()
         self.status_label.setText(self.tr("Fetching Azure's public price list…"))
         endpoint = str(getattr(self.ctx.settings, "azure_prices_endpoint", "") or "")
-        self.ctx.runner.submit(_refresh_public_prices, endpoint, self.ctx.paths, name="offers.public_prices",
-                               on_done=self._on_public_prices_done, on_error=self._on_public_prices_failed,
-                               on_progress=self._on_public_prices_progress)
+        self.ctx.runner.run(self, _refresh_public_prices, endpoint, self.ctx.paths, name="offers.public_prices",
+                            on_done=self._on_public_prices_done, on_error=self._on_public_prices_failed,
+                            on_progress=self._on_public_prices_progress)
 
     @Slot(object)
     def _on_public_prices_progress(self, payload: object) -> None:

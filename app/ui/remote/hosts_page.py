@@ -1,12 +1,13 @@
 """Hosts page: saved SSH hosts and launched instances; connect, trust host keys, open notebooks.
 
-Connections live in :class:`HostConnectionService` (``ctx.services["hosts"]``) so they survive
+Connections live in :class:`HostConnectionService` (``ctx.services.hosts``) so they survive
 the page being rebuilt; every blocking step goes through ``ctx.runner``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from PySide6.QtCore import (
@@ -32,6 +33,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.hosts import HostRecord
+from app.core.settings import read_section, write_section
 from app.remote.hostkeys import HostKeyChangedError, HostKeyPrompt
 from app.remote.tunnels import SERVICES
 from app.ui.context import AppContext
@@ -48,6 +50,22 @@ from app.ui.remote.hosts_service import (
 from app.ui.widgets import RowsTableModel
 
 _ROLE_NAME = Qt.ItemDataRole.UserRole
+
+
+@dataclass
+class HostsUiSettings:
+    """What the Hosts page remembers (``extra["hosts"]``)."""
+
+    selected: str = ""  # the host selected last
+
+
+def hosts_settings(ctx: AppContext) -> HostsUiSettings:
+    return read_section(ctx.settings, ("hosts",), HostsUiSettings)
+
+
+def remember_selected(ctx: AppContext, name: str) -> None:
+    """Only in ctx.settings: the file is written when the window closes."""
+    write_section(ctx.settings, ("hosts",), replace(hosts_settings(ctx), selected=name))
 
 
 class HostsModel(RowsTableModel):
@@ -279,7 +297,7 @@ class HostsPage(QWidget):
         self.model.reload()
         self.empty_label.setVisible(not self.model.rows)
         self.table.setVisible(bool(self.model.rows))
-        wanted = selected or self.ctx.settings.extra.get("hosts", {}).get("selected", "")
+        wanted = selected or hosts_settings(self.ctx).selected
         self.select(wanted)
         self._update_buttons()
 
@@ -325,7 +343,7 @@ class HostsPage(QWidget):
     def _on_selection_changed(self, *_a: object) -> None:
         name = self.selected_name()
         if name:
-            self.ctx.settings.extra.setdefault("hosts", {})["selected"] = name
+            remember_selected(self.ctx, name)
         self._update_buttons()
 
     @Slot(str)
@@ -359,7 +377,7 @@ class HostsPage(QWidget):
         if rec is None:
             return
         self._status(self.tr("Adding %1 and connecting…").replace("%1", rec.name))
-        self.ctx.settings.extra.setdefault("hosts", {})["selected"] = rec.name
+        remember_selected(self.ctx, rec.name)
         self.service.add_host(rec, password=dlg.password(), passphrase=dlg.passphrase())
 
     # -- connect ------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """Live SSH connections and tunnels of the desktop app, kept outside the page (pages are rebuilt on
 a language change; connections must not drop because of that).
 
-Lives in ``ctx.services["hosts"]``. Every blocking step (dial, auth, keyring, close) runs through
+Lives in ``ctx.services.hosts``. Every blocking step (dial, auth, keyring, close) runs through
 ``ctx.runner``; results come back as signals on the GUI thread. A connection that drops while the
 user wanted it is re-established with backoff; one the user disconnected stays down.
 """
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -67,10 +66,10 @@ class HostConnectionService(QObject):
 
     @classmethod
     def of(cls, ctx: AppContext) -> HostConnectionService:
-        svc = ctx.services.get("hosts")
-        if svc is None:
+        svc = ctx.services.hosts
+        if not isinstance(svc, cls):
             svc = cls(ctx)
-            ctx.services["hosts"] = svc
+            ctx.services.hosts = svc
         return svc
 
     # -- host records ------------------------------------------------------------------------------
@@ -141,7 +140,7 @@ class HostConnectionService(QObject):
             if connect:
                 self.connect_host(rec.name)
 
-        self._submit(job, name=f"add-host:{rec.name}", on_done=done, on_error=self._report)
+        self.ctx.runner.run(self, job, name=f"add-host:{rec.name}", on_done=done, on_error=self._report)
 
     def remove_host(self, name: str) -> None:
         self.disconnect_host(name)
@@ -158,7 +157,7 @@ class HostConnectionService(QObject):
             self.states.pop(name, None)
             self.hosts_changed.emit()
 
-        self._submit(job, name=f"remove-host:{name}", on_done=done, on_error=self._report)
+        self.ctx.runner.run(self, job, name=f"remove-host:{name}", on_done=done, on_error=self._report)
 
     # -- connect / disconnect -------------------------------------------------------------------
     def connect_host(self, name: str) -> None:
@@ -181,7 +180,7 @@ class HostConnectionService(QObject):
         def done(conn: Connection) -> None:
             self._busy.discard(name)
             if self._closed or name not in self._wanted:
-                self._submit(conn.close, name=f"close:{name}")
+                self.ctx.runner.run(self, conn.close, name=f"close:{name}")
                 return
             self.connections[name] = conn
             self._set(name, CONNECTED, "", conn.fingerprint)
@@ -203,7 +202,7 @@ class HostConnectionService(QObject):
             self._set(name, ERROR, exc.text() if isinstance(exc, LabGpuError) else str(exc))
             self._report(exc)
 
-        self._submit(job, name=f"connect:{name}", on_done=done, on_error=failed)
+        self.ctx.runner.run(self, job, name=f"connect:{name}", on_done=done, on_error=failed)
 
     def accept_host_key(self, name: str, prompt: HostKeyPrompt) -> None:
         """The user compared and accepted exactly this key: remember it and connect."""
@@ -213,8 +212,8 @@ class HostConnectionService(QObject):
             if self.store().find(name) is not None:
                 self.store().update(name, fingerprint=prompt.fingerprint)
 
-        self._submit(
-            job, name=f"accept-key:{name}", on_done=lambda _r: self.connect_host(name), on_error=self._report
+        self.ctx.runner.run(
+            self, job, name=f"accept-key:{name}", on_done=lambda _r: self.connect_host(name), on_error=self._report
         )
 
     def forget_host_key(self, name: str, reconnect: bool = True) -> None:
@@ -231,16 +230,16 @@ class HostConnectionService(QObject):
             if reconnect:
                 self.connect_host(name)
 
-        self._submit(job, name=f"forget-key:{name}", on_done=done, on_error=self._report)
+        self.ctx.runner.run(self, job, name=f"forget-key:{name}", on_done=done, on_error=self._report)
 
     def disconnect_host(self, name: str) -> None:
         self._wanted.discard(name)
         for key in [k for k in self.forwards if k[0] == name]:
             fwd = self.forwards.pop(key)
-            self._submit(fwd.stop, name=f"forward-stop:{name}")
+            self.ctx.runner.run(self, fwd.stop, name=f"forward-stop:{name}")
         conn = self.connections.pop(name, None)
         if conn is not None:
-            self._submit(conn.close, name=f"disconnect:{name}")
+            self.ctx.runner.run(self, conn.close, name=f"disconnect:{name}")
         if name in self.states:
             self._set(name, DISCONNECTED)
 
@@ -282,7 +281,7 @@ class HostConnectionService(QObject):
             self.forwards[(name, remote_port)] = fwd
             self.forward_opened.emit(name, remote_port, fwd.url)
 
-        self._submit(job, name=f"forward:{name}:{remote_port}", on_done=done, on_error=self._report)
+        self.ctx.runner.run(self, job, name=f"forward:{name}:{remote_port}", on_done=done, on_error=self._report)
 
     # -- watchdog -------------------------------------------------------------------------------
     def _on_timer_timeout(self) -> None:
@@ -304,11 +303,7 @@ class HostConnectionService(QObject):
                 self.connections.pop(name, None)
                 self._set(name, ERROR, exc.text() if isinstance(exc, LabGpuError) else str(exc))
 
-            self._submit(job, name=f"reconnect:{name}", on_done=done, on_error=failed)
-
-    def _submit(self, fn: Any, *args: Any, name: str = "", on_done: Any = None, on_error: Any = None) -> Any:
-        """ctx.runner.submit (the runner keeps each Task until its signals are delivered)."""
-        return self.ctx.runner.submit(fn, *args, name=name, on_done=on_done, on_error=on_error)
+            self.ctx.runner.run(self, job, name=f"reconnect:{name}", on_done=done, on_error=failed)
 
     def _report(self, exc: BaseException) -> None:
         self.ctx.errors.report(exc, "hosts")

@@ -485,7 +485,7 @@ class SyncPage(QWidget):
         self.last_progress = None
 
         def job(task: Any = None) -> SyncResult:
-            cancel = getattr(task, "_cancel", None)  # the runner's cancel flag (shutdown sets it)
+            cancel = task.cancel_event if task is not None else None  # set by stop/cancel and shutdown
             return run_sync(
                 pair.host,
                 pair.local_path,
@@ -499,7 +499,8 @@ class SyncPage(QWidget):
                 engine_ready=self._set_engine,
             )
 
-        self.task = self.ctx.runner.submit(
+        self.task = self.ctx.runner.run(
+            self,
             job,
             name="sync",
             on_done=lambda r, p=pair, d=dry_run, c=then_confirm: self._on_task_done(p, r, d, c),
@@ -523,7 +524,7 @@ class SyncPage(QWidget):
         engine = self.engine
         if engine is not None:
             engine.cancel()  # closes the connection: workers stop at once
-        self.task.cancel()
+        self.task.stop()  # the outcome (Cancelled) is still delivered, to show it and reload the history
 
     def state_text(self, state: str) -> str:
         return {

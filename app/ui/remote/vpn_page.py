@@ -1,7 +1,7 @@
 """VPN page: OpenVPN profiles with their live state, import, credentials, connect/disconnect, log.
 
 The tunnels themselves are run by ``app.remote.vpn`` (Qt-free); :class:`VpnService`
-(``ctx.services["vpn"]``) watches each profile in its own thread and reconnects by itself unless
+(``ctx.services.vpn``) watches each profile in its own thread and reconnects by itself unless
 the user disconnected. Everything that touches the keyring, files or processes goes through
 ``ctx.runner``; the page only shows and asks.
 """
@@ -53,7 +53,7 @@ from app.remote.vpn import (
 )
 from app.ui.context import AppContext
 from app.ui.remote.vpn_dialogs import VpnCredentialsDialog
-from app.ui.remote.vpn_watcher import VpnService
+from app.ui.remote.vpn_watcher import VpnService, vpn_service
 from app.ui.widgets import RowsTableModel
 
 GREEN, AMBER, RED, GREY = QColor("#2e7d32"), QColor("#b26a00"), QColor("#c62828"), QColor("#757575")
@@ -178,21 +178,12 @@ class VpnPage(QWidget):
     def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
-        service = ctx.services.get("vpn")
-        if not isinstance(service, VpnService):
-            service = VpnService(ctx.paths)
-            ctx.services["vpn"] = service
-        opts = ctx.settings.extra.get("vpn")
-        if not isinstance(opts, dict):
-            opts = {}
-        service.disconnect_on_exit = bool(opts.get("disconnect_on_exit", True))
-        self.service: VpnService = service
+        self.service: VpnService = vpn_service(ctx)
         self.import_dialog: VpnCredentialsDialog | None = None
         self.credentials_dialog: VpnCredentialsDialog | None = None
         self._connect_requested: set[str] = set()
         self._log_lines: list[str] = []
         self._pending_select = ""
-        self._tasks: set[Any] = set()
         self._build()
         self.service.status_changed.connect(self._on_service_status_changed)
         self.service.profiles_changed.connect(self.refresh)
@@ -295,14 +286,6 @@ class VpnPage(QWidget):
         lay.addWidget(self.privilege_label)
         self._update_buttons()
 
-    def _submit(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
-        """ctx.runner.submit, keeping the Task object alive until its result reached the GUI thread
-        (the runner forgets it when the worker ends, before the queued signals are delivered)."""
-        task = self.ctx.runner.submit(fn, *args, **kwargs)
-        self._tasks.add(task)
-        task.done.connect(lambda: self._tasks.discard(task))
-        return task
-
     # -- data -------------------------------------------------------------------------------------
     def selected(self) -> str:
         idx = self.table.selectionModel().selectedRows()
@@ -328,7 +311,7 @@ class VpnPage(QWidget):
                     missing[p.name] = ["keyring"]
             return profs, missing, _privilege_note()
 
-        self._submit(load, name="vpn-load", on_done=self._on_load_done, on_error=self.ctx.errors.report)
+        self.ctx.runner.run(self, load, name="vpn-load", on_done=self._on_load_done, on_error=self.ctx.errors.report)
 
     @Slot(object)
     def _on_load_done(self, result: tuple[list[StoredProfile], dict[str, list[str]], str]) -> None:
@@ -444,8 +427,8 @@ class VpnPage(QWidget):
         def check() -> Any:
             return load_ovpn(Path(path), allow_scripts=allow_scripts)
 
-        self._submit(
-            check,
+        self.ctx.runner.run(
+            self, check,
             name="vpn-check",
             on_done=lambda prof: self._on_import_checked(path, prof, allow_scripts),
             on_error=lambda exc: self._on_import_check_failed(path, exc),
@@ -504,7 +487,7 @@ class VpnPage(QWidget):
             manager.add_profile(name, path, allow_scripts=allow_scripts, **values)
             return name
 
-        self._submit(add, name="vpn-import", on_done=self._on_imported, on_error=self.ctx.errors.report)
+        self.ctx.runner.run(self, add, name="vpn-import", on_done=self._on_imported, on_error=self.ctx.errors.report)
 
     @Slot(object)
     def _on_imported(self, name: str) -> None:
@@ -556,9 +539,9 @@ class VpnPage(QWidget):
                 if then_connect:
                     self._connect(name)
 
-            self._submit(store, name="vpn-credentials", on_done=stored, on_error=self.ctx.errors.report)
+            self.ctx.runner.run(self, store, name="vpn-credentials", on_done=stored, on_error=self.ctx.errors.report)
 
-        self._submit(current_user, name="vpn-user", on_done=show, on_error=self.ctx.errors.report)
+        self.ctx.runner.run(self, current_user, name="vpn-user", on_done=show, on_error=self.ctx.errors.report)
 
     # -- connect / disconnect / remove ------------------------------------------------------------
     @Slot()
@@ -582,8 +565,8 @@ class VpnPage(QWidget):
         if not name:
             return
         self._connect_requested.discard(name)
-        self._submit(
-            self.service.disconnect_profile, name, name="vpn-disconnect", on_error=self.ctx.errors.report
+        self.ctx.runner.run(
+            self, self.service.disconnect_profile, name, name="vpn-disconnect", on_error=self.ctx.errors.report
         )
 
     @Slot()
@@ -608,7 +591,7 @@ class VpnPage(QWidget):
         box.open()
 
     def _remove(self, name: str) -> None:
-        self._submit(self.service.remove_profile, name, name="vpn-remove", on_error=self.ctx.errors.report)
+        self.ctx.runner.run(self, self.service.remove_profile, name, name="vpn-remove", on_error=self.ctx.errors.report)
 
     def activate(self, payload: object) -> None:
         """``ctx.navigate("vpn", "PROFILE")`` selects that profile."""

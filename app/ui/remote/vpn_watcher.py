@@ -1,6 +1,6 @@
 """The desktop app's VPN service: one :class:`VpnMonitor` per profile, re-emitted as Qt signals.
 
-Lives in ``ctx.services["vpn"]`` so it outlives page rebuilds (language switch) and a tray icon
+Lives in ``ctx.services.vpn`` so it outlives page rebuilds (language switch) and a tray icon
 can use it later (``statuses()`` and ``status_changed``). Monitors run in their own threads
 (the Qt-free ``app.remote.vpn.VpnMonitor``); their callbacks only emit signals, which Qt queues
 onto the GUI thread. On close, a tunnel the user still wants keeps running (a keeper process
@@ -12,13 +12,37 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
 from app.core.paths import Paths
+from app.core.settings import read_section
 from app.remote.vpn import DISCONNECTED, VpnManager, VpnMonitor, VpnStatus, set_keepers_enabled
 
 log = logging.getLogger(__name__)
+
+
+@dataclass
+class VpnUiSettings:
+    """``extra["vpn"]`` (set by hand in settings.json; the app only reads it)."""
+
+    disconnect_on_exit: bool = True  # tunnels connected from this window go down when it quits
+
+
+def vpn_settings(ctx: Any) -> VpnUiSettings:
+    return read_section(ctx.settings, ("vpn",), VpnUiSettings)
+
+
+def vpn_service(ctx: Any) -> VpnService:
+    """The app's VpnService (created on first use, closed by ctx.shutdown()), its options from settings."""
+    service = ctx.services.vpn
+    if not isinstance(service, VpnService):
+        service = VpnService(ctx.paths)
+        ctx.services.vpn = service
+    service.disconnect_on_exit = vpn_settings(ctx).disconnect_on_exit
+    return service
 
 
 class VpnService(QObject):
@@ -33,7 +57,7 @@ class VpnService(QObject):
         self._status: dict[str, VpnStatus] = {}
         self._lock = threading.Lock()
         self._closed = False
-        # Tunnels connected from this window go down with it (settings.extra["vpn"]["disconnect_on_exit"]);
+        # Tunnels connected from this window go down with it (VpnUiSettings.disconnect_on_exit);
         # tunnels started elsewhere (``labgpu vpn up``) are left to their keeper.
         self.disconnect_on_exit = True
         self._started_here: set[str] = set()

@@ -8,6 +8,7 @@ input and nothing opens a dialog. The arithmetic is ``app.core.costs.estimate``.
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
@@ -30,6 +31,7 @@ from app.core.currency import effective_rate, format_money
 from app.core.currency import source_text as currency_source_text
 from app.core.i18n import translate
 from app.core.models import PROVIDERS, Offer
+from app.core.settings import read_section, write_section
 from app.ui.context import AppContext
 
 log = logging.getLogger(__name__)
@@ -37,6 +39,21 @@ log = logging.getLogger(__name__)
 FIELDS = ("hours", "epochs", "minutes_per_epoch", "count", "spot_overhead_pct", "months")
 ERROR_STYLE = "color: #c62828;"
 SETTINGS_KEY = "advisor"
+INPUTS_PATH = (SETTINGS_KEY, "estimator")  # extra["advisor"]["estimator"]: the inputs typed last
+
+
+@dataclass
+class EstimatorInputs:
+    """The estimator's inputs as typed (text, so a half-typed value survives); None = not saved yet."""
+
+    hours: str | None = None
+    epochs: str | None = None
+    minutes_per_epoch: str | None = None
+    count: str | None = None
+    spot_overhead_pct: str | None = None
+    months: str | None = None
+    mode: str | None = None
+    count_unit: str | None = None
 
 
 def _fmt_number(value: Any) -> str:
@@ -173,34 +190,24 @@ class EstimatorWidget(QWidget):
 
     # --- state ---------------------------------------------------------------------------------
 
-    def _prefs(self) -> dict[str, Any]:
-        section = self.ctx.settings.extra.get(SETTINGS_KEY)
-        if not isinstance(section, dict):
-            section = {}
-            self.ctx.settings.extra[SETTINGS_KEY] = section
-        est = section.get("estimator")
-        if not isinstance(est, dict):
-            est = {}
-            section["estimator"] = est
-        return est
-
     def _restore_inputs(self) -> None:
-        saved = self._prefs()
+        saved = read_section(self.ctx.settings, INPUTS_PATH, EstimatorInputs)
         defaults = costs.EstimateInput()
-        values = {
-            "hours": saved.get("hours", _fmt_number(defaults.hours)),
-            "epochs": saved.get("epochs", "10"),
-            "minutes_per_epoch": saved.get("minutes_per_epoch", "30"),
-            "count": saved.get("count", "1"),
-            "spot_overhead_pct": saved.get("spot_overhead_pct", _fmt_number(defaults.spot_overhead_pct)),
-            "months": saved.get("months", "1"),
+        fallback = {
+            "hours": _fmt_number(defaults.hours),
+            "epochs": "10",
+            "minutes_per_epoch": "30",
+            "count": "1",
+            "spot_overhead_pct": _fmt_number(defaults.spot_overhead_pct),
+            "months": "1",
         }
+        values = {name: v if (v := getattr(saved, name)) is not None else fallback[name] for name in fallback}
         for name, edit in self.edits.items():
             edit.blockSignals(True)
             edit.setText(str(values[name]))
             edit.blockSignals(False)
         for combo, key in ((self.mode_combo, "mode"), (self.count_unit_combo, "count_unit")):
-            idx = combo.findData(saved.get(key))
+            idx = combo.findData(getattr(saved, key))
             combo.blockSignals(True)
             combo.setCurrentIndex(max(0, idx))
             combo.blockSignals(False)
@@ -208,11 +215,10 @@ class EstimatorWidget(QWidget):
 
     @Slot()
     def _save_inputs(self) -> None:
-        prefs = self._prefs()
-        for name, edit in self.edits.items():
-            prefs[name] = edit.text()
-        prefs["mode"] = self.mode_combo.currentData()
-        prefs["count_unit"] = self.count_unit_combo.currentData()
+        prefs = EstimatorInputs(**{name: edit.text() for name, edit in self.edits.items()})
+        prefs.mode = self.mode_combo.currentData()
+        prefs.count_unit = self.count_unit_combo.currentData()
+        write_section(self.ctx.settings, INPUTS_PATH, prefs)
         try:
             self.ctx.settings_store.save(self.ctx.settings)  # no settings_changed: nothing else cares
         except OSError as exc:

@@ -256,5 +256,5 @@ class EditGuardsDialog(QDialog):
             message, hint = describe(exc)  # type: ignore[arg-type]
             self.editor.show_error(f"{message} {hint}".strip())
 
-        return self.ctx.runner.submit(save_guard, self.ctx.store, self.target_id, cfg, name="guard-save",
-                                      on_done=done, on_error=failed)
+        return self.ctx.runner.run(self, save_guard, self.ctx.store, self.target_id, cfg, name="guard-save",
+                                   on_done=done, on_error=failed)
