@@ -272,6 +272,14 @@
         <translation>已断开与 %1 的连接。</translation>
     </message>
     <message>
+        <source>Host key of %1 refused; %1 was not added.</source>
+        <translation>已拒绝 %1 的主机密钥；未添加 %1。</translation>
+    </message>
+    <message>
+        <source>%1 was not added: %2</source>
+        <translation>未添加 %1：%2</translation>
+    </message>
+    <message>
         <source>Host key of %1 refused; not connected.</source>
         <translation>已拒绝 %1 的主机密钥；未连接。</translation>
     </message>
@@ -527,6 +535,14 @@
         <translation>请换一个名称，或先删除旧主机。</translation>
     </message>
     <message>
+        <source>{host} has the key {fingerprint}, not the one given ({given}).</source>
+        <translation>{host} 的密钥是 {fingerprint}，与给定的（{given}）不一致。</translation>
+    </message>
+    <message>
+        <source>Check the fingerprint with your provider.</source>
+        <translation>请向服务商核对指纹。</translation>
+    </message>
+    <message>
         <source>This SSH command cannot be used: {reason}</source>
         <translation>无法使用此 SSH 命令：{reason}</translation>
     </message>
@@ -613,6 +629,26 @@
     <message>
         <source>ProxyCommand is not supported; use -J (ProxyJump)</source>
         <translation>不支持 ProxyCommand；请使用 -J（ProxyJump）</translation>
+    </message>
+    <message>
+        <source>Use only one of --password-stdin and --passphrase-stdin.</source>
+        <translation>--password-stdin 和 --passphrase-stdin 只能用其中一个。</translation>
+    </message>
+    <message>
+        <source>The host key of {host} was not accepted: {key_type} {fingerprint}.</source>
+        <translation>{host} 的主机密钥未被接受：{key_type} {fingerprint}。</translation>
+    </message>
+    <message>
+        <source>If this matches the fingerprint your provider shows, run the same 'labgpu hosts add' again with --fingerprint {fingerprint}.</source>
+        <translation>如果它与服务商显示的指纹一致，请加上 --fingerprint {fingerprint} 再运行一次同样的 'labgpu hosts add'。</translation>
+    </message>
+    <message>
+        <source>LabGPU already trusts another key for {name}: {known}.</source>
+        <translation>LabGPU 已经信任 {name} 的另一个密钥：{known}。</translation>
+    </message>
+    <message>
+        <source>Only if your provider confirms the host was rebuilt: 'labgpu hosts forget-key {name}', then trust the new key.</source>
+        <translation>只有在服务商确认该主机已重建时：运行 'labgpu hosts forget-key {name}'，然后信任新密钥。</translation>
     </message>
 </context>
 </TS>

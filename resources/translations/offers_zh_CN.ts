@@ -70,6 +70,26 @@
         <source>unknown</source>
         <translation>未知</translation>
     </message>
+    <message>
+        <source>Unknown provider {name}.</source>
+        <translation>未知的云服务商 {name}。</translation>
+    </message>
+    <message>
+        <source>Use one of: {known}.</source>
+        <translation>请使用以下之一：{known}。</translation>
+    </message>
+    <message>
+        <source>{option} must be a number, not {value}.</source>
+        <translation>{option} 必须是数字，而不是 {value}。</translation>
+    </message>
+    <message>
+        <source>Give a plain amount such as 1.5 (or leave it out).</source>
+        <translation>请填写一个普通数值，例如 1.5（或不填）。</translation>
+    </message>
+    <message>
+        <source>{option} must be zero or more.</source>
+        <translation>{option} 必须大于或等于 0。</translation>
+    </message>
 </context>
 <context>
     <name>OfferDetailsPanel</name>

@@ -97,6 +97,14 @@
         <source>Move or delete the file yourself (keep a copy), then start LabGPU again.</source>
         <translation>请自行移动或删除该文件（先保留一份副本），然后重新启动 LabGPU。</translation>
     </message>
+    <message>
+        <source>No {what} on stdin.</source>
+        <translation>标准输入中没有{what}。</translation>
+    </message>
+    <message>
+        <source>Pipe it in, e.g. printf '%s\n' "$PW" | labgpu {command} …</source>
+        <translation>请用管道传入，例如 printf '%s\n' "$PW" | labgpu {command} …</translation>
+    </message>
 </context>
 <context>
     <name>SettingsPage</name>

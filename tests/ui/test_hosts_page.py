@@ -129,18 +129,29 @@ def test_add_accept_connect_tunnel_and_changed_key(app_window, qtbot, sshd, http
 
 
 def test_password_host_and_refused_key(app_window, qtbot, sshd, secret_service):
+    """As `labgpu hosts add` does: the host is saved only after it answered with a key the user
+    accepted and let the user in; a refused key or a wrong password leaves nothing behind."""
     from app.core import secrets
 
     ctx, window = app_window
     page = _page(window)
     name = _add(qtbot, page, f"ssh -p {sshd.port} {sshd.user}@{sshd.host}", password=sshd.password)
     qtbot.waitUntil(lambda: page.key_dialog is not None and page.key_dialog.isVisible(), timeout=10000)
+    assert _state(page, name) is None  # not saved while the key is being compared
     qtbot.mouseClick(page.key_dialog.refuse_button, Qt.MouseButton.LeftButton)
     page.key_dialog = None
-    qtbot.waitUntil(lambda: "refused" in page.status_label.text(), timeout=5000)
-    assert _state(page, name) == "Disconnected"
-    assert secrets.get_secret(f"host:{name}:password") == sshd.password
-    qtbot.mouseClick(page.connect_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "was not added" in page.status_label.text(), timeout=5000)
+    assert _state(page, name) is None
+    assert secrets.get_secret(f"host:{name}:password") is None  # no password left in the keyring
+    # a wrong password: the key is accepted, the login fails, nothing is saved and the page says why
+    name = _add(qtbot, page, f"ssh -p {sshd.port} {sshd.user}@{sshd.host}", password="not-the-password")
     _accept_key(qtbot, page, sshd.host_key_fingerprint)
-    qtbot.waitUntil(lambda: _state(page, name) == "Connected", timeout=10000)
+    qtbot.waitUntil(lambda: "was not added" in page.status_label.text(), timeout=15000)
+    assert _state(page, name) is None
+    assert secrets.get_secret(f"host:{name}:password") is None
+    qtbot.waitUntil(ctx.runner.settled, timeout=5000)
+    # the right password: added, connected, its password in the keyring
+    name = _add(qtbot, page, f"ssh -p {sshd.port} {sshd.user}@{sshd.host}", password=sshd.password)
+    qtbot.waitUntil(lambda: _state(page, name) == "Connected", timeout=15000)  # the key is known now
+    assert secrets.get_secret(f"host:{name}:password") == sshd.password
     secrets.delete_secret(f"host:{name}:password")

@@ -279,6 +279,8 @@ class HostsPage(QWidget):
         self.service.state_changed.connect(self._on_service_state_changed)
         self.service.hosts_changed.connect(self.refresh)
         self.service.host_key_prompted.connect(self._on_service_host_key_prompted)
+        self.service.add_key_prompted.connect(self._on_service_add_key_prompted)
+        self.service.add_failed.connect(self._on_service_add_failed)
         self.service.host_key_changed.connect(self._on_service_host_key_changed)
         self.service.forward_opened.connect(self._on_service_forward_opened)
         self.refresh()
@@ -401,6 +403,29 @@ class HostsPage(QWidget):
             self.service.disconnect_host(sel[0].name)
             self._status(self.tr("Disconnected from %1.").replace("%1", sel[0].name))
 
+    @Slot(object, object)
+    def _on_service_add_key_prompted(self, pending: Any, prompt: HostKeyPrompt) -> None:
+        """A new host answered with a key nobody has trusted yet: compare, then add (or not)."""
+        name = pending.record.name
+        dlg = HostKeyDialog(name, prompt, self)
+        dlg.accepted.connect(
+            lambda: (
+                self._status(self.tr("Adding %1 and connecting…").replace("%1", name)),
+                self.service.add_host(
+                    pending.record, pending.password, pending.passphrase, pending.connect, accepted=prompt
+                ),
+            )
+        )
+        dlg.rejected.connect(
+            lambda: self._status(self.tr("Host key of %1 refused; %1 was not added.").replace("%1", name))
+        )
+        self.key_dialog = dlg
+        dlg.open()
+
+    @Slot(str, str)
+    def _on_service_add_failed(self, name: str, message: str) -> None:
+        self._status(self.tr("%1 was not added: %2").replace("%1", name).replace("%2", message))
+
     @Slot(str, object)
     def _on_service_host_key_prompted(self, name: str, prompt: HostKeyPrompt) -> None:
         dlg = HostKeyDialog(name, prompt, self)
@@ -508,6 +533,8 @@ class HostsPage(QWidget):
             (self.service.state_changed, self._on_service_state_changed),
             (self.service.hosts_changed, self.refresh),
             (self.service.host_key_prompted, self._on_service_host_key_prompted),
+            (self.service.add_key_prompted, self._on_service_add_key_prompted),
+            (self.service.add_failed, self._on_service_add_failed),
             (self.service.host_key_changed, self._on_service_host_key_changed),
             (self.service.forward_opened, self._on_service_forward_opened),
         ):

@@ -9,7 +9,7 @@ user wanted it is re-established with backoff; one the user disconnected stays d
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
@@ -32,6 +32,16 @@ DISCONNECTED, CONNECTING, CONNECTED, ERROR, RECONNECTING = (
 )
 
 
+@dataclass(frozen=True)
+class PendingAdd:
+    """A host being added: saved only once it answered with a key the user accepted."""
+
+    record: HostRecord
+    password: str = field(default="", repr=False)
+    passphrase: str = field(default="", repr=False)
+    connect: bool = True
+
+
 @dataclass
 class HostState:
     state: str = DISCONNECTED
@@ -45,6 +55,8 @@ class HostConnectionService(QObject):
     state_changed = Signal(str)  # host name
     host_key_prompted = Signal(str, object)  # host name, HostKeyPrompt
     host_key_changed = Signal(str, object)  # host name, HostKeyChangedError
+    add_key_prompted = Signal(object, object)  # PendingAdd (not saved yet), HostKeyPrompt
+    add_failed = Signal(str, str)  # host name, why it was not added
     forward_opened = Signal(str, int, str)  # host name, remote port, local URL
     hosts_changed = Signal()
 
@@ -114,33 +126,58 @@ class HostConnectionService(QObject):
 
     # -- add / remove ---------------------------------------------------------------------------
     def add_host(
-        self, rec: HostRecord, password: str = "", passphrase: str = "", connect: bool = True
+        self,
+        rec: HostRecord,
+        password: str = "",
+        passphrase: str = "",
+        connect: bool = True,
+        accepted: HostKeyPrompt | None = None,
     ) -> None:
-        """Save the record (and secrets in the keyring, off the GUI thread), then connect."""
+        """Connect to the new host and check its key, then save it with its secrets (off the GUI
+        thread) — the same use case as `labgpu hosts add`: a host that cannot be reached, refuses the
+        login or whose key is refused is not saved. An unknown key comes back as `add_key_prompted`;
+        after the user compared it, call again with `accepted` = that prompt."""
+        from app.usecases.hosts import AddedHost, accept_only
+        from app.usecases.hosts import add_host as add_host_usecase
 
-        def job() -> None:
-            store = self.store()
-            with store.adding():  # one add at a time; a taken name stops before any keyring write
-                if store.exists(rec.name):
-                    store.add(rec)  # raises HostExists
-                owned: list[secrets.OwnedWrite] = []
-                try:
-                    if password:
-                        owned.append(secrets.set_secret_owned(password_key(rec.name), password))
-                    if passphrase:
-                        owned.append(secrets.set_secret_owned(passphrase_key(rec.name), passphrase))
-                    store.add(rec)
-                except BaseException:
-                    for write in reversed(owned):
-                        secrets.undo_owned(write)
-                    raise
+        paths = self.ctx.paths
+        accept = accept_only([accepted.fingerprint]) if accepted is not None else None
+        pending = PendingAdd(rec, password, passphrase, connect)
 
-        def done(_r: object) -> None:
+        def job() -> AddedHost:
+            added = add_host_usecase(
+                rec,
+                paths,
+                accept=accept,
+                password=password or None,
+                passphrase=passphrase or None,
+                keep_connection=connect,
+                hosts=self.store(),
+            )
+            if self._closed and added.connection is not None:  # the app is shutting down
+                added.connection.close()
+            return added
+
+        def done(added: AddedHost) -> None:
             self.hosts_changed.emit()
-            if connect:
-                self.connect_host(rec.name)
+            conn = added.connection
+            if conn is None:
+                return
+            if self._closed:
+                self.ctx.runner.run(None, conn.close, name=f"close:{rec.name}")
+                return
+            self.connections[rec.name] = conn
+            self._wanted.add(rec.name)
+            self._set(rec.name, CONNECTED, "", added.fingerprint)
 
-        self.ctx.runner.run(self, job, name=f"add-host:{rec.name}", on_done=done, on_error=self._report)
+        def failed(exc: BaseException) -> None:
+            if isinstance(exc, HostKeyUnknownError):
+                self.add_key_prompted.emit(pending, exc.prompt)
+                return
+            self.add_failed.emit(rec.name, exc.text() if isinstance(exc, LabGpuError) else str(exc))
+            self._report(exc)
+
+        self.ctx.runner.run(self, job, name=f"add-host:{rec.name}", on_done=done, on_error=failed)
 
     def remove_host(self, name: str) -> None:
         self.disconnect_host(name)
