@@ -25,8 +25,8 @@ LANG = "zh_CN"
 
 # domain → source globs (relative to the repository root). A file belongs to one domain only.
 DOMAINS: dict[str, list[str]] = {
-    "shell": ["app/ui/app.py", "app/cli/output.py", "app/ui/main_window.py", "app/ui/settings_page.py", "app/ui/errors.py",
-              "app/ui/context.py", "app/ui/widgets.py", "app/core/errors.py", "app/core/settings.py",
+    "shell": ["app/ui/app.py", "app/cli/output.py", "app/ui/main_window.py", "app/ui/settings_page.py",
+              "app/ui/errors.py", "app/ui/context.py", "app/ui/widgets.py", "app/core/errors.py", "app/core/settings.py",
               "app/core/secrets.py", "app/core/store.py"],
     "offers": ["app/ui/offers/*.py", "app/cli/offers.py", "app/core/catalog.py", "app/core/currency.py"],
     "advisor": ["app/ui/advisor/*.py", "app/ui/shared/estimator.py", "app/core/advisor.py", "app/core/costs.py"],
@@ -34,10 +34,11 @@ DOMAINS: dict[str, list[str]] = {
               "app/cloud/sshkeys.py", "app/cloud/netaddr.py", "app/cloud/public_prices.py", "app/cli/cloud.py",
               "app/core/accounts.py", "app/core/audit.py", "app/core/instances.py", "app/core/live_prices.py"],
     "cloudui": ["app/ui/cloud/*.py", "app/cloud/tencent.py"],
-    "hosts": ["app/ui/remote/hosts*.py", "app/usecases/hosts.py", "app/cli/hosts.py", "app/remote/ssh.py", "app/remote/hostkeys.py",
-              "app/remote/tunnels.py", "app/core/hosts.py", "app/core/sshcmd.py"],
+    "hosts": ["app/ui/remote/hosts*.py", "app/usecases/hosts.py", "app/cli/hosts.py", "app/remote/ssh.py",
+              "app/remote/hostkeys.py", "app/remote/tunnels.py", "app/core/hosts.py", "app/core/sshcmd.py"],
     "sync": ["app/ui/remote/sync*.py", "app/remote/sync/*.py", "app/core/syncplan.py", "app/cli/sync.py"],
-    "vpn": ["app/ui/remote/vpn*.py", "app/cli/vpn.py", "app/remote/vpn/*.py", "app/core/vpnprofiles.py", "app/core/ovpn_parse.py"],
+    "vpn": ["app/ui/remote/vpn*.py", "app/cli/vpn.py", "app/remote/vpn/*.py", "app/core/vpnprofiles.py",
+            "app/core/ovpn_parse.py"],
     "monitorui": ["app/ui/monitor/*.py", "app/ui/shared/guards_ui.py", "app/ui/tray.py", "app/core/autostart.py"],
     "monitor": ["app/core/gpumon.py", "app/core/gpuhistory.py", "app/core/guards.py", "app/watch/*.py",
                 "app/remote/gpustream.py", "app/remote/spotwatch.py", "app/remote/watchdog.py", "app/cli/monitor.py"],
