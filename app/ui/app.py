@@ -32,6 +32,14 @@ def create_app(argv: list[str] | None = None):  # type: ignore[no-untyped-def]
     app.setApplicationName(APP_NAME)
     app.setOrganizationName(APP_ID)
     app.setDesktopFileName(APP_ID)
+    if not getattr(app, "_labgpu_hints", False):
+        from app.ui.widgets import apply_hint_color
+
+        apply_hint_color(app)
+        hints = app.styleHints()
+        if hasattr(hints, "colorSchemeChanged"):  # Qt ≥ 6.5: follow a light/dark switch
+            hints.colorSchemeChanged.connect(lambda *_a: apply_hint_color(app))
+        app._labgpu_hints = True
     return app
 
 

@@ -144,7 +144,7 @@ class MainWindow(QMainWindow):
         self.nav.setFixedWidth(168)
         self.nav.setIconSize(QSize(20, 20))
         self.nav.setStyleSheet(
-            "QListWidget#navigation { border: none; background: palette(window); font-size: 14px; }"
+            "QListWidget#navigation { border: none; background: palette(window); font-size: 14px; outline: 0; }"
             "QListWidget#navigation::item { padding: 10px 12px; }"
             "QListWidget#navigation::item:selected { background: palette(highlight);"
             " color: palette(highlighted-text); }")

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLayout, QLayoutItem, QTableView, QWidget
 
 
 class RowsTableModel(QAbstractTableModel):
@@ -47,3 +47,104 @@ def configure_record_table(table: QTableView) -> None:
     header = table.horizontalHeader()
     header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     header.setStretchLastSection(True)
+
+
+# -- readable helper text ------------------------------------------------------------------------
+HINT_TEXT_WEIGHT = 0.62  # share of the text colour in helper text (the rest is the window colour)
+
+
+def contrast_ratio(a: Any, b: Any) -> float:
+    """WCAG contrast ratio of two QColors (1.0 … 21.0); body text needs at least 4.5."""
+
+    def lum(c: Any) -> float:
+        def ch(v: float) -> float:
+            return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+        return 0.2126 * ch(c.redF()) + 0.7152 * ch(c.greenF()) + 0.0722 * ch(c.blueF())
+
+    hi, lo = sorted((lum(a), lum(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def apply_hint_color(app: Any) -> None:
+    """Helper text is styled `color: palette(mid)` across the pages; Fusion's Mid (#b8b8b8 on
+    #efefef, 1.9:1) is unreadable as text. Make Mid a blend of the window's text and background
+    colours, readable in light and dark schemes alike (≥ 4.5:1), and again when the scheme changes."""
+    from PySide6.QtGui import QColor, QPalette
+
+    pal = app.palette()
+    text = pal.color(QPalette.ColorGroup.Active, QPalette.ColorRole.WindowText)
+    window = pal.color(QPalette.ColorGroup.Active, QPalette.ColorRole.Window)
+    t = HINT_TEXT_WEIGHT
+    hint = QColor(
+        round(text.red() * t + window.red() * (1 - t)),
+        round(text.green() * t + window.green() * (1 - t)),
+        round(text.blue() * t + window.blue() * (1 - t)),
+    )
+    for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive):
+        pal.setColor(group, QPalette.ColorRole.Mid, hint)
+    app.setPalette(pal)
+
+
+# -- a row of buttons that wraps ------------------------------------------------------------------
+class FlowLayout(QLayout):
+    """Lays widgets left to right and starts a new row when the next one would not fit, so a toolbar
+    of buttons never cuts a label at a narrow window (1024×640) or in a longer language."""
+
+    def __init__(self, parent: QWidget | None = None, spacing: int = 6) -> None:
+        super().__init__(parent)
+        self._items: list[QLayoutItem] = []
+        self._spacing = spacing
+        self.setContentsMargins(0, 0, 0, 0)
+
+    def addItem(self, item: QLayoutItem) -> None:  # noqa: N802 - Qt API
+        self._items.append(item)
+
+    def count(self) -> int:
+        return len(self._items)
+
+    def itemAt(self, index: int) -> QLayoutItem | None:  # noqa: N802 - Qt API
+        return self._items[index] if 0 <= index < len(self._items) else None
+
+    def takeAt(self, index: int) -> QLayoutItem | None:  # noqa: N802 - Qt API
+        return self._items.pop(index) if 0 <= index < len(self._items) else None
+
+    def expandingDirections(self) -> Qt.Orientation:  # noqa: N802 - Qt API
+        return Qt.Orientation(0)
+
+    def hasHeightForWidth(self) -> bool:  # noqa: N802 - Qt API
+        return True
+
+    def heightForWidth(self, width: int) -> int:  # noqa: N802 - Qt API
+        return self._arrange(QRect(0, 0, width, 0), move=False)
+
+    def setGeometry(self, rect: QRect) -> None:  # noqa: N802 - Qt API
+        super().setGeometry(rect)
+        self._arrange(rect, move=True)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt API
+        return self.minimumSize()
+
+    def minimumSize(self) -> QSize:  # noqa: N802 - Qt API
+        size = QSize()
+        for item in self._items:
+            size = size.expandedTo(item.minimumSize())
+        m = self.contentsMargins()
+        return size + QSize(m.left() + m.right(), m.top() + m.bottom())
+
+    def _arrange(self, rect: QRect, move: bool) -> int:
+        m = self.contentsMargins()
+        area = rect.adjusted(m.left(), m.top(), -m.right(), -m.bottom())
+        x, y, row_height = area.x(), area.y(), 0
+        for item in self._items:
+            w = item.widget()
+            if w is not None and w.isHidden():
+                continue
+            hint = item.sizeHint()
+            if x > area.x() and x + hint.width() > area.right() + 1:
+                x, y, row_height = area.x(), y + row_height + self._spacing, 0
+            if move:
+                item.setGeometry(QRect(QPoint(x, y), hint))
+            x += hint.width() + self._spacing
+            row_height = max(row_height, hint.height())
+        return y + row_height - rect.y() + m.bottom()

@@ -22,9 +22,9 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QColor, QDesktopServices, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLayout,
     QMessageBox,
     QPushButton,
     QTableView,
@@ -47,7 +47,7 @@ from app.ui.remote.hosts_service import (
     RECONNECTING,
     HostConnectionService,
 )
-from app.ui.widgets import RowsTableModel
+from app.ui.widgets import FlowLayout, RowsTableModel
 
 _ROLE_NAME = Qt.ItemDataRole.UserRole
 
@@ -186,7 +186,7 @@ class HostsPage(QWidget):
         sub.setStyleSheet("color: palette(mid);")
         outer.addWidget(sub)
 
-        bar = QHBoxLayout()
+        bar = FlowLayout()  # wraps to a second row rather than cutting labels in a narrow window
         self.add_button = self._button(
             self.tr("&Add from SSH command…"),
             self._on_add_button_clicked,
@@ -195,7 +195,6 @@ class HostsPage(QWidget):
         )
         self.connect_button = self._button(self.tr("&Connect"), self._on_connect_button_clicked, bar)
         self.disconnect_button = self._button(self.tr("&Disconnect"), self._on_disconnect_button_clicked, bar)
-        bar.addSpacing(12)
         self.tensorboard_button = self._button(
             self.tr("Open &TensorBoard"),
             self._on_tensorboard_button_clicked,
@@ -208,7 +207,6 @@ class HostsPage(QWidget):
             bar,
             self.tr("Tunnel to port 8888 on the host and open it in the browser (Ctrl+J)"),
         )
-        bar.addStretch(1)
         self.copy_button = self._button(
             self.tr("Copy SSH co&mmand"),
             self._on_copy_button_clicked,
@@ -285,7 +283,7 @@ class HostsPage(QWidget):
         self.service.forward_opened.connect(self._on_service_forward_opened)
         self.refresh()
 
-    def _button(self, text: str, slot: Callable[[], None], bar: QHBoxLayout, tip: str = "") -> QPushButton:
+    def _button(self, text: str, slot: Callable[[], None], bar: QLayout, tip: str = "") -> QPushButton:
         b = QPushButton(text, self)
         b.clicked.connect(slot)
         if tip:
