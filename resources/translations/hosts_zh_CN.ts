@@ -312,6 +312,10 @@
         <translation>%2 的端口 %1 已在 %3 打开</translation>
     </message>
     <message>
+        <source>No tunnel to port %1 on %2: %3</source>
+        <translation>无法打开到 %2 端口 %1 的隧道：%3</translation>
+    </message>
+    <message>
         <source>Copied: %1</source>
         <translation>已复制：%1</translation>
     </message>

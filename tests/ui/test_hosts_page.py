@@ -102,6 +102,17 @@ def test_add_accept_connect_tunnel_and_changed_key(app_window, qtbot, sshd, http
     qtbot.waitUntil(lambda: bool(opened), timeout=10000)
     with urllib.request.urlopen(opened[0], timeout=30) as resp:
         assert resp.read() == b"tensorboard"
+    # Nothing listens on Jupyter's port there: the page says so (not "Opening a tunnel…" forever).
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        closed_port = s.getsockname()[1]
+    monkeypatch.setitem(hosts_page_module.SERVICES, "jupyter", closed_port)
+    qtbot.mouseClick(page.jupyter_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: "No tunnel to port" in page.status_label.text(), timeout=15000)
+    assert "Nothing listens" in page.status_label.text()
+    assert len(opened) == 1
 
     qtbot.mouseClick(page.copy_button, Qt.MouseButton.LeftButton)
     from PySide6.QtGui import QGuiApplication

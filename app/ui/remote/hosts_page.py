@@ -281,6 +281,7 @@ class HostsPage(QWidget):
         self.service.add_failed.connect(self._on_service_add_failed)
         self.service.host_key_changed.connect(self._on_service_host_key_changed)
         self.service.forward_opened.connect(self._on_service_forward_opened)
+        self.service.forward_failed.connect(self._on_service_forward_failed)
         self.refresh()
 
     def _button(self, text: str, slot: Callable[[], None], bar: QLayout, tip: str = "") -> QPushButton:
@@ -505,6 +506,12 @@ class HostsPage(QWidget):
         )
         self.open_url(QUrl(url))
 
+    @Slot(str, int, str)
+    def _on_service_forward_failed(self, name: str, port: int, message: str) -> None:
+        self._status(
+            self.tr("No tunnel to port %1 on %2: %3").replace("%1", str(port)).replace("%2", name).replace("%3", message)
+        )
+
     @Slot()
     def _on_copy_button_clicked(self) -> None:
         sel = self._selected()
@@ -535,6 +542,7 @@ class HostsPage(QWidget):
             (self.service.add_failed, self._on_service_add_failed),
             (self.service.host_key_changed, self._on_service_host_key_changed),
             (self.service.forward_opened, self._on_service_forward_opened),
+            (self.service.forward_failed, self._on_service_forward_failed),
         ):
             try:
                 sig.disconnect(slot)

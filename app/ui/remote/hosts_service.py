@@ -58,6 +58,7 @@ class HostConnectionService(QObject):
     add_key_prompted = Signal(object, object)  # PendingAdd (not saved yet), HostKeyPrompt
     add_failed = Signal(str, str)  # host name, why it was not added
     forward_opened = Signal(str, int, str)  # host name, remote port, local URL
+    forward_failed = Signal(str, int, str)  # host name, remote port, why
     hosts_changed = Signal()
 
     WATCH_MS = 5000
@@ -318,7 +319,11 @@ class HostConnectionService(QObject):
             self.forwards[(name, remote_port)] = fwd
             self.forward_opened.emit(name, remote_port, fwd.url)
 
-        self.ctx.runner.run(self, job, name=f"forward:{name}:{remote_port}", on_done=done, on_error=self._report)
+        def failed(exc: BaseException) -> None:
+            self.forward_failed.emit(name, remote_port, exc.text() if isinstance(exc, LabGpuError) else str(exc))
+            self._report(exc)
+
+        self.ctx.runner.run(self, job, name=f"forward:{name}:{remote_port}", on_done=done, on_error=failed)
 
     # -- watchdog -------------------------------------------------------------------------------
     def _on_timer_timeout(self) -> None:
