@@ -508,9 +508,8 @@ class HostsPage(QWidget):
 
     @Slot(str, int, str)
     def _on_service_forward_failed(self, name: str, port: int, message: str) -> None:
-        self._status(
-            self.tr("No tunnel to port %1 on %2: %3").replace("%1", str(port)).replace("%2", name).replace("%3", message)
-        )
+        text = self.tr("No tunnel to port %1 on %2: %3")
+        self._status(text.replace("%1", str(port)).replace("%2", name).replace("%3", message))
 
     @Slot()
     def _on_copy_button_clicked(self) -> None:
