@@ -162,3 +162,21 @@ def test_stock_attribute_codec_matches_paramikos(pretend):
     back = attrs_from_msg(paramiko.Message(fast[1]))
     assert (back.st_size, back.st_uid, back.st_gid, back.st_mode) == (a.st_size, 1000, 100, 0o100644)
     assert (back.st_atime, back.st_mtime) == (int(T0), int(T0 + 0.7))
+
+
+@pytest.mark.usefixtures("private_home")
+def test_the_apps_connections_install_the_fast_paths_per_transport(sshd):
+    from app.core.hosts import HostRecord
+    from app.core.paths import default_paths
+    from app.remote.hostkeys import KnownHosts
+    from app.remote.ssh import open_connection
+
+    KnownHosts(default_paths()).add(sshd.host, sshd.port, paramiko.Ed25519Key.from_path(str(sshd.host_key)))
+    rec = HostRecord(name="box", hostname=sshd.host, port=sshd.port, user=sshd.user,
+                     key_path=str(sshd.client_key), auth="key")
+    with open_connection(rec) as one, open_connection(rec) as two:
+        for conn in (one, two):
+            assert fastssh.enabled(conn.transport)
+            assert vars(conn.transport.packetizer)["read_all"].__func__ is fastssh._fast_read_all
+        assert one.transport.packetizer.read_all is not two.transport.packetizer.read_all
+        assert one.exec(["cat"], stdin=b"through the fast read path") == (0, "through the fast read path", "")
