@@ -71,6 +71,17 @@ def backend_name() -> str:
     return f"{type(kr).__module__}.{type(kr).__name__}"
 
 
+def backend_status() -> tuple[str, LabGpuError | None]:
+    """The keyring backend in use, or why none is usable. Reads and writes no secret."""
+    try:
+        kr = _backend()
+    except SecretsUnavailableError as exc:
+        return "", exc
+    except Exception as exc:  # noqa: BLE001 - keyring's own start-up failure: said, not raised
+        return "", _wrap(exc)
+    return f"{type(kr).__module__}.{type(kr).__name__}", None
+
+
 def available() -> bool:
     return bool(backend_name())
 

@@ -15,19 +15,23 @@ paramiko's stock paths unchanged):
   does) and writes them with ONE ``sendmsg`` under the same locks paramiko uses (the transport's
   ``clear_to_send`` gate, so nothing is sent during a key exchange, and the packetizer's write
   lock). Byte and packet counters are kept, so rekeying triggers as before.
-* :func:`install` — patches ``Packetizer.read_all`` to read the socket in large chunks into a
-  buffer (one ``recv_into`` per ~256 KiB instead of two ``recv`` per packet; the timeout,
-  keepalive, rekey and EOF handling are the original's) and ``Packetizer.read_message`` to decrypt
-  AES-GCM packets straight from that buffer and cut the message body out once (paramiko copies
-  every packet five times); other ciphers go to the stock ``read_message``.
+* :func:`install` — gives ONE transport's packetizer (its instance, never paramiko's class) a
+  ``read_all`` that reads the socket in large chunks into a buffer (one ``recv_into`` per
+  ~256 KiB instead of two ``recv`` per packet; the timeout, keepalive, rekey and EOF handling are
+  the original's) and a ``read_message`` that decrypts AES-GCM packets straight from that buffer
+  and cuts the message body out once (paramiko copies every packet five times); other ciphers go
+  to the stock ``read_message``. :mod:`app.remote.ssh` calls it for every transport it opens.
 * :class:`LeanPipe` / :func:`recv_exact` — a receive buffer for channels read by one thread
   (the engine's SFTP channels) that wakes the reader once per SFTP reply, not per packet.
 
 Safety: no security check is touched — host keys, authentication, ciphers, MACs and the GCM tag
-check are paramiko's/cryptography's. If paramiko's internals are not what this module expects
-(attribute names checked at :func:`install`), ``ACTIVE`` stays False and everything uses the stock
-paths. ``tests/remote/test_fastssh.py`` asserts that the fast paths are active with the pinned
-paramiko and that data sent through them arrives byte-exact at a real sshd.
+check are paramiko's/cryptography's. Every fast path runs only on a transport that
+:func:`install` enabled, and it enables one only when :func:`app.remote.paramiko_probe.check`
+says this paramiko is a tested version whose internals are as expected; anything else uses the
+stock paths (and the log says why once). Importing this module changes nothing in paramiko.
+``tests/remote/test_fastssh.py`` asserts that the fast paths are on with the pinned paramiko,
+that data sent through them arrives byte-exact at a real sshd, and that an unknown paramiko
+takes the stock paths.
 """
 
 from __future__ import annotations
@@ -35,10 +39,11 @@ from __future__ import annotations
 import errno
 import logging
 import os
-import socket
 import struct
 import threading
 import time
+import types
+import weakref
 from collections import deque
 from io import BytesIO
 from typing import Any
@@ -48,52 +53,21 @@ from paramiko.buffered_pipe import BufferedPipe, PipeTimeout
 from paramiko.message import Message
 from paramiko.packet import NeedRekeyException, Packetizer
 
+from app.remote import paramiko_probe
+from app.remote.paramiko_probe import ProbeResult
+
 log = logging.getLogger(__name__)
 
-_P = "_Packetizer__"
-_PACKETIZER_ATTRS = (
-    "socket",
-    "write_lock",
-    "block_engine_out",
-    "block_size_out",
-    "aead_out",
-    "iv_out",
-    "sequence_number_out",
-    "sent_bytes",
-    "sent_packets",
-    "need_rekey",
-    "compress_engine_out",
-    "dump_packets",
-    "keepalive_last",
-    "remainder",
-    "closed",
-    "received_bytes_overflow",
-    "received_packets_overflow",
-    "received_bytes",
-    "received_packets",
-    "aead_in",
-    "block_engine_in",
-    "iv_in",
-    "mac_size_in",
-    "sequence_number_in",
-    "compress_engine_in",
-)
-_CHANNEL_ATTRS = ("lock", "closed", "eof_sent", "out_window_size", "out_max_packet_size", "remote_chanid")
-_TRANSPORT_ATTRS = ("clear_to_send", "clear_to_send_lock", "clear_to_send_timeout", "active", "packetizer")
+_P = paramiko_probe.PACKETIZER_PREFIX
 
 BURST = 1 << 20  # at most this much channel data per socket write
 READ_CHUNK = 256 * 1024  # socket reads for incoming packets
 MSG_CHANNEL_DATA = 94
 MSG_CHANNEL_WINDOW_ADJUST = 93
 
-ACTIVE = False  # True once install() found paramiko's internals as expected
-_stock_read_all = Packetizer.read_all
-_stock_read_message = Packetizer.read_message
+_stock_read_message = Packetizer.read_message  # paramiko's own (the class is never changed)
 _install_lock = threading.Lock()
-
-
-def _has_packetizer_attrs(pk: Any) -> bool:
-    return all(hasattr(pk, _P + a) for a in _PACKETIZER_ATTRS)
+_enabled: weakref.WeakSet[Any] = weakref.WeakSet()  # transports whose fast paths install() turned on
 
 
 class _Pad:
@@ -310,43 +284,35 @@ def _fast_read_message(self: Packetizer) -> tuple[int, Message]:
     return cmd, msg
 
 
-def install() -> bool:
-    """Check paramiko's internals and patch the read path; returns whether the fast paths are on."""
-    global ACTIVE
+def install(transport: paramiko.Transport) -> ProbeResult:
+    """Turn the fast paths on for this ``transport`` (best before ``start_client``) if the probe
+    allows it; returns the probe's answer. Only this transport's packetizer instance gains the
+    fast ``read_all``/``read_message``; paramiko's classes stay as they are."""
+    result = paramiko_probe.check(transport)
+    if not result.enabled:
+        return result
     with _install_lock:
-        if ACTIVE:
-            return True
-        if os.environ.get("LABGPU_STOCK_SSH"):  # escape hatch (and for comparing in benchmarks)
-            return False
-        try:
-            probe = Packetizer(socket.socket())
-            ok = _has_packetizer_attrs(probe) and callable(getattr(probe, "handshake_timed_out", None))
-            ok = ok and callable(getattr(probe, "_check_keepalive", None))
-            ok = ok and callable(getattr(probe, "_trigger_rekey", None))
-            ok = ok and callable(getattr(probe, "_inc_iv_counter", None))
-            ok = ok and all(
-                hasattr(probe, a)
-                for a in ("REKEY_PACKETS", "REKEY_BYTES", "REKEY_PACKETS_OVERFLOW_MAX", "REKEY_BYTES_OVERFLOW_MAX")
-            )
-            probe._Packetizer__socket.close()  # type: ignore[attr-defined]
-        except Exception:  # noqa: BLE001 - any surprise: stay on the stock paths
-            ok = False
-        if not ok:
-            log.warning("paramiko %s internals differ: using its stock data paths", paramiko.__version__)
-            return False
-        Packetizer.read_all = _fast_read_all  # type: ignore[method-assign]
-        Packetizer.read_message = _fast_read_message  # type: ignore[method-assign]
-        ACTIVE = True
-        return True
+        if transport not in _enabled:
+            pk = transport.packetizer
+            pk.read_all = types.MethodType(_fast_read_all, pk)
+            pk.read_message = types.MethodType(_fast_read_message, pk)
+            _enabled.add(transport)
+    return result
+
+
+def enabled(transport: Any) -> bool:
+    """True if :func:`install` turned the fast paths on for ``transport`` (and the probe, which
+    a test may have changed since, still agrees)."""
+    try:
+        on = transport in _enabled
+    except TypeError:
+        return False
+    return on and paramiko_probe.check(transport).enabled
 
 
 def _usable(chan: Any) -> bool:
-    if not ACTIVE:
-        return False
     t = getattr(chan, "transport", None)
-    if t is None or not all(hasattr(chan, a) for a in _CHANNEL_ATTRS):
-        return False
-    if not all(hasattr(t, a) for a in _TRANSPORT_ATTRS):
+    if t is None or not enabled(t):
         return False
     pk = t.packetizer
     return bool(
@@ -608,8 +574,10 @@ class LeanPipe(BufferedPipe):
 
 def use_lean_pipe(chan: paramiko.Channel) -> None:
     """Give a freshly opened channel (no data received yet) a :class:`LeanPipe`; only for a
-    channel read by one thread. No-op when the fast paths are off."""
-    if ACTIVE and isinstance(getattr(chan, "in_buffer", None), BufferedPipe) and len(chan.in_buffer) == 0:
+    channel read by one thread. No-op when the fast paths are off for its transport."""
+    if not enabled(getattr(chan, "transport", None)):
+        return
+    if isinstance(getattr(chan, "in_buffer", None), BufferedPipe) and len(chan.in_buffer) == 0:
         chan.in_buffer = LeanPipe()  # type: ignore[assignment]
 
 

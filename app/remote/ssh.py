@@ -42,6 +42,7 @@ from app.core.logsetup import register_secret
 from app.core.paths import Paths, default_paths
 from app.core.sshcmd import JumpHop, parse_jump
 
+from . import fastssh
 from .hostkeys import AcceptCallback, HostKeyError, KnownHosts, verify_host_key
 
 log = logging.getLogger(__name__)
@@ -251,6 +252,7 @@ def _dial(
         sock, default_window_size=tuning.window_size, default_max_packet_size=tuning.max_packet_size
     )
     transport.name = f"ssh:{target.name}"  # type: ignore[attr-defined]
+    fastssh.install(transport)  # this transport's fast data paths, if the paramiko probe allows
     ok = False
     try:
         opts = transport.get_security_options()

@@ -105,6 +105,134 @@
         <source>Pipe it in, e.g. printf '%s\n' "$PW" | labgpu {command} …</source>
         <translation>请用管道传入，例如 printf '%s\n' "$PW" | labgpu {command} …</translation>
     </message>
+    <message>
+        <source>Keyring</source>
+        <translation>密钥环</translation>
+    </message>
+    <message>
+        <source>SSH fast paths</source>
+        <translation>SSH 快速通道</translation>
+    </message>
+    <message>
+        <source>on: {reason}</source>
+        <translation>开启：{reason}</translation>
+    </message>
+    <message>
+        <source>off: {reason}</source>
+        <translation>关闭：{reason}</translation>
+    </message>
+    <message>
+        <source>Unset {env} for faster transfers.</source>
+        <translation>取消设置 {env} 可加快传输。</translation>
+    </message>
+    <message>
+        <source>Transfers work but are slower. Install paramiko {known} (installed: {version}), e.g. pip install 'paramiko=={known}'.</source>
+        <translation>传输可以进行，但较慢。请安装 paramiko {known}（已安装：{version}），例如 pip install 'paramiko=={known}'。</translation>
+    </message>
+    <message>
+        <source>OpenVPN</source>
+        <translation>OpenVPN</translation>
+    </message>
+    <message>
+        <source>OpenVPN privileges</source>
+        <translation>OpenVPN 权限</translation>
+    </message>
+    <message>
+        <source>Only hosts reached through a VPN need it.</source>
+        <translation>只有经由 VPN 连接的主机需要它。</translation>
+    </message>
+    <message>
+        <source>not checked: OpenVPN is not installed</source>
+        <translation>未检查：未安装 OpenVPN</translation>
+    </message>
+    <message>
+        <source>runs as root</source>
+        <translation>以 root 身份运行</translation>
+    </message>
+    <message>
+        <source>the binary has cap_net_admin</source>
+        <translation>该程序具有 cap_net_admin 能力</translation>
+    </message>
+    <message>
+        <source>started through pkexec (asks for your password)</source>
+        <translation>通过 pkexec 启动（会询问您的密码）</translation>
+    </message>
+    <message>
+        <source>started in the test network namespace</source>
+        <translation>在测试网络命名空间中启动</translation>
+    </message>
+    <message>
+        <source>nvidia-smi (this computer)</source>
+        <translation>nvidia-smi（本机）</translation>
+    </message>
+    <message>
+        <source>not found here; only GPU hosts need it</source>
+        <translation>本机未找到；只有 GPU 主机需要它</translation>
+    </message>
+    <message>
+        <source>On a GPU host, install the NVIDIA driver (it brings nvidia-smi).</source>
+        <translation>在 GPU 主机上请安装 NVIDIA 驱动（其中包含 nvidia-smi）。</translation>
+    </message>
+    <message>
+        <source>{path} (not writable)</source>
+        <translation>{path}（不可写）</translation>
+    </message>
+    <message>
+        <source>Make {folder} writable for this user, or set LABGPU_HOME elsewhere.</source>
+        <translation>请让当前用户可写入 {folder}，或将 LABGPU_HOME 设到别处。</translation>
+    </message>
+    <message>
+        <source>{path} (not created yet)</source>
+        <translation>{path}（尚未创建）</translation>
+    </message>
+    <message>
+        <source>Settings file</source>
+        <translation>设置文件</translation>
+    </message>
+    <message>
+        <source>{path} (cannot be read)</source>
+        <translation>{path}（无法读取）</translation>
+    </message>
+    <message>
+        <source>LabGPU keeps a copy of it and starts with defaults; check Settings.</source>
+        <translation>LabGPU 会保留一份副本并以默认设置启动；请检查设置。</translation>
+    </message>
+    <message>
+        <source>Data folder</source>
+        <translation>数据文件夹</translation>
+    </message>
+    <message>
+        <source>Log file</source>
+        <translation>日志文件</translation>
+    </message>
+    <message>
+        <source>ok</source>
+        <translation>正常</translation>
+    </message>
+    <message>
+        <source>warn</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>fail</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>CHECK</source>
+        <translation>检查项</translation>
+    </message>
+    <message>
+        <source>STATUS</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>DETAIL</source>
+        <translation>详情</translation>
+    </message>
+    <message>
+        <source>NEXT STEP</source>
+        <translation>下一步</translation>
+    </message>
 </context>
 <context>
     <name>SettingsPage</name>

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import paramiko
 
+from app.remote import fastssh
+
 
 class PlainConnection:
     """What the engine needs from a connection: ``.transport`` and ``.close()``."""
@@ -35,6 +37,7 @@ def plain_connect(sshd, host: str | None = None, port: int | None = None):
     def connect() -> PlainConnection:
         sock = socket.create_connection((host or sshd.host, port or sshd.port), timeout=10)
         t = paramiko.Transport(sock)
+        fastssh.install(t)  # as app.remote.ssh does for every transport it opens
         t.get_security_options().ciphers = ("aes128-gcm@openssh.com", "aes128-ctr")
         try:
             t.start_client(timeout=10)

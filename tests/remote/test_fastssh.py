@@ -14,8 +14,7 @@ import socket
 import paramiko
 import pytest
 
-import app.remote.sync  # noqa: F401 - installs the fast paths as the engine does
-from app.remote import fastssh
+from app.remote import fastssh, paramiko_probe
 from tests.fixtures.waits import wait_for
 from tests.remote.sync_support import fingerprint
 
@@ -26,6 +25,7 @@ def _transport(sshd, cipher: str) -> paramiko.Transport:
     key = paramiko.Ed25519Key.from_private_key_file(str(sshd.client_key))
     sock = socket.create_connection((sshd.host, sshd.port), timeout=10)
     t = paramiko.Transport(sock)
+    fastssh.install(t)  # as app.remote.ssh does for every transport it opens
     t.get_security_options().ciphers = (cipher,)
     t.start_client(timeout=10)
     assert fingerprint(t.get_remote_server_key()) == sshd.host_key_fingerprint
@@ -74,10 +74,19 @@ def _roundtrip(t: paramiko.Transport, path: str, data: bytes, rekey_bytes: int =
     return got
 
 
-def test_fast_paths_are_active_with_the_pinned_paramiko():
-    assert fastssh.ACTIVE, "paramiko internals differ: the sync engine runs on the slow stock paths"
-    assert paramiko.packet.Packetizer.read_all is fastssh._fast_read_all
-    assert paramiko.packet.Packetizer.read_message is fastssh._fast_read_message
+def test_fast_paths_are_active_with_the_pinned_paramiko(sshd):
+    probe = paramiko_probe.check()
+    assert probe.enabled, f"the sync engine runs on the slow stock paths: {probe.reason}"
+    t = _transport(sshd, "aes128-gcm@openssh.com")
+    try:
+        assert fastssh.enabled(t)
+        # on this transport's packetizer instance, never on paramiko's class
+        assert t.packetizer.read_all.__func__ is fastssh._fast_read_all
+        assert t.packetizer.read_message.__func__ is fastssh._fast_read_message
+        assert paramiko.packet.Packetizer.read_all is not fastssh._fast_read_all
+        assert paramiko.packet.Packetizer.read_message is not fastssh._fast_read_message
+    finally:
+        t.close()
 
 
 def test_aes_gcm_data_is_byte_exact_across_rekeys(sshd):

@@ -48,7 +48,6 @@ from app.core.syncmodel import (
 )
 from app.core.syncpairs import SyncPair, SyncRun, SyncStore
 from app.core.units import human_bytes
-from app.remote import fastssh
 
 from .caps import FAST, NO_SHELL, SFTP, SHELL, ProbeListing, ServerCaps
 from .engine import SyncEngine
@@ -66,8 +65,6 @@ from .runner import host_connector, run_sync
 from .sftp import Channel, SftpError
 from .shell import ReadCmd, RemoteShell, _q, parse_find_output, remote_root_path
 from .tarstream import tar_header
-
-fastssh.install()
 
 __all__ = [
     "DOWN",

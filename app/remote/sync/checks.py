@@ -9,7 +9,6 @@ import shutil
 from collections.abc import Sequence
 
 from paramiko.sftp import CMD_ATTRS, CMD_STAT
-from paramiko.sftp_attr import SFTPAttributes
 
 from app.core.syncplan import SyncPlan, decode_name, encode_name, remote_join
 
@@ -17,7 +16,7 @@ from .base import EngineBase
 from .caps import NO_SHELL
 from .errors import _disk_full
 from .local import LocalRoot, sha256_file
-from .sftp import SftpError, sftp_sha256
+from .sftp import SftpError, attrs_from_msg, sftp_sha256
 from .shell import ReadCmd, RemoteShell, _arg_batches, _q
 
 log = logging.getLogger(__name__)
@@ -43,7 +42,7 @@ class RemoteChecks(EngineBase):
                         t, msg = ch.wait(ch.send(CMD_STAT, self._rpath(p)))
                         if t != CMD_ATTRS:
                             continue
-                        size = SFTPAttributes._from_msg(msg).st_size or 0
+                        size = attrs_from_msg(msg).st_size or 0
                     dig = sftp_sha256(ch, self._rpath(p), size)
                     if dig is not None:
                         sums[p] = dig

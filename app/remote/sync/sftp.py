@@ -12,6 +12,10 @@ accounts, chrooted storage boxes, Windows OpenSSH) and for dry runs.
   ``sha256sum``), many reads in flight.
 * :func:`parse_statvfs` — free space from ``statvfs@openssh.com`` (no ``df`` needed).
 * :func:`sftp_mkdirs` — ``mkdir -p`` as pipelined SFTP MKDIRs.
+
+paramiko's internals (its request numbering and reply routing, its attribute codec) are used only
+where :func:`app.remote.paramiko_probe.check` allows; otherwise a :class:`Channel` numbers and
+routes its requests itself and encodes attributes with paramiko's public ``Message`` only.
 """
 
 from __future__ import annotations
@@ -54,7 +58,7 @@ from paramiko.sftp import (
 from paramiko.sftp_attr import SFTPAttributes
 
 from app.core.syncplan import DIR, FILE, OTHER
-from app.remote import fastssh
+from app.remote import fastssh, paramiko_probe
 
 from .errors import _CONN_ERRORS, SyncError, _connection_lost, _dry_run_write, _step_timeout
 from .tuning import CHANNEL_MAX_PACKET, CHANNEL_WINDOW, STEP_TIMEOUT
@@ -63,6 +67,64 @@ from .tuning import CHANNEL_MAX_PACKET, CHANNEL_WINDOW, STEP_TIMEOUT
 def _send_all(chan: paramiko.Channel, data: bytes | bytearray) -> None:
     """``Channel.sendall`` through the lean packet path (:mod:`app.remote.fastssh`)."""
     fastssh.sendall(chan, data)
+
+
+def attrs_from_msg(msg: paramiko.Message) -> SFTPAttributes:
+    """An ATTRS structure read from ``msg`` (paramiko's decoder where the probe allows)."""
+    if paramiko_probe.check().enabled:
+        return SFTPAttributes._from_msg(msg)
+    a = SFTPAttributes()
+    flags = msg.get_int()
+    if flags & SFTPAttributes.FLAG_SIZE:
+        a.st_size = msg.get_int64()
+    if flags & SFTPAttributes.FLAG_UIDGID:
+        a.st_uid = msg.get_int()
+        a.st_gid = msg.get_int()
+    if flags & SFTPAttributes.FLAG_PERMISSIONS:
+        a.st_mode = msg.get_int()
+    if flags & SFTPAttributes.FLAG_AMTIME:
+        a.st_atime = msg.get_int()
+        a.st_mtime = msg.get_int()
+    if flags & SFTPAttributes.FLAG_EXTENDED:
+        for _ in range(msg.get_int()):
+            a.attr[msg.get_string()] = msg.get_string()
+    return a
+
+
+def attrs_bytes(a: SFTPAttributes) -> bytes:
+    """``a`` encoded as an SFTP ATTRS structure (paramiko's encoder where the probe allows)."""
+    m = paramiko.Message()
+    if paramiko_probe.check().enabled:
+        a._pack(m)
+        return bytes(m.asbytes())
+    size_ok = a.st_size is not None
+    ids_ok = a.st_uid is not None and a.st_gid is not None
+    mode_ok = a.st_mode is not None
+    times_ok = a.st_atime is not None and a.st_mtime is not None
+    flags = (
+        (SFTPAttributes.FLAG_SIZE if size_ok else 0)
+        | (SFTPAttributes.FLAG_UIDGID if ids_ok else 0)
+        | (SFTPAttributes.FLAG_PERMISSIONS if mode_ok else 0)
+        | (SFTPAttributes.FLAG_AMTIME if times_ok else 0)
+        | (SFTPAttributes.FLAG_EXTENDED if a.attr else 0)
+    )
+    m.add_int(flags)
+    if size_ok:
+        m.add_int64(a.st_size)
+    if ids_ok:
+        m.add_int(a.st_uid)
+        m.add_int(a.st_gid)
+    if mode_ok:
+        m.add_int(a.st_mode)
+    if times_ok:
+        m.add_int(int(a.st_atime))
+        m.add_int(int(a.st_mtime))
+    if a.attr:
+        m.add_int(len(a.attr))
+        for key, val in a.attr.items():
+            m.add_string(key)
+            m.add_string(val)
+    return bytes(m.asbytes())
 
 
 class _Replies:
@@ -109,9 +171,17 @@ class Channel:
         except _CONN_ERRORS as exc:
             raise _connection_lost(str(exc) or type(exc).__name__) from None
         self.replies = _Replies()
-        # paramiko reassembles each reply with ``bytes += piece`` (quadratic for 255 KiB replies
-        # arriving in 32 KiB packets) and copies it again to drop the type byte: read it once.
-        self.sftp._read_packet = self._read_packet  # type: ignore[method-assign]
+        # fast: requests numbered and routed through the SFTPClient's own bookkeeping (paramiko
+        # internals, where the probe allows); stock: this channel numbers its requests itself
+        # (nothing else sends on it) and never calls into paramiko's private methods.
+        self.fast = paramiko_probe.check(self.sftp).enabled
+        self._lock = threading.Lock()
+        self._next = 1  # the stock path's next request id (SFTPClient starts at 1 too)
+        if self.fast:
+            # paramiko reassembles each reply with ``bytes += piece`` (quadratic for 255 KiB
+            # replies arriving in 32 KiB packets) and copies it again to drop the type byte: read
+            # it once.
+            self.sftp._read_packet = self._read_packet  # type: ignore[method-assign]
 
     def _read_packet(self) -> tuple[int, bytes]:
         chan = self.sftp.sock
@@ -136,10 +206,27 @@ class Channel:
 
     def send(self, t: int, *args: Any) -> int:
         self._guard(t, args)
+        if not self.fast:
+            return self.send_many([(t, *args)])[0]
         try:
             return int(self.sftp._async_request(self.replies, t, *args))
         except _CONN_ERRORS as exc:
             raise self._net(exc) from None
+
+    def _numbers(self, k: int) -> int:
+        """Reserve ``k`` consecutive request ids whose replies come to this channel; the first."""
+        if not self.fast:
+            with self._lock:
+                first = self._next
+                self._next += k
+            return first
+        sftp = self.sftp
+        with sftp._lock:
+            first = int(sftp.request_number)
+            for num in range(first, first + k):
+                sftp._expecting[num] = self.replies
+            sftp.request_number = first + k
+        return first
 
     def send_many(self, requests: Sequence[tuple[Any, ...]]) -> list[int]:
         """Many requests in ONE channel write: thousands of renames or mkdirs cost a few SSH
@@ -150,9 +237,9 @@ class Channel:
         pack_i, pack_q = struct.Struct(">I").pack, struct.Struct(">Q").pack
         for t, *args in requests:
             self._guard(t, tuple(args))
-        with sftp._lock:
-            for t, *args in requests:
-                num = sftp.request_number
+        if requests:
+            first = self._numbers(len(requests))
+            for num, (t, *args) in enumerate(requests, first):
                 # encoded like paramiko's Message (add_int64/add_int/attrs/add_string), directly
                 fields: list[bytes] = [pack_i(num)]
                 for item in args:
@@ -161,9 +248,7 @@ class Channel:
                     elif isinstance(item, int):
                         fields.append(pack_i(item))
                     elif isinstance(item, SFTPAttributes):
-                        m = paramiko.Message()
-                        item._pack(m)
-                        fields.append(m.asbytes())
+                        fields.append(attrs_bytes(item))
                     else:
                         b = item.encode("utf-8") if isinstance(item, str) else bytes(item)
                         fields.append(pack_i(len(b)))
@@ -171,8 +256,6 @@ class Channel:
                 body = b"".join(fields)
                 parts.append(struct.pack(">IB", len(body) + 1, t) + body)
                 nums.append(num)
-                sftp._expecting[num] = self.replies
-                sftp.request_number = num + 1
         try:
             for k in range(0, len(parts), 2048):
                 _send_all(sftp.sock, b"".join(parts[k : k + 2048]))
@@ -186,10 +269,7 @@ class Channel:
         if self.read_only:
             raise _dry_run_write("SFTP write")
         sftp = self.sftp
-        with sftp._lock:
-            num = int(sftp.request_number)
-            sftp._expecting[num] = self.replies
-            sftp.request_number += 1
+        num = self._numbers(1)
         head = struct.pack(">IBII", 1 + 4 + 4 + len(handle) + 8 + 4 + len(data), CMD_WRITE, num, len(handle))
         buf = bytearray(head)
         buf += handle
@@ -208,6 +288,9 @@ class Channel:
         if len(body) < 4:
             raise paramiko.SFTPError("Garbage packet received")
         num = int.from_bytes(body[:4], "big")
+        if not self.fast:  # every request on this channel is ours
+            self.replies.got[num] = (kind, body)
+            return
         sftp = self.sftp
         with sftp._lock:
             owner = sftp._expecting.pop(num, None)
@@ -270,7 +353,7 @@ class Channel:
         """DIR/FILE/OTHER for ``path`` (symlinks followed), None if it does not exist."""
         t, msg = self.wait(self.send(CMD_STAT, path))
         if t == CMD_ATTRS:
-            mode = SFTPAttributes._from_msg(msg).st_mode or 0
+            mode = attrs_from_msg(msg).st_mode or 0
             return DIR if statmod.S_ISDIR(mode) else FILE if statmod.S_ISREG(mode) else OTHER
         if t == CMD_STATUS:
             code = msg.get_int()
@@ -308,7 +391,7 @@ class Channel:
                 for _ in range(msg.get_int()):
                     name = bytes(msg.get_string())
                     msg.get_string()  # longname
-                    attr = SFTPAttributes._from_msg(msg)
+                    attr = attrs_from_msg(msg)
                     if name not in (b".", b".."):
                         out.append((name, attr))
         finally:

@@ -91,7 +91,7 @@ class RemoteShell:
         try:
             chan = self.t.open_session(timeout=15)
             chan.settimeout(timeout or self.timeout)
-            if wait:
+            if wait or not fastssh.enabled(self.t):  # the request below is paramiko-internal
                 chan.exec_command(command)
             else:
                 m = paramiko.Message()

@@ -1,0 +1,231 @@
+"""``labgpu doctor``: what this computer gives LabGPU, each with a status and a next step.
+
+- ``doctor [--json]`` checks, without changing anything (no secret is read or written, no file
+  is created): the keyring backend, paramiko and whether the SSH fast paths are on (and why not),
+  the OpenVPN binary and how it would get its privileges, nvidia-smi here (it matters on GPU
+  hosts), the settings file, the data folder and the log file.
+- Each check is ``ok``, ``warn`` (a feature is slower or unavailable) or ``fail`` (LabGPU cannot
+  work as it should). ``--json`` prints ``{"ok": bool, "checks": [{"key", "name", "status",
+  "detail", "next_step"}]}``; ``key`` is stable for scripts, the rest is for people.
+
+Exit 0 when no check fails, 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from app.core.i18n import QT_TRANSLATE_NOOP, translate
+from app.core.paths import Paths, default_paths
+
+from .output import print_json, print_table
+
+OK, WARN, FAIL = "ok", "warn", "fail"
+
+
+@dataclass(frozen=True)
+class Check:
+    key: str  # stable identifier (JSON)
+    name: str
+    status: str  # ok / warn / fail
+    detail: str
+    next_step: str = ""
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser("doctor", help="check this computer's setup: keyring, SSH, OpenVPN, folders")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_doctor)
+
+
+def _t(text: str, **params: Any) -> str:
+    out = translate(text)
+    return out.format(**params) if params else out
+
+
+def check_keyring() -> Check:
+    from app.core import secrets
+
+    name = translate(QT_TRANSLATE_NOOP("LabGPU", "Keyring"))
+    backend, problem = secrets.backend_status()
+    if problem is None:
+        return Check("keyring", name, OK, backend)
+    return Check("keyring", name, FAIL, problem.text(), problem.hint())
+
+
+def check_ssh() -> Check:
+    import paramiko
+
+    from app.remote import paramiko_probe
+
+    name = translate(QT_TRANSLATE_NOOP("LabGPU", "SSH fast paths"))
+    result = paramiko_probe.check()
+    version = str(getattr(paramiko, "__version__", "?"))
+    if result.enabled:
+        detail = _t(QT_TRANSLATE_NOOP("LabGPU", "on: {reason}"), reason=result.reason)
+        return Check("ssh_fast_path", name, OK, detail)
+    detail = _t(QT_TRANSLATE_NOOP("LabGPU", "off: {reason}"), reason=result.reason)
+    if os.environ.get(paramiko_probe.STOCK_ENV):
+        step = _t(QT_TRANSLATE_NOOP("LabGPU", "Unset {env} for faster transfers."), env=paramiko_probe.STOCK_ENV)
+    else:
+        known = sorted(paramiko_probe.KNOWN_VERSIONS)
+        step = _t(
+            QT_TRANSLATE_NOOP(
+                "LabGPU",
+                "Transfers work but are slower. Install paramiko {known} (installed: {version}), "
+                "e.g. pip install 'paramiko=={known}'.",
+            ),
+            known=known[-1],
+            version=version,
+        )
+    return Check("ssh_fast_path", name, WARN, detail, step)
+
+
+def check_openvpn() -> list[Check]:
+    from app.core.errors import LabGpuError
+    from app.remote.vpn.privileges import find_openvpn, privilege_plan
+
+    name = translate(QT_TRANSLATE_NOOP("LabGPU", "OpenVPN"))
+    priv = translate(QT_TRANSLATE_NOOP("LabGPU", "OpenVPN privileges"))
+    try:
+        binary = find_openvpn()
+    except LabGpuError as exc:
+        needed = translate(QT_TRANSLATE_NOOP("LabGPU", "Only hosts reached through a VPN need it."))
+        return [
+            Check("openvpn", name, WARN, exc.text(), f"{exc.hint()} {needed}".strip()),
+            Check(
+                "openvpn_privileges",
+                priv,
+                WARN,
+                translate(QT_TRANSLATE_NOOP("LabGPU", "not checked: OpenVPN is not installed")),
+                "",
+            ),
+        ]
+    found = Check("openvpn", name, OK, binary)
+    try:
+        plan = privilege_plan(binary, netns=os.environ.get("LABGPU_VPN_NETNS") or None)
+    except LabGpuError as exc:
+        return [found, Check("openvpn_privileges", priv, WARN, exc.text(), exc.hint())]
+    how = {
+        "root": QT_TRANSLATE_NOOP("LabGPU", "runs as root"),
+        "capability": QT_TRANSLATE_NOOP("LabGPU", "the binary has cap_net_admin"),
+        "pkexec": QT_TRANSLATE_NOOP("LabGPU", "started through pkexec (asks for your password)"),
+        "netns": QT_TRANSLATE_NOOP("LabGPU", "started in the test network namespace"),
+    }.get(plan.method, plan.method)
+    return [found, Check("openvpn_privileges", priv, OK, translate(how))]
+
+
+def check_nvidia_smi() -> Check:
+    name = translate(QT_TRANSLATE_NOOP("LabGPU", "nvidia-smi (this computer)"))
+    found = shutil.which("nvidia-smi")
+    if found:
+        return Check("nvidia_smi", name, OK, found)
+    return Check(
+        "nvidia_smi",
+        name,
+        OK,
+        translate(QT_TRANSLATE_NOOP("LabGPU", "not found here; only GPU hosts need it")),
+        translate(
+            QT_TRANSLATE_NOOP("LabGPU", "On a GPU host, install the NVIDIA driver (it brings nvidia-smi).")
+        ),
+    )
+
+
+def _writable(path: Path) -> bool:
+    """Could LabGPU write ``path`` (a folder, or a file in it)? Creates nothing."""
+    p = path
+    while not p.exists():
+        if p.parent == p:
+            return False
+        p = p.parent
+    if p.is_dir():
+        return os.access(p, os.W_OK | os.X_OK)
+    return os.access(p, os.W_OK)
+
+
+def _path_check(key: str, name: str, path: Path, folder: Path) -> Check:
+    if not _writable(path if path.exists() else folder):
+        return Check(
+            key,
+            name,
+            FAIL,
+            _t(QT_TRANSLATE_NOOP("LabGPU", "{path} (not writable)"), path=str(path)),
+            _t(
+                QT_TRANSLATE_NOOP("LabGPU", "Make {folder} writable for this user, or set LABGPU_HOME elsewhere."),
+                folder=str(folder),
+            ),
+        )
+    if not path.exists():
+        return Check(key, name, OK, _t(QT_TRANSLATE_NOOP("LabGPU", "{path} (not created yet)"), path=str(path)))
+    return Check(key, name, OK, str(path))
+
+
+def check_settings(paths: Paths) -> Check:
+    name = translate(QT_TRANSLATE_NOOP("LabGPU", "Settings file"))
+    got = _path_check("settings", name, paths.settings_file, paths.config_dir)
+    if got.status == OK and paths.settings_file.is_file():
+        try:
+            json.loads(paths.settings_file.read_text(encoding="utf-8"))
+        except (OSError, ValueError, UnicodeDecodeError):
+            return Check(
+                "settings",
+                name,
+                WARN,
+                _t(QT_TRANSLATE_NOOP("LabGPU", "{path} (cannot be read)"), path=str(paths.settings_file)),
+                translate(
+                    QT_TRANSLATE_NOOP(
+                        "LabGPU", "LabGPU keeps a copy of it and starts with defaults; check Settings."
+                    )
+                ),
+            )
+    return got
+
+
+def check_data(paths: Paths) -> Check:
+    name = translate(QT_TRANSLATE_NOOP("LabGPU", "Data folder"))
+    return _path_check("data", name, paths.data_dir, paths.data_dir)
+
+
+def check_log(paths: Paths) -> Check:
+    name = translate(QT_TRANSLATE_NOOP("LabGPU", "Log file"))
+    return _path_check("log", name, paths.log_file, paths.log_dir)
+
+
+def run_checks(paths: Paths | None = None) -> list[Check]:
+    paths = paths or default_paths()
+    return [
+        check_keyring(),
+        check_ssh(),
+        *check_openvpn(),
+        check_nvidia_smi(),
+        check_settings(paths),
+        check_data(paths),
+        check_log(paths),
+    ]
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    checks = run_checks()
+    failed = any(c.status == FAIL for c in checks)
+    if args.json:
+        print_json({"ok": not failed, "checks": [asdict(c) for c in checks]})
+    else:
+        status_text = {
+            OK: translate(QT_TRANSLATE_NOOP("LabGPU", "ok")),
+            WARN: translate(QT_TRANSLATE_NOOP("LabGPU", "warn")),
+            FAIL: translate(QT_TRANSLATE_NOOP("LabGPU", "fail")),
+        }
+        headers = [
+            translate(QT_TRANSLATE_NOOP("LabGPU", "CHECK")),
+            translate(QT_TRANSLATE_NOOP("LabGPU", "STATUS")),
+            translate(QT_TRANSLATE_NOOP("LabGPU", "DETAIL")),
+            translate(QT_TRANSLATE_NOOP("LabGPU", "NEXT STEP")),
+        ]
+        print_table(headers, [(c.name, status_text[c.status], c.detail, c.next_step) for c in checks])
+    return 1 if failed else 0
