@@ -653,7 +653,9 @@ class Connection:
                 if chan.recv_stderr_ready():
                     err += chan.recv_stderr(65536)
                     continue
-                if chan.exit_status_ready() and not chan.recv_ready() and not chan.recv_stderr_ready():
+                # Done only at the channel's EOF: OpenSSH sends the exit status when the command exits,
+                # and the output still in its pipe after that (so exit status alone cut output short).
+                if chan.eof_received and not chan.recv_ready() and not chan.recv_stderr_ready():
                     break
                 if len(out) + len(err) > max_output:
                     raise SshError(

@@ -55,6 +55,21 @@ def test_connect_by_key_and_exec_quotes_arguments(sshd, tmp_path):
     assert not conn.is_active
 
 
+def test_exec_returns_all_output_even_what_arrives_after_the_exit_status(sshd):
+    """OpenSSH sends the exit status when the command exits; what is still in its pipe follows. A
+    listing or a guard reading half of it would act on a partial result (seen: 294,912 of 300,000)."""
+    _trust(sshd)
+    payload = bytes(range(97, 123)) * 11539 + b"END"  # 300,017 bytes, through cat
+    with open_connection(_rec(sshd)) as conn:
+        for _ in range(5):
+            rc, out, _err = conn.exec(["cat"], stdin=payload, timeout=60)
+            assert rc == 0
+            assert out.encode() == payload
+        # the command ends first and its output is still being written after: all of it arrives
+        rc, out, _err = conn.exec(["sh", "-c", "head -c 1000000 /dev/zero | tr '\\0' x"], timeout=60)
+        assert (rc, len(out), set(out)) == (0, 1000000, {"x"})
+
+
 def test_several_sftp_channels_in_parallel_threads(sshd):
     _trust(sshd)
     remote = sshd.remote_dir("par")
