@@ -26,8 +26,8 @@ LANG = "zh_CN"
 # domain → source globs (relative to the repository root). A file belongs to one domain only.
 DOMAINS: dict[str, list[str]] = {
     "shell": ["app/ui/app.py", "app/cli/output.py", "app/ui/main_window.py", "app/ui/settings_page.py",
-              "app/ui/errors.py", "app/ui/context.py", "app/ui/widgets.py", "app/core/errors.py",
-              "app/core/settings.py", "app/core/secrets.py", "app/core/store.py"],
+              "app/ui/errors.py", "app/ui/context.py", "app/ui/widgets.py", "app/ui/first_run.py",
+              "app/core/errors.py", "app/core/settings.py", "app/core/secrets.py", "app/core/store.py"],
     "offers": ["app/ui/offers/*.py", "app/cli/offers.py", "app/core/catalog.py", "app/core/currency.py"],
     "advisor": ["app/ui/advisor/*.py", "app/ui/shared/estimator.py", "app/core/advisor.py", "app/core/costs.py"],
     "cloud": ["app/cloud/base.py", "app/cloud/aws.py", "app/cloud/launch.py", "app/cloud/errors.py",
