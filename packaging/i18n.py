@@ -27,6 +27,7 @@ LANG = "zh_CN"
 DOMAINS: dict[str, list[str]] = {
     "shell": ["app/ui/app.py", "app/cli/output.py", "app/cli/doctor.py", "app/ui/main_window.py",
               "app/ui/settings_page.py", "app/ui/errors.py", "app/ui/context.py", "app/ui/widgets.py",
+              "app/ui/first_run.py",
               "app/core/errors.py", "app/core/settings.py", "app/core/secrets.py", "app/core/store.py"],
     "offers": ["app/ui/offers/*.py", "app/cli/offers.py", "app/core/catalog.py", "app/core/currency.py"],
     "advisor": ["app/ui/advisor/*.py", "app/ui/shared/estimator.py", "app/core/advisor.py", "app/core/costs.py"],

@@ -36,6 +36,10 @@ def build_parser(with_commands: bool = True) -> argparse.ArgumentParser:
     parser.add_argument("--lang", choices=("zh_CN", "en"), default=None,
                         help="interface language for this run")
     parser.add_argument("--size", default="1280x800", help="window size for --screenshot, WxH")
+    parser.add_argument("--first-run", action="store_true",
+                        help="show the welcome (language, cloud account, tour) even if it was seen")
+    parser.add_argument("--first-run-step", type=int, choices=(1, 2, 3), default=1, metavar="N",
+                        help="with --first-run: the step to open at, 1-3 (for --screenshot)")
     parser.add_argument("--tray", action="store_true",
                         help="start in the system tray only (the cost monitor); the window opens from its menu")
     if not with_commands:

@@ -60,6 +60,7 @@ class Settings:
     start_at_login: bool = False
     monitor_interval_s: float = 1.0  # nvidia-smi -l interval, 1..60
     # --- end monitor and guards ---
+    first_run_done: bool = False  # the welcome (language, account, tour) was finished or skipped
     extra: dict[str, Any] = field(default_factory=dict)  # per-feature settings, keyed by feature
 
     def validate(self) -> None:

@@ -89,11 +89,19 @@ def run_gui(args: argparse.Namespace) -> int:
     if args.page and not window.show_page(args.page):
         print(f"labgpu: no page named {args.page!r}; pages: {', '.join(window.page_ids())}", file=sys.stderr)
         return 2
+    first_run = bool(getattr(args, "first_run", False))
+    step = max(0, int(getattr(args, "first_run_step", 1) or 1) - 1)
     if args.screenshot:
         ctx.errors.interactive = False
         window.resize(*_parse_size(args.size))
         window.show()
-        return _screenshot(app, ctx, window, Path(args.screenshot))
+        dialog = None
+        if first_run:  # the welcome over the window, at its step; nothing is marked seen
+            from app.ui import first_run as welcome
+
+            dialog = welcome.FirstRunDialog(ctx, window, step)
+            dialog.open()
+        return _screenshot(app, ctx, window, Path(args.screenshot), dialog)
     from PySide6.QtCore import QTimer
 
     window.show()
@@ -103,6 +111,8 @@ def run_gui(args: argparse.Namespace) -> int:
         QTimer.singleShot(0, lambda: print(f"LABGPU_SHOWN {time.time():.6f}", flush=True))
     QTimer.singleShot(0, window.finish_startup)
     QTimer.singleShot(0, lambda: _check_database(ctx))  # a damaged database is said at start, not later
+    if first_run or not probe:  # after the first page is built; a startup benchmark never waits on it
+        QTimer.singleShot(0, lambda: _welcome(ctx, window, first_run, step))
     if not probe:
         from app.ui.tray import TrayShell
 
@@ -120,6 +130,16 @@ def run_gui(args: argparse.Namespace) -> int:
 
         QTimer.singleShot(0, _ready)
     return int(app.exec())
+
+
+def _welcome(ctx, window, asked: bool, step: int) -> None:  # type: ignore[no-untyped-def]
+    """The first-run welcome, once (or when asked with --first-run)."""
+    from app.ui import first_run
+
+    if asked:
+        first_run.show_welcome(ctx, window, step)
+    else:
+        first_run.maybe_show(ctx, window)
 
 
 def _check_database(ctx) -> None:  # type: ignore[no-untyped-def]
@@ -162,7 +182,7 @@ def run_tray(args: argparse.Namespace) -> int:
     return int(app.exec())
 
 
-def _screenshot(app, ctx, window, path: Path) -> int:  # type: ignore[no-untyped-def]
+def _screenshot(app, ctx, window, path: Path, dialog=None) -> int:  # type: ignore[no-untyped-def]
     from PySide6.QtCore import QElapsedTimer
 
     timer = QElapsedTimer()
@@ -176,7 +196,12 @@ def _screenshot(app, ctx, window, path: Path) -> int:  # type: ignore[no-untyped
     for _ in range(5):
         app.processEvents()
     path.parent.mkdir(parents=True, exist_ok=True)
-    ok = window.grab().save(str(path), "PNG")
+    if dialog is not None:
+        from app.ui.first_run import render
+
+        ok = render(dialog, window).save(str(path), "PNG")
+    else:
+        ok = window.grab().save(str(path), "PNG")
     ctx.shutdown(3000)
     if not ok:
         print(f"labgpu: could not write {path}", file=sys.stderr)

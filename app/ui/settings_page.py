@@ -73,6 +73,14 @@ class SettingsPage(QWidget):
         self.bid_spin.setToolTip(self.tr("Default spot price cap, as a share of the on-demand price."))
         self.bid_spin.editingFinished.connect(self._on_bid_spin_edited)
         form.addRow(self.tr("Spot &bid cap:"), self.bid_spin)
+        self.welcome_button = QPushButton(self.tr("Show the welcome tour again"), general)
+        self.welcome_button.setObjectName("showWelcome")
+        self.welcome_button.setToolTip(self.tr("The language, a cloud account (optional) and a tour of the pages"))
+        self.welcome_button.clicked.connect(self._on_welcome_button_clicked)
+        welcome_row = QHBoxLayout()
+        welcome_row.addWidget(self.welcome_button)
+        welcome_row.addStretch(1)
+        form.addRow("", welcome_row)
         outer.addWidget(general)
         self._build_guards_and_tray(outer)
 
@@ -196,6 +204,12 @@ class SettingsPage(QWidget):
         if app is not None:
             self.ctx.language = i18n.install(app, i18n.resolve_language(value))
         self.ctx.language_changed.emit(self.ctx.language)
+
+    @Slot()
+    def _on_welcome_button_clicked(self) -> None:
+        from app.ui import first_run
+
+        first_run.show_welcome(self.ctx, self.window())  # over the window: a language switch rebuilds this page
 
     @Slot(int)
     def _on_currency_combo_changed(self, _index: int) -> None:

@@ -52,6 +52,117 @@
     </message>
 </context>
 <context>
+    <name>FirstRunDialog</name>
+    <message>
+        <source>Compare GPU prices across clouds. No account needed.</source>
+        <translation>比较各家云的 GPU 价格。无需账号。</translation>
+    </message>
+    <message>
+        <source>Describe your job; get a GPU, a region and a cost estimate. No account needed.</source>
+        <translation>描述你的任务，得到推荐的 GPU、地域和费用估算。无需账号。</translation>
+    </message>
+    <message>
+        <source>Your cloud machines: start, stop, connect, what they cost.</source>
+        <translation>你的云主机：启动、停止、连接，以及已花费多少。</translation>
+    </message>
+    <message>
+        <source>Cloud API keys, kept in the system keyring.</source>
+        <translation>云 API 密钥，保存在系统钥匙串中。</translation>
+    </message>
+    <message>
+        <source>Any SSH server: your lab's or a rented one. No account needed.</source>
+        <translation>任意 SSH 服务器：实验室的或租来的。无需账号。</translation>
+    </message>
+    <message>
+        <source>Keep a folder in step with a server: code up, results down.</source>
+        <translation>让文件夹与服务器保持同步：上传代码，取回结果。</translation>
+    </message>
+    <message>
+        <source>Live GPU use; guards that stop or report idle machines.</source>
+        <translation>实时 GPU 使用情况；守护会提醒或停止空闲的机器。</translation>
+    </message>
+    <message>
+        <source>Connect to a lab network with OpenVPN.</source>
+        <translation>用 OpenVPN 连接实验室网络。</translation>
+    </message>
+    <message>
+        <source>Language, currency, guards, tray; this welcome again.</source>
+        <translation>语言、货币、守护、托盘；再次显示本欢迎向导。</translation>
+    </message>
+    <message>
+        <source>Welcome to LabGPU</source>
+        <translation>欢迎使用 LabGPU</translation>
+    </message>
+    <message>
+        <source>LabGPU compares cloud GPU prices, rents and watches GPU machines, and works with your own SSH servers. Three short steps: the language, a cloud account (optional), and a tour.</source>
+        <translation>LabGPU 比较云 GPU 价格，租用并看管 GPU 机器，也能管理你自己的 SSH 服务器。只需三小步：选择语言、添加云账号（可选）、浏览各页面。</translation>
+    </message>
+    <message>
+        <source>The window changes at once. You can change it later in Settings.</source>
+        <translation>窗口会立即切换。之后可在“设置”中更改。</translation>
+    </message>
+    <message>
+        <source>A cloud account (optional)</source>
+        <translation>云账号（可选）</translation>
+    </message>
+    <message>
+        <source>To rent GPU machines, LabGPU needs the API keys of a cloud account (AWS or Tencent Cloud). They are kept in your system keyring.</source>
+        <translation>要租用 GPU 机器，LabGPU 需要云账号（AWS 或腾讯云）的 API 密钥。密钥保存在系统钥匙串中。</translation>
+    </message>
+    <message>
+        <source>Add a cloud account now…</source>
+        <translation>现在添加云账号…</translation>
+    </message>
+    <message>
+        <source>Skip: no account for now</source>
+        <translation>跳过：暂不添加账号</translation>
+    </message>
+    <message>
+        <source>Without an account you can still compare GPU offers, use the advisor and its cost estimator, and add any SSH server on the Hosts page (then sync, monitor and guard it).</source>
+        <translation>没有账号也可以比较 GPU 报价、使用选型顾问和费用估算，并在“主机”页添加任意 SSH 服务器（然后同步、监控并守护它）。</translation>
+    </message>
+    <message>
+        <source>A short tour</source>
+        <translation>页面一览</translation>
+    </message>
+    <message>
+        <source>The pages on the left, one line each. Open one to start there.</source>
+        <translation>左侧各页面，每页一句说明。点“打开”即从该页开始。</translation>
+    </message>
+    <message>
+        <source>Open</source>
+        <translation>打开</translation>
+    </message>
+    <message>
+        <source>Go to {page} and close this welcome</source>
+        <translation>转到“{page}”并关闭欢迎向导</translation>
+    </message>
+    <message>
+        <source>Skip</source>
+        <translation>跳过</translation>
+    </message>
+    <message>
+        <source>Close the welcome (Esc). Settings can show it again.</source>
+        <translation>关闭欢迎向导（Esc）。可在“设置”中再次显示。</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>上一步</translation>
+    </message>
+    <message>
+        <source>Step {n} of {total}</source>
+        <translation>第 {n} 步，共 {total} 步</translation>
+    </message>
+    <message>
+        <source>Finish</source>
+        <translation>完成</translation>
+    </message>
+    <message>
+        <source>Next</source>
+        <translation>下一步</translation>
+    </message>
+</context>
+<context>
     <name>LabGPU</name>
     <message>
         <source>Install and start a Secret Service keyring, e.g. 'sudo apt install gnome-keyring' (or KWallet on KDE), log in again, then retry. LabGPU never stores secrets in plain files.</source>
@@ -283,6 +394,14 @@
     <message>
         <source>Spot &amp;bid cap:</source>
         <translation>竞价出价上限(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>Show the welcome tour again</source>
+        <translation>再次显示欢迎向导</translation>
+    </message>
+    <message>
+        <source>The language, a cloud account (optional) and a tour of the pages</source>
+        <translation>选择语言、添加云账号（可选）并浏览各页面</translation>
     </message>
     <message>
         <source>Files</source>
