@@ -32,9 +32,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.catalog import CatalogLoad, OfferFilter, load_catalog
+from app.core.catalog import CatalogLoad, load_catalog
 from app.core.currency import convert, effective_rate, source_text
 from app.core.models import Offer, Ranking
+from app.core.offerquery import OfferFilter
 from app.ui.offers.details import OfferDetailsPanel
 from app.ui.offers.filter_bar import OffersFilterBar
 from app.ui.offers.model import OfferFilterProxyModel, OffersTableModel
