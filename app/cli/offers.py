@@ -11,7 +11,7 @@ from app.core.i18n import QT_TRANSLATE_NOOP
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from app.core.catalog import SORT_ALIASES, SORT_KEYS
+    from app.core.offerquery import SORT_ALIASES, SORT_KEYS
 
     p = subparsers.add_parser(
         "offers", help="list GPU offers across clouds",
@@ -47,17 +47,11 @@ def _fmt(v: float | None, digits: int = 4) -> str:
 
 def run_offers(args: argparse.Namespace) -> int:
     from app.cli.output import print_json, print_table
-    from app.core.catalog import (
-        OfferFilter,
-        filter_offers,
-        load_catalog,
-        offer_to_dict,
-        price_age,
-        price_per_tflop_hour,
-        sort_offers,
-    )
+    from app.core.catalog import load_catalog
     from app.core.currency import default_rate
     from app.core.models import PROVIDERS
+    from app.core.offerprices import offer_to_dict, price_age, price_per_tflop_hour
+    from app.core.offerquery import OfferFilter, filter_offers, sort_offers
     from app.core.paths import default_paths
 
     providers = [p.strip().lower() for p in args.provider if p.strip()]

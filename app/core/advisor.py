@@ -15,6 +15,9 @@ Offers whose price is unknown rank after every priced one. The VRAM rules are th
 (mixed-precision Adam keeps ~16 bytes per parameter: fp16 weights and gradients, fp32 master
 weights and two fp32 Adam moments; fp16 inference keeps 2 bytes per parameter), not the claims of
 the background articles.
+
+Step 1 (the VRAM estimate) lives in vram.py and the offer facts the steps test (GPU architecture,
+interconnect, vGPU slices, the country of a region) in offerfacts.py; both are re-exported here.
 """
 
 from __future__ import annotations
@@ -28,6 +31,24 @@ from .costs import HOURS_PER_MONTH, break_even_hours
 from .currency import ExchangeRate, convert, default_rate, format_money, money_text
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .models import PROVIDERS, Offer, RankedOffer, Ranking
+from .offerfacts import JAX_OLD_GPU_PENALTY as JAX_OLD_GPU_PENALTY
+from .offerfacts import RECENT_ARCHS
+from .offerfacts import gpu_arch as gpu_arch
+from .offerfacts import has_nvlink as has_nvlink
+from .offerfacts import has_rdma as has_rdma
+from .offerfacts import is_fractional as is_fractional
+from .offerfacts import region_country as region_country
+from .vram import ACTIVATION_ANCHOR as ACTIVATION_ANCHOR
+from .vram import FRAMEWORK_OVERHEAD_GB as FRAMEWORK_OVERHEAD_GB
+from .vram import INFER_ACTIVATION_FACTOR as INFER_ACTIVATION_FACTOR
+from .vram import INFER_BYTES as INFER_BYTES
+from .vram import SHARDED_ACTIVATION_SHARE as SHARDED_ACTIVATION_SHARE
+from .vram import TRAIN_STATE_BYTES as TRAIN_STATE_BYTES
+from .vram import TRAIN_STATE_BYTES_HIGH as TRAIN_STATE_BYTES_HIGH
+from .vram import VRAM_TIERS as VRAM_TIERS
+from .vram import VramEstimate as VramEstimate
+from .vram import estimate_vram as estimate_vram
+from .vram import gb_text
 
 # --- answers ---------------------------------------------------------------------------------
 
@@ -86,187 +107,6 @@ def _finite(value: object) -> bool:
 
 def _finite_positive(value: object) -> bool:
     return _finite(value) and float(value) > 0  # type: ignore[arg-type]
-
-
-# --- step 1: VRAM ------------------------------------------------------------------------------
-
-TRAIN_STATE_BYTES = 16.0  # fp16 weights 2 + fp16 grads 2 + fp32 master 4 + Adam m, v 8
-TRAIN_STATE_BYTES_HIGH = 20.0  # with fp32 gradient buckets / optimizer temporaries
-INFER_BYTES = 2.0  # fp16/bf16 weights
-FRAMEWORK_OVERHEAD_GB = 1.0  # CUDA context, cuDNN/cuBLAS workspaces, allocator slack
-# Activations at a moderate batch, anchored on one known model per task and scaled with the square
-# root of the parameter count (activation memory grows with width × depth × tokens, far slower than
-# the parameters). Anchors: BERT-large (340M) fine-tuning ≈ 7.3 GB of activations, so the whole job
-# lands between 12 and 16 GB, i.e. needs a 16 GB card; ResNet-50 (25.6M) at batch 64 ≈ 2.8 GB;
-# a 70B model at batch 1 × 4k tokens without recomputation ≈ 100 GB.
-ACTIVATION_ANCHOR = {"nlp": (340.0, 7.3), "vision": (25.6, 2.8), "other": (100.0, 2.6)}
-INFER_ACTIVATION_FACTOR = 0.2  # KV cache / activations at modest batch and context
-SHARDED_ACTIVATION_SHARE = 0.25
-VRAM_TIERS = (4, 8, 12, 16, 24, 32, 40, 48, 80, 94, 141, 192)
-
-
-@dataclass(frozen=True)
-class VramEstimate:
-    """GPU memory one copy of the job needs, and the smallest common card size that holds it."""
-
-    gb: float  # point estimate
-    low_gb: float
-    high_gb: float
-    tier_gb: int | None  # smallest of VRAM_TIERS ≥ gb; None: more than any single GPU
-    breakdown: tuple[str, ...]  # translated lines explaining the figure
-    states_gb: float = 0.0  # weights (+ gradients and optimizer states when training)
-    activations_gb: float = 0.0
-    overhead_gb: float = FRAMEWORK_OVERHEAD_GB
-    workload: str = "train"
-
-    def sharded_gb(self, gpus: float) -> float:
-        """Per-GPU memory when `gpus` GPUs shard the states (FSDP / ZeRO-3; tensor parallel for
-        inference). Training activations stay per GPU but are assumed recomputed (activation
-        checkpointing, standard with sharding), keeping about a quarter; inference KV cache shards
-        with the attention heads."""
-        n = max(float(gpus), 1.0)
-        if self.workload == "inference":
-            return (self.states_gb + self.activations_gb) / n + self.overhead_gb
-        return self.states_gb / n + self.activations_gb * SHARDED_ACTIVATION_SHARE + self.overhead_gb
-
-
-def estimate_vram(task: str, params_millions: float, workload: str = "train") -> VramEstimate:
-    params = max(float(params_millions), 0.0) * 1e6
-    gb = 1e9
-    if workload == "inference":
-        weights = params * INFER_BYTES / gb
-        acts = weights * INFER_ACTIVATION_FACTOR
-        total = weights + acts + FRAMEWORK_OVERHEAD_GB
-        low, high = weights + FRAMEWORK_OVERHEAD_GB, weights * 1.5 + FRAMEWORK_OVERHEAD_GB
-        lines: tuple[str, ...] = (
-            translate(QT_TRANSLATE_NOOP("LabGPU", "Inference in fp16: 2 bytes per parameter = {gb} GB"))
-            .format(gb=_gb(weights)),
-            translate(QT_TRANSLATE_NOOP("LabGPU", "Activations and KV cache ≈ 20 % = {gb} GB"))
-            .format(gb=_gb(acts)),
-        )
-    else:
-        states = params * TRAIN_STATE_BYTES / gb
-        states_high = params * TRAIN_STATE_BYTES_HIGH / gb
-        anchor_m, anchor_gb = ACTIVATION_ANCHOR.get(task, ACTIVATION_ANCHOR["other"])
-        acts = anchor_gb * math.sqrt(params / (anchor_m * 1e6))
-        total = states + acts + FRAMEWORK_OVERHEAD_GB
-        low = states + acts * 0.5 + FRAMEWORK_OVERHEAD_GB
-        high = states_high + acts * 1.5 + FRAMEWORK_OVERHEAD_GB
-        lines = (
-            translate(QT_TRANSLATE_NOOP(
-                "LabGPU", "Training with Adam in mixed precision: 16–20 bytes per parameter = "
-                          "{gb}–{high} GB"))
-            .format(gb=_gb(states), high=_gb(states_high)),
-            translate(QT_TRANSLATE_NOOP("LabGPU", "Activations at a moderate batch size ≈ {gb} GB "
-                                                  "(larger batches or longer sequences need more)"))
-            .format(gb=_gb(acts)),
-        )
-    lines = (*lines, translate(QT_TRANSLATE_NOOP("LabGPU", "CUDA context and framework ≈ {gb} GB"))
-             .format(gb=_gb(FRAMEWORK_OVERHEAD_GB)))
-    tier = next((t for t in VRAM_TIERS if t >= total - 1e-9), None)
-    weights_or_states = weights if workload == "inference" else states
-    return VramEstimate(round(total, 2), round(low, 2), round(high, 2), tier, lines,
-                        weights_or_states, acts, FRAMEWORK_OVERHEAD_GB,
-                        "inference" if workload == "inference" else "train")
-
-
-def _gb(value: float) -> str:
-    return f"{value:.1f}" if value < 100 else f"{value:.0f}"
-
-
-# --- GPU facts the steps need ------------------------------------------------------------------
-
-# Architecture by GpuSpec.model prefix (longest prefix wins). bf16 and TF32 arrived with Ampere.
-_ARCH = {
-    "P100": "pascal", "P40": "pascal", "P4": "pascal",
-    "V100": "volta", "T4": "turing", "RTX2080": "turing",
-    "A100": "ampere", "A800": "ampere", "A10": "ampere", "A30": "ampere", "A40": "ampere",
-    "A16": "ampere", "A2": "ampere", "RTX3090": "ampere", "RTXA6000": "ampere",
-    "L4": "ada", "L40": "ada", "RTX4090": "ada",
-    "H100": "hopper", "H800": "hopper", "H200": "hopper", "H20": "hopper", "GH200": "hopper",
-    "B200": "blackwell", "GB200": "blackwell",
-}
-_RECENT = {"ampere", "ada", "hopper", "blackwell"}
-# JAX/XLA is tuned for Ampere and newer (bf16, TF32); on Volta/Turing it falls back to fp16 with
-# loss scaling or fp32. Rank such offers as if this much slower rather than hiding them.
-JAX_OLD_GPU_PENALTY = 1.3
-_RDMA_WORDS = ("efa", "infiniband", "rdma", "roce", "hpn", "gpudirect", "ib ")
-_VGPU_WORDS = ("vgpu", "vws", "fractional", "grid", "mig", "1/2", "1/4", "1/8", "slice")
-
-
-def gpu_arch(model: str) -> str:
-    key = model.upper().replace(" ", "").replace("-", "")
-    best = ""
-    for prefix in _ARCH:
-        if key.startswith(prefix) and len(prefix) > len(best):
-            best = prefix
-    return _ARCH.get(best, "")
-
-
-def has_rdma(offer: Offer) -> bool:
-    text = f" {offer.interconnect} ".lower()
-    return any(w in text for w in _RDMA_WORDS)
-
-
-def has_nvlink(offer: Offer) -> bool:
-    return "nvlink" in offer.interconnect.lower() or "nvswitch" in offer.interconnect.lower()
-
-
-def is_fractional(offer: Offer) -> bool:
-    """A vGPU slice or a fraction of a GPU: fine for light inference, wrong for training."""
-    if 0 < offer.gpu_count < 1:
-        return True
-    text = f"{offer.instance_type} {offer.notes}".lower()
-    if any(w in text for w in _VGPU_WORDS):
-        return True
-    # Tencent's GN7vw family is the vGPU (virtual workstation) variant of GN7.
-    return offer.provider == "tencent" and offer.instance_type.upper().startswith("GN7VW")
-
-
-# --- step 3: where a region is ----------------------------------------------------------------
-
-_CN_MAINLAND_TENCENT = ("ap-guangzhou", "ap-shanghai", "ap-beijing", "ap-chengdu", "ap-chongqing",
-                        "ap-nanjing", "ap-shenzhen", "ap-tianjin", "ap-qingyuan", "ap-hangzhou",
-                        "ap-wuhan", "ap-changsha", "ap-shijiazhuang", "ap-jinan", "ap-fuzhou",
-                        "ap-xian", "ap-zhengzhou", "ap-hefei", "ap-shenyang")
-_PREFIX_COUNTRY = {
-    "aws": (("us-", "US"), ("cn-", "CN"), ("ap-east-1", "HK"), ("ap-southeast-1", "SG"),
-            ("ap-northeast-1", "JP"), ("ap-northeast-2", "KR"), ("ap-south-1", "IN"),
-            ("ap-southeast-2", "AU"), ("ca-", "CA"), ("eu-central-1", "DE"), ("eu-west-1", "IE"),
-            ("eu-west-2", "GB"), ("eu-west-3", "FR"), ("eu-north-1", "SE")),
-    "azure": (("china", "CN"), ("eastus", "US"), ("westus", "US"), ("centralus", "US"),
-              ("southcentralus", "US"), ("northcentralus", "US"), ("westcentralus", "US"),
-              ("eastasia", "HK"), ("southeastasia", "SG"), ("japan", "JP"), ("korea", "KR"),
-              ("uk", "GB"), ("northeurope", "IE"), ("westeurope", "NL"), ("germany", "DE"),
-              ("swedencentral", "SE"), ("francecentral", "FR"), ("centralindia", "IN"),
-              ("australia", "AU"), ("canada", "CA")),
-    "gcp": (("us-", "US"), ("asia-east2", "HK"), ("asia-southeast1", "SG"), ("asia-northeast1", "JP"),
-            ("asia-northeast3", "KR"), ("asia-south1", "IN"), ("europe-west3", "DE"),
-            ("europe-west2", "GB"), ("europe-west4", "NL"), ("europe-west9", "FR"),
-            ("australia-", "AU"), ("northamerica-", "CA")),
-    "tencent": (("ap-hongkong", "HK"), ("ap-singapore", "SG"), ("ap-tokyo", "JP"), ("ap-seoul", "KR"),
-                ("ap-mumbai", "IN"), ("na-siliconvalley", "US"), ("na-ashburn", "US"),
-                ("eu-frankfurt", "DE"), ("na-toronto", "CA")),
-    "alibaba": (("cn-hongkong", "HK"), ("cn-", "CN"), ("ap-southeast-1", "SG"), ("ap-northeast-1", "JP"),
-                ("ap-northeast-2", "KR"), ("us-", "US"), ("eu-central-1", "DE"), ("eu-west-1", "GB")),
-    "huawei": (("cn-south-2", "CN"), ("ap-southeast-1", "HK"), ("ap-southeast-3", "SG"), ("cn-", "CN"),
-               ("af-", ""), ("la-", "")),
-    "lambda": (("us-", "US"), ("asia-northeast-1", "JP"), ("asia-south-1", "IN"),
-               ("europe-central-1", "DE"), ("me-west-1", "IL")),
-    "paperspace": (("ny2", "US"), ("ca1", "US"), ("east coast", "US"), ("west coast", "US"),
-                   ("ams1", "NL"), ("europe", "NL")),
-}
-
-
-def region_country(provider: str, region: str) -> str:
-    """ISO country of a provider's region, '' when not known (then it never counts as in-country)."""
-    r = region.strip().lower()
-    if provider == "tencent" and r in _CN_MAINLAND_TENCENT:
-        return "CN"
-    for prefix, country in _PREFIX_COUNTRY.get(provider, ()):
-        if r.startswith(prefix):
-            return country
-    return ""
 
 
 # --- the ranking -------------------------------------------------------------------------------
@@ -348,7 +188,7 @@ def advise(offers: Iterable[Offer], answers: AdvisorAnswers, rate: ExchangeRate 
         items.append(RankedOffer(c.offer.key, i, round(-1.0 if key[0] == 2 else key[1], 6), tuple(c.reasons)))
     title = _t(QT_TRANSLATE_NOOP("LabGPU", "Advisor: {task}, {params} parameters, ≥ {vram} GB, {scale}"),
                task=translate(TASK_NAMES[a.task]), params=format_params(a.params_millions),
-               vram=f"{need:g}" if vram.tier_gb is not None else _gb(need),
+               vram=f"{need:g}" if vram.tier_gb is not None else gb_text(need),
                scale=translate(SCALE_NAMES[a.scale]))
     ranking = Ranking(title, tuple(items), tuple(excluded))
     return AdvisorResult(ranking, vram, a, _summary(a, vram, need))
@@ -386,7 +226,7 @@ def _summary(a: AdvisorAnswers, vram: VramEstimate, need: float) -> tuple[str, .
     lines = [_t(QT_TRANSLATE_NOOP("LabGPU", "1. {task}, {params} parameters ({mode}): about {gb} GB of "
                                             "GPU memory, so at least {need} GB"),
                 task=task_text[:1].upper() + task_text[1:], params=format_params(a.params_millions),
-                mode=translate(WORKLOAD_NAMES[a.workload]), gb=_gb(vram.gb), need=f"{need:g}")]
+                mode=translate(WORKLOAD_NAMES[a.workload]), gb=gb_text(vram.gb), need=f"{need:g}")]
     if a.budget == "short":
         lines.append(translate(QT_TRANSLATE_NOOP("LabGPU", "2. Short experiment: pay by the hour, spot "
                                                            "when the job can be interrupted"))
@@ -471,7 +311,7 @@ def _consider(offer: Offer, a: AdvisorAnswers, vram: VramEstimate, need: float,
             return _t(QT_TRANSLATE_NOOP("LabGPU", "{have} GB per GPU, the job needs {need} GB per GPU even "
                                                   "when sharded over {gpus} GPUs (FSDP / ZeRO-3, "
                                                   "activation checkpointing)"),
-                      have=f"{offer.vram_gb:g}", need=_gb(sharded), gpus=f"{used:g}")
+                      have=f"{offer.vram_gb:g}", need=gb_text(sharded), gpus=f"{used:g}")
         if per_gpu_ok:
             reasons.insert(0, _t(QT_TRANSLATE_NOOP("LabGPU", "{have} GB per GPU ≥ {need} GB needed: "
                                                              "plain data parallel works"),
@@ -480,7 +320,7 @@ def _consider(offer: Offer, a: AdvisorAnswers, vram: VramEstimate, need: float,
             reasons.insert(0, _t(QT_TRANSLATE_NOOP("LabGPU", "{have} GB per GPU ≥ {need} GB per GPU "
                                                              "when sharded over {gpus} GPUs: needs FSDP / "
                                                              "ZeRO-3 and activation checkpointing"),
-                                 have=f"{offer.vram_gb:g}", need=_gb(sharded), gpus=f"{used:g}"))
+                                 have=f"{offer.vram_gb:g}", need=gb_text(sharded), gpus=f"{used:g}"))
         if a.scale == "multi_gpu" and has_nvlink(offer):
             reasons.append(translate(QT_TRANSLATE_NOOP("LabGPU", "NVLink between the GPUs")))
         elif a.scale == "multi_gpu" and used > 1:
@@ -514,7 +354,7 @@ def _consider(offer: Offer, a: AdvisorAnswers, vram: VramEstimate, need: float,
     penalty = 1.0
     arch = gpu_arch(offer.gpu_model)
     if a.framework == "jax":
-        if arch in _RECENT:
+        if arch in RECENT_ARCHS:
             reasons.append(_t(QT_TRANSLATE_NOOP("LabGPU", "JAX: {gpu} is Ampere or newer (bf16, fast XLA "
                                                           "kernels)"), gpu=offer.gpu_model))
         elif arch:

@@ -23,7 +23,7 @@ def _write_settings(doc: dict) -> None:
 
 def test_feature_settings_survive_a_restart(qtbot):
     from app.ui.cloud import cloud_settings, remember
-    from app.ui.monitor.page import MonitorUiSettings, monitor_settings, save_monitor_settings
+    from app.ui.monitor.page_settings import MonitorUiSettings, monitor_settings, save_monitor_settings
     from app.ui.remote.hosts_page import hosts_settings, remember_selected
 
     ctx = _ctx()
@@ -48,7 +48,7 @@ def test_feature_settings_survive_a_restart(qtbot):
 
 def test_damaged_feature_values_fall_back_to_their_defaults(qtbot):
     from app.ui.cloud import cloud_settings, remember
-    from app.ui.monitor.page import monitor_settings
+    from app.ui.monitor.page_settings import monitor_settings
     from app.ui.remote.hosts_page import hosts_settings
     from app.ui.remote.vpn_watcher import vpn_settings
 

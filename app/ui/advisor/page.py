@@ -14,35 +14,26 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QAbstractItemView,
-    QButtonGroup,
     QCheckBox,
     QComboBox,
     QDoubleSpinBox,
-    QFormLayout,
-    QFrame,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QPushButton,
-    QRadioButton,
-    QScrollArea,
     QSpinBox,
-    QSplitter,
     QStackedWidget,
-    QTableWidget,
-    QTableWidgetItem,
-    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from app.core import advisor as core
-from app.core.currency import convert, effective_rate, format_money
-from app.core.models import PROVIDERS, Offer
+from app.core.currency import effective_rate
+from app.core.models import Offer
 from app.core.settings import read_section, write_section
+from app.ui.advisor.result import AdvisorResultPanel
+from app.ui.advisor.wizard import check_value, checked_value, form_layout, radio_group, step_page
 from app.ui.context import AppContext
-from app.ui.shared.estimator import SETTINGS_KEY, EstimatorWidget
+from app.ui.shared.estimator import SETTINGS_KEY
 from app.ui.tasks import Task
 
 log = logging.getLogger(__name__)
@@ -159,52 +150,15 @@ class AdvisorPage(QWidget):
         back.setContext(ctx_scope)
         back.activated.connect(self._on_back_button_clicked)
 
-    def _page(self, heading: str, intro: str) -> tuple[QWidget, QVBoxLayout]:
-        page = QWidget(self)
-        lay = QVBoxLayout(page)
-        lay.setContentsMargins(0, 8, 0, 0)
-        h = QLabel(heading, page)
-        h.setStyleSheet("font-size: 16px; font-weight: 600;")
-        lay.addWidget(h)
-        if intro:
-            i = QLabel(intro, page)
-            i.setWordWrap(True)
-            i.setStyleSheet("color: palette(mid);")
-            lay.addWidget(i)
-        return page, lay
-
-    @staticmethod
-    def _form() -> QFormLayout:
-        form = QFormLayout()
-        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.FieldsStayAtSizeHint)
-        return form
-
-    def _radio_group(self, parent: QWidget, lay: QVBoxLayout, options: list[tuple[str, str, str]],
-                     name: str) -> QButtonGroup:
-        group = QButtonGroup(parent)
-        group.setObjectName(name)
-        for i, (value, text, help_text) in enumerate(options):
-            rb = QRadioButton(text, parent)
-            rb.setObjectName(f"{name}_{value}")
-            rb.setProperty("value", value)
-            group.addButton(rb, i)
-            lay.addWidget(rb)
-            if help_text:
-                hl = QLabel(help_text, parent)
-                hl.setWordWrap(True)
-                hl.setStyleSheet("color: palette(mid); margin-left: 24px;")
-                lay.addWidget(hl)
-        return group
-
     def _build_task_step(self) -> QWidget:
-        page, lay = self._page(self.tr("Step 1 of 5: what are you training?"),
-                               self.tr("The model size decides how much GPU memory you need."))
-        self.task_group = self._radio_group(page, lay, [
+        page, lay = step_page(self, self.tr("Step 1 of 5: what are you training?"),
+                              self.tr("The model size decides how much GPU memory you need."))
+        self.task_group = radio_group(page, lay, [
             ("vision", self.tr("&Computer vision (CNNs, ViTs, detection, segmentation)"), ""),
             ("nlp", self.tr("&NLP / LLM (BERT, GPT, Llama, T5)"), ""),
             ("other", self.tr("&Other (speech, recommender, scientific)"), ""),
         ], "task")
-        form = self._form()
+        form = form_layout()
         self.preset_combo = QComboBox(page)
         self.preset_combo.addItem(self.tr("Custom size"), None)
         for name, millions, task in MODEL_PRESETS:
@@ -237,16 +191,16 @@ class AdvisorPage(QWidget):
         return page
 
     def _build_budget_step(self) -> QWidget:
-        page, lay = self._page(self.tr("Step 2 of 5: how long, and how will you pay?"),
-                               self.tr("Short experiments pay by the hour; projects of several months can "
-                                       "save with a monthly prepaid plan plus spot for extra runs."))
-        self.budget_group = self._radio_group(page, lay, [
+        page, lay = step_page(self, self.tr("Step 2 of 5: how long, and how will you pay?"),
+                              self.tr("Short experiments pay by the hour; projects of several months can "
+                                      "save with a monthly prepaid plan plus spot for extra runs."))
+        self.budget_group = radio_group(page, lay, [
             ("short", self.tr("&Short experiment (hours to a few days)"),
              self.tr("On-demand, or spot if your job saves checkpoints.")),
             ("long", self.tr("&Project of months"),
              self.tr("Compares a monthly prepaid price with hourly prices at your hours per month.")),
         ], "budget")
-        form = self._form()
+        form = form_layout()
         self.hours_spin = QSpinBox(page)
         self.hours_spin.setRange(1, 730)
         self.hours_spin.setSuffix(self.tr(" h per month"))
@@ -271,14 +225,14 @@ class AdvisorPage(QWidget):
         return page
 
     def _build_data_step(self) -> QWidget:
-        page, lay = self._page(self.tr("Step 3 of 5: how sensitive is your data?"),
-                               self.tr("Patient records, unpublished industry data or data under a "
-                                       "contract usually need dedicated hardware in a given country."))
+        page, lay = step_page(self, self.tr("Step 3 of 5: how sensitive is your data?"),
+                              self.tr("Patient records, unpublished industry data or data under a "
+                                      "contract usually need dedicated hardware in a given country."))
         self.sensitive_check = QCheckBox(self.tr("My data is &sensitive: dedicated or bare-metal "
                                                  "hardware only"), page)
         self.sensitive_check.setObjectName("sensitiveCheck")
         lay.addWidget(self.sensitive_check)
-        form = self._form()
+        form = form_layout()
         self.country_combo = QComboBox(page)
         self.country_combo.setObjectName("countryCombo")
         names = {
@@ -310,8 +264,8 @@ class AdvisorPage(QWidget):
         return page
 
     def _build_framework_step(self) -> QWidget:
-        page, lay = self._page(self.tr("Step 4 of 5: which framework?"), "")
-        self.framework_group = self._radio_group(page, lay, [
+        page, lay = step_page(self, self.tr("Step 4 of 5: which framework?"), "")
+        self.framework_group = radio_group(page, lay, [
             ("pytorch", self.tr("&PyTorch"), self.tr("Runs on every NVIDIA GPU in the catalog.")),
             ("tensorflow", self.tr("&TensorFlow"), self.tr("Runs on every NVIDIA GPU in the catalog.")),
             ("jax", self.tr("&JAX"), self.tr("Best on Ampere or newer (A100, A10, L4, H100): bf16 and "
@@ -326,14 +280,14 @@ class AdvisorPage(QWidget):
         return page
 
     def _build_scale_step(self) -> QWidget:
-        page, lay = self._page(self.tr("Step 5 of 5: how many GPUs?"), "")
-        self.scale_group = self._radio_group(page, lay, [
+        page, lay = step_page(self, self.tr("Step 5 of 5: how many GPUs?"), "")
+        self.scale_group = radio_group(page, lay, [
             ("single", self.tr("&One GPU"), ""),
             ("multi_gpu", self.tr("&Several GPUs in one machine"), self.tr("NVLink between GPUs helps.")),
             ("multi_node", self.tr("Several &machines"),
              self.tr("Needs an RDMA-class network between machines: EFA, InfiniBand or RoCE.")),
         ], "scale")
-        form = self._form()
+        form = form_layout()
         self.gpus_spin = QSpinBox(page)
         self.gpus_spin.setObjectName("gpusSpin")
         self.gpus_spin.setRange(1, 1024)
@@ -344,88 +298,37 @@ class AdvisorPage(QWidget):
         return page
 
     def _build_result_step(self) -> QWidget:
-        page, lay = self._page(self.tr("Recommendations"), "")
-        self.summary_label = QLabel(page)
-        self.summary_label.setObjectName("advisorSummary")
-        self.summary_label.setWordWrap(True)
-        self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        lay.addWidget(self.summary_label)
-        split = QSplitter(Qt.Orientation.Vertical, page)
-        self.ranked_table = QTableWidget(0, 5, split)
-        self.ranked_table.setObjectName("rankedTable")
-        self.ranked_table.setHorizontalHeaderLabels([self.tr("#"), self.tr("Offer"), self.tr("GPUs"),
-                                                     self.tr("On-demand / h"), self.tr("Why")])
-        self._setup_table(self.ranked_table)
-        self.ranked_table.itemSelectionChanged.connect(self._on_ranked_table_selection_changed)
-        self.result_tabs = QTabWidget(split)
-        self.result_tabs.setObjectName("resultTabs")
-        est_scroll = QScrollArea(self.result_tabs)
-        est_scroll.setWidgetResizable(True)
-        est_scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.estimator = EstimatorWidget(self.ctx, est_scroll)
-        self.estimator.setObjectName("advisorEstimator")
-        est_scroll.setWidget(self.estimator)
-        self.result_tabs.addTab(est_scroll, self.tr("Cost of the selected offer"))
-        self.excluded_table = QTableWidget(0, 2, self.result_tabs)
-        self.excluded_table.setObjectName("excludedTable")
-        self.excluded_table.setHorizontalHeaderLabels([self.tr("Offer"), self.tr("Reason")])
-        self._setup_table(self.excluded_table)
-        self.excluded_table.setWordWrap(False)
-        self.result_tabs.addTab(self.excluded_table, self.tr("Left out, and why"))
-        split.addWidget(self.ranked_table)
-        split.addWidget(self.result_tabs)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
-        split.setSizes([480, 320])
-        lay.addWidget(split, 1)
+        page, lay = step_page(self, self.tr("Recommendations"), "")
+        self.result_panel = AdvisorResultPanel(self.ctx, lambda key: self._offers_by_key.get(key), page)
+        # the panel's widgets, as the page has always named them
+        self.summary_label = self.result_panel.summary_label
+        self.ranked_table = self.result_panel.ranked_table
+        self.result_tabs = self.result_panel.result_tabs
+        self.estimator = self.result_panel.estimator
+        self.excluded_table = self.result_panel.excluded_table
+        lay.addWidget(self.result_panel, 1)
         return page
-
-    @staticmethod
-    def _setup_table(table: QTableWidget) -> None:
-        table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        table.verticalHeader().setVisible(False)
-        table.setWordWrap(True)
-        table.setAlternatingRowColors(True)
-        header = table.horizontalHeader()
-        for c in range(table.columnCount() - 1):
-            header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(table.columnCount() - 1, QHeaderView.ResizeMode.Stretch)
 
     # --- answers <-> widgets --------------------------------------------------------------------
 
-    @staticmethod
-    def _check(group: QButtonGroup, value: str) -> None:
-        for b in group.buttons():
-            if b.property("value") == value:
-                b.setChecked(True)
-                return
-        group.buttons()[0].setChecked(True)
-
-    @staticmethod
-    def _checked(group: QButtonGroup) -> str:
-        b = group.checkedButton()
-        return str(b.property("value")) if b is not None else ""
-
     def answers(self) -> core.AdvisorAnswers:
         return core.AdvisorAnswers(
-            task=self._checked(self.task_group), params_millions=self.params_spin.value(),
-            workload=str(self.workload_combo.currentData()), budget=self._checked(self.budget_group),
+            task=checked_value(self.task_group), params_millions=self.params_spin.value(),
+            workload=str(self.workload_combo.currentData()), budget=checked_value(self.budget_group),
             hours_per_month=float(self.hours_spin.value()), spot_ok=self.spot_check.isChecked(),
             spot_overhead_pct=float(self.overhead_spin.value()),
             max_price_cny=self.max_price_spin.value() or None, sensitive=self.sensitive_check.isChecked(),
             data_country=str(self.country_combo.currentData() or ""),
-            framework=self._checked(self.framework_group), scale=self._checked(self.scale_group),
+            framework=checked_value(self.framework_group), scale=checked_value(self.scale_group),
             gpus=self.gpus_spin.value(),
         ).normalised()
 
     def set_answers(self, a: core.AdvisorAnswers) -> None:
         a = a.normalised()
-        self._check(self.task_group, a.task)
+        check_value(self.task_group, a.task)
         self.params_spin.setValue(a.params_millions)
         self.workload_combo.setCurrentIndex(max(0, self.workload_combo.findData(a.workload)))
-        self._check(self.budget_group, a.budget)
+        check_value(self.budget_group, a.budget)
         self.hours_spin.setValue(round(a.hours_per_month))
         self.spot_check.setChecked(a.spot_ok)
         self.overhead_spin.setValue(round(a.spot_overhead_pct))
@@ -433,8 +336,8 @@ class AdvisorPage(QWidget):
         self.max_price_spin.setValue(a.max_price_cny or 0.0)
         self.sensitive_check.setChecked(a.sensitive)
         self.country_combo.setCurrentIndex(max(0, self.country_combo.findData(a.data_country)))
-        self._check(self.framework_group, a.framework)
-        self._check(self.scale_group, a.scale)
+        check_value(self.framework_group, a.framework)
+        check_value(self.scale_group, a.scale)
         self.gpus_spin.setValue(a.gpus)
         self._sync_enabled()
 
@@ -449,10 +352,10 @@ class AdvisorPage(QWidget):
             log.warning("could not save advisor answers: %s", exc)
 
     def _sync_enabled(self) -> None:
-        self.hours_spin.setEnabled(self._checked(self.budget_group) == "long")
+        self.hours_spin.setEnabled(checked_value(self.budget_group) == "long")
         no_country = not self.country_combo.currentData()
         self.country_hint.setVisible(self.sensitive_check.isChecked() and no_country)
-        scale = self._checked(self.scale_group)
+        scale = checked_value(self.scale_group)
         self.gpus_spin.setEnabled(scale != "single")
         if scale == "single":
             self.gpus_spin.setValue(1)
@@ -519,7 +422,7 @@ class AdvisorPage(QWidget):
         data = self.preset_combo.itemData(index)
         if data:
             millions, task = data
-            self._check(self.task_group, task)
+            check_value(self.task_group, task)
             self.params_spin.setValue(millions)
 
     @Slot()
@@ -600,8 +503,7 @@ class AdvisorPage(QWidget):
             self._loading.cancel()
 
     def _rank(self) -> None:
-        self.ranked_table.setRowCount(0)
-        self.excluded_table.setRowCount(0)
+        self.result_panel.clear()
         if self.offers is None:
             self.summary_label.setText(self._load_status())
             self.status_label.setText(self._load_status())
@@ -610,65 +512,10 @@ class AdvisorPage(QWidget):
         rate = effective_rate(self.ctx.settings)
         self.result = core.advise(self.offers, self.answers(), rate)
         r = self.result.ranking
-        self.summary_label.setText("\n".join(self.result.summary))
+        self.result_panel.set_summary(self.result)
         self.status_label.setText(self.tr("%1 recommended, %2 left out").replace("%1", str(len(r.items)))
                                   .replace("%2", str(len(r.excluded))))
-        self.ranked_table.setRowCount(len(r.items))
-        for row, item in enumerate(r.items):
-            offer = self._offers_by_key.get(item.key)
-            cells = [str(item.rank), self._offer_label(item.key), self._gpu_text(offer),
-                     self._price_text(offer, rate), "\n".join(f"• {s}" for s in item.reasons)]
-            for col, text in enumerate(cells):
-                cell = QTableWidgetItem(text)
-                cell.setData(Qt.ItemDataRole.UserRole, item.key)
-                if col == 4:
-                    cell.setToolTip(text)
-                self.ranked_table.setItem(row, col, cell)
-        self.ranked_table.resizeRowsToContents()
-        self.excluded_table.setRowCount(len(r.excluded))
-        for row, (key, reason) in enumerate(r.excluded):
-            self.excluded_table.setItem(row, 0, QTableWidgetItem(self._offer_label(key, one_line=True)))
-            cell = QTableWidgetItem(reason)
-            cell.setToolTip(reason)
-            self.excluded_table.setItem(row, 1, cell)
-        self.result_tabs.setTabText(1, self.tr("Left out, and why (%1)").replace("%1", str(len(r.excluded))))
+        self.result_panel.show_result(self.result, rate)
         self.show_in_offers_button.setEnabled(True)
-        if r.items:
-            self.ranked_table.selectRow(0)
-        else:
-            self.estimator.set_offer(None)
-            self.summary_label.setText(self.summary_label.text() + "\n\n" + self.tr(
-                "No offer fits every answer. The table below says why each was left out; change an "
-                "answer with Back."))
+        self.result_panel.select_best(self.result)
         self.result_ready.emit(self.result)
-
-    @staticmethod
-    def _offer_label(key: tuple[str, str, str], one_line: bool = False) -> str:
-        provider, region, instance = key
-        return f"{PROVIDERS.get(provider, provider)} {instance}{' · ' if one_line else chr(10)}{region}"
-
-    @staticmethod
-    def _gpu_text(offer: Offer | None) -> str:
-        if offer is None:
-            return ""
-        return f"{offer.gpu_count:g} × {offer.gpu_model}\n{offer.vram_gb:g} GB"
-
-    def _price_text(self, offer: Offer | None, rate: Any) -> str:
-        if offer is None or offer.price_on_demand is None:
-            return self.tr("unknown")
-        native = format_money(offer.price_on_demand, offer.currency)
-        if offer.currency == "CNY":
-            return native
-        cny = convert(offer.price_on_demand, offer.currency, "CNY", rate)
-        return f"{native}\n≈ {format_money(cny, 'CNY')}"
-
-    @Slot()
-    def _on_ranked_table_selection_changed(self) -> None:
-        rows = self.ranked_table.selectionModel().selectedRows()
-        if not rows:
-            return
-        cell = self.ranked_table.item(rows[0].row(), 0)
-        if cell is None:
-            return
-        key = cell.data(Qt.ItemDataRole.UserRole)
-        self.estimator.set_offer(self._offers_by_key.get(tuple(key)))

@@ -12,13 +12,12 @@ Nothing a host sends can take the page down: a failing sample is logged and skip
 from __future__ import annotations
 
 import logging
-import threading
 import time
 from collections import deque
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal, Slot
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
@@ -32,122 +31,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.settings import read_section, write_section
+from app.ui.monitor.hints import HintsBox
+from app.ui.monitor.hints import _shown_hints as _shown_hints  # shown once per run; tests clear it
 from app.ui.monitor.host_panel import HostPanel
+from app.ui.monitor.hub_link import SampleBridge, list_hosts, monitor_hub
+from app.ui.monitor.page_settings import RANGES, monitor_settings, range_title, save_monitor_settings
 from app.ui.monitor.plots import PLOTTED, SCALE, bin_seconds
 
 log = logging.getLogger(__name__)
 
-SETTINGS_KEY = "monitorui"
 REDRAW_MS = 1_000
 HINTS_EVERY_S = 60.0
 HINT_WINDOW = 1_800  # samples kept per host for tuning hints (30 min at 1 Hz)
 REBUILD_DEBOUNCE_MS = 200
 LIVE_STEPS = 20  # the live window jumps by 1/20 of its span when the newest sample reaches its edge
-# (seconds, label) choices of the time range
-RANGES = (600, 3_600, 6 * 3_600, 86_400, 7 * 86_400, 30 * 86_400)
-
-_shown_hints: set[tuple[str, str]] = set()  # (host, hint id): shown once per run, across page rebuilds
-
-
-def range_title(seconds: int) -> str:
-    titles = {
-        600: QCoreApplication.translate("MonitorPage", "Last 10 minutes"),
-        3_600: QCoreApplication.translate("MonitorPage", "Last hour"),
-        6 * 3_600: QCoreApplication.translate("MonitorPage", "Last 6 hours"),
-        86_400: QCoreApplication.translate("MonitorPage", "Last 24 hours"),
-        7 * 86_400: QCoreApplication.translate("MonitorPage", "Last 7 days (minute means)"),
-        30 * 86_400: QCoreApplication.translate("MonitorPage", "Last 30 days (minute means)"),
-    }
-    return titles[seconds]
-
-
-class SampleBridge(QObject):
-    """Hands samples from the hub's threads to the GUI thread (a queued signal)."""
-
-    sample_received = Signal(object)
-
-    def deliver(self, sample: object) -> None:
-        try:
-            self.sample_received.emit(sample)
-        except RuntimeError:  # the page is gone while a stream still reports
-            pass
-
-
-def monitor_hub(ctx: Any) -> Any:
-    """The app's MonitorHub (created on first use, closed by ctx.shutdown())."""
-    hub = ctx.services.monitor
-    if hub is None:
-        from app.watch.hub import MonitorHub
-
-        hub = MonitorHub(ctx.paths, interval_s=float(getattr(ctx.settings, "monitor_interval_s", 1.0) or 1.0),
-                         connect=_connect_via_hosts(ctx))
-        ctx.services.monitor = hub
-    return hub
-
-
-def _connect_via_hosts(ctx: Any) -> Any:
-    """Connections for the hub: the Hosts page's live connection when it has one (one SSH session
-    per host), else LabGPU's own, reconnected with ``ensure()`` when it drops."""
-    own: dict[str, Any] = {}
-    lock = threading.Lock()
-
-    def connect(host: str) -> Any:
-        svc = ctx.services.hosts
-        conn = svc.connections.get(host) if svc is not None else None
-        if conn is not None:
-            return conn
-        from app.remote.ssh import open_connection
-
-        with lock:
-            mine = own.get(host)
-        if mine is not None:
-            return mine.ensure()
-        mine = open_connection(host, ctx.paths)
-        with lock:
-            own[host] = mine
-        return mine
-
-    return connect
-
-
-@dataclass
-class MonitorUiSettings:
-    """What the Monitor page remembers (``extra["monitorui"]``)."""
-
-    hosts: list[str] = field(default_factory=list)  # hosts with a panel open
-    span_s: int = 3_600  # the time range shown, one of RANGES
-
-    def validate(self) -> None:
-        if self.span_s not in RANGES:
-            self.span_s = 3_600
-
-
-def monitor_settings(ctx: Any) -> MonitorUiSettings:
-    return read_section(ctx.settings, (SETTINGS_KEY,), MonitorUiSettings)
-
-
-def save_monitor_settings(ctx: Any, value: MonitorUiSettings) -> None:
-    write_section(ctx.settings, (SETTINGS_KEY,), value)
-    try:
-        ctx.save_settings()
-    except OSError:
-        pass
-
-
-def list_hosts(paths: Any) -> list[tuple[str, str]]:
-    """(name, kind) of every host LabGPU can watch: the Hosts page's servers and running instances."""
-    from app.core.hosts import HostStore, instance_hosts
-
-    out = [(h.name, "host") for h in HostStore(paths=paths).list()]
-    seen = {n for n, _k in out}
-    try:
-        for h in instance_hosts(paths):
-            if h.name not in seen:
-                out.append((h.name, "instance"))
-    except Exception as exc:  # noqa: BLE001 - the ledger may be unreadable; the servers still list
-        log.warning("could not list instances as hosts: %s", exc)
-    return out
 
 
 class MonitorPage(QWidget):
@@ -175,7 +72,6 @@ class MonitorPage(QWidget):
         self.pending_keys: dict[str, set[tuple[str, str]]] = {}
         self.recent: dict[str, deque[Any]] = {}
         self.latest: dict[str, Any] = {}  # host → newest sample not yet in its tables
-        self.hints: list[tuple[str, Any]] = []  # (host, Hint) shown now
         self.redraws = 0
         self._last_hints = 0.0
         self._programmatic = 0
@@ -250,13 +146,9 @@ class MonitorPage(QWidget):
         bar.addWidget(self.status_label)
         layout.addLayout(bar)
 
-        self.hints_box = QFrame(self)
-        self.hints_box.setObjectName("hintsBox")
-        self.hints_box.setStyleSheet("QFrame#hintsBox { background: #fff8e1; border: 1px solid #ffe082;"
-                                     " border-radius: 3px; }")
-        self.hints_layout = QVBoxLayout(self.hints_box)
-        self.hints_layout.setContentsMargins(8, 4, 8, 4)
-        self.hints_box.hide()
+        self.hints_box = HintsBox(self)
+        self.hints = self.hints_box.hints  # (host, Hint) shown now; the box keeps this list up to date
+        self.hints_box.changed.connect(self.hints_changed)
         layout.addWidget(self.hints_box)
 
         self.empty_label = QLabel(self.tr("No host is watched. Choose hosts with Hosts… — the servers of the "
@@ -616,49 +508,7 @@ class MonitorPage(QWidget):
 
     # -- tuning hints ----------------------------------------------------------------------------
     def check_hints(self) -> None:
-        from app.core.guards import tuning_hints
-
-        for host, samples in self.recent.items():
-            if host not in self.panels:
-                continue
-            for hint in tuning_hints(list(samples)):
-                key = (host, hint.id)
-                if key in _shown_hints:
-                    continue
-                _shown_hints.add(key)
-                self._add_hint(host, hint)
-
-    def _add_hint(self, host: str, hint: Any) -> None:
-        title = QCoreApplication.translate("LabGPU", hint.title)
-        try:
-            text = QCoreApplication.translate("LabGPU", hint.text).format(**hint.params)
-        except (KeyError, IndexError, ValueError):
-            text = QCoreApplication.translate("LabGPU", hint.text)
-        row = QWidget(self.hints_box)
-        row.setObjectName(f"hint:{host}:{hint.id}")
-        h = QHBoxLayout(row)
-        h.setContentsMargins(0, 0, 0, 0)
-        label = QLabel(self.tr("<b>{host}: {title}</b> {text}").format(host=host, title=title, text=text), row)
-        label.setWordWrap(True)
-        h.addWidget(label, 1)
-        close = QPushButton(self.tr("Dismiss"), row)
-        close.setObjectName("dismissHint")
-        h.addWidget(close)
-        entry = (host, hint)
-        self.hints.append(entry)
-
-        def dismiss() -> None:
-            if entry in self.hints:
-                self.hints.remove(entry)
-            row.hide()
-            row.deleteLater()
-            self.hints_box.setVisible(bool(self.hints))
-            self.hints_changed.emit()
-
-        close.clicked.connect(dismiss)
-        self.hints_layout.addWidget(row)
-        self.hints_box.show()
-        self.hints_changed.emit()
+        self.hints_box.check(self.recent, self.panels)
 
     # -- export ----------------------------------------------------------------------------------
     def open_export(self) -> Any:

@@ -86,7 +86,7 @@ class WatchService(QObject):
 def watch_service(ctx: Any) -> WatchService:
     svc = ctx.services.watch
     if not isinstance(svc, WatchService):
-        from app.ui.monitor.page import monitor_hub
+        from app.ui.monitor.hub_link import monitor_hub
 
         svc = WatchService(ctx, monitor_hub(ctx))
         ctx.services.watch = svc

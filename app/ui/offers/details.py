@@ -22,10 +22,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.catalog import AGE_NO_PRICE, UNKNOWN_PRICE, price_age, price_per_gpu_hour, price_per_tflop_hour
+from app.core.catalog import UNKNOWN_PRICE
 from app.core.currency import ExchangeRate, convert, format_money
 from app.core.i18n import translate
 from app.core.models import PROVIDERS, GpuSpec, Offer
+from app.core.offerprices import AGE_NO_PRICE, price_age, price_per_gpu_hour, price_per_tflop_hour
 
 log = logging.getLogger(__name__)
 

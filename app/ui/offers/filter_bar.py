@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.catalog import OfferFilter
 from app.core.models import PROVIDERS, Offer
+from app.core.offerquery import OfferFilter
 
 GPU_FAMILIES = ("H100", "H200", "A100", "A800", "H800", "L40S", "L4", "A10", "A10G", "V100", "T4",
                 "RTX4090", "RTX3090")

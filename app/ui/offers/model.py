@@ -25,19 +25,12 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QColor, QFont, QPalette
 from PySide6.QtWidgets import QApplication
 
-from app.core.catalog import (
-    UNKNOWN_PRICE,
-    OfferFilter,
-    filter_mask,
-    price_age,
-    price_per_gpu_hour,
-    price_per_tflop_hour,
-    sort_order,
-    sort_value,
-)
+from app.core.catalog import UNKNOWN_PRICE
 from app.core.currency import ExchangeRate, convert, default_rate, format_money
 from app.core.i18n import translate
 from app.core.models import PROVIDERS, GpuSpec, Offer, RankedOffer, Ranking
+from app.core.offerprices import price_age, price_per_gpu_hour, price_per_tflop_hour
+from app.core.offerquery import OfferFilter, filter_mask, sort_order, sort_value
 
 OFFER_ROLE = Qt.ItemDataRole.UserRole + 1
 SORT_ROLE = Qt.ItemDataRole.UserRole + 2

@@ -9,35 +9,34 @@ says what was recommended and what was excluded and why.
 from __future__ import annotations
 
 import logging
-import re
 from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QItemSelection, QSignalBlocker, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QButtonGroup,
-    QFrame,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QMessageBox,
     QProgressBar,
     QPushButton,
     QSplitter,
-    QTableView,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
-from app.core.catalog import CatalogLoad, OfferFilter, load_catalog
+from app.core.catalog import CatalogLoad, load_catalog
 from app.core.currency import convert, effective_rate, source_text
 from app.core.models import Offer, Ranking
+from app.core.offerquery import OfferFilter
 from app.ui.offers.details import OfferDetailsPanel
 from app.ui.offers.filter_bar import OffersFilterBar
 from app.ui.offers.model import OfferFilterProxyModel, OffersTableModel
+from app.ui.offers.price_refresh import refresh_live_prices, refresh_public_prices
+from app.ui.offers.ranking_banner import RankingBanner
+from app.ui.offers.table_view import OffersTableView
 
 log = logging.getLogger(__name__)
 
@@ -112,23 +111,11 @@ class OffersPage(QWidget):
         self.filter_bar.filter_changed.connect(self._on_filter_bar_changed)
         outer.addWidget(self.filter_bar)
 
-        self.banner = QFrame(self)
-        self.banner.setObjectName("rankingBanner")
-        self.banner.setFrameShape(QFrame.Shape.StyledPanel)
-        self.banner.setStyleSheet("QFrame#rankingBanner { background: palette(alternate-base);"
-                                  " border: 1px solid palette(highlight); border-radius: 4px; }")
-        banner_row = QHBoxLayout(self.banner)
-        banner_row.setContentsMargins(10, 6, 10, 6)
-        self.banner_label = QLabel(self.banner)
-        self.banner_label.setObjectName("rankingBannerText")
-        self.banner_label.setWordWrap(True)
-        self.banner_label.setTextFormat(Qt.TextFormat.RichText)
+        self.banner = RankingBanner(self)
+        self.banner_label = self.banner.label
         self.banner_label.linkActivated.connect(self._on_banner_label_link_activated)
-        banner_row.addWidget(self.banner_label, 1)
-        self.clear_ranking_button = QPushButton(self.tr("Clear ranking"), self.banner)
+        self.clear_ranking_button = self.banner.clear_button
         self.clear_ranking_button.clicked.connect(self.clear_ranking)
-        banner_row.addWidget(self.clear_ranking_button)
-        self.banner.hide()
         outer.addWidget(self.banner)
 
         self.problem_label = QLabel(self)
@@ -145,25 +132,8 @@ class OffersPage(QWidget):
         self.proxy.setSourceModel(self.model)
 
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
-        self.table = QTableView(self.splitter)
-        self.table.setObjectName("offersTable")
-        self.table.setModel(self.proxy)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setAlternatingRowColors(True)
-        self.table.setWordWrap(False)
-        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
-        self.table.verticalHeader().hide()
-        self.table.verticalHeader().setDefaultSectionSize(26)
-        header = self.table.horizontalHeader()
-        header.setSectionsMovable(True)
-        header.setHighlightSections(False)
-        header.setStretchLastSection(False)
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        # Sorting is ours (fast, unknown values last in both directions), not QTableView's.
-        header.setSectionsClickable(True)
-        header.setSortIndicatorShown(True)
-        header.sectionClicked.connect(self._on_header_section_clicked)
+        self.table = OffersTableView(self.proxy, self.splitter)
+        self.table.horizontalHeader().sectionClicked.connect(self._on_header_section_clicked)
         self.table.selectionModel().selectionChanged.connect(self._on_table_selection_changed)
 
         self.details = OfferDetailsPanel(ctx, self.splitter)
@@ -232,7 +202,7 @@ class OffersPage(QWidget):
 
         self.live_button.setEnabled(False)
         self.status_label.setText(self.tr("Fetching live prices from your cloud accounts…"))
-        self.ctx.runner.run(self, _refresh_live_prices, cloud_service(self.ctx), name="offers.live_prices",
+        self.ctx.runner.run(self, refresh_live_prices, cloud_service(self.ctx), name="offers.live_prices",
                             on_done=self._on_live_prices_done, on_error=self._on_live_prices_failed)
 
     @Slot(object)
@@ -273,7 +243,7 @@ class OffersPage(QWidget):
         self.public_progress.show()
         self.status_label.setText(self.tr("Fetching Azure's public price list…"))
         endpoint = str(getattr(self.ctx.settings, "azure_prices_endpoint", "") or "")
-        self.ctx.runner.run(self, _refresh_public_prices, endpoint, self.ctx.paths, name="offers.public_prices",
+        self.ctx.runner.run(self, refresh_public_prices, endpoint, self.ctx.paths, name="offers.public_prices",
                             on_done=self._on_public_prices_done, on_error=self._on_public_prices_failed,
                             on_progress=self._on_public_prices_progress)
 
@@ -539,11 +509,7 @@ class OffersPage(QWidget):
                 self._filters_before_ranking = self.filter_bar.current_filter()
             self.filter_bar.reset()
         n_rec = sum(1 for r in ranking.items if any(o.key == r.key for o in self.model.offers))
-        self.banner_label.setText(
-            self.tr("<b>Advisor: %1</b> — %2 recommended, %3 excluded (<a href=\"excluded\">show</a>)")
-            .replace("%1", _html(_strip_advisor_prefix(ranking.title))).replace("%2", str(n_rec))
-            .replace("%3", str(len(ranking.excluded))))
-        self.banner.show()
+        self.banner.show_ranking(ranking, n_rec)
         self._sync_sort_indicator()
         self._update_counts()
         self.table.scrollToTop()
@@ -562,23 +528,12 @@ class OffersPage(QWidget):
         self._update_counts()
 
     def exclusions_text(self) -> str:
-        ranking = self.model.ranking
-        if ranking is None:
-            return ""
-        lines = [f"{'/'.join(key)}: {reason}" for key, reason in ranking.excluded]
-        return "\n".join(lines) if lines else self.tr("Nothing was excluded.")
+        return self.banner.exclusions_text(self.model.ranking)
 
     @Slot(str)
     def _on_banner_label_link_activated(self, _link: str) -> None:
-        ranking = self.model.ranking
-        if ranking is None:
-            return
-        box = QMessageBox(QMessageBox.Icon.Information, self.tr("Excluded by the advisor"),
-                          self.tr("Excluded offers and why: %1").replace("%1", str(len(ranking.excluded))),
-                          QMessageBox.StandardButton.Close, self)
-        box.setObjectName("excludedDialog")
-        box.setInformativeText(self.exclusions_text())
-        box.open()
+        if self.model.ranking is not None:
+            self.banner.show_exclusions(self.model.ranking, self)
 
     # -- persistence --------------------------------------------------------------------------
 
@@ -594,28 +549,3 @@ class OffersPage(QWidget):
         if self._save_timer.isActive():
             self._save_timer.stop()
             self._save_settings()
-
-
-_ADVISOR_PREFIX = re.compile(r"^\s*(Advisor|选型顾问|选型助手)\s*[:：]\s*")
-
-
-def _refresh_live_prices(service: Any) -> tuple[int, dict[str, Any]]:
-    errors: dict[str, Any] = {}
-    offers = service.refresh_prices(errors=errors)
-    return len(offers), errors
-
-
-def _refresh_public_prices(endpoint: str, paths: Any, task: Any = None) -> Any:
-    from app.cloud.public_prices import refresh_public_prices
-
-    report = (lambda done, total, what: task.report((done, total, what))) if task is not None else None
-    return refresh_public_prices(azure_endpoint_setting=endpoint, paths=paths, progress=report)
-
-
-def _strip_advisor_prefix(title: str) -> str:
-    """The banner says "Advisor: <title>"; a title that already starts so is not prefixed twice."""
-    return _ADVISOR_PREFIX.sub("", title, count=1)
-
-
-def _html(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")

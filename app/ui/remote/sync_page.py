@@ -8,11 +8,10 @@ presses Sync again after seeing what will be deleted.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, QPersistentModelIndex, Qt, Slot
-from PySide6.QtGui import QColor, QKeySequence, QShortcut
+from PySide6.QtCore import QCoreApplication, Qt, Slot
+from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -30,16 +29,14 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.errors import LabGpuError
-from app.core.i18n import translate
 from app.core.syncmodel import UP, SyncProgress, SyncResult, display_name
 from app.core.syncpairs import SyncPair, SyncStore
-from app.core.syncplan import CONFLICT, COPY, DELETE, MKDIR, REASONS, UPDATE, PlanItem
 from app.core.units import human_bytes
 from app.remote.sync import run_sync
 from app.ui.context import AppContext
+from app.ui.remote.sync_history import SyncHistoryTable
 from app.ui.remote.sync_pair_dialog import SyncPairDialog
-
-MAX_PREVIEW_ROWS = 5000
+from app.ui.remote.sync_preview import MAX_PREVIEW_ROWS, PreviewModel
 
 
 def _fmt_eta(seconds: float | None) -> str:
@@ -48,76 +45,6 @@ def _fmt_eta(seconds: float | None) -> str:
     s = int(seconds)
     return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
 
-
-class PreviewModel(QAbstractTableModel):
-    """What a sync will do, one row per change (capped for very large trees)."""
-
-    def __init__(self, parent: Any = None) -> None:
-        super().__init__(parent)
-        self.items: list[PlanItem] = []
-        self.total = 0
-
-    def set_items(self, items: list[PlanItem]) -> None:
-        self.beginResetModel()
-        self.total = len(items)
-        self.items = items[:MAX_PREVIEW_ROWS]
-        self.endResetModel()
-
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self.items)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else 4
-
-    def headerData(
-        self,
-        section: int,
-        orientation: Qt.Orientation,  # noqa: N802
-        role: int = Qt.ItemDataRole.DisplayRole,
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return [
-                QCoreApplication.translate("PreviewModel", "Action"),
-                QCoreApplication.translate("PreviewModel", "Path"),
-                QCoreApplication.translate("PreviewModel", "Size"),
-                QCoreApplication.translate("PreviewModel", "Why"),
-            ][section]
-        return None
-
-    @staticmethod
-    def action_text(action: str) -> str:
-        return {
-            COPY: QCoreApplication.translate("PreviewModel", "Copy"),
-            UPDATE: QCoreApplication.translate("PreviewModel", "Update"),
-            DELETE: QCoreApplication.translate("PreviewModel", "Delete"),
-            MKDIR: QCoreApplication.translate("PreviewModel", "New folder"),
-            CONFLICT: QCoreApplication.translate("PreviewModel", "Skip"),
-        }.get(action, action)
-
-    def data(
-        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
-    ) -> Any:
-        if not index.isValid():
-            return None
-        item = self.items[index.row()]
-        col = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            if col == 0:
-                return self.action_text(item.action)
-            if col == 1:
-                return item.path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-            if col == 2:
-                return human_bytes(item.size) if item.size else ""
-            if col == 3:
-                reason = REASONS.get(item.reason, item.reason)
-                return translate(reason) if reason else ""
-        if role == Qt.ItemDataRole.ForegroundRole and col == 0:
-            return {DELETE: QColor("#b3261e"), CONFLICT: QColor("#9a6700"), COPY: QColor("#1b6e2e")}.get(
-                item.action
-            )
-        if role == Qt.ItemDataRole.TextAlignmentRole and col == 2:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
 
 
 class SyncPage(QWidget):
@@ -211,18 +138,7 @@ class SyncPage(QWidget):
         self.preview_label = QLabel(self.tr("Press Preview to see what will change."), self)
         self.preview_label.setWordWrap(True)
 
-        self.history_table = QTableWidget(0, 7, self)
-        self.history_table.setHorizontalHeaderLabels(
-            [
-                self.tr("When"),
-                self.tr("Direction"),
-                self.tr("Files"),
-                self.tr("Data"),
-                self.tr("Time"),
-                self.tr("Result"),
-                self.tr("Details"),
-            ]
-        )
+        self.history_table = SyncHistoryTable(self)
         self._setup_table(self.history_table)
         self.history_table.horizontalHeader().setSectionResizeMode(6, QHeaderView.ResizeMode.Stretch)
 
@@ -361,38 +277,7 @@ class SyncPage(QWidget):
 
     def _reload_history(self) -> None:
         pair = self.current_pair()
-        runs = self.sync_store.runs(pair.id) if pair is not None else []
-        self.history_table.setRowCount(len(runs))
-        results = {
-            "ok": self.tr("OK"),
-            "incomplete": self.tr("Incomplete"),
-            "dry-run": self.tr("Preview"),
-            "error": self.tr("Failed"),
-            "cancelled": self.tr("Cancelled"),
-        }
-        for row, r in enumerate(runs):
-            cells = [
-                time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(r.started_at)),
-                self.tr("Upload ↑") if r.direction == UP else self.tr("Download ↓"),
-                str(r.files),
-                human_bytes(r.bytes),
-                f"{r.seconds:.1f} s",
-                results.get(r.result, r.result),
-                r.message
-                or (
-                    self.tr("%1 unchanged, %2 deleted, %3 conflicts")
-                    .replace("%1", str(r.skipped))
-                    .replace("%2", str(r.deleted))
-                    .replace("%3", str(r.conflicts))
-                ),
-            ]
-            for col, text in enumerate(cells):
-                item = QTableWidgetItem(text)
-                item.setToolTip(text)
-                if col == 5 and r.result == "error":
-                    item.setForeground(QColor("#b3261e"))
-                self.history_table.setItem(row, col, item)
-        self.history_table.resizeColumnsToContents()
+        self.history_table.show_runs(self.sync_store.runs(pair.id) if pair is not None else [])
 
     def _update_buttons(self) -> None:
         busy = self.task is not None

@@ -1,0 +1,77 @@
+"""The Monitor page's link to the app's MonitorHub: the hub itself (created on first use), the SSH
+connections it streams over, the queued hand-over of samples to the GUI thread, and the hosts it can watch."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+log = logging.getLogger(__name__)
+
+
+class SampleBridge(QObject):
+    """Hands samples from the hub's threads to the GUI thread (a queued signal)."""
+
+    sample_received = Signal(object)
+
+    def deliver(self, sample: object) -> None:
+        try:
+            self.sample_received.emit(sample)
+        except RuntimeError:  # the page is gone while a stream still reports
+            pass
+
+
+def monitor_hub(ctx: Any) -> Any:
+    """The app's MonitorHub (created on first use, closed by ctx.shutdown())."""
+    hub = ctx.services.monitor
+    if hub is None:
+        from app.watch.hub import MonitorHub
+
+        hub = MonitorHub(ctx.paths, interval_s=float(getattr(ctx.settings, "monitor_interval_s", 1.0) or 1.0),
+                         connect=_connect_via_hosts(ctx))
+        ctx.services.monitor = hub
+    return hub
+
+
+def _connect_via_hosts(ctx: Any) -> Any:
+    """Connections for the hub: the Hosts page's live connection when it has one (one SSH session
+    per host), else LabGPU's own, reconnected with ``ensure()`` when it drops."""
+    own: dict[str, Any] = {}
+    lock = threading.Lock()
+
+    def connect(host: str) -> Any:
+        svc = ctx.services.hosts
+        conn = svc.connections.get(host) if svc is not None else None
+        if conn is not None:
+            return conn
+        from app.remote.ssh import open_connection
+
+        with lock:
+            mine = own.get(host)
+        if mine is not None:
+            return mine.ensure()
+        mine = open_connection(host, ctx.paths)
+        with lock:
+            own[host] = mine
+        return mine
+
+    return connect
+
+
+
+def list_hosts(paths: Any) -> list[tuple[str, str]]:
+    """(name, kind) of every host LabGPU can watch: the Hosts page's servers and running instances."""
+    from app.core.hosts import HostStore, instance_hosts
+
+    out = [(h.name, "host") for h in HostStore(paths=paths).list()]
+    seen = {n for n, _k in out}
+    try:
+        for h in instance_hosts(paths):
+            if h.name not in seen:
+                out.append((h.name, "instance"))
+    except Exception as exc:  # noqa: BLE001 - the ledger may be unreadable; the servers still list
+        log.warning("could not list instances as hosts: %s", exc)
+    return out

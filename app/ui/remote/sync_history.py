@@ -1,0 +1,69 @@
+"""The Sync page's history table: one row per run of the selected pair, newest first.
+
+Its strings keep the "SyncPage" translation context they had as part of the page.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QTableWidget, QTableWidgetItem, QWidget
+
+from app.core.syncmodel import UP
+from app.core.syncpairs import SyncRun
+from app.core.units import human_bytes
+
+
+class SyncHistoryTable(QTableWidget):
+    """When, direction, files, data, time, result and details of each run."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(0, 7, parent)
+        self.setHorizontalHeaderLabels(
+            [
+                QCoreApplication.translate("SyncPage", "When"),
+                QCoreApplication.translate("SyncPage", "Direction"),
+                QCoreApplication.translate("SyncPage", "Files"),
+                QCoreApplication.translate("SyncPage", "Data"),
+                QCoreApplication.translate("SyncPage", "Time"),
+                QCoreApplication.translate("SyncPage", "Result"),
+                QCoreApplication.translate("SyncPage", "Details"),
+            ]
+        )
+
+    def show_runs(self, runs: Sequence[SyncRun]) -> None:
+        self.setRowCount(len(runs))
+        results = {
+            "ok": QCoreApplication.translate("SyncPage", "OK"),
+            "incomplete": QCoreApplication.translate("SyncPage", "Incomplete"),
+            "dry-run": QCoreApplication.translate("SyncPage", "Preview"),
+            "error": QCoreApplication.translate("SyncPage", "Failed"),
+            "cancelled": QCoreApplication.translate("SyncPage", "Cancelled"),
+        }
+        for row, r in enumerate(runs):
+            cells = [
+                time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(r.started_at)),
+                QCoreApplication.translate("SyncPage", "Upload ↑") if r.direction == UP
+                else QCoreApplication.translate("SyncPage", "Download ↓"),
+                str(r.files),
+                human_bytes(r.bytes),
+                f"{r.seconds:.1f} s",
+                results.get(r.result, r.result),
+                r.message
+                or (
+                    QCoreApplication.translate("SyncPage", "%1 unchanged, %2 deleted, %3 conflicts")
+                    .replace("%1", str(r.skipped))
+                    .replace("%2", str(r.deleted))
+                    .replace("%3", str(r.conflicts))
+                ),
+            ]
+            for col, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)
+                if col == 5 and r.result == "error":
+                    item.setForeground(QColor("#b3261e"))
+                self.setItem(row, col, item)
+        self.resizeColumnsToContents()

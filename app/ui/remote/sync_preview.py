@@ -1,0 +1,86 @@
+"""The Sync page's preview table model: what a sync will do, one row per change."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QColor
+
+from app.core.i18n import translate
+from app.core.syncplan import CONFLICT, COPY, DELETE, MKDIR, REASONS, UPDATE, PlanItem
+from app.core.units import human_bytes
+
+MAX_PREVIEW_ROWS = 5000
+
+
+class PreviewModel(QAbstractTableModel):
+    """What a sync will do, one row per change (capped for very large trees)."""
+
+    def __init__(self, parent: Any = None) -> None:
+        super().__init__(parent)
+        self.items: list[PlanItem] = []
+        self.total = 0
+
+    def set_items(self, items: list[PlanItem]) -> None:
+        self.beginResetModel()
+        self.total = len(items)
+        self.items = items[:MAX_PREVIEW_ROWS]
+        self.endResetModel()
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else len(self.items)
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
+        return 0 if parent.isValid() else 4
+
+    def headerData(
+        self,
+        section: int,
+        orientation: Qt.Orientation,  # noqa: N802
+        role: int = Qt.ItemDataRole.DisplayRole,
+    ) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
+            return [
+                QCoreApplication.translate("PreviewModel", "Action"),
+                QCoreApplication.translate("PreviewModel", "Path"),
+                QCoreApplication.translate("PreviewModel", "Size"),
+                QCoreApplication.translate("PreviewModel", "Why"),
+            ][section]
+        return None
+
+    @staticmethod
+    def action_text(action: str) -> str:
+        return {
+            COPY: QCoreApplication.translate("PreviewModel", "Copy"),
+            UPDATE: QCoreApplication.translate("PreviewModel", "Update"),
+            DELETE: QCoreApplication.translate("PreviewModel", "Delete"),
+            MKDIR: QCoreApplication.translate("PreviewModel", "New folder"),
+            CONFLICT: QCoreApplication.translate("PreviewModel", "Skip"),
+        }.get(action, action)
+
+    def data(
+        self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole
+    ) -> Any:
+        if not index.isValid():
+            return None
+        item = self.items[index.row()]
+        col = index.column()
+        if role == Qt.ItemDataRole.DisplayRole:
+            if col == 0:
+                return self.action_text(item.action)
+            if col == 1:
+                return item.path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+            if col == 2:
+                return human_bytes(item.size) if item.size else ""
+            if col == 3:
+                reason = REASONS.get(item.reason, item.reason)
+                return translate(reason) if reason else ""
+        if role == Qt.ItemDataRole.ForegroundRole and col == 0:
+            return {DELETE: QColor("#b3261e"), CONFLICT: QColor("#9a6700"), COPY: QColor("#1b6e2e")}.get(
+                item.action
+            )
+        if role == Qt.ItemDataRole.TextAlignmentRole and col == 2:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
