@@ -35,7 +35,6 @@ from app.cloud.base import (
     QuotaError,
     SdkMissingError,
     ThrottledError,
-    register_provider,
 )
 from app.cloud.errors import ClockSkewError, NetworkError
 from app.core.accounts import Account, Credentials
@@ -43,13 +42,15 @@ from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.logsetup import redact
 from app.core.models import Offer
 
+from .spec import DEFAULT_HOST as DEFAULT_HOST
+from .spec import INTL_HOST as INTL_HOST
+from .spec import LAUNCH_TAG, SPEC
+from .spec import PROVIDER_ID as PROVIDER_ID
+from .spec import TOKEN_TAG_KEY as TOKEN_TAG_KEY
+
 log = logging.getLogger(__name__)
 
-PROVIDER_ID = "tencent"
 API_VERSION = "2017-03-12"
-DEFAULT_HOST = "cvm.tencentcloudapi.com"
-INTL_HOST = "cvm.intl.tencentcloudapi.com"
-TOKEN_TAG_KEY = "labgpu-token"  # noqa: S105 - a tag name, not a secret; the launch's ClientToken, so a crashed launch is found again
 DEFAULT_SPOT_FRACTION = 0.8  # default spot max price: this fraction of the pay-as-you-go price
 
 # Tencent instance states → base.STATES
@@ -438,8 +439,8 @@ class TencentProvider:
     """The Tencent Cloud CVM provider (see app.cloud.base.Provider)."""
 
     id = PROVIDER_ID
-    display_name = "Tencent Cloud"
-    limitations: dict[str, str] = {}
+    display_name = SPEC.name
+    limitations: dict[str, str] = dict(SPEC.limitations)
 
     # Seconds; tests shorten them.
     launch_timeout = 600.0
@@ -642,7 +643,7 @@ class TencentProvider:
     def find_by_client_token(self, account: Account, creds: Credentials, token: str) -> Instance | None:
         """The instance a launch with this token made (its own tag, or the launcher's labgpu-launch tag)."""
         raws: list[dict[str, Any]] = []
-        for key in (TOKEN_TAG_KEY, "labgpu-launch"):
+        for key in (TOKEN_TAG_KEY, LAUNCH_TAG):
             raws = self._describe(
                 account, creds, filters=[{"Name": f"tag:{key}", "Values": [tag_value(token)]}]
             )
@@ -1279,5 +1280,3 @@ class TencentProvider:
         self._call(account, creds, "TerminateInstances", {"InstanceIds": [instance_id]}, state_changing=True)
         self._wait_operation(account, creds, instance_id, ("SHUTDOWN",))
 
-
-register_provider(PROVIDER_ID, TencentProvider)

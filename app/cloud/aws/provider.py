@@ -34,7 +34,6 @@ from app.cloud.base import (
     QuotaError,
     SdkMissingError,
     ThrottledError,
-    register_provider,
     report_call,
 )
 from app.cloud.errors import (
@@ -49,10 +48,12 @@ from app.core.fingerprints import parse_console_fingerprints
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
 from app.core.models import Offer
 
+from .spec import LAUNCH_TAG as LAUNCH_TAG
+from .spec import LOGIN_TAG as LOGIN_TAG
+from .spec import SPEC
+
 log = logging.getLogger(__name__)
 
-LOGIN_TAG = "labgpu-user"  # the image's default SSH user, for the "copy SSH command" action
-LAUNCH_TAG = "labgpu-launch"  # value: the launch's client token (crash recovery finds it by this)
 DLAMI_NAME = "Deep Learning *AMI GPU PyTorch*"
 UBUNTU_OWNER = "099720109477"  # Canonical
 UBUNTU_NAME = "ubuntu/images/hvm-ssd*/ubuntu-jammy-22.04-amd64-server-*"
@@ -330,11 +331,9 @@ def _boto3() -> Any:
 
 
 class AwsProvider:
-    id = "aws"
-    display_name = "AWS"
-    limitations = {
-        "stop_charging": QT_TRANSLATE_NOOP("LabGPU", "Stopped AWS instances still bill for their EBS disks.")
-    }
+    id = SPEC.id
+    display_name = SPEC.name
+    limitations = dict(SPEC.limitations)
 
     # -- plumbing ----------------------------------------------------------------------------
     def _client(
@@ -1156,4 +1155,3 @@ def _on_demand_from_price_list(raw: str | dict[str, Any]) -> float | None:
 
 
 _local = threading.local()
-register_provider("aws", AwsProvider)
