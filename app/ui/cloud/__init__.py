@@ -11,6 +11,7 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
+from app.core import providers
 from app.ui.shared.services import cloud_service  # noqa: F401 - the cloud pages import it from here
 
 SETTINGS_KEY = "cloudui"  # ctx.settings.extra["cloudui"]: last choices that survive a restart
@@ -32,11 +33,8 @@ def remember(ctx: Any, **values: Any) -> None:
 
 
 def provider_name(provider: str) -> str:
-    names = {
-        "aws": QCoreApplication.translate("CloudUi", "AWS"),
-        "tencent": QCoreApplication.translate("CloudUi", "Tencent Cloud"),
-    }
-    return names.get(provider, provider)
+    """The provider's name in the user's language (from its ProviderSpec)."""
+    return providers.display_name(provider)
 
 
 _SYMBOLS = {"CNY": "¥", "USD": "$"}
