@@ -215,6 +215,30 @@
         <translation>请重新安装 LabGPU，或执行 pip install boto3。</translation>
     </message>
     <message>
+        <source>AWS</source>
+        <translation>AWS</translation>
+    </message>
+    <message>
+        <source>AWS bills Linux instances per second, with a 60-second minimum each time an instance starts.</source>
+        <translation>AWS 对 Linux 实例按秒计费，每次启动最少计费 60 秒。</translation>
+    </message>
+    <message>
+        <source>Access key ID</source>
+        <translation>访问密钥 ID</translation>
+    </message>
+    <message>
+        <source>Secret access key</source>
+        <translation>私有访问密钥</translation>
+    </message>
+    <message>
+        <source>Session token (optional)</source>
+        <translation>会话令牌（可选）</translation>
+    </message>
+    <message>
+        <source>optional: endpoint_url, e.g. http://127.0.0.1:5000</source>
+        <translation>可选：endpoint_url，例如 http://127.0.0.1:5000</translation>
+    </message>
+    <message>
         <source>Stopped AWS instances still bill for their EBS disks.</source>
         <translation>已停止的 AWS 实例仍会为其 EBS 磁盘计费。</translation>
     </message>
@@ -283,8 +307,8 @@
         <translation>还没有设置云账号，无法获取实时价格。</translation>
     </message>
     <message>
-        <source>Add one with 'labgpu accounts add aws|tencent NAME --region R'.</source>
-        <translation>请用 'labgpu accounts add aws|tencent NAME --region R' 添加一个账号。</translation>
+        <source>Add one with 'labgpu accounts add {providers} NAME --region R'.</source>
+        <translation>请用 'labgpu accounts add {providers} NAME --region R' 添加一个账号。</translation>
     </message>
     <message>
         <source>No instance type was given.</source>
@@ -455,8 +479,8 @@
         <translation>LabGPU 无法管理 {provider} 账号。</translation>
     </message>
     <message>
-        <source>Choose aws or tencent.</source>
-        <translation>请选择 aws 或 tencent。</translation>
+        <source>Choose one of: {choices}.</source>
+        <translation>请从以下选择：{choices}。</translation>
     </message>
     <message>
         <source>'{region}' is not a region id.</source>

@@ -11,28 +11,8 @@
         <translation>添加云账号</translation>
     </message>
     <message>
-        <source>Tencent Cloud</source>
-        <translation>腾讯云</translation>
-    </message>
-    <message>
-        <source>AWS</source>
-        <translation>AWS</translation>
-    </message>
-    <message>
-        <source>e.g. lab-tencent</source>
-        <translation>例如 lab-tencent</translation>
-    </message>
-    <message>
         <source>Show</source>
         <translation>显示</translation>
-    </message>
-    <message>
-        <source>Session token (optional)</source>
-        <translation>会话令牌（可选）</translation>
-    </message>
-    <message>
-        <source>International site (cvm.intl.tencentcloudapi.com, prices in USD)</source>
-        <translation>国际站（cvm.intl.tencentcloudapi.com，价格以美元计）</translation>
     </message>
     <message>
         <source>Provider</source>
@@ -63,28 +43,16 @@
         <translation>不变</translation>
     </message>
     <message>
-        <source>SecretId</source>
-        <translation>SecretId</translation>
+        <source>e.g. {name}</source>
+        <translation>例如 {name}</translation>
     </message>
     <message>
-        <source>Access key ID</source>
-        <translation>访问密钥 ID</translation>
+        <source>Key ID</source>
+        <translation>密钥 ID</translation>
     </message>
     <message>
-        <source>SecretKey</source>
-        <translation>SecretKey</translation>
-    </message>
-    <message>
-        <source>Secret access key</source>
-        <translation>私有访问密钥</translation>
-    </message>
-    <message>
-        <source>optional: host or URL, e.g. http://127.0.0.1:9000</source>
-        <translation>可选：主机名或 URL，例如 http://127.0.0.1:9000</translation>
-    </message>
-    <message>
-        <source>optional: endpoint_url, e.g. http://127.0.0.1:5000</source>
-        <translation>可选：endpoint_url，例如 http://127.0.0.1:5000</translation>
+        <source>Secret</source>
+        <translation>密钥</translation>
     </message>
     <message>
         <source>To change the keys, enter both the key id and the secret.</source>
@@ -331,14 +299,6 @@
 </context>
 <context>
     <name>CloudUi</name>
-    <message>
-        <source>AWS</source>
-        <translation>AWS</translation>
-    </message>
-    <message>
-        <source>Tencent Cloud</source>
-        <translation>腾讯云</translation>
-    </message>
     <message>
         <source>{d} d {h} h</source>
         <translation>{d} 天 {h} 小时</translation>
@@ -900,6 +860,30 @@
     <message>
         <source>Stopped, but this instance cannot stop without charging: it still bills the full hourly price. Terminate it to stop all charges.</source>
         <translation>已关机，但该实例不支持关机不收费：仍按每小时全价计费。销毁它才能停止所有计费。</translation>
+    </message>
+    <message>
+        <source>Tencent Cloud</source>
+        <translation>腾讯云</translation>
+    </message>
+    <message>
+        <source>Tencent Cloud bills pay-as-you-go per second and settles the charge every hour.</source>
+        <translation>腾讯云按量计费按秒计费，每小时结算一次。</translation>
+    </message>
+    <message>
+        <source>SecretId</source>
+        <translation>SecretId</translation>
+    </message>
+    <message>
+        <source>SecretKey</source>
+        <translation>SecretKey</translation>
+    </message>
+    <message>
+        <source>optional: host or URL, e.g. http://127.0.0.1:9000</source>
+        <translation>可选：主机名或 URL，例如 http://127.0.0.1:9000</translation>
+    </message>
+    <message>
+        <source>International site (cvm.intl.tencentcloudapi.com, prices in USD)</source>
+        <translation>国际站（cvm.intl.tencentcloudapi.com，价格以美元计）</translation>
     </message>
 </context>
 <context>

@@ -158,8 +158,12 @@
         <translation>备注：</translation>
     </message>
     <message>
-        <source>LabGPU launches instances on AWS and Tencent Cloud. For {provider}, rent it on their site, then add the server on the Hosts page from the SSH command they show.</source>
-        <translation>LabGPU 可在 AWS 和腾讯云上创建实例。{provider} 请在其官网租用，然后在“主机”页用其提供的 SSH 命令添加服务器。</translation>
+        <source>LabGPU launches instances on {launchable}. For {provider}, rent it on their site, then add the server on the Hosts page from the SSH command they show.</source>
+        <translation>LabGPU 可在 {launchable} 上创建实例。{provider} 请在其官网租用，然后在“主机”页用其提供的 SSH 命令添加服务器。</translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation>和</translation>
     </message>
     <message>
         <source>%1 (≈ %2%3 at the display rate)</source>
