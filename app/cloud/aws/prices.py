@@ -1,4 +1,4 @@
-"""AWS live prices through boto3: on-demand from the Pricing API, spot from the EC2 price history.
+"""AWS live prices through boto3: on-demand from the Pricing API, spot from the EC2 price history."""
 
 from __future__ import annotations
 
