@@ -24,8 +24,9 @@ if TYPE_CHECKING:
 BUILTIN_PLUGINS: tuple[str, ...] = ("app.cloud.aws", "app.cloud.tencent")
 
 _FACTORIES: dict[str, Callable[[], Provider]] = {}
-_lock = threading.Lock()
+_lock = threading.RLock()
 _loaded = False
+_loading = False
 
 
 def register_plugin(spec: ProviderSpec, factory: Callable[[], Provider] | None = None) -> None:
@@ -42,18 +43,22 @@ def unregister_plugin(provider_id: str) -> None:
 
 def load_builtin() -> None:
     """Import every built-in plugin once; an ImportError is raised with the plugin's name."""
-    global _loaded
+    global _loaded, _loading
     if _loaded:
         return
     with _lock:
-        if _loaded:
+        if _loaded or _loading:
             return
-        for name in BUILTIN_PLUGINS:
-            try:
-                importlib.import_module(name)
-            except ImportError as exc:
-                raise ProviderPluginError(f"provider plugin {name} cannot be imported: {exc}") from exc
-        _loaded = True
+        _loading = True
+        try:
+            for name in BUILTIN_PLUGINS:
+                try:
+                    importlib.import_module(name)
+                except ImportError as exc:
+                    raise ProviderPluginError(f"provider plugin {name} cannot be imported: {exc}") from exc
+            _loaded = True
+        finally:
+            _loading = False
 
 
 def factory(provider_id: str) -> Callable[[], Provider] | None:

@@ -126,6 +126,7 @@ _SPECS: dict[str, ProviderSpec] = {}
 _lock = threading.RLock()
 _loader: Callable[[], None] | None = None
 _loaded = False
+_loading = False
 
 
 def register_spec(spec: ProviderSpec) -> ProviderSpec:
@@ -148,18 +149,20 @@ def set_loader(loader: Callable[[], None] | None) -> None:
 
 
 def _ensure_loaded() -> None:
-    global _loaded
+    """Run the loader once. Other threads wait for it; the loading thread itself (a plugin asking for
+    a spec while it is imported) sees what is registered so far."""
+    global _loaded, _loading
     if _loaded or _loader is None:
         return
     with _lock:
-        if _loaded:
+        if _loaded or _loading:
             return
-        _loaded = True
+        _loading = True
         try:
             _loader()
-        except BaseException:
-            _loaded = False
-            raise
+            _loaded = True
+        finally:
+            _loading = False
 
 
 def specs() -> list[ProviderSpec]:
