@@ -138,7 +138,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def _read_secrets(provider: str) -> tuple[str, str, str]:
     spec = providers.spec(provider)
     key, secret, token_field = (spec.credential(k) for k in ("key_id", "secret", "session_token"))
-    labels = (translate(key.label) if key else "Key id", translate(secret.label) if secret else "Secret")
+    labels = (
+        (key.prompt or translate(key.label)) if key else "Key id",
+        (secret.prompt or translate(secret.label)) if secret else "Secret",
+    )
     if sys.stdin is not None and not sys.stdin.isatty():
         lines = sys.stdin.read().splitlines()
         values = [ln.strip() for ln in lines if ln.strip()]

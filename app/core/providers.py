@@ -60,6 +60,7 @@ class CredentialField:
     secret: bool = False
     optional: bool = False
     hint: str = ""
+    prompt: str = ""  # what ``labgpu accounts add`` asks (plain text; "" = the label)
 
 
 @dataclass(frozen=True)

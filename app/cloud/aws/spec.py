@@ -30,7 +30,7 @@ SPEC = ProviderSpec(
         ("ap-southeast-2", "AU"), ("ca-", "CA"), ("eu-central-1", "DE"), ("eu-west-1", "IE"),
         ("eu-west-2", "GB"), ("eu-west-3", "FR"), ("eu-north-1", "SE")),
     credentials=(
-        CredentialField("key_id", QT_TRANSLATE_NOOP("LabGPU", "Access key ID")),
+        CredentialField("key_id", QT_TRANSLATE_NOOP("LabGPU", "Access key ID"), prompt="Access key id"),
         CredentialField("secret", QT_TRANSLATE_NOOP("LabGPU", "Secret access key"), secret=True),
         CredentialField("session_token", QT_TRANSLATE_NOOP("LabGPU", "Session token (optional)"),
                         secret=True, optional=True),
