@@ -4,6 +4,9 @@
 connection to a launched instance can check its host key against what the instance's cloud says
 it printed at first boot. The entry point (app/__main__.py) calls :func:`install` once; code that
 builds connections does not need to know where the check comes from.
+
+Likewise core reads provider specs (names, billing rules) that the cloud plugins declare: the
+loader that imports the plugins is installed here (from app/__init__.py).
 """
 
 from __future__ import annotations
@@ -26,3 +29,19 @@ def install() -> None:
     from app.remote import ssh
 
     ssh.set_console_voucher(console_fingerprints)
+
+
+def load_provider_plugins() -> None:
+    """Import the built-in provider plugins (their specs then reach app.core.providers)."""
+    from app.cloud.registry import load_builtin
+
+    load_builtin()
+
+
+def install_provider_loader() -> None:
+    """Core reads provider specs without importing app.cloud: it calls this loader the first time
+    a spec is asked for. Installed by app/__init__.py, so every entry point (GUI, CLI, watcher
+    processes, tests) sees the same providers."""
+    from app.core import providers
+
+    providers.set_loader(load_provider_plugins)

@@ -72,9 +72,30 @@ def module_exists(name: str, root: Path = ROOT) -> bool:
     return base.with_suffix(".py").is_file() or (base / "__init__.py").is_file()
 
 
+def provider_plugins(root: Path = ROOT) -> list[str]:
+    """The provider plugin packages app/cloud/registry.py imports by name (BUILTIN_PLUGINS) and their
+    modules: PyInstaller cannot see an import by name, so they are hidden imports."""
+    import ast
+
+    tree = ast.parse((root / "app" / "cloud" / "registry.py").read_text(encoding="utf-8"))
+    packages: list[str] = []
+    for node in tree.body:
+        target = node.target if isinstance(node, ast.AnnAssign) else (
+            node.targets[0] if isinstance(node, ast.Assign) else None)
+        if isinstance(target, ast.Name) and target.id == "BUILTIN_PLUGINS" and node.value is not None:
+            packages = [str(v) for v in ast.literal_eval(node.value)]
+    out = []
+    for package in packages:
+        out.append(package)
+        folder = root.joinpath(*package.split("."))
+        out += [f"{package}.{p.stem}" for p in sorted(folder.glob("*.py")) if p.stem != "__init__"]
+    return out
+
+
 def required_app_modules(root: Path = ROOT) -> list[str]:
-    """Command and page modules present in the source tree: the bundle must contain each of them."""
-    names = dict.fromkeys(command_modules(root) + page_modules(root))
+    """Command and page modules and the provider plugins present in the source tree: the bundle must
+    contain each of them."""
+    names = dict.fromkeys(command_modules(root) + page_modules(root) + provider_plugins(root))
     return [n for n in names if module_exists(n, root)]
 
 

@@ -14,6 +14,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from app.cli.output import print_json, print_table
+from app.core import providers
 from app.core.errors import InputError
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
 
@@ -29,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     asub = acc.add_subparsers(dest="accounts_command", metavar="ACTION", required=True)
 
     add = asub.add_parser("add", help="add an account; reads key id and secret from stdin or prompts")
-    add.add_argument("provider", choices=("aws", "tencent"))
+    add.add_argument("provider", choices=providers.launchable_ids())
     add.add_argument("name")
     add.add_argument("--region", required=True)
     add.add_argument("--endpoint", default="", help="custom endpoint URL, e.g. http://127.0.0.1:9000")
@@ -37,7 +38,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "--protocol",
         choices=("https", "http"),
         default=None,
-        help="Tencent: protocol for the endpoint (default: from the URL, else https)",
+        help="providers that take one (e.g. tencent): protocol for the endpoint (default: from the URL, "
+        "else https)",
     )
     add.add_argument("--test", action="store_true", help="test the connection after adding")
     add.set_defaults(func=cmd_accounts_add)
@@ -134,7 +136,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def _read_secrets(provider: str) -> tuple[str, str, str]:
-    labels = ("SecretId", "SecretKey") if provider == "tencent" else ("Access key id", "Secret access key")
+    spec = providers.spec(provider)
+    key, secret, token_field = (spec.credential(k) for k in ("key_id", "secret", "session_token"))
+    labels = (
+        (key.prompt or translate(key.label)) if key else "Key id",
+        (secret.prompt or translate(secret.label)) if secret else "Secret",
+    )
     if sys.stdin is not None and not sys.stdin.isatty():
         lines = sys.stdin.read().splitlines()
         values = [ln.strip() for ln in lines if ln.strip()]
@@ -149,7 +156,7 @@ def _read_secrets(provider: str) -> tuple[str, str, str]:
         return values[0], values[1], values[2] if len(values) > 2 else ""
     first = getpass.getpass(f"{labels[0]}: ")
     second = getpass.getpass(f"{labels[1]}: ")
-    token = getpass.getpass("Session token (Enter for none): ") if provider == "aws" else ""
+    token = getpass.getpass("Session token (Enter for none): ") if token_field is not None else ""
     return first.strip(), second.strip(), token.strip()
 
 
@@ -157,7 +164,7 @@ def cmd_accounts_add(args: argparse.Namespace) -> int:
     from app.core.accounts import Account, Credentials
 
     extra: dict[str, str] = {}
-    if args.provider == "tencent":
+    if providers.spec(args.provider).protocols:
         proto = args.protocol or ("http" if args.endpoint.startswith("http://") else "https")
         extra["protocol"] = proto
     key_id, secret, token = _read_secrets(args.provider)

@@ -11,6 +11,7 @@ from app.core.i18n import QT_TRANSLATE_NOOP
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
+    from app.core.models import PROVIDERS
     from app.core.offerquery import SORT_ALIASES, SORT_KEYS
 
     p = subparsers.add_parser(
@@ -21,7 +22,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--gpu", action="append", default=[], metavar="MODEL",
                    help="GPU model, matched loosely (A100 matches A100-40GB and A100-80GB); repeatable")
     p.add_argument("--provider", action="append", default=[], metavar="ID",
-                   help="provider id (aws azure gcp tencent alibaba huawei lambda paperspace); repeatable")
+                   help=f"provider id ({' '.join(PROVIDERS)}); repeatable")
     p.add_argument("--min-vram", type=float, default=None, metavar="GB", help="minimum VRAM per GPU")
     p.add_argument("--gpus", type=float, default=None, metavar="N", help="exact number of GPUs")
     p.add_argument("--max-price", type=float, default=None, metavar="AMOUNT",

@@ -12,6 +12,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from app.core import providers
+
 # Account, Credentials and Instance are defined in core (re-exported here) so the
 # ledger, account book and audit log (core, no app.cloud import) share the same records.
 from app.core.accounts import Account as Account
@@ -166,35 +168,26 @@ class Provider(Protocol):
     def refresh_prices(self, account: Account, creds: Credentials,
                        instance_types: Sequence[str]) -> list[Offer]: ...
 
-    # Optional (looked up with getattr by app.cloud.launch, so older providers still satisfy the
-    # protocol): zones(account, creds) -> list[str], the region's zones for capacity failover;
+    # Optional, declared in the provider's spec (app.core.providers.Capabilities) and called only
+    # when declared: zones(account, creds) -> list[str], the region's zones for capacity failover;
     # find_by_client_token(account, creds, token) -> Instance | None, for crash recovery when the
-    # provider cannot tag at launch.
-
-
-_REGISTRY: dict[str, Callable[[], Provider]] = {}
+    # provider cannot tag at launch; host_key_fingerprints(account, creds, instance_id) -> list[str].
 
 
 def register_provider(provider_id: str, factory: Callable[[], Provider]) -> None:
-    _REGISTRY[provider_id] = factory
+    """Register a factory for a provider whose spec is already registered (see app.cloud.registry)."""
+    from app.cloud import registry
+
+    registry._FACTORIES[provider_id] = factory
 
 
 def get_provider(provider_id: str) -> Provider:
-    if provider_id not in _REGISTRY:
-        _load_builtin()
-    try:
-        return _REGISTRY[provider_id]()
-    except KeyError:
+    from app.cloud import registry
+
+    make = registry.factory(provider_id)
+    if make is None:
         raise CloudError("LabGPU cannot manage instances on {provider} yet.",
-                         "Use AWS or Tencent Cloud, or add the server by its SSH command.",
-                         code="UnsupportedProvider", provider=provider_id) from None
-
-
-def _load_builtin() -> None:
-    import importlib
-
-    for mod in ("app.cloud.aws", "app.cloud.tencent"):
-        try:
-            importlib.import_module(mod)
-        except ImportError:  # pragma: no cover - module still being written
-            continue
+                         "Use {launchable}, or add the server by its SSH command.",
+                         code="UnsupportedProvider", provider=provider_id,
+                         launchable=" / ".join(providers.display_name(p) for p in providers.launchable_ids()))
+    return make()

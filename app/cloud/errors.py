@@ -1,6 +1,6 @@
 """Provider error code → CloudError with a sentence and a next step: the shared table machinery.
 
-Each provider keeps its own ``{code: ErrorSpec}`` table (AWS in aws.py, Tencent in tencent.py) and
+Each provider keeps its own ``{code: ErrorSpec}`` table (in its plugin package, e.g. app/cloud/aws/) and
 calls ``map_error``; the message templates are QT_TRANSLATE_NOOP-marked so the UI shows them in
 Chinese, and the CLI's one-line form names the provider's code (``[SpotMaxPriceTooLow] …``).
 """
@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.cloud.base import CloudError
+from app.core import providers
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.logsetup import redact
 
@@ -56,7 +57,11 @@ NETWORK_HINT = QT_TRANSLATE_NOOP(
     "then retry; 'labgpu ls' shows whether a launch went through.",
 )
 
-PROVIDER_NAMES = {"aws": "AWS", "tencent": "Tencent Cloud"}
+
+
+def _provider_name(provider: str) -> str:
+    found = providers.find_spec(provider)
+    return found.name if found is not None else provider
 
 
 def _short(text: str, limit: int = 300) -> str:
@@ -80,7 +85,7 @@ def map_error(
         if prefixes:
             spec = table[max(prefixes, key=len)]
     fill = {
-        "provider_name": PROVIDER_NAMES.get(provider, provider),
+        "provider_name": _provider_name(provider),
         "error_code": code,
         "provider_message": _short(provider_message),
         "rid": request_id or "-",
@@ -113,7 +118,7 @@ def network_error(provider: str, endpoint: str, reason: str) -> NetworkError:
         provider=provider,
         code="NetworkError",
         retryable=True,
-        provider_name=PROVIDER_NAMES.get(provider, provider),
+        provider_name=_provider_name(provider),
         endpoint=endpoint or "-",
         reason=_short(reason, 160),
     )

@@ -51,7 +51,7 @@ from app.cloud.base import (
     get_provider,
 )
 from app.cloud.errors import NetworkError
-from app.core import live_prices
+from app.core import live_prices, providers
 from app.core.accounts import AccountBook, validate_account
 from app.core.audit import AuditLog
 from app.core.errors import InputError, LabGpuError
@@ -207,9 +207,10 @@ class CloudService:
             raise InputError(
                 QT_TRANSLATE_NOOP("LabGPU", "No cloud account is set up, so no live prices can be fetched."),
                 QT_TRANSLATE_NOOP(
-                    "LabGPU", "Add one with 'labgpu accounts add aws|tencent NAME --region R'."
+                    "LabGPU", "Add one with 'labgpu accounts add {providers} NAME --region R'."
                 ),
                 code="NoAccount",
+                providers="|".join(providers.launchable_ids()),
             )
         out = []
         for name in names:
@@ -328,8 +329,8 @@ class CloudService:
 
         if opts.client_token and self.pending.get(token) is not None:
             # A retry of a launch this computer already sent: if the cloud has it, that is the answer.
-            finder = getattr(provider, "find_by_client_token", None)
-            found = finder(account, creds, token) if callable(finder) else None
+            found = (provider.find_by_client_token(account, creds, token)  # type: ignore[attr-defined]
+                     if providers.has(account.provider, "find_by_client_token") else None)
             if found is not None:
                 report(
                     "request",
@@ -387,13 +388,9 @@ class CloudService:
             except CapacityError as exc:
                 tried.append(zone or account.region)
                 if attempt == 0:
-                    zone_fn = getattr(provider, "zones", None)
                     others = []
-                    if callable(zone_fn):
-                        try:
-                            others = list(zone_fn(account, creds, opts.instance_type))
-                        except TypeError:
-                            others = list(zone_fn(account, creds))
+                    if providers.has(account.provider, "zones"):
+                        others = list(provider.zones(account, creds, opts.instance_type))  # type: ignore[attr-defined]
                     zones = [z for z in others if z and z != zone]
                 zones = [z for z in zones if z not in tried]
                 if not zones:
@@ -543,8 +540,11 @@ class CloudService:
             if entry is None:
                 try:
                     creds = creds_cache.setdefault(account.name, self.accounts.credentials(account.name))
-                    finder = getattr(self.provider(account.provider), "find_by_client_token", None)
-                    inst = finder(account, creds, pending.client_token) if callable(finder) else None
+                    inst = (
+                        self.provider(account.provider).find_by_client_token(  # type: ignore[attr-defined]
+                            account, creds, pending.client_token)
+                        if providers.has(account.provider, "find_by_client_token") else None
+                    )
                 except LabGpuError as exc:
                     log.info("pending launch %s not checked: %s", pending.client_token, exc)
                     continue
@@ -625,8 +625,9 @@ class CloudService:
         ([] otherwise): the SSH layer compares them with the key the server offers."""
         entry = self._entry(instance_id)
         account, creds, provider = self._resolve(entry.account, entry.region)
-        reader = getattr(provider, "host_key_fingerprints", None)
-        return list(reader(account, creds, instance_id)) if callable(reader) else []
+        if not providers.has(account.provider, "console_fingerprints"):
+            return []
+        return list(provider.host_key_fingerprints(account, creds, instance_id))  # type: ignore[attr-defined]
 
     def ssh_command(self, instance_id: str, user: str = "") -> str:
         entry = self._entry(instance_id)
@@ -638,7 +639,7 @@ class CloudService:
                 code="NoAddress",
                 id=instance_id,
             )
-        login = user or login_user(entry.tags)
+        login = user or login_user(entry.tags, entry.provider)
         key = Path(entry.tags.get(SSH_KEY_PATH_TAG, "")) if entry.tags.get(SSH_KEY_PATH_TAG) else None
         if key is None and entry.key_name.startswith("labgpu-"):
             key = sshkeys.key_dir(self.paths) / sshkeys.DEFAULT_KEY_NAME

@@ -33,13 +33,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from . import damage, secrets
+from . import damage, providers, secrets
 from .errors import InputError, LabGpuError
 from .i18n import QT_TRANSLATE_NOOP
 from .store import Store, register_schema
 
-PROVIDER_IDS = ("aws", "tencent")
-TENCENT_PROTOCOLS = ("https", "http")
 DEFAULT_AWS_REGION = "us-east-1"
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$")
 
@@ -104,7 +102,7 @@ class AccountInfo:
             "provider": a.provider,
             "region": a.region,
             "endpoint": a.endpoint,
-            "protocol": a.protocol if a.provider == "tencent" else "",
+            "protocol": a.protocol if _spec_protocols(a.provider) else "",
             "key_id": self.key_id_masked,
             "source": self.source,
             "created_at": self.created_at.isoformat(),
@@ -141,12 +139,13 @@ def validate_account(account: Account) -> None:
             code="BadAccountName",
             name=account.name,
         )
-    if account.provider not in PROVIDER_IDS:
+    if account.provider not in providers.launchable_ids():
         raise InputError(
             QT_TRANSLATE_NOOP("LabGPU", "LabGPU cannot manage {provider} accounts."),
-            QT_TRANSLATE_NOOP("LabGPU", "Choose aws or tencent."),
+            QT_TRANSLATE_NOOP("LabGPU", "Choose one of: {choices}."),
             code="BadProvider",
             provider=account.provider,
+            choices=" ".join(providers.launchable_ids()),
         )
     if not re.match(r"^[a-z]{2,}(-[a-z0-9]+)+$", account.region or ""):
         raise InputError(
@@ -163,13 +162,18 @@ def validate_account(account: Account) -> None:
             endpoint=account.endpoint,
         )
     proto = account.extra.get("protocol", "https")
-    if proto not in TENCENT_PROTOCOLS:
+    if proto not in (_spec_protocols(account.provider) or ("https", "http")):
         raise InputError(
             QT_TRANSLATE_NOOP("LabGPU", "'{protocol}' is not a protocol LabGPU can use."),
             QT_TRANSLATE_NOOP("LabGPU", "Use https (or http for a local test server)."),
             code="BadProtocol",
             protocol=proto,
         )
+
+
+def _spec_protocols(provider: str) -> tuple[str, ...]:
+    found = providers.find_spec(provider)
+    return found.protocols if found is not None else ()
 
 
 def validate_credentials(creds: Credentials) -> None:

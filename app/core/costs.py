@@ -36,83 +36,21 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
+from . import providers
 from .currency import ExchangeRate, convert, default_rate
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .models import NATIVE_CURRENCY, Offer
+from .providers import UNKNOWN_RULE_SENTENCE as UNKNOWN_RULE_SENTENCE
+from .providers import BillingRule as BillingRule
 
 HOURS_PER_MONTH = 730.0  # 365 × 24 / 12, the convention AWS, Azure and GCP calculators use
 MONTHS_PER_YEAR = 12
 
 
-@dataclass(frozen=True)
-class BillingRule:
-    """How one provider turns running time into billed time, and the sentence that says so."""
-
-    provider: str
-    increment_s: int | None  # 1 = per second, 60 = per minute, None = not known
-    minimum_s: int  # billed at least this long per start
-    settlement: str  # "hourly", "weekly", "monthly", "" (not stated)
-    sentence: str  # QT_TRANSLATE_NOOP template, shown via translate()
-    source: str  # URL of the public page the rule comes from
-
-    @property
-    def known(self) -> bool:
-        return self.increment_s is not None
-
-    def text(self) -> str:
-        return translate(self.sentence)
-
-
-BILLING_RULES: dict[str, BillingRule] = {
-    "aws": BillingRule(
-        "aws", 1, 60, "",
-        QT_TRANSLATE_NOOP("LabGPU", "AWS bills Linux instances per second, with a 60-second minimum "
-                                    "each time an instance starts."),
-        "https://aws.amazon.com/ec2/pricing/on-demand/"),
-    "gcp": BillingRule(
-        "gcp", 1, 60, "",
-        QT_TRANSLATE_NOOP("LabGPU", "Google Cloud bills per second, after a one-minute minimum."),
-        "https://cloud.google.com/compute/vm-instance-pricing"),
-    "azure": BillingRule(
-        "azure", 1, 0, "",
-        QT_TRANSLATE_NOOP("LabGPU", "Azure bills virtual machines per second of use."),
-        "https://azure.microsoft.com/pricing/details/virtual-machines/linux/"),
-    "tencent": BillingRule(
-        "tencent", 1, 0, "hourly",
-        QT_TRANSLATE_NOOP("LabGPU", "Tencent Cloud bills pay-as-you-go per second and settles the "
-                                    "charge every hour."),
-        "https://cloud.tencent.com/document/product/213/2180"),
-    "alibaba": BillingRule(
-        "alibaba", 1, 0, "hourly",
-        QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud bills pay-as-you-go per second and issues a bill "
-                                    "every hour."),
-        "https://help.aliyun.com/zh/ecs/"),
-    "huawei": BillingRule(
-        "huawei", 1, 0, "hourly",
-        QT_TRANSLATE_NOOP("LabGPU", "Huawei Cloud bills pay-per-use per second and settles every hour."),
-        "https://support.huaweicloud.com/ecs/"),
-    "lambda": BillingRule(
-        "lambda", 60, 60, "weekly",
-        QT_TRANSLATE_NOOP("LabGPU", "Lambda bills in one-minute increments from launch to termination "
-                                    "(partial minutes counted as whole here) and invoices weekly."),
-        "https://docs.lambda.ai/public-cloud/billing"),
-    "paperspace": BillingRule(
-        "paperspace", None, 0, "monthly",
-        QT_TRANSLATE_NOOP("LabGPU", "Paperspace: billing increment unknown (time is prorated here); "
-                                    "each machine also has a monthly access and storage fee."),
-        "https://support.paperspace.com/hc/en-us/articles/360057895553"),
-}
-
-UNKNOWN_RULE_SENTENCE = QT_TRANSLATE_NOOP("LabGPU", "Billing rule unknown for this provider: time is "
-                                                    "prorated, the real bill may be higher.")
-
-
 def billing_rule(provider: str) -> BillingRule:
-    """The rule for `provider`; an unknown provider gets a rule that says it is unknown."""
-    rule = BILLING_RULES.get(provider)
-    if rule is None:
-        return BillingRule(provider, None, 0, "", UNKNOWN_RULE_SENTENCE, "")
-    return rule
+    """The rule for `provider` (from its ProviderSpec); an unknown provider gets a rule that says it
+    is unknown."""
+    return providers.billing_rule(provider)
 
 
 def billed_seconds(provider: str, seconds: float) -> float:

@@ -288,9 +288,20 @@ SSH_KEY_PATH_TAG = "labgpu:ssh-key-path"
 OLD_SSH_USER_TAG = "labgpu-user"
 
 
-def login_user(tags: dict[str, str]) -> str:
-    """The login user an instance's tags name (else ``ubuntu``, the user of the GPU images LabGPU launches)."""
-    return tags.get(SSH_USER_TAG, "") or tags.get(OLD_SSH_USER_TAG, "") or "ubuntu"
+def login_user(tags: dict[str, str], provider: str = "") -> str:
+    """The login user an instance's tags name: LabGPU's own tag, else the tag its provider declares
+    for it (``ProviderSpec.tags["login"]``), else the tag older launches wrote; else ``ubuntu``, the
+    user of the GPU images LabGPU launches."""
+    from .providers import find_spec
+
+    found = find_spec(provider) if provider else None
+    declared = found.tag("login") if found is not None else ""
+    return (
+        tags.get(SSH_USER_TAG, "")
+        or (tags.get(declared, "") if declared else "")
+        or tags.get(OLD_SSH_USER_TAG, "")
+        or "ubuntu"
+    )
 
 
 # LabGPU's own SSH key for the instances it launches (app.cloud.sshkeys keeps it there; its
@@ -331,7 +342,7 @@ def instance_hosts(paths: Paths | None = None, store: Store | None = None) -> li
             HostRecord(
                 name=name,
                 hostname=e.public_ip,
-                user=login_user(e.tags),
+                user=login_user(e.tags, e.provider),
                 instance_id=e.id,
                 provider=e.provider,
                 key_path=key,

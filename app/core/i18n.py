@@ -30,6 +30,19 @@ def set_translator(func: Callable[[str, str], str] | None) -> None:
     _translate = func
 
 
+_language = "en"
+
+
+def set_language(lang: str) -> None:
+    """The UI says which language it shows ("en" | "zh_CN"), for names a spec gives in both."""
+    global _language
+    _language = lang or "en"
+
+
+def language() -> str:
+    return _language
+
+
 def translate(template: str, context: str = CONTEXT) -> str:
     if _translate is None:
         return template

@@ -110,18 +110,9 @@ def _dt(s: str | None) -> datetime | None:
 
 
 def _running_cost(provider: str, price: float | None, start: datetime, end: datetime) -> float | None:
-    try:
-        from .costs import running_cost
-    except ImportError:  # pragma: no cover - costs ships with the app; kept for partial installs
-        running_cost = None  # type: ignore[assignment]
-    if running_cost is not None:
-        return running_cost(provider, price, start, end)
-    if price is None:
-        return None
-    seconds = max(0.0, (end - start).total_seconds())
-    if provider == "aws" and seconds > 0:
-        seconds = max(seconds, 60.0)
-    return seconds / 3600.0 * price
+    from .costs import running_cost
+
+    return running_cost(provider, price, start, end)
 
 
 @dataclass(frozen=True)

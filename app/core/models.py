@@ -2,26 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
 
-PROVIDERS: dict[str, str] = {
-    # id → display name. Ids are what the CLI and files use.
-    "aws": "AWS",
-    "azure": "Azure",
-    "gcp": "Google Cloud",
-    "tencent": "Tencent Cloud",
-    "alibaba": "Alibaba Cloud",
-    "huawei": "Huawei Cloud",
-    "lambda": "Lambda",
-    "paperspace": "Paperspace",
-}
+from .providers import CURRENCIES, NAMES
 
-# The currency each provider bills in (China sites in CNY).
-NATIVE_CURRENCY: dict[str, str] = {
-    "aws": "USD", "azure": "USD", "gcp": "USD", "lambda": "USD", "paperspace": "USD",
-    "tencent": "CNY", "alibaba": "CNY", "huawei": "CNY",
-}
+# id → English display name of every provider (a live view of app.core.providers' registry: the
+# catalog-only clouds plus the launchable plugins). Ids are what the CLI and files use.
+PROVIDERS: Mapping[str, str] = NAMES
+
+# The currency each provider bills in (China sites in CNY), from the same specs.
+NATIVE_CURRENCY: Mapping[str, str] = CURRENCIES
 
 
 @dataclass(frozen=True)

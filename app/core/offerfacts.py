@@ -6,6 +6,7 @@ Split out of app/core/advisor.py, which re-exports these names.
 
 from __future__ import annotations
 
+from . import providers
 from .models import Offer
 
 # Architecture by GpuSpec.model prefix (longest prefix wins). bf16 and TF32 arrived with Ampere.
@@ -51,53 +52,23 @@ def is_fractional(offer: Offer) -> bool:
     text = f"{offer.instance_type} {offer.notes}".lower()
     if any(w in text for w in _VGPU_WORDS):
         return True
-    # Tencent's GN7vw family is the vGPU (virtual workstation) variant of GN7.
-    return offer.provider == "tencent" and offer.instance_type.upper().startswith("GN7VW")
-
+    # Families a provider's spec names as vGPU variants (Tencent's GN7vw, virtual workstation GN7).
+    found = providers.find_spec(offer.provider)
+    prefixes = found.fractional_type_prefixes if found is not None else ()
+    return bool(prefixes) and offer.instance_type.upper().startswith(prefixes)
 
 
 # --- step 3: where a region is ----------------------------------------------------------------
 
-_CN_MAINLAND_TENCENT = ("ap-guangzhou", "ap-shanghai", "ap-beijing", "ap-chengdu", "ap-chongqing",
-                        "ap-nanjing", "ap-shenzhen", "ap-tianjin", "ap-qingyuan", "ap-hangzhou",
-                        "ap-wuhan", "ap-changsha", "ap-shijiazhuang", "ap-jinan", "ap-fuzhou",
-                        "ap-xian", "ap-zhengzhou", "ap-hefei", "ap-shenyang")
-_PREFIX_COUNTRY = {
-    "aws": (("us-", "US"), ("cn-", "CN"), ("ap-east-1", "HK"), ("ap-southeast-1", "SG"),
-            ("ap-northeast-1", "JP"), ("ap-northeast-2", "KR"), ("ap-south-1", "IN"),
-            ("ap-southeast-2", "AU"), ("ca-", "CA"), ("eu-central-1", "DE"), ("eu-west-1", "IE"),
-            ("eu-west-2", "GB"), ("eu-west-3", "FR"), ("eu-north-1", "SE")),
-    "azure": (("china", "CN"), ("eastus", "US"), ("westus", "US"), ("centralus", "US"),
-              ("southcentralus", "US"), ("northcentralus", "US"), ("westcentralus", "US"),
-              ("eastasia", "HK"), ("southeastasia", "SG"), ("japan", "JP"), ("korea", "KR"),
-              ("uk", "GB"), ("northeurope", "IE"), ("westeurope", "NL"), ("germany", "DE"),
-              ("swedencentral", "SE"), ("francecentral", "FR"), ("centralindia", "IN"),
-              ("australia", "AU"), ("canada", "CA")),
-    "gcp": (("us-", "US"), ("asia-east2", "HK"), ("asia-southeast1", "SG"), ("asia-northeast1", "JP"),
-            ("asia-northeast3", "KR"), ("asia-south1", "IN"), ("europe-west3", "DE"),
-            ("europe-west2", "GB"), ("europe-west4", "NL"), ("europe-west9", "FR"),
-            ("australia-", "AU"), ("northamerica-", "CA")),
-    "tencent": (("ap-hongkong", "HK"), ("ap-singapore", "SG"), ("ap-tokyo", "JP"), ("ap-seoul", "KR"),
-                ("ap-mumbai", "IN"), ("na-siliconvalley", "US"), ("na-ashburn", "US"),
-                ("eu-frankfurt", "DE"), ("na-toronto", "CA")),
-    "alibaba": (("cn-hongkong", "HK"), ("cn-", "CN"), ("ap-southeast-1", "SG"), ("ap-northeast-1", "JP"),
-                ("ap-northeast-2", "KR"), ("us-", "US"), ("eu-central-1", "DE"), ("eu-west-1", "GB")),
-    "huawei": (("cn-south-2", "CN"), ("ap-southeast-1", "HK"), ("ap-southeast-3", "SG"), ("cn-", "CN"),
-               ("af-", ""), ("la-", "")),
-    "lambda": (("us-", "US"), ("asia-northeast-1", "JP"), ("asia-south-1", "IN"),
-               ("europe-central-1", "DE"), ("me-west-1", "IL")),
-    "paperspace": (("ny2", "US"), ("ca1", "US"), ("east coast", "US"), ("west coast", "US"),
-                   ("ams1", "NL"), ("europe", "NL")),
-}
-
-
 def region_country(provider: str, region: str) -> str:
     """ISO country of a provider's region, '' when not known (then it never counts as in-country)."""
     r = region.strip().lower()
-    if provider == "tencent" and r in _CN_MAINLAND_TENCENT:
+    found = providers.find_spec(provider)
+    if found is None:
+        return ""
+    if r in found.mainland_regions:
         return "CN"
-    for prefix, country in _PREFIX_COUNTRY.get(provider, ()):
+    for prefix, country in found.region_countries:
         if r.startswith(prefix):
             return country
     return ""
-

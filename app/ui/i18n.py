@@ -44,4 +44,5 @@ def install(app: QCoreApplication, language: str) -> str:
     QLocale.setDefault(QLocale(QLocale.Language.Chinese, QLocale.Country.China)
                        if language == "zh_CN" else QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
     core_i18n.set_translator(QCoreApplication.translate)
+    core_i18n.set_language(language)
     return language

@@ -1,5 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>AdvisorPage</name>
@@ -451,7 +450,7 @@
         <translation>按 1 美元 = %1 元人民币换算（%2，%3）；换算仅供比较，实际按 %4 计费。</translation>
     </message>
     <message>
-        <source>the offer&apos;s currency</source>
+        <source>the offer's currency</source>
         <translation>报价的币种</translation>
     </message>
     <message>
@@ -828,10 +827,6 @@ Prepaid beats spot above: %2</source>
         <translation>价格来自未注明日期的快照</translation>
     </message>
     <message>
-        <source>AWS bills Linux instances per second, with a 60-second minimum each time an instance starts.</source>
-        <translation>AWS 对 Linux 实例按秒计费，每次启动最少计费 60 秒。</translation>
-    </message>
-    <message>
         <source>Google Cloud bills per second, after a one-minute minimum.</source>
         <translation>Google Cloud 按秒计费，最少计费 1 分钟。</translation>
     </message>
@@ -840,20 +835,40 @@ Prepaid beats spot above: %2</source>
         <translation>Azure 虚拟机按使用秒数计费。</translation>
     </message>
     <message>
-        <source>Tencent Cloud bills pay-as-you-go per second and settles the charge every hour.</source>
-        <translation>腾讯云按量计费按秒计费，每小时结算一次。</translation>
+        <source>Azure</source>
+        <translation>Azure</translation>
+    </message>
+    <message>
+        <source>Google Cloud</source>
+        <translation>谷歌云</translation>
+    </message>
+    <message>
+        <source>Alibaba Cloud</source>
+        <translation>阿里云</translation>
     </message>
     <message>
         <source>Alibaba Cloud bills pay-as-you-go per second and issues a bill every hour.</source>
         <translation>阿里云按量付费按秒计费，每小时出账。</translation>
     </message>
     <message>
+        <source>Huawei Cloud</source>
+        <translation>华为云</translation>
+    </message>
+    <message>
         <source>Huawei Cloud bills pay-per-use per second and settles every hour.</source>
         <translation>华为云按需计费按秒计费，每小时结算。</translation>
     </message>
     <message>
+        <source>Lambda</source>
+        <translation>Lambda</translation>
+    </message>
+    <message>
         <source>Lambda bills in one-minute increments from launch to termination (partial minutes counted as whole here) and invoices weekly.</source>
         <translation>Lambda 从启动到终止按 1 分钟为单位计费（此处不足 1 分钟按 1 分钟计），每周出账。</translation>
+    </message>
+    <message>
+        <source>Paperspace</source>
+        <translation>Paperspace</translation>
     </message>
     <message>
         <source>Paperspace: billing increment unknown (time is prorated here); each machine also has a monthly access and storage fee.</source>

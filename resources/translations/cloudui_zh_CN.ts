@@ -1,5 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>AccountDialog</name>
@@ -12,28 +11,8 @@
         <translation>添加云账号</translation>
     </message>
     <message>
-        <source>Tencent Cloud</source>
-        <translation>腾讯云</translation>
-    </message>
-    <message>
-        <source>AWS</source>
-        <translation>AWS</translation>
-    </message>
-    <message>
-        <source>e.g. lab-tencent</source>
-        <translation>例如 lab-tencent</translation>
-    </message>
-    <message>
         <source>Show</source>
         <translation>显示</translation>
-    </message>
-    <message>
-        <source>Session token (optional)</source>
-        <translation>会话令牌（可选）</translation>
-    </message>
-    <message>
-        <source>International site (cvm.intl.tencentcloudapi.com, prices in USD)</source>
-        <translation>国际站（cvm.intl.tencentcloudapi.com，价格以美元计）</translation>
     </message>
     <message>
         <source>Provider</source>
@@ -52,7 +31,7 @@
         <translation>自定义接入点</translation>
     </message>
     <message>
-        <source>Secrets are kept only in the system keyring; LabGPU&apos;s files keep the account&apos;s name.</source>
+        <source>Secrets are kept only in the system keyring; LabGPU's files keep the account's name.</source>
         <translation>密钥只保存在系统钥匙串中；LabGPU 的文件只记录账号名称。</translation>
     </message>
     <message>
@@ -64,28 +43,16 @@
         <translation>不变</translation>
     </message>
     <message>
-        <source>SecretId</source>
-        <translation>SecretId</translation>
+        <source>e.g. {name}</source>
+        <translation>例如 {name}</translation>
     </message>
     <message>
-        <source>Access key ID</source>
-        <translation>访问密钥 ID</translation>
+        <source>Key ID</source>
+        <translation>密钥 ID</translation>
     </message>
     <message>
-        <source>SecretKey</source>
-        <translation>SecretKey</translation>
-    </message>
-    <message>
-        <source>Secret access key</source>
-        <translation>私有访问密钥</translation>
-    </message>
-    <message>
-        <source>optional: host or URL, e.g. http://127.0.0.1:9000</source>
-        <translation>可选：主机名或 URL，例如 http://127.0.0.1:9000</translation>
-    </message>
-    <message>
-        <source>optional: endpoint_url, e.g. http://127.0.0.1:5000</source>
-        <translation>可选：endpoint_url，例如 http://127.0.0.1:5000</translation>
+        <source>Secret</source>
+        <translation>密钥</translation>
     </message>
     <message>
         <source>To change the keys, enter both the key id and the secret.</source>
@@ -333,14 +300,6 @@
 <context>
     <name>CloudUi</name>
     <message>
-        <source>AWS</source>
-        <translation>AWS</translation>
-    </message>
-    <message>
-        <source>Tencent Cloud</source>
-        <translation>腾讯云</translation>
-    </message>
-    <message>
         <source>{d} d {h} h</source>
         <translation>{d} 天 {h} 小时</translation>
     </message>
@@ -420,7 +379,7 @@
         <translation>刷新</translation>
     </message>
     <message>
-        <source>Ask every account&apos;s cloud now (F5)</source>
+        <source>Ask every account's cloud now (F5)</source>
         <translation>立即向所有账号的云端查询（F5）</translation>
     </message>
     <message>
@@ -607,7 +566,7 @@
         <translation>从访问管理（CAM）控制台复制 SecretId（以 AKID 开头），然后编辑账号。</translation>
     </message>
     <message>
-        <source>Tencent Cloud refused the request because this computer&apos;s clock is more than 5 minutes off.</source>
+        <source>Tencent Cloud refused the request because this computer's clock is more than 5 minutes off.</source>
         <translation>腾讯云拒绝了请求：这台电脑的时钟偏差超过 5 分钟。</translation>
     </message>
     <message>
@@ -619,7 +578,7 @@
         <translation>这个 API 密钥无权执行该操作：CAM 策略不允许（{detail}）。</translation>
     </message>
     <message>
-        <source>Ask the account owner to grant QcloudCVMFullAccess and QcloudVPCFullAccess to this key&apos;s user.</source>
+        <source>Ask the account owner to grant QcloudCVMFullAccess and QcloudVPCFullAccess to this key's user.</source>
         <translation>请主账号为该密钥所属用户授予 QcloudCVMFullAccess 和 QcloudVPCFullAccess。</translation>
     </message>
     <message>
@@ -699,7 +658,7 @@
         <translation>仍然关机（继续按全价计费），或销毁以停止所有计费。</translation>
     </message>
     <message>
-        <source>Tencent Cloud is throttling this account&apos;s API calls.</source>
+        <source>Tencent Cloud is throttling this account's API calls.</source>
         <translation>腾讯云正在限制该账号的 API 调用频率。</translation>
     </message>
     <message>
@@ -727,7 +686,7 @@
         <translation>无法连接腾讯云接入点 {endpoint}。</translation>
     </message>
     <message>
-        <source>Check the network connection and the account&apos;s endpoint, then retry: a retried launch never makes a second instance, and the instances list shows whether it went through.</source>
+        <source>Check the network connection and the account's endpoint, then retry: a retried launch never makes a second instance, and the instances list shows whether it went through.</source>
         <translation>检查网络连接和账号的接入点，然后重试：重试同一次创建绝不会多出一台实例，实例列表会显示它是否已创建。</translation>
     </message>
     <message>
@@ -735,7 +694,7 @@
         <translation>腾讯云接入点 {endpoint} 返回了 HTTP 错误。</translation>
     </message>
     <message>
-        <source>Check the account&apos;s endpoint (for the international site use cvm.intl.tencentcloudapi.com), then retry.</source>
+        <source>Check the account's endpoint (for the international site use cvm.intl.tencentcloudapi.com), then retry.</source>
         <translation>检查账号的接入点（国际站请用 cvm.intl.tencentcloudapi.com），然后重试。</translation>
     </message>
     <message>
@@ -902,6 +861,30 @@
         <source>Stopped, but this instance cannot stop without charging: it still bills the full hourly price. Terminate it to stop all charges.</source>
         <translation>已关机，但该实例不支持关机不收费：仍按每小时全价计费。销毁它才能停止所有计费。</translation>
     </message>
+    <message>
+        <source>Tencent Cloud</source>
+        <translation>腾讯云</translation>
+    </message>
+    <message>
+        <source>Tencent Cloud bills pay-as-you-go per second and settles the charge every hour.</source>
+        <translation>腾讯云按量计费按秒计费，每小时结算一次。</translation>
+    </message>
+    <message>
+        <source>SecretId</source>
+        <translation>SecretId</translation>
+    </message>
+    <message>
+        <source>SecretKey</source>
+        <translation>SecretKey</translation>
+    </message>
+    <message>
+        <source>optional: host or URL, e.g. http://127.0.0.1:9000</source>
+        <translation>可选：主机名或 URL，例如 http://127.0.0.1:9000</translation>
+    </message>
+    <message>
+        <source>International site (cvm.intl.tencentcloudapi.com, prices in USD)</source>
+        <translation>国际站（cvm.intl.tencentcloudapi.com，价格以美元计）</translation>
+    </message>
 </context>
 <context>
     <name>LaunchDialog</name>
@@ -1034,7 +1017,7 @@
         <translation>还没有{provider}账号：请先在“云账号”页添加，然后再创建。</translation>
     </message>
     <message>
-        <source>This account launches in {region}; the offer is in {offer}. Edit the account&apos;s region (or add one) to launch there.</source>
+        <source>This account launches in {region}; the offer is in {offer}. Edit the account's region (or add one) to launch there.</source>
         <translation>该账号在 {region} 创建实例，而报价在 {offer}。要在那里创建，请修改账号地域（或另加一个账号）。</translation>
     </message>
     <message>
@@ -1046,7 +1029,7 @@
         <translation>无法向云端查询可用区：{message}</translation>
     </message>
     <message>
-        <source>Your public address is {cidr}; only it (or the range you type, e.g. your VPN&apos;s) may connect to port 22.</source>
+        <source>Your public address is {cidr}; only it (or the range you type, e.g. your VPN's) may connect to port 22.</source>
         <translation>你的公网地址是 {cidr}；只有它（或你填写的网段，如 VPN 网段）能连接 22 端口。</translation>
     </message>
     <message>

@@ -1,5 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>LabGPU</name>
@@ -183,8 +182,12 @@
         <translation>备注：</translation>
     </message>
     <message>
-        <source>LabGPU launches instances on AWS and Tencent Cloud. For {provider}, rent it on their site, then add the server on the Hosts page from the SSH command they show.</source>
-        <translation>LabGPU 可在 AWS 和腾讯云上创建实例。{provider} 请在其官网租用，然后在“主机”页用其提供的 SSH 命令添加服务器。</translation>
+        <source>LabGPU launches instances on {launchable}. For {provider}, rent it on their site, then add the server on the Hosts page from the SSH command they show.</source>
+        <translation>LabGPU 可在 {launchable} 上创建实例。{provider} 请在其官网租用，然后在“主机”页用其提供的 SSH 命令添加服务器。</translation>
+    </message>
+    <message>
+        <source> and </source>
+        <translation>和</translation>
     </message>
     <message>
         <source>%1 (≈ %2%3 at the display rate)</source>
@@ -302,7 +305,7 @@
         <translation>GPU 数(&amp;P)：</translation>
     </message>
     <message>
-        <source>Maximum on-demand price per hour (spot price when &apos;Spot available&apos; is ticked). Unknown prices are hidden.</source>
+        <source>Maximum on-demand price per hour (spot price when 'Spot available' is ticked). Unknown prices are hidden.</source>
         <translation>按量计费每小时最高价格（勾选“可用竞价实例”时为竞价价格）。价格未知的报价会被隐藏。</translation>
     </message>
     <message>
@@ -341,7 +344,7 @@
         <translation>刷新实时价格(&amp;L)</translation>
     </message>
     <message>
-        <source>Ask every cloud account you added for today&apos;s prices, spot prices and sold-out types (Ctrl+R)</source>
+        <source>Ask every cloud account you added for today's prices, spot prices and sold-out types (Ctrl+R)</source>
         <translation>用已添加的每个云账号查询当前价格、竞价价格和售罄规格（Ctrl+R）</translation>
     </message>
     <message>
@@ -349,7 +352,7 @@
         <translation>刷新公开价格(&amp;P)</translation>
     </message>
     <message>
-        <source>Fetch Azure&apos;s public price list (no account needed) and mark each price with the time it was fetched. The other clouds publish no price list that can be read without an account.</source>
+        <source>Fetch Azure's public price list (no account needed) and mark each price with the time it was fetched. The other clouds publish no price list that can be read without an account.</source>
         <translation>获取 Azure 的公开价格表（无需账号），并为每个价格标注获取时间。其他云没有无需账号即可读取的价格表。</translation>
     </message>
     <message>
@@ -361,7 +364,7 @@
         <translation>美元 $</translation>
     </message>
     <message>
-        <source>Show prices in %1 (display only; you are billed in the provider&apos;s currency)</source>
+        <source>Show prices in %1 (display only; you are billed in the provider's currency)</source>
         <translation>以 %1 显示价格（仅用于显示；实际按云厂商的币种计费）</translation>
     </message>
     <message>
@@ -393,11 +396,11 @@
         <translation>无法获取实时价格。</translation>
     </message>
     <message>
-        <source>Fetching Azure&apos;s public price list…</source>
+        <source>Fetching Azure's public price list…</source>
         <translation>正在获取 Azure 的公开价格表…</translation>
     </message>
     <message>
-        <source>Fetching Azure&apos;s public prices: %1 (%2 of %3)…</source>
+        <source>Fetching Azure's public prices: %1 (%2 of %3)…</source>
         <translation>正在获取 Azure 公开价格：%1（第 %2 个，共 %3 个）…</translation>
     </message>
     <message>
@@ -457,8 +460,8 @@
         <translation>来自您账户的实时价格：%1 个。</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Advisor: %1&lt;/b&gt; — %2 recommended, %3 excluded (&lt;a href=&quot;excluded&quot;&gt;show&lt;/a&gt;)</source>
-        <translation>&lt;b&gt;选型顾问：%1&lt;/b&gt; — 推荐 %2 个，排除 %3 个（&lt;a href=&quot;excluded&quot;&gt;查看&lt;/a&gt;）</translation>
+        <source>&lt;b&gt;Advisor: %1&lt;/b&gt; — %2 recommended, %3 excluded (&lt;a href="excluded"&gt;show&lt;/a&gt;)</source>
+        <translation>&lt;b&gt;选型顾问：%1&lt;/b&gt; — 推荐 %2 个，排除 %3 个（&lt;a href="excluded"&gt;查看&lt;/a&gt;）</translation>
     </message>
     <message>
         <source>Nothing was excluded.</source>
@@ -556,7 +559,7 @@
         <translation>实例全部 GPU 的 FP16 稠密张量算力（TFLOPS）</translation>
     </message>
     <message>
-        <source>On-demand price per hour divided by the instance&apos;s total FP16 dense TFLOPS</source>
+        <source>On-demand price per hour divided by the instance's total FP16 dense TFLOPS</source>
         <translation>按量计费每小时价格除以实例 FP16 稠密总算力（TFLOPS）</translation>
     </message>
     <message>
@@ -568,7 +571,7 @@
         <translation>价格有多旧：N 分钟前获取（用你的账号实时获取，或来自公开价格表）、内置并附日期（超过一年会标出），或无日期快照</translation>
     </message>
     <message>
-        <source>This price is over a year old: check the provider&apos;s site before you rely on it.</source>
+        <source>This price is over a year old: check the provider's site before you rely on it.</source>
         <translation>这个价格已超过一年：使用前请到云厂商网站核对。</translation>
     </message>
     <message>

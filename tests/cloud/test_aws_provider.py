@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.cloud import aws as aws_mod
 from app.cloud.aws import AwsProvider, quota_for
+from app.cloud.aws import client as aws_mod
 from app.cloud.base import (
     AuthError,
     CapacityError,

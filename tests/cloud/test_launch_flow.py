@@ -137,7 +137,7 @@ def test_retry_with_same_token_yields_one_instance(psvc, aws_proxy, moto):
 
 
 def test_lost_answer_leaves_pending_record_that_reconcile_resolves(psvc, aws_proxy, moto, monkeypatch):
-    from app.cloud import aws as aws_mod
+    from app.cloud.aws import client as aws_mod
     from tests.fixtures.moto_server import DROP
 
     monkeypatch.setattr(aws_mod, "MAX_ATTEMPTS", 2)
@@ -233,7 +233,7 @@ def test_pending_launch_never_seen_is_given_up_after_ten_minutes(svc, moto):
 
 
 def test_status_check_failing_after_launch_does_not_fail_the_launch(psvc, aws_proxy, moto, monkeypatch):
-    from app.cloud import aws as aws_mod
+    from app.cloud.aws import client as aws_mod
 
     monkeypatch.setattr(aws_mod, "MAX_ATTEMPTS", 1)
     monkeypatch.setattr("app.cloud.launch.POLL_S", 0.05)

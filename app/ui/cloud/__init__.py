@@ -12,6 +12,7 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
+from app.core import providers
 from app.core.currency import money_text
 from app.core.settings import read_section, write_section
 from app.ui.shared.services import cloud_service  # noqa: F401 - the cloud pages import it from here
@@ -45,11 +46,8 @@ def remember(ctx: Any, **values: Any) -> None:
 
 
 def provider_name(provider: str) -> str:
-    names = {
-        "aws": QCoreApplication.translate("CloudUi", "AWS"),
-        "tencent": QCoreApplication.translate("CloudUi", "Tencent Cloud"),
-    }
-    return names.get(provider, provider)
+    """The provider's name in the user's language (from its ProviderSpec)."""
+    return providers.display_name(provider)
 
 
 def money(amount: float | None, currency: str, digits: int = 2) -> str:

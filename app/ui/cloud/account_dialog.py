@@ -1,4 +1,4 @@
-"""Add or edit a cloud account: name, provider, region, endpoint and the two secrets.
+"""Add or edit a cloud account: name, provider, region, endpoint and the credentials its spec asks for.
 
 The secrets go to the OS keyring through AccountBook (off the GUI thread); where no keyring exists
 the dialog says what to install and stores nothing. On edit, empty secret fields keep the stored
@@ -23,33 +23,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core import providers
+from app.core.i18n import translate
 from app.ui.cloud import cloud_service, error_sentence
-
-REGIONS = {
-    "aws": [
-        "us-east-1",
-        "us-east-2",
-        "us-west-2",
-        "eu-west-1",
-        "eu-central-1",
-        "ap-northeast-1",
-        "ap-southeast-1",
-    ],
-    "tencent": [
-        "ap-guangzhou",
-        "ap-shanghai",
-        "ap-beijing",
-        "ap-nanjing",
-        "ap-chengdu",
-        "ap-chongqing",
-        "ap-hongkong",
-        "ap-singapore",
-        "ap-tokyo",
-        "na-siliconvalley",
-        "eu-frankfurt",
-    ],
-}
-TENCENT_INTL = "cvm.intl.tencentcloudapi.com"
 
 
 class AccountDialog(QDialog):
@@ -75,11 +51,11 @@ class AccountDialog(QDialog):
         form = QFormLayout()
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
         self.provider_combo = QComboBox(self)
-        self.provider_combo.addItem(self.tr("Tencent Cloud"), "tencent")
-        self.provider_combo.addItem(self.tr("AWS"), "aws")
+        for spec in providers.specs():  # every provider LabGPU can launch on, from its plugin
+            if spec.capabilities.launch:
+                self.provider_combo.addItem(spec.display_name(), spec.id)
         self.provider_combo.currentIndexChanged.connect(self._on_provider_changed)
         self.name_edit = QLineEdit(self)
-        self.name_edit.setPlaceholderText(self.tr("e.g. lab-tencent"))
         self.region_combo = QComboBox(self)
         self.region_combo.setEditable(True)
         self.key_label = QLabel(self)
@@ -93,12 +69,10 @@ class AccountDialog(QDialog):
                 QLineEdit.EchoMode.Normal if on else QLineEdit.EchoMode.Password
             )
         )
-        self.token_label = QLabel(self.tr("Session token (optional)"), self)
+        self.token_label = QLabel(self)
         self.token_edit = QLineEdit(self)
         self.token_edit.setEchoMode(QLineEdit.EchoMode.Password)
-        self.intl_check = QCheckBox(
-            self.tr("International site (cvm.intl.tencentcloudapi.com, prices in USD)"), self
-        )
+        self.intl_check = QCheckBox(self)  # the provider's alternative site (spec.alt_endpoint)
         self.intl_check.toggled.connect(self._on_intl_check_toggled)
         self.endpoint_edit = QLineEdit(self)
         form.addRow(self.tr("Provider"), self.provider_combo)
@@ -144,7 +118,8 @@ class AccountDialog(QDialog):
         self.name_edit.setReadOnly(True)
         self._on_provider_changed()
         self.region_combo.setCurrentText(acc.region)
-        if acc.endpoint == TENCENT_INTL or acc.endpoint == "https://" + TENCENT_INTL:
+        alt = self.spec().alt_endpoint
+        if alt and acc.endpoint in (alt, "https://" + alt):
             self.intl_check.setChecked(True)
         else:
             self.endpoint_edit.setText(acc.endpoint)
@@ -157,31 +132,36 @@ class AccountDialog(QDialog):
         provider = self.provider()
         region = self.region_combo.currentText()
         self.region_combo.clear()
-        self.region_combo.addItems(REGIONS[provider])
+        spec = providers.spec(provider)
+        self.region_combo.addItems(list(spec.regions))
         if region and self._edit is not None:
             self.region_combo.setCurrentText(region)
-        tencent = provider == "tencent"
-        self.key_label.setText(self.tr("SecretId") if tencent else self.tr("Access key ID"))
-        self.secret_label.setText(self.tr("SecretKey") if tencent else self.tr("Secret access key"))
-        self.token_label.setVisible(not tencent)
-        self.token_edit.setVisible(not tencent)
-        self.intl_check.setVisible(tencent)
-        self.endpoint_edit.setPlaceholderText(
-            self.tr("optional: host or URL, e.g. http://127.0.0.1:9000")
-            if tencent
-            else self.tr("optional: endpoint_url, e.g. http://127.0.0.1:5000")
-        )
+        if spec.account_hint:
+            self.name_edit.setPlaceholderText(self.tr("e.g. {name}").format(name=spec.account_hint))
+        key, secret, token = (spec.credential(k) for k in ("key_id", "secret", "session_token"))
+        self.key_label.setText(translate(key.label) if key else self.tr("Key ID"))
+        self.secret_label.setText(translate(secret.label) if secret else self.tr("Secret"))
+        self.token_label.setText(translate(token.label) if token else "")
+        self.token_label.setVisible(token is not None)
+        self.token_edit.setVisible(token is not None)
+        self.intl_check.setText(translate(spec.alt_endpoint_label) if spec.alt_endpoint else "")
+        self.intl_check.setVisible(bool(spec.alt_endpoint))
+        self.endpoint_edit.setPlaceholderText(translate(spec.endpoint_hint) if spec.endpoint_hint else "")
 
     @Slot(bool)
     def _on_intl_check_toggled(self, on: bool) -> None:
         self.endpoint_edit.setEnabled(not on)
 
     def provider(self) -> str:
-        return str(self.provider_combo.currentData() or "tencent")
+        return str(self.provider_combo.currentData() or self.provider_combo.itemData(0))
+
+    def spec(self) -> providers.ProviderSpec:
+        return providers.spec(self.provider())
 
     def endpoint(self) -> str:
-        if self.provider() == "tencent" and self.intl_check.isChecked():
-            return TENCENT_INTL
+        alt = self.spec().alt_endpoint
+        if alt and self.intl_check.isChecked():
+            return alt
         return self.endpoint_edit.text().strip()
 
     def show_error(self, message: str, hint: str = "") -> None:
@@ -194,7 +174,7 @@ class AccountDialog(QDialog):
 
         name = self.name_edit.text().strip()
         key_id, secret = self.key_edit.text().strip(), self.secret_edit.text().strip()
-        token = self.token_edit.text().strip() if self.provider() == "aws" else ""
+        token = self.token_edit.text().strip() if self.spec().credential("session_token") else ""
         region = self.region_combo.currentText().strip()
         account = Account(name, self.provider(), region, self.endpoint())
         creds = Credentials(key_id, secret, token) if (key_id or secret or not self._edit) else None

@@ -39,6 +39,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core import providers
 from app.ui.cloud import cloud_service, cloud_settings, error_sentence, money, provider_name, remember
 
 STEP_ORDER = ("key", "security_group", "image", "request", "zone", "wait")
@@ -296,14 +297,10 @@ class LaunchDialog(QDialog):
             price = svc.on_demand_price(account, itype)
             zones: list[str] = []
             try:
-                provider = svc.provider(account.provider)
-                zone_fn = getattr(provider, "zones", None)
-                if callable(zone_fn):
+                if providers.has(account.provider, "zones"):
+                    provider = svc.provider(account.provider)
                     creds = svc.accounts.credentials(account.name)
-                    try:
-                        zones = list(zone_fn(account, creds, itype))
-                    except TypeError:
-                        zones = list(zone_fn(account, creds))
+                    zones = list(provider.zones(account, creds, itype))
             except LabGpuError as exc:
                 return zones, price, exc
             return zones, price, None

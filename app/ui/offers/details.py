@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core import providers
 from app.core.catalog import UNKNOWN_PRICE
 from app.core.currency import ExchangeRate, convert, format_money
 from app.core.i18n import translate
@@ -31,7 +32,6 @@ from app.core.offerprices import AGE_NO_PRICE, price_age, price_per_gpu_hour, pr
 log = logging.getLogger(__name__)
 
 # Providers whose instances LabGPU can launch itself (app.cloud providers).
-LAUNCHABLE_PROVIDERS = ("aws", "tencent")
 
 
 class OfferDetailsPanel(QWidget):
@@ -155,18 +155,19 @@ class OfferDetailsPanel(QWidget):
                 self.ctx.errors.report(exc)
 
     def _update_launch(self, offer: Offer) -> None:
-        can = offer.provider in LAUNCHABLE_PROVIDERS
+        can = providers.has(offer.provider, "launch")
         self.launch_button.setEnabled(can)
         self.launch_note.setVisible(not can)
         if not can:
             self.launch_note.setText(self.tr(
-                "LabGPU launches instances on AWS and Tencent Cloud. For {provider}, rent it on their site, "
+                "LabGPU launches instances on {launchable}. For {provider}, rent it on their site, "
                 "then add the server on the Hosts page from the SSH command they show.").format(
+                    launchable=self.tr(" and ").join(providers.display_name(p) for p in providers.launchable_ids()),
                     provider=PROVIDERS.get(offer.provider, offer.provider)))
 
     @Slot()
     def _on_launch_button_clicked(self) -> None:
-        if self._offer is None or self._offer.provider not in LAUNCHABLE_PROVIDERS:
+        if self._offer is None or not providers.has(self._offer.provider, "launch"):
             return
         # The Instances page owns launching (and lists the new instance once it is up).
         self.ctx.navigate("instances", {"launch": self._offer})

@@ -1,0 +1,484 @@
+"""Tencent Cloud CVM: accounts, live GPU prices, launch, start/stop/terminate.
+
+Uses the small ``tencentcloud-sdk-python-cvm`` + ``-common`` packages (imported lazily so the app
+starts without them and says what to install). Security groups live in the VPC API, which the CVM
+package does not ship: they go through the SDK's ``CommonClient`` with the same credentials and
+signature. Every call is made with a fresh client from the account and credentials it is given,
+so a rotated key takes effect at once.
+
+Each Tencent error code the app knows becomes a CloudError subclass with a sentence and a next
+step; throttling (``RequestLimitExceeded``) is retried with exponential backoff and never shown.
+"""
+
+from __future__ import annotations
+
+import csv
+import logging
+import re
+import time
+from collections.abc import Callable, Sequence
+from datetime import datetime, timezone
+from typing import Any
+from urllib.parse import urlparse
+
+from app.cloud.base import (
+    LABGPU_TAG_KEY,
+    LABGPU_TAG_VALUE,
+    CloudError,
+    Instance,
+    NotFoundError,
+    SdkMissingError,
+)
+from app.core.accounts import Account, Credentials
+from app.core.i18n import QT_TRANSLATE_NOOP
+
+from .errors import (
+    map_error,
+)
+from .spec import DEFAULT_HOST, LAUNCH_TAG, PROVIDER_ID, TOKEN_TAG_KEY
+
+log = logging.getLogger("app.cloud.tencent")
+
+API_VERSION = "2017-03-12"
+DEFAULT_SPOT_FRACTION = 0.8  # default spot max price: this fraction of the pay-as-you-go price
+
+# Tencent instance states → base.STATES
+STATE_MAP = {
+    "PENDING": "pending",
+    "LAUNCH_FAILED": "failed",
+    "RUNNING": "running",
+    "STOPPED": "stopped",
+    "STARTING": "starting",
+    "STOPPING": "stopping",
+    "REBOOTING": "running",
+    "SHUTDOWN": "terminated",  # stopped awaiting destruction (what a terminated instance shows)
+    "TERMINATING": "terminating",
+}
+
+# GPU model per instance family, for families missing from the bundled catalog.
+FAMILY_GPU = {
+    "GN7": ("T4", 16.0),
+    "GN7vw": ("T4", 16.0),
+    "GN10X": ("V100-32GB", 32.0),
+    "GN10Xp": ("V100-32GB", 32.0),
+    "GT4": ("A100-40GB", 40.0),
+    "GN8": ("P40", 24.0),
+    "GN6": ("P4", 8.0),
+    "GN6S": ("P4", 8.0),
+    "GNV4": ("A10", 24.0),
+    "GNV4v": ("A10", 24.0),
+    "GI3X": ("T4", 16.0),
+    "PNV4": ("A10", 24.0),
+}
+
+# ---------------------------------------------------------------------------------------------
+# Error codes → (exception class, message, next step). Templates are translated by the UI; params
+# available to every template: code, message (Tencent's text), region, zone, instance_type,
+# price (current spot price, "unknown" when not known), max_price, currency, endpoint.
+# ---------------------------------------------------------------------------------------------
+
+
+def _sdk() -> Any:
+    try:
+        from tencentcloud.common import credential
+        from tencentcloud.common.common_client import CommonClient
+        from tencentcloud.common.exception.tencent_cloud_sdk_exception import TencentCloudSDKException
+        from tencentcloud.common.profile.client_profile import ClientProfile
+        from tencentcloud.common.profile.http_profile import HttpProfile
+        from tencentcloud.cvm.v20170312 import cvm_client
+    except ImportError as exc:
+        raise SdkMissingError(
+            QT_TRANSLATE_NOOP("LabGPU", "The Tencent Cloud SDK is not installed ({module})."),
+            QT_TRANSLATE_NOOP(
+                "LabGPU",
+                "Install it with: pip install tencentcloud-sdk-python-cvm tencentcloud-sdk-python-common",
+            ),  # noqa: E501 - one string for lupdate
+            provider=PROVIDER_ID,
+            code="SdkMissing",
+            module=getattr(exc, "name", "") or "tencentcloud",
+        ) from None
+    return credential, cvm_client, CommonClient, ClientProfile, HttpProfile, TencentCloudSDKException
+
+
+def parse_endpoint(endpoint: str) -> tuple[str, str]:
+    """Account endpoint → (host[:port], protocol). "" → the China site over https.
+
+    Accepts a URL ("http://127.0.0.1:9000", "https://cvm.intl.tencentcloudapi.com") or a bare host.
+    """
+    text = (endpoint or "").strip()
+    if not text:
+        return DEFAULT_HOST, "https"
+    if "://" not in text:
+        return text.rstrip("/"), "https"
+    url = urlparse(text)
+    scheme = url.scheme.lower()
+    if scheme not in ("http", "https") or not url.netloc:
+        raise CloudError(
+            QT_TRANSLATE_NOOP("LabGPU", "The endpoint {endpoint} is not an http(s) URL or host name."),  # noqa: E501 - one string for lupdate
+            QT_TRANSLATE_NOOP(
+                "LabGPU",
+                "Use a host such as cvm.intl.tencentcloudapi.com or a URL such as http://127.0.0.1:9000.",
+            ),  # noqa: E501 - one string for lupdate
+            provider=PROVIDER_ID,
+            code="BadEndpoint",
+            endpoint=text,
+        )
+    return url.netloc, scheme
+
+
+def _service_host(host: str, service: str) -> str:
+    """The host for another Tencent service on the same site (cvm.intl.… → vpc.intl.…)."""
+    if host.startswith("cvm."):
+        return service + host[3:]
+    return host  # a custom endpoint (local server, gateway) answers every service
+
+
+def currency_for(account: Account) -> str:
+    """The international site bills in USD, the China site in CNY."""
+    host, _ = parse_endpoint(account.endpoint)
+    return "USD" if ".intl." in host else account.extra.get("currency", "CNY")
+
+
+_CATALOG: dict[str, dict[str, str]] | None = None
+
+
+def _catalog_rows() -> dict[str, dict[str, str]]:
+    """Bundled specs of Tencent GPU types (GPU model, VRAM, vCPU, RAM) to fill live offers."""
+    global _CATALOG
+    if _CATALOG is None:
+        rows: dict[str, dict[str, str]] = {}
+        try:
+            from app.core.resources import resource_path
+
+            with open(resource_path("catalog", "offers.csv"), encoding="utf-8", newline="") as fh:
+                for row in csv.DictReader(fh):
+                    if row.get("provider") == PROVIDER_ID:
+                        rows.setdefault(row["instance_type"], row)
+        except OSError as exc:
+            log.info("no bundled catalog for Tencent specs: %s", exc)
+        _CATALOG = rows
+    return _CATALOG
+
+
+def _float(value: Any) -> float | None:
+    try:
+        return None if value in (None, "") else float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _hourly(price: dict[str, Any] | None) -> float | None:
+    """Hourly price from an ItemPrice (the discounted price when the account has a discount)."""
+    if not price:
+        return None
+    for key in ("UnitPriceDiscount", "UnitPrice"):
+        value = _float(price.get(key))
+        if value is not None and value > 0:
+            return value
+    return None
+
+
+def _parse_time(text: str | None) -> datetime | None:
+    if not text:
+        return None
+    try:
+        return datetime.strptime(text, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=timezone.utc)
+    except ValueError:
+        try:
+            return datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(timezone.utc)
+        except ValueError:
+            return None
+
+
+_KEY_NAME_RE = re.compile(r"[^A-Za-z0-9_]")
+
+
+def _say(template: str, **params: Any) -> str:
+    """A progress sentence in the user's language (the UI installs the translator)."""
+    from app.core.i18n import translate
+
+    return translate(template).format(**params)
+
+
+_TAG_VALUE_RE = re.compile(r"[^A-Za-z0-9 _.:/=+@-]")
+
+
+def tag_value(text: str) -> str:
+    """Tencent tag values allow letters, digits, spaces and _ . : / = + - @ (at most 255)."""
+    return _TAG_VALUE_RE.sub("-", text or "")[:255]
+
+
+def key_pair_name(name: str) -> str:
+    """Tencent key names: letters, digits and underscores, at most 25 characters."""
+    clean = _KEY_NAME_RE.sub("_", name or "labgpu").strip("_") or "labgpu"
+    return clean[:25]
+
+
+
+class TencentClient:
+    """The plumbing every Tencent call goes through, reading instances, zones, quota and public
+    images (see TencentProvider)."""
+
+
+    # Seconds; tests shorten them.
+    launch_timeout = 600.0
+    operation_timeout = 300.0
+    poll_interval = 2.0
+    retry_base_delay = 0.5
+    max_attempts = 6
+
+    def __init__(self, sleep: Callable[[float], None] = time.sleep) -> None:
+        self._sleep = sleep
+
+    def _poll_delay(self, n: int) -> float:
+        """0.25 s, 0.5 s, 1 s … up to poll_interval: quick operations end fast, slow ones cost few calls."""
+        return min(self.poll_interval, 0.25 * float(2**n))
+
+    # -- plumbing ----------------------------------------------------------------------------
+    def _client(self, account: Account, creds: Credentials, service: str = "cvm", region: str = "") -> Any:
+        credential, cvm_client, common_client, client_profile, http_profile, _exc = _sdk()
+        host, protocol = parse_endpoint(account.endpoint)
+        if "://" not in (account.endpoint or ""):
+            protocol = account.extra.get("protocol", protocol)  # a bare host with protocol set apart
+        host = _service_host(host, service)
+        cred = credential.Credential(creds.key_id, creds.secret, creds.session_token or None)
+        profile = client_profile(
+            httpProfile=http_profile(endpoint=host, protocol=protocol, reqTimeout=30), language="en-US"
+        )
+        if service == "cvm":
+            return cvm_client.CvmClient(cred, region or account.region, profile)
+        return common_client(service, API_VERSION, cred, region or account.region, profile)
+
+    def _call(
+        self,
+        account: Account,
+        creds: Credentials,
+        action: str,
+        params: dict[str, Any],
+        *,
+        service: str = "cvm",
+        region: str = "",
+        context: dict[str, Any] | None = None,
+        state_changing: bool = False,
+    ) -> dict[str, Any]:
+        """One API call with throttling retried (exponential backoff); errors mapped."""
+        exc_type = _sdk()[5]
+        client = self._client(account, creds, service, region)
+        host, _ = parse_endpoint(account.endpoint)
+        ctx = {"region": region or account.region, "endpoint": host, "currency": currency_for(account)}
+        ctx.update(context or {})
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                response: dict[str, Any] = client.call_json(action, params)["Response"]
+            except exc_type as exc:
+                code = exc.get_code() or "Unknown"
+                if code.startswith("RequestLimitExceeded") and attempt < self.max_attempts:
+                    delay = self.retry_base_delay * (2 ** (attempt - 1))
+                    log.info("Tencent %s throttled (%s); retry %d in %.1fs", action, code, attempt, delay)
+                    self._sleep(delay)
+                    continue
+                log.info("Tencent %s failed: %s (request %s)", action, code, exc.get_request_id())
+                raise map_error(
+                    code, exc.get_message(), exc.get_request_id() or "", action=action, **ctx
+                ) from None
+            if state_changing:
+                from app.cloud import base
+
+                reporter = getattr(base, "report_request_id", None)
+                if reporter is not None:
+                    reporter(str(response.get("RequestId", "")))
+            return response
+
+
+    def zones(self, account: Account, creds: Credentials, instance_type: str = "") -> list[str]:
+        """The region's available zones; with a type, only those selling it (not SOLD_OUT)."""
+        response = self._call(account, creds, "DescribeZones", {})
+        zones = [
+            z["Zone"] for z in response.get("ZoneSet") or [] if z.get("ZoneState", "AVAILABLE") == "AVAILABLE"
+        ]
+        if instance_type:
+            try:
+                items = self._quota_items(account, creds, "POSTPAID_BY_HOUR", [instance_type])
+            except CloudError as exc:
+                log.info("zone offerings unavailable: %s", exc.code)
+                return zones
+            selling = {i.get("Zone") for i in items if i.get("Status") != "SOLD_OUT"}
+            zones = [z for z in zones if z in selling]
+        return zones
+
+
+    def _describe(
+        self,
+        account: Account,
+        creds: Credentials,
+        *,
+        ids: Sequence[str] = (),
+        filters: list[dict[str, Any]] | None = None,
+    ) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = []
+        offset = 0
+        while True:
+            params: dict[str, Any] = {"Offset": offset, "Limit": 100}
+            if ids:
+                params["InstanceIds"] = list(ids)
+            if filters:
+                params["Filters"] = filters
+            response = self._call(account, creds, "DescribeInstances", params)
+            batch = response.get("InstanceSet") or []
+            out.extend(batch)
+            offset += len(batch)
+            if ids or not batch or offset >= int(response.get("TotalCount") or 0):
+                return out
+
+    def _to_instance(
+        self, account: Account, raw: dict[str, Any], prices: dict[tuple[str, str, str], float] | None = None
+    ) -> Instance:
+        zone = (raw.get("Placement") or {}).get("Zone", "")
+        charge = raw.get("InstanceChargeType", "")
+        tags = {t.get("Key", ""): t.get("Value", "") for t in raw.get("Tags") or []}
+        state = STATE_MAP.get(raw.get("InstanceState", ""), "pending")
+        # A pay-as-you-go instance stopped with STOP_CHARGING no longer bills for compute.
+        price = (prices or {}).get((zone, raw.get("InstanceType", ""), charge))
+        if state == "terminated":
+            price = None  # the rate it billed stays in the ledger; nothing bills any more
+        key_ids = (raw.get("LoginSettings") or {}).get("KeyIds") or []
+        return Instance(
+            id=raw["InstanceId"],
+            account=account.name,
+            provider=PROVIDER_ID,
+            region=account.region,
+            zone=zone,
+            instance_type=raw.get("InstanceType", ""),
+            state=state,
+            spot=charge == "SPOTPAID",
+            public_ip=(raw.get("PublicIpAddresses") or [""])[0] or "",
+            private_ip=(raw.get("PrivateIpAddresses") or [""])[0] or "",
+            price_per_hour=price,
+            currency=currency_for(account),
+            launched_at=_parse_time(raw.get("CreatedTime")),
+            name=raw.get("InstanceName", ""),
+            image_id=raw.get("ImageId", ""),
+            key_name=key_ids[0] if key_ids else "",
+            raw_state=raw.get("InstanceState", "")
+            + (
+                f"/{raw['StopChargingMode']}"
+                if raw.get("InstanceState") == "STOPPED" and raw.get("StopChargingMode")
+                else ""
+            ),
+            tags=tags,
+        )
+
+    def _prices_for(
+        self, account: Account, creds: Credentials, raws: Sequence[dict[str, Any]]
+    ) -> dict[tuple[str, str, str], float]:
+        """Current hourly prices for the (zone, type, charge type) of these instances."""
+        wanted: dict[tuple[str, str], set[str]] = {}
+        for raw in raws:
+            zone = (raw.get("Placement") or {}).get("Zone", "")
+            charge = raw.get("InstanceChargeType", "")
+            if zone and charge in ("POSTPAID_BY_HOUR", "SPOTPAID"):
+                wanted.setdefault((zone, charge), set()).add(raw.get("InstanceType", ""))
+        prices: dict[tuple[str, str, str], float] = {}
+        for (zone, charge), types in wanted.items():
+            try:
+                items = self._quota_items(account, creds, charge, sorted(types), zone=zone)
+            except CloudError as exc:  # prices are a nicety here; the instance list must still show
+                log.info("no live price for %s in %s: %s", sorted(types), zone, exc.code)
+                continue
+            for item in items:
+                hourly = _hourly(item.get("Price"))
+                if hourly is not None:
+                    prices[(item.get("Zone", ""), item.get("InstanceType", ""), charge)] = hourly
+        return prices
+
+    def list_instances(self, account: Account, creds: Credentials) -> list[Instance]:
+        raws = self._describe(
+            account, creds, filters=[{"Name": f"tag:{LABGPU_TAG_KEY}", "Values": [LABGPU_TAG_VALUE]}]
+        )
+        prices = self._prices_for(account, creds, raws)
+        return [self._to_instance(account, raw, prices) for raw in raws]
+
+    def find_by_client_token(self, account: Account, creds: Credentials, token: str) -> Instance | None:
+        """The instance a launch with this token made (its own tag, or the launcher's labgpu-launch tag)."""
+        raws: list[dict[str, Any]] = []
+        for key in (TOKEN_TAG_KEY, LAUNCH_TAG):
+            raws = self._describe(
+                account, creds, filters=[{"Name": f"tag:{key}", "Values": [tag_value(token)]}]
+            )
+            raws = [r for r in raws if r.get("InstanceState") not in ("SHUTDOWN", "LAUNCH_FAILED")] or raws
+            if raws:
+                break
+        return (
+            self._to_instance(account, raws[0], self._prices_for(account, creds, raws[:1])) if raws else None
+        )
+
+    def get_instance(self, account: Account, creds: Credentials, instance_id: str) -> Instance | None:
+        raws = self._describe(account, creds, ids=[instance_id])
+        return self._to_instance(account, raws[0], self._prices_for(account, creds, raws)) if raws else None
+
+    # -- prices ------------------------------------------------------------------------------
+    def _quota_items(
+        self, account: Account, creds: Credentials, charge: str, instance_types: Sequence[str], zone: str = ""
+    ) -> list[dict[str, Any]]:
+        items: list[dict[str, Any]] = []
+        types = list(instance_types)
+        for start in range(0, max(len(types), 1), 10):  # Tencent filters take at most 10 values
+            filters = [{"Name": "instance-charge-type", "Values": [charge]}]
+            if types:
+                filters.append({"Name": "instance-type", "Values": types[start : start + 10]})
+            if zone:
+                filters.append({"Name": "zone", "Values": [zone]})
+            response = self._call(
+                account,
+                creds,
+                "DescribeZoneInstanceConfigInfos",
+                {"Filters": filters},
+                context={"zone": zone},
+            )
+            items.extend(response.get("InstanceTypeQuotaSet") or [])
+        return items
+
+    def current_price(
+        self, account: Account, creds: Credentials, instance_type: str, zone: str, spot: bool
+    ) -> float | None:
+        charge = "SPOTPAID" if spot else "POSTPAID_BY_HOUR"
+        for item in self._quota_items(account, creds, charge, [instance_type], zone=zone):
+            if item.get("Zone") == zone and item.get("InstanceType") == instance_type:
+                return _hourly(item.get("Price"))
+        return None
+
+
+    # -- images --------------------------------------------------------------------------------
+    def _public_images(
+        self, account: Account, creds: Credentials, instance_type: str = ""
+    ) -> list[dict[str, Any]]:
+        params: dict[str, Any] = {
+            "Filters": [{"Name": "image-type", "Values": ["PUBLIC_IMAGE"]}],
+            "Limit": 100,
+        }
+        if instance_type:
+            params["InstanceType"] = instance_type
+        images: list[dict[str, Any]] = []
+        for _page in range(10):  # public images number in the hundreds: read them all (at most 1000)
+            response = self._call(account, creds, "DescribeImages", dict(params, Offset=len(images)))
+            batch = list(response.get("ImageSet") or [])
+            images.extend(batch)
+            if not batch or len(images) >= int(response.get("TotalCount") or 0):
+                break
+        return images
+
+    def _any_public_image(self, account: Account, creds: Credentials) -> str:
+        images = self._public_images(account, creds)
+        ubuntu = [i for i in images if "ubuntu" in (i.get("OsName", "") + i.get("ImageName", "")).lower()]
+        pick = (ubuntu or images or [{}])[0].get("ImageId")
+        if not pick:
+            raise NotFoundError(
+                QT_TRANSLATE_NOOP("LabGPU", "Tencent Cloud listed no public images in {region}."),  # noqa: E501 - one string for lupdate
+                QT_TRANSLATE_NOOP("LabGPU", "Pass an image id (--image) from the CVM console."),  # noqa: E501 - one string for lupdate
+                provider=PROVIDER_ID,
+                code="NoImage",
+                region=account.region,
+            )
+        return str(pick)

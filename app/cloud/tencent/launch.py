@@ -1,0 +1,438 @@
+"""Launching on Tencent Cloud CVM: image choice, key pair, security group, RunInstances, wait."""
+
+from __future__ import annotations
+
+import logging
+import re
+import time
+from typing import Any
+
+from app.cloud.base import (
+    LABGPU_TAG_KEY,
+    LABGPU_TAG_VALUE,
+    CapacityError,
+    CloudError,
+    Instance,
+    LaunchRequest,
+    NotFoundError,
+    PriceTooLowError,
+    ProgressFn,
+)
+from app.core.accounts import Account, Credentials
+from app.core.hosts import SSH_KEY_PATH_TAG, SSH_USER_TAG
+from app.core.i18n import QT_TRANSLATE_NOOP
+
+from .client import (
+    DEFAULT_SPOT_FRACTION,
+    TencentClient,
+    _say,
+    currency_for,
+    key_pair_name,
+    tag_value,
+)
+from .spec import PROVIDER_ID, TOKEN_TAG_KEY
+
+log = logging.getLogger("app.cloud.tencent")
+
+class TencentLaunch(TencentClient):
+    """The launch steps."""
+
+    # -- launch --------------------------------------------------------------------------------
+    def pick_image(self, account: Account, creds: Credentials, instance_type: str) -> tuple[str, str, bool]:
+        """(image id, image name, is a GPU image with CUDA) for this type: a public GPU image when one
+        exists, else the newest public Ubuntu (the caller tells the user to install drivers)."""
+        images = [
+            i
+            for i in self._public_images(account, creds, instance_type)
+            if i.get("ImageState", "NORMAL") == "NORMAL" and not i.get("ImageDeprecated")
+        ]
+
+        def text(img: dict[str, Any]) -> str:
+            return f"{img.get('ImageName', '')} {img.get('ImageDescription', '')} {img.get('OsName', '')}".lower()  # noqa: E501
+
+        def score(img: dict[str, Any]) -> int:
+            t = text(img)
+            return (4 if "pytorch" in t else 0) + (2 if "cuda" in t else 0) + (1 if "gpu" in t else 0)
+
+        gpu = [i for i in images if score(i) >= 2]
+        if gpu:
+            best = max(gpu, key=lambda i: (score(i), i.get("CreatedTime", "")))
+            return best["ImageId"], best.get("ImageName", ""), True
+        ubuntu = [i for i in images if "ubuntu" in text(i)]
+        if ubuntu:
+            best = max(ubuntu, key=lambda i: (i.get("CreatedTime", ""), i.get("ImageName", "")))
+            return best["ImageId"], best.get("ImageName", ""), False
+        raise NotFoundError(
+            QT_TRANSLATE_NOOP(
+                "LabGPU", "No public GPU or Ubuntu image supports {instance_type} in {region}."
+            ),  # noqa: E501 - one string for lupdate
+            QT_TRANSLATE_NOOP("LabGPU", "Pick an image id in the CVM console and pass it with --image."),  # noqa: E501 - one string for lupdate
+            provider=PROVIDER_ID,
+            code="NoImage",
+            instance_type=instance_type,
+            region=account.region,
+        )
+
+    # -- launch --------------------------------------------------------------------------------
+    def _ensure_key(self, account: Account, creds: Credentials, req: LaunchRequest) -> str:
+        if not req.public_key:
+            raise CloudError(
+                QT_TRANSLATE_NOOP("LabGPU", "No SSH public key was given for the new instance."),
+                QT_TRANSLATE_NOOP("LabGPU", "Create a key or choose an existing one in the launch dialog."),  # noqa: E501 - one string for lupdate
+                provider=PROVIDER_ID,
+                code="NoSshKey",
+            )
+        wanted = " ".join(req.public_key.split()[:2])
+        base_name = key_pair_name(req.ssh_key_name or "labgpu")
+        response = self._call(account, creds, "DescribeKeyPairs", {"Limit": 100})
+        existing = response.get("KeyPairSet") or []
+        for kp in existing:
+            if " ".join((kp.get("PublicKey") or "").split()[:2]) == wanted:
+                return str(kp["KeyId"])
+        names = {kp.get("KeyName") for kp in existing}
+        name, n = base_name, 1
+        while name in names:  # same name, different key: never overwrite someone's key
+            n += 1
+            name = f"{base_name[:22]}_{n}"
+        response = self._call(
+            account,
+            creds,
+            "ImportKeyPair",
+            {"KeyName": name, "ProjectId": 0, "PublicKey": wanted},
+            state_changing=True,
+        )
+        return str(response["KeyId"])
+
+    def _ensure_security_group(self, account: Account, creds: Credentials, cidr: str) -> str:
+        if not cidr:
+            raise CloudError(
+                QT_TRANSLATE_NOOP("LabGPU", "No address range was given for SSH access."),
+                QT_TRANSLATE_NOOP(
+                    "LabGPU",
+                    "Give your public address (e.g. 203.0.113.7/32) or your VPN range; LabGPU never opens SSH to the whole internet by itself.",  # noqa: E501
+                ),  # noqa: E501 - one string for lupdate
+                provider=PROVIDER_ID,
+                code="NoSshCidr",
+            )
+        name = "labgpu-ssh-" + re.sub(r"[^0-9A-Za-z]", "-", cidr)
+        found = self._call(
+            account,
+            creds,
+            "DescribeSecurityGroups",
+            {"Filters": [{"Name": "security-group-name", "Values": [name]}], "Limit": "20"},
+            service="vpc",
+        )
+        for sg in found.get("SecurityGroupSet") or []:
+            if sg.get("SecurityGroupName") == name:
+                return str(sg["SecurityGroupId"])
+        created = self._call(
+            account,
+            creds,
+            "CreateSecurityGroup",
+            {
+                "GroupName": name,
+                "GroupDescription": f"LabGPU: SSH from {cidr} only",
+                "ProjectId": "0",
+                "Tags": [{"Key": LABGPU_TAG_KEY, "Value": LABGPU_TAG_VALUE}],
+            },
+            service="vpc",
+            state_changing=True,
+        )
+        sg_id = str(created["SecurityGroup"]["SecurityGroupId"])
+        self._call(
+            account,
+            creds,
+            "CreateSecurityGroupPolicies",
+            {
+                "SecurityGroupId": sg_id,
+                "SecurityGroupPolicySet": {
+                    "Ingress": [
+                        {
+                            "Protocol": "TCP",
+                            "Port": "22",
+                            "CidrBlock": cidr,
+                            "Action": "ACCEPT",
+                            "PolicyDescription": "LabGPU SSH",
+                        }
+                    ],
+                    "Egress": [
+                        {
+                            "Protocol": "ALL",
+                            "Port": "ALL",
+                            "CidrBlock": "0.0.0.0/0",
+                            "Action": "ACCEPT",
+                            "PolicyDescription": "LabGPU outbound",
+                        }
+                    ],
+                },
+            },
+            service="vpc",
+            state_changing=True,
+        )
+        return sg_id
+
+    def login_user_for_image(self, account: Account, creds: Credentials, image_id: str) -> str:
+        """The SSH user of an image: Tencent's Linux images log in as ``ubuntu`` on Ubuntu and ``root``
+        on every other distribution; "" for Windows or an image that cannot be read."""
+        try:
+            images = self._call(account, creds, "DescribeImages", {"ImageIds": [image_id]}).get("ImageSet") or []
+        except CloudError as exc:
+            log.info("image %s not read for its login user: %s", image_id, exc)
+            return ""
+        if not images:
+            return ""
+        img = images[0]
+        text = f"{img.get('OsName', '')} {img.get('Platform', '')} {img.get('ImageName', '')}".lower()
+        if "windows" in text:
+            return ""
+        return "ubuntu" if "ubuntu" in text else "root"
+
+    def run_instances_params(
+        self,
+        req: LaunchRequest,
+        *,
+        zone: str,
+        image_id: str,
+        key_id: str,
+        security_group_id: str,
+        max_price: float | None,
+        bandwidth_mbps: int = 100,
+        disk_type: str = "CLOUD_PREMIUM",
+        login_user: str = "",
+    ) -> dict[str, Any]:
+        """The RunInstances request body (public so a test checks every field against the SDK)."""
+        tags = [{"Key": LABGPU_TAG_KEY, "Value": LABGPU_TAG_VALUE}]
+        if req.client_token:
+            tags.append({"Key": TOKEN_TAG_KEY, "Value": tag_value(req.client_token)})
+        if login_user:
+            tags.append({"Key": SSH_USER_TAG, "Value": tag_value(login_user)})
+        tags += [
+            {"Key": k, "Value": tag_value(v)}
+            for k, v in req.tags.items()
+            if k not in (LABGPU_TAG_KEY, TOKEN_TAG_KEY, SSH_USER_TAG)
+            # A key path Tencent cannot store as written (a Windows or non-ASCII path) would name
+            # another file: left out, the host falls back to the default keys.
+            and not (k == SSH_KEY_PATH_TAG and tag_value(v) != v)
+        ]
+        params: dict[str, Any] = {
+            "InstanceChargeType": "SPOTPAID" if req.spot else "POSTPAID_BY_HOUR",
+            "Placement": {"Zone": zone},
+            "InstanceType": req.instance_type,
+            "ImageId": image_id,
+            "SystemDisk": {"DiskType": disk_type, "DiskSize": int(req.disk_gb)},
+            "InternetAccessible": {
+                "InternetChargeType": "TRAFFIC_POSTPAID_BY_HOUR",
+                "InternetMaxBandwidthOut": bandwidth_mbps,
+                "PublicIpAssigned": True,
+            },
+            "InstanceCount": 1,
+            "InstanceName": (req.name or f"labgpu-{req.instance_type}")[:60],
+            "LoginSettings": {"KeyIds": [key_id]},
+            "SecurityGroupIds": [security_group_id],
+            "TagSpecification": [{"ResourceType": "instance", "Tags": tags}],
+        }
+        if req.client_token:
+            params["ClientToken"] = req.client_token[:64]
+        if req.spot:
+            params["InstanceMarketOptions"] = {
+                "MarketType": "spot",
+                "SpotOptions": {
+                    "MaxPrice": f"{max_price:.4f}" if max_price else "",
+                    "SpotInstanceType": "one-time",
+                },
+            }
+            if not max_price:
+                del params["InstanceMarketOptions"]["SpotOptions"]["MaxPrice"]
+        return params
+
+    def launch(
+        self, account: Account, creds: Credentials, req: LaunchRequest, progress: ProgressFn | None = None
+    ) -> Instance:
+        def step(name: str, message: str = "") -> None:
+            if progress is not None:
+                progress(name, message)
+
+        zone = req.zone or next(iter(self.zones(account, creds, req.instance_type)), "")
+        ctx: dict[str, Any] = {"zone": zone, "instance_type": req.instance_type, "currency": currency_for(account)}
+        # Crash-and-retry: the same token already made an instance → return it, create nothing.
+        if req.client_token:
+            found = self.find_by_client_token(account, creds, req.client_token)
+            if found is not None and found.state not in ("terminated", "failed"):
+                step(
+                    "request",
+                    _say(QT_TRANSLATE_NOOP("LabGPU", "{id} already exists for this launch."), id=found.id),
+                )
+                return found
+        step("key", _say(QT_TRANSLATE_NOOP("LabGPU", "Registering the SSH public key with Tencent Cloud…")))
+        key_id = self._ensure_key(account, creds, req)
+        step(
+            "security_group",
+            _say(QT_TRANSLATE_NOOP("LabGPU", "Security group: SSH from {cidr} only."), cidr=req.ssh_cidr),
+        )
+        sg_id = self._ensure_security_group(account, creds, req.ssh_cidr)
+        if req.image_id:
+            image_id = req.image_id
+            step("image", _say(QT_TRANSLATE_NOOP("LabGPU", "Image {image}."), image=image_id))
+        else:
+            image_id, image_name, is_gpu = self.pick_image(account, creds, req.instance_type)
+            if is_gpu:
+                step(
+                    "image",
+                    _say(
+                        QT_TRANSLATE_NOOP("LabGPU", "GPU image {name} ({image})."),
+                        name=image_name,
+                        image=image_id,
+                    ),
+                )
+            else:
+                step(
+                    "image",
+                    _say(
+                        QT_TRANSLATE_NOOP(
+                            "LabGPU",
+                            "No public GPU image with CUDA found for {type}: using {name} ({image}); install the NVIDIA driver and CUDA yourself.",  # noqa: E501
+                        ),
+                        type=req.instance_type,
+                        name=image_name,
+                        image=image_id,
+                    ),
+                )
+        login = self.login_user_for_image(account, creds, image_id)
+        max_price = req.max_price
+        if req.spot and max_price is None:
+            on_demand = self.current_price(account, creds, req.instance_type, zone, spot=False)
+            if on_demand is None:
+                raise CloudError(
+                    QT_TRANSLATE_NOOP(
+                        "LabGPU",
+                        "The pay-as-you-go price of {instance_type} in {zone} is unknown, so no default spot maximum price can be set.",  # noqa: E501
+                    ),  # noqa: E501 - one string for lupdate
+                    QT_TRANSLATE_NOOP(
+                        "LabGPU", "Give a maximum spot price (--max-price) or launch on demand."
+                    ),  # noqa: E501 - one string for lupdate
+                    provider=PROVIDER_ID,
+                    code="NoOnDemandPrice",
+                    **ctx,
+                )
+            max_price = round(on_demand * DEFAULT_SPOT_FRACTION, 4)
+        params = self.run_instances_params(
+            req,
+            zone=zone,
+            image_id=image_id,
+            key_id=key_id,
+            security_group_id=sg_id,
+            max_price=max_price,
+            bandwidth_mbps=int(account.extra.get("bandwidth_mbps", 100)),
+            disk_type=account.extra.get("disk_type", "CLOUD_PREMIUM"),
+            login_user=login,
+        )
+        if req.spot:
+            step(
+                "request",
+                _say(
+                    QT_TRANSLATE_NOOP(
+                        "LabGPU", "Requesting spot {type} in {zone} (maximum {price} {currency}/h)…"
+                    ),
+                    type=req.instance_type,
+                    zone=zone,
+                    price=f"{max_price:.4f}" if max_price else "?",
+                    currency=ctx["currency"],
+                ),
+            )
+        else:
+            step(
+                "request",
+                _say(
+                    QT_TRANSLATE_NOOP("LabGPU", "Requesting pay-as-you-go {type} in {zone}…"),
+                    type=req.instance_type,
+                    zone=zone,
+                ),
+            )
+        try:
+            response = self._call(
+                account,
+                creds,
+                "RunInstances",
+                params,
+                state_changing=True,
+                context=dict(ctx, max_price=f"{max_price:.4f}" if max_price else "?"),
+            )
+        except PriceTooLowError as exc:
+            price = None
+            try:
+                price = self.current_price(account, creds, req.instance_type, zone, spot=True)
+            except CloudError:
+                pass
+            if price is not None:
+                exc.params["price"] = f"{price:.4f}"
+                exc.args = (exc.text(),)
+            raise
+        instance_id = (response.get("InstanceIdSet") or [""])[0]
+        if not instance_id:
+            raise CloudError(
+                QT_TRANSLATE_NOOP("LabGPU", "Tencent Cloud accepted the launch but returned no instance id."),  # noqa: E501 - one string for lupdate
+                QT_TRANSLATE_NOOP("LabGPU", "Open the instances page: LabGPU lists every tagged instance."),  # noqa: E501 - one string for lupdate
+                provider=PROVIDER_ID,
+                code="NoInstanceId",
+                request_id=str(response.get("RequestId", "")),
+            )
+        # Return at once (the instance bills from now): the launcher records it, then waits for RUNNING.
+        raws = self._describe(account, creds, ids=[instance_id])
+        if raws:
+            return self._to_instance(account, raws[0], self._prices_for(account, creds, raws))
+        return Instance(
+            id=instance_id,
+            account=account.name,
+            provider=PROVIDER_ID,
+            region=account.region,
+            zone=zone,
+            instance_type=req.instance_type,
+            state="pending",
+            spot=req.spot,
+            currency=ctx["currency"],
+            name=params["InstanceName"],
+            image_id=image_id,
+            key_name=key_id,
+            raw_state="PENDING",
+            tags={t["Key"]: t["Value"] for t in params["TagSpecification"][0]["Tags"]},
+        )
+
+    def wait_running(self, account: Account, creds: Credentials, instance_id: str) -> Instance:
+        """Poll until RUNNING (LAUNCH_FAILED → CapacityError; timeout → CloudError)."""
+        deadline = time.monotonic() + self.launch_timeout
+        polls = 0
+        last = None
+        while True:
+            raws = self._describe(account, creds, ids=[instance_id])
+            if raws:
+                raw = raws[0]
+                last = raw.get("InstanceState")
+                if last == "RUNNING":
+                    return self._to_instance(account, raw, self._prices_for(account, creds, raws))
+                if last == "LAUNCH_FAILED":
+                    raise CapacityError(
+                        QT_TRANSLATE_NOOP("LabGPU", "Instance {instance_id} failed to launch: {detail}"),
+                        QT_TRANSLATE_NOOP(
+                            "LabGPU",
+                            "Try another zone or instance type; nothing keeps billing for a failed launch.",
+                        ),  # noqa: E501 - one string for lupdate
+                        provider=PROVIDER_ID,
+                        code="LAUNCH_FAILED",
+                        instance_id=instance_id,
+                        detail=raw.get("LatestOperationErrorMsg") or "no reason given",
+                    )
+            if time.monotonic() > deadline:
+                raise CloudError(
+                    QT_TRANSLATE_NOOP("LabGPU", "Instance {instance_id} is still {state} after {seconds} s."),  # noqa: E501 - one string for lupdate
+                    QT_TRANSLATE_NOOP(
+                        "LabGPU",
+                        "It may still start: watch it on the instances page, and terminate it there if it never runs.",  # noqa: E501
+                    ),  # noqa: E501 - one string for lupdate
+                    provider=PROVIDER_ID,
+                    code="LaunchTimeout",
+                    instance_id=instance_id,
+                    state=last or "unknown",
+                    seconds=int(self.launch_timeout),
+                )
+            self._sleep(self._poll_delay(polls))
+            polls += 1

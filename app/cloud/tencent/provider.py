@@ -1,0 +1,132 @@
+"""Tencent Cloud CVM behind the Provider protocol: validate, start, stop, terminate (see client,
+prices and launch for the rest)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from app.cloud.base import (
+    CloudError,
+)
+from app.core.accounts import Account, Credentials
+from app.core.i18n import QT_TRANSLATE_NOOP
+
+from .client import (
+    _say,
+)
+from .launch import TencentLaunch
+from .prices import TencentPrices
+from .spec import PROVIDER_ID, SPEC
+
+log = logging.getLogger("app.cloud.tencent")
+
+class TencentProvider(TencentLaunch, TencentPrices):
+    """The Tencent Cloud CVM provider (see app.cloud.base.Provider)."""
+
+    id = PROVIDER_ID
+    display_name = SPEC.name
+    limitations: dict[str, str] = dict(SPEC.limitations)
+
+    # -- Provider protocol -------------------------------------------------------------------
+    def validate(self, account: Account, creds: Credentials) -> str:
+        response = self._call(account, creds, "DescribeRegions", {})
+        regions = [r.get("Region") for r in response.get("RegionSet") or []]
+        if account.region and regions and account.region not in regions:
+            raise CloudError(
+                QT_TRANSLATE_NOOP("LabGPU", "{region} is not a Tencent Cloud region this key can use."),  # noqa: E501 - one string for lupdate
+                QT_TRANSLATE_NOOP("LabGPU", "Edit the account and pick one of: {regions}."),
+                provider=PROVIDER_ID,
+                code="InvalidRegion",
+                region=account.region,
+                regions=", ".join(str(r) for r in regions[:12]),
+            )
+        masked = creds.key_id[:6] + "…" if len(creds.key_id) > 6 else creds.key_id
+        return _say(
+            QT_TRANSLATE_NOOP("LabGPU", "Tencent Cloud API key {key} ({n} regions)"),
+            key=masked,
+            n=len(regions),
+        )
+
+
+    # -- lifecycle -----------------------------------------------------------------------------
+    def _wait_operation(
+        self, account: Account, creds: Credentials, instance_id: str, done_states: Sequence[str]
+    ) -> dict[str, Any] | None:
+        """Poll until the last operation finished (LatestOperationState) and the state is reached."""
+        deadline = time.monotonic() + self.operation_timeout
+        polls = 0
+        while True:
+            raws = self._describe(account, creds, ids=[instance_id])
+            if not raws:
+                return None  # gone: terminated and destroyed
+            raw = raws[0]
+            op_state = raw.get("LatestOperationState")
+            if op_state == "FAILED":
+                raise CloudError(
+                    QT_TRANSLATE_NOOP(
+                        "LabGPU", "Tencent Cloud could not {operation} {instance_id}: {detail}"
+                    ),  # noqa: E501 - one string for lupdate
+                    QT_TRANSLATE_NOOP(
+                        "LabGPU", "Retry; if it keeps failing, check the instance in the CVM console."
+                    ),  # noqa: E501 - one string for lupdate
+                    provider=PROVIDER_ID,
+                    code="OperationFailed",
+                    instance_id=instance_id,
+                    operation=raw.get("LatestOperation") or "change",
+                    detail=raw.get("LatestOperationErrorMsg") or "no reason given",
+                    request_id=raw.get("LatestOperationRequestId") or "",
+                )
+            if op_state != "OPERATING" and raw.get("InstanceState") in done_states:
+                return raw
+            if time.monotonic() > deadline:
+                raise CloudError(
+                    QT_TRANSLATE_NOOP("LabGPU", "{instance_id} is still {state} after {seconds} s."),  # noqa: E501 - one string for lupdate
+                    QT_TRANSLATE_NOOP(
+                        "LabGPU", "Reload the instances page in a minute to see where it stands."
+                    ),  # noqa: E501 - one string for lupdate
+                    provider=PROVIDER_ID,
+                    code="OperationTimeout",
+                    instance_id=instance_id,
+                    state=raw.get("InstanceState", "?"),
+                    seconds=int(self.operation_timeout),
+                )
+            self._sleep(self._poll_delay(polls))
+            polls += 1
+
+    def start(self, account: Account, creds: Credentials, instance_id: str) -> None:
+        self._call(account, creds, "StartInstances", {"InstanceIds": [instance_id]}, state_changing=True)
+        self._wait_operation(account, creds, instance_id, ("RUNNING",))
+
+    def stop(self, account: Account, creds: Credentials, instance_id: str) -> str:
+        """Stop with STOP_CHARGING (compute stops billing); where the instance cannot, stop with
+        KEEP_CHARGING and say plainly that it still bills."""
+        params = {"InstanceIds": [instance_id], "StopType": "SOFT_FIRST", "StoppedMode": "STOP_CHARGING"}
+        try:
+            self._call(account, creds, "StopInstances", params, state_changing=True)
+            mode = "STOP_CHARGING"
+        except CloudError as exc:
+            if exc.code != "UnsupportedOperation.StoppedModeStopCharging":
+                raise
+            params["StoppedMode"] = "KEEP_CHARGING"
+            self._call(account, creds, "StopInstances", params, state_changing=True)
+            mode = "KEEP_CHARGING"
+        raw = self._wait_operation(account, creds, instance_id, ("STOPPED",))
+        if raw is not None and raw.get("StopChargingMode") in ("STOP_CHARGING", "KEEP_CHARGING"):
+            mode = raw["StopChargingMode"]
+        # Templates: the caller translates (CloudService.stop does).
+        if mode == "STOP_CHARGING":
+            return QT_TRANSLATE_NOOP(
+                "LabGPU",
+                "Stopped without charging: CPU, GPU and memory no longer bill; the cloud disks still bill, and the public IP may change when it starts again.",  # noqa: E501
+            )  # noqa: E501 - one string for lupdate
+        return QT_TRANSLATE_NOOP(
+            "LabGPU",
+            "Stopped, but this instance cannot stop without charging: it still bills the full hourly price. Terminate it to stop all charges.",  # noqa: E501
+        )  # noqa: E501 - one string for lupdate
+
+    def terminate(self, account: Account, creds: Credentials, instance_id: str) -> None:
+        self._call(account, creds, "TerminateInstances", {"InstanceIds": [instance_id]}, state_changing=True)
+        self._wait_operation(account, creds, instance_id, ("SHUTDOWN",))

@@ -1,0 +1,88 @@
+"""Specs of the clouds LabGPU lists in the offers catalog but does not launch on (no plugin).
+
+Billing rules: see the sources in app/core/costs.py's docstring. Region → country pairs are used by
+the advisor's "in my country" step.
+"""
+
+from __future__ import annotations
+
+from .i18n import QT_TRANSLATE_NOOP
+from .providers import BillingRule, ProviderSpec
+
+CATALOG_SPECS: tuple[ProviderSpec, ...] = (
+    ProviderSpec(
+        "azure", QT_TRANSLATE_NOOP("LabGPU", "Azure"), "", "USD",
+        BillingRule(
+            "azure", 1, 0, "",
+            QT_TRANSLATE_NOOP("LabGPU", "Azure bills virtual machines per second of use."),
+            "https://azure.microsoft.com/pricing/details/virtual-machines/linux/"),
+        region_countries=(
+            ("china", "CN"), ("eastus", "US"), ("westus", "US"), ("centralus", "US"),
+            ("southcentralus", "US"), ("northcentralus", "US"), ("westcentralus", "US"),
+            ("eastasia", "HK"), ("southeastasia", "SG"), ("japan", "JP"), ("korea", "KR"),
+            ("uk", "GB"), ("northeurope", "IE"), ("westeurope", "NL"), ("germany", "DE"),
+            ("swedencentral", "SE"), ("francecentral", "FR"), ("centralindia", "IN"),
+            ("australia", "AU"), ("canada", "CA")),
+        order=20,
+    ),
+    ProviderSpec(
+        "gcp", QT_TRANSLATE_NOOP("LabGPU", "Google Cloud"), "", "USD",
+        BillingRule(
+            "gcp", 1, 60, "",
+            QT_TRANSLATE_NOOP("LabGPU", "Google Cloud bills per second, after a one-minute minimum."),
+            "https://cloud.google.com/compute/vm-instance-pricing"),
+        region_countries=(
+            ("us-", "US"), ("asia-east2", "HK"), ("asia-southeast1", "SG"), ("asia-northeast1", "JP"),
+            ("asia-northeast3", "KR"), ("asia-south1", "IN"), ("europe-west3", "DE"),
+            ("europe-west2", "GB"), ("europe-west4", "NL"), ("europe-west9", "FR"),
+            ("australia-", "AU"), ("northamerica-", "CA")),
+        order=30,
+    ),
+    ProviderSpec(
+        "alibaba", QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud"), "", "CNY",
+        BillingRule(
+            "alibaba", 1, 0, "hourly",
+            QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud bills pay-as-you-go per second and issues a bill "
+                                        "every hour."),
+            "https://help.aliyun.com/zh/ecs/"),
+        region_countries=(
+            ("cn-hongkong", "HK"), ("cn-", "CN"), ("ap-southeast-1", "SG"), ("ap-northeast-1", "JP"),
+            ("ap-northeast-2", "KR"), ("us-", "US"), ("eu-central-1", "DE"), ("eu-west-1", "GB")),
+        order=50,
+    ),
+    ProviderSpec(
+        "huawei", QT_TRANSLATE_NOOP("LabGPU", "Huawei Cloud"), "", "CNY",
+        BillingRule(
+            "huawei", 1, 0, "hourly",
+            QT_TRANSLATE_NOOP("LabGPU", "Huawei Cloud bills pay-per-use per second and settles every hour."),
+            "https://support.huaweicloud.com/ecs/"),
+        region_countries=(
+            ("cn-south-2", "CN"), ("ap-southeast-1", "HK"), ("ap-southeast-3", "SG"), ("cn-", "CN"),
+            ("af-", ""), ("la-", "")),
+        order=60,
+    ),
+    ProviderSpec(
+        "lambda", QT_TRANSLATE_NOOP("LabGPU", "Lambda"), "", "USD",
+        BillingRule(
+            "lambda", 60, 60, "weekly",
+            QT_TRANSLATE_NOOP("LabGPU", "Lambda bills in one-minute increments from launch to termination "
+                                        "(partial minutes counted as whole here) and invoices weekly."),
+            "https://docs.lambda.ai/public-cloud/billing"),
+        region_countries=(
+            ("us-", "US"), ("asia-northeast-1", "JP"), ("asia-south-1", "IN"),
+            ("europe-central-1", "DE"), ("me-west-1", "IL")),
+        order=70,
+    ),
+    ProviderSpec(
+        "paperspace", QT_TRANSLATE_NOOP("LabGPU", "Paperspace"), "", "USD",
+        BillingRule(
+            "paperspace", None, 0, "monthly",
+            QT_TRANSLATE_NOOP("LabGPU", "Paperspace: billing increment unknown (time is prorated here); "
+                                        "each machine also has a monthly access and storage fee."),
+            "https://support.paperspace.com/hc/en-us/articles/360057895553"),
+        region_countries=(
+            ("ny2", "US"), ("ca1", "US"), ("east coast", "US"), ("west coast", "US"),
+            ("ams1", "NL"), ("europe", "NL")),
+        order=80,
+    ),
+)

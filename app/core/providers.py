@@ -1,0 +1,255 @@
+"""What the rest of LabGPU knows about a cloud provider: one frozen ``ProviderSpec`` per provider.
+
+A provider plugin (a package ``app/cloud/<name>/``, or a test's toy) declares its spec once and
+registers it here with :func:`register_spec`; core, cloud, ui and cli read names, credential
+fields, regions, billing rule, tag names and capabilities from the spec instead of spelling
+provider ids out. The clouds LabGPU only lists in the offers catalog (no launching) have specs in
+:mod:`app.core.catalog_providers`, so names and billing rules have one source.
+
+Core never imports ``app.cloud``: the launchable providers' specs arrive when the composition
+root's loader runs (``app.wiring.install_provider_loader``, installed by ``app/__init__.py``), the
+first time a spec is asked for.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+
+from .i18n import QT_TRANSLATE_NOOP, language, translate
+
+
+@dataclass(frozen=True)
+class BillingRule:
+    """How one provider turns running time into billed time, and the sentence that says so."""
+
+    provider: str
+    increment_s: int | None  # 1 = per second, 60 = per minute, None = not known
+    minimum_s: int  # billed at least this long per start
+    settlement: str  # "hourly", "weekly", "monthly", "" (not stated)
+    sentence: str  # QT_TRANSLATE_NOOP template, shown via translate()
+    source: str  # URL of the public page the rule comes from
+
+    @property
+    def known(self) -> bool:
+        return self.increment_s is not None
+
+    def text(self) -> str:
+        return translate(self.sentence)
+
+
+UNKNOWN_RULE_SENTENCE = QT_TRANSLATE_NOOP("LabGPU", "Billing rule unknown for this provider: time is "
+                                                    "prorated, the real bill may be higher.")
+
+
+def unknown_rule(provider: str) -> BillingRule:
+    return BillingRule(provider, None, 0, "", UNKNOWN_RULE_SENTENCE, "")
+
+
+@dataclass(frozen=True)
+class CredentialField:
+    """One credential the account dialog and ``labgpu accounts add`` ask for.
+
+    ``key`` names the Credentials attribute it fills: "key_id", "secret" or "session_token".
+    ``label`` is a QT_TRANSLATE_NOOP template (context "LabGPU"); ``hint`` a placeholder.
+    """
+
+    key: str
+    label: str
+    secret: bool = False
+    optional: bool = False
+    hint: str = ""
+    prompt: str = ""  # what ``labgpu accounts add`` asks (plain text; "" = the label)
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a launchable provider can do (read by the launcher, dialogs and watchers)."""
+
+    launch: bool = False  # LabGPU can launch, list and stop its instances
+    spot: bool = False  # spot / preemptible instances (the watcher polls interruption notices)
+    stop_without_charging: bool = False  # a stopped instance bills nothing for compute and disks
+    live_prices: bool = False  # refresh_prices() reads prices with an account
+    console_fingerprints: bool = False  # host_key_fingerprints() reads them from the console
+    zones: bool = False  # zones() lists the region's zones for capacity failover
+    find_by_client_token: bool = False  # crash recovery finds a launch by its client token
+
+
+@dataclass(frozen=True)
+class ProviderSpec:
+    id: str  # what the CLI and files use
+    name: str  # English display name, marked with QT_TRANSLATE_NOOP("LabGPU", …)
+    name_zh: str = ""  # Chinese display name ("" = the English one)
+    currency: str = "USD"  # the currency it bills in
+    billing: BillingRule | None = None  # None = unknown rule
+    regions: tuple[str, ...] = ()  # offered in the account dialog (the user may type another)
+    default_region: str = ""
+    # (region prefix, ISO country) pairs, first match wins; exact regions that are in mainland China
+    region_countries: tuple[tuple[str, str], ...] = ()
+    mainland_regions: tuple[str, ...] = ()
+    credentials: tuple[CredentialField, ...] = ()
+    endpoint_hint: str = ""  # placeholder of the custom endpoint field (QT_TRANSLATE_NOOP)
+    # An alternative site the account dialog offers as a check box (Tencent's international site)
+    alt_endpoint: str = ""
+    alt_endpoint_label: str = ""
+    protocols: tuple[str, ...] = ()  # endpoint protocols the account may choose (account.extra)
+    tags: Mapping[str, str] = field(default_factory=dict)  # role → tag name on its instances
+    capabilities: Capabilities = field(default_factory=Capabilities)
+    limitations: Mapping[str, str] = field(default_factory=dict)  # feature → reason (QT_TRANSLATE_NOOP)
+    fractional_type_prefixes: tuple[str, ...] = ()  # instance families that are vGPU slices
+    account_hint: str = ""  # example name for a new account
+    order: int = 1000  # place in lists (built-ins first)
+
+    def display_name(self) -> str:
+        """The name in the user's language."""
+        if self.name_zh and language().startswith("zh"):
+            translated = translate(self.name)
+            return self.name_zh if translated == self.name else translated
+        return translate(self.name)
+
+    @property
+    def billing_rule(self) -> BillingRule:
+        return self.billing if self.billing is not None else unknown_rule(self.id)
+
+    def credential(self, key: str) -> CredentialField | None:
+        return next((c for c in self.credentials if c.key == key), None)
+
+    def tag(self, role: str, default: str = "") -> str:
+        return self.tags.get(role, default)
+
+
+class ProviderPluginError(ImportError):
+    """A provider plugin could not be imported (raised, never skipped)."""
+
+
+_SPECS: dict[str, ProviderSpec] = {}
+_lock = threading.RLock()
+_loader: Callable[[], None] | None = None
+_loaded = False
+_loading = False
+
+
+def register_spec(spec: ProviderSpec) -> ProviderSpec:
+    with _lock:
+        _SPECS[spec.id] = spec
+    return spec
+
+
+def unregister_spec(provider_id: str) -> None:
+    with _lock:
+        _SPECS.pop(provider_id, None)
+
+
+def set_loader(loader: Callable[[], None] | None) -> None:
+    """The composition root installs the function that registers the plugin providers' specs."""
+    global _loader, _loaded
+    with _lock:
+        _loader = loader
+        _loaded = False
+
+
+def _ensure_loaded() -> None:
+    """Run the loader once. Other threads wait for it; the loading thread itself (a plugin asking for
+    a spec while it is imported) sees what is registered so far."""
+    global _loaded, _loading
+    if _loaded or _loader is None:
+        return
+    with _lock:
+        if _loaded or _loading:
+            return
+        _loading = True
+        try:
+            _loader()
+            _loaded = True
+        finally:
+            _loading = False
+
+
+def specs() -> list[ProviderSpec]:
+    """Every registered provider, built-ins first."""
+    _ensure_loaded()
+    with _lock:
+        return sorted(_SPECS.values(), key=lambda s: (s.order, s.id))
+
+
+def find_spec(provider_id: str) -> ProviderSpec | None:
+    _ensure_loaded()
+    return _SPECS.get(provider_id)
+
+
+def spec(provider_id: str) -> ProviderSpec:
+    """The spec of `provider_id`; KeyError when no plugin registered it."""
+    found = find_spec(provider_id)
+    if found is None:
+        raise KeyError(provider_id)
+    return found
+
+
+def launchable_ids() -> tuple[str, ...]:
+    """Ids of the providers LabGPU can launch on (accounts, launch dialog, CLI choices)."""
+    return tuple(s.id for s in specs() if s.capabilities.launch)
+
+
+def has(provider_id: str, capability: str) -> bool:
+    found = find_spec(provider_id)
+    return bool(found is not None and getattr(found.capabilities, capability))
+
+
+def billing_rule(provider_id: str) -> BillingRule:
+    found = find_spec(provider_id)
+    return found.billing_rule if found is not None else unknown_rule(provider_id)
+
+
+def display_name(provider_id: str) -> str:
+    found = find_spec(provider_id)
+    return found.display_name() if found is not None else provider_id
+
+
+class _Names(Mapping[str, str]):
+    """id → English display name of every registered provider (a live view of the registry)."""
+
+    def __getitem__(self, key: str) -> str:
+        found = find_spec(key)
+        if found is None:
+            raise KeyError(key)
+        return found.name
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([s.id for s in specs()])
+
+    def __len__(self) -> int:
+        return len(specs())
+
+    def __repr__(self) -> str:
+        return repr(dict(self))
+
+
+class _Currencies(Mapping[str, str]):
+    """id → the currency the provider bills in (a live view of the registry)."""
+
+    def __getitem__(self, key: str) -> str:
+        found = find_spec(key)
+        if found is None:
+            raise KeyError(key)
+        return found.currency
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([s.id for s in specs()])
+
+    def __len__(self) -> int:
+        return len(specs())
+
+
+NAMES: Mapping[str, str] = _Names()
+CURRENCIES: Mapping[str, str] = _Currencies()
+
+
+def _register_catalog_clouds() -> None:
+    from .catalog_providers import CATALOG_SPECS
+
+    for s in CATALOG_SPECS:
+        register_spec(s)
+
+
+_register_catalog_clouds()
