@@ -264,7 +264,8 @@ def test_engine_reconnects_by_itself_and_reports_waiting(sshd, relay, tmp_path):
             states.append(p.state)
 
     r = SyncEngine(connect, local, str(remote), SyncOptions(), progress=progress).run()
-    assert r.attempts == 3
+    # (a failure says whether the relay cut more than armed or something else dropped a connection)
+    assert (r.attempts, relay.cuts, len(connects)) == (3, 2, 3)
     assert "waiting" in states
     assert states[-1] == "done"
     assert tree_hashes(remote) == tree_hashes(local)
