@@ -41,6 +41,7 @@ from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.logsetup import register_secret
 from app.core.paths import Paths, default_paths
 from app.core.sshcmd import JumpHop, parse_jump
+from app.remote import vouch
 
 from . import fastssh
 from .hostkeys import AcceptCallback, HostKeyError, KnownHosts, verify_host_key
@@ -187,15 +188,9 @@ def find_host(name: str, paths: Paths | None = None) -> HostRecord:
     return hs.get(name)  # raises HostNotFoundError
 
 
-# A cloud that vouches for a launched instance's host key (the fingerprints its console printed at
-# first boot): set by the composition root (app/wiring.py), because remote never imports cloud.
-ConsoleVoucher = Callable[[HostRecord, "Paths | None"], Sequence[str]]
-_console_voucher: ConsoleVoucher | None = None
-
-
-def set_console_voucher(voucher: ConsoleVoucher | None) -> None:
-    global _console_voucher
-    _console_voucher = voucher
+def set_console_voucher(voucher: vouch.ConsoleVoucher | None) -> None:
+    """See app.remote.vouch (kept here for callers that already hold this module)."""
+    vouch.set_console_voucher(voucher)
 
 
 def console_fingerprints_for(rec: HostRecord, paths: Paths | None = None) -> list[str]:
@@ -205,10 +200,11 @@ def console_fingerprints_for(rec: HostRecord, paths: Paths | None = None) -> lis
     mismatch is refused. Best effort: any problem (no voucher, no account, no output yet, no network)
     gives [] and the user is asked as on any first contact.
     """
-    if _console_voucher is None or not rec.instance_id:
+    voucher = vouch.console_voucher()
+    if voucher is None or not rec.instance_id:
         return []
     try:
-        return [str(f) for f in _console_voucher(rec, paths)]
+        return [str(f) for f in voucher(rec, paths)]
     except Exception as exc:  # noqa: BLE001 - a bonus check; never blocks connecting
         log.info("no console fingerprints for %s: %s", rec.instance_id, type(exc).__name__)
         return []

@@ -187,12 +187,12 @@ def test_console_check_for_a_launched_aws_instance_uses_its_account(
     import boto3
 
     from app import wiring
-    from app.remote import ssh
+    from app.remote import vouch
 
-    assert ssh._console_voucher is None  # nothing wired: a plain first contact
-    monkeypatch.setattr(ssh, "_console_voucher", None)
+    assert vouch.console_voucher() is None  # nothing wired: a plain first contact
+    monkeypatch.setattr(vouch, "_console_voucher", None)
     wiring.install()  # what app/__main__.py does; monkeypatch puts None back afterwards
-    assert ssh._console_voucher is wiring.console_fingerprints
+    assert vouch.console_voucher() is wiring.console_fingerprints
 
     from app.core.accounts import Account, AccountBook, Credentials
     from app.core.hosts import instance_hosts

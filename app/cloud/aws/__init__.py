@@ -3,19 +3,43 @@
 Modules: spec (what LabGPU knows about AWS: names, regions, billing rule, tags, capabilities),
 errors (error table and service quotas), client (boto3 plumbing, imported lazily), launch (the
 launch steps), prices (live prices), provider (AwsProvider: the Provider protocol).
+
+Importing the package registers the spec only (plain data: the offers table and the advisor need
+it at start-up); the provider code is imported the first time a provider is made or one of the
+names below is used.
 """
 
 from __future__ import annotations
 
+import importlib
+from typing import Any
+
 from app.cloud.registry import register_plugin
 
-from .client import _console_text as _console_text
-from .client import _endpoint_for as _endpoint_for
-from .client import gpu_model_key as gpu_model_key
-from .client import login_user_for as login_user_for
-from .errors import ERRORS as ERRORS
-from .errors import quota_for as quota_for
-from .provider import AwsProvider as AwsProvider
 from .spec import SPEC as SPEC
 
-register_plugin(SPEC, AwsProvider)
+_LAZY = {
+    "AwsProvider": ".provider",
+    "_console_text": ".client",
+    "_endpoint_for": ".client",
+    "gpu_model_key": ".client",
+    "login_user_for": ".client",
+    "ERRORS": ".errors",
+    "quota_for": ".errors",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(module, __name__), name)
+
+
+def _provider() -> Any:
+    from .provider import AwsProvider
+
+    return AwsProvider()
+
+
+register_plugin(SPEC, _provider)
