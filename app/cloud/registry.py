@@ -36,6 +36,30 @@ def register_plugin(spec: ProviderSpec, factory: Callable[[], Provider] | None =
         _FACTORIES[spec.id] = factory
 
 
+def lazy_factory(package: str, module: str, class_name: str) -> Callable[[], Provider]:
+    """A factory that imports the provider's module (its SDK plumbing) only when a provider is made,
+    so registering a plugin at start-up costs its spec alone."""
+
+    def make() -> Provider:
+        cls = getattr(importlib.import_module(module, package), class_name)
+        return cls()  # type: ignore[no-any-return]
+
+    return make
+
+
+def lazy_exports(package: str, names: dict[str, str]) -> Callable[[str], object]:
+    """A module ``__getattr__`` for a plugin package: ``names`` maps a public name to the submodule
+    that defines it, imported on first use."""
+
+    def __getattr__(name: str) -> object:  # noqa: N807 - the module protocol's name
+        module = names.get(name)
+        if module is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        return getattr(importlib.import_module(module, package), name)
+
+    return __getattr__
+
+
 def unregister_plugin(provider_id: str) -> None:
     _FACTORIES.pop(provider_id, None)
     providers.unregister_spec(provider_id)

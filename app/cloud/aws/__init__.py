@@ -11,35 +11,21 @@ names below is used.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
-from app.cloud.registry import register_plugin
+from app.cloud.registry import lazy_exports, lazy_factory, register_plugin
 
 from .spec import SPEC as SPEC
 
-_LAZY = {
-    "AwsProvider": ".provider",
-    "_console_text": ".client",
-    "_endpoint_for": ".client",
-    "gpu_model_key": ".client",
-    "login_user_for": ".client",
-    "ERRORS": ".errors",
-    "quota_for": ".errors",
-}
+__getattr__ = lazy_exports(
+    __name__,
+    {
+        "AwsProvider": ".provider",
+        "_console_text": ".client",
+        "_endpoint_for": ".client",
+        "gpu_model_key": ".client",
+        "login_user_for": ".client",
+        "ERRORS": ".errors",
+        "quota_for": ".errors",
+    },
+)
 
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(module, __name__), name)
-
-
-def _provider() -> Any:
-    from .provider import AwsProvider
-
-    return AwsProvider()
-
-
-register_plugin(SPEC, _provider)
+register_plugin(SPEC, lazy_factory(__name__, ".provider", "AwsProvider"))

@@ -10,34 +10,20 @@ is imported the first time a provider is made or one of the names below is used.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
-from app.cloud.registry import register_plugin
+from app.cloud.registry import lazy_exports, lazy_factory, register_plugin
 
 from .spec import SPEC as SPEC
 
-_LAZY = {
-    "TencentProvider": ".provider",
-    "currency_for": ".client",
-    "key_pair_name": ".client",
-    "parse_endpoint": ".client",
-    "DOCUMENTED_ERROR_CODES": ".errors",
-    "map_error": ".errors",
-}
+__getattr__ = lazy_exports(
+    __name__,
+    {
+        "TencentProvider": ".provider",
+        "currency_for": ".client",
+        "key_pair_name": ".client",
+        "parse_endpoint": ".client",
+        "DOCUMENTED_ERROR_CODES": ".errors",
+        "map_error": ".errors",
+    },
+)
 
-
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(module, __name__), name)
-
-
-def _provider() -> Any:
-    from .provider import TencentProvider
-
-    return TencentProvider()
-
-
-register_plugin(SPEC, _provider)
+register_plugin(SPEC, lazy_factory(__name__, ".provider", "TencentProvider"))
