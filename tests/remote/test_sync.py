@@ -499,6 +499,53 @@ def test_many_small_files_go_as_tar_stream_and_keep_mtime(sshd, remote, tmp_path
     assert sync(sshd, local, remote).files == 0
 
 
+def test_each_tar_stream_makes_the_new_folders_of_its_own_files_first(sshd, remote, tmp_path, monkeypatch):
+    """Two tar streams run side by side and only the first carried the new folders: the other one's
+    tar then raced it creating the same folder and failed ("tar: sub/….labgpu-part: Cannot open: No
+    such file or directory", seen once in a loaded suite run). Now every stream holds a folder entry
+    for each new parent of its files, ahead of them, so no stream depends on another's progress.
+    The streams' bytes are read back with Python's tarfile."""
+    import io
+    import tarfile
+    import threading
+
+    from app.remote.sync import tarstream
+
+    local = tmp_path / "src"
+    write_tree(local, {**{f"a/{i:02d}.txt": b"a" * i for i in range(40)},
+                       **{f"z/deep/{i:02d}.txt": b"z" * i for i in range(40)}}, mtime=T0)
+    streams: dict[int, bytearray] = {}
+    lock = threading.Lock()
+    original_write = tarstream._ChannelWriter.write
+
+    def write(self, data):
+        with lock:
+            streams.setdefault(id(self), bytearray()).extend(data)
+        return original_write(self, data)
+
+    monkeypatch.setattr(tarstream._ChannelWriter, "write", write)
+    eng = SyncEngine(plain_connect(sshd), local, str(remote), SyncOptions(channels=4))
+    r = eng.run()
+    assert eng._tar_ok is True
+    assert r.files == 80
+    assert tree_hashes(remote) == tree_hashes(local)
+    assert part_files(remote) == []
+    assert len(streams) == 2
+    for data in streams.values():
+        seen_dirs: set[str] = set()
+        files = 0
+        with tarfile.open(fileobj=io.BytesIO(bytes(data)), mode="r|") as tar:
+            for m in tar:
+                if m.isdir():
+                    seen_dirs.add(m.name.rstrip("/"))
+                    continue
+                files += 1
+                parts = m.name.split("/")[:-1]
+                for k in range(len(parts)):
+                    assert "/".join(parts[: k + 1]) in seen_dirs, (m.name, sorted(seen_dirs))
+        assert files > 0
+
+
 def test_without_remote_tar_small_files_fall_back_to_sftp(extra_sshd, tmp_path):
     extra_sshd.install_executable("tar", "#!/bin/sh\necho 'tar: not found' >&2\nexit 127\n")
     remote = extra_sshd.remote_dir("notar")

@@ -57,6 +57,7 @@ class EngineBase:
         self._free_hint: int | None = None  # remote free bytes from this attempt's probe
         self._pool: _ChannelPool | None = None  # SFTP channels opened ahead of the transfer
         self._tar_dirs: list[str] = []  # folders the first tar stream creates (see _apply)
+        self._tar_planned_dirs: set[str] = set()  # every folder the plan makes (a stream makes its files' own)
         self._tar_make_root = False  # … and whether it creates the remote root first
 
     def _channel(self, t: paramiko.Transport) -> Channel:

@@ -259,6 +259,7 @@ class SyncEngine(RemoteListing, TarUploads, Downloads):
                 # one round trip less per step across a slow link: the tar stream makes the
                 # folders (and the root) itself; SFTP is needed only for the final renames
                 self._tar_dirs, self._tar_make_root = list(plan.mkdirs), not remote_exists
+                self._tar_planned_dirs = set(plan.mkdirs)
             elif up:
                 self._remote_prepare(t, shell, plan, remote_exists)
             else:

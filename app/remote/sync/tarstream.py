@@ -145,6 +145,15 @@ class TarUploads(Uploads):
         with self._lock:  # the first stream carries the folders; each creates the root if needed
             dirs, self._tar_dirs = self._tar_dirs, []
             make_root = self._tar_make_root
+            # Streams run side by side: one must not write into a new folder before the stream that
+            # carries the folders has made it, so each also makes its own files' new parent folders
+            # (tar -x takes a folder that already exists as it is).
+            own = {
+                parent
+                for item in job
+                for parent in _parents(item.path)
+                if parent in self._tar_planned_dirs
+            }.difference(dirs)
         nonce = new_nonce()
         what = "the remote tar to unpack the small files"
         cmd = b"tar -x --no-same-owner -f - -C " + _q(self.remote)
@@ -154,7 +163,8 @@ class TarUploads(Uploads):
         writer = _ChannelWriter(chan, self, what, self.opts.step_timeout)
         digests: dict[str, str] = {}
         buf: list[bytes] = [
-            tar_header(encode_name(d) + b"/", 0, int(time.time()), 0o755, b"5") for d in dirs
+            tar_header(encode_name(d) + b"/", 0, int(time.time()), 0o755, b"5")
+            for d in sorted({*dirs, *own}, key=lambda d: (d.count("/"), d))  # parents first
         ]
         buffered = payload = 0
         try:
@@ -240,3 +250,9 @@ class TarUploads(Uploads):
             return [(item, digests[item.path]) for item in job]
         self._commit_remote(get_ch(), job)
         return []
+
+
+def _parents(path: str) -> list[str]:
+    """``a/b/c.txt`` → ``["a", "a/b"]``."""
+    parts = path.split("/")[:-1]
+    return ["/".join(parts[: k + 1]) for k in range(len(parts))]
