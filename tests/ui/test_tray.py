@@ -133,10 +133,22 @@ class Driver:
 
 
 def _trayer(display: str) -> subprocess.Popen:
-    return subprocess.Popen(["trayer", "--edge", "top", "--align", "right", "--widthtype", "request",
-                             "--height", "24", "--transparent", "false"],
-                            env=dict(os.environ, DISPLAY=display), stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+    """trayer's panel, shown: its window is on the screen before this returns. A trayer that died
+    on start (a loaded machine, the X server still settling) is started again."""
+    env = dict(os.environ, DISPLAY=display)
+    for _attempt in range(3):
+        proc = subprocess.Popen(["trayer", "--edge", "top", "--align", "right", "--widthtype", "request",
+                                 "--height", "24", "--transparent", "false"],
+                                env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 30  # an upper bound on trayer showing its panel
+        while proc.poll() is None and time.monotonic() < deadline:
+            tree = subprocess.run(["xwininfo", "-root", "-tree"], env=env, capture_output=True, text=True,
+                                  timeout=20).stdout
+            if '("panel" "trayer")' in tree:
+                return proc
+            time.sleep(0.1)
+        _stop(proc)
+    pytest.fail("trayer did not show its panel (started three times)")
 
 
 def _stop_and_check(driver: Driver, iid: str, tencent_server) -> None:
