@@ -571,7 +571,7 @@ class CloudService:
                 self.pending.not_launched(pending.client_token, "the cloud shows no instance for this launch")
         if any(p.status == "done" for p in self.pending.all()):
             result = ReconcileResult(self.ledger.list(), result.errors, result.gone)
-        return result
+        return dataclasses.replace(result, accounts=len(accounts))
 
     # -- actions ---------------------------------------------------------------------------------
     def _entry(self, instance_id: str) -> LedgerEntry:

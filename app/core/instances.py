@@ -184,6 +184,7 @@ class ReconcileResult:
     entries: list[LedgerEntry]
     errors: dict[str, Exception]  # account name → why its cloud could not be asked (ledger kept as is)
     gone: list[str] = field(default_factory=list)  # ids the cloud no longer lists (now marked terminated)
+    accounts: int = -1  # how many accounts were asked (-1: not said); 0 = nothing was checked
 
 
 class Ledger:

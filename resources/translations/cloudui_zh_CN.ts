@@ -459,6 +459,10 @@
         <translation>正在向云端核对…</translation>
     </message>
     <message>
+        <source>No cloud account yet, so nothing was checked: add one on the Accounts page (Ctrl+4).</source>
+        <translation>还没有云账号，所以没有核对任何内容：请在“云账号”页添加一个（Ctrl+4）。</translation>
+    </message>
+    <message>
         <source>Checked with the clouds at {time}; again every minute (F5 now).</source>
         <translation>已于 {time} 与云端核对；每分钟自动核对一次（按 F5 立即核对）。</translation>
     </message>

@@ -60,7 +60,7 @@
     </message>
     <message>
         <source>your setting</source>
-        <translation>您的设置</translation>
+        <translation>你的设置</translation>
     </message>
     <message>
         <source>CFETS RMB central parity</source>
@@ -377,7 +377,7 @@
     </message>
     <message>
         <source>Fetching live prices from your cloud accounts…</source>
-        <translation>正在从您的云账号获取实时价格…</translation>
+        <translation>正在从你的云账号获取实时价格…</translation>
     </message>
     <message>
         <source>{n} live prices fetched; these accounts failed: {names}.</source>
@@ -457,7 +457,7 @@
     </message>
     <message>
         <source>Live prices from your accounts: %1.</source>
-        <translation>来自您账户的实时价格：%1 个。</translation>
+        <translation>来自你账户的实时价格：%1 个。</translation>
     </message>
     <message>
         <source>&lt;b&gt;Advisor: %1&lt;/b&gt; — %2 recommended, %3 excluded (&lt;a href="excluded"&gt;show&lt;/a&gt;)</source>

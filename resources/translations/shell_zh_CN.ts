@@ -266,7 +266,7 @@
     </message>
     <message>
         <source>started through pkexec (asks for your password)</source>
-        <translation>通过 pkexec 启动（会询问您的密码）</translation>
+        <translation>通过 pkexec 启动（会询问你的密码）</translation>
     </message>
     <message>
         <source>started in the test network namespace</source>

@@ -49,7 +49,7 @@
     </message>
     <message>
         <source>Your system will ask for your password to start OpenVPN.</source>
-        <translation>系统会要求输入您的密码以启动 OpenVPN。</translation>
+        <translation>系统会要求输入你的密码以启动 OpenVPN。</translation>
     </message>
     <message>
         <source>Starting OpenVPN needs administrator rights, and pkexec is not available.</source>
@@ -265,7 +265,7 @@
     </message>
     <message>
         <source>Choose the .ovpn file your VPN provider gave you.</source>
-        <translation>请选择 VPN 提供方给您的 .ovpn 文件。</translation>
+        <translation>请选择 VPN 提供方给你的 .ovpn 文件。</translation>
     </message>
     <message>
         <source>The profile contains binary data.</source>
@@ -297,7 +297,7 @@
     </message>
     <message>
         <source>Choose the client profile your VPN provider gave you.</source>
-        <translation>请选择 VPN 提供方给您的客户端配置。</translation>
+        <translation>请选择 VPN 提供方给你的客户端配置。</translation>
     </message>
     <message>
         <source>Unknown inline block &lt;{tag}&gt; at line {line} of the profile.</source>
@@ -517,7 +517,7 @@ Server: {server}</source>
     </message>
     <message>
         <source>Reach lab and cloud servers on their private network. LabGPU runs OpenVPN for you, keeps passwords in the keyring and reconnects by itself unless you disconnect.</source>
-        <translation>通过私有网络访问实验室和云端服务器。LabGPU 替您运行 OpenVPN，把密码保存在钥匙环中，并在断线后自动重连（除非您主动断开）。</translation>
+        <translation>通过私有网络访问实验室和云端服务器。LabGPU 替你运行 OpenVPN，把密码保存在钥匙环中，并在断线后自动重连（除非你主动断开）。</translation>
     </message>
     <message>
         <source>Import .ovpn…</source>
@@ -559,7 +559,7 @@ Server: {server}</source>
         <source>No VPN profiles yet.
 Import the .ovpn file your lab or VPN provider gave you (Ctrl+O).</source>
         <translation>还没有 VPN 配置。
-请导入实验室或 VPN 提供方给您的 .ovpn 文件（Ctrl+O）。</translation>
+请导入实验室或 VPN 提供方给你的 .ovpn 文件（Ctrl+O）。</translation>
     </message>
     <message>
         <source>State changes</source>
@@ -599,7 +599,7 @@ Import the .ovpn file your lab or VPN provider gave you (Ctrl+O).</source>
     </message>
     <message>
         <source>&lt;span style=&apos;color:#b26a00&apos;&gt;runs scripts (you allowed it)&lt;/span&gt;</source>
-        <translation>&lt;span style=&apos;color:#b26a00&apos;&gt;会运行脚本（您已允许）&lt;/span&gt;</translation>
+        <translation>&lt;span style=&apos;color:#b26a00&apos;&gt;会运行脚本（你已允许）&lt;/span&gt;</translation>
     </message>
     <message>
         <source>log: {path}</source>
@@ -655,7 +655,7 @@ Import it only if you trust who made it.</source>
     </message>
     <message>
         <source>Connecting asks for your password (pkexec) to start OpenVPN ({path}).</source>
-        <translation>连接时会要求输入您的密码（pkexec）以启动 OpenVPN（{path}）。</translation>
+        <translation>连接时会要求输入你的密码（pkexec）以启动 OpenVPN（{path}）。</translation>
     </message>
     <message>
         <source>OpenVPN runs in network namespace {ns} (test mode).</source>

@@ -394,6 +394,16 @@ def test_a_reconcile_that_listed_the_cloud_before_a_terminate_does_not_bring_the
     assert not page.reconciling
 
 
+def test_instances_page_without_an_account_says_nothing_was_checked(qtbot, ctx):
+    from app.ui.cloud.instances_page import InstancesPage
+
+    page = InstancesPage(ctx)
+    qtbot.addWidget(page)
+    qtbot.waitUntil(lambda: "nothing was checked" in page.sync_label.text(), timeout=10000)
+    assert "Checked with the clouds" not in page.sync_label.text()
+    assert "Accounts page" in page.sync_label.text()
+
+
 def test_instance_launched_before_a_crash_appears_after_restart(qtbot, ctx, tc_account, tencent_server):
     """Another LabGPU run launched it (here: straight through the provider) and died before recording
     it: the page's reconcile at start finds it by its tag."""

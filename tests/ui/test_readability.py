@@ -64,12 +64,14 @@ def test_a_toolbar_wraps_to_a_second_row_rather_than_cutting_a_label(qtbot):
     assert all(b.geometry().right() <= 420 for b in buttons)  # and stays inside the window
 
 
-def test_the_hosts_toolbar_is_a_wrapping_row(app_window):
+def test_the_hosts_and_instances_toolbars_are_wrapping_rows(app_window):
     from app.ui.widgets import FlowLayout
 
     _ctx, window = app_window
-    window.show_page("hosts")
-    page = window.pages["hosts"]
-    layout = page.add_button.parentWidget().layout()
-    bars = [layout.itemAt(i).layout() for i in range(layout.count()) if layout.itemAt(i).layout()]
-    assert any(isinstance(b, FlowLayout) and b.indexOf(page.add_button) >= 0 for b in bars)
+    for page_id, button in (("hosts", "add_button"), ("instances", "launch_button")):
+        window.show_page(page_id)
+        page = window.pages[page_id]
+        first = getattr(page, button)
+        layout = first.parentWidget().layout()
+        bars = [layout.itemAt(i).layout() for i in range(layout.count()) if layout.itemAt(i).layout()]
+        assert any(isinstance(b, FlowLayout) and b.indexOf(first) >= 0 for b in bars), page_id

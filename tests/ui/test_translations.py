@@ -83,3 +83,11 @@ def test_placeholder_check_catches_a_dropped_or_renamed_field():
         same_fields = sorted(re.findall(field, src)) == sorted(re.findall(field, tr))
         same_args = sorted(re.findall(r"%\d", src)) == sorted(re.findall(r"%\d", tr))
         assert not (same_fields and same_args), (src, tr)
+
+
+def test_the_chinese_text_speaks_to_the_student_one_way():
+    """你 everywhere (the VPN page said 您 where the others say 你)."""
+    formal = [(d, m.findtext("source")) for d in DOMAINS
+              for m in ET.parse(i18n.ts_path(d)).getroot().iter("message")
+              if "您" in (m.findtext("translation") or "")]
+    assert formal == []

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QDialog,
     QDialogButtonBox,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -30,7 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.cloud import cloud_service, duration, error_sentence, money, provider_name
-from app.ui.widgets import configure_record_table
+from app.ui.widgets import FlowLayout, configure_record_table
 
 RECONCILE_MS = 60_000
 TICK_MS = 1_000
@@ -133,7 +132,7 @@ class InstancesPage(QWidget):
         self.summary_label.setObjectName("billingSummary")
         self.summary_label.setStyleSheet("font-size: 14px;")
         layout.addWidget(self.summary_label)
-        bar = QHBoxLayout()
+        bar = FlowLayout()  # wraps rather than cutting labels in a narrow window or in Chinese
         self.launch_button = QPushButton(self.tr("Launch…"), self)
         self.launch_button.setToolTip(self.tr("Launch a GPU instance (Ctrl+L)"))
         self.launch_button.clicked.connect(lambda: self.open_launch())
@@ -171,7 +170,6 @@ class InstancesPage(QWidget):
             self.report_button,
         ):
             bar.addWidget(w)
-        bar.addStretch(1)
         bar.addWidget(self.show_ended)
         layout.addLayout(bar)
         self.table = QTableWidget(0, len(self.COLUMNS), self)
@@ -280,6 +278,11 @@ class InstancesPage(QWidget):
             # Older than the list on screen (an action finished meanwhile): read the ledger again,
             # which now holds both what this reconcile saw and what the action did.
             self.load_ledger()
+        if getattr(result, "accounts", -1) == 0:
+            self.sync_label.setText(
+                self.tr("No cloud account yet, so nothing was checked: add one on the Accounts page (Ctrl+4).")
+            )
+            return
         lines = [
             self.tr("Checked with the clouds at {time}; again every minute (F5 now).").format(
                 time=self.last_reconcile
