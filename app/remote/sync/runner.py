@@ -49,50 +49,34 @@ def run_sync(
     if engine_ready is not None:
         engine_ready(engine)
     started = time.time()
+
+    def record(result: str, outcome: Any, message: str) -> None:
+        if store is not None:
+            store.record_run(
+                host=host,
+                local_path=str(local),
+                remote_path=remote,
+                direction=options.direction,
+                started_at=started,
+                result=result,
+                outcome=outcome,
+                message=message,
+                pair_id=pair_id,
+            )
+
     try:
         result = engine.run()
     except SyncCancelledError as exc:
-        if store is not None:
-            store.record_run(
-                host=host,
-                local_path=str(local),
-                remote_path=remote,
-                direction=options.direction,
-                started_at=started,
-                result="cancelled",
-                outcome=engine.result,
-                message=exc.text(),
-                pair_id=pair_id,
-            )
+        record("cancelled", engine.result, exc.text())
         raise
     except LabGpuError as exc:
-        if store is not None:
-            store.record_run(
-                host=host,
-                local_path=str(local),
-                remote_path=remote,
-                direction=options.direction,
-                started_at=started,
-                result="error",
-                outcome=engine.result,
-                message=exc.one_line(),
-                pair_id=pair_id,
-            )
+        record("error", engine.result, exc.one_line())
         raise
-    if store is not None:
-        store.record_run(
-            host=host,
-            local_path=str(local),
-            remote_path=remote,
-            direction=options.direction,
-            started_at=started,
-            result="dry-run" if options.dry_run else ("ok" if result.complete else "incomplete"),
-            outcome=result,
-            message=(
-                ""
-                if result.complete
-                else "; ".join(f"{display_name(x['path'])}: {x['why']}" for x in result.not_transferred[:20])
-            ),
-            pair_id=pair_id,
-        )
+    record(
+        "dry-run" if options.dry_run else ("ok" if result.complete else "incomplete"),
+        result,
+        ""
+        if result.complete
+        else "; ".join(f"{display_name(x['path'])}: {x['why']}" for x in result.not_transferred[:20]),
+    )
     return result

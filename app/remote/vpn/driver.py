@@ -11,7 +11,15 @@ from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.vpnprofiles import secret_key
 from app.remote.vpn.diagnosis import _auth_failed, _fatal, credential_labels
 from app.remote.vpn.management import ManagementSession, _quote
-from app.remote.vpn.states import FAILED, NEEDS_CREDENTIALS, STARTING, VpnError, VpnStatus, parse_state_fields
+from app.remote.vpn.states import (
+    FAILED,
+    NEEDS_CREDENTIALS,
+    OPENVPN_STATES,
+    STARTING,
+    VpnError,
+    VpnStatus,
+    parse_state_fields,
+)
 
 log = logging.getLogger(__name__)
 
@@ -20,6 +28,20 @@ class TunnelDriver:
     """Reacts to one openvpn's real-time messages: states, password prompts, fatal errors.
 
     ``on_status`` is called with each new VpnStatus (in the reading thread)."""
+
+    def take_over(self, session: ManagementSession) -> None:
+        """Start driving a management session: replay its greeting, follow state changes, adopt
+        the current state, and let OpenVPN go on (``hold release``)."""
+        for line in session.greeting:
+            if line.startswith(">"):
+                self.handle(line)
+        session.command("state on", on_event=self.handle)
+        current = session.command("state", multiline=True, on_event=self.handle)
+        if current and not current[0].startswith("ERROR"):
+            st = parse_state_fields(current[-1])
+            if st.state in OPENVPN_STATES:
+                self._set(st)
+        session.command("hold release", on_event=self.handle)
 
     def __init__(
         self,

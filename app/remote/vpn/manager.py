@@ -24,7 +24,6 @@ from app.remote.vpn.states import (
     DISCONNECTED,
     FAILED,
     NEEDS_CREDENTIALS,
-    OPENVPN_STATES,
     VpnError,
     VpnStatus,
     parse_state_fields,
@@ -170,16 +169,7 @@ class VpnManager(OpenvpnProcess, KeeperControl):
     def _drive(
         self, name: str, session: ManagementSession, driver: TunnelDriver, deadline: float, timeout: float
     ) -> VpnStatus:
-        for line in session.greeting:
-            if line.startswith(">"):
-                driver.handle(line)
-        session.command("state on", on_event=driver.handle)
-        current = session.command("state", multiline=True, on_event=driver.handle)
-        if current and not current[0].startswith("ERROR"):
-            st = parse_state_fields(current[-1])
-            if st.state in OPENVPN_STATES:
-                driver._set(st)
-        session.command("hold release", on_event=driver.handle)
+        driver.take_over(session)
         while not driver.status.is_up:
             if driver.error is not None:
                 raise driver.error

@@ -17,11 +17,9 @@ from app.remote.vpn.states import (
     DISCONNECTED,
     FAILED,
     NEEDS_CREDENTIALS,
-    OPENVPN_STATES,
     STARTING,
     VpnError,
     VpnStatus,
-    parse_state_fields,
 )
 
 if TYPE_CHECKING:
@@ -201,16 +199,7 @@ class VpnMonitor:
         failed: VpnStatus | None = None
         reached_up = self.last.is_up
         try:
-            for line in session.greeting:
-                if line.startswith(">"):
-                    driver.handle(line)
-            session.command("state on", on_event=driver.handle)
-            current = session.command("state", multiline=True, on_event=driver.handle)
-            if current and not current[0].startswith("ERROR"):
-                st = parse_state_fields(current[-1])
-                if st.state in OPENVPN_STATES:
-                    driver._set(st)
-            session.command("hold release", on_event=driver.handle)
+            driver.take_over(session)
             while not self._stop.is_set():
                 if driver.error is not None and driver.error.code in ("VpnAuthFailed", "VpnKeyPassphrase"):
                     # Wrong credentials: stop instead of hammering the server; the user fixes them.
