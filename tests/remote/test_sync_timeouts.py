@@ -3,6 +3,7 @@ never closes) fails the sync naming what it waited for, and the next run finishe
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 
@@ -19,6 +20,7 @@ KIND = "hang"
 def hang(server_kinds):
     yield server_kinds
     server_kinds.hang_file.write_text("")
+    server_kinds.cut_file.write_text("")
 
 
 def _run(kinds, local, remote, timeout=3.0, **kw):
@@ -81,4 +83,27 @@ def test_tar_stream_that_never_finishes_fails_then_resume_completes(hang, tmp_pa
     r = _run(hang, local, folder, timeout=30)
     assert (r.files, r.bytes) == (0, 0)
     assert part_files(target) == []
+    shutil.rmtree(target)
+
+
+def test_connection_cut_during_the_probe_is_a_lost_connection_not_a_server_without_shell(
+    hang, tmp_path, caplog
+):
+    """The link drops while the capability probe runs (its answer never comes): that is a lost
+    connection — the sync reconnects and probes again — not a server without a shell (the log
+    once said "no POSIX shell answered: SFTP only" for a healthy server)."""
+    caplog.set_level(logging.INFO, logger="app.remote.sync")
+    folder = f"cut-probe-{os.getpid()}"
+    target = hang.home(KIND) / folder
+    shutil.rmtree(target, ignore_errors=True)
+    local = tmp_path / "src"
+    write_tree(local, {"a.txt": b"a", "d/b.bin": os.urandom(5000)}, mtime=T0)
+    hang.cut_file.write_text("-BEGIN>>.*labgpu_g=")  # the probe (with the listing in it)
+    r = _run(hang, local, folder, timeout=30)
+    assert hang.cut_file.read_text() == ""  # the cut happened
+    assert r.server["mode"] != "sftp" and "SFTP only" not in r.server["note"], r.server
+    said = [rec.getMessage() for rec in caplog.records]
+    assert any("connection lost" in m for m in said), said
+    assert not any("SFTP only" in m for m in said), said
+    assert tree_hashes(target) == tree_hashes(local)
     shutil.rmtree(target)

@@ -175,6 +175,10 @@ class RemoteShell:
                 raise
             return ProbeListing(ServerCaps(note="the server refused exec requests: SFTP only"))
         framed = unframe(out, err, nonce)
+        if framed is None and not self.t.is_active():
+            # the link dropped before the answer was complete: a lost connection (the engine
+            # reconnects and probes again), never "this server has no shell"
+            raise _connection_lost("the connection closed during the capability probe")
         if root_q is None:
             return ProbeListing(parse_probe(framed, out, err))
         return parse_probe_list(framed, out, err)
