@@ -20,7 +20,7 @@ paramiko's stock paths unchanged):
   ~256 KiB instead of two ``recv`` per packet; the timeout, keepalive, rekey and EOF handling are
   the original's) and a ``read_message`` that decrypts AES-GCM packets straight from that buffer
   and cuts the message body out once (paramiko copies every packet five times); other ciphers go
-  to the stock ``read_message``. :mod:`app.remote.ssh` calls it for every transport it opens.
+  to the stock ``read_message``. :mod:`app.remote.ssh.dial` calls it for every transport it opens.
 * :class:`LeanPipe` / :func:`recv_exact` — a receive buffer for channels read by one thread
   (the engine's SFTP channels) that wakes the reader once per SFTP reply, not per packet.
 

@@ -1,0 +1,172 @@
+"""Logging in on an SSH transport: key files (with stored passphrases), the ssh-agent, a password."""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+import paramiko
+
+from app.core import secrets
+from app.core.hosts import OWN_KEY_DIR, passphrase_key, password_key
+from app.core.i18n import QT_TRANSLATE_NOOP
+from app.core.logsetup import register_secret
+
+from .errors import HostAuthError
+from .target import Target
+from .tuning import TransportTuning
+
+log = logging.getLogger("app.remote.ssh")
+
+DEFAULT_KEY_FILES = ("~/.ssh/id_ed25519", "~/.ssh/id_ecdsa", "~/.ssh/id_rsa")
+
+
+def _auth_error(target: Target, tried: list[str]) -> HostAuthError:
+    return HostAuthError(
+        QT_TRANSLATE_NOOP("LabGPU", "{host} refused the login (tried: {tried})."),
+        QT_TRANSLATE_NOOP(
+            "LabGPU",
+            "Check the user name and key or password: remove the host and add it again with the right ones.",
+        ),
+        code="AuthFailed",
+        host=target.display,
+        tried=", ".join(tried) or "nothing",
+    )
+
+
+def _is_passphrase_error(exc: BaseException) -> bool:
+    # paramiko's PKey.from_path lets cryptography's TypeError escape for encrypted OpenSSH keys.
+    return isinstance(exc, paramiko.PasswordRequiredException) or (
+        isinstance(exc, TypeError) and "password" in str(exc).lower()
+    )
+
+
+def _load_key(path: str, target: Target) -> paramiko.PKey | None:
+    try:
+        try:
+            return paramiko.PKey.from_path(path)
+        except TypeError as exc:
+            if _is_passphrase_error(exc):
+                raise paramiko.PasswordRequiredException(str(exc)) from None
+            raise
+    except paramiko.PasswordRequiredException:
+        passphrase = secrets.get_secret(passphrase_key(target.name))
+        own = Path(path)
+        if passphrase is None and own.parent.name == OWN_KEY_DIR and own.name.startswith("labgpu"):
+            # LabGPU's own instance key: its random passphrase lives with the key, not the host.
+            passphrase = secrets.get_secret(f"sshkey:{own.name}:passphrase")
+        if passphrase is None:
+            raise HostAuthError(
+                QT_TRANSLATE_NOOP(
+                    "LabGPU", "The key {path} needs a passphrase and none is stored for {host}."
+                ),
+                QT_TRANSLATE_NOOP(
+                    "LabGPU",
+                    "Add the host again with the passphrase ('labgpu hosts add … "
+                    "--passphrase-stdin'), or load the key into your ssh-agent.",
+                ),
+                code="KeyPassphraseMissing",
+                path=path,
+                host=target.name,
+            ) from None
+        try:
+            return paramiko.PKey.from_path(path, passphrase.encode())  # type: ignore[arg-type]
+        except (paramiko.SSHException, ValueError, TypeError):
+            raise HostAuthError(
+                QT_TRANSLATE_NOOP("LabGPU", "The stored passphrase does not open the key {path}."),
+                QT_TRANSLATE_NOOP("LabGPU", "Add the host again with the right passphrase."),
+                code="KeyPassphraseWrong",
+                path=path,
+            ) from None
+    except FileNotFoundError:
+        return None
+    except (OSError, paramiko.SSHException, ValueError) as exc:
+        raise HostAuthError(
+            QT_TRANSLATE_NOOP("LabGPU", "Cannot read the key {path} ({why})."),
+            QT_TRANSLATE_NOOP("LabGPU", "Check the key file's path and permissions."),
+            code="KeyUnreadable",
+            path=path,
+            why=type(exc).__name__,
+        ) from None
+
+
+def authenticate(transport: paramiko.Transport, target: Target, tuning: TransportTuning) -> None:
+    tried: list[str] = []
+    user = target.user
+
+    def try_key(pkey: paramiko.PKey, label: str) -> bool:
+        tried.append(label)
+        try:
+            transport.auth_publickey(user, pkey)
+        except paramiko.AuthenticationException:
+            return False
+        except paramiko.SSHException as exc:
+            log.info("public key %s failed: %s", label, exc)
+            return False
+        return bool(transport.is_authenticated())
+
+    if target.auth in ("key", "auto"):
+        explicit = list(target.key_files)
+        files = explicit + (
+            [os.path.expanduser(k) for k in DEFAULT_KEY_FILES] if target.auth == "auto" else []
+        )
+        for path in dict.fromkeys(files):
+            try:
+                pkey = _load_key(path, target)
+            except HostAuthError:
+                if path in explicit or target.auth == "key":
+                    raise
+                continue  # an encrypted default key without stored passphrase: the agent may have it
+            if pkey is None:
+                if target.auth == "key" and path in explicit:
+                    raise HostAuthError(
+                        QT_TRANSLATE_NOOP("LabGPU", "The key file {path} does not exist."),
+                        QT_TRANSLATE_NOOP("LabGPU", "Fix the path (-i) of this host."),
+                        code="KeyMissing",
+                        path=path,
+                    )
+                continue
+            if try_key(pkey, os.path.basename(path)):
+                return
+    if target.auth in ("agent", "auto") or (target.auth == "key" and not target.key_files):
+        agent = paramiko.Agent()
+        try:
+            for pkey in agent.get_keys():
+                if try_key(pkey, "agent"):
+                    return
+        finally:
+            agent.close()
+    if target.auth in ("password", "auto"):
+        password = target.password
+        if password is None:
+            try:
+                password = secrets.get_secret(password_key(target.name))
+            except secrets.SecretsUnavailableError:
+                if target.auth == "password":
+                    raise
+                password = None
+        if password is None and target.auth == "password":
+            raise HostAuthError(
+                QT_TRANSLATE_NOOP("LabGPU", "No password is stored for {host}."),
+                QT_TRANSLATE_NOOP(
+                    "LabGPU",
+                    "Add the host again with its password (Hosts "
+                    "page, "
+                    "or 'labgpu hosts add … --password-stdin').",
+                ),
+                code="PasswordMissing",
+                host=target.name,
+            )
+        if password is not None:
+            register_secret(password)
+            tried.append("password")
+            try:
+                transport.auth_password(user, password)
+            except paramiko.AuthenticationException:
+                pass
+            except paramiko.SSHException as exc:
+                log.info("password auth failed: %s", exc)
+            if transport.is_authenticated():
+                return
+    raise _auth_error(target, tried)
