@@ -12,7 +12,6 @@ import paramiko
 from paramiko.message import Message
 from paramiko.packet import NeedRekeyException, Packetizer
 
-
 READ_CHUNK = 256 * 1024  # socket reads for incoming packets
 MSG_CHANNEL_DATA = 94
 
