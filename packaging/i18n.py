@@ -37,6 +37,7 @@ DOMAINS: dict[str, list[str]] = {
     "cloud": ["app/cloud/base.py", "app/cloud/aws/*.py", "app/cloud/registry.py", "app/cloud/launch.py",
               "app/cloud/errors.py", "app/cloud/sshkeys.py", "app/cloud/netaddr.py", "app/cloud/public_prices.py",
               "app/cli/cloud.py", "app/core/accounts.py", "app/core/audit.py", "app/core/instances.py",
+              "app/core/ledgerdb.py", "app/core/pendinglaunches.py", "app/core/monthreport.py",
               "app/core/live_prices.py"],
     "cloudui": ["app/ui/cloud/*.py", "app/cloud/tencent/*.py"],
     "hosts": ["app/ui/remote/hosts*.py", "app/usecases/hosts.py", "app/cli/hosts.py", "app/remote/ssh/*.py",

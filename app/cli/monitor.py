@@ -184,7 +184,8 @@ HINT_BAD_MONTH = QT_TRANSLATE_NOOP("LabGPU", "Write it as YYYY-MM, e.g. 2026-12.
 def month_report_doc(month: str, now: datetime | None = None) -> dict[str, Any]:
     from app.core.costs import instance_cost, totals
     from app.core.currency import convert, effective_rate
-    from app.core.instances import Ledger, month_report
+    from app.core.instances import Ledger
+    from app.core.monthreport import month_report
     from app.core.paths import default_paths
     from app.core.settings import SettingsStore
     from app.core.store import Store

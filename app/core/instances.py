@@ -22,11 +22,14 @@ import json
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any
 
+from .ledgerdb import from_iso, iso, segment_cost, utc
 from .models import Instance
-from .store import Store, register_schema
+from .monthreport import MonthLine, month_bounds, month_report
+from .pendinglaunches import PendingLaunch, PendingLaunches
+from .store import Store
 
 log = logging.getLogger(__name__)
 
@@ -34,85 +37,9 @@ TERMINAL_STATES = ("terminated", "failed")
 RUNNING_STATES = ("running",)  # billed compute time (pending/stopping are not billed on AWS or CVM)
 GONE_GRACE_S = 120.0  # a just-launched instance may not be listed yet (eventual consistency)
 
-register_schema(
-    "instances",
-    [
-        """
-    CREATE TABLE instance_ledger (
-        provider TEXT NOT NULL,
-        id TEXT NOT NULL,
-        account TEXT NOT NULL,
-        region TEXT NOT NULL DEFAULT '',
-        zone TEXT NOT NULL DEFAULT '',
-        instance_type TEXT NOT NULL DEFAULT '',
-        state TEXT NOT NULL,
-        raw_state TEXT NOT NULL DEFAULT '',
-        spot INTEGER NOT NULL DEFAULT 0,
-        public_ip TEXT NOT NULL DEFAULT '',
-        private_ip TEXT NOT NULL DEFAULT '',
-        price_per_hour REAL,
-        currency TEXT NOT NULL DEFAULT 'USD',
-        price_source TEXT NOT NULL DEFAULT '',
-        launched_at TEXT,
-        first_seen TEXT NOT NULL,
-        last_seen TEXT NOT NULL,
-        ended_at TEXT,
-        name TEXT NOT NULL DEFAULT '',
-        image_id TEXT NOT NULL DEFAULT '',
-        key_name TEXT NOT NULL DEFAULT '',
-        client_token TEXT NOT NULL DEFAULT '',
-        tags_json TEXT NOT NULL DEFAULT '{}',
-        PRIMARY KEY (provider, id)
-    );
-    CREATE TABLE instance_segments (
-        provider TEXT NOT NULL,
-        id TEXT NOT NULL,
-        started_at TEXT NOT NULL,
-        ended_at TEXT
-    );
-    CREATE INDEX instance_segments_id ON instance_segments(provider, id);
-    CREATE TABLE pending_launches (
-        client_token TEXT PRIMARY KEY,
-        account TEXT NOT NULL,
-        provider TEXT NOT NULL,
-        region TEXT NOT NULL,
-        zone TEXT NOT NULL DEFAULT '',
-        instance_type TEXT NOT NULL,
-        spot INTEGER NOT NULL DEFAULT 0,
-        max_price REAL,
-        created_at TEXT NOT NULL,
-        updated_at TEXT NOT NULL,
-        status TEXT NOT NULL,
-        instance_id TEXT NOT NULL DEFAULT '',
-        detail TEXT NOT NULL DEFAULT ''
-    );
-    """,
-    ],
-)
-
 
 # What the ledger records: a cloud's view of one instance (providers return it).
 InstanceLike = Instance
-
-
-def _utc(d: datetime | None = None) -> datetime:
-    if d is None:
-        return datetime.now(timezone.utc)
-    return d.replace(tzinfo=timezone.utc) if d.tzinfo is None else d.astimezone(timezone.utc)
-
-
-def _iso(d: datetime | None) -> str | None:
-    return None if d is None else _utc(d).isoformat()
-
-
-def _dt(s: str | None) -> datetime | None:
-    return None if not s else _utc(datetime.fromisoformat(s))
-
-
-def _running_cost(provider: str, price: float | None, start: datetime, end: datetime) -> float | None:
-    from .costs import running_cost
-
-    return running_cost(provider, price, start, end)
 
 
 @dataclass(frozen=True)
@@ -165,13 +92,13 @@ class LedgerEntry:
             "price_per_hour": self.price_per_hour,
             "currency": self.currency,
             "price_source": self.price_source,
-            "started_at": _iso(self.started_at),
-            "launched_at": _iso(self.launched_at),
+            "started_at": iso(self.started_at),
+            "launched_at": iso(self.launched_at),
             "uptime_s": round(self.uptime_s, 1),
             "cost_so_far": None if self.cost_so_far is None else round(self.cost_so_far, 6),
-            "first_seen": _iso(self.first_seen),
-            "last_seen": _iso(self.last_seen),
-            "ended_at": _iso(self.ended_at),
+            "first_seen": iso(self.first_seen),
+            "last_seen": iso(self.last_seen),
+            "ended_at": iso(self.ended_at),
             "name": self.name,
             "image_id": self.image_id,
             "key_name": self.key_name,
@@ -203,14 +130,14 @@ class Ledger:
         started_at: datetime | None = None
         uptime = 0.0
         for seg in segs:
-            start = _dt(seg["started_at"])
-            end = _dt(seg["ended_at"])
+            start = from_iso(seg["started_at"])
+            end = from_iso(seg["ended_at"])
             assert start is not None
             started_at = start
             if end is None:
                 uptime = max(0.0, (now - start).total_seconds())
             if cost is not None:
-                part = _running_cost(row["provider"], price, start, end or now)
+                part = segment_cost(row["provider"], price, start, end or now)
                 cost = None if part is None else cost + part
         if not segs:
             cost = 0.0 if price is not None else None
@@ -229,10 +156,10 @@ class Ledger:
             price_per_hour=price,
             currency=row["currency"],
             price_source=row["price_source"],
-            launched_at=_dt(row["launched_at"]),
-            first_seen=_dt(row["first_seen"]) or now,
-            last_seen=_dt(row["last_seen"]) or now,
-            ended_at=_dt(row["ended_at"]),
+            launched_at=from_iso(row["launched_at"]),
+            first_seen=from_iso(row["first_seen"]) or now,
+            last_seen=from_iso(row["last_seen"]) or now,
+            ended_at=from_iso(row["ended_at"]),
             name=row["name"],
             image_id=row["image_id"],
             key_name=row["key_name"],
@@ -252,7 +179,7 @@ class Ledger:
             sql += " AND provider=?"
             params.append(provider)
         rows = self.store.query(sql, params)
-        return self._entry(rows[0], _utc(now)) if rows else None
+        return self._entry(rows[0], utc(now)) if rows else None
 
     def list(
         self, include_terminated: bool = True, account: str | None = None, now: datetime | None = None
@@ -267,7 +194,7 @@ class Ledger:
         if clauses:
             sql += " WHERE " + " AND ".join(clauses)
         sql += " ORDER BY first_seen DESC, id"
-        t = _utc(now)
+        t = utc(now)
         return [self._entry(r, t) for r in self.store.query(sql, params)]
 
     # -- writing ---------------------------------------------------------------------------------
@@ -288,15 +215,15 @@ class Ledger:
                 if (
                     launched_at is not None
                     and launched_at <= now
-                    and (last is None or (_dt(last) or now) <= launched_at)
+                    and (last is None or (from_iso(last) or now) <= launched_at)
                 ):
                     start = launched_at
                 conn.execute(
                     "INSERT INTO instance_segments(provider, id, started_at) VALUES(?,?,?)",
-                    (provider, iid, _iso(start)),
+                    (provider, iid, iso(start)),
                 )
         elif open_seg is not None:
-            conn.execute("UPDATE instance_segments SET ended_at=? WHERE rowid=?", (_iso(now), open_seg[0]))
+            conn.execute("UPDATE instance_segments SET ended_at=? WHERE rowid=?", (iso(now), open_seg[0]))
 
     def observe(
         self,
@@ -309,15 +236,15 @@ class Ledger:
         now: datetime | None = None,
     ) -> LedgerEntry:
         """Record what the cloud just said about an instance (insert or update)."""
-        t = _utc(now)
+        t = utc(now)
         price = price_per_hour if price_per_hour is not None else inst.price_per_hour
-        launched = _utc(inst.launched_at) if inst.launched_at else None
+        launched = utc(inst.launched_at) if inst.launched_at else None
         token = client_token or inst.tags.get("labgpu-launch", "")
         with self.store.transaction() as conn:
             row = conn.execute(
                 "SELECT * FROM instance_ledger WHERE provider=? AND id=?", (inst.provider, inst.id)
             ).fetchone()
-            ended = _iso(t) if inst.state in TERMINAL_STATES else None
+            ended = iso(t) if inst.state in TERMINAL_STATES else None
             stale = (
                 row is not None
                 and row["state"] == "terminated"
@@ -351,9 +278,9 @@ class Ledger:
                         price,
                         currency or inst.currency,
                         price_source,
-                        _iso(launched),
-                        _iso(t),
-                        _iso(t),
+                        iso(launched),
+                        iso(t),
+                        iso(t),
                         ended,
                         inst.name,
                         inst.image_id,
@@ -387,8 +314,8 @@ class Ledger:
                         currency or (inst.currency if price is not None else None),
                         price_source,
                         price_source,
-                        _iso(launched),
-                        _iso(t),
+                        iso(launched),
+                        iso(t),
                         ended,
                         inst.name or row["name"],
                         inst.image_id or row["image_id"],
@@ -411,7 +338,7 @@ class Ledger:
     ) -> LedgerEntry | None:
         """After LabGPU itself started/stopped/terminated an instance: record it at once, the next
         reconcile confirms it."""
-        t = _utc(now)
+        t = utc(now)
         with self.store.transaction() as conn:
             row = conn.execute(
                 "SELECT launched_at FROM instance_ledger WHERE provider=? AND id=?", (provider, instance_id)
@@ -423,7 +350,7 @@ class Ledger:
                 " ended_at=CASE WHEN ? IN ('terminated','failed')"
                 " THEN COALESCE(ended_at, ?) ELSE ended_at END"
                 " WHERE provider=? AND id=?",
-                (state, raw_state or state, _iso(t), state, _iso(t), provider, instance_id),
+                (state, raw_state or state, iso(t), state, iso(t), provider, instance_id),
             )
             # Only close segments here: a start is confirmed (with the cloud's launch time) by observe().
             if state not in RUNNING_STATES:
@@ -454,7 +381,7 @@ class Ledger:
         they were and the error is returned). ``price_fn(instance)`` gives (price/h, currency, source)
         for instances whose price the ledger does not know yet.
         """
-        t = _utc(now)
+        t = utc(now)
         errors: dict[str, Exception] = {}
         gone: list[str] = []
         for account in accounts:
@@ -489,7 +416,7 @@ class Ledger:
                 " AND region=? AND state NOT IN ('terminated','failed')",
                 (account.name, account.provider, account.region),
             ):
-                fresh = (t - (_dt(row["first_seen"]) or t)).total_seconds() < GONE_GRACE_S
+                fresh = (t - (from_iso(row["first_seen"]) or t)).total_seconds() < GONE_GRACE_S
                 if row["id"] not in seen_ids and not fresh:
                     # AWS lists terminated instances for about an hour, CVM not at all: not listed = gone.
                     self.mark_state(row["provider"], row["id"], "terminated", "gone", now=t)
@@ -497,168 +424,17 @@ class Ledger:
         return ReconcileResult(self.list(now=t), errors, gone)
 
 
-@dataclass(frozen=True)
-class PendingLaunch:
-    client_token: str
-    account: str
-    provider: str
-    region: str
-    zone: str
-    instance_type: str
-    spot: bool
-    max_price: float | None
-    created_at: datetime
-    updated_at: datetime
-    status: str  # "pending" (sent or about to be), "done", "failed", "not_launched"
-    instance_id: str
-    detail: str
-
-
-class PendingLaunches:
-    """Written before the cloud is called, so a crash mid-launch leaves a trace to reconcile."""
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-
-    def begin(
-        self,
-        *,
-        client_token: str,
-        account: str,
-        provider: str,
-        region: str,
-        zone: str,
-        instance_type: str,
-        spot: bool,
-        max_price: float | None,
-    ) -> PendingLaunch:
-        now = _iso(_utc())
-        self.store.execute(
-            "INSERT INTO pending_launches(client_token, account, provider, region, zone, instance_type, spot,"
-            " max_price, created_at, updated_at, status) VALUES(?,?,?,?,?,?,?,?,?,?, 'pending')"
-            " ON CONFLICT(client_token) DO UPDATE SET updated_at=excluded.updated_at,"
-            " status=CASE WHEN status='done' THEN 'done' ELSE 'pending' END",
-            (client_token, account, provider, region, zone, instance_type, int(spot), max_price, now, now),
-        )
-        got = self.get(client_token)
-        assert got is not None
-        return got
-
-    def _set(self, token: str, status: str, instance_id: str = "", detail: str = "") -> None:
-        self.store.execute(
-            "UPDATE pending_launches SET status=?, instance_id=CASE WHEN ?='' THEN instance_id"
-            " ELSE ? END, detail=?, updated_at=? WHERE client_token=?",
-            (status, instance_id, instance_id, detail[:500], _iso(_utc()), token),
-        )
-
-    def finish(self, token: str, instance_id: str) -> None:
-        self._set(token, "done", instance_id)
-
-    def fail(self, token: str, detail: str) -> None:
-        self._set(token, "failed", detail=detail)
-
-    def not_launched(self, token: str, detail: str) -> None:
-        self._set(token, "not_launched", detail=detail)
-
-    def get(self, token: str) -> PendingLaunch | None:
-        rows = self.store.query("SELECT * FROM pending_launches WHERE client_token=?", (token,))
-        return self._row(rows[0]) if rows else None
-
-    @staticmethod
-    def _row(r: Any) -> PendingLaunch:
-        return PendingLaunch(
-            r["client_token"],
-            r["account"],
-            r["provider"],
-            r["region"],
-            r["zone"],
-            r["instance_type"],
-            bool(r["spot"]),
-            r["max_price"],
-            _dt(r["created_at"]) or _utc(),
-            _dt(r["updated_at"]) or _utc(),
-            r["status"],
-            r["instance_id"],
-            r["detail"],
-        )
-
-    def open(self) -> list[PendingLaunch]:
-        return [
-            self._row(r)
-            for r in self.store.query(
-                "SELECT * FROM pending_launches WHERE status='pending' ORDER BY created_at"
-            )
-        ]
-
-    def all(self) -> list[PendingLaunch]:
-        return [self._row(r) for r in self.store.query("SELECT * FROM pending_launches ORDER BY created_at")]
-
-
-# ---------------------------------------------------------------------------------------------
-# Monthly report (issue 10): what each instance cost within a calendar month (UTC)
-
-
-@dataclass(frozen=True)
-class MonthLine:
-    id: str
-    account: str
-    provider: str
-    instance_type: str
-    state: str
-    spot: bool
-    currency: str
-    price_per_hour: float | None
-    hours: float  # running hours inside the month
-    cost: float | None  # billed within the month (minimums charged to the month the run started)
-
-
-def month_bounds(month: str) -> tuple[datetime, datetime]:
-    """"YYYY-MM" → [start, end) in UTC; raises ValueError for anything else."""
-    year_s, _, mon_s = month.partition("-")
-    if len(year_s) != 4 or len(mon_s) != 2 or not year_s.isdigit() or not mon_s.isdigit():
-        raise ValueError(month)
-    year, mon = int(year_s), int(mon_s)
-    start = datetime(year, mon, 1, tzinfo=timezone.utc)
-    end = datetime(year + (mon == 12), mon % 12 + 1, 1, tzinfo=timezone.utc)
-    return start, end
-
-
-def month_report(store: Store, month: str, now: datetime | None = None) -> list[MonthLine]:
-    """Per instance: running hours and cost inside `month`.
-
-    A run that crosses a month boundary is split so the months add up to the whole run: the cost
-    inside [a, b) is cost(start→b) − cost(start→a) (the minimum billed time lands in the month the
-    run started). Instances without a run in the month are left out. The price is the one the
-    ledger holds (launch price; a spot price where it was re-read).
-    """
-    start, end = month_bounds(month)
-    t = _utc(now)
-    ledger = {(r["provider"], r["id"]): r for r in store.query("SELECT * FROM instance_ledger")}
-    acc: dict[tuple[str, str], tuple[float, float | None]] = {}
-    for seg in store.query("SELECT provider, id, started_at, ended_at FROM instance_segments ORDER BY started_at"):
-        row = ledger.get((seg["provider"], seg["id"]))
-        if row is None:
-            continue
-        s = _dt(seg["started_at"])
-        e = _dt(seg["ended_at"]) or t
-        if s is None or e <= start or s >= end:
-            continue
-        a, b = max(s, start), min(e, end)
-        price = row["price_per_hour"]
-        upto_b = _running_cost(row["provider"], price, s, b)
-        upto_a = _running_cost(row["provider"], price, s, a) if a > s else 0.0
-        part = None if upto_b is None or upto_a is None else max(0.0, upto_b - upto_a)
-        hours, cost = acc.get((seg["provider"], seg["id"]), (0.0, 0.0))
-        acc[(seg["provider"], seg["id"])] = (
-            hours + max(0.0, (b - a).total_seconds()) / 3600.0,
-            None if cost is None or part is None else cost + part,
-        )
-    out = []
-    for key, (hours, cost) in acc.items():
-        row = ledger[key]
-        out.append(MonthLine(id=row["id"], account=row["account"], provider=row["provider"],
-                             instance_type=row["instance_type"], state=row["state"], spot=bool(row["spot"]),
-                             currency=row["currency"], price_per_hour=row["price_per_hour"], hours=hours,
-                             cost=cost))
-    out.sort(key=lambda m: (m.account, m.id))
-    return out
+__all__ = [
+    "GONE_GRACE_S",
+    "RUNNING_STATES",
+    "TERMINAL_STATES",
+    "InstanceLike",
+    "Ledger",
+    "LedgerEntry",
+    "MonthLine",
+    "PendingLaunch",
+    "PendingLaunches",
+    "ReconcileResult",
+    "month_bounds",
+    "month_report",
+]

@@ -8,8 +8,9 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from app.core.instances import Ledger, PendingLaunches
+from app.core.instances import Ledger
 from app.core.paths import default_paths
+from app.core.pendinglaunches import PendingLaunches
 from app.core.store import Store
 
 T0 = datetime(2026, 3, 1, 12, 0, 0, tzinfo=timezone.utc)

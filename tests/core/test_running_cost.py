@@ -16,7 +16,8 @@ import pytest
 
 from app.core.costs import instance_cost, totals
 from app.core.currency import ExchangeRate
-from app.core.instances import Ledger, month_report
+from app.core.instances import Ledger
+from app.core.monthreport import month_report
 from app.core.paths import default_paths
 from app.core.store import Store
 

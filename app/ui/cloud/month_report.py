@@ -1,6 +1,6 @@
 """The monthly cost report: what each instance cost in a calendar month (UTC), by account.
 
-Numbers come from the ledger through ``app.core.instances.month_report`` (the same as
+Numbers come from the ledger through ``app.core.monthreport.month_report`` (the same as
 ``labgpu cost --month``): a bar per instance, coloured by account, a table with each account's
 subtotal, and a CSV export. Amounts are shown in their own currency and, for totals, in the
 display currency.
@@ -45,7 +45,7 @@ def recent_months(now: datetime, count: int = 13) -> list[str]:
 
 
 def load_report(store: Any, month: str) -> list[Any]:
-    from app.core.instances import month_report
+    from app.core.monthreport import month_report
 
     return month_report(store, month)
 

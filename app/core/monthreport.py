@@ -1,0 +1,75 @@
+"""Monthly report (issue 10): what each instance cost within a calendar month (UTC)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+from .ledgerdb import from_iso, segment_cost, utc
+from .store import Store
+
+
+@dataclass(frozen=True)
+class MonthLine:
+    id: str
+    account: str
+    provider: str
+    instance_type: str
+    state: str
+    spot: bool
+    currency: str
+    price_per_hour: float | None
+    hours: float  # running hours inside the month
+    cost: float | None  # billed within the month (minimums charged to the month the run started)
+
+
+def month_bounds(month: str) -> tuple[datetime, datetime]:
+    """"YYYY-MM" → [start, end) in UTC; raises ValueError for anything else."""
+    year_s, _, mon_s = month.partition("-")
+    if len(year_s) != 4 or len(mon_s) != 2 or not year_s.isdigit() or not mon_s.isdigit():
+        raise ValueError(month)
+    year, mon = int(year_s), int(mon_s)
+    start = datetime(year, mon, 1, tzinfo=timezone.utc)
+    end = datetime(year + (mon == 12), mon % 12 + 1, 1, tzinfo=timezone.utc)
+    return start, end
+
+
+def month_report(store: Store, month: str, now: datetime | None = None) -> list[MonthLine]:
+    """Per instance: running hours and cost inside `month`.
+
+    A run that crosses a month boundary is split so the months add up to the whole run: the cost
+    inside [a, b) is cost(start→b) − cost(start→a) (the minimum billed time lands in the month the
+    run started). Instances without a run in the month are left out. The price is the one the
+    ledger holds (launch price; a spot price where it was re-read).
+    """
+    start, end = month_bounds(month)
+    t = utc(now)
+    ledger = {(r["provider"], r["id"]): r for r in store.query("SELECT * FROM instance_ledger")}
+    acc: dict[tuple[str, str], tuple[float, float | None]] = {}
+    for seg in store.query("SELECT provider, id, started_at, ended_at FROM instance_segments ORDER BY started_at"):
+        row = ledger.get((seg["provider"], seg["id"]))
+        if row is None:
+            continue
+        s = from_iso(seg["started_at"])
+        e = from_iso(seg["ended_at"]) or t
+        if s is None or e <= start or s >= end:
+            continue
+        a, b = max(s, start), min(e, end)
+        price = row["price_per_hour"]
+        upto_b = segment_cost(row["provider"], price, s, b)
+        upto_a = segment_cost(row["provider"], price, s, a) if a > s else 0.0
+        part = None if upto_b is None or upto_a is None else max(0.0, upto_b - upto_a)
+        hours, cost = acc.get((seg["provider"], seg["id"]), (0.0, 0.0))
+        acc[(seg["provider"], seg["id"])] = (
+            hours + max(0.0, (b - a).total_seconds()) / 3600.0,
+            None if cost is None or part is None else cost + part,
+        )
+    out = []
+    for key, (hours, cost) in acc.items():
+        row = ledger[key]
+        out.append(MonthLine(id=row["id"], account=row["account"], provider=row["provider"],
+                             instance_type=row["instance_type"], state=row["state"], spot=bool(row["spot"]),
+                             currency=row["currency"], price_per_hour=row["price_per_hour"], hours=hours,
+                             cost=cost))
+    out.sort(key=lambda m: (m.account, m.id))
+    return out
