@@ -75,3 +75,41 @@ def test_the_hosts_and_instances_toolbars_are_wrapping_rows(app_window):
         layout = first.parentWidget().layout()
         bars = [layout.itemAt(i).layout() for i in range(layout.count()) if layout.itemAt(i).layout()]
         assert any(isinstance(b, FlowLayout) and b.indexOf(first) >= 0 for b in bars), page_id
+
+
+def test_fit_widths_shrinks_only_free_text_columns_and_never_below_their_header():
+    from app.ui.shared.fit_columns import fit_widths
+
+    assert fit_widths([100, 50, 60], [40, 40, 40], [0], 300) == [100, 50, 60]  # fits: contents widths
+    widths = fit_widths([200, 150, 60, 80], [40, 50, 40, 60], [0, 1], 300)
+    assert widths[2:] == [60, 80] and sum(widths) <= 300
+    assert widths[0] >= 40 and widths[1] >= 50
+    assert fit_widths([200, 150], [180, 140], [0, 1], 100) == [180, 140]  # cannot fit: headers win, it scrolls
+
+
+def test_instances_table_headers_are_all_readable_in_a_1024_window(qtbot):
+    """Long ids and account names no longer push the cost columns out of a 1024×640 window."""
+    from types import SimpleNamespace
+
+    from app.ui.cloud.instances_table import ELIDED, fill_rows, fit, make_table
+
+    host = QWidget()
+    qtbot.addWidget(host)
+    table = make_table(host)
+    table.resize(822, 400)  # the table's width in the 1024×640 main window
+    host.show()
+    qtbot.waitExposed(host)
+    e = SimpleNamespace(id="ins-7k2q9xw1", name="llama-finetune-run-3", account="lab-shanghai-research-group",
+                        provider="tencent", instance_type="GN10Xp.2XLARGE40", zone="ap-shanghai-5", state="running",
+                        raw_state="RUNNING", spot=True, public_ip="101.34.122.218", price_per_hour=8.62,
+                        currency="CNY")
+    fill_rows(table, [e, e], set(), lambda _e: "—", "")
+    fit(table)
+    header = table.horizontalHeader()
+    widths = [header.sectionSize(c) for c in range(table.columnCount())]
+    assert sum(widths) <= table.viewport().width(), widths
+    for c in range(table.columnCount()):
+        assert widths[c] >= header.sectionSizeFromContents(c).width(), (c, widths)
+    assert not table.horizontalScrollBar().isVisible()
+    for c in ELIDED:
+        assert table.item(0, c).toolTip() == table.item(0, c).text()  # the elided text in full

@@ -14,80 +14,25 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer, Slot
-from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QDialog,
-    QDialogButtonBox,
-    QLabel,
-    QLineEdit,
-    QPushButton,
-    QTableWidget,
-    QTableWidgetItem,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import QCheckBox, QLabel, QPushButton, QVBoxLayout, QWidget
 
-from app.ui.cloud import cloud_service, duration, error_sentence, money, provider_name
-from app.ui.widgets import FlowLayout, configure_record_table
+from app.ui.cloud import cloud_service, duration, error_sentence, money
+from app.ui.cloud.instance_actions import InstanceActions, TerminateConfirmDialog
+from app.ui.cloud.instances_table import COLUMNS, fill_rows, fit, fit_if_cut, make_table, state_title
+from app.ui.widgets import FlowLayout
+
+__all__ = ["InstancesPage", "TerminateConfirmDialog", "state_title"]
 
 RECONCILE_MS = 60_000
 TICK_MS = 1_000
 RUNNING = ("running",)
 
 
-def state_title(state: str) -> str:
-    titles = {
-        "pending": QCoreApplication.translate("InstancesPage", "pending"),
-        "running": QCoreApplication.translate("InstancesPage", "running"),
-        "stopping": QCoreApplication.translate("InstancesPage", "stopping"),
-        "stopped": QCoreApplication.translate("InstancesPage", "stopped"),
-        "starting": QCoreApplication.translate("InstancesPage", "starting"),
-        "terminating": QCoreApplication.translate("InstancesPage", "terminating"),
-        "terminated": QCoreApplication.translate("InstancesPage", "terminated"),
-        "failed": QCoreApplication.translate("InstancesPage", "failed"),
-    }
-    return titles.get(state, state)
-
-
-class TerminateConfirmDialog(QDialog):
-    """Terminating deletes the instance and its disk: the user types the id to confirm."""
-
-    def __init__(self, instance_id: str, detail: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.instance_id = instance_id
-        self.setObjectName("terminateConfirm")
-        self.setWindowTitle(self.tr("Terminate {id}?").format(id=instance_id))
-        layout = QVBoxLayout(self)
-        text = QLabel(
-            self.tr(
-                "Terminating {id} ({detail}) deletes the instance and its system disk; data on it "
-                "is lost. Billing stops."
-            ).format(id=instance_id, detail=detail),
-            self,
-        )
-        text.setWordWrap(True)
-        layout.addWidget(text)
-        layout.addWidget(QLabel(self.tr("Type the instance id to confirm:"), self))
-        self.id_edit = QLineEdit(self)
-        self.id_edit.setPlaceholderText(instance_id)
-        layout.addWidget(self.id_edit)
-        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel, self)
-        self.ok_button = self.buttons.addButton(
-            self.tr("Terminate"), QDialogButtonBox.ButtonRole.DestructiveRole
-        )
-        self.ok_button.setEnabled(False)
-        self.ok_button.clicked.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
-        layout.addWidget(self.buttons)
-        self.id_edit.textChanged.connect(lambda t: self.ok_button.setEnabled(t.strip() == instance_id))
-
-
-class InstancesPage(QWidget):
+class InstancesPage(InstanceActions, QWidget):
     page_id = "instances"
 
-    COLUMNS = ("id", "account", "type", "zone", "state", "billing", "ip", "uptime", "price", "cost",
-               "projected", "guards")
+    COLUMNS = COLUMNS
 
     @staticmethod
     def nav_title() -> str:
@@ -172,25 +117,7 @@ class InstancesPage(QWidget):
             bar.addWidget(w)
         bar.addWidget(self.show_ended)
         layout.addLayout(bar)
-        self.table = QTableWidget(0, len(self.COLUMNS), self)
-        self.table.setObjectName("instancesTable")
-        self.table.setHorizontalHeaderLabels(
-            [
-                self.tr("Instance"),
-                self.tr("Account"),
-                self.tr("Type"),
-                self.tr("Zone"),
-                self.tr("State"),
-                self.tr("Billing"),
-                self.tr("Public IP"),
-                self.tr("Uptime"),
-                self.tr("Price/h"),
-                self.tr("Cost so far"),
-                self.tr("Projected"),
-                self.tr("Guards"),
-            ]
-        )
-        configure_record_table(self.table)
+        self.table = make_table(self)
         self.table.itemSelectionChanged.connect(self._update_buttons)
         layout.addWidget(self.table, 1)
         self.empty_label = QLabel(
@@ -324,43 +251,10 @@ class InstancesPage(QWidget):
     def _fill(self) -> None:
         selected = self.selected_id()
         rows = self.visible_entries()
-        self.table.setRowCount(len(rows))
-        for r, e in enumerate(rows):
-            billing = self.tr("spot") if e.spot else self.tr("on demand")
-            values = [
-                e.id + (f"  ({e.name})" if e.name else ""),
-                f"{e.account} · {provider_name(e.provider)}",
-                e.instance_type,
-                e.zone,
-                state_title(e.state) + (" ⋯" if e.id in self.busy else ""),
-                billing,
-                e.public_ip or "—",
-                "",
-                money(e.price_per_hour, e.currency, 4),
-                "",
-                "",
-                self._guard_text(e),
-            ]
-            for c, value in enumerate(values):
-                item = QTableWidgetItem(value)
-                item.setData(Qt.ItemDataRole.UserRole, e.id)
-                if c == 4:
-                    color = {
-                        "running": Qt.GlobalColor.darkGreen,
-                        "stopped": Qt.GlobalColor.darkGray,
-                        "terminated": Qt.GlobalColor.gray,
-                        "failed": Qt.GlobalColor.red,
-                    }.get(e.state)
-                    if color is not None:
-                        item.setForeground(color)
-                    item.setToolTip(e.raw_state)
-                if c in (7, 8, 9, 10):
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                self.table.setItem(r, c, item)
-            if e.id == selected:
-                self.table.selectRow(r)
+        fill_rows(self.table, rows, self.busy, self._guard_text, selected)
         self.empty_label.setVisible(not rows)
         self._on_tick_timer_timeout()
+        fit(self.table)
         self._update_buttons()
 
     def _guard_text(self, e: Any) -> str:
@@ -444,6 +338,7 @@ class InstancesPage(QWidget):
                 count += 1
                 if c is not None and c.per_hour is not None:
                     totals[e.currency] = totals.get(e.currency, 0.0) + c.per_hour
+        fit_if_cut(self.table)
         if count:
             rate = " + ".join(money(v, k) + self.tr("/h") for k, v in sorted(totals.items())) or "?"
             self.summary_label.setText(
@@ -478,135 +373,6 @@ class InstancesPage(QWidget):
         )
         self.copy_button.setEnabled(bool(e is not None and (e.public_ip or e.private_ip)))
         self.guards_button.setEnabled(bool(e is not None and e.state not in ("terminated", "failed")))
-
-    # -- actions ---------------------------------------------------------------------------------
-    def _act(self, instance_id: str, fn: Any, done: Any, verb: str) -> Any:
-        self.busy.add(instance_id)
-        self._fill()
-        self.status_label.setStyleSheet("")
-        self.status_label.setText(self.tr("{verb} {id}…").format(verb=verb, id=instance_id))
-
-        def finished(result: Any) -> None:
-            self.busy.discard(instance_id)
-            done(result)
-            self.load_ledger()
-
-        def failed(exc: Any) -> None:
-            self.busy.discard(instance_id)
-            message, hint = error_sentence(exc)
-            self.status_label.setStyleSheet("color: #b00020;")
-            self.status_label.setText(f"{instance_id}: {message}" + (f"\n{hint}" if hint else ""))
-            self.load_ledger()
-
-        return self.ctx.runner.run(self, fn, instance_id, name=f"instance-{verb}", on_done=finished,
-                                   on_error=failed)
-
-    def start_selected(self) -> Any:
-        e = self.selected_entry()
-        if e is None:
-            return None
-        return self._act(
-            e.id,
-            cloud_service(self.ctx).start,
-            lambda _r: self.status_label.setText(
-                self.tr("{id} is starting; it bills again from now.").format(id=e.id)
-            ),
-            self.tr("Starting"),
-        )
-
-    def stop_selected(self) -> Any:
-        e = self.selected_entry()
-        if e is None:
-            return None
-
-        def done(result: Any) -> None:
-            _entry, note = result
-            self.status_label.setStyleSheet("color: #8a4b00; font-weight: 600;")
-            self.status_label.setText(self.tr("{id} stopped. {note}").format(id=e.id, note=note))
-
-        return self._act(e.id, cloud_service(self.ctx).stop, done, self.tr("Stopping"))
-
-    def terminate_selected(self, confirm: bool = True) -> Any:
-        e = self.selected_entry()
-        if e is None:
-            return None
-        dialog = TerminateConfirmDialog(e.id, f"{e.instance_type}, {e.account}", self)
-        self._keep(dialog)
-        dialog.accepted.connect(
-            lambda: self._act(
-                e.id,
-                cloud_service(self.ctx).terminate,
-                lambda _r: self.status_label.setText(
-                    self.tr("{id} terminated: it no longer bills.").format(id=e.id)
-                ),
-                self.tr("Terminating"),
-            )
-        )
-        dialog.open()
-        return dialog
-
-    def copy_ssh_command(self) -> str:
-        e = self.selected_entry()
-        if e is None:
-            return ""
-        try:
-            command = cloud_service(self.ctx).ssh_command(e.id)
-        except Exception as exc:  # noqa: BLE001 - shown as a sentence
-            message, hint = error_sentence(exc)
-            self.status_label.setText(message + (f" {hint}" if hint else ""))
-            return ""
-        QGuiApplication.clipboard().setText(command)
-        self.status_label.setStyleSheet("")
-        self.status_label.setText(self.tr("Copied: {command}").format(command=command))
-        return command
-
-    def open_launch(self, offer: Any = None, spot: bool | None = None) -> Any:
-        from app.ui.cloud.launch_dialog import open_launch_dialog
-
-        dialog = open_launch_dialog(self.ctx, offer, self, spot=spot)
-        self.launch_dialog = dialog
-        dialog.launched.connect(lambda result: (self.load_ledger(), self.reconcile()))
-        self._keep(dialog)
-        return dialog
-
-    def edit_guards(self) -> Any:
-        from app.ui.shared.guards_ui import EditGuardsDialog
-
-        e = self.selected_entry()
-        if e is None:
-            return None
-        dialog = EditGuardsDialog(self.ctx, e.id, self.guards.get(e.id), True, self)
-        dialog.saved.connect(lambda _id, _cfg: self.load_guards())
-        self._keep(dialog)
-        dialog.open()
-        return dialog
-
-    def open_report(self) -> Any:
-        from app.ui.cloud.month_report import MonthReportDialog
-
-        dialog = MonthReportDialog(self.ctx, self)
-        self._keep(dialog)
-        dialog.open()
-        return dialog
-
-    def open_audit(self) -> Any:
-        from app.ui.cloud.audit_dialog import AuditDialog
-
-        dialog = AuditDialog(self.ctx, self)
-        self._keep(dialog)
-        dialog.open()
-        return dialog
-
-    def _keep(self, dialog: Any) -> None:
-        """Hold the dialog while it is open; free it once it is done."""
-        self._dialogs.append(dialog)
-
-        def forget(_result: int = 0) -> None:
-            if dialog in self._dialogs:
-                self._dialogs.remove(dialog)
-            dialog.deleteLater()
-
-        dialog.finished.connect(forget)
 
     def activate(self, payload: object) -> None:
         """``{"launch": offer}`` opens the launch dialog for that offer; ``{"select": id}`` selects a row."""

@@ -1,0 +1,74 @@
+"""Fit a record table's columns into its width so that every header stays readable.
+
+``configure_record_table`` sizes each column to its contents; with long cells (ids, account names)
+a table then runs wider than a 1024 px window and the right-hand headers are cut off. After
+:func:`fit_columns` the table keeps contents widths while they fit; when they do not, the
+columns named ``elide`` (free text such as names and ids) give up width down to their header's
+width and their cells are elided (the full text stays in the cell's tooltip), so the other
+columns and every header are shown whole. Only when even that does not fit does it scroll.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtWidgets import QHeaderView, QTableView
+
+
+def fit_widths(need: Sequence[int], floor: Sequence[int], elide: Sequence[int], avail: int) -> list[int]:
+    """Column widths: ``need`` (contents) if they fit in ``avail``; else the ``elide`` columns shrink
+    towards ``floor`` (their header), each in proportion to what it could give up."""
+    widths = list(need)
+    over = sum(widths) - avail
+    if over <= 0:
+        return widths
+    give = {c: max(0, need[c] - floor[c]) for c in elide}
+    can = sum(give.values())
+    if can <= 0:
+        return widths
+    take = min(over, can)
+    for c, g in give.items():
+        widths[c] = need[c] - (g * take + can - 1) // can  # round the share up: never over avail
+    return widths
+
+
+class _Refit(QObject):
+    def __init__(self, table: QTableView, elide: Sequence[int]) -> None:
+        super().__init__(table)
+        self.table = table
+        self.elide = tuple(elide)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == QEvent.Type.Resize:
+            refit(self.table, self.elide)
+        return False
+
+
+def refit(table: QTableView, elide: Sequence[int]) -> None:
+    """Size the columns again (after the rows or the width changed)."""
+    model = table.model()
+    if model is None:
+        return
+    header = table.horizontalHeader()
+    n = model.columnCount()
+    need, floor = [], []
+    for c in range(n):
+        head = header.sectionSizeFromContents(c).width()
+        need.append(max(head, table.sizeHintForColumn(c)))
+        floor.append(head)
+    avail = table.viewport().width()
+    widths = fit_widths(need, floor, [c for c in elide if c < n], avail)
+    for c, w in enumerate(widths):
+        header.resizeSection(c, w)  # the last one is its least width: it stretches over what is left
+
+
+def fit_columns(table: QTableView, elide: Sequence[int]) -> None:
+    """Let ``table`` keep every header readable: columns are sized by :func:`refit` (call it after
+    filling the table), again whenever the table is resized; the last column stretches."""
+    header = table.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    header.setStretchLastSection(True)
+    table.setTextElideMode(Qt.TextElideMode.ElideRight)
+    table.setWordWrap(False)  # one line per cell: a narrowed cell is elided, not wrapped and cut
+    table.viewport().installEventFilter(_Refit(table, elide))
