@@ -4,50 +4,43 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QCoreApplication, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QCoreApplication, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QColor
 
 from app.core.i18n import translate
 from app.core.syncplan import CONFLICT, COPY, DELETE, MKDIR, REASONS, UPDATE, PlanItem
 from app.core.units import human_bytes
+from app.ui.widgets import RowsTableModel
 
 MAX_PREVIEW_ROWS = 5000
 
 
-class PreviewModel(QAbstractTableModel):
+class PreviewModel(RowsTableModel):
     """What a sync will do, one row per change (capped for very large trees)."""
+
+    COLUMNS = ("action", "path", "size", "why")
 
     def __init__(self, parent: Any = None) -> None:
         super().__init__(parent)
-        self.items: list[PlanItem] = []
         self.total = 0
+
+    @property
+    def items(self) -> list[PlanItem]:
+        return self.rows
 
     def set_items(self, items: list[PlanItem]) -> None:
         self.beginResetModel()
         self.total = len(items)
-        self.items = items[:MAX_PREVIEW_ROWS]
+        self.rows = items[:MAX_PREVIEW_ROWS]
         self.endResetModel()
 
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else len(self.items)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008, N802
-        return 0 if parent.isValid() else 4
-
-    def headerData(
-        self,
-        section: int,
-        orientation: Qt.Orientation,  # noqa: N802
-        role: int = Qt.ItemDataRole.DisplayRole,
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return [
-                QCoreApplication.translate("PreviewModel", "Action"),
-                QCoreApplication.translate("PreviewModel", "Path"),
-                QCoreApplication.translate("PreviewModel", "Size"),
-                QCoreApplication.translate("PreviewModel", "Why"),
-            ][section]
-        return None
+    def headers(self) -> list[str]:
+        return [
+            QCoreApplication.translate("PreviewModel", "Action"),
+            QCoreApplication.translate("PreviewModel", "Path"),
+            QCoreApplication.translate("PreviewModel", "Size"),
+            QCoreApplication.translate("PreviewModel", "Why"),
+        ]
 
     @staticmethod
     def action_text(action: str) -> str:
@@ -64,7 +57,7 @@ class PreviewModel(QAbstractTableModel):
     ) -> Any:
         if not index.isValid():
             return None
-        item = self.items[index.row()]
+        item = self.rows[index.row()]
         col = index.column()
         if role == Qt.ItemDataRole.DisplayRole:
             if col == 0:
