@@ -56,16 +56,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     rm.add_argument("name")
     rm.set_defaults(func=cmd_accounts_rm)
 
-    imp = asub.add_parser("import-aws", help="import ~/.aws/credentials profiles and AWS_* variables")
-    imp.add_argument("--profile", default=None)
-    imp.add_argument("--replace", action="store_true", help="overwrite accounts of the same name")
-    imp.set_defaults(func=cmd_accounts_import_aws)
-
-    impt = asub.add_parser("import-tencent", help="import TENCENTCLOUD_SECRET_ID/KEY as an account")
-    impt.add_argument("--region", required=True)
-    impt.add_argument("--name", default="tencent-env")
-    impt.add_argument("--endpoint", default="")
-    impt.set_defaults(func=cmd_accounts_import_tencent)
+    imp = asub.add_parser("import", help="import keys already on this computer as accounts")
+    isub = imp.add_subparsers(dest="importer", metavar="PROVIDER", required=True)
+    for _owner, decl in providers.importers():
+        _importer_options(isub.add_parser(decl.id, help=decl.help), decl)
+        # the older spelling, kept for scripts: `accounts import-aws` = `accounts import aws`
+        _importer_options(asub.add_parser(f"import-{decl.id}", help=f"same as 'accounts import {decl.id}'"), decl)
 
     prices = subparsers.add_parser("prices", help="live prices from the providers")
     psub = prices.add_subparsers(dest="prices_command", metavar="ACTION", required=True)
@@ -229,33 +225,21 @@ def _print_imports(results: list[Any]) -> int:
     return 0
 
 
-def cmd_accounts_import_aws(args: argparse.Namespace) -> int:
-    from app.core.accounts import aws_import_candidates
+def _importer_options(parser: argparse.ArgumentParser, decl: providers.ImporterDecl) -> None:
+    for opt in decl.options:
+        parser.add_argument(f"--{opt.name}", required=opt.required, default=None, help=opt.help or None)
+    parser.add_argument("--replace", action="store_true", help="overwrite accounts of the same name")
+    parser.set_defaults(func=cmd_accounts_import, importer_id=decl.id)
 
-    return _print_imports(
-        _service().accounts.import_candidates(aws_import_candidates(args.profile), replace=args.replace)
-    )
 
+def cmd_accounts_import(args: argparse.Namespace) -> int:
+    from app.cloud.registry import run_importer
 
-def cmd_accounts_import_tencent(args: argparse.Namespace) -> int:
-    from dataclasses import replace
-
-    from app.core.accounts import tencent_import_candidates
-
-    cands = tencent_import_candidates(args.region, name=args.name)
-    if args.endpoint:
-        cands = [
-            replace(
-                c,
-                account=replace(
-                    c.account,
-                    endpoint=args.endpoint,
-                    extra={"protocol": "http" if args.endpoint.startswith("http://") else "https"},
-                ),
-            )
-            for c in cands
-        ]
-    return _print_imports(_service().accounts.import_candidates(cands))
+    decl = providers.find_importer(args.importer_id)
+    assert decl is not None  # the parser offers declared importers only
+    options = {o.name: getattr(args, o.name) for o in decl[1].options}
+    cands = run_importer(args.importer_id, **options)
+    return _print_imports(_service().accounts.import_candidates(cands, replace=args.replace))
 
 
 # -- prices ---------------------------------------------------------------------------------------

@@ -23,7 +23,10 @@ from app.core import providers
 from app.core.providers import ProviderPluginError, ProviderSpec
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from app.cloud.base import Provider
+    from app.core.accounts import ImportCandidate
 
 PLUGIN_MARKER = "spec"  # a subpackage of app.cloud with this module is a provider plugin
 
@@ -120,3 +123,25 @@ def factory(provider_id: str) -> Callable[[], Provider] | None:
 def spec(provider_id: str) -> ProviderSpec | None:
     load_builtin()
     return providers.find_spec(provider_id)
+
+
+def run_importer(
+    importer_id: str, *, env: Mapping[str, str] | None = None, **options: str | None
+) -> list[ImportCandidate]:
+    """Run the account importer a plugin declared (ProviderSpec.importers) with ``options`` (None =
+    the importer's default; a ``region`` left out is the provider's default region) and return its
+    candidates. The importer's module is imported here, not at start-up."""
+    load_builtin()
+    found = providers.find_importer(importer_id)
+    if found is None:
+        raise KeyError(importer_id)
+    owner, decl = found
+    given = {k: v for k, v in options.items() if v is not None}
+    unknown = sorted(set(given) - {o.name for o in decl.options})
+    if unknown:
+        raise TypeError(f"importer {importer_id} takes no option {', '.join(unknown)}")
+    if decl.option("region") is not None and not given.get("region"):
+        given["region"] = owner.default_region
+    module, _, function = decl.target.partition(":")
+    fn = getattr(importlib.import_module(module), function)
+    return list(fn(env=env, **given))

@@ -77,6 +77,38 @@ class Capabilities:
 
 
 @dataclass(frozen=True)
+class ImportOption:
+    """One option an account importer takes (``--NAME`` on ``labgpu accounts import``)."""
+
+    name: str  # "profile", "region", "name", "endpoint": the importer function's keyword
+    help: str = ""  # the CLI's help text (plain)
+    required: bool = False  # the CLI asks for it; the Accounts page passes the spec's default region
+
+
+@dataclass(frozen=True)
+class ImporterDecl:
+    """An account importer a plugin offers: keys found on this computer become accounts.
+
+    ``target`` is ``"package.module:function"``, imported only when the importer runs; the function
+    takes ``env`` (a mapping like os.environ, None = os.environ) and the options as keywords and
+    returns ``app.core.accounts.ImportCandidate``s. ``label`` (QT_TRANSLATE_NOOP, context "LabGPU")
+    is the Accounts page's Import menu entry; ``help`` the CLI's. ``sources`` maps the kind of an
+    ImportCandidate.source ("aws-profile" in "aws-profile:lab") to a QT_TRANSLATE_NOOP title with
+    ``{name}`` for the rest, shown in the accounts table.
+    """
+
+    id: str  # `labgpu accounts import ID`, and its alias `labgpu accounts import-ID`
+    label: str
+    target: str
+    options: tuple[ImportOption, ...] = ()
+    help: str = ""
+    sources: tuple[tuple[str, str], ...] = ()
+
+    def option(self, name: str) -> ImportOption | None:
+        return next((o for o in self.options if o.name == name), None)
+
+
+@dataclass(frozen=True)
 class ProviderSpec:
     id: str  # what the CLI and files use
     name: str  # English display name, marked with QT_TRANSLATE_NOOP("LabGPU", …)
@@ -99,6 +131,7 @@ class ProviderSpec:
     limitations: Mapping[str, str] = field(default_factory=dict)  # feature → reason (QT_TRANSLATE_NOOP)
     fractional_type_prefixes: tuple[str, ...] = ()  # instance families that are vGPU slices
     account_hint: str = ""  # example name for a new account
+    importers: tuple[ImporterDecl, ...] = ()  # where existing keys can be imported from
     order: int = 1000  # place in lists (built-ins first)
 
     def display_name(self) -> str:
@@ -194,6 +227,26 @@ def launchable_ids() -> tuple[str, ...]:
 def has(provider_id: str, capability: str) -> bool:
     found = find_spec(provider_id)
     return bool(found is not None and getattr(found.capabilities, capability))
+
+
+def importers() -> list[tuple[ProviderSpec, ImporterDecl]]:
+    """Every account importer of every registered provider, in the providers' order."""
+    return [(s, imp) for s in specs() for imp in s.importers]
+
+
+def find_importer(importer_id: str) -> tuple[ProviderSpec, ImporterDecl] | None:
+    return next(((s, imp) for s, imp in importers() if imp.id == importer_id), None)
+
+
+def source_title(source: str) -> str | None:
+    """The title an importer declared for an ImportCandidate.source ("aws-profile:lab" →
+    "AWS profile lab"), or None when no importer declared its kind."""
+    kind, _, rest = source.partition(":")
+    for _spec, imp in importers():
+        for k, template in imp.sources:
+            if k == kind:
+                return translate(template).format(name=rest)
+    return None
 
 
 def billing_rule(provider_id: str) -> BillingRule:

@@ -243,6 +243,14 @@
         <translation>已停止的 AWS 实例仍会为其 EBS 磁盘计费。</translation>
     </message>
     <message>
+        <source>AWS profiles from ~/.aws/credentials and AWS_* variables</source>
+        <translation>从 ~/.aws/credentials 和 AWS_* 环境变量导入 AWS 配置</translation>
+    </message>
+    <message>
+        <source>AWS profile {name}</source>
+        <translation>AWS 配置 {name}</translation>
+    </message>
+    <message>
         <source>Account '{account}' has no default VPC in {region}.</source>
         <translation>账号“{account}”在 {region} 没有默认 VPC。</translation>
     </message>

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 from app.core.hosts import OLD_SSH_USER_TAG
 from app.core.i18n import QT_TRANSLATE_NOOP
-from app.core.providers import BillingRule, Capabilities, CredentialField, ProviderSpec
+from app.core.providers import (
+    BillingRule,
+    Capabilities,
+    CredentialField,
+    ImporterDecl,
+    ImportOption,
+    ProviderSpec,
+)
 
 PROVIDER_ID = "aws"
 LOGIN_TAG = OLD_SSH_USER_TAG  # the image's default SSH user, as launches wrote it before SSH_USER_TAG
@@ -46,5 +53,16 @@ SPEC = ProviderSpec(
         "stop_charging": QT_TRANSLATE_NOOP("LabGPU", "Stopped AWS instances still bill for their EBS disks.")
     },
     account_hint="lab-aws",
+    importers=(
+        ImporterDecl(
+            "aws",
+            QT_TRANSLATE_NOOP("LabGPU", "AWS profiles from ~/.aws/credentials and AWS_* variables"),
+            "app.cloud.aws.importer:aws_import_candidates",
+            (ImportOption("profile", "import this profile only (default: every profile and AWS_* "
+                                     "variables)"),),
+            help="import ~/.aws/credentials profiles and AWS_* variables",
+            sources=(("aws-profile", QT_TRANSLATE_NOOP("LabGPU", "AWS profile {name}")),),
+        ),
+    ),
     order=10,
 )

@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 from app.core.i18n import QT_TRANSLATE_NOOP
-from app.core.providers import BillingRule, Capabilities, CredentialField, ProviderSpec
+from app.core.providers import (
+    BillingRule,
+    Capabilities,
+    CredentialField,
+    ImporterDecl,
+    ImportOption,
+    ProviderSpec,
+)
 
 PROVIDER_ID = "tencent"
 DEFAULT_HOST = "cvm.tencentcloudapi.com"
@@ -51,5 +58,19 @@ SPEC = ProviderSpec(
     # Tencent's GN7vw family is the vGPU (virtual workstation) variant of GN7.
     fractional_type_prefixes=("GN7VW",),
     account_hint="lab-tencent",
+    importers=(
+        ImporterDecl(
+            "tencent",
+            QT_TRANSLATE_NOOP("LabGPU", "Tencent Cloud from TENCENTCLOUD_SECRET_ID/KEY"),
+            "app.cloud.tencent.importer:tencent_import_candidates",
+            (
+                ImportOption("region", "the account's region (TENCENTCLOUD_REGION wins when set)",
+                             required=True),
+                ImportOption("name", "the account's name (default: tencent-env)"),
+                ImportOption("endpoint", "custom endpoint host or URL"),
+            ),
+            help="import TENCENTCLOUD_SECRET_ID/KEY as an account",
+        ),
+    ),
     order=40,
 )
