@@ -77,6 +77,30 @@ class Capabilities:
 
 
 @dataclass(frozen=True)
+class SpotNoticeSource:
+    """Where a spot instance learns that it will be reclaimed: its metadata service, asked from the
+    instance itself (app/remote/spotwatch.py builds the probe and the parser from this; plain data,
+    since remote never imports a plugin). A 404 answer means nothing is pending.
+
+    ``format``: "aws-instance-action-json" (``{"action": "terminate", "time": "…Z"}``) or
+    "timestamp" (the reclaim time as text, ``2018-08-18 12:05:33`` or ``2015-01-05T18:02:00Z``; a
+    time without a zone marker is in ``tz``: "UTC" or an offset such as "+08:00").
+    ``token_url``: a session token is first fetched with PUT there (``token_ttl_header`` gives its
+    lifetime) and sent on the GET in ``token_header`` (AWS IMDSv2); "" = no token.
+    """
+
+    url: str
+    format: str = "timestamp"
+    tz: str = "UTC"
+    token_url: str = ""
+    token_header: str = ""
+    token_ttl_header: str = ""
+
+
+SPOT_NOTICE_FORMATS = ("aws-instance-action-json", "timestamp")
+
+
+@dataclass(frozen=True)
 class ImportOption:
     """One option an account importer takes (``--NAME`` on ``labgpu accounts import``)."""
 
@@ -132,6 +156,7 @@ class ProviderSpec:
     fractional_type_prefixes: tuple[str, ...] = ()  # instance families that are vGPU slices
     account_hint: str = ""  # example name for a new account
     importers: tuple[ImporterDecl, ...] = ()  # where existing keys can be imported from
+    spot_notice: SpotNoticeSource | None = None  # how a spot instance hears of its reclaim (spot=True)
     order: int = 1000  # place in lists (built-ins first)
 
     def display_name(self) -> str:
@@ -227,6 +252,15 @@ def launchable_ids() -> tuple[str, ...]:
 def has(provider_id: str, capability: str) -> bool:
     found = find_spec(provider_id)
     return bool(found is not None and getattr(found.capabilities, capability))
+
+
+def spot_notice_source(provider_id: str) -> SpotNoticeSource | None:
+    """Where `provider_id`'s spot instances read interruption notices; None when it has no spot
+    capability or declared no source (the watcher then does not poll)."""
+    found = find_spec(provider_id)
+    if found is None or not found.capabilities.spot:
+        return None
+    return found.spot_notice
 
 
 def importers() -> list[tuple[ProviderSpec, ImporterDecl]]:

@@ -11,6 +11,7 @@ from app.core.providers import (
     ImporterDecl,
     ImportOption,
     ProviderSpec,
+    SpotNoticeSource,
 )
 
 PROVIDER_ID = "aws"
@@ -52,6 +53,14 @@ SPEC = ProviderSpec(
     limitations={
         "stop_charging": QT_TRANSLATE_NOOP("LabGPU", "Stopped AWS instances still bill for their EBS disks.")
     },
+    # IMDSv2: a token first (PUT), then the instance-action document; 404 = nothing pending.
+    spot_notice=SpotNoticeSource(
+        "http://169.254.169.254/latest/meta-data/spot/instance-action",
+        format="aws-instance-action-json",
+        token_url="http://169.254.169.254/latest/api/token",  # noqa: S106 - a URL, not a secret
+        token_header="X-aws-ec2-metadata-token",  # noqa: S106 - a header name
+        token_ttl_header="X-aws-ec2-metadata-token-ttl-seconds",  # noqa: S106 - a header name
+    ),
     account_hint="lab-aws",
     importers=(
         ImporterDecl(

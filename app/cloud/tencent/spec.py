@@ -10,6 +10,7 @@ from app.core.providers import (
     ImporterDecl,
     ImportOption,
     ProviderSpec,
+    SpotNoticeSource,
 )
 
 PROVIDER_ID = "tencent"
@@ -57,6 +58,9 @@ SPEC = ProviderSpec(
     ),
     # Tencent's GN7vw family is the vGPU (virtual workstation) variant of GN7.
     fractional_type_prefixes=("GN7VW",),
+    # CVM: the reclaim time as "2018-08-18 12:05:33", Beijing time without a zone marker.
+    spot_notice=SpotNoticeSource(
+        "http://metadata.tencentyun.com/latest/meta-data/spot/termination-time", format="timestamp", tz="+08:00"),
     account_hint="lab-tencent",
     importers=(
         ImporterDecl(
