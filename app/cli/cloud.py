@@ -296,7 +296,7 @@ def cmd_prices_refresh(args: argparse.Namespace) -> int:
 
 def cmd_prices_refresh_public(args: argparse.Namespace) -> int:
     """Public price lists (no account): Azure now; a failure keeps the bundled prices and says why."""
-    from app.cloud.public_prices import NO_PUBLIC_LIST, refresh_public_prices
+    from app.cloud.public_prices import no_public_list, refresh_public_prices
     from app.core.paths import default_paths
     from app.core.settings import SettingsStore
 
@@ -318,7 +318,7 @@ def cmd_prices_refresh_public(args: argparse.Namespace) -> int:
         print_json({"endpoint": result.endpoint, "fetched_at": result.fetched_at,
                     "offers": [asdict(o) for o in result.offers],
                     "missing": [{"key": list(k), "reason": r} for k, r in result.missing],
-                    "no_public_list": {p: translate(r) for p, r in NO_PUBLIC_LIST.items()}})
+                    "no_public_list": {p: translate(r) for p, r in no_public_list().items()}})
     else:
         print_table(
             ["PROVIDER", "REGION", "TYPE", "GPU", "ON-DEMAND/H", "SPOT/H", "CUR", "FETCHED (UTC)"],
@@ -332,7 +332,7 @@ def cmd_prices_refresh_public(args: argparse.Namespace) -> int:
         )
         print(f"{len(result.offers)} public prices cached from {result.endpoint} ({result.requests} requests); "
               "no public list without an account for: "
-              + "; ".join(f"{p} ({translate(r)})" for p, r in NO_PUBLIC_LIST.items()), file=sys.stderr)
+              + "; ".join(f"{p} ({translate(r)})" for p, r in no_public_list().items()), file=sys.stderr)
     if not result.offers:
         return 2
     return 3 if result.missing else 0

@@ -156,6 +156,8 @@ class ProviderSpec:
     fractional_type_prefixes: tuple[str, ...] = ()  # instance families that are vGPU slices
     account_hint: str = ""  # example name for a new account
     importers: tuple[ImporterDecl, ...] = ()  # where existing keys can be imported from
+    # Why no public price list is readable without an account (QT_TRANSLATE_NOOP); "" = not stated
+    no_public_prices: str = ""
     spot_notice: SpotNoticeSource | None = None  # how a spot instance hears of its reclaim (spot=True)
     order: int = 1000  # place in lists (built-ins first)
 

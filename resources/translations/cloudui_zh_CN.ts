@@ -878,6 +878,10 @@
         <translation>国际站（cvm.intl.tencentcloudapi.com，价格以美元计）</translation>
     </message>
     <message>
+        <source>its price APIs need a signed account request: refresh with a Tencent Cloud account</source>
+        <translation>其价格 API 需要账号签名请求：请用腾讯云账号刷新</translation>
+    </message>
+    <message>
         <source>Tencent Cloud from TENCENTCLOUD_SECRET_ID/KEY</source>
         <translation>从 TENCENTCLOUD_SECRET_ID/KEY 导入腾讯云</translation>
     </message>

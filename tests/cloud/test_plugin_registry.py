@@ -64,3 +64,16 @@ def test_a_discovered_plugin_that_fails_to_import_is_named(tmp_path, monkeypatch
         registry.load_builtin()
     for name in [m for m in sys.modules if m.startswith("labgpu_probe_pkgs")]:
         del sys.modules[name]
+
+
+def test_why_a_provider_has_no_public_price_list_comes_from_its_spec():
+    from app.cloud.public_prices import no_public_list
+
+    reasons = no_public_list()
+    assert list(reasons)[:3] == ["aws", "gcp", "tencent"] and "azure" not in reasons  # Azure has one
+    registry.register_plugin(providers.ProviderSpec("nolist", "No List", no_public_prices="ask the vendor"))
+    try:
+        assert no_public_list()["nolist"] == "ask the vendor"
+    finally:
+        registry.unregister_plugin("nolist")
+    assert "nolist" not in no_public_list()

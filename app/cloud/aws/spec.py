@@ -61,6 +61,8 @@ SPEC = ProviderSpec(
         token_header="X-aws-ec2-metadata-token",  # noqa: S106 - a header name
         token_ttl_header="X-aws-ec2-metadata-token-ttl-seconds",  # noqa: S106 - a header name
     ),
+    no_public_prices=QT_TRANSLATE_NOOP("LabGPU", "the EC2 bulk offer file is gigabytes per region and the query "
+                                "API needs signed requests: refresh with an AWS account"),
     account_hint="lab-aws",
     importers=(
         ImporterDecl(

@@ -61,6 +61,8 @@ SPEC = ProviderSpec(
     # CVM: the reclaim time as "2018-08-18 12:05:33", Beijing time without a zone marker.
     spot_notice=SpotNoticeSource(
         "http://metadata.tencentyun.com/latest/meta-data/spot/termination-time", format="timestamp", tz="+08:00"),
+    no_public_prices=QT_TRANSLATE_NOOP("LabGPU", "its price APIs need a signed account request: refresh with "
+                                "a Tencent Cloud account"),
     account_hint="lab-tencent",
     importers=(
         ImporterDecl(
