@@ -157,26 +157,23 @@ def _read_secrets(provider: str) -> tuple[str, str, str]:
 
 
 def cmd_accounts_add(args: argparse.Namespace) -> int:
-    from app.core.accounts import Account, Credentials
+    from app.core.accounts import Credentials
+    from app.usecases.accounts import add_account, new_account
 
-    extra: dict[str, str] = {}
-    if providers.spec(args.provider).protocols:
-        proto = args.protocol or ("http" if args.endpoint.startswith("http://") else "https")
-        extra["protocol"] = proto
+    account = new_account(args.name, args.provider, args.region, args.endpoint, protocol=args.protocol)
     key_id, secret, token = _read_secrets(args.provider)
-    svc = _service()
-    acc = svc.accounts.add(
-        Account(args.name, args.provider, args.region, args.endpoint, extra),
-        Credentials(key_id, secret, token),
-    )
-    info = svc.accounts.info(acc.name)
-    print(
-        f"added {acc.provider} account {acc.name} ({acc.region}, key {info.key_id_masked}); "
-        f"secrets are in the keyring"
-    )
+
+    def saved(added: Any) -> None:
+        acc = added.account
+        print(
+            f"added {acc.provider} account {acc.name} ({acc.region}, key {added.info.key_id_masked}); "
+            f"secrets are in the keyring",
+            flush=True,
+        )
+
+    added = add_account(_service(), account, Credentials(key_id, secret, token), test=args.test, on_saved=saved)
     if args.test:
-        who = svc.test_connection(acc.name)
-        print(f"connection ok: {who}")
+        print(f"connection ok: {added.connection}")
     return 0
 
 
