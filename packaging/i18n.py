@@ -36,6 +36,8 @@ DOMAINS: dict[str, list[str]] = {
                 "app/core/catalog_providers.py"],
     "cloud": ["app/cloud/base.py", "app/cloud/aws/*.py", "app/cloud/registry.py", "app/cloud/launch.py",
               "app/cloud/errors.py", "app/cloud/sshkeys.py", "app/cloud/netaddr.py", "app/cloud/public_prices.py",
+              "app/cloud/pricing.py", "app/cloud/recovery.py", "app/core/launch_defaults.py",
+              "app/usecases/accounts.py",
               "app/cli/cloud.py", "app/core/accounts.py", "app/core/audit.py", "app/core/instances.py",
               "app/core/ledgerdb.py", "app/core/pendinglaunches.py", "app/core/monthreport.py",
               "app/core/live_prices.py"],

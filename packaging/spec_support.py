@@ -72,20 +72,19 @@ def module_exists(name: str, root: Path = ROOT) -> bool:
     return base.with_suffix(".py").is_file() or (base / "__init__.py").is_file()
 
 
-def provider_plugins(root: Path = ROOT) -> list[str]:
-    """The provider plugin packages app/cloud/registry.py imports by name (BUILTIN_PLUGINS) and their
-    modules: PyInstaller cannot see an import by name, so they are hidden imports."""
-    import ast
+def plugin_packages(root: Path = ROOT) -> list[str]:
+    """The provider plugin packages, found by the rule app/cloud/registry.py discover_plugins uses:
+    every package app/cloud/<name>/ with a spec.py module."""
+    cloud = root / "app" / "cloud"
+    return [f"app.cloud.{d.name}" for d in sorted(cloud.iterdir())
+            if (d / "__init__.py").is_file() and (d / "spec.py").is_file()]
 
-    tree = ast.parse((root / "app" / "cloud" / "registry.py").read_text(encoding="utf-8"))
-    packages: list[str] = []
-    for node in tree.body:
-        target = node.target if isinstance(node, ast.AnnAssign) else (
-            node.targets[0] if isinstance(node, ast.Assign) else None)
-        if isinstance(target, ast.Name) and target.id == "BUILTIN_PLUGINS" and node.value is not None:
-            packages = [str(v) for v in ast.literal_eval(node.value)]
+
+def provider_plugins(root: Path = ROOT) -> list[str]:
+    """The provider plugin packages (registry.load_builtin imports them by a computed name) and their
+    modules: PyInstaller cannot see an import by name, so they are hidden imports."""
     out = []
-    for package in packages:
+    for package in plugin_packages(root):
         out.append(package)
         folder = root.joinpath(*package.split("."))
         out += [f"{package}.{p.stem}" for p in sorted(folder.glob("*.py")) if p.stem != "__init__"]

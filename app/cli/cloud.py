@@ -56,16 +56,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     rm.add_argument("name")
     rm.set_defaults(func=cmd_accounts_rm)
 
-    imp = asub.add_parser("import-aws", help="import ~/.aws/credentials profiles and AWS_* variables")
-    imp.add_argument("--profile", default=None)
-    imp.add_argument("--replace", action="store_true", help="overwrite accounts of the same name")
-    imp.set_defaults(func=cmd_accounts_import_aws)
-
-    impt = asub.add_parser("import-tencent", help="import TENCENTCLOUD_SECRET_ID/KEY as an account")
-    impt.add_argument("--region", required=True)
-    impt.add_argument("--name", default="tencent-env")
-    impt.add_argument("--endpoint", default="")
-    impt.set_defaults(func=cmd_accounts_import_tencent)
+    imp = asub.add_parser("import", help="import keys already on this computer as accounts")
+    isub = imp.add_subparsers(dest="importer", metavar="PROVIDER", required=True)
+    for _owner, decl in providers.importers():
+        _importer_options(isub.add_parser(decl.id, help=decl.help), decl)
+        # the older spelling, kept for scripts: `accounts import-aws` = `accounts import aws`
+        _importer_options(asub.add_parser(f"import-{decl.id}", help=f"same as 'accounts import {decl.id}'"), decl)
 
     prices = subparsers.add_parser("prices", help="live prices from the providers")
     psub = prices.add_subparsers(dest="prices_command", metavar="ACTION", required=True)
@@ -161,26 +157,23 @@ def _read_secrets(provider: str) -> tuple[str, str, str]:
 
 
 def cmd_accounts_add(args: argparse.Namespace) -> int:
-    from app.core.accounts import Account, Credentials
+    from app.core.accounts import Credentials
+    from app.usecases.accounts import add_account, new_account
 
-    extra: dict[str, str] = {}
-    if providers.spec(args.provider).protocols:
-        proto = args.protocol or ("http" if args.endpoint.startswith("http://") else "https")
-        extra["protocol"] = proto
+    account = new_account(args.name, args.provider, args.region, args.endpoint, protocol=args.protocol)
     key_id, secret, token = _read_secrets(args.provider)
-    svc = _service()
-    acc = svc.accounts.add(
-        Account(args.name, args.provider, args.region, args.endpoint, extra),
-        Credentials(key_id, secret, token),
-    )
-    info = svc.accounts.info(acc.name)
-    print(
-        f"added {acc.provider} account {acc.name} ({acc.region}, key {info.key_id_masked}); "
-        f"secrets are in the keyring"
-    )
+
+    def saved(added: Any) -> None:
+        acc = added.account
+        print(
+            f"added {acc.provider} account {acc.name} ({acc.region}, key {added.info.key_id_masked}); "
+            f"secrets are in the keyring",
+            flush=True,
+        )
+
+    added = add_account(_service(), account, Credentials(key_id, secret, token), test=args.test, on_saved=saved)
     if args.test:
-        who = svc.test_connection(acc.name)
-        print(f"connection ok: {who}")
+        print(f"connection ok: {added.connection}")
     return 0
 
 
@@ -229,33 +222,21 @@ def _print_imports(results: list[Any]) -> int:
     return 0
 
 
-def cmd_accounts_import_aws(args: argparse.Namespace) -> int:
-    from app.core.accounts import aws_import_candidates
+def _importer_options(parser: argparse.ArgumentParser, decl: providers.ImporterDecl) -> None:
+    for opt in decl.options:
+        parser.add_argument(f"--{opt.name}", required=opt.required, default=None, help=opt.help or None)
+    parser.add_argument("--replace", action="store_true", help="overwrite accounts of the same name")
+    parser.set_defaults(func=cmd_accounts_import, importer_id=decl.id)
 
-    return _print_imports(
-        _service().accounts.import_candidates(aws_import_candidates(args.profile), replace=args.replace)
-    )
 
+def cmd_accounts_import(args: argparse.Namespace) -> int:
+    from app.cloud.registry import run_importer
 
-def cmd_accounts_import_tencent(args: argparse.Namespace) -> int:
-    from dataclasses import replace
-
-    from app.core.accounts import tencent_import_candidates
-
-    cands = tencent_import_candidates(args.region, name=args.name)
-    if args.endpoint:
-        cands = [
-            replace(
-                c,
-                account=replace(
-                    c.account,
-                    endpoint=args.endpoint,
-                    extra={"protocol": "http" if args.endpoint.startswith("http://") else "https"},
-                ),
-            )
-            for c in cands
-        ]
-    return _print_imports(_service().accounts.import_candidates(cands))
+    decl = providers.find_importer(args.importer_id)
+    assert decl is not None  # the parser offers declared importers only
+    options = {o.name: getattr(args, o.name) for o in decl[1].options}
+    cands = run_importer(args.importer_id, **options)
+    return _print_imports(_service().accounts.import_candidates(cands, replace=args.replace))
 
 
 # -- prices ---------------------------------------------------------------------------------------
@@ -312,7 +293,7 @@ def cmd_prices_refresh(args: argparse.Namespace) -> int:
 
 def cmd_prices_refresh_public(args: argparse.Namespace) -> int:
     """Public price lists (no account): Azure now; a failure keeps the bundled prices and says why."""
-    from app.cloud.public_prices import NO_PUBLIC_LIST, refresh_public_prices
+    from app.cloud.public_prices import no_public_list, refresh_public_prices
     from app.core.paths import default_paths
     from app.core.settings import SettingsStore
 
@@ -334,7 +315,7 @@ def cmd_prices_refresh_public(args: argparse.Namespace) -> int:
         print_json({"endpoint": result.endpoint, "fetched_at": result.fetched_at,
                     "offers": [asdict(o) for o in result.offers],
                     "missing": [{"key": list(k), "reason": r} for k, r in result.missing],
-                    "no_public_list": {p: translate(r) for p, r in NO_PUBLIC_LIST.items()}})
+                    "no_public_list": {p: translate(r) for p, r in no_public_list().items()}})
     else:
         print_table(
             ["PROVIDER", "REGION", "TYPE", "GPU", "ON-DEMAND/H", "SPOT/H", "CUR", "FETCHED (UTC)"],
@@ -348,7 +329,7 @@ def cmd_prices_refresh_public(args: argparse.Namespace) -> int:
         )
         print(f"{len(result.offers)} public prices cached from {result.endpoint} ({result.requests} requests); "
               "no public list without an account for: "
-              + "; ".join(f"{p} ({translate(r)})" for p, r in NO_PUBLIC_LIST.items()), file=sys.stderr)
+              + "; ".join(f"{p} ({translate(r)})" for p, r in no_public_list().items()), file=sys.stderr)
     if not result.offers:
         return 2
     return 3 if result.missing else 0

@@ -33,11 +33,10 @@ import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from app.cloud import netaddr, sshkeys
+from app.cloud import netaddr, pricing, recovery, sshkeys
 from app.cloud.base import (
     Account,
     CapacityError,
@@ -58,7 +57,7 @@ from app.core.errors import InputError, LabGpuError
 from app.core.hosts import SSH_KEY_PATH_TAG, login_user
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
 from app.core.instances import Ledger, LedgerEntry, PendingLaunches, ReconcileResult
-from app.core.models import NATIVE_CURRENCY
+from app.core.launch_defaults import launch_defaults
 from app.core.paths import Paths, default_paths
 from app.core.settings import SettingsStore
 from app.core.store import Store
@@ -66,7 +65,6 @@ from app.core.store import Store
 log = logging.getLogger(__name__)
 
 ProgressCallback = Callable[[str, str], None]
-NOT_LAUNCHED_AFTER = timedelta(minutes=10)  # a pending launch the cloud never shows is given up after this
 WAIT_TIMEOUT_S = float(os.environ.get("LABGPU_LAUNCH_WAIT_S", "600"))
 POLL_S = 3.0
 LAUNCH_RETRY_HINT = QT_TRANSLATE_NOOP(
@@ -225,52 +223,13 @@ class CloudService:
 
     def on_demand_price(self, account: Account, instance_type: str) -> tuple[float | None, str]:
         """(price/h, source): live cache first, then the bundled catalog."""
-        for o in live_prices.load_cached(self.paths):
-            if (o.provider, o.region, o.instance_type) == (
-                account.provider,
-                account.region,
-                instance_type,
-            ) and o.price_on_demand is not None:
-                return o.price_on_demand, "live"
-        try:
-            from app.core.catalog import load_catalog
-
-            for o in load_catalog(self.paths, include_live=False).offers:
-                if (
-                    (o.provider, o.instance_type) == (account.provider, instance_type)
-                    and o.region == account.region
-                    and o.price_on_demand is not None
-                ):
-                    return o.price_on_demand, "catalog"
-            for o in load_catalog(self.paths, include_live=False).offers:
-                if (o.provider, o.instance_type) == (account.provider, instance_type) and o.price_on_demand:
-                    return o.price_on_demand, f"catalog ({o.region})"
-        except Exception as exc:  # noqa: BLE001 - the catalog is a fallback only
-            log.info("catalog lookup failed: %s", exc)
-        return None, ""
+        return pricing.on_demand_price(self.paths, account, instance_type)
 
     def spot_price(self, account: Account, instance_type: str, zone: str) -> float | None:
-        prices = [
-            o
-            for o in live_prices.zone_prices(self.paths, account.provider, account.region, instance_type)
-            if o.price_spot is not None and (not zone or o.zone == zone)
-        ]
-        return min(o.price_spot for o in prices) if prices else None  # type: ignore[type-var]
+        return pricing.spot_price(self.paths, account, instance_type, zone)
 
     def _price_for(self, account: Account, inst: Any) -> tuple[float, str, str] | None:
-        currency = NATIVE_CURRENCY.get(account.provider, "USD")
-        if inst.spot:
-            p = self.spot_price(account, inst.instance_type, inst.zone)
-            if p is not None:
-                return p, currency, "spot price (live cache)"
-        p, src = self.on_demand_price(account, inst.instance_type)
-        if p is None:
-            return None
-        return (
-            p,
-            currency,
-            ("on-demand " + src) if not inst.spot else f"on-demand {src} (upper bound for spot)",
-        )
+        return pricing.price_for(self.paths, account, inst)
 
     # -- launch ----------------------------------------------------------------------------------
     def launch(self, opts: LaunchOptions, progress: ProgressCallback | None = None) -> LaunchResult:
@@ -294,24 +253,26 @@ class CloudService:
         cidr = netaddr.ssh_source_cidr(opts.ssh_from)
         key = (sshkeys.load_key(Path(opts.ssh_key_path)) if opts.ssh_key_path
                else sshkeys.ensure_default_key(self.paths))
-        max_price = opts.max_price
-        if opts.spot and max_price is None:
-            od, src = self.on_demand_price(account, opts.instance_type)
-            if od is None:
-                raise InputError(
-                    QT_TRANSLATE_NOOP(
-                        "LabGPU",
-                        "LabGPU does not know the on-demand price of {type}, so it cannot set "
-                        "the default spot maximum.",
-                    ),
-                    QT_TRANSLATE_NOOP(
-                        "LabGPU", "Refresh prices with this account, or set a maximum price (--max-price)."
-                    ),
-                    code="NoOnDemandPrice",
-                    type=opts.instance_type,
-                )
-            fraction = SettingsStore(self.paths).load().spot_bid_fraction
-            max_price = round(od * fraction, 4)
+        od, src = (self.on_demand_price(account, opts.instance_type) if opts.spot and opts.max_price is None
+                   else (None, ""))
+        fraction = SettingsStore(self.paths).load().spot_bid_fraction if od is not None else 0.0
+        plan = launch_defaults(account.region, spot=opts.spot, on_demand=od, fraction=fraction,
+                               max_price=opts.max_price, zone=opts.zone)
+        if opts.spot and plan.spot_cap is None:
+            raise InputError(
+                QT_TRANSLATE_NOOP(
+                    "LabGPU",
+                    "LabGPU does not know the on-demand price of {type}, so it cannot set "
+                    "the default spot maximum.",
+                ),
+                QT_TRANSLATE_NOOP(
+                    "LabGPU", "Refresh prices with this account, or set a maximum price (--max-price)."
+                ),
+                code="NoOnDemandPrice",
+                type=opts.instance_type,
+            )
+        max_price = plan.spot_cap.price if plan.spot_cap is not None else None
+        if plan.spot_cap is not None and plan.spot_cap.default:
             notes.append(
                 translate(
                     QT_TRANSLATE_NOOP(
@@ -320,12 +281,6 @@ class CloudService:
                 ).format(price=f"{max_price:.4f}", pct=round(fraction * 100), source=src)
             )
             report("request", notes[-1])
-        elif max_price is not None and max_price <= 0:
-            raise InputError(
-                QT_TRANSLATE_NOOP("LabGPU", "The maximum price must be more than 0."),
-                QT_TRANSLATE_NOOP("LabGPU", "Pass --max-price in the provider's currency per hour."),
-                code="BadMaxPrice",
-            )
 
         if opts.client_token and self.pending.get(token) is not None:
             # A retry of a launch this computer already sent: if the cloud has it, that is the answer.
@@ -353,7 +308,7 @@ class CloudService:
             spot=opts.spot,
             max_price=max_price,
         )
-        zones: list[str] = [opts.zone]
+        zones: list[str] = [plan.zone]
         tried: list[str] = []
         attempt = 0
         instance: Instance | None = None
@@ -505,73 +460,7 @@ class CloudService:
     # -- reconcile -------------------------------------------------------------------------------
     def reconcile(self) -> ReconcileResult:
         """Bring the ledger in line with every account's cloud, including launches cut short."""
-        accounts = self.accounts.list()
-        creds_cache: dict[str, Credentials] = {}
-        by_name = {a.name: a for a in accounts}
-        # Every region where an account has (or is launching) something, not only its default one.
-        regions: dict[str, set[str]] = {a.name: {a.region} for a in accounts}
-        for e in self.ledger.list(include_terminated=False):
-            if e.account in regions and e.region:
-                regions[e.account].add(e.region)
-        for p in self.pending.open():
-            if p.account in regions and p.region:
-                regions[p.account].add(p.region)
-        scoped = [
-            dataclasses.replace(a, region=r) if r != a.region else a
-            for a in accounts
-            for r in sorted(regions[a.name])
-        ]
-
-        def list_fn(account: Account) -> list[Instance]:
-            creds = creds_cache.setdefault(account.name, self.accounts.credentials(account.name))
-            return self.provider(account.provider).list_instances(account, creds)
-
-        def price_fn(inst: Any) -> tuple[float, str, str] | None:
-            return self._price_for(dataclasses.replace(by_name[inst.account], region=inst.region), inst)
-
-        result = self.ledger.reconcile(scoped, list_fn, price_fn)
-        for pending in self.pending.open():
-            account = by_name.get(pending.account)
-            if account is None or pending.account in result.errors:
-                continue
-            if pending.region and pending.region != account.region:
-                account = dataclasses.replace(account, region=pending.region)
-            entry = next((e for e in result.entries if e.client_token == pending.client_token), None)
-            if entry is None:
-                try:
-                    creds = creds_cache.setdefault(account.name, self.accounts.credentials(account.name))
-                    inst = (
-                        self.provider(account.provider).find_by_client_token(  # type: ignore[attr-defined]
-                            account, creds, pending.client_token)
-                        if providers.has(account.provider, "find_by_client_token") else None
-                    )
-                except LabGpuError as exc:
-                    log.info("pending launch %s not checked: %s", pending.client_token, exc)
-                    continue
-                if inst is not None:
-                    price = self._price_for(account, inst)
-                    entry = self.ledger.observe(
-                        inst,
-                        client_token=pending.client_token,
-                        price_per_hour=price[0] if price else None,
-                        currency=price[1] if price else None,
-                        price_source=price[2] if price else "",
-                    )
-            if entry is not None:
-                self.pending.finish(pending.client_token, entry.id)
-                self.audit.record(
-                    account=account.name,
-                    provider=account.provider,
-                    action="recover-launch",
-                    resource=entry.id,
-                    result="ok",
-                    detail=f"launch {pending.client_token} found after restart",
-                )
-            elif datetime.now(timezone.utc) - pending.created_at > NOT_LAUNCHED_AFTER:
-                self.pending.not_launched(pending.client_token, "the cloud shows no instance for this launch")
-        if any(p.status == "done" for p in self.pending.all()):
-            result = ReconcileResult(self.ledger.list(), result.errors, result.gone)
-        return dataclasses.replace(result, accounts=len(accounts))
+        return recovery.reconcile(self)
 
     # -- actions ---------------------------------------------------------------------------------
     def _entry(self, instance_id: str) -> LedgerEntry:

@@ -30,6 +30,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from app.cloud.base import CloudError
+from app.core import providers
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.models import Offer
 
@@ -40,18 +41,11 @@ AZURE_API_VERSION = "2023-01-01-preview"
 MAX_PAGES = 50  # per query; a VM SKU in one region has a few dozen meters, so one or two pages
 TIMEOUT_S = 30.0
 
-# Providers with no public machine-readable list reachable without an account, and why.
-NO_PUBLIC_LIST: dict[str, str] = {
-    "aws": QT_TRANSLATE_NOOP("LabGPU", "the EC2 bulk offer file is gigabytes per region and the query "
-                                       "API needs signed requests: refresh with an AWS account"),
-    "gcp": QT_TRANSLATE_NOOP("LabGPU", "the Cloud Billing Catalog API needs an API key"),
-    "tencent": QT_TRANSLATE_NOOP("LabGPU", "its price APIs need a signed account request: refresh with "
-                                           "a Tencent Cloud account"),
-    "alibaba": QT_TRANSLATE_NOOP("LabGPU", "its price API (DescribePrice) needs a signed account request"),
-    "huawei": QT_TRANSLATE_NOOP("LabGPU", "its price API (BSS) needs a signed account request"),
-    "lambda": QT_TRANSLATE_NOOP("LabGPU", "its instance-types API needs an API key"),
-    "paperspace": QT_TRANSLATE_NOOP("LabGPU", "its API needs an API key"),
-}
+def no_public_list() -> dict[str, str]:
+    """Providers with no public machine-readable price list reachable without an account, and why
+    (ProviderSpec.no_public_prices, a QT_TRANSLATE_NOOP template), in the providers' order."""
+    return {s.id: s.no_public_prices for s in providers.specs() if s.no_public_prices}
+
 
 Progress = Callable[[int, int, str], None]  # (done, total, what is being fetched)
 

@@ -2,15 +2,19 @@
 
 A plugin is a package (``app/cloud/<name>/``) whose ``__init__`` calls :func:`register_plugin`
 once with its :class:`~app.core.providers.ProviderSpec` and a factory of its Provider. The built-in
-plugins are listed in ``BUILTIN_PLUGINS`` (PyInstaller bundles them as hidden imports, see
-packaging/spec_support.py); :func:`load_builtin` imports them and raises when one cannot be
-imported, naming it, instead of leaving the cloud out silently. Tests register their own with
+plugins are found, not listed: every subpackage of ``app.cloud`` that has a ``spec`` module is one
+(:func:`discover_plugins`; packaging/spec_support.py applies the same rule to the source tree so
+PyInstaller bundles each as hidden imports). :func:`load_builtin` imports them and raises when one
+cannot be imported, naming it, instead of leaving the cloud out silently. A new plugin package
+needs no edit here. Tests register their own with
 :func:`register_plugin` and remove it with :func:`unregister_plugin`.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
+import pkgutil
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -19,9 +23,34 @@ from app.core import providers
 from app.core.providers import ProviderPluginError, ProviderSpec
 
 if TYPE_CHECKING:
-    from app.cloud.base import Provider
+    from collections.abc import Mapping
 
-BUILTIN_PLUGINS: tuple[str, ...] = ("app.cloud.aws", "app.cloud.tencent")
+    from app.cloud.base import Provider
+    from app.core.accounts import ImportCandidate
+
+PLUGIN_MARKER = "spec"  # a subpackage of app.cloud with this module is a provider plugin
+
+
+def discover_plugins(paths: list[str] | None = None, prefix: str = "app.cloud.") -> tuple[str, ...]:
+    """The packages under ``paths`` (app.cloud's by default) that have a ``spec`` module, sorted.
+
+    Reads the folders only (nothing is imported); works in a PyInstaller bundle too, whose
+    pkgutil hook lists the modules in its archive."""
+    if paths is None:
+        import app.cloud
+
+        paths = list(app.cloud.__path__)
+    found = []
+    for info in pkgutil.iter_modules(paths):
+        if not info.ispkg:
+            continue
+        inner = [os.path.join(p, info.name) for p in paths]
+        if any(m.name == PLUGIN_MARKER and not m.ispkg for m in pkgutil.iter_modules(inner)):
+            found.append(prefix + info.name)
+    return tuple(sorted(found))
+
+
+BUILTIN_PLUGINS: tuple[str, ...] = discover_plugins()
 
 _FACTORIES: dict[str, Callable[[], Provider]] = {}
 _lock = threading.RLock()
@@ -94,3 +123,25 @@ def factory(provider_id: str) -> Callable[[], Provider] | None:
 def spec(provider_id: str) -> ProviderSpec | None:
     load_builtin()
     return providers.find_spec(provider_id)
+
+
+def run_importer(
+    importer_id: str, *, env: Mapping[str, str] | None = None, **options: str | None
+) -> list[ImportCandidate]:
+    """Run the account importer a plugin declared (ProviderSpec.importers) with ``options`` (None =
+    the importer's default; a ``region`` left out is the provider's default region) and return its
+    candidates. The importer's module is imported here, not at start-up."""
+    load_builtin()
+    found = providers.find_importer(importer_id)
+    if found is None:
+        raise KeyError(importer_id)
+    owner, decl = found
+    given = {k: v for k, v in options.items() if v is not None}
+    unknown = sorted(set(given) - {o.name for o in decl.options})
+    if unknown:
+        raise TypeError(f"importer {importer_id} takes no option {', '.join(unknown)}")
+    if decl.option("region") is not None and not given.get("region"):
+        given["region"] = owner.default_region
+    module, _, function = decl.target.partition(":")
+    fn = getattr(importlib.import_module(module), function)
+    return list(fn(env=env, **given))

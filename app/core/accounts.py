@@ -15,22 +15,20 @@ Contract used by the CLI and the UI:
     book.edit(name, region=..., endpoint=..., extra=..., credentials=...)
     book.remove(name)
     book.credentials(name)  # → Credentials (reads the keyring; blocks: call off the GUI thread)
-    aws_import_candidates(profile=None, env=os.environ) / tencent_import_candidates(region, env)
     book.import_candidates(cands, replace=False) → list[ImportResult]
+The candidates come from the importers the provider plugins declare (ProviderSpec.importers, e.g.
+app/cloud/aws/importer.py); core only stores them.
 Every method may block on the keyring: the UI calls them through ctx.runner.
 """
 
 from __future__ import annotations
 
 import builtins
-import configparser
 import json
-import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import Any
 
 from . import damage, providers, secrets
@@ -38,7 +36,6 @@ from .errors import InputError, LabGpuError
 from .i18n import QT_TRANSLATE_NOOP
 from .store import Store, register_schema
 
-DEFAULT_AWS_REGION = "us-east-1"
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$")
 
 register_schema(
@@ -405,114 +402,6 @@ class ImportResult:
     name: str
     status: str  # "added" | "updated" | "skipped"
     source: str
-
-
-def _aws_files(env: Mapping[str, str]) -> tuple[Path, Path]:
-    home = Path(env.get("HOME") or Path.home())
-    creds = Path(env.get("AWS_SHARED_CREDENTIALS_FILE") or home / ".aws" / "credentials").expanduser()
-    config = Path(env.get("AWS_CONFIG_FILE") or home / ".aws" / "config").expanduser()
-    return creds, config
-
-
-def _read_ini(path: Path) -> configparser.RawConfigParser:
-    parser = configparser.RawConfigParser()
-    try:
-        parser.read(path, encoding="utf-8")
-    except configparser.Error as exc:
-        raise AccountError(
-            QT_TRANSLATE_NOOP("LabGPU", "{path} cannot be read ({reason})."),
-            QT_TRANSLATE_NOOP("LabGPU", "Fix the file's syntax (see 'aws configure') and retry."),
-            code="BadAwsFile",
-            path=str(path),
-            reason=type(exc).__name__,
-        ) from None
-    return parser
-
-
-def _account_name_for_profile(profile: str) -> str:
-    cleaned = re.sub(r"[^A-Za-z0-9._-]", "-", profile).strip("-.") or "default"
-    return f"aws-{cleaned}"[:63]
-
-
-def aws_import_candidates(
-    profile: str | None = None, env: Mapping[str, str] | None = None
-) -> list[ImportCandidate]:
-    """Profiles of ~/.aws/credentials (region and endpoint_url from ~/.aws/config) and, when no
-    profile is asked for, the standard AWS_* environment variables. Honours AWS_SHARED_CREDENTIALS_FILE
-    and AWS_CONFIG_FILE like the AWS CLI does."""
-    env = os.environ if env is None else env
-    creds_file, config_file = _aws_files(env)
-    cred_ini, conf_ini = _read_ini(creds_file), _read_ini(config_file)
-    env_region = env.get("AWS_REGION") or env.get("AWS_DEFAULT_REGION") or ""
-    out: list[ImportCandidate] = []
-    for section in cred_ini.sections():
-        if profile is not None and section != profile:
-            continue
-        key_id = cred_ini.get(section, "aws_access_key_id", fallback="").strip()
-        secret = cred_ini.get(section, "aws_secret_access_key", fallback="").strip()
-        if not key_id or not secret:
-            continue
-        token = cred_ini.get(section, "aws_session_token", fallback="").strip()
-        conf_section = section if section == "default" else f"profile {section}"
-        region = (
-            (conf_ini.get(conf_section, "region", fallback="") if conf_ini.has_section(conf_section) else "")
-            or cred_ini.get(section, "region", fallback="")
-            or env_region
-            or DEFAULT_AWS_REGION
-        )
-        endpoint = (
-            conf_ini.get(conf_section, "endpoint_url", fallback="")
-            if conf_ini.has_section(conf_section)
-            else ""
-        )
-        out.append(
-            ImportCandidate(
-                Account(_account_name_for_profile(section), "aws", region.strip(), endpoint.strip()),
-                Credentials(key_id, secret, token),
-                f"aws-profile:{section}",
-            )
-        )
-    if profile is None and env.get("AWS_ACCESS_KEY_ID") and env.get("AWS_SECRET_ACCESS_KEY"):
-        endpoint = env.get("AWS_ENDPOINT_URL_EC2") or env.get("AWS_ENDPOINT_URL") or ""
-        out.append(
-            ImportCandidate(
-                Account("aws-env", "aws", env_region or DEFAULT_AWS_REGION, endpoint),
-                Credentials(
-                    env["AWS_ACCESS_KEY_ID"].strip(),
-                    env["AWS_SECRET_ACCESS_KEY"].strip(),
-                    env.get("AWS_SESSION_TOKEN", "").strip(),
-                ),
-                "env:AWS_ACCESS_KEY_ID",
-            )
-        )
-    if profile is not None and not out:
-        raise AccountError(
-            QT_TRANSLATE_NOOP("LabGPU", "No AWS profile '{profile}' with keys in {path}."),
-            QT_TRANSLATE_NOOP(
-                "LabGPU", "Run 'aws configure --profile {profile}' or add the account by hand."
-            ),
-            code="NoAwsProfile",
-            profile=profile,
-            path=str(creds_file),
-        )
-    return out
-
-
-def tencent_import_candidates(
-    region: str, env: Mapping[str, str] | None = None, name: str = "tencent-env"
-) -> list[ImportCandidate]:
-    """TENCENTCLOUD_SECRET_ID / TENCENTCLOUD_SECRET_KEY (and TENCENTCLOUD_REGION) as one account."""
-    env = os.environ if env is None else env
-    sid, skey = env.get("TENCENTCLOUD_SECRET_ID", ""), env.get("TENCENTCLOUD_SECRET_KEY", "")
-    if not sid or not skey:
-        return []
-    return [
-        ImportCandidate(
-            Account(name, "tencent", env.get("TENCENTCLOUD_REGION") or region),
-            Credentials(sid.strip(), skey.strip(), env.get("TENCENTCLOUD_SESSION_TOKEN", "").strip()),
-            "env:TENCENTCLOUD_SECRET_ID",
-        )
-    ]
 
 
 def secret_values(creds: Credentials) -> Sequence[str]:

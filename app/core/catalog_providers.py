@@ -36,6 +36,7 @@ CATALOG_SPECS: tuple[ProviderSpec, ...] = (
             ("asia-northeast3", "KR"), ("asia-south1", "IN"), ("europe-west3", "DE"),
             ("europe-west2", "GB"), ("europe-west4", "NL"), ("europe-west9", "FR"),
             ("australia-", "AU"), ("northamerica-", "CA")),
+        no_public_prices=QT_TRANSLATE_NOOP("LabGPU", "the Cloud Billing Catalog API needs an API key"),
         order=30,
     ),
     ProviderSpec(
@@ -48,6 +49,7 @@ CATALOG_SPECS: tuple[ProviderSpec, ...] = (
         region_countries=(
             ("cn-hongkong", "HK"), ("cn-", "CN"), ("ap-southeast-1", "SG"), ("ap-northeast-1", "JP"),
             ("ap-northeast-2", "KR"), ("us-", "US"), ("eu-central-1", "DE"), ("eu-west-1", "GB")),
+        no_public_prices=QT_TRANSLATE_NOOP("LabGPU", "its price API (DescribePrice) needs a signed account request"),
         order=50,
     ),
     ProviderSpec(
@@ -59,6 +61,7 @@ CATALOG_SPECS: tuple[ProviderSpec, ...] = (
         region_countries=(
             ("cn-south-2", "CN"), ("ap-southeast-1", "HK"), ("ap-southeast-3", "SG"), ("cn-", "CN"),
             ("af-", ""), ("la-", "")),
+        no_public_prices=QT_TRANSLATE_NOOP("LabGPU", "its price API (BSS) needs a signed account request"),
         order=60,
     ),
     ProviderSpec(
@@ -71,6 +74,7 @@ CATALOG_SPECS: tuple[ProviderSpec, ...] = (
         region_countries=(
             ("us-", "US"), ("asia-northeast-1", "JP"), ("asia-south-1", "IN"),
             ("europe-central-1", "DE"), ("me-west-1", "IL")),
+        no_public_prices=QT_TRANSLATE_NOOP("LabGPU", "its instance-types API needs an API key"),
         order=70,
     ),
     ProviderSpec(
@@ -83,6 +87,7 @@ CATALOG_SPECS: tuple[ProviderSpec, ...] = (
         region_countries=(
             ("ny2", "US"), ("ca1", "US"), ("east coast", "US"), ("west coast", "US"),
             ("ams1", "NL"), ("europe", "NL")),
+        no_public_prices=QT_TRANSLATE_NOOP("LabGPU", "its API needs an API key"),
         order=80,
     ),
 )

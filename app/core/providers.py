@@ -77,6 +77,62 @@ class Capabilities:
 
 
 @dataclass(frozen=True)
+class SpotNoticeSource:
+    """Where a spot instance learns that it will be reclaimed: its metadata service, asked from the
+    instance itself (app/remote/spotwatch.py builds the probe and the parser from this; plain data,
+    since remote never imports a plugin). A 404 answer means nothing is pending.
+
+    ``format``: "aws-instance-action-json" (``{"action": "terminate", "time": "…Z"}``) or
+    "timestamp" (the reclaim time as text, ``2018-08-18 12:05:33`` or ``2015-01-05T18:02:00Z``; a
+    time without a zone marker is in ``tz``: "UTC" or an offset such as "+08:00").
+    ``token_url``: a session token is first fetched with PUT there (``token_ttl_header`` gives its
+    lifetime) and sent on the GET in ``token_header`` (AWS IMDSv2); "" = no token.
+    """
+
+    url: str
+    format: str = "timestamp"
+    tz: str = "UTC"
+    token_url: str = ""
+    token_header: str = ""
+    token_ttl_header: str = ""
+
+
+SPOT_NOTICE_FORMATS = ("aws-instance-action-json", "timestamp")
+
+
+@dataclass(frozen=True)
+class ImportOption:
+    """One option an account importer takes (``--NAME`` on ``labgpu accounts import``)."""
+
+    name: str  # "profile", "region", "name", "endpoint": the importer function's keyword
+    help: str = ""  # the CLI's help text (plain)
+    required: bool = False  # the CLI asks for it; the Accounts page passes the spec's default region
+
+
+@dataclass(frozen=True)
+class ImporterDecl:
+    """An account importer a plugin offers: keys found on this computer become accounts.
+
+    ``target`` is ``"package.module:function"``, imported only when the importer runs; the function
+    takes ``env`` (a mapping like os.environ, None = os.environ) and the options as keywords and
+    returns ``app.core.accounts.ImportCandidate``s. ``label`` (QT_TRANSLATE_NOOP, context "LabGPU")
+    is the Accounts page's Import menu entry; ``help`` the CLI's. ``sources`` maps the kind of an
+    ImportCandidate.source ("aws-profile" in "aws-profile:lab") to a QT_TRANSLATE_NOOP title with
+    ``{name}`` for the rest, shown in the accounts table.
+    """
+
+    id: str  # `labgpu accounts import ID`, and its alias `labgpu accounts import-ID`
+    label: str
+    target: str
+    options: tuple[ImportOption, ...] = ()
+    help: str = ""
+    sources: tuple[tuple[str, str], ...] = ()
+
+    def option(self, name: str) -> ImportOption | None:
+        return next((o for o in self.options if o.name == name), None)
+
+
+@dataclass(frozen=True)
 class ProviderSpec:
     id: str  # what the CLI and files use
     name: str  # English display name, marked with QT_TRANSLATE_NOOP("LabGPU", …)
@@ -99,6 +155,10 @@ class ProviderSpec:
     limitations: Mapping[str, str] = field(default_factory=dict)  # feature → reason (QT_TRANSLATE_NOOP)
     fractional_type_prefixes: tuple[str, ...] = ()  # instance families that are vGPU slices
     account_hint: str = ""  # example name for a new account
+    importers: tuple[ImporterDecl, ...] = ()  # where existing keys can be imported from
+    # Why no public price list is readable without an account (QT_TRANSLATE_NOOP); "" = not stated
+    no_public_prices: str = ""
+    spot_notice: SpotNoticeSource | None = None  # how a spot instance hears of its reclaim (spot=True)
     order: int = 1000  # place in lists (built-ins first)
 
     def display_name(self) -> str:
@@ -194,6 +254,35 @@ def launchable_ids() -> tuple[str, ...]:
 def has(provider_id: str, capability: str) -> bool:
     found = find_spec(provider_id)
     return bool(found is not None and getattr(found.capabilities, capability))
+
+
+def spot_notice_source(provider_id: str) -> SpotNoticeSource | None:
+    """Where `provider_id`'s spot instances read interruption notices; None when it has no spot
+    capability or declared no source (the watcher then does not poll)."""
+    found = find_spec(provider_id)
+    if found is None or not found.capabilities.spot:
+        return None
+    return found.spot_notice
+
+
+def importers() -> list[tuple[ProviderSpec, ImporterDecl]]:
+    """Every account importer of every registered provider, in the providers' order."""
+    return [(s, imp) for s in specs() for imp in s.importers]
+
+
+def find_importer(importer_id: str) -> tuple[ProviderSpec, ImporterDecl] | None:
+    return next(((s, imp) for s, imp in importers() if imp.id == importer_id), None)
+
+
+def source_title(source: str) -> str | None:
+    """The title an importer declared for an ImportCandidate.source ("aws-profile:lab" →
+    "AWS profile lab"), or None when no importer declared its kind."""
+    kind, _, rest = source.partition(":")
+    for _spec, imp in importers():
+        for k, template in imp.sources:
+            if k == kind:
+                return translate(template).format(name=rest)
+    return None
 
 
 def billing_rule(provider_id: str) -> BillingRule:

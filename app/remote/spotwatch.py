@@ -1,42 +1,48 @@
 """Spot-interruption watch: every 5 s, over the instance's SSH connection, ask its metadata service.
 
+Where to ask and how to read the answer come from the provider's spec (``ProviderSpec.spot_notice``,
+a :class:`~app.core.providers.SpotNoticeSource`: plain data, so this module never imports a
+plugin). The built-ins declare, in their spec.py:
+
 - AWS (IMDSv2): ``PUT http://169.254.169.254/latest/api/token`` with
   ``X-aws-ec2-metadata-token-ttl-seconds``, then ``GET /latest/meta-data/spot/instance-action``
   with ``X-aws-ec2-metadata-token``: 200 ``{"action": "terminate|stop|hibernate", "time":
-  "2017-09-18T08:22:00Z"}``; 404 = nothing pending.
+  "2017-09-18T08:22:00Z"}`` (format "aws-instance-action-json"); 404 = nothing pending.
 - Tencent CVM: ``GET http://metadata.tencentyun.com/latest/meta-data/spot/termination-time``:
-  200 ``2018-08-18 12:05:33`` (UTC+8, no zone marker); 404 = not being reclaimed.
+  200 ``2018-08-18 12:05:33`` (format "timestamp", tz "+08:00": no zone marker); 404 = not being
+  reclaimed. A timestamp with a zone marker (``2015-01-05T18:02:00Z``) is read as written.
 
 The request runs ON the instance (the metadata service answers only there) with whatever it has:
 python3 (preferred), else curl. Neither → the watch says it cannot read notices (never "no notice").
-The remote command is fixed text with the provider as a quoted argument; nothing from the
-metadata answer is executed. A notice is reported once per notice time.
+The remote command is fixed text with the source's URLs and header names as quoted arguments;
+nothing from the metadata answer is executed. A notice is reported once per notice time.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from app.core import providers
 from app.core.errors import LabGpuError
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
+from app.core.providers import SpotNoticeSource
 
 log = logging.getLogger(__name__)
 
-AWS_TOKEN_URL = "http://169.254.169.254/latest/api/token"  # noqa: S105 - a URL, not a secret
-AWS_ACTION_URL = "http://169.254.169.254/latest/meta-data/spot/instance-action"
-TENCENT_URL = "http://metadata.tencentyun.com/latest/meta-data/spot/termination-time"
-TENCENT_TZ = timezone(timedelta(hours=8))
 POLL_S = 5.0
+SESSION_LIFETIME_S = "300"
 
+# argv: URL TOKEN_URL TOKEN_TTL_HEADER TOKEN_HEADER ("" = none)
 PY_PROBE = r"""
 import sys, urllib.request, urllib.error
-p = sys.argv[1]
+url, turl, tttl, thdr = sys.argv[1:5]
 op = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 def req(url, method="GET", headers=None):
     r = urllib.request.Request(url, method=method, headers=headers or {})
@@ -47,35 +53,27 @@ def req(url, method="GET", headers=None):
         return e.code, ""
     except Exception as e:
         return 0, str(e)[:200]
-if p == "aws":
-    s, tok = req("@TOKEN@", "PUT", {"X-aws-ec2-metadata-token-ttl-seconds": "300"})
+if turl:
+    s, tok = req(turl, "PUT", {tttl: "@TTL@"} if tttl else {})
     if s != 200:
         print(tok); print("STATUS", s, "token"); sys.exit(0)
-    s, body = req("@ACTION@", headers={"X-aws-ec2-metadata-token": tok.strip()})
+    s, body = req(url, headers={thdr: tok.strip()})
 else:
-    s, body = req("@TENCENT@")
+    s, body = req(url)
 print(body); print("STATUS", s)
-"""
+""".replace("@TTL@", SESSION_LIFETIME_S)
 
 CURL_PROBE = r"""
-if [ "$1" = aws ]; then
-  tok=$(curl -s -f -m 2 --noproxy '*' -X PUT -H 'X-aws-ec2-metadata-token-ttl-seconds: 300' @TOKEN@) \
-    || { echo; echo "STATUS 0 token"; exit 0; }
-  out=$(curl -s -m 2 --noproxy '*' -w '\nSTATUS %{http_code}' -H "X-aws-ec2-metadata-token: $tok" @ACTION@)
+url=$1; turl=$2; tttl=$3; thdr=$4
+if [ -n "$turl" ]; then
+  if [ -n "$tttl" ]; then set -- -H "$tttl: @TTL@"; else set --; fi
+  tok=$(curl -s -f -m 2 --noproxy '*' -X PUT "$@" "$turl") || { echo; echo "STATUS 0 token"; exit 0; }
+  out=$(curl -s -m 2 --noproxy '*' -w '\nSTATUS %{http_code}' -H "$thdr: $tok" "$url")
 else
-  out=$(curl -s -m 2 --noproxy '*' -w '\nSTATUS %{http_code}' @TENCENT@)
+  out=$(curl -s -m 2 --noproxy '*' -w '\nSTATUS %{http_code}' "$url")
 fi
 printf '%s\n' "$out"
-"""
-
-
-def _fill(script: str) -> str:
-    out = script.replace("@TOKEN@", AWS_TOKEN_URL).replace("@ACTION@", AWS_ACTION_URL)
-    return out.replace("@TENCENT@", TENCENT_URL)
-
-
-PY_PROBE = _fill(PY_PROBE)
-CURL_PROBE = _fill(CURL_PROBE)
+""".replace("@TTL@", SESSION_LIFETIME_S)
 
 MSG_NO_TOOL = QT_TRANSLATE_NOOP("LabGPU", "{host}: cannot read spot interruption notices: the instance has "
                                           "neither python3 nor curl — install curl, or watch the cloud console")
@@ -86,7 +84,7 @@ MSG_UNREADABLE = QT_TRANSLATE_NOOP("LabGPU", "{host}: the metadata service did n
 @dataclass(frozen=True)
 class SpotNotice:
     provider: str
-    action: str  # "terminate" | "stop" | "hibernate" (AWS); "terminate" for Tencent
+    action: str  # "terminate" | "stop" | "hibernate" (aws-instance-action-json); else "terminate"
     time: datetime  # when the instance will be reclaimed (UTC)
     raw: str
 
@@ -95,12 +93,49 @@ class SpotWatchError(LabGpuError):
     pass
 
 
-def probe_argv(tool: str, provider: str) -> list[str]:
+def source_for(provider: str) -> SpotNoticeSource:
+    """The provider's declared spot-notice source; ValueError when it declares none."""
+    source = providers.spot_notice_source(provider)
+    if source is None:
+        raise ValueError(provider)
+    if source.format not in providers.SPOT_NOTICE_FORMATS:
+        raise ValueError(f"{provider}: unknown spot notice format {source.format!r}")
+    return source
+
+
+def probe_argv(tool: str, source: SpotNoticeSource) -> list[str]:
+    args = [source.url, source.token_url, source.token_ttl_header, source.token_header]
     if tool == "python3":
-        return ["python3", "-c", PY_PROBE, provider]
+        return ["python3", "-c", PY_PROBE, *args]
     if tool == "curl":
-        return ["sh", "-c", CURL_PROBE, "spotwatch", provider]
+        return ["sh", "-c", CURL_PROBE, "spotwatch", *args]
     raise ValueError(tool)
+
+
+_OFFSET_RE = re.compile(r"^([+-])(\d{2}):?(\d{2})$")
+
+
+def zone_of(tz: str) -> timezone:
+    """ "UTC" or an offset such as "+08:00" as a timezone."""
+    if tz.upper() in ("UTC", "Z", ""):
+        return timezone.utc
+    m = _OFFSET_RE.match(tz)
+    if m is None:
+        raise ValueError(f"unknown time zone {tz!r}")
+    delta = timedelta(hours=int(m.group(2)), minutes=int(m.group(3)))
+    return timezone(-delta if m.group(1) == "-" else delta)
+
+
+def parse_time(text: str, tz: str) -> datetime:
+    """A reclaim time as the metadata service writes it, in UTC: "2018-08-18 12:05:33" (in ``tz``)
+    or "2015-01-05T18:02:00Z" / "…+08:00" (its own zone). ValueError when it is not a time."""
+    text = text.strip()
+    if not re.fullmatch(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?", text):
+        raise ValueError(text)
+    when = datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith("Z") else text)
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=zone_of(tz))
+    return when.astimezone(timezone.utc)
 
 
 def pick_tool(which_output: str) -> str | None:
@@ -112,8 +147,11 @@ def pick_tool(which_output: str) -> str | None:
     return None
 
 
-def parse_answer(provider: str, output: str) -> tuple[int, SpotNotice | None, str]:
-    """(HTTP status, notice or None, error text). Status 0 = the request itself failed."""
+def parse_answer(provider: str, output: str, source: SpotNoticeSource | None = None
+                 ) -> tuple[int, SpotNotice | None, str]:
+    """(HTTP status, notice or None, error text). Status 0 = the request itself failed. ``source``
+    defaults to the provider's declared one."""
+    source = source_for(provider) if source is None else source
     lines = output.rstrip("\n").split("\n")
     status_line = next((ln for ln in reversed(lines) if ln.startswith("STATUS ")), "")
     if not status_line:
@@ -129,19 +167,19 @@ def parse_answer(provider: str, output: str) -> tuple[int, SpotNotice | None, st
     if status != 200:
         why = " ".join(parts[2:]) or f"HTTP {status}"
         return status, None, (f"{why}: {body[:200]}" if body else why)
-    if provider == "aws":
+    if source.format == "aws-instance-action-json":
         try:
             doc = json.loads(body)
-            when = datetime.fromisoformat(str(doc["time"]).replace("Z", "+00:00")).astimezone(timezone.utc)
+            when = parse_time(str(doc["time"]), "UTC")
             action = str(doc.get("action", "terminate"))
         except (ValueError, KeyError, TypeError):
             return 200, None, f"unreadable notice: {body[:200]}"
-        return 200, SpotNotice("aws", action, when, body), ""
+        return 200, SpotNotice(provider, action, when, body), ""
     try:
-        naive = datetime.strptime(body.strip(), "%Y-%m-%d %H:%M:%S")
+        when = parse_time(body, source.tz)
     except ValueError:
         return 200, None, f"unreadable notice: {body[:200]}"
-    return 200, SpotNotice("tencent", "terminate", naive.replace(tzinfo=TENCENT_TZ).astimezone(timezone.utc), body), ""
+    return 200, SpotNotice(provider, "terminate", when, body), ""
 
 
 class SpotWatch:
@@ -150,9 +188,8 @@ class SpotWatch:
 
     def __init__(self, host: str, provider: str, connect: Callable[[], Any],
                  on_notice: Callable[[SpotNotice], None], *, on_problem: Callable[[str], None] | None = None,
-                 interval_s: float = POLL_S) -> None:
-        if provider not in ("aws", "tencent"):
-            raise ValueError(provider)
+                 interval_s: float = POLL_S, source: SpotNoticeSource | None = None) -> None:
+        self.source = source_for(provider) if source is None else source
         self.host = host
         self.provider = provider
         self.connect = connect
@@ -195,9 +232,9 @@ class SpotWatch:
             if self.tool is None:
                 self._report_problem(translate(MSG_NO_TOOL).format(host=self.host))
                 return None
-        rc, out, err = conn.exec(probe_argv(self.tool, self.provider), timeout=15)
+        rc, out, err = conn.exec(probe_argv(self.tool, self.source), timeout=15)
         self.polls += 1
-        status, notice, why = parse_answer(self.provider, out)
+        status, notice, why = parse_answer(self.provider, out, self.source)
         if notice is None:
             if status in (200, 404) and not why:
                 self._report_problem("")

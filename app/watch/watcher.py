@@ -380,12 +380,16 @@ class Watcher:
         return ev
 
     def start_spot_watches(self, connect: Callable[[str], Any], interval_s: float = 5.0) -> list[Any]:
-        """One SpotWatch per running spot instance in the ledger (AWS and Tencent)."""
+        """One SpotWatch per running spot instance in the ledger whose provider can run spot and
+        declares where its notices are read (ProviderSpec.spot_notice)."""
+        from app.core import providers
         from app.remote.spotwatch import SpotWatch
 
         started = []
         for e in self.ledger.list(include_terminated=False):
-            if not e.spot or e.state != "running" or e.provider not in ("aws", "tencent") or e.id in self._spot:
+            if not e.spot or e.state != "running" or e.id in self._spot:
+                continue
+            if not providers.has(e.provider, "spot") or providers.spot_notice_source(e.provider) is None:
                 continue
             sw = SpotWatch(e.id, e.provider, lambda iid=e.id: connect(iid),
                            lambda n, iid=e.id: self.spot_notice(iid, n),

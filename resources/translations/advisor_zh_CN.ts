@@ -843,12 +843,20 @@ Prepaid beats spot above: %2</source>
         <translation>谷歌云</translation>
     </message>
     <message>
+        <source>the Cloud Billing Catalog API needs an API key</source>
+        <translation>Cloud Billing Catalog API 需要 API 密钥</translation>
+    </message>
+    <message>
         <source>Alibaba Cloud</source>
         <translation>阿里云</translation>
     </message>
     <message>
         <source>Alibaba Cloud bills pay-as-you-go per second and issues a bill every hour.</source>
         <translation>阿里云按量付费按秒计费，每小时出账。</translation>
+    </message>
+    <message>
+        <source>its price API (DescribePrice) needs a signed account request</source>
+        <translation>其价格 API（DescribePrice）需要账号签名请求</translation>
     </message>
     <message>
         <source>Huawei Cloud</source>
@@ -859,6 +867,10 @@ Prepaid beats spot above: %2</source>
         <translation>华为云按需计费按秒计费，每小时结算。</translation>
     </message>
     <message>
+        <source>its price API (BSS) needs a signed account request</source>
+        <translation>其价格 API（BSS）需要账号签名请求</translation>
+    </message>
+    <message>
         <source>Lambda</source>
         <translation>Lambda</translation>
     </message>
@@ -867,12 +879,20 @@ Prepaid beats spot above: %2</source>
         <translation>Lambda 从启动到终止按 1 分钟为单位计费（此处不足 1 分钟按 1 分钟计），每周出账。</translation>
     </message>
     <message>
+        <source>its instance-types API needs an API key</source>
+        <translation>其实例类型 API 需要 API 密钥</translation>
+    </message>
+    <message>
         <source>Paperspace</source>
         <translation>Paperspace</translation>
     </message>
     <message>
         <source>Paperspace: billing increment unknown (time is prorated here); each machine also has a monthly access and storage fee.</source>
         <translation>Paperspace：计费粒度未知（此处按实际时长折算）；每台机器另有按月的访问和存储费。</translation>
+    </message>
+    <message>
+        <source>its API needs an API key</source>
+        <translation>其 API 需要 API 密钥</translation>
     </message>
     <message>
         <source>Billing rule unknown for this provider: time is prorated, the real bill may be higher.</source>

@@ -102,14 +102,6 @@
         <translation>导入</translation>
     </message>
     <message>
-        <source>AWS profiles from ~/.aws/credentials and AWS_* variables</source>
-        <translation>从 ~/.aws/credentials 和 AWS_* 环境变量导入 AWS 配置</translation>
-    </message>
-    <message>
-        <source>Tencent Cloud from TENCENTCLOUD_SECRET_ID/KEY</source>
-        <translation>从 TENCENTCLOUD_SECRET_ID/KEY 导入腾讯云</translation>
-    </message>
-    <message>
         <source>Name</source>
         <translation>名称</translation>
     </message>
@@ -180,10 +172,6 @@
     <message>
         <source>typed in</source>
         <translation>手动输入</translation>
-    </message>
-    <message>
-        <source>AWS profile {name}</source>
-        <translation>AWS 配置 {name}</translation>
     </message>
     <message>
         <source>environment ({name})</source>
@@ -888,6 +876,14 @@
     <message>
         <source>International site (cvm.intl.tencentcloudapi.com, prices in USD)</source>
         <translation>国际站（cvm.intl.tencentcloudapi.com，价格以美元计）</translation>
+    </message>
+    <message>
+        <source>its price APIs need a signed account request: refresh with a Tencent Cloud account</source>
+        <translation>其价格 API 需要账号签名请求：请用腾讯云账号刷新</translation>
+    </message>
+    <message>
+        <source>Tencent Cloud from TENCENTCLOUD_SECRET_ID/KEY</source>
+        <translation>从 TENCENTCLOUD_SECRET_ID/KEY 导入腾讯云</translation>
     </message>
 </context>
 <context>

@@ -6,16 +6,16 @@ import keyring
 import pytest
 from keyring.backends import fail
 
+from app.cloud.aws.importer import aws_import_candidates
 from app.cloud.launch import CloudService
+from app.cloud.tencent.importer import tencent_import_candidates
 from app.core import secrets
 from app.core.accounts import (
     Account,
     AccountBook,
     AccountError,
     Credentials,
-    aws_import_candidates,
     mask_key_id,
-    tencent_import_candidates,
 )
 from app.core.errors import InputError
 from app.core.paths import default_paths
@@ -202,3 +202,13 @@ def test_secrets_module_is_the_only_keyring_user():
     users = [p for p in root.rglob("*.py") if "import keyring" in p.read_text(encoding="utf-8")]
     assert [p.name for p in users] == ["secrets.py"]
     assert secrets.SERVICE == "labgpu"
+
+
+def test_tencent_import_with_an_endpoint_takes_its_protocol():
+    env = {"TENCENTCLOUD_SECRET_ID": "AKIDenv0002", "TENCENTCLOUD_SECRET_KEY": "envkey0002"}
+    [plain] = tencent_import_candidates("ap-guangzhou", env=env, endpoint="http://127.0.0.1:9000")
+    assert (plain.account.endpoint, plain.account.extra) == ("http://127.0.0.1:9000", {"protocol": "http"})
+    [tls] = tencent_import_candidates("ap-guangzhou", env=env, endpoint="cvm.example.com")
+    assert tls.account.extra == {"protocol": "https"}
+    [bare] = tencent_import_candidates("ap-guangzhou", env=env)
+    assert (bare.account.endpoint, bare.account.extra) == ("", {})

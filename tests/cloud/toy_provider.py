@@ -12,9 +12,16 @@ from collections.abc import Sequence
 from datetime import date, datetime, timezone
 
 from app.cloud.base import AuthError, Instance, LaunchRequest, NotFoundError, ProgressFn, report_call
-from app.core.accounts import Account, Credentials
+from app.core.accounts import Account, Credentials, ImportCandidate
 from app.core.models import Offer
-from app.core.providers import BillingRule, Capabilities, CredentialField, ProviderSpec
+from app.core.providers import (
+    BillingRule,
+    Capabilities,
+    CredentialField,
+    ImporterDecl,
+    ImportOption,
+    ProviderSpec,
+)
 
 TOY_ID = "toy"
 TOY_KEY_ID = "TOYKEY1234567890"
@@ -43,8 +50,29 @@ TOY_SPEC = ProviderSpec(
     capabilities=Capabilities(launch=True, spot=False, stop_without_charging=True, live_prices=True,
                               console_fingerprints=False, zones=True, find_by_client_token=True),
     account_hint="lab-toy",
+    importers=(
+        ImporterDecl(
+            "toy",
+            "Toy Cloud keys from TOY_TOKEN_ID/SECRET",
+            "tests.cloud.toy_provider:toy_import_candidates",
+            (ImportOption("region", "the toy region"), ImportOption("name", "the account's name")),
+            help="import TOY_TOKEN_ID/SECRET as an account",
+            sources=(("toy-env", "Toy variables {name}"),),
+        ),
+    ),
     order=500,
 )
+
+
+def toy_import_candidates(region: str, env=None, name: str = "toy-env") -> list[ImportCandidate]:
+    """The toy's account importer: TOY_TOKEN_ID / TOY_TOKEN_SECRET as one account."""
+    import os
+
+    env = os.environ if env is None else env
+    if not env.get("TOY_TOKEN_ID") or not env.get("TOY_TOKEN_SECRET"):
+        return []
+    return [ImportCandidate(Account(name, TOY_ID, region), Credentials(env["TOY_TOKEN_ID"], env["TOY_TOKEN_SECRET"]),
+                            "toy-env:TOY_TOKEN_ID")]
 
 
 def toy_offer(**kw: object) -> Offer:

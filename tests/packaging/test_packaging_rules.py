@@ -36,6 +36,31 @@ def test_every_command_and_page_module_is_known_and_exists():
     assert "app" in S.source_app_modules()
 
 
+def test_every_provider_plugin_package_is_bundled(tmp_path):
+    """Each app/cloud/<pkg>/ with a spec.py is a plugin the registry imports by a computed name: it and
+    its modules must be hidden imports, and packaging finds the same set as the registry."""
+    from app.cloud import registry
+
+    plugins = sorted(p.parent for p in (ROOT / "app" / "cloud").glob("*/spec.py"))
+    assert len(plugins) >= 2
+    required = set(S.required_app_modules())
+    for folder in plugins:
+        package = f"app.cloud.{folder.name}"
+        assert package in required
+        for module in folder.glob("*.py"):
+            if module.stem != "__init__":
+                assert f"{package}.{module.stem}" in required
+    assert S.plugin_packages() == list(registry.BUILTIN_PLUGINS)
+    # a new plugin package is found without an edit anywhere; a package without a spec is not one
+    for name, files in (("newcloud", ("__init__", "spec", "client")), ("util", ("__init__", "x"))):
+        (tmp_path / "app" / "cloud" / name).mkdir(parents=True)
+        for f in files:
+            (tmp_path / "app" / "cloud" / name / f"{f}.py").write_text("")
+    assert S.plugin_packages(tmp_path) == ["app.cloud.newcloud"]
+    assert S.provider_plugins(tmp_path) == ["app.cloud.newcloud", "app.cloud.newcloud.client",
+                                            "app.cloud.newcloud.spec"]
+
+
 def test_aws_services_cover_every_boto3_client_in_app():
     services = S.aws_services()
     assert {"ec2", "sts", "pricing"} <= set(services)

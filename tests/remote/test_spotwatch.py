@@ -10,6 +10,7 @@ import pytest
 
 from app.core.hosts import HostRecord, HostStore
 from app.core.paths import default_paths
+from app.core.providers import SpotNoticeSource
 from app.remote.hostkeys import KnownHosts
 from app.remote.spotwatch import SpotWatch, parse_answer, pick_tool
 from app.remote.ssh import open_connection
@@ -95,6 +96,59 @@ def test_parsing_and_tool_choice():
     assert notice is None and "unreadable" in why
     status, notice, why = parse_answer("tencent", "bash: python3: not found")
     assert status == 0 and notice is None
+
+
+# A provider declared from tests/ alone: its spot source is the metadata lab's Tencent path, read as
+# an ISO timestamp in UTC (what Alibaba's .../instance/spot/termination-time answers).
+TOY_SPOT = SpotNoticeSource("http://metadata.tencentyun.com/latest/meta-data/spot/termination-time",
+                            format="timestamp", tz="UTC")
+
+
+@pytest.fixture
+def toy_spot():
+    from app.cloud.registry import register_plugin, unregister_plugin
+    from app.core.providers import Capabilities, ProviderSpec
+
+    register_plugin(ProviderSpec("toyspot", "Toy Spot", capabilities=Capabilities(launch=True, spot=True),
+                                 spot_notice=TOY_SPOT))
+    yield "toyspot"
+    unregister_plugin("toyspot")
+
+
+@pytest.mark.parametrize("tool", ["python3", "curl"])
+def test_a_toy_providers_declared_spot_source_is_polled_and_read(lab, toy_spot, tool):
+    conn = open_connection("spot1")
+    try:
+        sw = SpotWatch("spot1", toy_spot, lambda: conn, lambda n: None)
+        sw.tool = tool
+        assert sw.source == TOY_SPOT
+        assert sw.poll_once() is None
+        assert not any("/api/token" in r for r in lab.requests())  # no token step declared
+        lab.set_tencent("2015-01-05T18:02:00Z")
+        n = sw.poll_once()
+        assert n is not None and (n.provider, n.action) == (toy_spot, "terminate")
+        assert n.time == datetime(2015, 1, 5, 18, 2, tzinfo=timezone.utc)
+    finally:
+        conn.close()
+
+
+def test_timestamp_formats_and_zones():
+    alibaba_like = SpotNoticeSource("http://100.100.100.200/latest/meta-data/instance/spot/termination-time")
+    assert alibaba_like.tz == "UTC"
+    _s, n, _w = parse_answer("x", "2015-01-05T18:02:00Z\nSTATUS 200\n", alibaba_like)
+    assert n is not None and n.time == datetime(2015, 1, 5, 18, 2, tzinfo=timezone.utc)
+    _s, n, _w = parse_answer("x", "2015-01-05 18:02:00\nSTATUS 200\n", alibaba_like)  # no marker: tz
+    assert n is not None and n.time == datetime(2015, 1, 5, 18, 2, tzinfo=timezone.utc)
+    beijing = SpotNoticeSource("http://m/t", tz="+08:00")
+    _s, n, _w = parse_answer("x", "2018-08-18 12:05:33\nSTATUS 200\n", beijing)
+    assert n is not None and n.time == datetime(2018, 8, 18, 4, 5, 33, tzinfo=timezone.utc)
+    _s, n, _w = parse_answer("x", "2018-08-18T12:05:33+08:00\nSTATUS 200\n", alibaba_like)  # its own zone
+    assert n is not None and n.time == datetime(2018, 8, 18, 4, 5, 33, tzinfo=timezone.utc)
+    for garbage in ("2026", "soon", "2018-08-18"):
+        _s, n, why = parse_answer("x", f"{garbage}\nSTATUS 200\n", alibaba_like)
+        assert n is None and "unreadable" in why
+    with pytest.raises(ValueError):  # a provider without spot, or without a declared source
+        SpotWatch("h", "azure", lambda: None, lambda n: None)
 
 
 def test_labgpu_watch_reports_a_spot_notice_of_a_running_spot_instance(lab, private_home):

@@ -178,3 +178,33 @@ def test_cli_adds_launches_and_lists_on_the_toy(toy, secret_service, monkeypatch
     # An unknown provider is still refused by the same choices.
     with pytest.raises(SystemExit):
         main(["accounts", "add", "nosuchcloud", "x", "--region", TOY_REGION])
+
+
+def test_the_toys_importer_is_in_the_import_menu_and_the_cli(qtbot, ctx, toy, secret_service, monkeypatch,
+                                                              capsys):
+    from app.cli import main
+    from app.ui.cloud.accounts_page import AccountsPage
+
+    monkeypatch.setenv("TOY_TOKEN_ID", TOY_KEY_ID)
+    monkeypatch.setenv("TOY_TOKEN_SECRET", TOY_SECRET)
+    # CLI: the generic command, with the toy's options, and the import-<id> spelling
+    assert main(["accounts", "import", TOY_ID, "--name", "cli-imported"]) == 0
+    assert "added cli-imported (from toy-env:TOY_TOKEN_ID)" in capsys.readouterr().out
+    assert main(["accounts", f"import-{TOY_ID}", "--name", "cli-imported"]) == 0
+    assert "skipped cli-imported" in capsys.readouterr().out
+    with pytest.raises(SystemExit):  # an option the toy's importer does not declare
+        main(["accounts", "import", TOY_ID, "--profile", "x"])
+    # Accounts page: the toy's entry in the Import menu adds an account in the spec's default region
+    page = AccountsPage(ctx)
+    qtbot.addWidget(page)
+    qtbot.waitUntil(lambda: page.keyring_ok is True, timeout=10000)
+    labels = [a.text() for a in page.import_button.menu().actions()]
+    assert "Toy Cloud keys from TOY_TOKEN_ID/SECRET" in labels
+    page.import_actions[TOY_ID].trigger()
+    qtbot.waitUntil(lambda: any(i.account.name == "toy-env" for i in page.infos), timeout=10000)
+    info = next(i for i in page.infos if i.account.name == "toy-env")
+    assert (info.account.provider, info.account.region) == (TOY_ID, TOY_SPEC.default_region)
+    assert "Imported: toy-env" in page.result_label.text()
+    row = next(r for r in range(page.table.rowCount()) if page.table.item(r, 0).text() == "toy-env")
+    assert page.table.item(row, 5).text() == "Toy variables TOY_TOKEN_ID"
+    qtbot.waitUntil(lambda: not ctx.runner.active(), timeout=10000)

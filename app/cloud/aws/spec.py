@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from app.core.hosts import OLD_SSH_USER_TAG
 from app.core.i18n import QT_TRANSLATE_NOOP
-from app.core.providers import BillingRule, Capabilities, CredentialField, ProviderSpec
+from app.core.providers import (
+    BillingRule,
+    Capabilities,
+    CredentialField,
+    ImporterDecl,
+    ImportOption,
+    ProviderSpec,
+    SpotNoticeSource,
+)
 
 PROVIDER_ID = "aws"
 LOGIN_TAG = OLD_SSH_USER_TAG  # the image's default SSH user, as launches wrote it before SSH_USER_TAG
@@ -45,6 +53,27 @@ SPEC = ProviderSpec(
     limitations={
         "stop_charging": QT_TRANSLATE_NOOP("LabGPU", "Stopped AWS instances still bill for their EBS disks.")
     },
+    # IMDSv2: a token first (PUT), then the instance-action document; 404 = nothing pending.
+    spot_notice=SpotNoticeSource(
+        "http://169.254.169.254/latest/meta-data/spot/instance-action",
+        format="aws-instance-action-json",
+        token_url="http://169.254.169.254/latest/api/token",  # noqa: S106 - a URL, not a secret
+        token_header="X-aws-ec2-metadata-token",  # noqa: S106 - a header name
+        token_ttl_header="X-aws-ec2-metadata-token-ttl-seconds",  # noqa: S106 - a header name
+    ),
+    no_public_prices=QT_TRANSLATE_NOOP("LabGPU", "the EC2 bulk offer file is gigabytes per region and the query "
+                                "API needs signed requests: refresh with an AWS account"),
     account_hint="lab-aws",
+    importers=(
+        ImporterDecl(
+            "aws",
+            QT_TRANSLATE_NOOP("LabGPU", "AWS profiles from ~/.aws/credentials and AWS_* variables"),
+            "app.cloud.aws.importer:aws_import_candidates",
+            (ImportOption("profile", "import this profile only (default: every profile and AWS_* "
+                                     "variables)"),),
+            help="import ~/.aws/credentials profiles and AWS_* variables",
+            sources=(("aws-profile", QT_TRANSLATE_NOOP("LabGPU", "AWS profile {name}")),),
+        ),
+    ),
     order=10,
 )

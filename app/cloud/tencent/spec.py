@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from app.core.i18n import QT_TRANSLATE_NOOP
-from app.core.providers import BillingRule, Capabilities, CredentialField, ProviderSpec
+from app.core.providers import (
+    BillingRule,
+    Capabilities,
+    CredentialField,
+    ImporterDecl,
+    ImportOption,
+    ProviderSpec,
+    SpotNoticeSource,
+)
 
 PROVIDER_ID = "tencent"
 DEFAULT_HOST = "cvm.tencentcloudapi.com"
@@ -50,6 +58,25 @@ SPEC = ProviderSpec(
     ),
     # Tencent's GN7vw family is the vGPU (virtual workstation) variant of GN7.
     fractional_type_prefixes=("GN7VW",),
+    # CVM: the reclaim time as "2018-08-18 12:05:33", Beijing time without a zone marker.
+    spot_notice=SpotNoticeSource(
+        "http://metadata.tencentyun.com/latest/meta-data/spot/termination-time", format="timestamp", tz="+08:00"),
+    no_public_prices=QT_TRANSLATE_NOOP("LabGPU", "its price APIs need a signed account request: refresh with "
+                                "a Tencent Cloud account"),
     account_hint="lab-tencent",
+    importers=(
+        ImporterDecl(
+            "tencent",
+            QT_TRANSLATE_NOOP("LabGPU", "Tencent Cloud from TENCENTCLOUD_SECRET_ID/KEY"),
+            "app.cloud.tencent.importer:tencent_import_candidates",
+            (
+                ImportOption("region", "the account's region (TENCENTCLOUD_REGION wins when set)",
+                             required=True),
+                ImportOption("name", "the account's name (default: tencent-env)"),
+                ImportOption("endpoint", "custom endpoint host or URL"),
+            ),
+            help="import TENCENTCLOUD_SECRET_ID/KEY as an account",
+        ),
+    ),
     order=40,
 )

@@ -170,13 +170,14 @@ class AccountDialog(QDialog):
 
     @Slot()
     def _on_buttons_accepted(self) -> None:
-        from app.core.accounts import Account, Credentials
+        from app.core.accounts import Credentials
+        from app.usecases.accounts import add_account, edit_account, new_account
 
         name = self.name_edit.text().strip()
         key_id, secret = self.key_edit.text().strip(), self.secret_edit.text().strip()
         token = self.token_edit.text().strip() if self.spec().credential("session_token") else ""
         region = self.region_combo.currentText().strip()
-        account = Account(name, self.provider(), region, self.endpoint())
+        account = new_account(name, self.provider(), region, self.endpoint())
         creds = Credentials(key_id, secret, token) if (key_id or secret or not self._edit) else None
         if self._edit is not None and creds is not None and not (key_id and secret):
             self.show_error(
@@ -189,9 +190,9 @@ class AccountDialog(QDialog):
 
         def save() -> str:
             if editing:
-                svc.accounts.edit(name, region=region, endpoint=account.endpoint, credentials=creds)
+                edit_account(svc, name, region=region, endpoint=account.endpoint, credentials=creds)
             else:
-                svc.accounts.add(account, creds)
+                add_account(svc, account, creds)
             return name
 
         self.buttons.setEnabled(False)

@@ -1,4 +1,4 @@
-"""Cloud accounts: list, add, edit, remove, import (AWS profiles, environment) and test connection.
+"""Cloud accounts: list, add, edit, remove, import (the importers the plugins declare) and test connection.
 
 The list comes from the Store (names, regions, masked key ids); secrets stay in the keyring and
 are read only by a test or a launch, off the GUI thread. When no keyring backend exists the page
@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, Slot
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -26,6 +26,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core import providers
+from app.core.i18n import translate
 from app.ui.cloud import cloud_service, cloud_settings, error_sentence, provider_name, remember
 from app.ui.widgets import configure_record_table
 
@@ -84,12 +86,14 @@ class AccountsPage(QWidget):
         self.import_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
         self.import_button.setMinimumWidth(96)
         menu = QMenu(self.import_button)
-        self.import_aws_action = menu.addAction(
-            self.tr("AWS profiles from ~/.aws/credentials and AWS_* variables")
-        )
-        self.import_aws_action.triggered.connect(self.import_aws)
-        self.import_tencent_action = menu.addAction(self.tr("Tencent Cloud from TENCENTCLOUD_SECRET_ID/KEY"))
-        self.import_tencent_action.triggered.connect(self.import_tencent)
+        # One entry per importer the provider plugins declare (ProviderSpec.importers); each action
+        # is also the attribute import_<id>_action.
+        self.import_actions: dict[str, QAction] = {}
+        for _owner, decl in providers.importers():
+            action = menu.addAction(translate(decl.label))
+            action.triggered.connect(lambda _checked=False, key=decl.id: self.run_import(key))
+            self.import_actions[decl.id] = action
+            setattr(self, f"import_{decl.id}_action", action)
         self.import_button.setMenu(menu)
         for w in (
             self.add_button,
@@ -345,8 +349,9 @@ class AccountsPage(QWidget):
         kind, _, rest = source.partition(":")
         if kind == "manual":
             return self.tr("typed in")
-        if kind == "aws-profile":
-            return self.tr("AWS profile {name}").format(name=rest)
+        declared = providers.source_title(source)
+        if declared is not None:
+            return declared
         if kind == "env":
             return self.tr("environment ({name})").format(name=rest)
         return source
@@ -357,30 +362,16 @@ class AccountsPage(QWidget):
         self.result_label.setText(message + (f"\n{hint}" if hint else ""))
 
     # -- import ----------------------------------------------------------------------------------
-    @Slot()
-    def import_aws(self) -> Any:
-        from app.core.accounts import aws_import_candidates
+    def run_import(self, importer_id: str) -> Any:
+        """Run a plugin's account importer off the GUI thread and add what it finds."""
+        from app.cloud.registry import run_importer
 
         svc = cloud_service(self.ctx)
         env = dict(os.environ)
         return self.ctx.runner.run(
             self,
-            lambda: svc.accounts.import_candidates(aws_import_candidates(env=env)),
-            name="import-aws",
-            on_done=self._on_imported,
-            on_error=self._on_action_failed,
-        )
-
-    @Slot()
-    def import_tencent(self) -> Any:
-        from app.core.accounts import tencent_import_candidates
-
-        svc = cloud_service(self.ctx)
-        env = dict(os.environ)
-        return self.ctx.runner.run(
-            self,
-            lambda: svc.accounts.import_candidates(tencent_import_candidates("ap-guangzhou", env=env)),
-            name="import-tencent",
+            lambda: svc.accounts.import_candidates(run_importer(importer_id, env=env)),
+            name=f"import-{importer_id}",
             on_done=self._on_imported,
             on_error=self._on_action_failed,
         )

@@ -17,30 +17,15 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import (
-    QButtonGroup,
-    QCheckBox,
-    QComboBox,
     QDialog,
-    QDoubleSpinBox,
     QFileDialog,
-    QFormLayout,
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
-    QListWidget,
     QListWidgetItem,
-    QPushButton,
-    QRadioButton,
-    QScrollArea,
-    QSizePolicy,
-    QSpinBox,
-    QStackedWidget,
-    QVBoxLayout,
     QWidget,
 )
 
 from app.core import providers
 from app.ui.cloud import cloud_service, cloud_settings, error_sentence, money, provider_name, remember
+from app.ui.cloud.launch_form import build_launch_form
 
 STEP_ORDER = ("key", "security_group", "image", "request", "zone", "wait")
 
@@ -87,137 +72,7 @@ class LaunchDialog(QDialog):
 
     # -- layout ----------------------------------------------------------------------------------
     def _build(self) -> None:
-        state = cloud_settings(self.ctx)
-        layout = QVBoxLayout(self)
-        self.stack = QStackedWidget(self)
-        layout.addWidget(self.stack, 1)
-        form_page = QWidget(self.stack)
-        form = QFormLayout(form_page)
-        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
-        self.account_combo = QComboBox(form_page)
-        self.account_combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.account_combo.currentIndexChanged.connect(self._on_account_combo_changed)
-        self.account_note = QLabel(form_page)
-        self.account_note.setWordWrap(True)
-        self.account_note.setStyleSheet("color: #8a4b00;")
-        self.account_note.hide()
-        self.type_edit = QLineEdit(form_page)
-        self.type_edit.setPlaceholderText(self.tr("e.g. GN7.2XLARGE32 or g5.xlarge"))
-        if self.offer is not None:
-            self.type_edit.setText(self.offer.instance_type)
-        self.type_edit.editingFinished.connect(self._on_type_edit_finished)
-        self.zone_combo = QComboBox(form_page)
-        self.zone_combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self.zone_combo.addItem(self.tr("Any zone (tries each on capacity errors)"), "")
-        self.image_edit = QLineEdit(form_page)
-        self.image_edit.setPlaceholderText(self.tr("automatic: a GPU image with CUDA/PyTorch, else Ubuntu"))
-        self.disk_spin = QSpinBox(form_page)
-        self.disk_spin.setRange(20, 4096)
-        self.disk_spin.setSuffix(" GB")
-        self.disk_spin.setValue(state.disk_gb)
-        key_row = QWidget(form_page)
-        key_layout = QVBoxLayout(key_row)
-        key_layout.setContentsMargins(0, 0, 0, 0)
-        key_file_row = QHBoxLayout()
-        self.key_new_radio = QRadioButton(
-            self.tr("LabGPU key (created once, passphrase in the keyring)"), key_row
-        )
-        self.key_file_radio = QRadioButton(self.tr("Existing key:"), key_row)
-        self.key_group = QButtonGroup(self)
-        self.key_group.addButton(self.key_new_radio)
-        self.key_group.addButton(self.key_file_radio)
-        self.key_path_edit = QLineEdit(key_row)
-        self.key_path_edit.setPlaceholderText("~/.ssh/id_ed25519")
-        self.key_path_edit.setText(state.ssh_key_path)
-        self.key_browse = QPushButton(self.tr("Browse…"), key_row)
-        self.key_browse.clicked.connect(self._on_key_browse_clicked)
-        key_layout.addWidget(self.key_new_radio)
-        key_file_row.addWidget(self.key_file_radio)
-        key_file_row.addWidget(self.key_path_edit, 1)
-        key_file_row.addWidget(self.key_browse)
-        key_layout.addLayout(key_file_row)
-        (self.key_file_radio if state.ssh_key_path else self.key_new_radio).setChecked(True)
-        self.cidr_edit = QLineEdit(form_page)
-        self.cidr_edit.setPlaceholderText(self.tr("detecting your public address…"))
-        self.cidr_note = QLabel(form_page)
-        self.cidr_note.setWordWrap(True)
-        self.cidr_note.setStyleSheet("color: #555555;")
-        spot_row = QWidget(form_page)
-        spot_layout = QHBoxLayout(spot_row)
-        spot_layout.setContentsMargins(0, 0, 0, 0)
-        self.spot_check = QCheckBox(self.tr("Spot (cheaper, may be reclaimed)"), spot_row)
-        self.spot_check.setChecked(
-            bool(self.offer is not None and self.offer.spot_available and state.spot)
-        )
-        self.spot_check.toggled.connect(self._on_spot_check_toggled)
-        self.max_price_spin = QDoubleSpinBox(spot_row)
-        self.max_price_spin.setDecimals(4)
-        self.max_price_spin.setRange(0.0, 100000.0)
-        self.max_price_spin.setSpecialValueText(self.tr("default"))
-        self.max_price_spin.setSuffix(self.tr(" /h"))
-        spot_layout.addWidget(self.spot_check)
-        spot_layout.addWidget(QLabel(self.tr("Maximum price:"), spot_row))
-        spot_layout.addWidget(self.max_price_spin, 1)
-        self.price_note = QLabel(form_page)
-        self.price_note.setWordWrap(True)
-        for note in (self.account_note, self.cidr_note, self.price_note):
-            note.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-        form.addRow(self.tr("Account"), self.account_combo)
-        form.addRow("", self.account_note)
-        form.addRow(self.tr("Instance type"), self.type_edit)
-        form.addRow(self.tr("Zone"), self.zone_combo)
-        form.addRow(self.tr("Image"), self.image_edit)
-        form.addRow(self.tr("System disk"), self.disk_spin)
-        form.addRow(self.tr("SSH key"), key_row)
-        form.addRow(self.tr("SSH allowed from"), self.cidr_edit)
-        form.addRow("", self.cidr_note)
-        form.addRow(self.tr("Billing"), spot_row)
-        form.addRow("", self.price_note)
-        from app.ui.shared.guards_ui import GuardEditor, defaults_from_settings
-
-        # Guards (idle, budget, maximum runtime…), saved for the new instance once it runs.
-        self.guard_editor = GuardEditor(defaults_from_settings(self.ctx.settings), True, form_page)
-        form.addRow(self.guard_editor)
-        scroll = QScrollArea(self.stack)
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        scroll.setWidget(form_page)
-        self.stack.addWidget(scroll)
-
-        progress_page = QWidget(self.stack)
-        pv = QVBoxLayout(progress_page)
-        self.progress_title = QLabel(progress_page)
-        self.progress_title.setStyleSheet("font-size: 15px; font-weight: 600;")
-        pv.addWidget(self.progress_title)
-        self.steps_list = QListWidget(progress_page)
-        self.steps_list.setObjectName("launchSteps")
-        pv.addWidget(self.steps_list, 1)
-        self.outcome_label = QLabel(progress_page)
-        self.outcome_label.setObjectName("launchOutcome")
-        self.outcome_label.setWordWrap(True)
-        self.outcome_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        pv.addWidget(self.outcome_label)
-        self.stack.addWidget(progress_page)
-
-        buttons = QHBoxLayout()
-        self.copy_ssh_button = QPushButton(self.tr("Copy SSH command"), self)
-        self.copy_ssh_button.clicked.connect(self._on_copy_ssh_button_clicked)
-        self.copy_ssh_button.hide()
-        self.back_button = QPushButton(self.tr("Change settings"), self)
-        self.back_button.clicked.connect(self._on_back_button_clicked)
-        self.back_button.hide()
-        self.launch_button = QPushButton(self.tr("Launch"), self)
-        self.launch_button.setDefault(True)
-        self.launch_button.clicked.connect(self._on_launch_button_clicked)
-        self.close_button = QPushButton(self.tr("Cancel"), self)
-        self.close_button.clicked.connect(self._on_close_button_clicked)
-        buttons.addWidget(self.copy_ssh_button)
-        buttons.addWidget(self.back_button)
-        buttons.addStretch(1)
-        buttons.addWidget(self.launch_button)
-        buttons.addWidget(self.close_button)
-        layout.addLayout(buttons)
-        self._on_spot_check_toggled(self.spot_check.isChecked())
+        build_launch_form(self)
 
     # -- loading ---------------------------------------------------------------------------------
     def _load_accounts(self) -> None:
@@ -399,8 +254,10 @@ class LaunchDialog(QDialog):
         from app.core.models import NATIVE_CURRENCY
 
         currency = NATIVE_CURRENCY.get(account.provider, "USD")
+        from app.core.launch_defaults import DEFAULT_SPOT_BID_FRACTION, launch_defaults
+
         od, source = self.on_demand
-        fraction = float(getattr(self.ctx.settings, "spot_bid_fraction", 0.8))
+        fraction = float(getattr(self.ctx.settings, "spot_bid_fraction", DEFAULT_SPOT_BID_FRACTION))
         if od is None:
             self.price_note.setText(
                 self.tr(
@@ -412,7 +269,9 @@ class LaunchDialog(QDialog):
         text = self.tr("On demand: {price}/h ({source}).").format(price=money(od, currency, 4), source=source)
         if self.spot_check.isChecked():
             if self.max_price_spin.value() == 0.0:
-                self.max_price_spin.setValue(round(od * fraction, 4))
+                plan = launch_defaults(account.region, spot=True, on_demand=od, fraction=fraction)
+                if plan.spot_cap is not None:
+                    self.max_price_spin.setValue(plan.spot_cap.price)
             text += " " + self.tr("Spot maximum {price}/h = {pct} % of on-demand.").format(
                 price=money(self.max_price_spin.value(), currency, 4),
                 pct=round(100 * self.max_price_spin.value() / od) if od else "?",

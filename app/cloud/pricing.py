@@ -1,0 +1,67 @@
+"""What an instance costs per hour, from the prices LabGPU has: the live cache, then the bundled catalog.
+
+Used by CloudService (app/cloud/launch.py) for the spot maximum's default, the price recorded with a
+launched instance and the ledger's prices on reconcile.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from app.cloud.base import Account
+from app.core import live_prices
+from app.core.models import NATIVE_CURRENCY
+from app.core.paths import Paths
+
+log = logging.getLogger(__name__)
+
+
+def on_demand_price(paths: Paths, account: Account, instance_type: str) -> tuple[float | None, str]:
+    """(price/h, source): live cache first, then the bundled catalog."""
+    for o in live_prices.load_cached(paths):
+        if (o.provider, o.region, o.instance_type) == (
+            account.provider,
+            account.region,
+            instance_type,
+        ) and o.price_on_demand is not None:
+            return o.price_on_demand, "live"
+    try:
+        from app.core.catalog import load_catalog
+
+        for o in load_catalog(paths, include_live=False).offers:
+            if (
+                (o.provider, o.instance_type) == (account.provider, instance_type)
+                and o.region == account.region
+                and o.price_on_demand is not None
+            ):
+                return o.price_on_demand, "catalog"
+        for o in load_catalog(paths, include_live=False).offers:
+            if (o.provider, o.instance_type) == (account.provider, instance_type) and o.price_on_demand:
+                return o.price_on_demand, f"catalog ({o.region})"
+    except Exception as exc:  # noqa: BLE001 - the catalog is a fallback only
+        log.info("catalog lookup failed: %s", exc)
+    return None, ""
+
+def spot_price(paths: Paths, account: Account, instance_type: str, zone: str) -> float | None:
+    prices = [
+        o
+        for o in live_prices.zone_prices(paths, account.provider, account.region, instance_type)
+        if o.price_spot is not None and (not zone or o.zone == zone)
+    ]
+    return min(o.price_spot for o in prices) if prices else None  # type: ignore[type-var]
+
+def price_for(paths: Paths, account: Account, inst: Any) -> tuple[float, str, str] | None:
+    currency = NATIVE_CURRENCY.get(account.provider, "USD")
+    if inst.spot:
+        p = spot_price(paths, account, inst.instance_type, inst.zone)
+        if p is not None:
+            return p, currency, "spot price (live cache)"
+    p, src = on_demand_price(paths, account, inst.instance_type)
+    if p is None:
+        return None
+    return (
+        p,
+        currency,
+        ("on-demand " + src) if not inst.spot else f"on-demand {src} (upper bound for spot)",
+    )
