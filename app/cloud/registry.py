@@ -21,7 +21,7 @@ from app.core.providers import ProviderPluginError, ProviderSpec
 if TYPE_CHECKING:
     from app.cloud.base import Provider
 
-BUILTIN_PLUGINS: tuple[str, ...] = ("app.cloud.aws", "app.cloud.tencent")
+BUILTIN_PLUGINS: tuple[str, ...] = ("app.cloud.aws", "app.cloud.tencent", "app.cloud.alibaba")
 
 _FACTORIES: dict[str, Callable[[], Provider]] = {}
 _lock = threading.RLock()
