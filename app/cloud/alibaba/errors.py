@@ -34,169 +34,231 @@ from app.core.i18n import QT_TRANSLATE_NOOP
 
 from .spec import PROVIDER_ID
 
-_T = QT_TRANSLATE_NOOP
-
 KEY_NOT_FOUND = ErrorSpec(
     AuthError,
-    _T("LabGPU", "Alibaba Cloud does not know this AccessKey ID (deleted, or mistyped)."),
-    _T("LabGPU", "Create an AccessKey in the RAM console (AccessKey management) and edit the account."),
+    QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud does not know this AccessKey ID (deleted, or mistyped)."),
+    QT_TRANSLATE_NOOP("LabGPU", "Create an AccessKey in the RAM console (AccessKey management) and edit the account."),
 )
 KEY_DISABLED = ErrorSpec(
     AuthError,
-    _T("LabGPU", "This Alibaba Cloud AccessKey is disabled."),
-    _T("LabGPU", "Enable it in the RAM console, or create a new AccessKey and edit the account."),
+    QT_TRANSLATE_NOOP("LabGPU", "This Alibaba Cloud AccessKey is disabled."),
+    QT_TRANSLATE_NOOP("LabGPU", "Enable it in the RAM console, or create a new AccessKey and edit the account."),
 )
 SIGNATURE = ErrorSpec(
     AuthError,
-    _T("LabGPU", "Alibaba Cloud refused the signature: the AccessKey Secret does not match the AccessKey ID."),
-    _T("LabGPU", "Edit the account and paste the AccessKey Secret again (it is shown only when the key is "
-                 "created: create a new AccessKey if you no longer have it)."),
+    QT_TRANSLATE_NOOP(
+        "LabGPU",
+        "Alibaba Cloud refused the signature: the AccessKey Secret does not match the AccessKey ID.",
+    ),
+    QT_TRANSLATE_NOOP(
+        "LabGPU",
+        "Edit the account and paste the AccessKey Secret again (it is shown only when the key is created: create a "
+        "new AccessKey if you no longer have it).",
+    ),
 )
 CLOCK = ErrorSpec(
     ClockSkewError,
-    _T("LabGPU", "Alibaba Cloud refused the request because this computer's clock is more than 15 minutes off."),
-    _T("LabGPU", "Fix the clock: turn on automatic time (NTP) in the system settings, then retry."),
+    QT_TRANSLATE_NOOP(
+        "LabGPU",
+        "Alibaba Cloud refused the request because this computer's clock is more than 15 minutes off.",
+    ),
+    QT_TRANSLATE_NOOP("LabGPU", "Fix the clock: turn on automatic time (NTP) in the system settings, then retry."),
 )
 RAM = ErrorSpec(
     PermissionError_,
-    _T("LabGPU", "This AccessKey may not call {action}: its RAM policy does not allow it ({error_code})."),
-    _T("LabGPU", "Ask the account owner to grant AliyunECSFullAccess and AliyunVPCFullAccess to this RAM "
-                 "user, or use an AccessKey that has them."),
+    QT_TRANSLATE_NOOP(
+        "LabGPU",
+        "This AccessKey may not call {action}: its RAM policy does not allow it ({error_code}).",
+    ),
+    QT_TRANSLATE_NOOP(
+        "LabGPU",
+        "Ask the account owner to grant AliyunECSFullAccess and AliyunVPCFullAccess to this RAM user, or use an "
+        "AccessKey that has them.",
+    ),
 )
 ACCOUNT_CHECK = ErrorSpec(
     PermissionError_,
-    _T("LabGPU", "Alibaba Cloud does not let this account do that yet ({error_code}): {provider_message}"),
-    _T("LabGPU", "Finish real-name verification and any security check in the Alibaba Cloud console, or "
-                 "ask Alibaba Cloud support to open this feature or region for the account."),
+    QT_TRANSLATE_NOOP(
+        "LabGPU",
+        "Alibaba Cloud does not let this account do that yet ({error_code}): {provider_message}",
+    ),
+    QT_TRANSLATE_NOOP(
+        "LabGPU",
+        "Finish real-name verification and any security check in the Alibaba Cloud console, or ask Alibaba Cloud "
+        "support to open this feature or region for the account.",
+    ),
 )
 BALANCE = ErrorSpec(
     QuotaError,
-    _T("LabGPU", "The Alibaba Cloud account's balance is too low (or a bill is overdue) for pay-as-you-go "
-                 "instances."),
-    _T("LabGPU", "Top up the account in the Billing console (pay-as-you-go needs a positive balance), "
-                 "then retry."),
+    QT_TRANSLATE_NOOP(
+        "LabGPU",
+        "The Alibaba Cloud account's balance is too low (or a bill is overdue) for pay-as-you-go instances.",
+    ),
+    QT_TRANSLATE_NOOP(
+        "LabGPU",
+        "Top up the account in the Billing console (pay-as-you-go needs a positive balance), then retry.",
+    ),
 )
 NO_STOCK = ErrorSpec(
     CapacityError,
-    _T("LabGPU", "Alibaba Cloud has no {instance_type} left in {zone} right now."),
-    _T("LabGPU", "LabGPU tries the region's other zones; if none has stock, pick another type or retry later."),
+    QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud has no {instance_type} left in {zone} right now."),
+    QT_TRANSLATE_NOOP(
+        "LabGPU",
+        "LabGPU tries the region's other zones; if none has stock, pick another type or retry later.",
+    ),
 )
 ZONE = ErrorSpec(
     CapacityError,
-    _T("LabGPU", "Zone {zone} does not sell this configuration ({error_code})."),
-    _T("LabGPU", "Pick another zone of {region}, or let LabGPU choose the zone."),
+    QT_TRANSLATE_NOOP("LabGPU", "Zone {zone} does not sell this configuration ({error_code})."),
+    QT_TRANSLATE_NOOP("LabGPU", "Pick another zone of {region}, or let LabGPU choose the zone."),
 )
 TYPE = ErrorSpec(
     NotFoundError,
-    _T("LabGPU", "Alibaba Cloud does not offer instance type {instance_type} to this account in {region} "
-                 "({error_code})."),
-    _T("LabGPU", "Refresh prices to see the types the region sells; some GPU types must first be unlocked "
-                 "in the ECS console (Quota Center → privileges)."),
+    QT_TRANSLATE_NOOP(
+        "LabGPU",
+        "Alibaba Cloud does not offer instance type {instance_type} to this account in {region} ({error_code}).",
+    ),
+    QT_TRANSLATE_NOOP(
+        "LabGPU",
+        "Refresh prices to see the types the region sells; some GPU types must first be unlocked in the ECS console "
+        "(Quota Center → privileges).",
+    ),
 )
 QUOTA = ErrorSpec(
     QuotaError,
-    _T("LabGPU", "A quota of this Alibaba Cloud account is used up ({error_code}): {provider_message}"),
-    _T("LabGPU", "Release what you no longer use, or ask for more in the Quota Center (ECS console → "
-                 "Quotas)."),
+    QT_TRANSLATE_NOOP("LabGPU", "A quota of this Alibaba Cloud account is used up ({error_code}): {provider_message}"),
+    QT_TRANSLATE_NOOP(
+        "LabGPU",
+        "Release what you no longer use, or ask for more in the Quota Center (ECS console → Quotas).",
+    ),
 )
 ELASTIC_QUOTA = ErrorSpec(
     QuotaError,
-    _T("LabGPU", "The vCPU quota for {instance_type} in {region} is used up."),
-    _T("LabGPU", "Release instances you no longer use, or request a higher vCPU quota in the Quota Center "
-                 "(ECS console → Quotas)."),
+    QT_TRANSLATE_NOOP("LabGPU", "The vCPU quota for {instance_type} in {region} is used up."),
+    QT_TRANSLATE_NOOP(
+        "LabGPU",
+        "Release instances you no longer use, or request a higher vCPU quota in the Quota Center (ECS console → "
+        "Quotas).",
+    ),
 )
 STATUS = ErrorSpec(
     CloudError,
-    _T("LabGPU", "Alibaba Cloud cannot {action} now: the resource is in the middle of another change "
-                 "({error_code})."),
-    _T("LabGPU", "Reload the instances page, wait until the instance is Running or Stopped, then retry."),
+    QT_TRANSLATE_NOOP(
+        "LabGPU",
+        "Alibaba Cloud cannot {action} now: the resource is in the middle of another change ({error_code}).",
+    ),
+    QT_TRANSLATE_NOOP(
+        "LabGPU",
+        "Reload the instances page, wait until the instance is Running or Stopped, then retry.",
+    ),
 )
 LOCKED = ErrorSpec(
     CloudError,
-    _T("LabGPU", "Alibaba Cloud has locked this instance ({error_code}): {provider_message}"),
-    _T("LabGPU", "Read the notice in the ECS console (security or overdue payment) and resolve it there."),
+    QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud has locked this instance ({error_code}): {provider_message}"),
+    QT_TRANSLATE_NOOP(
+        "LabGPU",
+        "Read the notice in the ECS console (security or overdue payment) and resolve it there.",
+    ),
 )
 THROTTLED = ErrorSpec(
     ThrottledError,
-    _T("LabGPU", "Alibaba Cloud is limiting how fast this account calls its API ({error_code})."),
-    _T("LabGPU", "Wait a minute and retry."),
+    QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud is limiting how fast this account calls its API ({error_code})."),
+    QT_TRANSLATE_NOOP("LabGPU", "Wait a minute and retry."),
     retryable=True,
 )
 INTERNAL = ErrorSpec(
     CloudError,
-    _T("LabGPU", "Alibaba Cloud had an internal error ({error_code})."),
-    _T("LabGPU", "Retry in a minute; if it keeps failing, quote request id {rid} to Alibaba Cloud support."),
+    QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud had an internal error ({error_code})."),
+    QT_TRANSLATE_NOOP(
+        "LabGPU",
+        "Retry in a minute; if it keeps failing, quote request id {rid} to Alibaba Cloud support.",
+    ),
     retryable=True,
 )
 INSTANCE_GONE = ErrorSpec(
     NotFoundError,
-    _T("LabGPU", "Alibaba Cloud has no instance {instance_id} in {region}."),
-    _T("LabGPU", "It may have been released already: reload the instances page."),
+    QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud has no instance {instance_id} in {region}."),
+    QT_TRANSLATE_NOOP("LabGPU", "It may have been released already: reload the instances page."),
 )
 SPOT_PRICE = ErrorSpec(
     PriceTooLowError,
-    _T("LabGPU", "The spot maximum price {max_price} {currency}/h is below what Alibaba Cloud asks for "
-                 "{instance_type} in {zone} (spot price now: {price} {currency}/h)."),
-    _T("LabGPU", "Raise the maximum price to at least the current spot price, or launch on demand."),
+    QT_TRANSLATE_NOOP(
+        "LabGPU",
+        "The spot maximum price {max_price} {currency}/h is below what Alibaba Cloud asks for {instance_type} in "
+        "{zone} (spot price now: {price} {currency}/h).",
+    ),
+    QT_TRANSLATE_NOOP("LabGPU", "Raise the maximum price to at least the current spot price, or launch on demand."),
 )
 SPOT = ErrorSpec(
     InvalidRequestError,
-    _T("LabGPU", "Alibaba Cloud refused the spot request ({error_code}): {provider_message}"),
-    _T("LabGPU", "Launch on demand, or pick a type that is sold as spot in this zone."),
+    QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud refused the spot request ({error_code}): {provider_message}"),
+    QT_TRANSLATE_NOOP("LabGPU", "Launch on demand, or pick a type that is sold as spot in this zone."),
 )
 IMAGE = ErrorSpec(
     NotFoundError,
-    _T("LabGPU", "The image cannot be used for {instance_type} ({error_code}): {provider_message}"),
-    _T("LabGPU", "Let LabGPU pick the GPU image, or choose another public image (ECS console → Images)."),
+    QT_TRANSLATE_NOOP("LabGPU", "The image cannot be used for {instance_type} ({error_code}): {provider_message}"),
+    QT_TRANSLATE_NOOP(
+        "LabGPU",
+        "Let LabGPU pick the GPU image, or choose another public image (ECS console → Images).",
+    ),
 )
 DISK = ErrorSpec(
     InvalidRequestError,
-    _T("LabGPU", "Alibaba Cloud refused the disk settings ({error_code}): {provider_message}"),
-    _T("LabGPU", "Pick another disk size or category, or an instance type whose zone offers that disk."),
+    QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud refused the disk settings ({error_code}): {provider_message}"),
+    QT_TRANSLATE_NOOP("LabGPU", "Pick another disk size or category, or an instance type whose zone offers that disk."),
 )
 NETWORK = ErrorSpec(
     InvalidRequestError,
-    _T("LabGPU", "Alibaba Cloud refused LabGPU's network setup ({error_code}): {provider_message}"),
-    _T("LabGPU", "LabGPU reuses the VPC, vSwitch and security group tagged labgpu-resource: if they were "
-                 "changed in the console, delete them there and launch again."),
+    QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud refused LabGPU's network setup ({error_code}): {provider_message}"),
+    QT_TRANSLATE_NOOP(
+        "LabGPU",
+        "LabGPU reuses the VPC, vSwitch and security group tagged labgpu-resource: if they were changed in the "
+        "console, delete them there and launch again.",
+    ),
 )
 KEY_PAIR = ErrorSpec(
     InvalidRequestError,
-    _T("LabGPU", "Alibaba Cloud refused the SSH public key ({error_code}): {provider_message}"),
-    _T("LabGPU", "Choose another key in the launch dialog (an OpenSSH RSA key works everywhere), or let "
-                 "LabGPU create one."),
+    QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud refused the SSH public key ({error_code}): {provider_message}"),
+    QT_TRANSLATE_NOOP(
+        "LabGPU",
+        "Choose another key in the launch dialog (an OpenSSH RSA key works everywhere), or let LabGPU create one.",
+    ),
 )
 BILLING = ErrorSpec(
     InvalidRequestError,
-    _T("LabGPU", "Alibaba Cloud refused the billing settings ({error_code}): {provider_message}"),
-    _T("LabGPU", "Launch pay-as-you-go (or spot) with the default bandwidth; subscriptions are bought in "
-                 "the ECS console."),
+    QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud refused the billing settings ({error_code}): {provider_message}"),
+    QT_TRANSLATE_NOOP(
+        "LabGPU",
+        "Launch pay-as-you-go (or spot) with the default bandwidth; subscriptions are bought in the ECS console.",
+    ),
 )
 PROTECTED = ErrorSpec(
     CloudError,
-    _T("LabGPU", "{instance_id} has release protection turned on."),
-    _T("LabGPU", "Turn release protection off in the ECS console, then terminate it again."),
+    QT_TRANSLATE_NOOP("LabGPU", "{instance_id} has release protection turned on."),
+    QT_TRANSLATE_NOOP("LabGPU", "Turn release protection off in the ECS console, then terminate it again."),
 )
 DEPENDENCY = ErrorSpec(
     CloudError,
-    _T("LabGPU", "The instance is still used by another resource ({error_code}): {provider_message}"),
-    _T("LabGPU", "Remove it from the route table, load balancer or network interface it belongs to, then "
-                 "retry."),
+    QT_TRANSLATE_NOOP("LabGPU", "The instance is still used by another resource ({error_code}): {provider_message}"),
+    QT_TRANSLATE_NOOP(
+        "LabGPU",
+        "Remove it from the route table, load balancer or network interface it belongs to, then retry.",
+    ),
 )
 REGION = ErrorSpec(
     NotFoundError,
-    _T("LabGPU", "{region} is not an Alibaba Cloud region this key can use ({error_code})."),
-    _T("LabGPU", "Edit the account and pick a region such as cn-hangzhou."),
+    QT_TRANSLATE_NOOP("LabGPU", "{region} is not an Alibaba Cloud region this key can use ({error_code})."),
+    QT_TRANSLATE_NOOP("LabGPU", "Edit the account and pick a region such as cn-hangzhou."),
 )
 PRICE = ErrorSpec(
     NotFoundError,
-    _T("LabGPU", "Alibaba Cloud has no price for {instance_type} in {zone} ({error_code})."),
-    _T("LabGPU", "The type is not sold there: refresh prices and pick a type the region sells."),
+    QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud has no price for {instance_type} in {zone} ({error_code})."),
+    QT_TRANSLATE_NOOP("LabGPU", "The type is not sold there: refresh prices and pick a type the region sells."),
 )
 PARAMETER = ErrorSpec(
     InvalidRequestError,
-    _T("LabGPU", "Alibaba Cloud refused a parameter of {action} ({error_code}): {provider_message}"),
-    _T("LabGPU", "This is most likely a LabGPU bug: report it with the code and request id {rid}."),
+    QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud refused a parameter of {action} ({error_code}): {provider_message}"),
+    QT_TRANSLATE_NOOP("LabGPU", "This is most likely a LabGPU bug: report it with the code and request id {rid}."),
 )
 
 # Codes → the sentence above that fits them (prefixes end with "." and match the longest first).
