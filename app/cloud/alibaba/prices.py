@@ -8,13 +8,16 @@ import csv
 import logging
 from collections.abc import Sequence
 from datetime import date, datetime, timedelta, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.core.accounts import Account, Credentials
 from app.core.models import Offer
 
-from .client import AlibabaClient, _float, parse_time
+from .client import AlibabaClient, _float, currency_for, parse_time
 from .spec import PROVIDER_ID
+
+if TYPE_CHECKING:
+    from app.core.spothistory import SpotPricePoint
 
 log = logging.getLogger("app.cloud.alibaba")
 
@@ -108,37 +111,34 @@ class AlibabaPrices(AlibabaClient):
         return offers
 
     def spot_price_history(
-        self,
-        account: Account,
-        creds: Credentials,
-        instance_type: str,
-        zone: str = "",
-        start: datetime | None = None,
-        end: datetime | None = None,
-    ) -> list[tuple[datetime, str, float]]:
-        """(time, zone, spot price per hour) points, oldest first, over [start, end] (default: the last
-        week), every page read (Offset → NextOffset until it is 0)."""
-        end = end or datetime.now(timezone.utc)
-        start = start or end - timedelta(days=7)
+        self, account: Account, creds: Credentials, instance_type: str, zone: str | None = None, days: int = 7
+    ) -> list[SpotPricePoint]:
+        """Every zone's (or one zone's) spot price changes over the last ``days`` days, oldest first,
+        every page read (Offset → NextOffset until it is 0)."""
+        from app.core.spothistory import SpotPricePoint
+
+        end = datetime.now(timezone.utc)
+        start = end - timedelta(days=days)
         params: dict[str, Any] = {
             "InstanceType": instance_type,
             "NetworkType": "vpc",
             "OSType": "linux",
-            "StartTime": start.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-            "EndTime": end.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "StartTime": start.strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "EndTime": end.strftime("%Y-%m-%dT%H:%M:%SZ"),
         }
         if zone:
             params["ZoneId"] = zone
-        points: list[tuple[datetime, str, float]] = []
+        points: list[SpotPricePoint] = []
         offset = 0
         for _page in range(HISTORY_PAGES):
             body = self._call(account, creds, "DescribeSpotPriceHistory", dict(params, Offset=offset),
-                              context={"instance_type": instance_type, "zone": zone})
+                              context={"instance_type": instance_type, "zone": zone or ""})
+            currency = str(body.get("Currency") or currency_for(account))
             for row in (body.get("SpotPrices") or {}).get("SpotPriceType") or []:
                 moment, price = parse_time(row.get("Timestamp")), _float(row.get("SpotPrice"))
                 if moment is not None and price is not None:
-                    points.append((moment, str(row.get("ZoneId", zone)), price))
+                    points.append(SpotPricePoint(moment, price, currency, str(row.get("ZoneId") or zone or "")))
             offset = int(body.get("NextOffset") or 0)
             if offset <= 0:
                 break
-        return sorted(points)
+        return sorted(points, key=lambda p: (p.zone, p.time))
