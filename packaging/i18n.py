@@ -36,6 +36,7 @@ DOMAINS: dict[str, list[str]] = {
                 "app/core/catalog_providers.py"],
     "cloud": ["app/cloud/base.py", "app/cloud/aws/*.py", "app/cloud/registry.py", "app/cloud/launch.py",
               "app/cloud/errors.py", "app/cloud/sshkeys.py", "app/cloud/netaddr.py", "app/cloud/public_prices.py",
+              "app/cloud/spot_history.py",
               "app/cli/cloud.py", "app/core/accounts.py", "app/core/audit.py", "app/core/instances.py",
               "app/core/live_prices.py"],
     "cloudui": ["app/ui/cloud/*.py", "app/cloud/tencent/*.py"],

@@ -606,5 +606,21 @@
         <source>Check your internet connection or proxy and try again; to use a mirror, set its address (labgpu prices refresh --public --azure-endpoint URL).</source>
         <translation>请检查网络连接或代理后重试；如要使用镜像，请设置其地址（labgpu prices refresh --public --azure-endpoint URL）。</translation>
     </message>
+    <message>
+        <source>{cloud} does not publish a spot price history LabGPU can read.</source>
+        <translation>{cloud} 没有提供 LabGPU 可读取的竞价价格历史。</translation>
+    </message>
+    <message>
+        <source>Compare the current spot price in the offers table instead.</source>
+        <translation>请改为在报价表中比较当前的竞价价格。</translation>
+    </message>
+    <message>
+        <source>No {cloud} account is set up, so its spot price history cannot be read.</source>
+        <translation>尚未设置 {cloud} 账号，因此无法读取其竞价价格历史。</translation>
+    </message>
+    <message>
+        <source>Add an account for {cloud} on the Accounts page, then try again.</source>
+        <translation>请在“云账号”页添加一个 {cloud} 账号，然后重试。</translation>
+    </message>
 </context>
 </TS>
