@@ -49,7 +49,7 @@ SPEC: ProviderSpec = dataclasses.replace(
     tags={"launch": LAUNCH_TAG, "token": TOKEN_TAG_KEY},
     capabilities=Capabilities(
         launch=True, spot=True, stop_without_charging=False, live_prices=True,
-        console_fingerprints=False, zones=True, find_by_client_token=True,
+        console_fingerprints=False, zones=True, find_by_client_token=True, spot_price_history=True,
     ),
     limitations={
         "stop_charging": QT_TRANSLATE_NOOP(
