@@ -22,6 +22,7 @@ if str(ROOT) not in sys.path:
 pytest_plugins = [
     "tests.fixtures.keyring_service",
     "tests.fixtures.peers",
+    "tests.fixtures.alibaba_fixtures",
 ]
 
 

@@ -19,8 +19,10 @@ from app.core import providers
 from app.core.accounts import Account as Account
 from app.core.accounts import Credentials as Credentials
 from app.core.errors import LabGpuError
+from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.models import Instance as Instance
 from app.core.models import Offer
+from app.core.spothistory import SpotPricePoint
 
 LABGPU_TAG_KEY = "labgpu"  # every instance LabGPU launches carries this tag (value "1")
 LABGPU_TAG_VALUE = "1"
@@ -63,6 +65,10 @@ class NotFoundError(CloudError):
 
 class SdkMissingError(CloudError):
     pass
+
+
+class NotSupportedError(CloudError):
+    """The provider cannot do this (its spec does not declare the capability)."""
 
 
 @dataclass(frozen=True)
@@ -171,7 +177,23 @@ class Provider(Protocol):
     # Optional, declared in the provider's spec (app.core.providers.Capabilities) and called only
     # when declared: zones(account, creds) -> list[str], the region's zones for capacity failover;
     # find_by_client_token(account, creds, token) -> Instance | None, for crash recovery when the
-    # provider cannot tag at launch; host_key_fingerprints(account, creds, instance_id) -> list[str].
+    # provider cannot tag at launch; host_key_fingerprints(account, creds, instance_id) -> list[str];
+    # spot_price_history(account, creds, instance_type, zone=None, days=7) -> list[SpotPricePoint],
+    # every zone's price changes over the last `days` days (call it through spot_price_history()
+    # below, which raises NotSupportedError for a provider without the capability).
+
+
+def spot_price_history(provider: Provider, account: Account, creds: Credentials, instance_type: str,
+                       zone: str | None = None, days: int = 7) -> list[SpotPricePoint]:
+    """The provider's spot price changes over the last `days` days (all zones, or one)."""
+    method = getattr(provider, "spot_price_history", None)
+    if not providers.has(account.provider, "spot_price_history") or method is None:
+        raise NotSupportedError(
+            QT_TRANSLATE_NOOP("LabGPU", "{cloud} does not publish a spot price history LabGPU can read."),
+            QT_TRANSLATE_NOOP("LabGPU", "Compare the current spot price in the offers table instead."),
+            code="NotSupported", provider=account.provider, cloud=providers.display_name(account.provider))
+    points: list[SpotPricePoint] = method(account, creds, instance_type, zone=zone or None, days=days)
+    return points
 
 
 def register_provider(provider_id: str, factory: Callable[[], Provider]) -> None:

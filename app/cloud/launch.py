@@ -341,6 +341,8 @@ class CloudService:
                     detail,
                 )
             except CapacityError as exc:
+                # The provider picked the zone itself (none was asked for): the error names it.
+                zone = zone or str(exc.params.get("zone") or "").strip("?")
                 tried.append(zone or account.region)
                 if attempt == 0:
                     others = []

@@ -74,6 +74,7 @@ class Capabilities:
     console_fingerprints: bool = False  # host_key_fingerprints() reads them from the console
     zones: bool = False  # zones() lists the region's zones for capacity failover
     find_by_client_token: bool = False  # crash recovery finds a launch by its client token
+    spot_price_history: bool = False  # spot_price_history() reads past spot prices with an account
 
 
 @dataclass(frozen=True)

@@ -1,14 +1,13 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>LabGPU</name>
     <message>
-        <source>Check the access key id and secret of account &apos;{account}&apos; (remove and add it again with the values from IAM → Security credentials) and that the key is active.</source>
+        <source>Check the access key id and secret of account '{account}' (remove and add it again with the values from IAM → Security credentials) and that the key is active.</source>
         <translation>请检查账号“{account}”的访问密钥 ID 和私有访问密钥（在 IAM → 安全凭证中重新获取，删除账号后重新添加），并确认该密钥处于启用状态。</translation>
     </message>
     <message>
-        <source>AWS rejected the request because this computer&apos;s clock is wrong (more than 5 minutes off).</source>
+        <source>AWS rejected the request because this computer's clock is wrong (more than 5 minutes off).</source>
         <translation>AWS 拒绝了请求：这台电脑的时钟不准（误差超过 5 分钟）。</translation>
     </message>
     <message>
@@ -16,19 +15,19 @@
         <translation>请校准时钟：打开“自动设置日期和时间”（NTP），然后重试。</translation>
     </message>
     <message>
-        <source>AWS refused the credentials of account &apos;{account}&apos;.</source>
+        <source>AWS refused the credentials of account '{account}'.</source>
         <translation>AWS 拒绝了账号“{account}”的凭证。</translation>
     </message>
     <message>
-        <source>AWS does not know the access key id of account &apos;{account}&apos;.</source>
+        <source>AWS does not know the access key id of account '{account}'.</source>
         <translation>AWS 不认识账号“{account}”的访问密钥 ID。</translation>
     </message>
     <message>
-        <source>The secret access key of account &apos;{account}&apos; does not match its key id.</source>
+        <source>The secret access key of account '{account}' does not match its key id.</source>
         <translation>账号“{account}”的私有访问密钥与其密钥 ID 不匹配。</translation>
     </message>
     <message>
-        <source>The session token of account &apos;{account}&apos; has expired.</source>
+        <source>The session token of account '{account}' has expired.</source>
         <translation>账号“{account}”的会话令牌已过期。</translation>
     </message>
     <message>
@@ -36,19 +35,19 @@
         <translation>请获取新的临时凭证（aws sts get-session-token 或 SSO 登录），然后重新添加账号。</translation>
     </message>
     <message>
-        <source>The IAM user of account &apos;{account}&apos; may not do this ({action}).</source>
+        <source>The IAM user of account '{account}' may not do this ({action}).</source>
         <translation>账号“{account}”的 IAM 用户无权执行此操作（{action}）。</translation>
     </message>
     <message>
-        <source>Ask the AWS account&apos;s admin to allow ec2:{action} (e.g. attach AmazonEC2FullAccess) to this user.</source>
+        <source>Ask the AWS account's admin to allow ec2:{action} (e.g. attach AmazonEC2FullAccess) to this user.</source>
         <translation>请让 AWS 账号管理员为该用户授予 ec2:{action} 权限（例如附加 AmazonEC2FullAccess）。</translation>
     </message>
     <message>
-        <source>Ask the AWS account&apos;s admin to allow {action} for this user.</source>
+        <source>Ask the AWS account's admin to allow {action} for this user.</source>
         <translation>请让 AWS 账号管理员为该用户授予 {action} 权限。</translation>
     </message>
     <message>
-        <source>Account &apos;{account}&apos; is not subscribed to EC2 in {region}.</source>
+        <source>Account '{account}' is not subscribed to EC2 in {region}.</source>
         <translation>账号“{account}”尚未在 {region} 开通 EC2。</translation>
     </message>
     <message>
@@ -92,23 +91,23 @@
         <translation>你的 vCPU 配额不足，无法在 {region} 启动 {instance_type}。</translation>
     </message>
     <message>
-        <source>Request an increase of the quota &apos;{quota}&apos; ({quota_code}) in Service Quotas → Amazon EC2 for {region}; new accounts start at 0.</source>
+        <source>Request an increase of the quota '{quota}' ({quota_code}) in Service Quotas → Amazon EC2 for {region}; new accounts start at 0.</source>
         <translation>请在 Service Quotas → Amazon EC2 中为 {region} 申请提高配额“{quota}”（{quota_code}）；新账号的初始配额为 0。</translation>
     </message>
     <message>
-        <source>Account &apos;{account}&apos; has reached its instance limit in {region}.</source>
+        <source>Account '{account}' has reached its instance limit in {region}.</source>
         <translation>账号“{account}”在 {region} 的实例数量已达上限。</translation>
     </message>
     <message>
-        <source>Terminate instances you no longer need, or request a higher limit of &apos;{quota}&apos; ({quota_code}) in Service Quotas.</source>
+        <source>Terminate instances you no longer need, or request a higher limit of '{quota}' ({quota_code}) in Service Quotas.</source>
         <translation>请终止不再需要的实例，或在 Service Quotas 中申请提高“{quota}”（{quota_code}）的上限。</translation>
     </message>
     <message>
-        <source>Account &apos;{account}&apos; has reached its spot instance limit in {region}.</source>
+        <source>Account '{account}' has reached its spot instance limit in {region}.</source>
         <translation>账号“{account}”在 {region} 的竞价实例数量已达上限。</translation>
     </message>
     <message>
-        <source>Cancel unused spot requests, or request a higher &apos;{quota}&apos; ({quota_code}) in Service Quotas.</source>
+        <source>Cancel unused spot requests, or request a higher '{quota}' ({quota_code}) in Service Quotas.</source>
         <translation>请取消不用的竞价请求，或在 Service Quotas 中申请提高“{quota}”（{quota_code}）。</translation>
     </message>
     <message>
@@ -120,7 +119,7 @@
         <translation>请把最高价（--max-price）提高到至少 {spot_price}，或改用按需实例。</translation>
     </message>
     <message>
-        <source>Choose an image id (--image), copied from the EC2 console&apos;s AMI catalog.</source>
+        <source>Choose an image id (--image), copied from the EC2 console's AMI catalog.</source>
         <translation>请选择一个镜像 ID（--image），可从 EC2 控制台的 AMI 目录中复制。</translation>
     </message>
     <message>
@@ -128,7 +127,7 @@
         <translation>请给出你的地址或 VPN 网段（--ssh-from）。</translation>
     </message>
     <message>
-        <source>AWS kept throttling requests of account &apos;{account}&apos; after several retries.</source>
+        <source>AWS kept throttling requests of account '{account}' after several retries.</source>
         <translation>AWS 在多次重试后仍在限制账号“{account}”的请求频率。</translation>
     </message>
     <message>
@@ -144,11 +143,11 @@
         <translation>镜像 {image_id} 在 {region} 不存在。</translation>
     </message>
     <message>
-        <source>Leave the image empty to use a Deep Learning AMI, or copy an image id from this region&apos;s EC2 console.</source>
+        <source>Leave the image empty to use a Deep Learning AMI, or copy an image id from this region's EC2 console.</source>
         <translation>镜像留空即可使用 Deep Learning AMI，或从该区域的 EC2 控制台复制一个镜像 ID。</translation>
     </message>
     <message>
-        <source>Instance {instance_id} does not exist on account &apos;{account}&apos; any more.</source>
+        <source>Instance {instance_id} does not exist on account '{account}' any more.</source>
         <translation>实例 {instance_id} 已不在账号“{account}”中。</translation>
     </message>
     <message>
@@ -184,7 +183,7 @@
         <translation>AWS 拒绝了系统盘设置：{provider_message}</translation>
     </message>
     <message>
-        <source>Choose a larger system disk (at least the image&apos;s size) and retry.</source>
+        <source>Choose a larger system disk (at least the image's size) and retry.</source>
         <translation>请选择更大的系统盘（至少与镜像大小相同）后重试。</translation>
     </message>
     <message>
@@ -252,7 +251,7 @@
         <translation>AWS 配置 {name}</translation>
     </message>
     <message>
-        <source>Account &apos;{account}&apos; has no default VPC in {region}.</source>
+        <source>Account '{account}' has no default VPC in {region}.</source>
         <translation>账号“{account}”在 {region} 没有默认 VPC。</translation>
     </message>
     <message>
@@ -308,16 +307,16 @@
         <translation>停止后 EBS 磁盘仍会计费；终止实例才会停止全部计费。</translation>
     </message>
     <message>
-        <source>The launch may have gone through: &apos;labgpu ls&apos; (or the instances page) shows it within a minute. To retry safely, repeat it with --client-token {token} (the retry button does this): the same token never makes a second instance.</source>
-        <translation>启动可能已经成功：&apos;labgpu ls&apos;（或实例页面）在一分钟内就会显示它。要安全地重试，请加上 --client-token {token} 重复这次启动（“重试”按钮就是这样做的）：同一个令牌绝不会创建第二台实例。</translation>
+        <source>The launch may have gone through: 'labgpu ls' (or the instances page) shows it within a minute. To retry safely, repeat it with --client-token {token} (the retry button does this): the same token never makes a second instance.</source>
+        <translation>启动可能已经成功：'labgpu ls'（或实例页面）在一分钟内就会显示它。要安全地重试，请加上 --client-token {token} 重复这次启动（“重试”按钮就是这样做的）：同一个令牌绝不会创建第二台实例。</translation>
     </message>
     <message>
         <source>No cloud account is set up, so no live prices can be fetched.</source>
         <translation>还没有设置云账号，无法获取实时价格。</translation>
     </message>
     <message>
-        <source>Add one with &apos;labgpu accounts add {providers} NAME --region R&apos;.</source>
-        <translation>请用 &apos;labgpu accounts add {providers} NAME --region R&apos; 添加一个账号。</translation>
+        <source>Add one with 'labgpu accounts add {providers} NAME --region R'.</source>
+        <translation>请用 'labgpu accounts add {providers} NAME --region R' 添加一个账号。</translation>
     </message>
     <message>
         <source>No instance type was given.</source>
@@ -344,7 +343,7 @@
         <translation>最高价必须大于 0。</translation>
     </message>
     <message>
-        <source>Pass --max-price in the provider&apos;s currency per hour.</source>
+        <source>Pass --max-price in the provider's currency per hour.</source>
         <translation>请用 --max-price 指定每小时的最高价（按云厂商的计价货币）。</translation>
     </message>
     <message>
@@ -376,8 +375,8 @@
         <translation>LabGPU 不认识实例 {id}。</translation>
     </message>
     <message>
-        <source>Run &apos;labgpu ls&apos; to refresh the list, then use an id from it.</source>
-        <translation>请运行 &apos;labgpu ls&apos; 刷新列表，然后使用列表中的 ID。</translation>
+        <source>Run 'labgpu ls' to refresh the list, then use an id from it.</source>
+        <translation>请运行 'labgpu ls' 刷新列表，然后使用列表中的 ID。</translation>
     </message>
     <message>
         <source>Instance {id} has no address yet.</source>
@@ -392,7 +391,7 @@
         <translation>{provider_name} 拒绝了请求（{error_code}）：{provider_message}</translation>
     </message>
     <message>
-        <source>Look up {error_code} in the provider&apos;s documentation; quote request id {rid} if you contact support.</source>
+        <source>Look up {error_code} in the provider's documentation; quote request id {rid} if you contact support.</source>
         <translation>请在云厂商文档中查阅 {error_code}；联系客服时请提供请求 ID {rid}。</translation>
     </message>
     <message>
@@ -400,8 +399,8 @@
         <translation>无法连接 {provider_name}：{endpoint}（{reason}）。</translation>
     </message>
     <message>
-        <source>Check your internet connection, proxy or the account&apos;s endpoint, then retry; &apos;labgpu ls&apos; shows whether a launch went through.</source>
-        <translation>请检查网络连接、代理或账号的接入点，然后重试；&apos;labgpu ls&apos; 可以查看启动是否已经成功。</translation>
+        <source>Check your internet connection, proxy or the account's endpoint, then retry; 'labgpu ls' shows whether a launch went through.</source>
+        <translation>请检查网络连接、代理或账号的接入点，然后重试；'labgpu ls' 可以查看启动是否已经成功。</translation>
     </message>
     <message>
         <source>LabGPU cannot read the public half of {path}.</source>
@@ -428,7 +427,7 @@
         <translation>请输入允许连接的地址或 VPN 网段（命令行中为 --ssh-from 203.0.113.7/32），或检查网络连接。</translation>
     </message>
     <message>
-        <source>&apos;{cidr}&apos; is not an address or CIDR range.</source>
+        <source>'{cidr}' is not an address or CIDR range.</source>
         <translation>“{cidr}”不是有效的地址或 CIDR 网段。</translation>
     </message>
     <message>
@@ -440,7 +439,7 @@
         <translation>LabGPU 不会对 {cidr} 开放 SSH：这（几乎）等于整个互联网。</translation>
     </message>
     <message>
-        <source>Give your own address (/32) or your VPN&apos;s range instead.</source>
+        <source>Give your own address (/32) or your VPN's range instead.</source>
         <translation>请改为填写你自己的地址（/32）或 VPN 的网段。</translation>
     </message>
     <message>
@@ -476,11 +475,11 @@
         <translation>请加上 --spot，或去掉 --max-price。</translation>
     </message>
     <message>
-        <source>&apos;{name}&apos; cannot be an account name.</source>
+        <source>'{name}' cannot be an account name.</source>
         <translation>“{name}”不能用作账号名。</translation>
     </message>
     <message>
-        <source>Use letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos; (at most 63).</source>
+        <source>Use letters, digits, '.', '_' or '-' (at most 63).</source>
         <translation>请使用字母、数字、“.”、“_”或“-”（最多 63 个字符）。</translation>
     </message>
     <message>
@@ -492,7 +491,7 @@
         <translation>请从以下选择：{choices}。</translation>
     </message>
     <message>
-        <source>&apos;{region}&apos; is not a region id.</source>
+        <source>'{region}' is not a region id.</source>
         <translation>“{region}”不是有效的区域 ID。</translation>
     </message>
     <message>
@@ -500,7 +499,7 @@
         <translation>请使用 us-east-1（AWS）或 ap-guangzhou（腾讯云）这样的 ID。</translation>
     </message>
     <message>
-        <source>&apos;{endpoint}&apos; is not an endpoint URL.</source>
+        <source>'{endpoint}' is not an endpoint URL.</source>
         <translation>“{endpoint}”不是有效的接入点 URL。</translation>
     </message>
     <message>
@@ -508,7 +507,7 @@
         <translation>请使用 http://127.0.0.1:9000 这样的 URL 或主机名。</translation>
     </message>
     <message>
-        <source>&apos;{protocol}&apos; is not a protocol LabGPU can use.</source>
+        <source>'{protocol}' is not a protocol LabGPU can use.</source>
         <translation>LabGPU 无法使用协议“{protocol}”。</translation>
     </message>
     <message>
@@ -520,7 +519,7 @@
         <translation>密钥 ID 和密钥都需要填写。</translation>
     </message>
     <message>
-        <source>Copy them from the cloud console&apos;s access key page.</source>
+        <source>Copy them from the cloud console's access key page.</source>
         <translation>请从云控制台的访问密钥页面复制。</translation>
     </message>
     <message>
@@ -532,15 +531,15 @@
         <translation>请重新粘贴，不要带空格或换行。</translation>
     </message>
     <message>
-        <source>There is no account named &apos;{name}&apos;.</source>
+        <source>There is no account named '{name}'.</source>
         <translation>没有名为“{name}”的账号。</translation>
     </message>
     <message>
-        <source>List them with &apos;labgpu accounts ls&apos; or add one.</source>
-        <translation>用 &apos;labgpu accounts ls&apos; 查看账号列表，或添加一个。</translation>
+        <source>List them with 'labgpu accounts ls' or add one.</source>
+        <translation>用 'labgpu accounts ls' 查看账号列表，或添加一个。</translation>
     </message>
     <message>
-        <source>The keyring has no credentials for account &apos;{name}&apos;.</source>
+        <source>The keyring has no credentials for account '{name}'.</source>
         <translation>系统密钥环中没有账号“{name}”的凭证。</translation>
     </message>
     <message>
@@ -548,7 +547,7 @@
         <translation>请重新输入密钥 ID 和密钥（删除账号后重新添加）。</translation>
     </message>
     <message>
-        <source>An account named &apos;{name}&apos; already exists.</source>
+        <source>An account named '{name}' already exists.</source>
         <translation>名为“{name}”的账号已存在。</translation>
     </message>
     <message>
@@ -560,16 +559,16 @@
         <translation>无法读取 {path}（{reason}）。</translation>
     </message>
     <message>
-        <source>Fix the file&apos;s syntax (see &apos;aws configure&apos;) and retry.</source>
-        <translation>请修正该文件的语法（参见 &apos;aws configure&apos;）后重试。</translation>
+        <source>Fix the file's syntax (see 'aws configure') and retry.</source>
+        <translation>请修正该文件的语法（参见 'aws configure'）后重试。</translation>
     </message>
     <message>
-        <source>No AWS profile &apos;{profile}&apos; with keys in {path}.</source>
+        <source>No AWS profile '{profile}' with keys in {path}.</source>
         <translation>{path} 中没有带密钥的 AWS 配置“{profile}”。</translation>
     </message>
     <message>
-        <source>Run &apos;aws configure --profile {profile}&apos; or add the account by hand.</source>
-        <translation>请运行 &apos;aws configure --profile {profile}&apos;，或手动添加账号。</translation>
+        <source>Run 'aws configure --profile {profile}' or add the account by hand.</source>
+        <translation>请运行 'aws configure --profile {profile}'，或手动添加账号。</translation>
     </message>
     <message>
         <source>the EC2 bulk offer file is gigabytes per region and the query API needs signed requests: refresh with an AWS account</source>
@@ -584,12 +583,28 @@
         <translation>请使用例如 https://prices.azure.com/api/retail/prices，或清空该设置以使用这个默认地址。</translation>
     </message>
     <message>
-        <source>Azure&apos;s public price list could not be read from {endpoint}: {reason}. The bundled prices are kept.</source>
+        <source>Azure's public price list could not be read from {endpoint}: {reason}. The bundled prices are kept.</source>
         <translation>无法从 {endpoint} 读取 Azure 的公开价格表：{reason}。已保留内置价格。</translation>
     </message>
     <message>
         <source>Check your internet connection or proxy and try again; to use a mirror, set its address (labgpu prices refresh --public --azure-endpoint URL).</source>
         <translation>请检查网络连接或代理后重试；如要使用镜像，请设置其地址（labgpu prices refresh --public --azure-endpoint URL）。</translation>
+    </message>
+    <message>
+        <source>{cloud} does not publish a spot price history LabGPU can read.</source>
+        <translation>{cloud} 没有提供 LabGPU 可读取的竞价价格历史。</translation>
+    </message>
+    <message>
+        <source>Compare the current spot price in the offers table instead.</source>
+        <translation>请改为在报价表中比较当前的竞价价格。</translation>
+    </message>
+    <message>
+        <source>No {cloud} account is set up, so its spot price history cannot be read.</source>
+        <translation>尚未设置 {cloud} 账号，因此无法读取其竞价价格历史。</translation>
+    </message>
+    <message>
+        <source>Add an account for {cloud} on the Accounts page, then try again.</source>
+        <translation>请在“云账号”页添加一个 {cloud} 账号，然后重试。</translation>
     </message>
 </context>
 </TS>

@@ -599,4 +599,71 @@
         <translation>按 {cur} 计费；显示时按 {rate} 换算</translation>
     </message>
 </context>
+<context>
+    <name>SpotHistoryWidget</name>
+    <message>
+        <source>Spot price history</source>
+        <translation>竞价价格历史</translation>
+    </message>
+    <message>
+        <source>Show the last 7 days</source>
+        <translation>显示最近 7 天</translation>
+    </message>
+    <message>
+        <source>Ask the cloud, with your account, how this type's spot price moved.</source>
+        <translation>用你的账号向云厂商查询此规格的竞价价格如何变化。</translation>
+    </message>
+    <message>
+        <source>Open the Accounts page</source>
+        <translation>打开“云账号”页</translation>
+    </message>
+    <message>
+        <source>Reading the spot price history of {type} in {region}…</source>
+        <translation>正在读取 {type} 在 {region} 的竞价价格历史…</translation>
+    </message>
+    <message>
+        <source>{account} reports no spot price for {type} in {region} in the last 7 days: it may not be offered as spot there. Try another region.</source>
+        <translation>{account} 在最近 7 天内没有 {type} 在 {region} 的竞价价格：该地域可能不提供此规格的竞价实例。请尝试其他地域。</translation>
+    </message>
+    <message>
+        <source>The spot price history could not be read: {error}</source>
+        <translation>无法读取竞价价格历史：{error}</translation>
+    </message>
+    <message>
+        <source>Spot price ({currency}/h)</source>
+        <translation>竞价价格（{currency}/小时）</translation>
+    </message>
+    <message>
+        <source>on-demand {price}</source>
+        <translation>按量 {price}</translation>
+    </message>
+    <message>
+        <source>In zone {zone}</source>
+        <translation>在可用区 {zone}，</translation>
+    </message>
+    <message>
+        <source>Here</source>
+        <translation>此处</translation>
+    </message>
+    <message>
+        <source>{where} the spot price did not move in {days} days: {low}</source>
+        <translation>{where}竞价价格 {days} 天内没有变动：{low}</translation>
+    </message>
+    <message>
+        <source> ({pct} % of on-demand)</source>
+        <translation>（按量价格的 {pct} %）</translation>
+    </message>
+    <message>
+        <source>{where} the spot price moved {n} time(s) in {days} days, between {low} and {high}</source>
+        <translation>{where}竞价价格 {days} 天内变动了 {n} 次，介于 {low} 与 {high} 之间</translation>
+    </message>
+    <message>
+        <source>{n} other zone(s) have their own prices.</source>
+        <translation>另有 {n} 个可用区各有自己的价格。</translation>
+    </message>
+    <message>
+        <source> ({low_pct}–{high_pct} % of on-demand)</source>
+        <translation>（按量价格的 {low_pct}–{high_pct} %）</translation>
+    </message>
+</context>
 </TS>

@@ -13,6 +13,8 @@ from app.cloud.base import (
     Credentials,
 )
 from app.core.models import Offer
+from app.core.spothistory import SpotPricePoint
+from app.core.spothistory import window as history_window
 
 from .client import (
     DEFAULT_GPU_TYPES,
@@ -152,3 +154,36 @@ class AwsPrices(AwsClient):
             for zone, price in zones:
                 offers.append(Offer(**base, price_spot=price, spot_available=True, zone=zone))
         return offers
+
+    def spot_price_history(
+        self, account: Account, creds: Credentials, instance_type: str, zone: str | None = None, days: int = 7
+    ) -> list[SpotPricePoint]:
+        """Every zone's (or one zone's) spot price changes over the last `days` days, paged; AWS adds
+        the change before the start (the price in effect then)."""
+        ec2 = self._client(account, creds)
+        start, end = history_window(days)
+        kwargs: dict[str, Any] = {
+            "InstanceTypes": [instance_type],
+            "ProductDescriptions": ["Linux/UNIX"],
+            "StartTime": start,
+            "EndTime": end,
+            "MaxResults": 1000,
+        }
+        if zone:
+            kwargs["AvailabilityZone"] = zone
+        points: list[SpotPricePoint] = []
+        for _page in range(50):  # a busy type changes a few times a day per zone: far fewer pages
+            resp = self._call(account, ec2, "describe_spot_price_history", ctx={"instance_type": instance_type},
+                              **kwargs)
+            for h in resp.get("SpotPriceHistory", []):
+                if h.get("InstanceType", instance_type) != instance_type:
+                    continue
+                if zone and h.get("AvailabilityZone", zone) != zone:
+                    continue
+                ts = h.get("Timestamp") or end
+                ts = ts.astimezone(timezone.utc) if ts.tzinfo else ts.replace(tzinfo=timezone.utc)
+                points.append(SpotPricePoint(ts, float(h["SpotPrice"]), "USD", h.get("AvailabilityZone", "")))
+            if not resp.get("NextToken"):
+                break
+            kwargs["NextToken"] = resp["NextToken"]
+        return sorted(points, key=lambda p: (p.zone, p.time))

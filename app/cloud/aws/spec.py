@@ -48,7 +48,7 @@ SPEC = ProviderSpec(
     tags={"login": LOGIN_TAG, "launch": LAUNCH_TAG},
     capabilities=Capabilities(
         launch=True, spot=True, stop_without_charging=False, live_prices=True,
-        console_fingerprints=True, zones=True, find_by_client_token=True,
+        console_fingerprints=True, zones=True, find_by_client_token=True, spot_price_history=True,
     ),
     limitations={
         "stop_charging": QT_TRANSLATE_NOOP("LabGPU", "Stopped AWS instances still bill for their EBS disks.")

@@ -28,6 +28,7 @@ from app.core.currency import ExchangeRate, convert, format_money
 from app.core.i18n import translate
 from app.core.models import PROVIDERS, GpuSpec, Offer
 from app.core.offerprices import AGE_NO_PRICE, price_age, price_per_gpu_hour, price_per_tflop_hour
+from app.ui.offers.spot_history import SpotHistoryWidget
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +94,8 @@ class OfferDetailsPanel(QWidget):
             value.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
             self.fields[key] = value
             self.form.addRow(label, value)
+        self.spot_history = SpotHistoryWidget(ctx, form_host)
+        self.form.addRow(self.spot_history)
         scroll.setWidget(form_host)
         row.addWidget(scroll, 1)
 
@@ -145,6 +148,7 @@ class OfferDetailsPanel(QWidget):
             return
         self._fill(offer)
         self._update_launch(offer)
+        self.spot_history.set_offer(offer)
         self.stack.setCurrentIndex(1)
         est = self._ensure_estimator()
         if est is not None:

@@ -1,0 +1,323 @@
+"""Launching on Alibaba Cloud ECS: network (VPC, vSwitch, security group), key pair, image, RunInstances.
+
+The VPC (named ``labgpu``) and one vSwitch per zone are created the first time and reused after;
+the security group lets SSH in from the user's address only and is tagged ``labgpu-resource``. The
+key pair is named after LabGPU's public key (same key, same name: imported once). RunInstances
+carries the attempt's ClientToken (a retry with the same token gives the same instance) and tags
+the instance with the launch's token, so a launch cut short is found again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import ipaddress
+import logging
+import re
+from typing import Any
+
+from app.cloud.base import (
+    LABGPU_TAG_KEY,
+    LABGPU_TAG_VALUE,
+    CloudError,
+    Instance,
+    LaunchRequest,
+    NotFoundError,
+    PriceTooLowError,
+    ProgressFn,
+)
+from app.core.accounts import Account, Credentials
+from app.core.hosts import SSH_USER_TAG
+from app.core.i18n import QT_TRANSLATE_NOOP
+
+from .client import AlibabaClient, _say, currency_for, tag_value
+from .spec import LOGIN_USER, PROVIDER_ID, RESOURCE_TAG, TOKEN_TAG_KEY
+
+log = logging.getLogger("app.cloud.alibaba")
+
+DEFAULT_SPOT_FRACTION = 0.8  # default spot cap: this fraction of the pay-as-you-go price
+VPC_NAME = "labgpu"
+VPC_CIDR = "192.168.0.0/16"
+DEFAULT_BANDWIDTH_MBPS = 100  # InternetMaxBandwidthOut > 0 gives the instance a public IP
+DEFAULT_DISK_CATEGORY = "cloud_essd"
+MAX_TAG_VALUE = 128
+
+
+def key_pair_name(public_key: str) -> str:
+    """The same public key always gets the same name, so it is imported once per region."""
+    digest = hashlib.sha256(" ".join(public_key.split()[:2]).encode()).hexdigest()[:16]
+    return f"labgpu-{digest}"
+
+
+class AlibabaLaunch(AlibabaClient):
+    """The launch steps (see AlibabaProvider)."""
+
+    # -- network ---------------------------------------------------------------------------------
+    def _ensure_vpc(self, account: Account, creds: Credentials, token: str) -> str:
+        page = 1
+        while True:
+            body = self._call(account, creds, "DescribeVpcs", {"PageNumber": page, "PageSize": 50})
+            vpcs = (body.get("Vpcs") or {}).get("Vpc") or []
+            for vpc in vpcs:
+                if vpc.get("VpcName") == VPC_NAME and vpc.get("Status", "Available") == "Available":
+                    return str(vpc["VpcId"])
+            if not vpcs or page * 50 >= int(body.get("TotalCount") or 0):
+                break
+            page += 1
+        created = self._call(
+            account, creds, "CreateVpc",
+            {"VpcName": VPC_NAME, "CidrBlock": VPC_CIDR, "ClientToken": f"{token[:56]}-vpc",
+             "Description": "Created by LabGPU and reused for its instances"},
+            state_changing=True, resource=VPC_NAME,
+        )
+        return str(created["VpcId"])
+
+    def _ensure_vswitch(self, account: Account, creds: Credentials, vpc_id: str, zone: str, token: str) -> str:
+        body = self._call(account, creds, "DescribeVSwitches", {"VpcId": vpc_id, "PageSize": 50})
+        switches = (body.get("VSwitches") or {}).get("VSwitch") or []
+        for sw in switches:
+            if sw.get("ZoneId") == zone and sw.get("Status", "Available") == "Available":
+                return str(sw["VSwitchId"])
+        used = [ipaddress.ip_network(str(sw.get("CidrBlock"))) for sw in switches if sw.get("CidrBlock")]
+        cidr = next(str(net) for net in ipaddress.ip_network(VPC_CIDR).subnets(new_prefix=24)
+                    if not any(net.overlaps(u) for u in used))
+        created = self._call(
+            account, creds, "CreateVSwitch",
+            {"VpcId": vpc_id, "ZoneId": zone, "CidrBlock": cidr, "VSwitchName": f"labgpu-{zone}"[:128],
+             "ClientToken": f"{token[:50]}-vsw-{zone[-6:]}", "Description": "Created by LabGPU"},
+            context={"zone": zone}, state_changing=True, resource=f"labgpu-{zone}",
+        )
+        return str(created["VSwitchId"])
+
+    def _ensure_security_group(self, account: Account, creds: Credentials, vpc_id: str, cidr: str, token: str) -> str:
+        if not cidr:
+            raise CloudError(
+                QT_TRANSLATE_NOOP("LabGPU", "No address range was given for SSH access."),
+                QT_TRANSLATE_NOOP(
+                    "LabGPU",
+                    "Give your public address (e.g. 203.0.113.7/32) or your VPN range; LabGPU never opens SSH "
+                    "to the whole internet by itself.",
+                ),
+                provider=PROVIDER_ID,
+                code="NoSshCidr",
+            )
+        name = "labgpu-ssh-" + re.sub(r"[^0-9A-Za-z]", "-", cidr)
+        found = self._call(
+            account, creds, "DescribeSecurityGroups",
+            {"VpcId": vpc_id, "SecurityGroupName": name, "PageSize": 50,
+             "Tag": [{"Key": RESOURCE_TAG, "Value": "ssh"}]},
+        )
+        for sg in (found.get("SecurityGroups") or {}).get("SecurityGroup") or []:
+            if sg.get("SecurityGroupName") == name:
+                return str(sg["SecurityGroupId"])
+        created = self._call(
+            account, creds, "CreateSecurityGroup",
+            {"VpcId": vpc_id, "SecurityGroupName": name, "Description": f"LabGPU: SSH from {cidr} only",
+             "ClientToken": f"{token[:56]}-sg", "Tag": [{"Key": RESOURCE_TAG, "Value": "ssh"},
+                                                      {"Key": LABGPU_TAG_KEY, "Value": LABGPU_TAG_VALUE}]},
+            state_changing=True, resource=name,
+        )
+        sg_id = str(created["SecurityGroupId"])
+        self._call(
+            account, creds, "AuthorizeSecurityGroup",
+            {"SecurityGroupId": sg_id, "IpProtocol": "TCP", "PortRange": "22/22", "SourceCidrIp": cidr,
+             "Policy": "accept", "Priority": 1, "Description": "LabGPU SSH"},
+            state_changing=True, resource=sg_id,
+        )
+        return sg_id
+
+    # -- key pair and image ----------------------------------------------------------------------
+    def _ensure_key(self, account: Account, creds: Credentials, req: LaunchRequest) -> str:
+        if not req.public_key:
+            raise CloudError(
+                QT_TRANSLATE_NOOP("LabGPU", "No SSH public key was given for the new instance."),
+                QT_TRANSLATE_NOOP("LabGPU", "Create a key or choose an existing one in the launch dialog."),
+                provider=PROVIDER_ID,
+                code="NoSshKey",
+            )
+        wanted = " ".join(req.public_key.split()[:2])
+        name = key_pair_name(wanted)
+        body = self._call(account, creds, "DescribeKeyPairs", {"KeyPairName": name, "PageSize": 50})
+        if any(kp.get("KeyPairName") == name for kp in (body.get("KeyPairs") or {}).get("KeyPair") or []):
+            return name
+        self._call(
+            account, creds, "ImportKeyPair",
+            {"KeyPairName": name, "PublicKeyBody": wanted,
+             "Tag": [{"Key": LABGPU_TAG_KEY, "Value": LABGPU_TAG_VALUE}]},
+            state_changing=True, resource=name,
+        )
+        return name
+
+    def _system_images(self, account: Account, creds: Credentials, instance_type: str) -> list[dict[str, Any]]:
+        images: list[dict[str, Any]] = []
+        for page in range(1, 11):  # at most 1000 public images
+            body = self._call(
+                account, creds, "DescribeImages",
+                {"ImageOwnerAlias": "system", "OSType": "linux", "InstanceType": instance_type,
+                 "PageNumber": page, "PageSize": 100},
+                context={"instance_type": instance_type},
+            )
+            batch = (body.get("Images") or {}).get("Image") or []
+            images.extend(batch)
+            if not batch or len(images) >= int(body.get("TotalCount") or 0):
+                break
+        return [i for i in images if i.get("Status", "Available") == "Available"]
+
+    def pick_image(self, account: Account, creds: Credentials, instance_type: str) -> tuple[str, str, bool]:
+        """(image family, image name, has the GPU driver): the newest image of a public family with the
+        NVIDIA driver (CUDA) when one exists, else the newest public Ubuntu (drivers to install)."""
+        images = [i for i in self._system_images(account, creds, instance_type) if i.get("ImageFamily")]
+
+        def text(img: dict[str, Any]) -> str:
+            keys = ("ImageFamily", "ImageName", "Description", "OSNameEn")
+            return " ".join(str(img.get(k, "")) for k in keys).lower()
+
+        def gpu(img: dict[str, Any]) -> bool:
+            return any(w in text(img) for w in ("gpu", "cuda", "nvidia"))
+
+        for pool, is_gpu in (([i for i in images if gpu(i) and "ubuntu" in text(i)], True),
+                             ([i for i in images if gpu(i)], True),
+                             ([i for i in images if "ubuntu" in text(i)], False)):
+            if pool:
+                best = max(pool, key=lambda i: (str(i.get("CreationTime", "")), str(i.get("ImageName", ""))))
+                return str(best["ImageFamily"]), str(best.get("ImageName") or best.get("ImageId", "")), is_gpu
+        raise NotFoundError(
+            QT_TRANSLATE_NOOP("LabGPU", "No public GPU or Ubuntu image supports {instance_type} in {region}."),
+            QT_TRANSLATE_NOOP("LabGPU", "Pick an image id or family in the ECS console and pass it with --image."),
+            provider=PROVIDER_ID,
+            code="NoImage",
+            instance_type=instance_type,
+            region=account.region,
+        )
+
+    # -- RunInstances ----------------------------------------------------------------------------
+    def run_instances_params(
+        self, req: LaunchRequest, *, zone: str, image: str, key_pair: str, security_group_id: str,
+        vswitch_id: str, max_price: float | None, bandwidth_mbps: int = DEFAULT_BANDWIDTH_MBPS,
+        disk_category: str = DEFAULT_DISK_CATEGORY,
+    ) -> dict[str, Any]:
+        """The RunInstances request (public so a test checks every field against the SDK's model)."""
+        tags = {LABGPU_TAG_KEY: LABGPU_TAG_VALUE, SSH_USER_TAG: LOGIN_USER}
+        if req.client_token:
+            tags[TOKEN_TAG_KEY] = tag_value(req.client_token)
+        for k, v in req.tags.items():
+            if k not in tags and len(v) <= MAX_TAG_VALUE:  # a longer key path is left out: default keys
+                tags[k] = tag_value(v)
+        params: dict[str, Any] = {
+            "ZoneId": zone,
+            "InstanceType": req.instance_type,
+            "InstanceChargeType": "PostPaid",
+            "SpotStrategy": "SpotWithPriceLimit" if req.spot else "NoSpot",
+            "VSwitchId": vswitch_id,
+            "SecurityGroupId": security_group_id,
+            "KeyPairName": key_pair,
+            "InternetChargeType": "PayByTraffic",
+            "InternetMaxBandwidthOut": bandwidth_mbps,
+            "SystemDisk": {"Category": disk_category, "Size": int(req.disk_gb)},
+            "InstanceName": (req.name or f"labgpu-{req.instance_type}")[:128],
+            "Amount": 1,
+            "Tag": [{"Key": k, "Value": v} for k, v in tags.items()][:20],
+        }
+        if image.startswith("acs:"):
+            params["ImageFamily"] = image
+        else:
+            params["ImageId"] = image
+        if req.client_token:
+            params["ClientToken"] = req.client_token[:64]
+        if req.spot and max_price:
+            params["SpotPriceLimit"] = round(max_price, 3)
+        return params
+
+    def launch(
+        self, account: Account, creds: Credentials, req: LaunchRequest, progress: ProgressFn | None = None
+    ) -> Instance:
+        def step(name: str, message: str = "") -> None:
+            if progress is not None:
+                progress(name, message)
+
+        zone = req.zone or next(iter(self.zones(account, creds, req.instance_type)), "")
+        currency = currency_for(account)
+        ctx: dict[str, Any] = {"zone": zone, "instance_type": req.instance_type, "currency": currency}
+        token = req.client_token or "labgpu"
+        if req.client_token:  # a retry of a launch the cloud already carried out: that instance
+            found = self.find_by_client_token(account, creds, req.client_token)
+            if found is not None:
+                step("request", _say(QT_TRANSLATE_NOOP("LabGPU", "{id} already exists for this launch."), id=found.id))
+                return found
+        step("key", _say(QT_TRANSLATE_NOOP("LabGPU", "Registering the SSH public key with Alibaba Cloud…")))
+        key_pair = self._ensure_key(account, creds, req)
+        vpc_id = self._ensure_vpc(account, creds, token)
+        vswitch_id = self._ensure_vswitch(account, creds, vpc_id, zone, token)
+        step("security_group",
+             _say(QT_TRANSLATE_NOOP("LabGPU", "Security group: SSH from {cidr} only."), cidr=req.ssh_cidr))
+        sg_id = self._ensure_security_group(account, creds, vpc_id, req.ssh_cidr, token)
+        if req.image_id:
+            image = req.image_id
+            step("image", _say(QT_TRANSLATE_NOOP("LabGPU", "Image {image}."), image=image))
+        else:
+            image, image_name, is_gpu = self.pick_image(account, creds, req.instance_type)
+            if is_gpu:
+                step("image", _say(QT_TRANSLATE_NOOP("LabGPU", "GPU image {name} (family {family})."),
+                                   name=image_name, family=image))
+            else:
+                step("image", _say(QT_TRANSLATE_NOOP(
+                    "LabGPU", "No public image with the NVIDIA driver found for {type}: using {name} "
+                              "(family {family}); install the NVIDIA driver and CUDA yourself."),
+                    type=req.instance_type, name=image_name, family=image))
+        max_price = req.max_price
+        if req.spot and max_price is None:
+            on_demand = self.current_price(account, creds, req.instance_type, zone, spot=False)
+            if on_demand is None:
+                raise CloudError(
+                    QT_TRANSLATE_NOOP("LabGPU", "The pay-as-you-go price of {instance_type} in {zone} is unknown, so "
+                                                "no default spot maximum price can be set."),
+                    QT_TRANSLATE_NOOP("LabGPU", "Give a maximum spot price (--max-price) or launch on demand."),
+                    provider=PROVIDER_ID, code="NoOnDemandPrice", **ctx,
+                )
+            max_price = round(on_demand * DEFAULT_SPOT_FRACTION, 3)
+        params = self.run_instances_params(
+            req, zone=zone, image=image, key_pair=key_pair, security_group_id=sg_id, vswitch_id=vswitch_id,
+            max_price=max_price,
+            bandwidth_mbps=int(account.extra.get("bandwidth_mbps", DEFAULT_BANDWIDTH_MBPS)),
+            disk_category=account.extra.get("disk_category", DEFAULT_DISK_CATEGORY),
+        )
+        if req.spot:
+            step("request", _say(
+                QT_TRANSLATE_NOOP("LabGPU", "Requesting spot {type} in {zone} (maximum {price} {currency}/h)…"),
+                type=req.instance_type, zone=zone, price=f"{max_price:.3f}" if max_price else "?", currency=currency))
+        else:
+            step("request", _say(QT_TRANSLATE_NOOP("LabGPU", "Requesting pay-as-you-go {type} in {zone}…"),
+                                 type=req.instance_type, zone=zone))
+        try:
+            body = self._call(account, creds, "RunInstances", params, state_changing=True,
+                              resource=req.client_token,
+                              context=dict(ctx, max_price=f"{max_price:.3f}" if max_price else "?"))
+        except PriceTooLowError as exc:  # name the spot price the cap has to reach
+            exc.params["price"] = self._spot_now(account, creds, req, zone)
+            exc.args = (exc.text(),)
+            raise
+        instance_id = next(iter((body.get("InstanceIdSets") or {}).get("InstanceIdSet") or []), "")
+        if not instance_id:
+            raise CloudError(
+                QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud accepted the launch but returned no instance id."),
+                QT_TRANSLATE_NOOP("LabGPU", "Open the instances page: LabGPU lists every tagged instance."),
+                provider=PROVIDER_ID, code="NoInstanceId", request_id=str(body.get("RequestId", "")),
+            )
+        # Return at once (the instance bills from now): the launcher records it, then waits for Running.
+        found = self.get_instance(account, creds, instance_id)
+        if found is not None:
+            return found
+        return Instance(
+            id=instance_id, account=account.name, provider=PROVIDER_ID, region=account.region, zone=zone,
+            instance_type=req.instance_type, state="pending", spot=req.spot, currency=currency,
+            name=params["InstanceName"], key_name=key_pair, raw_state="Pending",
+            tags={t["Key"]: t["Value"] for t in params["Tag"]},
+        )
+
+    def _spot_now(self, account: Account, creds: Credentials, req: LaunchRequest, zone: str) -> str:
+        """The current spot price for the error sentence of a cap that is too low ("?" when unknown)."""
+        try:
+            price = self.current_price(account, creds, req.instance_type, zone, spot=True)
+        except CloudError as exc:
+            log.info("no spot price for %s in %s: %s", req.instance_type, zone, exc.code)
+            return "?"
+        return f"{price:.3f}" if price is not None else "?"

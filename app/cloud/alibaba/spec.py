@@ -1,0 +1,60 @@
+"""What LabGPU needs to know about Alibaba Cloud ECS, declared once (see app.core.providers).
+
+The offers catalog already names Alibaba Cloud (app.core.catalog_providers) with its billing rule and
+region countries; this spec is that one, extended with what launching needs, so names and the billing
+rule keep one source. Registering it replaces the catalog-only spec under the same id.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from app.core.catalog_providers import CATALOG_SPECS
+from app.core.i18n import QT_TRANSLATE_NOOP
+from app.core.providers import Capabilities, CredentialField, ProviderSpec
+
+PROVIDER_ID = "alibaba"
+DEFAULT_REGION = "cn-hangzhou"
+API_VERSION = "2014-05-26"  # ECS
+LAUNCH_TAG = "labgpu-launch"  # value: the launch's client token (crash recovery finds it by this)
+TOKEN_TAG_KEY = "labgpu-token"  # noqa: S105 - a tag name: the ClientToken of this zone's attempt
+RESOURCE_TAG = "labgpu-resource"  # on the VPC, vSwitch and security groups LabGPU creates and reuses
+LOGIN_USER = "root"  # Alibaba Cloud's public Linux images log in as root with the key pair
+
+# Where a spot instance reads its interruption notice (instance metadata; 404 until one is issued,
+# then the UTC time it will be released). The spot watcher wiring reads this declaration.
+SPOT_NOTICE = {
+    "url": "http://100.100.100.200/latest/meta-data/instance/spot/termination-time",
+    "format": "utc-timestamp",
+}
+
+_CATALOG = next(s for s in CATALOG_SPECS if s.id == PROVIDER_ID)
+
+SPEC: ProviderSpec = dataclasses.replace(
+    _CATALOG,
+    name_zh="阿里云",
+    regions=("cn-hangzhou", "cn-shanghai", "cn-beijing", "cn-shenzhen", "cn-zhangjiakou",
+             "cn-wulanchabu", "cn-chengdu", "cn-hongkong", "ap-southeast-1", "ap-northeast-1",
+             "us-west-1", "eu-central-1"),
+    default_region=DEFAULT_REGION,
+    mainland_regions=("cn-hangzhou", "cn-shanghai", "cn-beijing", "cn-shenzhen", "cn-zhangjiakou",
+                      "cn-wulanchabu", "cn-chengdu", "cn-qingdao", "cn-huhehaote", "cn-heyuan",
+                      "cn-guangzhou", "cn-nanjing", "cn-fuzhou", "cn-wuhan-lr"),
+    credentials=(
+        CredentialField("key_id", QT_TRANSLATE_NOOP("LabGPU", "AccessKey ID"), prompt="AccessKey ID"),
+        CredentialField("secret", QT_TRANSLATE_NOOP("LabGPU", "AccessKey Secret"), secret=True,
+                        prompt="AccessKey Secret"),
+    ),
+    endpoint_hint=QT_TRANSLATE_NOOP("LabGPU", "optional: host or URL, e.g. http://127.0.0.1:9000"),
+    tags={"launch": LAUNCH_TAG, "token": TOKEN_TAG_KEY},
+    capabilities=Capabilities(
+        launch=True, spot=True, stop_without_charging=False, live_prices=True,
+        console_fingerprints=False, zones=True, find_by_client_token=True, spot_price_history=True,
+    ),
+    limitations={
+        "stop_charging": QT_TRANSLATE_NOOP(
+            "LabGPU", "A stopped Alibaba Cloud instance stops billing for CPU, GPU and memory only where "
+                      "its type allows it (StopCharging); its disks and any EIP still bill."),
+    },
+    account_hint="lab-alibaba",
+)
