@@ -306,7 +306,12 @@ def hidden_imports(platform: str) -> list[str]:
 
 
 # Whole packages whose submodules are imported lazily: LabGPU itself, the cloud SDKs.
-COLLECT_PACKAGES = ["app", "tencentcloud.common", "tencentcloud.cvm"]
+COLLECT_PACKAGES = [
+    "app", "tencentcloud.common", "tencentcloud.cvm",
+    # Alibaba Cloud ECS (imported lazily by app.cloud.alibaba, so PyInstaller's analysis cannot see it)
+    "alibabacloud_ecs20140526", "alibabacloud_tea_openapi", "alibabacloud_tea_util",
+    "alibabacloud_gateway_spi", "alibabacloud_credentials", "alibabacloud_credentials_api", "darabonba", "Tea",
+]
 
 
 # --- macOS --------------------------------------------------------------------------------------

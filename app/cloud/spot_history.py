@@ -31,7 +31,7 @@ def account_for(accounts: list[Account], provider_id: str, region: str) -> Accou
     """An account of the provider, one set up for `region` first (any account reaches every region)."""
     mine = [a for a in accounts if a.provider == provider_id]
     same = [a for a in mine if a.region == region]
-    return (same or mine or [None])[0]
+    return next(iter(same or mine), None)
 
 
 def load_spot_history(service: CloudService, provider_id: str, region: str, instance_type: str,

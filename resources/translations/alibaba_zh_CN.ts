@@ -143,6 +143,14 @@
         <translation>阿里云实例停机后，只有规格允许时（停机不收费）才停止 CPU、GPU 和内存计费；云盘和弹性公网 IP 仍然计费。</translation>
     </message>
     <message>
+        <source>Alibaba Cloud from ~/.aliyun/config.json and ALIBABA_CLOUD_* variables</source>
+        <translation>阿里云：从 ~/.aliyun/config.json 和 ALIBABA_CLOUD_* 环境变量导入</translation>
+    </message>
+    <message>
+        <source>Alibaba CLI profile {name}</source>
+        <translation>阿里云 CLI 配置 {name}</translation>
+    </message>
+    <message>
         <source>Alibaba Cloud does not know this AccessKey ID (deleted, or mistyped).</source>
         <translation>阿里云找不到这个 AccessKey ID（已删除或输入有误）。</translation>
     </message>

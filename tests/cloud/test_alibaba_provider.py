@@ -65,7 +65,14 @@ def test_the_plugin_spec_replaces_the_catalog_spec_and_keeps_its_rule_and_names(
     assert spec.default_region == "cn-hangzhou"
     assert [c.key for c in spec.credentials] == ["key_id", "secret"]
     assert spec.credential("secret").secret
-    assert SPOT_NOTICE["url"].startswith("http://100.100.100.200/")
+    assert spec.spot_notice == SPOT_NOTICE
+    assert SPOT_NOTICE.url == "http://100.100.100.200/latest/meta-data/instance/spot/termination-time"
+    # the spot watcher reads Alibaba's answer (a UTC timestamp) from this declaration alone
+    from app.remote.spotwatch import parse_answer
+
+    _state, notice, _why = parse_answer("alibaba", "2015-01-05T18:02:00Z\nSTATUS 200\n", spec.spot_notice)
+    assert notice is not None and notice.time.isoformat() == "2015-01-05T18:02:00+00:00"
+    assert [i.id for i in spec.importers] == ["alibaba"]
 
 
 def test_starting_the_app_imports_the_spec_only():

@@ -184,3 +184,31 @@ def test_launch_killed_after_the_request_is_found_after_restart(secret_service, 
                            "--json").stdout)
     assert again["id"] == iid
     assert len(alibaba_server.requests_of("RunInstances")) == 1
+
+
+def test_import_from_the_alibaba_cli_config_and_the_environment(secret_service, labgpu_home, tmp_path):
+    """`labgpu accounts import alibaba` reads the Alibaba CLI's ~/.aliyun/config.json (AccessKey
+    profiles; others skipped) and ALIBABA_CLOUD_ACCESS_KEY_ID/SECRET; the secrets go to the keyring."""
+    home = tmp_path / "home"
+    (home / ".aliyun").mkdir(parents=True)
+    (home / ".aliyun" / "config.json").write_text(json.dumps({
+        "current": "lab",
+        "profiles": [
+            {"name": "lab", "mode": "AK", "access_key_id": TEST_ACCESS_KEY_ID,
+             "access_key_secret": TEST_ACCESS_KEY_SECRET, "region_id": "cn-beijing"},
+            {"name": "sso", "mode": "CloudSSO", "region_id": "cn-shanghai"},
+        ],
+    }))
+    env = dict(os.environ, HOME=str(home), ALIBABA_CLOUD_ACCESS_KEY_ID="LTAI5tEnvKeyId0000000000",
+               ALIBABA_CLOUD_ACCESS_KEY_SECRET="env-secret-value-000000000000")
+    r = subprocess.run([sys.executable, "-m", "app", "accounts", "import", "alibaba"], capture_output=True,
+                       text=True, env=env, cwd=ROOT, timeout=120)
+    assert r.returncode == 0, r.stderr
+    accounts = {a["name"]: a for a in json.loads(_ok("accounts", "ls", "--json").stdout)}
+    assert accounts["alibaba-lab"]["region"] == "cn-beijing"
+    assert len(accounts) == 2, accounts  # the CloudSSO profile has no AccessKey: skipped
+    assert all(a["provider"] == "alibaba" for a in accounts.values())
+    for path in labgpu_home.rglob("*"):
+        if path.is_file():
+            data = path.read_bytes()
+            assert TEST_ACCESS_KEY_SECRET.encode() not in data and b"env-secret-value" not in data, path

@@ -157,7 +157,9 @@ def test_hidden_imports_per_platform():
     assert "keyring.backends.Windows" in linux and "keyring.backends.macOS" in linux
     assert "win32ctypes.core" in S.hidden_imports("win32")
     assert "secretstorage" not in S.hidden_imports("darwin")
-    assert {"app", "tencentcloud.cvm", "tencentcloud.common"} <= set(S.COLLECT_PACKAGES)
+    assert {"app", "tencentcloud.cvm", "tencentcloud.common", "alibabacloud_ecs20140526", "darabonba"} <= set(
+        S.COLLECT_PACKAGES
+    )
     # pyqtgraph (the monitor's plots) imports both by a computed name: not excluded, always bundled
     for qt in ("PySide6.QtOpenGL", "PySide6.QtOpenGLWidgets"):
         assert qt in linux and qt not in S.QT_EXCLUDES

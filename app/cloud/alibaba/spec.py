@@ -11,7 +11,14 @@ import dataclasses
 
 from app.core.catalog_providers import CATALOG_SPECS
 from app.core.i18n import QT_TRANSLATE_NOOP
-from app.core.providers import Capabilities, CredentialField, ProviderSpec
+from app.core.providers import (
+    Capabilities,
+    CredentialField,
+    ImporterDecl,
+    ImportOption,
+    ProviderSpec,
+    SpotNoticeSource,
+)
 
 PROVIDER_ID = "alibaba"
 DEFAULT_REGION = "cn-hangzhou"
@@ -22,11 +29,10 @@ RESOURCE_TAG = "labgpu-resource"  # on the VPC, vSwitch and security groups LabG
 LOGIN_USER = "root"  # Alibaba Cloud's public Linux images log in as root with the key pair
 
 # Where a spot instance reads its interruption notice (instance metadata; 404 until one is issued,
-# then the UTC time it will be released). The spot watcher wiring reads this declaration.
-SPOT_NOTICE = {
-    "url": "http://100.100.100.200/latest/meta-data/instance/spot/termination-time",
-    "format": "utc-timestamp",
-}
+# then the UTC time it will be released, e.g. 2015-01-05T18:02:00Z). The spot watcher reads it.
+SPOT_NOTICE = SpotNoticeSource(
+    "http://100.100.100.200/latest/meta-data/instance/spot/termination-time", format="timestamp", tz="UTC"
+)
 
 _CATALOG = next(s for s in CATALOG_SPECS if s.id == PROVIDER_ID)
 
@@ -57,4 +63,15 @@ SPEC: ProviderSpec = dataclasses.replace(
                       "its type allows it (StopCharging); its disks and any EIP still bill."),
     },
     account_hint="lab-alibaba",
+    spot_notice=SPOT_NOTICE,
+    importers=(
+        ImporterDecl(
+            "alibaba",
+            QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud from ~/.aliyun/config.json and ALIBABA_CLOUD_* variables"),
+            "app.cloud.alibaba.importer:import_candidates",
+            (ImportOption("region", "region for profiles that name none (default: cn-hangzhou)"),),
+            help="import the Alibaba CLI's AccessKey profiles and ALIBABA_CLOUD_ACCESS_KEY_ID/SECRET",
+            sources=(("aliyun-profile", QT_TRANSLATE_NOOP("LabGPU", "Alibaba CLI profile {name}")),),
+        ),
+    ),
 )
