@@ -6,6 +6,8 @@ launched instance and the ledger's prices on reconcile.
 
 from __future__ import annotations
 
+import csv
+import functools
 import logging
 from typing import Any
 
@@ -65,3 +67,23 @@ def price_for(paths: Paths, account: Account, inst: Any) -> tuple[float, str, st
         currency,
         ("on-demand " + src) if not inst.spot else f"on-demand {src} (upper bound for spot)",
     )
+
+
+@functools.cache
+def _bundled_rows_by_provider() -> dict[str, dict[str, dict[str, str]]]:
+    rows: dict[str, dict[str, dict[str, str]]] = {}
+    try:
+        from app.core.resources import resource_path
+
+        with open(resource_path("catalog", "offers.csv"), encoding="utf-8", newline="") as fh:
+            for row in csv.DictReader(fh):
+                rows.setdefault(row.get("provider") or "", {}).setdefault(row["instance_type"], row)
+    except OSError as exc:
+        log.info("no bundled catalog for instance specs: %s", exc)
+    return rows
+
+
+def bundled_rows(provider_id: str) -> dict[str, dict[str, str]]:
+    """The bundled catalog's rows of one provider by instance type (GPU model, VRAM, vCPU, RAM,
+    network): what a plugin fills its live offers with. Read once per process."""
+    return _bundled_rows_by_provider().get(provider_id, {})

@@ -4,12 +4,12 @@
 
 from __future__ import annotations
 
-import csv
 import logging
 from collections.abc import Sequence
 from datetime import date, datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
+from app.cloud.pricing import bundled_rows
 from app.core.accounts import Account, Credentials
 from app.core.models import Offer
 
@@ -24,25 +24,9 @@ log = logging.getLogger("app.cloud.alibaba")
 PRICE_SOURCE = "Alibaba Cloud API (DescribeAvailableResource, DescribePrice)"
 HISTORY_PAGES = 50  # a month of points for every zone is far fewer
 
-_CATALOG: dict[str, dict[str, str]] | None = None
-
-
 def catalog_rows() -> dict[str, dict[str, str]]:
     """The bundled specs of Alibaba GPU types (GPU model, VRAM, network, interconnect) by type."""
-    global _CATALOG
-    if _CATALOG is None:
-        rows: dict[str, dict[str, str]] = {}
-        try:
-            from app.core.resources import resource_path
-
-            with open(resource_path("catalog", "offers.csv"), encoding="utf-8", newline="") as fh:
-                for row in csv.DictReader(fh):
-                    if row.get("provider") == PROVIDER_ID:
-                        rows.setdefault(row["instance_type"], row)
-        except OSError as exc:
-            log.info("no bundled catalog for Alibaba specs: %s", exc)
-        _CATALOG = rows
-    return _CATALOG
+    return bundled_rows(PROVIDER_ID)
 
 
 def _gpu_model(spec: str) -> str:

@@ -12,7 +12,6 @@ step; throttling (``RequestLimitExceeded``) is retried with exponential backoff 
 
 from __future__ import annotations
 
-import csv
 import logging
 import re
 import time
@@ -29,6 +28,7 @@ from app.cloud.base import (
     NotFoundError,
     SdkMissingError,
 )
+from app.cloud.pricing import bundled_rows
 from app.core.accounts import Account, Credentials
 from app.core.i18n import QT_TRANSLATE_NOOP
 
@@ -139,25 +139,9 @@ def currency_for(account: Account) -> str:
     return "USD" if ".intl." in host else account.extra.get("currency", "CNY")
 
 
-_CATALOG: dict[str, dict[str, str]] | None = None
-
-
 def _catalog_rows() -> dict[str, dict[str, str]]:
     """Bundled specs of Tencent GPU types (GPU model, VRAM, vCPU, RAM) to fill live offers."""
-    global _CATALOG
-    if _CATALOG is None:
-        rows: dict[str, dict[str, str]] = {}
-        try:
-            from app.core.resources import resource_path
-
-            with open(resource_path("catalog", "offers.csv"), encoding="utf-8", newline="") as fh:
-                for row in csv.DictReader(fh):
-                    if row.get("provider") == PROVIDER_ID:
-                        rows.setdefault(row["instance_type"], row)
-        except OSError as exc:
-            log.info("no bundled catalog for Tencent specs: %s", exc)
-        _CATALOG = rows
-    return _CATALOG
+    return bundled_rows(PROVIDER_ID)
 
 
 def _float(value: Any) -> float | None:
