@@ -227,6 +227,9 @@ class MainWindow(QMainWindow):
     @Slot(str)
     def _on_ctx_language_changed(self, _language: str) -> None:
         current = self.current_page_id()
+        # What each page keeps across the rebuild (the advisor's step, the offers' ranking).
+        kept = {page_id: self.pages[page_id].language_state() for page_id in self.pages
+                if self.pages.is_built(page_id) and hasattr(self.pages[page_id], "language_state")}
         for page in self.pages.built():
             if hasattr(page, "shutdown"):
                 page.shutdown()
@@ -237,6 +240,11 @@ class MainWindow(QMainWindow):
         if old is not None:
             old.deleteLater()
         self.show_page(current)
+        for page_id, state in kept.items():
+            if state is not None and page_id in self.pages:
+                page = self.pages[page_id]
+                if hasattr(page, "restore_language_state"):
+                    page.restore_language_state(state)
 
     def _install_shortcuts(self) -> None:
         for i in range(9):

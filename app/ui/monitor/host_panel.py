@@ -140,8 +140,8 @@ class HostPanel(QFrame):
 
     def _update_title(self) -> None:
         n = len(self.gpu_rows)
-        self.title.setText(self.tr("{host} — {state} · {n} GPU(s)").format(
-            host=self.host, state=state_text(self.state), n=n))
+        text = self.tr("{host} — {state} · 1 GPU") if n == 1 else self.tr("{host} — {state} · {n} GPUs")
+        self.title.setText(text.format(host=self.host, state=state_text(self.state), n=n))
 
     def set_error(self, error: str | None) -> None:
         if error == self.error:

@@ -5,6 +5,7 @@ Its strings keep the "SyncPage" translation context they had as part of the page
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
 
@@ -15,6 +16,22 @@ from PySide6.QtWidgets import QTableWidget, QTableWidgetItem, QWidget
 from app.core.syncmodel import UP
 from app.core.syncpairs import SyncRun
 from app.core.units import human_bytes
+
+MIN_COLUMN_WIDTH = 96  # a column never narrower than this once rows arrive (nor when there are none)
+MAX_COLUMN_WIDTH = 360  # long paths: the tooltip has the rest
+_CODE_PREFIX = re.compile(r"^\[[A-Za-z]+\]\s*")  # "[LocalMissing] " from LabGpuError.one_line()
+
+
+def fit_columns(table: QTableWidget) -> None:
+    """Columns as wide as their contents, within [MIN_COLUMN_WIDTH, MAX_COLUMN_WIDTH]; the last stretches."""
+    table.resizeColumnsToContents()
+    for c in range(table.columnCount() - 1):
+        table.setColumnWidth(c, max(MIN_COLUMN_WIDTH, min(MAX_COLUMN_WIDTH, table.columnWidth(c))))
+
+
+def shown_message(message: str) -> str:
+    """A run's message without the error code in brackets (the code is for the CLI and the log)."""
+    return _CODE_PREFIX.sub("", message)
 
 
 class SyncHistoryTable(QTableWidget):
@@ -52,7 +69,7 @@ class SyncHistoryTable(QTableWidget):
                 human_bytes(r.bytes),
                 f"{r.seconds:.1f} s",
                 results.get(r.result, r.result),
-                r.message
+                shown_message(r.message)
                 or (
                     QCoreApplication.translate("SyncPage", "%1 unchanged, %2 deleted, %3 conflicts")
                     .replace("%1", str(r.skipped))
@@ -66,4 +83,4 @@ class SyncHistoryTable(QTableWidget):
                 if col == 5 and r.result == "error":
                     item.setForeground(QColor("#b3261e"))
                 self.setItem(row, col, item)
-        self.resizeColumnsToContents()
+        fit_columns(self)

@@ -112,11 +112,11 @@ class EstimatorWidget(QWidget):
         self.mode_error.setStyleSheet(ERROR_STYLE)
 
         labels = {
-            "hours": self.tr("H&ours of work:"),
+            "hours": self.tr("Hours of &work:"),
             "epochs": self.tr("&Epochs:"),
             "minutes_per_epoch": self.tr("&Minutes per epoch:"),
             "count": self.tr("&How many:"),
-            "spot_overhead_pct": self.tr("&Spot overhead (%):"),
+            "spot_overhead_pct": self.tr("Spot overhea&d (%):"),
             "months": self.tr("Prepaid &term (months):"),
         }
         tips = {
