@@ -17,7 +17,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui import i18n
+from app.ui import i18n, theme
 from app.ui.context import AppContext
 
 FIELD_MIN_WIDTH = 200
@@ -186,7 +186,7 @@ class SettingsPage(QWidget):
         try:
             where = autostart.set_enabled(on)
         except LabGpuError as exc:
-            self.login_label.setStyleSheet("color: #b00020;")
+            self.login_label.setStyleSheet(f"color: {theme.css('error')};")
             self.login_label.setText(f"{exc.text()} {exc.hint()}".strip())
             self.login_check.blockSignals(True)
             self.login_check.setChecked(not on)

@@ -31,6 +31,7 @@ from app.core.currency import convert, effective_rate
 from app.core.models import Offer
 from app.core.settings import read_section, write_section
 from app.core.vram import suggested_scale
+from app.ui import theme
 from app.ui.advisor.params_spin import ParamsSpinBox
 from app.ui.advisor.result import AdvisorResultPanel
 from app.ui.advisor.wizard import check_value, checked_value, form_layout, radio_group, step_page
@@ -252,7 +253,7 @@ class AdvisorPage(QWidget):
                                            "above (for example China (mainland))."), page)
         self.country_hint.setObjectName("countryHint")
         self.country_hint.setWordWrap(True)
-        self.country_hint.setStyleSheet("color: #b26a00;")
+        self.country_hint.setStyleSheet(f"color: {theme.css('warning')};")
         lay.addWidget(self.country_hint)
         self.sensitive_check.toggled.connect(self._on_data_inputs_changed)
         self.country_combo.currentIndexChanged.connect(self._on_data_inputs_changed)

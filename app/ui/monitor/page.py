@@ -142,7 +142,7 @@ class MonitorPage(QWidget):
         bar.addStretch(1)
         self.status_label = QLabel(self)
         self.status_label.setObjectName("monitorStatus")
-        self.status_label.setStyleSheet("color: #555555;")
+        self.status_label.setStyleSheet("color: palette(mid);")
         bar.addWidget(self.status_label)
         layout.addLayout(bar)
 
@@ -156,7 +156,7 @@ class MonitorPage(QWidget):
         self.empty_label.setObjectName("monitorEmpty")
         self.empty_label.setWordWrap(True)
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
-        self.empty_label.setStyleSheet("color: #555555; font-size: 14px; padding: 40px;")
+        self.empty_label.setStyleSheet("color: palette(mid); font-size: 14px; padding: 40px;")
         layout.addWidget(self.empty_label, 1)  # takes the room, so the toolbar stays at the top
         self.scroll = QScrollArea(self)
         self.scroll.setWidgetResizable(True)

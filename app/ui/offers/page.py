@@ -31,6 +31,7 @@ from app.core.catalog import CatalogLoad, load_catalog
 from app.core.currency import convert, effective_rate, source_text
 from app.core.models import Offer, Ranking
 from app.core.offerquery import OfferFilter
+from app.ui import theme
 from app.ui.offers.details import OfferDetailsPanel
 from app.ui.offers.filter_bar import OffersFilterBar
 from app.ui.offers.model import OfferFilterProxyModel, OffersTableModel
@@ -127,7 +128,7 @@ class OffersPage(QWidget):
         self.problem_label = QLabel(self)
         self.problem_label.setObjectName("offersProblems")
         self.problem_label.setWordWrap(True)
-        self.problem_label.setStyleSheet("color: #a15c00;")
+        self.problem_label.setStyleSheet(f"color: {theme.css('warning')};")
         self.problem_label.setTextFormat(Qt.TextFormat.RichText)
         self.problem_label.linkActivated.connect(self._on_problem_label_link_activated)
         self.problem_label.hide()

@@ -10,12 +10,12 @@ import time
 from collections.abc import Sequence
 
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QTableWidget, QTableWidgetItem, QWidget
 
 from app.core.syncmodel import UP
 from app.core.syncpairs import SyncRun
 from app.core.units import human_bytes
+from app.ui import theme
 
 MIN_COLUMN_WIDTH = 96  # a column never narrower than this once rows arrive (nor when there are none)
 MAX_COLUMN_WIDTH = 360  # long paths: the tooltip has the rest
@@ -81,6 +81,6 @@ class SyncHistoryTable(QTableWidget):
                 item = QTableWidgetItem(text)
                 item.setToolTip(text)
                 if col == 5 and r.result == "error":
-                    item.setForeground(QColor("#b3261e"))
+                    item.setForeground(theme.color("error"))
                 self.setItem(row, col, item)
         fit_columns(self)

@@ -28,6 +28,7 @@ from app.core.errors import LabGpuError
 from app.core.syncmodel import DOWN, UP
 from app.core.syncpairs import SyncPair
 from app.core.syncplan import DEFAULT_EXCLUDES, remote_target
+from app.ui import theme
 
 
 class SyncPairDialog(QDialog):
@@ -102,7 +103,7 @@ class SyncPairDialog(QDialog):
         form.addRow(self.tr("&Bandwidth limit:"), self.bw_spin)
 
         self.error_label = QLabel("", self)
-        self.error_label.setStyleSheet("color: #b3261e;")
+        self.error_label.setStyleSheet(f"color: {theme.css('error')};")
         self.error_label.setWordWrap(True)
 
         buttons = QDialogButtonBox(

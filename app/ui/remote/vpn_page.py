@@ -49,6 +49,7 @@ from app.remote.vpn import (
     find_openvpn,
     privilege_plan,
 )
+from app.ui import theme
 from app.ui.context import AppContext
 from app.ui.remote.vpn_dialogs import VpnCredentialsDialog
 from app.ui.remote.vpn_log import StateLog
@@ -283,7 +284,8 @@ class VpnPage(QWidget):
             if needs:
                 parts.append(self.tr("needs {what}").format(what=self.tr(", ").join(needs)))
             if prof.allow_scripts:
-                parts.append(self.tr("<span style='color:#b26a00'>runs scripts (you allowed it)</span>"))
+                parts.append(self.tr("<span style='color:#b26a00'>runs scripts (you allowed it)</span>")
+                             .replace("#b26a00", theme.css("warning")))
         parts.append(self.tr("log: {path}").format(path=_html(str(self.service.manager.log_path(name)))))
         self.details.setText(" · ".join(parts))
 
