@@ -538,7 +538,11 @@
         <translation>继续</translation>
     </message>
     <message>
-        <source>Live · {n} host(s)</source>
+        <source>Live · 1 host</source>
+        <translation>实时 · 1 台主机</translation>
+    </message>
+    <message>
+        <source>Live · {n} hosts</source>
         <translation>实时 · {n} 台主机</translation>
     </message>
     <message>
@@ -576,12 +580,16 @@
 <context>
     <name>TrayShell</name>
     <message>
-        <source>LabGPU keeps running in the tray</source>
-        <translation>LabGPU 在托盘中继续运行</translation>
+        <source>1 instance still bills; its cost and guards stay here.</source>
+        <translation>仍有 1 个实例在计费；它的费用和守护会留在这里。</translation>
     </message>
     <message>
-        <source>{n} instance(s) still bill; their costs and guards stay here.</source>
+        <source>{n} instances still bill; their costs and guards stay here.</source>
         <translation>仍有 {n} 个实例在计费；它们的费用和守护会留在这里。</translation>
+    </message>
+    <message>
+        <source>LabGPU keeps running in the tray</source>
+        <translation>LabGPU 在托盘中继续运行</translation>
     </message>
 </context>
 </TS>

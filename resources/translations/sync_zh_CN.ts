@@ -413,10 +413,6 @@
         <translation>空闲</translation>
     </message>
     <message>
-        <source>%1 exclude(s)</source>
-        <translation>%1 条排除规则</translation>
-    </message>
-    <message>
         <source>mirror</source>
         <translation>镜像</translation>
     </message>
@@ -451,6 +447,14 @@
     <message>
         <source>%1 unchanged, %2 deleted, %3 conflicts</source>
         <translation>%1 个未变，%2 个已删除，%3 个冲突</translation>
+    </message>
+    <message>
+        <source>1 exclude</source>
+        <translation>1 条排除规则</translation>
+    </message>
+    <message>
+        <source>%1 excludes</source>
+        <translation>%1 条排除规则</translation>
     </message>
     <message>
         <source>Remove pair</source>

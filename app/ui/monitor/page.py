@@ -495,8 +495,9 @@ class MonitorPage(QWidget):
                     self.rebuild()  # drop bins that slid out of the window
                 elif abs(width - self._bins_width) > 0.3 * max(self._bins_width, 1):
                     self.rebuild()  # the plots were resized: about one bin per pixel again
-            self.status_label.setText(self.tr("Live · {n} host(s)").format(n=len(self.panels))
-                                      if self.following else self.tr("Showing a chosen range"))
+            live = self.tr("Live · 1 host") if len(self.panels) == 1 else self.tr("Live · {n} hosts")
+            self.status_label.setText(live.format(n=len(self.panels)) if self.following
+                                      else self.tr("Showing a chosen range"))
             now = self.clock()
             if now - self._last_hints >= HINTS_EVERY_S:
                 self._last_hints = now

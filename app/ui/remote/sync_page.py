@@ -241,7 +241,8 @@ class SyncPage(QWidget):
         for row, p in enumerate(self.pairs):
             opts = []
             if p.excludes:
-                opts.append(self.tr("%1 exclude(s)").replace("%1", str(len(p.excludes))))
+                opts.append(self.tr("1 exclude") if len(p.excludes) == 1
+                            else self.tr("%1 excludes").replace("%1", str(len(p.excludes))))
             if p.gitignore:
                 opts.append(".gitignore")
             if p.mirror_delete:
