@@ -135,12 +135,16 @@ def test_splitters_and_geometry_survive_a_restart(qtbot, labgpu_home):
     window.show()
     window.resize(970, 700)
     page = _wait_offers(qtbot, window)
+    qtbot.waitUntil(lambda: page._splitter_sized and page.splitter.height() > 400, timeout=5000)
     total = sum(page.splitter.sizes())
-    page.splitter.setSizes([total - 300, 300])
-    page.splitter.splitterMoved.emit(total - 300, 1)  # what a drag of the handle says
+    page.splitter.setSizes([total - 260, 260])  # the details at ~45 %, not the first-time 55 %
+    page.splitter.splitterMoved.emit(total - 260, 1)  # what a drag of the handle says
     wanted = page.splitter.sizes()
     window.close()
     ctx.shutdown(5000)
+
+    def share(sizes: list[int]) -> float:
+        return sizes[1] / sum(sizes)
 
     _a, ctx2, window2 = build_main_window("en")
     ctx2.errors.interactive = False
@@ -149,7 +153,8 @@ def test_splitters_and_geometry_survive_a_restart(qtbot, labgpu_home):
     try:
         page2 = _wait_offers(qtbot, window2)
         assert window2.height() == 700
-        qtbot.waitUntil(lambda: page2.splitter.sizes() == wanted, timeout=5000)
+        # The same split (Qt keeps its proportions if the window came back a few pixels narrower).
+        qtbot.waitUntil(lambda: abs(share(page2.splitter.sizes()) - share(wanted)) < 0.01, timeout=5000)
         assert set(ctx2.settings.splitter_states) >= {"offers"}
     finally:
         ctx2.shutdown(5000)

@@ -155,6 +155,7 @@ class OffersPage(QWidget):
         self.splitter.setStretchFactor(1, 1)
         self._splitter_sized = bool(ctx.settings.splitter_states.get("offers"))
         remember_splitter(self.splitter, ctx.settings, "offers")
+        self.splitter.splitterMoved.connect(self._on_splitter_moved)
         outer.addWidget(self.splitter, 1)
 
         status_row = QHBoxLayout()
@@ -575,6 +576,10 @@ class OffersPage(QWidget):
             self.banner.show_exclusions(self.model.ranking, self)
 
     # -- persistence --------------------------------------------------------------------------
+
+    @Slot(int, int)
+    def _on_splitter_moved(self, _pos: int, _index: int) -> None:
+        self._splitter_sized = True  # the user's own split from now on
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
