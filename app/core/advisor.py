@@ -286,7 +286,10 @@ def _consider(offer: Offer, a: AdvisorAnswers, vram: VramEstimate, need: float,
                               n=f"{gpus_here:g}", idle=f"{gpus_here - 1:g}"))
     elif a.scale == "multi_gpu":
         if gpus_here < a.gpus:
-            return _t(QT_TRANSLATE_NOOP("LabGPU", "only {n} GPU(s) in one machine, you asked for {want}"),
+            if gpus_here == 1:
+                return _t(QT_TRANSLATE_NOOP("LabGPU", "only 1 GPU in one machine, you asked for {want}"),
+                          want=a.gpus)
+            return _t(QT_TRANSLATE_NOOP("LabGPU", "only {n} GPUs in one machine, you asked for {want}"),
                       n=f"{gpus_here:g}", want=a.gpus)
         used = float(a.gpus)
         if gpus_here > a.gpus:
@@ -302,8 +305,9 @@ def _consider(offer: Offer, a: AdvisorAnswers, vram: VramEstimate, need: float,
                                                          "between machines"))
         nodes = max(1, math.ceil(a.gpus / gpus_here - 1e-9))
         used = float(a.gpus)
-        reasons.append(_t(QT_TRANSLATE_NOOP("LabGPU", "{nodes} machine(s) × {n} GPUs, joined by {net}"),
-                          nodes=nodes, n=f"{gpus_here:g}", net=offer.interconnect))
+        template = (QT_TRANSLATE_NOOP("LabGPU", "1 machine × {n} GPUs, joined by {net}") if nodes == 1
+                    else QT_TRANSLATE_NOOP("LabGPU", "{nodes} machines × {n} GPUs, joined by {net}"))
+        reasons.append(_t(template, nodes=nodes, n=f"{gpus_here:g}", net=offer.interconnect))
     if a.scale != "single":
         per_gpu_ok = offer.vram_gb + 1e-9 >= need
         sharded = vram.sharded_gb(used)

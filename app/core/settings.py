@@ -49,6 +49,7 @@ class Settings:
     usd_cny_rate_override: float | None = None
     spot_bid_fraction: float = 0.8
     window_geometry: str = ""  # base64 of QWidget.saveGeometry()
+    splitter_states: dict[str, str] = field(default_factory=dict)  # splitter name → base64 of saveState()
     last_page: str = "offers"
     offers_filters: dict[str, Any] = field(default_factory=dict)
     azure_prices_endpoint: str = ""  # Azure Retail Prices API address ("" = prices.azure.com); mirrors, tests

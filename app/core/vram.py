@@ -52,6 +52,17 @@ class VramEstimate:
         return self.states_gb / n + self.activations_gb * SHARDED_ACTIVATION_SHARE + self.overhead_gb
 
 
+def suggested_scale(vram: VramEstimate, per_gpu_gb: float = 80.0) -> tuple[str, int]:
+    """The step-5 answer that follows the memory advice: ("single", 1) when one GPU holds the job,
+    else the fewest GPUs (2, 4, 8 in one machine; then 16, 32... machines) whose shard fits `per_gpu_gb`."""
+    if vram.tier_gb is not None and vram.tier_gb <= per_gpu_gb:
+        return "single", 1
+    n = 2
+    while n < 1024 and vram.sharded_gb(n) > per_gpu_gb:
+        n *= 2
+    return ("multi_gpu" if n <= 8 else "multi_node"), n
+
+
 def estimate_vram(task: str, params_millions: float, workload: str = "train") -> VramEstimate:
     params = max(float(params_millions), 0.0) * 1e6
     gb = 1e9

@@ -33,12 +33,15 @@ def create_app(argv: list[str] | None = None):  # type: ignore[no-untyped-def]
     app.setOrganizationName(APP_ID)
     app.setDesktopFileName(APP_ID)
     if not getattr(app, "_labgpu_hints", False):
+        from app.ui.theme import apply_color_scheme
         from app.ui.widgets import apply_hint_color
 
+        apply_color_scheme(app)  # a dark system scheme where the platform gives no dark palette
         apply_hint_color(app)
         hints = app.styleHints()
         if hasattr(hints, "colorSchemeChanged"):  # Qt ≥ 6.5: follow a light/dark switch
-            hints.colorSchemeChanged.connect(lambda *_a: apply_hint_color(app))
+            hints.colorSchemeChanged.connect(lambda scheme: (apply_color_scheme(app, scheme),
+                                                             apply_hint_color(app)))
         app._labgpu_hints = True
     return app
 

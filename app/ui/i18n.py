@@ -12,6 +12,30 @@ from app.core.resources import resource_path
 log = logging.getLogger(__name__)
 
 _installed: list[QTranslator] = []
+_latin_font: list[object] = []  # the application font before a Chinese font was put first
+
+# Chinese UI fonts, best first. A Latin font with CJK only as a fallback puts Chinese text above the
+# middle of spin boxes and line edits (the box is laid out with the Latin font's metrics).
+CJK_FAMILIES = ("Microsoft YaHei UI", "Microsoft YaHei", "PingFang SC", "Hiragino Sans GB", "Noto Sans CJK SC",
+                "Source Han Sans SC", "Source Han Sans CN", "WenQuanYi Micro Hei", "Droid Sans Fallback")
+
+
+def apply_language_font(app: QCoreApplication, language: str) -> None:
+    """In Chinese, an installed Chinese UI font goes first (its metrics include CJK); in English, the
+    font the application started with."""
+    from PySide6.QtGui import QFont, QFontDatabase, QGuiApplication
+
+    if not isinstance(app, QGuiApplication):
+        return
+    if not _latin_font:
+        _latin_font.append(QFont(QGuiApplication.font()))
+    base = QFont(_latin_font[0])  # type: ignore[arg-type]
+    if language == "zh_CN":
+        installed = set(QFontDatabase.families())
+        cjk = next((f for f in CJK_FAMILIES if f in installed), None)
+        if cjk is not None:
+            base.setFamilies([cjk, *base.families()])
+    QGuiApplication.setFont(base)
 
 
 def resolve_language(setting: str, override: str | None = None) -> str:
@@ -45,4 +69,5 @@ def install(app: QCoreApplication, language: str) -> str:
                        if language == "zh_CN" else QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
     core_i18n.set_translator(QCoreApplication.translate)
     core_i18n.set_language(language)
+    apply_language_font(app, language)
     return language

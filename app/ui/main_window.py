@@ -15,8 +15,9 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QCoreApplication, QSize, QTimer, Slot
-from PySide6.QtGui import QCloseEvent, QIcon, QKeySequence, QShortcut
+from PySide6.QtGui import QCloseEvent, QIcon, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QHBoxLayout,
     QListWidget,
     QListWidgetItem,
@@ -126,6 +127,10 @@ class MainWindow(QMainWindow):
         self._build()
         ctx.navigate_requested.connect(self._on_ctx_navigate_requested)
         ctx.language_changed.connect(self._on_ctx_language_changed)
+        app = QApplication.instance()
+        if app is not None and hasattr(app.styleHints(), "colorSchemeChanged"):
+            # the pages are built again so that every colour of theme.ROLES is asked for again
+            app.styleHints().colorSchemeChanged.connect(self._on_color_scheme_changed)
         ctx.errors.parent_widget = self
         self._install_shortcuts()
         geometry = ctx.settings.window_geometry
@@ -224,9 +229,29 @@ class MainWindow(QMainWindow):
     def _on_ctx_navigate_requested(self, page_id: str, payload: object) -> None:
         self.show_page(page_id, payload)
 
+    @Slot(object)
+    def _on_color_scheme_changed(self, _scheme: object = None) -> None:
+        if self.isVisible():
+            self.rebuild_pages()
+        else:  # hidden in the tray (or closed): built again when shown
+            self._scheme_changed_while_hidden = True
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        if getattr(self, "_scheme_changed_while_hidden", False):
+            self._scheme_changed_while_hidden = False
+            QTimer.singleShot(0, self.rebuild_pages)
+
     @Slot(str)
     def _on_ctx_language_changed(self, _language: str) -> None:
+        self.rebuild_pages()
+
+    def rebuild_pages(self) -> None:
+        """Build every page again (a new language or colour scheme), keeping what pages say to keep."""
         current = self.current_page_id()
+        # What each page keeps across the rebuild (the advisor's step, the offers' ranking).
+        kept = {page_id: self.pages[page_id].language_state() for page_id in self.pages
+                if self.pages.is_built(page_id) and hasattr(self.pages[page_id], "language_state")}
         for page in self.pages.built():
             if hasattr(page, "shutdown"):
                 page.shutdown()
@@ -237,6 +262,11 @@ class MainWindow(QMainWindow):
         if old is not None:
             old.deleteLater()
         self.show_page(current)
+        for page_id, state in kept.items():
+            if state is not None and page_id in self.pages:
+                page = self.pages[page_id]
+                if hasattr(page, "restore_language_state"):
+                    page.restore_language_state(state)
 
     def _install_shortcuts(self) -> None:
         for i in range(9):

@@ -17,9 +17,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.ui import i18n
+from app.ui import i18n, theme
 from app.ui.context import AppContext
 
+FIELD_MIN_WIDTH = 200
+FIELD_MAX_WIDTH = 340  # fields of the forms: wide enough for their longest choice, no wider
 
 class SettingsPage(QWidget):
     page_id = "settings"
@@ -81,6 +83,9 @@ class SettingsPage(QWidget):
         welcome_row.addWidget(self.welcome_button)
         welcome_row.addStretch(1)
         form.addRow("", welcome_row)
+        for w in (self.language_combo, self.currency_combo, self.rate_spin, self.bid_spin):
+            w.setMinimumWidth(FIELD_MIN_WIDTH)
+            w.setMaximumWidth(FIELD_MAX_WIDTH)  # not ~930 px wide on a large window
         outer.addWidget(general)
         self._build_guards_and_tray(outer)
 
@@ -130,7 +135,9 @@ class SettingsPage(QWidget):
         idle.addWidget(QLabel(self.tr("for"), box))
         idle.addWidget(self.idle_min_spin)
         idle.addWidget(QLabel("→", box))
-        idle.addWidget(self.on_idle_combo, 1)
+        self.on_idle_combo.setMaximumWidth(FIELD_MAX_WIDTH)
+        idle.addWidget(self.on_idle_combo)
+        idle.addStretch(1)
         form.addRow(self.tr("New guards, idle:"), idle)
         for w in (self.idle_pct_spin, self.idle_min_spin):
             w.editingFinished.connect(self._on_guard_defaults_edited)
@@ -179,7 +186,7 @@ class SettingsPage(QWidget):
         try:
             where = autostart.set_enabled(on)
         except LabGpuError as exc:
-            self.login_label.setStyleSheet("color: #b00020;")
+            self.login_label.setStyleSheet(f"color: {theme.css('error')};")
             self.login_label.setText(f"{exc.text()} {exc.hint()}".strip())
             self.login_check.blockSignals(True)
             self.login_check.setChecked(not on)

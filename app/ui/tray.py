@@ -555,9 +555,10 @@ class TrayShell(QObject):
             self.window.hide()
             if not getattr(self, "_told", False):
                 self._told = True
-                self.tray.notify(self.tr("LabGPU keeps running in the tray"),
-                                 self.tr("{n} instance(s) still bill; their costs and guards stay here.").format(
-                                     n=len(self.tray.rows)))
+                n = len(self.tray.rows)
+                still = (self.tr("1 instance still bills; its cost and guards stay here.") if n == 1
+                         else self.tr("{n} instances still bill; their costs and guards stay here."))
+                self.tray.notify(self.tr("LabGPU keeps running in the tray"), still.format(n=n))
             return False
         if self.tray.rows:
             event.ignore()

@@ -148,3 +148,21 @@ class FlowLayout(QLayout):
             x += hint.width() + self._spacing
             row_height = max(row_height, hint.height())
         return y + row_height - rect.y() + m.bottom()
+
+
+def remember_splitter(splitter: Any, settings: Any, name: str) -> None:
+    """Give `splitter` the sizes it had last time (settings.splitter_states[name]) and keep them when it is
+    dragged; the settings are written to disk with the window's (on close)."""
+    from PySide6.QtCore import QByteArray
+
+    splitter.setObjectName(splitter.objectName() or f"splitter_{name}")
+    saved = (getattr(settings, "splitter_states", None) or {}).get(name)
+    if saved:
+        splitter.restoreState(QByteArray.fromBase64(saved.encode()))
+
+    def _store(*_args: object) -> None:
+        states = dict(getattr(settings, "splitter_states", None) or {})
+        states[name] = bytes(splitter.saveState().toBase64().data()).decode()
+        settings.splitter_states = states
+
+    splitter.splitterMoved.connect(_store)

@@ -55,10 +55,6 @@
         <translation>重新开始(&amp;O)</translation>
     </message>
     <message>
-        <source>Show in &amp;offers table</source>
-        <translation>在报价表中显示(&amp;O)</translation>
-    </message>
-    <message>
         <source>Step 1 of 5: what are you training?</source>
         <translation>第 1 步（共 5 步）：你要训练什么？</translation>
     </message>
@@ -69,10 +65,6 @@
     <message>
         <source>&amp;Computer vision (CNNs, ViTs, detection, segmentation)</source>
         <translation>计算机视觉（CNN、ViT、检测、分割）(&amp;C)</translation>
-    </message>
-    <message>
-        <source>&amp;NLP / LLM (BERT, GPT, Llama, T5)</source>
-        <translation>自然语言处理 / 大模型（BERT、GPT、Llama、T5）(&amp;N)</translation>
     </message>
     <message>
         <source>&amp;Other (speech, recommender, scientific)</source>
@@ -87,8 +79,12 @@
         <translation>常见模型(&amp;K)：</translation>
     </message>
     <message>
-        <source> million parameters</source>
-        <translation> 百万参数</translation>
+        <source>Show in o&amp;ffers table</source>
+        <translation>在报价表中显示(&amp;F)</translation>
+    </message>
+    <message>
+        <source>N&amp;LP / LLM (BERT, GPT, Llama, T5)</source>
+        <translation>自然语言处理 / 大模型（BERT、GPT、Llama、T5）(&amp;L)</translation>
     </message>
     <message>
         <source>Model &amp;size:</source>
@@ -235,8 +231,8 @@
         <translation>法国</translation>
     </message>
     <message>
-        <source>Data must &amp;stay in:</source>
-        <translation>数据必须留在(&amp;S)：</translation>
+        <source>Data must stay &amp;in:</source>
+        <translation>数据必须留在(&amp;I)：</translation>
     </message>
     <message>
         <source>Sensitive data usually must stay in one country: choose it above (for example China (mainland)).</source>
@@ -339,6 +335,10 @@
         <translation>被排除的报价及原因</translation>
     </message>
     <message>
+        <source>No offer fits every answer. The tab “Left out, and why” below says why each was left out; change an answer with Back.</source>
+        <translation>没有报价能满足全部条件。下方“被排除的报价及原因”标签页列出了每个报价被排除的原因；可点“上一步”修改答案。</translation>
+    </message>
+    <message>
         <source>Show &amp;recommendations</source>
         <translation>查看推荐(&amp;R)</translation>
     </message>
@@ -371,12 +371,24 @@
         <translation>被排除的报价及原因（%1）</translation>
     </message>
     <message>
-        <source>No offer fits every answer. The table below says why each was left out; change an answer with Back.</source>
-        <translation>没有报价能满足全部条件。下表列出了每个报价被排除的原因；可点“上一步”修改答案。</translation>
-    </message>
-    <message>
         <source>unknown</source>
         <translation>未知</translation>
+    </message>
+    <message>
+        <source>%1 × 100 million parameters</source>
+        <translation>%1 亿参数</translation>
+    </message>
+    <message>
+        <source>%1 × 10 thousand parameters</source>
+        <translation>%1 万参数</translation>
+    </message>
+    <message>
+        <source>%1 billion parameters</source>
+        <translation>%1 十亿参数</translation>
+    </message>
+    <message>
+        <source>%1 million parameters</source>
+        <translation>%1 百万参数</translation>
     </message>
 </context>
 <context>
@@ -398,10 +410,6 @@
         <translation>估算方式(&amp;P)：</translation>
     </message>
     <message>
-        <source>H&amp;ours of work:</source>
-        <translation>运行小时数(&amp;O)：</translation>
-    </message>
-    <message>
         <source>&amp;Epochs:</source>
         <translation>训练轮数(&amp;E)：</translation>
     </message>
@@ -412,10 +420,6 @@
     <message>
         <source>&amp;How many:</source>
         <translation>数量(&amp;H)：</translation>
-    </message>
-    <message>
-        <source>&amp;Spot overhead (%):</source>
-        <translation>竞价额外耗时 (%)(&amp;S)：</translation>
     </message>
     <message>
         <source>Prepaid &amp;term (months):</source>
@@ -516,6 +520,14 @@
     <message>
         <source>fix the inputs above</source>
         <translation>请先修正上面的输入</translation>
+    </message>
+    <message>
+        <source>Hours of &amp;work:</source>
+        <translation>运行小时数(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>Spot overhea&amp;d (%):</source>
+        <translation>竞价额外耗时 (%)(&amp;D)：</translation>
     </message>
     <message>
         <source>unknown</source>
@@ -667,20 +679,12 @@ Prepaid beats spot above: %2</source>
         <translation>有 {n} 块 GPU：你要为 {idle} 块闲置的 GPU 付费</translation>
     </message>
     <message>
-        <source>only {n} GPU(s) in one machine, you asked for {want}</source>
-        <translation>一台机器只有 {n} 块 GPU，你需要 {want} 块</translation>
-    </message>
-    <message>
         <source>NVLink joins GPUs inside one machine only; several machines need RDMA (EFA, InfiniBand, RoCE)</source>
         <translation>NVLink 只连接同一台机器内的 GPU；多台机器需要 RDMA（EFA、InfiniBand、RoCE）</translation>
     </message>
     <message>
         <source>no RDMA-class network (EFA, InfiniBand, RoCE) between machines</source>
         <translation>机器之间没有 RDMA 级网络（EFA、InfiniBand、RoCE）</translation>
-    </message>
-    <message>
-        <source>{nodes} machine(s) × {n} GPUs, joined by {net}</source>
-        <translation>{nodes} 台机器 × {n} 块 GPU，通过 {net} 互联</translation>
     </message>
     <message>
         <source>{have} GB per GPU, the job needs {need} GB per GPU even when sharded over {gpus} GPUs (FSDP / ZeRO-3, activation checkpointing)</source>
@@ -701,6 +705,22 @@ Prepaid beats spot above: %2</source>
     <message>
         <source>5. Scale: {scale}, {gpus} GPUs in total</source>
         <translation>5. 规模：{scale}，共 {gpus} 块 GPU</translation>
+    </message>
+    <message>
+        <source>only 1 GPU in one machine, you asked for {want}</source>
+        <translation>一台机器只有 1 块 GPU，你需要 {want} 块</translation>
+    </message>
+    <message>
+        <source>only {n} GPUs in one machine, you asked for {want}</source>
+        <translation>一台机器只有 {n} 块 GPU，你需要 {want} 块</translation>
+    </message>
+    <message>
+        <source>1 machine × {n} GPUs, joined by {net}</source>
+        <translation>1 台机器 × {n} 块 GPU，通过 {net} 互联</translation>
+    </message>
+    <message>
+        <source>{nodes} machines × {n} GPUs, joined by {net}</source>
+        <translation>{nodes} 台机器 × {n} 块 GPU，通过 {net} 互联</translation>
     </message>
     <message>
         <source>NVLink between the GPUs</source>

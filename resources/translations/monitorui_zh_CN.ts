@@ -1,5 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>Autostart</name>
@@ -294,7 +293,7 @@
         <translation>此进程退出时停止：</translation>
     </message>
     <message>
-        <source>Pull checkpoints (the host&apos;s &quot;before stop&quot; sync) before stopping</source>
+        <source>Pull checkpoints (the host's "before stop" sync) before stopping</source>
         <translation>停止前拉取检查点（该主机的“停止前”同步）</translation>
     </message>
     <message>
@@ -436,7 +435,11 @@
         <translation>守护：{guards}</translation>
     </message>
     <message>
-        <source>{host} — {state} · {n} GPU(s)</source>
+        <source>{host} — {state} · 1 GPU</source>
+        <translation>{host} — {state} · 1 块 GPU</translation>
+    </message>
+    <message>
+        <source>{host} — {state} · {n} GPUs</source>
         <translation>{host} — {state} · {n} 块 GPU</translation>
     </message>
     <message>
@@ -491,7 +494,7 @@
         <translation>主机…</translation>
     </message>
     <message>
-        <source>Choose the hosts to watch (servers of the Hosts page and LabGPU&apos;s running instances)</source>
+        <source>Choose the hosts to watch (servers of the Hosts page and LabGPU's running instances)</source>
         <translation>选择要监控的主机（主机页面中的服务器和 LabGPU 正在运行的实例）</translation>
     </message>
     <message>
@@ -515,7 +518,7 @@
         <translation>导出 CSV…</translation>
     </message>
     <message>
-        <source>No host is watched. Choose hosts with Hosts… — the servers of the Hosts page and LabGPU&apos;s running instances are listed there.</source>
+        <source>No host is watched. Choose hosts with Hosts… — the servers of the Hosts page and LabGPU's running instances are listed there.</source>
         <translation>没有正在监控的主机。用“主机…”选择——那里列出了主机页面中的服务器和 LabGPU 正在运行的实例。</translation>
     </message>
     <message>
@@ -535,7 +538,11 @@
         <translation>继续</translation>
     </message>
     <message>
-        <source>Live · {n} host(s)</source>
+        <source>Live · 1 host</source>
+        <translation>实时 · 1 台主机</translation>
+    </message>
+    <message>
+        <source>Live · {n} hosts</source>
         <translation>实时 · {n} 台主机</translation>
     </message>
     <message>
@@ -573,12 +580,16 @@
 <context>
     <name>TrayShell</name>
     <message>
-        <source>LabGPU keeps running in the tray</source>
-        <translation>LabGPU 在托盘中继续运行</translation>
+        <source>1 instance still bills; its cost and guards stay here.</source>
+        <translation>仍有 1 个实例在计费；它的费用和守护会留在这里。</translation>
     </message>
     <message>
-        <source>{n} instance(s) still bill; their costs and guards stay here.</source>
+        <source>{n} instances still bill; their costs and guards stay here.</source>
         <translation>仍有 {n} 个实例在计费；它们的费用和守护会留在这里。</translation>
+    </message>
+    <message>
+        <source>LabGPU keeps running in the tray</source>
+        <translation>LabGPU 在托盘中继续运行</translation>
     </message>
 </context>
 </TS>

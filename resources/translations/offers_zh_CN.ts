@@ -301,8 +301,8 @@
         <translation>每卡最小显存(&amp;V)：</translation>
     </message>
     <message>
-        <source>G&amp;PUs:</source>
-        <translation>GPU 数(&amp;P)：</translation>
+        <source>GP&amp;Us:</source>
+        <translation>GPU 数(&amp;U)：</translation>
     </message>
     <message>
         <source>Maximum on-demand price per hour (spot price when 'Spot available' is ticked). Unknown prices are hidden.</source>
@@ -348,10 +348,6 @@
         <translation>用已添加的每个云账号查询当前价格、竞价价格和售罄规格（Ctrl+R）</translation>
     </message>
     <message>
-        <source>Refresh &amp;public prices</source>
-        <translation>刷新公开价格(&amp;P)</translation>
-    </message>
-    <message>
         <source>Fetch Azure's public price list (no account needed) and mark each price with the time it was fetched. The other clouds publish no price list that can be read without an account.</source>
         <translation>获取 Azure 的公开价格表（无需账号），并为每个价格标注获取时间。其他云没有无需账号即可读取的价格表。</translation>
     </message>
@@ -370,6 +366,10 @@
     <message>
         <source>Clear ranking</source>
         <translation>清除排名</translation>
+    </message>
+    <message>
+        <source>Refresh publi&amp;c prices</source>
+        <translation>刷新公开价格(&amp;C)</translation>
     </message>
     <message>
         <source>Loading the offer catalog…</source>

@@ -1,5 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>LabGPU</name>
@@ -84,7 +83,7 @@
         <translation>没有任何改动。请把这个问题作为缺陷报告。</translation>
     </message>
     <message>
-        <source>The server&apos;s answer to {what} could not be trusted (it was cut or not framed): {sample}</source>
+        <source>The server's answer to {what} could not be trusted (it was cut or not framed): {sample}</source>
         <translation>服务器对 {what} 的回答不可信（被截断或缺少标记）：{sample}</translation>
     </message>
     <message>
@@ -232,12 +231,12 @@
         <translation>请输入不含控制字符的文件夹名。</translation>
     </message>
     <message>
-        <source>The remote folder {path!r} goes up with &apos;..&apos;.</source>
-        <translation>远程文件夹 {path!r} 用 &apos;..&apos; 跳到了上一级。</translation>
+        <source>The remote folder {path!r} goes up with '..'.</source>
+        <translation>远程文件夹 {path!r} 用 '..' 跳到了上一级。</translation>
     </message>
     <message>
-        <source>Write the folder without &apos;..&apos; (an absolute path like /data/x works).</source>
-        <translation>请写不含 &apos;..&apos; 的路径（可以用 /data/x 这样的绝对路径）。</translation>
+        <source>Write the folder without '..' (an absolute path like /data/x works).</source>
+        <translation>请写不含 '..' 的路径（可以用 /data/x 这样的绝对路径）。</translation>
     </message>
     <message>
         <source>Expected NAME:REMOTE, got {text!r}.</source>
@@ -414,10 +413,6 @@
         <translation>空闲</translation>
     </message>
     <message>
-        <source>%1 exclude(s)</source>
-        <translation>%1 条排除规则</translation>
-    </message>
-    <message>
         <source>mirror</source>
         <translation>镜像</translation>
     </message>
@@ -452,6 +447,14 @@
     <message>
         <source>%1 unchanged, %2 deleted, %3 conflicts</source>
         <translation>%1 个未变，%2 个已删除，%3 个冲突</translation>
+    </message>
+    <message>
+        <source>1 exclude</source>
+        <translation>1 条排除规则</translation>
+    </message>
+    <message>
+        <source>%1 excludes</source>
+        <translation>%1 条排除规则</translation>
     </message>
     <message>
         <source>Remove pair</source>
@@ -665,6 +668,14 @@ runs/
     <message>
         <source>Enter the local folder.</source>
         <translation>请输入本地文件夹。</translation>
+    </message>
+    <message>
+        <source>%1 is a file, not a folder. Choose a folder with Browse.</source>
+        <translation>%1 是文件，不是文件夹。请点“浏览”选择一个文件夹。</translation>
+    </message>
+    <message>
+        <source>The folder %1 does not exist on this computer. Check the path or choose a folder with Browse.</source>
+        <translation>这台电脑上没有文件夹 %1。请检查路径，或点“浏览”选择一个文件夹。</translation>
     </message>
     <message>
         <source>Enter the remote folder.</source>

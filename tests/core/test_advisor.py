@@ -111,7 +111,7 @@ def test_model_too_big_for_one_gpu_excludes_everything_single_and_needs_sharding
     multi = rank(replace(big, scale="multi_node", gpus=16))
     assert keys(multi) == [P4D.key]
     assert any("FSDP" in s for s in multi.items[0].reasons)
-    assert any("2 machine(s)" in s for s in multi.items[0].reasons)
+    assert any("2 machines × " in s for s in multi.items[0].reasons)
 
 
 # --- step 2: budget ----------------------------------------------------------------------------
@@ -221,7 +221,7 @@ def test_multi_gpu_one_node_needs_enough_gpus_and_prefers_nvlink():
     r = rank(AdvisorAnswers(task="nlp", params_millions=340, scale="multi_gpu", gpus=4, spot_ok=False))
     check_complete(r)
     assert set(keys(r)) == {P4D.key, P3_8.key}
-    assert excluded(r)[V100.key] == "only 1 GPU(s) in one machine, you asked for 4"
+    assert excluded(r)[V100.key] == "only 1 GPU in one machine, you asked for 4"
     p3 = dict((i.key, i.reasons) for i in r.items)[P3_8.key]
     assert "NVLink between the GPUs" in p3
 

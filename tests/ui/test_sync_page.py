@@ -154,3 +154,56 @@ def test_cancel_stops_and_leaves_no_partial_file(qtbot, app_window, gated_sshd, 
     assert not (remote / "big.bin").exists()
     assert page.history_table.item(0, 5).text() == "Cancelled"
     assert page.sync_button.isEnabled()
+
+
+def test_new_pair_refuses_a_local_folder_that_does_not_exist(qtbot, app_window, host, tmp_path):
+    page = _page(app_window)
+    qtbot.mouseClick(page.add_button, Qt.MouseButton.LeftButton)
+    dlg = page.dialog
+    dlg.host_combo.setCurrentText("gpu1")
+    dlg.local_edit.setText(str(tmp_path / "no-such-folder"))
+    dlg.remote_edit.setText("~/data")
+    qtbot.mouseClick(dlg.ok_button, Qt.MouseButton.LeftButton)
+    assert page.dialog is dlg and dlg.isVisible()  # not accepted
+    assert "does not exist on this computer" in dlg.error_label.text()
+    assert page.pairs_table.rowCount() == 0
+    # A download may create its folder, inside one that exists.
+    dlg.down_radio.setChecked(True)
+    qtbot.mouseClick(dlg.ok_button, Qt.MouseButton.LeftButton)
+    assert page.dialog is None
+    assert page.pairs_table.rowCount() == 1
+
+
+def test_a_failed_preview_is_not_history_and_errors_show_without_their_code(qtbot, app_window, host, sshd,
+                                                                              tmp_path):
+    ctx, _window = app_window
+    page = _page(app_window)
+    local = tmp_path / "gone"
+    local.mkdir()
+    _add_pair(qtbot, page, local, sshd.remote_dir("ui-gone"))
+    local.rmdir()  # the folder goes away after the pair was saved
+    reported: list[BaseException] = []
+    ctx.errors.reported.connect(reported.append)
+    qtbot.mouseClick(page.preview_button, Qt.MouseButton.LeftButton)
+    _wait_idle(qtbot, page)
+    assert [getattr(e, "code", "") for e in reported] == ["LocalMissing"]
+    assert page.history_table.rowCount() == 0  # a preview that failed is no failed upload
+    qtbot.mouseClick(page.sync_button, Qt.MouseButton.LeftButton)
+    _wait_idle(qtbot, page)
+    assert page.history_table.rowCount() == 1
+    assert page.history_table.item(0, 5).text() == "Failed"
+    details = page.history_table.item(0, 6).text()
+    assert "does not exist" in details
+    assert "[LocalMissing]" not in details
+
+
+def test_columns_keep_their_width_once_rows_arrive(qtbot, app_window, host, sshd, tmp_path):
+    from app.ui.remote.sync_history import MIN_COLUMN_WIDTH
+
+    page = _page(app_window)
+    local = tmp_path / "d"
+    local.mkdir()
+    _add_pair(qtbot, page, local, sshd.remote_dir("ui-w"))
+    for table in (page.pairs_table, page.history_table):
+        widths = [table.columnWidth(c) for c in range(table.columnCount() - 1)]
+        assert min(widths) >= MIN_COLUMN_WIDTH, widths

@@ -27,9 +27,12 @@ from PySide6.QtWidgets import (
 )
 
 from app.core import advisor as core
-from app.core.currency import effective_rate
+from app.core.currency import convert, effective_rate
 from app.core.models import Offer
 from app.core.settings import read_section, write_section
+from app.core.vram import suggested_scale
+from app.ui import theme
+from app.ui.advisor.params_spin import ParamsSpinBox
 from app.ui.advisor.result import AdvisorResultPanel
 from app.ui.advisor.wizard import check_value, checked_value, form_layout, radio_group, step_page
 from app.ui.context import AppContext
@@ -81,13 +84,15 @@ class AdvisorPage(QWidget):
         self.result: core.AdvisorResult | None = None
         self._loading: Task | None = None
         self._offers_by_key: dict[tuple[str, str, str], Offer] = {}
+        self._scale_from_advice = False  # step 5 was set by _follow_memory_advice, not by the user
+        self._ready = False  # no settings write (nor step-5 advice) while the page builds itself
         self._build()
         self._restore_answers()
         self._update_vram_hint()
-        self._ready = False  # no settings write while the page builds itself
         self.go_to(0)
         self._ready = True
         self._start_loading()
+        ctx.settings_changed.connect(self._on_ctx_settings_changed)
 
     # --- layout -------------------------------------------------------------------------------
 
@@ -131,7 +136,7 @@ class AdvisorPage(QWidget):
         self.next_button = QPushButton(self.tr("&Next >"), self)
         self.next_button.setToolTip(self.tr("Next step (Enter)"))
         self.restart_button = QPushButton(self.tr("Start &over"), self)
-        self.show_in_offers_button = QPushButton(self.tr("Show in &offers table"), self)
+        self.show_in_offers_button = QPushButton(self.tr("Show in o&ffers table"), self)
         self.show_in_offers_button.setObjectName("showInOffers")
         for b in (self.back_button, self.next_button, self.restart_button, self.show_in_offers_button):
             buttons.addWidget(b)
@@ -155,7 +160,7 @@ class AdvisorPage(QWidget):
                               self.tr("The model size decides how much GPU memory you need."))
         self.task_group = radio_group(page, lay, [
             ("vision", self.tr("&Computer vision (CNNs, ViTs, detection, segmentation)"), ""),
-            ("nlp", self.tr("&NLP / LLM (BERT, GPT, Llama, T5)"), ""),
+            ("nlp", self.tr("N&LP / LLM (BERT, GPT, Llama, T5)"), ""),
             ("other", self.tr("&Other (speech, recommender, scientific)"), ""),
         ], "task")
         form = form_layout()
@@ -164,12 +169,8 @@ class AdvisorPage(QWidget):
         for name, millions, task in MODEL_PRESETS:
             self.preset_combo.addItem(f"{name} ({core.format_params(millions)})", (millions, task))
         form.addRow(self.tr("&Known model:"), self.preset_combo)
-        self.params_spin = QDoubleSpinBox(page)
+        self.params_spin = ParamsSpinBox(str(self.ctx.language).startswith("zh"), page)
         self.params_spin.setObjectName("paramsSpin")
-        self.params_spin.setRange(0.1, 2_000_000)
-        self.params_spin.setDecimals(1)
-        self.params_spin.setSuffix(self.tr(" million parameters"))
-        self.params_spin.setSingleStep(10)
         self.params_spin.setMinimumWidth(260)
         form.addRow(self.tr("Model &size:"), self.params_spin)
         self.workload_combo = QComboBox(page)
@@ -215,7 +216,8 @@ class AdvisorPage(QWidget):
         self.max_price_spin = QDoubleSpinBox(page)
         self.max_price_spin.setRange(0, 100_000)
         self.max_price_spin.setDecimals(2)
-        self.max_price_spin.setPrefix("¥")
+        self._price_currency = "CNY"  # the cap is typed in the display currency, kept in CNY
+        self._set_price_currency(self.ctx.settings.display_currency)
         self.max_price_spin.setSpecialValueText(self.tr("no limit"))
         form.addRow(self.tr("&Max price per hour:"), self.max_price_spin)
         lay.addLayout(form)
@@ -245,13 +247,13 @@ class AdvisorPage(QWidget):
         }
         for code in core.COUNTRIES:
             self.country_combo.addItem(names.get(code, code), code)
-        form.addRow(self.tr("Data must &stay in:"), self.country_combo)
+        form.addRow(self.tr("Data must stay &in:"), self.country_combo)
         lay.addLayout(form)
         self.country_hint = QLabel(self.tr("Sensitive data usually must stay in one country: choose it "
                                            "above (for example China (mainland))."), page)
         self.country_hint.setObjectName("countryHint")
         self.country_hint.setWordWrap(True)
-        self.country_hint.setStyleSheet("color: #b26a00;")
+        self.country_hint.setStyleSheet(f"color: {theme.css('warning')};")
         lay.addWidget(self.country_hint)
         self.sensitive_check.toggled.connect(self._on_data_inputs_changed)
         self.country_combo.currentIndexChanged.connect(self._on_data_inputs_changed)
@@ -295,6 +297,8 @@ class AdvisorPage(QWidget):
         lay.addLayout(form)
         lay.addStretch(1)
         self.scale_group.idToggled.connect(self._on_scale_group_toggled)
+        self.scale_group.buttonClicked.connect(self._on_scale_chosen)
+        self.gpus_spin.editingFinished.connect(self._on_scale_chosen)
         return page
 
     def _build_result_step(self) -> QWidget:
@@ -317,7 +321,7 @@ class AdvisorPage(QWidget):
             workload=str(self.workload_combo.currentData()), budget=checked_value(self.budget_group),
             hours_per_month=float(self.hours_spin.value()), spot_ok=self.spot_check.isChecked(),
             spot_overhead_pct=float(self.overhead_spin.value()),
-            max_price_cny=self.max_price_spin.value() or None, sensitive=self.sensitive_check.isChecked(),
+            max_price_cny=self._max_price_cny(), sensitive=self.sensitive_check.isChecked(),
             data_country=str(self.country_combo.currentData() or ""),
             framework=checked_value(self.framework_group), scale=checked_value(self.scale_group),
             gpus=self.gpus_spin.value(),
@@ -333,13 +337,39 @@ class AdvisorPage(QWidget):
         self.spot_check.setChecked(a.spot_ok)
         self.overhead_spin.setValue(round(a.spot_overhead_pct))
         self.overhead_spin.setEnabled(a.spot_ok)
-        self.max_price_spin.setValue(a.max_price_cny or 0.0)
+        self._show_max_price(a.max_price_cny)
         self.sensitive_check.setChecked(a.sensitive)
         self.country_combo.setCurrentIndex(max(0, self.country_combo.findData(a.data_country)))
         check_value(self.framework_group, a.framework)
         check_value(self.scale_group, a.scale)
         self.gpus_spin.setValue(a.gpus)
         self._sync_enabled()
+
+    def _max_price_cny(self) -> float | None:
+        value = self.max_price_spin.value()
+        if not value:
+            return None
+        if self._price_currency == "CNY":
+            return value
+        return round(convert(value, self._price_currency, "CNY", effective_rate(self.ctx.settings)) or 0, 2)
+
+    def _show_max_price(self, cny: float | None) -> None:
+        if not cny or self._price_currency == "CNY":
+            self.max_price_spin.setValue(cny or 0.0)
+        else:
+            self.max_price_spin.setValue(round(convert(cny, "CNY", self._price_currency,
+                                                       effective_rate(self.ctx.settings)) or 0, 2))
+
+    def _set_price_currency(self, currency: str) -> None:
+        cny = self._max_price_cny() if hasattr(self, "max_price_spin") else None
+        self._price_currency = "USD" if currency == "USD" else "CNY"
+        self.max_price_spin.setPrefix("$" if self._price_currency == "USD" else "¥")
+        self._show_max_price(cny)
+
+    @Slot()
+    def _on_ctx_settings_changed(self) -> None:
+        if self.ctx.settings.display_currency != self._price_currency:
+            self._set_price_currency(self.ctx.settings.display_currency)
 
     def _restore_answers(self) -> None:
         self.set_answers(saved_answers(self.ctx))
@@ -363,6 +393,16 @@ class AdvisorPage(QWidget):
             self.gpus_spin.setValue(8 if scale == "multi_gpu" else 16)
 
     # --- navigation -----------------------------------------------------------------------------
+
+    def language_state(self) -> object:
+        """What a language switch must keep (the window rebuilds its pages): the step; the answers are
+        saved in the settings and come back with them."""
+        self._save_answers()
+        return {"step": self.current_step()}
+
+    def restore_language_state(self, state: object) -> None:
+        if isinstance(state, dict) and isinstance(state.get("step"), int):
+            self.go_to(state["step"])
 
     def current_step(self) -> int:
         return self.stack.currentIndex()
@@ -428,6 +468,22 @@ class AdvisorPage(QWidget):
     @Slot()
     def _on_task_inputs_changed(self, *_args: object) -> None:
         self._update_vram_hint()
+        if self._ready:
+            self._follow_memory_advice()
+
+    def _follow_memory_advice(self) -> None:
+        """Step 5 follows step 1: a model that needs several GPUs preselects them (one GPU would rank
+        nothing), a model that fits one GPU goes back to one GPU."""
+        a = self.answers()
+        scale, gpus = suggested_scale(core.estimate_vram(a.task, a.params_millions, a.workload))
+        if scale == "single":
+            if a.scale != "single" and self._scale_from_advice:
+                check_value(self.scale_group, "single")
+            return
+        if a.scale == "single" or self._scale_from_advice:
+            check_value(self.scale_group, scale)
+            self.gpus_spin.setValue(gpus)
+            self._scale_from_advice = True
 
     @Slot()
     def _on_data_inputs_changed(self, *_args: object) -> None:
@@ -441,6 +497,10 @@ class AdvisorPage(QWidget):
     def _on_scale_group_toggled(self, _id: int, checked: bool) -> None:
         if checked:
             self._sync_enabled()
+
+    @Slot()
+    def _on_scale_chosen(self) -> None:
+        self._scale_from_advice = False  # the user's own choice from now on
 
     def _update_vram_hint(self) -> None:
         a = self.answers()

@@ -29,6 +29,7 @@ from app.core.currency import convert, format_money
 from app.core.models import PROVIDERS, Offer
 from app.ui.context import AppContext
 from app.ui.shared.estimator import EstimatorWidget
+from app.ui.widgets import remember_splitter
 
 OfferKey = tuple[str, str, str]
 
@@ -76,9 +77,15 @@ class AdvisorResultPanel(QWidget):
         self.result_tabs.addTab(self.excluded_table, QCoreApplication.translate("AdvisorPage", "Left out, and why"))
         split.addWidget(self.ranked_table)
         split.addWidget(self.result_tabs)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
-        split.setSizes([480, 320])
+        split.setChildrenCollapsible(False)
+        # The cost table below needs its rows; the ranked table scrolls.
+        self.ranked_table.setMinimumHeight(120)
+        self.result_tabs.setMinimumHeight(250)
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 1)
+        split.setSizes([300, 320])
+        self.splitter = split
+        remember_splitter(split, ctx.settings, "advisor_result")
         lay.addWidget(split, 1)
 
     @staticmethod
@@ -128,11 +135,13 @@ class AdvisorResultPanel(QWidget):
     def select_best(self, result: AdvisorResult) -> None:
         if result.ranking.items:
             self.ranked_table.selectRow(0)
+            self.result_tabs.setCurrentIndex(0)
         else:
             self.estimator.set_offer(None)
+            self.result_tabs.setCurrentIndex(1)  # the reasons, not an empty cost table
             self.summary_label.setText(self.summary_label.text() + "\n\n" + QCoreApplication.translate(
-                "AdvisorPage", "No offer fits every answer. The table below says why each was left out; "
-                "change an answer with Back."))
+                "AdvisorPage", "No offer fits every answer. The tab “Left out, and why” below says "
+                "why each was left out; change an answer with Back."))
 
     @staticmethod
     def _offer_label(key: OfferKey, one_line: bool = False) -> str:

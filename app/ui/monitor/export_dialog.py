@@ -60,7 +60,7 @@ class ExportDialog(QDialog):
         note = QLabel(self.tr("1-second samples where they are still in memory (the last 24 hours), "
                               "1-minute means before. Unknown values are empty cells."), self)
         note.setWordWrap(True)
-        note.setStyleSheet("color: #555555;")
+        note.setStyleSheet("color: palette(mid);")
         layout.addWidget(note)
         self.result_label = QLabel(self)
         self.result_label.setObjectName("exportResult")

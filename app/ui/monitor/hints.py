@@ -11,6 +11,8 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, Signal
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from app.ui import theme
+
 _shown_hints: set[tuple[str, str]] = set()  # (host, hint id): shown once per run, across page rebuilds
 
 
@@ -23,8 +25,8 @@ class HintsBox(QFrame):
         super().__init__(parent)
         self.hints: list[tuple[str, Any]] = []  # (host, Hint) shown now
         self.setObjectName("hintsBox")
-        self.setStyleSheet("QFrame#hintsBox { background: #fff8e1; border: 1px solid #ffe082;"
-                           " border-radius: 3px; }")
+        self.setStyleSheet(f"QFrame#hintsBox {{ background: {theme.css('note_bg')}; "
+                           f"border: 1px solid {theme.css('note_border')}; border-radius: 3px; }}")
         self.hints_layout = QVBoxLayout(self)
         self.hints_layout.setContentsMargins(8, 4, 8, 4)
         self.hide()

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.ui import theme
 from app.ui.monitor.plots import PLOTTED, SCALE, HostPlots, gpu_color
 
 
@@ -81,14 +82,15 @@ class HostPanel(QFrame):
         self.guard_label = QLabel(self)
         self.guard_label.setObjectName("guardBadge")
         self.guard_label.setWordWrap(True)
-        self.guard_label.setStyleSheet("color: #555555;")
+        self.guard_label.setStyleSheet("color: palette(mid);")
         layout.addWidget(self.guard_label)
         self.error_label = QLabel(self)
         self.error_label.setObjectName("hostError")
         self.error_label.setWordWrap(True)
         self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.error_label.setStyleSheet(
-            "background: #fdecea; color: #8b1a10; border: 1px solid #f5c2bd; border-radius: 3px; padding: 4px;")
+            f"background: {theme.css('error_bg')}; color: {theme.css('error')}; "
+            f"border: 1px solid {theme.css('error_border')}; border-radius: 3px; padding: 4px;")
         self.error_label.hide()
         layout.addWidget(self.error_label)
         self.plots = HostPlots(self)
@@ -140,8 +142,8 @@ class HostPanel(QFrame):
 
     def _update_title(self) -> None:
         n = len(self.gpu_rows)
-        self.title.setText(self.tr("{host} — {state} · {n} GPU(s)").format(
-            host=self.host, state=state_text(self.state), n=n))
+        text = self.tr("{host} — {state} · 1 GPU") if n == 1 else self.tr("{host} — {state} · {n} GPUs")
+        self.title.setText(text.format(host=self.host, state=state_text(self.state), n=n))
 
     def set_error(self, error: str | None) -> None:
         if error == self.error:
@@ -190,7 +192,7 @@ class HostPanel(QFrame):
                 elif item.text() != text:
                     item.setText(text)
                 if c == 5:
-                    item.setForeground(QColor("#8b1a10") if g.status != "ok" else QColor("#1b5e20"))
+                    item.setForeground(theme.color("error") if g.status != "ok" else theme.color("ok"))
             self.plots.set_limit(g.uuid, ci, "memory_used_mib", _gib(g.memory_total_mib))
             self.plots.set_limit(g.uuid, ci, "power_w", g.power_limit_w)
         if new_gpu:
@@ -207,7 +209,7 @@ class HostPanel(QFrame):
                     continue
                 item.setText(self.tr("no data") if c == 5 else na())
                 if c == 5:
-                    item.setForeground(QColor("#8b1a10"))
+                    item.setForeground(theme.color("error"))
 
     def _show_processes(self, sample: Any) -> None:
         procs = list(sample.processes)

@@ -142,7 +142,7 @@ class MonitorPage(QWidget):
         bar.addStretch(1)
         self.status_label = QLabel(self)
         self.status_label.setObjectName("monitorStatus")
-        self.status_label.setStyleSheet("color: #555555;")
+        self.status_label.setStyleSheet("color: palette(mid);")
         bar.addWidget(self.status_label)
         layout.addLayout(bar)
 
@@ -156,7 +156,7 @@ class MonitorPage(QWidget):
         self.empty_label.setObjectName("monitorEmpty")
         self.empty_label.setWordWrap(True)
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
-        self.empty_label.setStyleSheet("color: #555555; font-size: 14px; padding: 40px;")
+        self.empty_label.setStyleSheet("color: palette(mid); font-size: 14px; padding: 40px;")
         layout.addWidget(self.empty_label, 1)  # takes the room, so the toolbar stays at the top
         self.scroll = QScrollArea(self)
         self.scroll.setWidgetResizable(True)
@@ -495,8 +495,9 @@ class MonitorPage(QWidget):
                     self.rebuild()  # drop bins that slid out of the window
                 elif abs(width - self._bins_width) > 0.3 * max(self._bins_width, 1):
                     self.rebuild()  # the plots were resized: about one bin per pixel again
-            self.status_label.setText(self.tr("Live · {n} host(s)").format(n=len(self.panels))
-                                      if self.following else self.tr("Showing a chosen range"))
+            live = self.tr("Live · 1 host") if len(self.panels) == 1 else self.tr("Live · {n} hosts")
+            self.status_label.setText(live.format(n=len(self.panels)) if self.following
+                                      else self.tr("Showing a chosen range"))
             now = self.clock()
             if now - self._last_hints >= HINTS_EVERY_S:
                 self._last_hints = now

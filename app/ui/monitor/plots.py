@@ -22,6 +22,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import QCoreApplication, QRectF, Qt
 from PySide6.QtWidgets import QGraphicsItem
 
+from app.ui import theme
+
 # The metrics drawn, their plot titles and units. Memory and power also draw the GPU's total/limit.
 PLOTTED = ("utilization_gpu", "memory_used_mib", "temperature_c", "power_w")
 GPU_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#17becf")
@@ -198,6 +200,9 @@ class HostPlots(pg.GraphicsLayoutWidget):
     """Four stacked plots of one host with a shared, linked time axis."""
 
     def __init__(self, parent: object = None) -> None:
+        # the plots' background and axes follow the light or dark scheme (read when they are built)
+        dark = theme.is_dark()
+        pg.setConfigOptions(background="#1e1e1e" if dark else "w", foreground="#d0d0d0" if dark else "#333333")
         super().__init__(parent=parent)
         self.setObjectName("hostPlots")
         self.ci.setContentsMargins(2, 2, 2, 2)

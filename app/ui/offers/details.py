@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSizePolicy,
+    QSplitter,
     QStackedWidget,
     QWidget,
 )
@@ -29,6 +30,7 @@ from app.core.i18n import translate
 from app.core.models import PROVIDERS, GpuSpec, Offer
 from app.core.offerprices import AGE_NO_PRICE, price_age, price_per_gpu_hour, price_per_tflop_hour
 from app.ui.offers.spot_history import SpotHistoryWidget
+from app.ui.widgets import remember_splitter
 
 log = logging.getLogger(__name__)
 
@@ -60,10 +62,11 @@ class OfferDetailsPanel(QWidget):
         self.placeholder.setStyleSheet("color: palette(mid); font-size: 14px;")
         self.stack.addWidget(self.placeholder)
 
-        content = QWidget(self)
-        row = QHBoxLayout(content)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.setSpacing(12)
+        # The offer's fields and the estimator side by side; the estimator (its cost table) gets the
+        # wider part, and the split is remembered.
+        content = QSplitter(Qt.Orientation.Horizontal, self)
+        content.setChildrenCollapsible(False)
+        self.columns = content
         scroll = QScrollArea(content)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QFrame.Shape.NoFrame)
@@ -97,14 +100,20 @@ class OfferDetailsPanel(QWidget):
         self.spot_history = SpotHistoryWidget(ctx, form_host)
         self.form.addRow(self.spot_history)
         scroll.setWidget(form_host)
-        row.addWidget(scroll, 1)
+        scroll.setMinimumWidth(220)
+        content.addWidget(scroll)
 
         # The estimator scrolls on its own so a short window never squeezes it into overlapping.
         self.estimator_scroll = QScrollArea(content)
         self.estimator_scroll.setWidgetResizable(True)
         self.estimator_scroll.setFrameShape(QFrame.Shape.NoFrame)
         self.estimator_scroll.hide()
-        row.addWidget(self.estimator_scroll, 1)
+        self.estimator_scroll.setMinimumWidth(300)
+        content.addWidget(self.estimator_scroll)
+        content.setStretchFactor(0, 2)
+        content.setStretchFactor(1, 3)
+        content.setSizes([400, 600])
+        remember_splitter(content, ctx.settings, "offers_details")
         self.stack.addWidget(content)
         self.stack.setCurrentIndex(0)
 

@@ -117,7 +117,7 @@ class OffersFilterBar(QWidget):
         for n in (1, 2, 4, 8):
             self.count_combo.addItem(str(n), float(n))
         self.count_combo.currentIndexChanged.connect(self._on_any_changed)
-        count_label = QLabel(self.tr("G&PUs:"), self)
+        count_label = QLabel(self.tr("GP&Us:"), self)
         count_label.setBuddy(self.count_combo)
         row2.addWidget(count_label)
         row2.addWidget(self.count_combo)

@@ -22,7 +22,7 @@ from PySide6.QtCore import (
     QSortFilterProxyModel,
     Qt,
 )
-from PySide6.QtGui import QBrush, QColor, QFont, QPalette
+from PySide6.QtGui import QBrush, QFont, QPalette
 from PySide6.QtWidgets import QApplication
 
 from app.core.catalog import UNKNOWN_PRICE
@@ -31,6 +31,7 @@ from app.core.i18n import translate
 from app.core.models import PROVIDERS, GpuSpec, Offer, RankedOffer, Ranking
 from app.core.offerprices import price_age, price_per_gpu_hour, price_per_tflop_hour
 from app.core.offerquery import OfferFilter, filter_mask, sort_order, sort_value
+from app.ui import theme
 
 OFFER_ROLE = Qt.ItemDataRole.UserRole + 1
 SORT_ROLE = Qt.ItemDataRole.UserRole + 2
@@ -321,9 +322,9 @@ class OffersTableModel(QAbstractTableModel):
                 return QBrush(QApplication.palette().color(QPalette.ColorGroup.Disabled,
                                                            QPalette.ColorRole.Text))
             if key == "age" and price_age(offer, self._now).stale:
-                return QBrush(QColor("#a15c00"))
+                return QBrush(theme.pick("#a15c00", "#ffcc80"))
             if key == "age" and offer.live:
-                return QBrush(QColor("#1b7f3b"))
+                return QBrush(theme.pick("#1b7f3b", "#81c995"))
             return None
         if role == _FONT:
             if self._is_unknown(offer, key):

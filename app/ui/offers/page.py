@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QItemSelection, QSignalBlocker, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QButtonGroup,
     QHBoxLayout,
@@ -31,14 +31,20 @@ from app.core.catalog import CatalogLoad, load_catalog
 from app.core.currency import convert, effective_rate, source_text
 from app.core.models import Offer, Ranking
 from app.core.offerquery import OfferFilter
+from app.ui import theme
 from app.ui.offers.details import OfferDetailsPanel
 from app.ui.offers.filter_bar import OffersFilterBar
 from app.ui.offers.model import OfferFilterProxyModel, OffersTableModel
 from app.ui.offers.price_refresh import refresh_live_prices, refresh_public_prices
 from app.ui.offers.ranking_banner import RankingBanner
 from app.ui.offers.table_view import OffersTableView
+from app.ui.widgets import remember_splitter
 
 log = logging.getLogger(__name__)
+
+TABLE_MIN_HEIGHT = 140  # header and about four rows
+DETAILS_MIN_HEIGHT = 250  # the offer's title, launch button and the estimator's inputs
+DETAILS_SHARE = 0.55  # of the splitter's height, the first time (later: the height the user dragged)
 
 
 class OffersPage(QWidget):
@@ -54,6 +60,7 @@ class OffersPage(QWidget):
         self.ctx = ctx
         self.load: CatalogLoad | None = None
         self._pending_ranking: Ranking | None = None
+        self._rerank_after_load = False  # a language switch: rank again once the catalog is here
         self._filters_before_ranking: OfferFilter | None = None
         self._loading = False
         self.last_live_message = ""
@@ -76,7 +83,7 @@ class OffersPage(QWidget):
         self.rate_label.setObjectName("offersRate")
         self.rate_label.setStyleSheet("color: palette(mid);")
         self.rate_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        head.addWidget(self.rate_label)
+        # shown in the status row at the bottom: in the header it was cut off at 1024 px ("2026-0")
         self.live_button = QPushButton(self.tr("Refresh &live prices"), self)
         self.live_button.setObjectName("offersLiveButton")
         self.live_button.setToolTip(self.tr("Ask every cloud account you added for today's prices, spot prices "
@@ -84,7 +91,7 @@ class OffersPage(QWidget):
         self.live_button.setShortcut(QKeySequence("Ctrl+R"))
         self.live_button.clicked.connect(self._on_live_button_clicked)
         head.addWidget(self.live_button)
-        self.public_button = QPushButton(self.tr("Refresh &public prices"), self)
+        self.public_button = QPushButton(self.tr("Refresh publi&c prices"), self)
         self.public_button.setObjectName("offersPublicButton")
         self.public_button.setToolTip(self.tr("Fetch Azure's public price list (no account needed) and mark each "
                                               "price with the time it was fetched. The other clouds publish no "
@@ -121,7 +128,7 @@ class OffersPage(QWidget):
         self.problem_label = QLabel(self)
         self.problem_label.setObjectName("offersProblems")
         self.problem_label.setWordWrap(True)
-        self.problem_label.setStyleSheet("color: #a15c00;")
+        self.problem_label.setStyleSheet(f"color: {theme.css('warning')};")
         self.problem_label.setTextFormat(Qt.TextFormat.RichText)
         self.problem_label.linkActivated.connect(self._on_problem_label_link_activated)
         self.problem_label.hide()
@@ -140,9 +147,15 @@ class OffersPage(QWidget):
         self.details.clock = self.model.now  # a bound method: no reference cycle through the page
         self.splitter.addWidget(self.table)
         self.splitter.addWidget(self.details)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 2)
-        self.splitter.setSizes([360, 280])
+        self.splitter.setChildrenCollapsible(False)
+        # The table scrolls and can be short; the details and estimator below need room to be read.
+        self.table.setMinimumHeight(TABLE_MIN_HEIGHT)
+        self.details.setMinimumHeight(DETAILS_MIN_HEIGHT)
+        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setStretchFactor(1, 1)
+        self._splitter_sized = bool(ctx.settings.splitter_states.get("offers"))
+        remember_splitter(self.splitter, ctx.settings, "offers")
+        self.splitter.splitterMoved.connect(self._on_splitter_moved)
         outer.addWidget(self.splitter, 1)
 
         status_row = QHBoxLayout()
@@ -151,6 +164,7 @@ class OffersPage(QWidget):
         self.status_label.setStyleSheet("color: palette(mid);")
         self.status_label.setWordWrap(True)
         status_row.addWidget(self.status_label, 1)
+        status_row.addWidget(self.rate_label, 0, Qt.AlignmentFlag.AlignTop)
         self.public_progress = QProgressBar(self)
         self.public_progress.setObjectName("offersPublicProgress")
         self.public_progress.setMaximumWidth(220)
@@ -302,6 +316,9 @@ class OffersPage(QWidget):
         self.model.set_offers(load.offers, load.gpus)
         self.filter_bar.set_regions(load.offers)
         self.details.set_context(load.gpus, self.model.currency, self.model.rate)
+        if self._rerank_after_load:
+            self._rerank_after_load = False
+            self._pending_ranking = self._ranking_in_this_language(load.offers)
         if self._pending_ranking is not None:
             ranking, self._pending_ranking = self._pending_ranking, None
             self.show_ranking(ranking)
@@ -493,6 +510,29 @@ class OffersPage(QWidget):
 
     # -- advisor ranking ----------------------------------------------------------------------
 
+    def language_state(self) -> object:
+        """What a language switch must keep (the window rebuilds its pages): the advisor's ranking."""
+        if self.model.ranking is None:
+            return None
+        return {"ranked": True, "filters_before": self._filters_before_ranking}
+
+    def restore_language_state(self, state: object) -> None:
+        if isinstance(state, dict) and state.get("ranked"):
+            # The ranking's words are in the old language: rank again, from the advisor's saved answers.
+            self._filters_before_ranking = state.get("filters_before")
+            if self.load is None:
+                self._rerank_after_load = True
+            else:
+                self.show_ranking(self._ranking_in_this_language(self.load.offers))
+
+    def _ranking_in_this_language(self, offers: Any) -> Ranking:
+        from app.core.advisor import AdvisorAnswers, advise
+        from app.core.settings import read_section
+        from app.ui.shared.estimator import SETTINGS_KEY
+
+        answers = read_section(self.ctx.settings, (SETTINGS_KEY, "answers"), AdvisorAnswers)  # the advisor's
+        return advise(list(offers), answers, effective_rate(self.ctx.settings)).ranking
+
     def activate(self, payload: object) -> None:
         if isinstance(payload, Ranking):
             if self.load is None:
@@ -536,6 +576,19 @@ class OffersPage(QWidget):
             self.banner.show_exclusions(self.model.ranking, self)
 
     # -- persistence --------------------------------------------------------------------------
+
+    @Slot(int, int)
+    def _on_splitter_moved(self, _pos: int, _index: int) -> None:
+        self._splitter_sized = True  # the user's own split from now on
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        if not self._splitter_sized and self.splitter.height() > TABLE_MIN_HEIGHT + DETAILS_MIN_HEIGHT:
+            # The first time (nothing remembered): the details get DETAILS_SHARE of the height.
+            self._splitter_sized = True
+            total = self.splitter.height() - self.splitter.handleWidth()
+            lower = max(DETAILS_MIN_HEIGHT, min(total - TABLE_MIN_HEIGHT, round(total * DETAILS_SHARE)))
+            self.splitter.setSizes([total - lower, lower])
 
     @Slot()
     def _save_settings(self) -> None:

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from app.core.errors import LabGpuError
 from app.core.hosts import HostRecord, record_from_command, validate_name
+from app.ui import theme
 
 
 class AddHostDialog(QDialog):
@@ -131,7 +132,7 @@ class AddHostDialog(QDialog):
             )
         except LabGpuError as exc:
             self.parsed_label.setText(exc.text())
-            self.parsed_label.setStyleSheet("color: #b3261e;")
+            self.parsed_label.setStyleSheet(f"color: {theme.css('error')};")
             self.ok_button.setEnabled(False)
             return
         parts = [
@@ -149,7 +150,7 @@ class AddHostDialog(QDialog):
         if rec.jump:
             parts.append(self.tr("Jump: %1").replace("%1", rec.jump))
         self.parsed_label.setText("  ·  ".join(parts))
-        self.parsed_label.setStyleSheet("color: #1b6e2e;")
+        self.parsed_label.setStyleSheet(f"color: {theme.css('ok')};")
         name = self.name_edit.text().strip()
         problem = ""
         try:
@@ -159,7 +160,7 @@ class AddHostDialog(QDialog):
         if name in self.existing:
             problem = self.tr("A host with this name exists already.")
         self.name_edit.setToolTip(problem)
-        self.name_edit.setStyleSheet("border: 1px solid #b3261e;" if problem and name else "")
+        self.name_edit.setStyleSheet(f"border: 1px solid {theme.css('error')};" if problem and name else "")
         self.ok_button.setEnabled(not problem)
         if not problem:
             self.record = rec

@@ -19,7 +19,7 @@ from PySide6.QtCore import (
     QUrl,
     Slot,
 )
-from PySide6.QtGui import QColor, QDesktopServices, QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtGui import QDesktopServices, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -36,6 +36,7 @@ from app.core.hosts import HostRecord
 from app.core.settings import read_section, write_section
 from app.remote.hostkeys import HostKeyChangedError, HostKeyPrompt
 from app.remote.tunnels import SERVICES
+from app.ui import theme
 from app.ui.context import AppContext
 from app.ui.remote.hosts_add_dialog import AddHostDialog
 from app.ui.remote.hosts_key_dialog import HostKeyDialog
@@ -153,9 +154,9 @@ class HostsModel(RowsTableModel):
                     "HostsModel", "The server's identity. A change is refused until you forget the old key."
                 )
         if role == Qt.ItemDataRole.ForegroundRole and col == "state":
-            return {CONNECTED: QColor("#1b6e2e"), ERROR: QColor("#b3261e")}.get(st.state)
+            return {CONNECTED: theme.color("ok"), ERROR: theme.color("error")}.get(st.state)
         if role == Qt.ItemDataRole.ForegroundRole and col == "fingerprint" and not (st.fingerprint or fp):
-            return QColor("#8a8a8a")
+            return theme.color("muted")
         return None
 
 

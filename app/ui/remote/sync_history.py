@@ -5,16 +5,33 @@ Its strings keep the "SyncPage" translation context they had as part of the page
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
 
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QTableWidget, QTableWidgetItem, QWidget
 
 from app.core.syncmodel import UP
 from app.core.syncpairs import SyncRun
 from app.core.units import human_bytes
+from app.ui import theme
+
+MIN_COLUMN_WIDTH = 96  # a column never narrower than this once rows arrive (nor when there are none)
+MAX_COLUMN_WIDTH = 360  # long paths: the tooltip has the rest
+_CODE_PREFIX = re.compile(r"^\[[A-Za-z]+\]\s*")  # "[LocalMissing] " from LabGpuError.one_line()
+
+
+def fit_columns(table: QTableWidget) -> None:
+    """Columns as wide as their contents, within [MIN_COLUMN_WIDTH, MAX_COLUMN_WIDTH]; the last stretches."""
+    table.resizeColumnsToContents()
+    for c in range(table.columnCount() - 1):
+        table.setColumnWidth(c, max(MIN_COLUMN_WIDTH, min(MAX_COLUMN_WIDTH, table.columnWidth(c))))
+
+
+def shown_message(message: str) -> str:
+    """A run's message without the error code in brackets (the code is for the CLI and the log)."""
+    return _CODE_PREFIX.sub("", message)
 
 
 class SyncHistoryTable(QTableWidget):
@@ -52,7 +69,7 @@ class SyncHistoryTable(QTableWidget):
                 human_bytes(r.bytes),
                 f"{r.seconds:.1f} s",
                 results.get(r.result, r.result),
-                r.message
+                shown_message(r.message)
                 or (
                     QCoreApplication.translate("SyncPage", "%1 unchanged, %2 deleted, %3 conflicts")
                     .replace("%1", str(r.skipped))
@@ -64,6 +81,6 @@ class SyncHistoryTable(QTableWidget):
                 item = QTableWidgetItem(text)
                 item.setToolTip(text)
                 if col == 5 and r.result == "error":
-                    item.setForeground(QColor("#b3261e"))
+                    item.setForeground(theme.color("error"))
                 self.setItem(row, col, item)
-        self.resizeColumnsToContents()
+        fit_columns(self)

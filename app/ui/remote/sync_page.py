@@ -34,9 +34,20 @@ from app.core.syncpairs import SyncPair, SyncStore
 from app.core.units import human_bytes
 from app.remote.sync import run_sync
 from app.ui.context import AppContext
-from app.ui.remote.sync_history import SyncHistoryTable
+from app.ui.remote.sync_history import SyncHistoryTable, fit_columns
 from app.ui.remote.sync_pair_dialog import SyncPairDialog
 from app.ui.remote.sync_preview import MAX_PREVIEW_ROWS, PreviewModel
+from app.ui.widgets import remember_splitter
+
+
+class _PreviewStore(SyncStore):
+    """The history as a preview writes it: a preview that ran is kept ("Preview"); one that failed or
+    was cancelled is not (it changed nothing, and it is not an upload or a download that failed)."""
+
+    def record_run(self, *, result: str, **kwargs: Any) -> int:
+        if result in ("error", "cancelled"):
+            return 0
+        return super().record_run(result=result, **kwargs)
 
 
 def _fmt_eta(seconds: float | None) -> str:
@@ -148,6 +159,8 @@ class SyncPage(QWidget):
         split.addWidget(preview_box)
         split.addWidget(self._boxed(self.tr("History"), self.history_table))
         split.setSizes([160, 260, 160])
+        split.setChildrenCollapsible(False)
+        remember_splitter(split, ctx.settings, "sync")
         outer.addWidget(split, 1)
 
         prog = QHBoxLayout()
@@ -228,7 +241,8 @@ class SyncPage(QWidget):
         for row, p in enumerate(self.pairs):
             opts = []
             if p.excludes:
-                opts.append(self.tr("%1 exclude(s)").replace("%1", str(len(p.excludes))))
+                opts.append(self.tr("1 exclude") if len(p.excludes) == 1
+                            else self.tr("%1 excludes").replace("%1", str(len(p.excludes))))
             if p.gitignore:
                 opts.append(".gitignore")
             if p.mirror_delete:
@@ -248,7 +262,7 @@ class SyncPage(QWidget):
                 item = QTableWidgetItem(text)
                 item.setToolTip(text)
                 self.pairs_table.setItem(row, col, item)
-        self.pairs_table.resizeColumnsToContents()
+        fit_columns(self.pairs_table)
         if self.pairs:
             ids = [p.id for p in self.pairs]
             row = ids.index(current.id) if current is not None and current.id in ids else 0
@@ -377,7 +391,8 @@ class SyncPage(QWidget):
                 pair.remote_path,
                 opts,
                 paths=self.ctx.paths,
-                store=SyncStore(store=store.store),
+                # a preview that fails is said in the error dialog, not kept as a failed sync
+                store=_PreviewStore(store=store.store) if dry_run else SyncStore(store=store.store),
                 pair_id=pair.id,
                 progress=task.report if task is not None else None,
                 cancel_event=cancel,

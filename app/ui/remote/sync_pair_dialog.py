@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -26,6 +28,7 @@ from app.core.errors import LabGpuError
 from app.core.syncmodel import DOWN, UP
 from app.core.syncpairs import SyncPair
 from app.core.syncplan import DEFAULT_EXCLUDES, remote_target
+from app.ui import theme
 
 
 class SyncPairDialog(QDialog):
@@ -100,7 +103,7 @@ class SyncPairDialog(QDialog):
         form.addRow(self.tr("&Bandwidth limit:"), self.bw_spin)
 
         self.error_label = QLabel("", self)
-        self.error_label.setStyleSheet("color: #b3261e;")
+        self.error_label.setStyleSheet(f"color: {theme.css('error')};")
         self.error_label.setWordWrap(True)
 
         buttons = QDialogButtonBox(
@@ -140,6 +143,16 @@ class SyncPairDialog(QDialog):
             return
         if not self.local_edit.text().strip():
             self.error_label.setText(self.tr("Enter the local folder."))
+            return
+        local = Path(self.local_edit.text().strip()).expanduser()
+        if local.exists() and not local.is_dir():
+            self.error_label.setText(self.tr("%1 is a file, not a folder. Choose a folder with Browse.")
+                                     .replace("%1", str(local)))
+            return
+        if not local.exists() and (not self.down_radio.isChecked() or not local.parent.is_dir()):
+            # Upload reads the folder; a download may create it, but only inside a folder that exists.
+            self.error_label.setText(self.tr("The folder %1 does not exist on this computer. Check the path "
+                                             "or choose a folder with Browse.").replace("%1", str(local)))
             return
         if not self.remote_edit.text().strip():
             self.error_label.setText(self.tr("Enter the remote folder."))

@@ -5,11 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QColor
 
 from app.core.i18n import translate
 from app.core.syncplan import CONFLICT, COPY, DELETE, MKDIR, REASONS, UPDATE, PlanItem
 from app.core.units import human_bytes
+from app.ui import theme
 from app.ui.widgets import RowsTableModel
 
 MAX_PREVIEW_ROWS = 5000
@@ -70,7 +70,7 @@ class PreviewModel(RowsTableModel):
                 reason = REASONS.get(item.reason, item.reason)
                 return translate(reason) if reason else ""
         if role == Qt.ItemDataRole.ForegroundRole and col == 0:
-            return {DELETE: QColor("#b3261e"), CONFLICT: QColor("#9a6700"), COPY: QColor("#1b6e2e")}.get(
+            return {DELETE: theme.color("error"), CONFLICT: theme.color("warning"), COPY: theme.color("ok")}.get(
                 item.action
             )
         if role == Qt.ItemDataRole.TextAlignmentRole and col == 2:

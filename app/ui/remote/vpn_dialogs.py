@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.vpnprofiles import PROFILE_NAME_RE
+from app.ui import theme
 
 
 class VpnCredentialsDialog(QDialog):
@@ -99,7 +100,7 @@ class VpnCredentialsDialog(QDialog):
         lay.addWidget(note)
         self.error_label = QLabel(self)
         self.error_label.setObjectName("vpnDialogError")
-        self.error_label.setStyleSheet("color: #c62828;")
+        self.error_label.setStyleSheet(f"color: {theme.css('error')};")
         self.error_label.setWordWrap(True)
         self.error_label.hide()
         lay.addWidget(self.error_label)

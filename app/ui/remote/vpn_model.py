@@ -12,10 +12,9 @@ from PySide6.QtCore import QCoreApplication, QModelIndex, QPersistentModelIndex,
 from PySide6.QtGui import QColor, QFont
 
 from app.remote.vpn import CONNECTED, DISCONNECTED, FAILED, NEEDS_CREDENTIALS, TRANSITIONAL, StoredProfile
+from app.ui import theme
 from app.ui.remote.vpn_watcher import VpnService
 from app.ui.widgets import RowsTableModel
-
-GREEN, AMBER, RED, GREY = QColor("#2e7d32"), QColor("#b26a00"), QColor("#c62828"), QColor("#757575")
 
 
 def state_text(state: str) -> str:
@@ -41,12 +40,12 @@ def state_text(state: str) -> str:
 
 def state_color(state: str) -> QColor:
     if state == CONNECTED:
-        return GREEN
+        return theme.pick("#2e7d32", "#81c995")
     if state in TRANSITIONAL or state == "EXITING":
-        return AMBER
+        return theme.pick("#b26a00", "#ffcc80")
     if state in (FAILED, NEEDS_CREDENTIALS):
-        return RED
-    return GREY
+        return theme.pick("#c62828", "#f2b8b5")
+    return theme.pick("#757575", "#b0b0b0")
 
 
 class VpnProfilesModel(RowsTableModel):
@@ -115,7 +114,7 @@ class VpnProfilesModel(RowsTableModel):
             if col == "state":
                 return state_color(st.state)
             if col == "credentials" and self.missing.get(prof.name):
-                return RED
+                return state_color(FAILED)
         if role == Qt.ItemDataRole.DecorationRole and col == "state":
             return state_color(st.state)
         if role == Qt.ItemDataRole.FontRole and col == "state" and st.is_up:

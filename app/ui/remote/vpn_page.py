@@ -49,10 +49,13 @@ from app.remote.vpn import (
     find_openvpn,
     privilege_plan,
 )
+from app.ui import theme
 from app.ui.context import AppContext
 from app.ui.remote.vpn_dialogs import VpnCredentialsDialog
+from app.ui.remote.vpn_log import StateLog
 from app.ui.remote.vpn_model import VpnProfilesModel, state_text
 from app.ui.remote.vpn_watcher import VpnService, vpn_service
+from app.ui.widgets import remember_splitter
 
 
 class VpnPage(QWidget):
@@ -71,7 +74,10 @@ class VpnPage(QWidget):
         self._connect_requested: set[str] = set()
         self._log_lines: list[str] = []
         self._pending_select = ""
+        self.state_log = StateLog(ctx.paths.data_dir)
         self._build()
+        for line in self.state_log.load():  # the state changes of earlier runs
+            self.log_view.appendPlainText(line)
         self.service.status_changed.connect(self._on_service_status_changed)
         self.service.profiles_changed.connect(self.refresh)
         self.refresh()
@@ -165,6 +171,8 @@ class VpnPage(QWidget):
         split.addWidget(bottom)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
+        split.setChildrenCollapsible(False)
+        remember_splitter(split, self.ctx.settings, "vpn")
         lay.addWidget(split, 1)
         self.privilege_label = QLabel(self)
         self.privilege_label.setObjectName("vpnPrivilege")
@@ -226,9 +234,10 @@ class VpnPage(QWidget):
             )
         elif st.message and st.state in (FAILED, NEEDS_CREDENTIALS, "RECONNECTING", DISCONNECTED):
             extra = f" — {st.message}"
-        line = f"{time.strftime('%H:%M:%S')}  {name}: {text}{extra}"
+        line = f"{time.strftime('%Y-%m-%d %H:%M:%S')}  {name}: {text}{extra}"
         self._log_lines.append(line)
         self.log_view.appendPlainText(line)
+        self.state_log.append(line)
         self.ctx.status_message.emit(self.tr("VPN {name}: {state}").format(name=name, state=text))
         if st.state == NEEDS_CREDENTIALS and name in self._connect_requested:
             self._connect_requested.discard(name)
@@ -275,7 +284,8 @@ class VpnPage(QWidget):
             if needs:
                 parts.append(self.tr("needs {what}").format(what=self.tr(", ").join(needs)))
             if prof.allow_scripts:
-                parts.append(self.tr("<span style='color:#b26a00'>runs scripts (you allowed it)</span>"))
+                parts.append(self.tr("<span style='color:#b26a00'>runs scripts (you allowed it)</span>")
+                             .replace("#b26a00", theme.css("warning")))
         parts.append(self.tr("log: {path}").format(path=_html(str(self.service.manager.log_path(name)))))
         self.details.setText(" · ".join(parts))
 
@@ -378,8 +388,9 @@ class VpnPage(QWidget):
 
     @Slot(object)
     def _on_imported(self, name: str) -> None:
-        line = f"{time.strftime('%H:%M:%S')}  " + self.tr("{name}: profile imported").format(name=name)
+        line = f"{time.strftime('%Y-%m-%d %H:%M:%S')}  " + self.tr("{name}: profile imported").format(name=name)
         self.log_view.appendPlainText(line)
+        self.state_log.append(line)
         self._pending_select = name
         self.refresh()
 

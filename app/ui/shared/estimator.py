@@ -32,14 +32,19 @@ from app.core.currency import source_text as currency_source_text
 from app.core.i18n import translate
 from app.core.models import PROVIDERS, Offer
 from app.core.settings import read_section, write_section
+from app.ui import theme
 from app.ui.context import AppContext
 
 log = logging.getLogger(__name__)
 
 FIELDS = ("hours", "epochs", "minutes_per_epoch", "count", "spot_overhead_pct", "months")
-ERROR_STYLE = "color: #c62828;"
 SETTINGS_KEY = "advisor"
 INPUTS_PATH = (SETTINGS_KEY, "estimator")  # extra["advisor"]["estimator"]: the inputs typed last
+
+
+def _error_color() -> str:
+    """The estimator's error red, for the scheme in force."""
+    return str(theme.pick("#c62828", "#f2b8b5").name())
 
 
 @dataclass
@@ -109,14 +114,14 @@ class EstimatorWidget(QWidget):
         grid.addWidget(mode_label, 0, 0)
         grid.addWidget(self.mode_combo, 0, 1, 1, 2)
         self.mode_error = QLabel(self)
-        self.mode_error.setStyleSheet(ERROR_STYLE)
+        self.mode_error.setStyleSheet(f"color: {_error_color()};")
 
         labels = {
-            "hours": self.tr("H&ours of work:"),
+            "hours": self.tr("Hours of &work:"),
             "epochs": self.tr("&Epochs:"),
             "minutes_per_epoch": self.tr("&Minutes per epoch:"),
             "count": self.tr("&How many:"),
-            "spot_overhead_pct": self.tr("&Spot overhead (%):"),
+            "spot_overhead_pct": self.tr("Spot overhea&d (%):"),
             "months": self.tr("Prepaid &term (months):"),
         }
         tips = {
@@ -137,7 +142,7 @@ class EstimatorWidget(QWidget):
             label.setBuddy(edit)
             err = QLabel(self)
             err.setObjectName(f"estimator_{name}_error")
-            err.setStyleSheet(ERROR_STYLE)
+            err.setStyleSheet(f"color: {_error_color()};")
             err.setWordWrap(True)
             err.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
             self.edits[name], self.error_labels[name], self.field_labels[name] = edit, err, label
@@ -292,7 +297,7 @@ class EstimatorWidget(QWidget):
         for name, edit in self.edits.items():
             msg = errors.get(name, "")
             self.error_labels[name].setText(msg)
-            edit.setStyleSheet("border: 1px solid #c62828;" if msg else "")
+            edit.setStyleSheet(f"border: 1px solid {_error_color()};" if msg else "")
             edit.setToolTip(msg or self._tips.get(name, ""))
         self.mode_error.setText(errors.get("mode", ""))
         self.mode_error.setVisible(bool(errors.get("mode")))

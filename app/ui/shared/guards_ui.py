@@ -26,6 +26,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.ui import theme
+
 
 def defaults_from_settings(settings: Any) -> Any:
     from app.core.guards import GuardConfig
@@ -108,7 +110,7 @@ class GuardEditor(QGroupBox):
         self.idle_note = QLabel(self.tr("A missing sample (N/A, MIG, a dropped connection) counts as busy: "
                                         "a guard never stops on data it does not have."), self)
         self.idle_note.setWordWrap(True)
-        self.idle_note.setStyleSheet("color: #555555;")
+        self.idle_note.setStyleSheet("color: palette(mid);")
         form.addRow("", self.idle_note)
         budget_row = QHBoxLayout()
         self.budget = QDoubleSpinBox(self)
@@ -144,12 +146,12 @@ class GuardEditor(QGroupBox):
                                           "stops it — stop it yourself when told."), self)
         self.notify_only.setObjectName("notifyOnly")
         self.notify_only.setWordWrap(True)
-        self.notify_only.setStyleSheet("color: #8a4b00; font-weight: 600;")
+        self.notify_only.setStyleSheet(f"color: {theme.css('warning')}; font-weight: 600;")
         form.addRow("", self.notify_only)
         self.error_label = QLabel(self)
         self.error_label.setObjectName("guardError")
         self.error_label.setWordWrap(True)
-        self.error_label.setStyleSheet("color: #b00020;")
+        self.error_label.setStyleSheet(f"color: {theme.css('error')};")
         self.error_label.hide()
         form.addRow("", self.error_label)
         self.set_config(cfg)
