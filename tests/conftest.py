@@ -60,6 +60,24 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "allow_threads: the test may leave threads (documented why)")
 
 
+@pytest.fixture(autouse=True)
+def _english_again_after_each_test():
+    """A test that shows the app in Chinese leaves English behind: the translators are process-wide,
+    so one left installed changed the words later tests read (monitor tests failed after a Chinese
+    VPN test when run in that order)."""
+    yield
+    if "app.ui.i18n" not in sys.modules:
+        return
+    from PySide6.QtCore import QCoreApplication
+
+    from app.core import i18n as core_i18n
+    from app.ui import i18n as ui_i18n
+
+    app = QCoreApplication.instance()
+    if app is not None and (ui_i18n._installed or core_i18n.language() != "en"):
+        ui_i18n.install(app, "en")
+
+
 @pytest.fixture
 def app_window(qtbot, labgpu_home):
     """The real main window, as the app builds it, in English."""

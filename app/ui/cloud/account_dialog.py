@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from app.core import providers
 from app.core.i18n import translate
+from app.ui import theme
 from app.ui.cloud import cloud_service, error_sentence
 
 
@@ -94,13 +95,13 @@ class AccountDialog(QDialog):
             self,
         )
         self.note_label.setWordWrap(True)
-        self.note_label.setStyleSheet("color: #555555;")
+        self.note_label.setStyleSheet(f"color: {theme.css('muted')};")
         layout.addWidget(self.note_label)
         self.error_label = QLabel(self)
         self.error_label.setObjectName("errorLabel")
         self.error_label.setWordWrap(True)
         self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.error_label.setStyleSheet("color: #b00020;")
+        self.error_label.setStyleSheet(f"color: {theme.css('error')};")
         self.error_label.hide()
         layout.addWidget(self.error_label)
         self.buttons = QDialogButtonBox(

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from app.core import providers
 from app.core.i18n import translate
+from app.ui import theme
 from app.ui.cloud import cloud_service, cloud_settings, error_sentence, provider_name, remember
 from app.ui.widgets import configure_record_table
 
@@ -64,8 +65,8 @@ class AccountsPage(QWidget):
         self.keyring_banner.setObjectName("keyringBanner")
         self.keyring_banner.setWordWrap(True)
         self.keyring_banner.setStyleSheet(
-            "background: #fff4e5; color: #663c00; padding: 8px;"
-            " border: 1px solid #ffb74d; border-radius: 4px;"
+            f"background: {theme.css('note_bg')}; color: {theme.css('warning')}; padding: 8px;"
+            f" border: 1px solid {theme.css('note_border')}; border-radius: 4px;"
         )
         self.keyring_banner.hide()
         layout.addWidget(self.keyring_banner)
@@ -330,12 +331,12 @@ class AccountsPage(QWidget):
     def _on_tested(self, name: str, ok: bool, result: Any) -> None:
         if ok:
             sentence = self.tr("Connected: {who}").format(who=result)
-            self.result_label.setStyleSheet("color: #1b5e20;")
+            self.result_label.setStyleSheet(f"color: {theme.css('ok')};")
             self.result_label.setText(f"{name}: {sentence}")
         else:
             message, hint = error_sentence(result)
             sentence = message
-            self.result_label.setStyleSheet("color: #b00020;")
+            self.result_label.setStyleSheet(f"color: {theme.css('error')};")
             self.result_label.setText(f"{name}: {message}" + (f"\n{hint}" if hint else ""))
         self.status[name] = (ok, time.strftime("%Y-%m-%d %H:%M ") + sentence)
         self._save_status()
@@ -358,7 +359,7 @@ class AccountsPage(QWidget):
 
     def _on_action_failed(self, exc: object) -> None:
         message, hint = error_sentence(exc)  # type: ignore[arg-type]
-        self.result_label.setStyleSheet("color: #b00020;")
+        self.result_label.setStyleSheet(f"color: {theme.css('error')};")
         self.result_label.setText(message + (f"\n{hint}" if hint else ""))
 
     # -- import ----------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QLineEdit, QVBoxLayout, QWidget
 
+from app.ui import theme
 from app.ui.cloud import cloud_service, error_sentence
 
 
@@ -90,7 +91,7 @@ class InstanceActions:
         def failed(exc: Any) -> None:
             self.busy.discard(instance_id)
             message, hint = error_sentence(exc)
-            self.status_label.setStyleSheet("color: #b00020;")
+            self.status_label.setStyleSheet(f"color: {theme.css('error')};")
             self.status_label.setText(f"{instance_id}: {message}" + (f"\n{hint}" if hint else ""))
             self.load_ledger()
 
@@ -118,7 +119,7 @@ class InstanceActions:
 
         def done(result: Any) -> None:
             _entry, note = result
-            self.status_label.setStyleSheet("color: #8a4b00; font-weight: 600;")
+            self.status_label.setStyleSheet(f"color: {theme.css('warning')}; font-weight: 600;")
             self.status_label.setText(
                 QCoreApplication.translate("InstancesPage", "{id} stopped. {note}").format(id=e.id, note=note)
             )

@@ -17,6 +17,7 @@ from PySide6.QtCore import QCoreApplication, Qt, QTimer, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QCheckBox, QLabel, QPushButton, QVBoxLayout, QWidget
 
+from app.ui import theme
 from app.ui.cloud import cloud_service, duration, error_sentence, money
 from app.ui.cloud.instance_actions import InstanceActions, TerminateConfirmDialog
 from app.ui.cloud.instances_table import COLUMNS, fill_rows, fit, fit_if_cut, make_table, state_title
@@ -137,7 +138,7 @@ class InstancesPage(InstanceActions, QWidget):
         self.sync_label = QLabel(self)
         self.sync_label.setObjectName("syncLabel")
         self.sync_label.setWordWrap(True)
-        self.sync_label.setStyleSheet("color: #555555;")
+        self.sync_label.setStyleSheet(f"color: {theme.css('muted')};")
         layout.addWidget(self.sync_label)
         QShortcut(QKeySequence("Ctrl+L"), self, activated=lambda: self.open_launch())
         QShortcut(QKeySequence.StandardKey.Copy, self.table, activated=lambda: self.copy_ssh_command())
@@ -344,10 +345,10 @@ class InstancesPage(InstanceActions, QWidget):
             self.summary_label.setText(
                 self.tr("Billing now: {n} instance(s), {rate}").format(n=count, rate=rate)
             )
-            self.summary_label.setStyleSheet("font-size: 14px; color: #8a4b00; font-weight: 600;")
+            self.summary_label.setStyleSheet(f"font-size: 14px; color: {theme.css('warning')}; font-weight: 600;")
         else:
             self.summary_label.setText(self.tr("Nothing is billing for compute right now."))
-            self.summary_label.setStyleSheet("font-size: 14px; color: #1b5e20;")
+            self.summary_label.setStyleSheet(f"font-size: 14px; color: {theme.css('ok')};")
 
     def selected_id(self) -> str:
         items = self.table.selectedItems()

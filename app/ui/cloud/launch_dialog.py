@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core import providers
+from app.ui import theme
 from app.ui.cloud import cloud_service, cloud_settings, error_sentence, money, provider_name, remember
 from app.ui.cloud.launch_form import build_launch_form
 
@@ -245,7 +246,7 @@ class LaunchDialog(QDialog):
                 "address or VPN range that may connect to SSH."
             )
         )
-        self.cidr_note.setStyleSheet("color: #8a4b00;")
+        self.cidr_note.setStyleSheet(f"color: {theme.css('warning')};")
 
     def _update_price_note(self) -> None:
         account = self.current_account()
@@ -341,7 +342,7 @@ class LaunchDialog(QDialog):
                     "203.0.113.7/32): LabGPU never opens SSH to the whole internet."
                 )
             )
-            self.cidr_note.setStyleSheet("color: #b00020;")
+            self.cidr_note.setStyleSheet(f"color: {theme.css('error')};")
             return
         remember(
             self.ctx,
@@ -425,7 +426,7 @@ class LaunchDialog(QDialog):
                 )
             )
         lines.extend(getattr(result, "notes", []) or [])
-        self.outcome_label.setStyleSheet("color: #1b5e20;")
+        self.outcome_label.setStyleSheet(f"color: {theme.css('ok')};")
         self.outcome_label.setText("\n".join(lines))
         self.progress_title.setText(self.tr("Launched"))
         self.launch_button.setText(self.tr("Done"))
@@ -475,7 +476,7 @@ class LaunchDialog(QDialog):
         message, hint = error_sentence(exc)  # type: ignore[arg-type]
         self._mark(self._current_step or "request", "✗")
         self.progress_title.setText(self.tr("The launch did not complete"))
-        self.outcome_label.setStyleSheet("color: #b00020;")
+        self.outcome_label.setStyleSheet(f"color: {theme.css('error')};")
         self.outcome_label.setText(message + (f"\n{hint}" if hint else ""))
         self.launch_button.setText(self.tr("Retry"))
         self.launch_button.setToolTip(self.tr("Retries the same launch: it never makes a second instance."))

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.ui import theme
 from app.ui.cloud import cloud_settings
 
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ def build_launch_form(dlg: LaunchDialog) -> None:
     dlg.account_combo.currentIndexChanged.connect(dlg._on_account_combo_changed)
     dlg.account_note = QLabel(form_page)
     dlg.account_note.setWordWrap(True)
-    dlg.account_note.setStyleSheet("color: #8a4b00;")
+    dlg.account_note.setStyleSheet(f"color: {theme.css('warning')};")
     dlg.account_note.hide()
     dlg.type_edit = QLineEdit(form_page)
     dlg.type_edit.setPlaceholderText(QCoreApplication.translate("LaunchDialog", "e.g. GN7.2XLARGE32 or g5.xlarge"))
@@ -92,7 +93,7 @@ def build_launch_form(dlg: LaunchDialog) -> None:
     dlg.cidr_edit.setPlaceholderText(QCoreApplication.translate("LaunchDialog", "detecting your public address…"))
     dlg.cidr_note = QLabel(form_page)
     dlg.cidr_note.setWordWrap(True)
-    dlg.cidr_note.setStyleSheet("color: #555555;")
+    dlg.cidr_note.setStyleSheet(f"color: {theme.css('muted')};")
     spot_row = QWidget(form_page)
     spot_layout = QHBoxLayout(spot_row)
     spot_layout.setContentsMargins(0, 0, 0, 0)

@@ -28,6 +28,7 @@ from app.core.spothistory import (
     steps,
     summarize,
 )
+from app.ui import theme
 
 log = logging.getLogger(__name__)
 
@@ -190,13 +191,13 @@ class SpotHistoryWidget(QWidget):
         xs, ys = steps(pts, end)
         currency = pts[0].currency
         plot.setLabel("left", self.tr("Spot price ({currency}/h)").format(currency=currency))
-        plot.plot(xs, ys, stepMode="right", pen=pg.mkPen("#1f77b4", width=2), name="spot")
+        plot.plot(xs, ys, stepMode="right", pen=pg.mkPen(theme.css('info'), width=2), name="spot")
         top = max(ys)
         if on_demand:
             line = pg.InfiniteLine(pos=on_demand, angle=0, movable=False,
-                                   pen=pg.mkPen("#d62728", width=1, style=Qt.PenStyle.DashLine),
+                                   pen=pg.mkPen(theme.css('error'), width=1, style=Qt.PenStyle.DashLine),
                                    label=self.tr("on-demand {price}").format(price=format_money(on_demand, currency)),
-                                   labelOpts={"position": 0.05, "color": "#d62728"})
+                                   labelOpts={"position": 0.05, "color": theme.css('error')})
             plot.addItem(line)
             top = max(top, on_demand)
         self.on_demand_line = line if on_demand else None
