@@ -47,3 +47,12 @@ def translate(template: str, context: str = CONTEXT) -> str:
     if _translate is None:
         return template
     return str(_translate(context, template))
+
+
+def join_names(names: list[str]) -> str:
+    """Names as a sentence lists them: "A", "A and B", "A, B and C"; in Chinese "A和B", "A、B和C"."""
+    if len(names) <= 1:
+        return "".join(names)
+    if language().startswith("zh"):
+        return "、".join(names[:-1]) + "和" + names[-1]
+    return ", ".join(names[:-1]) + " and " + names[-1]

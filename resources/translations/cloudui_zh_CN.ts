@@ -130,8 +130,8 @@
         <translation>上次测试</translation>
     </message>
     <message>
-        <source>No cloud account yet. Add one with your Tencent Cloud SecretId/SecretKey or AWS access key, or import them from the AWS CLI files or the environment.</source>
-        <translation>还没有云账号。请用腾讯云 SecretId/SecretKey 或 AWS 访问密钥添加，或从 AWS CLI 配置文件、环境变量导入。</translation>
+        <source>No cloud account yet. Add one with your {clouds} keys, or import the keys their own command-line tools already keep on this computer (Import).</source>
+        <translation>还没有云账号。用你的{clouds}密钥添加一个，或导入这些云的命令行工具已保存在本机的密钥（导入）。</translation>
     </message>
     <message>
         <source>No secure keyring: LabGPU cannot store cloud keys on this computer, and never stores them in plain files.</source>

@@ -173,6 +173,16 @@ def test_import_tencent_from_environment(qtbot, ctx, secret_service, monkeypatch
     assert "Imported: tencent-env" in page.result_label.text()
 
 
+def test_the_empty_page_names_every_cloud_it_can_add(qtbot, ctx, labgpu_home, secret_service):
+    from app.ui.cloud.accounts_page import AccountsPage
+
+    page = AccountsPage(ctx)
+    qtbot.addWidget(page)
+    qtbot.waitUntil(lambda: page.keyring_ok is True, timeout=10000)
+    assert page.empty_label.isVisibleTo(page)
+    assert "AWS, Tencent Cloud and Alibaba Cloud" in page.empty_label.text()
+
+
 def test_without_a_keyring_the_page_says_what_to_install_and_stores_nothing(qtbot, ctx, labgpu_home):
     import keyring
     from keyring.backends import fail
@@ -188,6 +198,10 @@ def test_without_a_keyring_the_page_says_what_to_install_and_stores_nothing(qtbo
         assert page.keyring_banner.isVisibleTo(page)
         assert "gnome-keyring" in page.keyring_banner.text()
         assert not page.add_button.isEnabled()
+        # said once, in words (no error code), and no "add one" under the disabled Add button
+        banner = page.keyring_banner.text()
+        assert "(Keyring)" not in banner and banner.lower().count("no secure keyring") == 1, banner
+        assert not page.empty_label.isVisibleTo(page)
         # The dialog itself also refuses with the same sentence (e.g. opened from elsewhere).
         dialog = page.open_dialog()
         qtbot.keyClicks(dialog.name_edit, "nokeyring")

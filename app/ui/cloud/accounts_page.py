@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core import providers
-from app.core.i18n import translate
+from app.core.i18n import join_names, translate
 from app.ui import theme
 from app.ui.cloud import cloud_service, cloud_settings, error_sentence, provider_name, remember
 from app.ui.widgets import configure_record_table
@@ -130,10 +130,9 @@ class AccountsPage(QWidget):
         layout.addWidget(self.result_label)
         self.empty_label = QLabel(
             self.tr(
-                "No cloud account yet. Add one with your Tencent Cloud SecretId/SecretKey "
-                "or AWS access key, or import them from the AWS CLI files or the "
-                "environment."
-            ),
+                "No cloud account yet. Add one with your {clouds} keys, or import the keys their own "
+                "command-line tools already keep on this computer (Import)."
+            ).format(clouds=join_names([providers.display_name(p) for p in providers.launchable_ids()])),
             self,
         )
         self.empty_label.setWordWrap(True)
@@ -170,7 +169,7 @@ class AccountsPage(QWidget):
 
     @Slot(object)
     def _on_keyring_probed(self, result: object) -> None:
-        ok, message, hint = result  # type: ignore[misc]
+        ok, _message, hint = result  # type: ignore[misc]
         self.keyring_ok = bool(ok)
         if not ok:
             self.keyring_banner.setText(
@@ -178,9 +177,10 @@ class AccountsPage(QWidget):
                     "No secure keyring: LabGPU cannot store cloud keys on this "
                     "computer, and never stores them in plain files."
                 )
-                + f"\n{message}\n{hint}"
+                + f"\n{hint}"
             )
         self.keyring_banner.setVisible(not ok)
+        self.empty_label.setVisible(not self.infos and self.keyring_ok is not False)  # the banner says what to do
         self._update_buttons()
 
     @Slot(object)
@@ -205,14 +205,14 @@ class AccountsPage(QWidget):
                 item = QTableWidgetItem(value)
                 item.setData(Qt.ItemDataRole.UserRole, acc.name)
                 if col == 6 and ok is not None:
-                    item.setForeground(Qt.GlobalColor.darkGreen if ok else Qt.GlobalColor.red)
+                    item.setForeground(theme.color("ok" if ok else "error"))
                     item.setToolTip(sentence)
                 self.table.setItem(row, col, item)
             if acc.name == selected:
                 self.table.selectRow(row)
         if self.infos and not self.table.selectedItems():
             self.table.selectRow(0)
-        self.empty_label.setVisible(not self.infos)
+        self.empty_label.setVisible(not self.infos and self.keyring_ok is not False)
         self._update_buttons()
 
     def selected_name(self) -> str:

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from app.core import providers
 from app.core.catalog import UNKNOWN_PRICE
 from app.core.currency import ExchangeRate, convert, format_money
-from app.core.i18n import translate
+from app.core.i18n import join_names, translate
 from app.core.models import PROVIDERS, GpuSpec, Offer
 from app.core.offerprices import AGE_NO_PRICE, price_age, price_per_gpu_hour, price_per_tflop_hour
 from app.ui.offers.spot_history import SpotHistoryWidget
@@ -175,7 +175,7 @@ class OfferDetailsPanel(QWidget):
             self.launch_note.setText(self.tr(
                 "LabGPU launches instances on {launchable}. For {provider}, rent it on their site, "
                 "then add the server on the Hosts page from the SSH command they show.").format(
-                    launchable=self.tr(" and ").join(providers.display_name(p) for p in providers.launchable_ids()),
+                    launchable=join_names([providers.display_name(p) for p in providers.launchable_ids()]),
                     provider=PROVIDERS.get(offer.provider, offer.provider)))
 
     @Slot()
