@@ -49,10 +49,11 @@ def translate(template: str, context: str = CONTEXT) -> str:
     return str(_translate(context, template))
 
 
-def join_names(names: list[str]) -> str:
-    """Names as a sentence lists them: "A", "A and B", "A, B and C"; in Chinese "A和B", "A、B和C"."""
+def join_names(names: list[str], word: str = "and") -> str:
+    """Names as a sentence lists them: "A", "A and B", "A, B and C" (``word`` "and" or "or"); in
+    Chinese "A和B", "A、B和C" (或)."""
     if len(names) <= 1:
         return "".join(names)
     if language().startswith("zh"):
-        return "、".join(names[:-1]) + "和" + names[-1]
-    return ", ".join(names[:-1]) + " and " + names[-1]
+        return "、".join(names[:-1]) + ("或" if word == "or" else "和") + names[-1]
+    return ", ".join(names[:-1]) + f" {word} " + names[-1]

@@ -25,7 +25,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.i18n import QT_TRANSLATE_NOOP
+from app.core import providers
+from app.core.i18n import QT_TRANSLATE_NOOP, join_names
 from app.ui import i18n
 from app.ui.context import AppContext
 from app.ui.main_window import PAGES
@@ -271,8 +272,9 @@ class FirstRunDialog(QDialog):
         self.language_note.setText(self.tr("The window changes at once. You can change it later in Settings."))
         self.account_title.setText(self.tr("A cloud account (optional)"))
         self.account_text.setText(self.tr(
-            "To rent GPU machines, LabGPU needs the API keys of a cloud account (AWS or Tencent Cloud). "
-            "They are kept in your system keyring."))
+            "To rent GPU machines, LabGPU needs the API keys of a cloud account ({clouds}). "
+            "They are kept in your system keyring.").format(
+                clouds=join_names([providers.display_name(p) for p in providers.launchable_ids()], "or")))
         self.add_account_button.setText(self.tr("Add a cloud account now…"))
         self.no_account_button.setText(self.tr("Skip: no account for now"))
         self.without_text.setText(self.tr(

@@ -106,8 +106,8 @@
         <translation>云账号（可选）</translation>
     </message>
     <message>
-        <source>To rent GPU machines, LabGPU needs the API keys of a cloud account (AWS or Tencent Cloud). They are kept in your system keyring.</source>
-        <translation>要租用 GPU 机器，LabGPU 需要云账号（AWS 或腾讯云）的 API 密钥。密钥保存在系统钥匙串中。</translation>
+        <source>To rent GPU machines, LabGPU needs the API keys of a cloud account ({clouds}). They are kept in your system keyring.</source>
+        <translation>要租用 GPU 机器，LabGPU 需要一个云账号（{clouds}）的 API 密钥。密钥保存在系统密钥环中。</translation>
     </message>
     <message>
         <source>Add a cloud account now…</source>
