@@ -147,9 +147,11 @@ def validate_account(account: Account) -> None:
     if not re.match(r"^[a-z]{2,}(-[a-z0-9]+)+$", account.region or ""):
         raise InputError(
             QT_TRANSLATE_NOOP("LabGPU", "'{region}' is not a region id."),
-            QT_TRANSLATE_NOOP("LabGPU", "Use an id such as us-east-1 (AWS) or ap-guangzhou (Tencent)."),
+            QT_TRANSLATE_NOOP("LabGPU", "Use a {cloud} region id such as {example}."),
             code="BadRegion",
             region=account.region,
+            cloud=providers.display_name(account.provider),
+            example=providers.spec(account.provider).default_region or "us-east-1",
         )
     if account.endpoint and not re.match(r"^(https?://)?[A-Za-z0-9.\-\[\]:]+(/.*)?$", account.endpoint):
         raise InputError(

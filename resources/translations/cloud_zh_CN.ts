@@ -495,8 +495,8 @@
         <translation>“{region}”不是有效的区域 ID。</translation>
     </message>
     <message>
-        <source>Use an id such as us-east-1 (AWS) or ap-guangzhou (Tencent).</source>
-        <translation>请使用 us-east-1（AWS）或 ap-guangzhou（腾讯云）这样的 ID。</translation>
+        <source>Use a {cloud} region id such as {example}.</source>
+        <translation>请使用{cloud}的地域 ID，例如 {example}。</translation>
     </message>
     <message>
         <source>'{endpoint}' is not an endpoint URL.</source>

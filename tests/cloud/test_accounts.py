@@ -212,3 +212,14 @@ def test_tencent_import_with_an_endpoint_takes_its_protocol():
     assert tls.account.extra == {"protocol": "https"}
     [bare] = tencent_import_candidates("ap-guangzhou", env=env)
     assert (bare.account.endpoint, bare.account.extra) == ("", {})
+
+
+def test_a_bad_region_is_explained_with_that_clouds_own_example():
+    from app.core.accounts import Account, validate_account
+    from app.core.errors import InputError
+
+    for provider, cloud, example in (("alibaba", "Alibaba Cloud", "cn-hangzhou"), ("aws", "AWS", "us-east-1")):
+        with pytest.raises(InputError) as info:
+            validate_account(Account("lab", provider, "Hangzhou"))
+        assert info.value.code == "BadRegion"
+        assert f"Use a {cloud} region id such as {example}." in info.value.hint()
