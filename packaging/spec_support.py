@@ -306,12 +306,21 @@ def hidden_imports(platform: str) -> list[str]:
 
 
 # Whole packages whose submodules are imported lazily: LabGPU itself, the cloud SDKs.
-COLLECT_PACKAGES = [
-    "app", "tencentcloud.common", "tencentcloud.cvm",
-    # Alibaba Cloud ECS (imported lazily by app.cloud.alibaba, so PyInstaller's analysis cannot see it)
-    "alibabacloud_ecs20140526", "alibabacloud_tea_openapi", "alibabacloud_tea_util",
-    "alibabacloud_gateway_spi", "alibabacloud_credentials", "alibabacloud_credentials_api", "darabonba", "Tea",
-]
+def plugin_frozen_packages(root: Path = ROOT) -> list[str]:
+    """What each provider plugin's spec.py lists in FROZEN_PACKAGES: its SDK's packages, imported
+    lazily by the plugin, so PyInstaller's analysis cannot see them (read as a literal, not imported)."""
+    out: list[str] = []
+    for package in plugin_packages(root):
+        spec_py = root.joinpath(*package.split(".")) / "spec.py"
+        try:
+            value = _literal(spec_py, "FROZEN_PACKAGES")
+        except RuntimeError:
+            continue
+        out += [str(v) for v in value]  # type: ignore[attr-defined]
+    return out
+
+
+COLLECT_PACKAGES = ["app", *plugin_frozen_packages()]
 
 
 # --- macOS --------------------------------------------------------------------------------------

@@ -263,3 +263,23 @@ def test_bootstrap_stamp_keeps_installed_extras(tmp_path, monkeypatch):
     assert boot._stamp_extras("other extras=test\n", "abc") is None
     assert boot._stamp_extras("0123deadbeef", "abc") is None  # the old stamp format: reinstall once
     assert {"binutils", "nsis"} <= set(boot.APT_TEST)
+
+
+def test_each_plugins_sdk_is_collected_and_its_strings_have_a_catalog():
+    """A provider plugin declares the SDK packages it imports lazily (spec.py FROZEN_PACKAGES): the
+    frozen app collects each of them, and each is installed here; a plugin that no translation domain
+    lists gets its own, so adding a provider touches neither packaging file."""
+    import importlib.util
+
+    import i18n  # packaging/ is on sys.path (see the imports above)
+
+    for package in S.plugin_packages():
+        name = package.rsplit(".", 1)[1]
+        globs = {g for v in i18n.DOMAINS.values() for g in v}
+        assert f"app/cloud/{name}/*.py" in globs, name
+    declared = S.plugin_frozen_packages()
+    assert {"tencentcloud.cvm", "alibabacloud_ecs20140526", "darabonba"} <= set(declared)
+    for mod in declared:
+        assert mod in S.COLLECT_PACKAGES
+        assert importlib.util.find_spec(mod) is not None, f"{mod} is not installed"
+    assert i18n.DOMAINS["alibaba"] == ["app/cloud/alibaba/*.py"]

@@ -34,6 +34,12 @@ SPOT_NOTICE = SpotNoticeSource(
     "http://100.100.100.200/latest/meta-data/instance/spot/termination-time", format="timestamp", tz="UTC"
 )
 
+# The SDK packages the frozen app must carry (imported lazily; packaging/spec_support.py reads this).
+FROZEN_PACKAGES = (
+    "alibabacloud_ecs20140526", "alibabacloud_tea_openapi", "alibabacloud_tea_util", "alibabacloud_gateway_spi",
+    "alibabacloud_credentials", "alibabacloud_credentials_api", "darabonba", "Tea",
+)
+
 _CATALOG = next(s for s in CATALOG_SPECS if s.id == PROVIDER_ID)
 
 SPEC: ProviderSpec = dataclasses.replace(

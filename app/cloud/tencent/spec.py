@@ -20,6 +20,9 @@ TOKEN_TAG_KEY = "labgpu-token"  # noqa: S105 - a tag name, not a secret; the lau
 LAUNCH_TAG = "labgpu-launch"  # the launcher's own client-token tag (crash recovery looks for both)
 LOGIN_TAG = "labgpu-user"
 
+# The SDK packages the frozen app must carry (imported lazily; packaging/spec_support.py reads this).
+FROZEN_PACKAGES = ("tencentcloud.common", "tencentcloud.cvm")
+
 SPEC = ProviderSpec(
     PROVIDER_ID,
     QT_TRANSLATE_NOOP("LabGPU", "Tencent Cloud"),
