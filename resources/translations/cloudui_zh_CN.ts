@@ -134,8 +134,8 @@
         <translation>还没有云账号。用你的{clouds}密钥添加一个，或导入这些云的命令行工具已保存在本机的密钥（导入）。</translation>
     </message>
     <message>
-        <source>No secure keyring: LabGPU cannot store cloud keys on this computer, and never stores them in plain files.</source>
-        <translation>没有安全的钥匙串：LabGPU 无法在这台电脑上保存云密钥，也绝不会把密钥写进普通文件。</translation>
+        <source>No secure keyring: LabGPU cannot store cloud keys on this computer.</source>
+        <translation>没有安全的密钥环：LabGPU 无法在这台电脑上保存云密钥。</translation>
     </message>
     <message>
         <source>default</source>

@@ -174,8 +174,7 @@ class AccountsPage(QWidget):
         if not ok:
             self.keyring_banner.setText(
                 self.tr(
-                    "No secure keyring: LabGPU cannot store cloud keys on this "
-                    "computer, and never stores them in plain files."
+                    "No secure keyring: LabGPU cannot store cloud keys on this computer."
                 )
                 + f"\n{hint}"
             )
