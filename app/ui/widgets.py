@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLayout, QLayoutItem, QTableView, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLayout, QLayoutItem, QPushButton, QTableView, QWidget
 
 
 class RowsTableModel(QAbstractTableModel):
@@ -36,6 +36,16 @@ class RowsTableModel(QAbstractTableModel):
         if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
             return self.headers()[section]
         return None
+
+
+def toolbar_button(owner: QWidget, text: str, slot: Any, bar: Any, tip: str = "") -> QPushButton:
+    """A push button of ``owner`` in the toolbar layout ``bar``, calling ``slot``, with a tooltip."""
+    b = QPushButton(text, owner)
+    b.clicked.connect(slot)
+    if tip:
+        b.setToolTip(tip)
+    bar.addWidget(b)
+    return b
 
 
 def configure_record_table(table: QTableView) -> None:

@@ -925,6 +925,10 @@
         <translation>任意可用区（余量不足时逐个尝试）</translation>
     </message>
     <message>
+        <source>Open the Accounts page</source>
+        <translation>打开“云账号”页</translation>
+    </message>
+    <message>
         <source>automatic: a GPU image with CUDA/PyTorch, else Ubuntu</source>
         <translation>自动：带 CUDA/PyTorch 的 GPU 镜像，否则 Ubuntu</translation>
     </message>

@@ -568,6 +568,12 @@ def test_launch_dialog_without_an_account_says_where_to_add_one(qtbot, ctx, secr
     assert "No Tencent Cloud account yet" in dialog.account_note.text()
     assert not dialog.launch_button.isEnabled()
     _wait_idle(qtbot, ctx)
+    # and a way there: the button closes the dialog and opens the Accounts page
+    pages = []
+    ctx.navigate_requested.connect(lambda pid, _p: pages.append(pid))
+    assert dialog.accounts_button.isVisibleTo(dialog)
+    dialog.accounts_button.click()
+    assert pages == ["accounts"] and not dialog.isVisible()
 
 
 def test_launch_dialog_with_an_existing_key_registers_that_key(

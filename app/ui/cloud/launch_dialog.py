@@ -109,9 +109,17 @@ class LaunchDialog(QDialog):
                 )
             )
             self.account_note.show()
+            self.accounts_button.show()
             self.launch_button.setEnabled(False)
             return
+        self.accounts_button.hide()
         self._on_account_combo_changed()
+
+    @Slot()
+    def _on_accounts_button_clicked(self) -> None:
+        """No account for this cloud yet: the Accounts page, where one is added (the dialog closes)."""
+        self.reject()
+        self.ctx.navigate("accounts")
 
     def current_account(self) -> Any:
         name = self.account_combo.currentData()

@@ -52,6 +52,9 @@ def build_launch_form(dlg: LaunchDialog) -> None:
     dlg.account_note.setWordWrap(True)
     dlg.account_note.setStyleSheet(f"color: {theme.css('warning')};")
     dlg.account_note.hide()
+    dlg.accounts_button = QPushButton(QCoreApplication.translate("LaunchDialog", "Open the Accounts page"), form_page)
+    dlg.accounts_button.clicked.connect(dlg._on_accounts_button_clicked)
+    dlg.accounts_button.hide()
     dlg.type_edit = QLineEdit(form_page)
     dlg.type_edit.setPlaceholderText(QCoreApplication.translate("LaunchDialog", "e.g. GN7.2XLARGE32 or g5.xlarge"))
     if dlg.offer is not None:
@@ -116,6 +119,7 @@ def build_launch_form(dlg: LaunchDialog) -> None:
         note.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
     form.addRow(QCoreApplication.translate("LaunchDialog", "Account"), dlg.account_combo)
     form.addRow("", dlg.account_note)
+    form.addRow("", dlg.accounts_button)
     form.addRow(QCoreApplication.translate("LaunchDialog", "Instance type"), dlg.type_edit)
     form.addRow(QCoreApplication.translate("LaunchDialog", "Zone"), dlg.zone_combo)
     form.addRow(QCoreApplication.translate("LaunchDialog", "Image"), dlg.image_edit)

@@ -24,9 +24,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
     QLabel,
-    QLayout,
     QMessageBox,
-    QPushButton,
     QTableView,
     QVBoxLayout,
     QWidget,
@@ -48,7 +46,7 @@ from app.ui.remote.hosts_service import (
     RECONNECTING,
     HostConnectionService,
 )
-from app.ui.widgets import FlowLayout, RowsTableModel
+from app.ui.widgets import FlowLayout, RowsTableModel, toolbar_button
 
 _ROLE_NAME = Qt.ItemDataRole.UserRole
 
@@ -188,39 +186,39 @@ class HostsPage(QWidget):
         outer.addWidget(sub)
 
         bar = FlowLayout()  # wraps to a second row rather than cutting labels in a narrow window
-        self.add_button = self._button(
+        self.add_button = toolbar_button(self,
             self.tr("&Add from SSH command…"),
             self._on_add_button_clicked,
             bar,
             self.tr('Paste e.g. "ssh -p 12345 root@region-1.example.com" (Ctrl+N)'),
         )
-        self.connect_button = self._button(self.tr("&Connect"), self._on_connect_button_clicked, bar)
-        self.disconnect_button = self._button(self.tr("&Disconnect"), self._on_disconnect_button_clicked, bar)
-        self.tensorboard_button = self._button(
+        self.connect_button = toolbar_button(self, self.tr("&Connect"), self._on_connect_button_clicked, bar)
+        self.disconnect_button = toolbar_button(self, self.tr("&Disconnect"), self._on_disconnect_button_clicked, bar)
+        self.tensorboard_button = toolbar_button(self,
             self.tr("Open &TensorBoard"),
             self._on_tensorboard_button_clicked,
             bar,
             self.tr("Tunnel to port 6006 on the host and open it in the browser (Ctrl+T)"),
         )
-        self.jupyter_button = self._button(
+        self.jupyter_button = toolbar_button(self,
             self.tr("Open &Jupyter"),
             self._on_jupyter_button_clicked,
             bar,
             self.tr("Tunnel to port 8888 on the host and open it in the browser (Ctrl+J)"),
         )
-        self.copy_button = self._button(
+        self.copy_button = toolbar_button(self,
             self.tr("Copy SSH co&mmand"),
             self._on_copy_button_clicked,
             bar,
             self.tr("Copy the ssh command for a terminal (Ctrl+Shift+C)"),
         )
-        self.forget_button = self._button(
+        self.forget_button = toolbar_button(self,
             self.tr("&Forget host key"),
             self._on_forget_button_clicked,
             bar,
             self.tr("Only after your provider confirms the server was rebuilt"),
         )
-        self.remove_button = self._button(
+        self.remove_button = toolbar_button(self,
             self.tr("&Remove"),
             self._on_remove_button_clicked,
             bar,
@@ -284,14 +282,6 @@ class HostsPage(QWidget):
         self.service.forward_opened.connect(self._on_service_forward_opened)
         self.service.forward_failed.connect(self._on_service_forward_failed)
         self.refresh()
-
-    def _button(self, text: str, slot: Callable[[], None], bar: QLayout, tip: str = "") -> QPushButton:
-        b = QPushButton(text, self)
-        b.clicked.connect(slot)
-        if tip:
-            b.setToolTip(tip)
-        bar.addWidget(b)
-        return b
 
     # -- state ------------------------------------------------------------------------------------
     def refresh(self) -> None:

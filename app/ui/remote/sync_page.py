@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QMessageBox,
     QProgressBar,
-    QPushButton,
     QSplitter,
     QTableView,
     QTableWidget,
@@ -37,7 +36,7 @@ from app.ui.context import AppContext
 from app.ui.remote.sync_history import SyncHistoryTable, fit_columns
 from app.ui.remote.sync_pair_dialog import SyncPairDialog
 from app.ui.remote.sync_preview import MAX_PREVIEW_ROWS, PreviewModel
-from app.ui.widgets import remember_splitter
+from app.ui.widgets import remember_splitter, toolbar_button
 
 
 class _PreviewStore(SyncStore):
@@ -95,31 +94,31 @@ class SyncPage(QWidget):
         outer.addWidget(sub)
 
         bar = QHBoxLayout()
-        self.add_button = self._button(
+        self.add_button = toolbar_button(self,
             self.tr("&New pair…"),
             self._on_add_button_clicked,
             bar,
             self.tr("Add a local ↔ remote folder pair (Ctrl+N)"),
         )
-        self.edit_button = self._button(self.tr("&Edit…"), self._on_edit_button_clicked, bar)
-        self.remove_button = self._button(
+        self.edit_button = toolbar_button(self, self.tr("&Edit…"), self._on_edit_button_clicked, bar)
+        self.remove_button = toolbar_button(self,
             self.tr("&Remove"),
             self._on_remove_button_clicked,
             bar,
             self.tr("Forget the pair (files are not touched)"),
         )
         bar.addStretch(1)
-        self.preview_button = self._button(
+        self.preview_button = toolbar_button(self,
             self.tr("&Preview"),
             self._on_preview_button_clicked,
             bar,
             self.tr("List what will change without changing anything (Ctrl+P)"),
         )
-        self.sync_button = self._button(
+        self.sync_button = toolbar_button(self,
             self.tr("&Sync now"), self._on_sync_button_clicked, bar, self.tr("Run the sync (Ctrl+Return)")
         )
         self.sync_button.setDefault(True)
-        self.cancel_button = self._button(
+        self.cancel_button = toolbar_button(self,
             self.tr("&Cancel"),
             self._on_cancel_button_clicked,
             bar,
@@ -186,14 +185,6 @@ class SyncPage(QWidget):
         self.refresh()
 
     # building blocks ------------------------------------------------------------------------------
-    def _button(self, text: str, slot: Any, bar: QHBoxLayout, tip: str = "") -> QPushButton:
-        b = QPushButton(text, self)
-        b.clicked.connect(slot)
-        if tip:
-            b.setToolTip(tip)
-        bar.addWidget(b)
-        return b
-
     @staticmethod
     def _setup_table(t: QAbstractItemView) -> None:
         t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
