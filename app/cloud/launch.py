@@ -499,7 +499,15 @@ class CloudService:
             account, "terminate", instance_id, lambda: provider.terminate(account, creds, instance_id)
         )
         got = self.ledger.mark_state(entry.provider, instance_id, "terminating")
-        return self._refresh_one(account, creds, provider, instance_id) or got or entry
+        try:
+            listed = provider.list_instances(account, creds)
+        except LabGpuError as exc:
+            log.info("refresh after terminate failed: %s", exc)
+            return got or entry
+        seen = next((i for i in listed if i.id == instance_id), None)
+        if seen is None:  # released and gone from the cloud's whole listing (Alibaba): nothing of it bills
+            return self.ledger.mark_state(entry.provider, instance_id, "terminated") or got or entry
+        return self.ledger.observe(seen)
 
     def _refresh_one(
         self, account: Account, creds: Credentials, provider: Provider, instance_id: str

@@ -1,5 +1,6 @@
 """The cloud pages with an Alibaba Cloud account: the accounts dialog asks for its AccessKey, the launch
-dialog launches on it and the instances page shows the instance with its cost, all against the local
+dialog launches on it (spot, with the default cap; "any zone" past a stock-out), the instances page shows
+the instance with its cost and stops, starts and terminates it, all against the local
 ACS3-checking ECS server through the official SDK; nothing is mocked between the widgets and HTTP.
 Afterwards no file LabGPU wrote holds the AccessKey."""
 
@@ -119,6 +120,47 @@ def test_account_dialog_launch_dialog_and_instances_page_on_alibaba(qtbot, ctx, 
     qtbot.waitUntil(lambda: "stopped." in instances.status_label.text(), timeout=10000)
     assert "disks still bill" in instances.status_label.text()
     assert alibaba_server.instance(entry.id).stopped_mode == "StopCharging"
+    qtbot.waitUntil(ctx.runner.settled, timeout=10000)
+
+    # Start it again, then terminate (the id must be typed); the released instance leaves the list.
+    from app.ui.cloud.instances_page import TerminateConfirmDialog
+
+    instances.select(entry.id)
+    instances.start_button.click()
+    qtbot.waitUntil(lambda: alibaba_server.instance(entry.id).status == "Running", timeout=10000)
+    qtbot.waitUntil(ctx.runner.settled, timeout=10000)
+    instances.reconcile()
+    qtbot.waitUntil(lambda: instances.selected_entry() is not None
+                    and instances.selected_entry().state == "running", timeout=10000)
+    instances.select(entry.id)
+    confirm = instances.terminate_selected()
+    assert isinstance(confirm, TerminateConfirmDialog) and not confirm.ok_button.isEnabled()
+    confirm.id_edit.setText(entry.id)
+    confirm.ok_button.click()
+    qtbot.waitUntil(lambda: entry.id not in alibaba_server.instances, timeout=10000)
+    qtbot.waitUntil(lambda: "no longer bills" in instances.status_label.text(), timeout=10000)
+    qtbot.waitUntil(ctx.runner.settled, timeout=10000)
+    assert all(e.id != entry.id for e in instances.visible_entries()), [
+        (e.id, e.state) for e in instances.visible_entries()]
+
+    # "Any zone": the first zone with stock has none left at the moment of the launch (a stock-out
+    # the price check could not see); the launch goes on in the next zone, with the spot cap.
+    alibaba_server.fail_next("RunInstances", "OperationDenied.NoStock", zone="cn-hangzhou-h")
+    again = open_launch_dialog(ctx, _offer())
+    qtbot.addWidget(again)
+    qtbot.waitUntil(lambda: again.account_combo.count() == 1 and again.zone_combo.count() > 1, timeout=10000)
+    qtbot.waitUntil(lambda: again.cidr_edit.text() == "198.51.100.7/32", timeout=10000)
+    again.zone_combo.setCurrentIndex(again.zone_combo.findData(""))
+    again.spot_check.setChecked(True)
+    with qtbot.waitSignal(again.launched, timeout=20000):
+        qtbot.mouseClick(again.launch_button, Qt.MouseButton.LeftButton)
+    moved = again.result.entry
+    assert moved.zone not in ("", "cn-hangzhou-h") and moved.spot, moved
+    runs = alibaba_server.requests_of("RunInstances")
+    assert runs[-2].get("ZoneId") == "cn-hangzhou-h"  # refused: no stock; the next zone took it
+    assert all(float(r["SpotPriceLimit"]) == pytest.approx(round(TYPES[A10].on_demand * 0.8, 4))
+               for r in runs[-2:])
+    again.accept()
     qtbot.waitUntil(ctx.runner.settled, timeout=10000)
 
     for path in labgpu_home.rglob("*"):
