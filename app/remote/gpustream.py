@@ -243,8 +243,8 @@ class GpuStream:
                             got_sample = True
                             self._gpu_count = max(self._gpu_count, len(s.gpus))
                             self._emit(s)
-                if chan.closed:
-                    break
+                if chan.closed and not chan.recv_ready():
+                    break  # only once what arrived before the close is read (its error text decides)
             if self._stop.is_set():
                 return False
             if buf.strip():
