@@ -88,6 +88,11 @@ def available() -> bool:
 
 def _wrap(exc: Exception) -> LabGpuError:
     name = type(exc).__name__
+    # what the backend said, for the log (the user sees the sentence below): e.g. which D-Bus error
+    # (NoReply, ServiceUnknown) stood behind keyring's InitError. Never the secret: it is not in these.
+    cause = exc.__cause__ or exc.__context__
+    log.warning("keyring backend error %s: %s%s", name, exc,
+                f" (from {type(cause).__name__}: {cause})" if cause is not None else "")
     if name in ("NoKeyringError", "InitError"):
         return SecretsUnavailableError(
             QT_TRANSLATE_NOOP("LabGPU", "No secure keyring is available on this computer ({backend})."),
