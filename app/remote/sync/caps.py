@@ -33,7 +33,7 @@ FAST, SHELL, SFTP = "fast", "shell", "sftp"
 class ServerCaps:
     """What the probe found. ``mode`` is the path the engine takes."""
 
-    posix_shell: bool = False  # a POSIX shell answered the framed probe
+    shell_ok: bool = False  # a POSIX shell answered the framed probe
     find_printf: bool = False  # GNU find with -printf (one-round-trip listing)
     gnu_tar: bool = False  # GNU tar (small files streamed through ``tar -x``)
     sha256: bool = False  # sha256sum and head (checksums, verified resume without reading back)
@@ -42,16 +42,16 @@ class ServerCaps:
 
     @property
     def mode(self) -> str:
-        if self.posix_shell and self.find_printf and self.gnu_tar and self.sha256:
+        if self.shell_ok and self.find_printf and self.gnu_tar and self.sha256:
             return FAST
-        if self.posix_shell and self.sha256:
+        if self.shell_ok and self.sha256:
             return SHELL
         return SFTP
 
     def summary(self) -> dict[str, object]:
         return {
             "mode": self.mode,
-            "shell": self.posix_shell,
+            "shell": self.shell_ok,
             "find_printf": self.find_printf,
             "gnu_tar": self.gnu_tar,
             "sha256sum": self.sha256,
@@ -131,7 +131,7 @@ def parse_probe(framed: tuple[int, bytes, bytes] | None, raw_out: bytes, raw_err
     if len(fields) != 5 or fields[4] != b"OK":
         return ServerCaps(note="the shell's answer to the probe was not understood: SFTP only")
     caps = ServerCaps(
-        posix_shell=True,
+        shell_ok=True,
         find_printf=fields[0] == b"F",
         gnu_tar=fields[1] == b"G",
         sha256=fields[2] == b"S",
@@ -148,7 +148,7 @@ def parse_probe(framed: tuple[int, bytes, bytes] | None, raw_out: bytes, raw_err
     ]
     note = "POSIX shell" + (f"; without {', '.join(missing)}" if missing else " with GNU find and tar")
     return ServerCaps(
-        posix_shell=True,
+        shell_ok=True,
         find_printf=caps.find_printf,
         gnu_tar=caps.gnu_tar,
         sha256=caps.sha256,
@@ -208,7 +208,7 @@ def parse_probe_list(framed: tuple[int, bytes, bytes] | None, raw_out: bytes, ra
         works = rc == 0 or not (b"printf" in lower or b"unrecognized" in lower or b"unknown" in lower)
         head = (b"F" if works else b"") + head[1:]
     caps = parse_probe((rc, head, err), raw_out, raw_err)
-    if not caps.posix_shell:
+    if not caps.shell_ok:
         return ProbeListing(caps)
     df_out, _, records = rest.partition(b"\0")
     free = None

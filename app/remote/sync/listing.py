@@ -46,7 +46,7 @@ class RemoteListing(EngineBase):
         if pre is None and self.caps is NO_SHELL:
             pre = self._probe(shell)
             self.caps = pre.caps
-        if pre is not None and pre.caps.posix_shell and pre.state:
+        if pre is not None and pre.caps.shell_ok and pre.state:
             if pre.state == "N":
                 return {}, False
             if pre.state == "F":
