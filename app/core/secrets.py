@@ -10,6 +10,8 @@ from __future__ import annotations
 import logging
 import sys
 import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +23,15 @@ log = logging.getLogger(__name__)
 
 SERVICE = "labgpu"
 _lock = threading.Lock()
+
+# A Secret Service can lose its default collection for a moment: gnome-keyring reloads a keyring
+# whose file changed (another program wrote to it) and, meanwhile, "aliases/default" does not exist;
+# keyring then tries to create a new collection and fails ("Prompt dismissed"), or the daemon is
+# being restarted (NoReply, ServiceUnknown). Such a call is tried again, twice at most, before the
+# error is shown: measured here, 1 call in about 900 failed so with six programs using one keyring.
+RETRY_DELAYS = (0.2, 1.0)
+_TRANSIENT_CAUSES = ("ItemNotFoundException", "SecretServiceNotAvailableException")
+_sleep: Callable[[float], None] = time.sleep  # tests put a fake clock here
 
 # Backends that only obfuscate or do nothing: refused.
 _REFUSED_BACKENDS = ("keyring.backends.fail", "keyring.backends.null", "keyrings.alt",
@@ -107,15 +118,41 @@ def _wrap(exc: Exception) -> LabGpuError:
                         code="KeyringError", kind=name)
 
 
+def _transient(exc: BaseException) -> bool:
+    """True if ``exc`` (or what stands behind it) says the Secret Service was briefly not there."""
+    seen: set[int] = set()
+    e: BaseException | None = exc
+    while e is not None and id(e) not in seen:
+        seen.add(id(e))
+        if type(e).__name__ in _TRANSIENT_CAUSES:
+            return True
+        e = e.__cause__ or e.__context__
+    return False
+
+
+def _call(what: str, fn: Callable[[], Any], passes: tuple[type[BaseException], ...] = ()) -> Any:
+    """``fn()`` against the keyring, tried again after a transient failure (see RETRY_DELAYS);
+    ``passes``: exceptions that are answers, not failures (raised as they are)."""
+    for delay in (*RETRY_DELAYS, None):
+        try:
+            return fn()
+        except passes:
+            raise
+        except Exception as exc:  # noqa: BLE001 - any backend failure becomes a clear message
+            if delay is None or not _transient(exc):
+                raise _wrap(exc) from None
+            log.info("keyring %s failed for a moment (%s); trying again in %.1f s", what,
+                     type(exc).__name__, delay)
+        _sleep(delay)
+    raise AssertionError("unreachable")  # the last pass returns or raises
+
+
 def set_secret(key: str, value: str) -> None:
     if not key:
         raise ValueError("empty key")
     with _lock:
         kr = _backend()
-        try:
-            kr.set_password(SERVICE, key, value)
-        except Exception as exc:  # noqa: BLE001 - any backend failure becomes a clear message
-            raise _wrap(exc) from None
+        _call("write", lambda: kr.set_password(SERVICE, key, value))
     register_secret(value)
     log.info("secret stored under %s", key)
 
@@ -123,10 +160,7 @@ def set_secret(key: str, value: str) -> None:
 def get_secret(key: str) -> str | None:
     with _lock:
         kr = _backend()
-        try:
-            value = kr.get_password(SERVICE, key)
-        except Exception as exc:  # noqa: BLE001
-            raise _wrap(exc) from None
+        value = _call("read", lambda: kr.get_password(SERVICE, key))
     if value is None:
         return None
     register_secret(str(value))
@@ -140,11 +174,9 @@ def delete_secret(key: str) -> bool:
     with _lock:
         kr = _backend()
         try:
-            kr.delete_password(SERVICE, key)
+            _call("delete", lambda: kr.delete_password(SERVICE, key), passes=(keyring.errors.PasswordDeleteError,))
         except keyring.errors.PasswordDeleteError:
             return False
-        except Exception as exc:  # noqa: BLE001
-            raise _wrap(exc) from None
     log.info("secret deleted: %s", key)
     return True
 
