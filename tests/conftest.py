@@ -89,3 +89,39 @@ def app_window(qtbot, labgpu_home):
     window.show()
     yield ctx, window
     ctx.shutdown(5000)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item):
+    """Remember where the session sshd's log stood when the test began (see the report hook)."""
+    server = getattr(item, "funcargs", {}).get("sshd")
+    if server is not None:
+        try:
+            item.stash[_SSHD_LOG_AT] = server.log_file.stat().st_size
+        except OSError:
+            item.stash[_SSHD_LOG_AT] = 0
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    """A failed test that used the session sshd carries what sshd logged during it: a lost
+    connection then says whether the server ended the session and why."""
+    outcome = yield
+    report = outcome.get_result()
+    if report.when != "call" or not report.failed or _SSHD_LOG_AT not in item.stash:
+        return
+    server = item.funcargs.get("sshd")
+    try:
+        with open(server.log_file, "rb") as f:
+            f.seek(item.stash[_SSHD_LOG_AT])
+            text = f.read().decode(errors="replace")
+    except OSError as exc:
+        text = f"(the sshd log could not be read: {exc})"
+    lines = text.splitlines()
+    if len(lines) > 400:
+        lines = [f"… {len(lines) - 400} earlier lines left out", *lines[-400:]]
+    report.sections.append(("sshd log during the test", "\n".join(lines)))
+
+
+_SSHD_LOG_AT = pytest.StashKey[int]()
