@@ -35,7 +35,7 @@ from app.ui import theme
 from app.ui.offers.details import OfferDetailsPanel
 from app.ui.offers.filter_bar import OffersFilterBar
 from app.ui.offers.model import OfferFilterProxyModel, OffersTableModel
-from app.ui.offers.price_refresh import refresh_live_prices, refresh_public_prices
+from app.ui.offers.price_refresh import PriceRefresh
 from app.ui.offers.ranking_banner import RankingBanner
 from app.ui.offers.table_view import OffersTableView
 from app.ui.widgets import remember_splitter
@@ -89,14 +89,15 @@ class OffersPage(QWidget):
         self.live_button.setToolTip(self.tr("Ask every cloud account you added for today's prices, spot prices "
                                             "and sold-out types (Ctrl+R)"))
         self.live_button.setShortcut(QKeySequence("Ctrl+R"))
-        self.live_button.clicked.connect(self._on_live_button_clicked)
+        self.prices = PriceRefresh(self)  # the two price buttons' background jobs
+        self.live_button.clicked.connect(self.prices.fetch_live)
         head.addWidget(self.live_button)
         self.public_button = QPushButton(self.tr("Refresh publi&c prices"), self)
         self.public_button.setObjectName("offersPublicButton")
         self.public_button.setToolTip(self.tr("Fetch Azure's public price list (no account needed) and mark each "
                                               "price with the time it was fetched. The other clouds publish no "
                                               "price list that can be read without an account."))
-        self.public_button.clicked.connect(self._on_public_button_clicked)
+        self.public_button.clicked.connect(self.prices.fetch_public)
         head.addWidget(self.public_button)
         self.cny_button = QToolButton(self)
         self.cny_button.setText(self.tr("CNY ¥"))
@@ -206,96 +207,6 @@ class OffersPage(QWidget):
 
     def refresh(self) -> None:
         self.start_loading()
-
-    # -- live prices ----------------------------------------------------------------------------
-
-    @Slot()
-    def _on_live_button_clicked(self) -> None:
-        """Fetch live prices with every account (off the GUI thread), then reload the table."""
-        from app.ui.shared.services import cloud_service
-
-        self.live_button.setEnabled(False)
-        self.status_label.setText(self.tr("Fetching live prices from your cloud accounts…"))
-        self.ctx.runner.run(self, refresh_live_prices, cloud_service(self.ctx), name="offers.live_prices",
-                            on_done=self._on_live_prices_done, on_error=self._on_live_prices_failed)
-
-    @Slot(object)
-    def _on_live_prices_done(self, result: object) -> None:
-        count, errors = result  # type: ignore[misc]
-        self.live_button.setEnabled(True)
-        if errors:
-            for exc in errors.values():
-                self.ctx.errors.report(exc)
-        failed = ", ".join(sorted(errors))
-        if failed:
-            text = self.tr("{n} live prices fetched; these accounts failed: {names}.").format(n=count, names=failed)
-        else:
-            text = self.tr("{n} live prices fetched.").format(n=count)
-        self.last_live_message = text
-        self.start_loading()
-
-    @Slot(object)
-    def _on_live_prices_failed(self, exc: BaseException) -> None:
-        self.live_button.setEnabled(True)
-        if getattr(exc, "code", "") == "NoAccount":
-            self.last_live_message = self.tr("No cloud account yet: add one on the Accounts page to fetch live "
-                                             "prices.")
-            self.status_label.setText(self.last_live_message)
-            self.ctx.navigate("accounts")
-            return
-        self.last_live_message = ""
-        self.status_label.setText(self.tr("Live prices could not be fetched."))
-        self.ctx.errors.report(exc)
-
-    # -- public prices (no account) --------------------------------------------------------------
-
-    @Slot()
-    def _on_public_button_clicked(self) -> None:
-        """Fetch Azure's public price list off the GUI thread, with progress, then reload the table."""
-        self.public_button.setEnabled(False)
-        self.public_progress.setRange(0, 0)
-        self.public_progress.show()
-        self.status_label.setText(self.tr("Fetching Azure's public price list…"))
-        endpoint = str(getattr(self.ctx.settings, "azure_prices_endpoint", "") or "")
-        self.ctx.runner.run(self, refresh_public_prices, endpoint, self.ctx.paths, name="offers.public_prices",
-                            on_done=self._on_public_prices_done, on_error=self._on_public_prices_failed,
-                            on_progress=self._on_public_prices_progress)
-
-    @Slot(object)
-    def _on_public_prices_progress(self, payload: object) -> None:
-        done, total, what = payload  # type: ignore[misc]
-        self.public_progress.setRange(0, max(1, int(total)))
-        self.public_progress.setValue(int(done))
-        if what:
-            self.status_label.setText(self.tr("Fetching Azure's public prices: %1 (%2 of %3)…")
-                                      .replace("%1", str(what)).replace("%2", str(int(done) + 1))
-                                      .replace("%3", str(total)))
-
-    @Slot(object)
-    def _on_public_prices_done(self, result: object) -> None:
-        self.public_button.setEnabled(True)
-        self.public_progress.hide()
-        offers = getattr(result, "offers", [])
-        missing = getattr(result, "missing", [])
-        fetched = getattr(result, "fetched_at", None)
-        when = fetched.strftime("%Y-%m-%d %H:%M UTC") if fetched else ""
-        text = self.tr("%1 Azure prices fetched from the public price list at %2.").replace(
-            "%1", str(len(offers))).replace("%2", when)
-        if missing:
-            text += " " + self.tr("No public price for %1: the bundled price is kept.").replace(
-                "%1", ", ".join(key[2] for key, _reason in missing))
-        self.last_live_message = text
-        self.start_loading()
-
-    @Slot(object)
-    def _on_public_prices_failed(self, exc: BaseException) -> None:
-        self.public_button.setEnabled(True)
-        self.public_progress.hide()
-        text = exc.text() if hasattr(exc, "text") else str(exc)
-        hint = exc.hint() if hasattr(exc, "hint") else ""
-        self.last_live_message = text + (f" {hint}" if hint else "")
-        self.status_label.setText(self.last_live_message)
-        self.ctx.errors.report(exc)
 
     @Slot(object)
     def _on_catalog_loaded(self, load: CatalogLoad) -> None:

@@ -1,9 +1,12 @@
 """The offers page's background jobs that fetch prices: live prices with every cloud account, and
-Azure's public price list (no account). Both run on the pool; the page reloads the catalog after."""
+Azure's public price list (no account). Both run on the pool; the page reloads the catalog after.
+Texts keep the page's translation context ("OffersPage")."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from PySide6.QtCore import QCoreApplication
 
 
 def refresh_live_prices(service: Any) -> tuple[int, dict[str, Any]]:
@@ -19,3 +22,103 @@ def refresh_public_prices(endpoint: str, paths: Any, task: Any = None) -> Any:
 
     report = (lambda done, total, what: task.report((done, total, what))) if task is not None else None
     return fetch(azure_endpoint_setting=endpoint, paths=paths, progress=report)
+
+
+class PriceRefresh:
+    """What the "Refresh live prices" and "Refresh public prices" buttons start, and how the page
+    shows the outcome (button states, progress, the status line, errors with their next step).
+    Jobs run under the page as owner: a page rebuilt meanwhile (language switch) drops them."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+
+    # -- live prices (every account) -------------------------------------------------------------
+    def fetch_live(self) -> None:
+        """Fetch live prices with every account (off the GUI thread), then reload the table."""
+        from app.ui.shared.services import cloud_service
+
+        page = self.page
+        page.live_button.setEnabled(False)
+        page.status_label.setText(
+            QCoreApplication.translate("OffersPage", "Fetching live prices from your cloud accounts…"))
+        page.ctx.runner.run(page, refresh_live_prices, cloud_service(page.ctx), name="offers.live_prices",
+                            on_done=self._live_done, on_error=self._live_failed)
+
+    def _live_done(self, result: object) -> None:
+        page = self.page
+        count, errors = result  # type: ignore[misc]
+        page.live_button.setEnabled(True)
+        for exc in errors.values():
+            page.ctx.errors.report(exc)
+        failed = ", ".join(sorted(errors))
+        if failed:
+            text = QCoreApplication.translate(
+                "OffersPage", "{n} live prices fetched; these accounts failed: {names}.").format(n=count, names=failed)
+        else:
+            text = QCoreApplication.translate("OffersPage", "{n} live prices fetched.").format(n=count)
+        page.last_live_message = text
+        page.start_loading()
+
+    def _live_failed(self, exc: BaseException) -> None:
+        page = self.page
+        page.live_button.setEnabled(True)
+        if getattr(exc, "code", "") == "NoAccount":
+            page.last_live_message = QCoreApplication.translate(
+                "OffersPage", "No cloud account yet: add one on the Accounts page to fetch live prices.")
+            page.status_label.setText(page.last_live_message)
+            page.ctx.navigate("accounts")
+            return
+        page.last_live_message = ""
+        page.status_label.setText(QCoreApplication.translate("OffersPage", "Live prices could not be fetched."))
+        page.ctx.errors.report(exc)
+
+    # -- public prices (no account) --------------------------------------------------------------
+    def fetch_public(self) -> None:
+        """Fetch Azure's public price list off the GUI thread, with progress, then reload the table."""
+        page = self.page
+        page.public_button.setEnabled(False)
+        page.public_progress.setRange(0, 0)
+        page.public_progress.show()
+        page.status_label.setText(QCoreApplication.translate("OffersPage", "Fetching Azure's public price list…"))
+        endpoint = str(getattr(page.ctx.settings, "azure_prices_endpoint", "") or "")
+        page.ctx.runner.run(page, refresh_public_prices, endpoint, page.ctx.paths, name="offers.public_prices",
+                            on_done=self._public_done, on_error=self._public_failed,
+                            on_progress=self._public_progress)
+
+    def _public_progress(self, payload: object) -> None:
+        page = self.page
+        done, total, what = payload  # type: ignore[misc]
+        page.public_progress.setRange(0, max(1, int(total)))
+        page.public_progress.setValue(int(done))
+        if what:
+            page.status_label.setText(
+                QCoreApplication.translate("OffersPage", "Fetching Azure's public prices: %1 (%2 of %3)…")
+                .replace("%1", str(what)).replace("%2", str(int(done) + 1)).replace("%3", str(total)))
+
+    def _public_done(self, result: object) -> None:
+        page = self.page
+        page.public_button.setEnabled(True)
+        page.public_progress.hide()
+        offers = getattr(result, "offers", [])
+        missing = getattr(result, "missing", [])
+        fetched = getattr(result, "fetched_at", None)
+        when = fetched.strftime("%Y-%m-%d %H:%M UTC") if fetched else ""
+        text = QCoreApplication.translate(
+            "OffersPage", "%1 Azure prices fetched from the public price list at %2.").replace(
+            "%1", str(len(offers))).replace("%2", when)
+        if missing:
+            text += " " + QCoreApplication.translate(
+                "OffersPage", "No public price for %1: the bundled price is kept.").replace(
+                "%1", ", ".join(key[2] for key, _reason in missing))
+        page.last_live_message = text
+        page.start_loading()
+
+    def _public_failed(self, exc: BaseException) -> None:
+        page = self.page
+        page.public_button.setEnabled(True)
+        page.public_progress.hide()
+        text = exc.text() if hasattr(exc, "text") else str(exc)
+        hint = exc.hint() if hasattr(exc, "hint") else ""
+        page.last_live_message = text + (f" {hint}" if hint else "")
+        page.status_label.setText(page.last_live_message)
+        page.ctx.errors.report(exc)
