@@ -88,10 +88,13 @@ def test_fit_widths_shrinks_only_free_text_columns_and_never_below_their_header(
 
 
 def test_instances_table_headers_are_all_readable_in_a_1024_window(qtbot):
-    """Long ids and account names no longer push the cost columns out of a 1024×640 window."""
+    """Long ids, account names and a guard badge naming every guard no longer push the cost
+    columns out of a 1024×640 window."""
     from types import SimpleNamespace
 
-    from app.ui.cloud.instances_table import ELIDED, fill_rows, fit, make_table
+    from app.core.guards import GuardConfig
+    from app.ui.cloud.instances_table import COL_GUARDS, ELIDED, fill_rows, fit, make_table
+    from app.ui.shared.guards_ui import badge
 
     host = QWidget()
     qtbot.addWidget(host)
@@ -103,7 +106,9 @@ def test_instances_table_headers_are_all_readable_in_a_1024_window(qtbot):
                         provider="tencent", instance_type="GN10Xp.2XLARGE40", zone="ap-shanghai-5", state="running",
                         raw_state="RUNNING", spot=True, public_ip="101.34.122.218", price_per_hour=8.62,
                         currency="CNY")
-    fill_rows(table, [e, e], set(), lambda _e: "—", "")
+    every_guard = badge(GuardConfig(on_idle="stop", budget=300, max_hours=12,
+                                    stop_on_process_exit="train.py", watchdog=True), True)
+    fill_rows(table, [e, e], set(), lambda _e: every_guard, "")
     fit(table)
     header = table.horizontalHeader()
     widths = [header.sectionSize(c) for c in range(table.columnCount())]
@@ -113,3 +118,4 @@ def test_instances_table_headers_are_all_readable_in_a_1024_window(qtbot):
     assert not table.horizontalScrollBar().isVisible()
     for c in ELIDED:
         assert table.item(0, c).toolTip() == table.item(0, c).text()  # the elided text in full
+    assert table.item(0, COL_GUARDS).text() == every_guard and COL_GUARDS in ELIDED

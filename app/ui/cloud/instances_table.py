@@ -2,7 +2,7 @@
 
 The page (:mod:`app.ui.cloud.instances_page`) owns the data and the ticking cost cells; this module
 only knows how an entry is shown. Every header stays readable in a 1024 px window in English and
-Chinese: the free-text columns (instance, account, type, zone, IP) are elided first, their full
+Chinese: the free-text columns (instance, account, type, zone, IP, guards) are elided first, their full
 text in the cell's tooltip (see :mod:`app.ui.shared.fit_columns`).
 """
 
@@ -20,8 +20,9 @@ from app.ui.widgets import configure_record_table
 
 COLUMNS = ("id", "account", "type", "zone", "state", "billing", "ip", "uptime", "price", "cost",
            "projected", "guards")
-COL_STATE, COL_UPTIME, COL_PRICE, COL_COST, COL_PROJECTED = 4, 7, 8, 9, 10
-ELIDED = (0, 1, 2, 3, 6)  # free text: shrinks first when the window is narrow
+COL_STATE, COL_UPTIME, COL_PRICE, COL_COST, COL_PROJECTED, COL_GUARDS = 4, 7, 8, 9, 10, 11
+# free text: shrinks first when the window is narrow (a guard badge can name four guards)
+ELIDED = (0, 1, 2, 3, 6, COL_GUARDS)
 RIGHT_ALIGNED = (COL_UPTIME, COL_PRICE, COL_COST, COL_PROJECTED)
 STATE_COLORS = {
     "running": Qt.GlobalColor.darkGreen,
