@@ -96,7 +96,7 @@ CHANNEL_ATTRS = (
     "transport",
     "timeout",
 )
-CHANNEL_METHODS = ("_wait_for_send_window", "_check_add_window")
+CHANNEL_METHODS = ("_wait_for_send_window", "_check_add_window", "_send_eof")
 PIPE_ATTRS = ("_lock", "_cv", "_event", "_closed")
 SFTP_METHODS = ("_async_request", "_read_packet")
 SFTP_ATTRS = ("_lock", "_expecting", "request_number", "sock")

@@ -20,6 +20,7 @@ import paramiko
 from app.core.errors import LabGpuError
 from app.core.i18n import QT_TRANSLATE_NOOP
 
+from . import fastssh
 from .ssh import Connection
 
 log = logging.getLogger(__name__)
@@ -155,7 +156,7 @@ class LocalForward:
                     data = client.recv(65536)
                     if not data:
                         break
-                    chan.sendall(data)
+                    fastssh.sendall(chan, data)  # never after the far end closed: see fastssh.send
                 if chan in r:
                     data = chan.recv(65536)
                     if not data:

@@ -148,3 +148,93 @@ def test_lean_pipe_reads_like_paramikos_pipe():
     pipe.close()
     assert pipe.read_exact(5) == b"xy"  # fewer only once closed
     assert pipe.read(1) == b""
+
+
+MSG_CHANNEL_EOF = 96
+
+
+def _eof_held_until_the_server_closes(t: paramiko.Transport, chan: paramiko.Channel):
+    """Make the race that dropped loaded test runs happen every time: our EOF for ``chan`` is held
+    on its way out until the transport thread has handled the server's CLOSE of that channel (a
+    command that ended at once). Holds it at both places an EOF can pass: paramiko's
+    ``_send_user_message`` (before the send lock) and ``_send_message`` (under it)."""
+    held: list[str] = []
+
+    def is_our_eof(m) -> bool:
+        raw = m.asbytes()
+        return raw[0] == MSG_CHANNEL_EOF and int.from_bytes(raw[1:5], "big") == chan.remote_chanid
+
+    def hold(name: str):
+        original = getattr(t, name)
+
+        def wrapper(m):
+            if is_our_eof(m) and not held:
+                held.append(name)
+                wait_for(lambda: chan.closed, 30, "the server's CLOSE to be handled")
+            return original(m)
+
+        setattr(t, name, wrapper)
+
+    hold("_send_user_message")
+    hold("_send_message")
+    return held
+
+
+@pytest.mark.parametrize("cipher", ["aes128-gcm@openssh.com", "aes128-ctr"])
+def test_an_eof_racing_the_servers_close_never_drops_the_connection(sshd, cipher):
+    """OpenSSH drops the whole connection when an EOF arrives for a channel it has freed ("ieof packet
+    referred to nonexistent channel"): every other channel on it — a transfer, a tunnel — goes too.
+    fastssh.shutdown_write sends the EOF before our CLOSE or not at all."""
+    t = _transport(sshd, cipher)
+    try:
+        _quiesce(t)
+        mark = len(sshd.log_text())
+        other = _exec(t, "cat")  # another channel on the same connection, like a running transfer
+        chan = t.open_session(timeout=10)
+        chan.exec_command("true")  # ends at once: the server's CLOSE races our EOF
+        held = _eof_held_until_the_server_closes(t, chan)
+        fastssh.shutdown_write(chan)
+        assert held, "the EOF was not sent through the held path"
+        fastssh.sendall(other, b"still here\n")
+        fastssh.shutdown_write(other)
+        assert fastssh.recv_exact(other, 11) == b"still here\n"  # the connection lived on
+        assert other.recv_exit_status() == 0 and t.is_active()
+        assert "nonexistent channel" not in sshd.log_text()[mark:]
+    finally:
+        t.close()
+
+
+def test_paramikos_own_eof_in_that_race_drops_the_connection(sshd):
+    """Why fastssh.shutdown_write exists: the same race with paramiko's Channel.shutdown_write
+    (it checks under the channel's lock and sends after releasing it)."""
+    t = _transport(sshd, "aes128-gcm@openssh.com")
+    try:
+        _quiesce(t)
+        mark = len(sshd.log_text())
+        chan = t.open_session(timeout=10)
+        chan.exec_command("true")
+        _eof_held_until_the_server_closes(t, chan)
+        chan.shutdown_write()
+        wait_for(lambda: not t.is_active(), 30, "sshd to drop the connection")
+        wait_for(lambda: "nonexistent channel" in sshd.log_text()[mark:], 30, "sshd's reason in its log")
+    finally:
+        t.close()
+
+
+def test_data_after_the_servers_close_raises_and_the_connection_lives_on(sshd):
+    t = _transport(sshd, "aes128-gcm@openssh.com")
+    try:
+        _quiesce(t)
+        mark = len(sshd.log_text())
+        chan = t.open_session(timeout=10)
+        chan.exec_command("true")
+        wait_for(lambda: chan.closed, 30, "the server's CLOSE to be handled")
+        with pytest.raises(OSError, match="closed"):
+            fastssh.sendall(chan, b"late data")
+        fastssh.shutdown_write(chan)  # nothing sent: the CLOSE went first
+        check = _exec(t, "echo alive")
+        fastssh.shutdown_write(check)
+        assert fastssh.recv_exact(check, 6) == b"alive\n" and t.is_active()
+        assert "nonexistent channel" not in sshd.log_text()[mark:]
+    finally:
+        t.close()

@@ -194,8 +194,10 @@ def _run(connect, local, remote, direction, *, reconnect=False, **kw):
 def _clean_run(sshd, local, remote, direction):
     """A run on a direct connection, as the app makes it (reconnecting after a drop). No fault is
     injected here, yet loaded suite runs saw such a connection end (2 in 5 full runs, never in
-    isolation; the cause is not known yet): a reconnect is reported as a warning carrying what sshd
-    logged, so the next occurrence can be read, and the convergence below is still required."""
+    isolation). The one drop whose sshd log we caught was sshd refusing an EOF sent after our
+    CLOSE, a race now closed in app.remote.fastssh (tests/remote/test_fastssh.py makes it happen
+    every time); should a drop recur, it is a warning carrying what sshd logged, and the
+    convergence below is still required."""
     mark = len(sshd.log_text())
     r = _run(plain_connect(sshd), local, remote, direction, reconnect=True)
     if r.attempts > 1:

@@ -21,6 +21,8 @@ paramiko's stock paths unchanged):
   the original's) and a ``read_message`` that decrypts AES-GCM packets straight from that buffer
   and cuts the message body out once (paramiko copies every packet five times); other ciphers go
   to the stock ``read_message``. :mod:`app.remote.ssh.dial` calls it for every transport it opens.
+* :func:`shutdown_write` — EOF out, and (with :func:`sendall`) never a message after the channel's
+  CLOSE, which OpenSSH answers by dropping the whole connection (see :mod:`.send`).
 * :class:`LeanPipe` / :func:`recv_exact` — a receive buffer for channels read by one thread
   (the engine's SFTP channels) that wakes the reader once per SFTP reply, not per packet.
 
@@ -39,7 +41,7 @@ from __future__ import annotations
 from .gate import enabled, install
 from .pipe import LeanPipe, recv_exact, use_lean_pipe
 from .read import _fast_read_all, _fast_read_message
-from .send import _usable, sendall
+from .send import _usable, sendall, shutdown_write
 
 __all__ = [
     "LeanPipe",
@@ -50,5 +52,6 @@ __all__ = [
     "install",
     "recv_exact",
     "sendall",
+    "shutdown_write",
     "use_lean_pipe",
 ]

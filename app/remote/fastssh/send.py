@@ -1,5 +1,14 @@
 """The send side: :func:`sendall` builds and encrypts CHANNEL_DATA packets itself and writes a
-burst of them with one ``sendmsg`` (stock ``Channel.send`` where the fast paths are off)."""
+burst of them with one ``sendmsg`` (stock ``Channel.send`` where the fast paths are off).
+
+Never a message after the channel's CLOSE: OpenSSH drops the WHOLE connection (every channel,
+every transfer, every tunnel on it) when data or EOF arrives for a channel it has freed ("ieof
+packet referred to nonexistent channel"). Stock paramiko checks ``closed`` under the channel's lock
+but sends after releasing it, so the transport thread can answer the server's CLOSE in between —
+seen on a loaded machine when a quick command (a hash, a ``true``) closed its channel while our
+thread was sending its EOF. Here the check and the send happen under the transport's
+``clear_to_send_lock``, the lock every message (our CLOSE too) is sent under: a channel still open
+at the check has its data or EOF on the wire before any CLOSE of ours."""
 
 from __future__ import annotations
 
@@ -71,24 +80,52 @@ def _take_window(chan: Any, want: int) -> int:
         return int(first)
 
 
-def _send_packets(chan: Any, view: memoryview) -> None:
-    """Send ``view`` (window already reserved) as CHANNEL_DATA packets in one socket write."""
-    t = chan.transport
+def _hold_clear_to_send(t: Any) -> None:
+    """Take the transport's ``clear_to_send_lock`` once no key exchange runs (the gate of
+    ``Transport._send_user_message``); the caller sends, then releases it."""
     start = time.time()
-    while True:  # the gate of Transport._send_user_message: never send during a key exchange
+    while True:
         t.clear_to_send.wait(0.1)
         if not t.active:
             raise EOFError("connection closed")
         t.clear_to_send_lock.acquire()
         if t.clear_to_send.is_set():
-            break
+            return
         t.clear_to_send_lock.release()
         if time.time() > start + t.clear_to_send_timeout:
             raise paramiko.SSHException("Key-exchange timed out waiting for key negotiation")
+
+
+def shutdown_write(chan: paramiko.Channel) -> None:
+    """Send EOF on ``chan`` (like ``Channel.shutdown_write``) unless its CLOSE is already on its
+    way: then nothing is sent (see the module docstring)."""
+    t = getattr(chan, "transport", None)
+    if t is None or not enabled(t):
+        chan.shutdown_write()
+        return
+    _hold_clear_to_send(t)
     try:
+        with chan.lock:
+            if chan.closed:
+                return
+            m = chan._send_eof()
+        if m is not None:
+            t._send_message(m)
+    finally:
+        t.clear_to_send_lock.release()
+
+
+def _send_packets(chan: Any, view: memoryview, fast: bool = True) -> None:
+    """Send ``view`` (window already reserved) as CHANNEL_DATA packets in one socket write
+    (``fast``), or one paramiko message per packet; never after the channel's CLOSE."""
+    t = chan.transport
+    _hold_clear_to_send(t)
+    try:
+        if chan.closed:  # our CLOSE was sent or waits for this lock: data now would kill the connection
+            raise OSError("Socket is closed")
         pk = t.packetizer
         with getattr(pk, _P + "write_lock"):
-            if not getattr(pk, _P + "aead_out"):  # a rekey changed the cipher: stock path
+            if not fast or not getattr(pk, _P + "aead_out"):  # another cipher, or a rekey changed it
                 _send_stock(chan, view)
                 return
             engine = getattr(pk, _P + "block_engine_out")
@@ -166,17 +203,19 @@ def sendall(chan: paramiko.Channel, data: bytes | bytearray | memoryview) -> Non
 
     Raises EOFError/OSError/SSHException when the channel or connection is gone."""
     view = memoryview(data).cast("B")
-    if not _usable(chan):
+    t = getattr(chan, "transport", None)
+    if t is None or not enabled(t):  # an untested paramiko: its own send only
         while view:
             n = chan.send(view)
             if n <= 0:
                 raise EOFError("channel closed")
             view = view[n:]
         return
+    fast = _usable(chan)
     while view:
         n = _take_window(chan, min(len(view), BURST))
         if n <= 0:
             raise EOFError("channel closed")
-        _send_packets(chan, view[:n])
+        _send_packets(chan, view[:n], fast)
         view = view[n:]
 

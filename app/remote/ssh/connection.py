@@ -17,6 +17,7 @@ from app.core.errors import LabGpuError
 from app.core.hosts import HostRecord
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.paths import Paths, default_paths
+from app.remote import fastssh
 from app.remote.hostkeys import AcceptCallback, HostKeyError, KnownHosts
 
 from .dial import dial
@@ -227,8 +228,8 @@ class Connection:
         try:
             chan.exec_command(command)
             if stdin is not None:
-                chan.sendall(stdin)
-            chan.shutdown_write()
+                fastssh.sendall(chan, stdin)
+            fastssh.shutdown_write(chan)  # a command that ends at once has its CLOSE racing this EOF
             while True:
                 if chan.recv_ready():
                     out += chan.recv(65536)
@@ -276,7 +277,7 @@ class Connection:
         try:
             chan.set_combine_stderr(True)
             chan.exec_command(command)
-            chan.shutdown_write()
+            fastssh.shutdown_write(chan)
         except BaseException:
             chan.close()
             raise

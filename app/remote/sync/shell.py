@@ -118,7 +118,7 @@ class RemoteShell:
         try:
             if stdin:
                 fastssh.sendall(chan, stdin)
-            chan.shutdown_write()
+            fastssh.shutdown_write(chan)  # never after the CLOSE of a command that ended at once
             while True:
                 data = chan.recv(1 << 20)
                 if not data:

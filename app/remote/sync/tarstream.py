@@ -196,7 +196,7 @@ class TarUploads(Uploads):
             self.progress.add(payload)
             out, err = bytearray(), bytearray()
             try:
-                chan.shutdown_write()
+                fastssh.shutdown_write(chan)
                 while True:
                     data = chan.recv(65536)
                     if not data:
