@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import os
 import socket
+from pathlib import Path
 
 import paramiko
 import pytest
@@ -153,11 +154,19 @@ def test_lean_pipe_reads_like_paramikos_pipe():
 MSG_CHANNEL_EOF = 96
 
 
-def _eof_held_until_the_server_closes(t: paramiko.Transport, chan: paramiko.Channel):
+def _command_ending_on_a_flag(t: paramiko.Transport, flag: Path) -> paramiko.Channel:
+    """A command on its own channel that ends (and so has its channel closed by the server) only
+    once ``flag`` exists: the test decides when the server's CLOSE comes."""
+    chan = t.open_session(timeout=10)
+    chan.exec_command(f"while [ ! -e {flag} ]; do sleep 0.05; done")
+    return chan
+
+
+def _eof_held_until_the_server_closes(t: paramiko.Transport, chan: paramiko.Channel, flag: Path):
     """Make the race that dropped loaded test runs happen every time: our EOF for ``chan`` is held
-    on its way out until the transport thread has handled the server's CLOSE of that channel (a
-    command that ended at once). Holds it at both places an EOF can pass: paramiko's
-    ``_send_user_message`` (before the send lock) and ``_send_message`` (under it)."""
+    on its way out, the command is told to end (``flag``), and the EOF goes on only once the
+    transport thread has handled the server's CLOSE. Holds it at both places an EOF can pass:
+    paramiko's ``_send_user_message`` (before the send lock) and ``_send_message`` (under it)."""
     held: list[str] = []
 
     def is_our_eof(m) -> bool:
@@ -170,6 +179,7 @@ def _eof_held_until_the_server_closes(t: paramiko.Transport, chan: paramiko.Chan
         def wrapper(m):
             if is_our_eof(m) and not held:
                 held.append(name)
+                flag.touch()
                 wait_for(lambda: chan.closed, 30, "the server's CLOSE to be handled")
             return original(m)
 
@@ -190,9 +200,9 @@ def test_an_eof_racing_the_servers_close_never_drops_the_connection(sshd, cipher
         _quiesce(t)
         mark = len(sshd.log_text())
         other = _exec(t, "cat")  # another channel on the same connection, like a running transfer
-        chan = t.open_session(timeout=10)
-        chan.exec_command("true")  # ends at once: the server's CLOSE races our EOF
-        held = _eof_held_until_the_server_closes(t, chan)
+        flag = sshd.remote_dir(f"fastssh-race-{cipher}") / "end"
+        chan = _command_ending_on_a_flag(t, flag)  # its CLOSE will race our EOF
+        held = _eof_held_until_the_server_closes(t, chan, flag)
         fastssh.shutdown_write(chan)
         assert held, "the EOF was not sent through the held path"
         fastssh.sendall(other, b"still here\n")
@@ -211,10 +221,11 @@ def test_paramikos_own_eof_in_that_race_drops_the_connection(sshd):
     try:
         _quiesce(t)
         mark = len(sshd.log_text())
-        chan = t.open_session(timeout=10)
-        chan.exec_command("true")
-        _eof_held_until_the_server_closes(t, chan)
+        flag = sshd.remote_dir("fastssh-race-paramiko") / "end"
+        chan = _command_ending_on_a_flag(t, flag)
+        held = _eof_held_until_the_server_closes(t, chan, flag)
         chan.shutdown_write()
+        assert held == ["_send_user_message"]
         wait_for(lambda: not t.is_active(), 30, "sshd to drop the connection")
         wait_for(lambda: "nonexistent channel" in sshd.log_text()[mark:], 30, "sshd's reason in its log")
     finally:
