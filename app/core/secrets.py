@@ -24,8 +24,8 @@ log = logging.getLogger(__name__)
 SERVICE = "labgpu"
 _lock = threading.Lock()
 
-# A Secret Service can lose its default collection for a moment: gnome-keyring reloads a keyring
-# whose file changed (another program wrote to it) and, meanwhile, "aliases/default" does not exist;
+# A Secret Service can lose its default collection for a moment: with several programs using one
+# gnome-keyring, "aliases/default" sometimes does not resolve (why inside the daemon is not known);
 # keyring then tries to create a new collection and fails ("Prompt dismissed"), or the daemon is
 # being restarted (NoReply, ServiceUnknown). Such a call is tried again, twice at most, before the
 # error is shown: measured here, 1 call in about 900 failed so with six programs using one keyring.
