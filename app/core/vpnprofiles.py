@@ -405,7 +405,10 @@ def _refused(d: Directive) -> ProfileError:
 
 
 def _read_ref(name: str, ref: str, base_dir: Path | None, d: Directive) -> str:
-    path = Path(ref).expanduser()
+    try:
+        path = Path(ref).expanduser()
+    except RuntimeError:  # "~nosuchuser": no home to expand to; read the name as written (it will not be found)
+        path = Path(ref)
     if not path.is_absolute():
         if base_dir is None:
             raise ProfileError(

@@ -179,6 +179,15 @@ def test_any_profile_is_accepted_or_refused_with_labgpus_own_error(data, allow_s
     assert parse_ovpn(prof.text, None, allow_scripts=allow_scripts).text == prof.text
 
 
+@pytest.mark.parametrize("base", [None, "tmp"])
+def test_a_file_under_an_unknown_users_home_is_refused_not_a_traceback(base, tmp_path):
+    """Found by the fuzzer above: 'ca ~0' (the home of a user "0" that does not exist) made
+    Path.expanduser raise RuntimeError out of the importer."""
+    with pytest.raises(LabGpuError) as err:
+        parse_ovpn(b"client\nremote vpn.example.org 1194\nca ~0\n", tmp_path if base else None)
+    assert err.value.code == "VpnProfileFile" and "~0" in err.value.text()
+
+
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(profiles())
 def test_serialize_reads_back_the_same_directives(data):
