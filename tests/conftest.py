@@ -9,10 +9,19 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as _hypothesis_settings
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("QT_SCALE_FACTOR", "1")
 os.environ.pop("LABGPU_HOME", None)
+
+# The fuzzers (tests/core/test_fuzz_*.py) try the same inputs on every run, so the suite fails only
+# when the code changed, never on a lucky draw. To hunt for new cases with fresh random inputs:
+#   HYPOTHESIS_PROFILE=explore pytest tests/core -k fuzz
+# and add what it finds as an @example or a plain test.
+_hypothesis_settings.register_profile("ci", derandomize=True, database=None, print_blob=True)
+_hypothesis_settings.register_profile("explore", derandomize=False, database=None, print_blob=True)
+_hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:

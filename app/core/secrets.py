@@ -26,11 +26,15 @@ _lock = threading.Lock()
 
 # A Secret Service can lose its default collection for a moment: with several programs using one
 # gnome-keyring, "aliases/default" sometimes does not resolve (why inside the daemon is not known);
-# keyring then tries to create a new collection and fails ("Prompt dismissed"), or the daemon is
-# being restarted (NoReply, ServiceUnknown). Such a call is tried again, twice at most, before the
-# error is shown: measured here, 1 call in about 900 failed so with six programs using one keyring.
+# keyring then tries to create a new collection and fails ("Prompt dismissed"). Or the daemon is
+# being restarted: gnome-keyring 42 aborts now and then with several programs using it (a GLib
+# assertion) and D-Bus starts it again on the next call, so a call in flight gets NoReply /
+# ServiceUnknown, or NoSession when its encryption session was opened with the daemon that died.
+# Such a call is tried again, twice at most, from the start (a new connection and session) before
+# the error is shown: measured here, 1 call in about 900 failed so with six programs using one keyring.
 RETRY_DELAYS = (0.2, 1.0)
 _TRANSIENT_CAUSES = ("ItemNotFoundException", "SecretServiceNotAvailableException")
+_TRANSIENT_DBUS_ERRORS = ("org.freedesktop.Secret.Error.NoSession",)
 _sleep: Callable[[float], None] = time.sleep  # tests put a fake clock here
 
 # Backends that only obfuscate or do nothing: refused.
@@ -124,7 +128,7 @@ def _transient(exc: BaseException) -> bool:
     e: BaseException | None = exc
     while e is not None and id(e) not in seen:
         seen.add(id(e))
-        if type(e).__name__ in _TRANSIENT_CAUSES:
+        if type(e).__name__ in _TRANSIENT_CAUSES or getattr(e, "name", None) in _TRANSIENT_DBUS_ERRORS:
             return True
         e = e.__cause__ or e.__context__
     return False
