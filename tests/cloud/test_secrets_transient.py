@@ -113,6 +113,10 @@ def test_a_keyring_daemon_that_crashed_is_started_again_and_keeps_what_was_store
     assert waits == []  # the call waited for D-Bus to start it: not even a retry
     after = keyring_daemon.daemon_pid()
     assert after and after != before
+    from tests.fixtures.keyring_service import _daemon_log_tail  # what the fixture's warning shows
+
+    said = _daemon_log_tail(keyring_daemon, before)
+    assert f"gnome-keyring-daemon:{before}" in said and f"gnome-keyring-daemon:{after}" not in said
     secrets.set_secret("account:crash:secret", "changed")
     assert secrets.get_secret("account:crash:secret") == "changed"
     assert secrets.delete_secret("account:crash:secret") is True
