@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtWidgets import QLabel, QPushButton, QWidget
 
 
@@ -87,15 +88,20 @@ def test_fit_widths_shrinks_only_free_text_columns_and_never_below_their_header(
     assert fit_widths([200, 150], [180, 140], [0, 1], 100) == [180, 140]  # cannot fit: headers win, it scrolls
 
 
-def test_instances_table_headers_are_all_readable_in_a_1024_window(qtbot):
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_instances_table_headers_are_all_readable_in_a_1024_window(qtbot, language):
     """Long ids, account names and a guard badge naming every guard no longer push the cost
-    columns out of a 1024×640 window."""
+    columns out of a 1024×640 window, in either language (CJK text is measured in its own font)."""
     from types import SimpleNamespace
 
+    from PySide6.QtWidgets import QApplication
+
     from app.core.guards import GuardConfig
+    from app.ui import i18n
     from app.ui.cloud.instances_table import COL_GUARDS, ELIDED, fill_rows, fit, make_table
     from app.ui.shared.guards_ui import badge
 
+    i18n.install(QApplication.instance(), language)  # English is put back after every test
     host = QWidget()
     qtbot.addWidget(host)
     table = make_table(host)

@@ -53,8 +53,9 @@ def refit(table: QTableView, elide: Sequence[int]) -> None:
     header = table.horizontalHeader()
     n = model.columnCount()
     need, floor = [], []
+    least = header.minimumSectionSize()  # Qt never makes a section narrower (a short CJK header is)
     for c in range(n):
-        head = header.sectionSizeFromContents(c).width()
+        head = max(header.sectionSizeFromContents(c).width(), least)
         need.append(max(head, table.sizeHintForColumn(c)))
         floor.append(head)
     avail = table.viewport().width()
