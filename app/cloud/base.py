@@ -71,6 +71,12 @@ class NotSupportedError(CloudError):
     """The provider cannot do this (its spec does not declare the capability)."""
 
 
+class StopRefusedError(CloudError):
+    """The cloud will not stop this instance (e.g. AWS and a one-time spot instance): terminating is
+    the only way to end its bill. Guards and the Stop button take that alternative (see the AWS
+    plugin's stop and app/watch/watcher.py)."""
+
+
 @dataclass(frozen=True)
 class LaunchRequest:
     instance_type: str
