@@ -15,7 +15,17 @@ from app.cloud.tencent import DOCUMENTED_ERROR_CODES, TencentProvider, key_pair_
 from tests.fixtures.tencent_cvm_server import TEST_SECRET_ID, TYPES
 from tests.fixtures.tencent_server import tencent_account, tencent_creds
 
-PUBKEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOtestkeytestkeytestkeytestkeytestkeytest labgpu@test"
+def _rsa_public_key(comment: str = "labgpu@test") -> str:
+    """A real OpenSSH RSA public key line: ImportKeyPair takes "OpenSSH RSA 格式" only."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    line = key.public_key().public_bytes(serialization.Encoding.OpenSSH, serialization.PublicFormat.OpenSSH)
+    return line.decode() + " " + comment
+
+
+PUBKEY = _rsa_public_key()
 
 
 @pytest.fixture
@@ -117,7 +127,8 @@ def test_on_demand_launch_runs_and_is_tagged_and_locked_down(tencent_server, pro
     acct, creds = tencent_account(tencent_server), tencent_creds()
     with base.collect_request_ids() as ids:
         launched = provider.launch(acct, creds, _req(), progress=lambda s, m="": steps.append((s, m)))
-    assert launched.state == "pending"  # returned at once: the launcher records it, then waits
+    # returned once past PENDING (a LAUNCH_FAILED instance is a zone to move on from, not a launch)
+    assert launched.state == "running"
     inst = provider.wait_running(acct, creds, launched.id)
     assert inst.state == "running"
     assert not inst.spot
@@ -131,7 +142,8 @@ def test_on_demand_launch_runs_and_is_tagged_and_locked_down(tencent_server, pro
     assert run["InstanceChargeType"] == "POSTPAID_BY_HOUR"
     assert "InstanceMarketOptions" not in run
     assert run["ClientToken"] == "token-1"
-    assert run["SystemDisk"]["DiskSize"] == 80
+    assert run["SystemDisk"] == {"DiskSize": 80}  # the type in stock, as Tencent picks it by default
+    assert run["VirtualPrivateCloud"] == {"VpcId": "DEFAULT", "SubnetId": "DEFAULT"}
     assert run["ImageId"] == "img-gpucuda1"
     sg = run["SecurityGroupIds"][0]
     assert tencent_server.ingress_rules(sg) == [
@@ -143,8 +155,14 @@ def test_on_demand_launch_runs_and_is_tagged_and_locked_down(tencent_server, pro
             "PolicyDescription": "LabGPU SSH",
         }
     ]
-    # state-changing calls report their request ids (ImportKeyPair, CreateSecurityGroup, policies, Run)
-    assert len(ids) == 4
+    assert tencent_server.egress_rules(sg) == [
+        {"Protocol": "ALL", "CidrBlock": "0.0.0.0/0", "Action": "ACCEPT", "PolicyDescription": "LabGPU outbound"}
+    ]
+    assert tencent_server.ssh_allowed(inst.id, "198.51.100.7")
+    assert not tencent_server.ssh_allowed(inst.id, "198.51.100.8")
+    # state-changing calls report their request ids (ImportKeyPair, CreateSecurityGroup, inbound rule,
+    # outbound rule, RunInstances)
+    assert len(ids) == 5
 
 
 def test_client_token_gives_one_instance_for_retries_and_crashes(tencent_server, provider):
@@ -329,7 +347,7 @@ def test_existing_key_is_reused_and_a_name_clash_never_overwrites(tencent_server
     acct, creds = tencent_account(tencent_server), tencent_creds()
     k1 = provider._ensure_key(acct, creds, _req())
     assert provider._ensure_key(acct, creds, _req()) == k1
-    other = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDifferentkeydifferentkeydifferentkeydiff x"
+    other = _rsa_public_key("x")
     k2 = provider._ensure_key(acct, creds, _req(public_key=other))
     assert k2 != k1
     assert [kp["KeyName"] for kp in tencent_server.key_pairs] == ["labgpu_test", "labgpu_test_2"]

@@ -42,17 +42,27 @@ log = logging.getLogger("app.cloud.tencent")
 API_VERSION = "2017-03-12"
 DEFAULT_SPOT_FRACTION = 0.8  # default spot max price: this fraction of the pay-as-you-go price
 
-# Tencent instance states → base.STATES
+# Tencent instance states → base.STATES: the InstanceState values DescribeInstances lists (Instance model,
+# tencentcloud/cvm/v20170312/models.py; https://cloud.tencent.com/document/api/213/15753#InstanceStatus).
+# raw_state keeps Tencent's own name, so rescue mode or a live migration shows as what it is.
 STATE_MAP = {
     "PENDING": "pending",
-    "LAUNCH_FAILED": "failed",
+    "LAUNCH_FAILED": "failed",  # 创建失败: nothing was created, nothing bills
     "RUNNING": "running",
-    "STOPPED": "stopped",
+    "STOPPED": "stopped",  # with StopChargingMode KEEP_CHARGING compute still bills (see raw_state)
     "STARTING": "starting",
     "STOPPING": "stopping",
     "REBOOTING": "running",
-    "SHUTDOWN": "terminated",  # stopped awaiting destruction (what a terminated instance shows)
+    # 停止待销毁: isolated, waiting to be destroyed (restorable from the recycle bin); compute no longer bills
+    "SHUTDOWN": "terminated",
     "TERMINATING": "terminating",
+    # Rescue mode and live migration: the instance is up in Tencent's hands and bills like a running one.
+    "ENTER_RESCUE_MODE": "running",
+    "RESCUE_MODE": "running",
+    "EXIT_RESCUE_MODE": "running",
+    "ENTER_SERVICE_LIVE_MIGRATE": "running",
+    "SERVICE_LIVE_MIGRATE": "running",
+    "EXIT_SERVICE_LIVE_MIGRATE": "running",
 }
 
 # GPU model per instance family, for families missing from the bundled catalog.
@@ -134,7 +144,10 @@ def _service_host(host: str, service: str) -> str:
 
 
 def currency_for(account: Account) -> str:
-    """The international site bills in USD, the China site in CNY."""
+    """The currency the account's site bills and prices in: the international site
+    (cvm.intl.tencentcloudapi.com, www.tencentcloud.com, whose CVM price list is in USD:
+    https://www.tencentcloud.com/pricing/cvm) in USD, the China site (cloud.tencent.com) in CNY. A
+    custom endpoint (a gateway, the test peer) says so in the account's "currency" extra."""
     host, _ = parse_endpoint(account.endpoint)
     return "USD" if ".intl." in host else account.extra.get("currency", "CNY")
 

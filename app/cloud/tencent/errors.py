@@ -82,6 +82,80 @@ _ERRORS: dict[str, tuple[type[CloudError], str, str]] = {
         QT_TRANSLATE_NOOP("LabGPU", "{instance_type} is sold out in {zone}."),
         QT_TRANSLATE_NOOP("LabGPU", "Try another zone of {region} or another instance type."),
     ),
+    # The capacity, stock and unsupported-type codes RunInstances lists
+    # (https://cloud.tencent.com/document/api/213/15730, tencentcloud/cvm/v20170312/errorcodes.py).
+    "ResourceUnavailable.InstanceType": (
+        CapacityError,
+        QT_TRANSLATE_NOOP("LabGPU", "Tencent Cloud does not sell {instance_type} in {zone} right now."),
+        QT_TRANSLATE_NOOP("LabGPU", "Try another zone of {region} or another instance type."),
+    ),
+    "ResourceNotFound.InvalidZoneInstanceType": (
+        CapacityError,
+        QT_TRANSLATE_NOOP("LabGPU", "Zone {zone} does not offer {instance_type}."),
+        QT_TRANSLATE_NOOP("LabGPU", "Try another zone of {region} or another instance type."),
+    ),
+    "ResourcesSoldOut.AvailableZone": (
+        CapacityError,
+        QT_TRANSLATE_NOOP("LabGPU", "Zone {zone} is sold out."),
+        QT_TRANSLATE_NOOP("LabGPU", "Try another zone of {region} or another instance type."),
+    ),
+    "ResourceInsufficient.AvailabilityZoneSoldOut": (
+        CapacityError,
+        QT_TRANSLATE_NOOP("LabGPU", "Zone {zone} is sold out."),
+        QT_TRANSLATE_NOOP("LabGPU", "Try another zone of {region} or another instance type."),
+    ),
+    "InvalidParameter.InstanceTypeNotSupport": (
+        NotFoundError,
+        QT_TRANSLATE_NOOP("LabGPU", "Tencent Cloud does not support instance type {instance_type} for this launch."),
+        QT_TRANSLATE_NOOP(
+            "LabGPU", "Refresh prices to see which types each zone sells, then pick one of those."
+        ),
+    ),
+    "UnsupportedOperation.NoInstanceTypeSupportSpot": (
+        CloudError,
+        QT_TRANSLATE_NOOP("LabGPU", "{instance_type} cannot be launched as a spot instance."),
+        QT_TRANSLATE_NOOP("LabGPU", "Launch it on demand, or pick a type that Tencent Cloud sells as spot."),
+    ),
+    # Not the instance type: a zone short of cloud disks or of addresses in its default subnet. Another
+    # zone has its own disks and subnet, so these move on like a capacity error, saying what ran out.
+    "ResourceInsufficient.CloudDiskSoldOut": (
+        CapacityError,
+        QT_TRANSLATE_NOOP("LabGPU", "The system disk type {disk_type} is sold out in {zone}."),
+        QT_TRANSLATE_NOOP(
+            "LabGPU", "Try another zone, or leave the disk type empty so Tencent Cloud picks one in stock."
+        ),
+    ),
+    "InvalidParameter.InvalidCloudDiskSoldOut": (
+        CapacityError,
+        QT_TRANSLATE_NOOP("LabGPU", "The system disk type {disk_type} is sold out in {zone}."),
+        QT_TRANSLATE_NOOP(
+            "LabGPU", "Try another zone, or leave the disk type empty so Tencent Cloud picks one in stock."
+        ),
+    ),
+    "UnsupportedOperation.SystemDiskType": (
+        CloudError,
+        QT_TRANSLATE_NOOP("LabGPU", "{instance_type} cannot use the system disk type {disk_type}."),
+        QT_TRANSLATE_NOOP(
+            "LabGPU", "Leave the account's disk type empty so Tencent Cloud picks one the type supports."
+        ),
+    ),
+    "ResourceInsufficient.CidrBlock": (
+        CapacityError,
+        QT_TRANSLATE_NOOP("LabGPU", "The default subnet in {zone} has no free addresses left."),
+        QT_TRANSLATE_NOOP(
+            "LabGPU", "Try another zone, or free addresses in the VPC console (release unused instances)."
+        ),
+    ),
+    "ResourcesSoldOut.EipInsufficient": (
+        CloudError,
+        QT_TRANSLATE_NOOP("LabGPU", "Tencent Cloud has no public IP addresses left in {region}."),
+        QT_TRANSLATE_NOOP("LabGPU", "Retry later or launch in another region."),
+    ),
+    "InvalidPublicKey.Malformed": (
+        CloudError,
+        QT_TRANSLATE_NOOP("LabGPU", "Tencent Cloud refused the SSH public key: it accepts OpenSSH RSA keys only."),
+        QT_TRANSLATE_NOOP("LabGPU", "Launch with an RSA key (ssh-keygen -t rsa -b 3072) or let LabGPU make one."),
+    ),
     "InvalidParameterValue.InstanceTypeNotFound": (
         NotFoundError,
         QT_TRANSLATE_NOOP("LabGPU", "Tencent Cloud does not offer instance type {instance_type} in {zone}."),
@@ -152,11 +226,6 @@ _ERRORS: dict[str, tuple[type[CloudError], str, str]] = {
         QT_TRANSLATE_NOOP("LabGPU", "Tencent Cloud is throttling this account's API calls."),
         QT_TRANSLATE_NOOP("LabGPU", "Wait a minute and retry; close other tools using the same key."),
     ),
-    "ResourceNotFound.NoDefaultVpc": (
-        CloudError,
-        QT_TRANSLATE_NOOP("LabGPU", "This account has no default VPC in {region}."),
-        QT_TRANSLATE_NOOP("LabGPU", "Create the default VPC in the VPC console (one click), then retry."),
-    ),
     "InvalidInstanceId.NotFound": (
         NotFoundError,
         QT_TRANSLATE_NOOP("LabGPU", "Tencent Cloud has no such instance ({detail})."),
@@ -179,7 +248,8 @@ _ERRORS: dict[str, tuple[type[CloudError], str, str]] = {
         ),  # noqa: E501 - one string for lupdate
     ),
 }
-# Older API versions answer the CAM refusal without the AuthFailure prefix.
+# CVM answers the CAM refusal as UnauthorizedOperation (cvm/v20170312/errorcodes.py); the common
+# code is AuthFailure.UnauthorizedOperation (https://cloud.tencent.com/document/api/213/15694).
 _ERRORS["UnauthorizedOperation"] = _ERRORS["AuthFailure.UnauthorizedOperation"]
 
 _GENERIC = (
@@ -216,6 +286,7 @@ def map_error(
         "max_price": "?",
         "currency": "CNY",
         "endpoint": "?",
+        "disk_type": "?",
     }
     params.update({k: v for k, v in context.items() if v not in (None, "")})
     # Tencent's own message may quote the request but never a secret; keep it one line and short.

@@ -84,8 +84,7 @@ class TencentLaunch(TencentClient):
             )
         wanted = " ".join(req.public_key.split()[:2])
         base_name = key_pair_name(req.ssh_key_name or "labgpu")
-        response = self._call(account, creds, "DescribeKeyPairs", {"Limit": 100})
-        existing = response.get("KeyPairSet") or []
+        existing = self._key_pairs(account, creds)
         for kp in existing:
             if " ".join((kp.get("PublicKey") or "").split()[:2]) == wanted:
                 return str(kp["KeyId"])
@@ -102,6 +101,46 @@ class TencentLaunch(TencentClient):
             state_changing=True,
         )
         return str(response["KeyId"])
+
+    def _key_pairs(self, account: Account, creds: Credentials) -> list[dict[str, Any]]:
+        """Every key pair of the region: DescribeKeyPairs returns at most 100 a page ("最大值为100",
+        https://cloud.tencent.com/document/api/213/15699), so Offset walks on to TotalCount."""
+        out: list[dict[str, Any]] = []
+        for _page in range(50):  # 5000 key pairs at most: far above the account quota
+            response = self._call(account, creds, "DescribeKeyPairs", {"Offset": len(out), "Limit": 100})
+            batch = list(response.get("KeyPairSet") or [])
+            out.extend(batch)
+            if not batch or len(out) >= int(response.get("TotalCount") or 0):
+                break
+        return out
+
+    def _ssh_rule_present(self, account: Account, creds: Credentials, sg_id: str, cidr: str) -> tuple[bool, bool]:
+        """(an ACCEPT rule for TCP 22 from cidr is there, any outbound rule is there)
+        (DescribeSecurityGroupPolicies, https://cloud.tencent.com/document/api/215/15804)."""
+        response = self._call(
+            account, creds, "DescribeSecurityGroupPolicies", {"SecurityGroupId": sg_id}, service="vpc"
+        )
+        policies = response.get("SecurityGroupPolicySet") or {}
+        ssh = any(
+            str(r.get("Protocol", "")).upper() == "TCP"
+            and str(r.get("Port", "")) == "22"
+            and r.get("CidrBlock") == cidr
+            and r.get("Action") == "ACCEPT"
+            for r in policies.get("Ingress") or []
+        )
+        return ssh, bool(policies.get("Egress"))
+
+    def _add_rules(self, account: Account, creds: Credentials, sg_id: str, direction: str, rule: dict[str, Any]) -> None:
+        """One direction per request: "一次请求中只能创建单个方向的规则"
+        (CreateSecurityGroupPolicies, https://cloud.tencent.com/document/api/215/15807)."""
+        self._call(
+            account,
+            creds,
+            "CreateSecurityGroupPolicies",
+            {"SecurityGroupId": sg_id, "SecurityGroupPolicySet": {direction: [rule]}},
+            service="vpc",
+            state_changing=True,
+        )
 
     def _ensure_security_group(self, account: Account, creds: Credentials, cidr: str) -> str:
         if not cidr:
@@ -122,53 +161,54 @@ class TencentLaunch(TencentClient):
             {"Filters": [{"Name": "security-group-name", "Values": [name]}], "Limit": "20"},
             service="vpc",
         )
-        for sg in found.get("SecurityGroupSet") or []:
-            if sg.get("SecurityGroupName") == name:
-                return str(sg["SecurityGroupId"])
-        created = self._call(
-            account,
-            creds,
-            "CreateSecurityGroup",
-            {
-                "GroupName": name,
-                "GroupDescription": f"LabGPU: SSH from {cidr} only",
-                "ProjectId": "0",
-                "Tags": [{"Key": LABGPU_TAG_KEY, "Value": LABGPU_TAG_VALUE}],
-            },
-            service="vpc",
-            state_changing=True,
+        sg_id = next(
+            (
+                str(sg["SecurityGroupId"])
+                for sg in found.get("SecurityGroupSet") or []
+                if sg.get("SecurityGroupName") == name
+            ),
+            "",
         )
-        sg_id = str(created["SecurityGroup"]["SecurityGroupId"])
-        self._call(
-            account,
-            creds,
-            "CreateSecurityGroupPolicies",
-            {
-                "SecurityGroupId": sg_id,
-                "SecurityGroupPolicySet": {
-                    "Ingress": [
-                        {
-                            "Protocol": "TCP",
-                            "Port": "22",
-                            "CidrBlock": cidr,
-                            "Action": "ACCEPT",
-                            "PolicyDescription": "LabGPU SSH",
-                        }
-                    ],
-                    "Egress": [
-                        {
-                            "Protocol": "ALL",
-                            "Port": "ALL",
-                            "CidrBlock": "0.0.0.0/0",
-                            "Action": "ACCEPT",
-                            "PolicyDescription": "LabGPU outbound",
-                        }
-                    ],
+        if sg_id:
+            # A group of this name may have lost its rule (a launch cut short between the two calls, or a
+            # rule deleted in the console): a new group denies everything, so never reuse it empty.
+            has_ssh, has_egress = self._ssh_rule_present(account, creds, sg_id, cidr)
+        else:
+            created = self._call(
+                account,
+                creds,
+                "CreateSecurityGroup",
+                {
+                    "GroupName": name,
+                    "GroupDescription": f"LabGPU: SSH from {cidr} only",
+                    "ProjectId": "0",
+                    "Tags": [{"Key": LABGPU_TAG_KEY, "Value": LABGPU_TAG_VALUE}],
                 },
-            },
-            service="vpc",
-            state_changing=True,
-        )
+                service="vpc",
+                state_changing=True,
+            )
+            sg_id = str(created["SecurityGroup"]["SecurityGroupId"])
+            has_ssh = has_egress = False
+        if not has_ssh:
+            self._add_rules(
+                account,
+                creds,
+                sg_id,
+                "Ingress",
+                {"Protocol": "TCP", "Port": "22", "CidrBlock": cidr, "Action": "ACCEPT",
+                 "PolicyDescription": "LabGPU SSH"},
+            )
+        if not has_egress:
+            # All outbound traffic: Protocol ALL and no Port ("只有当Protocol字段是TCP或UDP时，Port字段才被
+            # 接受", https://cloud.tencent.com/document/api/215/15807).
+            self._add_rules(
+                account,
+                creds,
+                sg_id,
+                "Egress",
+                {"Protocol": "ALL", "CidrBlock": "0.0.0.0/0", "Action": "ACCEPT",
+                 "PolicyDescription": "LabGPU outbound"},
+            )
         return sg_id
 
     def login_user_for_image(self, account: Account, creds: Credentials, image_id: str) -> str:
@@ -197,7 +237,7 @@ class TencentLaunch(TencentClient):
         security_group_id: str,
         max_price: float | None,
         bandwidth_mbps: int = 100,
-        disk_type: str = "CLOUD_PREMIUM",
+        disk_type: str = "",
         login_user: str = "",
     ) -> dict[str, Any]:
         """The RunInstances request body (public so a test checks every field against the SDK)."""
@@ -219,7 +259,14 @@ class TencentLaunch(TencentClient):
             "Placement": {"Zone": zone},
             "InstanceType": req.instance_type,
             "ImageId": image_id,
-            "SystemDisk": {"DiskType": disk_type, "DiskSize": int(req.disk_gb)},
+            # DiskType left out unless the account names one: "默认取值：当前有库存的硬盘类型" (the type in
+            # stock; SystemDisk, tencentcloud/cvm/v20170312/models.py) instead of a fixed CLOUD_PREMIUM
+            # that newer zones do not sell.
+            "SystemDisk": dict({"DiskType": disk_type} if disk_type else {}, DiskSize=int(req.disk_gb)),
+            # The account's default VPC and subnet: "若在创建子机时VpcId与SubnetId同时传入DEFAULT，则强制
+            # 使用默认vpc网络" (VirtualPrivateCloud, models.py; https://cloud.tencent.com/document/api/213/15730);
+            # without it the instance would go to the retired classic network.
+            "VirtualPrivateCloud": {"VpcId": "DEFAULT", "SubnetId": "DEFAULT"},
             "InternetAccessible": {
                 "InternetChargeType": "TRAFFIC_POSTPAID_BY_HOUR",
                 "InternetMaxBandwidthOut": bandwidth_mbps,
@@ -323,7 +370,7 @@ class TencentLaunch(TencentClient):
             security_group_id=sg_id,
             max_price=max_price,
             bandwidth_mbps=int(account.extra.get("bandwidth_mbps", 100)),
-            disk_type=account.extra.get("disk_type", "CLOUD_PREMIUM"),
+            disk_type=str(account.extra.get("disk_type") or ""),
             login_user=login,
         )
         if req.spot:
@@ -355,7 +402,11 @@ class TencentLaunch(TencentClient):
                 "RunInstances",
                 params,
                 state_changing=True,
-                context=dict(ctx, max_price=f"{max_price:.4f}" if max_price else "?"),
+                context=dict(
+                    ctx,
+                    max_price=f"{max_price:.4f}" if max_price else "?",
+                    disk_type=params["SystemDisk"].get("DiskType") or "?",
+                ),
             )
         except PriceTooLowError as exc:
             price = None
@@ -376,8 +427,10 @@ class TencentLaunch(TencentClient):
                 code="NoInstanceId",
                 request_id=str(response.get("RequestId", "")),
             )
-        # Return at once (the instance bills from now): the launcher records it, then waits for RUNNING.
-        raws = self._describe(account, creds, ids=[instance_id])
+        # RunInstances is asynchronous: "实例创建是否成功以 DescribeInstances 中的 InstanceState 为准"
+        # (https://cloud.tencent.com/document/api/213/15730). Wait while PENDING: LAUNCH_FAILED (nothing
+        # bills) becomes a CapacityError naming the zone, so the launcher tries the next zone.
+        raws = self._settle(account, creds, instance_id, zone, ctx)
         if raws:
             return self._to_instance(account, raws[0], self._prices_for(account, creds, raws))
         return Instance(
@@ -396,6 +449,32 @@ class TencentLaunch(TencentClient):
             raw_state="PENDING",
             tags={t["Key"]: t["Value"] for t in params["TagSpecification"][0]["Tags"]},
         )
+
+    def _settle(
+        self, account: Account, creds: Credentials, instance_id: str, zone: str, ctx: dict[str, Any]
+    ) -> list[dict[str, Any]]:
+        """DescribeInstances until the new instance is past PENDING (bounded by launch_timeout)."""
+        deadline = time.monotonic() + self.launch_timeout
+        polls = 0
+        while True:
+            raws = self._describe(account, creds, ids=[instance_id])
+            state = raws[0].get("InstanceState") if raws else ""
+            if state == "LAUNCH_FAILED":
+                raise CapacityError(
+                    QT_TRANSLATE_NOOP("LabGPU", "{instance_type} could not be created in {zone}: {detail}"),
+                    QT_TRANSLATE_NOOP(
+                        "LabGPU", "Try another zone or instance type; nothing bills for a failed launch."
+                    ),
+                    provider=PROVIDER_ID,
+                    code="LAUNCH_FAILED",
+                    instance_id=instance_id,
+                    detail=" ".join(str(raws[0].get("LatestOperationErrorMsg") or "no reason given").split())[:300],
+                    **dict(ctx, zone=zone),
+                )
+            if (raws and state != "PENDING") or time.monotonic() > deadline:
+                return raws
+            self._sleep(self._poll_delay(polls))
+            polls += 1
 
     def wait_running(self, account: Account, creds: Credentials, instance_id: str) -> Instance:
         """Poll until RUNNING (LAUNCH_FAILED → CapacityError; timeout → CloudError)."""
