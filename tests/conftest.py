@@ -69,6 +69,21 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "allow_threads: the test may leave threads (documented why)")
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _one_rsa_key_per_session():
+    """LabGPU's own RSA 4096 key (Tencent, Alibaba) takes 0.1-1 s to generate: every test home gets the
+    session's one private key, still written, encrypted with its own passphrase and checked as a fresh
+    one would be. tests/cloud/test_launch_sshkeys.py generates real ones where generation is the point."""
+    import functools
+
+    from app.cloud import sshkeys
+
+    real = sshkeys._GENERATORS["rsa"]
+    sshkeys._GENERATORS["rsa"] = functools.cache(real)
+    yield
+    sshkeys._GENERATORS["rsa"] = real
+
+
 @pytest.fixture(autouse=True)
 def _english_again_after_each_test():
     """A test that shows the app in Chinese leaves English behind: the translators are process-wide,

@@ -92,7 +92,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "(default: the spot share setting, 80 %% unless changed, × on-demand)",
     )
     la.add_argument("--ssh-from", default="", help="CIDR allowed to SSH in (default: your public address)")
-    la.add_argument("--ssh-key", default="", help="existing private key (default: LabGPU's ed25519 key)")
+    la.add_argument("--ssh-key", default="", help="existing private key of a type the cloud imports (default: "
+                    "LabGPU's own key: ed25519 for AWS, RSA 4096 for Tencent and Alibaba)")
     la.add_argument("--disk-gb", type=int, default=100, help="system disk size (default 100 GB)")
     la.add_argument("--name", default="", help="instance name tag")
     la.add_argument("--client-token", default="", help="retry an earlier launch (same token = same instance)")
@@ -375,10 +376,24 @@ def cmd_launch(args: argparse.Namespace) -> int:
         doc = e.to_json()
         doc["notes"] = result.notes
         doc["ssh_key"] = result.ssh_key_path
+        doc["ssh_key_type"] = result.ssh_key_type
+        doc["ssh_key_fingerprint"] = result.ssh_key_fingerprint
+        doc["ssh_key_own"] = result.ssh_key_own
         print_json(doc)
     else:
         for note in result.notes:
             print(note)
+        from app.cloud.sshkeys import TYPE_TITLES
+
+        print(translate(QT_TRANSLATE_NOOP(
+            "LabGPU", "SSH key registered with {provider}: {path} ({type}, {fingerprint}{own})."
+        )).format(
+            provider=providers.display_name(e.provider),
+            path=result.ssh_key_path,
+            type=TYPE_TITLES.get(result.ssh_key_type, result.ssh_key_type),
+            fingerprint=result.ssh_key_fingerprint,
+            own=translate(QT_TRANSLATE_NOOP("LabGPU", ", LabGPU's own key")) if result.ssh_key_own else "",
+        ))
         print(
             f"{e.id} {e.state} {e.instance_type} {e.zone} {'spot' if e.spot else 'on-demand'} "
             f"{e.public_ip or '-'} {_money(e.price_per_hour, e.currency)}/h"

@@ -54,7 +54,7 @@ from app.core import live_prices, providers
 from app.core.accounts import AccountBook, validate_account
 from app.core.audit import AuditLog
 from app.core.errors import InputError, LabGpuError
-from app.core.hosts import SSH_KEY_PATH_TAG, login_user
+from app.core.hosts import SSH_KEY_PATH_TAG, login_user, own_key_file
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
 from app.core.instances import Ledger, LedgerEntry, PendingLaunches, ReconcileResult
 from app.core.launch_defaults import launch_defaults
@@ -85,7 +85,7 @@ class LaunchOptions:
     max_price: float | None = None  # None: settings.spot_bid_fraction × on-demand
     region: str = ""  # "" = the account's default region (an offer may be in another one)
     ssh_from: str = ""  # CIDR; "" = this computer's public address
-    ssh_key_path: str = ""  # "" = LabGPU's own ed25519 key (created on first use)
+    ssh_key_path: str = ""  # "" = LabGPU's own key of a type the cloud imports (created on first use)
     disk_gb: int = 100
     name: str = ""
     client_token: str = ""  # "" = new; pass the same token to retry the same launch
@@ -97,7 +97,10 @@ class LaunchResult:
     entry: LedgerEntry
     client_token: str
     notes: list[str] = field(default_factory=list)  # sentences shown after the launch (zone moves, image)
-    ssh_key_path: str = ""
+    ssh_key_path: str = ""  # the private key whose public half the cloud registered
+    ssh_key_type: str = ""  # its type: "ed25519", "rsa", …
+    ssh_key_fingerprint: str = ""  # "SHA256:…"
+    ssh_key_own: bool = False  # LabGPU's own key (passphrase in the keyring), not one the user chose
 
 
 def new_client_token() -> str:
@@ -251,8 +254,13 @@ class CloudService:
             )
         # Fail before touching the cloud when the SSH source is unknown: never open port 22 to the world.
         cidr = netaddr.ssh_source_cidr(opts.ssh_from)
-        key = (sshkeys.load_key(Path(opts.ssh_key_path)) if opts.ssh_key_path
-               else sshkeys.ensure_default_key(self.paths))
+        # The key this cloud's key import takes (its spec's ssh_key_types): a chosen key of another
+        # type is refused here, before any cloud call; LabGPU's own key is ed25519 or RSA per cloud.
+        key = sshkeys.key_for_launch(self.paths, account.provider, opts.ssh_key_path)
+        report("key", translate(
+            QT_TRANSLATE_NOOP("LabGPU", "SSH key for this launch: {path} ({type}, {fingerprint}).")
+        ).format(path=key.private_path, type=sshkeys.TYPE_TITLES.get(key.key_type, key.key_type),
+                 fingerprint=key.fingerprint))
         od, src = (self.on_demand_price(account, opts.instance_type) if opts.spot and opts.max_price is None
                    else (None, ""))
         fraction = SettingsStore(self.paths).load().spot_bid_fraction if od is not None else 0.0
@@ -297,7 +305,7 @@ class CloudService:
                 self.pending.finish(token, found.id)
                 if opts.wait:
                     entry = self._wait_running(account, creds, provider, found, report)
-                return LaunchResult(entry, token, notes, str(key.private_path))
+                return LaunchResult(entry, token, notes, str(key.private_path), key.key_type, key.fingerprint, key.own)
         self.pending.begin(
             client_token=token,
             account=account.name,
@@ -391,7 +399,7 @@ class CloudService:
         self.pending.finish(token, instance.id)
         if opts.wait:
             entry = self._wait_running(account, creds, provider, instance, report)
-        return LaunchResult(entry, token, notes, str(key.private_path))
+        return LaunchResult(entry, token, notes, str(key.private_path), key.key_type, key.fingerprint, key.own)
 
     def _wait_running(
         self,
@@ -540,8 +548,9 @@ class CloudService:
             )
         login = user or login_user(entry.tags, entry.provider)
         key = Path(entry.tags.get(SSH_KEY_PATH_TAG, "")) if entry.tags.get(SSH_KEY_PATH_TAG) else None
-        if key is None and entry.key_name.startswith("labgpu-"):
-            key = sshkeys.key_dir(self.paths) / sshkeys.DEFAULT_KEY_NAME
+        if key is None and entry.key_name.startswith("labgpu-"):  # LabGPU's own key of that key pair
+            own = own_key_file(self.paths, entry.key_name)
+            key = Path(own) if own else None
         parts = ["ssh"]
         if key is not None and key.exists():
             parts += ["-i", str(key)]

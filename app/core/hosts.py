@@ -304,10 +304,31 @@ def login_user(tags: dict[str, str], provider: str = "") -> str:
     )
 
 
-# LabGPU's own SSH key for the instances it launches (app.cloud.sshkeys keeps it there; its
-# passphrase is in the keyring under "sshkey:<file name>:passphrase").
+# LabGPU's own SSH keys for the instances it launches, one per key type (app.cloud.sshkeys keeps
+# them there; each passphrase is in the keyring under "sshkey:<file name>:passphrase"): ed25519 (AWS,
+# and every launch before), RSA for the clouds whose key import takes RSA only (Tencent, Alibaba).
 OWN_KEY_DIR = "ssh"
-OWN_KEY_NAME = "labgpu_ed25519"
+OWN_KEY_NAMES = {"ed25519": "labgpu_ed25519", "rsa": "labgpu_rsa"}
+OWN_KEY_NAME = OWN_KEY_NAMES["ed25519"]
+
+
+def own_key_file(paths: Paths, key_name: str) -> str:
+    """The file of LabGPU's own key that an instance launched with the cloud key pair ``key_name``
+    logs in with ("" when none is): the key whose cloud name (``labgpu-`` + 16 hex digits of the
+    SHA-256 of its ``SHA256:…`` fingerprint, app.cloud.sshkeys.SshKey.cloud_name) is ``key_name``."""
+    import base64
+    import hashlib
+
+    folder = paths.data_dir / OWN_KEY_DIR
+    for name in OWN_KEY_NAMES.values():
+        try:
+            blob = base64.b64decode((folder / f"{name}.pub").read_text(encoding="ascii").split()[1])
+        except (OSError, IndexError, ValueError, UnicodeDecodeError):
+            continue
+        fp = "SHA256:" + base64.b64encode(hashlib.sha256(blob).digest()).decode().rstrip("=")
+        if key_name == "labgpu-" + hashlib.sha256(fp.encode()).hexdigest()[:16] and (folder / name).exists():
+            return str(folder / name)
+    return ""
 
 
 def instance_hosts(paths: Paths | None = None, store: Store | None = None) -> list[HostRecord]:
@@ -315,8 +336,8 @@ def instance_hosts(paths: Paths | None = None, store: Store | None = None) -> li
 
     The login user comes from the instance's ``labgpu:ssh-user`` tag the launch wrote (or the older
     ``labgpu-user``; else ``ubuntu``, the user of the GPU images LabGPU launches); the key from the
-    ``labgpu:ssh-key-path`` tag, else LabGPU's own key when the instance was launched with it
-    (key pair ``labgpu-…``), else the user's default keys or agent.
+    ``labgpu:ssh-key-path`` tag, else LabGPU's own key (ed25519 or RSA) whose key pair the instance
+    was launched with, else the user's default keys or agent.
     """
     try:
         from .instances import Ledger
@@ -326,7 +347,6 @@ def instance_hosts(paths: Paths | None = None, store: Store | None = None) -> li
     store = store or Store(paths=paths)
     store.migrate()  # the ledger's schema registers when its module is first imported
     ledger = Ledger(store)
-    own_key = paths.data_dir / OWN_KEY_DIR / OWN_KEY_NAME
     out = []
     for e in ledger.list(include_terminated=False):
         if e.state != "running" or not e.public_ip:
@@ -336,8 +356,8 @@ def instance_hosts(paths: Paths | None = None, store: Store | None = None) -> li
         except InputError:
             continue
         key = e.tags.get(SSH_KEY_PATH_TAG, "")
-        if not key and e.key_name.startswith("labgpu-") and own_key.exists():
-            key = str(own_key)
+        if not key and e.key_name.startswith("labgpu-"):
+            key = own_key_file(paths, e.key_name)
         out.append(
             HostRecord(
                 name=name,

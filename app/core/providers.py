@@ -100,6 +100,10 @@ class SpotNoticeSource:
 
 SPOT_NOTICE_FORMATS = ("aws-instance-action-json", "timestamp")
 
+# The OpenSSH key types (ssh-keygen -t names: "ed25519", "rsa", "ecdsa", "dsa") a provider's key
+# import takes, preferred first, when its spec says nothing (catalog-only clouds, test toys).
+DEFAULT_SSH_KEY_TYPES: tuple[str, ...] = ("ed25519", "rsa")
+
 
 @dataclass(frozen=True)
 class ImportOption:
@@ -160,6 +164,10 @@ class ProviderSpec:
     # Why no public price list is readable without an account (QT_TRANSLATE_NOOP); "" = not stated
     no_public_prices: str = ""
     spot_notice: SpotNoticeSource | None = None  # how a spot instance hears of its reclaim (spot=True)
+    # SSH key types the cloud's key-pair import takes, preferred first (ssh-keygen -t names); a launch
+    # registers LabGPU's own key of the first one LabGPU makes (app/cloud/sshkeys.py) and refuses a
+    # chosen key of another type before any cloud call. Each plugin cites the document it follows.
+    ssh_key_types: tuple[str, ...] = DEFAULT_SSH_KEY_TYPES
     order: int = 1000  # place in lists (built-ins first)
 
     def display_name(self) -> str:

@@ -167,6 +167,8 @@ def parse_answer(provider: str, output: str, source: SpotNoticeSource | None = N
     if status != 200:
         why = " ".join(parts[2:]) or f"HTTP {status}"
         return status, None, (f"{why}: {body[:200]}" if body else why)
+    if not body:  # an empty answer: nothing scheduled, like the 404 (Alibaba's termination-time item)
+        return 200, None, ""
     if source.format == "aws-instance-action-json":
         try:
             doc = json.loads(body)

@@ -22,11 +22,24 @@ A10 = "ecs.gn7i-c8g1.2xlarge"
 GPU_IMAGE = "ubuntu_22_04_gpu_x64_20G_alibase_20250915.vhd"
 
 
+def _until_available(describe) -> None:
+    """Poll a describe (VPC or vSwitch) until it says Available (the peer's new ones are Pending first)."""
+    for _ in range(10):
+        if describe() == "Available":
+            return
+    raise AssertionError("still Pending after 10 describes")
+
+
 def _network(client, zone: str = "cn-hangzhou-i") -> tuple[str, str]:
+    """VPC, vSwitch and security group through the (deprecated, still answered) ECS copies."""
     vpc = client.create_vpc(m.CreateVpcRequest(region_id=REGION, cidr_block="192.168.0.0/16")).body.vpc_id
+    _until_available(lambda: client.describe_vpcs(
+        m.DescribeVpcsRequest(region_id=REGION, vpc_id=vpc)).body.vpcs.vpc[0].status)
     vsw = client.create_vswitch(
         m.CreateVSwitchRequest(region_id=REGION, vpc_id=vpc, zone_id=zone, cidr_block="192.168.1.0/24")
     ).body.v_switch_id
+    _until_available(lambda: client.describe_vswitches(
+        m.DescribeVSwitchesRequest(region_id=REGION, v_switch_id=vsw)).body.v_switches.v_switch[0].status)
     sg = client.create_security_group(
         m.CreateSecurityGroupRequest(region_id=REGION, vpc_id=vpc, security_group_name="labgpu")
     ).body.security_group_id

@@ -20,9 +20,10 @@ from app.core import providers
 from app.core.catalog_providers import CATALOG_SPECS
 from tests.fixtures.alibaba_ecs_data import TYPES
 from tests.fixtures.alibaba_ecs_server import DROP, TEST_ACCESS_KEY_ID, TEST_ACCESS_KEY_SECRET
+from tests.fixtures.alibaba_fixtures import rsa_public_key
 
 ROOT = Path(__file__).resolve().parents[2]
-PUBKEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl labgpu@test"
+PUBKEY = rsa_public_key()  # ImportKeyPair takes rsa, dsa and ecdsa keys only
 A10 = "ecs.gn7i-c8g1.2xlarge"
 A100 = "ecs.gn7-c12g1.3xlarge"
 P100 = "ecs.gn5-c4g1.xlarge"  # local NVMe disks: cannot stop without charging
@@ -34,6 +35,8 @@ def provider() -> AlibabaProvider:
     p.poll_interval = 0.02
     p.retry_base_delay = 0.01
     p.operation_timeout = 10
+    p.network_timeout = 10
+    p._sleep = lambda s: None  # the peer advances on describes, not on time
     return p
 
 
@@ -147,7 +150,9 @@ def test_spot_price_history_reads_every_page(alibaba_server, provider, acc):
 def test_launch_builds_the_network_once_and_is_idempotent(alibaba_server, provider, acc):
     steps: list[str] = []
     inst = provider.launch(acc, CREDS, _req(spot=True, max_price=None), lambda step, msg="": steps.append(step))
-    assert steps == ["key", "security_group", "image", "request"]
+    # a fresh account: VPC and vSwitch are created, then Pending for two describes each (said as "network")
+    assert steps == ["key", "network", "network", "network", "network", "network", "network",
+                     "security_group", "image", "request"]
     [run] = alibaba_server.requests_of("RunInstances")
     assert run["SpotStrategy"] == "SpotWithPriceLimit"
     assert float(run["SpotPriceLimit"]) == round(TYPES[A10].on_demand * 0.8, 3)

@@ -47,9 +47,9 @@ def _host(instance_id: str):
     return host
 
 
-def _user_key(tmp_path):
+def _user_key(tmp_path, kind="ed25519"):
     key = tmp_path / "my_lab_key"
-    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
+    subprocess.run(["ssh-keygen", "-q", "-t", kind, "-N", "", "-f", str(key)], check=True)
     return key
 
 
@@ -92,7 +92,7 @@ def test_aws_instance_launched_before_keeps_its_old_user_tag(both, moto):
 def test_tencent_ubuntu_image_with_labgpus_own_key(both):
     svc, _ = both
     res = svc.launch(LaunchOptions(account="lab-tc", instance_type="GN7.2XLARGE32", ssh_from=SSH_FROM))
-    own = sshkeys.key_dir(default_paths()) / sshkeys.DEFAULT_KEY_NAME
+    own = sshkeys.key_dir(default_paths()) / "labgpu_rsa"  # Tencent imports RSA keys only
     host = _host(res.entry.id)
     assert (host.user, host.key_path, host.auth) == ("ubuntu", str(own), "key")
     assert svc.ssh_command(res.entry.id) == f"ssh -i {own} ubuntu@{res.entry.public_ip}"
@@ -101,7 +101,7 @@ def test_tencent_ubuntu_image_with_labgpus_own_key(both):
 def test_tencent_centos_image_logs_in_as_root_with_the_users_key(both, tmp_path):
     svc, server = both
     server.filler_images = 1  # img-centos000
-    key = _user_key(tmp_path)
+    key = _user_key(tmp_path, "rsa")  # Tencent imports RSA keys only
     res = svc.launch(LaunchOptions(account="lab-tc", instance_type="GN7.2XLARGE32", ssh_from=SSH_FROM,
                                    image_id="img-centos000", ssh_key_path=str(key)))
     host = _host(res.entry.id)

@@ -82,7 +82,7 @@ def test_tencent_launch_cut_short_is_recovered(both):
         spot=False,
         max_price=None,
     )
-    key = sshkeys.ensure_default_key(svc.paths)
+    key = sshkeys.key_for_launch(svc.paths, "tencent")  # LabGPU's RSA key: Tencent imports RSA only
     get_provider("tencent").launch(
         account,
         svc.accounts.credentials("lab-tc"),

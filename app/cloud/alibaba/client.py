@@ -1,7 +1,10 @@
 """Alibaba Cloud ECS: the SDK plumbing every call goes through, and reading instances and zones.
 
-Uses ``alibabacloud-ecs20140526`` on ``alibabacloud-tea-openapi`` (imported lazily, so the app starts
-without them and says what to install). Every call builds a fresh client from the account and the
+Uses ``alibabacloud-ecs20140526`` (ECS 2014-05-26) and ``alibabacloud-vpc20160428`` (the VPC API,
+2016-04-28: VPCs and vSwitches; the ECS copies of those calls are deprecated, "temporarily accessible",
+https://www.alibabacloud.com/help/ja/ecs/developer-reference/api-ecs-2014-05-26-createvswitch) on
+``alibabacloud-tea-openapi`` (imported lazily, so the app starts without them and says what to install).
+Every call builds a fresh client from the account and the
 credentials it is given (a rotated key takes effect at once). Requests are built from the API's own
 parameter names (``RunInstancesRequest().from_map({...})``) and answers read back with ``to_map()``,
 so this code and the API reference use the same spelling. Throttling is retried with exponential
@@ -64,10 +67,38 @@ def _sdk() -> tuple[Any, Any, Any, Any, Any, Any]:
     return ecs_models, Client, openapi_models.Config, AlibabaCloudException, RuntimeOptions, UnretryableException
 
 
-@lru_cache(maxsize=1)
-def _methods() -> dict[str, str]:
+ECS = "ecs"  # ECS 2014-05-26, endpoint ecs.<region>.aliyuncs.com
+VPC = "vpc"  # VPC 2016-04-28, endpoint vpc.<region>.aliyuncs.com
+
+
+def _api_sdk(api: str) -> tuple[Any, Any]:
+    """(models module, Client class) of one API."""
+    if api == ECS:
+        models, client_cls = _sdk()[:2]
+        return models, client_cls
+    try:
+        from alibabacloud_vpc20160428 import models as vpc_models
+        from alibabacloud_vpc20160428.client import Client as VpcClient
+    except ImportError as exc:
+        raise SdkMissingError(
+            QT_TRANSLATE_NOOP("LabGPU", "The Alibaba Cloud SDK is not installed ({module})."),
+            QT_TRANSLATE_NOOP("LabGPU", "Install it with: pip install alibabacloud-vpc20160428"),
+            provider=PROVIDER_ID,
+            code="SdkMissing",
+            module=getattr(exc, "name", "") or "alibabacloud_vpc20160428",
+        ) from None
+    return vpc_models, VpcClient
+
+
+def request_model(api: str, action: str) -> Any:
+    """The SDK's request model class of one action (``RunInstancesRequest``, ``CreateVpcRequest``…)."""
+    return getattr(_api_sdk(api)[0], f"{action}Request")
+
+
+@lru_cache(maxsize=2)
+def _methods(api: str = ECS) -> dict[str, str]:
     """Action name (lower case, no separators) → the SDK client's ``…_with_options`` method."""
-    client_cls = _sdk()[1]
+    client_cls = _api_sdk(api)[1]
     suffix = "_with_options"
     return {
         name[: -len(suffix)].replace("_", ""): name
@@ -100,10 +131,20 @@ def parse_endpoint(endpoint: str) -> tuple[str, str]:
     return url.netloc, url.scheme.lower()
 
 
+_ANSWERED_CURRENCY: dict[tuple[str, str], str] = {}  # (account, endpoint) → what DescribePrice answered
+
+
 def currency_for(account: Account) -> str:
-    """Accounts of Alibaba Cloud's China site bill in CNY (the international site's in USD: set
-    ``currency`` in the account's extra)."""
-    return account.extra.get("currency", "CNY")
+    """The account's billing currency: the one Alibaba's DescribePrice last answered in
+    (PriceInfo.Price.Currency: CNY on the China site, USD on the international site), else the
+    account's ``currency`` extra, else CNY."""
+    answered = _ANSWERED_CURRENCY.get((account.name, account.endpoint))
+    return answered or account.extra.get("currency", "CNY")
+
+
+def remember_currency(account: Account, currency: str) -> None:
+    if currency:
+        _ANSWERED_CURRENCY[(account.name, account.endpoint)] = currency
 
 
 def _float(value: Any) -> float | None:
@@ -165,9 +206,10 @@ class AlibabaClient:
         return min(self.poll_interval, 0.25 * float(2**n))
 
     # -- plumbing ----------------------------------------------------------------------------
-    def _client(self, account: Account, creds: Credentials, region: str = "") -> Any:
-        _models, client_cls, config_cls, _exc, _runtime, _unretryable = _sdk()
-        host, protocol = parse_endpoint(account.endpoint)
+    def _client(self, account: Account, creds: Credentials, region: str = "", api: str = ECS) -> Any:
+        config_cls = _sdk()[2]
+        client_cls = _api_sdk(api)[1]
+        host, protocol = self._endpoint(account, api)
         config = config_cls(
             access_key_id=creds.key_id,
             access_key_secret=creds.secret,
@@ -192,15 +234,17 @@ class AlibabaClient:
         context: dict[str, Any] | None = None,
         state_changing: bool = False,
         resource: str = "",
+        api: str = ECS,
     ) -> dict[str, Any]:
-        """One API call (RegionId filled in), throttling retried with exponential backoff, errors mapped."""
-        models, _client_cls, _config, api_exc, runtime_cls, unretryable = _sdk()
+        """One API call (RegionId filled in), throttling retried with exponential backoff, errors mapped.
+        ``api``: ECS (2014-05-26) or VPC (2016-04-28)."""
+        _models, _client_cls, _config, api_exc, runtime_cls, unretryable = _sdk()
         region = region or account.region
-        client = self._client(account, creds, region)
-        method = getattr(client, _methods()[action.lower()])
-        request = getattr(models, f"{action}Request")().from_map({"RegionId": region, **params})
-        host, _ = parse_endpoint(account.endpoint)
-        ctx = {"region": region, "endpoint": host or f"ecs.{region}.aliyuncs.com", "currency": currency_for(account)}
+        client = self._client(account, creds, region, api)
+        method = getattr(client, _methods(api)[action.lower()])
+        request = self._request(api, action, {"RegionId": region, **params})
+        host, _ = self._endpoint(account, api)
+        ctx = {"region": region, "endpoint": host or f"{api}.{region}.aliyuncs.com", "currency": currency_for(account)}
         ctx.update(context or {})
         attempt = 0
         while True:
@@ -227,6 +271,21 @@ class AlibabaClient:
             if state_changing:
                 report_call(action, resource, str(body.get("RequestId", "")))
             return body
+
+    @staticmethod
+    def _request(api: str, action: str, params: dict[str, Any]) -> Any:
+        """The SDK's own request model for these parameters (the names are the API reference's; the
+        contract test, tests/cloud/test_contract_alibaba.py, checks every field and type of it)."""
+        return request_model(api, action)().from_map(params)
+
+    @staticmethod
+    def _endpoint(account: Account, api: str) -> tuple[str, str]:
+        """(host, protocol) of an API for this account; ("", "https") = Alibaba's regional endpoint.
+        An account with its own endpoint (a proxy, a test server) uses it for both APIs unless its
+        extra names ``vpc_endpoint``."""
+        if api == VPC and account.extra.get("vpc_endpoint"):
+            return parse_endpoint(account.extra["vpc_endpoint"])
+        return parse_endpoint(account.endpoint)
 
     # -- zones -----------------------------------------------------------------------------------
     def available(
@@ -292,11 +351,12 @@ class AlibabaClient:
             page += 1
 
     def _to_instance(
-        self, account: Account, raw: dict[str, Any], prices: dict[tuple[str, str, bool], float]
+        self, account: Account, raw: dict[str, Any], prices: dict[tuple[str, str, bool], tuple[float, str]]
     ) -> Instance:
         zone = str(raw.get("ZoneId", ""))
         itype = str(raw.get("InstanceType", ""))
         spot = raw.get("SpotStrategy") in SPOT_STRATEGIES
+        price = prices.get((zone, itype, spot))
         status = str(raw.get("Status", ""))
         mode = raw.get("StoppedMode") or ""
         public = _first(raw.get("PublicIpAddress")) or str((raw.get("EipAddress") or {}).get("IpAddress") or "")
@@ -312,8 +372,8 @@ class AlibabaClient:
             spot=spot,
             public_ip=public,
             private_ip=private,
-            price_per_hour=prices.get((zone, itype, spot)),
-            currency=currency_for(account),
+            price_per_hour=price[0] if price else None,
+            currency=price[1] if price else currency_for(account),  # the currency the price came in
             launched_at=parse_time(raw.get("CreationTime")) or parse_time(raw.get("StartTime")),
             name=str(raw.get("InstanceName", "")),
             image_id=str(raw.get("ImageId", "")),
@@ -324,18 +384,19 @@ class AlibabaClient:
 
     def _prices_for(
         self, account: Account, creds: Credentials, raws: Sequence[dict[str, Any]]
-    ) -> dict[tuple[str, str, bool], float]:
-        """Current hourly prices for the (zone, type, spot) of these instances."""
-        prices: dict[tuple[str, str, bool], float] = {}
+    ) -> dict[tuple[str, str, bool], tuple[float, str]]:
+        """Current hourly prices, with the currency DescribePrice answered in, for the (zone, type,
+        spot) of these instances."""
+        prices: dict[tuple[str, str, bool], tuple[float, str]] = {}
         for key in sorted({(str(r.get("ZoneId", "")), str(r.get("InstanceType", "")),
                             r.get("SpotStrategy") in SPOT_STRATEGIES) for r in raws}):
             try:
-                price = self.current_price(account, creds, key[1], key[0], spot=key[2])
+                price, currency = self.price_quote(account, creds, key[1], key[0], spot=key[2])
             except CloudError as exc:  # prices are a nicety here; the instance list must still show
                 log.info("no live price for %s in %s: %s", key[1], key[0], exc.code)
                 continue
             if price is not None:
-                prices[key] = price
+                prices[key] = (price, currency)
         return prices
 
     def list_instances(self, account: Account, creds: Credentials) -> list[Instance]:
@@ -376,7 +437,9 @@ class AlibabaClient:
         value = _float((own or price).get("TradePrice"))
         if value is None:
             value = _float((own or price).get("OriginalPrice"))
-        return value, str(price.get("Currency") or currency_for(account))
+        answered = str(price.get("Currency") or "")  # CNY (China site) or USD (international site)
+        remember_currency(account, answered)
+        return value, answered or currency_for(account)
 
     def current_price(
         self, account: Account, creds: Credentials, instance_type: str, zone: str, spot: bool

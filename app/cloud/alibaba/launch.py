@@ -13,6 +13,8 @@ import hashlib
 import ipaddress
 import logging
 import re
+import time
+from collections.abc import Callable
 from typing import Any
 
 from app.cloud.base import (
@@ -29,7 +31,7 @@ from app.core.accounts import Account, Credentials
 from app.core.hosts import SSH_USER_TAG
 from app.core.i18n import QT_TRANSLATE_NOOP
 
-from .client import AlibabaClient, _say, currency_for, tag_value
+from .client import VPC, AlibabaClient, _say, currency_for, tag_value
 from .spec import LOGIN_USER, PROVIDER_ID, RESOURCE_TAG, TOKEN_TAG_KEY
 
 log = logging.getLogger("app.cloud.alibaba")
@@ -42,6 +44,36 @@ DEFAULT_DISK_CATEGORY = "cloud_essd"
 MAX_TAG_VALUE = 128
 
 
+def _is_ipv6(cidr: str) -> bool:
+    try:
+        return ipaddress.ip_network(cidr, strict=False).version == 6
+    except ValueError:
+        return ":" in cidr
+
+
+def _covers_22(port_range: str) -> bool:
+    try:
+        low, high = (int(p) for p in port_range.split("/", 1))
+    except ValueError:
+        return False
+    return low <= 22 <= high or (low, high) == (-1, -1)
+
+
+_NAME_BAD = re.compile(r"[^\w:.\-]+")
+
+
+def instance_name(text: str, fallback: str = "labgpu") -> str:
+    """An InstanceName the API accepts: 2 to 128 characters, letters (Unicode, Chinese included) and
+    digits, colons, underscores, periods and hyphens, starting with a letter, not http(s)://
+    (RunInstances InstanceName, https://help.aliyun.com/document_detail/63440.html, and the SDK's
+    RunInstancesRequest.instance_name)."""
+    name = re.sub(r"-{2,}", "-", _NAME_BAD.sub("-", text or "")).strip("-")  # "/" goes: never http(s)://
+    if not name[:1].isalpha():
+        name = f"{fallback}-{name}" if name else fallback
+    name = name[:128].rstrip("-")
+    return name if len(name) >= 2 else f"{fallback}-{name}"
+
+
 def key_pair_name(public_key: str) -> str:
     """The same public key always gets the same name, so it is imported once per region."""
     digest = hashlib.sha256(" ".join(public_key.split()[:2]).encode()).hexdigest()[:16]
@@ -51,42 +83,109 @@ def key_pair_name(public_key: str) -> str:
 class AlibabaLaunch(AlibabaClient):
     """The launch steps (see AlibabaProvider)."""
 
+    network_timeout = 180.0  # seconds a new VPC or vSwitch may stay Pending; tests shorten it
+
     # -- network ---------------------------------------------------------------------------------
-    def _ensure_vpc(self, account: Account, creds: Credentials, token: str) -> str:
+    # VPCs and vSwitches through the VPC API (2016-04-28): the ECS 2014-05-26 copies of these calls
+    # are deprecated ("temporarily accessible", migrate to Vpc(2016-04-28) - CreateVSwitch:
+    # https://www.alibabacloud.com/help/ja/ecs/developer-reference/api-ecs-2014-05-26-createvswitch).
+    # CreateVpc and CreateVSwitch are asynchronous: the new resource is Pending, then Available
+    # (https://www.alibabacloud.com/help/doc-detail/35745.htm, CreateVSwitch "Operation description"),
+    # and what needs it fails with IncorrectVpcStatus / IncorrectVSwitchStatus until then.
+    def _wait_available(
+        self, account: Account, creds: Credentials, kind: str, resource_id: str, status: str,
+        step: Callable[[str, str], None],
+    ) -> None:
+        """Poll DescribeVpcAttribute / DescribeVSwitchAttributes until the resource is Available
+        (bounded by network_timeout; each poll said through the launch's progress)."""
+        action, id_field = (("DescribeVpcAttribute", "VpcId") if kind == "vpc"
+                            else ("DescribeVSwitchAttributes", "VSwitchId"))
+        deadline = time.monotonic() + self.network_timeout
+        polls = 0
+        while status != "Available":
+            if time.monotonic() > deadline:
+                raise CloudError(
+                    QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud's new network {resource} is still {state} after "
+                                                "{seconds} s."),
+                    QT_TRANSLATE_NOOP("LabGPU", "Launch again in a few minutes: LabGPU finds and reuses the network "
+                                                "it created, it never makes a second one."),
+                    provider=PROVIDER_ID, code="NetworkNotReady", resource=resource_id, state=status or "?",
+                    seconds=int(self.network_timeout),
+                )
+            step("network", _say(QT_TRANSLATE_NOOP("LabGPU", "Waiting for {resource} to become Available (now "
+                                                             "{state})…"), resource=resource_id, state=status or "?"))
+            self._sleep(self._poll_delay(polls))
+            polls += 1
+            body = self._call(account, creds, action, {id_field: resource_id}, api=VPC)
+            status = str(body.get("Status") or "")
+
+    def _find_vpc(self, account: Account, creds: Credentials) -> dict[str, Any] | None:
+        """LabGPU's VPC in the region (named labgpu), Available first, else one still Pending."""
+        found: list[dict[str, Any]] = []
         page = 1
         while True:
-            body = self._call(account, creds, "DescribeVpcs", {"PageNumber": page, "PageSize": 50})
+            body = self._call(account, creds, "DescribeVpcs",
+                              {"VpcName": VPC_NAME, "PageNumber": page, "PageSize": 50}, api=VPC)
             vpcs = (body.get("Vpcs") or {}).get("Vpc") or []
-            for vpc in vpcs:
-                if vpc.get("VpcName") == VPC_NAME and vpc.get("Status", "Available") == "Available":
-                    return str(vpc["VpcId"])
+            found.extend(v for v in vpcs if v.get("VpcName") == VPC_NAME and v.get("VpcId"))
             if not vpcs or page * 50 >= int(body.get("TotalCount") or 0):
                 break
             page += 1
-        created = self._call(
-            account, creds, "CreateVpc",
-            {"VpcName": VPC_NAME, "CidrBlock": VPC_CIDR, "ClientToken": f"{token[:56]}-vpc",
-             "Description": "Created by LabGPU and reused for its instances"},
-            state_changing=True, resource=VPC_NAME,
-        )
-        return str(created["VpcId"])
+        found.sort(key=lambda v: (v.get("Status") != "Available", str(v.get("CreationTime", ""))))
+        return found[0] if found else None
 
-    def _ensure_vswitch(self, account: Account, creds: Credentials, vpc_id: str, zone: str, token: str) -> str:
-        body = self._call(account, creds, "DescribeVSwitches", {"VpcId": vpc_id, "PageSize": 50})
-        switches = (body.get("VSwitches") or {}).get("VSwitch") or []
-        for sw in switches:
-            if sw.get("ZoneId") == zone and sw.get("Status", "Available") == "Available":
-                return str(sw["VSwitchId"])
-        used = [ipaddress.ip_network(str(sw.get("CidrBlock"))) for sw in switches if sw.get("CidrBlock")]
-        cidr = next(str(net) for net in ipaddress.ip_network(VPC_CIDR).subnets(new_prefix=24)
-                    if not any(net.overlaps(u) for u in used))
-        created = self._call(
-            account, creds, "CreateVSwitch",
-            {"VpcId": vpc_id, "ZoneId": zone, "CidrBlock": cidr, "VSwitchName": f"labgpu-{zone}"[:128],
-             "ClientToken": f"{token[:50]}-vsw-{zone[-6:]}", "Description": "Created by LabGPU"},
-            context={"zone": zone}, state_changing=True, resource=f"labgpu-{zone}",
-        )
-        return str(created["VSwitchId"])
+    def _ensure_vpc(self, account: Account, creds: Credentials, token: str,
+                    step: Callable[[str, str], None]) -> str:
+        """The labgpu VPC, found first (a launch retried after a crash or a timeout mid-way never makes a
+        second one), else created; Available when this returns."""
+        vpc = self._find_vpc(account, creds)
+        if vpc is None:
+            step("network", _say(QT_TRANSLATE_NOOP("LabGPU", "Creating the network (VPC {name}, {cidr})…"),
+                                 name=VPC_NAME, cidr=VPC_CIDR))
+            created = self._call(
+                account, creds, "CreateVpc",
+                {"VpcName": VPC_NAME, "CidrBlock": VPC_CIDR, "ClientToken": f"{token[:56]}-vpc",
+                 "Description": "Created by LabGPU and reused for its instances",
+                 "Tag": [{"Key": RESOURCE_TAG, "Value": "vpc"}, {"Key": LABGPU_TAG_KEY, "Value": LABGPU_TAG_VALUE}]},
+                state_changing=True, resource=VPC_NAME, api=VPC,
+            )
+            vpc = {"VpcId": created["VpcId"], "Status": "Pending"}
+        vpc_id = str(vpc["VpcId"])
+        self._wait_available(account, creds, "vpc", vpc_id, str(vpc.get("Status") or ""), step)
+        return vpc_id
+
+    def _ensure_vswitch(self, account: Account, creds: Credentials, vpc_id: str, zone: str, token: str,
+                        step: Callable[[str, str], None]) -> str:
+        switches: list[dict[str, Any]] = []
+        page = 1
+        while True:
+            body = self._call(account, creds, "DescribeVSwitches",
+                              {"VpcId": vpc_id, "PageNumber": page, "PageSize": 50}, api=VPC)
+            batch = (body.get("VSwitches") or {}).get("VSwitch") or []
+            switches.extend(batch)
+            if not batch or page * 50 >= int(body.get("TotalCount") or 0):
+                break
+            page += 1
+        here = sorted((sw for sw in switches if sw.get("ZoneId") == zone and sw.get("VSwitchId")),
+                      key=lambda sw: sw.get("Status") != "Available")
+        if here:
+            vsw_id, status = str(here[0]["VSwitchId"]), str(here[0].get("Status") or "")
+        else:
+            used = [ipaddress.ip_network(str(sw.get("CidrBlock"))) for sw in switches if sw.get("CidrBlock")]
+            cidr = next(str(net) for net in ipaddress.ip_network(VPC_CIDR).subnets(new_prefix=24)
+                        if not any(net.overlaps(u) for u in used))
+            step("network", _say(QT_TRANSLATE_NOOP("LabGPU", "Creating a vSwitch in {zone} ({cidr})…"),
+                                 zone=zone, cidr=cidr))
+            created = self._call(
+                account, creds, "CreateVSwitch",
+                {"VpcId": vpc_id, "ZoneId": zone, "CidrBlock": cidr, "VSwitchName": f"labgpu-{zone}"[:128],
+                 "ClientToken": f"{token[:50]}-vsw-{zone[-6:]}", "Description": "Created by LabGPU",
+                 "Tag": [{"Key": RESOURCE_TAG, "Value": "vswitch"}]},
+                context={"zone": zone}, state_changing=True, resource=f"labgpu-{zone}", api=VPC,
+            )
+            vsw_id, status = str(created["VSwitchId"]), "Pending"
+        self._wait_available(account, creds, "vswitch", vsw_id, status, step)
+        return vsw_id
 
     def _ensure_security_group(self, account: Account, creds: Credentials, vpc_id: str, cidr: str, token: str) -> str:
         if not cidr:
@@ -106,24 +205,50 @@ class AlibabaLaunch(AlibabaClient):
             {"VpcId": vpc_id, "SecurityGroupName": name, "PageSize": 50,
              "Tag": [{"Key": RESOURCE_TAG, "Value": "ssh"}]},
         )
-        for sg in (found.get("SecurityGroups") or {}).get("SecurityGroup") or []:
-            if sg.get("SecurityGroupName") == name:
-                return str(sg["SecurityGroupId"])
-        created = self._call(
-            account, creds, "CreateSecurityGroup",
-            {"VpcId": vpc_id, "SecurityGroupName": name, "Description": f"LabGPU: SSH from {cidr} only",
-             "ClientToken": f"{token[:56]}-sg", "Tag": [{"Key": RESOURCE_TAG, "Value": "ssh"},
-                                                      {"Key": LABGPU_TAG_KEY, "Value": LABGPU_TAG_VALUE}]},
-            state_changing=True, resource=name,
-        )
-        sg_id = str(created["SecurityGroupId"])
-        self._call(
-            account, creds, "AuthorizeSecurityGroup",
-            {"SecurityGroupId": sg_id, "IpProtocol": "TCP", "PortRange": "22/22", "SourceCidrIp": cidr,
-             "Policy": "accept", "Priority": 1, "Description": "LabGPU SSH"},
-            state_changing=True, resource=sg_id,
-        )
+        sg_id = next((str(sg["SecurityGroupId"]) for sg in (found.get("SecurityGroups") or {}).get("SecurityGroup")
+                      or [] if sg.get("SecurityGroupName") == name), "")
+        if sg_id and self._has_ssh_rule(account, creds, sg_id, cidr):
+            return sg_id
+        if not sg_id:
+            created = self._call(
+                account, creds, "CreateSecurityGroup",
+                {"VpcId": vpc_id, "SecurityGroupName": name, "Description": f"LabGPU: SSH from {cidr} only",
+                 "ClientToken": f"{token[:56]}-sg", "Tag": [{"Key": RESOURCE_TAG, "Value": "ssh"},
+                                                          {"Key": LABGPU_TAG_KEY, "Value": LABGPU_TAG_VALUE}]},
+                state_changing=True, resource=name,
+            )
+            sg_id = str(created["SecurityGroupId"])
+        else:
+            log.info("security group %s has no SSH rule from %s: adding it", sg_id, cidr)
+        # A new group denies all inbound traffic (a group found without the rule was cut short
+        # after CreateSecurityGroup, or edited in the console): the one SSH rule, in the
+        # Permissions.N form (the top-level SourceCidrIp/Ipv6SourceCidrIp are deprecated in the
+        # SDK's AuthorizeSecurityGroupRequest); an IPv6 range goes in Ipv6SourceCidrIp, never in
+        # SourceCidrIp ("You cannot specify both", AuthorizeSecurityGroupRequestPermissions).
+        rule: dict[str, Any] = {"IpProtocol": "TCP", "PortRange": "22/22", "Policy": "accept", "Priority": "1",
+                                "Description": "LabGPU SSH"}
+        rule["Ipv6SourceCidrIp" if _is_ipv6(cidr) else "SourceCidrIp"] = cidr
+        self._call(account, creds, "AuthorizeSecurityGroup", {"SecurityGroupId": sg_id, "Permissions": [rule]},
+                   state_changing=True, resource=sg_id)
         return sg_id
+
+    def _has_ssh_rule(self, account: Account, creds: Credentials, sg_id: str, cidr: str) -> bool:
+        """The group lets TCP 22 in from this range (DescribeSecurityGroupAttribute, ingress rules)."""
+        body = self._call(account, creds, "DescribeSecurityGroupAttribute",
+                          {"SecurityGroupId": sg_id, "Direction": "ingress"})
+        field = "Ipv6SourceCidrIp" if _is_ipv6(cidr) else "SourceCidrIp"
+        want = ipaddress.ip_network(cidr, strict=False)
+        for perm in (body.get("Permissions") or {}).get("Permission") or []:
+            if (str(perm.get("IpProtocol", "")).upper() in ("TCP", "ALL") and _covers_22(str(perm.get("PortRange", "")))
+                    and str(perm.get("Policy", "")).lower() == "accept"
+                    and str(perm.get("Direction", "ingress")).lower() == "ingress"):
+                try:
+                    have = ipaddress.ip_network(str(perm.get(field) or ""), strict=False)
+                except ValueError:
+                    continue
+                if have.version == want.version and want.subnet_of(have):  # type: ignore[arg-type]
+                    return True
+        return False
 
     # -- key pair and image ----------------------------------------------------------------------
     def _ensure_key(self, account: Account, creds: Credentials, req: LaunchRequest) -> str:
@@ -213,7 +338,7 @@ class AlibabaLaunch(AlibabaClient):
             "InternetChargeType": "PayByTraffic",
             "InternetMaxBandwidthOut": bandwidth_mbps,
             "SystemDisk": {"Category": disk_category, "Size": int(req.disk_gb)},
-            "InstanceName": (req.name or f"labgpu-{req.instance_type}")[:128],
+            "InstanceName": instance_name(req.name or f"labgpu-{req.instance_type}"),
             "Amount": 1,
             "Tag": [{"Key": k, "Value": v} for k, v in tags.items()][:20],
         }
@@ -245,8 +370,8 @@ class AlibabaLaunch(AlibabaClient):
                 return found
         step("key", _say(QT_TRANSLATE_NOOP("LabGPU", "Registering the SSH public key with Alibaba Cloud…")))
         key_pair = self._ensure_key(account, creds, req)
-        vpc_id = self._ensure_vpc(account, creds, token)
-        vswitch_id = self._ensure_vswitch(account, creds, vpc_id, zone, token)
+        vpc_id = self._ensure_vpc(account, creds, token, step)
+        vswitch_id = self._ensure_vswitch(account, creds, vpc_id, zone, token, step)
         step("security_group",
              _say(QT_TRANSLATE_NOOP("LabGPU", "Security group: SSH from {cidr} only."), cidr=req.ssh_cidr))
         sg_id = self._ensure_security_group(account, creds, vpc_id, req.ssh_cidr, token)
@@ -264,8 +389,15 @@ class AlibabaLaunch(AlibabaClient):
                               "(family {family}); install the NVIDIA driver and CUDA yourself."),
                     type=req.instance_type, name=image_name, family=image))
         max_price = req.max_price
+        if req.spot:  # the cap is in the currency DescribePrice answers in (USD on the international site)
+            try:
+                on_demand, currency = self.price_quote(account, creds, req.instance_type, zone, spot=False)
+            except CloudError:
+                if max_price is None:
+                    raise
+                on_demand = None
+            ctx["currency"] = currency
         if req.spot and max_price is None:
-            on_demand = self.current_price(account, creds, req.instance_type, zone, spot=False)
             if on_demand is None:
                 raise CloudError(
                     QT_TRANSLATE_NOOP("LabGPU", "The pay-as-you-go price of {instance_type} in {zone} is unknown, so "

@@ -79,7 +79,7 @@ class AlibabaPrices(AlibabaClient):
                     price_on_demand=od_price,
                     price_spot=sp_price,
                     price_prepaid_month=None,
-                    currency=currency or sp_currency or "CNY",
+                    currency=currency or sp_currency or currency_for(account),
                     price_source=PRICE_SOURCE,
                     price_date=date.today(),
                     spot_available=not sp_sold and sp_price is not None,
@@ -98,7 +98,7 @@ class AlibabaPrices(AlibabaClient):
         self, account: Account, creds: Credentials, instance_type: str, zone: str | None = None, days: int = 7
     ) -> list[SpotPricePoint]:
         """Every zone's (or one zone's) spot price changes over the last ``days`` days, oldest first,
-        every page read (Offset → NextOffset until it is 0)."""
+        every page read (Offset → NextOffset until it is 0 or a page is empty)."""
         from app.core.spothistory import SpotPricePoint
 
         end = datetime.now(timezone.utc)
@@ -118,11 +118,17 @@ class AlibabaPrices(AlibabaClient):
             body = self._call(account, creds, "DescribeSpotPriceHistory", dict(params, Offset=offset),
                               context={"instance_type": instance_type, "zone": zone or ""})
             currency = str(body.get("Currency") or currency_for(account))
-            for row in (body.get("SpotPrices") or {}).get("SpotPriceType") or []:
+            rows = (body.get("SpotPrices") or {}).get("SpotPriceType") or []
+            for row in rows:
                 moment, price = parse_time(row.get("Timestamp")), _float(row.get("SpotPrice"))
                 if moment is not None and price is not None:
                     points.append(SpotPricePoint(moment, price, currency, str(row.get("ZoneId") or zone or "")))
-            offset = int(body.get("NextOffset") or 0)
-            if offset <= 0:
+            # NextOffset 0 = the last page; an empty page ends it too (an answer that keeps naming
+            # a NextOffset with nothing in it would otherwise be read HISTORY_PAGES times)
+            # (alibabacloud_ecs20140526/models/_describe_spot_price_history_response_body.py: NextOffset
+            # "the starting row of the next page"; Currency "China site: CNY. International site: USD.").
+            next_offset = int(body.get("NextOffset") or 0)
+            if not rows or next_offset <= offset:
                 break
+            offset = next_offset
         return sorted(points, key=lambda p: (p.zone, p.time))

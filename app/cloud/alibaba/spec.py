@@ -28,16 +28,23 @@ TOKEN_TAG_KEY = "labgpu-token"  # noqa: S105 - a tag name: the ClientToken of th
 RESOURCE_TAG = "labgpu-resource"  # on the VPC, vSwitch and security groups LabGPU creates and reuses
 LOGIN_USER = "root"  # Alibaba Cloud's public Linux images log in as root with the key pair
 
-# Where a spot instance reads its interruption notice (instance metadata; 404 until one is issued,
-# then the UTC time it will be released, e.g. 2015-01-05T18:02:00Z). The spot watcher reads it.
+# Where a spot instance reads its interruption notice (instance metadata; HTTP 404 while no reclaim is
+# scheduled, then the UTC time it will be released, e.g. 2015-01-05T18:02:00Z), with the metadata
+# token first (PUT /latest/api/token with X-aliyun-ecs-metadata-token-ttl-seconds, then the GET with
+# X-aliyun-ecs-metadata-token: required in the metadata service's hardened mode). Both from
+# https://www.alibabacloud.com/help/ja/ecs/user-guide/best-practices-for-preemptible-instances/
+# ("instance/spot/termination-time": 404 = available, a UTC timestamp = reclaimed then).
 SPOT_NOTICE = SpotNoticeSource(
-    "http://100.100.100.200/latest/meta-data/instance/spot/termination-time", format="timestamp", tz="UTC"
+    "http://100.100.100.200/latest/meta-data/instance/spot/termination-time", format="timestamp", tz="UTC",
+    token_url="http://100.100.100.200/latest/api/token",  # noqa: S106 - a URL, not a secret
+    token_header="X-aliyun-ecs-metadata-token",  # noqa: S106 - a header name
+    token_ttl_header="X-aliyun-ecs-metadata-token-ttl-seconds",  # noqa: S106 - a header name
 )
 
 # The SDK packages the frozen app must carry (imported lazily; packaging/spec_support.py reads this).
 FROZEN_PACKAGES = (
-    "alibabacloud_ecs20140526", "alibabacloud_tea_openapi", "alibabacloud_tea_util", "alibabacloud_gateway_spi",
-    "alibabacloud_credentials", "alibabacloud_credentials_api", "darabonba", "Tea",
+    "alibabacloud_ecs20140526", "alibabacloud_vpc20160428", "alibabacloud_tea_openapi", "alibabacloud_tea_util",
+    "alibabacloud_gateway_spi", "alibabacloud_credentials", "alibabacloud_credentials_api", "darabonba", "Tea",
 )
 
 _CATALOG = next(s for s in CATALOG_SPECS if s.id == PROVIDER_ID)

@@ -75,5 +75,7 @@ SPEC = ProviderSpec(
             sources=(("aws-profile", QT_TRANSLATE_NOOP("LabGPU", "AWS profile {name}")),),
         ),
     ),
+    # ImportKeyPair takes RSA and ED25519 (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_ImportKeyPair.html)
+    ssh_key_types=("ed25519", "rsa"),
     order=10,
 )

@@ -81,5 +81,7 @@ SPEC = ProviderSpec(
             help="import TENCENTCLOUD_SECRET_ID/KEY as an account",
         ),
     ),
+    # ImportKeyPair.PublicKey: "`OpenSSH RSA` 格式" only (tencentcloud/cvm/v20170312/models.py ImportKeyPairRequest)
+    ssh_key_types=("rsa",),
     order=40,
 )
