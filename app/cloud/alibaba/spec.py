@@ -77,6 +77,8 @@ SPEC: ProviderSpec = dataclasses.replace(
     },
     account_hint="lab-alibaba",
     spot_notice=SPOT_NOTICE,
+    # ImportKeyPair: rsa, dsa, ssh-rsa, ssh-dss, ecdsa (https://help.aliyun.com/document_detail/51774.html)
+    ssh_key_types=("rsa", "ecdsa", "dsa"),
     importers=(
         ImporterDecl(
             "alibaba",
