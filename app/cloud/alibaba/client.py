@@ -242,7 +242,9 @@ class AlibabaClient:
         region = region or account.region
         client = self._client(account, creds, region, api)
         method = getattr(client, _methods(api)[action.lower()])
-        request = self._request(api, action, {"RegionId": region, **params})
+        # RegionId where the action's model has it (DescribeRegions and DescribeInstanceTypes have none)
+        has_region = hasattr(request_model(api, action)(), "region_id")
+        request = self._request(api, action, {"RegionId": region, **params} if has_region else dict(params))
         host, _ = self._endpoint(account, api)
         ctx = {"region": region, "endpoint": host or f"{api}.{region}.aliyuncs.com", "currency": currency_for(account)}
         ctx.update(context or {})

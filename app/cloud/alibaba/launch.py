@@ -337,7 +337,7 @@ class AlibabaLaunch(AlibabaClient):
             "KeyPairName": key_pair,
             "InternetChargeType": "PayByTraffic",
             "InternetMaxBandwidthOut": bandwidth_mbps,
-            "SystemDisk": {"Category": disk_category, "Size": int(req.disk_gb)},
+            "SystemDisk": {"Category": disk_category, "Size": str(int(req.disk_gb))},  # a string in the SDK model
             "InstanceName": instance_name(req.name or f"labgpu-{req.instance_type}"),
             "Amount": 1,
             "Tag": [{"Key": k, "Value": v} for k, v in tags.items()][:20],
