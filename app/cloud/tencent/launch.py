@@ -130,7 +130,9 @@ class TencentLaunch(TencentClient):
         )
         return ssh, bool(policies.get("Egress"))
 
-    def _add_rules(self, account: Account, creds: Credentials, sg_id: str, direction: str, rule: dict[str, Any]) -> None:
+    def _add_rules(
+        self, account: Account, creds: Credentials, sg_id: str, direction: str, rule: dict[str, Any]
+    ) -> None:
         """One direction per request: "一次请求中只能创建单个方向的规则"
         (CreateSecurityGroupPolicies, https://cloud.tencent.com/document/api/215/15807)."""
         self._call(
