@@ -421,6 +421,7 @@ def test_instances_page_without_an_account_says_nothing_was_checked(qtbot, ctx):
 def test_instance_launched_before_a_crash_appears_after_restart(qtbot, ctx, tc_account, tencent_server):
     """Another LabGPU run launched it (here: straight through the provider) and died before recording
     it: the page's reconcile at start finds it by its tag."""
+    from app.cloud import sshkeys
     from app.cloud.base import LaunchRequest
     from app.cloud.tencent import TencentProvider
     from app.ui.cloud import cloud_service
@@ -434,7 +435,7 @@ def test_instance_launched_before_a_crash_appears_after_restart(qtbot, ctx, tc_a
             instance_type=GN7,
             region="ap-guangzhou",
             zone="ap-guangzhou-6",
-            public_key="ssh-ed25519 AAAAC3Nz x",
+            public_key=sshkeys.key_for_launch(ctx.paths, "tencent").public_key,  # Tencent imports RSA only
             ssh_cidr="198.51.100.7/32",
             client_token="crashed-launch",
         ),
@@ -583,9 +584,9 @@ def test_launch_dialog_with_an_existing_key_registers_that_key(
 
     from app.ui.cloud.launch_dialog import open_launch_dialog
 
-    key = tmp_path / "id_ed25519"
+    key = tmp_path / "id_rsa"  # Tencent imports RSA keys only
     subprocess.run(
-        ["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "me@laptop", "-f", str(key)], check=True
+        ["ssh-keygen", "-q", "-t", "rsa", "-b", "3072", "-N", "", "-C", "me@laptop", "-f", str(key)], check=True
     )
     public = key.with_suffix(".pub").read_text().split()
     dialog = open_launch_dialog(ctx, _offer())

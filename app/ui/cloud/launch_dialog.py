@@ -12,6 +12,7 @@ page with ``ctx.navigate("instances", {"launch": offer})``.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
@@ -140,7 +141,56 @@ class LaunchDialog(QDialog):
             )
         self.account_note.setText("\n".join(notes))
         self.account_note.setVisible(bool(notes))
+        self._update_key_note()
         self._load_zones_and_price()
+
+    def key_refused(self) -> bool:
+        """The chosen key is one this account's cloud does not import (or cannot be read): Launch waits."""
+        return bool(self.key_note.property("refused"))
+
+    @Slot()
+    def _update_key_note(self, *_args: object) -> None:
+        """Under the key field: which key this launch registers with the chosen account's cloud, its
+        type and whether that cloud imports it. Reads the key's public half only (no keyring)."""
+        from app.cloud import sshkeys
+        from app.core.errors import LabGpuError
+
+        account = self.current_account()
+        if account is None:
+            return
+        provider = provider_name(account.provider)
+        accepted = sshkeys.accepted_types(account.provider)
+        types = sshkeys.types_text(accepted)
+        first = accepted[0] if accepted else "ed25519"
+        self.key_path_edit.setPlaceholderText(f"~/.ssh/id_{first}")
+        path = self.key_path_edit.text().strip() if self.key_file_radio.isChecked() else ""
+        refused = False
+        if not path:
+            try:
+                own = sshkeys.own_key_type(account.provider)
+            except LabGpuError as exc:
+                text, refused = f"{exc.text()} {exc.hint()}".strip(), True
+            else:
+                where = sshkeys.own_key_path(self.ctx.paths, own)
+                text = self.tr(
+                    "{provider} imports {types} keys: LabGPU's own {type} key ({path}) will be registered."
+                ).format(provider=provider, types=types, type=sshkeys.TYPE_TITLES.get(own, own), path=where)
+                if not where.exists():
+                    text += " " + self.tr("It is made on this first launch; its passphrase is kept in the keyring.")
+        else:
+            try:
+                key = sshkeys.check_accepted(sshkeys.load_key(Path(path)), account.provider)
+            except LabGpuError as exc:
+                text, refused = f"{exc.text()} {exc.hint()}".strip(), True
+            else:
+                text = self.tr("{path} is a {type} key ({fingerprint}): {provider} imports it.").format(
+                    path=key.private_path, type=sshkeys.TYPE_TITLES.get(key.key_type, key.key_type),
+                    fingerprint=key.fingerprint, provider=provider)
+        self.key_note.setText(text)
+        self.key_note.setProperty("refused", refused)
+        self.key_note.setStyleSheet(f"color: {theme.css('error' if refused else 'muted')};")
+        if not self.running and self.result is None:
+            self.launch_button.setEnabled(not refused)
 
     @Slot()
     def _on_type_edit_finished(self) -> None:
@@ -339,6 +389,8 @@ class LaunchDialog(QDialog):
                 self.guard_editor.show_error(f"{exc.text()} {exc.hint()}".strip())
                 return
             self.guard_editor.show_error("")
+        if self.key_refused():  # the note under the key field says why and what to do
+            return
         if not opts.account or not opts.instance_type:
             self.account_note.setText(self.tr("Choose an account and an instance type."))
             self.account_note.show()
@@ -433,6 +485,12 @@ class LaunchDialog(QDialog):
                     price=money(entry.price_per_hour, entry.currency, 4)
                 )
             )
+        if getattr(result, "ssh_key_path", ""):
+            from app.cloud.sshkeys import TYPE_TITLES
+
+            kind = result.ssh_key_type  # type: ignore[attr-defined]
+            lines.append(self.tr("SSH key registered: {path} ({type}).").format(
+                path=result.ssh_key_path, type=TYPE_TITLES.get(kind, kind)))  # type: ignore[attr-defined]
         lines.extend(getattr(result, "notes", []) or [])
         self.outcome_label.setStyleSheet(f"color: {theme.css('ok')};")
         self.outcome_label.setText("\n".join(lines))
