@@ -117,7 +117,9 @@ def test_spot_launch_sends_market_options(pacct, aws_proxy):
     [params] = aws_proxy.params("RunInstances")
     assert params["InstanceMarketOptions.MarketType"] == "spot"
     assert params["InstanceMarketOptions.SpotOptions.MaxPrice"] == "0.8048"
-    assert params["InstanceMarketOptions.SpotOptions.SpotInstanceType"] == "one-time"
+    # stoppable: a persistent request that stops on interruption (see tests/cloud/test_aws_spot.py)
+    assert params["InstanceMarketOptions.SpotOptions.SpotInstanceType"] == "persistent"
+    assert params["InstanceMarketOptions.SpotOptions.InstanceInterruptionBehavior"] == "stop"
     assert params["ClientToken"] == "tok-1"
 
 
@@ -275,7 +277,11 @@ def test_spot_price_too_low_names_current_price_when_aws_does_not(pacct, aws_pro
 def test_quota_names():
     assert quota_for("g5.xlarge", False) == ("Running On-Demand G and VT instances", "L-DB2E81BA")
     assert quota_for("p4d.24xlarge", False)[0] == "Running On-Demand P instances"
-    assert quota_for("p5.48xlarge", True)[0] == "All P Spot Instance Requests"
+    # The Service Quotas names ("Spot Instance quotas",
+    # https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/using-spot-limits.html): P5 spot is its own quota.
+    assert quota_for("p5.48xlarge", True) == ("All P5 Spot Instance Requests", "L-C4BD4855")
+    assert quota_for("p4d.24xlarge", True)[0] == "All P4, P3 and P2 Spot Instance Requests"
+    assert quota_for("g6e.xlarge", True)[0] == "All G and VT Spot Instance Requests"
     assert quota_for("m5.large", False)[0].startswith("Running On-Demand Standard")
 
 
@@ -337,21 +343,7 @@ def test_refresh_prices_live_with_pricing_and_spot(pacct, aws_proxy):
     assert any(o.price_spot is not None and o.zone for o in g5)
 
 
-def test_stopping_a_one_time_spot_instance_is_refused_like_aws(pacct, aws_proxy, monkeypatch):
-    # moto lets a one-time spot instance stop; AWS refuses with UnsupportedOperation: the proxy sends that.
-    monkeypatch.setattr(aws_mod, "MAX_ATTEMPTS", 1)
-    inst = AwsProvider().launch(pacct, CREDS, _req(spot=True, max_price=0.5))
-    aws_proxy.inject(
-        "StopInstances",
-        "UnsupportedOperation",
-        f"You can't stop the Spot Instance '{inst.id}' because it is associated with a one-time Spot "
-        "Instance request.",
-    )
-    with pytest.raises(Exception) as err:
-        AwsProvider().stop(pacct, CREDS, inst.id)
-    assert err.value.code == "UnsupportedOperation"
-    assert "terminate it instead" in err.value.hint()
-    assert inst.id in err.value.text()
+# Spot stop, terminate and the refusals AWS sends: tests/cloud/test_aws_spot.py (against the strict proxy).
 
 
 def test_endpoint_rules():

@@ -267,6 +267,8 @@ def _resource_of(method: str, kwargs: dict[str, Any], resp: dict[str, Any]) -> s
     """The id an audited call acted on (for the audit log's resource column)."""
     if "InstanceIds" in kwargs:
         return ",".join(kwargs["InstanceIds"])
+    if "SpotInstanceRequestIds" in kwargs:
+        return ",".join(kwargs["SpotInstanceRequestIds"])
     if resp.get("Instances"):
         return ",".join(i.get("InstanceId", "") for i in resp["Instances"])
     return str(

@@ -32,7 +32,17 @@ QUOTAS = {
         ("Running On-Demand G and VT instances", "L-DB2E81BA"),
         ("All G and VT Spot Instance Requests", "L-3819A6DF"),
     ),
-    "p": (("Running On-Demand P instances", "L-417A185B"), ("All P Spot Instance Requests", "L-7212CCBC")),
+    # P5 spot has a quota of its own; P2-P4 share one ("Spot Instance quotas",
+    # https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/using-spot-limits.html). On-demand, every
+    # P family is one quota ("Running On-Demand P instances").
+    "p5": (
+        ("Running On-Demand P instances", "L-417A185B"),
+        ("All P5 Spot Instance Requests", "L-C4BD4855"),
+    ),
+    "p": (
+        ("Running On-Demand P instances", "L-417A185B"),
+        ("All P4, P3 and P2 Spot Instance Requests", "L-7212CCBC"),
+    ),
     "inf": (
         ("Running On-Demand Inf instances", "L-1945791B"),
         ("All Inf Spot Instance Requests", "L-B5D1601B"),
@@ -222,7 +232,20 @@ ERRORS: dict[str, ErrorSpec] = {
     "UnsupportedOperation": ErrorSpec(
         InvalidRequestError,
         QT_TRANSLATE_NOOP("LabGPU", "AWS does not allow this for instance {instance_id}: {provider_message}"),
-        QT_TRANSLATE_NOOP("LabGPU", "A one-time spot instance cannot be stopped: terminate it instead."),
+        QT_TRANSLATE_NOOP("LabGPU", "Check the instance in the instances list; a stop that AWS refuses for "
+                                    "good is ended by terminating the instance."),
+    ),
+    "IncorrectSpotRequestState": ErrorSpec(
+        InvalidRequestError,
+        QT_TRANSLATE_NOOP("LabGPU", "The spot request of instance {instance_id} does not allow this now: "
+                                    "{provider_message}"),
+        QT_TRANSLATE_NOOP("LabGPU", "Refresh the instance list; a spot instance whose request was cancelled "
+                                    "can only be terminated."),
+    ),
+    "InvalidSpotInstanceRequestID.": ErrorSpec(
+        NotFoundError,
+        QT_TRANSLATE_NOOP("LabGPU", "AWS no longer knows the spot request of instance {instance_id}."),
+        QT_TRANSLATE_NOOP("LabGPU", "Refresh the instance list, then retry."),
     ),
     "IdempotentParameterMismatch": ErrorSpec(
         InvalidRequestError,
@@ -253,7 +276,7 @@ ERRORS: dict[str, ErrorSpec] = {
 
 
 def quota_for(instance_type: str, spot: bool) -> tuple[str, str]:
-    family = re.match(r"^[a-z]+", instance_type or "")
+    family = re.match(r"^[a-z]+[0-9]*", instance_type or "")  # "p5" of p5.48xlarge, "g6" of g6e.xlarge
     fam = family.group(0) if family else ""
     for prefix in sorted(QUOTAS, key=len, reverse=True):
         if fam.startswith(prefix):

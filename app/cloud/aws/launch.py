@@ -359,9 +359,15 @@ class AwsLaunch(AwsClient):
         if req.zone:
             kwargs["Placement"] = {"AvailabilityZone": req.zone}
         if req.spot:
+            # Stoppable spot: only an instance of a persistent request can be stopped ("Stop a Spot
+            # Instance", https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/stop-start-spot-instances.html),
+            # and RunInstances takes a persistent request only with interruption behaviour stop or
+            # hibernate (SpotMarketOptions, https://docs.aws.amazon.com/AWSEC2/latest/APIReference/
+            # API_SpotMarketOptions.html). No ValidUntil: the request stays until LabGPU cancels it at
+            # terminate (AwsProvider.terminate), instead of expiring under a stopped instance.
             spot: dict[str, Any] = {
-                "SpotInstanceType": "one-time",
-                "InstanceInterruptionBehavior": "terminate",
+                "SpotInstanceType": "persistent",
+                "InstanceInterruptionBehavior": "stop",
             }
             if req.max_price is not None:
                 spot["MaxPrice"] = f"{req.max_price:.4f}"

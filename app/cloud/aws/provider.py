@@ -13,8 +13,10 @@ from app.cloud.base import (
     CloudError,
     Credentials,
     Instance,
+    NotFoundError,
+    StopRefusedError,
 )
-from app.core.i18n import QT_TRANSLATE_NOOP
+from app.core.i18n import QT_TRANSLATE_NOOP, translate
 
 from .launch import AwsLaunch
 from .prices import AwsPrices
@@ -116,27 +118,125 @@ class AwsProvider(AwsLaunch, AwsPrices):
             ctx={"instance_id": instance_id},
         )
 
-    def stop(self, account: Account, creds: Credentials, instance_id: str) -> str:
+    # Spot instances (EC2 User Guide, "Manage your Spot Instances",
+    # https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/using-spot-instances-request.html, and "Stop a
+    # Spot Instance", https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/stop-start-spot-instances.html):
+    # only an instance of a persistent spot request can be stopped, never one of a one-time request nor
+    # one whose request was cancelled; terminating an instance of a persistent request that is still
+    # open/active/disabled opens the request again and EC2 launches a replacement, so the request is
+    # cancelled first (CancelSpotInstanceRequests,
+    # https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_CancelSpotInstanceRequests.html).
+    def spot_request(self, account: Account, creds: Credentials, instance_id: str) -> dict[str, Any] | None:
+        """The spot request behind ``instance_id`` (Type one-time|persistent, State, …); None for an
+        instance that is not a spot instance. Type and State are "" when AWS no longer has the request
+        (it deletes closed and cancelled requests after four hours)."""
         ec2 = self._client(account, creds)
-        self._call(
-            account,
-            ec2,
-            "stop_instances",
-            audit=True,
-            InstanceIds=[instance_id],
-            ctx={"instance_id": instance_id},
+        ctx = {"instance_id": instance_id}
+        resp = self._call(account, ec2, "describe_instances", InstanceIds=[instance_id], ctx=ctx)
+        found = [d for res in resp.get("Reservations", []) for d in res.get("Instances", [])]
+        if not found or found[0].get("InstanceLifecycle") != "spot":
+            return None
+        sir = str(found[0].get("SpotInstanceRequestId") or "")
+        unknown: dict[str, Any] = {"SpotInstanceRequestId": sir, "Type": "", "State": ""}
+        query: dict[str, Any] = (
+            {"SpotInstanceRequestIds": [sir]}
+            if sir
+            else {"Filters": [{"Name": "instance-id", "Values": [instance_id]}]}
         )
+        try:
+            got = self._call(account, ec2, "describe_spot_instance_requests", ctx=ctx, **query)
+        except NotFoundError:  # InvalidSpotInstanceRequestID.NotFound
+            return unknown
+        requests = got.get("SpotInstanceRequests") or []
+        return dict(requests[0]) if requests else unknown
+
+    def stop_refusal(self, account: Account, creds: Credentials, instance_id: str) -> str:
+        """Why AWS will not stop this instance (a translation template), or "" when it can be stopped
+        (on-demand, a persistent spot request, or a request AWS no longer shows: then the stop is tried
+        and a refusal is reacted to)."""
+        return _refusal(self.spot_request(account, creds, instance_id))
+
+    def stop(self, account: Account, creds: Credentials, instance_id: str) -> str:
+        why = self.stop_refusal(account, creds, instance_id)
+        if why:
+            raise _stop_refused(account, instance_id, why, "SpotCannotStop", "")
+        ec2 = self._client(account, creds)
+        try:
+            self._call(
+                account,
+                ec2,
+                "stop_instances",
+                audit=True,
+                InstanceIds=[instance_id],
+                ctx={"instance_id": instance_id},
+            )
+        except CloudError as exc:
+            # The refusals the EC2 error code reference lists for a stop that can never work
+            # (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/errors-overview.html): the caller
+            # takes the documented alternative instead of trying again.
+            if exc.code in STOP_REFUSED_CODES:
+                raise _stop_refused(
+                    account, instance_id, MSG_REFUSED, exc.code, str(exc.params.get("provider_message", "")),
+                    exc.request_id,
+                ) from None
+            raise
         return QT_TRANSLATE_NOOP(
             "LabGPU", "EBS disks still bill while stopped; terminate the instance to stop all charges."
         )
 
     def terminate(self, account: Account, creds: Credentials, instance_id: str) -> None:
         ec2 = self._client(account, creds)
-        self._call(
-            account,
-            ec2,
-            "terminate_instances",
-            audit=True,
-            InstanceIds=[instance_id],
-            ctx={"instance_id": instance_id},
-        )
+        ctx = {"instance_id": instance_id}
+        req = self.spot_request(account, creds, instance_id)
+        if req and req.get("Type") == "persistent" and req.get("State") in ("open", "active", "disabled"):
+            # Cancelled first: a persistent request still open would launch a replacement instance
+            # (only open, active and disabled requests can be cancelled: "Cancel a Spot Instance
+            # request", https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/using-spot-instances-cancel.html).
+            self._call(
+                account,
+                ec2,
+                "cancel_spot_instance_requests",
+                audit=True,
+                SpotInstanceRequestIds=[str(req["SpotInstanceRequestId"])],
+                ctx=ctx,
+            )
+        self._call(account, ec2, "terminate_instances", audit=True, InstanceIds=[instance_id], ctx=ctx)
+
+
+STOP_REFUSED_CODES = ("UnsupportedOperation", "IncorrectSpotRequestState")
+MSG_ONE_TIME = QT_TRANSLATE_NOOP("LabGPU", "AWS cannot stop a one-time spot instance")
+MSG_CANCELLED = QT_TRANSLATE_NOOP("LabGPU", "AWS cannot stop a spot instance whose spot request was cancelled")
+MSG_REFUSED = QT_TRANSLATE_NOOP("LabGPU", "AWS refused to stop this spot instance")
+
+
+def _refusal(req: dict[str, Any] | None) -> str:
+    if not req:
+        return ""
+    if req.get("Type") == "one-time":
+        return MSG_ONE_TIME
+    if req.get("Type") == "persistent" and req.get("State") in ("cancelled", "closed"):
+        return MSG_CANCELLED
+    return ""
+
+
+def _stop_refused(account: Account, instance_id: str, reason: str, code: str, provider_message: str,
+                  request_id: str = "") -> StopRefusedError:
+    text = translate(reason)
+    if provider_message:  # already bounded, plain text (app.cloud.errors.map_error)
+        text = f"{text} ({provider_message})"
+    return StopRefusedError(
+        QT_TRANSLATE_NOOP("LabGPU", "{instance_id} cannot be stopped: {reason_text}."),
+        QT_TRANSLATE_NOOP(
+            "LabGPU",
+            "Only terminating ends its bill, and that deletes its disk: pull what you need first, "
+            "then terminate it (labgpu terminate {instance_id}, or Terminate on the instances page).",
+        ),
+        provider="aws",
+        code=code,
+        request_id=request_id,
+        account=account.name,
+        instance_id=instance_id,
+        reason=reason,
+        reason_text=text,
+        provider_message=provider_message,
+    )
