@@ -277,3 +277,36 @@ def test_an_instance_without_the_key_path_tag_finds_labgpus_key_of_its_key_pair(
     finally:
         svc.close()
     store.close()
+
+
+def test_labgpu_launch_prints_the_key_it_registered_and_refuses_one_the_cloud_does_not_import(
+    secret_service, tencent_server, tmp_path
+):
+    import os
+
+    svc = CloudService()
+    svc.accounts.add(
+        Account("lab-tc", "tencent", "ap-guangzhou", tencent_server.endpoint, {"protocol": "http"}),
+        Credentials(TEST_SECRET_ID, TEST_SECRET_KEY),
+    )
+    svc.close()
+    root = Path(__file__).resolve().parents[2]
+
+    def cli(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "app", "launch", "--account", "lab-tc", "--type",
+                               "GN7.2XLARGE32", "--ssh-from", SSH_FROM, "--no-wait", *args],
+                              capture_output=True, text=True, cwd=root, env=dict(os.environ), timeout=120)
+
+    ed = tmp_path / "id_ed25519"
+    _keygen(ed, "ed25519")
+    refused = cli("--ssh-key", str(ed))
+    assert refused.returncode != 0
+    [line] = [ln for ln in refused.stderr.splitlines() if ln.strip()]
+    assert line.startswith("labgpu: [KeyTypeNotAccepted] Tencent Cloud imports RSA keys only")
+    assert "leave the SSH key field empty to use LabGPU's own RSA key" in line
+    assert tencent_server.actions() == []
+    ok = cli()
+    assert ok.returncode == 0, ok.stderr
+    rsa = sshkeys.own_key_path(default_paths(), "rsa")
+    fp = sshkeys.fingerprint(rsa.with_name("labgpu_rsa.pub").read_text())
+    assert f"SSH key registered with Tencent Cloud: {rsa} (RSA, {fp}, LabGPU's own key)." in ok.stdout.splitlines()
