@@ -344,3 +344,37 @@ def test_sold_out_zone_moves_to_another_zone_and_says_so(secret_service, tencent
     tried = [(q["Placement"]["Zone"], q["ClientToken"]) for q in tencent_server.requests_of("RunInstances")]
     assert [z for z, _ in tried] == ["ap-guangzhou-3", "ap-guangzhou-4"]
     assert tried[0][1] != tried[1][1]  # another zone is another request
+
+
+def test_default_launch_against_the_strict_peer_fails_over_launch_failed_and_reuses_the_group(
+    secret_service, tencent_server, labgpu_home
+):
+    """No key and no zone given: LabGPU's own key (RSA: ImportKeyPair takes "OpenSSH RSA" only), one
+    inbound rule for SSH from the range, an instance that ends LAUNCH_FAILED in the first zone is
+    followed by a launch in the next one, and a second launch reuses the group that still has its rule."""
+    tencent_server.pending_seconds = 0.05
+    tencent_server.launch_failed_zones = {"ap-guangzhou-3"}
+    _ok(
+        "accounts", "add", "tencent", "lab", "--region", "ap-guangzhou", "--endpoint", tencent_server.endpoint,
+        stdin=f"{TEST_SECRET_ID}\n{TEST_SECRET_KEY}\n",
+    )
+    r = _ok("launch", "--account", "lab", "--type", GN7, "--ssh-from", "198.51.100.7/32", "--json", "--progress")
+    doc = json.loads(r.stdout)
+    assert doc["zone"] == "ap-guangzhou-4"
+    zone_lines = [ln for ln in r.stderr.splitlines() if ln.startswith("[zone]")]
+    assert zone_lines and "ap-guangzhou-3" in zone_lines[0] and "ap-guangzhou-4" in zone_lines[0]
+    assert [q["Placement"]["Zone"] for q in tencent_server.requests_of("RunInstances")] == [
+        "ap-guangzhou-3", "ap-guangzhou-4"
+    ]
+    assert tencent_server.key_pairs[0]["PublicKey"].startswith("ssh-rsa ")
+    sg = tencent_server.requests_of("RunInstances")[-1]["SecurityGroupIds"][0]
+    assert [(x["Protocol"], x["Port"], x["CidrBlock"]) for x in tencent_server.ingress_rules(sg)] == [
+        ("TCP", "22", "198.51.100.7/32")
+    ]
+    assert tencent_server.ssh_allowed(doc["id"], "198.51.100.7")
+    tencent_server.launch_failed_zones = set()
+    r2 = _ok("launch", "--account", "lab", "--type", GN7, "--ssh-from", "198.51.100.7/32", "--json")
+    assert tencent_server.requests_of("RunInstances")[-1]["SecurityGroupIds"] == [sg]
+    assert tencent_server.actions().count("CreateSecurityGroup") == 1
+    assert len(tencent_server.ingress_rules(sg)) == 1
+    assert json.loads(r2.stdout)["id"] != doc["id"]
