@@ -84,8 +84,15 @@ def test_full_alibaba_flow_and_no_secret_anywhere(secret_service, alibaba_server
                                                                              "cn-hangzhou-i")
     zone_lines = [ln for ln in r.stderr.splitlines() if ln.startswith("[zone]")]
     assert zone_lines and "no ecs.gn7i-c8g1.2xlarge left in cn-hangzhou-h" in zone_lines[0]
-    for step in ("[key]", "[security_group]", "[image]", "[request]", "[wait]"):
+    for step in ("[key]", "[network]", "[security_group]", "[image]", "[request]", "[wait]"):
         assert step in r.stderr
+    # a fresh account, no key given: the app's default key (RSA: ImportKeyPair takes rsa/dsa/ecdsa), and
+    # the new VPC and vSwitch waited for while Pending, through the VPC API (never the deprecated ECS copies)
+    [pair] = alibaba_server.key_pairs.values()
+    assert pair["PublicKey"].startswith("ssh-rsa ")
+    assert any("Waiting for vpc-" in ln for ln in r.stderr.splitlines())
+    assert any("Waiting for vsw-" in ln for ln in r.stderr.splitlines())
+    assert {c.version for c in alibaba_server.calls if c.action in ("CreateVpc", "CreateVSwitch")} == {"2016-04-28"}
     runs = alibaba_server.requests_of("RunInstances")
     assert [q["ZoneId"] for q in runs] == ["cn-hangzhou-h", "cn-hangzhou-i"]
     assert runs[0]["ClientToken"] != runs[1]["ClientToken"]

@@ -98,6 +98,11 @@ def test_account_dialog_launch_dialog_and_instances_page_on_alibaba(qtbot, ctx, 
     steps = [launch.steps_list.item(i).text() for i in range(launch.steps_list.count())]
     assert all(s.startswith("✓") for s in steps), steps
     assert any("198.51.100.7/32" in s for s in steps)
+    # a fresh account with the default key (RSA for Alibaba) and a network that was Pending for a while
+    [pair] = alibaba_server.key_pairs.values()
+    assert pair["PublicKey"].startswith("ssh-rsa ")
+    assert all(v["Status"] == "Available" for v in (*alibaba_server.vpcs.values(), *alibaba_server.vswitches.values()))
+    assert len(alibaba_server.requests_of("DescribeVpcAttribute", "2016-04-28")) >= 2  # waited while Pending
     launch.accept()
 
     # Instances page: the instance, its account, spot price and running cost; stop says what still bills.
