@@ -44,6 +44,7 @@ from app.cloud.base import (
     Credentials,
     Instance,
     LaunchRequest,
+    PriceTooLowError,
     Provider,
     collect_calls,
     collect_request_ids,
@@ -318,6 +319,7 @@ class CloudService:
         )
         zones: list[str] = [plan.zone]
         tried: list[str] = []
+        too_low: list[PriceTooLowError] = []
         attempt = 0
         instance: Instance | None = None
         while instance is None:
@@ -348,7 +350,16 @@ class CloudService:
                     functools.partial(provider.launch, account, creds, req, report),
                     detail,
                 )
-            except CapacityError as exc:
+            except (CapacityError, PriceTooLowError) as exc:
+                # No capacity, or the spot maximum under the zone's spot price (SpotMaxPriceTooLow): another
+                # zone may work. A price refusal moves on only when no zone was asked for; when every zone
+                # refused, the error names the lowest spot price seen, which the cap would need.
+                price_low = isinstance(exc, PriceTooLowError)
+                if isinstance(exc, PriceTooLowError):
+                    too_low.append(exc)
+                    if opts.zone or not providers.has(account.provider, "zones"):
+                        self.pending.fail(token, exc.one_line())
+                        raise
                 # The provider picked the zone itself (none was asked for): the error names it.
                 zone = zone or str(exc.params.get("zone") or "").strip("?")
                 tried.append(zone or account.region)
@@ -359,8 +370,9 @@ class CloudService:
                     zones = [z for z in others if z and z != zone]
                 zones = [z for z in zones if z not in tried]
                 if not zones:
-                    self.pending.fail(token, exc.one_line())
-                    raise
+                    final = _lowest_price_error(too_low) if price_low else exc
+                    self.pending.fail(token, final.one_line())
+                    raise final from None
                 msg = translate(QT_TRANSLATE_NOOP("LabGPU", "{zone}: {reason} Trying {next}…")).format(
                     zone=zone or account.region, reason=exc.text(), next=zones[0]
                 )
@@ -397,6 +409,9 @@ class CloudService:
             price_source=price[2] if price else "",
         )
         self.pending.finish(token, instance.id)
+        rule = getattr(provider, "spot_rule", "") if opts.spot else ""
+        if rule:  # what Stop, the guards and Terminate do with this cloud's spot instance, said at launch
+            notes.append(translate(str(rule)))
         if opts.wait:
             entry = self._wait_running(account, creds, provider, instance, report)
         return LaunchResult(entry, token, notes, str(key.private_path), key.key_type, key.fingerprint, key.own)
@@ -500,11 +515,24 @@ class CloudService:
         fresh = self._refresh_one(account, creds, provider, instance_id) or got or entry
         return fresh, translate(str(note or ""))
 
-    def terminate(self, instance_id: str) -> LedgerEntry:
+    def stop_refusal(self, instance_id: str) -> str:
+        """Why the cloud will not stop this instance, as a sentence (AWS: a one-time spot instance), or ""
+        when a stop can work. The Stop button asks first and offers Terminate instead, saying plainly
+        that the disk is deleted; providers declare it with a ``stop_refusal(account, creds, id)`` method."""
+        entry = self._entry(instance_id)
+        if not entry.spot:
+            return ""
+        account, creds, provider = self._resolve(entry.account, entry.region)
+        ask = getattr(provider, "stop_refusal", None)
+        return translate(str(ask(account, creds, instance_id) or "")) if ask is not None else ""
+
+    def terminate(self, instance_id: str, reason: str = "") -> LedgerEntry:
+        """Terminate (a provider with spot requests cancels the instance's first, so nothing comes back);
+        ``reason`` goes to the audit row, e.g. "terminated: AWS cannot stop a one-time spot instance"."""
         entry = self._entry(instance_id)
         account, creds, provider = self._resolve(entry.account, entry.region)
         self._audited(
-            account, "terminate", instance_id, lambda: provider.terminate(account, creds, instance_id)
+            account, "terminate", instance_id, lambda: provider.terminate(account, creds, instance_id), reason
         )
         got = self.ledger.mark_state(entry.provider, instance_id, "terminating")
         try:
@@ -556,3 +584,15 @@ class CloudService:
             parts += ["-i", str(key)]
         parts.append(f"{login}@{host}")
         return " ".join(shlex.quote(p) for p in parts)
+
+
+def _lowest_price_error(errors: list[PriceTooLowError]) -> PriceTooLowError:
+    """Of the zones' price refusals, the one with the lowest spot price (what the cap would need)."""
+
+    def price(e: PriceTooLowError) -> float:
+        try:
+            return float(str(e.params.get("spot_price", "")))
+        except ValueError:
+            return float("inf")
+
+    return min(errors, key=price)

@@ -19,31 +19,38 @@ from app.core.paths import Paths
 log = logging.getLogger(__name__)
 
 
+def billing_currency(account: Account) -> str:
+    """The currency ``account`` is billed in (the provider's native one): the only currency an
+    on-demand price may be in to set that account's spot maximum."""
+    return NATIVE_CURRENCY.get(account.provider, "USD")
+
+
 def on_demand_price(paths: Paths, account: Account, instance_type: str) -> tuple[float | None, str]:
-    """(price/h, source): live cache first, then the bundled catalog."""
+    """(price/h, source) in the account's region and currency: the live cache first, then the bundled
+    catalog. Never another region's row nor another currency's (a spot maximum from us-east-1's price
+    in eu-central-1 would be wrong by the regions' difference): unknown is (None, "")."""
+    currency = billing_currency(account)
+
+    def same(o: Any) -> bool:
+        return bool(
+            (o.provider, o.region, o.instance_type) == (account.provider, account.region, instance_type)
+            and o.currency == currency
+            and o.price_on_demand is not None
+        )
+
     for o in live_prices.load_cached(paths):
-        if (o.provider, o.region, o.instance_type) == (
-            account.provider,
-            account.region,
-            instance_type,
-        ) and o.price_on_demand is not None:
+        if same(o):
             return o.price_on_demand, "live"
     try:
         from app.core.catalog import load_catalog
 
         for o in load_catalog(paths, include_live=False).offers:
-            if (
-                (o.provider, o.instance_type) == (account.provider, instance_type)
-                and o.region == account.region
-                and o.price_on_demand is not None
-            ):
+            if same(o):
                 return o.price_on_demand, "catalog"
-        for o in load_catalog(paths, include_live=False).offers:
-            if (o.provider, o.instance_type) == (account.provider, instance_type) and o.price_on_demand:
-                return o.price_on_demand, f"catalog ({o.region})"
     except Exception as exc:  # noqa: BLE001 - the catalog is a fallback only
         log.info("catalog lookup failed: %s", exc)
     return None, ""
+
 
 def spot_price(paths: Paths, account: Account, instance_type: str, zone: str) -> float | None:
     prices = [
@@ -54,7 +61,7 @@ def spot_price(paths: Paths, account: Account, instance_type: str, zone: str) ->
     return min(o.price_spot for o in prices) if prices else None  # type: ignore[type-var]
 
 def price_for(paths: Paths, account: Account, inst: Any) -> tuple[float, str, str] | None:
-    currency = NATIVE_CURRENCY.get(account.provider, "USD")
+    currency = billing_currency(account)
     if inst.spot:
         p = spot_price(paths, account, inst.instance_type, inst.zone)
         if p is not None:

@@ -67,8 +67,24 @@ MSG_SYNC_DONE = QT_TRANSLATE_NOOP("LabGPU", "{target}: checkpoints pulled ({purp
 MSG_NO_PULL = QT_TRANSLATE_NOOP("LabGPU", "{target}: nothing was pulled — no download sync pair is set up for "
                                           "it (add one with `labgpu guard set {target} --pull REMOTE=LOCAL`)")
 MSG_NOTIFY_ONLY = QT_TRANSLATE_NOOP("LabGPU", "{target} is not a LabGPU instance: its guards notify only")
+# A stop the cloud refuses for good (app.cloud.base.StopRefusedError: AWS and a one-time spot instance,
+# "Stop a Spot Instance", https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/stop-start-spot-instances.html):
+# the documented alternative is termination, taken only after the pre-stop pull did not fail; told once.
+MSG_TERMINATED = QT_TRANSLATE_NOOP("LabGPU", "{target} was terminated by its {guard} guard: {reason}, so "
+                                             "terminating was the only way to end its bill (checkpoints were "
+                                             "pulled first; its disk is deleted)")
+MSG_TERMINATED_NO_PULL = QT_TRANSLATE_NOOP("LabGPU", "{target} was terminated by its {guard} guard: {reason}, "
+                                                     "so terminating was the only way to end its bill (no "
+                                                     "checkpoints were pulled; its disk is deleted)")
+MSG_STOP_REFUSED = QT_TRANSLATE_NOOP("LabGPU", "{target} is still billing: {reason}, and LabGPU terminates it "
+                                               "only after its checkpoints are pulled, which failed — pull what "
+                                               "you need, then terminate it (labgpu terminate {target})")
+MSG_TERMINATE_FAILED = QT_TRANSLATE_NOOP("LabGPU", "{target} is still billing: {reason}, and terminating it "
+                                                   "failed after {tries} tries: {why} — terminate it in the "
+                                                   "cloud console (EC2 → Instances → Terminate instance)")
 
 StopFn = Callable[[str], Any]  # instance id → LedgerEntry-like (with .state) after the stop call
+TerminateFn = Callable[[str, str], Any]  # (instance id, audit reason) → LedgerEntry-like after the terminate call
 # (host name, purpose "before-stop"|"on-interruption") → number of sync pairs run (None: unknown); raises on failure
 SyncFn = Callable[[str, str], "int | None"]
 
@@ -108,7 +124,8 @@ class Watcher:
                  notify: Callable[[GuardEvent], None] | None = None, *, store: Store | None = None,
                  stop_fn: StopFn | None = None, sync_fn: SyncFn | None = None,
                  rate: ExchangeRate | None = None, max_gap_s: float = 5.0, stop_retries: int = 3,
-                 retry_delay_s: float = 5.0, sleep: Callable[[float], None] = time.sleep) -> None:
+                 retry_delay_s: float = 5.0, sleep: Callable[[float], None] = time.sleep,
+                 terminate_fn: TerminateFn | None = None) -> None:
         self.paths = paths or default_paths()
         self.clock = clock
         self.notify = notify
@@ -123,6 +140,7 @@ class Watcher:
         self.retry_delay_s = retry_delay_s
         self.sleep = sleep
         self._stop_fn = stop_fn
+        self._terminate_fn = terminate_fn
         self._sync_fn = sync_fn
         self.lock = WatchLock(self.paths.data_dir / "watch.lock")
         self._states: dict[str, _TargetState] = {}
@@ -237,22 +255,33 @@ class Watcher:
             return []
         st.stopping = True
         out = [self._event(t, target_id, kind, template, params)]
+        pulled: bool | None = None  # True: checkpoints pulled; False: the pull failed; None: nothing to pull
         try:
             if cfg.sync_before_stop:
                 try:
                     if self.run_sync(target_id, "before-stop") == 0:
                         out.append(self._event(t, target_id, "sync-none", MSG_NO_PULL, {"target": target_id}))
+                    else:
+                        pulled = True
                 except LabGpuError as exc:
+                    pulled = False
                     out.append(self._event(t, target_id, "sync-failed", MSG_SYNC_FAILED,
                                            {"target": target_id, "why": exc.one_line()}))
                 except Exception as exc:  # noqa: BLE001
+                    pulled = False
                     out.append(self._event(t, target_id, "sync-failed", MSG_SYNC_FAILED,
                                            {"target": target_id, "why": f"{type(exc).__name__}: {exc}"}))
-            ok, events = self._stop_with_retries(target_id, kind)
+            ok, events, refused = self._stop_with_retries(target_id, kind)
             out += events
-            st.stopped = ok
-            if ok:
-                st.stopped_at = time.time()
+            if refused is not None:
+                ok, events = self._end_unstoppable(target_id, kind, refused, pulled)
+                out += events
+                st.stopped = True  # terminated, or told once: never the refused stop again in a loop
+                st.stopped_at = time.time() if ok else None
+            else:
+                st.stopped = ok
+                if ok:
+                    st.stopped_at = time.time()
         finally:
             st.stopping = False
         return out
@@ -267,10 +296,13 @@ class Watcher:
 
     def stop_instance(self, target_id: str, guard: str = "manual") -> bool:
         """Stop through the cloud layer with retries; True only when the cloud confirms."""
-        ok, _events = self._stop_with_retries(target_id, guard)
+        ok, _events, _refused = self._stop_with_retries(target_id, guard)
         return ok
 
-    def _stop_with_retries(self, target_id: str, guard: str) -> tuple[bool, list[GuardEvent]]:
+    def _stop_with_retries(self, target_id: str, guard: str) -> tuple[bool, list[GuardEvent], Any]:
+        """(confirmed, events, the StopRefusedError when the cloud refuses the stop for good: no retry)."""
+        from app.cloud.base import StopRefusedError
+
         fn = self._stop_fn or _cloud_stop(self.paths, self.store)
         why = ""
         tries = max(1, self.stop_retries)
@@ -284,8 +316,12 @@ class Watcher:
                     self._audit("guard-stop", target_id, f"ok ({guard}, {state})")
                     ev = self._event(self.clock(), target_id, "stopped", MSG_STOPPED,
                                      {"target": target_id, "guard": guard}, {"state": state})
-                    return True, [ev]
+                    return True, [ev], None
                 why = f"the cloud still reports {state or 'no state'}"
+            except StopRefusedError as exc:
+                reason = str(exc.params.get("reason") or exc.code)
+                self._audit("guard-stop", target_id, f"refused ({guard}): {reason}", exc.one_line())
+                return False, [], exc
             except LabGpuError as exc:
                 why = exc.one_line()
             except Exception as exc:  # noqa: BLE001 - an SDK's own exception
@@ -295,7 +331,41 @@ class Watcher:
                 self.sleep(self.retry_delay_s)
         ev = self._event(self.clock(), target_id, "stop-failed", MSG_STOP_FAILED,
                          {"target": target_id, "tries": tries, "why": why})
-        return False, [ev]
+        return False, [ev], None
+
+    def _end_unstoppable(self, target_id: str, guard: str, refused: Any,
+                         pulled: bool | None) -> tuple[bool, list[GuardEvent]]:
+        """The documented alternative to a refused stop: terminate, unless the pull before it failed
+        (then say so once, with what to do). True when the cloud confirms the termination."""
+        reason = str(refused.params.get("reason") or refused.code)  # the English template
+        params = {"target": target_id, "guard": guard, "reason": translate(reason)}
+        if pulled is False:
+            self._audit("guard-stop", target_id, f"not terminated ({guard}): the pull before it failed; {reason}")
+            return False, [self._event(self.clock(), target_id, "stop-refused", MSG_STOP_REFUSED, params,
+                                       {"code": refused.code})]
+        fn = self._terminate_fn or _cloud_terminate(self.paths, self.store)
+        audit_reason = f"terminated: {reason}"
+        why = ""
+        tries = max(1, self.stop_retries)
+        for i in range(tries):
+            try:
+                got = fn(target_id, audit_reason)
+                state = getattr(got, "state", "")
+                if state in ("terminating", "terminated"):
+                    self._audit("guard-stop", target_id, audit_reason, f"{guard}: {audit_reason} ({state})")
+                    template = MSG_TERMINATED if pulled else MSG_TERMINATED_NO_PULL
+                    return True, [self._event(self.clock(), target_id, "terminated", template, params,
+                                              {"state": state, "code": refused.code})]
+                why = f"the cloud still reports {state or 'no state'}"
+            except LabGpuError as exc:
+                why = exc.one_line()
+            except Exception as exc:  # noqa: BLE001 - an SDK's own exception
+                why = f"{type(exc).__name__}: {exc}"
+            self._audit("guard-stop", target_id, f"terminate failed try {i + 1}: {why}")
+            if i < tries - 1:
+                self.sleep(self.retry_delay_s)
+        return False, [self._event(self.clock(), target_id, "terminate-failed", MSG_TERMINATE_FAILED,
+                                   {**params, "tries": tries, "why": why})]
 
     # events, audit ------------------------------------------------------------------------------
     def _event(self, t: float, target_id: str, kind: str, template: str, params: dict[str, Any],
@@ -306,7 +376,7 @@ class Watcher:
             message = template
         ev = GuardEvent(datetime.fromtimestamp(t, timezone.utc), target_id, kind, message,
                         {**params, **(detail or {})})
-        if kind not in ("stopped", "stop-failed"):
+        if kind not in ("stopped", "stop-failed", "terminated"):  # those have their guard-stop row
             self._audit("guard-" + kind, target_id, message)
         self.events.append(ev)
         if self.notify is not None:
@@ -494,6 +564,15 @@ def _cloud_stop(paths: Paths, store: Store) -> StopFn:
         return entry
 
     return stop
+
+
+def _cloud_terminate(paths: Paths, store: Store) -> TerminateFn:
+    def terminate(instance_id: str, reason: str) -> Any:
+        from app.cloud.launch import CloudService
+
+        return CloudService(paths, store).terminate(instance_id, reason=reason)
+
+    return terminate
 
 
 def _num(v: float) -> str:
