@@ -95,8 +95,11 @@ class LaunchRequest:
 
 
 # Normalised lifecycle states (provider states map onto these).
-STATES = ("pending", "running", "stopping", "stopped", "starting", "terminating", "terminated", "failed")
-BILLING_STATES = ("pending", "running", "stopping", "starting")
+# "stopped_billing": stopped by the OS or the cloud, but its compute still bills (Tencent STOPPED with
+# StopChargingMode KEEP_CHARGING, Alibaba Stopped with StoppedMode KeepCharging): never shown or counted as free.
+STATES = ("pending", "running", "stopping", "stopped", "stopped_billing", "starting", "terminating", "terminated",
+          "failed")
+BILLING_STATES = ("pending", "running", "stopping", "stopped_billing", "starting")
 
 
 # progress(step, message="") — step is one of LAUNCH_STEPS (or "zone" when the launcher moves on to

@@ -34,7 +34,9 @@ from .store import Store
 log = logging.getLogger(__name__)
 
 TERMINAL_STATES = ("terminated", "failed")
-RUNNING_STATES = ("running",)  # billed compute time (pending/stopping are not billed on AWS or CVM)
+# billed compute time (pending/stopping are not billed on AWS or CVM); a stop that keeps charging (Tencent
+# KEEP_CHARGING, Alibaba KeepCharging) bills compute as if it ran: its segment stays open
+RUNNING_STATES = ("running", "stopped_billing")
 GONE_GRACE_S = 120.0  # a just-launched instance may not be listed yet (eventual consistency)
 
 

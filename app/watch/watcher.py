@@ -45,7 +45,7 @@ from .lock import WatchLock
 
 log = logging.getLogger(__name__)
 
-STOPPED_STATES = ("stopping", "stopped", "terminating", "terminated")
+STOPPED_STATES = ("stopping", "stopped", "stopped_billing", "terminating", "terminated")
 SPOT_PRICE_REFRESH_S = 1800.0  # re-read a running spot instance's zone price every 30 min
 
 MSG_IDLE = QT_TRANSLATE_NOOP("LabGPU", "{target}: every GPU has been under {pct} % for {minutes} minutes")

@@ -201,6 +201,10 @@ def test_stop_says_what_still_bills(alibaba_server, provider, acc):
     stopped = {i.id: i for i in provider.list_instances(acc, CREDS)}
     assert stopped[economical.id].state == "stopped"
     assert stopped[economical.id].raw_state == "Stopped/StopCharging"
+    # the standard (KeepCharging) stop bills compute: shown and counted as billing, never as free
+    assert (stopped[local_disk.id].state, stopped[local_disk.id].raw_state) == ("stopped_billing",
+                                                                              "Stopped/KeepCharging")
+    assert stopped[local_disk.id].state in base.BILLING_STATES
     provider.start(acc, CREDS, economical.id)
     assert alibaba_server.instance(economical.id).status == "Running"
     alibaba_server.fail_next("StartInstances", "IncorrectInstanceStatus")

@@ -74,6 +74,22 @@ def test_cost_follows_running_segments(ledger):
     assert ledger.get("i-1", now=t2 + timedelta(hours=5)).cost_so_far == pytest.approx(3.6 * 2)
 
 
+def test_a_stop_that_keeps_charging_keeps_billing(ledger):
+    """Tencent KEEP_CHARGING / Alibaba KeepCharging: stopped, but compute bills — the cost goes on and the
+    entry says it bills; a later stop without charging ends the segment."""
+    tc = Inst(provider="tencent", id="ins-1", currency="CNY", raw_state="RUNNING")
+    ledger.observe(tc, price_per_hour=10.0, now=T0)
+    e = ledger.observe(replace(tc, state="stopped_billing", raw_state="STOPPED/KEEP_CHARGING"),
+                       now=T0 + timedelta(hours=1))
+    assert e.billing is True
+    later = ledger.get("ins-1", now=T0 + timedelta(hours=3))
+    assert later.cost_so_far == pytest.approx(30.0)  # three hours of compute, two of them stopped
+    e = ledger.observe(replace(tc, state="stopped", raw_state="STOPPED/STOP_CHARGING"),
+                       now=T0 + timedelta(hours=3))
+    assert e.billing is False
+    assert ledger.get("ins-1", now=T0 + timedelta(hours=9)).cost_so_far == pytest.approx(30.0)
+
+
 def test_unknown_price_is_unknown_not_zero(ledger):
     e = ledger.observe(Inst(), now=T0 + timedelta(minutes=5))
     assert e.price_per_hour is None

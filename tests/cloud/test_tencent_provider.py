@@ -258,6 +258,10 @@ def test_stop_falls_back_to_keep_charging_and_says_it_still_bills(tencent_server
         "STOP_CHARGING",
         "KEEP_CHARGING",
     ]
+    # Shown and counted as what it is: stopped, but its compute still bills (never "stopped" = free).
+    seen = provider.get_instance(acct, creds, inst.id)
+    assert (seen.state, seen.raw_state) == ("stopped_billing", "STOPPED/KEEP_CHARGING")
+    assert seen.state in base.BILLING_STATES
 
 
 def test_spot_default_max_price_is_80_percent_of_on_demand(tencent_server, provider):

@@ -363,6 +363,11 @@ class AlibabaClient:
         mode = raw.get("StoppedMode") or ""
         public = _first(raw.get("PublicIpAddress")) or str((raw.get("EipAddress") or {}).get("IpAddress") or "")
         private = _first((raw.get("VpcAttributes") or {}).get("PrivateIpAddress")) or _first(raw.get("InnerIpAddress"))
+        state = STATE_MAP.get(status, "pending")
+        # StoppedMode KeepCharging: "standard stop mode ... the instance resources are retained and billing
+        # continues" (alibabacloud_ecs20140526/models/_stop_instances_request.py, StoppedMode).
+        if state == "stopped" and mode == "KeepCharging":
+            state = "stopped_billing"
         return Instance(
             id=str(raw["InstanceId"]),
             account=account.name,
@@ -370,7 +375,7 @@ class AlibabaClient:
             region=str(raw.get("RegionId") or account.region),
             zone=zone,
             instance_type=itype,
-            state=STATE_MAP.get(status, "pending"),
+            state=state,
             spot=spot,
             public_ip=public,
             private_ip=private,

@@ -49,7 +49,8 @@ STATE_MAP = {
     "PENDING": "pending",
     "LAUNCH_FAILED": "failed",  # 创建失败: nothing was created, nothing bills
     "RUNNING": "running",
-    "STOPPED": "stopped",  # with StopChargingMode KEEP_CHARGING compute still bills (see raw_state)
+    # with StopChargingMode KEEP_CHARGING compute still bills: "stopped_billing" (see _to_instance)
+    "STOPPED": "stopped",
     "STARTING": "starting",
     "STOPPING": "stopping",
     "REBOOTING": "running",
@@ -336,6 +337,10 @@ class TencentClient:
         charge = raw.get("InstanceChargeType", "")
         tags = {t.get("Key", ""): t.get("Value", "") for t in raw.get("Tags") or []}
         state = STATE_MAP.get(raw.get("InstanceState", ""), "pending")
+        # StopChargingMode KEEP_CHARGING: "关机继续收费" — compute bills while stopped (Instance.StopChargingMode,
+        # tencentcloud/cvm/v20170312/models.py).
+        if state == "stopped" and raw.get("StopChargingMode") == "KEEP_CHARGING":
+            state = "stopped_billing"
         # A pay-as-you-go instance stopped with STOP_CHARGING no longer bills for compute.
         price = (prices or {}).get((zone, raw.get("InstanceType", ""), charge))
         if state == "terminated":

@@ -335,7 +335,7 @@ class InstancesPage(InstanceActions, QWidget):
                     price_item.setToolTip("\n".join(QCoreApplication.translate("LabGPU", n) for n in c.notes))
             if proj_item is not None:
                 proj_item.setText(self.projected_text(c, e) if c is not None else "—")
-            if e.state not in ("stopped", "terminated", "failed"):
+            if e.billing:
                 count += 1
                 if c is not None and c.per_hour is not None:
                     totals[e.currency] = totals.get(e.currency, 0.0) + c.per_hour
@@ -367,7 +367,7 @@ class InstancesPage(InstanceActions, QWidget):
     def _update_buttons(self) -> None:
         e = self.selected_entry()
         free = e is not None and e.id not in self.busy
-        self.start_button.setEnabled(bool(free and e.state == "stopped"))
+        self.start_button.setEnabled(bool(free and e.state in ("stopped", "stopped_billing")))
         self.stop_button.setEnabled(bool(free and e.state == "running"))
         self.terminate_button.setEnabled(
             bool(free and e.state not in ("terminated", "failed", "terminating"))

@@ -27,6 +27,7 @@ RIGHT_ALIGNED = (COL_UPTIME, COL_PRICE, COL_COST, COL_PROJECTED)
 STATE_COLORS = {
     "running": Qt.GlobalColor.darkGreen,
     "stopped": Qt.GlobalColor.darkGray,
+    "stopped_billing": Qt.GlobalColor.darkYellow,
     "terminated": Qt.GlobalColor.gray,
     "failed": Qt.GlobalColor.red,
 }
@@ -38,6 +39,7 @@ def state_title(state: str) -> str:
         "running": QCoreApplication.translate("InstancesPage", "running"),
         "stopping": QCoreApplication.translate("InstancesPage", "stopping"),
         "stopped": QCoreApplication.translate("InstancesPage", "stopped"),
+        "stopped_billing": QCoreApplication.translate("InstancesPage", "stopped, still billing"),
         "starting": QCoreApplication.translate("InstancesPage", "starting"),
         "terminating": QCoreApplication.translate("InstancesPage", "terminating"),
         "terminated": QCoreApplication.translate("InstancesPage", "terminated"),
