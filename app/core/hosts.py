@@ -44,6 +44,8 @@ register_schema(
         updated_at REAL NOT NULL
     );
     """,
+        # ssh -4 / -6 (or -o AddressFamily) of the command line: "" = any, "inet", "inet6"
+        "ALTER TABLE hosts ADD COLUMN address_family TEXT NOT NULL DEFAULT '';",
     ],
 )
 
@@ -59,7 +61,8 @@ class StoredHostError(LabGpuError):
 
 
 _TEXT_COLUMNS = ("user", "key_path", "auth", "jump", "via_vpn", "private_address", "instance_id",
-                 "provider", "fingerprint")
+                 "provider", "fingerprint", "address_family")
+ADDRESS_FAMILIES = ("", "inet", "inet6")  # any, IPv4 only (ssh -4), IPv6 only (ssh -6)
 
 
 def _bad_row(name: object, column: str, value: object) -> StoredHostError:
@@ -99,6 +102,8 @@ def record_from_row(d: dict[str, Any]) -> HostRecord:
         raise _bad_row(name, "user", d.get("user")) from None
     if d.get("auth", "auto") not in AUTH_KINDS:
         raise _bad_row(name, "auth", d.get("auth"))
+    if d.get("address_family", "") not in ADDRESS_FAMILIES:
+        raise _bad_row(name, "address_family", d.get("address_family"))
     try:
         parse_jump(d.get("jump", ""))
     except InputError:
@@ -135,6 +140,7 @@ class HostRecord:
     fingerprint: str = ""  # SHA256 of the host key last accepted (shown, not trusted from here)
     created_at: float = 0.0
     updated_at: float = 0.0
+    address_family: str = ""  # "" = any, "inet" (ssh -4), "inet6" (ssh -6): what the connection resolves
 
     @property
     def effective_port(self) -> int:
@@ -159,6 +165,7 @@ class HostRecord:
             port=self.port,
             key_path=self.key_path,
             jump=parse_jump(self.jump),
+            address_family=self.address_family,
         ).command()
 
     def to_json(self) -> dict[str, Any]:
@@ -205,6 +212,7 @@ def record_from_command(
         jump=target.jump_spec,
         via_vpn=via_vpn,
         private_address=private_address or (target.host if via_vpn else ""),
+        address_family=target.address_family,
     )
 
 

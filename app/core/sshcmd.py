@@ -5,13 +5,20 @@ reads it (tests compare with the real ``ssh -G``): BSD getopt clusters (``-vp22`
 the destination, the FIRST ``-p``/``-o Port`` and ``-l``/``-o User``/destination user win,
 ``ssh://user@host:port``, bare IPv6 destinations (``root@2001:db8::7``), host names lower-cased
 (an address literal is made numeric, but keeps the case it was written in when that is all that differs).
-Options are checked against ALLOW-lists: honoured (``-p -i -J -l``, ``-o`` Port, User,
-IdentityFile, ProxyJump) or harmless to ignore (``-v -A -C -t``… but not ``-4``/``-6``), port forwards ``-L -R -D``,
+Options are checked against ALLOW-lists: honoured (``-p -i -J -l -4 -6``, ``-o`` Port, User,
+IdentityFile, ProxyJump, AddressFamily) or harmless to ignore (``-v -A -C -t``…), port forwards ``-L -R -D``,
 ``-o ServerAliveInterval=…`` and other keywords in ``_O_IGNORED`` with a value ssh accepts).
 Anything else — ``-F FILE``, ``-o HostName``, ``-o LocalCommand``, ``-o PermitLocalCommand``,
 ``-o ProxyCommand``, a remote command, any option not listed — is refused with a clear message,
 never silently dropped. A bare word without ``@`` may be a ``~/.ssh/config`` alias: the
 connection code resolves it.
+
+Address family (OpenSSH's ssh.c): ``-4``/``-6`` set it outright, so the last flag wins and a flag
+beats any ``-o AddressFamily``; ``-o AddressFamily=any|inet|inet6`` applies only while nothing set it
+yet (the first value wins, as for every -o). It also decides how an address literal is made numeric:
+ssh resolves it with that family only (``-6 127.1`` stays "127.1", ``-4 ::ffff:1.2.3.4`` becomes
+"1.2.3.4"). It applies to the destination's own TCP connection only: the ``ssh -W`` that OpenSSH runs
+for a ProxyJump hop gets no -4/-6 (the hop's own ~/.ssh/config entry may set it).
 """
 
 from __future__ import annotations
@@ -31,8 +38,10 @@ DEFAULT_PORT = 22
 # after the destination, the first -p/-l/-o Port/-o User wins) and checked against ALLOW-lists:
 # an option that is neither honoured nor harmless to ignore is refused, never silently dropped.
 # Flags without an argument that change nothing about where and how LabGPU logs in.
-# Not -4/-6 (LabGPU cannot restrict the address family), not -f (ssh refuses it without a command).
+# Not -f (ssh refuses it without a command). -4/-6 are honoured (the address family), not listed here.
 _FLAGS = set("AaCgkNnqTtvXxYy")
+_FAMILY_FLAGS = {"4": "inet", "6": "inet6"}
+ADDRESS_FAMILIES = ("any", "inet", "inet6")  # ssh_config(5) AddressFamily
 # Every option letter OpenSSH knows that takes an argument (so "-X value" is split like ssh does).
 _WITH_ARG = set("bceilmopBDEFIJLOPQRSWw")
 # Of those, the ones LabGPU honours (p i J l o) or may ignore: port forwards (``hosts forward`` does that).
@@ -61,7 +70,7 @@ _O_IGNORED: dict[str, tuple[str, ...] | None] = {
     "requesttty": ("yes", "no", "force", "auto"),
     "loglevel": ("quiet", "fatal", "error", "info", "verbose", "debug", "debug1", "debug2", "debug3"),
 }
-_O_HONOURED = ("port", "user", "identityfile", "proxyjump")
+_O_HONOURED = ("port", "user", "identityfile", "proxyjump", "addressfamily")
 
 _NAME_HOST_RE = re.compile(r"^[A-Za-z0-9_.\-]+$")
 _USER_RE = re.compile(r"^[A-Za-z0-9_.][A-Za-z0-9_.\-]{0,63}$")
@@ -96,6 +105,7 @@ class SshTarget:
     key_path: str = ""
     jump: tuple[JumpHop, ...] = ()
     options: dict[str, str] = field(default_factory=dict)
+    address_family: str = ""  # "" = any, "inet" (-4: IPv4 only), "inet6" (-6: IPv6 only)
 
     @property
     def effective_port(self) -> int:
@@ -108,6 +118,8 @@ class SshTarget:
     def command(self) -> str:
         """The equivalent OpenSSH command (for "Copy SSH command")."""
         parts = ["ssh"]
+        if self.address_family in ("inet", "inet6"):
+            parts.append("-4" if self.address_family == "inet" else "-6")
         if self.port and self.port != DEFAULT_PORT:
             parts += ["-p", str(self.port)]
         if self.key_path:
@@ -170,17 +182,21 @@ def check_host(host: str) -> str:
     raise _bad_host(host)
 
 
-def numeric_form(host: str) -> str:
-    """An address literal in the form OpenSSH turns it into (getaddrinfo/getnameinfo, numeric only:
-    "0" → "0.0.0.0", "127.1" → "127.0.0.1", "2001:0db8::0007" → "2001:db8::7"); names unchanged.
-    Like OpenSSH (strcasecmp), an address that differs from that form only in case stays as written:
-    "2001:DB8::7" is kept, "2001:DB8:0::7" → "2001:db8::7"."""
+_FAMILY_CONSTANTS = {"inet": socket.AF_INET, "inet6": socket.AF_INET6}
+
+
+def numeric_form(host: str, family: str = "") -> str:
+    """An address literal in the form OpenSSH turns it into (ssh.c resolve_addr: getaddrinfo with
+    AI_NUMERICHOST in the address family, then getnameinfo NI_NUMERICHOST: "0" → "0.0.0.0", "127.1" →
+    "127.0.0.1", "2001:0db8::0007" → "2001:db8::7"); names, and literals of another family than
+    ``family`` ("inet"/"inet6"), unchanged. Like OpenSSH (strcasecmp), an address that differs from that
+    form only in case stays as written: "2001:DB8::7" is kept, "2001:DB8:0::7" → "2001:db8::7".
+    No I/O: a numeric lookup never asks a resolver."""
     try:
-        if ":" in host:
-            numeric = socket.inet_ntop(socket.AF_INET6, socket.inet_pton(socket.AF_INET6, host))
-        else:
-            numeric = socket.inet_ntoa(socket.inet_aton(host))
-    except (OSError, ValueError):
+        found = socket.getaddrinfo(host, None, _FAMILY_CONSTANTS.get(family, socket.AF_UNSPEC),
+                                   socket.SOCK_STREAM, 0, socket.AI_NUMERICHOST)
+        numeric = socket.getnameinfo(found[0][4], socket.NI_NUMERICHOST | socket.NI_NUMERICSERV)[0]
+    except (OSError, UnicodeError, ValueError, IndexError):
         return host
     return host if numeric.lower() == host.lower() else numeric
 
@@ -292,6 +308,7 @@ class _Reader:
         self.keys: list[str] = []
         self.jump: str | None = None
         self.options: dict[str, str] = {}
+        self.family: str | None = None  # "any", "inet", "inet6"; None = not set
 
     def set_port(self, value: str) -> None:
         if self.port is None:
@@ -333,6 +350,11 @@ class _Reader:
             if self.jump is None:
                 parse_jump(arg)
                 self.jump = "" if arg.lower() == "none" else arg
+        elif k == "addressfamily":
+            if arg.lower() not in ADDRESS_FAMILIES:  # ssh checks it even when -4/-6 already decided
+                raise _bad(QT_TRANSLATE_NOOP("LabGPU", "-o {option!r} has a value ssh refuses"), option=value)
+            if self.family is None:
+                self.family = arg.lower()
         else:
             allowed = _O_IGNORED[k]
             if allowed == () and not _PORT_RE.match(arg) or allowed and arg.lower() not in allowed:
@@ -366,7 +388,7 @@ class _Reader:
                 self.set_user(hop.user)
             if hop.port is not None and self.port is None:
                 self.port = hop.port
-            return numeric_form(hop.host)
+            return hop.host
         if "@" in dest:
             user, host = dest.rsplit("@", 1)
             if not user:
@@ -377,7 +399,7 @@ class _Reader:
         if host.startswith("["):  # ssh would look up the brackets as part of the name
             raise _bad_host(host)
         host = check_host(host)  # OpenSSH lower-cases a name; an address literal is only made numeric
-        return numeric_form(host) if _is_address(host) else host.lower()
+        return host if _is_address(host) else host.lower()
 
 
 def parse_ssh_command(text: str) -> SshTarget:
@@ -415,6 +437,10 @@ def parse_ssh_command(text: str) -> SshTarget:
                 if c in _FLAGS:
                     j += 1
                     continue
+                if c in _FAMILY_FLAGS:  # set outright: the last -4/-6 wins over everything before
+                    r.family = _FAMILY_FLAGS[c]
+                    j += 1
+                    continue
                 if c in _WITH_ARG:
                     if c not in _ALLOWED_WITH_ARG:
                         raise _refuse_option(c)
@@ -438,6 +464,8 @@ def parse_ssh_command(text: str) -> SshTarget:
         i += 1
     if not host:
         raise _bad(QT_TRANSLATE_NOOP("LabGPU", "no host given"))
+    family = r.family if r.family in ("inet", "inet6") else ""
+    host = numeric_form(host, family)  # after every option: a -4/-6 after the destination counts too
     jump = parse_jump(r.jump or "")
     if jump:  # OpenSSH refuses a last hop that is the destination itself ("jumphost loop")
         last = jump[-1]
@@ -451,4 +479,5 @@ def parse_ssh_command(text: str) -> SshTarget:
         key_path=r.keys[0] if r.keys else "",
         jump=jump,
         options=dict(r.options),
+        address_family=family,
     )

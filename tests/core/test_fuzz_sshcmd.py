@@ -2,7 +2,7 @@
 
 Thousands of generated command lines: the parser either accepts one or refuses it with LabGPU's own
 InputError (never another exception). For accepted lines, what LabGPU saves (user, host, port, key,
-jump) is what ``ssh -G`` (OpenSSH's own reading of the same argv, without any config file) says.
+jump, address family) is what ``ssh -G`` (OpenSSH's own reading of the same argv, without any config file) says.
 """
 
 from __future__ import annotations
@@ -53,10 +53,11 @@ _o_keywords = st.sampled_from([
     "Port", "User", "IdentityFile", "ProxyJump", "HostName", "ProxyCommand", "LocalCommand",
     "PermitLocalCommand", "StrictHostKeyChecking", "UserKnownHostsFile", "ServerAliveInterval",
     "Compression", "LogLevel", "RequestTTY", "ControlPath", "Include", "Match", "port", "USER",
-    "ConnectTimeout", "ForwardAgent", "KnownHostsCommand", "SetEnv", "Banana",
+    "ConnectTimeout", "ForwardAgent", "KnownHostsCommand", "SetEnv", "Banana", "AddressFamily", "addressfamily",
 ])
 _o_values = st.one_of(_ports, _users, _hosts, _keys, st.sampled_from(
-    ["yes", "no", "ask", "accept-new", "30", "/dev/null", "nc %h %p", "quiet", "force", "\"a b\"", "none"]))
+    ["yes", "no", "ask", "accept-new", "30", "/dev/null", "nc %h %p", "quiet", "force", "\"a b\"", "none",
+     "inet", "inet6", "any", "INET6", "ipv6"]))
 _o_option = st.builds(
     lambda k, sep, v, attached: (["-o" + k + sep + v] if attached else ["-o", k + sep + v]),
     _o_keywords, st.sampled_from(["=", " ", " = ", "="]), _o_values, st.booleans(),
@@ -110,7 +111,8 @@ _ok_option = st.one_of(
     st.builds(lambda f: ["-L", f], st.sampled_from(["8888:localhost:8888", "127.0.0.1:6006:localhost:6006"])),
     st.builds(lambda j: ["-J", j], st.sampled_from(["j1", "me@bastion:2200", "a@j1:2200,[::1]:22"])),
     st.builds(lambda k: ["-i", k], st.sampled_from(["/etc/hostname", "~/.ssh/none.pem"])),
-    st.text(alphabet="ACqtTvNnXxYyk", min_size=1, max_size=3).map(lambda s: ["-" + s]),
+    st.text(alphabet="ACqtTvNnXxYyk46", min_size=1, max_size=3).map(lambda s: ["-" + s]),
+    st.builds(lambda v: ["-o", f"AddressFamily={v}"], st.sampled_from(["any", "inet", "inet6", "Inet6"])),
 )
 _ok_dest = st.one_of(
     _ok_hosts,
@@ -178,6 +180,7 @@ def _agrees_with_openssh(argv: list[str]) -> None:
     assert g["hostname"] == [t.host], argv
     assert g["user"] == [t.user or LOCAL_USER], argv
     assert g["port"] == [str(t.port or 22)], argv
+    assert g["addressfamily"] == [t.address_family or "any"], argv
     if t.key_path:
         path = os.path.expanduser(t.key_path)
         if "not accessible" in err:  # OpenSSH drops a missing -i file with a warning; LabGPU finds no key there
@@ -197,7 +200,12 @@ def _agrees_with_openssh(argv: list[str]) -> None:
 @example(["alice@h", "-o", "User=x"])
 @example(["-p", "1", "ssh://u@h:99"])
 @example(["-vp22", "Host.EXAMPLE.com"])
-@example(["127.1", "-6"])  # OpenSSH keeps "127.1" under -6: LabGPU refuses -4/-6
+@example(["127.1", "-6"])  # OpenSSH keeps "127.1" under -6 (resolved as IPv6 only, it is no address)
+@example(["-4", "root@::FFFF:1.2.3.4"])  # under -4 the v4-mapped address becomes 1.2.3.4
+@example(["-6", "-4", "-o", "AddressFamily=inet6", "h"])  # the last flag wins, -o does not override it
+@example(["-o", "AddressFamily=inet", "-o", "AddressFamily=inet6", "h"])  # the first -o wins
+@example(["-o", "AddressFamily=any", "-6", "2001:0db8::0007"])
+@example(["-4", "2001:0DB8::0007", "-p", "22"])  # not an IPv4 address: kept as written
 @example(["-vf", "h"])  # ssh: "Cannot fork into background without a command"
 @example(["--", "ssh://gpu-1.example.com:22 "])
 @example(["-oport 38027", "ssh://rwate@Oqh.:51235"])  # a URI host loses one trailing dot

@@ -259,9 +259,10 @@ def test_agent_login_with_a_real_ssh_agent(sshd, tmp_path, monkeypatch):
         agent.wait(5)
 
 
-def test_launched_instance_host_logs_in_with_labgpus_own_key(extra_sshd, secret_service):
-    """An instance launched with LabGPU's key pair (labgpu-…) is a host that uses that key and
-    its passphrase from the keyring, with no setup by the user."""
+@pytest.mark.parametrize(("provider", "key_type"), [("aws", "ed25519"), ("tencent", "rsa")])
+def test_launched_instance_host_logs_in_with_labgpus_own_key(extra_sshd, secret_service, provider, key_type):
+    """An instance launched with one of LabGPU's key pairs (labgpu-…: ed25519 on AWS, RSA on Tencent) is
+    a host that uses that key and its passphrase from the keyring, with no setup by the user."""
     from dataclasses import replace
 
     from app.cloud import sshkeys
@@ -271,7 +272,8 @@ def test_launched_instance_host_logs_in_with_labgpus_own_key(extra_sshd, secret_
     from app.core.store import Store
 
     paths = default_paths()
-    key = sshkeys.ensure_default_key(paths)
+    key = sshkeys.ensure_default_key(paths, key_type=key_type)
+    sshkeys.ensure_default_key(paths, key_type="rsa" if key_type == "ed25519" else "ed25519")  # the other one
     with open(extra_sshd.authorized_keys, "a") as fh:
         fh.write(key.public_key + "\n")
     store = Store(paths=paths)
@@ -281,14 +283,14 @@ def test_launched_instance_host_logs_in_with_labgpus_own_key(extra_sshd, secret_
         Instance(
             id="i-0feed000000000001",
             account="lab",
-            provider="aws",
+            provider=provider,
             region="us-east-1",
             zone="us-east-1a",
             instance_type="g5.xlarge",
             state="running",
             spot=False,
             public_ip=extra_sshd.host,
-            key_name="labgpu-abc",
+            key_name=key.cloud_name,
         )
     )
     (rec,) = instance_hosts(paths=paths, store=store)

@@ -89,3 +89,32 @@ def test_record_from_command_vpn_uses_private_address():
     assert record_from_command("k", "ssh -i k.pem u@h").auth == "key"
     with pytest.raises(InputError):
         record_from_command("bad name", "ssh u@h")
+
+
+@pytest.mark.parametrize(
+    ("text", "host", "family"),
+    [
+        ("ssh -6 root@gpu.example.com", "gpu.example.com", "inet6"),
+        ("ssh root@gpu.example.com -4", "gpu.example.com", "inet"),  # after the destination too
+        ("ssh -4 -6 h", "h", "inet6"),  # the last flag wins
+        ("ssh -o AddressFamily=inet6 -4 h", "h", "inet"),  # a flag beats -o, before or after it
+        ("ssh -4 -o AddressFamily=inet6 h", "h", "inet"),
+        ("ssh -o AddressFamily=inet -o AddressFamily=inet6 h", "h", "inet"),  # the first -o wins
+        ("ssh -o AddressFamily=any h", "h", ""),
+        ("ssh -6 127.1", "127.1", "inet6"),  # no IPv6 address: kept as written, as ssh -G shows
+        ("ssh -4 127.1", "127.0.0.1", "inet"),
+        ("ssh -4 root@::FFFF:1.2.3.4", "1.2.3.4", "inet"),
+        ("ssh -vp2222 -6C h", "h", "inet6"),  # in a cluster
+    ],
+)
+def test_address_family_is_kept_as_openssh_reads_it(text, host, family):
+    t = parse_ssh_command(text)
+    assert (t.host, t.address_family) == (host, family)
+    assert parse_ssh_command(t.command()) == t  # "Copy SSH command" keeps -4/-6
+    assert record_from_command("h", text).address_family == family
+
+
+def test_a_bad_address_family_is_refused():
+    with pytest.raises(InputError) as ei:
+        parse_ssh_command("ssh -o AddressFamily=ipv6 h")
+    assert "has a value ssh refuses" in ei.value.text()

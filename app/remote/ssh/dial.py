@@ -32,6 +32,35 @@ def _unreachable(target: Target, why: str) -> HostUnreachableError:
     )
 
 
+_FAMILIES = {"inet": (socket.AF_INET, "IPv4"), "inet6": (socket.AF_INET6, "IPv6")}
+
+
+def _connect(target: Target, timeout: float) -> socket.socket:
+    """TCP to the target like OpenSSH's ssh_connect_direct: every address getaddrinfo gives in the
+    target's address family (ssh -4/-6, AddressFamily; any when not set), in order, until one answers."""
+    family, label = _FAMILIES.get(target.address_family, (socket.AF_UNSPEC, ""))
+    try:
+        infos = socket.getaddrinfo(target.hostname, target.port, family, socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        why = exc.strerror or str(exc)
+        if label:  # -4/-6: say which family found nothing, so the user sees why
+            why = f"no {label} address ({'-4' if family == socket.AF_INET else '-6'}): {why}"
+        raise _unreachable(target, f"name not found: {why}") from None
+    last: OSError | None = None
+    for fam, kind, proto, _canon, addr in infos:
+        sock = socket.socket(fam, kind, proto)
+        try:
+            sock.settimeout(timeout)
+            sock.connect(addr)
+            return sock
+        except OSError as exc:
+            sock.close()
+            last = exc
+    if isinstance(last, TimeoutError):
+        raise _unreachable(target, "timed out")
+    raise _unreachable(target, (last.strerror if last else "") or type(last).__name__)
+
+
 def dial(
     target: Target,
     sock: Any,
@@ -42,14 +71,7 @@ def dial(
 ) -> tuple[paramiko.Transport, str]:
     """TCP (or ``sock``) → SSH handshake → host-key check → auth. Returns (transport, fingerprint)."""
     if sock is None:
-        try:
-            sock = socket.create_connection((target.hostname, target.port), timeout=tuning.connect_timeout)
-        except socket.gaierror as exc:
-            raise _unreachable(target, f"name not found: {exc.strerror or exc}") from None
-        except TimeoutError:
-            raise _unreachable(target, "timed out") from None
-        except OSError as exc:
-            raise _unreachable(target, exc.strerror or type(exc).__name__) from None
+        sock = _connect(target, tuning.connect_timeout)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     transport = paramiko.Transport(
         sock, default_window_size=tuning.window_size, default_max_packet_size=tuning.max_packet_size

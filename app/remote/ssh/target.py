@@ -34,6 +34,7 @@ class Target:
     key_files: list[str] = field(default_factory=list)
     jump: list[Target] = field(default_factory=list)
     password: str | None = None  # only in memory, e.g. while adding a host
+    address_family: str = ""  # "" = any, "inet" (IPv4 only), "inet6" (IPv6 only): what dial resolves
 
     @property
     def display(self) -> str:
@@ -78,6 +79,10 @@ def resolve_target(
     for k in c.get("identityfile", []) or []:
         if k not in keys:
             keys.append(k)
+    # ssh -4/-6 of the saved command line, else ~/.ssh/config's AddressFamily (any/inet/inet6).
+    family = rec.address_family or str(c.get("addressfamily", "")).lower()
+    if family not in ("inet", "inet6"):
+        family = ""
     jump_spec = rec.jump or ("" if rec.via_vpn else c.get("proxyjump", ""))
     hops: list[Target] = []
     for hop in parse_jump(jump_spec):
@@ -96,6 +101,7 @@ def resolve_target(
         key_files=[os.path.expanduser(k) for k in keys],
         jump=flat,
         password=password,
+        address_family=family,
     )
 
 
