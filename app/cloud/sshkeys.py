@@ -269,11 +269,11 @@ def check_accepted(key: SshKey, provider_id: str) -> SshKey:
         return key
     own = own_key_type(provider_id) if any(t in OWN_KEY_TYPES for t in accepted) else ""
     raise InputError(
-        QT_TRANSLATE_NOOP("LabGPU", "{provider} imports {types} keys only, and {path} is a {kind} key."),
+        QT_TRANSLATE_NOOP("LabGPU", "{provider} imports {types} keys only, and {path} is a key of type {kind}."),
         QT_TRANSLATE_NOOP(
             "LabGPU",
-            "Choose a {types} key, or leave the SSH key field empty to use LabGPU's own {own} key.",
-        ) if own else QT_TRANSLATE_NOOP("LabGPU", "Choose a {types} key."),
+            "Choose a key of type {types}, or leave the SSH key field empty to use LabGPU's own {own} key.",
+        ) if own else QT_TRANSLATE_NOOP("LabGPU", "Choose a key of type {types}."),
         code="KeyTypeNotAccepted",
         provider=providers.display_name(provider_id),
         types=types_text(accepted),

@@ -216,9 +216,9 @@ def test_tencent_refuses_a_chosen_ed25519_key_before_any_cloud_call(secret_servi
         with pytest.raises(InputError) as err:
             svc.launch(LaunchOptions(account="lab-tc", instance_type="GN7.2XLARGE32", ssh_from=SSH_FROM,
                                      ssh_key_path=str(path)))
-        assert err.value.text() == (f"Tencent Cloud imports RSA keys only, and {path} is a ed25519 key.")
-        assert err.value.hint() == ("Choose a RSA key, or leave the SSH key field empty to use LabGPU's "
-                                    "own RSA key.")
+        assert err.value.text() == (f"Tencent Cloud imports RSA keys only, and {path} is a key of type ed25519.")
+        assert err.value.hint() == ("Choose a key of type RSA, or leave the SSH key field empty to use "
+                                    "LabGPU's own RSA key.")
         assert tencent_server.actions() == []  # nothing reached the cloud
         assert svc.pending.open() == []  # and no launch was recorded as sent
     finally:

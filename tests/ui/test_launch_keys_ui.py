@@ -90,8 +90,8 @@ def test_a_chosen_key_shows_its_type_and_launch_waits_while_the_cloud_refuses_it
     dialog.key_file_radio.setChecked(True)
     dialog.key_path_edit.setText(str(ed_key))
     assert dialog.key_note.text() == (
-        f"Tencent Cloud imports RSA keys only, and {ed_key} is a ed25519 key. Choose a RSA key, or leave "
-        "the SSH key field empty to use LabGPU's own RSA key.")
+        f"Tencent Cloud imports RSA keys only, and {ed_key} is a key of type ed25519. Choose a key of type "
+        "RSA, or leave the SSH key field empty to use LabGPU's own RSA key.")
     assert dialog.key_refused() and not dialog.launch_button.isEnabled()
     qtbot.waitUntil(lambda: dialog.cidr_edit.text() == "198.51.100.7/32", timeout=10000)
     dialog._on_launch_button_clicked()  # even if it were clicked: nothing is sent
@@ -101,7 +101,7 @@ def test_a_chosen_key_shows_its_type_and_launch_waits_while_the_cloud_refuses_it
     assert dialog.key_note.text().endswith(": AWS imports it.") and dialog.launch_button.isEnabled()
     _choose(dialog, "lab-tc")
     dialog.key_path_edit.setText(str(rsa_key))
-    assert dialog.key_note.text().startswith(f"{rsa_key} is a RSA key (SHA256:")
+    assert dialog.key_note.text().startswith(f"{rsa_key} is a key of type RSA (SHA256:")
     assert dialog.key_note.text().endswith(": Tencent Cloud imports it.")
     assert dialog.launch_button.isEnabled()
     dialog.key_path_edit.setText(str(tmp_path / "missing_key"))

@@ -183,7 +183,7 @@ class LaunchDialog(QDialog):
             except LabGpuError as exc:
                 text, refused = f"{exc.text()} {exc.hint()}".strip(), True
             else:
-                text = self.tr("{path} is a {type} key ({fingerprint}): {provider} imports it.").format(
+                text = self.tr("{path} is a key of type {type} ({fingerprint}): {provider} imports it.").format(
                     path=key.private_path, type=sshkeys.TYPE_TITLES.get(key.key_type, key.key_type),
                     fingerprint=key.fingerprint, provider=provider)
         self.key_note.setText(text)
