@@ -290,3 +290,59 @@ def test_add_prompts_without_echo_on_a_terminal(secret_service, labgpu_home):
     assert AWS_KEY_ID not in text
     [acc] = json.loads(_ok("accounts", "ls", "--json").stdout)
     assert acc["key_id"] == "AKIA…0001"
+
+
+def test_watch_ends_the_bill_of_aws_spot_instances(secret_service, moto, labgpu_home):
+    """`labgpu watch` with a max-runtime guard on two AWS spot instances, against moto behind the strict
+    EC2 proxy: the one LabGPU launches (persistent request) is stopped; a one-time one (an older
+    LabGPU's, which AWS refuses to stop) is terminated. Neither bills compute afterwards, and the audit
+    log says which."""
+    import subprocess as sp
+    import time
+
+    _ok("accounts", "add", "aws", "lab", "--region", "us-east-1", "--endpoint", moto.url,
+        stdin=f"{AWS_KEY_ID}\n{AWS_SECRET}\n")
+    r = _ok("launch", "--account", "lab", "--type", "g5.xlarge", "--spot", "--max-price", "0.9",
+            "--ssh-from", "198.51.100.7/32")
+    assert "persistent spot request" in r.stdout  # the rule, said at launch
+    persistent = json.loads(_ok("ls", "--json").stdout)[0]["id"]
+    legacy = moto.ec2().run_instances(
+        ImageId="ami-0ub0000000000c3", MinCount=1, MaxCount=1, InstanceType="g5.xlarge",
+        InstanceMarketOptions={"MarketType": "spot", "SpotOptions": {"SpotInstanceType": "one-time"}},
+        TagSpecifications=[{"ResourceType": "instance", "Tags": [{"Key": "labgpu", "Value": "1"}]}],
+    )["Instances"][0]["InstanceId"]
+    assert {x["id"] for x in json.loads(_ok("ls", "--json").stdout)} == {persistent, legacy}
+    for iid in (persistent, legacy):
+        _ok("guard", "set", iid, "--max-hours", "0.0003")  # about one second
+
+    watch = sp.Popen([sys.executable, "-m", "app", "watch", "--json", "--period", "0.2"], cwd=ROOT,
+                     stdout=sp.PIPE, stderr=sp.PIPE, text=True, env=dict(os.environ))
+    done: dict[str, str] = {}
+    try:
+        assert watch.stdout is not None
+        deadline = time.monotonic() + 120
+        while len(done) < 2 and time.monotonic() < deadline:
+            line = watch.stdout.readline()
+            if not line:
+                break
+            ev = json.loads(line)
+            if ev["kind"] in ("stopped", "terminated", "stop-failed", "stop-refused", "terminate-failed"):
+                done[ev["target_id"]] = ev["kind"]
+                if ev["kind"] == "terminated":
+                    assert "AWS cannot stop a one-time spot instance" in ev["message"]
+    finally:
+        watch.terminate()
+        watch.wait(timeout=60)
+    assert done == {persistent: "stopped", legacy: "terminated"}
+
+    states = {i["InstanceId"]: i["State"]["Name"]
+              for res in moto.ec2().describe_instances(InstanceIds=[persistent, legacy])["Reservations"]
+              for i in res["Instances"]}
+    assert states[persistent] in ("stopping", "stopped")
+    assert states[legacy] in ("shutting-down", "terminated")
+    assert moto.strict.request_of(persistent).state == "disabled"
+    assert moto.strict.replacements == []
+    audit = json.loads(_ok("audit", "--json", "--limit", "500").stdout)
+    guard = {(a["resource"], a["result"]) for a in audit if a["action"] == "guard-stop"}
+    assert any(res == persistent and result.startswith("ok (max-runtime") for res, result in guard)
+    assert (legacy, "terminated: AWS cannot stop a one-time spot instance") in guard
