@@ -20,12 +20,24 @@ from app.ui.cloud import cloud_service, error_sentence
 class TerminateConfirmDialog(QDialog):
     """Terminating deletes the instance and its disk: the user types the id to confirm."""
 
-    def __init__(self, instance_id: str, detail: str, parent: QWidget | None = None) -> None:
+    def __init__(self, instance_id: str, detail: str, parent: QWidget | None = None, refusal: str = "") -> None:
         super().__init__(parent)
         self.instance_id = instance_id
         self.setObjectName("terminateConfirm")
         self.setWindowTitle(self.tr("Terminate {id}?").format(id=instance_id))
         layout = QVBoxLayout(self)
+        if refusal:  # Stop on an instance the cloud will not stop (AWS: a one-time spot instance)
+            why = QLabel(
+                self.tr(
+                    "{id} cannot be stopped ({reason}). Terminating it is the only way to end its bill, "
+                    "and it deletes its disk: pull what you need from it first."
+                ).format(id=instance_id, reason=refusal),
+                self,
+            )
+            why.setObjectName("stopRefusal")
+            why.setWordWrap(True)
+            why.setStyleSheet(f"color: {theme.css('warning')}; font-weight: 600;")
+            layout.addWidget(why)
         text = QLabel(
             self.tr(
                 "Terminating {id} ({detail}) deletes the instance and its system disk; data on it "
@@ -117,22 +129,45 @@ class InstanceActions:
         if e is None:
             return None
 
+        svc = cloud_service(self.ctx)
+
+        def stop(instance_id: str) -> tuple[str, Any]:
+            """("stopped", (entry, note)), or ("refused", why) when the cloud will not stop it: decided
+            from the instance's data first (CloudService.stop_refusal), or from the cloud's refusal."""
+            from app.cloud.base import StopRefusedError
+
+            why = svc.stop_refusal(instance_id) if e.spot else ""
+            if why:
+                return "refused", why
+            try:
+                return "stopped", svc.stop(instance_id)
+            except StopRefusedError as exc:
+                return "refused", str(exc.params.get("reason_text") or exc.text())
+
         def done(result: Any) -> None:
-            _entry, note = result
+            kind, value = result
+            if kind == "refused":  # the documented alternative, confirmed: the disk is deleted
+                self.status_label.setStyleSheet(f"color: {theme.css('warning')}; font-weight: 600;")
+                self.status_label.setText(
+                    QCoreApplication.translate("InstancesPage", "{id} cannot be stopped: {reason}.").format(
+                        id=e.id, reason=value
+                    )
+                )
+                self.terminate_selected(refusal=str(value))
+                return
+            _entry, note = value
             self.status_label.setStyleSheet(f"color: {theme.css('warning')}; font-weight: 600;")
             self.status_label.setText(
                 QCoreApplication.translate("InstancesPage", "{id} stopped. {note}").format(id=e.id, note=note)
             )
 
-        return self._act(
-            e.id, cloud_service(self.ctx).stop, done, QCoreApplication.translate("InstancesPage", "Stopping")
-        )
+        return self._act(e.id, stop, done, QCoreApplication.translate("InstancesPage", "Stopping"))
 
-    def terminate_selected(self, confirm: bool = True) -> Any:
+    def terminate_selected(self, confirm: bool = True, refusal: str = "") -> Any:
         e = self.selected_entry()
         if e is None:
             return None
-        dialog = TerminateConfirmDialog(e.id, f"{e.instance_type}, {e.account}", self)
+        dialog = TerminateConfirmDialog(e.id, f"{e.instance_type}, {e.account}", self, refusal=refusal)
         self._keep(dialog)
         dialog.accepted.connect(
             lambda: self._act(
