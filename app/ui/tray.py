@@ -370,13 +370,13 @@ class CostTray(QObject):
             self.notify(self.tr("{id} is being reclaimed").format(id=target),
                         message + "\n" + self.tr("Click to relaunch the same offer."), critical=True,
                         on_click=self.relaunch if offer is not None else None)
-        elif kind in ("stop-failed",):
+        elif kind in ("stop-failed", "stop-refused", "terminate-failed"):  # still billing: told once, critical
             self.notify(self.tr("Guard could not stop {id}").format(id=target), message, critical=True,
                         on_click=self.open_window)
         else:
             self.notify(self.tr("Guard: {id}").format(id=target), message, critical=kind.endswith("stop"),
                         on_click=self.open_window)
-        if kind in ("stopped", "idle-stop", "budget-stop", "max-runtime", "process-exit"):
+        if kind in ("stopped", "terminated", "idle-stop", "budget-stop", "max-runtime", "process-exit"):
             self.refresh()
 
     def _offer_for(self, instance_id: str) -> Any:
