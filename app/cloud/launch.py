@@ -108,6 +108,10 @@ def new_client_token() -> str:
     return "lg-" + uuid.uuid4().hex  # 35 ASCII chars: within both clouds' 64-char limit
 
 
+# The next step of a capacity error in a zone the student asked for (LabGPU does not move away from it).
+ZONE_KEPT_HINT = QT_TRANSLATE_NOOP("LabGPU", "{why} LabGPU kept to {zone} because you chose it: leave the zone empty (Any zone, or no --zone) to let it try the region's other zones.")  # noqa: E501 - one string for lupdate
+
+
 def _attempt_token(token: str, attempt: int) -> str:
     """Each zone attempt needs its own token (same token + other zone = IdempotentParameterMismatch)."""
     return token if attempt == 0 else f"{token}~{attempt}"
@@ -360,6 +364,14 @@ class CloudService:
                     if opts.zone or not providers.has(account.provider, "zones"):
                         self.pending.fail(token, exc.one_line())
                         raise
+                elif opts.zone:
+                    # A zone the student chose is kept (their disks, data or VPC may be there): only "Any zone"
+                    # moves on to the others (issue 20: fail over "when no zone was asked").
+                    kept = CapacityError(exc.template, ZONE_KEPT_HINT, provider=exc.provider, code=exc.code,
+                                     request_id=exc.request_id, retryable=exc.retryable,
+                                     **{**exc.params, "zone": opts.zone, "why": exc.hint()})
+                    self.pending.fail(token, kept.one_line())
+                    raise kept from None
                 # The provider picked the zone itself (none was asked for): the error names it.
                 zone = zone or str(exc.params.get("zone") or "").strip("?")
                 tried.append(zone or account.region)

@@ -309,7 +309,7 @@ def test_launch_killed_after_the_request_is_found_after_restart(secret_service, 
     assert len(tencent_server.instances) == 1
 
 
-def test_sold_out_zone_moves_to_another_zone_and_says_so(secret_service, tencent_server, labgpu_home):
+def test_sold_out_zone_moves_to_another_zone_and_says_so_unless_the_zone_was_chosen(secret_service, tencent_server, labgpu_home):
     tencent_server.pending_seconds = 0.0
     _ok(
         "accounts",
@@ -322,27 +322,37 @@ def test_sold_out_zone_moves_to_another_zone_and_says_so(secret_service, tencent
         tencent_server.endpoint,
         stdin=f"{TEST_SECRET_ID}\n{TEST_SECRET_KEY}\n",
     )
+    # A zone the student chose is kept: sold out there is an error naming it, with the way to let LabGPU move.
+    kept = _cli("launch", "--account", "lab", "--type", "GT4.4XLARGE96", "--zone", "ap-guangzhou-3",
+                "--ssh-from", "198.51.100.7/32")
+    line = _one_error_line(kept, "ResourcesSoldOut.SpecifiedInstanceType")
+    assert "ap-guangzhou-3" in line and "kept to ap-guangzhou-3 because you chose it" in line
+    assert "no --zone" in line
+    assert [q["Placement"]["Zone"] for q in tencent_server.requests_of("RunInstances")] == ["ap-guangzhou-3"]
+    assert not tencent_server.instances
+    asked_before = len(tencent_server.requests_of("RunInstances"))
+    # Any zone (no --zone): LabGPU starts in a zone whose price list says SELL (ap-guangzhou-3 is SOLD_OUT
+    # there); when that zone then answers with a stock code, it moves on and says so.
+    tencent_server.zone_errors["ap-guangzhou-4"] = "ResourceInsufficient.SpecifiedInstanceType"
     r = _ok(
         "launch",
         "--account",
         "lab",
         "--type",
         "GT4.4XLARGE96",
-        "--zone",
-        "ap-guangzhou-3",
         "--ssh-from",
         "198.51.100.7/32",
         "--json",
         "--progress",
     )
     doc = json.loads(r.stdout)
-    assert doc["zone"] == "ap-guangzhou-4"
+    tried = [(q["Placement"]["Zone"], q["ClientToken"])
+             for q in tencent_server.requests_of("RunInstances")[asked_before:]]
+    assert tried[0][0] == "ap-guangzhou-4" and doc["zone"] not in ("ap-guangzhou-3", "ap-guangzhou-4")
+    assert [z for z, _ in tried] == ["ap-guangzhou-4", doc["zone"]]
     zone_lines = [ln for ln in r.stderr.splitlines() if ln.startswith("[zone]")]
-    assert zone_lines
-    assert "sold out in ap-guangzhou-3" in zone_lines[0]
-    assert "ap-guangzhou-4" in zone_lines[0]
-    tried = [(q["Placement"]["Zone"], q["ClientToken"]) for q in tencent_server.requests_of("RunInstances")]
-    assert [z for z, _ in tried] == ["ap-guangzhou-3", "ap-guangzhou-4"]
+    assert len(zone_lines) == 1
+    assert "ap-guangzhou-4" in zone_lines[0] and doc["zone"] in zone_lines[0]
     assert tried[0][1] != tried[1][1]  # another zone is another request
 
 
