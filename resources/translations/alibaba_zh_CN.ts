@@ -11,6 +11,10 @@
         <translation>请安装：pip install alibabacloud-ecs20140526 alibabacloud-tea-openapi</translation>
     </message>
     <message>
+        <source>Install it with: pip install alibabacloud-vpc20160428</source>
+        <translation>请用以下命令安装：pip install alibabacloud-vpc20160428</translation>
+    </message>
+    <message>
         <source>The endpoint {endpoint} is not an http(s) URL or host name.</source>
         <translation>接入点 {endpoint} 不是 http(s) 地址或主机名。</translation>
     </message>
@@ -25,6 +29,26 @@
     <message>
         <source>Fix the file (run 'aliyun configure' again) and retry.</source>
         <translation>请修复该文件（重新运行 'aliyun configure'）后重试。</translation>
+    </message>
+    <message>
+        <source>Alibaba Cloud's new network {resource} is still {state} after {seconds} s.</source>
+        <translation>阿里云新建的网络 {resource} 在 {seconds} 秒后仍为 {state}。</translation>
+    </message>
+    <message>
+        <source>Launch again in a few minutes: LabGPU finds and reuses the network it created, it never makes a second one.</source>
+        <translation>请过几分钟再次启动：LabGPU 会找到并复用它已创建的网络，不会再建第二个。</translation>
+    </message>
+    <message>
+        <source>Waiting for {resource} to become Available (now {state})…</source>
+        <translation>正在等待 {resource} 变为可用（当前 {state}）…</translation>
+    </message>
+    <message>
+        <source>Creating the network (VPC {name}, {cidr})…</source>
+        <translation>正在创建网络（专有网络 {name}，{cidr}）…</translation>
+    </message>
+    <message>
+        <source>Creating a vSwitch in {zone} ({cidr})…</source>
+        <translation>正在 {zone} 创建交换机（{cidr}）…</translation>
     </message>
     <message>
         <source>No address range was given for SSH access.</source>

@@ -119,6 +119,26 @@
         <translation>请把最高价（--max-price）提高到至少 {spot_price}，或改用按需实例。</translation>
     </message>
     <message>
+        <source>Check the instance in the instances list; a stop that AWS refuses for good is ended by terminating the instance.</source>
+        <translation>请在实例列表中查看该实例；AWS 永久拒绝的停止操作只能通过终止实例来结束。</translation>
+    </message>
+    <message>
+        <source>The spot request of instance {instance_id} does not allow this now: {provider_message}</source>
+        <translation>实例 {instance_id} 的竞价请求当前不允许此操作：{provider_message}</translation>
+    </message>
+    <message>
+        <source>Refresh the instance list; a spot instance whose request was cancelled can only be terminated.</source>
+        <translation>请刷新实例列表；竞价请求已取消的竞价实例只能被终止。</translation>
+    </message>
+    <message>
+        <source>AWS no longer knows the spot request of instance {instance_id}.</source>
+        <translation>AWS 已不再保留实例 {instance_id} 的竞价请求。</translation>
+    </message>
+    <message>
+        <source>Refresh the instance list, then retry.</source>
+        <translation>请刷新实例列表，然后重试。</translation>
+    </message>
+    <message>
         <source>Choose an image id (--image), copied from the EC2 console's AMI catalog.</source>
         <translation>请选择一个镜像 ID（--image），可从 EC2 控制台的 AMI 目录中复制。</translation>
     </message>
@@ -165,10 +185,6 @@
     <message>
         <source>AWS does not allow this for instance {instance_id}: {provider_message}</source>
         <translation>AWS 不允许对实例 {instance_id} 执行此操作：{provider_message}</translation>
-    </message>
-    <message>
-        <source>A one-time spot instance cannot be stopped: terminate it instead.</source>
-        <translation>一次性竞价实例不能停止：请直接终止它。</translation>
     </message>
     <message>
         <source>A launch with this client token but other settings already exists.</source>
@@ -303,12 +319,40 @@
         <translation>按需</translation>
     </message>
     <message>
+        <source>AWS spot: a persistent spot request that stops (not terminates) when AWS reclaims the capacity. Stop and the guards stop it; stopped, only its EBS disk bills. Terminate cancels the spot request first, so it never comes back by itself.</source>
+        <translation>AWS 竞价实例：以持久型竞价请求启动，AWS 回收容量时实例会停止（而非终止）。“停止”按钮和守护规则会停止它；停止后只有 EBS 磁盘计费。“终止”会先取消竞价请求，因此它不会自行重新启动。</translation>
+    </message>
+    <message>
         <source>EBS disks still bill while stopped; terminate the instance to stop all charges.</source>
         <translation>停止后 EBS 磁盘仍会计费；终止实例才会停止全部计费。</translation>
     </message>
     <message>
+        <source>AWS cannot stop a one-time spot instance</source>
+        <translation>AWS 无法停止一次性竞价实例</translation>
+    </message>
+    <message>
+        <source>AWS cannot stop a spot instance whose spot request was cancelled</source>
+        <translation>AWS 无法停止竞价请求已被取消的竞价实例</translation>
+    </message>
+    <message>
+        <source>AWS refused to stop this spot instance</source>
+        <translation>AWS 拒绝停止此竞价实例</translation>
+    </message>
+    <message>
+        <source>{instance_id} cannot be stopped: {reason_text}.</source>
+        <translation>{instance_id} 无法停止：{reason_text}。</translation>
+    </message>
+    <message>
+        <source>Only terminating ends its bill, and that deletes its disk: pull what you need first, then terminate it (labgpu terminate {instance_id}, or Terminate on the instances page).</source>
+        <translation>只有终止才能结束它的计费，而终止会删除它的磁盘：请先拉取所需数据，再终止它（labgpu terminate {instance_id}，或在实例页面点击“终止”）。</translation>
+    </message>
+    <message>
         <source>The launch may have gone through: 'labgpu ls' (or the instances page) shows it within a minute. To retry safely, repeat it with --client-token {token} (the retry button does this): the same token never makes a second instance.</source>
         <translation>启动可能已经成功：'labgpu ls'（或实例页面）在一分钟内就会显示它。要安全地重试，请加上 --client-token {token} 重复这次启动（“重试”按钮就是这样做的）：同一个令牌绝不会创建第二台实例。</translation>
+    </message>
+    <message>
+        <source>{why} LabGPU kept to {zone} because you chose it: leave the zone empty (Any zone, or no --zone) to let it try the region's other zones.</source>
+        <translation>{why} 由于您选择了 {zone}，LabGPU 只在该可用区尝试：将可用区留空（“任意可用区”，或不加 --zone），LabGPU 会尝试该地域的其他可用区。</translation>
     </message>
     <message>
         <source>No cloud account is set up, so no live prices can be fetched.</source>
@@ -325,6 +369,10 @@
     <message>
         <source>Pass --type, e.g. g5.xlarge.</source>
         <translation>请通过 --type 指定，例如 g5.xlarge。</translation>
+    </message>
+    <message>
+        <source>SSH key for this launch: {path} ({type}, {fingerprint}).</source>
+        <translation>本次启动使用的 SSH 密钥：{path}（{type}，{fingerprint}）。</translation>
     </message>
     <message>
         <source>LabGPU does not know the on-demand price of {type}, so it cannot set the default spot maximum.</source>
@@ -403,6 +451,14 @@
         <translation>请检查网络连接、代理或账号的接入点，然后重试；'labgpu ls' 可以查看启动是否已经成功。</translation>
     </message>
     <message>
+        <source>{provider} imports only {types} keys, and LabGPU makes none of those.</source>
+        <translation>{provider} 只导入 {types} 密钥，而 LabGPU 不生成这些类型的密钥。</translation>
+    </message>
+    <message>
+        <source>Choose an existing key of one of those types in the SSH key field.</source>
+        <translation>请在 SSH 密钥栏中选择一把这些类型之一的已有密钥。</translation>
+    </message>
+    <message>
         <source>LabGPU cannot read the public half of {path}.</source>
         <translation>LabGPU 无法读取 {path} 的公钥部分。</translation>
     </message>
@@ -417,6 +473,18 @@
     <message>
         <source>Choose an ed25519 or RSA key made by ssh-keygen.</source>
         <translation>请选择用 ssh-keygen 生成的 ed25519 或 RSA 密钥。</translation>
+    </message>
+    <message>
+        <source>{provider} imports {types} keys only, and {path} is a key of type {kind}.</source>
+        <translation>{provider} 只导入 {types} 密钥，而 {path} 是 {kind} 类型的密钥。</translation>
+    </message>
+    <message>
+        <source>Choose a key of type {types}, or leave the SSH key field empty to use LabGPU's own {own} key.</source>
+        <translation>请选择一把 {types} 类型的密钥，或将 SSH 密钥栏留空以使用 LabGPU 自己的 {own} 密钥。</translation>
+    </message>
+    <message>
+        <source>Choose a key of type {types}.</source>
+        <translation>请选择一把 {types} 类型的密钥。</translation>
     </message>
     <message>
         <source>LabGPU could not find your public IP address ({reason}), so it will not open SSH to the world.</source>
@@ -473,6 +541,14 @@
     <message>
         <source>Add --spot, or leave --max-price out.</source>
         <translation>请加上 --spot，或去掉 --max-price。</translation>
+    </message>
+    <message>
+        <source>SSH key registered with {provider}: {path} ({type}, {fingerprint}{own}).</source>
+        <translation>已在 {provider} 注册的 SSH 密钥：{path}（{type}，{fingerprint}{own}）。</translation>
+    </message>
+    <message>
+        <source>, LabGPU's own key</source>
+        <translation>，LabGPU 自己的密钥</translation>
     </message>
     <message>
         <source>'{name}' cannot be an account name.</source>

@@ -319,6 +319,10 @@
         <translation>已关机</translation>
     </message>
     <message>
+        <source>stopped, still billing</source>
+        <translation>已关机，仍在计费</translation>
+    </message>
+    <message>
         <source>starting</source>
         <translation>开机中</translation>
     </message>
@@ -511,6 +515,10 @@
         <translation>正在开机</translation>
     </message>
     <message>
+        <source>{id} cannot be stopped: {reason}.</source>
+        <translation>{id} 无法停止：{reason}。</translation>
+    </message>
+    <message>
         <source>{id} stopped. {note}</source>
         <translation>{id} 已关机。{note}</translation>
     </message>
@@ -587,7 +595,7 @@
     </message>
     <message>
         <source>Try another zone of {region} or another instance type.</source>
-        <translation>换 {region} 的其他可用区，或换一个机型。</translation>
+        <translation>请尝试 {region} 的其他可用区或其他机型。</translation>
     </message>
     <message>
         <source>Tencent Cloud does not offer instance type {instance_type} in {zone}.</source>
@@ -596,6 +604,70 @@
     <message>
         <source>Refresh prices to see which types each zone sells, then pick one of those.</source>
         <translation>刷新价格查看各可用区在售的机型，然后从中选择。</translation>
+    </message>
+    <message>
+        <source>Tencent Cloud does not sell {instance_type} in {zone} right now.</source>
+        <translation>腾讯云目前在 {zone} 不售卖 {instance_type}。</translation>
+    </message>
+    <message>
+        <source>Zone {zone} does not offer {instance_type}.</source>
+        <translation>可用区 {zone} 不提供 {instance_type}。</translation>
+    </message>
+    <message>
+        <source>Zone {zone} is sold out.</source>
+        <translation>可用区 {zone} 已售罄。</translation>
+    </message>
+    <message>
+        <source>Tencent Cloud does not support instance type {instance_type} for this launch.</source>
+        <translation>腾讯云不支持以此方式启动机型 {instance_type}。</translation>
+    </message>
+    <message>
+        <source>{instance_type} cannot be launched as a spot instance.</source>
+        <translation>{instance_type} 不能以竞价实例方式启动。</translation>
+    </message>
+    <message>
+        <source>Launch it on demand, or pick a type that Tencent Cloud sells as spot.</source>
+        <translation>请按量计费启动，或选择腾讯云以竞价方式售卖的机型。</translation>
+    </message>
+    <message>
+        <source>The system disk type {disk_type} is sold out in {zone}.</source>
+        <translation>系统盘类型 {disk_type} 在 {zone} 已售罄。</translation>
+    </message>
+    <message>
+        <source>Try another zone, or leave the disk type empty so Tencent Cloud picks one in stock.</source>
+        <translation>请尝试其他可用区，或将硬盘类型留空，由腾讯云选择有库存的类型。</translation>
+    </message>
+    <message>
+        <source>{instance_type} cannot use the system disk type {disk_type}.</source>
+        <translation>{instance_type} 不能使用系统盘类型 {disk_type}。</translation>
+    </message>
+    <message>
+        <source>Leave the account's disk type empty so Tencent Cloud picks one the type supports.</source>
+        <translation>请将账户的硬盘类型留空，由腾讯云选择该机型支持的类型。</translation>
+    </message>
+    <message>
+        <source>The default subnet in {zone} has no free addresses left.</source>
+        <translation>{zone} 的默认子网已没有可用的 IP 地址。</translation>
+    </message>
+    <message>
+        <source>Try another zone, or free addresses in the VPC console (release unused instances).</source>
+        <translation>请尝试其他可用区，或在私有网络控制台释放地址（释放不再使用的实例）。</translation>
+    </message>
+    <message>
+        <source>Tencent Cloud has no public IP addresses left in {region}.</source>
+        <translation>腾讯云在 {region} 的公网 IP 已售罄。</translation>
+    </message>
+    <message>
+        <source>Retry later or launch in another region.</source>
+        <translation>请稍后重试，或在其他地域启动。</translation>
+    </message>
+    <message>
+        <source>Tencent Cloud refused the SSH public key: it accepts OpenSSH RSA keys only.</source>
+        <translation>腾讯云拒绝了该 SSH 公钥：它只接受 OpenSSH RSA 格式的密钥。</translation>
+    </message>
+    <message>
+        <source>Launch with an RSA key (ssh-keygen -t rsa -b 3072) or let LabGPU make one.</source>
+        <translation>请使用 RSA 密钥启动（ssh-keygen -t rsa -b 3072），或让 LabGPU 自动生成一个。</translation>
     </message>
     <message>
         <source>The spot maximum price {max_price} {currency}/h is below the current spot price ({price} {currency}/h) for {instance_type} in {zone}.</source>
@@ -656,14 +728,6 @@
     <message>
         <source>Wait a minute and retry; close other tools using the same key.</source>
         <translation>等一分钟再试；关闭其他使用同一密钥的工具。</translation>
-    </message>
-    <message>
-        <source>This account has no default VPC in {region}.</source>
-        <translation>该账号在 {region} 没有默认 VPC。</translation>
-    </message>
-    <message>
-        <source>Create the default VPC in the VPC console (one click), then retry.</source>
-        <translation>在私有网络控制台一键创建默认 VPC，然后重试。</translation>
     </message>
     <message>
         <source>Tencent Cloud has no such instance ({detail}).</source>
@@ -812,6 +876,14 @@
     <message>
         <source>Open the instances page: LabGPU lists every tagged instance.</source>
         <translation>打开“实例”页：LabGPU 会列出所有带标签的实例。</translation>
+    </message>
+    <message>
+        <source>{instance_type} could not be created in {zone}: {detail}</source>
+        <translation>{instance_type} 在 {zone} 创建失败：{detail}</translation>
+    </message>
+    <message>
+        <source>Try another zone or instance type; nothing bills for a failed launch.</source>
+        <translation>请尝试其他可用区或机型；创建失败的实例不会计费。</translation>
     </message>
     <message>
         <source>Instance {instance_id} failed to launch: {detail}</source>
@@ -1025,6 +1097,18 @@
         <translation>该账号在 {region} 创建实例，而报价在 {offer}。要在那里创建，请修改账号地域（或另加一个账号）。</translation>
     </message>
     <message>
+        <source>{provider} imports {types} keys: LabGPU's own {type} key ({path}) will be registered.</source>
+        <translation>{provider} 导入 {types} 密钥：将注册 LabGPU 自己的 {type} 密钥（{path}）。</translation>
+    </message>
+    <message>
+        <source>It is made on this first launch; its passphrase is kept in the keyring.</source>
+        <translation>该密钥在本次首次启动时生成，其口令保存在系统密钥环中。</translation>
+    </message>
+    <message>
+        <source>{path} is a key of type {type} ({fingerprint}): {provider} imports it.</source>
+        <translation>{path} 是 {type} 类型的密钥（{fingerprint}）：{provider} 可以导入。</translation>
+    </message>
+    <message>
         <source>the offer</source>
         <translation>报价</translation>
     </message>
@@ -1091,6 +1175,10 @@
     <message>
         <source>It bills {price}/h until you stop or terminate it.</source>
         <translation>在你关机或销毁之前，它按 {price}/小时 计费。</translation>
+    </message>
+    <message>
+        <source>SSH key registered: {path} ({type}).</source>
+        <translation>已注册的 SSH 密钥：{path}（{type}）。</translation>
     </message>
     <message>
         <source>Launched</source>
@@ -1221,6 +1309,10 @@
     <message>
         <source>Terminate {id}?</source>
         <translation>销毁 {id}？</translation>
+    </message>
+    <message>
+        <source>{id} cannot be stopped ({reason}). Terminating it is the only way to end its bill, and it deletes its disk: pull what you need from it first.</source>
+        <translation>{id} 无法停止（{reason}）。终止是结束其计费的唯一方式，且会删除其磁盘：请先从中拉取所需数据。</translation>
     </message>
     <message>
         <source>Terminating {id} ({detail}) deletes the instance and its system disk; data on it is lost. Billing stops.</source>

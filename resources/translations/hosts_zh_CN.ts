@@ -1,5 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>AddHostDialog</name>
@@ -182,7 +181,7 @@
         <translation>已启动的实例 %1（%2）</translation>
     </message>
     <message>
-        <source>The server&apos;s identity. A change is refused until you forget the old key.</source>
+        <source>The server's identity. A change is refused until you forget the old key.</source>
         <translation>服务器的身份标识。密钥改变时会拒绝连接，直到你忘记旧密钥。</translation>
     </message>
 </context>
@@ -201,8 +200,8 @@
         <translation>从 SSH 命令添加(&amp;A)…</translation>
     </message>
     <message>
-        <source>Paste e.g. &quot;ssh -p 12345 root@region-1.example.com&quot; (Ctrl+N)</source>
-        <translation>粘贴例如 &quot;ssh -p 12345 root@region-1.example.com&quot;（Ctrl+N）</translation>
+        <source>Paste e.g. "ssh -p 12345 root@region-1.example.com" (Ctrl+N)</source>
+        <translation>粘贴例如 "ssh -p 12345 root@region-1.example.com"（Ctrl+N）</translation>
     </message>
     <message>
         <source>&amp;Connect</source>
@@ -253,7 +252,7 @@
         <translation>删除主机及其保存的密码（Delete）</translation>
     </message>
     <message>
-        <source>No hosts yet. Click &quot;Add from SSH command…&quot; and paste the command your provider shows, e.g. ssh -p 12345 root@region-1.example.com.</source>
+        <source>No hosts yet. Click "Add from SSH command…" and paste the command your provider shows, e.g. ssh -p 12345 root@region-1.example.com.</source>
         <translation>还没有主机。点击“从 SSH 命令添加…”，粘贴服务商给出的命令，例如 ssh -p 12345 root@region-1.example.com。</translation>
     </message>
     <message>
@@ -336,8 +335,8 @@
         <translation>{host} 的端口 {port} 上没有服务在监听。</translation>
     </message>
     <message>
-        <source>Start it on the server first, e.g. &apos;tensorboard --logdir runs&apos; or &apos;jupyter lab --no-browser&apos;; it must listen on 127.0.0.1.</source>
-        <translation>请先在服务器上启动服务，例如 &apos;tensorboard --logdir runs&apos; 或 &apos;jupyter lab --no-browser&apos;；它必须监听 127.0.0.1。</translation>
+        <source>Start it on the server first, e.g. 'tensorboard --logdir runs' or 'jupyter lab --no-browser'; it must listen on 127.0.0.1.</source>
+        <translation>请先在服务器上启动服务，例如 'tensorboard --logdir runs' 或 'jupyter lab --no-browser'；它必须监听 127.0.0.1。</translation>
     </message>
     <message>
         <source>ProxyJump for {host} loops or is too long.</source>
@@ -372,7 +371,7 @@
         <translation>无法读取密钥 {path}（{why}）。</translation>
     </message>
     <message>
-        <source>Check the key file&apos;s path and permissions.</source>
+        <source>Check the key file's path and permissions.</source>
         <translation>请检查密钥文件的路径和权限。</translation>
     </message>
     <message>
@@ -392,16 +391,16 @@
         <translation>请检查用户名以及密钥或密码：删除该主机，再用正确的信息重新添加。</translation>
     </message>
     <message>
-        <source>Add the host again with the passphrase (&apos;labgpu hosts add … --passphrase-stdin&apos;), or load the key into your ssh-agent.</source>
-        <translation>请带上口令重新添加主机（&apos;labgpu hosts add … --passphrase-stdin&apos;），或将密钥加载到 ssh-agent。</translation>
+        <source>Add the host again with the passphrase ('labgpu hosts add … --passphrase-stdin'), or load the key into your ssh-agent.</source>
+        <translation>请带上口令重新添加主机（'labgpu hosts add … --passphrase-stdin'），或将密钥加载到 ssh-agent。</translation>
     </message>
     <message>
         <source>Add the host again with the right passphrase.</source>
         <translation>请用正确的口令重新添加主机。</translation>
     </message>
     <message>
-        <source>Add the host again with its password (Hosts page, or &apos;labgpu hosts add … --password-stdin&apos;).</source>
-        <translation>请带上密码重新添加主机（主机页面，或 &apos;labgpu hosts add … --password-stdin&apos;）。</translation>
+        <source>Add the host again with its password (Hosts page, or 'labgpu hosts add … --password-stdin').</source>
+        <translation>请带上密码重新添加主机（主机页面，或 'labgpu hosts add … --password-stdin'）。</translation>
     </message>
     <message>
         <source>The jump host {jump} could not reach {host} ({why}).</source>
@@ -472,11 +471,11 @@
         <translation>警告：{host} 的主机密钥已改变（现在是 {key_type} {fingerprint}，已知的是 {known}）。可能有人在拦截连接；LabGPU 已拒绝连接。</translation>
     </message>
     <message>
-        <source>If the server was rebuilt and your provider confirms the new fingerprint, use &quot;Forget this host key&quot; (&apos;labgpu hosts forget-key NAME&apos;) and connect again.</source>
-        <translation>如果服务器已重建且服务商确认了新的指纹，请使用“忘记此主机密钥”（&apos;labgpu hosts forget-key NAME&apos;）后重新连接。</translation>
+        <source>If the server was rebuilt and your provider confirms the new fingerprint, use "Forget this host key" ('labgpu hosts forget-key NAME') and connect again.</source>
+        <translation>如果服务器已重建且服务商确认了新的指纹，请使用“忘记此主机密钥”（'labgpu hosts forget-key NAME'）后重新连接。</translation>
     </message>
     <message>
-        <source>The host key of {host} ({fingerprint}) does not match the instance&apos;s console output ({expected}); LabGPU refused to connect.</source>
+        <source>The host key of {host} ({fingerprint}) does not match the instance's console output ({expected}); LabGPU refused to connect.</source>
         <translation>{host} 的主机密钥（{fingerprint}）与实例控制台输出中的指纹（{expected}）不一致；LabGPU 已拒绝连接。</translation>
     </message>
     <message>
@@ -508,16 +507,16 @@
         <translation>已保存的主机 {name!r} 在数据库中的 {column} 值有误：{value!r}。</translation>
     </message>
     <message>
-        <source>Remove it with &apos;labgpu hosts rm {name}&apos; (or on the Hosts page) and add it again.</source>
-        <translation>用 &apos;labgpu hosts rm {name}&apos;（或在“主机”页面）删除它，然后重新添加。</translation>
+        <source>Remove it with 'labgpu hosts rm {name}' (or on the Hosts page) and add it again.</source>
+        <translation>用 'labgpu hosts rm {name}'（或在“主机”页面）删除它，然后重新添加。</translation>
     </message>
     <message>
         <source>Host name {name!r} is not allowed.</source>
         <translation>主机名 {name!r} 不可用。</translation>
     </message>
     <message>
-        <source>Use 1–64 letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos;, starting with a letter or digit.</source>
-        <translation>请使用 1–64 个字母、数字、&apos;.&apos;、&apos;_&apos; 或 &apos;-&apos;，并以字母或数字开头。</translation>
+        <source>Use 1–64 letters, digits, '.', '_' or '-', starting with a letter or digit.</source>
+        <translation>请使用 1–64 个字母、数字、'.'、'_' 或 '-'，并以字母或数字开头。</translation>
     </message>
     <message>
         <source>Unknown authentication kind {auth!r}.</source>
@@ -528,8 +527,8 @@
         <translation>没有名为 {name!r} 的主机。</translation>
     </message>
     <message>
-        <source>List hosts with &apos;labgpu hosts ls&apos;.</source>
-        <translation>用 &apos;labgpu hosts ls&apos; 列出主机。</translation>
+        <source>List hosts with 'labgpu hosts ls'.</source>
+        <translation>用 'labgpu hosts ls' 列出主机。</translation>
     </message>
     <message>
         <source>A host named {name!r} already exists.</source>
@@ -552,8 +551,8 @@
         <translation>无法使用此 SSH 命令：{reason}</translation>
     </message>
     <message>
-        <source>Paste the command as the provider shows it, e.g. &quot;ssh -p 12345 root@region-1.example.com&quot;.</source>
-        <translation>请按服务商给出的原样粘贴命令，例如 &quot;ssh -p 12345 root@region-1.example.com&quot;。</translation>
+        <source>Paste the command as the provider shows it, e.g. "ssh -p 12345 root@region-1.example.com".</source>
+        <translation>请按服务商给出的原样粘贴命令，例如 "ssh -p 12345 root@region-1.example.com"。</translation>
     </message>
     <message>
         <source>port {port!r} is not a number</source>
@@ -644,16 +643,16 @@
         <translation>{host} 的主机密钥未被接受：{key_type} {fingerprint}。</translation>
     </message>
     <message>
-        <source>If this matches the fingerprint your provider shows, run the same &apos;labgpu hosts add&apos; again with --fingerprint {fingerprint}.</source>
-        <translation>如果它与服务商显示的指纹一致，请加上 --fingerprint {fingerprint} 再运行一次同样的 &apos;labgpu hosts add&apos;。</translation>
+        <source>If this matches the fingerprint your provider shows, run the same 'labgpu hosts add' again with --fingerprint {fingerprint}.</source>
+        <translation>如果它与服务商显示的指纹一致，请加上 --fingerprint {fingerprint} 再运行一次同样的 'labgpu hosts add'。</translation>
     </message>
     <message>
         <source>LabGPU already trusts another key for {name}: {known}.</source>
         <translation>LabGPU 已经信任 {name} 的另一个密钥：{known}。</translation>
     </message>
     <message>
-        <source>Only if your provider confirms the host was rebuilt: &apos;labgpu hosts forget-key {name}&apos;, then trust the new key.</source>
-        <translation>只有在服务商确认该主机已重建时：运行 &apos;labgpu hosts forget-key {name}&apos;，然后信任新密钥。</translation>
+        <source>Only if your provider confirms the host was rebuilt: 'labgpu hosts forget-key {name}', then trust the new key.</source>
+        <translation>只有在服务商确认该主机已重建时：运行 'labgpu hosts forget-key {name}'，然后信任新密钥。</translation>
     </message>
 </context>
 </TS>

@@ -1,5 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>LabGPU</name>
@@ -142,6 +141,22 @@
     <message>
         <source>{target} is not a LabGPU instance: its guards notify only</source>
         <translation>{target} 不是 LabGPU 启动的实例：它的守护只能提醒</translation>
+    </message>
+    <message>
+        <source>{target} was terminated by its {guard} guard: {reason}, so terminating was the only way to end its bill (checkpoints were pulled first; its disk is deleted)</source>
+        <translation>{target} 已被其 {guard} 守护规则终止：{reason}，因此终止是结束其计费的唯一方式（已先拉取检查点；其磁盘已被删除）</translation>
+    </message>
+    <message>
+        <source>{target} was terminated by its {guard} guard: {reason}, so terminating was the only way to end its bill (no checkpoints were pulled; its disk is deleted)</source>
+        <translation>{target} 已被其 {guard} 守护规则终止：{reason}，因此终止是结束其计费的唯一方式（未拉取任何检查点；其磁盘已被删除）</translation>
+    </message>
+    <message>
+        <source>{target} is still billing: {reason}, and LabGPU terminates it only after its checkpoints are pulled, which failed — pull what you need, then terminate it (labgpu terminate {target})</source>
+        <translation>{target} 仍在计费：{reason}，而 LabGPU 只会在拉取检查点之后才终止它，但拉取失败了——请先拉取所需数据，再终止它（labgpu terminate {target}）</translation>
+    </message>
+    <message>
+        <source>{target} is still billing: {reason}, and terminating it failed after {tries} tries: {why} — terminate it in the cloud console (EC2 → Instances → Terminate instance)</source>
+        <translation>{target} 仍在计费：{reason}，且终止操作在尝试 {tries} 次后失败：{why}——请在云控制台中终止它（EC2 → 实例 → 终止实例）</translation>
     </message>
     <message>
         <source>The SSH connection to {host} dropped — reconnecting; the graphs continue when it is back</source>

@@ -186,10 +186,6 @@
         <translation>LabGPU 可在 {launchable} 上创建实例。{provider} 请在其官网租用，然后在“主机”页用其提供的 SSH 命令添加服务器。</translation>
     </message>
     <message>
-        <source> and </source>
-        <translation>和</translation>
-    </message>
-    <message>
         <source>%1 (≈ %2%3 at the display rate)</source>
         <translation>%1（按显示汇率约 %2%3）</translation>
     </message>
