@@ -309,7 +309,9 @@ def test_launch_killed_after_the_request_is_found_after_restart(secret_service, 
     assert len(tencent_server.instances) == 1
 
 
-def test_sold_out_zone_moves_to_another_zone_and_says_so_unless_the_zone_was_chosen(secret_service, tencent_server, labgpu_home):
+def test_sold_out_zone_moves_to_another_zone_and_says_so_unless_the_zone_was_chosen(
+    secret_service, tencent_server, labgpu_home
+):
     tencent_server.pending_seconds = 0.0
     _ok(
         "accounts",
