@@ -229,8 +229,13 @@ class CloudService:
                 errors[name] = exc
         return out
 
+    def billing_currency(self, account: Account) -> str:
+        """The currency the account is billed in (an international site's USD, not the provider's CNY)."""
+        return pricing.billing_currency(account)
+
     def on_demand_price(self, account: Account, instance_type: str) -> tuple[float | None, str]:
-        """(price/h, source): live cache first, then the bundled catalog."""
+        """(price/h, source): live cache first, then the bundled catalog, in the account's region and
+        billing currency only."""
         return pricing.on_demand_price(self.paths, account, instance_type)
 
     def spot_price(self, account: Account, instance_type: str, zone: str) -> float | None:
@@ -366,7 +371,7 @@ class CloudService:
                         raise
                 elif opts.zone:
                     # A zone the student chose is kept (their disks, data or VPC may be there): only "Any zone"
-                    # moves on to the others (issue 20: fail over "when no zone was asked").
+                    # moves on to the others.
                     kept = CapacityError(exc.template, ZONE_KEPT_HINT, provider=exc.provider, code=exc.code,
                                      request_id=exc.request_id, retryable=exc.retryable,
                                      **{**exc.params, "zone": opts.zone, "why": exc.hint()})
@@ -421,7 +426,7 @@ class CloudService:
             price_source=price[2] if price else "",
         )
         self.pending.finish(token, instance.id)
-        rule = getattr(provider, "spot_rule", "") if opts.spot else ""
+        rule = providers.spec(account.provider).spot_rule if opts.spot else ""
         if rule:  # what Stop, the guards and Terminate do with this cloud's spot instance, said at launch
             notes.append(translate(str(rule)))
         if opts.wait:

@@ -11,6 +11,7 @@ import functools
 import logging
 from typing import Any
 
+from app.cloud import registry
 from app.cloud.base import Account
 from app.core import live_prices
 from app.core.models import NATIVE_CURRENCY
@@ -20,8 +21,17 @@ log = logging.getLogger(__name__)
 
 
 def billing_currency(account: Account) -> str:
-    """The currency ``account`` is billed in (the provider's native one): the only currency an
-    on-demand price may be in to set that account's spot maximum."""
+    """The currency ``account`` is billed in: its plugin's word where it has one (Tencent's and Alibaba's
+    international sites bill in USD), else the provider's native one. The only currency
+    an on-demand price may be in to set that account's spot maximum or price its instances."""
+    make = registry.factory(account.provider)
+    if make is not None:
+        try:
+            ask = getattr(make(), "billing_currency", None)
+            if callable(ask):
+                return str(ask(account))
+        except Exception as exc:  # noqa: BLE001 - a plugin that cannot say falls back to the native currency
+            log.info("%s: billing currency not known from the plugin: %s", account.provider, exc)
     return NATIVE_CURRENCY.get(account.provider, "USD")
 
 

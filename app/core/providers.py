@@ -168,6 +168,9 @@ class ProviderSpec:
     # registers LabGPU's own key of the first one LabGPU makes (app/cloud/sshkeys.py) and refuses a
     # chosen key of another type before any cloud call. Each plugin cites the document it follows.
     ssh_key_types: tuple[str, ...] = DEFAULT_SSH_KEY_TYPES
+    # What Stop, the guards and Terminate do with its spot instances (QT_TRANSLATE_NOOP), said before and
+    # after a spot launch; "" = nothing beyond the spot notice
+    spot_rule: str = ""
     order: int = 1000  # place in lists (built-ins first)
 
     def display_name(self) -> str:

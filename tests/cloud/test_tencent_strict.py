@@ -1,4 +1,4 @@
-"""The Tencent plugin against the peer made as strict as Tencent's documentation (issue 20)."""
+"""The Tencent plugin against the peer made as strict as Tencent's documentation."""
 
 from __future__ import annotations
 

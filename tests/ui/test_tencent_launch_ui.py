@@ -1,4 +1,4 @@
-"""The launch dialog with a Tencent Cloud account against the strict peer (issue 20): no key given (LabGPU's
+"""The launch dialog with a Tencent Cloud account against the strict peer: no key given (LabGPU's
 own key, RSA for Tencent), "any zone", the first zone's instance ends LAUNCH_FAILED after an accepted
 RunInstances and the launch goes on in the next zone; the instance has exactly one inbound rule, SSH
 from the given range. Real widgets, the real SDK over HTTP to the local TC3-checking peer."""

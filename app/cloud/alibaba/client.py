@@ -192,6 +192,10 @@ def _first(block: Any, key: str = "IpAddress") -> str:
 class AlibabaClient:
     """The plumbing every ECS call goes through, and reading instances and zones (see AlibabaProvider)."""
 
+    def billing_currency(self, account: Account) -> str:
+        """The currency this account is billed in (the one DescribePrice answered in); no call made."""
+        return currency_for(account)
+
     # Seconds; tests shorten them.
     operation_timeout = 300.0
     poll_interval = 2.0

@@ -28,15 +28,6 @@ class AwsProvider(AwsLaunch, AwsPrices):
     id = SPEC.id
     display_name = SPEC.name
     limitations = dict(SPEC.limitations)
-    # The rule for AWS spot instances, said after a spot launch (CloudService.launch notes: the CLI and
-    # the launch dialog show them) and in docs/cli.md.
-    spot_rule = QT_TRANSLATE_NOOP(
-        "LabGPU",
-        "AWS spot: a persistent spot request that stops (not terminates) when AWS reclaims the capacity. "
-        "Stop and the guards stop it; stopped, only its EBS disk bills. Terminate cancels the spot request "
-        "first, so it never comes back by itself.",
-    )
-
     # -- protocol ----------------------------------------------------------------------------
     def validate(self, account: Account, creds: Credentials) -> str:
         sts = self._client(account, creds, "sts")

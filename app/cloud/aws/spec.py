@@ -77,5 +77,13 @@ SPEC = ProviderSpec(
     ),
     # ImportKeyPair takes RSA and ED25519 (https://docs.aws.amazon.com/AWSEC2/latest/APIReference/API_ImportKeyPair.html)
     ssh_key_types=("ed25519", "rsa"),
+    # The rule for AWS spot instances (docs/cli.md), said in the launch dialog before a spot launch and
+    # after it (CloudService.launch notes: the CLI and the dialog show them).
+    spot_rule=QT_TRANSLATE_NOOP(
+        "LabGPU",
+        "AWS spot: a persistent spot request that stops (not terminates) when AWS reclaims the capacity. "
+        "Stop and the guards stop it; stopped, only its EBS disk bills. Terminate cancels the spot request "
+        "first, so it never comes back by itself.",
+    ),
     order=10,
 )

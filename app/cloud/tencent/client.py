@@ -217,6 +217,9 @@ class TencentClient:
     """The plumbing every Tencent call goes through, reading instances, zones, quota and public
     images (see TencentProvider)."""
 
+    def billing_currency(self, account: Account) -> str:
+        """The currency this account is billed in (its site's); app.cloud.pricing asks it, no call made."""
+        return currency_for(account)
 
     # Seconds; tests shorten them.
     launch_timeout = 600.0

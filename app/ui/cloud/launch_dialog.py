@@ -58,6 +58,7 @@ class LaunchDialog(QDialog):
         self.client_token = new_client_token()  # one per dialog: retries reuse it
         self.accounts: list[Any] = []
         self.on_demand: tuple[float | None, str] = (None, "")
+        self.billing_currency = "USD"  # the chosen account's, once the background load said it
         self.result: Any = None
         self.guard_saved: Any = None
         self.error: BaseException | None = None
@@ -205,10 +206,11 @@ class LaunchDialog(QDialog):
         self._zone_request += 1
         ticket = self._zone_request
 
-        def load() -> tuple[list[str], tuple[float | None, str], Exception | None]:
+        def load() -> tuple[list[str], tuple[float | None, str], Exception | None, str]:
             from app.core.errors import LabGpuError
 
             price = svc.on_demand_price(account, itype)
+            currency = svc.billing_currency(account)
             zones: list[str] = []
             try:
                 if providers.has(account.provider, "zones"):
@@ -216,8 +218,8 @@ class LaunchDialog(QDialog):
                     creds = svc.accounts.credentials(account.name)
                     zones = list(provider.zones(account, creds, itype))
             except LabGpuError as exc:
-                return zones, price, exc
-            return zones, price, None
+                return zones, price, exc, currency
+            return zones, price, None, currency
 
         self.ctx.runner.run(
             self,
@@ -230,7 +232,7 @@ class LaunchDialog(QDialog):
     def _on_zones_loaded(self, ticket: int, result: Any) -> None:
         if ticket != self._zone_request:
             return
-        zones, price, zone_error = result
+        zones, price, zone_error, self.billing_currency = result
         if zone_error is not None:
             self._on_zones_failed(ticket, zone_error)
         keep = self.zone_combo.currentData() or (self.offer.zone if self.offer is not None else "")
@@ -246,6 +248,7 @@ class LaunchDialog(QDialog):
             and self.offer is not None
             and self.offer.price_on_demand is not None
             and self.offer.instance_type == self.type_edit.text().strip()
+            and (self.offer.currency or self.billing_currency) == self.billing_currency
         ):
             price = (self.offer.price_on_demand, self.tr("the offer"))
         self.on_demand = price
@@ -310,19 +313,23 @@ class LaunchDialog(QDialog):
         account = self.current_account()
         if account is None:
             return
-        from app.core.models import NATIVE_CURRENCY
-
-        currency = NATIVE_CURRENCY.get(account.provider, "USD")
+        # The account's billing currency (Tencent's or Alibaba's international site: USD), never a CNY label
+        # on a USD amount; the spot maximum typed here is sent in it.
+        currency = self.billing_currency
         from app.core.launch_defaults import DEFAULT_SPOT_BID_FRACTION, launch_defaults
 
         od, source = self.on_demand
         fraction = float(getattr(self.ctx.settings, "spot_bid_fraction", DEFAULT_SPOT_BID_FRACTION))
+        # What Stop, the guards and Terminate will do with this cloud's spot instance, said before launch.
+        rule = providers.spec(account.provider).spot_rule if self.spot_check.isChecked() else ""
+        rule_text = "\n" + QCoreApplication.translate("LabGPU", rule) if rule else ""
         if od is None:
             self.price_note.setText(
                 self.tr(
                     "The on-demand price is not known yet: refresh prices on the Offers "
                     "page, or give a spot maximum."
                 )
+                + rule_text
             )
             return
         text = self.tr("On demand: {price}/h ({source}).").format(price=money(od, currency, 4), source=source)
@@ -335,7 +342,7 @@ class LaunchDialog(QDialog):
                 price=money(self.max_price_spin.value(), currency, 4),
                 pct=round(100 * self.max_price_spin.value() / od) if od else "?",
             )
-        self.price_note.setText(text)
+        self.price_note.setText(text + rule_text)
 
     # -- slots -----------------------------------------------------------------------------------
     @Slot(bool)
