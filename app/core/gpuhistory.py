@@ -11,8 +11,10 @@ the archive's minutes where the ring no longer reaches and the 1 Hz samples afte
 from __future__ import annotations
 
 import csv
+import logging
 import math
 import os
+import sqlite3
 import tempfile
 import threading
 from dataclasses import dataclass, field
@@ -21,11 +23,16 @@ from pathlib import Path
 
 import numpy as np
 
-from .gpumon import METRICS, GpuReading, HostSample
+from .gpumon import MAX_GPU_INDEX, MAX_GPUS_PER_HOST, MAX_NAME_CHARS, MAX_UUID_CHARS, METRICS, GpuReading, HostSample
 from .store import Store, register_schema
+
+log = logging.getLogger(__name__)
 
 DAY_S = 86_400
 ARCHIVE_DAYS = 30
+# A ring is 6 metrics × 86,400 float32 = 2 MiB per GPU. At most MAX_GPUS_PER_HOST rings per host; the
+# ring of a uuid unseen for RELEASE_AFTER_S is released (its history goes; the archive keeps minutes).
+RELEASE_AFTER_S = 600.0
 
 register_schema(
     "gpuhistory",
@@ -68,6 +75,8 @@ class _HostRing:
     gpus: dict[str, np.ndarray] = field(default_factory=dict)  # uuid → (len(METRICS), capacity) float32
     latest: dict[str, GpuReading] = field(default_factory=dict)
     last_sample: HostSample | None = None
+    last_seen: dict[str, float] = field(default_factory=dict)  # uuid → sample time it last reported
+    dropped: int = 0  # readings refused: the host had MAX_GPUS_PER_HOST rings in use
 
     def order(self) -> np.ndarray:
         """Slot indices oldest → newest."""
@@ -79,10 +88,37 @@ class _HostRing:
 class GpuHistory:
     """In-memory 1 Hz history per host and GPU. Thread-safe: appends and reads take a lock."""
 
-    def __init__(self, capacity_s: int = DAY_S) -> None:
+    def __init__(self, capacity_s: int = DAY_S, *, max_gpus: int = MAX_GPUS_PER_HOST,
+                 release_after_s: float = RELEASE_AFTER_S) -> None:
         self.capacity = int(capacity_s)
+        self.max_gpus = int(max_gpus)
+        self.release_after_s = float(release_after_s)
         self._hosts: dict[str, _HostRing] = {}
         self._lock = threading.Lock()
+
+    def _ring_for(self, ring: _HostRing, uuid: str, now: float) -> np.ndarray | None:
+        """The uuid's ring; a new one only while the host has fewer than ``max_gpus`` (rings of
+        uuids unseen for ``release_after_s`` are released first). None: refused."""
+        buf = ring.gpus.get(uuid)
+        if buf is not None:
+            return buf
+        if len(ring.gpus) >= self.max_gpus:
+            cutoff = now - self.release_after_s
+            for old in [u for u, t in ring.last_seen.items() if t < cutoff]:
+                ring.gpus.pop(old, None)
+                ring.latest.pop(old, None)
+                ring.last_seen.pop(old, None)
+        if len(ring.gpus) >= self.max_gpus:
+            return None
+        buf = np.full((len(METRICS), self.capacity), np.nan, dtype=np.float32)
+        ring.gpus[uuid] = buf
+        return buf
+
+    def dropped(self, host: str) -> int:
+        """Readings of `host` refused because it already had ``max_gpus`` GPUs' rings in use."""
+        with self._lock:
+            ring = self._hosts.get(host)
+            return 0 if ring is None else ring.dropped
 
     def append(self, sample: HostSample) -> None:
         with self._lock:
@@ -91,17 +127,20 @@ class GpuHistory:
                 ring = _HostRing(self.capacity, np.full(self.capacity, np.nan, dtype=np.float64))
                 self._hosts[sample.host] = ring
             slot = ring.head
-            ring.times[slot] = sample.time.timestamp()
+            now = sample.time.timestamp()
+            ring.times[slot] = now
             seen = set()
-            for g in sample.gpus:
-                buf = ring.gpus.get(g.uuid)
+            for g in sample.gpus[: self.max_gpus * 2]:
+                if g.uuid in seen:
+                    continue
+                buf = self._ring_for(ring, g.uuid, now)
                 if buf is None:
-                    buf = np.full((len(METRICS), self.capacity), np.nan, dtype=np.float32)
-                    ring.gpus[g.uuid] = buf
+                    ring.dropped += 1
+                    continue
                 for i, m in enumerate(METRICS):
-                    v = getattr(g, m)
-                    buf[i, slot] = np.nan if v is None else v
+                    buf[i, slot] = _stored(getattr(g, m))
                 ring.latest[g.uuid] = g
+                ring.last_seen[g.uuid] = now
                 seen.add(g.uuid)
             for uuid, buf in ring.gpus.items():
                 if uuid not in seen:
@@ -202,6 +241,28 @@ class GpuHistory:
             return out
 
 
+def _mean(total: float, count: int) -> float | None:
+    if not count:
+        return None
+    m = total / count
+    return m if math.isfinite(m) else None
+
+
+def _index(index: int | None) -> int | None:
+    """A GPU index the archive keeps (0..MAX_GPU_INDEX); anything else is unknown."""
+    if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index <= MAX_GPU_INDEX:
+        return None
+    return index
+
+
+def _stored(v: float | None) -> float:
+    """A value as the float32 ring keeps it: unknown, non-finite or beyond float32 → NaN (a gap)."""
+    if v is None:
+        return math.nan
+    f = float(v)
+    return f if math.isfinite(f) and abs(f) < 3.0e38 else math.nan
+
+
 @dataclass
 class _MinuteAcc:
     index: int | None
@@ -215,11 +276,15 @@ class MinuteArchive:
     """1-minute means per host and GPU, kept ARCHIVE_DAYS in SQLite. Call flush() before reading
     the current minute; a minute is written when the next one starts and on flush()/close()."""
 
-    def __init__(self, store: Store, days: int = ARCHIVE_DAYS) -> None:
+    def __init__(self, store: Store, days: int = ARCHIVE_DAYS, *, max_gpus: int = MAX_GPUS_PER_HOST) -> None:
         self.store = store
         self.days = days
+        self.max_gpus = int(max_gpus)  # rows per host per minute
         self._acc: dict[tuple[str, str, int], _MinuteAcc] = {}
+        self._per_host: dict[tuple[str, int], int] = {}  # (host, minute) → rows being accumulated
         self._lock = threading.Lock()
+        self.dropped = 0  # readings over the per-host-per-minute cap
+        self.failed_rows = 0  # rows a write refused (logged; other hosts' rows still written)
 
     def add(self, sample: HostSample) -> None:
         minute = int(sample.time.timestamp() // 60)
@@ -228,10 +293,17 @@ class MinuteArchive:
             for key in list(self._acc):
                 if key[0] == sample.host and key[2] != minute:
                     done.append((key, self._acc.pop(key)))
+            for hk in [k for k in self._per_host if k[0] == sample.host and k[1] != minute]:
+                del self._per_host[hk]
             for g in sample.gpus:
                 key = (sample.host, g.uuid, minute)
                 acc = self._acc.get(key)
                 if acc is None:
+                    n = self._per_host.get((sample.host, minute), 0)
+                    if n >= self.max_gpus:
+                        self.dropped += 1
+                        continue
+                    self._per_host[(sample.host, minute)] = n + 1
                     acc = _MinuteAcc(g.index, g.name, [0.0] * len(METRICS), [0] * len(METRICS))
                     self._acc[key] = acc
                 acc.samples += 1
@@ -245,24 +317,32 @@ class MinuteArchive:
             self._write(done)
 
     def _write(self, items: list[tuple[tuple[str, str, int], _MinuteAcc]]) -> None:
-        rows = []
+        """Write finished minutes, each host in its own transaction: one host's row that the
+        database refuses loses that host's minute (logged), never another host's."""
+        by_host: dict[str, list[tuple[object, ...]]] = {}
         for (host, uuid, minute), acc in items:
-            means = [acc.sums[i] / acc.counts[i] if acc.counts[i] else None for i in range(len(METRICS))]
-            rows.append((host, uuid, minute, acc.index, acc.name, *means, acc.samples))
+            means = [_mean(acc.sums[i], acc.counts[i]) for i in range(len(METRICS))]
+            by_host.setdefault(host, []).append(
+                (host, uuid[:MAX_UUID_CHARS], minute, _index(acc.index),
+                 None if acc.name is None else str(acc.name)[:MAX_NAME_CHARS], *means, acc.samples))
         cols = ", ".join(METRICS)
-        with self.store.transaction() as conn:
-            conn.executemany(
-                f"INSERT INTO gpu_minutes(host, uuid, minute, gpu_index, name, {cols}, samples) "
-                f"VALUES(?, ?, ?, ?, ?, {', '.join('?' * len(METRICS))}, ?) "
-                f"ON CONFLICT(host, uuid, minute) DO UPDATE SET "
-                + ", ".join(f"{m}=excluded.{m}" for m in METRICS) + ", samples=excluded.samples",
-                rows,
-            )
+        sql = (f"INSERT INTO gpu_minutes(host, uuid, minute, gpu_index, name, {cols}, samples) "
+               f"VALUES(?, ?, ?, ?, ?, {', '.join('?' * len(METRICS))}, ?) "
+               f"ON CONFLICT(host, uuid, minute) DO UPDATE SET "
+               + ", ".join(f"{m}=excluded.{m}" for m in METRICS) + ", samples=excluded.samples")
+        for host, rows in by_host.items():
+            try:
+                with self.store.transaction() as conn:
+                    conn.executemany(sql, rows)
+            except (sqlite3.Error, OverflowError, ValueError, TypeError) as exc:
+                self.failed_rows += len(rows)
+                log.warning("GPU archive: %d minute rows of %s not written: %s", len(rows), host, exc)
 
     def flush(self) -> None:
         with self._lock:
             items = list(self._acc.items())
             self._acc.clear()
+            self._per_host.clear()
         if items:
             self._write(items)
 
@@ -314,11 +394,11 @@ def export_csv(path: Path | str, history: GpuHistory | None, archive: MinuteArch
             for t, uuid, vals in archive.rows(host, t0, end):
                 if start_1hz is not None and t + 60 > start_1hz:
                     continue
-                rows.append([_iso(t), "1min", host, uuid, *(_cell(v) for v in vals)])
+                rows.append([_iso(t), "1min", _text_cell(host), _text_cell(uuid), *(_cell(v) for v in vals)])
     if history is not None:
         for t, per_gpu in history.samples_between(host, t0, t1):
             for uuid in sorted(per_gpu):
-                rows.append([_iso(t), "1s", host, uuid, *(_cell(v) for v in per_gpu[uuid])])
+                rows.append([_iso(t), "1s", _text_cell(host), _text_cell(uuid), *(_cell(v) for v in per_gpu[uuid])])
     target = Path(path)
     fd, tmp = tempfile.mkstemp(prefix=".export-", suffix=".csv", dir=str(target.parent))
     try:
@@ -338,6 +418,16 @@ def export_csv(path: Path | str, history: GpuHistory | None, archive: MinuteArch
 
 def _iso(t: float) -> str:
     return datetime.fromtimestamp(t, timezone.utc).isoformat()
+
+
+# A cell a spreadsheet would read as a formula (OWASP "CSV Injection": = + - @, and tab / carriage
+# return, which some spreadsheets strip before looking) gets a leading apostrophe, so a GPU uuid
+# or host name never runs as a formula. https://owasp.org/www-community/attacks/CSV_Injection
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _text_cell(text: str) -> str:
+    return "'" + text if text.startswith(_FORMULA_START) else text
 
 
 def _cell(v: float | None) -> str:

@@ -50,6 +50,22 @@ _FIELD_TO_METRIC = {
 
 STATUS_OK = "ok"
 
+# Bounds (issue 21, item 7). A rented host may be hostile: what it prints is data, and data is bounded.
+# - nvidia-smi lists physical GPUs (MIG instances are not rows of --query-gpu); the largest machines
+#   have 16 (e.g. 8×H100 + NVSwitch: 8), so 64 per host is far above any real answer.
+MAX_GPUS_PER_HOST = 64
+# - a --query-gpu line is ~150 bytes, an error line under 1 KiB; a longer line is cut here and the
+#   rest of it (up to its newline) dropped, with one problem noted.
+MAX_LINE_BYTES = 4096
+# - indices run 0..N-1; a bigger one is refused per row (it once broke the SQLite archive: INTEGER
+#   overflows at 2**63).
+MAX_GPU_INDEX = MAX_GPUS_PER_HOST * 4 - 1
+MAX_UUID_CHARS = 128  # "GPU-" + 36 (a UUID), MIG ids ~ 45; room to spare
+MAX_NAME_CHARS = 128  # "NVIDIA A100-SXM4-80GB"
+MAX_PROCESSES = 1024  # compute apps listed per host sample
+MAX_PROCESS_NAME_CHARS = 256
+MAX_NOISE_LINES = 20
+
 # Values nvidia-smi prints for "no value". Compared case-insensitively without brackets.
 _UNKNOWN_VALUES = {
     "", "n/a", "not supported", "unknown error", "gpu is lost", "requested functionality has been deprecated",
@@ -57,7 +73,8 @@ _UNKNOWN_VALUES = {
 }
 _ERROR_VALUES = {"unknown error": "unknown error", "gpu is lost": "GPU is lost"}
 _UNIT_SUFFIX = re.compile(r"\s*(%|mib|w|c|mhz)$", re.IGNORECASE)
-_LOST_LINE = re.compile(r"Unable to determine the device handle for (?:GPU)?\s*([0-9A-Fa-f:.]+)\s*:\s*(.+)")
+_LOST_LINE = re.compile(r"Unable to determine the device handle for (?:GPU)?\s*([0-9A-Fa-f:.]{1,32})\s*:\s*(.+)")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 
 
 class GpuParseError(ValueError):
@@ -174,7 +191,7 @@ def parse_gpu_line(line: str, fields: Sequence[str] = QUERY_FIELDS) -> GpuReadin
     m = _LOST_LINE.search(line)
     if m:
         bus = m.group(1).strip().rstrip(":").upper()
-        why = m.group(2).strip()
+        why = _CONTROL.sub(" ", m.group(2).strip())[:MAX_NAME_CHARS]
         return GpuReading(uuid=f"bus:{bus}", index=None, name=None, utilization_gpu=None,
                           memory_used_mib=None, memory_total_mib=None, temperature_c=None,
                           power_w=None, power_limit_w=None, status=f"lost: {why}")
@@ -183,11 +200,14 @@ def parse_gpu_line(line: str, fields: Sequence[str] = QUERY_FIELDS) -> GpuReadin
     parts = _split(line, len(fields), name_pos)
     raw = dict(zip(fields, parts, strict=True))
     uuid = raw.get("uuid", "").strip()
-    if not uuid or uuid.strip("[]").lower() in _UNKNOWN_VALUES or " " in uuid:
+    if (not uuid or uuid.strip("[]").lower() in _UNKNOWN_VALUES or " " in uuid or len(uuid) > MAX_UUID_CHARS
+            or _CONTROL.search(uuid)):
         raise GpuParseError(line)
     index_v = parse_value(raw.get("index", ""))
     if "index" in raw and index_v is None and raw["index"].strip().strip("[]").lower() not in _UNKNOWN_VALUES:
         raise GpuParseError(line)
+    if index_v is not None and (index_v > MAX_GPU_INDEX or index_v != int(index_v)):
+        raise GpuParseError(line)  # no machine has GPU 10**30 (nor 1.5): the row is refused
     values: dict[str, float | None] = {}
     problems: list[str] = []
     for fname, metric in _FIELD_TO_METRIC.items():
@@ -196,7 +216,7 @@ def parse_gpu_line(line: str, fields: Sequence[str] = QUERY_FIELDS) -> GpuReadin
         err = _value_error(cell)
         if err and err not in problems:
             problems.append(err)
-    name = raw.get("name", "").strip()
+    name = _CONTROL.sub(" ", raw.get("name", "").strip())[:MAX_NAME_CHARS]
     status = STATUS_OK
     mig = raw.get("mig.mode.current", "").strip().lower()
     if problems:
@@ -228,17 +248,23 @@ def parse_process_line(line: str) -> GpuProcess | None:
         pid = int(pid_s)
     except ValueError:
         return None
-    if pid <= 0:
+    if pid <= 0 or pid > 2**31 or len(uuid) > MAX_UUID_CHARS:
         return None
+    name = _CONTROL.sub(" ", name)[:MAX_PROCESS_NAME_CHARS]
     return GpuProcess(gpu_uuid=uuid, pid=pid, name=name, used_memory_mib=parse_value(mem))
 
 
 def parse_processes(text: str) -> tuple[GpuProcess, ...]:
+    """The compute apps of one listing, at most MAX_PROCESSES (a longer list is cut)."""
     out = []
     for line in text.splitlines():
+        if len(line) > MAX_LINE_BYTES:
+            continue
         p = parse_process_line(line)
         if p is not None:
             out.append(p)
+            if len(out) >= MAX_PROCESSES:
+                break
     return tuple(out)
 
 
@@ -318,6 +344,69 @@ def classify_failure(exit_code: int | None, output: str, tr: Callable[[str], str
 # ---------------------------------------------------------------------------------------------
 # Turning a stream of lines into samples
 
+MSG_TOO_MANY_GPUS = QT_TRANSLATE_NOOP(
+    "LabGPU", "{host} reports more GPUs than any real machine has (over {cap}); {n} of them were ignored")
+HINT_TOO_MANY_GPUS = QT_TRANSLATE_NOOP(
+    "LabGPU", "the host may be misconfigured or compromised: check it (run nvidia-smi -L there) and do not trust "
+              "its readings until it lists its real GPUs")
+MSG_LONG_LINE = QT_TRANSLATE_NOOP(
+    "LabGPU", "nvidia-smi printed a line longer than {cap} bytes; the rest of it was dropped")
+
+
+class LineSplitter:
+    """Bytes of a stream → lines, each at most ``max_bytes`` (a longer one is cut there and the rest
+    of it, up to its newline, dropped). Only the new bytes are scanned for a newline, so an endless
+    line costs linear time and at most ``max_bytes`` of memory."""
+
+    def __init__(self, max_bytes: int = MAX_LINE_BYTES) -> None:
+        self.max_bytes = max_bytes
+        self._buf = bytearray()
+        self._skipping = False  # inside a line already cut: drop until its newline
+        self.cut_lines = 0
+
+    @property
+    def buffered(self) -> int:
+        """Bytes held for the line not yet ended (never more than ``max_bytes``)."""
+        return len(self._buf)
+
+    def feed(self, data: bytes) -> list[str]:
+        out: list[str] = []
+        start = 0
+        n = len(data)
+        while start < n:
+            nl = data.find(b"\n", start)
+            end = n if nl < 0 else nl
+            if not self._skipping:
+                room = self.max_bytes - len(self._buf)
+                piece = data[start:min(end, start + max(0, room))]
+                self._buf += piece
+                if end - start > len(piece):  # the line goes on past the cap
+                    self.cut_lines += 1
+                    out.append(self._take())
+                    self._skipping = True
+            if nl < 0:
+                break
+            if self._skipping:
+                self._skipping = False
+            else:
+                out.append(self._take())
+            start = nl + 1
+        return out
+
+    def rest(self) -> str:
+        """What is left when the stream ends (a last line without newline)."""
+        if self._skipping:
+            self._skipping = False
+            self._buf.clear()
+            return ""
+        return self._take()
+
+    def _take(self) -> str:
+        text = self._buf.decode("utf-8", "replace")
+        self._buf.clear()
+        return text
+
+
 @dataclass
 class SampleAssembler:
     """Groups the per-GPU lines of `nvidia-smi -l N` into one HostSample per interval.
@@ -326,6 +415,11 @@ class SampleAssembler:
     reader calls ``flush()`` (after a short quiet spell). Lines that are not readings are kept as
     possible error text (a host-level failure may follow). ``processes`` is the latest process
     list, attached to every sample.
+
+    Bounded (a hostile host may print anything): at most ``max_gpus`` uuids per host are known at a
+    time (``known``: uuid → when last reported; one unseen for ``forget_after_s`` makes room); a
+    reading of any other uuid is dropped, counted, and the sample says so as its host-level error
+    (``suspicious`` stays True). A batch that dropped ``max_gpus`` readings is flushed at once.
     """
 
     host: str
@@ -334,44 +428,92 @@ class SampleAssembler:
     processes: tuple[GpuProcess, ...] = ()
     _batch: dict[str, GpuReading] = field(default_factory=dict)
     noise: list[str] = field(default_factory=list)
+    max_gpus: int = MAX_GPUS_PER_HOST
+    forget_after_s: float = 600.0
+    known: dict[str, float] = field(default_factory=dict)
+    suspicious: bool = False
+    dropped_total: int = 0
+    _dropped: int = 0
+    _long_noted: bool = False
 
     def feed(self, line: str) -> HostSample | None:
         """Add one line; returns the previous interval's sample when this line starts a new one."""
         if not line.strip():
             return None
+        if len(line) > MAX_LINE_BYTES:
+            line = line[:MAX_LINE_BYTES]
         try:
             reading = parse_gpu_line(line, self.fields)
         except GpuParseError:
-            self.noise.append(line.strip())
-            del self.noise[:-20]
+            self.note(line.strip())
             return None
         out = None
         if reading.uuid in self._batch:
             out = self.flush()
+        if not self._admit(reading.uuid):
+            self._dropped += 1
+            self.dropped_total += 1
+            self.suspicious = True
+            if self._dropped >= self.max_gpus and out is None:
+                out = self.flush()
+            return out
         self._batch[reading.uuid] = reading
         return out
 
-    def pending(self) -> int:
-        """GPUs in the interval being assembled."""
-        return len(self._batch)
+    def note(self, text: str) -> None:
+        """Keep a line that is not a reading (the last MAX_NOISE_LINES, each capped)."""
+        self.noise.append(text[:MAX_LINE_BYTES])
+        del self.noise[:-MAX_NOISE_LINES]
 
-    def flush(self) -> HostSample | None:
-        if not self._batch:
+    def note_long_line(self, tr: Callable[[str], str] | None = None) -> None:
+        """One problem per stream: a line was cut at MAX_LINE_BYTES."""
+        if not self._long_noted:
+            self._long_noted = True
+            log_text = (tr or translate)(MSG_LONG_LINE).format(cap=MAX_LINE_BYTES)
+            self.note(log_text)
+
+    def _admit(self, uuid: str) -> bool:
+        now = self.clock().timestamp()
+        if uuid in self.known:
+            self.known[uuid] = now
+            return True
+        if len(self.known) >= self.max_gpus:
+            cutoff = now - self.forget_after_s
+            for old in [u for u, t in self.known.items() if t < cutoff and u not in self._batch]:
+                del self.known[old]
+        if len(self.known) >= self.max_gpus:
+            return False
+        self.known[uuid] = now
+        return True
+
+    def pending(self) -> int:
+        """GPUs in the interval being assembled (dropped readings count: they end an interval too)."""
+        return len(self._batch) + self._dropped
+
+    def flush(self, tr: Callable[[str], str] | None = None) -> HostSample | None:
+        if not self._batch and not self._dropped:
             return None
         gpus = tuple(sorted(self._batch.values(), key=lambda g: (g.index is None, g.index or 0, g.uuid)))
         self._batch = {}
-        error = None
+        dropped, self._dropped = self._dropped, 0
+        errors = []
         lost = [g for g in gpus if g.status.startswith("lost")]
         if lost:
-            error = classify_failure(None, "\n".join(
-                f"Unable to determine the device handle for GPU {g.uuid[4:]}: {g.status[6:]}" for g in lost))
-        return HostSample(host=self.host, time=self.clock(), error=error, gpus=gpus, processes=self.processes)
+            errors.append(classify_failure(None, "\n".join(
+                f"Unable to determine the device handle for GPU {g.uuid[4:]}: {g.status[6:]}" for g in lost), tr))
+        if dropped:
+            t = tr or translate
+            errors.append(t(MSG_TOO_MANY_GPUS).format(host=self.host, cap=self.max_gpus, n=dropped)
+                          + " — " + t(HINT_TOO_MANY_GPUS))
+        return HostSample(host=self.host, time=self.clock(), error="; ".join(errors) or None, gpus=gpus,
+                          processes=self.processes)
 
     def failure(self, exit_code: int | None, output: str = "") -> HostSample:
         """The sample that reports a host-level failure (the stream ended or never started)."""
-        text = "\n".join([*self.noise, output]).strip()
+        text = "\n".join([*self.noise, output[-64 * 1024:]]).strip()
         self.noise = []
         self._batch = {}
+        self._dropped = 0
         return HostSample(host=self.host, time=self.clock(), error=classify_failure(exit_code, text))
 
 

@@ -28,6 +28,7 @@ from app.core.gpumon import (
     PROCESS_FIELDS,
     QUERY_FIELDS,
     HostSample,
+    LineSplitter,
     SampleAssembler,
     failure_kind,
     parse_processes,
@@ -115,6 +116,7 @@ class GpuStream:
         self.samples_emitted = 0
         self.streams_started = 0
         self._gpu_count = 0  # the most GPUs one interval has shown
+        self.splitter: LineSplitter | None = None  # the running stream's (tests read its bound)
 
     # lifecycle ----------------------------------------------------------------------------------
     def start(self) -> GpuStream:
@@ -137,6 +139,11 @@ class GpuStream:
         for t in (self._thread, self._proc_thread):
             if t is not None and t is not threading.current_thread():
                 t.join(timeout)
+
+    @property
+    def suspicious(self) -> bool:
+        """The host reported more GPUs than MAX_GPUS_PER_HOST (its extra uuids were dropped)."""
+        return self._asm.suspicious
 
     @property
     def running(self) -> bool:
@@ -207,12 +214,16 @@ class GpuStream:
 
     def _stream_once(self, conn: StreamConnection) -> bool:
         """Run one nvidia-smi stream until it ends. True: restart at once (field fallback)."""
-        self._asm = SampleAssembler(host=self.host, fields=self.fields, processes=self._asm.processes)
+        old = self._asm  # the host's known GPUs and its suspicion outlive one nvidia-smi run
+        self._asm = SampleAssembler(host=self.host, fields=self.fields, processes=old.processes,
+                                    known=old.known, suspicious=old.suspicious, dropped_total=old.dropped_total)
         chan = conn.open_stream(gpu_query_argv(self.fields, self.interval_s))
         self._chan = chan
         self.streams_started += 1
         self._set_state("streaming")
-        buf = b""
+        # lines capped at MAX_LINE_BYTES and only new bytes scanned: an endless line costs linear time
+        splitter = LineSplitter()
+        self.splitter = splitter
         last_line = time.monotonic()
         got_sample = False
         try:
@@ -222,10 +233,12 @@ class GpuStream:
                     data = chan.recv(65536)
                     if not data:
                         break
-                    buf += data
-                    *lines, buf = buf.split(b"\n")
-                    for raw in lines:
-                        s = self._asm.feed(raw.decode("utf-8", "replace"))
+                    cut = splitter.cut_lines
+                    lines = splitter.feed(data)
+                    if splitter.cut_lines != cut:
+                        self._asm.note_long_line()
+                    for text in lines:
+                        s = self._asm.feed(text)
                         if s is not None:
                             got_sample = True
                             self._gpu_count = max(self._gpu_count, len(s.gpus))
@@ -247,8 +260,9 @@ class GpuStream:
                     break  # only once what arrived before the close is read (its error text decides)
             if self._stop.is_set():
                 return False
-            if buf.strip():
-                s = self._asm.feed(buf.decode("utf-8", "replace"))
+            tail = splitter.rest()
+            if tail.strip():
+                s = self._asm.feed(tail)
                 if s is not None:
                     self._emit(s)
             pending = self._asm.flush()

@@ -79,10 +79,13 @@ class MonitorHub:
         with self._lock:
             if host_name in self._streams:
                 return
+            def on_state(state: str, _detail: str, h: str = host_name) -> None:
+                self._states[h] = state
+
             stream = GpuStream(
                 host_name, lambda: self._connect(host_name), self._on_sample,
                 interval_s=self.interval_s, process_every_s=self.process_every_s, retry_s=self.retry_s,
-                on_state=lambda state, _detail, h=host_name: self._states.__setitem__(h, state),
+                on_state=on_state,
             )
             self._streams[host_name] = stream
         stream.start()
@@ -118,8 +121,18 @@ class MonitorHub:
         with self._lock:
             return {h: self._states.get(h, "idle") for h in self._streams}
 
+    def suspicious(self) -> list[str]:
+        """Hosts that reported more GPUs than any real machine (their extra uuids are dropped)."""
+        with self._lock:
+            streams = dict(self._streams)
+        return sorted(h for h, s in streams.items() if getattr(s, "suspicious", False)
+                      or self.history.dropped(h) > 0)
+
     def _on_sample(self, sample: HostSample) -> None:
-        self.history.append(sample)
+        try:
+            self.history.append(sample)
+        except Exception:  # noqa: BLE001 - one host's bad sample must not stop the others' graphs
+            log.exception("could not keep a GPU sample of %s", sample.host)
         try:
             self.archive.add(sample)
             now = self.clock()
