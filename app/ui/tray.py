@@ -25,6 +25,7 @@ from PySide6.QtGui import QAction, QColor, QFont, QFontMetrics, QIcon, QPainter,
 from PySide6.QtWidgets import QMenu, QMessageBox, QSystemTrayIcon, QWidget
 
 from app.ui.monitor.costs import RunningRow, compact_amount, fmt_money, symbol, total_in
+from app.ui.shared.plain import cap, plain_tooltip
 
 log = logging.getLogger(__name__)
 
@@ -208,7 +209,7 @@ class CostTray(QObject):
             lines = [self.tr("LabGPU: nothing is billing")]
         if self.load_error:
             lines.append(self.tr("Costs could not be read: {error}").format(error=self.load_error))
-        self.icon.setToolTip("\n".join(lines))
+        self.icon.setToolTip(cap("\n".join(lines)))  # first line fixed, so Qt shows it as plain text
         self._build_menu()
         self.rows_changed.emit()
 
@@ -239,7 +240,7 @@ class CostTray(QObject):
             wait.setEnabled(False)
         if self.load_error:
             err = m.addAction(self.tr("Costs could not be read"))
-            err.setToolTip(self.load_error)
+            err.setToolTip(plain_tooltip(self.load_error))
             err.setEnabled(False)
         if self.guards_elsewhere is not None:
             other = m.addAction(self.tr("Guards are applied by another LabGPU (process {pid})").format(
@@ -281,6 +282,7 @@ class CostTray(QObject):
                                   "Processes on it end; its disk is kept (and may still bill).").format(
                               name=row.label, account=row.account, rate=fmt_money(row.per_hour, row.currency),
                               total=fmt_money(row.so_far, row.currency)))
+        box.setTextFormat(Qt.TextFormat.PlainText)  # instance and account names are data
         box.setObjectName("trayStopConfirm")
         stop = box.addButton(self.tr("Stop"), QMessageBox.ButtonRole.DestructiveRole)
         stop.setObjectName("confirmStop")
@@ -337,7 +339,7 @@ class CostTray(QObject):
                on_click: Callable[[], None] | None = None) -> None:
         self._last_click = on_click
         icon = QSystemTrayIcon.MessageIcon.Critical if critical else QSystemTrayIcon.MessageIcon.Information
-        self.icon.showMessage(title, message, icon, NOTIFY_MS)
+        self.icon.showMessage(cap(title, 200), cap(message), icon, NOTIFY_MS)  # drawn as plain text; bounded
         log.info("notification: %s — %s", title, message)
         self.notified.emit(title, message)
 
@@ -457,6 +459,7 @@ def quit_question(names: list[str], parent: QWidget | None, on_quit: Callable[[]
     box = QMessageBox(QMessageBox.Icon.Warning, QCoreApplication.translate("CostTray", "Quit while instances run?"),
                       text,
                       parent=parent)
+    box.setTextFormat(Qt.TextFormat.PlainText)  # instance names are data
     box.setObjectName("quitConfirm")
     quit_btn = box.addButton(QCoreApplication.translate("CostTray", "Quit anyway"), QMessageBox.ButtonRole.AcceptRole)
     quit_btn.setObjectName("quitAnyway")
