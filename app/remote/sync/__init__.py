@@ -61,13 +61,14 @@ from .errors import (
 )
 from .local import LocalRoot, list_local, sha256_file
 from .progress import TokenBucket
-from .runner import host_connector, run_sync
+from .runner import GUARD_PULL_PURPOSES, host_connector, run_sync
 from .sftp import Channel, SftpError
 from .shell import ReadCmd, RemoteShell, _q, parse_find_output, remote_root_path
 from .tarstream import tar_header
 
 __all__ = [
     "DOWN",
+    "GUARD_PULL_PURPOSES",
     "FAST",
     "NO_SHELL",
     "SFTP",

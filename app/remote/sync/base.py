@@ -59,6 +59,8 @@ class EngineBase:
         self._tar_dirs: list[str] = []  # folders the first tar stream creates (see _apply)
         self._tar_planned_dirs: set[str] = set()  # every folder the plan makes (a stream makes its files' own)
         self._tar_make_root = False  # … and whether it creates the remote root first
+        self._changed: list[str] = []  # downloads that changed during their transfer, and again on the retry
+        self._umask: int | None = None  # the local umask: downloaded files' modes follow it
 
     def _channel(self, t: paramiko.Transport) -> Channel:
         return Channel(t, read_only=self._read_only, timeout=self.opts.step_timeout)

@@ -5,10 +5,22 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import os
 from collections import deque
+from dataclasses import replace
 
-from paramiko.sftp import CMD_CLOSE, CMD_OPEN, CMD_READ, CMD_STATUS, SFTP_EOF, SFTP_FLAG_READ, int64
+from paramiko.sftp import (
+    CMD_ATTRS,
+    CMD_CLOSE,
+    CMD_FSTAT,
+    CMD_OPEN,
+    CMD_READ,
+    CMD_STATUS,
+    SFTP_EOF,
+    SFTP_FLAG_READ,
+    int64,
+)
 from paramiko.sftp_attr import SFTPAttributes
 
 from app.core.i18n import QT_TRANSLATE_NOOP
@@ -16,8 +28,8 @@ from app.core.syncplan import PlanItem, SyncPlan, remote_join
 
 from .base import EngineBase
 from .errors import SyncError, _local_error, _source_changed
-from .local import LocalRoot, sha256_file
-from .sftp import Channel, SftpError
+from .local import LocalRoot, local_umask, sha256_file
+from .sftp import Channel, SftpError, attrs_from_msg
 from .shell import ReadCmd, RemoteShell, _q
 from .split import _SplitPart
 from .tuning import IN_FLIGHT, REQUEST_SIZE
@@ -25,11 +37,31 @@ from .tuning import IN_FLIGHT, REQUEST_SIZE
 log = logging.getLogger(__name__)
 
 
+def _changed(item: PlanItem, st: SFTPAttributes | None) -> bool:
+    """True when the remote file's size or modification time (whole seconds: what SFTP v3 gives)
+    after the transfer differ from the ones the transfer was planned with."""
+    if st is None:
+        return False
+    if st.st_size is not None and st.st_size != item.size:
+        return True
+    return st.st_mtime is not None and st.st_mtime != math.floor(item.mtime)
+
+
 class Downloads(EngineBase):
-    """Remote → local over SFTP."""
+    """Remote → local over SFTP.
+
+    A file that changes while it is read (a training job rewriting its checkpoint) would land as
+    a torn copy, half old and half new. So every download ends with an FSTAT of its open handle,
+    sent after its last READ was answered and pipelined with the CLOSE (no extra round trip): a
+    size or mtime other than the listing's means it changed; it is fetched once more (planned
+    from a fresh FSTAT), and if it changes again it is not put in place and the sync fails
+    naming it (SourceChanged). Same-second, same-size rewrites are caught by ``verify``
+    (sha256 on both sides), which guard and spot pulls always use (runner.run_sync ``purpose``).
+    """
 
     def _local_prepare(self, plan: SyncPlan) -> None:
         self._writable("create local folders")
+        self._umask = local_umask()
         lr = LocalRoot(self.local)
         self.local.mkdir(parents=True, exist_ok=True)
         lr.real = os.path.realpath(self.local)
@@ -90,11 +122,20 @@ class Downloads(EngineBase):
             if handle is None:
                 failed.append(item.path)
                 continue
+            open_handle: bytes | None = handle
             try:
                 dig = self._download_one(ch, lr, item, handle, offset)
+                open_handle = None
+                st = self._stat_and_close(ch, handle)
             finally:
-                with contextlib.suppress(SftpError):
-                    ch.status(ch.send(CMD_CLOSE, handle))
+                if open_handle is not None:
+                    with contextlib.suppress(SftpError):
+                        ch.status(ch.send(CMD_CLOSE, open_handle))
+            if _changed(item, st):
+                again = self._refetch(ch, lr, item)
+                if again is None:
+                    continue
+                item, dig = again
             if self.opts.verify:
                 done.append((item, dig))
                 continue
@@ -107,6 +148,54 @@ class Downloads(EngineBase):
                 path=failed[0],
             )
         return done
+
+    def _stat_and_close(self, ch: Channel, handle: bytes) -> SFTPAttributes | None:
+        """FSTAT then CLOSE of a handle whose reads are all answered: one round trip for both."""
+        fst = ch.send(CMD_FSTAT, handle)
+        cls = ch.send(CMD_CLOSE, handle)
+        t, msg = ch.wait(fst)
+        st = attrs_from_msg(msg) if t == CMD_ATTRS else None
+        with contextlib.suppress(SftpError):
+            ch.status(cls)
+        return st
+
+    def _refetch(self, ch: Channel, lr: LocalRoot, item: PlanItem) -> tuple[PlanItem, str] | None:
+        """The file changed during its transfer: fetch it once more, planned from a fresh FSTAT of
+        a fresh handle. None (recorded in ``_changed``, temporary file removed) if it changed again."""
+        log.warning("%s changed while it was being downloaded; fetching it once more", item.path)
+        with contextlib.suppress(OSError, SyncError):
+            os.unlink(lr.path(self._temps[item.path]))
+        self._offsets[item.path] = 0
+        try:
+            handle = ch.handle(ch.send(CMD_OPEN, self._rpath(item.path), SFTP_FLAG_READ, SFTPAttributes()))
+        except SftpError:
+            raise _source_changed(item.path) from None  # gone or unreadable now
+        open_handle: bytes | None = handle
+        try:
+            t, msg = ch.wait(ch.send(CMD_FSTAT, handle))
+            if t != CMD_ATTRS:
+                raise _source_changed(item.path)
+            st0 = attrs_from_msg(msg)
+            mtime = item.mtime if st0.st_mtime == math.floor(item.mtime) else float(st0.st_mtime or 0)
+            new = replace(item, size=st0.st_size or 0, mtime=mtime, resume_from=0, resume_part="")
+            self._temp_for(new)
+            with self.progress.lock:
+                self.progress.p.bytes_total += new.size
+            dig = self._download_one(ch, lr, new, handle, 0)
+            open_handle = None
+            st1 = self._stat_and_close(ch, handle)
+        finally:
+            if open_handle is not None:
+                with contextlib.suppress(SftpError):
+                    ch.status(ch.send(CMD_CLOSE, open_handle))
+        if _changed(new, st1):
+            log.warning("%s changed again while it was downloaded once more: not put in place", item.path)
+            with contextlib.suppress(OSError, SyncError):
+                os.unlink(lr.path(self._temps[item.path]))
+            with self._lock:
+                self._changed.append(item.path)
+            return None
+        return new, dig
 
     def _download_one(
         self,
@@ -175,9 +264,13 @@ class Downloads(EngineBase):
                 part.last = part.finish()
                 if not part.last:
                     return ""  # another range of this file is still running; its worker finishes the file
-            if self.opts.preserve_mode and hasattr(os, "fchmod"):
+            if hasattr(os, "fchmod"):
+                # the local umask decides, as for any file made here: a remote 0777 (or a setuid
+                # bit) never becomes a world-writable local file
+                umask = self._umask if self._umask is not None else local_umask()
+                mode = item.mode if self.opts.preserve_mode else 0o666
                 with contextlib.suppress(OSError):
-                    os.fchmod(fd, item.mode & 0o777)
+                    os.fchmod(fd, mode & 0o777 & ~umask)
         finally:
             os.close(fd)
         os.utime(tmp, (item.mtime, item.mtime))
@@ -194,11 +287,20 @@ class Downloads(EngineBase):
                 code="RemoteReadFailed",
                 path=item.path,
             ) from None
+        open_handle: bytes | None = handle
         try:
             dig = self._download_one(ch, lr, item, handle, part.start, part)
+            open_handle = None
+            st = self._stat_and_close(ch, handle)
         finally:
-            with contextlib.suppress(SftpError):
-                ch.status(ch.send(CMD_CLOSE, handle))
+            if open_handle is not None:
+                with contextlib.suppress(SftpError):
+                    ch.status(ch.send(CMD_CLOSE, open_handle))
+        if _changed(item, st):
+            # one range of a split file: reported (the next run fetches it again; its kept prefix
+            # is checked by sha256 on both sides before it is reused)
+            part.split.complete = False
+            raise _source_changed(item.path)
         if not part.last:
             return []
         if self.opts.verify:

@@ -33,6 +33,7 @@ from .errors import (
     _cancelled,
     _connection_lost,
     _is_connect_failure,
+    _kept_changing,
     _local_error,
     _pick_error,
 )
@@ -296,6 +297,7 @@ class SyncEngine(RemoteListing, TarUploads, Downloads):
     # transfers ----------------------------------------------------------------------------------
     def _transfer_all(self, t: paramiko.Transport, shell: RemoteShell, plan: SyncPlan, up: bool) -> None:
         self._writable("transfer files")
+        self._changed = []
         items = list(plan.transfers)
         if not items:
             return
@@ -402,6 +404,13 @@ class SyncEngine(RemoteListing, TarUploads, Downloads):
             raise _pick_error(errors)
         if self.opts.verify and verified_pending:
             self._verify_and_commit(t, shell, lr, verified_pending, up)
+        if self._changed:  # the others are in place; these were not (never a torn copy)
+            changed = sorted(self._changed)
+            self.result.not_transferred.extend(
+                {"path": p, "why": "changed while it was being copied, and again when fetched once more"}
+                for p in changed
+            )
+            raise _kept_changing(changed)
 
     def _verify_and_commit(
         self,

@@ -203,3 +203,37 @@ def _source_changed(path: str) -> SyncError:
         code="SourceChanged",
         path=path,
     )
+
+
+def _bad_remote_time(path: str, value: str) -> SyncError:
+    """A listing gave a modification time no file can have (NaN, ∞, past year 9999): the server's
+    listing is not trusted, rather than a traceback from ``os.utime`` later."""
+    shown = path if len(path) <= 200 else path[:199] + "…"
+    return SyncError(
+        QT_TRANSLATE_NOOP("LabGPU", "The server listed {path} with an impossible modification time ({value})."),
+        QT_TRANSLATE_NOOP(
+            "LabGPU",
+            "Nothing was copied. The host's file listing cannot be trusted: check the host (its find "
+            "may be replaced), or set a real time on the file (touch it) and sync again.",
+        ),
+        code="BadRemoteTime",
+        path=shown.encode("utf-8", "surrogateescape").decode("utf-8", "replace"),
+        value=value[:32],
+    )
+
+
+def _kept_changing(paths: list[str]) -> SyncError:
+    shown = paths[0] if len(paths[0]) <= 200 else paths[0][:199] + "…"
+    return SyncError(
+        QT_TRANSLATE_NOOP(
+            "LabGPU", "{path} changed while it was being copied, and again when it was fetched once more ({n} file(s))."
+        ),
+        QT_TRANSLATE_NOOP(
+            "LabGPU",
+            "It was not put in place (no half-old, half-new copy). Run the sync again when the file is no "
+            "longer being written (e.g. after the training saved its checkpoint).",
+        ),
+        code="SourceChanged",
+        path=shown.encode("utf-8", "surrogateescape").decode("utf-8", "replace"),
+        n=len(paths),
+    )

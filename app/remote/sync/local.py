@@ -6,6 +6,7 @@ import hashlib
 import logging
 import os
 import stat as statmod
+import threading
 from pathlib import Path
 
 from app.core.i18n import QT_TRANSLATE_NOOP
@@ -106,3 +107,23 @@ def sha256_file(path: str, limit: int | None = None) -> str:
             if left is not None:
                 left -= len(chunk)
     return h.hexdigest()
+
+
+_umask_lock = threading.Lock()
+
+
+def local_umask() -> int:
+    """This process's umask, read without changing it where the OS allows (Linux: /proc; elsewhere
+    set and restored at once under a lock). Downloaded files get ``mode & ~umask``, as files
+    created here do: a remote 0777 never becomes a world-writable local file."""
+    try:
+        with open("/proc/self/status", encoding="ascii", errors="replace") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8) & 0o777
+    except (OSError, ValueError, IndexError):
+        pass
+    with _umask_lock:
+        old = os.umask(0o077)
+        os.umask(old)
+    return old & 0o777

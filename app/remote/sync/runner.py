@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from collections.abc import Callable
@@ -10,7 +11,7 @@ from typing import Any
 
 from app.core.errors import LabGpuError
 from app.core.paths import Paths
-from app.core.syncmodel import SyncOptions, SyncProgress, SyncResult, display_name
+from app.core.syncmodel import DOWN, SyncOptions, SyncProgress, SyncResult, display_name
 from app.core.syncpairs import SyncStore
 
 from .engine import SyncEngine
@@ -28,6 +29,12 @@ def host_connector(host: str, paths: Paths | None = None, accept: Any = None) ->
     return connect
 
 
+# The pulls a guard or a spot notice makes before an instance stops or is reclaimed: the last
+# copy of a checkpoint before its disk may be gone, so it is always verified (sha256 on both
+# sides before anything is put in place), whatever the saved pair says.
+GUARD_PULL_PURPOSES = ("before-stop", "on-interruption")
+
+
 def run_sync(
     host: str,
     local: str | Path,
@@ -41,8 +48,14 @@ def run_sync(
     progress: Callable[[SyncProgress], None] | None = None,
     cancel_event: threading.Event | None = None,
     engine_ready: Callable[[SyncEngine], None] | None = None,
+    purpose: str = "",
 ) -> SyncResult:
-    """Run one sync and record it in the history (the CLI and the Sync page both use this)."""
+    """Run one sync and record it in the history (the CLI and the Sync page both use this).
+
+    ``purpose``: why it runs; a guard's or spot notice's pull (``GUARD_PULL_PURPOSES``, the
+    watcher's ``"before-stop"``/``"on-interruption"``) is always verified."""
+    if purpose in GUARD_PULL_PURPOSES and options.direction == DOWN and not options.verify:
+        options = dataclasses.replace(options, verify=True)
     engine = SyncEngine(
         connect or host_connector(host, paths), local, remote, options, progress, cancel_event
     )

@@ -28,6 +28,7 @@ from .errors import (
     _CONN_ERRORS,
     ConnectionLostError,
     RemoteTimeoutError,
+    _bad_remote_time,
     _connection_lost,
     _dry_run_write,
     _step_timeout,
@@ -210,8 +211,17 @@ def _arg_batches(paths: Sequence[str], limit: int = 64 * 1024) -> Iterable[list[
         yield batch
 
 
+# A modification time a file can really have: from 1901 (the oldest 32-bit time_t) to the end of
+# year 9999 (the last one Python's datetime shows). NaN, ±inf or 1e300 from a replaced ``find``
+# would otherwise reach ``os.utime`` as a ValueError/OverflowError traceback.
+MTIME_MIN = -(2**31)
+MTIME_MAX = 253_402_300_799
+
+
 def parse_find_output(data: bytes) -> dict[str, Entry]:
-    """Records ``TYPE SIZE MTIME MODE PATH\\0`` from ``find -printf '%y %s %T@ %m %P\\0'``."""
+    """Records ``TYPE SIZE MTIME MODE PATH\\0`` from ``find -printf '%y %s %T@ %m %P\\0'``;
+    a record with an impossible time (NaN, infinite, outside MTIME_MIN..MTIME_MAX) is refused
+    with a SyncError (BadRemoteTime): nothing is copied from a listing that lies."""
     out: dict[str, Entry] = {}
     for rec in data.split(b"\x00"):
         if not rec:
@@ -226,5 +236,7 @@ def parse_find_output(data: bytes) -> dict[str, Entry]:
         except ValueError:
             continue
         path = decode_name(raw)
+        if not (MTIME_MIN <= mtime <= MTIME_MAX):  # also False for NaN
+            raise _bad_remote_time(path, mtime_b.decode("ascii", "replace"))
         out[path] = Entry(path, kind, size if kind == FILE else 0, mtime, mode)
     return out
