@@ -352,7 +352,7 @@
     </message>
     <message>
         <source>{why} LabGPU kept to {zone} because you chose it: leave the zone empty (Any zone, or no --zone) to let it try the region's other zones.</source>
-        <translation>{why} 由于您选择了 {zone}，LabGPU 只在该可用区尝试：将可用区留空（“任意可用区”，或不加 --zone），LabGPU 会尝试该地域的其他可用区。</translation>
+        <translation>{why} 因为你选择了 {zone}，LabGPU 只在这个可用区尝试：把可用区留空（“任意可用区”，或不加 --zone），LabGPU 会尝试该地域的其他可用区。</translation>
     </message>
     <message>
         <source>No cloud account is set up, so no live prices can be fetched.</source>
