@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,15 +55,33 @@ def default_paths() -> Paths:
 
 
 def atomic_write_text(path: Path, text: str, mode: int = 0o600) -> None:
-    """Write via a temporary file in the same folder and ``os.replace``: never a half file."""
+    """Write via a temporary file in the same folder and ``os.replace``: never a half file.
+
+    The temporary file has an unpredictable name made by ``tempfile.mkstemp`` (O_CREAT|O_EXCL,
+    mode 0600 from the start): a file or symlink planted under any name there is never opened,
+    let alone written through. The rename replaces ``path`` itself, never what a symlink at
+    ``path`` points to. On failure the temporary file is removed."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", encoding="utf-8", newline="\n") as fh:
-        fh.write(text)
-        fh.flush()
-        os.fsync(fh.fileno())
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        os.chmod(tmp, mode)
-    except OSError:
-        pass
-    os.replace(tmp, path)
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
+            fh.write(text)
+            fh.flush()
+            if hasattr(os, "fchmod"):
+                try:
+                    os.fchmod(fh.fileno(), mode)
+                except OSError:
+                    pass
+            os.fsync(fh.fileno())
+        if not hasattr(os, "fchmod"):
+            try:
+                os.chmod(tmp, mode)
+            except OSError:
+                pass
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
