@@ -24,7 +24,13 @@ from .store import Store, register_schema
 
 ON_IDLE = ("notify", "stop")
 EVENT_KINDS = ("idle-notify", "idle-stop", "budget-warn", "budget-stop", "max-runtime", "process-exit",
-               "spot-notice", "stop-failed", "stopped", "notify-only", "sync-done", "sync-none", "sync-failed")
+               "spot-notice", "stop-failed", "stopped", "notify-only", "sync-done", "sync-none", "sync-failed",
+               "stop-refused", "terminated", "terminate-failed",
+               "budget-unknown", "budget-priced", "blind", "sighted")
+# A watcher that took over within this many seconds of the last sample its predecessor saw keeps the
+# idle window it had reached (the seconds without samples are not counted as idle; a longer silence
+# starts the window over: missing data is busy).
+RESTART_GAP_S = 60.0
 BUDGET_WARN_FRACTION = 0.8
 
 register_schema(
@@ -36,7 +42,15 @@ register_schema(
         config TEXT NOT NULL,
         updated_at TEXT NOT NULL
     );
-    """
+    """,
+        # the idle window reached so far (epoch seconds), so a watcher restart does not start it over
+        """
+    CREATE TABLE guard_windows (
+        target_id TEXT PRIMARY KEY,
+        idle_since REAL,
+        last_t REAL NOT NULL
+    );
+    """,
     ],
 )
 
@@ -117,7 +131,26 @@ class GuardStore:
         )
 
     def remove(self, target_id: str) -> bool:
+        self.store.execute("DELETE FROM guard_windows WHERE target_id=?", (target_id,))
         return self.store.execute("DELETE FROM guard_configs WHERE target_id=?", (target_id,)).rowcount > 0
+
+    def save_window(self, target_id: str, idle_since: float | None, last_t: float) -> None:
+        """Remember the idle window reached (``idle_since`` None: busy) at the last sample ``last_t``."""
+        self.store.execute(
+            "INSERT INTO guard_windows(target_id, idle_since, last_t) VALUES(?, ?, ?) "
+            "ON CONFLICT(target_id) DO UPDATE SET idle_since=excluded.idle_since, last_t=excluded.last_t",
+            (target_id, idle_since, float(last_t)),
+        )
+
+    def window(self, target_id: str) -> tuple[float | None, float] | None:
+        """(idle_since, last_t) as the last watcher saw it, or None."""
+        rows = self.store.query("SELECT idle_since, last_t FROM guard_windows WHERE target_id=?", (target_id,))
+        if not rows:
+            return None
+        since, last = rows[0]["idle_since"], rows[0]["last_t"]
+        if not _finite(last) or (since is not None and (not _finite(since) or float(since) > float(last))):
+            return None
+        return (None if since is None else float(since)), float(last)
 
     def all(self) -> dict[str, GuardConfig]:
         out = {}
@@ -174,15 +207,26 @@ class IdleRule:
     max_gap_s: float = 5.0  # a longer silence between samples is a dropped connection: busy
     idle_since: float | None = None
     last_t: float | None = None
+    resume_gap_s: float = 0.0  # set by resume(): the first gap up to this long keeps the window
 
     @classmethod
     def from_config(cls, cfg: GuardConfig, max_gap_s: float = 5.0) -> IdleRule:
         return cls(below_pct=float(cfg.idle_below_pct), window_s=float(cfg.idle_minutes) * 60.0,
                    max_gap_s=max_gap_s)
 
+    def resume(self, idle_since: float | None, last_t: float, allow_gap_s: float = RESTART_GAP_S) -> None:
+        """Continue a window another watcher reached (a hand-over): the first gap, up to
+        ``allow_gap_s``, keeps it, shifted by the gap (time without samples never counts as idle)."""
+        self.idle_since, self.last_t, self.resume_gap_s = idle_since, last_t, allow_gap_s
+
     def feed(self, sample: HostSample, now: datetime | float | None = None) -> None:
         t = _ts(now if now is not None else sample.time)
         gap = self.last_t is not None and t - self.last_t > self.max_gap_s
+        if gap and self.resume_gap_s and self.last_t is not None and t - self.last_t <= self.resume_gap_s:
+            if self.idle_since is not None:
+                self.idle_since += t - self.last_t  # the hand-over's silence is not idle time
+            gap = False
+        self.resume_gap_s = 0.0
         if self.last_t is not None and t < self.last_t:
             gap = True  # the clock went back: start over
         self.last_t = t
@@ -219,6 +263,25 @@ def budget_level(cost_so_far: float | None, budget: float | None,
         return "stop"
     if cost_so_far >= warn_fraction * budget:
         return "warn"
+    return None
+
+
+MSG_BLIND_ERROR = QT_TRANSLATE_NOOP("LabGPU", "the host reports no GPU data: {error}")
+MSG_BLIND_NO_GPUS = QT_TRANSLATE_NOOP("LabGPU", "nvidia-smi lists no GPUs (no driver loaded?)")
+MSG_BLIND_UTIL = QT_TRANSLATE_NOOP("LabGPU", "GPU {index} reports no utilization (MIG mode or an unsupported "
+                                             "GPU)")
+MSG_BLIND_SILENT = QT_TRANSLATE_NOOP("LabGPU", "no GPU samples for {seconds} s (the connection dropped)")
+
+
+def blind_reason(sample: HostSample) -> tuple[str, dict[str, Any]] | None:
+    """Why the idle rule cannot see this host (a template and its parameters), or None when it can."""
+    if sample.error is not None:
+        return MSG_BLIND_ERROR, {"error": str(sample.error)[:200]}
+    if not sample.gpus:
+        return MSG_BLIND_NO_GPUS, {}
+    for g in sample.gpus:
+        if g.utilization_gpu is None or g.status != "ok":
+            return MSG_BLIND_UTIL, {"index": "?" if g.index is None else g.index}
     return None
 
 

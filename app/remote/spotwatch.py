@@ -16,6 +16,15 @@ The request runs ON the instance (the metadata service answers only there) with 
 python3 (preferred), else curl. Neither → the watch says it cannot read notices (never "no notice").
 The remote command is fixed text with the source's URLs and header names as quoted arguments;
 nothing from the metadata answer is executed. A notice is reported once per notice time.
+
+Plausible times only: the clouds post a notice about two minutes before the reclaim (AWS "Spot
+Instance interruption notices": "a two-minute warning",
+https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/spot-instance-termination-notices.html; Tencent
+"竞价实例回收通知": the termination-time item appears about 2 minutes before,
+https://cloud.tencent.com/document/product/213/37970). The probe prints the instance's own clock, so
+the check does not depend on the laptop's: a time more than ``PAST_S`` before it or more than
+``FUTURE_S`` after it is ignored with a log line (once per time), and a time that overflows the
+calendar is read as unreadable.
 """
 
 from __future__ import annotations
@@ -38,11 +47,14 @@ log = logging.getLogger(__name__)
 
 POLL_S = 5.0
 SESSION_LIFETIME_S = "300"
+PAST_S = 120.0  # a reclaim time this far before the instance's clock is old news (ignored)
+FUTURE_S = 3600.0  # …and one this far after it is not a notice a cloud posts (ignored)
 
 # argv: URL TOKEN_URL TOKEN_TTL_HEADER TOKEN_HEADER ("" = none)
 PY_PROBE = r"""
-import sys, urllib.request, urllib.error
+import sys, time, urllib.request, urllib.error
 url, turl, tttl, thdr = sys.argv[1:5]
+print("NOW", int(time.time()))
 op = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 def req(url, method="GET", headers=None):
     r = urllib.request.Request(url, method=method, headers=headers or {})
@@ -65,6 +77,7 @@ print(body); print("STATUS", s)
 
 CURL_PROBE = r"""
 url=$1; turl=$2; tttl=$3; thdr=$4
+echo "NOW $(date +%s)"
 if [ -n "$turl" ]; then
   if [ -n "$tttl" ]; then set -- -H "$tttl: @TTL@"; else set --; fi
   tok=$(curl -s -f -m 2 --noproxy '*' -X PUT "$@" "$turl") || { echo; echo "STATUS 0 token"; exit 0; }
@@ -132,10 +145,36 @@ def parse_time(text: str, tz: str) -> datetime:
     text = text.strip()
     if not re.fullmatch(r"\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:?\d{2})?", text):
         raise ValueError(text)
-    when = datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith("Z") else text)
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=zone_of(tz))
-    return when.astimezone(timezone.utc)
+    try:
+        when = datetime.fromisoformat(text[:-1] + "+00:00" if text.endswith("Z") else text)
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=zone_of(tz))
+        return when.astimezone(timezone.utc)
+    except OverflowError:  # e.g. 9999-12-31 23:59:59 in +08:00 … -08:00: outside the calendar in UTC
+        raise ValueError(text) from None
+
+
+def instance_now(output: str) -> datetime | None:
+    """The instance's clock, as the probe printed it ("NOW <epoch seconds>"), or None."""
+    for ln in output.split("\n"):
+        if ln.startswith("NOW "):
+            text = ln[4:].strip()
+            if text.isdigit() and len(text) <= 12:
+                try:
+                    return datetime.fromtimestamp(int(text), timezone.utc)
+                except (OverflowError, OSError, ValueError):
+                    return None
+    return None
+
+
+def plausible(notice_time: datetime, now: datetime) -> str:
+    """"" when a cloud would post this reclaim time now, else why not ("past" / "far-future")."""
+    delta = (notice_time - now).total_seconds()
+    if delta < -PAST_S:
+        return "past"
+    if delta > FUTURE_S:
+        return "far-future"
+    return ""
 
 
 def pick_tool(which_output: str) -> str | None:
@@ -152,7 +191,7 @@ def parse_answer(provider: str, output: str, source: SpotNoticeSource | None = N
     """(HTTP status, notice or None, error text). Status 0 = the request itself failed. ``source``
     defaults to the provider's declared one."""
     source = source_for(provider) if source is None else source
-    lines = output.rstrip("\n").split("\n")
+    lines = [ln for ln in output.rstrip("\n").split("\n") if not ln.startswith("NOW ")]
     status_line = next((ln for ln in reversed(lines) if ln.startswith("STATUS ")), "")
     if not status_line:
         return 0, None, output.strip()[:200] or "no answer"
@@ -201,6 +240,7 @@ class SpotWatch:
         self.tool: str | None = None
         self.polls = 0
         self._seen: set[str] = set()
+        self.ignored: list[tuple[str, str]] = []  # (reclaim time, "past" | "far-future") not announced
         self._problem = ""
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -248,6 +288,13 @@ class SpotWatch:
         if key in self._seen:
             return None
         self._seen.add(key)
+        now = instance_now(out) or datetime.now(timezone.utc)
+        why_not = plausible(notice.time, now)
+        if why_not:
+            log.warning("spot watch %s: ignored a %s reclaim time %s (the instance's clock says %s)",
+                        self.host, why_not, key, now.isoformat())
+            self.ignored.append((key, why_not))
+            return None
         return notice
 
     def _run(self) -> None:

@@ -5,11 +5,23 @@ server name (no API: guards notify only, and say so). Samples come from a Monito
 with ``on_sample``); ``tick(now)`` evaluates the time-based rules — tests call it with a fake
 clock, ``run()`` calls it every second. Every guard action goes to the audit log.
 
-Stopping: the host's "before stop" sync (its saved sync pairs that pull, direction down) runs
-first when the guard asks for it; then ``stop_instance`` calls the cloud, retries a failed call
-(``stop_retries`` times, ``retry_delay_s`` apart), and reports "stopped" only when the cloud
-says the instance is stopping/stopped — otherwise "stop-failed", and the guard tries again on
-a later tick. Exactly one Watcher acts at a time: ``acquire()`` takes the watch lock.
+Stopping is an *episode*: the guard fires once (one event), the host's "before stop" sync (its
+saved sync pairs that pull, direction down) runs ONCE when the guard asks for it; then a round of
+stop calls (``stop_retries`` tries, ``retry_delay_s`` apart) reports "stopped" only when the cloud
+says the instance is stopping/stopped. A failed round escalates ONCE ("stop-failed", with the
+cause: the computer's clock, the network, or the cloud's refusal, and what to do); later rounds
+follow quietly (audit log only) at growing intervals (``stop_backoff_s`` doubled each round, at
+most ``stop_backoff_cap_s``) until the cloud confirms, the instance is no longer running (the
+student stopped it), or the guard is changed or removed.
+
+Isolation: every target is evaluated on its own worker thread, and each cloud call (stop,
+terminate) waits at most ``target_deadline_s`` (30 s; a call not answered by then is a failed try
+with the cause "network"). ``tick`` never waits on a target that is still busy, and ``run`` waits
+at most one period for a tick's targets, so a hung account (a cloud API that never answers)
+delays no other target's guard by more than one loop period (1 s) plus that target's own work.
+
+Exactly one Watcher acts at a time: ``acquire()`` takes the watch lock; ``wait_acquire()`` waits
+for it and takes over when the holder exits or dies.
 """
 
 from __future__ import annotations
@@ -24,14 +36,17 @@ from typing import Any
 
 from app.core.audit import AuditLog
 from app.core.costs import InstanceCost, instance_cost
-from app.core.currency import ExchangeRate, default_rate
+from app.core.currency import ExchangeRate, effective_rate
 from app.core.errors import LabGpuError
 from app.core.gpumon import HostSample
 from app.core.guards import (
+    MSG_BLIND_SILENT,
+    RESTART_GAP_S,
     GuardConfig,
     GuardEvent,
     GuardStore,
     IdleRule,
+    blind_reason,
     budget_level,
     process_present,
     runtime_exceeded,
@@ -46,6 +61,11 @@ from .lock import WatchLock
 log = logging.getLogger(__name__)
 
 STOPPED_STATES = ("stopping", "stopped", "stopped_billing", "terminating", "terminated")
+TARGET_DEADLINE_S = 30.0  # the longest one cloud call of one target is waited for
+STOP_BACKOFF_S = 15.0  # after a failed round of stop calls, the next round waits this long, doubled each time…
+STOP_BACKOFF_CAP_S = 300.0  # …up to five minutes
+BLIND_SILENCE_S = 15.0  # no sample for this long (after samples came): the link dropped
+WINDOW_SAVE_S = 5.0  # the idle window reached is written to the store this often (and on every change)
 SPOT_PRICE_REFRESH_S = 1800.0  # re-read a running spot instance's zone price every 30 min
 
 MSG_IDLE = QT_TRANSLATE_NOOP("LabGPU", "{target}: every GPU has been under {pct} % for {minutes} minutes")
@@ -58,7 +78,27 @@ MSG_MAX_RUNTIME = QT_TRANSLATE_NOOP("LabGPU", "{target} ran its maximum of {hour
 MSG_PROCESS_EXIT = QT_TRANSLATE_NOOP("LabGPU", "{target}: the process {process} has exited: stopping it")
 MSG_STOPPED = QT_TRANSLATE_NOOP("LabGPU", "{target} was stopped by its {guard} guard")
 MSG_STOP_FAILED = QT_TRANSLATE_NOOP("LabGPU", "{target} could NOT be stopped after {tries} tries: {why} — it is "
-                                              "still billing; stop it in the cloud console")
+                                              "still billing; stop it in the cloud console (LabGPU keeps "
+                                              "trying quietly)")
+MSG_STOP_FAILED_CLOCK = QT_TRANSLATE_NOOP("LabGPU", "{target} could NOT be stopped: the cloud refused the request "
+                                                    "because this computer's clock is off ({why}) — it is still "
+                                                    "billing. Turn on automatic time (NTP) in the system "
+                                                    "settings, or stop it in the cloud console; LabGPU keeps "
+                                                    "trying quietly")
+MSG_STOP_FAILED_NETWORK = QT_TRANSLATE_NOOP("LabGPU", "{target} could NOT be stopped: the cloud could not be "
+                                                      "reached ({why}) — it is still billing. Check the network "
+                                                      "(Wi-Fi, VPN, proxy), or stop it in the cloud console from "
+                                                      "another device; LabGPU keeps trying quietly")
+MSG_NO_ANSWER = QT_TRANSLATE_NOOP("LabGPU", "no answer from the cloud within {seconds} s")
+MSG_BUDGET_UNKNOWN = QT_TRANSLATE_NOOP("LabGPU", "{target}: its budget guard ({budget} {cur}) cannot act yet — the "
+                                                 "price per hour is unknown. Refresh the prices (labgpu prices "
+                                                 "refresh --account {account}); LabGPU uses the account's price "
+                                                 "as soon as it is known")
+MSG_BUDGET_PRICED = QT_TRANSLATE_NOOP("LabGPU", "{target}: its budget guard acts again, with the price "
+                                                "{price} {cur}/h ({source})")
+MSG_BLIND = QT_TRANSLATE_NOOP("LabGPU", "{target}: the idle guard is blind — {why}; it counts as busy, so "
+                                        "nothing is stopped as idle until it sees the GPUs again")
+MSG_SIGHTED = QT_TRANSLATE_NOOP("LabGPU", "{target}: the idle guard sees the GPUs again")
 MSG_SYNC_FAILED = QT_TRANSLATE_NOOP("LabGPU", "{target}: pulling checkpoints before the stop failed: {why} — "
                                               "the stop goes ahead (a stopped instance keeps its disk)")
 MSG_SPOT = QT_TRANSLATE_NOOP("LabGPU", "{target} will be reclaimed by the cloud at {when} ({action}): pulling "
@@ -90,8 +130,25 @@ SyncFn = Callable[[str, str], "int | None"]
 
 
 @dataclass
+class _Episode:
+    """One stop that the guard wants and the cloud has not confirmed yet."""
+
+    guard: str
+    started: float
+    rounds: int = 0
+    next_try: float = 0.0
+    pulled: bool | None = None  # True: pulled; False: the pull failed; None: nothing to pull
+    escalated: bool = False
+
+
+@dataclass
 class _TargetState:
     rule: IdleRule
+    episode: _Episode | None = None
+    blind: str | None = None  # why the idle rule cannot see the host (translated), None: it can
+    budget_unknown: bool = False
+    window_saved_at: float | None = None
+    window_saved: tuple[float | None, float] | None = None
     idle_notified: bool = False
     budget_warned: bool = False
     stopping: bool = False
@@ -119,13 +176,53 @@ def default_sync(paths: Paths, store: Store) -> SyncFn:
     return sync
 
 
+class _Worker:
+    """One target's own thread: its evaluations (and so its cloud calls) never wait for another's.
+    The thread runs while it has work and ends when it has none (the next job starts a new one)."""
+
+    def __init__(self, name: str, on_exit: Callable[[], None] | None = None) -> None:
+        self.name = name
+        self.busy = False
+        self._jobs: list[Callable[[], None]] = []
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._on_exit = on_exit
+
+    def submit(self, job: Callable[[], None]) -> None:
+        with self._lock:
+            self.busy = True
+            self._jobs.append(job)
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._loop, name=f"guard-{self.name}", daemon=True)
+                self._thread.start()
+
+    def _loop(self) -> None:
+        try:
+            while True:
+                with self._lock:
+                    if not self._jobs:
+                        self._thread = None
+                        self.busy = False
+                        return
+                    job = self._jobs.pop(0)
+                try:
+                    job()
+                except Exception:  # noqa: BLE001 - one evaluation's trouble must not end the worker
+                    log.exception("guard evaluation failed")
+        finally:
+            if self._on_exit is not None:
+                self._on_exit()  # this thread's database connection
+
+
 class Watcher:
     def __init__(self, paths: Paths | None = None, clock: Callable[[], float] = time.time,
                  notify: Callable[[GuardEvent], None] | None = None, *, store: Store | None = None,
                  stop_fn: StopFn | None = None, sync_fn: SyncFn | None = None,
                  rate: ExchangeRate | None = None, max_gap_s: float = 5.0, stop_retries: int = 3,
                  retry_delay_s: float = 5.0, sleep: Callable[[float], None] = time.sleep,
-                 terminate_fn: TerminateFn | None = None) -> None:
+                 terminate_fn: TerminateFn | None = None, kind: str = "watch",
+                 target_deadline_s: float = TARGET_DEADLINE_S, stop_backoff_s: float = STOP_BACKOFF_S,
+                 stop_backoff_cap_s: float = STOP_BACKOFF_CAP_S) -> None:
         self.paths = paths or default_paths()
         self.clock = clock
         self.notify = notify
@@ -134,27 +231,57 @@ class Watcher:
         self.guards = GuardStore(self.store)
         self.ledger = Ledger(self.store)
         self.audit = AuditLog(self.store)
-        self.rate = rate or default_rate()
+        self._rate = rate
         self.max_gap_s = max_gap_s
         self.stop_retries = stop_retries
         self.retry_delay_s = retry_delay_s
+        self.target_deadline_s = target_deadline_s
+        self.stop_backoff_s = stop_backoff_s
+        self.stop_backoff_cap_s = stop_backoff_cap_s
         self.sleep = sleep
         self._stop_fn = stop_fn
         self._terminate_fn = terminate_fn
         self._sync_fn = sync_fn
-        self.lock = WatchLock(self.paths.data_dir / "watch.lock")
+        self.lock = WatchLock(self.paths.data_dir / "watch.lock", kind)
         self._states: dict[str, _TargetState] = {}
+        self._workers: dict[str, _Worker] = {}
         self._mutex = threading.RLock()
         self._closed = threading.Event()
         self.events: list[GuardEvent] = []
         self._spot: dict[str, Any] = {}
         self._spot_price_at: dict[str, float] = {}
         self._sync_threads: list[threading.Thread] = []
+        self._spot_pulls: dict[str, threading.Thread] = {}  # one "on interruption" pull in flight per host
+        self._spot_seen: dict[str, set[str]] = {}  # reclaim times already announced, per host
+
+    @property
+    def rate(self) -> ExchangeRate:
+        """The student's own exchange rate (Settings), else the bundled one; read when used, so a
+        change in Settings applies to the guards at once."""
+        if self._rate is not None:
+            return self._rate
+        try:
+            from app.core.settings import SettingsStore
+
+            return effective_rate(SettingsStore(self.paths).load())
+        except Exception:  # noqa: BLE001 - unreadable settings: the bundled rate (said in the log)
+            log.exception("settings unreadable; the guards use the bundled exchange rate")
+            return effective_rate(None)
+
+    @rate.setter
+    def rate(self, value: ExchangeRate | None) -> None:
+        self._rate = value
 
     # lock ---------------------------------------------------------------------------------------
     def acquire(self) -> bool:
         """Become the one watcher that acts (False: another live process is)."""
         return self.lock.acquire()
+
+    def wait_acquire(self, stop: threading.Event | None = None, poll_s: float | None = None) -> bool:
+        """Wait until this is the one watcher (the holder exited or died); False when ``stop`` came first."""
+        from .lock import WAIT_POLL_S
+
+        return self.lock.wait_acquire(stop, WAIT_POLL_S if poll_s is None else poll_s)
 
     # targets ------------------------------------------------------------------------------------
     def is_cloud_instance(self, target_id: str) -> bool:
@@ -168,8 +295,31 @@ class Watcher:
             st = _TargetState(IdleRule.from_config(cfg, self.max_gap_s))
             if old is not None:
                 st.stopped, st.budget_warned = old.stopped, old.budget_warned
+            else:  # a new watcher (or a restart): continue the window the last one reached
+                try:
+                    saved = self.guards.window(target_id)
+                except Exception:  # noqa: BLE001 - no saved window: start it now
+                    log.exception("could not read the saved idle window of %s", target_id)
+                    saved = None
+                if saved is not None:
+                    st.rule.resume(saved[0], saved[1], RESTART_GAP_S)
+                    st.window_saved = saved
             self._states[target_id] = st
         return st
+
+    def _save_window(self, target_id: str, st: _TargetState) -> None:
+        rule = st.rule
+        if rule.last_t is None:
+            return
+        now = (rule.idle_since, rule.last_t)
+        changed = st.window_saved is None or st.window_saved[0] != now[0]
+        if not changed and st.window_saved_at is not None and rule.last_t - st.window_saved_at < WINDOW_SAVE_S:
+            return
+        try:
+            self.guards.save_window(target_id, now[0], now[1])
+            st.window_saved, st.window_saved_at = now, rule.last_t
+        except Exception:  # noqa: BLE001 - a full disk must not stop the guards
+            log.exception("could not save the idle window of %s", target_id)
 
     # samples ------------------------------------------------------------------------------------
     def on_sample(self, sample: HostSample) -> None:
@@ -177,37 +327,102 @@ class Watcher:
         cfg = self.guards.get(sample.host)
         if cfg is None:
             return
+        t = sample.time.timestamp()
         with self._mutex:
             st = self._state(sample.host, cfg)
-            st.rule.feed(sample, sample.time.timestamp())
+            st.rule.feed(sample, t)
             st.last_sample = sample
+            self._save_window(sample.host, st)
+            found = blind_reason(sample)
+        self._set_blind(sample.host, st, t, None if found is None else translate(found[0]).format(**found[1]))
+
+    def _set_blind(self, target_id: str, st: _TargetState, t: float, why: str | None) -> list[GuardEvent]:
+        """Say once when a target goes blind (and why), and once when it sees again."""
+        with self._mutex:
+            before, st.blind = st.blind, why
+        if why is not None and before is None:
+            return [self._event(t, target_id, "blind", MSG_BLIND, {"target": target_id, "why": why})]
+        if why is None and before is not None:
+            return [self._event(t, target_id, "sighted", MSG_SIGHTED, {"target": target_id})]
+        return []
+
+    def blind(self) -> dict[str, str]:
+        """Targets whose idle guard cannot see the GPUs now, and why."""
+        with self._mutex:
+            return {tid: st.blind for tid, st in self._states.items() if st.blind}
+
+    def stop_pending(self) -> dict[str, dict[str, Any]]:
+        """Targets whose guard wants them stopped and the cloud has not confirmed yet."""
+        with self._mutex:
+            return {tid: {"guard": st.episode.guard, "rounds": st.episode.rounds, "next_try": st.episode.next_try}
+                    for tid, st in self._states.items() if st.episode is not None}
 
     # evaluation ---------------------------------------------------------------------------------
-    def tick(self, now: float | None = None) -> list[GuardEvent]:
-        """Evaluate every guard once; returns the events raised (also sent to ``notify``)."""
+    def tick(self, now: float | None = None, wait_s: float | None = None) -> list[GuardEvent]:
+        """Evaluate every guard once, each target on its own worker; returns the events raised by the
+        targets that finished within ``wait_s`` (None: wait for all of them). Every event also goes
+        to ``notify``. A target still busy from an earlier tick is skipped, never waited for."""
         t = self.clock() if now is None else now
-        out: list[GuardEvent] = []
+        jobs: list[tuple[threading.Event, list[GuardEvent]]] = []
         for target_id, cfg in self.guards.all().items():
-            try:
-                out += self._tick_one(target_id, cfg, t)
-            except Exception:  # noqa: BLE001 - one target's trouble must not stop the others
-                log.exception("guard evaluation failed for %s", target_id)
+            with self._mutex:
+                worker = self._workers.get(target_id)
+                if worker is None:
+                    worker = self._workers[target_id] = _Worker(target_id, self.store.close)
+                if worker.busy:
+                    continue
+            done = threading.Event()
+            box: list[GuardEvent] = []
+
+            def job(tid: str = target_id, c: GuardConfig = cfg, d: threading.Event = done,
+                    b: list[GuardEvent] = box) -> None:
+                try:
+                    b += self._tick_one(tid, c, t)
+                except Exception:  # noqa: BLE001 - one target's trouble must not stop the others
+                    log.exception("guard evaluation failed for %s", tid)
+                finally:
+                    d.set()
+
+            worker.submit(job)
+            jobs.append((done, box))
+        deadline = None if wait_s is None else time.monotonic() + wait_s
+        out: list[GuardEvent] = []
+        for done, box in jobs:
+            if deadline is None:
+                done.wait()
+            elif not done.wait(max(0.0, deadline - time.monotonic())):
+                continue  # still busy: its events reach notify when it is done
+            out += box
         return out
 
     def _tick_one(self, target_id: str, cfg: GuardConfig, t: float) -> list[GuardEvent]:
         with self._mutex:
             st = self._state(target_id, cfg)
         cloud = self.is_cloud_instance(target_id)
+        out: list[GuardEvent] = []
+        if st.last_sample is not None and st.rule.last_t is not None and t - st.rule.last_t > BLIND_SILENCE_S:
+            why = translate(MSG_BLIND_SILENT).format(seconds=round(t - st.rule.last_t))
+            if st.blind is None:
+                out += self._set_blind(target_id, st, t, why)
+        if st.episode is not None:
+            entry = self.ledger.get(target_id) if cloud else None
+            if entry is None or entry.state != "running":  # stopped meanwhile (the student, or the cloud)
+                self._audit("guard-stop", target_id, f"episode ended ({st.episode.guard}): the instance is "
+                                                     f"{entry.state if entry else 'gone'}")
+                st.episode, st.stopped, st.stopped_at = None, True, time.time()
+                return out
+            if t < st.episode.next_try:
+                return out
+            return out + self._stop_round(t, target_id, st)
         if st.stopped:
             entry = self.ledger.get(target_id) if cloud else None
             if entry is None or entry.state != "running" or st.stopped_at is None or \
                     entry.started_at is None or entry.started_at.timestamp() <= st.stopped_at:
-                return []
+                return out
             # started again since the guard stopped it: guard the new run from scratch
             st.stopped, st.idle_notified, st.budget_warned, st.process_seen = False, False, False, False
             if st.rule.idle_since is not None:  # idle time before this start does not count
                 st.rule.idle_since = max(st.rule.idle_since, entry.started_at.timestamp())
-        out: list[GuardEvent] = []
         minutes = _num(cfg.idle_minutes)
         if st.rule.is_idle(t):
             params = {"target": target_id, "pct": _num(cfg.idle_below_pct), "minutes": minutes}
@@ -219,24 +434,14 @@ class Watcher:
                 out += self._guard_stop(t, target_id, cfg, st, "idle-stop", MSG_IDLE, params)
         else:
             st.idle_notified = False
-        if cloud:
+        if cloud and st.episode is None and not st.stopped:
             entry = self.ledger.get(target_id, now=datetime.fromtimestamp(t, timezone.utc))
             if entry is not None and entry.state == "running":
-                cost = instance_cost(entry, datetime.fromtimestamp(t, timezone.utc), self.rate,
-                                     budget=cfg.budget, budget_currency=cfg.currency)
-                level = budget_level(cost.so_far, cost.budget)
-                bparams = {"target": target_id, "spent": _money(cost.so_far), "budget": _money(cost.budget),
-                           "cur": cost.currency,
-                           "pct": round(100 * (cost.so_far or 0) / cost.budget) if cost.budget else 0}
-                if level == "warn" and not st.budget_warned:
-                    st.budget_warned = True
-                    out.append(self._event(t, target_id, "budget-warn", MSG_BUDGET_WARN, bparams))
-                elif level == "stop":
-                    out += self._guard_stop(t, target_id, cfg, st, "budget-stop", MSG_BUDGET_STOP, bparams)
-                if runtime_exceeded(entry.uptime_s, cfg.max_hours):
+                out += self._budget(t, target_id, cfg, st, entry)
+                if st.episode is None and not st.stopped and runtime_exceeded(entry.uptime_s, cfg.max_hours):
                     out += self._guard_stop(t, target_id, cfg, st, "max-runtime", MSG_MAX_RUNTIME,
                                             {"target": target_id, "hours": _num(cfg.max_hours or 0)})
-        if cfg.stop_on_process_exit and st.last_sample is not None:
+        if cfg.stop_on_process_exit and st.last_sample is not None and st.episode is None and not st.stopped:
             present = process_present(st.last_sample, cfg.stop_on_process_exit)
             if present:
                 st.process_seen = True
@@ -249,42 +454,122 @@ class Watcher:
                     out.append(self._event(t, target_id, "notify-only", MSG_NOTIFY_ONLY, params))
         return out
 
+    def budget_price(self, entry: Any) -> tuple[float | None, str]:
+        """(price per hour, source) the budget guard uses: the launch price the ledger keeps, else the
+        account's live (or bundled) price for the type and zone; (None, "") when none is known."""
+        if entry.price_per_hour is not None:
+            return float(entry.price_per_hour), "launch price"
+        try:
+            from app.cloud import pricing
+            from app.core.accounts import AccountBook, AccountError
+
+            try:
+                account = AccountBook(self.store).get(entry.account)
+            except AccountError:
+                return None, ""
+            if entry.spot:
+                spot = pricing.spot_price(self.paths, account, entry.instance_type, entry.zone)
+                if spot is not None:
+                    return float(spot), "the account's spot price"
+                return None, ""
+            price, source = pricing.on_demand_price(self.paths, account, entry.instance_type)
+            return (None, "") if price is None else (float(price), source or "the account's price")
+        except Exception:  # noqa: BLE001 - no price is said as unknown, never a crash
+            log.exception("no price for %s", entry.id)
+            return None, ""
+
+    def _budget(self, t: float, target_id: str, cfg: GuardConfig, st: _TargetState,
+                entry: Any) -> list[GuardEvent]:
+        if cfg.budget is None:
+            return []
+        out: list[GuardEvent] = []
+        when = datetime.fromtimestamp(t, timezone.utc)
+        cost = instance_cost(entry, when, self.rate, budget=cfg.budget, budget_currency=cfg.currency)
+        so_far = cost.so_far
+        if so_far is None:  # the ledger has no price: the account's price, where one is known
+            price, source = self.budget_price(entry)
+            if price is None:
+                if not st.budget_unknown:
+                    st.budget_unknown = True
+                    out.append(self._event(t, target_id, "budget-unknown", MSG_BUDGET_UNKNOWN,
+                                           {"target": target_id, "budget": _money(cfg.budget), "cur": cfg.currency,
+                                            "account": entry.account}))
+                return out
+            so_far = price * float(entry.uptime_s) / 3600.0
+            if st.budget_unknown:
+                st.budget_unknown = False
+                out.append(self._event(t, target_id, "budget-priced", MSG_BUDGET_PRICED,
+                                       {"target": target_id, "price": _money(price), "cur": cost.currency,
+                                        "source": source}))
+        elif st.budget_unknown:
+            st.budget_unknown = False
+            out.append(self._event(t, target_id, "budget-priced", MSG_BUDGET_PRICED,
+                                   {"target": target_id, "price": _money(entry.price_per_hour), "cur": cost.currency,
+                                    "source": "launch price"}))
+        level = budget_level(so_far, cost.budget)
+        bparams = {"target": target_id, "spent": _money(so_far), "budget": _money(cost.budget),
+                   "cur": cost.currency, "pct": round(100 * (so_far or 0) / cost.budget) if cost.budget else 0}
+        if level == "warn" and not st.budget_warned:
+            st.budget_warned = True
+            out.append(self._event(t, target_id, "budget-warn", MSG_BUDGET_WARN, bparams))
+        elif level == "stop":
+            out += self._guard_stop(t, target_id, cfg, st, "budget-stop", MSG_BUDGET_STOP, bparams)
+        return out
+
     def _guard_stop(self, t: float, target_id: str, cfg: GuardConfig, st: _TargetState, kind: str,
                     template: str, params: dict[str, Any]) -> list[GuardEvent]:
-        if st.stopping or st.stopped:
+        """Start a stop episode: the guard's event and the pull once, then the first round of stop calls."""
+        if st.stopping or st.stopped or st.episode is not None:
             return []
-        st.stopping = True
         out = [self._event(t, target_id, kind, template, params)]
-        pulled: bool | None = None  # True: checkpoints pulled; False: the pull failed; None: nothing to pull
+        ep = _Episode(kind, t)
+        if cfg.sync_before_stop:
+            try:
+                if self.run_sync(target_id, "before-stop") == 0:
+                    out.append(self._event(t, target_id, "sync-none", MSG_NO_PULL, {"target": target_id}))
+                else:
+                    ep.pulled = True
+            except LabGpuError as exc:
+                ep.pulled = False
+                out.append(self._event(t, target_id, "sync-failed", MSG_SYNC_FAILED,
+                                       {"target": target_id, "why": exc.one_line()}))
+            except Exception as exc:  # noqa: BLE001
+                ep.pulled = False
+                out.append(self._event(t, target_id, "sync-failed", MSG_SYNC_FAILED,
+                                       {"target": target_id, "why": f"{type(exc).__name__}: {exc}"}))
+        st.episode = ep
+        return out + self._stop_round(t, target_id, st)
+
+    def _stop_round(self, t: float, target_id: str, st: _TargetState) -> list[GuardEvent]:
+        """One round of stop calls in the episode; escalated once when it fails, quiet after that."""
+        ep = st.episode
+        assert ep is not None
+        st.stopping = True
         try:
-            if cfg.sync_before_stop:
-                try:
-                    if self.run_sync(target_id, "before-stop") == 0:
-                        out.append(self._event(t, target_id, "sync-none", MSG_NO_PULL, {"target": target_id}))
-                    else:
-                        pulled = True
-                except LabGpuError as exc:
-                    pulled = False
-                    out.append(self._event(t, target_id, "sync-failed", MSG_SYNC_FAILED,
-                                           {"target": target_id, "why": exc.one_line()}))
-                except Exception as exc:  # noqa: BLE001
-                    pulled = False
-                    out.append(self._event(t, target_id, "sync-failed", MSG_SYNC_FAILED,
-                                           {"target": target_id, "why": f"{type(exc).__name__}: {exc}"}))
-            ok, events, refused = self._stop_with_retries(target_id, kind)
-            out += events
+            ok, events, refused, why, cause = self._stop_with_retries(target_id, ep.guard, quiet=True)
             if refused is not None:
-                ok, events = self._end_unstoppable(target_id, kind, refused, pulled)
-                out += events
-                st.stopped = True  # terminated, or told once: never the refused stop again in a loop
+                ok, events = self._end_unstoppable(target_id, ep.guard, refused, ep.pulled)
+                st.episode, st.stopped = None, True  # terminated, or told once: never the refused stop again
                 st.stopped_at = time.time() if ok else None
-            else:
-                st.stopped = ok
-                if ok:
-                    st.stopped_at = time.time()
+                return events
+            if ok:
+                st.episode, st.stopped, st.stopped_at = None, True, time.time()
+                return events
+            ep.rounds += 1
+            wait = min(self.stop_backoff_cap_s, self.stop_backoff_s * 2 ** (ep.rounds - 1))
+            ep.next_try = t + wait
+            if ep.escalated:
+                self._audit("guard-stop", target_id, f"still not stopped (round {ep.rounds}, {cause}): {why}; "
+                                                     f"next try in {wait:g} s")
+                return []
+            ep.escalated = True
+            template = {"clock": MSG_STOP_FAILED_CLOCK, "network": MSG_STOP_FAILED_NETWORK}.get(cause,
+                                                                                              MSG_STOP_FAILED)
+            return [self._event(self.clock(), target_id, "stop-failed", template,
+                                {"target": target_id, "tries": max(1, self.stop_retries), "why": why},
+                                {"cause": cause, "next_try_s": wait})]
         finally:
             st.stopping = False
-        return out
 
     def run_sync(self, host: str, purpose: str) -> int | None:
         """Run the host's pull pairs; returns how many ran (0: none is set up; None: unknown)."""
@@ -296,19 +581,44 @@ class Watcher:
 
     def stop_instance(self, target_id: str, guard: str = "manual") -> bool:
         """Stop through the cloud layer with retries; True only when the cloud confirms."""
-        ok, _events, _refused = self._stop_with_retries(target_id, guard)
+        ok, _events, _refused, _why, _cause = self._stop_with_retries(target_id, guard)
         return ok
 
-    def _stop_with_retries(self, target_id: str, guard: str) -> tuple[bool, list[GuardEvent], Any]:
-        """(confirmed, events, the StopRefusedError when the cloud refuses the stop for good: no retry)."""
+    def _call(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """``fn(*args)`` waited for at most ``target_deadline_s``; TimeoutError after that (the call
+        goes on in its thread and its late answer is dropped: the next round asks the cloud again)."""
+        box: dict[str, Any] = {}
+        done = threading.Event()
+
+        def run() -> None:
+            try:
+                box["value"] = fn(*args)
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller
+                box["error"] = exc
+            finally:
+                done.set()
+
+        threading.Thread(target=run, name="guard-cloud-call", daemon=True).start()
+        if not done.wait(self.target_deadline_s):
+            raise TimeoutError(translate(MSG_NO_ANSWER).format(seconds=_num(self.target_deadline_s)))
+        if "error" in box:
+            raise box["error"]
+        return box.get("value")
+
+    def _stop_with_retries(self, target_id: str, guard: str, quiet: bool = False
+                           ) -> tuple[bool, list[GuardEvent], Any, str, str]:
+        """(confirmed, events, the StopRefusedError when the cloud refuses the stop for good (no
+        retry), why the last try failed, its cause: "clock" | "network" | "refused"). ``quiet``: no
+        "stop-failed" event (the episode decides whether to escalate)."""
         from app.cloud.base import StopRefusedError
+        from app.cloud.errors import ClockSkewError, NetworkError
 
         fn = self._stop_fn or _cloud_stop(self.paths, self.store)
-        why = ""
+        why, cause = "", "refused"
         tries = max(1, self.stop_retries)
         for i in range(tries):
             try:
-                got = fn(target_id)
+                got = self._call(fn, target_id)
                 if isinstance(got, tuple):
                     got = got[0]
                 state = getattr(got, "state", "")
@@ -316,22 +626,32 @@ class Watcher:
                     self._audit("guard-stop", target_id, f"ok ({guard}, {state})")
                     ev = self._event(self.clock(), target_id, "stopped", MSG_STOPPED,
                                      {"target": target_id, "guard": guard}, {"state": state})
-                    return True, [ev], None
-                why = f"the cloud still reports {state or 'no state'}"
+                    return True, [ev], None, "", ""
+                why, cause = f"the cloud still reports {state or 'no state'}", "refused"
             except StopRefusedError as exc:
                 reason = str(exc.params.get("reason") or exc.code)
                 self._audit("guard-stop", target_id, f"refused ({guard}): {reason}", exc.one_line())
-                return False, [], exc
+                return False, [], exc, reason, "refused"
+            except ClockSkewError as exc:
+                why, cause = exc.one_line(), "clock"
+            except NetworkError as exc:
+                why, cause = exc.one_line(), "network"
+            except TimeoutError as exc:
+                why, cause = str(exc), "network"
             except LabGpuError as exc:
-                why = exc.one_line()
+                why, cause = exc.one_line(), "refused"
+            except (OSError, ConnectionError) as exc:
+                why, cause = f"{type(exc).__name__}: {exc}", "network"
             except Exception as exc:  # noqa: BLE001 - an SDK's own exception
-                why = f"{type(exc).__name__}: {exc}"
+                why, cause = f"{type(exc).__name__}: {exc}", "refused"
             self._audit("guard-stop", target_id, f"failed try {i + 1}: {why}")
             if i < tries - 1:
                 self.sleep(self.retry_delay_s)
+        if quiet:
+            return False, [], None, why, cause
         ev = self._event(self.clock(), target_id, "stop-failed", MSG_STOP_FAILED,
-                         {"target": target_id, "tries": tries, "why": why})
-        return False, [ev], None
+                         {"target": target_id, "tries": tries, "why": why}, {"cause": cause})
+        return False, [ev], None, why, cause
 
     def _end_unstoppable(self, target_id: str, guard: str, refused: Any,
                          pulled: bool | None) -> tuple[bool, list[GuardEvent]]:
@@ -349,7 +669,7 @@ class Watcher:
         tries = max(1, self.stop_retries)
         for i in range(tries):
             try:
-                got = fn(target_id, audit_reason)
+                got = self._call(fn, target_id, audit_reason)
                 state = getattr(got, "state", "")
                 if state in ("terminating", "terminated"):
                     self._audit("guard-stop", target_id, audit_reason, f"{guard}: {audit_reason} ({state})")
@@ -421,8 +741,18 @@ class Watcher:
         self._audit("guard-relaunch", target_id, "start")
         return CloudService(self.paths, self.store).launch(LaunchOptions(**opts))
 
-    def spot_notice(self, target_id: str, notice: Any, wait: bool = False) -> GuardEvent:
-        """A spot notice arrived: notify, start the host's "on interruption" sync at once (own thread)."""
+    def spot_notice(self, target_id: str, notice: Any, wait: bool = False) -> GuardEvent | None:
+        """A spot notice arrived: notify once per reclaim time (a watch restarted, or a second watch
+        of the same host, announces nothing twice) and start the host's "on interruption" sync at
+        once on its own thread — unless one is in flight for that host (then logged, not doubled).
+        Returns the event, None when this reclaim was announced already."""
+        key = notice.time.astimezone(timezone.utc).isoformat()
+        with self._mutex:
+            seen = self._spot_seen.setdefault(target_id, set())
+            if key in seen:
+                log.info("spot notice of %s for %s: announced already", target_id, key)
+                return None
+            seen.add(key)
         when = notice.time.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
         ev = self._event(self.clock(), target_id, "spot-notice", MSG_SPOT,
                          {"target": target_id, "when": when, "action": notice.action},
@@ -442,9 +772,16 @@ class Watcher:
             self._event(self.clock(), target_id, "sync-done", MSG_SYNC_DONE,
                         {"target": target_id, "purpose": "on-interruption"})
 
-        t = threading.Thread(target=pull, name=f"spot-sync-{target_id}", daemon=True)
-        self._sync_threads.append(t)
-        t.start()
+        with self._mutex:
+            running = self._spot_pulls.get(target_id)
+            if running is not None and running.is_alive():
+                log.info("spot notice of %s: its pull is still running; no second one started", target_id)
+                t = running
+            else:
+                t = threading.Thread(target=pull, name=f"spot-sync-{target_id}", daemon=True)
+                self._spot_pulls[target_id] = t
+                self._sync_threads.append(t)
+                t.start()
         if wait:
             t.join()
         return ev
@@ -461,13 +798,17 @@ class Watcher:
                 continue
             if not providers.has(e.provider, "spot") or providers.spot_notice_source(e.provider) is None:
                 continue
-            sw = SpotWatch(e.id, e.provider, lambda iid=e.id: connect(iid),
-                           lambda n, iid=e.id: self.spot_notice(iid, n),
-                           on_problem=lambda text, iid=e.id: log.warning("spot watch %s: %s", iid, text),
-                           interval_s=interval_s)
+            sw = SpotWatch(e.id, e.provider, _bind_connect(connect, e.id), self._notice_handler(e.id),
+                           on_problem=_problem_logger(e.id), interval_s=interval_s)
             self._spot[e.id] = sw.start()
             started.append(sw)
         return started
+
+    def _notice_handler(self, target_id: str) -> Callable[[Any], None]:
+        def handle(notice: Any) -> None:
+            self.spot_notice(target_id, notice)
+
+        return handle
 
     # spot prices --------------------------------------------------------------------------------
     def current_spot_price(self, entry: Any) -> float | None:
@@ -537,6 +878,9 @@ class Watcher:
                     except Exception:  # noqa: BLE001
                         log.exception("could not start watching new targets")
                 self.tick()
+                from .reconcile import poll as reconcile_poll  # issue 21: the ledger follows the cloud
+
+                reconcile_poll(self)  # due reconciles start in the background; never blocks the guards
                 try:
                     self.refresh_spot_prices()
                 except Exception:  # noqa: BLE001 - a price call must not stop the guards
@@ -548,6 +892,13 @@ class Watcher:
 
     def close(self) -> None:
         self._closed.set()
+        with self._mutex:
+            self._workers.clear()
+            states = list(self._states.items())
+        for tid, st in states:  # the window reached, for the next watcher
+            st.window_saved_at = None
+            st.window_saved = None
+            self._save_window(tid, st)
         for sw in list(self._spot.values()):
             sw.stop()
         self._spot.clear()
@@ -573,6 +924,17 @@ def _cloud_terminate(paths: Paths, store: Store) -> TerminateFn:
         return CloudService(paths, store).terminate(instance_id, reason=reason)
 
     return terminate
+
+
+def _bind_connect(connect: Callable[[str], Any], target_id: str) -> Callable[[], Any]:
+    return lambda: connect(target_id)
+
+
+def _problem_logger(target_id: str) -> Callable[[str], None]:
+    def problem(text: str) -> None:
+        log.warning("spot watch %s: %s", target_id, text)
+
+    return problem
 
 
 def _num(v: float) -> str:

@@ -111,8 +111,9 @@ def test_failed_stop_is_retried_and_never_reported_as_done(svc, tencent_server):
     assert tencent_server.billing_state(iid)[0] == "RUNNING"
     failed = [a for a in svc.audit.list() if a.action == "guard-stop"]
     assert len(failed) == 3 and all("failed" in a.result for a in failed)
-    # the next tick tries again; the cloud answers now
-    end = _feed_idle(w, iid, end + timedelta(seconds=1), 1)
+    # the next round comes after the back-off (15 s), not on the next tick; the cloud answers now
+    assert w.tick((end + timedelta(seconds=1)).timestamp()) == []
+    end = _feed_idle(w, iid, end + timedelta(seconds=1), 15)
     again = w.tick(end.timestamp())
     assert again[-1].kind == "stopped"
     assert tencent_server.billing_state(iid)[0] in ("STOPPING", "STOPPED")
@@ -189,10 +190,10 @@ def test_exactly_one_watcher_and_a_stale_lock_is_taken_over(labgpu_home, tmp_pat
     """)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     dead_pid = int(out.stdout.strip())
-    assert lock_path.read_text() == str(dead_pid)
+    assert lock_path.read_text() == f"{dead_pid} watch"
     lock = WatchLock(lock_path)
     assert lock.holder() is None
-    assert lock.acquire() and lock_path.read_text() == str(os.getpid())
+    assert lock.acquire() and lock_path.read_text() == f"{os.getpid()} watch"
     lock.release()
 
 
