@@ -318,13 +318,19 @@ def failure_kind(exit_code: int | None, output: str) -> str | None:
     return None
 
 
+MAX_QUOTE_CHARS = 500  # nvidia-smi's own line quoted in an error (its real messages are under 200)
+
+
 def _own_message(output: str, pattern: re.Pattern[str] | None) -> str:
     lines = [ln.strip() for ln in (output or "").splitlines() if ln.strip()]
+    found = lines[-1] if lines else ""
     if pattern is not None:
         for ln in lines:
             if pattern.search(ln):
-                return ln
-    return lines[-1] if lines else ""
+                found = ln
+                break
+    found = _CONTROL.sub(" ", found)
+    return found if len(found) <= MAX_QUOTE_CHARS else found[:MAX_QUOTE_CHARS] + "…"
 
 
 def classify_failure(exit_code: int | None, output: str, tr: Callable[[str], str] | None = None) -> str:
