@@ -31,7 +31,7 @@ import os
 import shlex
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -500,9 +500,9 @@ class CloudService:
             delay = min(POLL_S, delay * 1.5)  # quick first looks, then every few seconds
 
     # -- reconcile -------------------------------------------------------------------------------
-    def reconcile(self) -> ReconcileResult:
+    def reconcile(self, accounts: Collection[str] | None = None) -> ReconcileResult:
         """Bring the ledger in line with every account's cloud, including launches cut short."""
-        return recovery.reconcile(self)
+        return recovery.reconcile(self, accounts)
 
     # -- actions ---------------------------------------------------------------------------------
     def _entry(self, instance_id: str) -> LedgerEntry:

@@ -3,13 +3,15 @@
 ``CloudService.reconcile()`` (app/cloud/launch.py) runs this: every region where an account has (or
 is launching) something is listed; a pending launch the cloud shows (by its ``labgpu-launch`` tag or
 client token) is recorded and audited as recovered, and one the cloud never shows is given up after
-``NOT_LAUNCHED_AFTER``.
+``NOT_LAUNCHED_AFTER``. ``accounts`` limits it to some accounts (the watcher reconciles each account on
+its own, so one hung cloud never holds up another's: app/watch/reconcile.py).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
+from collections.abc import Collection
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
@@ -26,9 +28,12 @@ log = logging.getLogger(__name__)
 NOT_LAUNCHED_AFTER = timedelta(minutes=10)  # a pending launch the cloud never shows is given up after this
 
 
-def reconcile(svc: CloudService) -> ReconcileResult:
-    """Bring the ledger in line with every account's cloud, including launches cut short."""
+def reconcile(svc: CloudService, accounts_only: Collection[str] | None = None) -> ReconcileResult:
+    """Bring the ledger in line with every account's cloud (or only the named accounts), including
+    launches cut short."""
     accounts = svc.accounts.list()
+    if accounts_only is not None:
+        accounts = [a for a in accounts if a.name in accounts_only]
     creds_cache: dict[str, Credentials] = {}
     by_name = {a.name: a for a in accounts}
     # Every region where an account has (or is launching) something, not only its default one.

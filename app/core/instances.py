@@ -6,6 +6,15 @@ instance the cloud no longer lists is marked terminated ("gone"), never silently
 stretch of time an instance spent running is a billing segment; cost so far is the sum of
 ``app.core.costs.running_cost`` over the segments (AWS: 60 s minimum per start).
 
+Time (issue 21): every time is kept in the cloud's frame (``app.core.ledgerdb.CLOCK``: the clouds'
+``Date`` headers run forward on a monotonic clock). A run starts at the cloud's own start time where
+the cloud says it (AWS ``LaunchTime``, Alibaba ``StartTime``, Tencent ``CreatedTime`` of a never
+restarted instance), else at the cloud's time of the answer that first showed it running; it ends at
+the cloud's time of the answer (or LabGPU's stop call) that showed it stopped. ``now`` arguments are
+the laptop's times (what ``time.time()`` says, maybe off) and are moved into the cloud's frame; the
+datetimes of a ``LedgerEntry`` are moved back into the laptop's frame, so ``uptime_s`` and
+``cost_so_far`` are the cloud's while ``started_at`` still compares with the app's other times.
+
 Contract (used by app.cloud.launch, the CLI and the instances page):
     ledger = Ledger(store)
     ledger.observe(instance, price_per_hour=0.526, currency="USD", client_token="…")  # → LedgerEntry
@@ -25,7 +34,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from .ledgerdb import from_iso, iso, segment_cost, utc
+from .ledgerdb import CLOCK, CloudClock, from_iso, iso, segment_cost, utc
 from .models import Instance
 from .monthreport import MonthLine, month_bounds, month_report
 from .pendinglaunches import PendingLaunch, PendingLaunches
@@ -117,11 +126,19 @@ class ReconcileResult:
 
 
 class Ledger:
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, clock: CloudClock | None = None) -> None:
         self.store = store
+        self.clock = clock or CLOCK
+        self.clock.load(store)  # offsets another LabGPU process measured, for clouds not asked here yet
+
+    def _cloud_now(self, provider: str, now: datetime | None) -> datetime:
+        """A laptop time (None: now) in this provider's cloud frame, the frame the ledger stores."""
+        return self.clock.to_cloud(provider, now)
 
     # -- reading ---------------------------------------------------------------------------------
-    def _entry(self, row: Any, now: datetime) -> LedgerEntry:
+    def _entry(self, row: Any, at: datetime | None) -> LedgerEntry:
+        now = self._cloud_now(row["provider"], at)
+        local = lambda d: self.clock.to_local(row["provider"], d)  # noqa: E731 - the laptop's frame
         segs = self.store.query(
             "SELECT started_at, ended_at FROM instance_segments WHERE provider=? AND id=?"
             " ORDER BY started_at",
@@ -158,16 +175,16 @@ class Ledger:
             price_per_hour=price,
             currency=row["currency"],
             price_source=row["price_source"],
-            launched_at=from_iso(row["launched_at"]),
-            first_seen=from_iso(row["first_seen"]) or now,
-            last_seen=from_iso(row["last_seen"]) or now,
-            ended_at=from_iso(row["ended_at"]),
+            launched_at=local(from_iso(row["launched_at"])),
+            first_seen=local(from_iso(row["first_seen"]) or now) or now,
+            last_seen=local(from_iso(row["last_seen"]) or now) or now,
+            ended_at=local(from_iso(row["ended_at"])),
             name=row["name"],
             image_id=row["image_id"],
             key_name=row["key_name"],
             client_token=row["client_token"],
             tags=json.loads(row["tags_json"] or "{}"),
-            started_at=started_at,
+            started_at=local(started_at),
             cost_so_far=cost,
             uptime_s=uptime,
         )
@@ -181,7 +198,7 @@ class Ledger:
             sql += " AND provider=?"
             params.append(provider)
         rows = self.store.query(sql, params)
-        return self._entry(rows[0], utc(now)) if rows else None
+        return self._entry(rows[0], now) if rows else None
 
     def list(
         self, include_terminated: bool = True, account: str | None = None, now: datetime | None = None
@@ -196,7 +213,7 @@ class Ledger:
         if clauses:
             sql += " WHERE " + " AND ".join(clauses)
         sql += " ORDER BY first_seen DESC, id"
-        t = utc(now)
+        t = utc(now)  # one laptop moment for every row
         return [self._entry(r, t) for r in self.store.query(sql, params)]
 
     # -- writing ---------------------------------------------------------------------------------
@@ -237,8 +254,9 @@ class Ledger:
         client_token: str = "",
         now: datetime | None = None,
     ) -> LedgerEntry:
-        """Record what the cloud just said about an instance (insert or update)."""
-        t = utc(now)
+        """Record what the cloud just said about an instance (insert or update). ``now``: the laptop's
+        time of the answer (None: now), moved into the cloud's frame."""
+        t = self._cloud_now(inst.provider, now)
         price = price_per_hour if price_per_hour is not None else inst.price_per_hour
         launched = utc(inst.launched_at) if inst.launched_at else None
         token = client_token or inst.tags.get("labgpu-launch", "")
@@ -331,7 +349,7 @@ class Ledger:
                 )
             if not stale:
                 self._update_segments(conn, inst.provider, inst.id, inst.state, launched, t)
-        entry = self.get(inst.id, inst.provider, now=t)
+        entry = self.get(inst.id, inst.provider, now=now)
         assert entry is not None
         return entry
 
@@ -340,7 +358,7 @@ class Ledger:
     ) -> LedgerEntry | None:
         """After LabGPU itself started/stopped/terminated an instance: record it at once, the next
         reconcile confirms it."""
-        t = utc(now)
+        t = self._cloud_now(provider, now)
         with self.store.transaction() as conn:
             row = conn.execute(
                 "SELECT launched_at FROM instance_ledger WHERE provider=? AND id=?", (provider, instance_id)
@@ -357,7 +375,7 @@ class Ledger:
             # Only close segments here: a start is confirmed (with the cloud's launch time) by observe().
             if state not in RUNNING_STATES:
                 self._update_segments(conn, provider, instance_id, state, None, t)
-        return self.get(instance_id, provider, now=t)
+        return self.get(instance_id, provider, now=now)
 
     def set_price(
         self, provider: str, instance_id: str, price_per_hour: float, currency: str, source: str
@@ -383,9 +401,9 @@ class Ledger:
         they were and the error is returned). ``price_fn(instance)`` gives (price/h, currency, source)
         for instances whose price the ledger does not know yet.
         """
-        t = utc(now)
         errors: dict[str, Exception] = {}
         gone: list[str] = []
+        at = utc(now)  # the laptop's moment; each cloud's frame below
         for account in accounts:
             try:
                 seen = list(list_fn(account))
@@ -409,21 +427,26 @@ class Ledger:
                         log.info("price lookup for %s failed: %s", inst.id, exc)
                 if price:
                     self.observe(
-                        inst, price_per_hour=price[0], currency=price[1], price_source=price[2], now=t
+                        inst, price_per_hour=price[0], currency=price[1], price_source=price[2], now=now
                     )
                 else:
-                    self.observe(inst, now=t)
+                    self.observe(inst, now=now)
             for row in self.store.query(
                 "SELECT provider, id, first_seen FROM instance_ledger WHERE account=? AND provider=?"
                 " AND region=? AND state NOT IN ('terminated','failed')",
                 (account.name, account.provider, account.region),
             ):
+                t = self._cloud_now(row["provider"], now)
                 fresh = (t - (from_iso(row["first_seen"]) or t)).total_seconds() < GONE_GRACE_S
                 if row["id"] not in seen_ids and not fresh:
                     # AWS lists terminated instances for about an hour, CVM not at all: not listed = gone.
-                    self.mark_state(row["provider"], row["id"], "terminated", "gone", now=t)
+                    self.mark_state(row["provider"], row["id"], "terminated", "gone", now=now)
                     gone.append(row["id"])
-        return ReconcileResult(self.list(now=t), errors, gone)
+        try:
+            self.clock.save(self.store)  # the offsets this reconcile's answers measured, for other processes
+        except Exception as exc:  # noqa: BLE001 - keeping the offset must not fail a reconcile
+            log.info("cloud clock offsets not kept: %s", exc)
+        return ReconcileResult(self.list(now=at), errors, gone)
 
 
 __all__ = [

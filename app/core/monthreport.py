@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from .ledgerdb import from_iso, segment_cost, utc
+from .ledgerdb import CLOCK, from_iso, segment_cost
 from .store import Store
 
 
@@ -43,7 +43,6 @@ def month_report(store: Store, month: str, now: datetime | None = None) -> list[
     ledger holds (launch price; a spot price where it was re-read).
     """
     start, end = month_bounds(month)
-    t = utc(now)
     ledger = {(r["provider"], r["id"]): r for r in store.query("SELECT * FROM instance_ledger")}
     acc: dict[tuple[str, str], tuple[float, float | None]] = {}
     for seg in store.query("SELECT provider, id, started_at, ended_at FROM instance_segments ORDER BY started_at"):
@@ -51,7 +50,8 @@ def month_report(store: Store, month: str, now: datetime | None = None) -> list[
         if row is None:
             continue
         s = from_iso(seg["started_at"])
-        e = from_iso(seg["ended_at"]) or t
+        # segments are in the cloud's frame (app.core.ledgerdb.CLOCK); a running one ends at the cloud's now
+        e = from_iso(seg["ended_at"]) or CLOCK.to_cloud(seg["provider"], now)
         if s is None or e <= start or s >= end:
             continue
         a, b = max(s, start), min(e, end)

@@ -164,6 +164,16 @@ def parse_time(text: str | None) -> datetime | None:
     return None
 
 
+def _note_clock(headers: Any) -> None:
+    """ECS's clock from the answer's HTTP Date header (the SDK's response model keeps the headers):
+    app.core.ledgerdb.CLOCK counts running time and cost on it, not on the laptop's clock."""
+    if isinstance(headers, dict):
+        from app.core.ledgerdb import CLOCK
+
+        date = next((v for k, v in headers.items() if str(k).lower() == "date"), None)
+        CLOCK.note_date(PROVIDER_ID, date)
+
+
 def _say(template: str, **params: Any) -> str:
     """A progress sentence in the user's language (the UI installs the translator)."""
     from app.core.i18n import translate
@@ -257,7 +267,9 @@ class AlibabaClient:
             attempt += 1
             try:
                 runtime = runtime_cls(read_timeout=30000, connect_timeout=10000)
-                body: dict[str, Any] = method(request, runtime).body.to_map()
+                answer = method(request, runtime)
+                _note_clock(getattr(answer, "headers", None))
+                body: dict[str, Any] = answer.body.to_map()
             except api_exc as exc:
                 data = exc.data if isinstance(exc.data, dict) else {}
                 code = str(exc.code or data.get("Code") or "Unknown")
@@ -385,7 +397,11 @@ class AlibabaClient:
             private_ip=private,
             price_per_hour=price[0] if price else None,
             currency=price[1] if price else currency_for(account),  # the currency the price came in
-            launched_at=parse_time(raw.get("CreationTime")) or parse_time(raw.get("StartTime")),
+            # StartTime: "the time when the instance was last started" (DescribeInstances, Instance.StartTime,
+            # https://www.alibabacloud.com/help/en/ecs/developer-reference/api-ecs-2014-05-26-describeinstances;
+            # alibabacloud_ecs20140526/models/_describe_instances_response_body.py): the current run's start;
+            # CreationTime only when it is missing (an instance never started again).
+            launched_at=parse_time(raw.get("StartTime")) or parse_time(raw.get("CreationTime")),
             name=str(raw.get("InstanceName", "")),
             image_id=str(raw.get("ImageId", "")),
             key_name=str(raw.get("KeyPairName", "")),

@@ -29,6 +29,7 @@ from app.cloud.errors import (
     network_error,
 )
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
+from app.core.ledgerdb import CLOCK
 
 from .errors import _CLOCK, ERRORS, quota_for
 
@@ -125,7 +126,9 @@ class AwsClient:
         try:
             resp = getattr(client, method)(**kwargs)
         except Exception as exc:  # noqa: BLE001 - translated below; anything unknown re-raised
+            _note_clock(getattr(exc, "response", None))  # an error answer (a skew refusal too) has AWS's Date
             raise self._map(account, exc, method, ctx) from None
+        _note_clock(resp)
         if audit:
             report_call(
                 _action_name(method),
@@ -192,6 +195,9 @@ class AwsClient:
     def _to_instance(self, account: Account, d: dict[str, Any]) -> Instance:
         tags = {t["Key"]: t["Value"] for t in d.get("Tags", []) or []}
         raw = d.get("State", {}).get("Name", "")
+        # LaunchTime is the most recent start: "the launch time ... is updated each time the instance is
+        # started" (https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/Stop_Start.html, "Find the initial
+        # and most recent launch time"); the ledger starts the current run there (cloud time).
         launched = d.get("LaunchTime")
         if isinstance(launched, datetime) and launched.tzinfo is None:
             launched = launched.replace(tzinfo=timezone.utc)
@@ -322,3 +328,11 @@ def _on_demand_from_price_list(raw: str | dict[str, Any]) -> float | None:
 
 
 _local = threading.local()
+
+
+def _note_clock(resp: Any) -> None:
+    """AWS's clock from an answer's HTTP Date header (botocore keeps it in ResponseMetadata.HTTPHeaders):
+    app.core.ledgerdb.CLOCK counts running time and cost on it, not on the laptop's clock."""
+    if isinstance(resp, dict):
+        headers = (resp.get("ResponseMetadata") or {}).get("HTTPHeaders") or {}
+        CLOCK.note_date("aws", headers.get("date") if isinstance(headers, dict) else None)

@@ -31,6 +31,7 @@ from app.cloud.base import (
 from app.cloud.pricing import bundled_rows
 from app.core.accounts import Account, Credentials
 from app.core.i18n import QT_TRANSLATE_NOOP
+from app.core.ledgerdb import CLOCK
 
 from .errors import (
     map_error,
@@ -188,6 +189,34 @@ def _parse_time(text: str | None) -> datetime | None:
             return None
 
 
+def _run_start(raw: dict[str, Any]) -> datetime | None:
+    """When the current run started, where CVM says it. The Instance model (tencentcloud/cvm/v20170312/
+    models.py; https://cloud.tencent.com/document/api/213/15753#Instance) has no start time: only
+    CreatedTime and LatestOperation ("StartInstances", …). CreatedTime is the run's start unless the
+    instance was started again since (LatestOperation StartInstances); then None, and the ledger starts
+    the run at the cloud's time of the answer that first showed it running."""
+    if raw.get("LatestOperation") == "StartInstances":
+        return None
+    return _parse_time(raw.get("CreatedTime"))
+
+
+def _watch_clock(client: Any) -> Any:
+    """CVM's clock from its answers' HTTP Date headers (app.core.ledgerdb.CLOCK: running time and cost
+    run on the cloud's clock, and a laptop clock minutes off is named). The SDK sends through a
+    requests.Session kept at ``client.request.conn._session`` (tencentcloud/common/http/request.py,
+    ProxyConnection); a response hook (requests' public hook API) reads the header of every answer,
+    errors included (CVM answers them with HTTP 200). Another SDK layout only loses the measurement."""
+    session = getattr(getattr(getattr(client, "request", None), "conn", None), "_session", None)
+    hooks = getattr(session, "hooks", None)
+    if isinstance(hooks, dict):
+        hooks.setdefault("response", []).append(
+            lambda r, *_a, **_k: CLOCK.note_date(PROVIDER_ID, getattr(r, "headers", {}).get("Date"))
+        )
+    else:
+        log.info("Tencent SDK without the expected session: the cloud's clock is not read")
+    return client
+
+
 _KEY_NAME_RE = re.compile(r"[^A-Za-z0-9_]")
 
 
@@ -247,8 +276,8 @@ class TencentClient:
             httpProfile=http_profile(endpoint=host, protocol=protocol, reqTimeout=30), language="en-US"
         )
         if service == "cvm":
-            return cvm_client.CvmClient(cred, region or account.region, profile)
-        return common_client(service, API_VERSION, cred, region or account.region, profile)
+            return _watch_clock(cvm_client.CvmClient(cred, region or account.region, profile))
+        return _watch_clock(common_client(service, API_VERSION, cred, region or account.region, profile))
 
     def _call(
         self,
@@ -362,7 +391,7 @@ class TencentClient:
             private_ip=(raw.get("PrivateIpAddresses") or [""])[0] or "",
             price_per_hour=price,
             currency=currency_for(account),
-            launched_at=_parse_time(raw.get("CreatedTime")),
+            launched_at=_run_start(raw),
             name=raw.get("InstanceName", ""),
             image_id=raw.get("ImageId", ""),
             key_name=key_ids[0] if key_ids else "",
