@@ -58,6 +58,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     gs.add_argument("--watchdog", action="store_true",
                     help="also install the on-instance watchdog (shuts the machine down after the idle window "
                          "even when LabGPU is not running; see docs/cli.md for what that does to the bill)")
+    gs.add_argument("--no-watchdog", action="store_true",
+                    help="remove the on-instance watchdog (the other guards stay)")
     gs.add_argument("--no-sync-before-stop", action="store_true",
                     help="do not pull checkpoints (the host's download sync pairs) before a stop")
     gs.set_defaults(func=cmd_guard_set)
@@ -329,8 +331,11 @@ def cmd_guard_set(args: argparse.Namespace) -> int:
         cfg.stop_on_process_exit = args.stop_on_exit or None
     if args.no_sync_before_stop:
         cfg.sync_before_stop = False
+    had_watchdog = bool(cfg.watchdog)
     if args.watchdog:
         cfg.watchdog = True
+    if args.no_watchdog:
+        cfg.watchdog = False
     pulls = [_parse_pull(p) for p in args.pull]
     guards.set(args.id, cfg)  # validates
     if pulls:
@@ -344,22 +349,42 @@ def cmd_guard_set(args: argparse.Namespace) -> int:
                 ss.save(SyncPair(host=args.id, local_path=local, remote_path=remote, direction=DOWN))
             print(f"Before a stop: pull {args.id}:{remote} into {local}")
     print(f"Guards of {args.id}: {_describe(cfg)}")
-    if args.watchdog:
-        from app.remote import watchdog
-
-        window = float(cfg.idle_minutes) * 60.0
-        conn = _connect(args.id)
-        try:
-            pid = watchdog.install(conn, below_pct=cfg.idle_below_pct, window_s=max(1.0, window),
-                                   interval_s=max(1.0, min(60.0, window / 5)))
-        finally:
-            conn.close()
-        print(f"Watchdog running on {args.id} (pid {pid}): it shuts the machine down after "
-              f"{cfg.idle_minutes:g} min with every GPU under {cfg.idle_below_pct:g} %.")
+    if cfg.watchdog or had_watchdog:
+        _apply_watchdog(args.id, cfg, guards)
     if entry is None:
         print(f"{args.id} is a server without a cloud API: its guards notify only (stop it yourself).")
     print("They act while LabGPU runs: the window, the tray, or `labgpu watch`.")
     return 0
+
+
+def _apply_watchdog(target: str, cfg: Any, guards: Any) -> None:
+    """The watchdog follows the guard just saved: installed anew with its window (a changed guard
+    never leaves the old window running), or removed. An install the host refuses (sudo wants a
+    password) is saved as no watchdog and raised: never reported as installed."""
+    from app.core.errors import LabGpuError
+    from app.remote import watchdog
+
+    book = watchdog.WatchdogBook.default()
+    conn = _connect(target)
+    try:
+        if not cfg.watchdog:
+            if watchdog.remove(conn):
+                print(f"Removed the watchdog on {target}: it will not shut the machine down.")
+            book.forget(target)
+            return
+        p = watchdog.params_for_guard(cfg)
+        try:
+            pid = watchdog.install_params(conn, p)
+        except LabGpuError as exc:
+            cfg.watchdog = False
+            guards.set(target, cfg)
+            book.set(target, "gone", exc.text())
+            raise
+        book.set(target, "running")
+    finally:
+        conn.close()
+    print(f"Watchdog running on {target} (pid {pid}): it shuts the machine down after "
+          f"{cfg.idle_minutes:g} min with every GPU under {cfg.idle_below_pct:g} %.")
 
 
 MSG_BAD_PULL = QT_TRANSLATE_NOOP("LabGPU", "--pull needs REMOTE=LOCAL, got {text!r}.")
@@ -394,22 +419,74 @@ def cmd_guard_ls(args: argparse.Namespace) -> int:
     for tid, cfg in guards.all().items():
         entry = ledger.get(tid)
         items.append({"id": tid, "kind": "instance" if entry else "host", "can_stop": entry is not None,
-                      "state": entry.state if entry else None, **cfg.to_json(), "watcher_pid": holder})
+                      "state": entry.state if entry else None, **cfg.to_json(), **_watchdog_fields(tid, cfg),
+                      "watcher_pid": holder})
     if args.json:
         print_json(items)
         return 0
     print_table(["ID", "KIND", "GUARDS", "ACTS"],
-                [[i["id"], i["kind"], _describe(guards.get(i["id"])),
+                [[i["id"], i["kind"], _describe(guards.get(i["id"])) + _watchdog_note(i),
                   "stop" if i["can_stop"] else "notify only"] for i in items])
     print(f"Watcher: {'process ' + str(holder) if holder else 'none running (start the app or `labgpu watch`)'}")
     return 0
 
 
+def _watchdog_fields(target: str, cfg: Any) -> dict[str, Any]:
+    """`guard ls`: the watchdog as the last connection saw it (watchdog.WatchdogBook), not the
+    guard's wish: ``watchdog`` is True only while it was last seen running and able to act."""
+    from app.remote import watchdog
+
+    seen = watchdog.WatchdogBook.default().get(target) or {}
+    state = seen.get("state") or ("unchecked" if cfg.watchdog else "none")
+    return {"watchdog": bool(cfg.watchdog) and state in ("running", "unchecked"), "watchdog_state": state,
+            "watchdog_message": seen.get("message", "")}
+
+
+def _watchdog_note(item: dict[str, Any]) -> str:
+    state = item.get("watchdog_state")
+    if state in (None, "none"):
+        return ""
+    why = item.get("watchdog_message") or ""
+    return f"; watchdog: {state}" + (f" ({why})" if why else "")
+
+
+MSG_WD_NOT_REMOVED = QT_TRANSLATE_NOOP("LabGPU", "The guards of {id} are removed, but its watchdog could not be "
+                                                 "removed: {why}")
+HINT_WD_NOT_REMOVED = QT_TRANSLATE_NOOP("LabGPU", "It may still shut the machine down after its idle window. Run "
+                                                  "`labgpu guard rm {id}` again once the host is reachable.")
+
+
 def cmd_guard_rm(args: argparse.Namespace) -> int:
-    guards, _ledger, _hosts = _stores()
+    from app.core.errors import LabGpuError
+    from app.remote import watchdog
+
+    guards, ledger, _hosts = _stores()
+    cfg = guards.get(args.id)
+    book = watchdog.WatchdogBook.default()
+    pending = book.get(args.id)
     if not guards.remove(args.id):
-        raise InputError(MSG_NO_GUARD, HINT_NO_GUARD, code="NoGuard", id=args.id)
-    print(f"Removed the guards of {args.id}")
+        if pending is None:
+            raise InputError(MSG_NO_GUARD, HINT_NO_GUARD, code="NoGuard", id=args.id)
+    else:
+        print(f"Removed the guards of {args.id}")
+    if not ((cfg is not None and cfg.watchdog) or pending is not None):
+        return 0
+    entry = ledger.get(args.id)
+    if entry is not None and entry.state == "terminated":  # the machine is gone, and its watchdog with it
+        book.forget(args.id)
+        return 0
+    try:
+        conn = _connect(args.id)
+        try:
+            watchdog.remove(conn)
+        finally:
+            conn.close()
+    except LabGpuError as exc:
+        book.set(args.id, "removal-pending", exc.text())
+        raise LabGpuError(MSG_WD_NOT_REMOVED, HINT_WD_NOT_REMOVED, code="WatchdogNotRemoved", id=args.id,
+                          why=exc.text()) from None
+    book.forget(args.id)
+    print(f"Removed the watchdog on {args.id}: it will not shut the machine down.")
     return 0
 
 
