@@ -127,6 +127,37 @@ class TencentProvider(TencentLaunch, TencentPrices):
             "Stopped, but this instance cannot stop without charging: it still bills the full hourly price. Terminate it to stop all charges.",  # noqa: E501
         )  # noqa: E501 - one string for lupdate
 
+    def stop_charging_after_os_shutdown(self, account: Account, creds: Credentials, instance_id: str) -> str | None:
+        """Settle an instance its own OS shut down (the on-instance watchdog, or `shutdown -h` in a
+        shell): Tencent leaves it STOPPED with StopChargingMode KEEP_CHARGING, so its CPU, GPU and
+        memory still bill ("No Charge when Shut Down" is chosen when the console or StopInstances
+        stops it, StoppedMode STOP_CHARGING, default KEEP_CHARGING: www.tencentcloud.com/document/
+        product/213/19922, cloud.tencent.com/document/product/213/19918, models.py StopInstancesRequest);
+        the StopInstances reference (www.tencentcloud.com/document/api/213/33235, and the doc string
+        in tencentcloud/cvm/v20170312/cvm_client.py) says it works only on RUNNING instances, and a
+        STOPPED one is refused with UnsupportedOperation.InstanceStateStopped, errorcodes.py). The
+        documented way is therefore to start it and stop it again with STOP_CHARGING (per-second
+        pay-as-you-go billing: the minute or so it runs costs far less than the hours it would bill
+        stopped).
+
+        Returns the stop's note (a template, as stop() returns) when it acted, None when there was
+        nothing to settle (not STOPPED/KEEP_CHARGING, an operation still running, or a prepaid
+        instance, whose compute is paid for anyway). Where the instance cannot stop without
+        charging, it ends STOPPED/KEEP_CHARGING again and the note says it still bills: the caller
+        calls this once per shutdown, not on every reconcile. The hook a reconcile or watcher calls
+        for a Tencent instance seen "stopped_billing" after its watchdog shut it down."""
+        raws = self._describe(account, creds, ids=[instance_id])
+        if not raws:
+            return None
+        raw = raws[0]
+        if (raw.get("InstanceState") != "STOPPED" or raw.get("StopChargingMode") != "KEEP_CHARGING"
+                or raw.get("LatestOperationState") == "OPERATING"
+                or raw.get("InstanceChargeType") in ("PREPAID", "CDHPAID")):
+            return None
+        log.info("%s: stopped by its OS with KEEP_CHARGING; starting it to stop it without charging", instance_id)
+        self.start(account, creds, instance_id)
+        return self.stop(account, creds, instance_id)
+
     def terminate(self, account: Account, creds: Credentials, instance_id: str) -> None:
         self._call(account, creds, "TerminateInstances", {"InstanceIds": [instance_id]}, state_changing=True)
         self._wait_operation(account, creds, instance_id, ("SHUTDOWN",))
