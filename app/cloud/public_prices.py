@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import json
 import logging
+import math
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -38,8 +40,17 @@ log = logging.getLogger(__name__)
 
 AZURE_PRICES_URL = "https://prices.azure.com/api/retail/prices"
 AZURE_API_VERSION = "2023-01-01-preview"
-MAX_PAGES = 50  # per query; a VM SKU in one region has a few dozen meters, so one or two pages
-TIMEOUT_S = 30.0
+# Bounds (issue 21, item 7): the answer is data from the network, so it is bounded.
+# The API pages 1,000 items (https://learn.microsoft.com/en-us/rest/api/cost-management/retail-prices/
+# azure-retail-prices: "API responses are paginated: ... returns up to 1,000 records"); a VM SKU in one
+# region has a few dozen meters, so one page. A real page of 1,000 items is about 0.6 MB.
+MAX_PAGES = 10  # per query
+MAX_TOTAL_PAGES = 500  # per refresh
+MAX_ITEMS = 5_000  # per query
+MAX_PAGE_BYTES = 8 * 1024 * 1024
+MAX_TOTAL_BYTES = 64 * 1024 * 1024  # per refresh
+TIMEOUT_S = 30.0  # one request (connect, each read)
+DEADLINE_S = 300.0  # the whole refresh: a server dripping a byte every few seconds ends here
 
 def no_public_list() -> dict[str, str]:
     """Providers with no public machine-readable price list reachable without an account, and why
@@ -63,6 +74,24 @@ class PublicRefresh:
     endpoint: str = ""
     fetched_at: datetime | None = None
     requests: int = 0
+    # prices the list gave that are not believable (≤ 0, not finite, far from the bundled price):
+    # (key, why); the bundled price is kept for those offers
+    refused: list[tuple[tuple[str, str, str], str]] = field(default_factory=list)
+
+
+@dataclass
+class _Budget:
+    """What one refresh may still spend: time to its deadline, pages, bytes."""
+
+    deadline: float  # time.monotonic() at which the refresh gives up
+    timeout: float
+    deadline_s: float = DEADLINE_S  # (for the message)
+    pages: int = 0
+    bytes: int = 0
+    clock: Callable[[], float] = time.monotonic
+
+    def left(self) -> float:
+        return self.deadline - self.clock()
 
 
 def azure_endpoint(setting: str = "") -> str:
@@ -103,12 +132,54 @@ def _fail(endpoint: str, reason: str) -> PublicPriceError:
         provider="azure", code="AzurePricesUnavailable", endpoint=endpoint, reason=reason)
 
 
-def _get_json(url: str, endpoint: str, timeout: float) -> dict[str, Any]:
-    req = urllib.request.Request(url, headers={  # noqa: S310 - http(s) only: azure_endpoint, fetch_azure_items"Accept": "application/json",
-                                               "User-Agent": "LabGPU (public price refresh)"})
+def _reject_constant(name: str) -> float:
+    raise ValueError(f"{name} is not a number")  # JSON has no NaN/Infinity; Python's json would accept them
+
+
+def _set_timeout(resp: Any, seconds: float) -> None:
+    """Bound the next socket read of `resp` (urllib's HTTPResponse over a socket) by `seconds`."""
+    sock = getattr(getattr(getattr(resp, "fp", None), "raw", None), "_sock", None)
+    if sock is not None and hasattr(sock, "settimeout"):
+        sock.settimeout(max(0.01, seconds))
+
+
+def _read_bounded(resp: Any, endpoint: str, budget: _Budget) -> bytes:
+    """The body, read as it arrives, never past MAX_PAGE_BYTES, the refresh's bytes or its deadline."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        left = budget.left()
+        if left <= 0:
+            raise _fail(endpoint, f"no complete answer within {budget.deadline_s:g} s")
+        _set_timeout(resp, min(budget.timeout, left))
+        try:
+            chunk = resp.read1(64 * 1024) if hasattr(resp, "read1") else resp.read(64 * 1024)
+        except TimeoutError:
+            if budget.left() <= 0:
+                raise _fail(endpoint, f"no complete answer within {budget.deadline_s:g} s") from None
+            raise
+        if not chunk:
+            return b"".join(chunks)
+        size += len(chunk)
+        budget.bytes += len(chunk)
+        if size > MAX_PAGE_BYTES:
+            raise _fail(endpoint, f"a page larger than {MAX_PAGE_BYTES // (1024 * 1024)} MB")
+        if budget.bytes > MAX_TOTAL_BYTES:
+            raise _fail(endpoint, f"more than {MAX_TOTAL_BYTES // (1024 * 1024)} MB in all")
+        chunks.append(chunk)
+
+
+def _get_json(url: str, endpoint: str, timeout: float, budget: _Budget | None = None) -> dict[str, Any]:
+    budget = budget or _Budget(time.monotonic() + DEADLINE_S, timeout, deadline_s=DEADLINE_S)
+    if budget.left() <= 0:
+        raise _fail(endpoint, f"no complete answer within {budget.deadline_s:g} s")
+    req = urllib.request.Request(url, headers={  # noqa: S310 - http(s) only: azure_endpoint, fetch_azure_items
+        "Accept": "application/json", "User-Agent": "LabGPU (public price refresh)"})
     try:
-        with urllib.request.urlopen(req, timeout=timeout) as resp:  # noqa: S310 - http(s) checked above
-            body = resp.read(32 * 1024 * 1024 + 1)
+        with urllib.request.urlopen(req, timeout=min(timeout, max(0.01, budget.left()))) as resp:  # noqa: S310
+            body = _read_bounded(resp, endpoint, budget)
+    except PublicPriceError:
+        raise
     except urllib.error.HTTPError as exc:
         detail = ""
         try:
@@ -116,17 +187,17 @@ def _get_json(url: str, endpoint: str, timeout: float) -> dict[str, Any]:
             err = doc.get("Error") or doc.get("error") or {}
             if isinstance(err, dict):
                 detail = str(err.get("Message") or err.get("message") or "")[:200]
-        except (ValueError, OSError, AttributeError):
+        except (ValueError, OSError, AttributeError, RecursionError):
             pass
-        raise _fail(endpoint, f"HTTP {exc.code} {exc.reason}" + (f" ({detail})" if detail else "")) from None
+        raise _fail(endpoint, f"HTTP {exc.code} {str(exc.reason)[:100]}" + (f" ({detail})" if detail else "")) from None
     except (urllib.error.URLError, OSError, TimeoutError) as exc:
+        if budget.left() <= 0:
+            raise _fail(endpoint, f"no complete answer within {budget.deadline_s:g} s") from None
         reason = getattr(exc, "reason", None) or exc
-        raise _fail(endpoint, str(reason)) from None
-    if len(body) > 32 * 1024 * 1024:
-        raise _fail(endpoint, "a page larger than 32 MB")
+        raise _fail(endpoint, str(reason)[:200]) from None
     try:
-        doc = json.loads(body)
-    except ValueError:
+        doc = json.loads(body, parse_constant=_reject_constant)
+    except (ValueError, RecursionError):
         raise _fail(endpoint, "the answer is not JSON") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("Items"), list):
         raise _fail(endpoint, "the answer has no Items list (not the Retail Prices API)")
@@ -136,9 +207,12 @@ def _get_json(url: str, endpoint: str, timeout: float) -> dict[str, Any]:
     return doc
 
 
-def fetch_azure_items(endpoint: str, region: str, sku: str, *,
-                      timeout: float = TIMEOUT_S) -> tuple[list[dict[str, Any]], int]:
-    """Every item the API lists for one region and armSkuName, following NextPageLink. (items, pages)"""
+def fetch_azure_items(endpoint: str, region: str, sku: str, *, timeout: float = TIMEOUT_S,
+                      budget: _Budget | None = None) -> tuple[list[dict[str, Any]], int]:
+    """Every item the API lists for one region and armSkuName, following NextPageLink. (items, pages)
+
+    Bounded: MAX_PAGES and MAX_ITEMS per query; the refresh's ``budget`` (deadline, pages, bytes)."""
+    budget = budget or _Budget(time.monotonic() + DEADLINE_S, timeout)
     url: str | None = _query_url(endpoint, region, sku)
     seen: set[str] = set()
     items: list[dict[str, Any]] = []
@@ -148,13 +222,18 @@ def fetch_azure_items(endpoint: str, region: str, sku: str, *,
             raise _fail(endpoint, "NextPageLink points back to a page already read")
         if pages >= MAX_PAGES:
             raise _fail(endpoint, f"more than {MAX_PAGES} pages for {sku} in {region}")
+        if budget.pages >= MAX_TOTAL_PAGES:
+            raise _fail(endpoint, f"more than {MAX_TOTAL_PAGES} pages in all")
         scheme = urllib.parse.urlsplit(url).scheme
         if scheme not in ("http", "https"):
             raise _fail(endpoint, "NextPageLink is not an http(s) URL")
         seen.add(url)
-        doc = _get_json(url, endpoint, timeout)
+        doc = _get_json(url, endpoint, timeout, budget)
         pages += 1
+        budget.pages += 1
         items.extend(i for i in doc["Items"] if isinstance(i, dict))
+        if len(items) > MAX_ITEMS:
+            raise _fail(endpoint, f"more than {MAX_ITEMS} items for {sku} in {region}")
         url = doc.get("NextPageLink") or None
     return items, pages
 
@@ -171,7 +250,7 @@ def _is_linux_hourly_usd(item: dict[str, Any], region: str, sku: str) -> bool:
 
 def _price(item: dict[str, Any]) -> float | None:
     v = item.get("retailPrice", item.get("unitPrice"))
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or not v >= 0:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or not v >= 0:
         return None
     return float(v)
 
@@ -205,11 +284,18 @@ def azure_prices(items: Sequence[dict[str, Any]], region: str, sku: str) -> tupl
 def refresh_public_prices(offers: Sequence[Offer] | None = None, *, azure_endpoint_setting: str = "",
                           paths: Any = None,
                           progress: Progress | None = None, now: datetime | None = None,
-                          timeout: float = TIMEOUT_S, save: bool = True) -> PublicRefresh:
+                          timeout: float = TIMEOUT_S, save: bool = True,
+                          deadline_s: float = DEADLINE_S) -> PublicRefresh:
     """Fetch the public prices of the Azure offers and merge them into the live cache.
 
     ``offers`` defaults to the bundled catalog (without cached live prices, so notes never pile up).
+    The whole refresh ends within ``deadline_s`` (nothing saved then); a price that is not believable
+    next to the offer's bundled one (``app.core.catalog.offer_price_problem``) is refused and named in
+    ``refused``, its bundled price kept.
     """
+    from app.core.catalog import offer_price_problem
+
+    budget = _Budget(time.monotonic() + deadline_s, timeout, deadline_s=deadline_s)
     endpoint = azure_endpoint(azure_endpoint_setting)
     if offers is None:
         from app.core.catalog import load_catalog
@@ -222,7 +308,8 @@ def refresh_public_prices(offers: Sequence[Offer] | None = None, *, azure_endpoi
     for i, offer in enumerate(azure):
         if progress:
             progress(i, total, f"{offer.region} {offer.instance_type}")
-        items, pages = fetch_azure_items(endpoint, offer.region, offer.instance_type, timeout=timeout)
+        items, pages = fetch_azure_items(endpoint, offer.region, offer.instance_type, timeout=timeout,
+                                         budget=budget)
         requests += pages
         fetched.append((offer, items))
     if progress:
@@ -237,6 +324,11 @@ def refresh_public_prices(offers: Sequence[Offer] | None = None, *, azure_endpoi
             continue
         notes = [f"public price list: Azure Retail Prices API at {host}, fetched {when:%Y-%m-%d %H:%M} UTC "
                  "(Linux, pay-as-you-go" + (", Spot" if spot is not None else "; no Spot meter listed") + ")"]
+        why = offer_price_problem(replace(offer, price_on_demand=on_demand, price_spot=spot,
+                                          price_prepaid_month=None), offer)
+        if why is not None:
+            result.refused.append((offer.key, why))
+            continue
         result.offers.append(replace(
             offer,
             price_on_demand=on_demand,
@@ -254,6 +346,8 @@ def refresh_public_prices(offers: Sequence[Offer] | None = None, *, azure_endpoi
         from app.core import live_prices
 
         live_prices.save(paths, result.offers)
-    log.info("public prices: %d Azure offers from %s (%d requests), %d without a price",
-             len(result.offers), endpoint, requests, len(result.missing))
+    for key, why in result.refused:
+        log.warning("public prices: %s refused: %s", " ".join(key), why)
+    log.info("public prices: %d Azure offers from %s (%d requests), %d without a price, %d refused",
+             len(result.offers), endpoint, requests, len(result.missing), len(result.refused))
     return result

@@ -376,9 +376,11 @@ def _consider(offer: Offer, a: AdvisorAnswers, vram: VramEstimate, need: float,
 
     # Step 2: budget model → the cost that ranks.
     cur = offer.currency
-    od = offer.price_on_demand
-    spot = offer.price_spot
-    month = offer.price_prepaid_month
+    # a price that is not a positive finite number is no price (a broken or hostile list said 0 or ∞):
+    # it must never rank an offer first as "free"
+    od = offer.price_on_demand if _finite_positive(offer.price_on_demand) else None
+    spot = offer.price_spot if _finite_positive(offer.price_spot) else None
+    month = offer.price_prepaid_month if _finite_positive(offer.price_prepaid_month) else None
     overhead = 1.0 + a.spot_overhead_pct / 100.0
     hourly_rate: float | None  # CNY per instance-hour of useful work
     cost: float | None

@@ -71,7 +71,7 @@ __all__ = [
     "RowError", "filter_mask", "filter_offers", "gpu_matches", "hourly_price", "in_currency", "load_catalog",
     "load_gpus", "load_offers", "merge_live", "offer_matches", "offer_to_dict", "parse_gpu_row",
     "parse_offer_row", "price_age", "price_per_gpu_hour", "price_per_tflop_hour", "sort_offers", "sort_order",
-    "sort_value",
+    "sort_value", "PLAUSIBLE_FACTOR", "offer_price_problem", "price_problem",
 ]
 
 log = logging.getLogger(__name__)
@@ -312,11 +312,56 @@ def _load_live(paths: Any, problems: list[str]) -> list[Offer]:
         return []
 
 
+# A fetched price is data from the network: one that is not a positive finite number, or more than
+# PLAUSIBLE_FACTOR times off the bundled price of the same offer (in the same currency), is refused
+# and the bundled price kept, so a hostile or broken price list cannot make an offer "free" (ranked
+# first by the advisor) or infinitely dear. Real moves are far smaller: spot prices move within a few
+# times of the on-demand price, list prices by tens of percent.
+PLAUSIBLE_FACTOR = 20.0
+
+
+def price_problem(price: float | None, reference: float | None) -> str | None:
+    """Why `price` (per hour) is not believable next to `reference` (the bundled price), or None."""
+    if price is None:
+        return None
+    if isinstance(price, bool) or not isinstance(price, (int, float)) or not math.isfinite(price) or price <= 0:
+        return f"{price!r} is not a price"
+    if (reference is not None and math.isfinite(reference) and reference > 0
+            and not reference / PLAUSIBLE_FACTOR <= price <= reference * PLAUSIBLE_FACTOR):
+        return f"{price:g} is more than {PLAUSIBLE_FACTOR:g} times off the bundled price {reference:g}"
+    return None
+
+
+def offer_price_problem(live: Offer, bundled: Offer | None) -> str | None:
+    """The first implausible price of a fetched offer (on-demand, spot, prepaid month), named."""
+    same = bundled is not None and bundled.currency == live.currency
+    ref_od = bundled.price_on_demand if same and bundled is not None else None
+    ref_spot = (bundled.price_spot or bundled.price_on_demand) if same and bundled is not None else None
+    ref_month = bundled.price_prepaid_month if same and bundled is not None else None
+    for kind, value, ref in (("on-demand", live.price_on_demand, ref_od), ("spot", live.price_spot, ref_spot),
+                             ("prepaid month", live.price_prepaid_month, ref_month)):
+        why = price_problem(value, ref)
+        if why is not None:
+            return f"{kind} {why} ({live.currency})"
+    return None
+
+
 def merge_live(bundled: Sequence[Offer], live: Sequence[Offer],
-               gpus: dict[str, GpuSpec]) -> tuple[list[Offer], int]:
-    """Live offers replace bundled ones with the same key (in place, keeping order); others append."""
+               gpus: dict[str, GpuSpec], problems: list[str] | None = None) -> tuple[list[Offer], int]:
+    """Live offers replace bundled ones with the same key (in place, keeping order); others append.
+    A live offer with an implausible price (``offer_price_problem``) is refused: the bundled one stays,
+    and the refusal is named in ``problems``."""
     by_key: dict[tuple[str, str, str], Offer] = {}
+    bundled_by_key = {o.key: o for o in bundled}
+    refused = 0
     for o in live:
+        why = offer_price_problem(o, bundled_by_key.get(o.key))
+        if why is not None:
+            refused += 1
+            if problems is not None:
+                problems.append(f"live price refused: {' '.join(o.key)}: {why}; "
+                                + ("bundled price shown" if o.key in bundled_by_key else "offer not shown"))
+            continue
         if o.fp16_tflops is None and o.gpu_model in gpus:
             o = replace(o, fp16_tflops=gpus[o.gpu_model].fp16_tflops)
         if not o.live:
@@ -326,7 +371,7 @@ def merge_live(bundled: Sequence[Offer], live: Sequence[Offer],
     for o in bundled:
         merged.append(by_key.pop(o.key, o))
     merged.extend(by_key.values())
-    return merged, len(live)
+    return merged, len(live) - refused
 
 
 def load_catalog(paths: Any = None, *, offers_path: Path | None = None,
@@ -343,7 +388,7 @@ def load_catalog(paths: Any = None, *, offers_path: Path | None = None,
     if include_live:
         live = _load_live(paths, problems)
         if live:
-            offers, live_count = merge_live(offers, live, gpus)
+            offers, live_count = merge_live(offers, live, gpus, problems)
     for p in problems:
         log.warning("catalog: %s", p)
     return CatalogLoad(offers, gpus, problems, live_count)
