@@ -8,11 +8,12 @@ import threading
 import traceback
 from types import TracebackType
 
-from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from app.core.damage import DamageNotice
 from app.core.errors import LabGpuError
+from app.ui.shared.plain import cap
 
 log = logging.getLogger(__name__)
 
@@ -66,12 +67,15 @@ class ErrorReporter(QObject):
         box = QMessageBox(self.parent_widget)
         box.setIcon(QMessageBox.Icon.Warning)
         box.setWindowTitle(self.tr("LabGPU — something went wrong"))
-        box.setText(message)
+        # An error's words may come from a host or a cloud (nvidia-smi's line, an SSH banner, a file
+        # name): plain text, capped, so markup is shown as typed and never loads or links anything.
+        box.setTextFormat(Qt.TextFormat.PlainText)
+        box.setText(cap(message))
         if not isinstance(exc, LabGpuError):
             hint = self.tr("This is a bug in LabGPU. The details are in the log file; "
                            "the app keeps running.")
         if hint:
-            box.setInformativeText(hint)
+            box.setInformativeText(cap(hint))
         box.setStandardButtons(QMessageBox.StandardButton.Ok)
         self._open = box
         self.shown.emit(key)
@@ -125,8 +129,9 @@ class ErrorReporter(QObject):
         box = QMessageBox(self.parent_widget)
         box.setIcon(QMessageBox.Icon.Warning)
         box.setWindowTitle(self.tr("LabGPU — damaged data set aside"))
-        box.setText(message)
-        box.setInformativeText(hint)
+        box.setTextFormat(Qt.TextFormat.PlainText)  # a file name or a reason is data
+        box.setText(cap(message))
+        box.setInformativeText(cap(hint))
         box.setStandardButtons(QMessageBox.StandardButton.Ok)
         self._open = box
         self.shown.emit(key)

@@ -30,6 +30,7 @@ from app.core.i18n import QT_TRANSLATE_NOOP, join_names
 from app.ui import i18n
 from app.ui.context import AppContext
 from app.ui.main_window import PAGES
+from app.ui.shared.plain import PlainLabel
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +102,7 @@ def apply_language(ctx: AppContext, language: str) -> None:
 
 
 def _wrapped(text: str = "") -> QLabel:
-    label = QLabel(text)
+    label = PlainLabel(text)
     label.setWordWrap(True)
     return label
 
@@ -125,7 +126,7 @@ class FirstRunDialog(QDialog):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(24, 20, 24, 16)
         outer.setSpacing(10)
-        self.step_label = QLabel(self)
+        self.step_label = PlainLabel(self)
         self.step_label.setObjectName("firstRunStep")
         self.step_label.setStyleSheet("color: palette(dark);")
         outer.addWidget(self.step_label)
@@ -153,7 +154,7 @@ class FirstRunDialog(QDialog):
         self.next_button.setDefault(True)
 
     def _title(self, parent: QWidget) -> QLabel:
-        label = QLabel(parent)
+        label = PlainLabel(parent)
         label.setStyleSheet("font-size: 20px; font-weight: 600;")
         label.setWordWrap(True)
         return label
@@ -167,7 +168,7 @@ class FirstRunDialog(QDialog):
         layout.addWidget(self.welcome_title)
         layout.addWidget(self.welcome_text)
         layout.addSpacing(8)
-        layout.addWidget(QLabel("语言 / Language", page))
+        layout.addWidget(PlainLabel("语言 / Language", page))
         row = QHBoxLayout()
         self.language_group = QButtonGroup(page)
         self.language_group.setExclusive(True)
@@ -239,7 +240,7 @@ class FirstRunDialog(QDialog):
         for page_id, _module, _cls, _title in PAGES:
             if page_id not in PAGE_LINES or (known is not None and page_id not in known):
                 continue
-            name = QLabel(page)
+            name = PlainLabel(page)
             name.setStyleSheet("font-weight: 600;")
             line = _wrapped()
             button = QPushButton(page)

@@ -11,7 +11,6 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
-    QLabel,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -19,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from app.ui import i18n, theme
 from app.ui.context import AppContext
+from app.ui.shared.plain import PlainLabel
 
 FIELD_MIN_WIDTH = 200
 FIELD_MAX_WIDTH = 340  # fields of the forms: wide enough for their longest choice, no wider
@@ -36,7 +36,7 @@ class SettingsPage(QWidget):
         s = ctx.settings
         outer = QVBoxLayout(self)
         outer.setContentsMargins(24, 20, 24, 20)
-        title = QLabel(self.tr("Settings"))
+        title = PlainLabel(self.tr("Settings"))
         title.setStyleSheet("font-size: 20px; font-weight: 600;")
         outer.addWidget(title)
 
@@ -95,7 +95,7 @@ class SettingsPage(QWidget):
         for label, path in ((self.tr("Settings:"), p.config_dir), (self.tr("Data:"), p.data_dir),
                             (self.tr("Logs:"), p.log_dir)):
             row = QHBoxLayout()
-            text = QLabel(str(path))
+            text = PlainLabel(str(path))
             text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             row.addWidget(text, 1)
             button = QPushButton(self.tr("Open"))
@@ -103,7 +103,7 @@ class SettingsPage(QWidget):
             row.addWidget(button)
             fform.addRow(label, row)
         outer.addWidget(files)
-        self.saved_label = QLabel("")
+        self.saved_label = PlainLabel("")
         self.saved_label.setStyleSheet("color: palette(mid);")
         outer.addWidget(self.saved_label)
         outer.addStretch(1)
@@ -130,11 +130,11 @@ class SettingsPage(QWidget):
         self.on_idle_combo.addItem(self.tr("notify me"), "notify")
         self.on_idle_combo.addItem(self.tr("pull checkpoints, then stop it"), "stop")
         self.on_idle_combo.setCurrentIndex(max(0, self.on_idle_combo.findData(s.guard_on_idle)))
-        idle.addWidget(QLabel(self.tr("every GPU below"), box))
+        idle.addWidget(PlainLabel(self.tr("every GPU below"), box))
         idle.addWidget(self.idle_pct_spin)
-        idle.addWidget(QLabel(self.tr("for"), box))
+        idle.addWidget(PlainLabel(self.tr("for"), box))
         idle.addWidget(self.idle_min_spin)
-        idle.addWidget(QLabel("→", box))
+        idle.addWidget(PlainLabel("→", box))
         self.on_idle_combo.setMaximumWidth(FIELD_MAX_WIDTH)
         idle.addWidget(self.on_idle_combo)
         idle.addStretch(1)
@@ -142,7 +142,7 @@ class SettingsPage(QWidget):
         for w in (self.idle_pct_spin, self.idle_min_spin):
             w.editingFinished.connect(self._on_guard_defaults_edited)
         self.on_idle_combo.currentIndexChanged.connect(self._on_guard_defaults_edited)
-        note = QLabel(self.tr("Servers of the Hosts page have no cloud API: their guards only notify."), box)
+        note = PlainLabel(self.tr("Servers of the Hosts page have no cloud API: their guards only notify."), box)
         note.setWordWrap(True)
         note.setStyleSheet("color: palette(mid);")
         form.addRow("", note)
@@ -157,7 +157,7 @@ class SettingsPage(QWidget):
         self.login_check.setChecked(bool(s.start_at_login))
         self.login_check.toggled.connect(self._on_login_check_toggled)
         form.addRow("", self.login_check)
-        self.login_label = QLabel(box)
+        self.login_label = PlainLabel(box)
         self.login_label.setObjectName("startAtLoginNote")
         self.login_label.setWordWrap(True)
         self.login_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

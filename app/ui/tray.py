@@ -17,6 +17,7 @@ TaskRunner task; events from worker threads reach the tray through a queued Qt s
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -108,6 +109,10 @@ class CostTray(QObject):
         self.stopping: set[str] = set()
         self.relaunch_offer: Any = None
         self.guards_elsewhere: int | None = None  # pid of the LabGPU that applies the guards, if not us
+        self.guards_elsewhere_kind = ""  # "watch" | "tray" | "window" | "" (unknown)
+        self.guards_here = False  # this LabGPU applies the guards
+        self.blind: dict[str, str] = {}  # target → why its idle guard cannot see the GPUs (from the watcher)
+        self.stop_pending: dict[str, str] = {}  # target → the escalated "could not stop" message
         self.relaunch_label = ""
         self._last_click: Callable[[], None] | None = None
         self._dialogs: list[QWidget] = []
@@ -243,9 +248,30 @@ class CostTray(QObject):
             err.setToolTip(plain_tooltip(self.load_error))
             err.setEnabled(False)
         if self.guards_elsewhere is not None:
-            other = m.addAction(self.tr("Guards are applied by another LabGPU (process {pid})").format(
-                pid=self.guards_elsewhere if self.guards_elsewhere > 0 else "?"))
+            pid = self.guards_elsewhere if self.guards_elsewhere > 0 else "?"
+            who = {"watch": self.tr("labgpu watch"), "tray": self.tr("the tray"),
+                   "window": self.tr("the LabGPU window")}.get(self.guards_elsewhere_kind)
+            if who:
+                text = self.tr("Guards are applied by {who} (process {pid}); this LabGPU takes over when it "
+                               "ends").format(who=who, pid=pid)
+            else:
+                text = self.tr("Guards are applied by another LabGPU (process {pid})").format(pid=pid)
+            other = m.addAction(text)
+            other.setObjectName("guardsElsewhere")
             other.setEnabled(False)
+        elif self.guards_here:
+            here = m.addAction(self.tr("Guards are applied here (process {pid})").format(pid=os.getpid()))
+            here.setObjectName("guardsHere")
+            here.setEnabled(False)
+        for target, why in sorted(self.stop_pending.items()):
+            pending = m.addAction(self.tr("{id}: NOT stopped yet — still billing").format(id=target))
+            pending.setObjectName(f"stopPending:{target}")
+            pending.setToolTip(why)
+            pending.setEnabled(False)
+        for target, why in sorted(self.blind.items()):
+            blind = m.addAction(self.tr("{id}: idle guard blind — {why}").format(id=target, why=why[:120]))
+            blind.setObjectName(f"blind:{target}")
+            blind.setEnabled(False)
         if self.relaunch_offer is not None:
             m.addSeparator()
             re = m.addAction(self.tr("Relaunch {what}…").format(what=self.relaunch_label))
@@ -372,12 +398,25 @@ class CostTray(QObject):
             self.notify(self.tr("{id} is being reclaimed").format(id=target),
                         message + "\n" + self.tr("Click to relaunch the same offer."), critical=True,
                         on_click=self.relaunch if offer is not None else None)
+        elif kind in ("blind", "sighted"):
+            why = detail.get("why") if isinstance(detail, dict) else None
+            if kind == "blind":
+                self.blind[target] = str(why or message)
+            else:
+                self.blind.pop(target, None)
+            self._build_menu()
+            self.notify(self.tr("Guard: {id}").format(id=target), message, on_click=self.open_window)
         elif kind in ("stop-failed", "stop-refused", "terminate-failed"):  # still billing: told once, critical
+            if kind == "stop-failed":
+                self.stop_pending[target] = message
+                self._build_menu()
             self.notify(self.tr("Guard could not stop {id}").format(id=target), message, critical=True,
                         on_click=self.open_window)
         else:
             self.notify(self.tr("Guard: {id}").format(id=target), message, critical=kind.endswith("stop"),
                         on_click=self.open_window)
+        if kind in ("stopped", "terminated") and self.stop_pending.pop(target, None) is not None:
+            self._build_menu()
         if kind in ("stopped", "terminated", "idle-stop", "budget-stop", "max-runtime", "process-exit"):
             self.refresh()
 
@@ -527,13 +566,24 @@ class TrayShell(QObject):
         try:
             from app.ui.monitor.watch_service import watch_service
 
-            svc = watch_service(self.ctx)
+            svc = watch_service(self.ctx, kind="tray" if self.window is None else "window")
             svc.event.connect(self.tray.show_event)
+            svc.state_changed.connect(self._on_guards_taken_over, Qt.ConnectionType.QueuedConnection)
             if not svc.start():
                 self.tray.guards_elsewhere = svc.holder or -1
-                self.tray._build_menu()
+                self.tray.guards_elsewhere_kind = svc.holder_kind
+            else:
+                self.tray.guards_here = True
+            self.tray._build_menu()
         except Exception:  # noqa: BLE001 - the tray and the window work without guards; say so in the log
             log.exception("the guards could not start")
+
+    @Slot()
+    def _on_guards_taken_over(self) -> None:
+        """The other watcher ended and this LabGPU applies the guards now."""
+        self.tray.guards_elsewhere, self.tray.guards_elsewhere_kind = None, ""
+        self.tray.guards_here = True
+        self.tray._build_menu()
 
     @Slot()
     def show_window(self) -> None:

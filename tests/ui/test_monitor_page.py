@@ -282,7 +282,9 @@ def test_tuning_hint_shown_once_per_run_and_dismissible(qtbot, ctx):
     assert page.hints_box.isVisible()
     assert [h.id for _host, h in page.hints] == ["low-utilization"]
     row = page.hints_box.findChild(object, "hint:lab-a:low-utilization")
-    assert "batch" in row.findChildren(type(page.status_label))[0].text()
+    from PySide6.QtWidgets import QLabel
+
+    assert "batch" in row.findChildren(QLabel)[0].text()
     from PySide6.QtWidgets import QPushButton
 
     row.findChild(QPushButton, "dismissHint").click()

@@ -37,6 +37,7 @@ from app.ui.advisor.result import AdvisorResultPanel
 from app.ui.advisor.wizard import check_value, checked_value, form_layout, radio_group, step_page
 from app.ui.context import AppContext
 from app.ui.shared.estimator import SETTINGS_KEY
+from app.ui.shared.plain import PlainLabel, esc, rich_label
 from app.ui.tasks import Task
 
 log = logging.getLogger(__name__)
@@ -99,7 +100,7 @@ class AdvisorPage(QWidget):
     def _build(self) -> None:
         outer = QVBoxLayout(self)
         outer.setContentsMargins(24, 16, 24, 12)
-        title = QLabel(self.tr("Which GPU, where, and what will it cost?"), self)
+        title = PlainLabel(self.tr("Which GPU, where, and what will it cost?"), self)
         title.setStyleSheet("font-size: 20px; font-weight: 600;")
         outer.addWidget(title)
 
@@ -109,7 +110,7 @@ class AdvisorPage(QWidget):
         names = [self.tr("1 Task"), self.tr("2 Budget"), self.tr("3 Data"), self.tr("4 Framework"),
                  self.tr("5 Scale"), self.tr("Result")]
         for name in names:
-            lab = QLabel(name, self)
+            lab = PlainLabel(name, self)
             lab.setAlignment(Qt.AlignmentFlag.AlignCenter)
             lab.setMinimumWidth(90)
             self.step_labels.append(lab)
@@ -127,7 +128,7 @@ class AdvisorPage(QWidget):
         outer.addWidget(self.stack, 1)
 
         buttons = QHBoxLayout()
-        self.status_label = QLabel(self)
+        self.status_label = PlainLabel(self)
         self.status_label.setObjectName("advisorStatus")
         self.status_label.setStyleSheet("color: palette(mid);")
         buttons.addWidget(self.status_label, 1)
@@ -178,7 +179,7 @@ class AdvisorPage(QWidget):
         self.workload_combo.addItem(self.tr("Inference only (fp16)"), "inference")
         form.addRow(self.tr("&Workload:"), self.workload_combo)
         lay.addLayout(form)
-        self.vram_label = QLabel(page)
+        self.vram_label = rich_label(parent=page)  # markup the UI composes; values escaped
         self.vram_label.setObjectName("vramEstimate")
         self.vram_label.setWordWrap(True)
         self.vram_label.setStyleSheet("background: palette(alternate-base); padding: 8px; "
@@ -249,7 +250,7 @@ class AdvisorPage(QWidget):
             self.country_combo.addItem(names.get(code, code), code)
         form.addRow(self.tr("Data must stay &in:"), self.country_combo)
         lay.addLayout(form)
-        self.country_hint = QLabel(self.tr("Sensitive data usually must stay in one country: choose it "
+        self.country_hint = PlainLabel(self.tr("Sensitive data usually must stay in one country: choose it "
                                            "above (for example China (mainland))."), page)
         self.country_hint.setObjectName("countryHint")
         self.country_hint.setWordWrap(True)
@@ -257,7 +258,7 @@ class AdvisorPage(QWidget):
         lay.addWidget(self.country_hint)
         self.sensitive_check.toggled.connect(self._on_data_inputs_changed)
         self.country_combo.currentIndexChanged.connect(self._on_data_inputs_changed)
-        note = QLabel(self.tr("Regions whose country LabGPU does not know are left out when a country is "
+        note = PlainLabel(self.tr("Regions whose country LabGPU does not know are left out when a country is "
                               "required. Hong Kong counts separately from mainland China."), page)
         note.setWordWrap(True)
         note.setStyleSheet("color: palette(mid);")
@@ -273,7 +274,7 @@ class AdvisorPage(QWidget):
             ("jax", self.tr("&JAX"), self.tr("Best on Ampere or newer (A100, A10, L4, H100): bf16 and "
                                              "fast XLA kernels. Older GPUs are ranked lower.")),
         ], "framework")
-        note = QLabel(self.tr("vGPU and fractional-GPU offers are left out for training whatever the "
+        note = PlainLabel(self.tr("vGPU and fractional-GPU offers are left out for training whatever the "
                               "framework."), page)
         note.setWordWrap(True)
         note.setStyleSheet("color: palette(mid);")
@@ -514,7 +515,7 @@ class AdvisorPage(QWidget):
         else:
             head = self.tr("About %1 GB of GPU memory: more than most single GPUs, so choose several "
                            "GPUs (with FSDP / ZeRO-3) in step 5.").replace("%1", f"{v.gb:.0f}")
-        self.vram_label.setText("<b>" + head + "</b><br>" + "<br>".join(v.breakdown))
+        self.vram_label.setText("<b>" + esc(head) + "</b><br>" + "<br>".join(esc(b) for b in v.breakdown))
 
     # --- catalog and result ---------------------------------------------------------------------
 

@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
     QHeaderView,
-    QLabel,
     QScrollArea,
     QSplitter,
     QTableWidget,
@@ -29,6 +28,7 @@ from app.core.currency import convert, format_money
 from app.core.models import PROVIDERS, Offer
 from app.ui.context import AppContext
 from app.ui.shared.estimator import EstimatorWidget
+from app.ui.shared.plain import PlainLabel, plain_tooltip
 from app.ui.widgets import remember_splitter
 
 OfferKey = tuple[str, str, str]
@@ -44,7 +44,7 @@ class AdvisorResultPanel(QWidget):
         self.offer_of = offer_of
         lay = QVBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
-        self.summary_label = QLabel(self)
+        self.summary_label = PlainLabel(self)
         self.summary_label.setObjectName("advisorSummary")
         self.summary_label.setWordWrap(True)
         self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -120,14 +120,14 @@ class AdvisorResultPanel(QWidget):
                 cell = QTableWidgetItem(text)
                 cell.setData(Qt.ItemDataRole.UserRole, item.key)
                 if col == 4:
-                    cell.setToolTip(text)
+                    cell.setToolTip(plain_tooltip(text))
                 self.ranked_table.setItem(row, col, cell)
         self.ranked_table.resizeRowsToContents()
         self.excluded_table.setRowCount(len(r.excluded))
         for row, (key, reason) in enumerate(r.excluded):
             self.excluded_table.setItem(row, 0, QTableWidgetItem(self._offer_label(key, one_line=True)))
             cell = QTableWidgetItem(reason)
-            cell.setToolTip(reason)
+            cell.setToolTip(plain_tooltip(reason))
             self.excluded_table.setItem(row, 1, cell)
         self.result_tabs.setTabText(1, QCoreApplication.translate("AdvisorPage", "Left out, and why (%1)")
                                     .replace("%1", str(len(r.excluded))))

@@ -3,18 +3,20 @@ radio buttons with help lines, and reading or setting the value a group has chec
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QButtonGroup, QFormLayout, QLabel, QRadioButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QButtonGroup, QFormLayout, QRadioButton, QVBoxLayout, QWidget
+
+from app.ui.shared.plain import PlainLabel
 
 
 def step_page(parent: QWidget, heading: str, intro: str) -> tuple[QWidget, QVBoxLayout]:
     page = QWidget(parent)
     lay = QVBoxLayout(page)
     lay.setContentsMargins(0, 8, 0, 0)
-    h = QLabel(heading, page)
+    h = PlainLabel(heading, page)
     h.setStyleSheet("font-size: 16px; font-weight: 600;")
     lay.addWidget(h)
     if intro:
-        i = QLabel(intro, page)
+        i = PlainLabel(intro, page)
         i.setWordWrap(True)
         i.setStyleSheet("color: palette(mid);")
         lay.addWidget(i)
@@ -38,7 +40,7 @@ def radio_group(parent: QWidget, lay: QVBoxLayout, options: list[tuple[str, str,
         group.addButton(rb, i)
         lay.addWidget(rb)
         if help_text:
-            hl = QLabel(help_text, parent)
+            hl = PlainLabel(help_text, parent)
             hl.setWordWrap(True)
             hl.setStyleSheet("color: palette(mid); margin-left: 24px;")
             lay.addWidget(hl)

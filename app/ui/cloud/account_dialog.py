@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QVBoxLayout,
     QWidget,
@@ -27,6 +26,7 @@ from app.core import providers
 from app.core.i18n import translate
 from app.ui import theme
 from app.ui.cloud import cloud_service, error_sentence
+from app.ui.shared.plain import PlainLabel
 
 
 class AccountDialog(QDialog):
@@ -59,9 +59,9 @@ class AccountDialog(QDialog):
         self.name_edit = QLineEdit(self)
         self.region_combo = QComboBox(self)
         self.region_combo.setEditable(True)
-        self.key_label = QLabel(self)
+        self.key_label = PlainLabel(self)
         self.key_edit = QLineEdit(self)
-        self.secret_label = QLabel(self)
+        self.secret_label = PlainLabel(self)
         self.secret_edit = QLineEdit(self)
         self.secret_edit.setEchoMode(QLineEdit.EchoMode.Password)
         self.show_secret = QCheckBox(self.tr("Show"), self)
@@ -70,7 +70,7 @@ class AccountDialog(QDialog):
                 QLineEdit.EchoMode.Normal if on else QLineEdit.EchoMode.Password
             )
         )
-        self.token_label = QLabel(self)
+        self.token_label = PlainLabel(self)
         self.token_edit = QLineEdit(self)
         self.token_edit.setEchoMode(QLineEdit.EchoMode.Password)
         self.intl_check = QCheckBox(self)  # the provider's alternative site (spec.alt_endpoint)
@@ -90,14 +90,14 @@ class AccountDialog(QDialog):
         form.addRow("", self.intl_check)
         form.addRow(self.tr("Custom endpoint"), self.endpoint_edit)
         layout.addLayout(form)
-        self.note_label = QLabel(
+        self.note_label = PlainLabel(
             self.tr("Secrets are kept only in the system keyring; LabGPU's files keep the account's name."),
             self,
         )
         self.note_label.setWordWrap(True)
         self.note_label.setStyleSheet(f"color: {theme.css('muted')};")
         layout.addWidget(self.note_label)
-        self.error_label = QLabel(self)
+        self.error_label = PlainLabel(self)
         self.error_label.setObjectName("errorLabel")
         self.error_label.setWordWrap(True)
         self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

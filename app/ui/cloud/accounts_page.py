@@ -15,7 +15,6 @@ from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QHBoxLayout,
-    QLabel,
     QMenu,
     QMessageBox,
     QPushButton,
@@ -30,6 +29,7 @@ from app.core import providers
 from app.core.i18n import join_names, translate
 from app.ui import theme
 from app.ui.cloud import cloud_service, cloud_settings, error_sentence, provider_name, remember
+from app.ui.shared.plain import PlainLabel, plain_box, plain_tooltip
 from app.ui.widgets import configure_record_table
 
 
@@ -58,10 +58,10 @@ class AccountsPage(QWidget):
     def _build(self) -> None:
         layout = QVBoxLayout(self)
         layout.setContentsMargins(16, 16, 16, 16)
-        title = QLabel(self.tr("Cloud accounts"), self)
+        title = PlainLabel(self.tr("Cloud accounts"), self)
         title.setStyleSheet("font-size: 18px; font-weight: 600;")
         layout.addWidget(title)
-        self.keyring_banner = QLabel(self)
+        self.keyring_banner = PlainLabel(self)
         self.keyring_banner.setObjectName("keyringBanner")
         self.keyring_banner.setWordWrap(True)
         self.keyring_banner.setStyleSheet(
@@ -123,12 +123,12 @@ class AccountsPage(QWidget):
         self.table.itemSelectionChanged.connect(self._update_buttons)
         self.table.doubleClicked.connect(lambda _i: self._on_edit_button_clicked())
         layout.addWidget(self.table, 1)
-        self.result_label = QLabel(self)
+        self.result_label = PlainLabel(self)
         self.result_label.setObjectName("testResult")
         self.result_label.setWordWrap(True)
         self.result_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.result_label)
-        self.empty_label = QLabel(
+        self.empty_label = PlainLabel(
             self.tr(
                 "No cloud account yet. Add one with your {clouds} keys, or import the keys their own "
                 "command-line tools already keep on this computer (Import)."
@@ -205,7 +205,7 @@ class AccountsPage(QWidget):
                 item.setData(Qt.ItemDataRole.UserRole, acc.name)
                 if col == 6 and ok is not None:
                     item.setForeground(theme.color("ok" if ok else "error"))
-                    item.setToolTip(sentence)
+                    item.setToolTip(plain_tooltip(sentence))
                 self.table.setItem(row, col, item)
             if acc.name == selected:
                 self.table.selectRow(row)
@@ -286,7 +286,7 @@ class AccountsPage(QWidget):
         box.finished.connect(
             lambda result: self._remove_confirmed(name) if result == QMessageBox.StandardButton.Yes else None
         )
-        self._dialog = box
+        self._dialog = plain_box(box)  # the account's name is data
         box.finished.connect(box.deleteLater)
         box.open()
 

@@ -13,7 +13,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
@@ -22,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.cloud import cloud_service, error_sentence
+from app.ui.shared.plain import PlainLabel
 
 
 class AuditDialog(QDialog):
@@ -51,7 +51,7 @@ class AuditDialog(QDialog):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
         layout.addWidget(self.table, 1)
-        self.status_label = QLabel(self)
+        self.status_label = PlainLabel(self)
         self.status_label.setWordWrap(True)
         self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.status_label)

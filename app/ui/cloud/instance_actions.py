@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QLineEdit, QVBo
 
 from app.ui import theme
 from app.ui.cloud import cloud_service, error_sentence
+from app.ui.shared.plain import PlainLabel
 
 
 class TerminateConfirmDialog(QDialog):
@@ -27,7 +28,7 @@ class TerminateConfirmDialog(QDialog):
         self.setWindowTitle(self.tr("Terminate {id}?").format(id=instance_id))
         layout = QVBoxLayout(self)
         if refusal:  # Stop on an instance the cloud will not stop (AWS: a one-time spot instance)
-            why = QLabel(
+            why = PlainLabel(
                 self.tr(
                     "{id} cannot be stopped ({reason}). Terminating it is the only way to end its bill, "
                     "and it deletes its disk: pull what you need from it first."
@@ -38,7 +39,7 @@ class TerminateConfirmDialog(QDialog):
             why.setWordWrap(True)
             why.setStyleSheet(f"color: {theme.css('warning')}; font-weight: 600;")
             layout.addWidget(why)
-        text = QLabel(
+        text = PlainLabel(
             self.tr(
                 "Terminating {id} ({detail}) deletes the instance and its system disk; data on it "
                 "is lost. Billing stops."
@@ -47,7 +48,7 @@ class TerminateConfirmDialog(QDialog):
         )
         text.setWordWrap(True)
         layout.addWidget(text)
-        layout.addWidget(QLabel(self.tr("Type the instance id to confirm:"), self))
+        layout.addWidget(PlainLabel(self.tr("Type the instance id to confirm:"), self))
         self.id_edit = QLineEdit(self)
         self.id_edit.setPlaceholderText(instance_id)
         layout.addWidget(self.id_edit)

@@ -15,12 +15,13 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
-from PySide6.QtWidgets import QCheckBox, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QPushButton, QVBoxLayout, QWidget
 
 from app.ui import theme
 from app.ui.cloud import cloud_service, duration, error_sentence, money
 from app.ui.cloud.instance_actions import InstanceActions, TerminateConfirmDialog
 from app.ui.cloud.instances_table import COLUMNS, fill_rows, fit, fit_if_cut, make_table, state_title
+from app.ui.shared.plain import PlainLabel
 from app.ui.widgets import FlowLayout
 
 __all__ = ["InstancesPage", "TerminateConfirmDialog", "state_title"]
@@ -71,10 +72,10 @@ class InstancesPage(InstanceActions, QWidget):
     def _build(self) -> None:
         layout = QVBoxLayout(self)
         layout.setContentsMargins(16, 16, 16, 16)
-        title = QLabel(self.tr("Instances"), self)
+        title = PlainLabel(self.tr("Instances"), self)
         title.setStyleSheet("font-size: 18px; font-weight: 600;")
         layout.addWidget(title)
-        self.summary_label = QLabel(self)
+        self.summary_label = PlainLabel(self)
         self.summary_label.setObjectName("billingSummary")
         self.summary_label.setStyleSheet("font-size: 14px;")
         layout.addWidget(self.summary_label)
@@ -121,7 +122,7 @@ class InstancesPage(InstanceActions, QWidget):
         self.table = make_table(self)
         self.table.itemSelectionChanged.connect(self._update_buttons)
         layout.addWidget(self.table, 1)
-        self.empty_label = QLabel(
+        self.empty_label = PlainLabel(
             self.tr(
                 "No LabGPU instance. Launch one from an offer (Offers page) or with "
                 "Launch…; instances LabGPU launched elsewhere appear here too."
@@ -130,12 +131,12 @@ class InstancesPage(InstanceActions, QWidget):
         )
         self.empty_label.setWordWrap(True)
         layout.addWidget(self.empty_label)
-        self.status_label = QLabel(self)
+        self.status_label = PlainLabel(self)
         self.status_label.setObjectName("instancesStatus")
         self.status_label.setWordWrap(True)
         self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.status_label)
-        self.sync_label = QLabel(self)
+        self.sync_label = PlainLabel(self)
         self.sync_label.setObjectName("syncLabel")
         self.sync_label.setWordWrap(True)
         self.sync_label.setStyleSheet(f"color: {theme.css('muted')};")

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QTableWidget, QTableWidgetItem, QWidget
 
 from app.ui.cloud import money, provider_name
 from app.ui.shared.fit_columns import fit_columns, refit
+from app.ui.shared.plain import plain_tooltip
 from app.ui.widgets import configure_record_table
 
 COLUMNS = ("id", "account", "type", "zone", "state", "billing", "ip", "uptime", "price", "cost",
@@ -73,7 +74,7 @@ def make_table(parent: QWidget) -> QTableWidget:
     for c, label in enumerate(labels):
         item = table.horizontalHeaderItem(c)
         if item is not None:
-            item.setToolTip(label)
+            item.setToolTip(plain_tooltip(label))
     configure_record_table(table)
     fit_columns(table, ELIDED)
     return table
@@ -113,9 +114,9 @@ def fill_rows(
                 color = STATE_COLORS.get(e.state)
                 if color is not None:
                     item.setForeground(color)
-                item.setToolTip(e.raw_state)
+                item.setToolTip(plain_tooltip(e.raw_state))
             elif c in ELIDED:
-                item.setToolTip(value)
+                item.setToolTip(plain_tooltip(value))
             if c in RIGHT_ALIGNED:
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             table.setItem(r, c, item)

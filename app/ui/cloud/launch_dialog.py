@@ -76,6 +76,10 @@ class LaunchDialog(QDialog):
     # -- layout ----------------------------------------------------------------------------------
     def _build(self) -> None:
         build_launch_form(self)
+        # The spot maximum LabGPU filled in (not one the student typed): redone for another account, type or
+        # currency, so a cap made for one cloud is never sent to another (a $0.80 cap is not ¥0.80).
+        self._auto_cap: float | None = None
+        self.max_price_spin.valueChanged.connect(self._update_price_note)
 
     # -- loading ---------------------------------------------------------------------------------
     def _load_accounts(self) -> None:
@@ -142,6 +146,9 @@ class LaunchDialog(QDialog):
             )
         self.account_note.setText("\n".join(notes))
         self.account_note.setVisible(bool(notes))
+        # A spot maximum belongs to one account's cloud and currency: another account starts from the default.
+        self.on_demand = (None, "")
+        self._set_auto_cap(None)
         self._update_key_note()
         self._load_zones_and_price()
 
@@ -175,7 +182,7 @@ class LaunchDialog(QDialog):
                 where = sshkeys.own_key_path(self.ctx.paths, own)
                 text = self.tr(
                     "{provider} imports {types} keys: LabGPU's own {type} key ({path}) will be registered."
-                ).format(provider=provider, types=types, type=sshkeys.TYPE_TITLES.get(own, own), path=where)
+                ).format(provider=provider, types=types, type=sshkeys.TYPE_TITLES.get(own, own), path=_shown_path(where))
                 if not where.exists():
                     text += " " + self.tr("It is made on this first launch; its passphrase is kept in the keyring.")
         else:
@@ -185,7 +192,7 @@ class LaunchDialog(QDialog):
                 text, refused = f"{exc.text()} {exc.hint()}".strip(), True
             else:
                 text = self.tr("{path} is a key of type {type} ({fingerprint}): {provider} imports it.").format(
-                    path=key.private_path, type=sshkeys.TYPE_TITLES.get(key.key_type, key.key_type),
+                    path=_shown_path(key.private_path), type=sshkeys.TYPE_TITLES.get(key.key_type, key.key_type),
                     fingerprint=key.fingerprint, provider=provider)
         self.key_note.setText(text)
         self.key_note.setProperty("refused", refused)
@@ -324,6 +331,8 @@ class LaunchDialog(QDialog):
         rule = providers.spec(account.provider).spot_rule if self.spot_check.isChecked() else ""
         rule_text = "\n" + QCoreApplication.translate("LabGPU", rule) if rule else ""
         if od is None:
+            if self._auto_cap is not None and self.max_price_spin.value() == self._auto_cap:
+                self._set_auto_cap(None)
             self.price_note.setText(
                 self.tr(
                     "The on-demand price is not known yet: refresh prices on the Offers "
@@ -332,17 +341,27 @@ class LaunchDialog(QDialog):
                 + rule_text
             )
             return
-        text = self.tr("On demand: {price}/h ({source}).").format(price=money(od, currency, 4), source=source)
+        sources = {"catalog": self.tr("bundled catalog"), "live": self.tr("live price")}
+        text = self.tr("On demand: {price}/h ({source}).").format(price=money(od, currency, 4),
+                                                                  source=sources.get(source, source))
         if self.spot_check.isChecked():
-            if self.max_price_spin.value() == 0.0:
+            value = self.max_price_spin.value()
+            if value == 0.0 or value == self._auto_cap:
                 plan = launch_defaults(account.region, spot=True, on_demand=od, fraction=fraction)
-                if plan.spot_cap is not None:
-                    self.max_price_spin.setValue(plan.spot_cap.price)
+                if plan.spot_cap is not None and plan.spot_cap.price != value:
+                    self._set_auto_cap(plan.spot_cap.price)
             text += " " + self.tr("Spot maximum {price}/h = {pct} % of on-demand.").format(
                 price=money(self.max_price_spin.value(), currency, 4),
                 pct=round(100 * self.max_price_spin.value() / od) if od else "?",
             )
         self.price_note.setText(text + rule_text)
+
+    def _set_auto_cap(self, price: float | None) -> None:
+        """Fill in LabGPU's default spot maximum (None: back to "default", worked out at launch)."""
+        self._auto_cap = price
+        self.max_price_spin.blockSignals(True)
+        self.max_price_spin.setValue(price or 0.0)
+        self.max_price_spin.blockSignals(False)
 
     # -- slots -----------------------------------------------------------------------------------
     @Slot(bool)
@@ -588,6 +607,14 @@ class LaunchDialog(QDialog):
             self.hide()  # the launch goes on; the instances page shows it
             return
         self.reject()
+
+
+def _shown_path(path: Path) -> str:
+    """A key's path as a student reads it: ~/… under the home folder (short enough to fit the note)."""
+    try:
+        return "~/" + Path(path).relative_to(Path.home()).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def open_launch_dialog(ctx: Any, offer: Any = None, parent: QWidget | None = None,

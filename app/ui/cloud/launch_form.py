@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QListWidget,
     QPushButton,
@@ -30,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from app.ui import theme
 from app.ui.cloud import cloud_settings
+from app.ui.shared.plain import PlainLabel
 
 if TYPE_CHECKING:
     from app.ui.cloud.launch_dialog import LaunchDialog
@@ -48,7 +48,7 @@ def build_launch_form(dlg: LaunchDialog) -> None:
     dlg.account_combo = QComboBox(form_page)
     dlg.account_combo.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
     dlg.account_combo.currentIndexChanged.connect(dlg._on_account_combo_changed)
-    dlg.account_note = QLabel(form_page)
+    dlg.account_note = PlainLabel(form_page)
     dlg.account_note.setWordWrap(True)
     dlg.account_note.setStyleSheet(f"color: {theme.css('warning')};")
     dlg.account_note.hide()
@@ -92,7 +92,7 @@ def build_launch_form(dlg: LaunchDialog) -> None:
     key_file_row.addWidget(dlg.key_browse)
     key_layout.addLayout(key_file_row)
     # Which key goes to which cloud: its type, and whether this cloud's key import takes it.
-    dlg.key_note = QLabel(key_row)
+    dlg.key_note = PlainLabel(key_row)
     dlg.key_note.setObjectName("launchKeyNote")
     dlg.key_note.setWordWrap(True)
     dlg.key_note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -103,7 +103,7 @@ def build_launch_form(dlg: LaunchDialog) -> None:
     dlg.key_file_radio.toggled.connect(dlg._update_key_note)
     dlg.cidr_edit = QLineEdit(form_page)
     dlg.cidr_edit.setPlaceholderText(QCoreApplication.translate("LaunchDialog", "detecting your public address…"))
-    dlg.cidr_note = QLabel(form_page)
+    dlg.cidr_note = PlainLabel(form_page)
     dlg.cidr_note.setWordWrap(True)
     dlg.cidr_note.setStyleSheet(f"color: {theme.css('muted')};")
     spot_row = QWidget(form_page)
@@ -120,9 +120,9 @@ def build_launch_form(dlg: LaunchDialog) -> None:
     dlg.max_price_spin.setSpecialValueText(QCoreApplication.translate("LaunchDialog", "default"))
     dlg.max_price_spin.setSuffix(QCoreApplication.translate("LaunchDialog", " /h"))
     spot_layout.addWidget(dlg.spot_check)
-    spot_layout.addWidget(QLabel(QCoreApplication.translate("LaunchDialog", "Maximum price:"), spot_row))
+    spot_layout.addWidget(PlainLabel(QCoreApplication.translate("LaunchDialog", "Maximum price:"), spot_row))
     spot_layout.addWidget(dlg.max_price_spin, 1)
-    dlg.price_note = QLabel(form_page)
+    dlg.price_note = PlainLabel(form_page)
     dlg.price_note.setWordWrap(True)
     for note in (dlg.account_note, dlg.cidr_note, dlg.price_note):
         note.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
@@ -151,13 +151,13 @@ def build_launch_form(dlg: LaunchDialog) -> None:
 
     progress_page = QWidget(dlg.stack)
     pv = QVBoxLayout(progress_page)
-    dlg.progress_title = QLabel(progress_page)
+    dlg.progress_title = PlainLabel(progress_page)
     dlg.progress_title.setStyleSheet("font-size: 15px; font-weight: 600;")
     pv.addWidget(dlg.progress_title)
     dlg.steps_list = QListWidget(progress_page)
     dlg.steps_list.setObjectName("launchSteps")
     pv.addWidget(dlg.steps_list, 1)
-    dlg.outcome_label = QLabel(progress_page)
+    dlg.outcome_label = PlainLabel(progress_page)
     dlg.outcome_label.setObjectName("launchOutcome")
     dlg.outcome_label.setWordWrap(True)
     dlg.outcome_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFileDialog,
     QHBoxLayout,
-    QLabel,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -28,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.cloud import error_sentence, money
+from app.ui.shared.plain import PlainLabel
 from app.ui.widgets import configure_record_table
 
 ACCOUNT_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b")
@@ -76,14 +76,14 @@ class MonthReportDialog(QDialog):
         self.resize(900, 640)
         layout = QVBoxLayout(self)
         top = QHBoxLayout()
-        top.addWidget(QLabel(self.tr("Month (UTC):"), self))
+        top.addWidget(PlainLabel(self.tr("Month (UTC):"), self))
         self.month_combo = QComboBox(self)
         for m in recent_months(now or datetime.now(timezone.utc)):
             self.month_combo.addItem(m, m)
         self.month_combo.currentIndexChanged.connect(self._on_month_combo_changed)
         top.addWidget(self.month_combo)
         top.addStretch(1)
-        self.total_label = QLabel(self)
+        self.total_label = PlainLabel(self)
         self.total_label.setObjectName("reportTotal")
         self.total_label.setStyleSheet("font-weight: 600;")
         top.addWidget(self.total_label)
@@ -103,7 +103,7 @@ class MonthReportDialog(QDialog):
                                                   currency=self.currency())])
         configure_record_table(self.table)
         layout.addWidget(self.table, 3)
-        self.status_label = QLabel(self)
+        self.status_label = PlainLabel(self)
         self.status_label.setWordWrap(True)
         self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.status_label)

@@ -14,12 +14,13 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPushButton,
     QVBoxLayout,
     QWidget,
 )
+
+from app.ui.shared.plain import PlainLabel
 
 
 class ExportDialog(QDialog):
@@ -57,12 +58,12 @@ class ExportDialog(QDialog):
         path_row.addWidget(browse)
         form.addRow(self.tr("File:"), path_row)
         layout.addLayout(form)
-        note = QLabel(self.tr("1-second samples where they are still in memory (the last 24 hours), "
+        note = PlainLabel(self.tr("1-second samples where they are still in memory (the last 24 hours), "
                               "1-minute means before. Unknown values are empty cells."), self)
         note.setWordWrap(True)
         note.setStyleSheet("color: palette(mid);")
         layout.addWidget(note)
-        self.result_label = QLabel(self)
+        self.result_label = PlainLabel(self)
         self.result_label.setObjectName("exportResult")
         self.result_label.setWordWrap(True)
         self.result_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

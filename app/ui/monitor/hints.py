@@ -9,9 +9,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Signal
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from app.ui import theme
+from app.ui.shared.plain import esc, rich_label
 
 _shown_hints: set[tuple[str, str]] = set()  # (host, hint id): shown once per run, across page rebuilds
 
@@ -56,8 +57,9 @@ class HintsBox(QFrame):
         row.setObjectName(f"hint:{host}:{hint.id}")
         h = QHBoxLayout(row)
         h.setContentsMargins(0, 0, 0, 0)
-        label = QLabel(QCoreApplication.translate("MonitorPage", "<b>{host}: {title}</b> {text}").format(
-            host=host, title=title, text=text), row)
+        # markup the UI composes: the host name (and the hint's words) are escaped
+        label = rich_label(QCoreApplication.translate("MonitorPage", "<b>{host}: {title}</b> {text}").format(
+            host=esc(host), title=esc(title), text=esc(text)), row)
         label.setWordWrap(True)
         h.addWidget(label, 1)
         close = QPushButton(QCoreApplication.translate("MonitorPage", "Dismiss"), row)

@@ -11,7 +11,6 @@ from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
@@ -22,6 +21,7 @@ from PySide6.QtWidgets import (
 
 from app.ui import theme
 from app.ui.monitor.plots import PLOTTED, SCALE, HostPlots, gpu_color
+from app.ui.shared.plain import PlainLabel, plain_tooltip
 
 
 def na() -> str:
@@ -68,7 +68,7 @@ class HostPanel(QFrame):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
         layout.setSpacing(4)
-        self.title = QLabel(self)
+        self.title = PlainLabel(self)
         self.title.setObjectName("hostTitle")
         self.title.setStyleSheet("font-weight: 600; font-size: 14px;")
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -79,12 +79,12 @@ class HostPanel(QFrame):
         self.guard_button.setText(self.tr("Edit guards…"))
         head.addWidget(self.guard_button)
         layout.addLayout(head)
-        self.guard_label = QLabel(self)
+        self.guard_label = PlainLabel(self)
         self.guard_label.setObjectName("guardBadge")
         self.guard_label.setWordWrap(True)
         self.guard_label.setStyleSheet("color: palette(mid);")
         layout.addWidget(self.guard_label)
-        self.error_label = QLabel(self)
+        self.error_label = PlainLabel(self)
         self.error_label.setObjectName("hostError")
         self.error_label.setWordWrap(True)
         self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -185,7 +185,7 @@ class HostPanel(QFrame):
                     item = QTableWidgetItem(text)
                     if c == 0:
                         item.setForeground(QColor(gpu_color(ci)))
-                        item.setToolTip(g.uuid)
+                        item.setToolTip(plain_tooltip(g.uuid))
                     if 1 <= c <= 4:
                         item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                     self.gpu_table.setItem(row, c, item)

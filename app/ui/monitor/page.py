@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFrame,
     QHBoxLayout,
-    QLabel,
     QMenu,
     QPushButton,
     QScrollArea,
@@ -37,6 +36,7 @@ from app.ui.monitor.host_panel import HostPanel
 from app.ui.monitor.hub_link import SampleBridge, list_hosts, monitor_hub
 from app.ui.monitor.page_settings import RANGES, monitor_settings, range_title, save_monitor_settings
 from app.ui.monitor.plots import PLOTTED, SCALE, bin_seconds
+from app.ui.shared.plain import PlainLabel
 
 log = logging.getLogger(__name__)
 
@@ -100,7 +100,7 @@ class MonitorPage(QWidget):
         layout.setContentsMargins(12, 12, 12, 8)
         layout.setSpacing(6)
         bar = QHBoxLayout()
-        title = QLabel(self.tr("GPU monitor"), self)
+        title = PlainLabel(self.tr("GPU monitor"), self)
         title.setStyleSheet("font-size: 18px; font-weight: 600;")
         bar.addWidget(title)
         bar.addSpacing(12)
@@ -140,7 +140,7 @@ class MonitorPage(QWidget):
         self.export_button.clicked.connect(lambda: self.open_export())
         bar.addWidget(self.export_button)
         bar.addStretch(1)
-        self.status_label = QLabel(self)
+        self.status_label = PlainLabel(self)
         self.status_label.setObjectName("monitorStatus")
         self.status_label.setStyleSheet("color: palette(mid);")
         bar.addWidget(self.status_label)
@@ -151,7 +151,7 @@ class MonitorPage(QWidget):
         self.hints_box.changed.connect(self.hints_changed)
         layout.addWidget(self.hints_box)
 
-        self.empty_label = QLabel(self.tr("No host is watched. Choose hosts with Hosts… — the servers of the "
+        self.empty_label = PlainLabel(self.tr("No host is watched. Choose hosts with Hosts… — the servers of the "
                                           "Hosts page and LabGPU's running instances are listed there."), self)
         self.empty_label.setObjectName("monitorEmpty")
         self.empty_label.setWordWrap(True)

@@ -30,6 +30,7 @@ from app.core.i18n import join_names, translate
 from app.core.models import PROVIDERS, GpuSpec, Offer
 from app.core.offerprices import AGE_NO_PRICE, price_age, price_per_gpu_hour, price_per_tflop_hour
 from app.ui.offers.spot_history import SpotHistoryWidget
+from app.ui.shared.plain import PlainLabel
 from app.ui.widgets import remember_splitter
 
 log = logging.getLogger(__name__)
@@ -55,7 +56,7 @@ class OfferDetailsPanel(QWidget):
         self.stack = QStackedWidget(self)
         layout.addWidget(self.stack)
 
-        self.placeholder = QLabel(self.tr("Select an offer to see all its details, where each figure "
+        self.placeholder = PlainLabel(self.tr("Select an offer to see all its details, where each figure "
                                           "comes from, and what a run would cost."), self)
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.placeholder.setWordWrap(True)
@@ -75,7 +76,7 @@ class OfferDetailsPanel(QWidget):
         self.form.setLabelAlignment(Qt.AlignmentFlag.AlignRight)
         self.form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
         self.form.setContentsMargins(4, 4, 4, 4)
-        self.title = QLabel(form_host)
+        self.title = PlainLabel(form_host)
         self.title.setObjectName("offerDetailsTitle")
         self.title.setStyleSheet("font-size: 15px; font-weight: 600;")
         self.title.setWordWrap(True)
@@ -84,14 +85,14 @@ class OfferDetailsPanel(QWidget):
         self.launch_button.setObjectName("offerLaunchButton")
         self.launch_button.setShortcut(QKeySequence("Ctrl+Shift+L"))
         self.launch_button.clicked.connect(self._on_launch_button_clicked)
-        self.launch_note = QLabel(form_host)
+        self.launch_note = PlainLabel(form_host)
         self.launch_note.setWordWrap(True)
         self.launch_note.setStyleSheet("color: palette(mid);")
         self.form.addRow(self.launch_button)
         self.form.addRow(self.launch_note)
         self.fields: dict[str, QLabel] = {}
         for key, label in self._field_labels():
-            value = QLabel(form_host)
+            value = PlainLabel(form_host)
             value.setWordWrap(True)
             value.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
             value.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)

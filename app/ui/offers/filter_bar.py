@@ -11,7 +11,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QMenu,
     QPushButton,
@@ -23,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from app.core.models import PROVIDERS, Offer
 from app.core.offerquery import OfferFilter
+from app.ui.shared.plain import PlainLabel
 
 GPU_FAMILIES = ("H100", "H200", "A100", "A800", "H800", "L40S", "L4", "A10", "A10G", "V100", "T4",
                 "RTX4090", "RTX3090")
@@ -71,7 +71,7 @@ class OffersFilterBar(QWidget):
         self.provider_button.setMenu(self.provider_menu)
         self.provider_button.setMinimumWidth(120)
         self.provider_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        row1.addWidget(QLabel(self.tr("Provider:"), self))
+        row1.addWidget(PlainLabel(self.tr("Provider:"), self))
         row1.addWidget(self.provider_button)
 
         self.gpu_combo = QComboBox(self)
@@ -84,7 +84,7 @@ class OffersFilterBar(QWidget):
         self.gpu_combo.setToolTip(self.tr("GPU model; A100 matches A100-40GB and A100-80GB"))
         self.gpu_combo.setMinimumContentsLength(8)
         self.gpu_combo.currentTextChanged.connect(self._on_any_changed_debounced)
-        gpu_label = QLabel(self.tr("&GPU:"), self)
+        gpu_label = PlainLabel(self.tr("&GPU:"), self)
         gpu_label.setBuddy(self.gpu_combo)
         row1.addWidget(gpu_label)
         row1.addWidget(self.gpu_combo)
@@ -96,7 +96,7 @@ class OffersFilterBar(QWidget):
         self.region_combo.lineEdit().setPlaceholderText(self.tr("any"))
         self.region_combo.setMinimumContentsLength(10)
         self.region_combo.currentTextChanged.connect(self._on_any_changed_debounced)
-        region_label = QLabel(self.tr("&Region:"), self)
+        region_label = PlainLabel(self.tr("&Region:"), self)
         region_label.setBuddy(self.region_combo)
         row1.addWidget(region_label)
         row1.addWidget(self.region_combo)
@@ -107,7 +107,7 @@ class OffersFilterBar(QWidget):
         self.vram_spin.setSuffix(" GB")
         self.vram_spin.setSpecialValueText(self.tr("any"))
         self.vram_spin.valueChanged.connect(self._on_any_changed)
-        vram_label = QLabel(self.tr("Min &VRAM/GPU:"), self)
+        vram_label = PlainLabel(self.tr("Min &VRAM/GPU:"), self)
         vram_label.setBuddy(self.vram_spin)
         row2.addWidget(vram_label)
         row2.addWidget(self.vram_spin)
@@ -117,7 +117,7 @@ class OffersFilterBar(QWidget):
         for n in (1, 2, 4, 8):
             self.count_combo.addItem(str(n), float(n))
         self.count_combo.currentIndexChanged.connect(self._on_any_changed)
-        count_label = QLabel(self.tr("GP&Us:"), self)
+        count_label = PlainLabel(self.tr("GP&Us:"), self)
         count_label.setBuddy(self.count_combo)
         row2.addWidget(count_label)
         row2.addWidget(self.count_combo)
@@ -130,7 +130,7 @@ class OffersFilterBar(QWidget):
         self.price_spin.setToolTip(self.tr("Maximum on-demand price per hour (spot price when "
                                            "'Spot available' is ticked). Unknown prices are hidden."))
         self.price_spin.valueChanged.connect(self._on_any_changed_debounced)
-        price_label = QLabel(self.tr("&Max price/h:"), self)
+        price_label = PlainLabel(self.tr("&Max price/h:"), self)
         price_label.setBuddy(self.price_spin)
         row2.addWidget(price_label)
         row2.addWidget(self.price_spin)

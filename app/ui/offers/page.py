@@ -17,7 +17,6 @@ from PySide6.QtGui import QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QButtonGroup,
     QHBoxLayout,
-    QLabel,
     QMessageBox,
     QProgressBar,
     QPushButton,
@@ -38,6 +37,7 @@ from app.ui.offers.model import OfferFilterProxyModel, OffersTableModel
 from app.ui.offers.price_refresh import PriceRefresh
 from app.ui.offers.ranking_banner import RankingBanner
 from app.ui.offers.table_view import OffersTableView
+from app.ui.shared.plain import PlainLabel, esc, plain_box, plain_tooltip, rich_label
 from app.ui.widgets import remember_splitter
 
 log = logging.getLogger(__name__)
@@ -71,15 +71,15 @@ class OffersPage(QWidget):
         outer.setSpacing(8)
 
         head = QHBoxLayout()
-        title = QLabel(self.tr("GPU offers"), self)
+        title = PlainLabel(self.tr("GPU offers"), self)
         title.setStyleSheet("font-size: 20px; font-weight: 600;")
         head.addWidget(title)
-        self.count_label = QLabel(self)
+        self.count_label = PlainLabel(self)
         self.count_label.setObjectName("offersCount")
         self.count_label.setStyleSheet("color: palette(mid);")
         head.addWidget(self.count_label)
         head.addStretch(1)
-        self.rate_label = QLabel(self)
+        self.rate_label = PlainLabel(self)
         self.rate_label.setObjectName("offersRate")
         self.rate_label.setStyleSheet("color: palette(mid);")
         self.rate_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -126,11 +126,10 @@ class OffersPage(QWidget):
         self.clear_ranking_button.clicked.connect(self.clear_ranking)
         outer.addWidget(self.banner)
 
-        self.problem_label = QLabel(self)
+        self.problem_label = rich_label(parent=self)  # a link the UI composes; text escaped
         self.problem_label.setObjectName("offersProblems")
         self.problem_label.setWordWrap(True)
         self.problem_label.setStyleSheet(f"color: {theme.css('warning')};")
-        self.problem_label.setTextFormat(Qt.TextFormat.RichText)
         self.problem_label.linkActivated.connect(self._on_problem_label_link_activated)
         self.problem_label.hide()
         outer.addWidget(self.problem_label)
@@ -160,7 +159,7 @@ class OffersPage(QWidget):
         outer.addWidget(self.splitter, 1)
 
         status_row = QHBoxLayout()
-        self.status_label = QLabel(self.tr("Loading the offer catalog…"), self)
+        self.status_label = PlainLabel(self.tr("Loading the offer catalog…"), self)
         self.status_label.setObjectName("offersStatus")
         self.status_label.setStyleSheet("color: palette(mid);")
         self.status_label.setWordWrap(True)
@@ -248,7 +247,7 @@ class OffersPage(QWidget):
         n = len(problems)
         text = (self.tr("1 catalog row could not be read and is not shown.") if n == 1 else
                 self.tr("%1 catalog rows could not be read and are not shown.").replace("%1", str(n)))
-        self.problem_label.setText(text + " <a href=\"problems\">" + self.tr("Details") + "</a>")
+        self.problem_label.setText(esc(text) + " <a href=\"problems\">" + esc(self.tr("Details")) + "</a>")
         self.problem_label.show()
 
     @Slot(str)
@@ -259,7 +258,7 @@ class OffersPage(QWidget):
                           self.tr("These rows were skipped; the rest of the catalog loaded."),
                           QMessageBox.StandardButton.Close, self)
         box.setDetailedText("\n".join(self.load.problems))
-        box.open()
+        plain_box(box).open()
 
     # -- currency -----------------------------------------------------------------------------
 
@@ -286,7 +285,7 @@ class OffersPage(QWidget):
         self.rate_label.setText(self.tr("1 USD = %1 CNY · %2 · %3 · display only")
                                 .replace("%1", f"{rate.usd_cny:.4f}").replace("%2", self._source_text(rate))
                                 .replace("%3", day))
-        self.rate_label.setToolTip(rate.describe() + (f"\n{rate.url}" if rate.url else ""))
+        self.rate_label.setToolTip(plain_tooltip(rate.describe() + (f"\n{rate.url}" if rate.url else "")))
         if save and self.ctx.settings.display_currency != currency:
             self.ctx.settings.display_currency = currency
             self._save_timer.start()

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QMessageBox, QPushButton, QWidget
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QMessageBox, QPushButton, QWidget
 
 from app.core.models import Ranking
+from app.ui.shared.plain import esc, plain_box, rich_label
 
 _ADVISOR_PREFIX = re.compile(r"^\s*(Advisor|选型顾问|选型助手)\s*[:：]\s*")
 
@@ -25,10 +26,9 @@ class RankingBanner(QFrame):
                            " border: 1px solid palette(highlight); border-radius: 4px; }")
         banner_row = QHBoxLayout(self)
         banner_row.setContentsMargins(10, 6, 10, 6)
-        self.label = QLabel(self)
+        self.label = rich_label(parent=self)  # markup the UI composes; the title is escaped
         self.label.setObjectName("rankingBannerText")
         self.label.setWordWrap(True)
-        self.label.setTextFormat(Qt.TextFormat.RichText)
         banner_row.addWidget(self.label, 1)
         self.clear_button = QPushButton(QCoreApplication.translate("OffersPage", "Clear ranking"), self)
         banner_row.addWidget(self.clear_button)
@@ -39,7 +39,7 @@ class RankingBanner(QFrame):
         self.label.setText(
             QCoreApplication.translate(
                 "OffersPage", "<b>Advisor: %1</b> — %2 recommended, %3 excluded (<a href=\"excluded\">show</a>)")
-            .replace("%1", _html(_strip_advisor_prefix(ranking.title))).replace("%2", str(recommended))
+            .replace("%1", esc(_strip_advisor_prefix(ranking.title))).replace("%2", str(recommended))
             .replace("%3", str(len(ranking.excluded))))
         self.show()
 
@@ -58,14 +58,11 @@ class RankingBanner(QFrame):
                           QMessageBox.StandardButton.Close, parent)
         box.setObjectName("excludedDialog")
         box.setInformativeText(self.exclusions_text(ranking))
-        box.open()
+        plain_box(box).open()
 
 
 def _strip_advisor_prefix(title: str) -> str:
     """The banner says "Advisor: <title>"; a title that already starts so is not prefixed twice."""
     return _ADVISOR_PREFIX.sub("", title, count=1)
 
-
-def _html(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 

@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from PySide6.QtCore import Qt, Slot
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from app.core import providers
 from app.core.currency import format_money
@@ -29,6 +29,7 @@ from app.core.spothistory import (
     summarize,
 )
 from app.ui import theme
+from app.ui.shared.plain import PlainLabel
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +62,7 @@ class SpotHistoryWidget(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 6, 0, 0)
         row = QHBoxLayout()
-        self.title = QLabel(self.tr("Spot price history"), self)
+        self.title = PlainLabel(self.tr("Spot price history"), self)
         self.title.setStyleSheet("font-weight: 600;")
         row.addWidget(self.title)
         row.addStretch(1)
@@ -71,7 +72,7 @@ class SpotHistoryWidget(QWidget):
         self.show_button.clicked.connect(self._on_show_button_clicked)
         row.addWidget(self.show_button)
         layout.addLayout(row)
-        self.status = QLabel(self)
+        self.status = PlainLabel(self)
         self.status.setObjectName("spotHistoryStatus")
         self.status.setWordWrap(True)
         self.status.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)

@@ -10,7 +10,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
-    QLabel,
     QLineEdit,
     QVBoxLayout,
     QWidget,
@@ -19,6 +18,7 @@ from PySide6.QtWidgets import (
 from app.core.errors import LabGpuError
 from app.core.hosts import HostRecord, record_from_command, validate_name
 from app.ui import theme
+from app.ui.shared.plain import PlainLabel, plain_tooltip
 
 
 class AddHostDialog(QDialog):
@@ -35,7 +35,7 @@ class AddHostDialog(QDialog):
         self.record: HostRecord | None = None
 
         layout = QVBoxLayout(self)
-        intro = QLabel(
+        intro = PlainLabel(
             self.tr(
                 "Paste the SSH command your provider shows. The password (if any) is kept "
                 "in the system keyring, never in a file."
@@ -52,7 +52,7 @@ class AddHostDialog(QDialog):
         self.command_edit.textChanged.connect(self._on_command_edit_changed)
         form.addRow(self.tr("SSH &command:"), self.command_edit)
 
-        self.parsed_label = QLabel(self)
+        self.parsed_label = PlainLabel(self)
         self.parsed_label.setWordWrap(True)
         self.parsed_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         form.addRow("", self.parsed_label)
@@ -66,7 +66,7 @@ class AddHostDialog(QDialog):
         self.password_edit = QLineEdit(self)
         self.password_edit.setEchoMode(QLineEdit.EchoMode.Password)
         self.password_edit.setPlaceholderText(self.tr("optional: leave empty for key or agent login"))
-        self.password_label = QLabel(self.tr("&Password:"), self)
+        self.password_label = PlainLabel(self.tr("&Password:"), self)
         self.password_label.setBuddy(self.password_edit)
         form.addRow(self.password_label, self.password_edit)
 
@@ -131,7 +131,9 @@ class AddHostDialog(QDialog):
                 self.name_edit.text().strip() or "x", text, via_vpn=self.vpn_combo.currentData() or ""
             )
         except LabGpuError as exc:
-            self.parsed_label.setText(exc.text())
+            # a password pasted with the command: say where it goes instead (never repeated)
+            pasted = exc.code == "PasswordInCommand"
+            self.parsed_label.setText(f"{exc.text()} {exc.hint()}" if pasted else exc.text())
             self.parsed_label.setStyleSheet(f"color: {theme.css('error')};")
             self.ok_button.setEnabled(False)
             return
@@ -159,7 +161,7 @@ class AddHostDialog(QDialog):
             problem = exc.text()
         if name in self.existing:
             problem = self.tr("A host with this name exists already.")
-        self.name_edit.setToolTip(problem)
+        self.name_edit.setToolTip(plain_tooltip(problem))
         self.name_edit.setStyleSheet(f"border: 1px solid {theme.css('error')};" if problem and name else "")
         self.ok_button.setEnabled(not problem)
         if not problem:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontDatabase
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QVBoxLayout, QWidget
 
 from app.remote.hostkeys import HostKeyPrompt
+from app.ui.shared.plain import PlainLabel, esc, rich_label
 
 
 class HostKeyDialog(QDialog):
@@ -19,7 +20,7 @@ class HostKeyDialog(QDialog):
         self.setWindowTitle(self.tr("New host key"))
         self.setMinimumWidth(560)
         layout = QVBoxLayout(self)
-        head = QLabel(
+        head = rich_label(  # markup the UI composes; the host's name escaped
             self.tr(
                 "LabGPU has not connected to <b>%1</b> before. Check that this fingerprint "
                 "matches the one your provider shows (console, web page or e-mail) before "
@@ -30,16 +31,16 @@ class HostKeyDialog(QDialog):
         head.setWordWrap(True)
         layout.addWidget(head)
         form = QFormLayout()
-        form.addRow(self.tr("Address:"), QLabel(f"{prompt.hostname}:{prompt.port}", self))
-        form.addRow(self.tr("Key type:"), QLabel(prompt.key_type, self))
-        self.fingerprint_label = QLabel(prompt.fingerprint, self)
+        form.addRow(self.tr("Address:"), PlainLabel(f"{prompt.hostname}:{prompt.port}", self))
+        form.addRow(self.tr("Key type:"), PlainLabel(prompt.key_type, self))
+        self.fingerprint_label = PlainLabel(prompt.fingerprint, self)
         mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
         mono.setPointSize(mono.pointSize() + 1)
         self.fingerprint_label.setFont(mono)
         self.fingerprint_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         form.addRow(self.tr("Fingerprint:"), self.fingerprint_label)
         layout.addLayout(form)
-        note = QLabel(self.tr("If they differ, refuse: someone may be pretending to be your server."), self)
+        note = PlainLabel(self.tr("If they differ, refuse: someone may be pretending to be your server."), self)
         note.setWordWrap(True)
         layout.addWidget(note)
         self.buttons = QDialogButtonBox(self)
@@ -58,4 +59,4 @@ class HostKeyDialog(QDialog):
 
 
 def _esc(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return esc(text)

@@ -23,7 +23,6 @@ from PySide6.QtGui import QDesktopServices, QGuiApplication, QKeySequence, QShor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
-    QLabel,
     QMessageBox,
     QTableView,
     QVBoxLayout,
@@ -46,6 +45,7 @@ from app.ui.remote.hosts_service import (
     RECONNECTING,
     HostConnectionService,
 )
+from app.ui.shared.plain import PlainLabel, ask, plain_box, plain_tooltip
 from app.ui.widgets import FlowLayout, RowsTableModel, toolbar_button
 
 _ROLE_NAME = Qt.ItemDataRole.UserRole
@@ -140,7 +140,7 @@ class HostsModel(RowsTableModel):
                 return st.fingerprint or fp or QCoreApplication.translate("HostsModel", "not known yet")
         if role == Qt.ItemDataRole.ToolTipRole:
             if col == "state" and st.message:
-                return st.message
+                return plain_tooltip(st.message)  # the connection's error: a host's words, shown as typed
             if col == "name" and src == "instance":
                 return (
                     QCoreApplication.translate("HostsModel", "Launched instance %1 (%2)")
@@ -176,10 +176,10 @@ class HostsPage(QWidget):
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(24, 20, 24, 16)
-        title = QLabel(self.tr("Hosts"), self)
+        title = PlainLabel(self.tr("Hosts"), self)
         title.setStyleSheet("font-size: 20px; font-weight: 600;")
         outer.addWidget(title)
-        sub = QLabel(
+        sub = PlainLabel(
             self.tr("Servers you log in to over SSH: rented machines and your launched instances."), self
         )
         sub.setStyleSheet("color: palette(mid);")
@@ -244,7 +244,7 @@ class HostsPage(QWidget):
         self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
         outer.addWidget(self.table, 1)
 
-        self.empty_label = QLabel(
+        self.empty_label = PlainLabel(
             self.tr(
                 'No hosts yet. Click "Add from SSH command…" and paste the '
                 "command "
@@ -257,7 +257,7 @@ class HostsPage(QWidget):
         self.empty_label.setStyleSheet("color: palette(mid); padding: 48px;")
         outer.addWidget(self.empty_label, 1)
 
-        self.status_label = QLabel("", self)
+        self.status_label = PlainLabel("", self)
         self.status_label.setWordWrap(True)
         self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         outer.addWidget(self.status_label)
@@ -443,7 +443,7 @@ class HostsPage(QWidget):
         cancel = box.addButton(QMessageBox.StandardButton.Cancel)
         box.setDefaultButton(cancel)
         box.buttonClicked.connect(lambda b: self._on_changed_box_clicked(name, box, b))
-        self.changed_box = box
+        self.changed_box = plain_box(box)  # the error's words name the host: data
         self._status(exc.text())
         box.open()
 
@@ -457,7 +457,7 @@ class HostsPage(QWidget):
         sel = self._selected()
         if not sel:
             return
-        answer = QMessageBox.question(
+        answer = ask(
             self,
             self.tr("Forget host key"),
             self.tr(
@@ -514,7 +514,7 @@ class HostsPage(QWidget):
         sel = self._selected()
         if not sel or sel[1] != "saved":
             return
-        answer = QMessageBox.question(
+        answer = ask(
             self,
             self.tr("Remove host"),
             self.tr("Remove %1 and its stored password?").replace("%1", sel[0].name),

@@ -16,6 +16,7 @@ from app.core.syncmodel import UP
 from app.core.syncpairs import SyncRun
 from app.core.units import human_bytes
 from app.ui import theme
+from app.ui.shared.plain import plain_tooltip
 
 MIN_COLUMN_WIDTH = 96  # a column never narrower than this once rows arrive (nor when there are none)
 MAX_COLUMN_WIDTH = 360  # long paths: the tooltip has the rest
@@ -79,7 +80,7 @@ class SyncHistoryTable(QTableWidget):
             ]
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                item.setToolTip(text)
+                item.setToolTip(plain_tooltip(text))
                 if col == 5 and r.result == "error":
                     item.setForeground(theme.color("error"))
                 self.setItem(row, col, item)

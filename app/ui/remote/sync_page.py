@@ -16,7 +16,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QMessageBox,
     QProgressBar,
     QSplitter,
@@ -36,6 +35,7 @@ from app.ui.context import AppContext
 from app.ui.remote.sync_history import SyncHistoryTable, fit_columns
 from app.ui.remote.sync_pair_dialog import SyncPairDialog
 from app.ui.remote.sync_preview import MAX_PREVIEW_ROWS, PreviewModel
+from app.ui.shared.plain import PlainLabel, ask, plain_tooltip
 from app.ui.widgets import remember_splitter, toolbar_button
 
 
@@ -78,10 +78,10 @@ class SyncPage(QWidget):
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(24, 20, 24, 16)
-        title = QLabel(self.tr("Sync"), self)
+        title = PlainLabel(self.tr("Sync"), self)
         title.setStyleSheet("font-size: 20px; font-weight: 600;")
         outer.addWidget(title)
-        sub = QLabel(
+        sub = PlainLabel(
             self.tr(
                 "Keep a local folder and a folder on a host in step: datasets up, checkpoints "
                 "down. Unchanged files are skipped; newer files at the destination are never "
@@ -145,7 +145,7 @@ class SyncPage(QWidget):
         self.preview_table.setModel(self.preview_model)
         self._setup_table(self.preview_table)
         self.preview_table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        self.preview_label = QLabel(self.tr("Press Preview to see what will change."), self)
+        self.preview_label = PlainLabel(self.tr("Press Preview to see what will change."), self)
         self.preview_label.setWordWrap(True)
 
         self.history_table = SyncHistoryTable(self)
@@ -163,14 +163,14 @@ class SyncPage(QWidget):
         outer.addWidget(split, 1)
 
         prog = QHBoxLayout()
-        self.state_label = QLabel(self.tr("Idle"), self)
+        self.state_label = PlainLabel(self.tr("Idle"), self)
         self.state_label.setMinimumWidth(180)
         self.progress_bar = QProgressBar(self)
         self.progress_bar.setRange(0, 1000)
         self.progress_bar.setValue(0)
         self.progress_bar.setTextVisible(True)
         self.progress_bar.setFormat("%p%")
-        self.detail_label = QLabel("", self)
+        self.detail_label = PlainLabel("", self)
         self.detail_label.setMinimumWidth(380)
         prog.addWidget(self.state_label)
         prog.addWidget(self.progress_bar, 1)
@@ -198,7 +198,7 @@ class SyncPage(QWidget):
         w = QWidget(self)
         lay = QVBoxLayout(w)
         lay.setContentsMargins(0, 6, 0, 0)
-        lab = QLabel(title, w)
+        lab = PlainLabel(title, w)
         lab.setStyleSheet("font-weight: 600;")
         lay.addWidget(lab)
         for x in widgets:
@@ -251,7 +251,7 @@ class SyncPage(QWidget):
             ]
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                item.setToolTip(text)
+                item.setToolTip(plain_tooltip(text))
                 self.pairs_table.setItem(row, col, item)
         fit_columns(self.pairs_table)
         if self.pairs:
@@ -339,7 +339,7 @@ class SyncPage(QWidget):
         if pair is None or self.task is not None or pair.id is None:
             return
         if self.ctx.errors.interactive:
-            answer = QMessageBox.question(
+            answer = ask(
                 self,
                 self.tr("Remove pair"),
                 self.tr("Forget the pair %1 ↔ %2? No files are deleted.")

@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QFormLayout,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
@@ -29,6 +28,7 @@ from app.core.syncmodel import DOWN, UP
 from app.core.syncpairs import SyncPair
 from app.core.syncplan import DEFAULT_EXCLUDES, remote_target
 from app.ui import theme
+from app.ui.shared.plain import PlainLabel
 
 
 class SyncPairDialog(QDialog):
@@ -56,7 +56,7 @@ class SyncPairDialog(QDialog):
         browse.clicked.connect(self._on_browse_clicked)
         local_row.addWidget(self.local_edit, 1)
         local_row.addWidget(browse)
-        local_label = QLabel(self.tr("&Local folder:"), self)
+        local_label = PlainLabel(self.tr("&Local folder:"), self)
         local_label.setBuddy(self.local_edit)
         form.addRow(local_label, local_row)
 
@@ -82,7 +82,7 @@ class SyncPairDialog(QDialog):
         )
         self.excludes_edit.setFixedHeight(90)
         form.addRow(self.tr("E&xcludes:"), self.excludes_edit)
-        note = QLabel(self.tr("Always excluded: %1").replace("%1", "  ".join(DEFAULT_EXCLUDES)), self)
+        note = PlainLabel(self.tr("Always excluded: %1").replace("%1", "  ".join(DEFAULT_EXCLUDES)), self)
         note.setStyleSheet("color: palette(mid);")
         form.addRow("", note)
 
@@ -102,7 +102,7 @@ class SyncPairDialog(QDialog):
         self.bw_spin.setSpecialValueText(self.tr("unlimited"))
         form.addRow(self.tr("&Bandwidth limit:"), self.bw_spin)
 
-        self.error_label = QLabel("", self)
+        self.error_label = PlainLabel("", self)
         self.error_label.setStyleSheet(f"color: {theme.css('error')};")
         self.error_label.setWordWrap(True)
 

@@ -12,7 +12,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
-    QLabel,
     QLineEdit,
     QVBoxLayout,
     QWidget,
@@ -20,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from app.core.vpnprofiles import PROFILE_NAME_RE
 from app.ui import theme
+from app.ui.shared.plain import PlainLabel
 
 
 class VpnCredentialsDialog(QDialog):
@@ -47,7 +47,7 @@ class VpnCredentialsDialog(QDialog):
         self.setWindowTitle(self.tr("Import VPN profile") if importing else self.tr("VPN credentials"))
         self.setMinimumWidth(460)
         lay = QVBoxLayout(self)
-        intro = QLabel(self)
+        intro = PlainLabel(self)
         intro.setWordWrap(True)
         server = ", ".join(remotes or [])
         if importing:
@@ -89,7 +89,7 @@ class VpnCredentialsDialog(QDialog):
         else:
             self.key_edit.hide()
         lay.addLayout(form)
-        note = QLabel(
+        note = PlainLabel(
             self.tr("Passwords are stored in your system keyring, never in a file.")
             if (needs_auth or needs_key)
             else self.tr("This profile needs no password: it uses its certificate only."),
@@ -98,7 +98,7 @@ class VpnCredentialsDialog(QDialog):
         note.setWordWrap(True)
         note.setStyleSheet("color: palette(mid);")
         lay.addWidget(note)
-        self.error_label = QLabel(self)
+        self.error_label = PlainLabel(self)
         self.error_label.setObjectName("vpnDialogError")
         self.error_label.setStyleSheet(f"color: {theme.css('error')};")
         self.error_label.setWordWrap(True)

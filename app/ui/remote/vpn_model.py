@@ -14,6 +14,7 @@ from PySide6.QtGui import QColor, QFont
 from app.remote.vpn import CONNECTED, DISCONNECTED, FAILED, NEEDS_CREDENTIALS, TRANSITIONAL, StoredProfile
 from app.ui import theme
 from app.ui.remote.vpn_watcher import VpnService
+from app.ui.shared.plain import plain_tooltip
 from app.ui.widgets import RowsTableModel
 
 
@@ -122,5 +123,5 @@ class VpnProfilesModel(RowsTableModel):
             f.setBold(True)
             return f
         if role == Qt.ItemDataRole.ToolTipRole and col == "state" and st.message:
-            return st.message
+            return plain_tooltip(st.message)  # OpenVPN's words, shown as typed
         return None

@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QHeaderView,
-    QLabel,
     QMessageBox,
     QPlainTextEdit,
     QPushButton,
@@ -55,6 +54,7 @@ from app.ui.remote.vpn_dialogs import VpnCredentialsDialog
 from app.ui.remote.vpn_log import StateLog
 from app.ui.remote.vpn_model import VpnProfilesModel, state_text
 from app.ui.remote.vpn_watcher import VpnService, vpn_service
+from app.ui.shared.plain import PlainLabel, esc, plain_box, rich_label
 from app.ui.widgets import remember_splitter
 
 
@@ -86,10 +86,10 @@ class VpnPage(QWidget):
     def _build(self) -> None:
         lay = QVBoxLayout(self)
         lay.setContentsMargins(16, 16, 16, 12)
-        title = QLabel(self.tr("VPN tunnels"), self)
+        title = PlainLabel(self.tr("VPN tunnels"), self)
         title.setStyleSheet("font-size: 18px; font-weight: 600;")
         lay.addWidget(title)
-        sub = QLabel(
+        sub = PlainLabel(
             self.tr(
                 "Reach lab and cloud servers on their private network. LabGPU runs OpenVPN for "
                 "you, keeps passwords in the keyring and reconnects by itself unless you "
@@ -140,7 +140,7 @@ class VpnPage(QWidget):
         hh.setSectionResizeMode(self.model.COLUMNS.index("server"), QHeaderView.ResizeMode.Stretch)
         self.table.selectionModel().selectionChanged.connect(self._on_table_selection_changed)
         self.table.doubleClicked.connect(self._on_table_double_clicked)
-        self.empty_label = QLabel(
+        self.empty_label = PlainLabel(
             self.tr(
                 "No VPN profiles yet.\nImport the .ovpn file your lab or VPN provider gave you (Ctrl+O)."
             ),
@@ -154,12 +154,12 @@ class VpnPage(QWidget):
         bottom = QWidget(split)
         bl = QVBoxLayout(bottom)
         bl.setContentsMargins(0, 6, 0, 0)
-        self.details = QLabel(bottom)
+        self.details = rich_label(parent=bottom)  # markup the UI composes; names, messages escaped
         self.details.setObjectName("vpnDetails")
         self.details.setWordWrap(True)
         self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         bl.addWidget(self.details)
-        log_title = QLabel(self.tr("State changes"), bottom)
+        log_title = PlainLabel(self.tr("State changes"), bottom)
         log_title.setStyleSheet("font-weight: 600;")
         bl.addWidget(log_title)
         self.log_view = QPlainTextEdit(bottom)
@@ -174,7 +174,7 @@ class VpnPage(QWidget):
         split.setChildrenCollapsible(False)
         remember_splitter(split, self.ctx.settings, "vpn")
         lay.addWidget(split, 1)
-        self.privilege_label = QLabel(self)
+        self.privilege_label = PlainLabel(self)
         self.privilege_label.setObjectName("vpnPrivilege")
         self.privilege_label.setWordWrap(True)
         self.privilege_label.setStyleSheet("color: palette(mid);")
@@ -268,7 +268,7 @@ class VpnPage(QWidget):
         row = self.model.row_of(name)
         prof = self.model.rows[row] if row >= 0 else None
         st = self.service.status(name)
-        parts = [self.tr("<b>{name}</b>: {state}").format(name=name, state=state_text(st.state))]
+        parts = [self.tr("<b>{name}</b>: {state}").format(name=esc(name), state=esc(state_text(st.state)))]
         if st.is_up and st.since:
             parts.append(
                 self.tr("since {time}").format(time=time.strftime("%H:%M:%S", time.localtime(st.since)))
@@ -351,7 +351,7 @@ class VpnPage(QWidget):
             box.setDefaultButton(QMessageBox.StandardButton.Cancel)
             box.setObjectName("vpnUnsafeBox")
             box.buttonClicked.connect(lambda b: self.start_import(path, True) if b is yes else None)
-            box.open()
+            plain_box(box).open()  # the profile's lines are data
             return
         self.ctx.errors.report(exc)
 
@@ -486,7 +486,7 @@ class VpnPage(QWidget):
         box.setDefaultButton(QMessageBox.StandardButton.Cancel)
         box.setObjectName("vpnRemoveBox")
         box.buttonClicked.connect(lambda b: self._remove(name) if b is rm else None)
-        box.open()
+        plain_box(box).open()
 
     def _remove(self, name: str) -> None:
         self.ctx.runner.run(self, self.service.remove_profile, name, name="vpn-remove", on_error=self.ctx.errors.report)
@@ -506,7 +506,7 @@ class VpnPage(QWidget):
 
 
 def _html(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return esc(text)
 
 
 def _privilege_note() -> str:

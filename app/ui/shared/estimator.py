@@ -34,6 +34,7 @@ from app.core.models import PROVIDERS, Offer
 from app.core.settings import read_section, write_section
 from app.ui import theme
 from app.ui.context import AppContext
+from app.ui.shared.plain import PlainLabel, esc, plain_tooltip, rich_label
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +94,7 @@ class EstimatorWidget(QWidget):
     def _build(self) -> None:
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
-        self.title_label = QLabel(self.tr("Cost estimate"), self)
+        self.title_label = PlainLabel(self.tr("Cost estimate"), self)
         self.title_label.setStyleSheet("font-weight: 600; font-size: 14px;")
         self.title_label.setWordWrap(True)
         outer.addWidget(self.title_label)
@@ -109,11 +110,11 @@ class EstimatorWidget(QWidget):
         self.mode_combo = QComboBox(self)
         self.mode_combo.addItem(self.tr("Hours"), costs.MODE_HOURS)
         self.mode_combo.addItem(self.tr("Epochs × minutes per epoch"), costs.MODE_EPOCHS)
-        mode_label = QLabel(self.tr("&Plan by:"), self)
+        mode_label = PlainLabel(self.tr("&Plan by:"), self)
         mode_label.setBuddy(self.mode_combo)
         grid.addWidget(mode_label, 0, 0)
         grid.addWidget(self.mode_combo, 0, 1, 1, 2)
-        self.mode_error = QLabel(self)
+        self.mode_error = PlainLabel(self)
         self.mode_error.setStyleSheet(f"color: {_error_color()};")
 
         labels = {
@@ -138,9 +139,9 @@ class EstimatorWidget(QWidget):
             edit.setMaximumWidth(120)
             edit.setToolTip(tips.get(name, ""))
             self._tips[name] = tips.get(name, "")
-            label = QLabel(labels[name], self)
+            label = PlainLabel(labels[name], self)
             label.setBuddy(edit)
-            err = QLabel(self)
+            err = PlainLabel(self)
             err.setObjectName(f"estimator_{name}_error")
             err.setStyleSheet(f"color: {_error_color()};")
             err.setWordWrap(True)
@@ -173,17 +174,17 @@ class EstimatorWidget(QWidget):
         self.table.setSizeAdjustPolicy(QAbstractItemView.SizeAdjustPolicy.AdjustToContents)
         outer.addWidget(self.table)
 
-        self.break_even_label = QLabel(self)
+        self.break_even_label = PlainLabel(self)
         self.break_even_label.setWordWrap(True)
         self.break_even_label.setObjectName("estimatorBreakEven")
-        self.rule_label = QLabel(self)
+        self.rule_label = rich_label(parent=self)  # a link the UI composes; values escaped
         self.rule_label.setWordWrap(True)
         self.rule_label.setObjectName("estimatorRule")
         self.rule_label.setOpenExternalLinks(True)
-        self.notes_label = QLabel(self)
+        self.notes_label = PlainLabel(self)
         self.notes_label.setWordWrap(True)
         self.notes_label.setStyleSheet("color: palette(mid);")
-        self.rate_label = QLabel(self)
+        self.rate_label = PlainLabel(self)
         self.rate_label.setWordWrap(True)
         self.rate_label.setObjectName("estimatorRate")
         self.rate_label.setStyleSheet("color: palette(mid);")
@@ -298,7 +299,7 @@ class EstimatorWidget(QWidget):
             msg = errors.get(name, "")
             self.error_labels[name].setText(msg)
             edit.setStyleSheet(f"border: 1px solid {_error_color()};" if msg else "")
-            edit.setToolTip(msg or self._tips.get(name, ""))
+            edit.setToolTip(plain_tooltip(msg or self._tips.get(name, "")))
         self.mode_error.setText(errors.get("mode", ""))
         self.mode_error.setVisible(bool(errors.get("mode")))
 
@@ -360,10 +361,10 @@ class EstimatorWidget(QWidget):
                 self.tr("Prepaid beats on-demand above: %1\nPrepaid beats spot above: %2")
                 .replace("%1", od_text).replace("%2", spot_text))
         rule = est.rule
-        text = self.tr("Billing rule: %1").replace("%1", rule.text())
+        text = esc(self.tr("Billing rule: %1").replace("%1", rule.text()))
         if rule.source:
             link = self.tr("source")
-            text += f' <a href="{rule.source}">{link}</a>'
+            text += f' <a href="{esc(rule.source)}">{esc(link)}</a>'
         self.rule_label.setText(text)
         notes = list(est.notes)
         if est.prepaid_year.known and est.prepaid_year.note:

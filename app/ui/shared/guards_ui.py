@@ -20,13 +20,13 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
-    QLabel,
     QLineEdit,
     QVBoxLayout,
     QWidget,
 )
 
 from app.ui import theme
+from app.ui.shared.plain import PlainLabel
 
 
 def defaults_from_settings(settings: Any) -> Any:
@@ -100,14 +100,14 @@ class GuardEditor(QGroupBox):
         self.on_idle.setObjectName("onIdle")
         self.on_idle.addItem(self.tr("notify me"), "notify")
         self.on_idle.addItem(self.tr("pull checkpoints, then stop it"), "stop")
-        idle_row.addWidget(QLabel(self.tr("every GPU below"), self))
+        idle_row.addWidget(PlainLabel(self.tr("every GPU below"), self))
         idle_row.addWidget(self.idle_pct)
-        idle_row.addWidget(QLabel(self.tr("for"), self))
+        idle_row.addWidget(PlainLabel(self.tr("for"), self))
         idle_row.addWidget(self.idle_minutes)
-        idle_row.addWidget(QLabel(self.tr("→"), self))
+        idle_row.addWidget(PlainLabel(self.tr("→"), self))
         idle_row.addWidget(self.on_idle, 1)
         form.addRow(self.tr("Idle:"), idle_row)
-        self.idle_note = QLabel(self.tr("A missing sample (N/A, MIG, a dropped connection) counts as busy: "
+        self.idle_note = PlainLabel(self.tr("A missing sample (N/A, MIG, a dropped connection) counts as busy: "
                                         "a guard never stops on data it does not have."), self)
         self.idle_note.setWordWrap(True)
         self.idle_note.setStyleSheet("color: palette(mid);")
@@ -142,13 +142,13 @@ class GuardEditor(QGroupBox):
                                           "computer sleeps)"), self)
         self.watchdog.setObjectName("watchdog")
         form.addRow("", self.watchdog)
-        self.notify_only = QLabel(self.tr("This server has no cloud API: LabGPU can only notify you. It never "
+        self.notify_only = PlainLabel(self.tr("This server has no cloud API: LabGPU can only notify you. It never "
                                           "stops it — stop it yourself when told."), self)
         self.notify_only.setObjectName("notifyOnly")
         self.notify_only.setWordWrap(True)
         self.notify_only.setStyleSheet(f"color: {theme.css('warning')}; font-weight: 600;")
         form.addRow("", self.notify_only)
-        self.error_label = QLabel(self)
+        self.error_label = PlainLabel(self)
         self.error_label.setObjectName("guardError")
         self.error_label.setWordWrap(True)
         self.error_label.setStyleSheet(f"color: {theme.css('error')};")
@@ -226,7 +226,7 @@ class EditGuardsDialog(QDialog):
         self.setWindowTitle(self.tr("Guards of {target}").format(target=target_id))
         self.setMinimumWidth(620)
         layout = QVBoxLayout(self)
-        who = QLabel(self.tr("Guards of {target}").format(target=target_id) if can_stop else
+        who = PlainLabel(self.tr("Guards of {target}").format(target=target_id) if can_stop else
                      self.tr("Guards of {target} (a server without a cloud API: notify only)").format(
                          target=target_id), self)
         who.setStyleSheet("font-weight: 600;")

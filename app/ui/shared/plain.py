@@ -23,11 +23,13 @@ import html
 from typing import Any, overload
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import Qt as _QtGui
 from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
 
 MAX_CHARS = 2000  # a screenful; outside text longer than this is cut with "…"
 ELLIPSIS = "…"
 
+mightBeRichText = _QtGui.mightBeRichText  # Qt's own test (Qt::mightBeRichText), used by QToolTip
 _PLAIN = Qt.TextFormat.PlainText
 _RICH = Qt.TextFormat.RichText
 
@@ -48,8 +50,8 @@ def esc(text: object, limit: int = MAX_CHARS) -> str:
 def plain_tooltip(text: object, limit: int = MAX_CHARS) -> str:
     """A tooltip that shows ``text`` literally (Qt renders any tooltip that looks like markup)."""
     s = cap(text, limit)
-    if not s:
-        return ""
+    if not mightBeRichText(s):
+        return s  # Qt shows it as plain text already
     return '<p style="white-space:pre-wrap">' + html.escape(s, quote=False).replace("\n", "<br>") + "</p>"
 
 
