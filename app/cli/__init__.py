@@ -58,6 +58,7 @@ def build_parser(with_commands: bool = True) -> argparse.ArgumentParser:
 
 
 def run_cli(args: argparse.Namespace) -> int:
+    from app.cli.output import terminal_safe
     from app.core.logsetup import setup_logging
     from app.core.paths import default_paths
 
@@ -66,7 +67,8 @@ def run_cli(args: argparse.Namespace) -> int:
         return int(args.func(args) or 0)
     except LabGpuError as exc:
         log.info("command failed: %s", exc.one_line())
-        print(f"labgpu: {exc.one_line()}", file=sys.stderr)
+        # An error's words may be a host's (nvidia-smi, an SSH banner, `find`) or a cloud's: shown, not obeyed.
+        print(f"labgpu: {terminal_safe(exc.one_line())}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("labgpu: interrupted", file=sys.stderr)
@@ -79,7 +81,7 @@ def run_cli(args: argparse.Namespace) -> int:
             return 0
         # Some other pipe or socket broke (a management socket, a child's stdin): a failure, said plainly.
         log.exception("command failed with a broken pipe")
-        print(f"labgpu: [BrokenPipe] A connection closed unexpectedly: {exc} — see the log and retry.",
+        print(f"labgpu: [BrokenPipe] A connection closed unexpectedly: {terminal_safe(exc)} — see the log and retry.",
               file=sys.stderr)
         return 1
 

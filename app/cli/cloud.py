@@ -13,7 +13,7 @@ import sys
 from datetime import datetime, timezone
 from typing import Any
 
-from app.cli.output import print_json, print_table
+from app.cli.output import print_json, print_table, terminal_safe
 from app.core import providers
 from app.core.errors import InputError
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
@@ -262,7 +262,7 @@ def cmd_prices_refresh(args: argparse.Namespace) -> int:
     errors: dict[str, Any] = {}
     offers = _service().refresh_prices(args.account, args.types, errors=None if args.account else errors)
     for name, exc in errors.items():
-        print(f"labgpu: account {name}: {exc.one_line()}", file=sys.stderr)
+        print(f"labgpu: account {name}: {terminal_safe(exc.one_line())}", file=sys.stderr)  # a cloud's words
     status = 3 if errors else 0  # some accounts refreshed, some not
     if errors and not offers:
         status = 2
@@ -309,7 +309,8 @@ def cmd_prices_refresh_public(args: argparse.Namespace) -> int:
 
     result = refresh_public_prices(azure_endpoint_setting=setting, paths=paths, progress=progress)
     for key, reason in result.missing:
-        print(f"labgpu: {'/'.join(key)}: {reason}; the bundled price is kept", file=sys.stderr)
+        print(f"labgpu: {terminal_safe('/'.join(key))}: {terminal_safe(reason)}; the bundled price is kept",
+              file=sys.stderr)
     if args.json:
         from dataclasses import asdict
 
@@ -340,7 +341,7 @@ def cmd_prices_refresh_public(args: argparse.Namespace) -> int:
 
 
 def _progress(step: str, message: str = "") -> None:
-    print(f"[{step}] {message}".rstrip(), file=sys.stderr, flush=True)
+    print(terminal_safe(f"[{step}] {message}".rstrip()), file=sys.stderr, flush=True)  # may quote the cloud
 
 
 def cmd_launch(args: argparse.Namespace) -> int:
@@ -418,7 +419,8 @@ def cmd_ls(args: argparse.Namespace) -> int:
         result = svc.reconcile()
         for name, exc in result.errors.items():
             text = exc.one_line() if hasattr(exc, "one_line") else str(exc)
-            print(f"labgpu: account {name} not refreshed (shown as last seen): {text}", file=sys.stderr)
+            print(f"labgpu: account {name} not refreshed (shown as last seen): {terminal_safe(text)}",
+                  file=sys.stderr)
             status = 3  # the list may be stale: a script must not take it as the whole truth
         entries = result.entries
     for p in svc.pending.open():

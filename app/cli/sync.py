@@ -101,7 +101,7 @@ def _fmt_progress(p: Any) -> str:
 
 
 def cmd_sync(args: argparse.Namespace) -> int:
-    from app.cli.output import print_json, print_table
+    from app.cli.output import print_json, print_table, terminal_safe
     from app.core.paths import default_paths
     from app.core.syncmodel import DOWN, UP, SyncOptions, display_name
     from app.core.syncpairs import SyncStore
@@ -209,7 +209,7 @@ def cmd_sync(args: argparse.Namespace) -> int:
     if result.conflicts:
         print(
             f"labgpu: {result.conflicts} destination files are newer and were kept "
-            f"(e.g. {display_name(result.conflict_paths[0])}); use --force to overwrite",
+            f"(e.g. {terminal_safe(display_name(result.conflict_paths[0]))}); use --force to overwrite",
             file=sys.stderr,
         )
     if not result.complete:
@@ -220,13 +220,16 @@ def cmd_sync(args: argparse.Namespace) -> int:
 
 def _print_not_transferred(result: Any, *, would: bool) -> None:
     """Name what was skipped and why (stderr): a sync never leaves a file behind silently."""
+    from app.cli.output import terminal_safe
     from app.core.syncmodel import display_name
 
     skipped = result.not_transferred
     if not skipped:
         return
     for x in skipped[:50]:
-        print(f"labgpu: not transferred: {display_name(x['path'])} — {x['why']}", file=sys.stderr)
+        # a remote file name and the host's reason (`find`'s stderr, an SFTP message): shown, never obeyed
+        print(f"labgpu: not transferred: {terminal_safe(display_name(x['path']))} — {terminal_safe(x['why'])}",
+              file=sys.stderr)
     if len(skipped) > 50:
         print(f"labgpu: … and {len(skipped) - 50} more (--json lists them)", file=sys.stderr)
     verb = "would not be transferred" if would else "were NOT transferred"

@@ -22,7 +22,7 @@ import sys
 import time
 from typing import Any
 
-from app.cli.output import read_stdin_secret
+from app.cli.output import read_stdin_secret, terminal_safe
 from app.core.errors import InputError
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.paths import default_paths
@@ -253,7 +253,7 @@ def cmd_rm(args: argparse.Namespace) -> int:
 def cmd_log(args: argparse.Namespace) -> int:
     mgr = _manager()
     mgr.profile(args.profile)
-    print(mgr.log_tail(args.profile, max(1, args.lines)))
+    print(terminal_safe(mgr.log_tail(args.profile, max(1, args.lines))))  # OpenVPN's log quotes the server
     return 0
 
 
