@@ -16,7 +16,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from app.cli.output import print_json, print_table
+from app.cli.output import print_json, print_table, terminal_safe
 from app.core.errors import InputError
 from app.core.i18n import QT_TRANSLATE_NOOP
 
@@ -85,9 +85,9 @@ def _fmt(v: float | None, unit: str = "", digits: int = 0) -> str:
 
 def _print_sample_table(sample: Any) -> None:
     when = sample.time.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
-    print(f"{sample.host}  {when}")
+    print(f"{terminal_safe(sample.host)}  {when}")  # a host's words: shown, never obeyed
     if sample.error:
-        print(f"  error: {sample.error}")
+        print(f"  error: {terminal_safe(sample.error)}")
     rows = [[g.index if g.index is not None else "?", g.name or "N/A", _fmt(g.utilization_gpu, " %"),
              f"{_fmt(g.memory_used_mib)} / {_fmt(g.memory_total_mib)} MiB", _fmt(g.temperature_c, " C"),
              f"{_fmt(g.power_w, '', 1)} / {_fmt(g.power_limit_w, ' W', 1)}", g.status] for g in sample.gpus]
@@ -502,7 +502,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
         if args.json:
             sys.stdout.write(json.dumps(ev.to_json(), ensure_ascii=False, default=str) + "\n")
         else:
-            sys.stdout.write(f"{ev.time:%Y-%m-%d %H:%M:%S} [{ev.kind}] {ev.message}\n")
+            sys.stdout.write(f"{ev.time:%Y-%m-%d %H:%M:%S} [{ev.kind}] {terminal_safe(ev.message)}\n")
         sys.stdout.flush()
 
     watcher = Watcher(paths, notify=notify)
