@@ -21,6 +21,7 @@ from app.core.errors import InputError, LabGpuError
 from app.core.hosts import HostStore, instance_hosts, passphrase_key, password_key, record_from_command
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.paths import default_paths
+from app.core.sshcmd import PASSWORD_IN_COMMAND
 
 from .output import print_json, print_table
 
@@ -126,7 +127,23 @@ def cmd_add(args: argparse.Namespace) -> int:
             "",
             code="BadArgs",
         )
-    rec = record_from_command(args.name, args.command, via_vpn=args.via_vpn)
+    try:
+        rec = record_from_command(args.name, args.command, via_vpn=args.via_vpn)
+    except InputError as exc:
+        if exc.code != PASSWORD_IN_COMMAND:
+            raise
+        # the same sentence as the Hosts page (which never repeats the password); here the next
+        # step is stdin, never argv (shell history and `ps` see argv)
+        raise InputError(
+            exc.template,
+            QT_TRANSLATE_NOOP(
+                "LabGPU",
+                "Remove it from the command and give it on stdin instead: labgpu hosts add NAME "
+                "\"ssh …\" --password-stdin (it is kept in the system keyring).",
+            ),
+            code=exc.code,
+            **exc.params,
+        ) from None
     if args.password_stdin and not rec.key_path:
         rec = replace(rec, auth="password")
     refuse_existing(hosts, rec.name)

@@ -24,6 +24,12 @@ _PROSE_RE = re.compile(
 )
 _WORD_RE = re.compile(r"^[A-Za-z][a-z]{0,15}[.,;:!?)]*$")
 _SIGNATURE_RE = re.compile(r"(?i)(Signature=)([0-9a-f]{16,})")
+# Passwords pasted with an SSH command (app/core/sshcmd.py find_pasted_secret recognises the same
+# forms): ``sshpass -p SECRET`` / ``-pSECRET``, ``user:SECRET@host`` and ``密码: SECRET`` (full-width
+# colon, or none) are hidden always; an English ``password：SECRET`` with a full-width colon too.
+_SSHPASS_RE = re.compile(r"(\bsshpass\b(?:\s+-[defPv]\S*(?:\s+\S+)?)*?\s+-p\s*)(\S+)")
+_USER_PASS_RE = re.compile(r"(\b[A-Za-z0-9_.\-]+:)([^\s@/:'\"]+)(@[A-Za-z0-9\[])")
+_CJK_SECRET_RE = re.compile(r"(?i)(密码|口令|password|passwd)(\s*[：]\s*|(?<=[码令])\s*[:=]?\s*)([^\s'\",}]+)")
 
 
 def _looks_secret(value: str) -> bool:
@@ -47,6 +53,9 @@ def redact(text: str) -> str:
     for s in secrets:
         if s in text:
             text = text.replace(s, "***")
+    text = _SSHPASS_RE.sub(lambda m: m.group(1) + "***", text)
+    text = _USER_PASS_RE.sub(lambda m: m.group(1) + "***" + m.group(3), text)
+    text = _CJK_SECRET_RE.sub(lambda m: m.group(1) + m.group(2) + "***", text)
     text = _QUOTED_RE.sub(lambda m: m.group(1) + m.group(2) + "***" + m.group(4), text)
     text = _DATA_RE.sub(lambda m: m.group(1) + m.group(2) + (m.group(3) or "") + "***", text)
     text = _PROSE_RE.sub(

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 
 from .errors import InputError
 from .i18n import QT_TRANSLATE_NOOP, translate
+from .logsetup import register_secret
 
 DEFAULT_PORT = 22
 
@@ -402,8 +403,74 @@ class _Reader:
         return host if _is_address(host) else host.lower()
 
 
+# Passwords that come pasted with the command (a provider's page shows them next to it). They are
+# recognised before anything else reads the text, so no error message, log line or label ever
+# repeats them: ``sshpass -p SECRET ssh …`` (sshpass(1): -p password, -f file, -d fd, -e env,
+# -P prompt), ``ssh user:SECRET@host`` (OpenSSH would send "user:SECRET" as the user name) and
+# prose such as ``密码: SECRET`` / ``Password: SECRET``.
+_PROSE_SECRET_RE = re.compile(r"(?i)(密码|口令|password|passwd)(?:\s*[:：=]\s*|(?<=[码令])\s+)(\S+)")
+_USER_PASS_RE = re.compile(r"^[A-Za-z0-9_.][A-Za-z0-9_.\-]*:([^@\s/][^@\s]*)@\S+$")
+_DEST_PREFIX_RE = re.compile(r"^(?:-[oJ])?(?:[A-Za-z]+=)?(?:ssh://)?")
+_SSHPASS_WITH_ARG = ("-f", "-d", "-P")
+PASSWORD_IN_COMMAND = "PasswordInCommand"
+
+
+def find_pasted_secret(text: str) -> tuple[str, str] | None:
+    """(what was found, the secret) for a password pasted with the command, else None. ``what`` is
+    a fixed label ("sshpass -p", "user:password@host", "密码:", "password:"), never the secret;
+    the secret is "" for ``sshpass`` without ``-p`` (it still wraps the command)."""
+    try:
+        words = shlex.split(text)
+    except ValueError:
+        words = text.split()
+    for k, w in enumerate(words):
+        if w == "sshpass" or w.endswith("/sshpass"):
+            j = k + 1
+            while j < len(words) and words[j].startswith("-"):
+                opt = words[j]
+                if opt == "-p":
+                    return "sshpass -p", words[j + 1] if j + 1 < len(words) else ""
+                if opt.startswith("-p"):
+                    return "sshpass -p", opt[2:]
+                j += 2 if opt in _SSHPASS_WITH_ARG else 1
+            return "sshpass", ""
+    for w in words:
+        m = _USER_PASS_RE.match(_DEST_PREFIX_RE.sub("", w, count=1))
+        if m:
+            return "user:password@host", m.group(1)
+    m = _PROSE_SECRET_RE.search(text)
+    if m:
+        label = m.group(1)
+        return (label if not label.isascii() else label.lower()) + ":", m.group(2).strip("\"'")
+    return None
+
+
+def _refuse_pasted_secret(text: str) -> None:
+    found = find_pasted_secret(text)
+    if found is None:
+        return
+    form, secret = found
+    if secret:
+        register_secret(secret)  # any later log line that still holds it is redacted
+    raise InputError(
+        QT_TRANSLATE_NOOP(
+            "LabGPU", "The SSH command contains a password ({form}); LabGPU never takes a password from the command."
+        ),
+        QT_TRANSLATE_NOOP(
+            "LabGPU",
+            "Remove it from the command and type it in the Password field (it is kept in the system keyring).",
+        ),
+        code=PASSWORD_IN_COMMAND,
+        form=form,
+    )
+
+
 def parse_ssh_command(text: str) -> SshTarget:
-    """Parse ``ssh [options] [user@]host [options]`` (the leading ``ssh`` is optional)."""
+    """Parse ``ssh [options] [user@]host [options]`` (the leading ``ssh`` is optional).
+
+    A password pasted with it (``sshpass -p``, ``user:pass@host``, ``密码:``/``password:``) is
+    refused with an error that never repeats it (code PasswordInCommand)."""
+    _refuse_pasted_secret(text)
     try:
         argv = shlex.split(text.strip())
     except ValueError as exc:
