@@ -29,6 +29,9 @@ log = logging.getLogger(__name__)
 
 CACHE_NAME = "live_prices.json"
 CACHE_VERSION = 1
+# One refresh keeps at most this many per-zone prices (a region's GPU types × zones are a few hundred);
+# an answer with more is cut, so a broken or hostile API cannot grow the cache without bound.
+MAX_LIVE_OFFERS = 5_000
 _OFFER_FIELDS = {f.name for f in fields(Offer)}
 
 
@@ -149,6 +152,10 @@ def refresh_prices(
 ) -> list[Offer]:
     """Ask the provider for live prices with this account and cache them. Returns the fresh offers."""
     offers = list(provider.refresh_prices(account, creds, list(instance_types)))
+    if len(offers) > MAX_LIVE_OFFERS:
+        log.warning("live prices: %d offers from %s, only the first %d kept", len(offers),
+                    getattr(account, "name", "?"), MAX_LIVE_OFFERS)
+        offers = offers[:MAX_LIVE_OFFERS]
     now = datetime.now(timezone.utc)
     offers = [replace(o, live=True, fetched_at=o.fetched_at or now) for o in offers]
     save(paths, offers)

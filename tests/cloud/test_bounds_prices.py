@@ -189,3 +189,19 @@ def test_a_free_live_price_in_the_cache_never_ranks_first(tmp_path):
     # and the advisor itself treats a zero price as unknown, never as free
     zero = [replace(o, price_on_demand=0.0, price_spot=0.0) if o.key == victim.key else o for o in bundled.offers]
     assert advise(zero, answers).ranking.items[0].key != victim.key
+
+
+def test_a_live_refresh_keeps_at_most_max_live_offers():
+    # the account's provider answered with more per-zone prices than any region has (a broken API)
+    paths = default_paths().ensure()
+    base = _nc6(load_catalog(paths, include_live=False).offers)
+    from dataclasses import replace
+
+    class Flood:
+        def refresh_prices(self, account, creds, types):
+            return [replace(base, zone=f"z{i}", live=True, fetched_at=NOW) for i in range(live_prices.MAX_LIVE_OFFERS
+                                                                                          + 1000)]
+
+    got = live_prices.refresh_prices(object(), Flood(), None, paths=paths)
+    assert len(got) == live_prices.MAX_LIVE_OFFERS
+    assert len(live_prices.zone_prices(paths, "azure", "eastus", SKU)) == live_prices.MAX_LIVE_OFFERS

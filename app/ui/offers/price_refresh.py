@@ -110,6 +110,11 @@ class PriceRefresh:
             text += " " + QCoreApplication.translate(
                 "OffersPage", "No public price for %1: the bundled price is kept.").replace(
                 "%1", ", ".join(key[2] for key, _reason in missing))
+        refused = getattr(result, "refused", [])
+        if refused:  # ≤ 0, not finite, or far from the bundled price: not believed (issue 21)
+            text += " " + QCoreApplication.translate(
+                "OffersPage", "Prices not believable, so not used (the bundled price is kept): %1.").replace(
+                "%1", "; ".join(f"{key[2]}: {why}" for key, why in refused[:10]))
         page.last_live_message = text
         page.start_loading()
 
