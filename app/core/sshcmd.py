@@ -412,7 +412,7 @@ _PROSE_SECRET_RE = re.compile(r"(?i)(密码|口令|password|passwd)(?:\s*[:：=]
 _USER_PASS_RE = re.compile(r"^[A-Za-z0-9_.][A-Za-z0-9_.\-]*:([^@\s/][^@\s]*)@\S+$")
 _DEST_PREFIX_RE = re.compile(r"^(?:-[oJ])?(?:[A-Za-z]+=)?(?:ssh://)?")
 _SSHPASS_WITH_ARG = ("-f", "-d", "-P")
-PASSWORD_IN_COMMAND = "PasswordInCommand"
+PASSWORD_IN_COMMAND = "PasswordInCommand"  # noqa: S105 - an error code, not a password
 
 
 def find_pasted_secret(text: str) -> tuple[str, str] | None:
