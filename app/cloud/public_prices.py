@@ -41,9 +41,10 @@ log = logging.getLogger(__name__)
 AZURE_PRICES_URL = "https://prices.azure.com/api/retail/prices"
 AZURE_API_VERSION = "2023-01-01-preview"
 # Bounds (issue 21, item 7): the answer is data from the network, so it is bounded.
-# The API pages 1,000 items (https://learn.microsoft.com/en-us/rest/api/cost-management/retail-prices/
-# azure-retail-prices: "API responses are paginated: ... returns up to 1,000 records"); a VM SKU in one
-# region has a few dozen meters, so one page. A real page of 1,000 items is about 0.6 MB.
+# The API pages its answer with NextPageLink ($skip=100 steps: https://learn.microsoft.com/en-us/rest/api/
+# cost-management/retail-prices/azure-retail-prices#api-response-pagination, and the Q&A thread
+# https://learn.microsoft.com/en-us/answers/questions/1188465/azure-retail-prices-api-broken-paging); a VM
+# SKU in one region has a few dozen meters, so one page; a page of 100 items is about 60 KB.
 MAX_PAGES = 10  # per query
 MAX_TOTAL_PAGES = 500  # per refresh
 MAX_ITEMS = 5_000  # per query
