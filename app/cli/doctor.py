@@ -3,7 +3,8 @@
 - ``doctor [--json]`` checks, without changing anything (no secret is read or written, no file
   is created): the keyring backend, paramiko and whether the SSH fast paths are on (and why not),
   the OpenVPN binary and how it would get its privileges, nvidia-smi here (it matters on GPU
-  hosts), the settings file, the data folder and the log file.
+  hosts), the settings file, the data folder, the log file and this computer's clock against the clouds'
+  (the offset their last answers measured; more than a minute off is a warning with what to do).
 - Each check is ``ok``, ``warn`` (a feature is slower or unavailable) or ``fail`` (LabGPU cannot
   work as it should). ``--json`` prints ``{"ok": bool, "checks": [{"key", "name", "status",
   "detail", "next_step"}]}``; ``key`` is stable for scripts, the rest is for people.
@@ -197,6 +198,31 @@ def check_log(paths: Paths) -> Check:
     return _path_check("log", name, paths.log_file, paths.log_dir)
 
 
+def check_clock(paths: Paths) -> Check:
+    """This computer's clock against the clouds' (issue 21): the offset the last cloud answers measured
+    (their HTTP Date headers, kept in the database by any LabGPU process), read-only. More than a minute
+    off: a warning with the offset and what to do (the clouds refuse requests signed 5 minutes off)."""
+    from app.core.ledgerdb import SKEW_WARN_S, read_stored_skew, skew_text
+
+    name = translate(QT_TRANSLATE_NOOP("LabGPU", "Clock"))
+    skew = read_stored_skew(paths.database_file)
+    if skew is None:
+        return Check("clock", name, OK, translate(QT_TRANSLATE_NOOP(
+            "LabGPU", "not compared yet: no cloud has answered LabGPU on this computer")))
+    if abs(skew.offset_s) <= SKEW_WARN_S:
+        detail = _t(QT_TRANSLATE_NOOP("LabGPU", "within {seconds} s of {cloud}'s clock"),
+                    seconds=f"{abs(skew.offset_s):.0f}", cloud=_provider_name(skew.provider))
+        return Check("clock", name, OK, detail)
+    text, hint = skew_text(skew)
+    return Check("clock", name, WARN, text, hint)
+
+
+def _provider_name(provider_id: str) -> str:
+    from app.core import providers
+
+    return providers.display_name(provider_id)
+
+
 def run_checks(paths: Paths | None = None) -> list[Check]:
     paths = paths or default_paths()
     return [
@@ -207,6 +233,7 @@ def run_checks(paths: Paths | None = None) -> list[Check]:
         check_settings(paths),
         check_data(paths),
         check_log(paths),
+        check_clock(paths),
     ]
 
 

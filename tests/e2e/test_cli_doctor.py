@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-KEYS = {"keyring", "ssh_fast_path", "openvpn", "openvpn_privileges", "nvidia_smi", "settings", "data", "log"}
+KEYS = {"keyring", "ssh_fast_path", "openvpn", "openvpn_privileges", "nvidia_smi", "settings", "data", "log",
+        "clock"}
 
 
 def doctor(*args: str, env: dict[str, str] | None = None, wrap: list[str] | None = None) -> subprocess.CompletedProcess:
