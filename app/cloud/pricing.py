@@ -14,6 +14,7 @@ from typing import Any
 from app.cloud import registry
 from app.cloud.base import Account
 from app.core import live_prices
+from app.core.catalog import price_problem
 from app.core.models import NATIVE_CURRENCY
 from app.core.paths import Paths
 
@@ -49,7 +50,7 @@ def on_demand_price(paths: Paths, account: Account, instance_type: str) -> tuple
         )
 
     for o in live_prices.load_cached(paths):
-        if same(o):
+        if same(o) and price_problem(o.price_on_demand, None) is None:  # a cached 0 or NaN is no price
             return o.price_on_demand, "live"
     try:
         from app.core.catalog import load_catalog
@@ -66,7 +67,7 @@ def spot_price(paths: Paths, account: Account, instance_type: str, zone: str) ->
     prices = [
         o
         for o in live_prices.zone_prices(paths, account.provider, account.region, instance_type)
-        if o.price_spot is not None and (not zone or o.zone == zone)
+        if o.price_spot is not None and price_problem(o.price_spot, None) is None and (not zone or o.zone == zone)
     ]
     return min(o.price_spot for o in prices) if prices else None  # type: ignore[type-var]
 
