@@ -64,10 +64,19 @@ def test_aws_spot_rule_is_said_before_launch(qtbot, ctx, accounts):
     assert "Terminate cancels the spot request first" in dialog.price_note.text()
     dialog.spot_check.setChecked(False)  # on demand: no spot rule to tell
     assert RULE not in dialog.price_note.text()
-    _choose(qtbot, dialog, "lab-tc", GN7)  # a cloud without such a rule says none
     dialog.spot_check.setChecked(True)
+    assert "Spot maximum $0.8048/h = 80 % of on-demand." in dialog.price_note.text()
+    _choose(qtbot, dialog, "lab-tc", GN7)  # a cloud without such a rule says none
     qtbot.waitUntil(lambda: "On demand: ¥7.8100/h" in dialog.price_note.text(), timeout=10000)
     assert "AWS spot" not in dialog.price_note.text()
+    # the cap is made anew for this account's price and currency, not the $0.8048 of the AWS one
+    assert dialog.max_price_spin.value() == pytest.approx(6.248)
+    assert "Spot maximum ¥6.2480/h = 80 % of on-demand." in dialog.price_note.text()
+    dialog.max_price_spin.setValue(3.905)  # a cap the student types is said as it is
+    assert "Spot maximum ¥3.9050/h = 50 % of on-demand." in dialog.price_note.text()
+    _choose(qtbot, dialog, "lab-aws", "g5.xlarge")  # and is not carried to another cloud
+    qtbot.waitUntil(lambda: "On demand: $1.0060/h" in dialog.price_note.text(), timeout=10000)
+    assert dialog.max_price_spin.value() == pytest.approx(0.8048)
 
 
 def test_an_international_site_account_is_never_shown_a_cny_price(qtbot, ctx, accounts):

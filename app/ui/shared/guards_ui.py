@@ -85,6 +85,8 @@ class GuardEditor(QGroupBox):
         self.setChecked(enabled_by_default)
         form = QFormLayout(self)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
+        # A narrow window (the launch dialog's 760 px) puts a long label above its field instead of scrolling.
+        form.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
         idle_row = QHBoxLayout()
         self.idle_pct = QDoubleSpinBox(self)
         self.idle_pct.setObjectName("idlePct")
@@ -98,6 +100,8 @@ class GuardEditor(QGroupBox):
         self.idle_minutes.setSuffix(self.tr(" min"))
         self.on_idle = QComboBox(self)
         self.on_idle.setObjectName("onIdle")
+        self.on_idle.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.on_idle.setMinimumContentsLength(12)
         self.on_idle.addItem(self.tr("notify me"), "notify")
         self.on_idle.addItem(self.tr("pull checkpoints, then stop it"), "stop")
         idle_row.addWidget(PlainLabel(self.tr("every GPU below"), self))
