@@ -419,7 +419,7 @@ def cmd_guard_ls(args: argparse.Namespace) -> int:
     for tid, cfg in guards.all().items():
         entry = ledger.get(tid)
         items.append({"id": tid, "kind": "instance" if entry else "host", "can_stop": entry is not None,
-                      "state": entry.state if entry else None, **cfg.to_json(), **_watchdog_fields(tid, cfg),
+                      "state": entry.state if entry else None, **cfg.to_json(), **_watchdog_fields(tid, cfg, entry),
                       "watcher_pid": holder})
     if args.json:
         print_json(items)
@@ -431,13 +431,16 @@ def cmd_guard_ls(args: argparse.Namespace) -> int:
     return 0
 
 
-def _watchdog_fields(target: str, cfg: Any) -> dict[str, Any]:
+def _watchdog_fields(target: str, cfg: Any, entry: Any = None) -> dict[str, Any]:
     """`guard ls`: the watchdog as the last connection saw it (watchdog.WatchdogBook), not the
-    guard's wish: ``watchdog`` is True only while it was last seen running and able to act."""
+    guard's wish: ``watchdog`` is True only while it was last seen running and able to act (never
+    on a terminated instance: the machine went with it)."""
     from app.remote import watchdog
 
     seen = watchdog.WatchdogBook.default().get(target) or {}
     state = seen.get("state") or ("unchecked" if cfg.watchdog else "none")
+    if entry is not None and entry.state == "terminated" and state != "none":
+        state, seen = "gone", {"message": "the instance is terminated"}
     return {"watchdog": bool(cfg.watchdog) and state in ("running", "unchecked"), "watchdog_state": state,
             "watchdog_message": seen.get("message", "")}
 

@@ -124,6 +124,27 @@ def test_guard_rm_removes_the_watchdog_and_it_never_fires():
         assert not (server.bin_dir / "shutdown.called").exists()
 
 
+def test_guard_rm_on_an_unreachable_host_says_the_watchdog_is_still_there_and_retries():
+    with gpu_server("wdaway", {"steps": [busy(2)]}) as (server, _fake):
+        _fakes(server)
+        r = _cli("guard", "set", "wdaway", "--idle-minutes", "0.5", "--watchdog")
+        assert r.returncode == 0, r.stderr
+        pid = int((_home(server) / "watchdog.pid").read_text())
+        server.stop()  # the host cannot be reached
+        r = _cli("guard", "rm", "wdaway")
+        assert r.returncode != 0 and "Traceback" not in r.stderr
+        assert "Removed the guards of wdaway" in r.stdout
+        assert "its watchdog could not be removed" in r.stderr and "guard rm wdaway` again" in r.stderr
+        assert watchdog.WatchdogBook.default().get("wdaway")["state"] == "removal-pending"  # type: ignore[index]
+        assert _alive(pid)
+        server.start()
+        r = _cli("guard", "rm", "wdaway")  # no guard left, but the watchdog still to remove
+        assert r.returncode == 0, r.stderr
+        assert "Removed the watchdog on wdaway" in r.stdout
+        _until(lambda: not _alive(pid), "the watchdog process ended", timeout=20)
+        assert watchdog.WatchdogBook.default().get("wdaway") is None
+
+
 def test_a_watchdog_the_kill_misses_exits_without_acting():
     """The configuration goes first: a process that survives the kill (its pid file lost) sees it
     gone at its next poll and exits instead of shutting the machine down."""
@@ -190,7 +211,7 @@ def test_a_hung_nvidia_smi_counts_as_busy_and_the_loop_goes_on(timeout_tool):
             watchdog.remove(conn)
             conn.close()
         # nothing of the hung calls is left behind
-        out = subprocess.run(["pgrep", "-u", server.pw.pw_name, "-f", "nvidia-smi"], capture_output=True, text=True)
+        out = subprocess.run(["pgrep", "-f", str(server.bin_dir / "nvidia-smi")], capture_output=True, text=True)
         assert out.stdout.strip() == ""
 
 
