@@ -138,7 +138,11 @@ class Ledger:
     # -- reading ---------------------------------------------------------------------------------
     def _entry(self, row: Any, at: datetime | None) -> LedgerEntry:
         now = self._cloud_now(row["provider"], at)
-        local = lambda d: self.clock.to_local(row["provider"], d)  # noqa: E731 - the laptop's frame
+        provider = str(row["provider"])
+
+        def local(d: datetime | None) -> datetime | None:  # a stored (cloud-frame) time on the laptop's clock
+            return self.clock.to_local(provider, d)
+
         segs = self.store.query(
             "SELECT started_at, ended_at FROM instance_segments WHERE provider=? AND id=?"
             " ORDER BY started_at",

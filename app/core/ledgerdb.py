@@ -302,3 +302,14 @@ def read_stored_skew(db_path: Any, limit_s: float = 0.0) -> ClockSkew | None:
         return None
     best = max(found, key=lambda s: abs(s.offset_s))
     return best if abs(best.offset_s) > limit_s else None
+
+
+def clock_warning(store: Store | None = None) -> str:
+    """One line for the tray (app/ui/tray.py) when this computer's clock is more than a minute off the
+    clouds' (what their answers in this process measured; with ``store``, other processes' too): the
+    offset and what to do. "" when it is not (or nothing was measured)."""
+    skew = clock_skew(store)
+    if skew is None:
+        return ""
+    text, hint = skew_text(skew)
+    return f"{text} — {hint}"
