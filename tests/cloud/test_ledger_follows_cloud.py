@@ -242,3 +242,41 @@ def test_the_cloud_start_time_is_read_for_each_provider(tencent, tencent_server)
     assert e.state == "running" and e.started_at is not None
     assert e.started_at >= before - timedelta(seconds=2)
     assert e.uptime_s < 60
+
+
+# -- every plugin reads its cloud's clock ----------------------------------------------------------------
+def _aws_call(moto):  # noqa: ANN202
+    from app.cloud.aws import AwsProvider
+
+    return lambda: AwsProvider().list_instances(Account("lab", "aws", "us-east-1", moto.url),
+                                                Credentials(AWS_KEY_ID, AWS_SECRET))
+
+
+@pytest.mark.parametrize("cloud", ["aws", "tencent", "alibaba"])
+def test_each_clouds_answer_sets_its_clock(request, cloud_clock, monkeypatch, cloud):
+    """The laptop's clock 4 min ahead: one listing of each cloud (its real peer) measures -240 s."""
+    laptop = Laptop(240.0)
+    monkeypatch.setattr(ledgerdb.CLOCK, "wall", laptop.wall)
+    monkeypatch.setattr(ledgerdb.CLOCK, "mono", laptop.mono)
+    if cloud == "aws":
+        moto = request.getfixturevalue("moto")
+        call = _aws_call(moto)
+    elif cloud == "tencent":
+        from app.cloud.tencent import TencentProvider
+        from tests.fixtures.tencent_server import tencent_account, tencent_creds
+
+        server = request.getfixturevalue("tencent_server")
+        call = lambda: TencentProvider().list_instances(tencent_account(server), tencent_creds())  # noqa: E731
+    else:
+        from app.cloud.alibaba import AlibabaProvider
+        from tests.fixtures.alibaba_ecs_server import TEST_ACCESS_KEY_ID, TEST_ACCESS_KEY_SECRET
+
+        server = request.getfixturevalue("alibaba_server")
+        acc = Account("ali", "alibaba", "cn-hangzhou", f"http://{server.endpoint}")
+        call = lambda: AlibabaProvider().list_instances(  # noqa: E731
+            acc, Credentials(TEST_ACCESS_KEY_ID, TEST_ACCESS_KEY_SECRET))
+    assert ledgerdb.CLOCK.offset(cloud) == 0.0
+    call()  # type: ignore[operator]
+    assert ledgerdb.CLOCK.offset(cloud) == pytest.approx(-240.0, abs=1.5)
+    skew = ledgerdb.clock_skew()
+    assert skew is not None and skew.provider == cloud and skew.ahead
