@@ -103,6 +103,15 @@ def _fresh_watchdog_files():
     d = Path(pwd.getpwnam(TEST_USER).pw_dir) / ".labgpu"
     for name in ("watchdog.conf", "watchdog.status", "watchdog.log", "watchdog.pid"):
         (d / name).unlink(missing_ok=True)
+    yield
+    # a test that failed half-way leaves nothing acting: without its configuration a watchdog exits
+    (d / "watchdog.conf").unlink(missing_ok=True)
+    try:
+        pid = int((d / "watchdog.pid").read_text().strip())
+    except (OSError, ValueError):
+        return
+    if _alive(pid):
+        os.kill(pid, signal.SIGTERM)
 
 
 # -- removed with its guard ------------------------------------------------------------------------
