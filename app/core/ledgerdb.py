@@ -238,6 +238,7 @@ class CloudClock:
             log.info("cloud clock offsets not read: %s", exc)
             return
         with self._lock:
+            self._stored.clear()  # the store is the record of what other processes measured
             for r in rows:
                 at = from_iso(r["measured_at"])
                 self._stored[str(r["provider"])] = (float(r["offset_s"]), at.timestamp() if at else 0.0)
