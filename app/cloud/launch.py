@@ -15,7 +15,7 @@ Contract:
     svc.launch(LaunchOptions(...), progress=fn) -> LaunchResult      # fn(step, message)
         LaunchOptions.region: "" = the account's region; any other region works with the same keys.
         A NetworkError from launch carries .client_token: retry with it (never a second instance).
-    svc.reconcile() -> ReconcileResult              # every account and region in use + pending launches
+    svc.reconcile(accounts=None) -> ReconcileResult  # every (or the named) account and region in use + pending
     svc.start(id) -> LedgerEntry · svc.stop(id) -> (LedgerEntry, what still bills) · svc.terminate(id)
     svc.refresh_prices(account_name=None, instance_types=(), errors=None) -> list[Offer]
     svc.on_demand_price(account, type) -> (price | None, source) · svc.pending.open()
