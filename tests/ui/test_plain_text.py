@@ -15,6 +15,7 @@ import ast
 import json
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -248,3 +249,62 @@ def test_every_label_of_the_monitor_page_with_host_text_is_plain(qtbot, labgpu_h
         assert error_line in panel.error_label.text()
     finally:
         ctx.shutdown(5000)
+
+
+@pytest.fixture
+def hostile_sync_host():
+    """A real sshd of its own (its ``find`` is replaced) saved as the host "evil" the way a student adds it."""
+    from tests.fixtures.sshd import SshdServer
+
+    server = SshdServer.start_new()
+    try:
+        cmd = f"ssh -p {server.port} -i {server.client_key} {server.user}@{server.host}"
+        r = subprocess.run([sys.executable, "-m", "app", "hosts", "add", "evil", cmd, "--fingerprint",
+                            server.host_key_fingerprint], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                           env=dict(os.environ), stdin=subprocess.DEVNULL)
+        assert r.returncode == 0, r.stderr
+        yield server
+    finally:
+        server.stop()
+        shutil.rmtree(server.workdir, ignore_errors=True)
+
+
+@pytest.mark.usefixtures("private_home")
+def test_sync_page_shows_remote_names_and_find_errors_as_text(qtbot, app_window, hostile_sync_host, tmp_path):
+    """Remote files named with markup and a ``find`` that reports markup: the sync page's preview, result
+    line and history show them as typed (labels plain text, tooltips escaped)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import Qt as QtGui
+
+    _ctx, window = app_window
+    assert window.show_page("sync")
+    page = window.pages["sync"]
+    remote = hh.hostile_tree(hostile_sync_host, "hostile")
+    hh.install_hostile_find(hostile_sync_host)
+    local = tmp_path / "down"
+    local.mkdir()
+    qtbot.mouseClick(page.add_button, Qt.MouseButton.LeftButton)
+    dlg = page.dialog
+    dlg.host_combo.setCurrentText("evil")
+    dlg.local_edit.setText(str(local))
+    dlg.remote_edit.setText(str(remote))
+    dlg.down_radio.setChecked(True)
+    qtbot.mouseClick(dlg.ok_button, Qt.MouseButton.LeftButton)
+
+    qtbot.mouseClick(page.preview_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: page.task is None, timeout=30_000)
+    paths = {page.preview_model.items[i].path for i in range(page.preview_model.rowCount())}
+    assert f"ckpt {hh.NAME_IMG}.pt" in paths  # the names arrive exactly as the host has them
+    qtbot.mouseClick(page.sync_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: page.task is None, timeout=30_000)
+    assert page.state_label.text() == "Done, but incomplete"
+    assert f"(find: '{hh.NAME_LINK}" in page.preview_label.text()  # find's words, literally
+    page.grab()
+    found = _hostile_labels(page)
+    assert found and all(fmt == "PlainText" for _t, fmt in found), found
+    tips = [page.history_table.item(r, c).toolTip() for r in range(page.history_table.rowCount())
+            for c in range(page.history_table.columnCount()) if page.history_table.item(r, c)]
+    shown_tips = [t for t in tips if "evil.example" in t]
+    assert shown_tips, tips
+    for tip in shown_tips:  # Qt renders a tooltip that looks like markup: the host's must not be markup
+        assert not QtGui.mightBeRichText(tip) or "<a href" not in tip, tip
