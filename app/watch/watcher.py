@@ -455,28 +455,8 @@ class Watcher:
         return out
 
     def budget_price(self, entry: Any) -> tuple[float | None, str]:
-        """(price per hour, source) the budget guard uses: the launch price the ledger keeps, else the
-        account's live (or bundled) price for the type and zone; (None, "") when none is known."""
-        if entry.price_per_hour is not None:
-            return float(entry.price_per_hour), "launch price"
-        try:
-            from app.cloud import pricing
-            from app.core.accounts import AccountBook, AccountError
-
-            try:
-                account = AccountBook(self.store).get(entry.account)
-            except AccountError:
-                return None, ""
-            if entry.spot:
-                spot = pricing.spot_price(self.paths, account, entry.instance_type, entry.zone)
-                if spot is not None:
-                    return float(spot), "the account's spot price"
-                return None, ""
-            price, source = pricing.on_demand_price(self.paths, account, entry.instance_type)
-            return (None, "") if price is None else (float(price), source or "the account's price")
-        except Exception:  # noqa: BLE001 - no price is said as unknown, never a crash
-            log.exception("no price for %s", entry.id)
-            return None, ""
+        """(price per hour, source) the budget guard uses; see :func:`budget_price`."""
+        return budget_price(self.paths, self.store, entry)
 
     def _budget(self, t: float, target_id: str, cfg: GuardConfig, st: _TargetState,
                 entry: Any) -> list[GuardEvent]:
@@ -559,8 +539,8 @@ class Watcher:
             wait = min(self.stop_backoff_cap_s, self.stop_backoff_s * 2 ** (ep.rounds - 1))
             ep.next_try = t + wait
             if ep.escalated:
-                self._audit("guard-stop", target_id, f"still not stopped (round {ep.rounds}, {cause}): {why}; "
-                                                     f"next try in {wait:g} s")
+                self._audit("guard-stop", target_id, f"still not stopped (round {ep.rounds}, {cause}; next try "
+                                                     f"in {wait:g} s): {why}")
                 return []
             ep.escalated = True
             template = {"clock": MSG_STOP_FAILED_CLOCK, "network": MSG_STOP_FAILED_NETWORK}.get(cause,
@@ -877,7 +857,7 @@ class Watcher:
                         self.start_spot_watches(hub.connection)
                     except Exception:  # noqa: BLE001
                         log.exception("could not start watching new targets")
-                self.tick()
+                self.tick(wait_s=period_s)  # a busy target is not waited for (see the module doc)
                 from .reconcile import poll as reconcile_poll  # issue 21: the ledger follows the cloud
 
                 reconcile_poll(self)  # due reconciles start in the background; never blocks the guards
@@ -924,6 +904,30 @@ def _cloud_terminate(paths: Paths, store: Store) -> TerminateFn:
         return CloudService(paths, store).terminate(instance_id, reason=reason)
 
     return terminate
+
+
+def budget_price(paths: Paths, store: Store, entry: Any) -> tuple[float | None, str]:
+    """(price per hour, source) a budget guard uses: the launch price the ledger keeps, else the
+    account's live (or bundled) price for the type (spot: the zone's spot price); (None, "") when
+    none is known — the guard then says it cannot act (``budget-unknown``), never stays silent."""
+    if entry.price_per_hour is not None:
+        return float(entry.price_per_hour), "launch price"
+    try:
+        from app.cloud import pricing
+        from app.core.accounts import AccountBook, AccountError
+
+        try:
+            account = AccountBook(store).get(entry.account)
+        except AccountError:
+            return None, ""
+        if entry.spot:
+            spot = pricing.spot_price(paths, account, entry.instance_type, entry.zone)
+            return (None, "") if spot is None else (float(spot), "the account's spot price")
+        price, source = pricing.on_demand_price(paths, account, entry.instance_type)
+        return (None, "") if price is None else (float(price), source or "the account's price")
+    except Exception:  # noqa: BLE001 - no price is said as unknown, never a crash
+        log.exception("no price for %s", getattr(entry, "id", "?"))
+        return None, ""
 
 
 def _bind_connect(connect: Callable[[str], Any], target_id: str) -> Callable[[], Any]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 import paramiko
 import pytest
@@ -17,6 +17,11 @@ from app.remote.ssh import open_connection
 from tests.fixtures.metadata_service import MetadataLab
 
 pytestmark = pytest.mark.usefixtures("private_home")
+
+# Reclaim times as a cloud posts them: about two minutes ahead of the instance's clock (a past or
+# far-future time is ignored, issue 21), so the tests' times are relative to now.
+SOON = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(minutes=30)
+SOON_Z = SOON.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 @pytest.fixture
@@ -41,10 +46,10 @@ def test_aws_imdsv2_token_first_404_then_a_notice_once(lab, tool):
         reqs = lab.requests()
         assert reqs[0].startswith("PUT 169.254.169.254 /latest/api/token")
         assert reqs[1].startswith("GET 169.254.169.254 /latest/meta-data/spot/instance-action")
-        lab.set_aws("terminate", "2026-12-02T18:22:00Z")
+        lab.set_aws("terminate", SOON_Z)
         n = sw.poll_once()
         assert n is not None and n.action == "terminate"
-        assert n.time == datetime(2026, 12, 2, 18, 22, tzinfo=timezone.utc)
+        assert n.time == SOON
         assert sw.poll_once() is None  # the same notice is reported once
     finally:
         conn.close()
@@ -58,9 +63,9 @@ def test_tencent_termination_time_is_beijing_time(lab, tool):
         sw.tool = tool
         assert sw.poll_once() is None
         assert any("metadata.tencentyun.com" in r and "termination-time" in r for r in lab.requests())
-        lab.set_tencent("2026-12-02 20:05:33")
+        lab.set_tencent((SOON + timedelta(hours=8)).strftime("%Y-%m-%d %H:%M:%S"))  # Beijing time
         n = sw.poll_once()
-        assert n is not None and n.time == datetime(2026, 12, 2, 12, 5, 33, tzinfo=timezone.utc)
+        assert n is not None and n.time == SOON
     finally:
         conn.close()
 
@@ -76,7 +81,7 @@ def test_watch_thread_reports_the_notice(lab):
 
     sw = SpotWatch("spot1", "aws", lambda: conn, on_notice, interval_s=0.1)
     try:
-        lab.set_aws("stop", "2026-12-02T19:00:00Z")
+        lab.set_aws("stop", SOON_Z)
         sw.start()
         assert got.wait(30)
         assert notices[0].action == "stop"
@@ -124,10 +129,10 @@ def test_a_toy_providers_declared_spot_source_is_polled_and_read(lab, toy_spot, 
         assert sw.source == TOY_SPOT
         assert sw.poll_once() is None
         assert not any("/api/token" in r for r in lab.requests())  # no token step declared
-        lab.set_tencent("2015-01-05T18:02:00Z")
+        lab.set_tencent(SOON_Z)
         n = sw.poll_once()
         assert n is not None and (n.provider, n.action) == (toy_spot, "terminate")
-        assert n.time == datetime(2015, 1, 5, 18, 2, tzinfo=timezone.utc)
+        assert n.time == SOON
     finally:
         conn.close()
 
@@ -188,7 +193,7 @@ def test_labgpu_watch_reports_a_spot_notice_of_a_running_spot_instance(lab, priv
     tags = {"labgpu:ssh-user": lab.sshd.user, "labgpu:ssh-key-path": str(lab.sshd.client_key)}
     Ledger(Store(paths=default_paths())).observe(Inst(tags=tags), price_per_hour=0.4, currency="USD")
     (private_home / ".ssh" / "config").write_text(f"Host 127.0.0.1\n    Port {lab.port}\n")
-    lab.set_aws("terminate", "2026-12-02T18:22:00Z")
+    lab.set_aws("terminate", SOON_Z)
     root = Path(__file__).resolve().parents[2]
     proc = subprocess.Popen([sys.executable, "-m", "app", "watch", "--json"], cwd=root, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=dict(os.environ))
@@ -198,7 +203,7 @@ def test_labgpu_watch_reports_a_spot_notice_of_a_running_spot_instance(lab, priv
         ev = json.loads(line)
         assert ev["kind"] == "spot-notice" and ev["target_id"] == "i-0123456789abcdef0"
         assert ev["detail"]["relaunch"]["instance_type"] == "g5.xlarge" and ev["detail"]["relaunch"]["spot"]
-        assert "2026-12-02 18:22:00 UTC" in ev["message"]
+        assert SOON.strftime("%Y-%m-%d %H:%M:%S UTC") in ev["message"]
         assert json.loads(proc.stdout.readline())["kind"] == "sync-none"  # no pull pair: says nothing was pulled
     finally:
         proc.terminate()
