@@ -20,7 +20,6 @@ under app/ui, and the main pages filled with hostile data show it literally.
 from __future__ import annotations
 
 import html
-from typing import Any, overload
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import Qt as _QtGui
@@ -58,14 +57,9 @@ def plain_tooltip(text: object, limit: int = MAX_CHARS) -> str:
 class PlainLabel(QLabel):
     """A QLabel that shows its text as plain text, capped at ``MAX_CHARS``."""
 
-    @overload
-    def __init__(self, parent: QWidget | None = None) -> None: ...
-
-    @overload
-    def __init__(self, text: str, parent: QWidget | None = None) -> None: ...
-
-    def __init__(self, text: Any = None, parent: QWidget | None = None) -> None:
-        if isinstance(text, QWidget) and parent is None:
+    def __init__(self, text: str | QWidget | None = None, parent: QWidget | None = None) -> None:
+        # QLabel(parent) and QLabel(text, parent), as Qt's own constructors
+        if isinstance(text, QWidget):
             text, parent = None, text
         super().__init__(parent)
         self.setTextFormat(_PLAIN)
