@@ -72,6 +72,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
     watch = subparsers.add_parser("watch", help="apply the guards until interrupted (one watcher at a time)")
     watch.add_argument("--json", action="store_true", help="print each guard event as a JSON line")
+    watch.add_argument("--no-wait", action="store_true",
+                       help="exit at once when another LabGPU applies the guards (default: wait and take over "
+                            "when it ends)")
     watch.add_argument("--period", type=float, default=1.0, help=argparse.SUPPRESS)
     watch.add_argument("--interval", type=float, default=None, help=argparse.SUPPRESS)
     watch.set_defaults(func=cmd_watch)
@@ -412,23 +415,36 @@ def _describe(cfg: Any) -> str:
 def cmd_guard_ls(args: argparse.Namespace) -> int:
     from app.core.paths import default_paths
     from app.watch.lock import WatchLock
+    from app.watch.watcher import budget_price
 
     guards, ledger, _hosts = _stores()
-    holder = WatchLock(default_paths().data_dir / "watch.lock").holder()
+    info = WatchLock(default_paths().data_dir / "watch.lock").holder_info()
+    holder = info.pid if info is not None else None
     items = []
     for tid, cfg in guards.all().items():
         entry = ledger.get(tid)
+        price = None
+        if entry is not None and cfg.budget is not None:
+            price = budget_price(default_paths(), guards.store, entry)[0]
         items.append({"id": tid, "kind": "instance" if entry else "host", "can_stop": entry is not None,
                       "state": entry.state if entry else None, **cfg.to_json(), **_watchdog_fields(tid, cfg, entry),
-                      "watcher_pid": holder})
+                      "budget_price_known": None if cfg.budget is None or entry is None else price is not None,
+                      "watcher_pid": holder, "watcher_kind": info.kind if info is not None else None})
     if args.json:
         print_json(items)
         return 0
     print_table(["ID", "KIND", "GUARDS", "ACTS"],
-                [[i["id"], i["kind"], _describe(guards.get(i["id"])) + _watchdog_note(i),
+                [[i["id"], i["kind"], _describe(guards.get(i["id"])) + _watchdog_note(i) + _budget_note(i),
                   "stop" if i["can_stop"] else "notify only"] for i in items])
-    print(f"Watcher: {'process ' + str(holder) if holder else 'none running (start the app or `labgpu watch`)'}")
+    print(f"Watcher: {info.describe() if info else 'none running (start the app or `labgpu watch`)'}")
     return 0
+
+
+def _budget_note(item: dict[str, Any]) -> str:
+    if item.get("budget_price_known") is False:
+        return ("; BUDGET GUARD OFF: the price per hour is unknown (refresh the prices: "
+                "`labgpu prices refresh`; it acts as soon as a price is known)")
+    return ""
 
 
 def _watchdog_fields(target: str, cfg: Any, entry: Any = None) -> dict[str, Any]:
@@ -508,10 +524,27 @@ def cmd_watch(args: argparse.Namespace) -> int:
             sys.stdout.write(f"{ev.time:%Y-%m-%d %H:%M:%S} [{ev.kind}] {terminal_safe(ev.message)}\n")
         sys.stdout.flush()
 
-    watcher = Watcher(paths, notify=notify)
-    watcher.lock.require()
-    hub = MonitorHub(paths, store=watcher.store, interval_s=args.interval or _settings_interval())
+    watcher = Watcher(paths, notify=notify, kind="watch")
     stop = threading.Event()
+    if not watcher.acquire():
+        if args.no_wait:
+            watcher.lock.require()  # raises WatchLocked: who holds it and what to do
+        info = watcher.lock.holder_info()
+        who = info.describe() if info is not None else "another LabGPU"
+        print(f"The guards are applied by {who}; waiting to take over when it ends (Ctrl-C to stop)",
+              file=sys.stderr, flush=True)
+        previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+        try:
+            if not watcher.wait_acquire(stop):
+                watcher.close()
+                return 0
+        except KeyboardInterrupt:
+            watcher.close()
+            return 0
+        finally:
+            signal.signal(signal.SIGTERM, previous)
+        print(f"Took over the guards from {who}", file=sys.stderr, flush=True)
+    hub = MonitorHub(paths, store=watcher.store, interval_s=args.interval or _settings_interval())
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
         targets = sorted(watcher.guards.all())

@@ -107,7 +107,7 @@ def test_student_day(secret_service, tencent_server, private_home, tmp_path, mon
     try:
         assert watch.stdout is not None and watch.stderr is not None
         assert "Watching 1 guarded target" in watch.stderr.readline()
-        second = cli("watch")  # exactly one watcher: the second is refused, nothing is stopped twice
+        second = cli("watch", "--no-wait")  # exactly one watcher: the second is refused, nothing is stopped twice
         assert second.returncode == 2 and "[WatchLocked]" in second.stderr
         assert tencent_server.requests_of("StopInstances") == []  # busy: nothing happens
         fake.pin(None)  # training finishes: the GPUs go idle
