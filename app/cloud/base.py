@@ -97,8 +97,10 @@ class LaunchRequest:
 # Normalised lifecycle states (provider states map onto these).
 # "stopped_billing": stopped by the OS or the cloud, but its compute still bills (Tencent STOPPED with
 # StopChargingMode KEEP_CHARGING, Alibaba Stopped with StoppedMode KeepCharging): never shown or counted as free.
-STATES = ("pending", "running", "stopping", "stopped", "stopped_billing", "starting", "terminating", "terminated",
-          "failed")
+# "isolated": held by the cloud and not billing, but not gone: it may come back (Tencent SHUTDOWN: an instance in
+# arrears or in the recycle bin, restorable until it is destroyed).
+STATES = ("pending", "running", "stopping", "stopped", "stopped_billing", "starting", "isolated", "terminating",
+          "terminated", "failed")
 BILLING_STATES = ("pending", "running", "stopping", "stopped_billing", "starting")
 
 

@@ -558,8 +558,11 @@ class CloudService:
             log.info("refresh after terminate failed: %s", exc)
             return got or entry
         seen = next((i for i in listed if i.id == instance_id), None)
-        if seen is None:  # released and gone from the cloud's whole listing (Alibaba): nothing of it bills
-            return self.ledger.mark_state(entry.provider, instance_id, "terminated") or got or entry
+        # Released and gone from the cloud's whole listing (Alibaba), or held isolated until the cloud destroys it
+        # (Tencent SHUTDOWN): the terminate went through and nothing of it bills.
+        if seen is None or seen.state == "isolated":
+            return self.ledger.mark_state(entry.provider, instance_id, "terminated",
+                                          raw_state=seen.raw_state if seen else "") or got or entry
         return self.ledger.observe(seen)
 
     def _refresh_one(

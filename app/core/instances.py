@@ -43,6 +43,8 @@ from .store import Store
 log = logging.getLogger(__name__)
 
 TERMINAL_STATES = ("terminated", "failed")
+# not billing for compute, and not gone: stopped (without charging), or isolated by the cloud (restorable)
+IDLE_STATES = ("stopped", "isolated")
 # billed compute time (pending/stopping are not billed on AWS or CVM); a stop that keeps charging (Tencent
 # KEEP_CHARGING, Alibaba KeepCharging) bills compute as if it ran: its segment stays open
 RUNNING_STATES = ("running", "stopped_billing")
@@ -84,7 +86,7 @@ class LedgerEntry:
 
     @property
     def billing(self) -> bool:
-        return self.state not in TERMINAL_STATES and self.state != "stopped"
+        return self.state not in TERMINAL_STATES and self.state not in IDLE_STATES
 
     def to_json(self) -> dict[str, Any]:
         """What `labgpu ls --json` prints and scripts rely on."""

@@ -201,6 +201,35 @@ def test_every_state_the_api_lists_is_mapped_and_rescue_mode_shows_as_itself(ten
     assert (seen.state, seen.raw_state) == ("running", "RESCUE_MODE")  # up, billing, and named
 
 
+def test_an_isolated_instance_is_not_billing_and_is_followed_when_it_comes_back(tencent_server, provider,
+                                                                              labgpu_home):
+    """SHUTDOWN (停止待销毁: an account in arrears, or the recycle bin) is isolated, not terminated: it bills no
+    compute, and when it is restored (RUNNING again) the ledger follows it instead of ignoring it as the
+    stale view of a terminated instance."""
+    from app.core.instances import Ledger
+    from app.core.paths import default_paths
+    from app.core.store import Store
+
+    acct, creds = tencent_account(tencent_server), tencent_creds()
+    inst = provider.wait_running(acct, creds, provider.launch(acct, creds, _req()).id)
+    store = Store(paths=default_paths())
+    try:
+        ledger = Ledger(store)
+        ledger.observe(inst, price_per_hour=10.0)
+        with tencent_server.lock:
+            tencent_server.instances[inst.id].state = "SHUTDOWN"
+        seen = provider.get_instance(acct, creds, inst.id)
+        assert (seen.state, seen.raw_state) == ("isolated", "SHUTDOWN")
+        entry = ledger.observe(seen)
+        assert entry.billing is False and entry.ended_at is None
+        with tencent_server.lock:
+            tencent_server.instances[inst.id].state = "RUNNING"
+        back = ledger.observe(provider.get_instance(acct, creds, inst.id))
+        assert back.state == "running" and back.billing is True
+    finally:
+        store.close()
+
+
 # -- currency -----------------------------------------------------------------------------------------
 def test_the_international_site_is_priced_in_usd():
     assert currency_for(Account(name="a", provider="tencent", region="ap-singapore",

@@ -55,8 +55,9 @@ STATE_MAP = {
     "STARTING": "starting",
     "STOPPING": "stopping",
     "REBOOTING": "running",
-    # 停止待销毁: isolated, waiting to be destroyed (restorable from the recycle bin); compute no longer bills
-    "SHUTDOWN": "terminated",
+    # 停止待销毁: isolated, waiting to be destroyed (restorable from the recycle bin, e.g. after an account in
+    # arrears is topped up); compute no longer bills, and it may come back RUNNING
+    "SHUTDOWN": "isolated",
     "TERMINATING": "terminating",
     # Rescue mode and live migration: the instance is up in Tencent's hands and bills like a running one.
     "ENTER_RESCUE_MODE": "running",
@@ -375,7 +376,7 @@ class TencentClient:
             state = "stopped_billing"
         # A pay-as-you-go instance stopped with STOP_CHARGING no longer bills for compute.
         price = (prices or {}).get((zone, raw.get("InstanceType", ""), charge))
-        if state == "terminated":
+        if state in ("terminated", "isolated"):
             price = None  # the rate it billed stays in the ledger; nothing bills any more
         key_ids = (raw.get("LoginSettings") or {}).get("KeyIds") or []
         return Instance(

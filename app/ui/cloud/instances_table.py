@@ -29,6 +29,7 @@ STATE_COLORS = {
     "running": Qt.GlobalColor.darkGreen,
     "stopped": Qt.GlobalColor.darkGray,
     "stopped_billing": Qt.GlobalColor.darkYellow,
+    "isolated": Qt.GlobalColor.darkGray,
     "terminated": Qt.GlobalColor.gray,
     "failed": Qt.GlobalColor.red,
 }
@@ -41,6 +42,7 @@ def state_title(state: str) -> str:
         "stopping": QCoreApplication.translate("InstancesPage", "stopping"),
         "stopped": QCoreApplication.translate("InstancesPage", "stopped"),
         "stopped_billing": QCoreApplication.translate("InstancesPage", "stopped, still billing"),
+        "isolated": QCoreApplication.translate("InstancesPage", "isolated by the cloud (restorable)"),
         "starting": QCoreApplication.translate("InstancesPage", "starting"),
         "terminating": QCoreApplication.translate("InstancesPage", "terminating"),
         "terminated": QCoreApplication.translate("InstancesPage", "terminated"),
