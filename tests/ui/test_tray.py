@@ -390,3 +390,55 @@ def test_vpn_and_guard_events_become_notifications(qtbot, labgpu_home):
     finally:
         tray.close()
         ctx.shutdown(5000)
+
+
+def test_the_window_waits_under_labgpu_watch_says_who_watches_and_takes_over(qtbot, labgpu_home, secret_service):
+    """The window's guards wait while `labgpu watch` (a real process) holds the lock; the tray menu names
+    it; when watch exits the window takes over (within the 0.5 s poll) and the menu says so. Blind
+    targets and a stop not yet confirmed are menu lines of their own."""
+    from datetime import datetime, timezone
+
+    from PySide6.QtWidgets import QApplication, QWidget
+
+    from app.core.guards import GuardEvent
+    from app.core.paths import default_paths
+    from app.ui.context import AppContext
+    from app.ui.tray import TrayShell
+
+    root = Path(__file__).resolve().parents[2]
+    watch = subprocess.Popen([sys.executable, "-m", "app", "watch"], cwd=root, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+    ctx = AppContext(default_paths(), "en")
+    ctx.errors.interactive = False
+    window = QWidget()
+    qtbot.addWidget(window)
+    shell = TrayShell(ctx, QApplication.instance(), window)
+    try:
+        assert watch.stderr is not None
+        assert "Watching" in watch.stderr.readline()
+        shell.start_guards()
+        assert shell.tray.action("guardsElsewhere").text() == (
+            f"Guards are applied by labgpu watch (process {watch.pid}); this LabGPU takes over when it ends")
+        svc = ctx.services.watch
+        assert svc.kind == "window" and not svc.active
+        with qtbot.waitSignal(svc.state_changed, timeout=30000):
+            _stop(watch)
+        qtbot.waitUntil(lambda: shell.tray.action("guardsHere") is not None, timeout=5000)
+        assert shell.tray.action("guardsElsewhere") is None
+        assert (default_paths().data_dir / "watch.lock").read_text() == f"{os.getpid()} window"
+        now = datetime.now(timezone.utc)
+        shell.tray.show_event(GuardEvent(now, "ins-9", "blind", "ins-9: the idle guard is blind — …",
+                                         {"why": "GPU 0 reports no utilization (MIG mode or an unsupported GPU)"}))
+        assert shell.tray.action("blind:ins-9").text().startswith("ins-9: idle guard blind — GPU 0 reports no")
+        shell.tray.show_event(GuardEvent(now, "ins-9", "sighted", "ins-9: the idle guard sees the GPUs again", {}))
+        assert shell.tray.action("blind:ins-9") is None
+        shell.tray.show_event(GuardEvent(now, "ins-9", "stop-failed", "ins-9 could NOT be stopped: …", {}))
+        assert shell.tray.action("stopPending:ins-9").text() == "ins-9: NOT stopped yet — still billing"
+        shell.tray.show_event(GuardEvent(now, "ins-9", "stopped", "ins-9 was stopped by its idle-stop guard", {}))
+        assert shell.tray.action("stopPending:ins-9") is None
+    finally:
+        _stop(watch)
+        shell.close()
+        if ctx.services.watch is not None:
+            ctx.services.watch.close()
+        ctx.shutdown(5000)
