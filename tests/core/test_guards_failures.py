@@ -169,7 +169,8 @@ def test_a_cloud_call_past_its_deadline_is_a_network_failure(svc, tencent_server
     w.close()
 
 
-def test_a_budget_guard_with_an_unknown_price_says_so_then_uses_the_price(svc, tencent_server, monkeypatch):
+def test_a_budget_guard_with_an_unknown_price_says_so_then_uses_the_price(svc, tencent_server, monkeypatch,
+                                                                          capsys):
     from tests.fixtures import tencent_cvm_server as peer
 
     # the cloud sells a type the bundled catalog does not list, and no price was fetched yet
@@ -191,11 +192,28 @@ def test_a_budget_guard_with_an_unknown_price_says_so_then_uses_the_price(svc, t
     assert "cannot act" in events[0].message and "prices refresh --account lab" in events[0].message
     w.tick((started + timedelta(hours=5, seconds=1)).timestamp())
     assert len(events) == 1  # said once
+    assert _guard_ls(capsys) == (False, True)  # `labgpu guard ls` says the budget guard is off, and why
     # the account's price appears (a price refresh): the guard acts on it (34.72 CNY/h × 2 h > 10)
     svc.refresh_prices("lab", ["GN7.8XLARGE128"])
     w.tick((started + timedelta(hours=2)).timestamp())
     kinds = [e.kind for e in events]
     assert kinds[1] == "budget-priced" and "budget-stop" in kinds and kinds[-1] == "stopped", kinds
+    assert _guard_ls(capsys) == (True, False)
+
+
+def _guard_ls(capsys) -> tuple[bool, bool]:
+    """(budget_price_known in `guard ls --json`, the table says BUDGET GUARD OFF)."""
+    import argparse
+    import json
+
+    from app.cli.monitor import cmd_guard_ls
+
+    capsys.readouterr()
+    cmd_guard_ls(argparse.Namespace(json=True))
+    [item] = json.loads(capsys.readouterr().out)
+    cmd_guard_ls(argparse.Namespace(json=False))
+    table = capsys.readouterr().out
+    return item["budget_price_known"], "BUDGET GUARD OFF: the price per hour is unknown" in table
 
 
 def test_guards_use_the_students_own_exchange_rate(svc, tencent_server):
