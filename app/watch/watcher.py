@@ -89,6 +89,7 @@ MSG_STOP_FAILED_NETWORK = QT_TRANSLATE_NOOP("LabGPU", "{target} could NOT be sto
                                                       "reached ({why}) — it is still billing. Check the network "
                                                       "(Wi-Fi, VPN, proxy), or stop it in the cloud console from "
                                                       "another device; LabGPU keeps trying quietly")
+MSG_EPISODE_ENDED = QT_TRANSLATE_NOOP("LabGPU", "{target} is {state} now; its guard stops trying to stop it")
 MSG_NO_ANSWER = QT_TRANSLATE_NOOP("LabGPU", "no answer from the cloud within {seconds} s")
 MSG_BUDGET_UNKNOWN = QT_TRANSLATE_NOOP("LabGPU", "{target}: its budget guard ({budget} {cur}) cannot act yet — the "
                                                  "price per hour is unknown. Refresh the prices (labgpu prices "
@@ -407,9 +408,13 @@ class Watcher:
         if st.episode is not None:
             entry = self.ledger.get(target_id) if cloud else None
             if entry is None or entry.state != "running":  # stopped meanwhile (the student, or the cloud)
-                self._audit("guard-stop", target_id, f"episode ended ({st.episode.guard}): the instance is "
-                                                     f"{entry.state if entry else 'gone'}")
+                state = entry.state if entry else "gone"
+                self._audit("guard-stop", target_id, f"episode ended ({st.episode.guard}): the instance is {state}")
+                told = st.episode.escalated
                 st.episode, st.stopped, st.stopped_at = None, True, time.time()
+                if told:  # the student was told it still bills: say that this is over
+                    out.append(self._event(t, target_id, "stopped", MSG_EPISODE_ENDED,
+                                           {"target": target_id, "state": state}, {"state": state}))
                 return out
             if t < st.episode.next_try:
                 return out

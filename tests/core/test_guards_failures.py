@@ -104,8 +104,10 @@ def test_a_stop_the_student_did_by_hand_ends_the_episode(svc, tencent_server):
     assert [e.kind for e in events] == ["max-runtime", "stop-failed"]
     assert events[-1].detail["cause"] == "refused"
     svc.stop(iid)  # the student stops it in LabGPU (or the console; the ledger follows)
-    assert w.tick((t + timedelta(seconds=20)).timestamp()) == []
+    [ended] = w.tick((t + timedelta(seconds=20)).timestamp())
+    assert ended.kind == "stopped" and "its guard stops trying" in ended.message  # the tray's "still billing" ends
     assert w.stop_pending() == {}
+    assert w.tick((t + timedelta(seconds=60)).timestamp()) == []
     assert len(tencent_server.requests_of("StopInstances")) == 2  # the failed one and the student's
 
 
