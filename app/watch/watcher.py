@@ -65,6 +65,7 @@ TARGET_DEADLINE_S = 30.0  # the longest one cloud call of one target is waited f
 STOP_BACKOFF_S = 15.0  # after a failed round of stop calls, the next round waits this long, doubled each time…
 STOP_BACKOFF_CAP_S = 300.0  # …up to five minutes
 BLIND_SILENCE_S = 15.0  # no sample for this long (after samples came): the link dropped
+RATE_RELOAD_S = 5.0  # the student's exchange rate (Settings) is re-read this often
 WINDOW_SAVE_S = 5.0  # the idle window reached is written to the store this often (and on every change)
 SPOT_PRICE_REFRESH_S = 1800.0  # re-read a running spot instance's zone price every 30 min
 
@@ -233,6 +234,7 @@ class Watcher:
         self.ledger = Ledger(self.store)
         self.audit = AuditLog(self.store)
         self._rate = rate
+        self._rate_cache: tuple[float, ExchangeRate] | None = None
         self.max_gap_s = max_gap_s
         self.stop_retries = stop_retries
         self.retry_delay_s = retry_delay_s
@@ -261,13 +263,19 @@ class Watcher:
         change in Settings applies to the guards at once."""
         if self._rate is not None:
             return self._rate
+        now = time.monotonic()
+        cached = self._rate_cache
+        if cached is not None and now - cached[0] < RATE_RELOAD_S:
+            return cached[1]
         try:
             from app.core.settings import SettingsStore
 
-            return effective_rate(SettingsStore(self.paths).load())
+            rate = effective_rate(SettingsStore(self.paths).load())
         except Exception:  # noqa: BLE001 - unreadable settings: the bundled rate (said in the log)
             log.exception("settings unreadable; the guards use the bundled exchange rate")
-            return effective_rate(None)
+            rate = effective_rate(None)
+        self._rate_cache = (now, rate)
+        return rate
 
     @rate.setter
     def rate(self, value: ExchangeRate | None) -> None:
