@@ -442,3 +442,40 @@ def test_the_window_waits_under_labgpu_watch_says_who_watches_and_takes_over(qtb
         if ctx.services.watch is not None:
             ctx.services.watch.close()
         ctx.shutdown(5000)
+
+
+def test_labgpu_watch_waits_under_the_window_and_takes_over_when_it_closes(qtbot, labgpu_home, secret_service):
+    """The window holds the guards; a `labgpu watch` started then waits, naming the window, and takes
+    over when the window's guards close (the student quits LabGPU)."""
+    from PySide6.QtWidgets import QApplication, QWidget
+
+    from app.core.paths import default_paths
+    from app.ui.context import AppContext
+    from app.ui.tray import TrayShell
+
+    ctx = AppContext(default_paths(), "en")
+    ctx.errors.interactive = False
+    window = QWidget()
+    qtbot.addWidget(window)
+    shell = TrayShell(ctx, QApplication.instance(), window)
+    watch = None
+    try:
+        shell.start_guards()
+        assert shell.tray.action("guardsHere") is not None
+        assert (default_paths().data_dir / "watch.lock").read_text() == f"{os.getpid()} window"
+        root = Path(__file__).resolve().parents[2]
+        watch = subprocess.Popen([sys.executable, "-m", "app", "watch"], cwd=root, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+        assert watch.stderr is not None
+        line = watch.stderr.readline()
+        assert f"applied by process {os.getpid()} (the LabGPU window); waiting to take over" in line, line
+        ctx.services.watch.close()  # the window's guards end (LabGPU quits)
+        assert "Took over the guards" in watch.stderr.readline()
+        assert (default_paths().data_dir / "watch.lock").read_text() == f"{watch.pid} watch"
+    finally:
+        if watch is not None:
+            _stop(watch)
+        shell.close()
+        if ctx.services.watch is not None:
+            ctx.services.watch.close()
+        ctx.shutdown(5000)
