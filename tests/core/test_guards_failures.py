@@ -301,3 +301,41 @@ def test_a_blind_host_is_said_when_it_goes_blind_and_when_it_sees_again(svc, ten
     assert "no GPU samples for 26 s" in events[2].message and "counts as busy" in events[2].message
     assert w.blind() == {}
     assert tencent_server.requests_of("StopInstances") == []
+
+
+def test_an_unreachable_guarded_host_is_said_blind_with_the_reason(labgpu_home, private_home):
+    """The link is down from the start (nothing listens on the host's port): the watch says the idle
+    guard is blind, with the connection's own error, instead of staying silent."""
+    import socket
+
+    from app.core.hosts import HostRecord, HostStore
+    from app.watch import MonitorHub
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    HostStore().add(HostRecord(name="gone", hostname="127.0.0.1", port=port, user="me"))
+    blind = threading.Event()
+    events = []
+
+    def notify(ev):
+        events.append(ev)
+        if ev.kind == "blind":
+            blind.set()
+
+    w = Watcher(notify=notify, sleep=lambda _s: None)
+    GuardStore(w.store).set("gone", GuardConfig(idle_minutes=10))
+    hub = MonitorHub(w.paths, store=w.store, retry_s=0.2)
+    until = threading.Event()
+    loop = threading.Thread(target=w.run, kwargs={"hub": hub, "period_s": 0.1, "until": until}, name="test-loop")
+    loop.start()
+    try:
+        assert blind.wait(60), [e.kind for e in events]
+    finally:
+        until.set()
+        loop.join(60)
+        hub.close()
+        w.close()
+    [ev] = [e for e in events if e.kind == "blind"]
+    assert "gone: the idle guard is blind — the host reports no GPU data" in ev.message
+    assert str(port) in ev.message or "refused" in ev.message.lower() or "connect" in ev.message.lower()
