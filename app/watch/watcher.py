@@ -548,6 +548,12 @@ class Watcher:
             if ok:
                 st.episode, st.stopped, st.stopped_at = None, True, time.time()
                 return events
+            state = self._cloud_state(target_id) if cause in ("refused", "network") else None
+            if state is not None and state != "running":  # it did stop (an answer lost, or stopped elsewhere)
+                self._audit("guard-stop", target_id, f"ok ({ep.guard}, {state} at the cloud after: {why})")
+                st.episode, st.stopped, st.stopped_at = None, True, time.time()
+                return [self._event(self.clock(), target_id, "stopped", MSG_EPISODE_ENDED,
+                                    {"target": target_id, "state": state}, {"state": state})]
             ep.rounds += 1
             wait = min(self.stop_backoff_cap_s, self.stop_backoff_s * 2 ** (ep.rounds - 1))
             ep.next_try = t + wait
@@ -597,6 +603,25 @@ class Watcher:
         if "error" in box:
             raise box["error"]
         return box.get("value")
+
+    def _cloud_state(self, target_id: str) -> str | None:
+        """After a failed round: the instance's state as its cloud says it now (the account is
+        reconciled, under the call deadline), so a stop whose answer was lost, or one done in the
+        console, ends the episode instead of being asked again; None when unknown."""
+        if self._stop_fn is not None:  # an injected stop (tests of the rules): no cloud to ask
+            return None
+        entry = self.ledger.get(target_id)
+        if entry is None:
+            return None
+        try:
+            from app.cloud.launch import CloudService
+
+            self._call(lambda: CloudService(self.paths, self.store).reconcile([entry.account]))
+        except Exception as exc:  # noqa: BLE001 - unknown: the next round asks again
+            log.info("reconcile of %s after a failed stop: %s", entry.account, exc)
+            return None
+        fresh = self.ledger.get(target_id)
+        return None if fresh is None else fresh.state
 
     def _stop_with_retries(self, target_id: str, guard: str, quiet: bool = False
                            ) -> tuple[bool, list[GuardEvent], Any, str, str]:

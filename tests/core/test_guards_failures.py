@@ -168,6 +168,7 @@ def test_a_cloud_call_past_its_deadline_is_a_network_failure(svc, tencent_server
     iid, started = _launch(svc)
     GuardStore(svc.store).set(iid, GuardConfig(max_hours=1, sync_before_stop=False))
     hold = tencent_server.hold_next_answer("StopInstances")
+    look = tencent_server.hold_next_answer("DescribeInstances")  # the look at the account after it hangs too
     events = []
     w = Watcher(store=svc.store, notify=events.append, sleep=lambda _s: None, stop_retries=1,
                 target_deadline_s=0.5)
@@ -175,6 +176,7 @@ def test_a_cloud_call_past_its_deadline_is_a_network_failure(svc, tencent_server
         w.tick((started + timedelta(hours=1, seconds=1)).timestamp())
     finally:
         hold.release()
+        look.release()
     [failed] = [e for e in events if e.kind == "stop-failed"]
     assert failed.detail["cause"] == "network" and "no answer from the cloud within 0.5 s" in failed.message
     assert "Check the network" in failed.message
@@ -339,3 +341,22 @@ def test_an_unreachable_guarded_host_is_said_blind_with_the_reason(labgpu_home, 
     [ev] = [e for e in events if e.kind == "blind"]
     assert "gone: the idle guard is blind — the host reports no GPU data" in ev.message
     assert str(port) in ev.message or "refused" in ev.message.lower() or "connect" in ev.message.lower()
+
+
+def test_a_stop_whose_answer_was_lost_ends_at_the_next_round(svc, tencent_server):
+    """The StopInstances call is carried out but its answer never arrives (the peer drops it): the
+    round fails as "network"; the account is then read again and the instance is seen stopping, so the
+    episode ends — no stop call is repeated against an instance that is already stopping."""
+    iid, started = _launch(svc)
+    GuardStore(svc.store).set(iid, GuardConfig(max_hours=1, sync_before_stop=False))
+    from tests.fixtures.tencent_cvm_server import DROP
+
+    tencent_server.fail_next("StopInstances", DROP)
+    events = []
+    w = Watcher(store=svc.store, notify=events.append, sleep=lambda _s: None, stop_retries=1)
+    w.tick((started + timedelta(hours=1, seconds=1)).timestamp())
+    kinds = [e.kind for e in events]
+    assert kinds == ["max-runtime", "stopped"], [(e.kind, e.message) for e in events]
+    assert "its guard stops trying" in events[-1].message
+    assert len(tencent_server.requests_of("StopInstances")) == 1
+    assert w.stop_pending() == {}
