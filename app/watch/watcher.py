@@ -60,7 +60,7 @@ from .lock import WatchLock
 
 log = logging.getLogger(__name__)
 
-STOPPED_STATES = ("stopping", "stopped", "stopped_billing", "terminating", "terminated")
+STOPPED_STATES = ("stopping", "stopped", "stopped_billing", "isolated", "terminating", "terminated")
 TARGET_DEADLINE_S = 30.0  # the longest one cloud call of one target is waited for
 STOP_BACKOFF_S = 15.0  # after a failed round of stop calls, the next round waits this long, doubled each time…
 STOP_BACKOFF_CAP_S = 300.0  # …up to five minutes
@@ -172,7 +172,10 @@ def default_sync(paths: Paths, store: Store) -> SyncFn:
         ss = SyncStore(store)
         pairs = [p for p in ss.pairs() if p.host == host and p.direction == DOWN]
         for p in pairs:
-            run_sync(host, p.local_path, p.remote_path, p.options(), paths=paths, store=ss, pair_id=p.id)
+            # the purpose makes the pull verify every file (sha256 on both sides): a guard's or a spot notice's
+            # pull is the last copy before the disk goes, so a torn or changed file fails instead of landing
+            run_sync(host, p.local_path, p.remote_path, p.options(), paths=paths, store=ss, pair_id=p.id,
+                     purpose=purpose)
         return len(pairs)
 
     return sync

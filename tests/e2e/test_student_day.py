@@ -133,6 +133,18 @@ def test_student_day(secret_service, tencent_server, private_home, tmp_path, mon
     names = [a for a, _ in actions]
     assert names.index("guard-idle-stop") < names.index("sync-before-stop") < names.index("stop")
     assert ("sync-before-stop", "ok") in actions  # the pull finished before the stop call
+    # the guard's pull verified what it copied (the pair itself does not ask to), and the history says so
+    from app.core.paths import default_paths as home_paths
+    from app.core.store import Store
+    from app.core.syncpairs import SyncStore
+
+    store = Store(paths=home_paths())
+    try:
+        runs = [r for r in SyncStore(store).runs() if r.direction == "down"]
+    finally:
+        store.close()
+    assert [r.message for r in runs][:1] == [
+        "before-stop pull: 1 new or changed file(s), each checked with SHA-256 on both sides"]
     assert names[-1] == "guard-stop" and actions[-1][1].startswith("ok")
 
     # the ledger and the bill

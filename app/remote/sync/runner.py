@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from app.core.errors import LabGpuError
+from app.core.i18n import QT_TRANSLATE_NOOP, translate
 from app.core.paths import Paths
 from app.core.syncmodel import DOWN, SyncOptions, SyncProgress, SyncResult, display_name
 from app.core.syncpairs import SyncStore
@@ -85,11 +86,13 @@ def run_sync(
     except LabGpuError as exc:
         record("error", engine.result, exc.one_line())
         raise
-    record(
-        "dry-run" if options.dry_run else ("ok" if result.complete else "incomplete"),
-        result,
-        ""
-        if result.complete
-        else "; ".join(f"{display_name(x['path'])}: {x['why']}" for x in result.not_transferred[:20]),
-    )
+    if not result.complete:
+        note = "; ".join(f"{display_name(x['path'])}: {x['why']}" for x in result.not_transferred[:20])
+    elif purpose in GUARD_PULL_PURPOSES and options.direction == DOWN and not options.dry_run:
+        # the history says the guard's pull was checked, so a student can rely on the copy it made
+        note = translate(QT_TRANSLATE_NOOP("LabGPU", "{purpose} pull: {n} new or changed file(s), each checked "
+                                                     "with SHA-256 on both sides")).format(purpose=purpose, n=result.verified)
+    else:
+        note = ""
+    record("dry-run" if options.dry_run else ("ok" if result.complete else "incomplete"), result, note)
     return result
