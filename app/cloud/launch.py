@@ -532,6 +532,22 @@ class CloudService:
         fresh = self._refresh_one(account, creds, provider, instance_id) or got or entry
         return fresh, translate(str(note or ""))
 
+    def settle_os_shutdown(self, instance_id: str) -> str | None:
+        """An instance its own OS shut down (the on-instance watchdog) that the cloud keeps billing while
+        stopped (Tencent: STOPPED with KEEP_CHARGING): ask the cloud to stop it without charging, where the
+        provider declares how (``stop_charging_after_os_shutdown(account, creds, id)``). Returns the stop's
+        sentence when it acted, None when there was nothing to settle. Once per shutdown: the caller keeps
+        count (it may start the instance for a minute)."""
+        entry = self._entry(instance_id)
+        account, creds, provider = self._resolve(entry.account, entry.region)
+        settle = getattr(provider, "stop_charging_after_os_shutdown", None)
+        if settle is None:
+            return None
+        note = self._audited(account, "stop", instance_id, lambda: settle(account, creds, instance_id),
+                             "after its OS shut down: stop without charging")
+        self._refresh_one(account, creds, provider, instance_id)
+        return translate(str(note)) if note else None
+
     def stop_refusal(self, instance_id: str) -> str:
         """Why the cloud will not stop this instance, as a sentence (AWS: a one-time spot instance), or ""
         when a stop can work. The Stop button asks first and offers Terminate instead, saying plainly

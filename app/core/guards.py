@@ -26,7 +26,7 @@ ON_IDLE = ("notify", "stop")
 EVENT_KINDS = ("idle-notify", "idle-stop", "budget-warn", "budget-stop", "max-runtime", "process-exit",
                "spot-notice", "stop-failed", "stopped", "notify-only", "sync-done", "sync-none", "sync-failed",
                "stop-refused", "terminated", "terminate-failed",
-               "budget-unknown", "budget-priced", "blind", "sighted")
+               "budget-unknown", "budget-priced", "blind", "sighted", "watchdog")
 # A watcher that took over within this many seconds of the last sample its predecessor saw keeps the
 # idle window it had reached (the seconds without samples are not counted as idle; a longer silence
 # starts the window over: missing data is busy).

@@ -105,6 +105,8 @@ MSG_SYNC_FAILED = QT_TRANSLATE_NOOP("LabGPU", "{target}: pulling checkpoints bef
                                               "the stop goes ahead (a stopped instance keeps its disk)")
 MSG_SPOT = QT_TRANSLATE_NOOP("LabGPU", "{target} will be reclaimed by the cloud at {when} ({action}): pulling "
                                       "checkpoints now; you can relaunch the same offer with one click")
+MSG_SETTLED = QT_TRANSLATE_NOOP("LabGPU", "{target} was shut down by its on-instance watchdog, and the cloud kept billing its compute while it was stopped, so LabGPU started it and stopped it without charging: {note}")  # noqa: E501 - one string for lupdate
+MSG_SETTLE_FAILED = QT_TRANSLATE_NOOP("LabGPU", "{target} was shut down by its on-instance watchdog, but the cloud still bills its compute while it is stopped, and stopping it without charging failed: {why} — terminate it, or start and stop it in LabGPU.")  # noqa: E501 - one string for lupdate
 MSG_SYNC_DONE = QT_TRANSLATE_NOOP("LabGPU", "{target}: checkpoints pulled ({purpose})")
 MSG_NO_PULL = QT_TRANSLATE_NOOP("LabGPU", "{target}: nothing was pulled — no download sync pair is set up for "
                                           "it (add one with `labgpu guard set {target} --pull REMOTE=LOCAL`)")
@@ -255,6 +257,8 @@ class Watcher:
         self._closed = threading.Event()
         self.events: list[GuardEvent] = []
         self._spot: dict[str, Any] = {}
+        self._watchdog_seen: dict[str, tuple[str, str]] = {}  # target → (run, settings) last checked
+        self._settled: set[tuple[str, str]] = set()  # (instance, run) whose OS shutdown was settled
         self._spot_price_at: dict[str, float] = {}
         self._sync_threads: list[threading.Thread] = []
         self._spot_pulls: dict[str, threading.Thread] = {}  # one "on interruption" pull in flight per host
@@ -825,6 +829,90 @@ class Watcher:
             started.append(sw)
         return started
 
+    # the on-instance watchdog ------------------------------------------------------------------
+    def check_watchdogs(self, connect: Callable[[str], Any]) -> list[threading.Thread]:
+        """Once per run of each guarded instance with the on-instance watchdog (and once per watcher for a
+        server with no cloud API, or after its guard changed): make the watchdog match its guard on the
+        host (app/remote/watchdog.reconcile: started again after a stop/start, installed anew after a guard
+        change, its refused shutdowns read), each on its own thread; what it found is an event."""
+        from app.remote import watchdog
+
+        entries = {e.id: e for e in self.ledger.list(include_terminated=False)}
+        started = []
+        for target, cfg in self.guards.all().items():
+            if not getattr(cfg, "watchdog", False):
+                continue
+            e = entries.get(target)
+            if e is not None and e.state != "running":
+                continue  # a stopped instance has no watchdog to check: its next run is checked
+            try:
+                key = (str(e.started_at) if e is not None else "host", repr(watchdog.params_for_guard(cfg).conf()))
+            except LabGpuError as exc:
+                log.info("%s: watchdog settings not usable: %s", target, exc)
+                continue
+            if self._watchdog_seen.get(target) == key:
+                continue
+            self._watchdog_seen[target] = key
+            th = threading.Thread(target=self._check_watchdog, args=(connect, target, cfg, key), daemon=True,
+                                  name=f"labgpu-watchdog-{target}")
+            th.start()
+            started.append(th)
+        return started
+
+    def _check_watchdog(self, connect: Callable[[str], Any], target: str, cfg: Any, key: tuple[str, str]) -> None:
+        from app.remote import watchdog
+
+        try:
+            report = watchdog.reconcile(connect(target), target, cfg,
+                                        watchdog.WatchdogBook(self.paths.data_dir / "watchdog.json"))
+        except Exception as exc:  # noqa: BLE001 - an unreachable host is checked again at the next scan
+            log.info("%s: watchdog not checked: %s", target, exc)
+            if self._watchdog_seen.get(target) == key:
+                self._watchdog_seen.pop(target, None)
+            return
+        text = report.text()
+        if text:
+            self._event(self.clock(), target, "watchdog", "{message}", {"message": text, "target": target},
+                        {"state": report.state})
+
+    def settle_os_shutdowns(self) -> list[threading.Thread]:
+        """A Tencent instance whose watchdog shut its OS down stays STOPPED with KEEP_CHARGING: its compute
+        still bills. Once per such stop, ask the cloud to stop it without charging
+        (CloudService.settle_os_shutdown), on its own thread; what it did is an event."""
+        started = []
+        for e in self.ledger.list(include_terminated=False):
+            if e.state != "stopped_billing":
+                continue
+            cfg = self.guards.get(e.id)
+            if cfg is None or not getattr(cfg, "watchdog", False):
+                continue
+            key = (e.id, str(e.started_at))
+            if key in self._settled:
+                continue
+            self._settled.add(key)
+            th = threading.Thread(target=self._settle, args=(e.id,), daemon=True, name=f"labgpu-settle-{e.id}")
+            th.start()
+            started.append(th)
+        return started
+
+    def _settle(self, target: str) -> None:
+        from app.cloud.launch import CloudService
+
+        svc = CloudService(self.paths, self.store)
+        try:
+            note = svc.settle_os_shutdown(target)
+        except LabGpuError as exc:
+            self._event(self.clock(), target, "watchdog", MSG_SETTLE_FAILED, {"target": target, "why": exc.one_line()})
+            return
+        except Exception as exc:  # noqa: BLE001 - an SDK's own exception
+            self._event(self.clock(), target, "watchdog", MSG_SETTLE_FAILED,
+                        {"target": target, "why": f"{type(exc).__name__}: {exc}"})
+            return
+        finally:
+            svc.close()
+        if note:
+            self._event(self.clock(), target, "watchdog", MSG_SETTLED, {"target": target, "note": note})
+
     def _notice_handler(self, target_id: str) -> Callable[[Any], None]:
         def handle(notice: Any) -> None:
             self.spot_notice(target_id, notice)
@@ -896,6 +984,8 @@ class Watcher:
                         for target in self.guards.all():
                             hub.watch(target)
                         self.start_spot_watches(hub.connection)
+                        self.check_watchdogs(hub.connection)
+                        self.settle_os_shutdowns()
                     except Exception:  # noqa: BLE001
                         log.exception("could not start watching new targets")
                 self.tick(wait_s=period_s)  # a busy target is not waited for (see the module doc)

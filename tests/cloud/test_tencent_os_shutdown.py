@@ -91,3 +91,48 @@ def test_a_type_that_cannot_stop_without_charging_is_said_to_still_bill(tencent_
     assert note is not None and "still bills the full hourly price" in note
     assert tencent_server.billing_state(inst.id) == ("STOPPED", "KEEP_CHARGING")
     assert provider.get_instance(acct, creds, inst.id).state == "stopped_billing"
+
+
+def test_the_watcher_settles_a_watchdog_shutdown_once(tencent_server, secret_service, labgpu_home, monkeypatch):
+    """The watcher (its 30 s scan calls settle_os_shutdowns) sees a watchdog-guarded Tencent instance
+    stopped_billing after its OS shut down, and asks the cloud once to stop it without charging: an event
+    says what it did, the ledger then says stopped (free compute), and a second scan sends nothing."""
+    from app.cloud.launch import CloudService
+    from app.core.accounts import Account, Credentials
+    from app.core.guards import GuardConfig, GuardStore
+    from app.watch import Watcher
+
+    monkeypatch.setattr(TencentProvider, "poll_interval", 0.05)
+    monkeypatch.setattr(TencentProvider, "retry_base_delay", 0.01)
+    svc = CloudService()
+    try:
+        svc.accounts.add(Account("lab-tc", "tencent", "ap-guangzhou", tencent_server.endpoint),
+                         Credentials(tencent_creds().key_id, tencent_creds().secret))
+        provider = TencentProvider()
+        provider.poll_interval = 0.05
+        acct = Account("lab-tc", "tencent", "ap-guangzhou", tencent_server.endpoint)
+        inst = provider.wait_running(acct, tencent_creds(), provider.launch(acct, tencent_creds(), LaunchRequest(
+            instance_type="GN7.2XLARGE32", region="ap-guangzhou", zone="ap-guangzhou-3", public_key=PUBKEY,
+            ssh_key_name="labgpu-test", ssh_cidr="198.51.100.7/32", client_token="tok-watch-settle", disk_gb=80)).id)
+        svc.ledger.observe(inst, price_per_hour=10.0)
+        GuardStore(svc.store).set(inst.id, GuardConfig(idle_below_pct=10, idle_minutes=5, on_idle="stop",
+                                                       watchdog=True))
+        _os_shutdown(tencent_server, inst.id)
+        svc.reconcile()
+        assert svc.ledger.get(inst.id).state == "stopped_billing"
+        w = Watcher(store=svc.store, sleep=lambda _s: None)
+        assert w.acquire()
+        try:
+            for th in w.settle_os_shutdowns():
+                th.join(60)
+            assert tencent_server.billing_state(inst.id) == ("STOPPED", "STOP_CHARGING")
+            assert svc.ledger.get(inst.id).state == "stopped"
+            [ev] = [e for e in w.events if e.kind == "watchdog"]
+            assert "started it and stopped it without charging" in ev.message
+            starts = tencent_server.actions().count("StartInstances")
+            assert w.settle_os_shutdowns() == []  # once per shutdown
+            assert tencent_server.actions().count("StartInstances") == starts == 1
+        finally:
+            w.close()
+    finally:
+        svc.close()

@@ -366,3 +366,35 @@ def _store() -> Store:
     store = Store(paths=default_paths())
     store.migrate()
     return store
+
+
+def test_the_watcher_starts_a_gone_watchdog_again_and_says_so():
+    """The watcher's scan (check_watchdogs, every 30 s while it watches) finds the watchdog's process gone
+    on a guarded host (what a stop/start does), starts it again and says so in an event — once per run and
+    guard setting, not on every scan."""
+    from app.watch import Watcher
+
+    cfg = GuardConfig(idle_minutes=10, watchdog=True)
+    with gpu_server("wdscan", {"steps": [busy(2)]}) as (server, _fake):
+        _fakes(server)
+        store = _store()
+        GuardStore(store).set("wdscan", cfg)
+        conn = open_connection("wdscan")
+        w = Watcher(store=store, sleep=lambda _s: None)
+        assert w.acquire()
+        try:
+            first = watchdog.install_params(conn, watchdog.params_for_guard(cfg))
+            os.kill(first, signal.SIGKILL)  # the files stay, the process is gone
+            _until(lambda: not _alive(first), "the watchdog process gone")
+            for th in w.check_watchdogs(lambda _target: conn):
+                th.join(60)
+            [ev] = [e for e in w.events if e.kind == "watchdog"]
+            assert ev.target_id == "wdscan" and "started it again" in ev.message
+            st = watchdog.status(conn)
+            assert st.running and st.pid != first
+            assert w.check_watchdogs(lambda _target: conn) == []  # checked for this run already
+        finally:
+            w.close()
+            watchdog.remove(conn)
+            conn.close()
+            store.close()
