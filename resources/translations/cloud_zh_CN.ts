@@ -682,5 +682,17 @@
         <source>Add an account for {cloud} on the Accounts page, then try again.</source>
         <translation>请在“云账号”页添加一个 {cloud} 账号，然后重试。</translation>
     </message>
+    <message>
+        <source>This computer's clock is {minutes} minutes ahead of {cloud}'s (measured {when})</source>
+        <translation>这台电脑的时钟比 {cloud} 的快 {minutes} 分钟（测于 {when}）</translation>
+    </message>
+    <message>
+        <source>This computer's clock is {minutes} minutes behind {cloud}'s (measured {when})</source>
+        <translation>这台电脑的时钟比 {cloud} 的慢 {minutes} 分钟（测于 {when}）</translation>
+    </message>
+    <message>
+        <source>Turn on automatic date and time (network time) in the system settings: a clock this far off makes the clouds refuse requests, stops included. LabGPU counts running time and cost on the cloud's clock meanwhile.</source>
+        <translation>请在系统设置中打开“自动设置日期和时间”（网络时间）：时钟偏差这么大时，云平台会拒绝请求，包括停止实例。在此期间，LabGPU 按云平台的时钟计算运行时间和费用。</translation>
+    </message>
 </context>
 </TS>

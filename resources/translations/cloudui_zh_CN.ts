@@ -323,6 +323,10 @@
         <translation>已关机，仍在计费</translation>
     </message>
     <message>
+        <source>isolated by the cloud (restorable)</source>
+        <translation>已被云隔离（可恢复）</translation>
+    </message>
+    <message>
         <source>starting</source>
         <translation>开机中</translation>
     </message>
@@ -1131,6 +1135,14 @@
     <message>
         <source>The on-demand price is not known yet: refresh prices on the Offers page, or give a spot maximum.</source>
         <translation>还不知道按量价格：请在“GPU 报价”页刷新价格，或直接给出竞价最高价。</translation>
+    </message>
+    <message>
+        <source>bundled catalog</source>
+        <translation>内置价目表</translation>
+    </message>
+    <message>
+        <source>live price</source>
+        <translation>实时价格</translation>
     </message>
     <message>
         <source>On demand: {price}/h ({source}).</source>

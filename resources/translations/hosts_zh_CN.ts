@@ -611,6 +611,14 @@
         <translation>只能有一个 -J（ProxyJump）；多个跳板请用逗号分隔</translation>
     </message>
     <message>
+        <source>The SSH command contains a password ({form}); LabGPU never takes a password from the command.</source>
+        <translation>这条 SSH 命令里包含密码（{form}）；LabGPU 从不从命令中读取密码。</translation>
+    </message>
+    <message>
+        <source>Remove it from the command and type it in the Password field (it is kept in the system keyring).</source>
+        <translation>请把密码从命令中删掉，填到“密码”输入框里（它会保存在系统钥匙串中）。</translation>
+    </message>
+    <message>
         <source>no host given</source>
         <translation>没有给出主机</translation>
     </message>
@@ -637,6 +645,10 @@
     <message>
         <source>Use only one of --password-stdin and --passphrase-stdin.</source>
         <translation>--password-stdin 和 --passphrase-stdin 只能用其中一个。</translation>
+    </message>
+    <message>
+        <source>Remove it from the command and give it on stdin instead: labgpu hosts add NAME "ssh …" --password-stdin (it is kept in the system keyring).</source>
+        <translation>请把密码从命令中删掉，改为通过标准输入提供：labgpu hosts add NAME "ssh …" --password-stdin（它会保存在系统钥匙串中）。</translation>
     </message>
     <message>
         <source>The host key of {host} was not accepted: {key_type} {fingerprint}.</source>

@@ -39,6 +39,18 @@
         <translation>nvidia-smi 运行失败（退出码 {code}）</translation>
     </message>
     <message>
+        <source>{host} reports more GPUs than any real machine has (over {cap}); {n} of them were ignored</source>
+        <translation>{host} 报告的 GPU 数量超过任何真实机器（多于 {cap} 个）；其中 {n} 个已被忽略</translation>
+    </message>
+    <message>
+        <source>the host may be misconfigured or compromised: check it (run nvidia-smi -L there) and do not trust its readings until it lists its real GPUs</source>
+        <translation>该主机可能配置有误或已被入侵：请检查它（在主机上运行 nvidia-smi -L），在它列出真实的 GPU 之前不要相信它的读数</translation>
+    </message>
+    <message>
+        <source>nvidia-smi printed a line longer than {cap} bytes; the rest of it was dropped</source>
+        <translation>nvidia-smi 输出了一行超过 {cap} 字节的内容；超出部分已丢弃</translation>
+    </message>
+    <message>
         <source>The idle threshold must be between 1 and 100 %, not {value}</source>
         <translation>空闲阈值必须在 1 到 100 % 之间，而不是 {value}</translation>
     </message>
@@ -65,6 +77,22 @@
     <message>
         <source>correct the value and set the guard again</source>
         <translation>改正这个值后重新设置守护</translation>
+    </message>
+    <message>
+        <source>the host reports no GPU data: {error}</source>
+        <translation>主机没有报告 GPU 数据：{error}</translation>
+    </message>
+    <message>
+        <source>nvidia-smi lists no GPUs (no driver loaded?)</source>
+        <translation>nvidia-smi 没有列出任何 GPU（驱动未加载？）</translation>
+    </message>
+    <message>
+        <source>GPU {index} reports no utilization (MIG mode or an unsupported GPU)</source>
+        <translation>GPU {index} 没有报告利用率（MIG 模式或不支持的 GPU）</translation>
+    </message>
+    <message>
+        <source>no GPU samples for {seconds} s (the connection dropped)</source>
+        <translation>已有 {seconds} 秒没有 GPU 采样（连接已断开）</translation>
     </message>
     <message>
         <source>The GPUs wait for data</source>
@@ -119,8 +147,40 @@
         <translation>{target} 已被它的 {guard} 守护停机</translation>
     </message>
     <message>
-        <source>{target} could NOT be stopped after {tries} tries: {why} — it is still billing; stop it in the cloud console</source>
-        <translation>{target} 尝试 {tries} 次后仍未能停机：{why} —— 它还在计费；请在云控制台里停掉它</translation>
+        <source>{target} could NOT be stopped after {tries} tries: {why} — it is still billing; stop it in the cloud console (LabGPU keeps trying quietly)</source>
+        <translation>{target} 在尝试 {tries} 次后仍未能停止：{why} —— 它仍在计费；请在云控制台停止它（LabGPU 会继续在后台重试）</translation>
+    </message>
+    <message>
+        <source>{target} could NOT be stopped: the cloud refused the request because this computer's clock is off ({why}) — it is still billing. Turn on automatic time (NTP) in the system settings, or stop it in the cloud console; LabGPU keeps trying quietly</source>
+        <translation>{target} 未能停止：云端拒绝了请求，因为这台电脑的时钟不准（{why}）—— 它仍在计费。请在系统设置中开启自动对时（NTP），或在云控制台停止它；LabGPU 会继续在后台重试</translation>
+    </message>
+    <message>
+        <source>{target} could NOT be stopped: the cloud could not be reached ({why}) — it is still billing. Check the network (Wi-Fi, VPN, proxy), or stop it in the cloud console from another device; LabGPU keeps trying quietly</source>
+        <translation>{target} 未能停止：无法连接云端（{why}）—— 它仍在计费。请检查网络（Wi-Fi、VPN、代理），或用其他设备在云控制台停止它；LabGPU 会继续在后台重试</translation>
+    </message>
+    <message>
+        <source>{target} is {state} now; its guard stops trying to stop it</source>
+        <translation>{target} 现在的状态是 {state}；其守护不再尝试停止它</translation>
+    </message>
+    <message>
+        <source>no answer from the cloud within {seconds} s</source>
+        <translation>云端在 {seconds} 秒内没有应答</translation>
+    </message>
+    <message>
+        <source>{target}: its budget guard ({budget} {cur}) cannot act yet — the price per hour is unknown. Refresh the prices (labgpu prices refresh --account {account}); LabGPU uses the account's price as soon as it is known</source>
+        <translation>{target}：其预算守护（{budget} {cur}）暂时无法生效 —— 每小时价格未知。请刷新价格（labgpu prices refresh --account {account}）；一旦得知该账号的价格，LabGPU 会立即使用</translation>
+    </message>
+    <message>
+        <source>{target}: its budget guard acts again, with the price {price} {cur}/h ({source})</source>
+        <translation>{target}：其预算守护已恢复生效，使用价格 {price} {cur}/小时（{source}）</translation>
+    </message>
+    <message>
+        <source>{target}: the idle guard is blind — {why}; it counts as busy, so nothing is stopped as idle until it sees the GPUs again</source>
+        <translation>{target}：空闲守护看不到 GPU —— {why}；这段时间按忙碌计算，在重新看到 GPU 之前不会因空闲而停止</translation>
+    </message>
+    <message>
+        <source>{target}: the idle guard sees the GPUs again</source>
+        <translation>{target}：空闲守护重新看到了 GPU</translation>
     </message>
     <message>
         <source>{target}: pulling checkpoints before the stop failed: {why} — the stop goes ahead (a stopped instance keeps its disk)</source>
@@ -129,6 +189,14 @@
     <message>
         <source>{target} will be reclaimed by the cloud at {when} ({action}): pulling checkpoints now; you can relaunch the same offer with one click</source>
         <translation>{target} 将在 {when} 被云平台回收（{action}）：正在拉取检查点；你可以一键重新启动同一个报价</translation>
+    </message>
+    <message>
+        <source>{target} was shut down by its on-instance watchdog, and the cloud kept billing its compute while it was stopped, so LabGPU started it and stopped it without charging: {note}</source>
+        <translation>{target} 已被实例内看门狗关机，但关机后云仍在对其计算资源计费，所以 LabGPU 把它开机后又以关机不收费的方式关机：{note}</translation>
+    </message>
+    <message>
+        <source>{target} was shut down by its on-instance watchdog, but the cloud still bills its compute while it is stopped, and stopping it without charging failed: {why} — terminate it, or start and stop it in LabGPU.</source>
+        <translation>{target} 已被实例内看门狗关机，但关机后云仍在对其计算资源计费，而以关机不收费方式关机失败：{why} — 请销毁它，或在 LabGPU 中先开机再关机。</translation>
     </message>
     <message>
         <source>{target}: checkpoints pulled ({purpose})</source>
@@ -183,8 +251,40 @@
         <translation>看门狗参数超出范围：{what} = {value}</translation>
     </message>
     <message>
-        <source>Threshold 1–100 %, window 1 s – 24 h, interval 1–600 s.</source>
-        <translation>阈值 1–100 %，时长 1 秒 – 24 小时，间隔 1–600 秒。</translation>
+        <source>Threshold 1–100 %, window 1 s – 24 h, interval 1–600 s, nvidia-smi timeout 1–120 s.</source>
+        <translation>阈值 1–100 %，时间窗口 1 秒 – 24 小时，检查间隔 1–600 秒，nvidia-smi 超时 1–120 秒。</translation>
+    </message>
+    <message>
+        <source>The watchdog was not installed on {host}: it could not shut the machine down, because {user} is not root and sudo asks for a password ({why}).</source>
+        <translation>未在 {host} 上安装看门狗：它无法关闭这台机器，因为 {user} 不是 root，且 sudo 需要密码（{why}）。</translation>
+    </message>
+    <message>
+        <source>Log in as root, or let {user} run shutdown without a password (a sudoers line with NOPASSWD); until then only LabGPU's own guards stop the instance, while LabGPU runs.</source>
+        <translation>请以 root 登录，或允许 {user} 无需密码运行 shutdown（在 sudoers 中加一行 NOPASSWD）；在此之前，只有 LabGPU 自身的守护规则会在 LabGPU 运行时停止该实例。</translation>
+    </message>
+    <message>
+        <source>The watchdog on {host} could not shut the machine down: {why}</source>
+        <translation>{host} 上的看门狗未能关闭这台机器：{why}</translation>
+    </message>
+    <message>
+        <source>The watchdog on {host} was not running (the instance was stopped and started, or it had exited); LabGPU started it again.</source>
+        <translation>{host} 上的看门狗没有在运行（实例曾关机后重新开机，或它已退出）；LabGPU 已将其重新启动。</translation>
+    </message>
+    <message>
+        <source>The watchdog on {host} is gone and could not be started again: {why}</source>
+        <translation>{host} 上的看门狗已不在运行，且无法重新启动：{why}</translation>
+    </message>
+    <message>
+        <source>The watchdog on {host} now follows the changed guard: {below} % for {window} s.</source>
+        <translation>{host} 上的看门狗现已按修改后的守护规则运行：低于 {below} % 持续 {window} 秒。</translation>
+    </message>
+    <message>
+        <source>The watchdog on {host} was removed with its guard.</source>
+        <translation>{host} 上的看门狗已随其守护规则一起移除。</translation>
+    </message>
+    <message>
+        <source>See `labgpu guard ls`; `labgpu guard set {host} --watchdog` installs it again once the cause is fixed.</source>
+        <translation>请查看 `labgpu guard ls`；问题解决后，运行 `labgpu guard set {host} --watchdog` 重新安装。</translation>
     </message>
     <message>
         <source>{month!r} is not a month.</source>
@@ -217,6 +317,14 @@
     <message>
         <source>For example: --pull ~/run/checkpoints=/home/me/checkpoints</source>
         <translation>例如：--pull ~/run/checkpoints=/home/me/checkpoints</translation>
+    </message>
+    <message>
+        <source>The guards of {id} are removed, but its watchdog could not be removed: {why}</source>
+        <translation>{id} 的守护规则已移除，但其看门狗未能移除：{why}</translation>
+    </message>
+    <message>
+        <source>It may still shut the machine down after its idle window. Run `labgpu guard rm {id}` again once the host is reachable.</source>
+        <translation>它仍可能在空闲时间窗口结束后关闭这台机器。主机可以连接后，请再次运行 `labgpu guard rm {id}`。</translation>
     </message>
 </context>
 </TS>

@@ -58,8 +58,36 @@
         <translation>无法读取费用</translation>
     </message>
     <message>
+        <source>labgpu watch</source>
+        <translation>labgpu watch</translation>
+    </message>
+    <message>
+        <source>the tray</source>
+        <translation>托盘</translation>
+    </message>
+    <message>
+        <source>the LabGPU window</source>
+        <translation>LabGPU 窗口</translation>
+    </message>
+    <message>
+        <source>Guards are applied by {who} (process {pid}); this LabGPU takes over when it ends</source>
+        <translation>守护由{who}执行（进程 {pid}）；它结束后由这个 LabGPU 接管</translation>
+    </message>
+    <message>
         <source>Guards are applied by another LabGPU (process {pid})</source>
         <translation>守护由另一个 LabGPU 执行（进程 {pid}）</translation>
+    </message>
+    <message>
+        <source>Guards are applied here (process {pid})</source>
+        <translation>守护由这里执行（进程 {pid}）</translation>
+    </message>
+    <message>
+        <source>{id}: NOT stopped yet — still billing</source>
+        <translation>{id}：尚未停止 —— 仍在计费</translation>
+    </message>
+    <message>
+        <source>{id}: idle guard blind — {why}</source>
+        <translation>{id}：空闲守护看不到 GPU —— {why}</translation>
     </message>
     <message>
         <source>Relaunch {what}…</source>

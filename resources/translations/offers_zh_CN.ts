@@ -408,6 +408,10 @@
         <translation>%1 没有公开价格：保留内置价格。</translation>
     </message>
     <message>
+        <source>Prices not believable, so not used (the bundled price is kept): %1.</source>
+        <translation>以下价格不可信，未被采用（保留内置价格）：%1。</translation>
+    </message>
+    <message>
         <source>The offer catalog could not be loaded. Reinstall LabGPU or press F5 to try again.</source>
         <translation>无法加载报价目录。请重新安装 LabGPU，或按 F5 重试。</translation>
     </message>

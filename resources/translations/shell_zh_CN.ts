@@ -317,6 +317,18 @@
         <translation>日志文件</translation>
     </message>
     <message>
+        <source>Clock</source>
+        <translation>时钟</translation>
+    </message>
+    <message>
+        <source>not compared yet: no cloud has answered LabGPU on this computer</source>
+        <translation>尚未比对：这台电脑上还没有云平台回应过 LabGPU</translation>
+    </message>
+    <message>
+        <source>within {seconds} s of {cloud}'s clock</source>
+        <translation>与 {cloud} 的时钟相差不超过 {seconds} 秒</translation>
+    </message>
+    <message>
         <source>ok</source>
         <translation>正常</translation>
     </message>

@@ -179,6 +179,22 @@
         <translation>请在该文件不再被写入后重新运行同步。</translation>
     </message>
     <message>
+        <source>The server listed {path} with an impossible modification time ({value}).</source>
+        <translation>服务器列出的 {path} 的修改时间不可能存在（{value}）。</translation>
+    </message>
+    <message>
+        <source>Nothing was copied. The host's file listing cannot be trusted: check the host (its find may be replaced), or set a real time on the file (touch it) and sync again.</source>
+        <translation>没有复制任何文件。该主机的文件列表不可信：请检查主机（它的 find 可能被替换了），或给该文件设置一个真实的时间（touch 一下）后再同步。</translation>
+    </message>
+    <message>
+        <source>{path} changed while it was being copied, and again when it was fetched once more ({n} file(s)).</source>
+        <translation>{path} 在复制过程中发生了变化，重新获取时又变了（共 {n} 个文件）。</translation>
+    </message>
+    <message>
+        <source>It was not put in place (no half-old, half-new copy). Run the sync again when the file is no longer being written (e.g. after the training saved its checkpoint).</source>
+        <translation>它没有被放到目标位置（不会留下半旧半新的副本）。请在文件不再被写入时（例如训练保存完检查点之后）再次同步。</translation>
+    </message>
+    <message>
         <source>new file</source>
         <translation>新文件</translation>
     </message>
@@ -253,6 +269,10 @@
     <message>
         <source>--timeout must be a positive number of seconds.</source>
         <translation>--timeout 必须是正数（秒）。</translation>
+    </message>
+    <message>
+        <source>{purpose} pull: {n} new or changed file(s), each checked with SHA-256 on both sides</source>
+        <translation>{purpose} 拉取：{n} 个新增或改动的文件，每个都在两端用 SHA-256 校验过</translation>
     </message>
 </context>
 <context>
