@@ -360,6 +360,10 @@
         <translation>通知</translation>
     </message>
     <message>
+        <source>budget {amount} {cur} OFF: price unknown</source>
+        <translation>预算 {amount} {cur} 未生效：价格未知</translation>
+    </message>
+    <message>
         <source>budget {amount} {cur}</source>
         <translation>预算 {amount} {cur}</translation>
     </message>

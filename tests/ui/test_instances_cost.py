@@ -123,3 +123,30 @@ def test_tencent_bills_the_seconds_run_on_the_page_as_in_the_core_and_cli(qtbot,
     qtbot.waitUntil(lambda: page.table.rowCount() > 0 and page.table.item(0, 9).text() == f"¥{core_cost:,.4f}",
                     timeout=10000)
     assert _cli_cost(iid) == pytest.approx(core_cost, abs=1e-6)
+
+
+def test_a_budget_guard_whose_price_is_unknown_is_shown_off(qtbot, ctx):
+    """The Guards column never shows a budget as if it guarded while the instance's price is unknown (the
+    budget cannot act until a price is known): it says OFF and why; with a price it is the plain budget."""
+    from app.core.guards import GuardConfig, GuardStore
+    from app.core.models import Instance
+    from app.ui.cloud import cloud_service
+    from app.ui.cloud.instances_page import COLUMNS, InstancesPage
+
+    svc = cloud_service(ctx)
+    for iid, price in (("i-unpriced", None), ("i-priced", 1.006)):
+        svc.ledger.observe(Instance(iid, "lab-aws", "aws", "us-east-1", "us-east-1a", "g5.xlarge", "running", False,
+                                    raw_state="running"), price_per_hour=price, currency="USD")
+        GuardStore(svc.store).set(iid, GuardConfig(budget=5.0, currency="USD"))
+    page = InstancesPage(ctx)
+    qtbot.addWidget(page)
+    page.reconcile_timer.stop()
+    qtbot.waitUntil(lambda: len(page.entries) == 2 and len(page.guards) == 2, timeout=15000)
+    col = COLUMNS.index("guards")
+
+    def guards_cell(iid: str) -> str:
+        row = next(r for r in range(page.table.rowCount()) if page.table.item(r, 0).text().startswith(iid))
+        return page.table.item(row, col).text()
+
+    assert "budget 5 USD OFF: price unknown" in guards_cell("i-unpriced")
+    assert "budget 5 USD" in guards_cell("i-priced") and "OFF" not in guards_cell("i-priced")

@@ -263,7 +263,7 @@ class InstancesPage(InstanceActions, QWidget):
         from app.ui.shared.guards_ui import badge
 
         cfg = self.guards.get(e.id)
-        return badge(cfg, True) if cfg is not None else "—"
+        return badge(cfg, True, price_known=e.price_per_hour is not None) if cfg is not None else "—"
 
     def live_cost(self, e: Any) -> tuple[float | None, float]:
         """(cost so far, uptime in s) now, from the entry as of the last load.

@@ -40,8 +40,9 @@ def defaults_from_settings(settings: Any) -> Any:
     )
 
 
-def badge(cfg: Any, can_stop: bool) -> str:
-    """Short text for a table column: which guards are active on this target."""
+def badge(cfg: Any, can_stop: bool, price_known: bool = True) -> str:
+    """Short text for a table column: which guards are active on this target; a budget whose price is not
+    known is said to be off (it cannot act until a price is), never shown as if it guarded."""
     if cfg is None:
         return QCoreApplication.translate("GuardsUi", "none")
     parts = []
@@ -50,7 +51,10 @@ def badge(cfg: Any, can_stop: bool) -> str:
         pct=_n(cfg.idle_below_pct), min=_n(cfg.idle_minutes),
         action=(QCoreApplication.translate("GuardsUi", "stop") if stop
                 else QCoreApplication.translate("GuardsUi", "notify"))))
-    if cfg.budget is not None:
+    if cfg.budget is not None and not price_known:
+        parts.append(QCoreApplication.translate("GuardsUi", "budget {amount} {cur} OFF: price unknown").format(
+            amount=_n(cfg.budget), cur=cfg.currency))
+    elif cfg.budget is not None:
         parts.append(QCoreApplication.translate("GuardsUi", "budget {amount} {cur}").format(
             amount=_n(cfg.budget), cur=cfg.currency))
     if cfg.max_hours is not None:
