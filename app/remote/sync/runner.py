@@ -91,7 +91,8 @@ def run_sync(
     elif purpose in GUARD_PULL_PURPOSES and options.direction == DOWN and not options.dry_run:
         # the history says the guard's pull was checked, so a student can rely on the copy it made
         note = translate(QT_TRANSLATE_NOOP("LabGPU", "{purpose} pull: {n} new or changed file(s), each checked "
-                                                     "with SHA-256 on both sides")).format(purpose=purpose, n=result.verified)
+                                                     "with SHA-256 on both sides"))
+        note = note.format(purpose=purpose, n=result.verified)
     else:
         note = ""
     record("dry-run" if options.dry_run else ("ok" if result.complete else "incomplete"), result, note)

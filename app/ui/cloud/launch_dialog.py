@@ -182,7 +182,8 @@ class LaunchDialog(QDialog):
                 where = sshkeys.own_key_path(self.ctx.paths, own)
                 text = self.tr(
                     "{provider} imports {types} keys: LabGPU's own {type} key ({path}) will be registered."
-                ).format(provider=provider, types=types, type=sshkeys.TYPE_TITLES.get(own, own), path=_shown_path(where))
+                ).format(provider=provider, types=types, type=sshkeys.TYPE_TITLES.get(own, own),
+                         path=_shown_path(where))
                 if not where.exists():
                     text += " " + self.tr("It is made on this first launch; its passphrase is kept in the keyring.")
         else:
