@@ -355,8 +355,17 @@ def merge_live(bundled: Sequence[Offer], live: Sequence[Offer],
     bundled_by_key = {o.key: o for o in bundled}
     refused = 0
     for o in live:
-        why = offer_price_problem(o, bundled_by_key.get(o.key))
-        if why is not None:
+        base = bundled_by_key.get(o.key)
+        why = offer_price_problem(o, base)
+        if why is not None and why.startswith(("spot ", "prepaid month ")) \
+                and offer_price_problem(replace(o, price_spot=None, price_prepaid_month=None), base) is None:
+            # the on-demand price is believable: only the implausible one is refused (the bundled one kept)
+            o = replace(o, price_spot=base.price_spot if base else None,
+                        price_prepaid_month=base.price_prepaid_month if base else None)
+            if problems is not None:
+                problems.append(f"live price refused: {' '.join(o.key)}: {why}; "
+                                + ("bundled one shown" if base is not None else "none shown"))
+        elif why is not None:
             refused += 1
             if problems is not None:
                 problems.append(f"live price refused: {' '.join(o.key)}: {why}; "

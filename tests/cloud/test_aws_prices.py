@@ -91,6 +91,10 @@ def test_refresh_via_account_reaches_the_catalog(secret_service, aws_proxy, labg
     cat = load_catalog(svc.paths)
     live = [o for o in cat.offers if o.live and o.instance_type == "g4dn.xlarge" and o.region == "us-east-1"]
     assert len(live) == 1
+    # moto's spot history is a placeholder far under any real price: that one price is refused and named,
+    # the believable live on-demand price is kept
+    assert any("spot" in p and "bundled one shown" in p for p in cat.problems)
+    assert live[0].price_on_demand == pytest.approx(ON_DEMAND["g4dn.xlarge"])
     assert live[0].fetched_at is not None
     assert live[0].fp16_tflops
     assert cat.live_count == 1
