@@ -58,6 +58,10 @@ class FeedSource:
     def unwatch(self, host: str) -> None:
         self.watching.discard(host)
 
+    def connection(self, host: str) -> None:
+        """The hub's SSH connection to a host (spot watches, watchdog checks): this feed has none."""
+        raise ConnectionError(f"the test feed has no SSH connection to {host}")
+
     def states(self) -> dict[str, str]:
         return {h: self.state.get(h, "idle") for h in self.watching}
 

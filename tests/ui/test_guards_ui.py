@@ -257,8 +257,19 @@ def test_the_app_runs_the_guards_and_an_idle_server_notifies_only(qtbot, ctx):
     assert svc.start() is True
     assert "lab-server" in src.watching  # guarded hosts are monitored
     qtbot.waitUntil(lambda: len(src._subs) == 1, timeout=10000)  # the watcher listens to the hub
-    other = WatchService(ctx, src)  # a second watcher (another LabGPU) stays passive
+    other = WatchService(ctx, src)  # a second watcher (another LabGPU) stays passive: it waits to take over
     assert other.start() is False and other.holder == os.getpid()
+    try:
+        _idle_notify(qtbot, svc, src)
+    finally:
+        other.close()  # it would take over when svc closes (ctx.shutdown): this test ends it first
+
+
+def _idle_notify(qtbot, svc, src) -> None:
+    import time
+
+    from tests.ui.monitor_data import sample
+
     now = time.time()
     with qtbot.waitSignal(svc.event, timeout=20000,
                           check_params_cb=lambda ev: ev.kind == "idle-notify") as got:
