@@ -147,7 +147,7 @@ def test_the_tray_waiting_under_watch_stops_the_idle_instance_after_watch_exits(
     ok("accounts", "add", "tencent", "lab", "--region", "ap-guangzhou", "--endpoint", tencent_server.endpoint,
        stdin=f"{TEST_SECRET_ID}\n{TEST_SECRET_KEY}\n")
     iid = json.loads(ok("launch", "--account", "lab", "--type", GN7, "--json").stdout)["id"]
-    window_s = 15.0
+    window_s = 5.0
     ok("guard", "set", iid, "--idle-minutes", str(window_s / 60), "--on-idle", "stop", "--no-sync-before-stop")
 
     watch = start_watch()
