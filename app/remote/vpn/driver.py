@@ -80,27 +80,32 @@ class TunnelDriver:
             self._on_password(line[len(">PASSWORD:") :])
         elif line.startswith(">FATAL:"):
             self.exited = True
+            reason = line[len(">FATAL:") :]
             if self.error is None:
-                self.error = _fatal(line[len(">FATAL:") :])
+                # OpenVPN may say a wrong key passphrase as FATAL ("private key password verification
+                # failed") before, or instead of, its ">PASSWORD:Verification Failed: 'Private Key'"
+                self.error = (self._key_passphrase_error() if "private key password verification failed"
+                              in reason.lower() else _fatal(reason))
             self._set(VpnStatus(FAILED, since=time.time(), message=line[len(">FATAL:") :]))
         elif line.startswith(">HOLD:"):
             self.session.send("hold release")
 
+    def _key_passphrase_error(self) -> VpnError:
+        return VpnError(
+            QT_TRANSLATE_NOOP("LabGPU", "The private key passphrase of VPN profile '{profile}' is wrong."),
+            QT_TRANSLATE_NOOP(
+                "LabGPU",
+                "Enter the key passphrase again (Credentials… on the VPN page, or "
+                "'labgpu vpn add {profile} FILE --key-passphrase-stdin').",
+            ),
+            code="VpnKeyPassphrase",
+            profile=self.profile,
+        )
+
     def _on_password(self, text: str) -> None:
         if text.startswith("Verification Failed"):
             if "Private Key" in text:
-                self.error = VpnError(
-                    QT_TRANSLATE_NOOP(
-                        "LabGPU", "The private key passphrase of VPN profile '{profile}' is wrong."
-                    ),
-                    QT_TRANSLATE_NOOP(
-                        "LabGPU",
-                        "Enter the key passphrase again (Credentials… on the VPN page, or "
-                        "'labgpu vpn add {profile} FILE --key-passphrase-stdin').",
-                    ),
-                    code="VpnKeyPassphrase",
-                    profile=self.profile,
-                )
+                self.error = self._key_passphrase_error()
             else:
                 self.error = _auth_failed(self.profile)
             self._set(VpnStatus(FAILED, since=time.time(), message=self.error.one_line()))
