@@ -323,10 +323,6 @@
         <translation>已关机，仍在计费</translation>
     </message>
     <message>
-        <source>isolated by the cloud (restorable)</source>
-        <translation>已被云隔离（可恢复）</translation>
-    </message>
-    <message>
         <source>starting</source>
         <translation>开机中</translation>
     </message>
@@ -397,6 +393,10 @@
     <message>
         <source>Show terminated</source>
         <translation>显示已销毁</translation>
+    </message>
+    <message>
+        <source>isolated (restorable)</source>
+        <translation>已隔离（可恢复）</translation>
     </message>
     <message>
         <source>Instance</source>

@@ -114,7 +114,10 @@ def test_instances_table_headers_are_all_readable_in_a_1024_window(qtbot, langua
                         currency="CNY")
     every_guard = badge(GuardConfig(on_idle="stop", budget=300, max_hours=12,
                                     stop_on_process_exit="train.py", watchdog=True), True)
-    fill_rows(table, [e, e], set(), lambda _e: every_guard, "")
+    # the longest state titles too: a stop that still bills, an instance the cloud isolated
+    billing_stop = SimpleNamespace(**{**vars(e), "state": "stopped_billing", "raw_state": "STOPPED/KEEP_CHARGING"})
+    isolated = SimpleNamespace(**{**vars(e), "state": "isolated", "raw_state": "SHUTDOWN"})
+    fill_rows(table, [e, e, billing_stop, isolated], set(), lambda _e: every_guard, "")
     fit(table)
     header = table.horizontalHeader()
     widths = [header.sectionSize(c) for c in range(table.columnCount())]

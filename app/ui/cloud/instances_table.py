@@ -42,7 +42,7 @@ def state_title(state: str) -> str:
         "stopping": QCoreApplication.translate("InstancesPage", "stopping"),
         "stopped": QCoreApplication.translate("InstancesPage", "stopped"),
         "stopped_billing": QCoreApplication.translate("InstancesPage", "stopped, still billing"),
-        "isolated": QCoreApplication.translate("InstancesPage", "isolated by the cloud (restorable)"),
+        "isolated": QCoreApplication.translate("InstancesPage", "isolated (restorable)"),
         "starting": QCoreApplication.translate("InstancesPage", "starting"),
         "terminating": QCoreApplication.translate("InstancesPage", "terminating"),
         "terminated": QCoreApplication.translate("InstancesPage", "terminated"),
