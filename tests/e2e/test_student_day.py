@@ -11,58 +11,20 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
-from pathlib import Path
 
-import paramiko
-import pytest
-
-from app.core.paths import default_paths
-from app.remote.hostkeys import KnownHosts
+from tests.e2e.instance_support import GN7, ROOT, cli, ok, serve_instances_from
 from tests.fixtures.fake_nvidia_smi import busy, idle, install_fake_nvidia_smi
-from tests.fixtures.sshd import SshdServer
 from tests.fixtures.tencent_cvm_server import TEST_SECRET_ID, TEST_SECRET_KEY, TYPES
-
-ROOT = Path(__file__).resolve().parents[2]
-GN7 = "GN7.2XLARGE32"
-
-
-def cli(*args: str, stdin: str | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "app", *args], cwd=ROOT, input=stdin, capture_output=True,
-                          text=True, timeout=timeout, env=dict(os.environ))
-
-
-def ok(*args: str, **kw) -> subprocess.CompletedProcess:
-    r = cli(*args, **kw)
-    assert r.returncode == 0, (args, r.stdout, r.stderr)
-    return r
-
-
-@pytest.fixture
-def instance_sshd():
-    server = SshdServer.start_new()
-    try:
-        yield server
-    finally:
-        server.stop()
-        shutil.rmtree(server.workdir, ignore_errors=True)
 
 
 def test_student_day(secret_service, tencent_server, private_home, tmp_path, monkeypatch, instance_sshd):
     server = instance_sshd
     fake = install_fake_nvidia_smi(server, {"steps": [busy(2)] * 3 + [idle(2)]})
     fake.pin(0)  # training runs until the test lets it finish
-    tencent_server.pending_seconds = 0.0
-    tencent_server.operation_seconds = 0.05
-    tencent_server.instance_public_ip = "127.0.0.1"
-    tencent_server.instance_extra_tags = [{"Key": "labgpu:ssh-user", "Value": server.user},
-                                          {"Key": "labgpu:ssh-key-path", "Value": str(server.client_key)}]
-    monkeypatch.setenv("LABGPU_PUBLIC_IP_URLS", tencent_server.endpoint + "/_ip")
-    (private_home / ".ssh" / "config").write_text(f"Host 127.0.0.1\n    Port {server.port}\n")
-    KnownHosts(default_paths()).add("127.0.0.1", server.port, paramiko.Ed25519Key.from_path(str(server.host_key)))
+    serve_instances_from(server, tencent_server, private_home, monkeypatch)
 
     # account and an offer
     ok("accounts", "add", "tencent", "lab", "--region", "ap-guangzhou", "--endpoint", tencent_server.endpoint,

@@ -11,36 +11,16 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
-
-import paramiko
-import pytest
 
 from app.core.paths import default_paths
-from app.remote.hostkeys import KnownHosts
+from tests.e2e.instance_support import GN7, ROOT, cli, ok, serve_instances_from
 from tests.fixtures.fake_nvidia_smi import busy, idle, install_fake_nvidia_smi
-from tests.fixtures.sshd import SshdServer
 from tests.fixtures.tencent_cvm_server import TEST_SECRET_ID, TEST_SECRET_KEY
 from tests.fixtures.waits import wait_for
-
-ROOT = Path(__file__).resolve().parents[2]
-GN7 = "GN7.2XLARGE32"
-
-
-def cli(*args: str, stdin: str | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "app", *args], cwd=ROOT, input=stdin, capture_output=True,
-                          text=True, timeout=timeout, env=dict(os.environ))
-
-
-def ok(*args: str, **kw) -> subprocess.CompletedProcess:
-    r = cli(*args, **kw)
-    assert r.returncode == 0, (args, r.stdout, r.stderr)
-    return r
 
 
 def start_watch() -> subprocess.Popen:
@@ -119,16 +99,6 @@ def test_a_watch_waits_under_the_tray_and_takes_over_when_it_is_killed(secret_se
             end(w)
 
 
-@pytest.fixture
-def instance_sshd():
-    server = SshdServer.start_new()
-    try:
-        yield server
-    finally:
-        server.stop()
-        shutil.rmtree(server.workdir, ignore_errors=True)
-
-
 def test_the_tray_waiting_under_watch_stops_the_idle_instance_after_watch_exits(
         secret_service, tencent_server, private_home, labgpu_home, monkeypatch, instance_sshd):
     """The case of the issue: the tray started while `labgpu watch` held the lock; watch is closed;
@@ -136,14 +106,7 @@ def test_the_tray_waiting_under_watch_stops_the_idle_instance_after_watch_exits(
     server = instance_sshd
     fake = install_fake_nvidia_smi(server, {"steps": [busy(2)] * 3 + [idle(2)]})
     fake.pin(0)  # busy until the test lets training finish
-    tencent_server.pending_seconds = 0.0
-    tencent_server.operation_seconds = 0.05
-    tencent_server.instance_public_ip = "127.0.0.1"
-    tencent_server.instance_extra_tags = [{"Key": "labgpu:ssh-user", "Value": server.user},
-                                          {"Key": "labgpu:ssh-key-path", "Value": str(server.client_key)}]
-    monkeypatch.setenv("LABGPU_PUBLIC_IP_URLS", tencent_server.endpoint + "/_ip")
-    (private_home / ".ssh" / "config").write_text(f"Host 127.0.0.1\n    Port {server.port}\n")
-    KnownHosts(default_paths()).add("127.0.0.1", server.port, paramiko.Ed25519Key.from_path(str(server.host_key)))
+    serve_instances_from(server, tencent_server, private_home, monkeypatch)
     ok("accounts", "add", "tencent", "lab", "--region", "ap-guangzhou", "--endpoint", tencent_server.endpoint,
        stdin=f"{TEST_SECRET_ID}\n{TEST_SECRET_KEY}\n")
     iid = json.loads(ok("launch", "--account", "lab", "--type", GN7, "--json").stdout)["id"]
