@@ -244,11 +244,10 @@ def test_start_at_login_failure_is_a_sentence_and_the_box_stays_off(qtbot, ctx, 
 
 def test_the_app_runs_the_guards_and_an_idle_server_notifies_only(qtbot, ctx):
     """WatchService: the Watcher in a thread of the app, fed by the monitor hub, its events as a Qt signal."""
-    import time
 
     from app.core.guards import GuardConfig, GuardStore
     from app.ui.monitor.watch_service import WatchService
-    from tests.ui.monitor_data import FeedSource, sample
+    from tests.ui.monitor_data import FeedSource
 
     GuardStore(ctx.store).set("lab-server", GuardConfig(idle_below_pct=30, idle_minutes=0.5, on_idle="notify"))
     src = FeedSource()
