@@ -23,14 +23,12 @@ delays no other target's guard by more than one loop period (1 s) plus that targ
 Exactly one Watcher acts at a time: ``acquire()`` takes the watch lock; ``wait_acquire()`` waits
 for it and takes over when the holder exits or dies.
 """
-
 from __future__ import annotations
 
 import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any
 
@@ -51,177 +49,60 @@ from app.core.guards import (
     process_present,
     runtime_exceeded,
 )
-from app.core.i18n import QT_TRANSLATE_NOOP, translate
+from app.core.i18n import translate
 from app.core.instances import Ledger
 from app.core.paths import Paths, default_paths
 from app.core.store import Store
 
 from .lock import WatchLock
+from .messages import (
+    MSG_BLIND,
+    MSG_BUDGET_PRICED,
+    MSG_BUDGET_STOP,
+    MSG_BUDGET_UNKNOWN,
+    MSG_BUDGET_WARN,
+    MSG_EPISODE_ENDED,
+    MSG_IDLE,
+    MSG_IDLE_NOTIFY_ONLY,
+    MSG_MAX_RUNTIME,
+    MSG_NO_PULL,
+    MSG_NOTIFY_ONLY,
+    MSG_PROCESS_EXIT,
+    MSG_SIGHTED,
+    MSG_SYNC_FAILED,
+)
+from .oninstance import (
+    OnInstance,
+)
+from .parts import (
+    BLIND_SILENCE_S,
+    RATE_RELOAD_S,
+    STOP_BACKOFF_CAP_S,
+    STOP_BACKOFF_S,
+    STOPPED_STATES,
+    TARGET_DEADLINE_S,
+    WINDOW_SAVE_S,
+    StopFn,
+    SyncFn,
+    TerminateFn,
+    _Episode,
+    _money,
+    _num,
+    _TargetState,
+    _Worker,
+    budget_price,
+    default_sync,
+)
+from .stopping import (
+    StopEpisodes,
+)
 
 log = logging.getLogger(__name__)
 
-STOPPED_STATES = ("stopping", "stopped", "stopped_billing", "isolated", "terminating", "terminated")
-TARGET_DEADLINE_S = 30.0  # the longest one cloud call of one target is waited for
-STOP_BACKOFF_S = 15.0  # after a failed round of stop calls, the next round waits this long, doubled each time…
-STOP_BACKOFF_CAP_S = 300.0  # …up to five minutes
-BLIND_SILENCE_S = 15.0  # no sample for this long (after samples came): the link dropped
-RATE_RELOAD_S = 5.0  # the student's exchange rate (Settings) is re-read this often
-WINDOW_SAVE_S = 5.0  # the idle window reached is written to the store this often (and on every change)
-SPOT_PRICE_REFRESH_S = 1800.0  # re-read a running spot instance's zone price every 30 min
-
-MSG_IDLE = QT_TRANSLATE_NOOP("LabGPU", "{target}: every GPU has been under {pct} % for {minutes} minutes")
-MSG_IDLE_NOTIFY_ONLY = QT_TRANSLATE_NOOP("LabGPU", "{target}: every GPU has been under {pct} % for {minutes} "
-                                                   "minutes — this server has no cloud API, so LabGPU only "
-                                                   "notifies; stop it yourself")
-MSG_BUDGET_WARN = QT_TRANSLATE_NOOP("LabGPU", "{target} has used {pct} % of its budget ({spent} of {budget} {cur})")
-MSG_BUDGET_STOP = QT_TRANSLATE_NOOP("LabGPU", "{target} reached its budget ({spent} of {budget} {cur}): stopping it")
-MSG_MAX_RUNTIME = QT_TRANSLATE_NOOP("LabGPU", "{target} ran its maximum of {hours} hours: stopping it")
-MSG_PROCESS_EXIT = QT_TRANSLATE_NOOP("LabGPU", "{target}: the process {process} has exited: stopping it")
-MSG_STOPPED = QT_TRANSLATE_NOOP("LabGPU", "{target} was stopped by its {guard} guard")
-MSG_STOP_FAILED = QT_TRANSLATE_NOOP("LabGPU", "{target} could NOT be stopped after {tries} tries: {why} — it is "
-                                              "still billing; stop it in the cloud console (LabGPU keeps "
-                                              "trying quietly)")
-MSG_STOP_FAILED_CLOCK = QT_TRANSLATE_NOOP("LabGPU", "{target} could NOT be stopped: the cloud refused the request "
-                                                    "because this computer's clock is off ({why}) — it is still "
-                                                    "billing. Turn on automatic time (NTP) in the system "
-                                                    "settings, or stop it in the cloud console; LabGPU keeps "
-                                                    "trying quietly")
-MSG_STOP_FAILED_NETWORK = QT_TRANSLATE_NOOP("LabGPU", "{target} could NOT be stopped: the cloud could not be "
-                                                      "reached ({why}) — it is still billing. Check the network "
-                                                      "(Wi-Fi, VPN, proxy), or stop it in the cloud console from "
-                                                      "another device; LabGPU keeps trying quietly")
-MSG_EPISODE_ENDED = QT_TRANSLATE_NOOP("LabGPU", "{target} is {state} now; its guard stops trying to stop it")
-MSG_NO_ANSWER = QT_TRANSLATE_NOOP("LabGPU", "no answer from the cloud within {seconds} s")
-MSG_BUDGET_UNKNOWN = QT_TRANSLATE_NOOP("LabGPU", "{target}: its budget guard ({budget} {cur}) cannot act yet — the "
-                                                 "price per hour is unknown. Refresh the prices (labgpu prices "
-                                                 "refresh --account {account}); LabGPU uses the account's price "
-                                                 "as soon as it is known")
-MSG_BUDGET_PRICED = QT_TRANSLATE_NOOP("LabGPU", "{target}: its budget guard acts again, with the price "
-                                                "{price} {cur}/h ({source})")
-MSG_BLIND = QT_TRANSLATE_NOOP("LabGPU", "{target}: the idle guard is blind — {why}; it counts as busy, so "
-                                        "nothing is stopped as idle until it sees the GPUs again")
-MSG_SIGHTED = QT_TRANSLATE_NOOP("LabGPU", "{target}: the idle guard sees the GPUs again")
-MSG_SYNC_FAILED = QT_TRANSLATE_NOOP("LabGPU", "{target}: pulling checkpoints before the stop failed: {why} — "
-                                              "the stop goes ahead (a stopped instance keeps its disk)")
-MSG_SPOT = QT_TRANSLATE_NOOP("LabGPU", "{target} will be reclaimed by the cloud at {when} ({action}): pulling "
-                                      "checkpoints now; you can relaunch the same offer with one click")
-MSG_SETTLED = QT_TRANSLATE_NOOP("LabGPU", "{target} was shut down by its on-instance watchdog, and the cloud kept billing its compute while it was stopped, so LabGPU started it and stopped it without charging: {note}")  # noqa: E501 - one string for lupdate
-MSG_SETTLE_FAILED = QT_TRANSLATE_NOOP("LabGPU", "{target} was shut down by its on-instance watchdog, but the cloud still bills its compute while it is stopped, and stopping it without charging failed: {why} — terminate it, or start and stop it in LabGPU.")  # noqa: E501 - one string for lupdate
-MSG_SYNC_DONE = QT_TRANSLATE_NOOP("LabGPU", "{target}: checkpoints pulled ({purpose})")
-MSG_NO_PULL = QT_TRANSLATE_NOOP("LabGPU", "{target}: nothing was pulled — no download sync pair is set up for "
-                                          "it (add one with `labgpu guard set {target} --pull REMOTE=LOCAL`)")
-MSG_NOTIFY_ONLY = QT_TRANSLATE_NOOP("LabGPU", "{target} is not a LabGPU instance: its guards notify only")
-# A stop the cloud refuses for good (app.cloud.base.StopRefusedError: AWS and a one-time spot instance,
-# "Stop a Spot Instance", https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/stop-start-spot-instances.html):
-# the documented alternative is termination, taken only after the pre-stop pull did not fail; told once.
-MSG_TERMINATED = QT_TRANSLATE_NOOP("LabGPU", "{target} was terminated by its {guard} guard: {reason}, so "
-                                             "terminating was the only way to end its bill (checkpoints were "
-                                             "pulled first; its disk is deleted)")
-MSG_TERMINATED_NO_PULL = QT_TRANSLATE_NOOP("LabGPU", "{target} was terminated by its {guard} guard: {reason}, "
-                                                     "so terminating was the only way to end its bill (no "
-                                                     "checkpoints were pulled; its disk is deleted)")
-MSG_STOP_REFUSED = QT_TRANSLATE_NOOP("LabGPU", "{target} is still billing: {reason}, and LabGPU terminates it "
-                                               "only after its checkpoints are pulled, which failed — pull what "
-                                               "you need, then terminate it (labgpu terminate {target})")
-MSG_TERMINATE_FAILED = QT_TRANSLATE_NOOP("LabGPU", "{target} is still billing: {reason}, and terminating it "
-                                                   "failed after {tries} tries: {why} — terminate it in the "
-                                                   "cloud console (EC2 → Instances → Terminate instance)")
-
-StopFn = Callable[[str], Any]  # instance id → LedgerEntry-like (with .state) after the stop call
-TerminateFn = Callable[[str, str], Any]  # (instance id, audit reason) → LedgerEntry-like after the terminate call
-# (host name, purpose "before-stop"|"on-interruption") → number of sync pairs run (None: unknown); raises on failure
-SyncFn = Callable[[str, str], "int | None"]
+__all__ = ["STOPPED_STATES", "Watcher", "budget_price", "default_sync"]
 
 
-@dataclass
-class _Episode:
-    """One stop that the guard wants and the cloud has not confirmed yet."""
-
-    guard: str
-    started: float
-    rounds: int = 0
-    next_try: float = 0.0
-    pulled: bool | None = None  # True: pulled; False: the pull failed; None: nothing to pull
-    escalated: bool = False
-
-
-@dataclass
-class _TargetState:
-    rule: IdleRule
-    episode: _Episode | None = None
-    blind: str | None = None  # why the idle rule cannot see the host (translated), None: it can
-    budget_unknown: bool = False
-    window_saved_at: float | None = None
-    window_saved: tuple[float | None, float] | None = None
-    idle_notified: bool = False
-    budget_warned: bool = False
-    stopping: bool = False
-    stopped: bool = False
-    process_seen: bool = False
-    last_sample: HostSample | None = None
-    stopped_at: float | None = None  # wall-clock time of the confirmed stop
-    events: list[GuardEvent] = field(default_factory=list)
-
-
-def default_sync(paths: Paths, store: Store) -> SyncFn:
-    """The host's "before stop"/"on interruption" sync: every saved pair of that host that pulls."""
-
-    def sync(host: str, purpose: str) -> int:
-        from app.core.syncmodel import DOWN
-        from app.core.syncpairs import SyncStore
-        from app.remote.sync import run_sync
-
-        ss = SyncStore(store)
-        pairs = [p for p in ss.pairs() if p.host == host and p.direction == DOWN]
-        for p in pairs:
-            # the purpose makes the pull verify every file (sha256 on both sides): a guard's or a spot notice's
-            # pull is the last copy before the disk goes, so a torn or changed file fails instead of landing
-            run_sync(host, p.local_path, p.remote_path, p.options(), paths=paths, store=ss, pair_id=p.id,
-                     purpose=purpose)
-        return len(pairs)
-
-    return sync
-
-
-class _Worker:
-    """One target's own thread: its evaluations (and so its cloud calls) never wait for another's.
-    The thread runs while it has work and ends when it has none (the next job starts a new one)."""
-
-    def __init__(self, name: str, on_exit: Callable[[], None] | None = None) -> None:
-        self.name = name
-        self.busy = False
-        self._jobs: list[Callable[[], None]] = []
-        self._lock = threading.Lock()
-        self._thread: threading.Thread | None = None
-        self._on_exit = on_exit
-
-    def submit(self, job: Callable[[], None]) -> None:
-        with self._lock:
-            self.busy = True
-            self._jobs.append(job)
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._loop, name=f"guard-{self.name}", daemon=True)
-                self._thread.start()
-
-    def _loop(self) -> None:
-        try:
-            while True:
-                with self._lock:
-                    if not self._jobs:
-                        self._thread = None
-                        self.busy = False
-                        return
-                    job = self._jobs.pop(0)
-                try:
-                    job()
-                except Exception:  # noqa: BLE001 - one evaluation's trouble must not end the worker
-                    log.exception("guard evaluation failed")
-        finally:
-            if self._on_exit is not None:
-                self._on_exit()  # this thread's database connection
-
-
-class Watcher:
+class Watcher(StopEpisodes, OnInstance):
     def __init__(self, paths: Paths | None = None, clock: Callable[[], float] = time.time,
                  notify: Callable[[GuardEvent], None] | None = None, *, store: Store | None = None,
                  stop_fn: StopFn | None = None, sync_fn: SyncFn | None = None,
@@ -540,178 +421,6 @@ class Watcher:
         st.episode = ep
         return out + self._stop_round(t, target_id, st)
 
-    def _stop_round(self, t: float, target_id: str, st: _TargetState) -> list[GuardEvent]:
-        """One round of stop calls in the episode; escalated once when it fails, quiet after that."""
-        ep = st.episode
-        assert ep is not None
-        st.stopping = True
-        try:
-            ok, events, refused, why, cause = self._stop_with_retries(target_id, ep.guard, quiet=True)
-            if refused is not None:
-                ok, events = self._end_unstoppable(target_id, ep.guard, refused, ep.pulled)
-                st.episode, st.stopped = None, True  # terminated, or told once: never the refused stop again
-                st.stopped_at = time.time() if ok else None
-                return events
-            if ok:
-                st.episode, st.stopped, st.stopped_at = None, True, time.time()
-                return events
-            state = self._cloud_state(target_id) if cause in ("refused", "network") else None
-            if state is not None and state != "running":  # it did stop (an answer lost, or stopped elsewhere)
-                self._audit("guard-stop", target_id, f"ok ({ep.guard}, {state} at the cloud after: {why})")
-                st.episode, st.stopped, st.stopped_at = None, True, time.time()
-                return [self._event(self.clock(), target_id, "stopped", MSG_EPISODE_ENDED,
-                                    {"target": target_id, "state": state}, {"state": state})]
-            ep.rounds += 1
-            wait = min(self.stop_backoff_cap_s, self.stop_backoff_s * 2 ** (ep.rounds - 1))
-            ep.next_try = t + wait
-            if ep.escalated:
-                self._audit("guard-stop", target_id, f"still not stopped (round {ep.rounds}, {cause}; next try "
-                                                     f"in {wait:g} s): {why}")
-                return []
-            ep.escalated = True
-            template = {"clock": MSG_STOP_FAILED_CLOCK, "network": MSG_STOP_FAILED_NETWORK}.get(cause,
-                                                                                              MSG_STOP_FAILED)
-            return [self._event(self.clock(), target_id, "stop-failed", template,
-                                {"target": target_id, "tries": max(1, self.stop_retries), "why": why},
-                                {"cause": cause, "next_try_s": wait})]
-        finally:
-            st.stopping = False
-
-    def run_sync(self, host: str, purpose: str) -> int | None:
-        """Run the host's pull pairs; returns how many ran (0: none is set up; None: unknown)."""
-        fn = self._sync_fn or default_sync(self.paths, self.store)
-        self._audit("sync-" + purpose, host, "start")
-        n = fn(host, purpose)
-        self._audit("sync-" + purpose, host, "ok" if n != 0 else "ok (no pull pair)")
-        return n
-
-    def stop_instance(self, target_id: str, guard: str = "manual") -> bool:
-        """Stop through the cloud layer with retries; True only when the cloud confirms."""
-        ok, _events, _refused, _why, _cause = self._stop_with_retries(target_id, guard)
-        return ok
-
-    def _call(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """``fn(*args)`` waited for at most ``target_deadline_s``; TimeoutError after that (the call
-        goes on in its thread and its late answer is dropped: the next round asks the cloud again)."""
-        box: dict[str, Any] = {}
-        done = threading.Event()
-
-        def run() -> None:
-            try:
-                box["value"] = fn(*args)
-            except BaseException as exc:  # noqa: BLE001 - handed to the caller
-                box["error"] = exc
-            finally:
-                done.set()
-
-        threading.Thread(target=run, name="guard-cloud-call", daemon=True).start()
-        if not done.wait(self.target_deadline_s):
-            raise TimeoutError(translate(MSG_NO_ANSWER).format(seconds=_num(self.target_deadline_s)))
-        if "error" in box:
-            raise box["error"]
-        return box.get("value")
-
-    def _cloud_state(self, target_id: str) -> str | None:
-        """After a failed round: the instance's state as its cloud says it now (the account is
-        reconciled, under the call deadline), so a stop whose answer was lost, or one done in the
-        console, ends the episode instead of being asked again; None when unknown."""
-        if self._stop_fn is not None:  # an injected stop (tests of the rules): no cloud to ask
-            return None
-        entry = self.ledger.get(target_id)
-        if entry is None:
-            return None
-        try:
-            from app.cloud.launch import CloudService
-
-            self._call(lambda: CloudService(self.paths, self.store).reconcile([entry.account]))
-        except Exception as exc:  # noqa: BLE001 - unknown: the next round asks again
-            log.info("reconcile of %s after a failed stop: %s", entry.account, exc)
-            return None
-        fresh = self.ledger.get(target_id)
-        return None if fresh is None else fresh.state
-
-    def _stop_with_retries(self, target_id: str, guard: str, quiet: bool = False
-                           ) -> tuple[bool, list[GuardEvent], Any, str, str]:
-        """(confirmed, events, the StopRefusedError when the cloud refuses the stop for good (no
-        retry), why the last try failed, its cause: "clock" | "network" | "refused"). ``quiet``: no
-        "stop-failed" event (the episode decides whether to escalate)."""
-        from app.cloud.base import StopRefusedError
-        from app.cloud.errors import ClockSkewError, NetworkError
-
-        fn = self._stop_fn or _cloud_stop(self.paths, self.store)
-        why, cause = "", "refused"
-        tries = max(1, self.stop_retries)
-        for i in range(tries):
-            try:
-                got = self._call(fn, target_id)
-                if isinstance(got, tuple):
-                    got = got[0]
-                state = getattr(got, "state", "")
-                if state in STOPPED_STATES:
-                    self._audit("guard-stop", target_id, f"ok ({guard}, {state})")
-                    ev = self._event(self.clock(), target_id, "stopped", MSG_STOPPED,
-                                     {"target": target_id, "guard": guard}, {"state": state})
-                    return True, [ev], None, "", ""
-                why, cause = f"the cloud still reports {state or 'no state'}", "refused"
-            except StopRefusedError as exc:
-                reason = str(exc.params.get("reason") or exc.code)
-                self._audit("guard-stop", target_id, f"refused ({guard}): {reason}", exc.one_line())
-                return False, [], exc, reason, "refused"
-            except ClockSkewError as exc:
-                why, cause = exc.one_line(), "clock"
-            except NetworkError as exc:
-                why, cause = exc.one_line(), "network"
-            except TimeoutError as exc:
-                why, cause = str(exc), "network"
-            except LabGpuError as exc:
-                why, cause = exc.one_line(), "refused"
-            except (OSError, ConnectionError) as exc:
-                why, cause = f"{type(exc).__name__}: {exc}", "network"
-            except Exception as exc:  # noqa: BLE001 - an SDK's own exception
-                why, cause = f"{type(exc).__name__}: {exc}", "refused"
-            self._audit("guard-stop", target_id, f"failed try {i + 1}: {why}")
-            if i < tries - 1:
-                self.sleep(self.retry_delay_s)
-        if quiet:
-            return False, [], None, why, cause
-        ev = self._event(self.clock(), target_id, "stop-failed", MSG_STOP_FAILED,
-                         {"target": target_id, "tries": tries, "why": why}, {"cause": cause})
-        return False, [ev], None, why, cause
-
-    def _end_unstoppable(self, target_id: str, guard: str, refused: Any,
-                         pulled: bool | None) -> tuple[bool, list[GuardEvent]]:
-        """The documented alternative to a refused stop: terminate, unless the pull before it failed
-        (then say so once, with what to do). True when the cloud confirms the termination."""
-        reason = str(refused.params.get("reason") or refused.code)  # the English template
-        params = {"target": target_id, "guard": guard, "reason": translate(reason)}
-        if pulled is False:
-            self._audit("guard-stop", target_id, f"not terminated ({guard}): the pull before it failed; {reason}")
-            return False, [self._event(self.clock(), target_id, "stop-refused", MSG_STOP_REFUSED, params,
-                                       {"code": refused.code})]
-        fn = self._terminate_fn or _cloud_terminate(self.paths, self.store)
-        audit_reason = f"terminated: {reason}"
-        why = ""
-        tries = max(1, self.stop_retries)
-        for i in range(tries):
-            try:
-                got = self._call(fn, target_id, audit_reason)
-                state = getattr(got, "state", "")
-                if state in ("terminating", "terminated"):
-                    self._audit("guard-stop", target_id, audit_reason, f"{guard}: {audit_reason} ({state})")
-                    template = MSG_TERMINATED if pulled else MSG_TERMINATED_NO_PULL
-                    return True, [self._event(self.clock(), target_id, "terminated", template, params,
-                                              {"state": state, "code": refused.code})]
-                why = f"the cloud still reports {state or 'no state'}"
-            except LabGpuError as exc:
-                why = exc.one_line()
-            except Exception as exc:  # noqa: BLE001 - an SDK's own exception
-                why = f"{type(exc).__name__}: {exc}"
-            self._audit("guard-stop", target_id, f"terminate failed try {i + 1}: {why}")
-            if i < tries - 1:
-                self.sleep(self.retry_delay_s)
-        return False, [self._event(self.clock(), target_id, "terminate-failed", MSG_TERMINATE_FAILED,
-                                   {**params, "tries": tries, "why": why})]
-
     # events, audit ------------------------------------------------------------------------------
     def _event(self, t: float, target_id: str, kind: str, template: str, params: dict[str, Any],
                detail: dict[str, Any] | None = None) -> GuardEvent:
@@ -765,197 +474,6 @@ class Watcher:
         opts = {**self.relaunch_options(target_id), **overrides}
         self._audit("guard-relaunch", target_id, "start")
         return CloudService(self.paths, self.store).launch(LaunchOptions(**opts))
-
-    def spot_notice(self, target_id: str, notice: Any, wait: bool = False) -> GuardEvent | None:
-        """A spot notice arrived: notify once per reclaim time (a watch restarted, or a second watch
-        of the same host, announces nothing twice) and start the host's "on interruption" sync at
-        once on its own thread — unless one is in flight for that host (then logged, not doubled).
-        Returns the event, None when this reclaim was announced already."""
-        key = notice.time.astimezone(timezone.utc).isoformat()
-        with self._mutex:
-            seen = self._spot_seen.setdefault(target_id, set())
-            if key in seen:
-                log.info("spot notice of %s for %s: announced already", target_id, key)
-                return None
-            seen.add(key)
-        when = notice.time.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
-        ev = self._event(self.clock(), target_id, "spot-notice", MSG_SPOT,
-                         {"target": target_id, "when": when, "action": notice.action},
-                         {"notice_time": notice.time.isoformat(), "provider": notice.provider,
-                          "relaunch": self.relaunch_options(target_id)})
-
-        def pull() -> None:
-            try:
-                n = self.run_sync(target_id, "on-interruption")
-            except Exception as exc:  # noqa: BLE001
-                why = exc.one_line() if isinstance(exc, LabGpuError) else f"{type(exc).__name__}: {exc}"
-                self._event(self.clock(), target_id, "sync-failed", MSG_SYNC_FAILED, {"target": target_id, "why": why})
-                return
-            if n == 0:
-                self._event(self.clock(), target_id, "sync-none", MSG_NO_PULL, {"target": target_id})
-                return
-            self._event(self.clock(), target_id, "sync-done", MSG_SYNC_DONE,
-                        {"target": target_id, "purpose": "on-interruption"})
-
-        with self._mutex:
-            running = self._spot_pulls.get(target_id)
-            if running is not None and running.is_alive():
-                log.info("spot notice of %s: its pull is still running; no second one started", target_id)
-                t = running
-            else:
-                t = threading.Thread(target=pull, name=f"spot-sync-{target_id}", daemon=True)
-                self._spot_pulls[target_id] = t
-                self._sync_threads.append(t)
-                t.start()
-        if wait:
-            t.join()
-        return ev
-
-    def start_spot_watches(self, connect: Callable[[str], Any], interval_s: float = 5.0) -> list[Any]:
-        """One SpotWatch per running spot instance in the ledger whose provider can run spot and
-        declares where its notices are read (ProviderSpec.spot_notice)."""
-        from app.core import providers
-        from app.remote.spotwatch import SpotWatch
-
-        started = []
-        for e in self.ledger.list(include_terminated=False):
-            if not e.spot or e.state != "running" or e.id in self._spot:
-                continue
-            if not providers.has(e.provider, "spot") or providers.spot_notice_source(e.provider) is None:
-                continue
-            sw = SpotWatch(e.id, e.provider, _bind_connect(connect, e.id), self._notice_handler(e.id),
-                           on_problem=_problem_logger(e.id), interval_s=interval_s)
-            self._spot[e.id] = sw.start()
-            started.append(sw)
-        return started
-
-    # the on-instance watchdog ------------------------------------------------------------------
-    def check_watchdogs(self, connect: Callable[[str], Any]) -> list[threading.Thread]:
-        """Once per run of each guarded instance with the on-instance watchdog (and once per watcher for a
-        server with no cloud API, or after its guard changed): make the watchdog match its guard on the
-        host (app/remote/watchdog.reconcile: started again after a stop/start, installed anew after a guard
-        change, its refused shutdowns read), each on its own thread; what it found is an event."""
-        from app.remote import watchdog
-
-        entries = {e.id: e for e in self.ledger.list(include_terminated=False)}
-        started = []
-        for target, cfg in self.guards.all().items():
-            if not getattr(cfg, "watchdog", False):
-                continue
-            e = entries.get(target)
-            if e is not None and e.state != "running":
-                continue  # a stopped instance has no watchdog to check: its next run is checked
-            try:
-                key = (str(e.started_at) if e is not None else "host", repr(watchdog.params_for_guard(cfg).conf()))
-            except LabGpuError as exc:
-                log.info("%s: watchdog settings not usable: %s", target, exc)
-                continue
-            if self._watchdog_seen.get(target) == key:
-                continue
-            self._watchdog_seen[target] = key
-            th = threading.Thread(target=self._check_watchdog, args=(connect, target, cfg, key), daemon=True,
-                                  name=f"labgpu-watchdog-{target}")
-            th.start()
-            started.append(th)
-        return started
-
-    def _check_watchdog(self, connect: Callable[[str], Any], target: str, cfg: Any, key: tuple[str, str]) -> None:
-        from app.remote import watchdog
-
-        try:
-            report = watchdog.reconcile(connect(target), target, cfg,
-                                        watchdog.WatchdogBook(self.paths.data_dir / "watchdog.json"))
-        except Exception as exc:  # noqa: BLE001 - an unreachable host is checked again at the next scan
-            log.info("%s: watchdog not checked: %s", target, exc)
-            if self._watchdog_seen.get(target) == key:
-                self._watchdog_seen.pop(target, None)
-            return
-        text = report.text()
-        if text:
-            self._event(self.clock(), target, "watchdog", "{message}", {"message": text, "target": target},
-                        {"state": report.state})
-
-    def settle_os_shutdowns(self) -> list[threading.Thread]:
-        """A Tencent instance whose watchdog shut its OS down stays STOPPED with KEEP_CHARGING: its compute
-        still bills. Once per such stop, ask the cloud to stop it without charging
-        (CloudService.settle_os_shutdown), on its own thread; what it did is an event."""
-        started = []
-        for e in self.ledger.list(include_terminated=False):
-            if e.state != "stopped_billing":
-                continue
-            cfg = self.guards.get(e.id)
-            if cfg is None or not getattr(cfg, "watchdog", False):
-                continue
-            key = (e.id, str(e.started_at))
-            if key in self._settled:
-                continue
-            self._settled.add(key)
-            th = threading.Thread(target=self._settle, args=(e.id,), daemon=True, name=f"labgpu-settle-{e.id}")
-            th.start()
-            started.append(th)
-        return started
-
-    def _settle(self, target: str) -> None:
-        from app.cloud.launch import CloudService
-
-        svc = CloudService(self.paths, self.store)
-        try:
-            note = svc.settle_os_shutdown(target)
-        except LabGpuError as exc:
-            self._event(self.clock(), target, "watchdog", MSG_SETTLE_FAILED, {"target": target, "why": exc.one_line()})
-            return
-        except Exception as exc:  # noqa: BLE001 - an SDK's own exception
-            self._event(self.clock(), target, "watchdog", MSG_SETTLE_FAILED,
-                        {"target": target, "why": f"{type(exc).__name__}: {exc}"})
-            return
-        finally:
-            svc.close()
-        if note:
-            self._event(self.clock(), target, "watchdog", MSG_SETTLED, {"target": target, "note": note})
-
-    def _notice_handler(self, target_id: str) -> Callable[[Any], None]:
-        def handle(notice: Any) -> None:
-            self.spot_notice(target_id, notice)
-
-        return handle
-
-    # spot prices --------------------------------------------------------------------------------
-    def current_spot_price(self, entry: Any) -> float | None:
-        """The zone's spot price fetched after this run started (live price cache), else None."""
-        if not entry.spot or entry.started_at is None:
-            return None
-        from app.core import live_prices
-
-        for o in live_prices.zone_prices(self.paths, entry.provider, entry.region, entry.instance_type):
-            fetched = getattr(o, "fetched_at", None)
-            if o.zone == entry.zone and o.price_spot is not None and fetched is not None \
-                    and o.currency == entry.currency and fetched >= entry.started_at:
-                return float(o.price_spot)
-        return None
-
-    def refresh_spot_prices(self, force: bool = False) -> list[str]:
-        """Re-read the live prices of running spot instances' types (one cheap price call per account
-        and type, at most every SPOT_PRICE_REFRESH_S). Returns the instance ids refreshed."""
-        from app.cloud.launch import CloudService
-
-        now = time.monotonic()
-        done = []
-        svc: Any = None
-        for e in self.ledger.list(include_terminated=False):
-            if not e.spot or e.state != "running":
-                continue
-            last = self._spot_price_at.get(e.id)
-            if not force and last is not None and now - last < SPOT_PRICE_REFRESH_S:
-                continue
-            self._spot_price_at[e.id] = now
-            svc = svc or CloudService(self.paths, self.store)
-            errors: dict[str, LabGpuError] = {}
-            svc.refresh_prices(e.account, [e.instance_type], errors=errors)
-            if errors:
-                log.info("spot price of %s not re-read: %s", e.id, errors[e.account].one_line())
-                continue
-            done.append(e.id)
-        return done
 
     # costs --------------------------------------------------------------------------------------
     def running_costs(self, now: float | None = None) -> list[InstanceCost]:
@@ -1017,66 +535,3 @@ class Watcher:
             t.join(timeout=60)
         self.lock.release()
 
-
-def _cloud_stop(paths: Paths, store: Store) -> StopFn:
-    def stop(instance_id: str) -> Any:
-        from app.cloud.launch import CloudService
-
-        entry, _note = CloudService(paths, store).stop(instance_id)
-        return entry
-
-    return stop
-
-
-def _cloud_terminate(paths: Paths, store: Store) -> TerminateFn:
-    def terminate(instance_id: str, reason: str) -> Any:
-        from app.cloud.launch import CloudService
-
-        return CloudService(paths, store).terminate(instance_id, reason=reason)
-
-    return terminate
-
-
-def budget_price(paths: Paths, store: Store, entry: Any) -> tuple[float | None, str]:
-    """(price per hour, source) a budget guard uses: the launch price the ledger keeps, else the
-    account's live (or bundled) price for the type (spot: the zone's spot price); (None, "") when
-    none is known — the guard then says it cannot act (``budget-unknown``), never stays silent."""
-    if entry.price_per_hour is not None:
-        return float(entry.price_per_hour), "launch price"
-    try:
-        from app.cloud import pricing
-        from app.core.accounts import AccountBook, AccountError
-
-        try:
-            account = AccountBook(store).get(entry.account)
-        except AccountError:
-            return None, ""
-        if entry.spot:
-            spot = pricing.spot_price(paths, account, entry.instance_type, entry.zone)
-            return (None, "") if spot is None else (float(spot), "the account's spot price")
-        price, source = pricing.on_demand_price(paths, account, entry.instance_type)
-        return (None, "") if price is None else (float(price), source or "the account's price")
-    except Exception:  # noqa: BLE001 - no price is said as unknown, never a crash
-        log.exception("no price for %s", getattr(entry, "id", "?"))
-        return None, ""
-
-
-def _bind_connect(connect: Callable[[str], Any], target_id: str) -> Callable[[], Any]:
-    return lambda: connect(target_id)
-
-
-def _problem_logger(target_id: str) -> Callable[[str], None]:
-    def problem(text: str) -> None:
-        log.warning("spot watch %s: %s", target_id, text)
-
-    return problem
-
-
-def _num(v: float) -> str:
-    return f"{float(v):g}"
-
-
-def _money(v: float | None) -> str:
-    from app.core.currency import money_text
-
-    return money_text(v, "", 2).strip()  # the message names the currency itself
