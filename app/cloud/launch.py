@@ -30,9 +30,7 @@ import logging
 import os
 import shlex
 import time
-import uuid
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +49,15 @@ from app.cloud.base import (
     get_provider,
 )
 from app.cloud.errors import NetworkError
+from app.cloud.launch_plan import (  # re-exported: the CLI, the UI and tests import them from here
+    LAUNCH_RETRY_HINT,
+    ZONE_KEPT_HINT,
+    LaunchOptions,
+    LaunchResult,
+    _attempt_token,
+    _lowest_price_error,
+    new_client_token,
+)
 from app.core import live_prices, providers
 from app.core.accounts import AccountBook, validate_account
 from app.core.audit import AuditLog
@@ -68,55 +75,6 @@ log = logging.getLogger(__name__)
 ProgressCallback = Callable[[str, str], None]
 WAIT_TIMEOUT_S = float(os.environ.get("LABGPU_LAUNCH_WAIT_S", "600"))
 POLL_S = 3.0
-LAUNCH_RETRY_HINT = QT_TRANSLATE_NOOP(
-    "LabGPU",
-    "The launch may have gone through: 'labgpu ls' (or the instances page) shows it within a minute. "
-    "To retry safely, repeat it with --client-token {token} (the retry button does this): the same "
-    "token never makes a second instance.",
-)
-
-
-@dataclass(frozen=True)
-class LaunchOptions:
-    account: str
-    instance_type: str
-    zone: str = ""
-    image_id: str = ""
-    spot: bool = False
-    max_price: float | None = None  # None: settings.spot_bid_fraction × on-demand
-    region: str = ""  # "" = the account's default region (an offer may be in another one)
-    ssh_from: str = ""  # CIDR; "" = this computer's public address
-    ssh_key_path: str = ""  # "" = LabGPU's own key of a type the cloud imports (created on first use)
-    disk_gb: int = 100
-    name: str = ""
-    client_token: str = ""  # "" = new; pass the same token to retry the same launch
-    wait: bool = True  # wait until running (with its address)
-
-
-@dataclass(frozen=True)
-class LaunchResult:
-    entry: LedgerEntry
-    client_token: str
-    notes: list[str] = field(default_factory=list)  # sentences shown after the launch (zone moves, image)
-    ssh_key_path: str = ""  # the private key whose public half the cloud registered
-    ssh_key_type: str = ""  # its type: "ed25519", "rsa", …
-    ssh_key_fingerprint: str = ""  # "SHA256:…"
-    ssh_key_own: bool = False  # LabGPU's own key (passphrase in the keyring), not one the user chose
-
-
-def new_client_token() -> str:
-    return "lg-" + uuid.uuid4().hex  # 35 ASCII chars: within both clouds' 64-char limit
-
-
-# The next step of a capacity error in a zone the student asked for (LabGPU does not move away from it).
-ZONE_KEPT_HINT = QT_TRANSLATE_NOOP("LabGPU", "{why} LabGPU kept to {zone} because you chose it: leave the zone empty (Any zone, or no --zone) to let it try the region's other zones.")  # noqa: E501 - one string for lupdate
-
-
-def _attempt_token(token: str, attempt: int) -> str:
-    """Each zone attempt needs its own token (same token + other zone = IdempotentParameterMismatch)."""
-    return token if attempt == 0 else f"{token}~{attempt}"
-
-
 class CloudService:
     def __init__(
         self,
@@ -620,15 +578,3 @@ class CloudService:
             parts += ["-i", str(key)]
         parts.append(f"{login}@{host}")
         return " ".join(shlex.quote(p) for p in parts)
-
-
-def _lowest_price_error(errors: list[PriceTooLowError]) -> PriceTooLowError:
-    """Of the zones' price refusals, the one with the lowest spot price (what the cap would need)."""
-
-    def price(e: PriceTooLowError) -> float:
-        try:
-            return float(str(e.params.get("spot_price", "")))
-        except ValueError:
-            return float("inf")
-
-    return min(errors, key=price)
