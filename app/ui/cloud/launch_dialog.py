@@ -12,7 +12,6 @@ page with ``ctx.navigate("instances", {"launch": offer})``.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
@@ -159,42 +158,17 @@ class LaunchDialog(QDialog):
     @Slot()
     def _update_key_note(self, *_args: object) -> None:
         """Under the key field: which key this launch registers with the chosen account's cloud, its
-        type and whether that cloud imports it. Reads the key's public half only (no keyring)."""
+        type and whether that cloud imports it (launch_keys.key_note). Launch waits while it is refused."""
         from app.cloud import sshkeys
-        from app.core.errors import LabGpuError
+        from app.ui.cloud.launch_keys import key_note
 
         account = self.current_account()
         if account is None:
             return
-        provider = provider_name(account.provider)
         accepted = sshkeys.accepted_types(account.provider)
-        types = sshkeys.types_text(accepted)
-        first = accepted[0] if accepted else "ed25519"
-        self.key_path_edit.setPlaceholderText(f"~/.ssh/id_{first}")
+        self.key_path_edit.setPlaceholderText(f"~/.ssh/id_{accepted[0] if accepted else 'ed25519'}")
         path = self.key_path_edit.text().strip() if self.key_file_radio.isChecked() else ""
-        refused = False
-        if not path:
-            try:
-                own = sshkeys.own_key_type(account.provider)
-            except LabGpuError as exc:
-                text, refused = f"{exc.text()} {exc.hint()}".strip(), True
-            else:
-                where = sshkeys.own_key_path(self.ctx.paths, own)
-                text = self.tr(
-                    "{provider} imports {types} keys: LabGPU's own {type} key ({path}) will be registered."
-                ).format(provider=provider, types=types, type=sshkeys.TYPE_TITLES.get(own, own),
-                         path=_shown_path(where))
-                if not where.exists():
-                    text += " " + self.tr("It is made on this first launch; its passphrase is kept in the keyring.")
-        else:
-            try:
-                key = sshkeys.check_accepted(sshkeys.load_key(Path(path)), account.provider)
-            except LabGpuError as exc:
-                text, refused = f"{exc.text()} {exc.hint()}".strip(), True
-            else:
-                text = self.tr("{path} is a key of type {type} ({fingerprint}): {provider} imports it.").format(
-                    path=_shown_path(key.private_path), type=sshkeys.TYPE_TITLES.get(key.key_type, key.key_type),
-                    fingerprint=key.fingerprint, provider=provider)
+        text, refused = key_note(self.ctx.paths, account.provider, path)
         self.key_note.setText(text)
         self.key_note.setProperty("refused", refused)
         self.key_note.setStyleSheet(f"color: {theme.css('error' if refused else 'muted')};")
@@ -608,14 +582,6 @@ class LaunchDialog(QDialog):
             self.hide()  # the launch goes on; the instances page shows it
             return
         self.reject()
-
-
-def _shown_path(path: Path) -> str:
-    """A key's path as a student reads it: ~/… under the home folder (short enough to fit the note)."""
-    try:
-        return "~/" + Path(path).relative_to(Path.home()).as_posix()
-    except ValueError:
-        return str(path)
 
 
 def open_launch_dialog(ctx: Any, offer: Any = None, parent: QWidget | None = None,
