@@ -23,6 +23,9 @@ from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.models import Instance as Instance
 from app.core.models import Offer
 from app.core.spothistory import SpotPricePoint
+from app.core.vocab import ALL_STATES
+from app.core.vocab import BILLING_STATES as VOCAB_BILLING_STATES
+from app.core.vocab import LAUNCH_STEPS as VOCAB_LAUNCH_STEPS
 
 LABGPU_TAG_KEY = "labgpu"  # every instance LabGPU launches carries this tag (value "1")
 LABGPU_TAG_VALUE = "1"
@@ -99,15 +102,14 @@ class LaunchRequest:
 # StopChargingMode KEEP_CHARGING, Alibaba Stopped with StoppedMode KeepCharging): never shown or counted as free.
 # "isolated": held by the cloud and not billing, but not gone: it may come back (Tencent SHUTDOWN: an instance in
 # arrears or in the recycle bin, restorable until it is destroyed).
-STATES = ("pending", "running", "stopping", "stopped", "stopped_billing", "starting", "isolated", "terminating",
-          "terminated", "failed")
-BILLING_STATES = ("pending", "running", "stopping", "stopped_billing", "starting")
+STATES = ALL_STATES  # app.core.vocab.InstanceState, in order
+BILLING_STATES = VOCAB_BILLING_STATES
 
 
 # progress(step, message="") — step is one of LAUNCH_STEPS (or "zone" when the launcher moves on to
 # another zone); message is an already-formatted sentence for the user (may be empty).
 ProgressFn = Callable[..., None]
-LAUNCH_STEPS = ("key", "security_group", "image", "request", "wait")
+LAUNCH_STEPS = VOCAB_LAUNCH_STEPS  # app.core.vocab.LaunchStep
 
 # Request ids of the cloud calls made on this thread, so the audit log can record them without the
 # Provider protocol returning them from every method. Providers call report_request_id().

@@ -17,16 +17,14 @@ from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime, timezone
 from typing import Any
 
+from . import vocab
 from .errors import InputError
 from .gpumon import HostSample
 from .i18n import QT_TRANSLATE_NOOP
 from .store import Store, register_schema
 
 ON_IDLE = ("notify", "stop")
-EVENT_KINDS = ("idle-notify", "idle-stop", "budget-warn", "budget-stop", "max-runtime", "process-exit",
-               "spot-notice", "stop-failed", "stopped", "notify-only", "sync-done", "sync-none", "sync-failed",
-               "stop-refused", "terminated", "terminate-failed",
-               "budget-unknown", "budget-priced", "blind", "sighted", "watchdog")
+EVENT_KINDS = vocab.EVENT_KINDS  # GuardEventKind
 # A watcher that took over within this many seconds of the last sample its predecessor saw keeps the
 # idle window it had reached (the seconds without samples are not counted as idle; a longer silence
 # starts the window over: missing data is busy).

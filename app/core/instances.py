@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from . import vocab
 from .ledgerdb import CLOCK, CloudClock, from_iso, iso, segment_cost, utc
 from .models import Instance
 from .monthreport import MonthLine, month_bounds, month_report
@@ -42,12 +43,9 @@ from .store import Store
 
 log = logging.getLogger(__name__)
 
-TERMINAL_STATES = ("terminated", "failed")
-# not billing for compute, and not gone: stopped (without charging), or isolated by the cloud (restorable)
-IDLE_STATES = ("stopped", "isolated")
-# billed compute time (pending/stopping are not billed on AWS or CVM); a stop that keeps charging (Tencent
-# KEEP_CHARGING, Alibaba KeepCharging) bills compute as if it ran: its segment stays open
-RUNNING_STATES = ("running", "stopped_billing")
+TERMINAL_STATES = vocab.TERMINAL_STATES
+IDLE_STATES = vocab.IDLE_STATES  # stopped (without charging), or isolated by the cloud (restorable)
+RUNNING_STATES = vocab.RUNNING_STATES  # billed compute time; a stop that keeps charging bills as if it ran
 GONE_GRACE_S = 120.0  # a just-launched instance may not be listed yet (eventual consistency)
 
 

@@ -15,6 +15,7 @@ from app.core.settings import Settings, SettingsStore
 from app.ui.errors import ErrorReporter
 from app.ui.shared.services import Services
 from app.ui.tasks import TaskRunner
+from app.usecases.changes import Changes
 
 if TYPE_CHECKING:
     from app.core.store import Store
@@ -25,6 +26,7 @@ class AppContext(QObject):
     language_changed = Signal(str)
     navigate_requested = Signal(str, object)  # page id, payload for the page's `activate(payload)`
     status_message = Signal(str)
+    changed = Signal(object)  # frozenset[Change]: what a use case changed, delivered on the GUI thread
 
     def __init__(self, paths: Paths, language: str) -> None:
         super().__init__()
@@ -36,6 +38,9 @@ class AppContext(QObject):
         self.errors = ErrorReporter()
         self.language = language
         self.services = Services()  # long-lived per-feature objects (VPN watcher, monitors), typed slots
+        # Use cases emit on this bus from any thread; `changed` re-emits on the GUI thread (queued).
+        self.changes = Changes()
+        self.changes.subscribe(self.changed.emit)
 
     @property
     def store(self) -> Store:

@@ -18,10 +18,11 @@ from app.core.guards import (
 from app.core.instances import Ledger
 from app.core.paths import Paths
 from app.core.store import Store
+from app.core.vocab import STOPPED_STATES as STOPPED
 
 log = logging.getLogger(__name__)
 
-STOPPED_STATES = ("stopping", "stopped", "stopped_billing", "isolated", "terminating", "terminated")
+STOPPED_STATES = STOPPED
 TARGET_DEADLINE_S = 30.0  # the longest one cloud call of one target is waited for
 STOP_BACKOFF_S = 15.0  # after a failed round of stop calls, the next round waits this long, doubled each time…
 STOP_BACKOFF_CAP_S = 300.0  # …up to five minutes
