@@ -345,7 +345,7 @@ def _progress(step: str, message: str = "") -> None:
 
 
 def cmd_launch(args: argparse.Namespace) -> int:
-    from app.cloud.launch import LaunchOptions
+    from app.cloud.launch_plan import LaunchOptions
 
     if args.max_price is not None and not args.spot:
         raise InputError(

@@ -205,7 +205,8 @@ def month_report_doc(month: str, now: datetime | None = None) -> dict[str, Any]:
     store.migrate()
     running = [instance_cost(e, t, rate) for e in Ledger(store).list(include_terminated=False, now=t)
                if e.state == "running"]
-    instances, accounts = [], {}
+    instances: list[dict[str, Any]] = []
+    accounts: dict[str, dict[str, Any]] = {}
     tot_cny = tot_usd = 0.0
     unknown = []
     for m in lines:

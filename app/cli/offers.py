@@ -10,7 +10,7 @@ from app.core.errors import InputError
 from app.core.i18n import QT_TRANSLATE_NOOP
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     from app.core.models import PROVIDERS
     from app.core.offerquery import SORT_ALIASES, SORT_KEYS
 

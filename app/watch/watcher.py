@@ -469,7 +469,8 @@ class Watcher(StopEpisodes, OnInstance):
 
     def relaunch(self, target_id: str, **overrides: Any) -> Any:
         """Launch the same offer again (the one click after an interruption); returns the LaunchResult."""
-        from app.cloud.launch import CloudService, LaunchOptions
+        from app.cloud.launch import CloudService
+        from app.cloud.launch_plan import LaunchOptions
 
         opts = {**self.relaunch_options(target_id), **overrides}
         self._audit("guard-relaunch", target_id, "start")
