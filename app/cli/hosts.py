@@ -16,9 +16,8 @@ from dataclasses import replace
 from typing import Any
 
 from app.cli.output import read_stdin_secret
-from app.core import secrets
 from app.core.errors import InputError, LabGpuError
-from app.core.hosts import HostStore, instance_hosts, passphrase_key, password_key, record_from_command
+from app.core.hosts import HostStore, record_from_command
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.paths import default_paths
 from app.core.sshcmd import PASSWORD_IN_COMMAND
@@ -58,7 +57,7 @@ def register(sub: Any) -> None:
     )
     a.set_defaults(func=cmd_add)
 
-    ls = hs.add_parser("ls", help="list hosts")
+    ls = hs.add_parser("ls", aliases=["list"], help="list hosts")
     ls.add_argument("--json", action="store_true")
     ls.set_defaults(func=cmd_ls)
 
@@ -182,26 +181,18 @@ def cmd_add(args: argparse.Namespace) -> int:
     return 0
 
 
-def _all_hosts() -> list[tuple[str, Any]]:
-    paths = default_paths()
-    hs = HostStore(paths=paths)
-    saved = hs.list()
-    names = {h.name for h in saved}
-    out = [("saved", h) for h in saved]
-    out += [("instance", h) for h in instance_hosts(paths=paths, store=hs.store) if h.name not in names]
-    return out
-
-
 def cmd_ls(args: argparse.Namespace) -> int:
     from app.remote.hostkeys import KnownHosts
     from app.remote.ssh import resolve_target
+    from app.usecases.hosts import all_hosts
 
     paths = default_paths()
     known = KnownHosts(paths)
     rows = []
-    for source, h in _all_hosts():
+    for entry in all_hosts(paths):
+        h = entry.record
         d = h.to_json()
-        d["source"] = source
+        d["source"] = str(entry.source)
         try:
             t = resolve_target(h, paths)  # a ~/.ssh/config alias is known under its real HostName
             d["known_host_keys"] = known.fingerprints(t.hostname, t.port)
@@ -230,30 +221,20 @@ def cmd_ls(args: argparse.Namespace) -> int:
 
 
 def cmd_rm(args: argparse.Namespace) -> int:
-    hosts = HostStore(paths=default_paths())
-    if not hosts.exists(args.name):  # a damaged row can still be removed
-        hosts.get(args.name)  # raises HostNotFoundError
-    rec = argparse.Namespace(name=args.name)
-    hosts.remove(rec.name)
-    for key in (password_key(rec.name), passphrase_key(rec.name)):
-        try:
-            secrets.delete_secret(key)
-        except (secrets.SecretsUnavailableError, secrets.SecretsError):
-            pass  # nothing can have been stored without a keyring
-    print(f"Removed host {rec.name}")
+    from app.usecases.hosts import remove_host
+
+    remove_host(args.name, HostStore(paths=default_paths()))
+    print(f"Removed host {args.name}")
     return 0
 
 
 def cmd_forget_key(args: argparse.Namespace) -> int:
-    from app.remote.hostkeys import KnownHosts
-    from app.remote.ssh import find_host, resolve_target
+    from app.remote.ssh import find_host
+    from app.usecases.hosts import forget_host_key
 
     paths = default_paths()
     rec = find_host(args.name, paths)
-    target = resolve_target(rec, paths)
-    known = KnownHosts(paths)
-    before = known.fingerprints(target.hostname, target.port)
-    known.forget(target.hostname, target.port)
+    before = forget_host_key(rec, paths)
     if before:
         print(
             f"Forgot the host key of {rec.name} ({', '.join(before)}). Accept the new key with "
@@ -266,44 +247,10 @@ def cmd_forget_key(args: argparse.Namespace) -> int:
 
 
 def cmd_trust(args: argparse.Namespace) -> int:
-    from app.remote.hostkeys import HostKeyError, KnownHosts, fingerprint_matcher, normalize_fingerprint
-    from app.remote.ssh import find_host, open_connection, resolve_target
+    from app.usecases.hosts import trust_host_key
 
-    paths = default_paths()
-    wanted = normalize_fingerprint(args.fingerprint)
-    rec = find_host(args.name, paths)
-    target = resolve_target(rec, paths)
-    known = KnownHosts(paths).fingerprints(target.hostname, target.port)
-    if known and wanted not in known:
-        raise HostKeyError(
-            QT_TRANSLATE_NOOP("LabGPU", "LabGPU already trusts another key for {name}: {known}."),
-            QT_TRANSLATE_NOOP(
-                "LabGPU",
-                "Only if your provider confirms the host was rebuilt: 'labgpu hosts forget-key {name}', "
-                "then trust the new key.",
-            ),
-            code="HostKeyKnown",
-            name=rec.name,
-            known=", ".join(known),
-        )
-    conn = open_connection(rec, paths, fingerprint_matcher(wanted))
-    try:
-        fingerprint = conn.fingerprint
-    finally:
-        conn.close()
-    if fingerprint != wanted:
-        raise HostKeyError(
-            QT_TRANSLATE_NOOP("LabGPU", "{host} has the key {fingerprint}, not the one given ({given})."),
-            QT_TRANSLATE_NOOP("LabGPU", "Check the fingerprint with your provider."),
-            code="HostKeyMismatch",
-            host=rec.name,
-            fingerprint=fingerprint,
-            given=args.fingerprint,
-        )
-    hs = HostStore(paths=paths)
-    if hs.exists(rec.name):
-        hs.update(rec.name, fingerprint=fingerprint)
-    print(f"Trusted the host key of {rec.name}: {fingerprint}")
+    rec = trust_host_key(args.name, default_paths(), args.fingerprint)
+    print(f"Trusted the host key of {rec.name}: {rec.fingerprint}")
     return 0
 
 

@@ -61,17 +61,9 @@ def _connect_via_hosts(ctx: Any) -> Any:
     return connect
 
 
-
 def list_hosts(paths: Any) -> list[tuple[str, str]]:
-    """(name, kind) of every host LabGPU can watch: the Hosts page's servers and running instances."""
-    from app.core.hosts import HostStore, instance_hosts
+    """(name, source) of every host LabGPU can watch: usecases.hosts.all_hosts (saved hosts, then
+    running launched instances)."""
+    from app.usecases.hosts import all_hosts
 
-    out = [(h.name, "host") for h in HostStore(paths=paths).list()]
-    seen = {n for n, _k in out}
-    try:
-        for h in instance_hosts(paths):
-            if h.name not in seen:
-                out.append((h.name, "instance"))
-    except Exception as exc:  # noqa: BLE001 - the ledger may be unreadable; the servers still list
-        log.warning("could not list instances as hosts: %s", exc)
-    return out
+    return [(e.name, str(e.source)) for e in all_hosts(paths)]

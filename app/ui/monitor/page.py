@@ -244,7 +244,7 @@ class MonitorPage(QWidget):
             a = self.hosts_menu.addAction(self.tr("No host yet: add one on the Hosts page"))
             a.setEnabled(False)
         for name, kind in self.available:
-            label = name if kind == "host" else self.tr("{name} (instance)").format(name=name)
+            label = name if kind != "instance" else self.tr("{name} (instance)").format(name=name)
             a = self.hosts_menu.addAction(label)
             a.setObjectName(f"host:{name}")
             a.setCheckable(True)

@@ -13,13 +13,13 @@ from dataclasses import dataclass, field
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from app.core import secrets
 from app.core.errors import LabGpuError
-from app.core.hosts import HostRecord, HostStore, instance_hosts, passphrase_key, password_key
+from app.core.hosts import HostRecord, HostStore
 from app.remote.hostkeys import HostKeyChangedError, HostKeyPrompt, HostKeyUnknownError, KnownHosts
 from app.remote.ssh import Connection, HostAuthError, resolve_target
 from app.remote.tunnels import LocalForward
 from app.ui.context import AppContext
+from app.usecases import hosts as host_cases
 
 log = logging.getLogger(__name__)
 
@@ -90,16 +90,8 @@ class HostConnectionService(QObject):
         return HostStore(self.ctx.store)
 
     def hosts(self) -> list[tuple[HostRecord, str]]:
-        """(record, source) for saved hosts and launched instances."""
-        saved = self.store().list()
-        names = {h.name for h in saved}
-        out = [(h, "saved") for h in saved]
-        out += [
-            (h, "instance")
-            for h in instance_hosts(paths=self.ctx.paths, store=self.ctx.store)
-            if h.name not in names
-        ]
-        return out
+        """(record, source) for saved hosts and launched instances (usecases.hosts.all_hosts)."""
+        return [(e.record, str(e.source)) for e in host_cases.all_hosts(self.ctx.paths, self.ctx.store)]
 
     def record(self, name: str) -> HostRecord | None:
         for rec, _src in self.hosts():
@@ -154,6 +146,7 @@ class HostConnectionService(QObject):
                 passphrase=passphrase or None,
                 keep_connection=connect,
                 hosts=self.store(),
+                changes=self.ctx.changes,
             )
             if self._closed and added.connection is not None:  # the app is shutting down
                 added.connection.close()
@@ -184,12 +177,7 @@ class HostConnectionService(QObject):
         self.disconnect_host(name)
 
         def job() -> None:
-            self.store().remove(name)
-            for key in (password_key(name), passphrase_key(name)):
-                try:
-                    secrets.delete_secret(key)
-                except (secrets.SecretsUnavailableError, secrets.SecretsError):
-                    pass
+            host_cases.remove_host(name, self.store(), changes=self.ctx.changes)
 
         def done(_r: object) -> None:
             self.states.pop(name, None)
@@ -246,9 +234,7 @@ class HostConnectionService(QObject):
         """The user compared and accepted exactly this key: remember it and connect."""
 
         def job() -> None:
-            KnownHosts(self.ctx.paths).add(prompt.hostname, prompt.port, prompt.key)
-            if self.store().find(name) is not None:
-                self.store().update(name, fingerprint=prompt.fingerprint)
+            host_cases.accept_host_key(name, prompt, self.ctx.paths, hosts=self.store(), changes=self.ctx.changes)
 
         self.ctx.runner.run(
             self, job, name=f"accept-key:{name}", on_done=lambda _r: self.connect_host(name), on_error=self._report
@@ -260,8 +246,7 @@ class HostConnectionService(QObject):
             return
 
         def job() -> None:
-            t = resolve_target(rec, self.ctx.paths)
-            KnownHosts(self.ctx.paths).forget(t.hostname, t.port)
+            host_cases.forget_host_key(rec, self.ctx.paths, changes=self.ctx.changes)
 
         def done(_r: object) -> None:
             self._set(name, DISCONNECTED, "", "")

@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core.errors import LabGpuError
 from app.core.syncmodel import UP, SyncProgress, SyncResult, display_name
 from app.core.syncpairs import SyncPair, SyncStore
 from app.core.units import human_bytes
@@ -207,23 +206,9 @@ class SyncPage(QWidget):
 
     # data -------------------------------------------------------------------------------------------
     def host_names(self) -> list[str]:
-        names: list[str] = []
-        try:
-            from app.core.hosts import HostStore, instance_hosts
+        from app.usecases.hosts import all_hosts
 
-            hs = HostStore(store=self.ctx.store)
-            names = [h.name for h in hs.list()]
-            try:
-                names += [
-                    h.name
-                    for h in instance_hosts(paths=self.ctx.paths, store=self.ctx.store)
-                    if h.name not in names
-                ]
-            except LabGpuError:
-                pass
-        except ImportError:
-            pass
-        return names
+        return [e.name for e in all_hosts(self.ctx.paths, self.ctx.store)]
 
     def refresh(self) -> None:
         current = self.current_pair()
