@@ -19,12 +19,14 @@ import logging
 import threading
 import weakref
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import shiboken6
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 RETIRED = "labgpuRetired"  # dynamic property set on a widget that is about to be deleted
 
@@ -88,8 +90,8 @@ class Task(QObject):
         owner = self._owner()
         return owner is not None and alive(owner)
 
-    def _guard(self, callback: Callable[[Any], None]) -> Callable[[Any], None]:
-        def deliver(value: Any) -> None:
+    def _guard(self, callback: Callable[[T], None]) -> Callable[[T], None]:
+        def deliver(value: T) -> None:
             if self.dropped:
                 log.debug("task %s: callback dropped (cancelled or owner gone)", self.name)
                 return
@@ -162,16 +164,16 @@ class TaskRunner(QObject):
         self._active: set[Task] = set()
         self._lock = threading.Lock()
 
-    def submit(self, fn: Callable[..., Any], *args: Any, name: str = "",
-               on_done: Callable[[Any], None] | None = None,
+    def submit(self, fn: Callable[..., T], *args: Any, name: str = "",
+               on_done: Callable[[T], None] | None = None,
                on_error: Callable[[BaseException], None] | None = None,
                on_progress: Callable[[Any], None] | None = None, **kwargs: Any) -> Task:
         """The owner-less primitive: callbacks connected as they are (prefer :meth:`run`)."""
         task = Task(name or getattr(fn, "__name__", "task"))
         return self._start(task, fn, args, kwargs, on_done, on_error, on_progress)
 
-    def _start(self, task: Task, fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any],
-               on_done: Callable[[Any], None] | None, on_error: Callable[[BaseException], None] | None,
+    def _start(self, task: Task, fn: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any],
+               on_done: Callable[[T], None] | None, on_error: Callable[[BaseException], None] | None,
                on_progress: Callable[[Any], None] | None) -> Task:
         if on_done:
             task.finished.connect(on_done)
@@ -189,14 +191,16 @@ class TaskRunner(QObject):
         self.pool.start(_Runnable(task, fn, args, kwargs, self))
         return task
 
-    def run(self, owner: QObject | None, fn: Callable[..., Any], *args: Any, name: str = "",
-            on_done: Callable[[Any], None] | None = None,
+    def run(self, owner: QObject | None, fn: Callable[..., T], *args: Any, name: str = "",
+            on_done: Callable[[T], None] | None = None,
             on_error: Callable[[BaseException], None] | None = None,
             on_progress: Callable[[Any], None] | None = None, **kwargs: Any) -> Task:
         """Run ``fn(*args, **kwargs)`` on a pool thread for ``owner``; see the module docstring.
 
         The callbacks run on the GUI thread unless the task was cancelled or ``owner`` was deleted
         or retired meanwhile (then they are dropped, silently). ``owner=None``: no owner to outlive.
+        ``on_done`` gets what ``fn`` returns, so its parameter type is checked against ``fn``'s return type
+        (the arguments are not: ``fn`` may take the runner's ``task`` keyword, which callers never pass).
         """
         task = Task(name or getattr(fn, "__name__", "task"))
         if owner is not None:
@@ -207,8 +211,9 @@ class TaskRunner(QObject):
 
     def _on_task_done(self) -> None:
         task = self.sender()
-        with self._lock:
-            self._active.discard(task)  # type: ignore[arg-type]
+        if isinstance(task, Task):
+            with self._lock:
+                self._active.discard(task)
 
     def active(self) -> list[Task]:
         """Tasks not yet finished (a finished task whose signals are still queued is not active)."""

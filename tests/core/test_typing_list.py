@@ -45,7 +45,6 @@ BASELINE = frozenset({
     "app.ui.remote.sync_page",
     "app.ui.remote.vpn_model",
     "app.ui.shared.services",
-    "app.ui.tasks",
     "app.ui.tray",
 })
 
