@@ -405,7 +405,3 @@ class ImportResult:
     status: str  # "added" | "updated" | "skipped"
     source: str
 
-
-def secret_values(creds: Credentials) -> Sequence[str]:
-    """The values that must never appear in a file or log (tests scan for them)."""
-    return [v for v in (creds.key_id, creds.secret, creds.session_token) if v]

@@ -30,7 +30,7 @@ from datetime import date
 from .costs import HOURS_PER_MONTH, break_even_hours
 from .currency import ExchangeRate, convert, default_rate, format_money, money_text
 from .i18n import QT_TRANSLATE_NOOP, translate
-from .models import PROVIDERS, Offer, RankedOffer, Ranking
+from .models import Offer, RankedOffer, Ranking
 from .offerfacts import JAX_OLD_GPU_PENALTY as JAX_OLD_GPU_PENALTY
 from .offerfacts import RECENT_ARCHS
 from .offerfacts import gpu_arch as gpu_arch
@@ -38,6 +38,7 @@ from .offerfacts import has_nvlink as has_nvlink
 from .offerfacts import has_rdma as has_rdma
 from .offerfacts import is_fractional as is_fractional
 from .offerfacts import region_country as region_country
+from .providers import display_name
 from .vram import ACTIVATION_ANCHOR as ACTIVATION_ANCHOR
 from .vram import FRAMEWORK_OVERHEAD_GB as FRAMEWORK_OVERHEAD_GB
 from .vram import INFER_ACTIVATION_FACTOR as INFER_ACTIVATION_FACTOR
@@ -192,10 +193,6 @@ def advise(offers: Iterable[Offer], answers: AdvisorAnswers, rate: ExchangeRate 
                scale=translate(SCALE_NAMES[a.scale]))
     ranking = Ranking(title, tuple(items), tuple(excluded))
     return AdvisorResult(ranking, vram, a, _summary(a, vram, need))
-
-
-def recommend(offers: Iterable[Offer], answers: AdvisorAnswers, rate: ExchangeRate | None = None) -> Ranking:
-    return advise(offers, answers, rate).ranking
 
 
 def _label(offer: Offer) -> str:
@@ -477,4 +474,4 @@ def _consider(offer: Offer, a: AdvisorAnswers, vram: VramEstimate, need: float,
 
 
 def provider_name(provider: str) -> str:
-    return PROVIDERS.get(provider, provider)
+    return display_name(provider)

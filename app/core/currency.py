@@ -32,8 +32,6 @@ _FALLBACK_SOURCE = "CFETS RMB central parity (China Foreign Exchange Trade Syste
 _FALLBACK_DATE = date(2026, 1, 8)
 
 SOURCE_YOUR_SETTING = QT_TRANSLATE_NOOP("LabGPU", "your setting")
-# The short name the offers page shows for the bundled rate's source (full text in its tooltip).
-SOURCE_CFETS_SHORT = QT_TRANSLATE_NOOP("LabGPU", "CFETS RMB central parity")
 
 
 @dataclass(frozen=True)

@@ -317,7 +317,6 @@ def login_user(tags: dict[str, str], provider: str = "") -> str:
 # and every launch before), RSA for the clouds whose key import takes RSA only (Tencent, Alibaba).
 OWN_KEY_DIR = "ssh"
 OWN_KEY_NAMES = {"ed25519": "labgpu_ed25519", "rsa": "labgpu_rsa"}
-OWN_KEY_NAME = OWN_KEY_NAMES["ed25519"]
 
 
 def own_key_file(paths: Paths, key_name: str) -> str:

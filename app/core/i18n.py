@@ -16,11 +16,6 @@ def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 - lupdate l
     return text
 
 
-def N_(text: str) -> str:
-    """Mark `text` (in the shared context) for translation; returns it unchanged."""
-    return text
-
-
 # A hook the UI installs so core templates are shown in the user's language; the CLI leaves it.
 _translate: Callable[[str, str], str] | None = None
 

@@ -381,15 +381,6 @@ class Ledger:
                 self._update_segments(conn, provider, instance_id, state, None, t)
         return self.get(instance_id, provider, now=now)
 
-    def set_price(
-        self, provider: str, instance_id: str, price_per_hour: float, currency: str, source: str
-    ) -> None:
-        self.store.execute(
-            "UPDATE instance_ledger SET price_per_hour=?, currency=?, price_source=?"
-            " WHERE provider=? AND id=?",
-            (price_per_hour, currency, source, provider, instance_id),
-        )
-
     def reconcile(
         self,
         accounts: Iterable[Any],

@@ -62,7 +62,6 @@ class OvpnSyntaxError(ProfileError):
             reason=translate(reason),
         )
         self.line = line
-        self.line_text = text
 
 
 @dataclass(frozen=True)

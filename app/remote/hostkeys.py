@@ -22,7 +22,6 @@ import base64
 import hashlib
 import logging
 import os
-import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -290,40 +289,6 @@ def fingerprint_matcher(fingerprint: str) -> AcceptCallback:
     """The CLI's ``--fingerprint``: accept exactly that key, nothing else."""
     want = normalize_fingerprint(fingerprint)
     return lambda prompt: prompt.fingerprint == want
-
-
-class PromptHostKeyPolicy(paramiko.MissingHostKeyPolicy):
-    """For code that uses ``paramiko.SSHClient``: first contact goes through :func:`verify_host_key`.
-
-    (``SSHClient`` itself raises BadHostKeyException for keys in its own ``HostKeys``; load none
-    there and let this policy consult :class:`KnownHosts`.)
-    """
-
-    def __init__(
-        self,
-        known: KnownHosts,
-        accept: AcceptCallback | None = None,
-        host: str = "",
-        port: int = 22,
-        expected: tuple[str, ...] = (),
-    ) -> None:
-        self.known, self.accept, self.host, self.port, self.expected = known, accept, host, port, expected
-
-    def missing_host_key(self, client: paramiko.SSHClient, hostname: str, key: paramiko.PKey) -> None:
-        name = hostname
-        port = self.port
-        m = re.match(r"^\[(.+)\]:(\d+)$", hostname)
-        if m:
-            name, port = m.group(1), int(m.group(2))
-        verify_host_key(
-            self.known,
-            host=self.host or name,
-            hostname=name,
-            port=port,
-            key=key,
-            accept=self.accept,
-            expected=self.expected,
-        )
 
 
 def forget_host_key(hostname: str, port: int = 22, paths: Paths | None = None) -> bool:

@@ -102,10 +102,6 @@ class SpotNotice:
     raw: str
 
 
-class SpotWatchError(LabGpuError):
-    pass
-
-
 def source_for(provider: str) -> SpotNoticeSource:
     """The provider's declared spot-notice source; ValueError when it declares none."""
     source = providers.spot_notice_source(provider)

@@ -15,7 +15,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from PySide6.QtCore import QByteArray, QCoreApplication, QSize, QTimer, Slot
-from PySide6.QtGui import QCloseEvent, QIcon, QKeySequence, QShortcut, QShowEvent
+from PySide6.QtGui import QCloseEvent, QGuiApplication, QIcon, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import (
     QApplication,
     QHBoxLayout,
@@ -72,10 +72,6 @@ def available_pages() -> list[tuple[str, str, str, str]]:
     return out
 
 
-def available_page_classes() -> list[type]:
-    return [getattr(importlib.import_module(m), c) for _id, m, c, _t in available_pages()]
-
-
 class LazyPages(Mapping[str, Any]):
     """page id → page widget, built on first access and put in its slot of the stack."""
 
@@ -128,7 +124,7 @@ class MainWindow(QMainWindow):
         ctx.navigate_requested.connect(self._on_ctx_navigate_requested)
         ctx.language_changed.connect(self._on_ctx_language_changed)
         app = QApplication.instance()
-        if app is not None and hasattr(app.styleHints(), "colorSchemeChanged"):
+        if isinstance(app, QGuiApplication) and hasattr(app.styleHints(), "colorSchemeChanged"):
             # the pages are built again so that every colour of theme.ROLES is asked for again
             app.styleHints().colorSchemeChanged.connect(self._on_color_scheme_changed)
         ctx.errors.parent_widget = self
@@ -160,11 +156,13 @@ class MainWindow(QMainWindow):
         specs = available_pages()
         self.pages = LazyPages(self, specs)
         self._slots: dict[str, QWidget] = {}
+        self._slot_layouts: dict[str, QHBoxLayout] = {}
         for page_id, _module, class_name, title in specs:
             slot = QWidget(self.stack)
-            slot.setLayout(QHBoxLayout())
-            slot.layout().setContentsMargins(0, 0, 0, 0)
+            slot_layout = QHBoxLayout(slot)
+            slot_layout.setContentsMargins(0, 0, 0, 0)
             self._slots[page_id] = slot
+            self._slot_layouts[page_id] = slot_layout
             self.stack.addWidget(slot)
             item = QListWidgetItem(QCoreApplication.translate(class_name, title))
             item.setData(_PAGE_ID_ROLE, page_id)
@@ -179,7 +177,7 @@ class MainWindow(QMainWindow):
         cls = getattr(importlib.import_module(module_name), class_name)
         slot = self._slots[page_id]
         page = cls(self.ctx, slot)
-        slot.layout().addWidget(page)
+        self._slot_layouts[page_id].addWidget(page)
         return page
 
     def finish_startup(self) -> None:
@@ -273,9 +271,9 @@ class MainWindow(QMainWindow):
             sc = QShortcut(QKeySequence(f"Ctrl+{i + 1}"), self)
             sc.activated.connect(lambda i=i: self.nav.setCurrentRow(i) if i < self.nav.count() else None)
         QShortcut(QKeySequence(QKeySequence.StandardKey.Quit), self,
-                  activated=lambda: self.quit_hook() if self.quit_hook is not None else self.close())
-        QShortcut(QKeySequence("Ctrl+,"), self, activated=lambda: self.show_page("settings"))
-        QShortcut(QKeySequence(QKeySequence.StandardKey.Refresh), self, activated=self._refresh_current)
+                  lambda: self.quit_hook() if self.quit_hook is not None else self.close())
+        QShortcut(QKeySequence("Ctrl+,"), self, lambda: self.show_page("settings"))
+        QShortcut(QKeySequence(QKeySequence.StandardKey.Refresh), self, self._refresh_current)
 
     def _refresh_current(self) -> None:
         page_id = self.current_page_id()

@@ -404,11 +404,6 @@ TABLE: dict[str, ErrorSpec] = {code: spec for spec, codes in _GROUPS.items() for
 DOCUMENTED_ERROR_CODES: tuple[str, ...] = tuple(c for c in TABLE if not c.endswith("."))
 
 
-def is_stock_error(code: str) -> bool:
-    """An answer after which another zone may work (the launcher moves on)."""
-    return TABLE.get(code) in (NO_STOCK, ZONE)
-
-
 def map_error(code: str, message: str, request_id: str = "", *, action: str = "", **context: Any) -> CloudError:
     """Turn an Alibaba Cloud error into the CloudError the user sees (a sentence and a next step)."""
     params: dict[str, Any] = {

@@ -25,7 +25,6 @@ class TransportTuning:
     max_packet_size: int = 32768
     keepalive_s: int = 15
     connect_timeout: float = 10.0
-    auth_timeout: float = 15.0
     compression: bool = False
 
 

@@ -28,8 +28,6 @@ from app.ui import theme
 from app.ui.cloud import cloud_service, cloud_settings, error_sentence, money, provider_name, remember
 from app.ui.cloud.launch_form import build_launch_form
 
-STEP_ORDER = ("key", "security_group", "image", "request", "zone", "wait")
-
 
 def step_title(step: str) -> str:
     titles = {

@@ -25,10 +25,11 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QBrush, QFont, QPalette
 from PySide6.QtWidgets import QApplication
 
+from app.core import providers
 from app.core.catalog import UNKNOWN_PRICE
 from app.core.currency import ExchangeRate, convert, default_rate, format_money
 from app.core.i18n import translate
-from app.core.models import PROVIDERS, GpuSpec, Offer, RankedOffer, Ranking
+from app.core.models import GpuSpec, Offer, RankedOffer, Ranking
 from app.core.offerprices import price_age, price_per_gpu_hour, price_per_tflop_hour
 from app.core.offerquery import OfferFilter, filter_mask, sort_order, sort_value
 from app.ui import theme
@@ -213,9 +214,6 @@ class OffersTableModel(QAbstractTableModel):
     def offer_at(self, row: int) -> Offer | None:
         return self._offers[row] if 0 <= row < len(self._offers) else None
 
-    def rank_of(self, offer: Offer) -> RankedOffer | None:
-        return self._ranks.get(offer.key)
-
     def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: B008,N802
         return 0 if parent.isValid() else len(self._offers)
 
@@ -251,7 +249,7 @@ class OffersTableModel(QAbstractTableModel):
 
     def _display(self, offer: Offer, key: str) -> str:
         if key == "provider":
-            return PROVIDERS.get(offer.provider, offer.provider)
+            return providers.display_name(offer.provider)
         if key == "region":
             region = self.tr("all regions") if offer.region == "all regions" else offer.region
             return region + (f" / {offer.zone}" if offer.zone else "")
@@ -474,10 +472,6 @@ class OfferFilterProxyModel(QSortFilterProxyModel):
 
     def source(self) -> OffersTableModel:
         return self._model  # type: ignore[return-value]
-
-    @property
-    def offer_filter(self) -> OfferFilter:
-        return self._filter
 
     def set_filter(self, flt: OfferFilter) -> None:
         if flt == self._filter:

@@ -120,11 +120,6 @@ def _run(box: QMessageBox) -> QMessageBox.StandardButton:
     return QMessageBox.StandardButton(box.exec())
 
 
-def inform(parent: QWidget | None, title: str, text: object, informative: object = "") -> None:
-    """QMessageBox.information, in plain text."""
-    _run(message_box(parent, QMessageBox.Icon.Information, title, text, informative))
-
-
 def warn(parent: QWidget | None, title: str, text: object, informative: object = "") -> None:
     """QMessageBox.warning, in plain text."""
     _run(message_box(parent, QMessageBox.Icon.Warning, title, text, informative))
