@@ -8,7 +8,7 @@ goes through ``GuardStore.set`` in a task; a value it refuses shows its sentence
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
 from PySide6.QtWidgets import (
@@ -27,17 +27,22 @@ from PySide6.QtWidgets import (
 
 from app.ui import theme
 from app.ui.shared.plain import PlainLabel
+from app.usecases.changes import NO_CHANGES, Changes
 
-
-def defaults_from_settings(settings: Any) -> Any:
+if TYPE_CHECKING:
     from app.core.guards import GuardConfig
+    from app.core.paths import Paths
+    from app.core.settings import Settings
+    from app.core.store import Store
+    from app.ui.tasks import Task
+    from app.usecases.guards import GuardOutcome, RemovedGuard
 
-    return GuardConfig(
-        idle_below_pct=float(getattr(settings, "guard_idle_below_pct", 30.0)),
-        idle_minutes=float(getattr(settings, "guard_idle_minutes", 10.0)),
-        on_idle=str(getattr(settings, "guard_on_idle", "notify")),
-        currency=str(getattr(settings, "display_currency", "CNY")),
-    )
+
+def defaults_from_settings(settings: Settings) -> GuardConfig:
+    """A new guard's values (the same as `labgpu guard set` starts from)."""
+    from app.usecases.guards import default_guard
+
+    return default_guard(settings)
 
 
 def badge(cfg: Any, can_stop: bool, price_known: bool = True) -> str:
@@ -208,20 +213,34 @@ class GuardEditor(QGroupBox):
         self.error_label.setVisible(bool(text))
 
 
-def save_guard(store: Any, target_id: str, cfg: Any | None) -> Any:
-    """Blocking: set (or, with None, remove) the guard of `target_id`; returns what is stored."""
-    from app.core.guards import GuardStore
+def save_guard(store: Store, target_id: str, cfg: GuardConfig | None, paths: Paths | None = None
+               ) -> GuardConfig | None:
+    """Blocking: set (or, with None, remove) the guard of `target_id` through the guards use case
+    (the watchdog follows it); returns what is stored."""
+    from app.core.paths import default_paths
 
-    gs = GuardStore(store)
+    out = apply_guard(paths or default_paths(), store, target_id, cfg, NO_CHANGES)
+    return getattr(out, "config", None)
+
+
+def apply_guard(paths: Paths, store: Store, target_id: str, cfg: GuardConfig | None, changes: Changes,
+                task: Task | None = None) -> GuardOutcome | RemovedGuard:
+    """Blocking (a task): the guards use case, its steps reported as the task's progress."""
+    from app.usecases.guards import remove_guard, set_guard
+
+    def progress(text: str) -> None:
+        if task is not None:
+            task.report(text)
+
     if cfg is None:
-        gs.remove(target_id)
-        return None
-    gs.set(target_id, cfg)
-    return gs.get(target_id)
+        return remove_guard(paths, store, target_id, changes=changes, progress=progress)
+    return set_guard(paths, store, target_id, cfg, changes=changes, progress=progress)
 
 
 class EditGuardsDialog(QDialog):
-    """"Edit guards…" for one instance or server."""
+    """"Edit guards…" for one instance or server. Saving runs the guards use case in a task: with the
+    watchdog box on it is installed (and confirmed) on the host, the step shown while it runs; a
+    watchdog the host refused leaves the box off, says why and what to do, and keeps the dialog open."""
 
     saved = Signal(str, object)  # target id, GuardConfig | None (removed)
 
@@ -230,6 +249,7 @@ class EditGuardsDialog(QDialog):
         super().__init__(parent)
         self.ctx = ctx
         self.target_id = target_id
+        self.outcome: GuardOutcome | RemovedGuard | None = None
         self.setObjectName("editGuardsDialog")
         self.setWindowTitle(self.tr("Guards of {target}").format(target=target_id))
         self.setMinimumWidth(620)
@@ -240,31 +260,60 @@ class EditGuardsDialog(QDialog):
         who.setStyleSheet("font-weight: 600;")
         who.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(who)
-        self.editor = GuardEditor(current or defaults_from_settings(ctx.settings), can_stop, self,
+        from app.usecases.guards import default_guard_for
+
+        self.editor = GuardEditor(current or default_guard_for(ctx.settings, ctx.store, target_id), can_stop, self,
                                   enabled_by_default=current is not None)
         layout.addWidget(self.editor)
+        self.progress_label = PlainLabel(self)
+        self.progress_label.setObjectName("guardProgress")
+        self.progress_label.setWordWrap(True)
+        self.progress_label.hide()
+        layout.addWidget(self.progress_label)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
                                         | QDialogButtonBox.StandardButton.Cancel, self)
         self.buttons.accepted.connect(self.save)
         self.buttons.rejected.connect(self.reject)
         layout.addWidget(self.buttons)
 
+    def _show_progress(self, text: object) -> None:
+        self.progress_label.setText(str(text))
+        self.progress_label.setVisible(bool(text))
+
     @Slot()
     def save(self) -> Any:
         cfg = self.editor.config() if self.editor.isChecked() else None
         self.buttons.setEnabled(False)
+        self.editor.show_error("")
+        self._show_progress(self.tr("Saving…"))
 
-        def done(stored: object) -> None:
+        def done(result: object) -> None:
+            from app.usecases.guards import GuardOutcome, WatchdogResult
+
+            out: GuardOutcome | RemovedGuard = result  # type: ignore[assignment]
+            self.outcome = out
             self.buttons.setEnabled(True)
+            self._show_progress("")
+            stored = out.config if isinstance(out, GuardOutcome) else None
             self.saved.emit(self.target_id, stored)
-            self.accept()
+            if out.watchdog != WatchdogResult.FAILED:
+                self.accept()
+                return
+            if stored is not None:
+                self.editor.watchdog.setChecked(bool(stored.watchdog))
+            self.editor.show_error(f"{out.text()} {out.hint_text()}".strip())
+            close = self.buttons.button(QDialogButtonBox.StandardButton.Cancel)
+            if close is not None:
+                close.setText(self.tr("Close"))
 
         def failed(exc: object) -> None:
             from app.ui.errors import describe
 
             self.buttons.setEnabled(True)
+            self._show_progress("")
             message, hint = describe(exc)  # type: ignore[arg-type]
             self.editor.show_error(f"{message} {hint}".strip())
 
-        return self.ctx.runner.run(self, save_guard, self.ctx.store, self.target_id, cfg, name="guard-save",
-                                   on_done=done, on_error=failed)
+        return self.ctx.runner.run(self, apply_guard, self.ctx.paths, self.ctx.store, self.target_id, cfg,
+                                   self.ctx.changes, name="guard-save", on_done=done, on_error=failed,
+                                   on_progress=self._show_progress)
