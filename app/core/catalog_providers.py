@@ -26,7 +26,7 @@ CATALOG_SPECS: tuple[ProviderSpec, ...] = (
         order=20,
     ),
     ProviderSpec(
-        "gcp", QT_TRANSLATE_NOOP("LabGPU", "Google Cloud"), "", "USD",
+        "gcp", QT_TRANSLATE_NOOP("LabGPU", "Google Cloud"), "谷歌云", "USD",
         BillingRule(
             "gcp", 1, 60, "",
             QT_TRANSLATE_NOOP("LabGPU", "Google Cloud bills per second, after a one-minute minimum."),
@@ -40,7 +40,7 @@ CATALOG_SPECS: tuple[ProviderSpec, ...] = (
         order=30,
     ),
     ProviderSpec(
-        "alibaba", QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud"), "", "CNY",
+        "alibaba", QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud"), "阿里云", "CNY",
         BillingRule(
             "alibaba", 1, 0, "hourly",
             QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud bills pay-as-you-go per second and issues a bill "
@@ -53,7 +53,7 @@ CATALOG_SPECS: tuple[ProviderSpec, ...] = (
         order=50,
     ),
     ProviderSpec(
-        "huawei", QT_TRANSLATE_NOOP("LabGPU", "Huawei Cloud"), "", "CNY",
+        "huawei", QT_TRANSLATE_NOOP("LabGPU", "Huawei Cloud"), "华为云", "CNY",
         BillingRule(
             "huawei", 1, 0, "hourly",
             QT_TRANSLATE_NOOP("LabGPU", "Huawei Cloud bills pay-per-use per second and settles every hour."),

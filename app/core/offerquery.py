@@ -16,12 +16,18 @@ from typing import Any
 from .currency import CURRENCIES, ExchangeRate, convert, default_rate
 from .models import PROVIDERS, GpuSpec, Offer
 from .offerprices import price_age, price_per_gpu_hour, price_per_tflop_hour
+from .providers import display_name
 
 _SPLIT = re.compile(r"[\s\-_/]+")
 
 
 def _tokens(text: str) -> list[str]:
     return [t for t in _SPLIT.split(text.strip().lower()) if t]
+
+
+def _provider_words(provider_id: str) -> str:
+    """A provider's names in both languages, so a search finds it by the name either UI shows."""
+    return f"{display_name(provider_id, 'en')} {display_name(provider_id, 'zh_CN')}"
 
 
 def gpu_matches(query: str, model: str, spec: GpuSpec | None = None) -> bool:
@@ -129,7 +135,7 @@ def offer_matches(offer: Offer, flt: OfferFilter, rate: ExchangeRate | None = No
         if price is None or price > flt.max_price + 1e-9:
             return False
     if flt.text:
-        hay = " ".join((PROVIDERS.get(offer.provider, ""), offer.provider, offer.region, offer.zone,
+        hay = " ".join((_provider_words(offer.provider), offer.provider, offer.region, offer.zone,
                         offer.instance_type, offer.gpu_model, offer.interconnect, offer.notes)).lower()
         if not all(word in hay for word in flt.text.lower().split()):
             return False
@@ -191,7 +197,7 @@ def filter_mask(offers: Sequence[Offer], flt: OfferFilter, rate: ExchangeRate | 
                 append(False)
                 continue
         if words:
-            hay = " ".join((PROVIDERS.get(o.provider, ""), o.provider, o.region, o.zone, o.instance_type,
+            hay = " ".join((_provider_words(o.provider), o.provider, o.region, o.zone, o.instance_type,
                             o.gpu_model, o.interconnect, o.notes)).lower()
             if not all(w in hay for w in words):
                 append(False)
@@ -221,7 +227,7 @@ def sort_value(offer: Offer, key: str, rate: ExchangeRate, now: datetime | None 
     None = unknown (sorts last in both directions)."""
     key = SORT_ALIASES.get(key, key)
     if key == "provider":
-        return PROVIDERS.get(offer.provider, offer.provider).lower()
+        return display_name(offer.provider).lower()
     if key == "region":
         return offer.region.lower()
     if key == "instance_type":

@@ -173,12 +173,12 @@ class ProviderSpec:
     spot_rule: str = ""
     order: int = 1000  # place in lists (built-ins first)
 
-    def display_name(self) -> str:
-        """The name in the user's language."""
-        if self.name_zh and language().startswith("zh"):
-            translated = translate(self.name)
-            return self.name_zh if translated == self.name else translated
-        return translate(self.name)
+    def display_name(self, lang: str | None = None) -> str:
+        """The name in ``lang`` ("en", "zh_CN"; None: the user's language): in Chinese ``name_zh``
+        (when the spec has one), otherwise the English ``name``."""
+        if self.name_zh and (language() if lang is None else lang).startswith("zh"):
+            return self.name_zh
+        return self.name
 
     @property
     def billing_rule(self) -> BillingRule:
@@ -302,9 +302,11 @@ def billing_rule(provider_id: str) -> BillingRule:
     return found.billing_rule if found is not None else unknown_rule(provider_id)
 
 
-def display_name(provider_id: str) -> str:
+def display_name(provider_id: str, lang: str | None = None) -> str:
+    """How a provider is named to a user, in ``lang`` (None: the user's language): the one name the
+    offers table, the offer details, the filters, the cloud pages and the CLI show; an unknown id as it is."""
     found = find_spec(provider_id)
-    return found.display_name() if found is not None else provider_id
+    return found.display_name(lang) if found is not None else provider_id
 
 
 class _Names(Mapping[str, str]):

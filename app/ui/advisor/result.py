@@ -23,9 +23,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core import providers
 from app.core.advisor import AdvisorResult
 from app.core.currency import convert, format_money
-from app.core.models import PROVIDERS, Offer
+from app.core.models import Offer
 from app.ui.context import AppContext
 from app.ui.shared.estimator import EstimatorWidget
 from app.ui.shared.plain import PlainLabel, plain_tooltip
@@ -146,7 +147,7 @@ class AdvisorResultPanel(QWidget):
     @staticmethod
     def _offer_label(key: OfferKey, one_line: bool = False) -> str:
         provider, region, instance = key
-        return f"{PROVIDERS.get(provider, provider)} {instance}{' · ' if one_line else chr(10)}{region}"
+        return f"{providers.display_name(provider)} {instance}{' · ' if one_line else chr(10)}{region}"
 
     @staticmethod
     def _gpu_text(offer: Offer | None) -> str:

@@ -27,7 +27,7 @@ from app.core import providers
 from app.core.catalog import UNKNOWN_PRICE
 from app.core.currency import ExchangeRate, convert, format_money
 from app.core.i18n import join_names, translate
-from app.core.models import PROVIDERS, GpuSpec, Offer
+from app.core.models import GpuSpec, Offer
 from app.core.offerprices import AGE_NO_PRICE, price_age, price_per_gpu_hour, price_per_tflop_hour
 from app.ui.offers.spot_history import SpotHistoryWidget
 from app.ui.shared.plain import PlainLabel
@@ -177,7 +177,7 @@ class OfferDetailsPanel(QWidget):
                 "LabGPU launches instances on {launchable}. For {provider}, rent it on their site, "
                 "then add the server on the Hosts page from the SSH command they show.").format(
                     launchable=join_names([providers.display_name(p) for p in providers.launchable_ids()]),
-                    provider=PROVIDERS.get(offer.provider, offer.provider)))
+                    provider=providers.display_name(offer.provider)))
 
     @Slot()
     def _on_launch_button_clicked(self) -> None:
@@ -214,8 +214,8 @@ class OfferDetailsPanel(QWidget):
     def _fill(self, o: Offer) -> None:
         spec = self._gpus.get(o.gpu_model)
         f = self.fields
-        self.title.setText(f"{PROVIDERS.get(o.provider, o.provider)} · {o.instance_type}")
-        f["provider"].setText(PROVIDERS.get(o.provider, o.provider))
+        self.title.setText(f"{providers.display_name(o.provider)} · {o.instance_type}")
+        f["provider"].setText(providers.display_name(o.provider))
         region = self.tr("all regions") if o.region == "all regions" else o.region
         f["region"].setText(region + (f" / {o.zone}" if o.zone else ""))
         gpu_name = spec.name if spec else o.gpu_model

@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 
 from app.core.models import PROVIDERS, Offer
 from app.core.offerquery import OfferFilter
+from app.core.providers import display_name
 from app.ui.shared.plain import PlainLabel
 
 GPU_FAMILIES = ("H100", "H200", "A100", "A800", "H800", "L40S", "L4", "A10", "A10G", "V100", "T4",
@@ -59,8 +60,8 @@ class OffersFilterBar(QWidget):
         self.provider_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.provider_menu = QMenu(self.provider_button)
         self.provider_actions: dict[str, QAction] = {}
-        for pid, name in PROVIDERS.items():
-            act = QAction(name, self.provider_menu)
+        for pid in PROVIDERS:
+            act = QAction(display_name(pid), self.provider_menu)
             act.setCheckable(True)
             act.setData(pid)
             act.toggled.connect(self._on_provider_action_toggled)
