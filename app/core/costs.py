@@ -42,6 +42,7 @@ from .i18n import QT_TRANSLATE_NOOP, translate
 from .models import NATIVE_CURRENCY, Offer
 from .providers import UNKNOWN_RULE_SENTENCE as UNKNOWN_RULE_SENTENCE
 from .providers import BillingRule as BillingRule
+from .vocab import RUNNING_STATES
 
 HOURS_PER_MONTH = 730.0  # 365 × 24 / 12, the convention AWS, Azure and GCP calculators use
 MONTHS_PER_YEAR = 12
@@ -405,7 +406,7 @@ class InstanceCost:
     account: str
     provider: str
     currency: str
-    running: bool
+    running: bool  # its compute bills now (RUNNING_STATES: running, stopped_billing)
     price_per_hour: float | None  # compute, as launched (or re-read for spot)
     disk_per_hour: float | None  # None: unknown (said in notes)
     so_far: float | None  # billed so far (minimums applied); None: price unknown
@@ -456,7 +457,7 @@ def instance_cost(entry: Any, now: datetime | None = None, rate: ExchangeRate | 
     """
     rate = rate or default_rate()
     cur = entry.currency or "USD"
-    running = entry.state == "running"
+    running = entry.state in RUNNING_STATES  # compute bills (a stop that keeps charging too)
     price = _price(entry.price_per_hour)
     live = _price(current_price)
     notes: list[str] = []

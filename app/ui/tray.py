@@ -10,8 +10,9 @@
   stays hidden; so until ``QSystemTrayIcon.isSystemTrayAvailable()`` says yes, a timer asks again
   and shows the icon once a tray appears (login races).
 
-Costs are read from the ledger through :mod:`app.ui.monitor.costs` (the core cost function) in a
-TaskRunner task; events from worker threads reach the tray through a queued Qt signal.
+Costs are :func:`app.usecases.costs.running_costs` (billing and totals as the instances page and
+``labgpu cost`` count them), read in a task on every ``Change.LEDGER`` (``ctx.changed``) and every
+15 s for other processes' changes; worker threads' events reach the tray through a queued signal.
 """
 
 from __future__ import annotations
@@ -19,19 +20,23 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QMessageBox, QSystemTrayIcon, QWidget
 
-from app.ui.monitor.costs import RunningRow, fmt_money, total_in
+from app.ui.monitor.costs import RunningRow, fmt_money, rows_of
 from app.ui.shared.plain import cap, plain_tooltip
 from app.ui.tray_parts import cost_icon, offer_from_entry, offer_from_options
+from app.usecases.changes import Change
+
+if TYPE_CHECKING:
+    from app.usecases.costs import RunningCosts
 
 log = logging.getLogger(__name__)
 
-REFRESH_MS = 15_000  # costs move slowly; the ledger is re-read this often (and after every stop)
+REFRESH_MS = 15_000  # the ledger is re-read this often for other processes' changes (this one's: at once)
 TRAY_POLL_MS = 2_000  # asking whether a tray has appeared
 NOTIFY_MS = 15_000
 
@@ -60,6 +65,7 @@ class CostTray(QObject):
         self.open_window = open_window
         self.quit_app = quit_app
         self.rows: list[RunningRow] = []
+        self.costs: RunningCosts | None = None
         self.loaded = False
         self.load_error = ""
         self.stopping: set[str] = set()
@@ -73,6 +79,7 @@ class CostTray(QObject):
         self._last_click: Callable[[], None] | None = None
         self._dialogs: list[QWidget] = []
         self._loading = False
+        self._reload = False  # a change arrived while the ledger was being read: read it again
         self._closed = False
         self._vpn_connected = False
         self._vpn_states: dict[str, str] = {}
@@ -92,6 +99,7 @@ class CostTray(QObject):
         self.poll_timer = QTimer(self)
         self.poll_timer.setInterval(TRAY_POLL_MS)
         self.poll_timer.timeout.connect(self._on_poll_timer_timeout)
+        ctx.changed.connect(self._on_changed)
 
     # -- showing ---------------------------------------------------------------------------------
     def currency(self) -> str:
@@ -123,22 +131,38 @@ class CostTray(QObject):
         return self.icon.isVisible() and tray_available()
 
     # -- costs -----------------------------------------------------------------------------------
+    @Slot(object)
+    def _on_changed(self, kinds: object) -> None:
+        if Change.LEDGER in kinds:  # type: ignore[operator]
+            self.refresh()
+
     @Slot()
     def refresh(self) -> Any:
-        if self._loading or self._closed:
+        if self._closed:
+            return None
+        if self._loading:
+            self._reload = True
             return None
         self._loading = True
-        from app.ui.monitor.costs import running_rows
+        self._reload = False
+        from app.ui.monitor.costs import running_costs
 
-        return self.ctx.runner.run(self, running_rows, self.ctx, name="tray-costs",
-                                   on_done=self._on_rows_loaded, on_error=self._on_rows_failed)
+        return self.ctx.runner.run(self, running_costs, self.ctx, name="tray-costs",
+                                   on_done=self._on_costs_loaded, on_error=self._on_rows_failed)
+
+    def _loaded_one(self) -> bool:
+        """The read in flight ended; True when a change came meanwhile (it is read again)."""
+        self._loading = False
+        return bool(self._reload and self.refresh() is not None)
 
     @Slot(object)
-    def _on_rows_loaded(self, rows: object) -> None:
-        self._loading = False
+    def _on_costs_loaded(self, costs: object) -> None:
+        if self._loaded_one():
+            return
         self.loaded = True
         self.load_error = ""
-        self.rows = list(rows)  # type: ignore[call-overload]
+        self.costs = costs  # type: ignore[assignment]
+        self.rows = rows_of(self.costs)  # type: ignore[arg-type]
         self._connect_vpn()
         self._update()
 
@@ -146,23 +170,22 @@ class CostTray(QObject):
     def _on_rows_failed(self, exc: object) -> None:
         from app.ui.cloud import error_sentence
 
-        self._loading = False
+        if self._loaded_one():
+            return
         message, hint = error_sentence(exc)  # type: ignore[arg-type]
         self.load_error = message + (f" {hint}" if hint else "")
         self._update()
 
-    def totals(self) -> tuple[float | None, float | None]:
-        from app.core.currency import effective_rate
-
-        return total_in(self.rows, self.currency(), effective_rate(self.ctx.settings))
+    def billing_text(self) -> str:
+        """'Billing now: …' in the display currency, as the instances page and ``labgpu cost`` say it."""
+        return self.costs.billing_text(self.currency()) if self.costs is not None else ""
 
     def _update(self) -> None:
-        cur = self.currency()
-        so_far, per_hour = self.totals()
-        self.icon.setIcon(cost_icon(so_far, cur, bool(self.rows)))
+        cur, c = self.currency(), self.costs
+        self.icon.setIcon(cost_icon(c.so_far(cur) if c and c.known else None, cur, bool(self.rows),
+                                    unknown=bool(c and c.unknown)))
         if self.rows:
-            lines = [self.tr("LabGPU — billing now: {rate}/h, {total} so far").format(
-                rate=fmt_money(per_hour, cur), total=fmt_money(so_far, cur))]
+            lines = [self.tr("LabGPU — {billing}").format(billing=self.billing_text())]
             for r in self.rows:
                 lines.append(self.tr("{name}: {rate}/h, {total} so far").format(
                     name=r.label, rate=fmt_money(r.per_hour, r.currency), total=fmt_money(r.so_far, r.currency)))
@@ -180,11 +203,9 @@ class CostTray(QObject):
     def _build_menu(self) -> None:
         m = self.menu
         m.clear()
-        cur = self.currency()
         if self.rows:
-            so_far, per_hour = self.totals()
-            head = m.addAction(self.tr("Billing now: {rate}/h · {total} so far").format(
-                rate=fmt_money(per_hour, cur), total=fmt_money(so_far, cur)))
+            head = m.addAction(self.billing_text())
+            head.setObjectName("billingNow")
             head.setEnabled(False)
             for r in self.rows:
                 sub = m.addMenu(self.tr("{name} — {rate}/h · {total}").format(
@@ -290,7 +311,7 @@ class CostTray(QObject):
             msg = self.tr("{id} stopped. {note}").format(id=instance_id, note=note).strip()
             self.notify(self.tr("Instance stopped"), msg)
             self.stop_finished.emit(instance_id, True, msg)
-            self.refresh()
+            self.ctx.changes.emit(Change.LEDGER)  # every view of the ledger (this tray too) reads it again
 
         def failed(exc: Any) -> None:
             self.stopping.discard(instance_id)
@@ -299,7 +320,7 @@ class CostTray(QObject):
                 id=instance_id, message=message, hint=hint).strip()
             self.notify(self.tr("Stop failed"), msg, critical=True)
             self.stop_finished.emit(instance_id, False, msg)
-            self.refresh()
+            self.ctx.changes.emit(Change.LEDGER)  # a failed stop may still have changed the state
 
         return self.ctx.runner.run(self, cloud_service(self.ctx).stop, instance_id, name="tray-stop",
                                    on_done=done, on_error=failed)
@@ -377,7 +398,7 @@ class CostTray(QObject):
         if kind in ("stopped", "terminated") and self.stop_pending.pop(target, None) is not None:
             self._build_menu()
         if kind in ("stopped", "terminated", "idle-stop", "budget-stop", "max-runtime", "process-exit"):
-            self.refresh()
+            self.ctx.changes.emit(Change.LEDGER)
 
     def _offer_for(self, instance_id: str) -> Any:
         row = next((r for r in self.rows if r.id == instance_id), None)

@@ -11,10 +11,11 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QIcon, QPainter, QPixmap
 from app.ui.monitor.costs import compact_amount, symbol
 
 
-def cost_icon(amount: float | None, currency: str, billing: bool) -> QIcon:
-    """An icon with the amount drawn on it, in the sizes trays ask for."""
+def cost_icon(amount: float | None, currency: str, billing: bool, unknown: bool = False) -> QIcon:
+    """An icon with the amount drawn on it, in the sizes trays ask for: the known sum, '+?' after it
+    when a billing instance's price is unknown, '?' alone when no price is known."""
     icon = QIcon()
-    text = "?" if amount is None else compact_amount(amount)
+    text = "?" if amount is None else compact_amount(amount) + ("+?" if unknown else "")
     for size in (16, 22, 24, 32, 48, 64):
         pm = QPixmap(size, size)
         pm.fill(Qt.GlobalColor.transparent)

@@ -30,10 +30,10 @@ import threading
 import time
 from collections.abc import Callable
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.core.audit import AuditLog
-from app.core.costs import InstanceCost, instance_cost
+from app.core.costs import instance_cost
 from app.core.currency import ExchangeRate, effective_rate
 from app.core.errors import LabGpuError
 from app.core.gpumon import HostSample
@@ -96,6 +96,9 @@ from .parts import (
 from .stopping import (
     StopEpisodes,
 )
+
+if TYPE_CHECKING:
+    from app.usecases.costs import RunningCosts
 
 log = logging.getLogger(__name__)
 
@@ -471,22 +474,23 @@ class Watcher(StopEpisodes, OnInstance):
         """Launch the same offer again (the one click after an interruption); returns the LaunchResult."""
         from app.cloud.launch import CloudService
         from app.cloud.launch_plan import LaunchOptions
+        from app.core.settings import SettingsStore
+        from app.usecases.launch import launch
 
         opts = {**self.relaunch_options(target_id), **overrides}
         self._audit("guard-relaunch", target_id, "start")
-        return CloudService(self.paths, self.store).launch(LaunchOptions(**opts))
+        # The launch journey: the settings' spot share, and the interrupted instance's guard (if it had one).
+        return launch(CloudService(self.paths, self.store), SettingsStore(self.paths).load(), LaunchOptions(**opts),
+                      guard=self.guards.get(target_id)).result
 
     # costs --------------------------------------------------------------------------------------
-    def running_costs(self, now: float | None = None) -> list[InstanceCost]:
+    def running_costs(self, now: float | None = None) -> RunningCosts:
+        """What the instances cost now (app.usecases.costs: the billing ones, their totals, the unknown
+        prices named), with the guards' budgets and the spot prices re-read while they run."""
+        from app.usecases.costs import running_costs
+
         t = datetime.fromtimestamp(self.clock() if now is None else now, timezone.utc)
-        out = []
-        for e in self.ledger.list(include_terminated=False, now=t):
-            cfg = self.guards.get(e.id)
-            out.append(instance_cost(e, t, self.rate, budget=cfg.budget if cfg else None,
-                                     budget_currency=cfg.currency if cfg else None,
-                                     max_hours=cfg.max_hours if cfg else None,
-                                     current_price=self.current_spot_price(e)))
-        return out
+        return running_costs(self.ledger, self.guards, self.rate, t, current_price=self.current_spot_price)
 
     # loop ---------------------------------------------------------------------------------------
     def run(self, hub: Any = None, period_s: float = 1.0, until: threading.Event | None = None) -> None:

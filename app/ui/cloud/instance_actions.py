@@ -2,7 +2,9 @@
 confirm), copy the SSH command, and the dialogs it opens (launch, guards, monthly report, audit log).
 
 :class:`InstanceActions` is mixed into :class:`app.ui.cloud.instances_page.InstancesPage`; its texts
-keep the page's translation context ("InstancesPage").
+keep the page's translation context ("InstancesPage"). A start, stop or terminate that ends (done or
+failed) emits ``Change.LEDGER`` on ``ctx.changes``: this page, the tray and the monitor page read the
+ledger again at once.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QLabel, QLineEdit, QVBo
 from app.ui import theme
 from app.ui.cloud import cloud_service, error_sentence
 from app.ui.shared.plain import PlainLabel
+from app.usecases.changes import Change
 
 
 class TerminateConfirmDialog(QDialog):
@@ -99,14 +102,14 @@ class InstanceActions:
         def finished(result: Any) -> None:
             self.busy.discard(instance_id)
             done(result)
-            self.load_ledger()
+            self.ctx.changes.emit(Change.LEDGER)  # this page reloads on it, and so does every other view
 
         def failed(exc: Any) -> None:
             self.busy.discard(instance_id)
             message, hint = error_sentence(exc)
             self.status_label.setStyleSheet(f"color: {theme.css('error')};")
             self.status_label.setText(f"{instance_id}: {message}" + (f"\n{hint}" if hint else ""))
-            self.load_ledger()
+            self.ctx.changes.emit(Change.LEDGER)  # a failed call may still have changed the state
 
         return self.ctx.runner.run(self, fn, instance_id, name=f"instance-{verb}", on_done=finished, on_error=failed)
 
@@ -205,7 +208,7 @@ class InstanceActions:
 
         dialog = open_launch_dialog(self.ctx, offer, self, spot=spot)
         self.launch_dialog = dialog
-        dialog.launched.connect(lambda result: (self.load_ledger(), self.reconcile()))
+        dialog.launched.connect(lambda result: (self.ctx.changes.emit(Change.LEDGER), self.reconcile()))
         self._keep(dialog)
         return dialog
 
@@ -216,7 +219,7 @@ class InstanceActions:
         if e is None:
             return None
         dialog = EditGuardsDialog(self.ctx, e.id, self.guards.get(e.id), True, self)
-        dialog.saved.connect(lambda _id, _cfg: self.load_guards())
+        dialog.saved.connect(lambda _id, _cfg: self.ctx.changes.emit(Change.GUARDS))
         self._keep(dialog)
         dialog.open()
         return dialog

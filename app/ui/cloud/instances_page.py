@@ -1,34 +1,38 @@
 """Every LabGPU instance across all accounts, reconciled with the clouds, with its running cost.
 
 The table shows the local ledger at once, then asks every account's cloud (at start and every
-60 s, and on F5) so an instance launched just before a crash still shows up. Uptime and cost so
-far tick every second from the last reconcile. Actions: start, stop (saying what still bills),
-terminate (typing the id to confirm), copy the SSH command, and the audit log.
+60 s, and on F5) so an instance launched just before a crash still shows up. It reads the ledger
+again at once on ``Change.LEDGER`` (and the guards on ``Change.GUARDS``) from ``ctx.changed``: a stop
+from the tray shows here without waiting for a poll. Uptime and cost so far tick every second from
+the last read; costs, what is billing and the totals line are :func:`app.usecases.costs.running_costs`
+(the tray's and ``labgpu cost``'s rule). Actions: start, stop (saying what still bills), terminate
+(typing the id to confirm), copy the SSH command, and the audit log.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import replace
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QCheckBox, QPushButton, QVBoxLayout, QWidget
 
+from app.core.vocab import RUNNING_STATES, TERMINAL_STATES, InstanceState
 from app.ui import theme
 from app.ui.cloud import cloud_service, duration, error_sentence, money
 from app.ui.cloud.instance_actions import InstanceActions, TerminateConfirmDialog
 from app.ui.cloud.instances_table import COLUMNS, fill_rows, fit, fit_if_cut, make_table, state_title
 from app.ui.shared.plain import PlainLabel
 from app.ui.widgets import FlowLayout
+from app.usecases.changes import Change
+from app.usecases.costs import RunningCosts, advanced, entry_cost, running_costs
 
 __all__ = ["InstancesPage", "TerminateConfirmDialog", "state_title"]
 
 RECONCILE_MS = 60_000
 TICK_MS = 1_000
-RUNNING = ("running",)
 
 
 class InstancesPage(InstanceActions, QWidget):
@@ -65,6 +69,7 @@ class InstancesPage(InstanceActions, QWidget):
         self.tick_timer.setInterval(TICK_MS)
         self.tick_timer.timeout.connect(self._on_tick_timer_timeout)
         self.tick_timer.start()
+        ctx.changed.connect(self._on_changed)
         self.load_ledger()
         QTimer.singleShot(0, self.reconcile)
 
@@ -183,6 +188,16 @@ class InstancesPage(InstanceActions, QWidget):
     def refresh(self) -> None:
         self.reconcile()
 
+    @Slot(object)
+    def _on_changed(self, kinds: object) -> None:
+        """Another view (the tray, a dialog) or an action here changed the ledger or the guards."""
+        if self._closed:
+            return
+        if Change.LEDGER in kinds:  # type: ignore[operator]
+            self.load_ledger()  # reads the guards too
+        elif Change.GUARDS in kinds:  # type: ignore[operator]
+            self.load_guards()
+
     @Slot()
     def reconcile(self) -> Any:
         if self.reconciling or self._closed:
@@ -248,7 +263,7 @@ class InstancesPage(InstanceActions, QWidget):
     def visible_entries(self) -> list[Any]:
         if self.show_ended.isChecked():
             return list(self.entries)
-        return [e for e in self.entries if e.state not in ("terminated", "failed")]
+        return [e for e in self.entries if e.state not in TERMINAL_STATES]
 
     def _fill(self) -> None:
         selected = self.selected_id()
@@ -265,43 +280,31 @@ class InstancesPage(InstanceActions, QWidget):
         cfg = self.guards.get(e.id)
         return badge(cfg, True, price_known=e.price_per_hour is not None) if cfg is not None else "—"
 
+    def since_read_s(self) -> float:
+        return time.monotonic() - self.fetched_at
+
     def live_cost(self, e: Any) -> tuple[float | None, float]:
-        """(cost so far, uptime in s) now, from the entry as of the last load.
-
-        The running stretch is re-billed with the core billing rules (minimums, increments) at
-        every tick, on top of what the earlier stretches cost; no straight line of our own.
-        """
-        from app.core.costs import running_cost
-
-        elapsed = time.monotonic() - self.fetched_at
-        running = e.state in RUNNING
-        uptime = e.uptime_s + (elapsed if running else 0.0)
-        cost = e.cost_so_far
-        if cost is not None and running and e.started_at is not None:
-            at_load = e.started_at + timedelta(seconds=e.uptime_s)
-            now = at_load + timedelta(seconds=elapsed)
-            before = running_cost(e.provider, e.price_per_hour, e.started_at, at_load)
-            current = running_cost(e.provider, e.price_per_hour, e.started_at, now)
-            if before is not None and current is not None:
-                cost = cost - before + current
-        return cost, uptime
+        """(cost so far, uptime in s) now, from the entry as of the last read (app.usecases.costs.advanced:
+        the running stretch re-billed with the core billing rules at every tick)."""
+        live = advanced(e, self.since_read_s())
+        return live.cost_so_far, live.uptime_s
 
     def cost_now(self, e: Any) -> Any:
         """The core InstanceCost of an entry at this tick (guards' budget and runtime included)."""
-        from app.core.costs import instance_cost
         from app.core.currency import effective_rate
 
-        cost, uptime = self.live_cost(e)
-        cfg = self.guards.get(e.id)
-        now = (e.started_at + timedelta(seconds=uptime)) if e.started_at is not None and e.state in RUNNING \
-            else datetime.now(timezone.utc)
-        live = replace(e, cost_so_far=cost, uptime_s=uptime)
-        return instance_cost(live, now, effective_rate(self.ctx.settings),
-                             budget=cfg.budget if cfg else None, budget_currency=cfg.currency if cfg else None,
-                             max_hours=cfg.max_hours if cfg else None)
+        return entry_cost(advanced(e, self.since_read_s()), self.guards.get(e.id),
+                          effective_rate(self.ctx.settings), datetime.now(timezone.utc))
+
+    def costs_now(self) -> RunningCosts:
+        """Every entry's cost at this tick, what is billing and the totals (app.usecases.costs)."""
+        from app.core.currency import effective_rate
+
+        return running_costs(self.entries, self.guards, effective_rate(self.ctx.settings),
+                             datetime.now(timezone.utc), since_read_s=self.since_read_s())
 
     def projected_text(self, c: Any, e: Any) -> str:
-        if e.state not in RUNNING:
+        if e.state not in RUNNING_STATES:
             return "—"
         if c.hours_to_budget is not None:
             if c.hours_to_budget <= 0:
@@ -315,19 +318,17 @@ class InstancesPage(InstanceActions, QWidget):
 
     @Slot()
     def _on_tick_timer_timeout(self) -> None:
-        totals: dict[str, float] = {}
-        count = 0
-        rows = self.visible_entries()
-        for r, e in enumerate(rows):
-            _cost, uptime = self.live_cost(e)
-            try:
-                c = self.cost_now(e)
-            except Exception:  # noqa: BLE001 - a damaged entry shows unknown, the table goes on
-                c = None
+        try:
+            costs: RunningCosts | None = self.costs_now()
+        except Exception:  # noqa: BLE001 - a damaged entry shows unknown, the table goes on
+            costs = None
+        for r, e in enumerate(self.visible_entries()):
+            c = costs.get(e.id) if costs is not None else None
+            live = costs.entries.get(e.id, e) if costs is not None else e
             up_item, price_item, cost_item = self.table.item(r, 7), self.table.item(r, 8), self.table.item(r, 9)
             proj_item = self.table.item(r, 10)
             if up_item is not None:
-                up_item.setText(duration(uptime) if e.state in RUNNING else "—")
+                up_item.setText(duration(live.uptime_s) if e.state in RUNNING_STATES else "—")
             if cost_item is not None:
                 cost_item.setText(money(c.so_far if c else None, e.currency, 4))
             if price_item is not None and c is not None:
@@ -336,20 +337,18 @@ class InstancesPage(InstanceActions, QWidget):
                     price_item.setToolTip("\n".join(QCoreApplication.translate("LabGPU", n) for n in c.notes))
             if proj_item is not None:
                 proj_item.setText(self.projected_text(c, e) if c is not None else "—")
-            if e.billing:
-                count += 1
-                if c is not None and c.per_hour is not None:
-                    totals[e.currency] = totals.get(e.currency, 0.0) + c.per_hour
         fit_if_cut(self.table)
-        if count:
-            rate = " + ".join(money(v, k) + self.tr("/h") for k, v in sorted(totals.items())) or "?"
-            self.summary_label.setText(
-                self.tr("Billing now: {n} instance(s), {rate}").format(n=count, rate=rate)
-            )
-            self.summary_label.setStyleSheet(f"font-size: 14px; color: {theme.css('warning')}; font-weight: 600;")
-        else:
-            self.summary_label.setText(self.tr("Nothing is billing for compute right now."))
-            self.summary_label.setStyleSheet(f"font-size: 14px; color: {theme.css('ok')};")
+        self._show_totals(costs)
+
+    def _show_totals(self, costs: RunningCosts | None) -> None:
+        cur = str(getattr(self.ctx.settings, "display_currency", "CNY") or "CNY")
+        if costs is None:
+            self.summary_label.setText("")
+        else:  # the tray's and `labgpu cost`'s line (app.usecases.costs)
+            self.summary_label.setText(costs.billing_text(cur))
+        colour = f"color: {theme.css('warning')}; font-weight: 600;" if costs and costs.billing \
+            else f"color: {theme.css('ok')};"
+        self.summary_label.setStyleSheet(f"font-size: 14px; {colour}")
 
     def selected_id(self) -> str:
         items = self.table.selectedItems()
@@ -368,13 +367,13 @@ class InstancesPage(InstanceActions, QWidget):
     def _update_buttons(self) -> None:
         e = self.selected_entry()
         free = e is not None and e.id not in self.busy
-        self.start_button.setEnabled(bool(free and e.state in ("stopped", "stopped_billing")))
-        self.stop_button.setEnabled(bool(free and e.state == "running"))
+        self.start_button.setEnabled(bool(free and e.state in (InstanceState.STOPPED, InstanceState.STOPPED_BILLING)))
+        self.stop_button.setEnabled(bool(free and e.state == InstanceState.RUNNING))
         self.terminate_button.setEnabled(
-            bool(free and e.state not in ("terminated", "failed", "terminating"))
+            bool(free and e.state not in (*TERMINAL_STATES, InstanceState.TERMINATING))
         )
         self.copy_button.setEnabled(bool(e is not None and (e.public_ip or e.private_ip)))
-        self.guards_button.setEnabled(bool(e is not None and e.state not in ("terminated", "failed")))
+        self.guards_button.setEnabled(bool(e is not None and e.state not in TERMINAL_STATES))
 
     def activate(self, payload: object) -> None:
         """``{"launch": offer}`` opens the launch dialog for that offer; ``{"select": id}`` selects a row."""

@@ -1,8 +1,8 @@
-"""What every running instance costs now, for the tray, the instances page and the monthly report.
+"""What every billing instance costs now, as the tray shows it, and the money formats it draws.
 
-One place turns ledger entries into rows through the core cost function
-(:func:`app.core.costs.instance_cost`), so the tray, the instances page and ``labgpu cost`` agree.
-Blocking (SQLite): call from a TaskRunner task.
+The costs come from :func:`app.usecases.costs.running_costs` (the one rule for what is billing and
+for totals, shared with the instances page, the watcher and ``labgpu cost``); this module only turns
+them into the tray's rows. :func:`running_costs` reads the ledger (SQLite): call it from a task.
 """
 
 from __future__ import annotations
@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
+from app.core.costs import InstanceCost
 from app.core.currency import money_text
+from app.usecases.costs import RunningCosts
 
 _SYMBOLS = {"CNY": "¥", "USD": "$"}
 
@@ -55,44 +57,27 @@ def compact_amount(amount: float) -> str:
     return f"{amount / 1_000_000:.0f}M"
 
 
-def instance_cost(entry: Any, now: datetime, rate: Any = None) -> Any:
-    from app.core import costs
-
-    return costs.instance_cost(entry, now, rate)
-
-
-def row_for(entry: Any, now: datetime, rate: Any = None) -> RunningRow:
-    c = instance_cost(entry, now, rate)
+def row_for(entry: Any, cost: InstanceCost) -> RunningRow:
     label = entry.id + (f" ({entry.name})" if getattr(entry, "name", "") else "")
     return RunningRow(
         id=entry.id, label=label, account=entry.account, provider=entry.provider, state=entry.state,
-        per_hour=getattr(c, "per_hour", None), so_far=getattr(c, "so_far", None),
-        currency=getattr(c, "currency", entry.currency),
-        projected=getattr(c, "projected", None), projected_hours=getattr(c, "projected_hours", None),
-        spot=bool(entry.spot), entry=entry,
+        per_hour=cost.per_hour, so_far=cost.so_far, currency=cost.currency,
+        projected=cost.projected, projected_hours=cost.projected_hours, spot=bool(entry.spot), entry=entry,
     )
 
 
-def running_rows(ctx: Any, now: datetime | None = None) -> list[RunningRow]:
-    """Every billing instance of the ledger with its cost (blocking; run in a task)."""
+def rows_of(costs: RunningCosts) -> list[RunningRow]:
+    """One row per billing instance of `costs`."""
+    return [row_for(costs.entries[c.id], c) for c in costs.billing]
+
+
+def running_costs(ctx: Any, now: datetime | None = None) -> RunningCosts:
+    """The ledger's running costs (app.usecases.costs, guards' budgets included); blocking: run it in a task."""
     from app.core.currency import effective_rate
+    from app.core.guards import GuardStore
     from app.ui.shared.services import cloud_service
+    from app.usecases.costs import running_costs as compute
 
-    now = now or datetime.now(timezone.utc)
-    rate = effective_rate(ctx.settings)
-    entries = cloud_service(ctx).ledger.list(include_terminated=False, now=now)
-    return [row_for(e, now, rate) for e in entries if e.billing]
-
-
-def total_in(rows: list[RunningRow], currency: str, rate: Any) -> tuple[float | None, float | None]:
-    """(cost so far, cost per hour) of all rows in `currency`; None where a row's price is unknown."""
-    from app.core.currency import convert
-
-    so_far: float | None = 0.0
-    per_hour: float | None = 0.0
-    for r in rows:
-        a = convert(r.so_far, r.currency, currency, rate) if r.so_far is not None else None
-        b = convert(r.per_hour, r.currency, currency, rate) if r.per_hour is not None else None
-        so_far = None if (so_far is None or a is None) else so_far + a
-        per_hour = None if (per_hour is None or b is None) else per_hour + b
-    return so_far, per_hour
+    svc = cloud_service(ctx)
+    return compute(svc.ledger, GuardStore(svc.store), effective_rate(ctx.settings),
+                   now or datetime.now(timezone.utc))

@@ -90,6 +90,7 @@ class MonitorPage(QWidget):
         self.rebuild_timer.setSingleShot(True)
         self.rebuild_timer.setInterval(REBUILD_DEBOUNCE_MS)
         self.rebuild_timer.timeout.connect(self._on_rebuild_timer_timeout)
+        ctx.changed.connect(self._on_changed)
         if autostart:
             self.redraw_timer.start()
             self.load_hosts()
@@ -170,6 +171,18 @@ class MonitorPage(QWidget):
         self.scroll.hide()
 
     # -- hosts -----------------------------------------------------------------------------------
+    @Slot(object)
+    def _on_changed(self, kinds: object) -> None:
+        """A use case changed the ledger (instances to watch: launched, stopped) or the guards."""
+        from app.usecases.changes import Change
+
+        if self._closed:
+            return
+        if Change.LEDGER in kinds:  # type: ignore[operator]
+            self.load_hosts()  # reads the guards too
+        elif Change.GUARDS in kinds:  # type: ignore[operator]
+            self.load_guards()
+
     def load_hosts(self) -> Any:
         self.load_guards()
         return self.ctx.runner.run(self, list_hosts, self.ctx.paths, name="monitor-hosts",
