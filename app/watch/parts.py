@@ -68,21 +68,15 @@ class _TargetState:
 
 
 def default_sync(paths: Paths, store: Store) -> SyncFn:
-    """The host's "before stop"/"on interruption" sync: every saved pair of that host that pulls."""
+    """The host's "before stop"/"on interruption" pull: every saved pair of that host that pulls, each
+    verified (sha256 on both sides: the last copy before the disk goes) and through the process's
+    sync job registry, so it waits for a sync of the same pair that is running instead of running
+    beside it (app.usecases.sync.pull_for_guard; imported here, when a pull happens)."""
 
     def sync(host: str, purpose: str) -> int:
-        from app.core.syncmodel import DOWN
-        from app.core.syncpairs import SyncStore
-        from app.remote.sync import run_sync
+        from app.usecases.sync import pull_for_guard
 
-        ss = SyncStore(store)
-        pairs = [p for p in ss.pairs() if p.host == host and p.direction == DOWN]
-        for p in pairs:
-            # the purpose makes the pull verify every file (sha256 on both sides): a guard's or a spot notice's
-            # pull is the last copy before the disk goes, so a torn or changed file fails instead of landing
-            run_sync(host, p.local_path, p.remote_path, p.options(), paths=paths, store=ss, pair_id=p.id,
-                     purpose=purpose)
-        return len(pairs)
+        return pull_for_guard(paths, store, host, purpose)
 
     return sync
 
