@@ -82,10 +82,10 @@ def test_fast_paths_are_active_with_the_pinned_paramiko(sshd):
     try:
         assert fastssh.enabled(t)
         # on this transport's packetizer instance, never on paramiko's class
-        assert t.packetizer.read_all.__func__ is fastssh._fast_read_all
-        assert t.packetizer.read_message.__func__ is fastssh._fast_read_message
-        assert paramiko.packet.Packetizer.read_all is not fastssh._fast_read_all
-        assert paramiko.packet.Packetizer.read_message is not fastssh._fast_read_message
+        assert t.packetizer.read_all.__func__ is fastssh.fast_read_all
+        assert t.packetizer.read_message.__func__ is fastssh.fast_read_message
+        assert paramiko.packet.Packetizer.read_all is not fastssh.fast_read_all
+        assert paramiko.packet.Packetizer.read_message is not fastssh.fast_read_message
     finally:
         t.close()
 
@@ -95,7 +95,7 @@ def test_aes_gcm_data_is_byte_exact_across_rekeys(sshd):
     t = _transport(sshd, "aes128-gcm@openssh.com")
     try:
         chan = t.open_session()
-        assert fastssh._usable(chan)  # the fast send path is the one under test
+        assert fastssh.fast_send_usable(chan)  # the fast send path is the one under test
         chan.close()
         # re-key every MiB in both directions while 9 MiB go up and come back down
         data = os.urandom(9 * (1 << 20) + 12345)
@@ -118,7 +118,7 @@ def test_other_ciphers_use_paramikos_stock_send_path(sshd):
     t = _transport(sshd, "aes128-ctr")
     try:
         chan = t.open_session()
-        assert not fastssh._usable(chan)
+        assert not fastssh.fast_send_usable(chan)
         chan.close()
         data = os.urandom(2 * (1 << 20) + 777)
         assert _roundtrip(t, str(where / "y.bin"), data) == data

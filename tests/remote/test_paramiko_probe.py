@@ -177,6 +177,6 @@ def test_the_apps_connections_install_the_fast_paths_per_transport(sshd):
     with open_connection(rec) as one, open_connection(rec) as two:
         for conn in (one, two):
             assert fastssh.enabled(conn.transport)
-            assert vars(conn.transport.packetizer)["read_all"].__func__ is fastssh._fast_read_all
+            assert vars(conn.transport.packetizer)["read_all"].__func__ is fastssh.fast_read_all
         assert one.transport.packetizer.read_all is not two.transport.packetizer.read_all
         assert one.exec(["cat"], stdin=b"through the fast read path") == (0, "through the fast read path", "")

@@ -40,14 +40,14 @@ from __future__ import annotations
 
 from .gate import enabled, install
 from .pipe import LeanPipe, recv_exact, use_lean_pipe
-from .read import _fast_read_all, _fast_read_message
-from .send import _usable, sendall, shutdown_write
+from .read import fast_read_all, fast_read_message
+from .send import fast_send_usable, sendall, shutdown_write
 
 __all__ = [
     "LeanPipe",
-    "_fast_read_all",
-    "_fast_read_message",
-    "_usable",
+    "fast_read_all",
+    "fast_read_message",
+    "fast_send_usable",
     "enabled",
     "install",
     "recv_exact",

@@ -13,7 +13,7 @@ import paramiko
 from app.remote import paramiko_probe
 from app.remote.paramiko_probe import ProbeResult
 
-from .read import _fast_read_all, _fast_read_message
+from .read import fast_read_all, fast_read_message
 
 _install_lock = threading.Lock()
 _enabled: weakref.WeakSet[Any] = weakref.WeakSet()  # transports whose fast paths install() turned on
@@ -29,8 +29,8 @@ def install(transport: paramiko.Transport) -> ProbeResult:
     with _install_lock:
         if transport not in _enabled:
             pk = transport.packetizer
-            pk.read_all = types.MethodType(_fast_read_all, pk)
-            pk.read_message = types.MethodType(_fast_read_message, pk)
+            pk.read_all = types.MethodType(fast_read_all, pk)
+            pk.read_message = types.MethodType(fast_read_message, pk)
             _enabled.add(transport)
     return result
 

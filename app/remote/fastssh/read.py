@@ -100,7 +100,7 @@ def _consume(rb: _ReadBuffer, n: int) -> None:
         rb.start = rb.end = 0
 
 
-def _fast_read_all(self: Packetizer, n: int, check_rekey: bool = False) -> bytes:
+def fast_read_all(self: Packetizer, n: int, check_rekey: bool = False) -> bytes:
     """``Packetizer.read_all`` on top of the read buffer."""
     rb = _fill(self, n, check_rekey)
     out = bytes(rb.view[rb.start : rb.start + n])
@@ -151,7 +151,7 @@ class _ChannelDataMessage(Message):
 MAX_PACKET = 1 << 20  # far above any packet a peer may send us (our max packet is 256 KiB)
 
 
-def _fast_read_message(self: Packetizer) -> tuple[int, Message]:
+def fast_read_message(self: Packetizer) -> tuple[int, Message]:
     """``Packetizer.read_message`` for AES-GCM without its copies of every packet: the encrypted
     packet is decrypted straight from the read buffer (cryptography checks the GCM tag and raises
     on any mismatch, as in paramiko) and the message body is cut out once. Sequence number,

@@ -51,7 +51,7 @@ class _Pad:
 _pad = _Pad()
 
 
-def _usable(chan: Any) -> bool:
+def fast_send_usable(chan: Any) -> bool:
     t = getattr(chan, "transport", None)
     if t is None or not enabled(t):
         return False
@@ -211,7 +211,7 @@ def sendall(chan: paramiko.Channel, data: bytes | bytearray | memoryview) -> Non
                 raise EOFError("channel closed")
             view = view[n:]
         return
-    fast = _usable(chan)
+    fast = fast_send_usable(chan)
     while view:
         n = _take_window(chan, min(len(view), BURST))
         if n <= 0:

@@ -17,7 +17,7 @@ def credential_labels(items: list[str]) -> str:
     return ", ".join(translate(_CREDENTIAL_LABELS.get(i, i)) for i in items)
 
 
-def _auth_failed(profile: str) -> VpnError:
+def auth_failed_error(profile: str) -> VpnError:
     return VpnError(
         QT_TRANSLATE_NOOP(
             "LabGPU", "The VPN server refused the username or password of profile '{profile}'."
@@ -32,7 +32,7 @@ def _auth_failed(profile: str) -> VpnError:
     )
 
 
-def _fatal(message: str) -> VpnError:
+def fatal_error(message: str) -> VpnError:
     return VpnError(
         QT_TRANSLATE_NOOP("LabGPU", "OpenVPN stopped: {reason}."),
         QT_TRANSLATE_NOOP("LabGPU", "See the VPN log for details, fix the profile and connect again."),
@@ -66,7 +66,7 @@ def diagnose_log(text: str) -> VpnError | None:
             reason=line.split("Options error:", 1)[-1].strip()[:200],
         )
     if "auth_failed" in low or "auth-failure" in low:
-        return _auth_failed("?")
+        return auth_failed_error("?")
     if "private key" in low and ("bad decrypt" in low or "cannot load" in low):
         return VpnError(
             QT_TRANSLATE_NOOP("LabGPU", "OpenVPN could not unlock the private key."),

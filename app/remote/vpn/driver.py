@@ -9,8 +9,8 @@ from collections.abc import Callable
 from app.core import secrets
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.vpnprofiles import secret_key
-from app.remote.vpn.diagnosis import _auth_failed, _fatal, credential_labels
-from app.remote.vpn.management import ManagementSession, _quote
+from app.remote.vpn.diagnosis import auth_failed_error, credential_labels, fatal_error
+from app.remote.vpn.management import ManagementSession, mgmt_quote
 from app.remote.vpn.states import (
     FAILED,
     NEEDS_CREDENTIALS,
@@ -74,7 +74,7 @@ class TunnelDriver:
             if st.state == "EXITING":
                 self.exited = True
                 if st.message in ("auth-failure",) and self.error is None:
-                    self.error = _auth_failed(self.profile)
+                    self.error = auth_failed_error(self.profile)
             self._set(st)
         elif line.startswith(">PASSWORD:"):
             self._on_password(line[len(">PASSWORD:") :])
@@ -85,7 +85,7 @@ class TunnelDriver:
                 # OpenVPN may say a wrong key passphrase as FATAL ("private key password verification
                 # failed") before, or instead of, its ">PASSWORD:Verification Failed: 'Private Key'"
                 self.error = (self._key_passphrase_error() if "private key password verification failed"
-                              in reason.lower() else _fatal(reason))
+                              in reason.lower() else fatal_error(reason))
             self._set(VpnStatus(FAILED, since=time.time(), message=line[len(">FATAL:") :]))
         elif line.startswith(">HOLD:"):
             self.session.send("hold release")
@@ -107,7 +107,7 @@ class TunnelDriver:
             if "Private Key" in text:
                 self.error = self._key_passphrase_error()
             else:
-                self.error = _auth_failed(self.profile)
+                self.error = auth_failed_error(self.profile)
             self._set(VpnStatus(FAILED, since=time.time(), message=self.error.one_line()))
             return
         if not text.startswith("Need "):
@@ -128,13 +128,13 @@ class TunnelDriver:
             password = secrets.get_secret(secret_key(self.profile, "password"))
             if user is None or password is None:
                 return self._missing(["username", "password"])
-            self.session.send(f'username "Auth" {_quote(user)}')
-            self.session.send(f'password "Auth" {_quote(password)}')
+            self.session.send(f'username "Auth" {mgmt_quote(user)}')
+            self.session.send(f'password "Auth" {mgmt_quote(password)}')
         elif "'Private Key'" in text:
             phrase = secrets.get_secret(secret_key(self.profile, "key_passphrase"))
             if phrase is None:
                 return self._missing(["key_passphrase"])
-            self.session.send(f'password "Private Key" {_quote(phrase)}')
+            self.session.send(f'password "Private Key" {mgmt_quote(phrase)}')
         else:
             log.warning("VPN %s: unsupported prompt %r", self.profile, text[:80])
             self.error = VpnError(

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from app.core.errors import LabGpuError
 from app.remote.vpn.driver import TunnelDriver
 from app.remote.vpn.management import ManagementBusyError, ManagementClosedError, ManagementSession
-from app.remote.vpn.pids import _children, _children_lock, _pid_alive
+from app.remote.vpn.pids import openvpn_children, openvpn_children_lock, pid_alive
 from app.remote.vpn.states import FAILED, NEEDS_CREDENTIALS, VpnStatus
 from app.remote.vpn.store import VpnStore
 
@@ -31,11 +31,11 @@ log = logging.getLogger(__name__)
 
 # The desktop app's monitors hold the management sockets themselves: no VpnManager in that
 # process (the SSH code's ensure_up included) leaves a keeper behind while it runs.
-_keepers: dict[str, bool] = {"enabled": True}
+keepers: dict[str, bool] = {"enabled": True}
 
 
 def set_keepers_enabled(enabled: bool) -> None:
-    _keepers["enabled"] = enabled
+    keepers["enabled"] = enabled
 
 
 class KeeperControl(VpnStore):
@@ -46,7 +46,7 @@ class KeeperControl(VpnStore):
             pid = int(self._read_runtime(name).get("keeper_pid") or 0)
         except (TypeError, ValueError):
             return 0
-        if not pid or not _pid_alive(pid):
+        if not pid or not pid_alive(pid):
             return 0
         cmdline = Path(f"/proc/{pid}/cmdline")
         if cmdline.exists():
@@ -91,8 +91,8 @@ class KeeperControl(VpnStore):
         except OSError as exc:
             log.warning("VPN %s: could not start the keeper: %s", name, exc)
             return 0
-        with _children_lock:
-            _children[proc.pid] = proc
+        with openvpn_children_lock:
+            openvpn_children[proc.pid] = proc
         self._update_runtime(name, keeper_pid=proc.pid)
         return proc.pid
 
@@ -110,7 +110,7 @@ class KeeperControl(VpnStore):
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(pid, signal.SIGTERM)
         deadline = time.monotonic() + timeout
-        while _pid_alive(pid) and time.monotonic() < deadline:
+        while pid_alive(pid) and time.monotonic() < deadline:
             time.sleep(0.02)
         self._update_runtime(name, keeper_pid=0)
 

@@ -14,7 +14,7 @@ from app.core.i18n import QT_TRANSLATE_NOOP
 from app.remote.vpn.states import VpnError
 
 
-def _quote(value: str) -> str:
+def mgmt_quote(value: str) -> str:
     """Management-protocol quoting: double quotes, backslash-escaped ``\\`` and ``\"``."""
     if "\n" in value or "\r" in value:
         raise VpnError(

@@ -15,10 +15,10 @@ from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.vpnprofiles import secret_key
 from app.remote.vpn.diagnosis import credential_labels
 from app.remote.vpn.driver import TunnelDriver
-from app.remote.vpn.keeper import KeeperControl, _keepers
+from app.remote.vpn.keeper import KeeperControl, keepers
 from app.remote.vpn.management import ManagementBusyError, ManagementClosedError, ManagementSession
 from app.remote.vpn.monitor import VpnMonitor
-from app.remote.vpn.pids import _pid_alive
+from app.remote.vpn.pids import pid_alive
 from app.remote.vpn.process import OpenvpnProcess
 from app.remote.vpn.states import (
     DISCONNECTED,
@@ -72,7 +72,7 @@ class VpnManager(OpenvpnProcess, KeeperControl):
             except ManagementBusyError:
                 raise
             except (OSError, ManagementClosedError):
-                if not _pid_alive(pid) or self._wait_exit(pid, 0.5):
+                if not pid_alive(pid) or self._wait_exit(pid, 0.5):
                     raise self._exit_error(name) from None
             if time.monotonic() > deadline:
                 raise VpnError(
@@ -120,7 +120,7 @@ class VpnManager(OpenvpnProcess, KeeperControl):
                 with contextlib.suppress(VpnError, OSError):
                     self.record_status(name, VpnStatus(FAILED, since=time.time(), message=exc.one_line()))
             raise
-        if self.spawn_keepers and _keepers["enabled"] and not self.is_keeper:
+        if self.spawn_keepers and keepers["enabled"] and not self.is_keeper:
             self.spawn_keeper(name)
         return st
 
@@ -243,16 +243,16 @@ class VpnManager(OpenvpnProcess, KeeperControl):
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGTERM)
             deadline = time.monotonic() + timeout
-            while _pid_alive(pid) and time.monotonic() < deadline:
+            while pid_alive(pid) and time.monotonic() < deadline:
                 time.sleep(0.02)
-            if _pid_alive(pid):
+            if pid_alive(pid):
                 log.warning("VPN %s: openvpn %d ignored SIGTERM; killing it", name, pid)
                 with contextlib.suppress(ProcessLookupError, PermissionError):
                     os.kill(pid, signal.SIGKILL)
                 end = time.monotonic() + 5
-                while _pid_alive(pid) and time.monotonic() < end:
+                while pid_alive(pid) and time.monotonic() < end:
                     time.sleep(0.02)
-            if _pid_alive(pid):
+            if pid_alive(pid):
                 raise VpnError(
                     QT_TRANSLATE_NOOP(
                         "LabGPU", "OpenVPN (process {pid}) of profile '{profile}' could not be stopped."

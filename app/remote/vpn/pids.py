@@ -8,18 +8,18 @@ import subprocess
 import threading
 from pathlib import Path
 
-_children: dict[int, subprocess.Popen[bytes]] = {}
-_children_lock = threading.Lock()
+openvpn_children: dict[int, subprocess.Popen[bytes]] = {}
+openvpn_children_lock = threading.Lock()
 
 
-def _pid_alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
     if pid <= 0:
         return False
-    with _children_lock:
-        child = _children.get(pid)
+    with openvpn_children_lock:
+        child = openvpn_children.get(pid)
     if child is not None and child.poll() is not None:
-        with _children_lock:
-            _children.pop(pid, None)
+        with openvpn_children_lock:
+            openvpn_children.pop(pid, None)
         return False
     try:
         os.kill(pid, 0)
@@ -35,11 +35,11 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
-def _is_our_openvpn(pid: int, sock: Path) -> bool:
+def is_our_openvpn(pid: int, sock: Path) -> bool:
     """Guard against pid reuse: the process must be openvpn with our socket on its command line."""
     cmdline = Path(f"/proc/{pid}/cmdline")
     if not cmdline.exists():
-        return _pid_alive(pid)  # no /proc (macOS): trust the pid file
+        return pid_alive(pid)  # no /proc (macOS): trust the pid file
     try:
         args = cmdline.read_bytes().split(b"\0")
     except OSError:

@@ -40,11 +40,11 @@ def find_openvpn(candidates: list[str] | None = None) -> str:
         if c and os.path.isfile(c) and os.access(c, os.X_OK):
             return c
     raise VpnError(
-        QT_TRANSLATE_NOOP("LabGPU", "OpenVPN is not installed."), _install_hint(), code="VpnOpenvpnMissing"
+        QT_TRANSLATE_NOOP("LabGPU", "OpenVPN is not installed."), install_hint(), code="VpnOpenvpnMissing"
     )
 
 
-def _install_hint() -> str:
+def install_hint() -> str:
     if sys.platform == "win32":
         return QT_TRANSLATE_NOOP(
             "LabGPU", "Install OpenVPN from openvpn.net (with its interactive service) and retry."

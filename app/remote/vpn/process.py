@@ -13,9 +13,9 @@ from pathlib import Path
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.paths import atomic_write_text
 from app.core.vpnprofiles import ProfileError, parse_ovpn
-from app.remote.vpn.diagnosis import _auth_failed, diagnose_log
-from app.remote.vpn.pids import _children, _children_lock, _pid_alive
-from app.remote.vpn.privileges import _install_hint, find_openvpn, privilege_plan
+from app.remote.vpn.diagnosis import auth_failed_error, diagnose_log
+from app.remote.vpn.pids import openvpn_children, openvpn_children_lock, pid_alive
+from app.remote.vpn.privileges import find_openvpn, install_hint, privilege_plan
 from app.remote.vpn.states import STARTING, VpnError, VpnStatus
 from app.remote.vpn.store import VpnStore
 
@@ -113,14 +113,14 @@ class OpenvpnProcess(VpnStore):
         except OSError as exc:
             raise VpnError(
                 QT_TRANSLATE_NOOP("LabGPU", "Could not start OpenVPN: {reason}."),
-                _install_hint(),
+                install_hint(),
                 code="VpnStartFailed",
                 reason=exc.strerror or str(exc),
             ) from None
         finally:
             logf.close()
-        with _children_lock:
-            _children[proc.pid] = proc
+        with openvpn_children_lock:
+            openvpn_children[proc.pid] = proc
         self._update_runtime(
             name,
             pid=proc.pid,
@@ -151,7 +151,7 @@ class OpenvpnProcess(VpnStore):
     def _wait_exit(self, pid: int, timeout: float) -> bool:
         """Wait (at most ``timeout`` s) for ``pid`` to be gone; True when it is."""
         deadline = time.monotonic() + timeout
-        while _pid_alive(pid):
+        while pid_alive(pid):
             if time.monotonic() > deadline:
                 return False
             time.sleep(0.02)
@@ -179,7 +179,7 @@ class OpenvpnProcess(VpnStore):
         err = diagnose_log("\n".join(last) or self.log_tail(name))
         if err is not None:
             if err.code == "VpnAuthFailed":
-                err = _auth_failed(name)
+                err = auth_failed_error(name)
             err.params.setdefault("openvpn", " | ".join(last)[-600:])
             return err
         return VpnError(

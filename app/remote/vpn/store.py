@@ -26,7 +26,7 @@ from app.core.vpnprofiles import (
     secret_key,
     validate_profile_name,
 )
-from app.remote.vpn.pids import _is_our_openvpn, _pid_alive
+from app.remote.vpn.pids import is_our_openvpn, pid_alive
 from app.remote.vpn.states import VpnError, VpnStatus
 
 log = logging.getLogger(__name__)
@@ -256,7 +256,7 @@ class VpnStore:
         with contextlib.suppress(TypeError, ValueError):
             candidates.append(int(self._read_runtime(name).get("pid") or 0))
         for pid in candidates:
-            if pid and _pid_alive(pid) and _is_our_openvpn(pid, sock):
+            if pid and pid_alive(pid) and is_our_openvpn(pid, sock):
                 return pid
         return 0
 
