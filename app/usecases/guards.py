@@ -117,6 +117,15 @@ def default_guard_for(settings: Settings, store: Store, target_id: str) -> Guard
     return default_guard(settings, currency=entry.currency if entry is not None else None)
 
 
+def watcher_pull(paths: Paths, store: Store, changes: Changes = NO_CHANGES) -> Callable[[str, str], int | None]:
+    """The Watcher's ``pull`` (the pull-then-stop step, and a spot notice's pull): the host's saved
+    pairs that download, each verified, through the sync use case (a sync of the same pair that is
+    running is waited for); what it ran is told to ``changes``."""
+    from app.usecases.sync import guard_sync
+
+    return guard_sync(paths, store, changes=changes)
+
+
 def book_for(paths: Paths) -> watchdog.WatchdogBook:
     return watchdog.WatchdogBook(paths.data_dir / "watchdog.json")
 

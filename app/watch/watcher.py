@@ -108,7 +108,7 @@ __all__ = ["STOPPED_STATES", "Watcher", "budget_price", "default_sync"]
 class Watcher(StopEpisodes, OnInstance):
     def __init__(self, paths: Paths | None = None, clock: Callable[[], float] = time.time,
                  notify: Callable[[GuardEvent], None] | None = None, *, store: Store | None = None,
-                 stop_fn: StopFn | None = None, sync_fn: SyncFn | None = None,
+                 stop_fn: StopFn | None = None, sync_fn: SyncFn | None = None, pull: SyncFn | None = None,
                  rate: ExchangeRate | None = None, max_gap_s: float = 5.0, stop_retries: int = 3,
                  retry_delay_s: float = 5.0, sleep: Callable[[float], None] = time.sleep,
                  terminate_fn: TerminateFn | None = None, kind: str = "watch",
@@ -133,7 +133,9 @@ class Watcher(StopEpisodes, OnInstance):
         self.sleep = sleep
         self._stop_fn = stop_fn
         self._terminate_fn = terminate_fn
-        self._sync_fn = sync_fn
+        # the pull before a stop and on a spot notice: (target, purpose) → pairs run; the app and
+        # `labgpu watch` hand in app.usecases.guards.watcher_pull (sync_fn: the older name)
+        self._sync_fn = pull or sync_fn
         self.lock = WatchLock(self.paths.data_dir / "watch.lock", kind)
         self._states: dict[str, _TargetState] = {}
         self._workers: dict[str, _Worker] = {}
