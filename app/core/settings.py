@@ -10,6 +10,11 @@ to such a name. A file written by a newer LabGPU (``schema_version`` above ours)
 we understand it and never rewritten: :attr:`SettingsStore.read_only` is set and :meth:`save` is
 a no-op. Unknown keys are kept as they are on save. Problems are reported through :mod:`.damage`.
 
+A numeric setting declares its range once, as its field's metadata (:func:`limited`: minimum, maximum,
+step, decimals, unit): the loader's range check (:func:`check_limits`, run by ``Settings.validate`` and
+by :func:`read_section` for a feature's section) and the spin boxes that edit it (app/ui/shared/limits.py)
+read that one declaration.
+
 A feature keeps its own settings in ``Settings.extra`` under its key (``extra["monitorui"]``...) as
 a small dataclass of its own, read with :func:`read_section` and written back with
 :func:`write_section`: the same per-field checks, the same JSON keys as before.
@@ -31,6 +36,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from . import damage
+from .launch_defaults import DEFAULT_SPOT_BID_FRACTION
 from .paths import Paths, atomic_write_text, default_paths
 
 log = logging.getLogger(__name__)
@@ -40,26 +46,81 @@ LANGUAGES = ("system", "en", "zh_CN")
 CURRENCIES = ("CNY", "USD")
 
 
+@dataclass(frozen=True)
+class Limits:
+    """A numeric setting's range, kept in its field's metadata under ``"limits"`` (see :func:`limited`)."""
+
+    min: float
+    max: float
+    step: float = 1.0
+    decimals: int = 0
+    unit: str = ""  # what the number counts: "%", "min", "s", "CNY per USD"
+    scale: float = 1.0  # a spin box shows value × scale (0.8 of the on-demand price as 80 %)
+
+    def allows(self, value: Any) -> bool:
+        return _number_between(value, self.min, self.max)
+
+
+def limited(default: float | None, lo: float, hi: float, *, step: float = 1.0, decimals: int = 0,
+            unit: str = "", scale: float = 1.0) -> Any:
+    """A dataclass field whose value must lie in ``[lo, hi]`` (``None`` stays allowed for an optional
+    field): ``x: float = limited(0.8, 0.05, 1.0, step=0.01)``."""
+    limits = Limits(lo, hi, step, decimals, unit, scale)
+    return field(default=default, metadata={"limits": limits})
+
+
+def field_limits(cls: type[Any] | Any, name: str) -> Limits:
+    """The declared limits of field ``name`` of dataclass ``cls``; KeyError when it declares none."""
+    for f in fields(cls):
+        if f.name == name and "limits" in f.metadata:
+            found: Limits = f.metadata["limits"]
+            return found
+    raise KeyError(name)
+
+
+def limited_fields(cls: type[Any] | Any) -> dict[str, Limits]:
+    """name → limits of every field of dataclass ``cls`` that declares them."""
+    return {f.name: f.metadata["limits"] for f in fields(cls) if "limits" in f.metadata}
+
+
+def check_limits(obj: Any) -> list[str]:
+    """Put each limited field of dataclass instance ``obj`` whose value lies outside its limits back to
+    its default (``None`` is left alone where the default is ``None``); the names of the fields reset."""
+    reset = []
+    for f in fields(obj):
+        limits = f.metadata.get("limits")
+        if limits is None:
+            continue
+        value = getattr(obj, f.name)
+        if value is None and f.default is None:
+            continue
+        if not limits.allows(value):
+            setattr(obj, f.name, f.default)
+            reset.append(f.name)
+    return reset
+
+
 @dataclass
 class Settings:
     schema_version: int = SCHEMA_VERSION
     language: str = "system"  # one of LANGUAGES
     display_currency: str = "CNY"  # one of CURRENCIES
     # USD→CNY display rate chosen by the user; None means the bundled/refreshed default.
-    usd_cny_rate_override: float | None = None
-    spot_bid_fraction: float = 0.8
+    usd_cny_rate_override: float | None = limited(None, 0.5, 50.0, step=0.01, decimals=4, unit="CNY per USD")
+    # the default spot price cap, a share of the on-demand price
+    spot_bid_fraction: float = limited(DEFAULT_SPOT_BID_FRACTION, 0.05, 1.0, step=0.01, unit="%", scale=100.0)
     window_geometry: str = ""  # base64 of QWidget.saveGeometry()
     splitter_states: dict[str, str] = field(default_factory=dict)  # splitter name → base64 of saveState()
     last_page: str = "offers"
     offers_filters: dict[str, Any] = field(default_factory=dict)
     azure_prices_endpoint: str = ""  # Azure Retail Prices API address ("" = prices.azure.com); mirrors, tests
     # --- monitor and guards (issue 10) ---
-    guard_idle_below_pct: float = 30.0  # default idle threshold for new guards, 1..100
-    guard_idle_minutes: float = 10.0  # default idle window, 1..1440
+    guard_idle_below_pct: float = limited(30.0, 1, 100, unit="%")  # default idle threshold for new guards
+    guard_idle_minutes: float = limited(10.0, 1, 1440, unit="min")  # default idle window
     guard_on_idle: str = "notify"  # "notify" | "stop"
     keep_tray_when_closed: bool = True
     start_at_login: bool = False
-    monitor_interval_s: float = 1.0  # nvidia-smi -l interval, 1..60
+    monitor_interval_s: float = limited(1.0, 1, 60, unit="s")  # nvidia-smi -l interval
     # --- end monitor and guards ---
     first_run_done: bool = False  # the welcome (language, account, tour) was finished or skipped
     extra: dict[str, Any] = field(default_factory=dict)  # per-feature settings, keyed by feature
@@ -70,21 +131,9 @@ class Settings:
             self.language = "system"
         if self.display_currency not in CURRENCIES:
             self.display_currency = "CNY"
-        if not (0.05 <= float(self.spot_bid_fraction) <= 1.0):
-            self.spot_bid_fraction = 0.8
-        if self.usd_cny_rate_override is not None and not (0.5 < self.usd_cny_rate_override < 50):
-            self.usd_cny_rate_override = None
-        self._validate_monitor()
-
-    def _validate_monitor(self) -> None:
-        if not _number_between(self.guard_idle_below_pct, 1, 100):
-            self.guard_idle_below_pct = 30.0
-        if not _number_between(self.guard_idle_minutes, 1, 1440):
-            self.guard_idle_minutes = 10.0
+        check_limits(self)
         if self.guard_on_idle not in ("notify", "stop"):
             self.guard_on_idle = "notify"
-        if not _number_between(self.monitor_interval_s, 1, 60):
-            self.monitor_interval_s = 1.0
         self.keep_tray_when_closed = bool(self.keep_tray_when_closed)
         self.start_at_login = bool(self.start_at_login)
 
@@ -234,6 +283,10 @@ def read_section(settings: Settings, path: Sequence[str], cls: type[T]) -> T:
     doc = _section_doc(settings.extra, path)
     obj, bad, _unknown = build(cls, doc if isinstance(doc, dict) else {})
     validate = getattr(obj, "validate", None)
+    try:
+        check_limits(obj)
+    except (TypeError, ValueError, OverflowError):
+        obj = cls()
     if callable(validate):
         try:
             validate()

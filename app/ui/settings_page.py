@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from app.ui import i18n, theme
 from app.ui.context import AppContext
+from app.ui.shared.limits import apply_limits, setting_limits, show_value, spin_optional, spin_value
 from app.ui.shared.plain import PlainLabel
 
 FIELD_MIN_WIDTH = 200
@@ -58,20 +59,15 @@ class SettingsPage(QWidget):
         form.addRow(self.tr("Display &currency:"), self.currency_combo)
 
         self.rate_spin = QDoubleSpinBox(general)
-        self.rate_spin.setRange(0.0, 50.0)
-        self.rate_spin.setDecimals(4)
-        self.rate_spin.setSingleStep(0.01)
-        self.rate_spin.setSpecialValueText(self.tr("bundled default"))
-        self.rate_spin.setValue(s.usd_cny_rate_override or 0.0)
+        apply_limits(self.rate_spin, setting_limits("usd_cny_rate_override"), none_text=self.tr("bundled default"))
+        show_value(self.rate_spin, setting_limits("usd_cny_rate_override"), s.usd_cny_rate_override)
         self.rate_spin.setToolTip(self.tr("Your own USD→CNY rate for display. 0 uses the bundled rate."))
         self.rate_spin.editingFinished.connect(self._on_rate_spin_edited)
         form.addRow(self.tr("USD→CNY &rate:"), self.rate_spin)
 
         self.bid_spin = QDoubleSpinBox(general)
-        self.bid_spin.setRange(5, 100)
-        self.bid_spin.setSuffix(" %")
-        self.bid_spin.setDecimals(0)
-        self.bid_spin.setValue(round(s.spot_bid_fraction * 100))
+        apply_limits(self.bid_spin, setting_limits("spot_bid_fraction"))
+        show_value(self.bid_spin, setting_limits("spot_bid_fraction"), s.spot_bid_fraction)
         self.bid_spin.setToolTip(self.tr("Default spot price cap, as a share of the on-demand price."))
         self.bid_spin.editingFinished.connect(self._on_bid_spin_edited)
         form.addRow(self.tr("Spot &bid cap:"), self.bid_spin)
@@ -115,15 +111,11 @@ class SettingsPage(QWidget):
         idle = QHBoxLayout()
         self.idle_pct_spin = QDoubleSpinBox(box)
         self.idle_pct_spin.setObjectName("guardIdlePct")
-        self.idle_pct_spin.setRange(1, 100)
-        self.idle_pct_spin.setDecimals(0)
-        self.idle_pct_spin.setSuffix(" %")
+        apply_limits(self.idle_pct_spin, setting_limits("guard_idle_below_pct"))
         self.idle_pct_spin.setValue(float(s.guard_idle_below_pct))
         self.idle_min_spin = QDoubleSpinBox(box)
         self.idle_min_spin.setObjectName("guardIdleMinutes")
-        self.idle_min_spin.setRange(1, 1440)
-        self.idle_min_spin.setDecimals(0)
-        self.idle_min_spin.setSuffix(self.tr(" min"))
+        apply_limits(self.idle_min_spin, setting_limits("guard_idle_minutes"), suffix=self.tr(" min"))
         self.idle_min_spin.setValue(float(s.guard_idle_minutes))
         self.on_idle_combo = QComboBox(box)
         self.on_idle_combo.setObjectName("guardOnIdle")
@@ -225,11 +217,10 @@ class SettingsPage(QWidget):
 
     @Slot()
     def _on_rate_spin_edited(self) -> None:
-        v = self.rate_spin.value()
-        self.ctx.settings.usd_cny_rate_override = v if v > 0.5 else None
+        self.ctx.settings.usd_cny_rate_override = spin_optional(self.rate_spin, setting_limits("usd_cny_rate_override"))
         self._saved()
 
     @Slot()
     def _on_bid_spin_edited(self) -> None:
-        self.ctx.settings.spot_bid_fraction = self.bid_spin.value() / 100.0
+        self.ctx.settings.spot_bid_fraction = spin_value(self.bid_spin, setting_limits("spot_bid_fraction"))
         self._saved()
