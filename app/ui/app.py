@@ -8,6 +8,14 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QApplication
+
+    from app.ui.context import AppContext
+    from app.ui.first_run import FirstRunDialog
+    from app.ui.main_window import MainWindow
 
 log = logging.getLogger(__name__)
 
@@ -23,16 +31,17 @@ def _parse_size(text: str) -> tuple[int, int]:
         return 1280, 800
 
 
-def create_app(argv: list[str] | None = None):  # type: ignore[no-untyped-def]
+def create_app(argv: list[str] | None = None) -> QApplication:
     from PySide6.QtWidgets import QApplication
 
     from app import APP_ID, APP_NAME
 
-    app = QApplication.instance() or QApplication(argv or [sys.argv[0]])
+    existing = QApplication.instance()
+    app = QApplication(argv or [sys.argv[0]]) if existing is None else cast(QApplication, existing)
     app.setApplicationName(APP_NAME)
     app.setOrganizationName(APP_ID)
     app.setDesktopFileName(APP_ID)
-    if not getattr(app, "_labgpu_hints", False):
+    if not app.property(_HINTS_PROPERTY):
         from app.ui.theme import apply_color_scheme
         from app.ui.widgets import apply_hint_color
 
@@ -40,14 +49,20 @@ def create_app(argv: list[str] | None = None):  # type: ignore[no-untyped-def]
         apply_hint_color(app)
         hints = app.styleHints()
         if hasattr(hints, "colorSchemeChanged"):  # Qt ≥ 6.5: follow a light/dark switch
-            hints.colorSchemeChanged.connect(lambda scheme: (apply_color_scheme(app, scheme),
-                                                             apply_hint_color(app)))
-        app._labgpu_hints = True
+            def follow(scheme: object) -> None:
+                apply_color_scheme(app, scheme)
+                apply_hint_color(app)
+
+            hints.colorSchemeChanged.connect(follow)
+        app.setProperty(_HINTS_PROPERTY, True)
     return app
 
 
-def build_main_window(language_override: str | None = None,  # type: ignore[no-untyped-def]
-                      defer_first_page: bool = False):
+_HINTS_PROPERTY = "labgpuHints"  # set on the QApplication once its colour scheme is followed
+
+
+def build_main_window(language_override: str | None = None,
+                      defer_first_page: bool = False) -> tuple[QApplication, AppContext, MainWindow]:
     """The app's QApplication, context and window, wired but not shown (tests use this too)."""
     from app.core import damage
     from app.core.paths import default_paths
@@ -135,7 +150,7 @@ def run_gui(args: argparse.Namespace) -> int:
     return int(app.exec())
 
 
-def _welcome(ctx, window, asked: bool, step: int) -> None:  # type: ignore[no-untyped-def]
+def _welcome(ctx: AppContext, window: MainWindow, asked: bool, step: int) -> None:
     """The first-run welcome, once (or when asked with --first-run)."""
     from app.ui import first_run
 
@@ -145,7 +160,7 @@ def _welcome(ctx, window, asked: bool, step: int) -> None:  # type: ignore[no-un
         first_run.maybe_show(ctx, window)
 
 
-def _check_database(ctx) -> None:  # type: ignore[no-untyped-def]
+def _check_database(ctx: AppContext) -> None:
     """Open the database once the window is shown: a damaged one is set aside and its dialog shown now."""
     from app.core.errors import LabGpuError
 
@@ -167,7 +182,7 @@ def run_tray(args: argparse.Namespace) -> int:
     ctx.language = i18n.install(app, i18n.resolve_language(ctx.settings.language, args.lang))
     ctx.errors.install_hooks()
 
-    def make_window():  # type: ignore[no-untyped-def]
+    def make_window() -> MainWindow:
         from app.ui.main_window import MainWindow
 
         window = MainWindow(ctx)
@@ -185,7 +200,8 @@ def run_tray(args: argparse.Namespace) -> int:
     return int(app.exec())
 
 
-def _screenshot(app, ctx, window, path: Path, dialog=None) -> int:  # type: ignore[no-untyped-def]
+def _screenshot(app: QApplication, ctx: AppContext, window: MainWindow, path: Path,
+                dialog: FirstRunDialog | None = None) -> int:
     from PySide6.QtCore import QElapsedTimer
 
     timer = QElapsedTimer()

@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 from app.core import i18n as core_i18n
 from app.core.resources import resource_path
 
+if TYPE_CHECKING:
+    from PySide6.QtGui import QFont
+
 log = logging.getLogger(__name__)
 
 _installed: list[QTranslator] = []
-_latin_font: list[object] = []  # the application font before a Chinese font was put first
+_latin_font: list[QFont] = []  # the application font before a Chinese font was put first
 
 # Chinese UI fonts, best first. A Latin font with CJK only as a fallback puts Chinese text above the
 # middle of spin boxes and line edits (the box is laid out with the Latin font's metrics).
@@ -29,7 +33,7 @@ def apply_language_font(app: QCoreApplication, language: str) -> None:
         return
     if not _latin_font:
         _latin_font.append(QFont(QGuiApplication.font()))
-    base = QFont(_latin_font[0])  # type: ignore[arg-type]
+    base = QFont(_latin_font[0])
     if language == "zh_CN":
         installed = set(QFontDatabase.families())
         cjk = next((f for f in CJK_FAMILIES if f in installed), None)

@@ -9,7 +9,10 @@ rebuilds its pages so every colour is asked for again.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from PySide6.QtGui import QColor
 
 # role → (on a light background, on a dark background); each ≥ 4.5:1 against the window colour
 ROLES: dict[str, tuple[str, str]] = {
@@ -50,7 +53,7 @@ def is_dark(palette: Any = None) -> bool:
     return bool(palette.color(QPalette.ColorRole.Window).lightness() < 128)
 
 
-def pick(light: str, dark: str) -> Any:
+def pick(light: str, dark: str) -> QColor:
     """A QColor of its own: `light` on a light background, `dark` on a dark one."""
     from PySide6.QtGui import QColor
 

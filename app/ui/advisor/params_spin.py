@@ -56,7 +56,7 @@ class ParamsSpinBox(QDoubleSpinBox):
         got = parse_params(text)
         return self.value() if got is None else got
 
-    def validate(self, text: str, pos: int) -> object:
+    def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:
         got = parse_params(text)
         if got is None:
             return QValidator.State.Intermediate, text, pos

@@ -15,7 +15,7 @@ from PySide6.QtCore import QCoreApplication
 from app.core import providers
 from app.core.currency import money_text
 from app.core.settings import read_section, write_section
-from app.ui.shared.services import cloud_service  # noqa: F401 - the cloud pages import it from here
+from app.ui.shared.services import cloud_service as cloud_service  # the cloud pages import it from here
 
 SETTINGS_KEY = "cloudui"  # ctx.settings.extra["cloudui"]: last choices that survive a restart
 

@@ -7,7 +7,7 @@ secrets, so the user never sees them again.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
@@ -28,13 +28,16 @@ from app.ui import theme
 from app.ui.cloud import cloud_service, error_sentence
 from app.ui.shared.plain import PlainLabel
 
+if TYPE_CHECKING:
+    from app.ui.context import AppContext
+
 
 class AccountDialog(QDialog):
     """Modal-less dialog; emits ``saved(name)`` once the account is in the keyring and the Store."""
 
     saved = Signal(str)
 
-    def __init__(self, ctx: Any, parent: QWidget | None = None, *, edit: Any = None) -> None:
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None, *, edit: Any = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
         self._edit = edit  # AccountInfo when editing
@@ -192,7 +195,7 @@ class AccountDialog(QDialog):
         def save() -> str:
             if editing:
                 edit_account(svc, name, region=region, endpoint=account.endpoint, credentials=creds)
-            else:
+            elif creds is not None:  # always, for a new account
                 add_account(svc, account, creds)
             return name
 

@@ -4,7 +4,7 @@ viewable and exportable as CSV. It never holds a secret (the core log redacts be
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (
@@ -23,9 +23,12 @@ from PySide6.QtWidgets import (
 from app.ui.cloud import cloud_service, error_sentence
 from app.ui.shared.plain import PlainLabel
 
+if TYPE_CHECKING:
+    from app.ui.context import AppContext
+
 
 class AuditDialog(QDialog):
-    def __init__(self, ctx: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
         self.entries: list[Any] = []

@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
@@ -29,6 +29,9 @@ from PySide6.QtWidgets import (
 from app.ui.cloud import error_sentence, money
 from app.ui.shared.plain import PlainLabel
 from app.ui.widgets import configure_record_table
+
+if TYPE_CHECKING:
+    from app.ui.context import AppContext
 
 ACCOUNT_COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b")
 
@@ -65,7 +68,7 @@ def write_csv(path: Path, month: str, lines: list[Any]) -> int:
 class MonthReportDialog(QDialog):
     loaded = Signal()
 
-    def __init__(self, ctx: Any, parent: QWidget | None = None, now: datetime | None = None) -> None:
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None, now: datetime | None = None) -> None:
         super().__init__(parent)
         import pyqtgraph as pg
 
@@ -150,7 +153,10 @@ class MonthReportDialog(QDialog):
         rows: list[tuple[str, str, str, str, str, str, bool]] = []
         total: float | None = 0.0
         unknown = 0
-        xs, heights, brushes, ticks = [], [], [], []
+        xs: list[int] = []
+        heights: list[float] = []
+        brushes: list[Any] = []  # pyqtgraph brushes
+        ticks: list[tuple[int, str]] = []
         for a in accounts:
             sub: float | None = 0.0
             for ln in (x for x in self.lines if x.account == a):

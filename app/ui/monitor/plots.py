@@ -209,7 +209,7 @@ class HostPlots(pg.GraphicsLayoutWidget):
         self.ci.setSpacing(2)
         self.plots: dict[str, pg.PlotItem] = {}
         self.curves: dict[tuple[str, str], FastCurve] = {}  # (uuid, metric) → curve
-        self.pushed: dict[tuple[str, str], tuple[int, int]] = {}  # what each curve was last given
+        self.pushed: dict[tuple[str, str], tuple[int, int, int]] = {}  # what each curve was last given
         self.limit_lines: dict[tuple[str, str], pg.InfiniteLine] = {}
         self.feeds: dict[tuple[str, str], PeakBins] = {}
         for row, metric in enumerate(PLOTTED):

@@ -12,18 +12,23 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
+
+if TYPE_CHECKING:
+    from app.ui.context import AppContext
 
 log = logging.getLogger(__name__)
 
 
 class WatchService(QObject):
-    event = Signal(object)  # GuardEvent, on the GUI thread (queued)
+    # GuardEvent, on the GUI thread (queued). The name hides QObject.event(), which this class never
+    # needs: Qt's event dispatch still reaches the C++ QObject::event.
+    event = Signal(object)  # type: ignore[assignment]
     state_changed = Signal()  # took over the guards (``active`` is now True)
 
-    def __init__(self, ctx: Any, hub: Any, parent: QObject | None = None, kind: str = "window",
+    def __init__(self, ctx: AppContext, hub: Any, parent: QObject | None = None, kind: str = "window",
                  poll_s: float | None = None, watcher: Any = None) -> None:
         super().__init__(parent)
         from app.watch.lock import WAIT_POLL_S
@@ -33,9 +38,14 @@ class WatchService(QObject):
         self.hub = hub
         self.kind = kind
         self.poll_s = WAIT_POLL_S if poll_s is None else poll_s
-        self.watcher = watcher or Watcher(ctx.paths, notify=self._notify, kind=kind)
-        if watcher is not None:
+        if watcher is None:
+            from app.usecases.guards import watcher_pull
+
+            watcher = Watcher(ctx.paths, notify=self._notify, kind=kind,
+                              pull=watcher_pull(ctx.paths, ctx.store, ctx.changes))
+        else:
             watcher.notify = self._notify
+        self.watcher = watcher
         self.active = False
         self.holder: int | None = None
         self.holder_kind = ""
@@ -113,7 +123,7 @@ class WatchService(QObject):
             log.exception("closing the watcher failed")
 
 
-def watch_service(ctx: Any, kind: str = "window") -> WatchService:
+def watch_service(ctx: AppContext, kind: str = "window") -> WatchService:
     svc = ctx.services.watch
     if not isinstance(svc, WatchService):
         from app.ui.monitor.hub_link import monitor_hub

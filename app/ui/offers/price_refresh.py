@@ -4,24 +4,35 @@ Texts keep the page's translation context ("OffersPage")."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
 
+if TYPE_CHECKING:
+    from app.cloud.launch import CloudService
+    from app.cloud.public_prices import PublicRefresh
+    from app.core.errors import LabGpuError
+    from app.core.paths import Paths
+    from app.ui.offers.page import OffersPage
+    from app.ui.tasks import Task
 
-def refresh_live_prices(service: Any) -> tuple[int, dict[str, Any]]:
+
+def refresh_live_prices(service: CloudService) -> tuple[int, dict[str, LabGpuError]]:
     """(number of live prices fetched, {account: error}) through the app's CloudService."""
-    errors: dict[str, Any] = {}
+    errors: dict[str, LabGpuError] = {}
     offers = service.refresh_prices(errors=errors)
     return len(offers), errors
 
 
-def refresh_public_prices(endpoint: str, paths: Any, task: Any = None) -> Any:
+def refresh_public_prices(endpoint: str, paths: Paths, task: Task | None = None) -> PublicRefresh:
     """Azure's public prices, reporting (done, total, what) to `task` as each part arrives."""
     from app.cloud.public_prices import refresh_public_prices as fetch
 
-    report = (lambda done, total, what: task.report((done, total, what))) if task is not None else None
-    return fetch(azure_endpoint_setting=endpoint, paths=paths, progress=report)
+    def report(done: int, total: int, what: str) -> None:
+        if task is not None:
+            task.report((done, total, what))
+
+    return fetch(azure_endpoint_setting=endpoint, paths=paths, progress=report if task is not None else None)
 
 
 class PriceRefresh:
@@ -29,7 +40,7 @@ class PriceRefresh:
     shows the outcome (button states, progress, the status line, errors with their next step).
     Jobs run under the page as owner: a page rebuilt meanwhile (language switch) drops them."""
 
-    def __init__(self, page: Any) -> None:
+    def __init__(self, page: OffersPage) -> None:
         self.page = page
 
     # -- live prices (every account) -------------------------------------------------------------
@@ -44,9 +55,9 @@ class PriceRefresh:
         page.ctx.runner.run(page, refresh_live_prices, cloud_service(page.ctx), name="offers.live_prices",
                             on_done=self._live_done, on_error=self._live_failed)
 
-    def _live_done(self, result: object) -> None:
+    def _live_done(self, result: tuple[int, dict[str, LabGpuError]]) -> None:
         page = self.page
-        count, errors = result  # type: ignore[misc]
+        count, errors = result
         page.live_button.setEnabled(True)
         for exc in errors.values():
             page.ctx.errors.report(exc)
@@ -85,9 +96,9 @@ class PriceRefresh:
                             on_done=self._public_done, on_error=self._public_failed,
                             on_progress=self._public_progress)
 
-    def _public_progress(self, payload: object) -> None:
+    def _public_progress(self, payload: tuple[int, int, str]) -> None:
         page = self.page
-        done, total, what = payload  # type: ignore[misc]
+        done, total, what = payload
         page.public_progress.setRange(0, max(1, int(total)))
         page.public_progress.setValue(int(done))
         if what:
@@ -95,13 +106,11 @@ class PriceRefresh:
                 QCoreApplication.translate("OffersPage", "Fetching Azure's public prices: %1 (%2 of %3)…")
                 .replace("%1", str(what)).replace("%2", str(int(done) + 1)).replace("%3", str(total)))
 
-    def _public_done(self, result: object) -> None:
+    def _public_done(self, result: PublicRefresh) -> None:
         page = self.page
         page.public_button.setEnabled(True)
         page.public_progress.hide()
-        offers = getattr(result, "offers", [])
-        missing = getattr(result, "missing", [])
-        fetched = getattr(result, "fetched_at", None)
+        offers, missing, fetched = result.offers, result.missing, result.fetched_at
         when = fetched.strftime("%Y-%m-%d %H:%M UTC") if fetched else ""
         text = QCoreApplication.translate(
             "OffersPage", "%1 Azure prices fetched from the public price list at %2.").replace(
@@ -110,7 +119,7 @@ class PriceRefresh:
             text += " " + QCoreApplication.translate(
                 "OffersPage", "No public price for %1: the bundled price is kept.").replace(
                 "%1", ", ".join(key[2] for key, _reason in missing))
-        refused = getattr(result, "refused", [])
+        refused = result.refused
         if refused:  # ≤ 0, not finite, or far from the bundled price: not believed (issue 21)
             text += " " + QCoreApplication.translate(
                 "OffersPage", "Prices not believable, so not used (the bundled price is kept): %1.").replace(

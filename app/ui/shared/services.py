@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from app.cloud.launch import CloudService
+    from app.ui.context import AppContext
     from app.watch.hub import MonitorHub
 
 
@@ -80,7 +81,7 @@ class Services:
                 close()
 
 
-def cloud_service(ctx: Any) -> CloudService:
+def cloud_service(ctx: AppContext) -> CloudService:
     """The app's CloudService (created on first use). Every call on it blocks (keyring, network):
     call it only through ``ctx.runner``."""
     svc = ctx.services.cloud
