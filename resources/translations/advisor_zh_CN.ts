@@ -343,12 +343,12 @@
         <translation>查看推荐(&amp;R)</translation>
     </message>
     <message>
-        <source>About %1 GB of GPU memory: choose GPUs with at least %2 GB.</source>
-        <translation>约需 %1 GB 显存：请选择显存至少 %2 GB 的 GPU。</translation>
+        <source>About {gb} GB of GPU memory: choose GPUs with at least {tier_gb} GB.</source>
+        <translation>约需 {gb} GB 显存：请选择显存至少 {tier_gb} GB 的 GPU。</translation>
     </message>
     <message>
-        <source>About %1 GB of GPU memory: more than most single GPUs, so choose several GPUs (with FSDP / ZeRO-3) in step 5.</source>
-        <translation>约需 %1 GB 显存：超过大多数单块 GPU，请在第 5 步选择多块 GPU（配合 FSDP / ZeRO-3）。</translation>
+        <source>About {gb} GB of GPU memory: more than most single GPUs, so choose several GPUs (with FSDP / ZeRO-3) in step 5.</source>
+        <translation>约需 {gb} GB 显存：超过大多数单块 GPU，请在第 5 步选择多块 GPU（配合 FSDP / ZeRO-3）。</translation>
     </message>
     <message>
         <source>The catalog could not be loaded; press F5 to try again.</source>
@@ -359,16 +359,16 @@
         <translation>正在加载报价目录…</translation>
     </message>
     <message>
-        <source>%1 offers in the catalog</source>
-        <translation>目录中共有 %1 个报价</translation>
+        <source>{count} offers in the catalog</source>
+        <translation>目录中共有 {count} 个报价</translation>
     </message>
     <message>
-        <source>%1 recommended, %2 left out</source>
-        <translation>推荐 %1 个，排除 %2 个</translation>
+        <source>{recommended} recommended, {excluded} left out</source>
+        <translation>推荐 {recommended} 个，排除 {excluded} 个</translation>
     </message>
     <message>
-        <source>Left out, and why (%1)</source>
-        <translation>被排除的报价及原因（%1）</translation>
+        <source>Left out, and why ({count})</source>
+        <translation>被排除的报价及原因（{count}）</translation>
     </message>
     <message>
         <source>unknown</source>
@@ -450,8 +450,8 @@
         <translation>日期不明</translation>
     </message>
     <message>
-        <source>Converted at 1 USD = %1 CNY (%2, %3); conversions are for comparison only, you are billed in %4.</source>
-        <translation>按 1 美元 = %1 元人民币换算（%2，%3）；换算仅供比较，实际按 %4 计费。</translation>
+        <source>Converted at 1 USD = {usd_cny} CNY ({source}, {day}); conversions are for comparison only, you are billed in {currency}.</source>
+        <translation>按 1 美元 = {usd_cny} 元人民币换算（{source}，{day}）；换算仅供比较，实际按 {currency} 计费。</translation>
     </message>
     <message>
         <source>the offer's currency</source>
@@ -462,16 +462,16 @@
         <translation>费用估算：请选择一个报价</translation>
     </message>
     <message>
-        <source>Cost estimate: %1 %2 (%3), %4 × %5</source>
-        <translation>费用估算：%1 %2（%3），%4 × %5</translation>
+        <source>Cost estimate: {provider} {instance_type} ({region}), {gpu_count} × {gpu_model}</source>
+        <translation>费用估算：{provider} {instance_type}（{region}），{gpu_count} × {gpu_model}</translation>
     </message>
     <message>
         <source>all regions</source>
         <translation>所有地域</translation>
     </message>
     <message>
-        <source>Billed in %1</source>
-        <translation>以 %1 计费</translation>
+        <source>Billed in {currency}</source>
+        <translation>以 {currency} 计费</translation>
     </message>
     <message>
         <source>CNY</source>
@@ -494,16 +494,16 @@
         <translation>预付费，1 个月</translation>
     </message>
     <message>
-        <source>Prepaid, %1 months</source>
-        <translation>预付费，%1 个月</translation>
+        <source>Prepaid, {months} months</source>
+        <translation>预付费，{months} 个月</translation>
     </message>
     <message>
         <source>Prepaid, 1 year</source>
         <translation>预付费，1 年</translation>
     </message>
     <message>
-        <source>Prepaid, %1 years</source>
-        <translation>预付费，%1 年</translation>
+        <source>Prepaid, {years} years</source>
+        <translation>预付费，{years} 年</translation>
     </message>
     <message>
         <source>no spot offer</source>
@@ -546,14 +546,14 @@
         <translation>没有按量价格</translation>
     </message>
     <message>
-        <source>Prepaid beats on-demand above: %1
-Prepaid beats spot above: %2</source>
-        <translation>超过以下用量时预付费比按量便宜：%1
-超过以下用量时预付费比竞价便宜：%2</translation>
+        <source>Prepaid beats on-demand above: {on_demand}
+Prepaid beats spot above: {spot}</source>
+        <translation>超过以下用量时预付费比按量便宜：{on_demand}
+超过以下用量时预付费比竞价便宜：{spot}</translation>
     </message>
     <message>
-        <source>Billing rule: %1</source>
-        <translation>计费规则：%1</translation>
+        <source>Billing rule: {rule}</source>
+        <translation>计费规则：{rule}</translation>
     </message>
 </context>
 <context>

@@ -35,8 +35,8 @@
         <translation>直连（不经 VPN）</translation>
     </message>
     <message>
-        <source>Via VPN %1</source>
-        <translation>经 VPN %1</translation>
+        <source>Via VPN {name}</source>
+        <translation>经 VPN {name}</translation>
     </message>
     <message>
         <source>A host behind a VPN: LabGPU brings the VPN up first and connects to the address in the command (its private address).</source>
@@ -55,24 +55,24 @@
         <translation>支持：-p 端口、-i 密钥、-J 跳板机、user@host，或 ~/.ssh/config 中的别名。</translation>
     </message>
     <message>
-        <source>User: %1</source>
-        <translation>用户：%1</translation>
+        <source>User: {user}</source>
+        <translation>用户：{user}</translation>
     </message>
     <message>
         <source>(default)</source>
         <translation>（默认）</translation>
     </message>
     <message>
-        <source>Host: %1</source>
-        <translation>主机：%1</translation>
+        <source>Host: {host}</source>
+        <translation>主机：{host}</translation>
     </message>
     <message>
-        <source>Port: %1</source>
-        <translation>端口：%1</translation>
+        <source>Port: {port}</source>
+        <translation>端口：{port}</translation>
     </message>
     <message>
-        <source>Key: %1</source>
-        <translation>密钥：%1</translation>
+        <source>Key: {key}</source>
+        <translation>密钥：{key}</translation>
     </message>
     <message>
         <source>Key &amp;passphrase:</source>
@@ -83,8 +83,8 @@
         <translation>仅当密钥文件已加密时填写</translation>
     </message>
     <message>
-        <source>Jump: %1</source>
-        <translation>跳板机：%1</translation>
+        <source>Jump: {jump}</source>
+        <translation>跳板机：{jump}</translation>
     </message>
     <message>
         <source>A host with this name exists already.</source>
@@ -98,8 +98,8 @@
         <translation>新的主机密钥</translation>
     </message>
     <message>
-        <source>LabGPU has not connected to &lt;b&gt;%1&lt;/b&gt; before. Check that this fingerprint matches the one your provider shows (console, web page or e-mail) before you accept it.</source>
-        <translation>LabGPU 之前从未连接过 &lt;b&gt;%1&lt;/b&gt;。接受之前，请确认此指纹与服务商提供的指纹（控制台、网页或邮件）一致。</translation>
+        <source>LabGPU has not connected to &lt;b&gt;{host}&lt;/b&gt; before. Check that this fingerprint matches the one your provider shows (console, web page or e-mail) before you accept it.</source>
+        <translation>LabGPU 之前从未连接过 &lt;b&gt;{host}&lt;/b&gt;。接受之前，请确认此指纹与服务商提供的指纹（控制台、网页或邮件）一致。</translation>
     </message>
     <message>
         <source>Address:</source>
@@ -177,8 +177,8 @@
         <translation>尚未知晓</translation>
     </message>
     <message>
-        <source>Launched instance %1 (%2)</source>
-        <translation>已启动的实例 %1（%2）</translation>
+        <source>Launched instance {instance_id} ({provider})</source>
+        <translation>已启动的实例 {instance_id}（{provider}）</translation>
     </message>
     <message>
         <source>The server's identity. A change is refused until you forget the old key.</source>
@@ -256,32 +256,32 @@
         <translation>还没有主机。点击“从 SSH 命令添加…”，粘贴服务商给出的命令，例如 ssh -p 12345 root@region-1.example.com。</translation>
     </message>
     <message>
-        <source>Connected to %1.</source>
-        <translation>已连接到 %1。</translation>
+        <source>Connected to {name}.</source>
+        <translation>已连接到 {name}。</translation>
     </message>
     <message>
-        <source>Adding %1 and connecting…</source>
-        <translation>正在添加 %1 并连接…</translation>
+        <source>Adding {name} and connecting…</source>
+        <translation>正在添加 {name} 并连接…</translation>
     </message>
     <message>
-        <source>Connecting to %1…</source>
-        <translation>正在连接 %1…</translation>
+        <source>Connecting to {name}…</source>
+        <translation>正在连接 {name}…</translation>
     </message>
     <message>
-        <source>Disconnected from %1.</source>
-        <translation>已断开与 %1 的连接。</translation>
+        <source>Disconnected from {name}.</source>
+        <translation>已断开与 {name} 的连接。</translation>
     </message>
     <message>
-        <source>Host key of %1 refused; %1 was not added.</source>
-        <translation>已拒绝 %1 的主机密钥；未添加 %1。</translation>
+        <source>Host key of {name} refused; {name} was not added.</source>
+        <translation>已拒绝 {name} 的主机密钥；未添加 {name}。</translation>
     </message>
     <message>
-        <source>%1 was not added: %2</source>
-        <translation>未添加 %1：%2</translation>
+        <source>{name} was not added: {message}</source>
+        <translation>未添加 {name}：{message}</translation>
     </message>
     <message>
-        <source>Host key of %1 refused; not connected.</source>
-        <translation>已拒绝 %1 的主机密钥；未连接。</translation>
+        <source>Host key of {name} refused; not connected.</source>
+        <translation>已拒绝 {name} 的主机密钥；未连接。</translation>
     </message>
     <message>
         <source>Host key changed</source>
@@ -292,40 +292,40 @@
         <translation>忘记此主机密钥</translation>
     </message>
     <message>
-        <source>Forgot the host key of %1; check the new fingerprint.</source>
-        <translation>已忘记 %1 的主机密钥；请核对新的指纹。</translation>
+        <source>Forgot the host key of {name}; check the new fingerprint.</source>
+        <translation>已忘记 {name} 的主机密钥；请核对新的指纹。</translation>
     </message>
     <message>
         <source>Forget host key</source>
         <translation>忘记主机密钥</translation>
     </message>
     <message>
-        <source>Forget the trusted key of %1? The next connection will show its fingerprint for you to check again.</source>
-        <translation>忘记 %1 的受信任密钥？下次连接时会再次显示指纹供你核对。</translation>
+        <source>Forget the trusted key of {name}? The next connection will show its fingerprint for you to check again.</source>
+        <translation>忘记 {name} 的受信任密钥？下次连接时会再次显示指纹供你核对。</translation>
     </message>
     <message>
-        <source>Opening a tunnel to port %1 on %2…</source>
-        <translation>正在建立到 %2 端口 %1 的隧道…</translation>
+        <source>Opening a tunnel to port {port} on {name}…</source>
+        <translation>正在建立到 {name} 端口 {port} 的隧道…</translation>
     </message>
     <message>
-        <source>Port %1 on %2 is open at %3</source>
-        <translation>%2 的端口 %1 已在 %3 打开</translation>
+        <source>Port {port} on {name} is open at {url}</source>
+        <translation>{name} 的端口 {port} 已在 {url} 打开</translation>
     </message>
     <message>
-        <source>No tunnel to port %1 on %2: %3</source>
-        <translation>无法打开到 %2 端口 %1 的隧道：%3</translation>
+        <source>No tunnel to port {port} on {name}: {message}</source>
+        <translation>无法打开到 {name} 端口 {port} 的隧道：{message}</translation>
     </message>
     <message>
-        <source>Copied: %1</source>
-        <translation>已复制：%1</translation>
+        <source>Copied: {command}</source>
+        <translation>已复制：{command}</translation>
     </message>
     <message>
         <source>Remove host</source>
         <translation>删除主机</translation>
     </message>
     <message>
-        <source>Remove %1 and its stored password?</source>
-        <translation>删除 %1 及其保存的密码？</translation>
+        <source>Remove {name} and its stored password?</source>
+        <translation>删除 {name} 及其保存的密码？</translation>
     </message>
 </context>
 <context>

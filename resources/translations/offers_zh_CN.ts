@@ -186,24 +186,24 @@
         <translation>LabGPU 可在 {launchable} 上创建实例。{provider} 请在其官网租用，然后在“主机”页用其提供的 SSH 命令添加服务器。</translation>
     </message>
     <message>
-        <source>%1 (≈ %2%3 at the display rate)</source>
-        <translation>%1（按显示汇率约 %2%3）</translation>
+        <source>{native} (≈ {other}{suffix} at the display rate)</source>
+        <translation>{native}（按显示汇率约 {other}{suffix}）</translation>
     </message>
     <message>
         <source>all regions</source>
         <translation>所有地域</translation>
     </message>
     <message>
-        <source>%1 GB per GPU, %2 GB in all</source>
-        <translation>每卡 %1 GB，共 %2 GB</translation>
+        <source>{per_gpu} GB per GPU, {total} GB in all</source>
+        <translation>每卡 {per_gpu} GB，共 {total} GB</translation>
     </message>
     <message>
         <source>unknown (no official figure)</source>
         <translation>未知（无官方数据）</translation>
     </message>
     <message>
-        <source>%1 TFLOPS per GPU, %2 in all</source>
-        <translation>每卡 %1 TFLOPS，共 %2</translation>
+        <source>{per_gpu} TFLOPS per GPU, {total} in all</source>
+        <translation>每卡 {per_gpu} TFLOPS，共 {total}</translation>
     </message>
     <message>
         <source>unknown</source>
@@ -246,12 +246,12 @@
         <translation>用你的账号获取</translation>
     </message>
     <message>
-        <source>%1 (%2, %3)</source>
-        <translation>%1（%2，%3）</translation>
+        <source>{age} ({fetched}, {where})</source>
+        <translation>{age}（{fetched}，{where}）</translation>
     </message>
     <message>
-        <source>%1 (%2 days old)</source>
-        <translation>%1（%2 天前）</translation>
+        <source>{age} ({days} days old)</source>
+        <translation>{age}（{days} 天前）</translation>
     </message>
     <message>
         <source>undated snapshot: the source does not say when it was true</source>
@@ -325,8 +325,8 @@
         <translation>全部</translation>
     </message>
     <message>
-        <source>%1 providers</source>
-        <translation>%1 家云厂商</translation>
+        <source>{count} providers</source>
+        <translation>{count} 家云厂商</translation>
     </message>
 </context>
 <context>
@@ -356,8 +356,8 @@
         <translation>美元 $</translation>
     </message>
     <message>
-        <source>Show prices in %1 (display only; you are billed in the provider's currency)</source>
-        <translation>以 %1 显示价格（仅用于显示；实际按云厂商的币种计费）</translation>
+        <source>Show prices in {currency} (display only; you are billed in the provider's currency)</source>
+        <translation>以 {currency} 显示价格（仅用于显示；实际按云厂商的币种计费）</translation>
     </message>
     <message>
         <source>Clear ranking</source>
@@ -420,8 +420,8 @@
         <translation>1 行目录数据无法读取，未显示。</translation>
     </message>
     <message>
-        <source>%1 catalog rows could not be read and are not shown.</source>
-        <translation>%1 行目录数据无法读取，未显示。</translation>
+        <source>{count} catalog rows could not be read and are not shown.</source>
+        <translation>{count} 行目录数据无法读取，未显示。</translation>
     </message>
     <message>
         <source>Details</source>
@@ -440,12 +440,12 @@
         <translation>无日期</translation>
     </message>
     <message>
-        <source>1 USD = %1 CNY · %2 · %3 · display only</source>
-        <translation>1 美元 = %1 元 · %2 · %3 · 仅用于显示</translation>
+        <source>1 USD = {rate} CNY · {source} · {day} · display only</source>
+        <translation>1 美元 = {rate} 元 · {source} · {day} · 仅用于显示</translation>
     </message>
     <message>
-        <source>%1 of %2 offers</source>
-        <translation>显示 %1 / 共 %2 个报价</translation>
+        <source>{shown} of {total} offers</source>
+        <translation>显示 {shown} / 共 {total} 个报价</translation>
     </message>
     <message>
         <source>No offer matches these filters. Press Esc or “Reset filters” to see all offers.</source>
@@ -456,12 +456,12 @@
         <translation>除注明外均为每小时价格。价格未知表示该云厂商未公开价格：连接账户后可获取。</translation>
     </message>
     <message>
-        <source>Live prices from your accounts: %1.</source>
-        <translation>来自你账户的实时价格：%1 个。</translation>
+        <source>Live prices from your accounts: {live}.</source>
+        <translation>来自你账户的实时价格：{live} 个。</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Advisor: %1&lt;/b&gt; — %2 recommended, %3 excluded (&lt;a href="excluded"&gt;show&lt;/a&gt;)</source>
-        <translation>&lt;b&gt;选型顾问：%1&lt;/b&gt; — 推荐 %2 个，排除 %3 个（&lt;a href="excluded"&gt;查看&lt;/a&gt;）</translation>
+        <source>&lt;b&gt;Advisor: {title}&lt;/b&gt; — {recommended} recommended, {excluded} excluded (&lt;a href="excluded"&gt;show&lt;/a&gt;)</source>
+        <translation>&lt;b&gt;选型顾问：{title}&lt;/b&gt; — 推荐 {recommended} 个，排除 {excluded} 个（&lt;a href="excluded"&gt;查看&lt;/a&gt;）</translation>
     </message>
     <message>
         <source>Nothing was excluded.</source>
@@ -472,8 +472,8 @@
         <translation>选型顾问排除的报价</translation>
     </message>
     <message>
-        <source>Excluded offers and why: %1</source>
-        <translation>被排除的报价及原因：%1 个</translation>
+        <source>Excluded offers and why: {count}</source>
+        <translation>被排除的报价及原因：{count} 个</translation>
     </message>
 </context>
 <context>

@@ -510,11 +510,11 @@ class AdvisorPage(QWidget):
         self.preset_combo.setCurrentIndex(match)
         v = core.estimate_vram(a.task, a.params_millions, a.workload)
         if v.tier_gb is not None and v.tier_gb <= 80:
-            head = self.tr("About %1 GB of GPU memory: choose GPUs with at least %2 GB.") \
-                .replace("%1", f"{v.gb:.1f}").replace("%2", str(v.tier_gb))
+            head = self.tr("About {gb} GB of GPU memory: choose GPUs with at least {tier_gb} GB.").format(
+                gb=f"{v.gb:.1f}", tier_gb=str(v.tier_gb))
         else:
-            head = self.tr("About %1 GB of GPU memory: more than most single GPUs, so choose several "
-                           "GPUs (with FSDP / ZeRO-3) in step 5.").replace("%1", f"{v.gb:.0f}")
+            head = self.tr("About {gb} GB of GPU memory: more than most single GPUs, so choose several "
+                           "GPUs (with FSDP / ZeRO-3) in step 5.").format(gb=f"{v.gb:.0f}")
         self.vram_label.setText("<b>" + esc(head) + "</b><br>" + "<br>".join(esc(b) for b in v.breakdown))
 
     # --- catalog and result ---------------------------------------------------------------------
@@ -531,7 +531,7 @@ class AdvisorPage(QWidget):
             return self.tr("The catalog could not be loaded; press F5 to try again.")
         if self.offers is None:
             return self.tr("Loading the offer catalog…")
-        return self.tr("%1 offers in the catalog").replace("%1", str(len(self.offers)))
+        return self.tr("{count} offers in the catalog").format(count=str(len(self.offers)))
 
     @Slot(object)
     def _on_catalog_loaded(self, offers: object) -> None:
@@ -574,8 +574,8 @@ class AdvisorPage(QWidget):
         self.result = core.advise(self.offers, self.answers(), rate)
         r = self.result.ranking
         self.result_panel.set_summary(self.result)
-        self.status_label.setText(self.tr("%1 recommended, %2 left out").replace("%1", str(len(r.items)))
-                                  .replace("%2", str(len(r.excluded))))
+        self.status_label.setText(self.tr("{recommended} recommended, {excluded} left out").format(
+            recommended=str(len(r.items)), excluded=str(len(r.excluded))))
         self.result_panel.show_result(self.result, rate)
         self.show_in_offers_button.setEnabled(True)
         self.result_panel.select_best(self.result)

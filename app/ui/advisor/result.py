@@ -130,8 +130,8 @@ class AdvisorResultPanel(QWidget):
             cell = QTableWidgetItem(reason)
             cell.setToolTip(plain_tooltip(reason))
             self.excluded_table.setItem(row, 1, cell)
-        self.result_tabs.setTabText(1, QCoreApplication.translate("AdvisorPage", "Left out, and why (%1)")
-                                    .replace("%1", str(len(r.excluded))))
+        self.result_tabs.setTabText(1, QCoreApplication.translate("AdvisorPage", "Left out, and why ({count})").format(
+            count=str(len(r.excluded))))
 
     def select_best(self, result: AdvisorResult) -> None:
         if result.ranking.items:

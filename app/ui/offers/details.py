@@ -208,8 +208,8 @@ class OfferDetailsPanel(QWidget):
         if offer.currency == self._currency or self._rate is None:
             return native
         other = format_money(convert(amount, offer.currency, self._currency, self._rate), self._currency)
-        return self.tr("%1 (≈ %2%3 at the display rate)").replace("%1", native).replace(
-            "%2", other).replace("%3", suffix)
+        return self.tr("{native} (≈ {other}{suffix} at the display rate)").format(
+            native=native, other=other, suffix=suffix)
 
     def _fill(self, o: Offer) -> None:
         spec = self._gpus.get(o.gpu_model)
@@ -220,13 +220,13 @@ class OfferDetailsPanel(QWidget):
         f["region"].setText(region + (f" / {o.zone}" if o.zone else ""))
         gpu_name = spec.name if spec else o.gpu_model
         f["gpu"].setText(f"{o.gpu_count:g} × {gpu_name}")
-        f["vram"].setText(self.tr("%1 GB per GPU, %2 GB in all").replace("%1", f"{o.vram_gb:g}")
-                          .replace("%2", f"{o.total_vram_gb:g}"))
+        f["vram"].setText(self.tr("{per_gpu} GB per GPU, {total} GB in all").format(
+            per_gpu=f"{o.vram_gb:g}", total=f"{o.total_vram_gb:g}"))
         if o.fp16_tflops is None:
             f["tflops"].setText(self.tr("unknown (no official figure)"))
         else:
-            f["tflops"].setText(self.tr("%1 TFLOPS per GPU, %2 in all").replace("%1", f"{o.fp16_tflops:g}")
-                                .replace("%2", f"{o.total_fp16_tflops:g}"))
+            f["tflops"].setText(self.tr("{per_gpu} TFLOPS per GPU, {total} in all").format(
+                per_gpu=f"{o.fp16_tflops:g}", total=f"{o.total_fp16_tflops:g}"))
         f["fp32"].setText(f"{spec.fp32_tflops:g} TFLOPS" if spec and spec.fp32_tflops is not None
                           else self.tr("unknown"))
         bw = spec.mem_bandwidth_gbs if spec else None
@@ -254,12 +254,11 @@ class OfferDetailsPanel(QWidget):
             fetched = o.fetched_at.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
             where = (self.tr("public price list, no account") if o.origin == "public"
                      else self.tr("with your account"))
-            f["age"].setText(self.tr("%1 (%2, %3)").replace("%1", age.text()).replace("%2", fetched)
-                             .replace("%3", where))
+            f["age"].setText(self.tr("{age} ({fetched}, {where})").format(age=age.text(), fetched=fetched, where=where))
         elif age.template == AGE_NO_PRICE:
             f["age"].setText(age.text())
         elif o.price_date:
-            f["age"].setText(self.tr("%1 (%2 days old)").replace("%1", age.text()).replace("%2", str(age.days)))
+            f["age"].setText(self.tr("{age} ({days} days old)").format(age=age.text(), days=str(age.days)))
         else:
             f["age"].setText(self.tr("undated snapshot: the source does not say when it was true"))
         f["source"].setText(o.price_source or self.tr("none"))

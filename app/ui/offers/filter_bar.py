@@ -248,7 +248,7 @@ class OffersFilterBar(QWidget):
         elif len(chosen) <= 2:
             self.provider_button.setText(", ".join(chosen))
         else:
-            self.provider_button.setText(self.tr("%1 providers").replace("%1", str(len(chosen))))
+            self.provider_button.setText(self.tr("{count} providers").format(count=str(len(chosen))))
 
     @Slot(bool)
     def _on_provider_action_toggled(self, _checked: bool) -> None:

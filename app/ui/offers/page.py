@@ -108,8 +108,8 @@ class OffersPage(QWidget):
         for b, cur in ((self.cny_button, "CNY"), (self.usd_button, "USD")):
             b.setCheckable(True)
             b.setProperty("currency", cur)
-            b.setToolTip(self.tr("Show prices in %1 (display only; you are billed in the provider's "
-                                 "currency)").replace("%1", cur))
+            b.setToolTip(self.tr("Show prices in {currency} (display only; you are billed in the provider's "
+                                 "currency)").format(currency=cur))
             self.currency_group.addButton(b)
             head.addWidget(b)
         self.currency_group.buttonToggled.connect(self._on_currency_group_toggled)
@@ -246,7 +246,7 @@ class OffersPage(QWidget):
             return
         n = len(problems)
         text = (self.tr("1 catalog row could not be read and is not shown.") if n == 1 else
-                self.tr("%1 catalog rows could not be read and are not shown.").replace("%1", str(n)))
+                self.tr("{count} catalog rows could not be read and are not shown.").format(count=str(n)))
         self.problem_label.setText(esc(text) + " <a href=\"problems\">" + esc(self.tr("Details")) + "</a>")
         self.problem_label.show()
 
@@ -282,9 +282,8 @@ class OffersPage(QWidget):
             self.filter_bar.flush()
             self._on_filter_bar_changed(self.filter_bar.current_filter())
         day = rate.as_of.isoformat() if rate.as_of else self.tr("undated")
-        self.rate_label.setText(self.tr("1 USD = %1 CNY · %2 · %3 · display only")
-                                .replace("%1", f"{rate.usd_cny:.4f}").replace("%2", self._source_text(rate))
-                                .replace("%3", day))
+        self.rate_label.setText(self.tr("1 USD = {rate} CNY · {source} · {day} · display only").format(
+            rate=f"{rate.usd_cny:.4f}", source=self._source_text(rate), day=day))
         self.rate_label.setToolTip(plain_tooltip(rate.describe() + (f"\n{rate.url}" if rate.url else "")))
         if save and self.ctx.settings.display_currency != currency:
             self.ctx.settings.display_currency = currency
@@ -368,8 +367,7 @@ class OffersPage(QWidget):
     def _update_counts(self) -> None:
         total = self.model.rowCount()
         shown = self.proxy.rowCount()
-        self.count_label.setText(self.tr("%1 of %2 offers").replace("%1", str(shown))
-                                 .replace("%2", str(total)))
+        self.count_label.setText(self.tr("{shown} of {total} offers").format(shown=str(shown), total=str(total)))
         if self.load is None:
             return
         if total and not shown:
@@ -380,7 +378,7 @@ class OffersPage(QWidget):
             self.status_label.setText(
                 self.tr("Prices are per hour unless marked. Unknown prices come from providers that "
                         "publish none: connect an account to fetch them.")
-                + (" " + self.tr("Live prices from your accounts: %1.").replace("%1", str(live))
+                + (" " + self.tr("Live prices from your accounts: {live}.").format(live=str(live))
                    if live else "")
                 + (" " + self.last_live_message if self.last_live_message else ""))
 

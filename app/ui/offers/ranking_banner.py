@@ -38,9 +38,11 @@ class RankingBanner(QFrame):
         """Show the banner for `ranking`, of whose offers `recommended` are in the table."""
         self.label.setText(
             QCoreApplication.translate(
-                "OffersPage", "<b>Advisor: %1</b> — %2 recommended, %3 excluded (<a href=\"excluded\">show</a>)")
-            .replace("%1", esc(_strip_advisor_prefix(ranking.title))).replace("%2", str(recommended))
-            .replace("%3", str(len(ranking.excluded))))
+                "OffersPage",
+                "<b>Advisor: {title}</b> — {recommended} recommended, {excluded} excluded "
+                "(<a href=\"excluded\">show</a>)").format(
+                    title=esc(_strip_advisor_prefix(ranking.title)), recommended=str(recommended),
+                    excluded=str(len(ranking.excluded))))
         self.show()
 
     def exclusions_text(self, ranking: Ranking | None) -> str:
@@ -53,8 +55,8 @@ class RankingBanner(QFrame):
         """The excluded offers and why, in a dialog over `parent`."""
         box = QMessageBox(QMessageBox.Icon.Information,
                           QCoreApplication.translate("OffersPage", "Excluded by the advisor"),
-                          QCoreApplication.translate("OffersPage", "Excluded offers and why: %1")
-                          .replace("%1", str(len(ranking.excluded))),
+                          QCoreApplication.translate("OffersPage", "Excluded offers and why: {count}").format(
+                              count=str(len(ranking.excluded))),
                           QMessageBox.StandardButton.Close, parent)
         box.setObjectName("excludedDialog")
         box.setInformativeText(self.exclusions_text(ranking))

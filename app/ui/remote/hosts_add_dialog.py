@@ -73,7 +73,7 @@ class AddHostDialog(QDialog):
         self.vpn_combo = QComboBox(self)
         self.vpn_combo.addItem(self.tr("Direct (no VPN)"), "")
         for name in vpn_profiles:
-            self.vpn_combo.addItem(self.tr("Via VPN %1").replace("%1", name), name)
+            self.vpn_combo.addItem(self.tr("Via VPN {name}").format(name=name), name)
         self.vpn_combo.setToolTip(
             self.tr(
                 "A host behind a VPN: LabGPU brings the VPN up first and connects "
@@ -138,19 +138,19 @@ class AddHostDialog(QDialog):
             self.ok_button.setEnabled(False)
             return
         parts = [
-            self.tr("User: %1").replace("%1", rec.user or self.tr("(default)")),
-            self.tr("Host: %1").replace("%1", rec.hostname),
-            self.tr("Port: %1").replace("%1", str(rec.effective_port)),
+            self.tr("User: {user}").format(user=rec.user or self.tr("(default)")),
+            self.tr("Host: {host}").format(host=rec.hostname),
+            self.tr("Port: {port}").format(port=str(rec.effective_port)),
         ]
         if rec.key_path:
-            parts.append(self.tr("Key: %1").replace("%1", rec.key_path))
+            parts.append(self.tr("Key: {key}").format(key=rec.key_path))
             self.password_label.setText(self.tr("Key &passphrase:"))
             self.password_edit.setPlaceholderText(self.tr("only if the key file is encrypted"))
         else:
             self.password_label.setText(self.tr("&Password:"))
             self.password_edit.setPlaceholderText(self.tr("optional: leave empty for key or agent login"))
         if rec.jump:
-            parts.append(self.tr("Jump: %1").replace("%1", rec.jump))
+            parts.append(self.tr("Jump: {jump}").format(jump=rec.jump))
         self.parsed_label.setText("  ·  ".join(parts))
         self.parsed_label.setStyleSheet(f"color: {theme.css('ok')};")
         name = self.name_edit.text().strip()

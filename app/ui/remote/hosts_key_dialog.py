@@ -22,10 +22,10 @@ class HostKeyDialog(QDialog):
         layout = QVBoxLayout(self)
         head = rich_label(  # markup the UI composes; the host's name escaped
             self.tr(
-                "LabGPU has not connected to <b>%1</b> before. Check that this fingerprint "
+                "LabGPU has not connected to <b>{host}</b> before. Check that this fingerprint "
                 "matches the one your provider shows (console, web page or e-mail) before "
                 "you accept it."
-            ).replace("%1", _esc(prompt.display)),
+            ).format(host=_esc(prompt.display)),
             self,
         )
         head.setWordWrap(True)

@@ -143,9 +143,8 @@ class HostsModel(RowsTableModel):
                 return plain_tooltip(st.message)  # the connection's error: a host's words, shown as typed
             if col == "name" and src == "instance":
                 return (
-                    QCoreApplication.translate("HostsModel", "Launched instance %1 (%2)")
-                    .replace("%1", rec.instance_id)
-                    .replace("%2", rec.provider)
+                    QCoreApplication.translate("HostsModel", "Launched instance {instance_id} ({provider})").format(
+                        instance_id=rec.instance_id, provider=rec.provider)
                 )
             if col == "fingerprint":
                 return QCoreApplication.translate(
@@ -343,7 +342,7 @@ class HostsPage(QWidget):
         self.model.state_changed(name)
         st = self.service.state(name)
         if st.state == CONNECTED:
-            self._status(self.tr("Connected to %1.").replace("%1", name))
+            self._status(self.tr("Connected to {name}.").format(name=name))
         elif st.state == ERROR and st.message:
             self._status(st.message)
         self._update_buttons()
@@ -368,7 +367,7 @@ class HostsPage(QWidget):
         rec = dlg.record
         if rec is None:
             return
-        self._status(self.tr("Adding %1 and connecting…").replace("%1", rec.name))
+        self._status(self.tr("Adding {name} and connecting…").format(name=rec.name))
         remember_selected(self.ctx, rec.name)
         self.service.add_host(rec, password=dlg.password(), passphrase=dlg.passphrase())
 
@@ -377,7 +376,7 @@ class HostsPage(QWidget):
     def _on_connect_button_clicked(self) -> None:
         sel = self._selected()
         if sel:
-            self._status(self.tr("Connecting to %1…").replace("%1", sel[0].name))
+            self._status(self.tr("Connecting to {name}…").format(name=sel[0].name))
             self.service.connect_host(sel[0].name)
 
     @Slot()
@@ -391,7 +390,7 @@ class HostsPage(QWidget):
         sel = self._selected()
         if sel:
             self.service.disconnect_host(sel[0].name)
-            self._status(self.tr("Disconnected from %1.").replace("%1", sel[0].name))
+            self._status(self.tr("Disconnected from {name}.").format(name=sel[0].name))
 
     @Slot(object, object)
     def _on_service_add_key_prompted(self, pending: Any, prompt: HostKeyPrompt) -> None:
@@ -400,28 +399,28 @@ class HostsPage(QWidget):
         dlg = HostKeyDialog(name, prompt, self)
         dlg.accepted.connect(
             lambda: (
-                self._status(self.tr("Adding %1 and connecting…").replace("%1", name)),
+                self._status(self.tr("Adding {name} and connecting…").format(name=name)),
                 self.service.add_host(
                     pending.record, pending.password, pending.passphrase, pending.connect, accepted=prompt
                 ),
             )
         )
         dlg.rejected.connect(
-            lambda: self._status(self.tr("Host key of %1 refused; %1 was not added.").replace("%1", name))
+            lambda: self._status(self.tr("Host key of {name} refused; {name} was not added.").format(name=name))
         )
         self.key_dialog = dlg
         dlg.open()
 
     @Slot(str, str)
     def _on_service_add_failed(self, name: str, message: str) -> None:
-        self._status(self.tr("%1 was not added: %2").replace("%1", name).replace("%2", message))
+        self._status(self.tr("{name} was not added: {message}").format(name=name, message=message))
 
     @Slot(str, object)
     def _on_service_host_key_prompted(self, name: str, prompt: HostKeyPrompt) -> None:
         dlg = HostKeyDialog(name, prompt, self)
         dlg.accepted.connect(lambda: self.service.accept_host_key(name, prompt))
         dlg.rejected.connect(
-            lambda: self._status(self.tr("Host key of %1 refused; not connected.").replace("%1", name))
+            lambda: self._status(self.tr("Host key of {name} refused; not connected.").format(name=name))
         )
         self.key_dialog = dlg
         dlg.open()
@@ -449,7 +448,7 @@ class HostsPage(QWidget):
 
     def _on_changed_box_clicked(self, name: str, box: QMessageBox, button: object) -> None:
         if button is box.forget_button:  # type: ignore[attr-defined]
-            self._status(self.tr("Forgot the host key of %1; check the new fingerprint.").replace("%1", name))
+            self._status(self.tr("Forgot the host key of {name}; check the new fingerprint.").format(name=name))
             self.service.forget_host_key(name, reconnect=True)
 
     @Slot()
@@ -461,9 +460,9 @@ class HostsPage(QWidget):
             self,
             self.tr("Forget host key"),
             self.tr(
-                "Forget the trusted key of %1? The next connection will show its fingerprint for you to "
+                "Forget the trusted key of {name}? The next connection will show its fingerprint for you to "
                 "check again."
-            ).replace("%1", sel[0].name),
+            ).format(name=sel[0].name),
         )
         if answer == QMessageBox.StandardButton.Yes:
             self.service.forget_host_key(sel[0].name, reconnect=False)
@@ -473,9 +472,8 @@ class HostsPage(QWidget):
         sel = self._selected()
         if sel and self.service.state(sel[0].name).state == CONNECTED:
             self._status(
-                self.tr("Opening a tunnel to port %1 on %2…")
-                .replace("%1", str(SERVICES[service]))
-                .replace("%2", sel[0].name)
+                self.tr("Opening a tunnel to port {port} on {name}…").format(
+                    port=str(SERVICES[service]), name=sel[0].name)
             )
             self.service.open_forward(sel[0].name, SERVICES[service])
 
@@ -490,24 +488,21 @@ class HostsPage(QWidget):
     @Slot(str, int, str)
     def _on_service_forward_opened(self, name: str, port: int, url: str) -> None:
         self._status(
-            self.tr("Port %1 on %2 is open at %3")
-            .replace("%1", str(port))
-            .replace("%2", name)
-            .replace("%3", url)
+            self.tr("Port {port} on {name} is open at {url}").format(port=str(port), name=name, url=url)
         )
         self.open_url(QUrl(url))
 
     @Slot(str, int, str)
     def _on_service_forward_failed(self, name: str, port: int, message: str) -> None:
-        text = self.tr("No tunnel to port %1 on %2: %3")
-        self._status(text.replace("%1", str(port)).replace("%2", name).replace("%3", message))
+        self._status(self.tr("No tunnel to port {port} on {name}: {message}").format(
+            port=str(port), name=name, message=message))
 
     @Slot()
     def _on_copy_button_clicked(self) -> None:
         sel = self._selected()
         if sel:
             QGuiApplication.clipboard().setText(sel[0].ssh_command())
-            self._status(self.tr("Copied: %1").replace("%1", sel[0].ssh_command()))
+            self._status(self.tr("Copied: {command}").format(command=sel[0].ssh_command()))
 
     @Slot()
     def _on_remove_button_clicked(self) -> None:
@@ -517,7 +512,7 @@ class HostsPage(QWidget):
         answer = ask(
             self,
             self.tr("Remove host"),
-            self.tr("Remove %1 and its stored password?").replace("%1", sel[0].name),
+            self.tr("Remove {name} and its stored password?").format(name=sel[0].name),
         )
         if answer == QMessageBox.StandardButton.Yes:
             self.service.remove_host(sel[0].name)

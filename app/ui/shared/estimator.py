@@ -26,11 +26,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.core import costs
+from app.core import costs, providers
 from app.core.currency import effective_rate, format_money
 from app.core.currency import source_text as currency_source_text
 from app.core.i18n import translate
-from app.core.models import PROVIDERS, Offer
+from app.core.models import Offer
 from app.core.settings import read_section, write_section
 from app.ui import theme
 from app.ui.context import AppContext
@@ -274,21 +274,19 @@ class EstimatorWidget(QWidget):
         offer = self._offer
         rate = effective_rate(self.ctx.settings)
         day = rate.as_of.isoformat() if rate.as_of else self.tr("undated")
-        self.rate_label.setText(self.tr("Converted at 1 USD = %1 CNY (%2, %3); conversions are for "
-                                        "comparison only, you are billed in %4.")
-                                .replace("%1", f"{rate.usd_cny:.4f}").replace("%2", currency_source_text(rate))
-                                .replace("%3", day)
-                                .replace("%4", offer.currency if offer else self.tr("the offer's currency")))
+        self.rate_label.setText(self.tr("Converted at 1 USD = {usd_cny} CNY ({source}, {day}); conversions are for "
+                                        "comparison only, you are billed in {currency}.").format(
+                                            usd_cny=f"{rate.usd_cny:.4f}", source=currency_source_text(rate), day=day,
+                                            currency=offer.currency if offer else self.tr("the offer's currency")))
         if offer is None:
             self.title_label.setText(self.tr("Cost estimate: choose an offer"))
             self.result = costs.estimate(_PLACEHOLDER, self.inputs(), rate)
         else:
-            self.title_label.setText(self.tr("Cost estimate: %1 %2 (%3), %4 × %5")
-                                     .replace("%1", PROVIDERS.get(offer.provider, offer.provider))
-                                     .replace("%2", offer.instance_type)
-                                     .replace("%3", self.tr("all regions") if offer.region == "all regions"
-                                              else offer.region)
-                                     .replace("%4", f"{offer.gpu_count:g}").replace("%5", offer.gpu_model))
+            region = self.tr("all regions") if offer.region == "all regions" else offer.region
+            self.title_label.setText(
+                self.tr("Cost estimate: {provider} {instance_type} ({region}), {gpu_count} × {gpu_model}").format(
+                    provider=providers.display_name(offer.provider), instance_type=offer.instance_type,
+                    region=region, gpu_count=f"{offer.gpu_count:g}", gpu_model=offer.gpu_model))
             self.result = costs.estimate(offer, self.inputs(), rate)
         self._show_errors(self.result.errors)
         self._show_result(self.result if offer is not None else None)
@@ -306,15 +304,15 @@ class EstimatorWidget(QWidget):
     def _show_result(self, result: costs.EstimateResult | None) -> None:
         est = result.estimate if result is not None else None
         currency = est.currency if est else (self._offer.currency if self._offer else "USD")
-        self.table.setHorizontalHeaderLabels([self.tr("Billed in %1").replace("%1", currency),
+        self.table.setHorizontalHeaderLabels([self.tr("Billed in {currency}").format(currency=currency),
                                               self.tr("CNY"), self.tr("USD")])
         months = est.prepaid_months if est else 1
         years = est.prepaid_years if est else 1
         row_labels = [self.tr("On-demand"), self.tr("Spot"),
                       (self.tr("Prepaid, 1 month") if months == 1
-                       else self.tr("Prepaid, %1 months").replace("%1", str(months))),
+                       else self.tr("Prepaid, {months} months").format(months=str(months))),
                       (self.tr("Prepaid, 1 year") if years == 1
-                       else self.tr("Prepaid, %1 years").replace("%1", str(years)))]
+                       else self.tr("Prepaid, {years} years").format(years=str(years)))]
         self.table.setVerticalHeaderLabels(row_labels)
         amounts = [est.on_demand, est.spot, est.prepaid_month, est.prepaid_year] if est else [None] * 4
         empty = self.tr("fix the inputs above") if result is not None and result.errors else "—"
@@ -358,10 +356,10 @@ class EstimatorWidget(QWidget):
             od_text = (costs.describe_break_even(est.break_even_on_demand_h) if est.on_demand.known
                        else self.tr("no on-demand price"))
             self.break_even_label.setText(
-                self.tr("Prepaid beats on-demand above: %1\nPrepaid beats spot above: %2")
-                .replace("%1", od_text).replace("%2", spot_text))
+                self.tr("Prepaid beats on-demand above: {on_demand}\nPrepaid beats spot above: {spot}").format(
+                    on_demand=od_text, spot=spot_text))
         rule = est.rule
-        text = esc(self.tr("Billing rule: %1").replace("%1", rule.text()))
+        text = esc(self.tr("Billing rule: {rule}").format(rule=rule.text()))
         if rule.source:
             link = self.tr("source")
             text += f' <a href="{esc(rule.source)}">{esc(link)}</a>'
