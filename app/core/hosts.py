@@ -17,6 +17,7 @@ from typing import Any
 from . import damage
 from .errors import InputError, LabGpuError
 from .i18n import QT_TRANSLATE_NOOP
+from .instances import Ledger
 from .paths import Paths, default_paths
 from .sshcmd import DEFAULT_PORT, SshTarget, check_host, check_user, parse_jump, parse_ssh_command
 from .store import Store, register_schema
@@ -346,10 +347,6 @@ def instance_hosts(paths: Paths | None = None, store: Store | None = None) -> li
     ``labgpu:ssh-key-path`` tag, else LabGPU's own key (ed25519 or RSA) whose key pair the instance
     was launched with, else the user's default keys or agent.
     """
-    try:
-        from .instances import Ledger
-    except ImportError:  # the cloud feature is not part of this build
-        return []
     paths = paths or default_paths()
     store = store or Store(paths=paths)
     store.migrate()  # the ledger's schema registers when its module is first imported

@@ -109,18 +109,8 @@ class Connection:
             ) from None
 
     def _vpn_up(self) -> None:
-        try:
-            from app.remote.vpn import VpnManager
-        except ImportError:
-            raise SshError(
-                QT_TRANSLATE_NOOP(
-                    "LabGPU", "{host} is reached via VPN {profile}, but VPN support is not installed."
-                ),
-                QT_TRANSLATE_NOOP("LabGPU", "Update LabGPU, or edit the host to connect directly."),
-                code="VpnMissing",
-                host=self.record.name,
-                profile=self.record.via_vpn,
-            ) from None
+        from app.remote.vpn import VpnManager  # imported when a host needs it: openvpn's modules stay unloaded
+
         VpnManager(self.paths).ensure_up(self.record.via_vpn, self.vpn_timeout)
 
     @property
