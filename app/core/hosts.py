@@ -21,6 +21,7 @@ from .instances import Ledger
 from .paths import Paths, default_paths
 from .sshcmd import DEFAULT_PORT, SshTarget, check_host, check_user, parse_jump, parse_ssh_command
 from .store import Store, register_schema
+from .vocab import InstanceState
 
 AUTH_KINDS = ("auto", "key", "agent", "password")
 
@@ -353,7 +354,7 @@ def instance_hosts(paths: Paths | None = None, store: Store | None = None) -> li
     ledger = Ledger(store)
     out = []
     for e in ledger.list(include_terminated=False):
-        if e.state != "running" or not e.public_ip:
+        if e.state != InstanceState.RUNNING or not e.public_ip:
             continue
         try:
             name = validate_name(e.id)

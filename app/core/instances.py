@@ -18,7 +18,7 @@ datetimes of a ``LedgerEntry`` are moved back into the laptop's frame, so ``upti
 Contract (used by app.cloud.launch, the CLI and the instances page):
     ledger = Ledger(store)
     ledger.observe(instance, price_per_hour=0.526, currency="USD", client_token="…")  # → LedgerEntry
-    ledger.mark_state(provider, instance_id, "stopped")
+    ledger.mark_state(provider, instance_id, InstanceState.STOPPED)
     ledger.get(instance_id) / ledger.list(include_terminated=True)
     ledger.reconcile(accounts, list_fn, price_fn=None)  # → ReconcileResult(entries, errors)
     PendingLaunches(store).begin(...) / .finish(token, instance_id) / .fail(token, reason) / .open()
@@ -271,7 +271,7 @@ class Ledger:
             ended = iso(t) if inst.state in TERMINAL_STATES else None
             stale = (
                 row is not None
-                and row["state"] == "terminated"
+                and row["state"] == vocab.InstanceState.TERMINATED
                 and row["raw_state"] != "gone"
                 and inst.state not in TERMINAL_STATES
             )
@@ -435,7 +435,7 @@ class Ledger:
                 fresh = (t - (from_iso(row["first_seen"]) or t)).total_seconds() < GONE_GRACE_S
                 if row["id"] not in seen_ids and not fresh:
                     # AWS lists terminated instances for about an hour, CVM not at all: not listed = gone.
-                    self.mark_state(row["provider"], row["id"], "terminated", "gone", now=now)
+                    self.mark_state(row["provider"], row["id"], vocab.InstanceState.TERMINATED, "gone", now=now)
                     gone.append(row["id"])
         try:
             self.clock.save(self.store)  # the offsets this reconcile's answers measured, for other processes
