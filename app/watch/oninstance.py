@@ -27,8 +27,8 @@ from .messages import (
 from .parts import (
     SPOT_PRICE_REFRESH_S,
     WatcherBase,
-    _bind_connect,
-    _problem_logger,
+    bind_connect,
+    problem_logger,
 )
 
 log = logging.getLogger("app.watch.watcher")
@@ -94,8 +94,8 @@ class OnInstance(WatcherBase):
                 continue
             if not providers.has(e.provider, "spot") or providers.spot_notice_source(e.provider) is None:
                 continue
-            sw = SpotWatch(e.id, e.provider, _bind_connect(connect, e.id), self._notice_handler(e.id),
-                           on_problem=_problem_logger(e.id), interval_s=interval_s)
+            sw = SpotWatch(e.id, e.provider, bind_connect(connect, e.id), self._notice_handler(e.id),
+                           on_problem=problem_logger(e.id), interval_s=interval_s)
             self._spot[e.id] = sw.start()
             started.append(sw)
         return started

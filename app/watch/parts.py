@@ -38,7 +38,7 @@ SyncFn = Callable[[str, str], "int | None"]
 
 
 @dataclass
-class _Episode:
+class Episode:
     """One stop that the guard wants and the cloud has not confirmed yet."""
 
     guard: str
@@ -50,9 +50,9 @@ class _Episode:
 
 
 @dataclass
-class _TargetState:
+class TargetState:
     rule: IdleRule
-    episode: _Episode | None = None
+    episode: Episode | None = None
     blind: str | None = None  # why the idle rule cannot see the host (translated), None: it can
     budget_unknown: bool = False
     window_saved_at: float | None = None
@@ -81,7 +81,7 @@ def default_sync(paths: Paths, store: Store) -> SyncFn:
     return sync
 
 
-class _Worker:
+class Worker:
     """One target's own thread: its evaluations (and so its cloud calls) never wait for another's.
     The thread runs while it has work and ends when it has none (the next job starts a new one)."""
 
@@ -119,7 +119,7 @@ class _Worker:
                 self._on_exit()  # this thread's database connection
 
 
-def _cloud_stop(paths: Paths, store: Store) -> StopFn:
+def cloud_stop(paths: Paths, store: Store) -> StopFn:
     def stop(instance_id: str) -> Any:
         from app.cloud.launch import CloudService
 
@@ -129,7 +129,7 @@ def _cloud_stop(paths: Paths, store: Store) -> StopFn:
     return stop
 
 
-def _cloud_terminate(paths: Paths, store: Store) -> TerminateFn:
+def cloud_terminate(paths: Paths, store: Store) -> TerminateFn:
     def terminate(instance_id: str, reason: str) -> Any:
         from app.cloud.launch import CloudService
 
@@ -162,22 +162,22 @@ def budget_price(paths: Paths, store: Store, entry: Any) -> tuple[float | None, 
         return None, ""
 
 
-def _bind_connect(connect: Callable[[str], Any], target_id: str) -> Callable[[], Any]:
+def bind_connect(connect: Callable[[str], Any], target_id: str) -> Callable[[], Any]:
     return lambda: connect(target_id)
 
 
-def _problem_logger(target_id: str) -> Callable[[str], None]:
+def problem_logger(target_id: str) -> Callable[[str], None]:
     def problem(text: str) -> None:
         log.warning("spot watch %s: %s", target_id, text)
 
     return problem
 
 
-def _num(v: float) -> str:
+def num_text(v: float) -> str:
     return f"{float(v):g}"
 
 
-def _money(v: float | None) -> str:
+def money_plain(v: float | None) -> str:
     from app.core.currency import money_text
 
     return money_text(v, "", 2).strip()  # the message names the currency itself

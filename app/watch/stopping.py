@@ -29,12 +29,12 @@ from .messages import (
 )
 from .parts import (
     STOPPED_STATES,
+    TargetState,
     WatcherBase,
-    _cloud_stop,
-    _cloud_terminate,
-    _num,
-    _TargetState,
+    cloud_stop,
+    cloud_terminate,
     default_sync,
+    num_text,
 )
 
 log = logging.getLogger("app.watch.watcher")
@@ -43,7 +43,7 @@ log = logging.getLogger("app.watch.watcher")
 class StopEpisodes(WatcherBase):
     """The stop half of Watcher (a mixin: it uses the Watcher's store, clock, audit and events)."""
 
-    def _stop_round(self, t: float, target_id: str, st: _TargetState) -> list[GuardEvent]:
+    def _stop_round(self, t: float, target_id: str, st: TargetState) -> list[GuardEvent]:
         """One round of stop calls in the episode; escalated once when it fails, quiet after that."""
         ep = st.episode
         assert ep is not None
@@ -109,7 +109,7 @@ class StopEpisodes(WatcherBase):
 
         threading.Thread(target=run, name="guard-cloud-call", daemon=True).start()
         if not done.wait(self.target_deadline_s):
-            raise TimeoutError(translate(MSG_NO_ANSWER).format(seconds=_num(self.target_deadline_s)))
+            raise TimeoutError(translate(MSG_NO_ANSWER).format(seconds=num_text(self.target_deadline_s)))
         if "error" in box:
             raise box["error"]
         return box.get("value")
@@ -141,7 +141,7 @@ class StopEpisodes(WatcherBase):
         from app.cloud.base import StopRefusedError
         from app.cloud.errors import ClockSkewError, NetworkError
 
-        fn = self._stop_fn or _cloud_stop(self.paths, self.store)
+        fn = self._stop_fn or cloud_stop(self.paths, self.store)
         why, cause = "", "refused"
         tries = max(1, self.stop_retries)
         for i in range(tries):
@@ -191,7 +191,7 @@ class StopEpisodes(WatcherBase):
             self._audit("guard-stop", target_id, f"not terminated ({guard}): the pull before it failed; {reason}")
             return False, [self._event(self.clock(), target_id, "stop-refused", MSG_STOP_REFUSED, params,
                                        {"code": refused.code})]
-        fn = self._terminate_fn or _cloud_terminate(self.paths, self.store)
+        fn = self._terminate_fn or cloud_terminate(self.paths, self.store)
         audit_reason = f"terminated: {reason}"
         why = ""
         tries = max(1, self.stop_retries)

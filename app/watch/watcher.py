@@ -79,19 +79,17 @@ from .parts import (
     RATE_RELOAD_S,
     STOP_BACKOFF_CAP_S,
     STOP_BACKOFF_S,
-    STOPPED_STATES,
     TARGET_DEADLINE_S,
     WINDOW_SAVE_S,
+    Episode,
     StopFn,
     SyncFn,
+    TargetState,
     TerminateFn,
-    _Episode,
-    _money,
-    _num,
-    _TargetState,
-    _Worker,
+    Worker,
     budget_price,
-    default_sync,
+    money_plain,
+    num_text,
 )
 from .stopping import (
     StopEpisodes,
@@ -102,7 +100,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-__all__ = ["STOPPED_STATES", "Watcher", "budget_price", "default_sync"]
+__all__ = ["Watcher", "budget_price"]
 
 
 class Watcher(StopEpisodes, OnInstance):
@@ -137,8 +135,8 @@ class Watcher(StopEpisodes, OnInstance):
         # `labgpu watch` hand in app.usecases.guards.watcher_pull (sync_fn: the older name)
         self._sync_fn = pull or sync_fn
         self.lock = WatchLock(self.paths.data_dir / "watch.lock", kind)
-        self._states: dict[str, _TargetState] = {}
-        self._workers: dict[str, _Worker] = {}
+        self._states: dict[str, TargetState] = {}
+        self._workers: dict[str, Worker] = {}
         self._mutex = threading.RLock()
         self._closed = threading.Event()
         self.events: list[GuardEvent] = []
@@ -189,12 +187,12 @@ class Watcher(StopEpisodes, OnInstance):
     def is_cloud_instance(self, target_id: str) -> bool:
         return self.ledger.get(target_id) is not None
 
-    def _state(self, target_id: str, cfg: GuardConfig) -> _TargetState:
+    def _state(self, target_id: str, cfg: GuardConfig) -> TargetState:
         st = self._states.get(target_id)
         window = float(cfg.idle_minutes) * 60.0
         if st is None or st.rule.below_pct != float(cfg.idle_below_pct) or st.rule.window_s != window:
             old = st
-            st = _TargetState(IdleRule.from_config(cfg, self.max_gap_s))
+            st = TargetState(IdleRule.from_config(cfg, self.max_gap_s))
             if old is not None:
                 st.stopped, st.budget_warned = old.stopped, old.budget_warned
             else:  # a new watcher (or a restart): continue the window the last one reached
@@ -209,7 +207,7 @@ class Watcher(StopEpisodes, OnInstance):
             self._states[target_id] = st
         return st
 
-    def _save_window(self, target_id: str, st: _TargetState) -> None:
+    def _save_window(self, target_id: str, st: TargetState) -> None:
         rule = st.rule
         if rule.last_t is None:
             return
@@ -238,7 +236,7 @@ class Watcher(StopEpisodes, OnInstance):
             found = blind_reason(sample)
         self._set_blind(sample.host, st, t, None if found is None else translate(found[0]).format(**found[1]))
 
-    def _set_blind(self, target_id: str, st: _TargetState, t: float, why: str | None) -> list[GuardEvent]:
+    def _set_blind(self, target_id: str, st: TargetState, t: float, why: str | None) -> list[GuardEvent]:
         """Say once when a target goes blind (and why), and once when it sees again."""
         with self._mutex:
             before, st.blind = st.blind, why
@@ -270,7 +268,7 @@ class Watcher(StopEpisodes, OnInstance):
             with self._mutex:
                 worker = self._workers.get(target_id)
                 if worker is None:
-                    worker = self._workers[target_id] = _Worker(target_id, self.store.close)
+                    worker = self._workers[target_id] = Worker(target_id, self.store.close)
                 if worker.busy:
                     continue
             done = threading.Event()
@@ -329,9 +327,9 @@ class Watcher(StopEpisodes, OnInstance):
             st.stopped, st.idle_notified, st.budget_warned, st.process_seen = False, False, False, False
             if st.rule.idle_since is not None:  # idle time before this start does not count
                 st.rule.idle_since = max(st.rule.idle_since, entry.started_at.timestamp())
-        minutes = _num(cfg.idle_minutes)
+        minutes = num_text(cfg.idle_minutes)
         if st.rule.is_idle(t):
-            params = {"target": target_id, "pct": _num(cfg.idle_below_pct), "minutes": minutes}
+            params = {"target": target_id, "pct": num_text(cfg.idle_below_pct), "minutes": minutes}
             if not st.idle_notified:
                 st.idle_notified = True
                 msg = MSG_IDLE if cloud else MSG_IDLE_NOTIFY_ONLY
@@ -346,7 +344,7 @@ class Watcher(StopEpisodes, OnInstance):
                 out += self._budget(t, target_id, cfg, st, entry)
                 if st.episode is None and not st.stopped and runtime_exceeded(entry.uptime_s, cfg.max_hours):
                     out += self._guard_stop(t, target_id, cfg, st, "max-runtime", MSG_MAX_RUNTIME,
-                                            {"target": target_id, "hours": _num(cfg.max_hours or 0)})
+                                            {"target": target_id, "hours": num_text(cfg.max_hours or 0)})
         if cfg.stop_on_process_exit and st.last_sample is not None and st.episode is None and not st.stopped:
             present = process_present(st.last_sample, cfg.stop_on_process_exit)
             if present:
@@ -364,7 +362,7 @@ class Watcher(StopEpisodes, OnInstance):
         """(price per hour, source) the budget guard uses; see :func:`budget_price`."""
         return budget_price(self.paths, self.store, entry)
 
-    def _budget(self, t: float, target_id: str, cfg: GuardConfig, st: _TargetState,
+    def _budget(self, t: float, target_id: str, cfg: GuardConfig, st: TargetState,
                 entry: Any) -> list[GuardEvent]:
         if cfg.budget is None:
             return []
@@ -378,22 +376,22 @@ class Watcher(StopEpisodes, OnInstance):
                 if not st.budget_unknown:
                     st.budget_unknown = True
                     out.append(self._event(t, target_id, "budget-unknown", MSG_BUDGET_UNKNOWN,
-                                           {"target": target_id, "budget": _money(cfg.budget), "cur": cfg.currency,
+                                           {"target": target_id, "budget": money_plain(cfg.budget), "cur": cfg.currency,
                                             "account": entry.account}))
                 return out
             so_far = price * float(entry.uptime_s) / 3600.0
             if st.budget_unknown:
                 st.budget_unknown = False
                 out.append(self._event(t, target_id, "budget-priced", MSG_BUDGET_PRICED,
-                                       {"target": target_id, "price": _money(price), "cur": cost.currency,
+                                       {"target": target_id, "price": money_plain(price), "cur": cost.currency,
                                         "source": source}))
         elif st.budget_unknown:
             st.budget_unknown = False
             out.append(self._event(t, target_id, "budget-priced", MSG_BUDGET_PRICED,
-                                   {"target": target_id, "price": _money(entry.price_per_hour), "cur": cost.currency,
-                                    "source": "launch price"}))
+                                   {"target": target_id, "price": money_plain(entry.price_per_hour),
+                                    "cur": cost.currency, "source": "launch price"}))
         level = budget_level(so_far, cost.budget)
-        bparams = {"target": target_id, "spent": _money(so_far), "budget": _money(cost.budget),
+        bparams = {"target": target_id, "spent": money_plain(so_far), "budget": money_plain(cost.budget),
                    "cur": cost.currency, "pct": round(100 * (so_far or 0) / cost.budget) if cost.budget else 0}
         if level == "warn" and not st.budget_warned:
             st.budget_warned = True
@@ -402,13 +400,13 @@ class Watcher(StopEpisodes, OnInstance):
             out += self._guard_stop(t, target_id, cfg, st, "budget-stop", MSG_BUDGET_STOP, bparams)
         return out
 
-    def _guard_stop(self, t: float, target_id: str, cfg: GuardConfig, st: _TargetState, kind: str,
+    def _guard_stop(self, t: float, target_id: str, cfg: GuardConfig, st: TargetState, kind: str,
                     template: str, params: dict[str, Any]) -> list[GuardEvent]:
         """Start a stop episode: the guard's event and the pull once, then the first round of stop calls."""
         if st.stopping or st.stopped or st.episode is not None:
             return []
         out = [self._event(t, target_id, kind, template, params)]
-        ep = _Episode(kind, t)
+        ep = Episode(kind, t)
         if cfg.sync_before_stop:
             try:
                 if self.run_sync(target_id, "before-stop") == 0:
