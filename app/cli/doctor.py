@@ -199,7 +199,7 @@ def check_log(paths: Paths) -> Check:
 
 
 def check_clock(paths: Paths) -> Check:
-    """This computer's clock against the clouds' (issue 21): the offset the last cloud answers measured
+    """This computer's clock against the clouds': the offset the last cloud answers measured
     (their HTTP Date headers, kept in the database by any LabGPU process), read-only. More than a minute
     off: a warning with the offset and what to do (the clouds refuse requests signed 5 minutes off)."""
     from app.core.ledgerdb import SKEW_WARN_S, read_stored_skew, skew_text

@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 
 AZURE_PRICES_URL = "https://prices.azure.com/api/retail/prices"
 AZURE_API_VERSION = "2023-01-01-preview"
-# Bounds (issue 21, item 7): the answer is data from the network, so it is bounded.
+# Bounds: the answer is data from the network, so it is bounded.
 # The API pages its answer with NextPageLink ($skip=100 steps: https://learn.microsoft.com/en-us/rest/api/
 # cost-management/retail-prices/azure-retail-prices#api-response-pagination, and the Q&A thread
 # https://learn.microsoft.com/en-us/answers/questions/1188465/azure-retail-prices-api-broken-paging); a VM

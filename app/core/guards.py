@@ -1,7 +1,7 @@
 """Guards: the rules that watch an instance (idle, budget, maximum runtime, a process) and the
 events they raise. Pure and fake-clock friendly; app.watch applies them.
 
-Idle rule (issue 10, seeds' "GPU < 30 % for 10 min"): idle only when *every* sample of *every*
+Idle rule ("GPU < 30 % for 10 min"): idle only when *every* sample of *every*
 GPU in the whole window is below the threshold. A missing sample — ``None`` utilization (MIG
 reports N/A), a host-level error, a sample without GPUs, a gap longer than ``max_gap_s`` (dropped
 connection) — counts as busy: a guard never stops on data it does not have. Not idle until the

@@ -6,7 +6,7 @@ instance the cloud no longer lists is marked terminated ("gone"), never silently
 stretch of time an instance spent running is a billing segment; cost so far is the sum of
 ``app.core.costs.running_cost`` over the segments (AWS: 60 s minimum per start).
 
-Time (issue 21): every time is kept in the cloud's frame (``app.core.ledgerdb.CLOCK``: the clouds'
+Time: every time is kept in the cloud's frame (``app.core.ledgerdb.CLOCK``: the clouds'
 ``Date`` headers run forward on a monotonic clock). A run starts at the cloud's own start time where
 the cloud says it (AWS ``LaunchTime``, Alibaba ``StartTime``, Tencent ``CreatedTime`` of a never
 restarted instance), else at the cloud's time of the answer that first showed it running; it ends at

@@ -2,7 +2,7 @@
 helpers its parts share: :mod:`app.core.instances`, :mod:`app.core.pendinglaunches`,
 :mod:`app.core.monthreport`.
 
-Cloud time (issue 21): running time and cost are measured on the cloud's clock, never on the laptop's
+Cloud time: running time and cost are measured on the cloud's clock, never on the laptop's
 wall clock, which may be minutes off. ``CLOCK`` (a :class:`CloudClock`) learns each cloud's time from the
 HTTP ``Date`` header of its answers (RFC 9110 §6.6.1: the origin server's clock when it made the answer;
 the plugins call ``CLOCK.note_date``) and runs it forward on a monotonic clock between answers, so a wall

@@ -1,4 +1,4 @@
-"""Monthly report (issue 10): what each instance cost within a calendar month (UTC)."""
+"""Monthly report: what each instance cost within a calendar month (UTC)."""
 
 from __future__ import annotations
 

@@ -114,7 +114,7 @@ class Settings:
     last_page: str = "offers"
     offers_filters: dict[str, Any] = field(default_factory=dict)
     azure_prices_endpoint: str = ""  # Azure Retail Prices API address ("" = prices.azure.com); mirrors, tests
-    # --- monitor and guards (issue 10) ---
+    # --- monitor and guards ---
     guard_idle_below_pct: float = limited(30.0, 1, 100, unit="%")  # default idle threshold for new guards
     guard_idle_minutes: float = limited(10.0, 1, 1440, unit="min")  # default idle window
     guard_on_idle: str = "notify"  # "notify" | "stop"

@@ -6,7 +6,7 @@ becomes part of a path or an option): ``~/.labgpu/watchdog.sh`` (the script), ``
 (its settings and the id of the one process that may act on them), ``watchdog.status`` (what it
 last said: watching / shutdown / error, read by the next connection), ``watchdog.log``, ``watchdog.pid``.
 
-What it promises (issue 21):
+What it promises:
 - it acts only while ``watchdog.conf`` names its own id, checked before every poll and again
   right before a shutdown: ``labgpu guard rm`` deletes the file, a changed guard writes a new id,
   so a removed or replaced watchdog never fires even where killing the old process failed;

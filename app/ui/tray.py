@@ -193,7 +193,7 @@ class CostTray(QObject):
             lines = [self.tr("LabGPU: nothing is billing")]
         if self.load_error:
             lines.append(self.tr("Costs could not be read: {error}").format(error=self.load_error))
-        from app.core.ledgerdb import clock_warning  # issue 21: a clock more than a minute off, and what to do
+        from app.core.ledgerdb import clock_warning  # a clock more than a minute off, and what to do
 
         lines += [w for w in (clock_warning(),) if w]
         self.icon.setToolTip(cap("\n".join(lines)))  # first line fixed, so Qt shows it as plain text

@@ -1,4 +1,4 @@
-"""The ledger follows the cloud while something watches (issue 21, item 4).
+"""The ledger follows the cloud while something watches.
 
 An instance started or stopped outside LabGPU (the cloud console, another computer) is seen at the next
 reconcile, and its guards act on what the ledger then says. The watcher's loop calls :func:`poll` once

@@ -512,7 +512,7 @@ class Watcher(StopEpisodes, OnInstance):
                     except Exception:  # noqa: BLE001
                         log.exception("could not start watching new targets")
                 self.tick(wait_s=period_s)  # a busy target is not waited for (see the module doc)
-                from .reconcile import poll as reconcile_poll  # issue 21: the ledger follows the cloud
+                from .reconcile import poll as reconcile_poll  # the ledger follows the cloud
 
                 reconcile_poll(self)  # due reconciles start in the background; never blocks the guards
                 try:

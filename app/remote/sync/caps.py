@@ -1,6 +1,6 @@
 """What a server offers a sync, found once per connection, and framing for its exec output.
 
-Real servers differ (issue 9): a login shell may print a banner on stdout or stderr (``.bashrc``
+Real servers differ: a login shell may print a banner on stdout or stderr (``.bashrc``
 echoing a welcome or a conda message), an account may allow SFTP and nothing else
 (``ForceCommand internal-sftp``, chrooted or not), the login shell may be dash, ``find``/``tar``
 may be BusyBox's (no ``-printf``, other options) or missing, and a Windows OpenSSH server has no

@@ -1,5 +1,5 @@
 """The panel under the offers table: every field of the selected offer, its sources, and the
-cost estimator for it (engineer H2's EstimatorWidget, imported lazily so start-up stays fast)."""
+cost estimator for it (app.ui.shared.estimator, imported lazily so start-up stays fast)."""
 
 from __future__ import annotations
 
