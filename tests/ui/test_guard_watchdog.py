@@ -98,6 +98,15 @@ def test_the_watchdog_box_installs_it_on_the_host(qtbot, ctx):
             assert watchdog.WatchdogBook.default().get(iid)["state"] == "running"  # type: ignore[index]
             qtbot.waitUntil(lambda: not dialog.isVisible(), timeout=5000)
             qtbot.waitUntil(lambda: "watchdog" in _guards_cell(page, iid), timeout=10000)
+            # guards switched off in the dialog: the watchdog goes with them
+            again = page.edit_guards()
+            again.editor.setChecked(False)
+            with qtbot.waitSignal(again.saved, timeout=60000) as sig:
+                again.save()
+            assert sig.args[1] is None and GuardStore(ctx.store).get(iid) is None
+            st = watchdog.status(conn)
+            assert not st.running and not st.configured
+            assert watchdog.WatchdogBook.default().get(iid) is None
         finally:
             watchdog.remove(conn)
             conn.close()
