@@ -1,9 +1,11 @@
 """Guards in the UI: the editor (launch dialog section and "Edit guards…" dialog) and the badge text.
 
 A guard belongs to a LabGPU instance (by id: it may stop it through its cloud) or to a Hosts-page
-server (by name: no cloud API, so it notifies only — said plainly next to the choice). Defaults
-come from Settings (``guard_idle_below_pct``, ``guard_idle_minutes``, ``guard_on_idle``). Saving
-goes through ``GuardStore.set`` in a task; a value it refuses shows its sentence and next step.
+server (by name: no cloud API, so it notifies only — said plainly next to the choice). A new
+guard's values come from app.usecases.guards.default_guard (the Settings' idle rule, as in `labgpu
+guard set`). Saving goes through the guards use case in a task (set_guard / remove_guard: the
+watchdog installed, confirmed or removed on the host); a value it refuses shows its sentence and
+next step, and so does a watchdog the host refused.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui import theme
+from app.ui.shared.limits import apply_limits, setting_limits
 from app.ui.shared.plain import PlainLabel
 from app.usecases.changes import NO_CHANGES, Changes
 
@@ -99,14 +102,10 @@ class GuardEditor(QGroupBox):
         idle_row = QHBoxLayout()
         self.idle_pct = QDoubleSpinBox(self)
         self.idle_pct.setObjectName("idlePct")
-        self.idle_pct.setRange(1, 100)
-        self.idle_pct.setDecimals(0)
-        self.idle_pct.setSuffix(" %")
+        apply_limits(self.idle_pct, setting_limits("guard_idle_below_pct"))
         self.idle_minutes = QDoubleSpinBox(self)
         self.idle_minutes.setObjectName("idleMinutes")
-        self.idle_minutes.setRange(1, 1440)
-        self.idle_minutes.setDecimals(0)
-        self.idle_minutes.setSuffix(self.tr(" min"))
+        apply_limits(self.idle_minutes, setting_limits("guard_idle_minutes"), suffix=self.tr(" min"))
         self.on_idle = QComboBox(self)
         self.on_idle.setObjectName("onIdle")
         self.on_idle.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
