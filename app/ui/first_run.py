@@ -57,7 +57,7 @@ def should_show(ctx: AppContext) -> bool:
     return not ctx.settings.first_run_done
 
 
-def show_welcome(ctx: AppContext, window: Any, step: int = 0) -> FirstRunDialog:
+def show_welcome(ctx: AppContext, window: QWidget, step: int = 0) -> FirstRunDialog:
     """Open the welcome over ``window`` at ``step`` (0-based); the one already open is raised instead."""
     existing = window.findChild(QDialog, OBJECT_NAME)
     if isinstance(existing, FirstRunDialog) and not existing.closed:
@@ -71,7 +71,7 @@ def show_welcome(ctx: AppContext, window: Any, step: int = 0) -> FirstRunDialog:
     return dialog
 
 
-def maybe_show(ctx: AppContext, window: Any) -> FirstRunDialog | None:
+def maybe_show(ctx: AppContext, window: QWidget) -> FirstRunDialog | None:
     """The welcome, when the settings say it has not been seen."""
     return show_welcome(ctx, window) if should_show(ctx) else None
 
@@ -108,7 +108,7 @@ def _wrapped(text: str = "") -> QLabel:
 
 
 class FirstRunDialog(QDialog):
-    def __init__(self, ctx: AppContext, window: Any, step: int = 0) -> None:
+    def __init__(self, ctx: AppContext, window: QWidget, step: int = 0) -> None:
         super().__init__(window)
         self.setObjectName(OBJECT_NAME)
         self.setModal(True)
@@ -255,7 +255,7 @@ class FirstRunDialog(QDialog):
         layout.addStretch(1)
         return page
 
-    def _fit(self, window: Any) -> None:
+    def _fit(self, window: QWidget) -> None:
         width = 680
         self.resize(width, 400)
         height = max(420, self.sizeHint().height() + 12)  # the tallest step (the tour), not more

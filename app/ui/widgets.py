@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLayout, QLayoutItem, QPushButton, QTableView, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLayout,
+    QLayoutItem,
+    QPushButton,
+    QSplitter,
+    QTableView,
+    QWidget,
+)
+
+if TYPE_CHECKING:
+    from PySide6.QtGui import QColor, QGuiApplication
+
+    from app.core.settings import Settings
 
 
 class RowsTableModel(QAbstractTableModel):
@@ -38,7 +52,8 @@ class RowsTableModel(QAbstractTableModel):
         return None
 
 
-def toolbar_button(owner: QWidget, text: str, slot: Any, bar: Any, tip: str = "") -> QPushButton:
+def toolbar_button(owner: QWidget, text: str, slot: Callable[[], object], bar: QLayout,
+                   tip: str = "") -> QPushButton:
     """A push button of ``owner`` in the toolbar layout ``bar``, calling ``slot``, with a tooltip."""
     b = QPushButton(text, owner)
     b.clicked.connect(slot)
@@ -63,10 +78,10 @@ def configure_record_table(table: QTableView) -> None:
 HINT_TEXT_WEIGHT = 0.62  # share of the text colour in helper text (the rest is the window colour)
 
 
-def contrast_ratio(a: Any, b: Any) -> float:
+def contrast_ratio(a: QColor, b: QColor) -> float:
     """WCAG contrast ratio of two QColors (1.0 … 21.0); body text needs at least 4.5."""
 
-    def lum(c: Any) -> float:
+    def lum(c: QColor) -> float:
         def ch(v: float) -> float:
             return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
 
@@ -76,7 +91,7 @@ def contrast_ratio(a: Any, b: Any) -> float:
     return (hi + 0.05) / (lo + 0.05)
 
 
-def apply_hint_color(app: Any) -> None:
+def apply_hint_color(app: QGuiApplication) -> None:
     """Helper text is styled `color: palette(mid)` across the pages; Fusion's Mid (#b8b8b8 on
     #efefef, 1.9:1) is unreadable as text. Make Mid a blend of the window's text and background
     colours, readable in light and dark schemes alike (≥ 4.5:1), and again when the scheme changes."""
@@ -160,7 +175,7 @@ class FlowLayout(QLayout):
         return y + row_height - rect.y() + m.bottom()
 
 
-def remember_splitter(splitter: Any, settings: Any, name: str) -> None:
+def remember_splitter(splitter: QSplitter, settings: Settings, name: str) -> None:
     """Give `splitter` the sizes it had last time (settings.splitter_states[name]) and keep them when it is
     dragged; the settings are written to disk with the window's (on close)."""
     from PySide6.QtCore import QByteArray

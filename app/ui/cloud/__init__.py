@@ -8,7 +8,7 @@ it only through ``ctx.runner``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication
 
@@ -16,6 +16,9 @@ from app.core import providers
 from app.core.currency import money_text
 from app.core.settings import read_section, write_section
 from app.ui.shared.services import cloud_service as cloud_service  # the cloud pages import it from here
+
+if TYPE_CHECKING:
+    from app.ui.context import AppContext
 
 SETTINGS_KEY = "cloudui"  # ctx.settings.extra["cloudui"]: last choices that survive a restart
 
@@ -32,11 +35,11 @@ class CloudUiSettings:
     tests: dict[str, tuple[bool, str]] = field(default_factory=dict)  # account → (ok, sentence) of its last test
 
 
-def cloud_settings(ctx: Any) -> CloudUiSettings:
+def cloud_settings(ctx: AppContext) -> CloudUiSettings:
     return read_section(ctx.settings, (SETTINGS_KEY,), CloudUiSettings)
 
 
-def remember(ctx: Any, **values: Any) -> None:
+def remember(ctx: AppContext, **values: Any) -> None:
     """Set some fields of the cloud settings and save the file."""
     write_section(ctx.settings, (SETTINGS_KEY,), replace(cloud_settings(ctx), **values))
     try:

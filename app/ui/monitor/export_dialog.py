@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QDateTime, Qt, QTimeZone, Signal, Slot
 from PySide6.QtWidgets import (
@@ -22,11 +22,16 @@ from PySide6.QtWidgets import (
 
 from app.ui.shared.plain import PlainLabel
 
+if TYPE_CHECKING:
+    from app.ui.context import AppContext
+    from app.ui.tasks import Task
+    from app.watch.hub import MonitorHub
+
 
 class ExportDialog(QDialog):
     exported = Signal(str, int)  # path, rows
 
-    def __init__(self, ctx: Any, hub: Any, hosts: list[str], t0: float, t1: float,
+    def __init__(self, ctx: AppContext, hub: MonitorHub, hosts: list[str], t0: float, t1: float,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
@@ -87,7 +92,7 @@ class ExportDialog(QDialog):
                 self.to_edit.dateTime().toSecsSinceEpoch() * 1.0)
 
     @Slot()
-    def export(self) -> Any:
+    def export(self) -> Task | None:
         from app.core.gpuhistory import export_csv
 
         host = self.host_combo.currentData()
@@ -105,9 +110,9 @@ class ExportDialog(QDialog):
         self.export_button.setEnabled(False)
         self.result_label.setText(self.tr("Exporting…"))
 
-        def done(rows: object) -> None:
+        def done(rows: int) -> None:
             self.export_button.setEnabled(True)
-            self.rows_written = int(rows)  # type: ignore[call-overload]
+            self.rows_written = rows
             if self.rows_written == 0:
                 self.result_label.setText(self.tr("Nothing recorded for {host} in that range; {path} has only "
                                                   "the header.").format(host=host, path=path))
@@ -116,14 +121,14 @@ class ExportDialog(QDialog):
                     rows=self.rows_written, path=path))
             self.exported.emit(path, self.rows_written)
 
-        def failed(exc: object) -> None:
+        def failed(exc: BaseException) -> None:
             from app.ui.errors import describe
 
             self.export_button.setEnabled(True)
             if isinstance(exc, OSError):
                 message, hint = (exc.strerror or str(exc)), self.tr("Choose another folder or file name.")
             else:
-                message, hint = describe(exc)  # type: ignore[arg-type]
+                message, hint = describe(exc)
             self.result_label.setText(self.tr("Export failed: {message} {hint}").format(message=message, hint=hint))
 
         return self.ctx.runner.run(self, export_csv, path, self.hub.history, getattr(self.hub, "archive", None),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QColor
@@ -22,6 +22,9 @@ from PySide6.QtWidgets import (
 from app.ui import theme
 from app.ui.monitor.plots import PLOTTED, SCALE, HostPlots, gpu_color
 from app.ui.shared.plain import PlainLabel, plain_tooltip
+
+if TYPE_CHECKING:
+    from app.core.gpumon import HostSample
 
 
 def na() -> str:
@@ -160,7 +163,7 @@ class HostPanel(QFrame):
             self.gpu_index[uuid] = index if index is not None else len(self.gpu_index)
         return self.gpu_index[uuid]
 
-    def show_sample(self, sample: Any) -> None:
+    def show_sample(self, sample: HostSample) -> None:
         """The latest values in the tables (the plots are fed separately)."""
         self.set_error(sample.error)
         if sample.error:
@@ -211,7 +214,7 @@ class HostPanel(QFrame):
                 if c == 5:
                     item.setForeground(theme.color("error"))
 
-    def _show_processes(self, sample: Any) -> None:
+    def _show_processes(self, sample: HostSample) -> None:
         procs = list(sample.processes)
         index_of = {g.uuid: g.index for g in sample.gpus}
         if sample.error and not procs:
@@ -234,7 +237,7 @@ class HostPanel(QFrame):
             self.proc_table.resizeColumnsToContents()
             self.tabs.setTabText(1, self.tr("Compute processes ({n})").format(n=len(procs)))
 
-    def add_to_feeds(self, sample: Any) -> list[tuple[str, str]]:
+    def add_to_feeds(self, sample: HostSample) -> list[tuple[str, str]]:
         """Put a sample into the plot feeds; returns the keys touched. An error sample is a gap."""
         t = sample.time.timestamp()
         touched = []

@@ -13,13 +13,16 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
 from app.core.paths import Paths
 from app.core.settings import read_section
 from app.remote.vpn import DISCONNECTED, VpnManager, VpnMonitor, VpnStatus, set_keepers_enabled
+
+if TYPE_CHECKING:
+    from app.ui.context import AppContext
 
 log = logging.getLogger(__name__)
 
@@ -31,11 +34,11 @@ class VpnUiSettings:
     disconnect_on_exit: bool = True  # tunnels connected from this window go down when it quits
 
 
-def vpn_settings(ctx: Any) -> VpnUiSettings:
+def vpn_settings(ctx: AppContext) -> VpnUiSettings:
     return read_section(ctx.settings, ("vpn",), VpnUiSettings)
 
 
-def vpn_service(ctx: Any) -> VpnService:
+def vpn_service(ctx: AppContext) -> VpnService:
     """The app's VpnService (created on first use, closed by ctx.shutdown()), its options from settings."""
     service = ctx.services.vpn
     if not isinstance(service, VpnService):
