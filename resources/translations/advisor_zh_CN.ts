@@ -375,20 +375,20 @@
         <translation>未知</translation>
     </message>
     <message>
-        <source>%1 × 100 million parameters</source>
-        <translation>%1 亿参数</translation>
+        <source>{count} × 100 million parameters</source>
+        <translation>{count} 亿参数</translation>
     </message>
     <message>
-        <source>%1 × 10 thousand parameters</source>
-        <translation>%1 万参数</translation>
+        <source>{count} × 10 thousand parameters</source>
+        <translation>{count} 万参数</translation>
     </message>
     <message>
-        <source>%1 billion parameters</source>
-        <translation>%1 十亿参数</translation>
+        <source>{count} billion parameters</source>
+        <translation>{count} 十亿参数</translation>
     </message>
     <message>
-        <source>%1 million parameters</source>
-        <translation>%1 百万参数</translation>
+        <source>{count} million parameters</source>
+        <translation>{count} 百万参数</translation>
     </message>
 </context>
 <context>

@@ -396,20 +396,20 @@
         <translation>正在获取 Azure 的公开价格表…</translation>
     </message>
     <message>
-        <source>Fetching Azure's public prices: %1 (%2 of %3)…</source>
-        <translation>正在获取 Azure 公开价格：%1（第 %2 个，共 %3 个）…</translation>
+        <source>Fetching Azure's public prices: {what} ({number} of {total})…</source>
+        <translation>正在获取 Azure 公开价格：{what}（第 {number} 个，共 {total} 个）…</translation>
     </message>
     <message>
-        <source>%1 Azure prices fetched from the public price list at %2.</source>
-        <translation>已于 %2 从公开价格表获取 %1 个 Azure 价格。</translation>
+        <source>{count} Azure prices fetched from the public price list at {when}.</source>
+        <translation>已于 {when} 从公开价格表获取 {count} 个 Azure 价格。</translation>
     </message>
     <message>
-        <source>No public price for %1: the bundled price is kept.</source>
-        <translation>%1 没有公开价格：保留内置价格。</translation>
+        <source>No public price for {items}: the bundled price is kept.</source>
+        <translation>{items} 没有公开价格：保留内置价格。</translation>
     </message>
     <message>
-        <source>Prices not believable, so not used (the bundled price is kept): %1.</source>
-        <translation>以下价格不可信，未被采用（保留内置价格）：%1。</translation>
+        <source>Prices not believable, so not used (the bundled price is kept): {prices}.</source>
+        <translation>以下价格不可信，未被采用（保留内置价格）：{prices}。</translation>
     </message>
     <message>
         <source>The offer catalog could not be loaded. Reinstall LabGPU or press F5 to try again.</source>

@@ -18,15 +18,15 @@ def params_text(millions: float, chinese: bool) -> str:
     """A model size for people: Chinese counts in 万 (10^4) and 亿 (10^8), English in millions and billions."""
     if chinese:
         if millions >= 100:
-            template = QCoreApplication.translate("AdvisorPage", "%1 × 100 million parameters")
-            return template.replace("%1", f"{round(millions / 100, 3):g}")
-        template = QCoreApplication.translate("AdvisorPage", "%1 × 10 thousand parameters")
-        return template.replace("%1", f"{round(millions * 100, 1):g}")
+            template = QCoreApplication.translate("AdvisorPage", "{count} × 100 million parameters")
+            return template.format(count=f"{round(millions / 100, 3):g}")
+        template = QCoreApplication.translate("AdvisorPage", "{count} × 10 thousand parameters")
+        return template.format(count=f"{round(millions * 100, 1):g}")
     if millions >= 1000:
-        template = QCoreApplication.translate("AdvisorPage", "%1 billion parameters")
-        return template.replace("%1", f"{round(millions / 1000, 3):g}")
-    template = QCoreApplication.translate("AdvisorPage", "%1 million parameters")
-    return template.replace("%1", f"{round(millions, 1):g}")
+        template = QCoreApplication.translate("AdvisorPage", "{count} billion parameters")
+        return template.format(count=f"{round(millions / 1000, 3):g}")
+    template = QCoreApplication.translate("AdvisorPage", "{count} million parameters")
+    return template.format(count=f"{round(millions, 1):g}")
 
 
 def parse_params(text: str) -> float | None:

@@ -103,8 +103,9 @@ class PriceRefresh:
         page.public_progress.setValue(int(done))
         if what:
             page.status_label.setText(
-                QCoreApplication.translate("OffersPage", "Fetching Azure's public prices: %1 (%2 of %3)…")
-                .replace("%1", str(what)).replace("%2", str(int(done) + 1)).replace("%3", str(total)))
+                QCoreApplication.translate(
+                    "OffersPage", "Fetching Azure's public prices: {what} ({number} of {total})…").format(
+                    what=str(what), number=str(int(done) + 1), total=str(total)))
 
     def _public_done(self, result: PublicRefresh) -> None:
         page = self.page
@@ -113,17 +114,17 @@ class PriceRefresh:
         offers, missing, fetched = result.offers, result.missing, result.fetched_at
         when = fetched.strftime("%Y-%m-%d %H:%M UTC") if fetched else ""
         text = QCoreApplication.translate(
-            "OffersPage", "%1 Azure prices fetched from the public price list at %2.").replace(
-            "%1", str(len(offers))).replace("%2", when)
+            "OffersPage", "{count} Azure prices fetched from the public price list at {when}.").format(
+                count=str(len(offers)), when=when)
         if missing:
             text += " " + QCoreApplication.translate(
-                "OffersPage", "No public price for %1: the bundled price is kept.").replace(
-                "%1", ", ".join(key[2] for key, _reason in missing))
+                "OffersPage", "No public price for {items}: the bundled price is kept.").format(
+                    items=", ".join(key[2] for key, _reason in missing))
         refused = result.refused
-        if refused:  # ≤ 0, not finite, or far from the bundled price: not believed (issue 21)
+        if refused:  # ≤ 0, not finite, or far from the bundled price: not believed
             text += " " + QCoreApplication.translate(
-                "OffersPage", "Prices not believable, so not used (the bundled price is kept): %1.").replace(
-                "%1", "; ".join(f"{key[2]}: {why}" for key, why in refused[:10]))
+                "OffersPage", "Prices not believable, so not used (the bundled price is kept): {prices}.").format(
+                    prices="; ".join(f"{key[2]}: {why}" for key, why in refused[:10]))
         page.last_live_message = text
         page.start_loading()
 
