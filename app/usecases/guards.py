@@ -46,8 +46,9 @@ HINT_FAILED = QT_TRANSLATE_NOOP("LabGPU", "Until it is, only LabGPU's own guards
                                           "cause and save the guard again with the watchdog on.")
 MSG_NOT_REMOVED = QT_TRANSLATE_NOOP("LabGPU", "The guard is saved, but the watchdog on {host} could not be "
                                               "removed: {why}")
-HINT_NOT_REMOVED = QT_TRANSLATE_NOOP("LabGPU", "It may still shut the machine down after its idle window; LabGPU "
-                                               "removes it as soon as it reaches the host again.")
+HINT_NOT_REMOVED = QT_TRANSLATE_NOOP("LabGPU", "It may still shut the machine down after its idle window. Save the "
+                                               "guard again once the host is reachable (or run `labgpu guard set "
+                                               "{host} --no-watchdog`): that removes it.")
 MSG_WD_NOT_REMOVED = QT_TRANSLATE_NOOP("LabGPU", "The guards of {id} are removed, but its watchdog could not be "
                                                  "removed: {why}")
 HINT_WD_NOT_REMOVED = QT_TRANSLATE_NOOP("LabGPU", "It may still shut the machine down after its idle window. Run "
