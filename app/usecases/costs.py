@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from typing import Protocol
 
 from app.core import vocab
@@ -33,6 +33,7 @@ from app.core.currency import ExchangeRate, money_text
 from app.core.guards import GuardConfig
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
 from app.core.instances import Ledger, LedgerEntry
+from app.core.ledgerdb import utc
 
 MSG_UNKNOWN_ONE = QT_TRANSLATE_NOOP("LabGPU", "1 instance with unknown price ({ids})")
 MSG_UNKNOWN_MANY = QT_TRANSLATE_NOOP("LabGPU", "{n} instances with unknown price ({ids})")
@@ -157,7 +158,7 @@ def running_costs(ledger: Ledger | Sequence[LedgerEntry], guards: Guards | Mappi
     """What the instances cost at `now`: a Ledger is read (terminated ones left out); entries a view
     read ``since_read_s`` seconds ago are advanced to now first. ``current_price`` gives a spot
     price re-read while it runs (it drives the projection; the cost so far keeps the ledger's)."""
-    t = now or datetime.now(timezone.utc)
+    t = utc(now)  # None: the laptop's clock as the ledger reads it (injectable: ledgerdb.CLOCK.wall)
     if isinstance(ledger, Ledger):
         entries = ledger.list(include_terminated=False, now=t)
     else:

@@ -12,13 +12,14 @@ the last read; costs, what is billing and the totals line are :func:`app.usecase
 from __future__ import annotations
 
 import time
-from datetime import datetime, timezone
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QCheckBox, QPushButton, QVBoxLayout, QWidget
 
+from app.core.ledgerdb import utc
 from app.core.vocab import RUNNING_STATES, TERMINAL_STATES, InstanceState
 from app.ui import theme
 from app.ui.cloud import cloud_service, duration, error_sentence, money
@@ -48,7 +49,8 @@ class InstancesPage(InstanceActions, QWidget):
         super().__init__(parent)
         self.ctx = ctx
         self.entries: list[Any] = []
-        self.fetched_at = time.monotonic()
+        self.mono: Callable[[], float] = time.monotonic  # when the ledger was read; tests may freeze it
+        self.fetched_at = self.mono()
         self.last_reconcile: str = ""
         self.reconcile_errors: dict[str, Any] = {}
         self.reconciling = False
@@ -257,7 +259,7 @@ class InstancesPage(InstanceActions, QWidget):
     @Slot(object)
     def _on_entries(self, entries: object) -> None:
         self.entries = list(entries)  # type: ignore[call-overload]
-        self.fetched_at = time.monotonic()
+        self.fetched_at = self.mono()
         self._fill()
 
     def visible_entries(self) -> list[Any]:
@@ -281,7 +283,7 @@ class InstancesPage(InstanceActions, QWidget):
         return badge(cfg, True, price_known=e.price_per_hour is not None) if cfg is not None else "—"
 
     def since_read_s(self) -> float:
-        return time.monotonic() - self.fetched_at
+        return self.mono() - self.fetched_at
 
     def live_cost(self, e: Any) -> tuple[float | None, float]:
         """(cost so far, uptime in s) now, from the entry as of the last read (app.usecases.costs.advanced:
@@ -294,14 +296,14 @@ class InstancesPage(InstanceActions, QWidget):
         from app.core.currency import effective_rate
 
         return entry_cost(advanced(e, self.since_read_s()), self.guards.get(e.id),
-                          effective_rate(self.ctx.settings), datetime.now(timezone.utc))
+                          effective_rate(self.ctx.settings), utc())
 
     def costs_now(self) -> RunningCosts:
         """Every entry's cost at this tick, what is billing and the totals (app.usecases.costs)."""
         from app.core.currency import effective_rate
 
         return running_costs(self.entries, self.guards, effective_rate(self.ctx.settings),
-                             datetime.now(timezone.utc), since_read_s=self.since_read_s())
+                             since_read_s=self.since_read_s())
 
     def projected_text(self, c: Any, e: Any) -> str:
         if e.state not in RUNNING_STATES:

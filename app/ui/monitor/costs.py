@@ -8,7 +8,7 @@ them into the tray's rows. :func:`running_costs` reads the ledger (SQLite): call
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any
 
 from app.core.costs import InstanceCost
@@ -79,5 +79,4 @@ def running_costs(ctx: Any, now: datetime | None = None) -> RunningCosts:
     from app.usecases.costs import running_costs as compute
 
     svc = cloud_service(ctx)
-    return compute(svc.ledger, GuardStore(svc.store), effective_rate(ctx.settings),
-                   now or datetime.now(timezone.utc))
+    return compute(svc.ledger, GuardStore(svc.store), effective_rate(ctx.settings), now)
