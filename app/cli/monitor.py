@@ -187,24 +187,29 @@ HINT_BAD_MONTH = QT_TRANSLATE_NOOP("LabGPU", "Write it as YYYY-MM, e.g. 2026-12.
 
 
 def month_report_doc(month: str, now: datetime | None = None) -> dict[str, Any]:
-    from app.core.costs import instance_cost, totals
+    """The month's cost per instance and account, and ``running``: what bills now, as the tray and the
+    instances page count it (app.usecases.costs: the billing instances, the known costs summed, the
+    ones whose price is unknown named in ``running.unknown``)."""
     from app.core.currency import convert, effective_rate
+    from app.core.guards import GuardStore
     from app.core.instances import Ledger
+    from app.core.ledgerdb import utc
     from app.core.monthreport import month_report
     from app.core.paths import default_paths
     from app.core.settings import SettingsStore
     from app.core.store import Store
+    from app.usecases.costs import running_costs
 
     try:
         lines = month_report(Store(paths=default_paths()), month, now)
     except ValueError:
         raise InputError(MSG_BAD_MONTH, HINT_BAD_MONTH, code="BadMonth", month=month) from None
-    rate = effective_rate(SettingsStore().load())
-    t = now or datetime.now(timezone.utc)
+    settings = SettingsStore().load()
+    rate, currency = effective_rate(settings), str(settings.display_currency or "CNY")
+    t = utc(now)  # the ledger's clock (ledgerdb.CLOCK.wall) when no moment is given
     store = Store(paths=default_paths())
     store.migrate()
-    running = [instance_cost(e, t, rate) for e in Ledger(store).list(include_terminated=False, now=t)
-               if e.state == "running"]
+    running = running_costs(Ledger(store), GuardStore(store), rate, t)
     instances: list[dict[str, Any]] = []
     accounts: dict[str, dict[str, Any]] = {}
     tot_cny = tot_usd = 0.0
@@ -224,15 +229,16 @@ def month_report_doc(month: str, now: datetime | None = None) -> dict[str, Any]:
         a["cost_usd"] += usd
         tot_cny += cny
         tot_usd += usd
-    run_tot = totals(running, rate)
+    run_tot = running.totals
     return {
         "month": month,
         "instances": instances,
         "accounts": [{**a, "cost_cny": _r(a["cost_cny"]), "cost_usd": _r(a["cost_usd"])} for a in accounts.values()],
         "total": {"cost_cny": _r(tot_cny), "cost_usd": _r(tot_usd), "unknown": unknown},
-        "running": {"instances": [c.to_json() for c in running],
+        "running": {"instances": [c.to_json() for c in running.billing],
                     "per_hour_cny": _r(run_tot.per_hour_cny), "per_hour_usd": _r(run_tot.per_hour_usd),
-                    "so_far_cny": _r(run_tot.so_far_cny), "so_far_usd": _r(run_tot.so_far_usd)},
+                    "so_far_cny": _r(run_tot.so_far_cny), "so_far_usd": _r(run_tot.so_far_usd),
+                    "unknown": list(running.unknown), "text": running.billing_text(currency)},
         "rate": rate.describe(),
     }
 
@@ -282,8 +288,7 @@ def cmd_cost(args: argparse.Namespace) -> int:
     if t["unknown"]:
         print(f"Not in the total (price unknown): {', '.join(t['unknown'])}")
     r = doc["running"]
-    if r["instances"]:
-        print(f"Running now: {r['per_hour_cny']:.2f} CNY/h ({r['per_hour_usd']:.2f} USD/h)")
+    print(r["text"])  # the tray's and the instances page's line: the unknown prices named
     return 0
 
 
@@ -308,17 +313,16 @@ def _stores() -> tuple[Any, Any, Any]:
 
 
 def cmd_guard_set(args: argparse.Namespace) -> int:
-    from app.core.guards import GuardConfig
+    from app.core.errors import LabGpuError
+    from app.core.paths import default_paths
     from app.core.settings import SettingsStore
+    from app.usecases.guards import WatchdogResult, default_guard_for, set_guard
 
     guards, ledger, hosts = _stores()
     entry = ledger.get(args.id)
     if entry is None and hosts.find(args.id) is None:
         raise InputError(MSG_NO_TARGET, HINT_NO_TARGET, code="NoSuchTarget", id=args.id)
-    s = SettingsStore().load()
-    cfg = guards.get(args.id) or GuardConfig(idle_below_pct=s.guard_idle_below_pct,
-                                             idle_minutes=s.guard_idle_minutes, on_idle=s.guard_on_idle,
-                                             currency=entry.currency if entry else s.display_currency)
+    cfg = guards.get(args.id) or default_guard_for(SettingsStore().load(), guards.store, args.id)
     if args.idle_below is not None:
         cfg.idle_below_pct = args.idle_below
     if args.idle_minutes is not None:
@@ -335,60 +339,27 @@ def cmd_guard_set(args: argparse.Namespace) -> int:
         cfg.stop_on_process_exit = args.stop_on_exit or None
     if args.no_sync_before_stop:
         cfg.sync_before_stop = False
-    had_watchdog = bool(cfg.watchdog)
     if args.watchdog:
         cfg.watchdog = True
     if args.no_watchdog:
         cfg.watchdog = False
     pulls = [_parse_pull(p) for p in args.pull]
-    guards.set(args.id, cfg)  # validates
-    if pulls:
-        from app.core.syncmodel import DOWN
-        from app.core.syncpairs import SyncPair, SyncStore
-
-        ss = SyncStore(guards.store)
-        have = {(p.remote_path, p.local_path) for p in ss.pairs() if p.host == args.id and p.direction == DOWN}
-        for remote, local in pulls:
-            if (remote, local) not in have:
-                ss.save(SyncPair(host=args.id, local_path=local, remote_path=remote, direction=DOWN))
-            print(f"Before a stop: pull {args.id}:{remote} into {local}")
-    print(f"Guards of {args.id}: {_describe(cfg)}")
-    if cfg.watchdog or had_watchdog:
-        _apply_watchdog(args.id, cfg, guards)
+    out = set_guard(default_paths(), guards.store, args.id, cfg, connect=lambda: _connect(args.id), pulls=pulls)
+    for remote, local in pulls:
+        print(f"Before a stop: pull {args.id}:{remote} into {local}")
+    print(f"Guards of {args.id}: {_describe(out.config)}")
+    if out.watchdog == WatchdogResult.INSTALLED:
+        print(f"Watchdog running on {args.id} (pid {out.pid}): it shuts the machine down after "
+              f"{cfg.idle_minutes:g} min with every GPU under {cfg.idle_below_pct:g} %.")
+    elif out.watchdog == WatchdogResult.REMOVED:
+        print(f"Removed the watchdog on {args.id}: it will not shut the machine down.")
+    elif out.watchdog == WatchdogResult.FAILED:
+        raise LabGpuError(out.message, out.hint, code="WatchdogNotInstalled" if cfg.watchdog else "WatchdogNotRemoved",
+                          **out.params)
     if entry is None:
         print(f"{args.id} is a server without a cloud API: its guards notify only (stop it yourself).")
     print("They act while LabGPU runs: the window, the tray, or `labgpu watch`.")
     return 0
-
-
-def _apply_watchdog(target: str, cfg: Any, guards: Any) -> None:
-    """The watchdog follows the guard just saved: installed anew with its window (a changed guard
-    never leaves the old window running), or removed. An install the host refuses (sudo wants a
-    password) is saved as no watchdog and raised: never reported as installed."""
-    from app.core.errors import LabGpuError
-    from app.remote import watchdog
-
-    book = watchdog.WatchdogBook.default()
-    conn = _connect(target)
-    try:
-        if not cfg.watchdog:
-            if watchdog.remove(conn):
-                print(f"Removed the watchdog on {target}: it will not shut the machine down.")
-            book.forget(target)
-            return
-        p = watchdog.params_for_guard(cfg)
-        try:
-            pid = watchdog.install_params(conn, p)
-        except LabGpuError as exc:
-            cfg.watchdog = False
-            guards.set(target, cfg)
-            book.set(target, "gone", exc.text())
-            raise
-        book.set(target, "running")
-    finally:
-        conn.close()
-    print(f"Watchdog running on {target} (pid {pid}): it shuts the machine down after "
-          f"{cfg.idle_minutes:g} min with every GPU under {cfg.idle_below_pct:g} %.")
 
 
 MSG_BAD_PULL = QT_TRANSLATE_NOOP("LabGPU", "--pull needs REMOTE=LOCAL, got {text!r}.")
@@ -470,43 +441,21 @@ def _watchdog_note(item: dict[str, Any]) -> str:
     return f"; watchdog: {state}" + (f" ({why})" if why else "")
 
 
-MSG_WD_NOT_REMOVED = QT_TRANSLATE_NOOP("LabGPU", "The guards of {id} are removed, but its watchdog could not be "
-                                                 "removed: {why}")
-HINT_WD_NOT_REMOVED = QT_TRANSLATE_NOOP("LabGPU", "It may still shut the machine down after its idle window. Run "
-                                                  "`labgpu guard rm {id}` again once the host is reachable.")
-
-
 def cmd_guard_rm(args: argparse.Namespace) -> int:
     from app.core.errors import LabGpuError
-    from app.remote import watchdog
+    from app.core.paths import default_paths
+    from app.usecases.guards import WatchdogResult, remove_guard
 
-    guards, ledger, _hosts = _stores()
-    cfg = guards.get(args.id)
-    book = watchdog.WatchdogBook.default()
-    pending = book.get(args.id)
-    if not guards.remove(args.id):
-        if pending is None:
-            raise InputError(MSG_NO_GUARD, HINT_NO_GUARD, code="NoGuard", id=args.id)
-    else:
+    guards, _ledger, _hosts = _stores()
+    out = remove_guard(default_paths(), guards.store, args.id, connect=lambda: _connect(args.id))
+    if out.removed:
         print(f"Removed the guards of {args.id}")
-    if not ((cfg is not None and cfg.watchdog) or pending is not None):
-        return 0
-    entry = ledger.get(args.id)
-    if entry is not None and entry.state == "terminated":  # the machine is gone, and its watchdog with it
-        book.forget(args.id)
-        return 0
-    try:
-        conn = _connect(args.id)
-        try:
-            watchdog.remove(conn)
-        finally:
-            conn.close()
-    except LabGpuError as exc:
-        book.set(args.id, "removal-pending", exc.text())
-        raise LabGpuError(MSG_WD_NOT_REMOVED, HINT_WD_NOT_REMOVED, code="WatchdogNotRemoved", id=args.id,
-                          why=exc.text()) from None
-    book.forget(args.id)
-    print(f"Removed the watchdog on {args.id}: it will not shut the machine down.")
+    elif out.watchdog == WatchdogResult.NONE:
+        raise InputError(MSG_NO_GUARD, HINT_NO_GUARD, code="NoGuard", id=args.id)
+    if out.watchdog == WatchdogResult.FAILED:
+        raise LabGpuError(out.message, out.hint, code="WatchdogNotRemoved", **out.params)
+    if out.watchdog == WatchdogResult.REMOVED:
+        print(f"Removed the watchdog on {args.id}: it will not shut the machine down.")
     return 0
 
 
