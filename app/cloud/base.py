@@ -187,26 +187,64 @@ class Provider(Protocol):
     def refresh_prices(self, account: Account, creds: Credentials,
                        instance_types: Sequence[str]) -> list[Offer]: ...
 
-    # Optional, declared in the provider's spec (app.core.providers.Capabilities) and called only
-    # when declared: zones(account, creds) -> list[str], the region's zones for capacity failover;
-    # find_by_client_token(account, creds, token) -> Instance | None, for crash recovery when the
-    # provider cannot tag at launch; host_key_fingerprints(account, creds, instance_id) -> list[str];
-    # spot_price_history(account, creds, instance_type, zone=None, days=7) -> list[SpotPricePoint],
-    # every zone's price changes over the last `days` days (call it through spot_price_history()
-    # below, which raises NotSupportedError for a provider without the capability).
+    # Optional methods are the protocols below: a provider has one when it defines the method, and
+    # callers ask ``isinstance(provider, ZoneLister)`` (runtime_checkable: the method's presence).
+
+
+@runtime_checkable
+class ZoneLister(Protocol):
+    def zones(self, account: Account, creds: Credentials, instance_type: str = "") -> list[str]:
+        """The region's available zones (with a type: those selling it), in the order a launch on
+        "any zone" tries them."""
+        ...
+
+
+@runtime_checkable
+class ClientTokenFinder(Protocol):
+    def find_by_client_token(self, account: Account, creds: Credentials, token: str) -> Instance | None:
+        """The instance a launch with this client token made (any zone attempt of it), or None."""
+        ...
+
+
+@runtime_checkable
+class ConsoleFingerprints(Protocol):
+    def host_key_fingerprints(self, account: Account, creds: Credentials, instance_id: str) -> list[str]:
+        """The SSH host key fingerprints the instance printed on its console at first boot."""
+        ...
+
+
+@runtime_checkable
+class SpotPriceHistory(Protocol):
+    def spot_price_history(self, account: Account, creds: Credentials, instance_type: str,
+                           zone: str | None = None, days: int = 7) -> list[SpotPricePoint]:
+        """Every zone's (or one zone's) spot price changes over the last ``days`` days."""
+        ...
+
+
+@runtime_checkable
+class StopRefusal(Protocol):
+    def stop_refusal(self, account: Account, creds: Credentials, instance_id: str) -> str:
+        """Why the cloud will not stop this instance (a translation template), or ""."""
+        ...
+
+
+@runtime_checkable
+class OsShutdownSettler(Protocol):
+    def stop_charging_after_os_shutdown(self, account: Account, creds: Credentials,
+                                        instance_id: str) -> str | None:
+        """Stop without charging an instance its own OS shut down; the stop's note, or None."""
+        ...
 
 
 def spot_price_history(provider: Provider, account: Account, creds: Credentials, instance_type: str,
                        zone: str | None = None, days: int = 7) -> list[SpotPricePoint]:
     """The provider's spot price changes over the last `days` days (all zones, or one)."""
-    method = getattr(provider, "spot_price_history", None)
-    if not providers.has(account.provider, "spot_price_history") or method is None:
+    if not isinstance(provider, SpotPriceHistory):
         raise NotSupportedError(
             QT_TRANSLATE_NOOP("LabGPU", "{cloud} does not publish a spot price history LabGPU can read."),
             QT_TRANSLATE_NOOP("LabGPU", "Compare the current spot price in the offers table instead."),
             code="NotSupported", provider=account.provider, cloud=providers.display_name(account.provider))
-    points: list[SpotPricePoint] = method(account, creds, instance_type, zone=zone or None, days=days)
-    return points
+    return provider.spot_price_history(account, creds, instance_type, zone=zone or None, days=days)
 
 
 def register_provider(provider_id: str, factory: Callable[[], Provider]) -> None:

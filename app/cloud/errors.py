@@ -24,6 +24,8 @@ class ClockSkewError(CloudError):
 class NetworkError(CloudError):
     """The endpoint could not be reached or did not answer; a launch may or may not have happened."""
 
+    client_token = ""  # from CloudService.launch: the token to retry the launch with (never a second instance)
+
 
 class InvalidRequestError(CloudError):
     pass

@@ -65,11 +65,11 @@ def on_demand_price(paths: Paths, account: Account, instance_type: str) -> tuple
 
 def spot_price(paths: Paths, account: Account, instance_type: str, zone: str) -> float | None:
     prices = [
-        o
+        o.price_spot
         for o in live_prices.zone_prices(paths, account.provider, account.region, instance_type)
         if o.price_spot is not None and price_problem(o.price_spot, None) is None and (not zone or o.zone == zone)
     ]
-    return min(o.price_spot for o in prices) if prices else None  # type: ignore[type-var]
+    return min(prices) if prices else None
 
 def price_for(paths: Paths, account: Account, inst: Any) -> tuple[float, str, str] | None:
     currency = billing_currency(account)

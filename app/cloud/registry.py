@@ -70,8 +70,8 @@ def lazy_factory(package: str, module: str, class_name: str) -> Callable[[], Pro
     so registering a plugin at start-up costs its spec alone."""
 
     def make() -> Provider:
-        cls = getattr(importlib.import_module(module, package), class_name)
-        return cls()  # type: ignore[no-any-return]
+        made: Provider = getattr(importlib.import_module(module, package), class_name)()
+        return made
 
     return make
 

@@ -40,19 +40,6 @@ CATALOG_SPECS: tuple[ProviderSpec, ...] = (
         order=30,
     ),
     ProviderSpec(
-        "alibaba", QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud"), "阿里云", "CNY",
-        BillingRule(
-            "alibaba", 1, 0, "hourly",
-            QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud bills pay-as-you-go per second and issues a bill "
-                                        "every hour."),
-            "https://help.aliyun.com/zh/ecs/"),
-        region_countries=(
-            ("cn-hongkong", "HK"), ("cn-", "CN"), ("ap-southeast-1", "SG"), ("ap-northeast-1", "JP"),
-            ("ap-northeast-2", "KR"), ("us-", "US"), ("eu-central-1", "DE"), ("eu-west-1", "GB")),
-        no_public_prices=QT_TRANSLATE_NOOP("LabGPU", "its price API (DescribePrice) needs a signed account request"),
-        order=50,
-    ),
-    ProviderSpec(
         "huawei", QT_TRANSLATE_NOOP("LabGPU", "Huawei Cloud"), "华为云", "CNY",
         BillingRule(
             "huawei", 1, 0, "hourly",

@@ -4,7 +4,7 @@ A provider plugin (a package ``app/cloud/<name>/``, or a test's toy) declares it
 registers it here with :func:`register_spec`; core, cloud, ui and cli read names, credential
 fields, regions, billing rule, tag names and capabilities from the spec instead of spelling
 provider ids out. The clouds LabGPU only lists in the offers catalog (no launching) have specs in
-:mod:`app.core.catalog_providers`, so names and billing rules have one source.
+:mod:`app.core.catalog_providers`; a launchable cloud's whole spec lives in its plugin's spec.py.
 
 Core never imports ``app.cloud``: the launchable providers' specs arrive when the composition
 root's loader runs (``app.wiring.install_provider_loader``, installed by ``app/__init__.py``), the

@@ -115,7 +115,9 @@ def test_an_ed25519_key_is_refused_as_alibaba_documents(alibaba_server, provider
 def test_an_international_site_account_is_billed_in_usd(alibaba_server, provider, acc):
     alibaba_server.currency = "USD"
     said: list[str] = []
-    inst = provider.launch(acc, CREDS, _req(spot=True, client_token="usd-1"), lambda s, m="": said.append(m))
+    provider.refresh_prices(acc, CREDS, [A10])  # DescribePrice answers in USD: the account's currency
+    inst = provider.launch(acc, CREDS, _req(spot=True, max_price=TYPES[A10].on_demand, client_token="usd-1"),
+                           lambda s, m="": said.append(m))
     assert inst.currency == "USD" and inst.price_per_hour == TYPES[A10].spot
     assert any("USD/h" in m for m in said) and not any("CNY" in m for m in said)
     assert {i.currency for i in provider.list_instances(acc, CREDS)} == {"USD"}

@@ -14,6 +14,7 @@ import pytest
 from app.cloud import base
 from app.cloud.alibaba import DOCUMENTED_ERROR_CODES, SPOT_NOTICE, AlibabaProvider, map_error, parse_endpoint
 from app.cloud.alibaba.importer import import_candidates
+from app.cloud.alibaba.spec import SPEC as ALIBABA_SPEC
 from app.cloud.base import Account, Credentials, LaunchRequest
 from app.cloud.errors import NetworkError
 from app.core import providers
@@ -57,14 +58,15 @@ def _req(**kw) -> LaunchRequest:
 
 
 # -- the spec -------------------------------------------------------------------------------------
-def test_the_plugin_spec_replaces_the_catalog_spec_and_keeps_its_rule_and_names():
-    catalog = next(s for s in CATALOG_SPECS if s.id == "alibaba")
+def test_the_plugin_declares_the_whole_spec_the_catalog_and_launching_read():
+    assert "alibaba" not in {s.id for s in CATALOG_SPECS}  # one source: the plugin's spec.py
     spec = providers.spec("alibaba")
-    assert spec is not catalog
+    assert spec is ALIBABA_SPEC
     assert spec.capabilities.launch and spec.capabilities.spot and spec.capabilities.live_prices
     assert "alibaba" in providers.launchable_ids()
-    assert (spec.name, spec.billing, spec.region_countries, spec.currency) == (
-        catalog.name, catalog.billing, catalog.region_countries, catalog.currency)
+    assert (spec.currency, spec.billing_rule.increment_s, spec.billing_rule.settlement) == ("CNY", 1, "hourly")
+    assert providers.billing_rule("alibaba") is spec.billing
+    assert ("cn-", "CN") in spec.region_countries and spec.no_public_prices
     assert spec.default_region == "cn-hangzhou"
     assert [c.key for c in spec.credentials] == ["key_id", "secret"]
     assert spec.credential("secret").secret
@@ -149,13 +151,14 @@ def test_spot_price_history_reads_every_page(alibaba_server, provider, acc):
 # -- launch and lifecycle -------------------------------------------------------------------------
 def test_launch_builds_the_network_once_and_is_idempotent(alibaba_server, provider, acc):
     steps: list[str] = []
-    inst = provider.launch(acc, CREDS, _req(spot=True, max_price=None), lambda step, msg="": steps.append(step))
+    cap = round(TYPES[A10].on_demand * 0.8, 3)  # the spot maximum CloudService hands in
+    inst = provider.launch(acc, CREDS, _req(spot=True, max_price=cap), lambda step, msg="": steps.append(step))
     # a fresh account: VPC and vSwitch are created, then Pending for two describes each (said as "network")
     assert steps == ["key", "network", "network", "network", "network", "network", "network",
                      "security_group", "image", "request"]
     [run] = alibaba_server.requests_of("RunInstances")
     assert run["SpotStrategy"] == "SpotWithPriceLimit"
-    assert float(run["SpotPriceLimit"]) == round(TYPES[A10].on_demand * 0.8, 3)
+    assert float(run["SpotPriceLimit"]) == cap
     assert run["ImageFamily"] == "acs:ubuntu_22_04_gpu_x64"  # the public family with the NVIDIA driver
     assert (run["ClientToken"], run["InternetMaxBandwidthOut"], run["SystemDisk.Size"]) == ("lg-token-1", "100", "80")
     tags = {run[f"Tag.{n}.Key"]: run[f"Tag.{n}.Value"] for n in range(1, 6) if f"Tag.{n}.Key" in run}
@@ -163,7 +166,8 @@ def test_launch_builds_the_network_once_and_is_idempotent(alibaba_server, provid
     assert (inst.provider, inst.zone, inst.spot, inst.price_per_hour) == ("alibaba", "cn-hangzhou-h", True,
                                                                           TYPES[A10].spot)
     # Same token: the same instance, nothing created. Another launch reuses VPC, vSwitch, group and key.
-    assert provider.launch(acc, CREDS, _req(spot=True)).id == inst.id
+    assert provider.launch(acc, CREDS, _req(spot=True, max_price=cap)).id == inst.id
+    assert len(alibaba_server.instances) == 1
     alinux = "aliyun_3_x64_20G_alibase_20250901.vhd"
     other = provider.launch(acc, CREDS, _req(client_token="lg-token-2", image_id=alinux))
     assert other.id != inst.id and other.image_id == alinux

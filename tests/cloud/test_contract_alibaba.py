@@ -161,8 +161,9 @@ def _full_flow(server, provider: AlibabaProvider) -> None:
     [sg] = server.security_groups
     server.security_groups[sg]["Permissions"].clear()  # a group found without its rule: repaired
     provider.launch(acc, CREDS, LaunchRequest(**dict(req, client_token="contract-2")))
+    first_zone = provider.zones(acc, CREDS, A10)[0]  # what CloudService tries first on "any zone"
     provider.launch(acc, CREDS, LaunchRequest(**dict(req, client_token="contract-3", ssh_cidr="2001:db8::/64",
-                                                     zone="")))  # no zone: DescribeZones
+                                                     zone=first_zone)))
     provider.list_instances(acc, CREDS)
     server.finish_transitions()
     provider.stop(acc, CREDS, spot.id)

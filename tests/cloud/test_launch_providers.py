@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from app.cloud import sshkeys
@@ -88,6 +90,7 @@ def test_tencent_launch_cut_short_is_recovered(both):
         LaunchRequest(
             instance_type="GN7.2XLARGE32",
             region="ap-guangzhou",
+            zone="ap-guangzhou-3",
             ssh_cidr=SSH_FROM,
             client_token=token,
             tags={"labgpu-launch": token},
@@ -110,3 +113,46 @@ def test_one_cloud_down_does_not_hide_the_other(both):
     assert set(result.errors) == {"lab-tc"}
     assert {e.id for e in result.entries} >= {a.id}
     assert all(e.state == "running" for e in result.entries)  # Tencent's kept as last seen, not dropped
+
+
+def test_tencent_retry_with_the_same_token_finds_the_instance_and_requests_nothing(both):
+    """The answer to RunInstances was lost: the retry with the error's client token gets the instance
+    Tencent made, found by CloudService before any second request."""
+    from app.cloud.errors import NetworkError
+    from tests.fixtures.tencent_cvm_server import DROP
+
+    svc, tc = both
+    tc.fail_next("RunInstances", DROP)
+    opts = LaunchOptions(account="lab-tc", instance_type="GN7.2XLARGE32", zone="ap-guangzhou-3", ssh_from=SSH_FROM)
+    with pytest.raises(NetworkError) as info:
+        svc.launch(opts)
+    steps = []
+    again = svc.launch(dataclasses.replace(opts, client_token=info.value.client_token),
+                       progress=lambda s, m="": steps.append((s, m)))
+    assert again.entry.id == next(iter(tc.instances))
+    assert len(tc.instances) == 1
+    assert len(tc.requests_of("RunInstances")) == 1
+    assert any("already went through" in m for _s, m in steps)
+
+
+def test_tencent_spot_maximum_defaults_to_the_share_of_on_demand(both):
+    from tests.fixtures.tencent_cvm_server import TYPES
+
+    svc, tc = both
+    svc.refresh_prices("lab-tc", ["GN7.2XLARGE32"])
+    res = svc.launch(LaunchOptions(account="lab-tc", instance_type="GN7.2XLARGE32", spot=True, ssh_from=SSH_FROM))
+    assert res.entry.spot
+    [run] = tc.requests_of("RunInstances")
+    cap = run["InstanceMarketOptions"]["SpotOptions"]["MaxPrice"]
+    assert cap == f"{TYPES['GN7.2XLARGE32'][4] * 0.8:.4f}"
+    assert any("80 % of on-demand" in n for n in res.notes)
+
+
+@pytest.mark.parametrize("provider_account", ["lab-tc", "lab-aws"])
+def test_ssh_open_to_the_world_is_refused_before_any_cloud_call(both, provider_account):
+    svc, tc = both
+    with pytest.raises(Exception) as err:
+        svc.launch(LaunchOptions(account=provider_account, instance_type="GN7.2XLARGE32", ssh_from="0.0.0.0/0"))
+    assert err.value.code == "CidrTooBroad"
+    assert tc.actions() == []
+    assert svc.pending.open() == []

@@ -77,3 +77,55 @@ def test_why_a_provider_has_no_public_price_list_comes_from_its_spec():
     finally:
         registry.unregister_plugin("nolist")
     assert "nolist" not in no_public_list()
+
+
+# -- each plugin's SDK stays behind the layers ---------------------------------------------------
+def _sdk_packages(plugin: str) -> set[str]:
+    """The top-level packages the plugin's modules import that are neither the standard library nor
+    LabGPU itself: its SDK (read from the source with ast: import statements, and the lazy imports
+    named to app.cloud.kit.load_sdk)."""
+    import ast
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "app" / "cloud" / plugin.rsplit(".", 1)[-1]
+    found: set[str] = set()
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found |= {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                found.add(node.module.split(".")[0])
+            elif (isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "load_sdk"
+                  and len(node.args) > 1 and isinstance(node.args[1], ast.Tuple)):
+                # app.cloud.kit.load_sdk(provider, (("module", "name"), …), …): the plugin's lazy SDK imports
+                found |= {pair.elts[0].value.split(".")[0] for pair in node.args[1].elts
+                          if isinstance(pair, ast.Tuple) and isinstance(pair.elts[0], ast.Constant)}
+    return {p for p in found if p not in sys.stdlib_module_names and p not in ("app", "__future__")}
+
+
+def _forbidden(source: str) -> set[str]:
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib
+    from pathlib import Path
+
+    config = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text(encoding="utf-8"))
+    contracts = config["tool"]["importlinter"]["contracts"]
+    [contract] = [c for c in contracts if c["type"] == "forbidden" and c["source_modules"] == [source]]
+    return set(contract["forbidden_modules"])
+
+
+@pytest.mark.parametrize("plugin", registry.BUILTIN_PLUGINS)
+def test_every_sdk_a_plugin_imports_is_forbidden_to_core_and_remote(plugin):
+    sdks = _sdk_packages(plugin)
+    assert sdks, f"{plugin} imports no SDK package: the scan found nothing"
+    for layer in ("app.core", "app.remote"):
+        missing = sdks - _forbidden(layer)
+        assert not missing, f"{plugin} imports {sorted(missing)}: add them to the {layer} contract in pyproject.toml"
+
+
+def test_the_sdk_scan_sees_the_lazy_imports():
+    assert {"boto3", "botocore"} <= _sdk_packages("app.cloud.aws")
+    assert "tencentcloud" in _sdk_packages("app.cloud.tencent")

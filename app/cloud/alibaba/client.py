@@ -16,15 +16,15 @@ from __future__ import annotations
 import json
 import logging
 import re
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime, timezone
 from functools import lru_cache
 from typing import Any
-from urllib.parse import urlparse
 
-from app.cloud.base import LABGPU_TAG_KEY, LABGPU_TAG_VALUE, CloudError, Instance, SdkMissingError, report_call
+from app.cloud.base import LABGPU_TAG_KEY, LABGPU_TAG_VALUE, CloudError, Instance, report_call
 from app.cloud.errors import network_error
+from app.cloud.kit import PluginClient, load_sdk, to_float
+from app.cloud.kit import parse_endpoint as kit_parse_endpoint
 from app.core.accounts import Account, Credentials
 from app.core.i18n import QT_TRANSLATE_NOOP
 
@@ -46,48 +46,33 @@ STATE_MAP = {
 }
 
 
-def _sdk() -> tuple[Any, Any, Any, Any, Any, Any]:
-    try:
-        from alibabacloud_ecs20140526 import models as ecs_models
-        from alibabacloud_ecs20140526.client import Client
-        from alibabacloud_tea_openapi import models as openapi_models
-        from alibabacloud_tea_openapi.exceptions import AlibabaCloudException
-        from darabonba.runtime import RuntimeOptions
-        from Tea.exceptions import UnretryableException
-    except ImportError as exc:
-        raise SdkMissingError(
-            QT_TRANSLATE_NOOP("LabGPU", "The Alibaba Cloud SDK is not installed ({module})."),
-            QT_TRANSLATE_NOOP(
-                "LabGPU", "Install it with: pip install alibabacloud-ecs20140526 alibabacloud-tea-openapi"
-            ),
-            provider=PROVIDER_ID,
-            code="SdkMissing",
-            module=getattr(exc, "name", "") or "alibabacloud_ecs20140526",
-        ) from None
-    return ecs_models, Client, openapi_models.Config, AlibabaCloudException, RuntimeOptions, UnretryableException
+SDK_MISSING = QT_TRANSLATE_NOOP("LabGPU", "The Alibaba Cloud SDK is not installed ({module}).")
+
+
+def _sdk() -> tuple[Any, ...]:
+    ecs_models, client, config, api_exc, runtime, unretryable = load_sdk(
+        PROVIDER_ID,
+        (("alibabacloud_ecs20140526", "models"), ("alibabacloud_ecs20140526.client", "Client"),
+         ("alibabacloud_tea_openapi", "models"), ("alibabacloud_tea_openapi.exceptions", "AlibabaCloudException"),
+         ("darabonba.runtime", "RuntimeOptions"), ("Tea.exceptions", "UnretryableException")),
+        SDK_MISSING,
+        QT_TRANSLATE_NOOP("LabGPU", "Install it with: pip install alibabacloud-ecs20140526 alibabacloud-tea-openapi"),
+    )
+    return ecs_models, client, config.Config, api_exc, runtime, unretryable
 
 
 ECS = "ecs"  # ECS 2014-05-26, endpoint ecs.<region>.aliyuncs.com
 VPC = "vpc"  # VPC 2016-04-28, endpoint vpc.<region>.aliyuncs.com
 
 
-def _api_sdk(api: str) -> tuple[Any, Any]:
+def _api_sdk(api: str) -> tuple[Any, ...]:
     """(models module, Client class) of one API."""
     if api == ECS:
-        models, client_cls = _sdk()[:2]
-        return models, client_cls
-    try:
-        from alibabacloud_vpc20160428 import models as vpc_models
-        from alibabacloud_vpc20160428.client import Client as VpcClient
-    except ImportError as exc:
-        raise SdkMissingError(
-            QT_TRANSLATE_NOOP("LabGPU", "The Alibaba Cloud SDK is not installed ({module})."),
-            QT_TRANSLATE_NOOP("LabGPU", "Install it with: pip install alibabacloud-vpc20160428"),
-            provider=PROVIDER_ID,
-            code="SdkMissing",
-            module=getattr(exc, "name", "") or "alibabacloud_vpc20160428",
-        ) from None
-    return vpc_models, VpcClient
+        return _sdk()[:2]
+    return load_sdk(
+        PROVIDER_ID, (("alibabacloud_vpc20160428", "models"), ("alibabacloud_vpc20160428.client", "Client")),
+        SDK_MISSING, QT_TRANSLATE_NOOP("LabGPU", "Install it with: pip install alibabacloud-vpc20160428"),
+    )
 
 
 def request_model(api: str, action: str) -> Any:
@@ -112,23 +97,8 @@ def parse_endpoint(endpoint: str) -> tuple[str, str]:
 
     Accepts a URL (``http://127.0.0.1:9000``) or a bare host (``ecs.cn-hangzhou.aliyuncs.com``).
     """
-    text = (endpoint or "").strip()
-    if not text:
-        return "", "https"
-    if "://" not in text:
-        return text.rstrip("/"), "https"
-    url = urlparse(text)
-    if url.scheme.lower() not in ("http", "https") or not url.netloc:
-        raise CloudError(
-            QT_TRANSLATE_NOOP("LabGPU", "The endpoint {endpoint} is not an http(s) URL or host name."),
-            QT_TRANSLATE_NOOP(
-                "LabGPU", "Use a host such as ecs.cn-hangzhou.aliyuncs.com or a URL such as http://127.0.0.1:9000."
-            ),
-            provider=PROVIDER_ID,
-            code="BadEndpoint",
-            endpoint=text,
-        )
-    return url.netloc, url.scheme.lower()
+    return kit_parse_endpoint(endpoint, default_host="", provider=PROVIDER_ID, hint=QT_TRANSLATE_NOOP(
+        "LabGPU", "Use a host such as ecs.cn-hangzhou.aliyuncs.com or a URL such as http://127.0.0.1:9000."))
 
 
 _ANSWERED_CURRENCY: dict[tuple[str, str], str] = {}  # (account, endpoint) → what DescribePrice answered
@@ -146,12 +116,6 @@ def remember_currency(account: Account, currency: str) -> None:
     if currency:
         _ANSWERED_CURRENCY[(account.name, account.endpoint)] = currency
 
-
-def _float(value: Any) -> float | None:
-    try:
-        return None if value in (None, "") else float(value)
-    except (TypeError, ValueError):
-        return None
 
 
 def parse_time(text: str | None) -> datetime | None:
@@ -174,12 +138,6 @@ def _note_clock(headers: Any) -> None:
         CLOCK.note_date(PROVIDER_ID, date)
 
 
-def _say(template: str, **params: Any) -> str:
-    """A progress sentence in the user's language (the UI installs the translator)."""
-    from app.core.i18n import translate
-
-    return translate(template).format(**params)
-
 
 _TAG_VALUE_RE = re.compile(r"[\x00-\x1f]")
 
@@ -199,25 +157,12 @@ def _first(block: Any, key: str = "IpAddress") -> str:
     return str(values[0]) if values else ""
 
 
-class AlibabaClient:
+class AlibabaClient(PluginClient):
     """The plumbing every ECS call goes through, and reading instances and zones (see AlibabaProvider)."""
 
     def billing_currency(self, account: Account) -> str:
         """The currency this account is billed in (the one DescribePrice answered in); no call made."""
         return currency_for(account)
-
-    # Seconds; tests shorten them.
-    operation_timeout = 300.0
-    poll_interval = 2.0
-    retry_base_delay = 0.5
-    max_attempts = 6
-
-    def __init__(self, sleep: Callable[[float], None] = time.sleep) -> None:
-        self._sleep = sleep
-
-    def _poll_delay(self, n: int) -> float:
-        """0.25 s, 0.5 s, 1 s … up to poll_interval."""
-        return min(self.poll_interval, 0.25 * float(2**n))
 
     # -- plumbing ----------------------------------------------------------------------------
     def _client(self, account: Account, creds: Credentials, region: str = "", api: str = ECS) -> Any:
@@ -274,8 +219,9 @@ class AlibabaClient:
                 data = exc.data if isinstance(exc.data, dict) else {}
                 code = str(exc.code or data.get("Code") or "Unknown")
                 request_id = str(data.get("RequestId") or exc.request_id or "")
-                if (code.startswith("Throttling") or code == "ServiceUnavailable") and attempt < self.max_attempts:
-                    delay = self.retry_base_delay * (2 ** (attempt - 1))
+                throttled = code.startswith("Throttling") or code == "ServiceUnavailable"
+                delay = self._backoff(attempt) if throttled else None
+                if delay is not None:
                     log.info("Alibaba %s throttled (%s); retry %d in %.1fs", action, code, attempt, delay)
                     self._sleep(delay)
                     continue
@@ -461,9 +407,9 @@ class AlibabaClient:
         price = (body.get("PriceInfo") or {}).get("Price") or {}
         details = (price.get("DetailInfos") or {}).get("DetailInfo") or []
         own = next((d for d in details if str(d.get("Resource", "")).lower() == "instancetype"), None)
-        value = _float((own or price).get("TradePrice"))
+        value = to_float((own or price).get("TradePrice"))
         if value is None:
-            value = _float((own or price).get("OriginalPrice"))
+            value = to_float((own or price).get("OriginalPrice"))
         answered = str(price.get("Currency") or "")  # CNY (China site) or USD (international site)
         remember_currency(account, answered)
         return value, answered or currency_for(account)

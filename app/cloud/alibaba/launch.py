@@ -13,7 +13,6 @@ import hashlib
 import ipaddress
 import logging
 import re
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -27,16 +26,16 @@ from app.cloud.base import (
     PriceTooLowError,
     ProgressFn,
 )
+from app.cloud.kit import say, stepper
 from app.core.accounts import Account, Credentials
 from app.core.hosts import SSH_USER_TAG
 from app.core.i18n import QT_TRANSLATE_NOOP
 
-from .client import VPC, AlibabaClient, _say, currency_for, tag_value
+from .client import VPC, AlibabaClient, currency_for, tag_value
 from .spec import LOGIN_USER, PROVIDER_ID, RESOURCE_TAG, TOKEN_TAG_KEY
 
 log = logging.getLogger("app.cloud.alibaba")
 
-DEFAULT_SPOT_FRACTION = 0.8  # default spot cap: this fraction of the pay-as-you-go price
 VPC_NAME = "labgpu"
 VPC_CIDR = "192.168.0.0/16"
 DEFAULT_BANDWIDTH_MBPS = 100  # InternetMaxBandwidthOut > 0 gives the instance a public IP
@@ -57,6 +56,16 @@ def _covers_22(port_range: str) -> bool:
     except ValueError:
         return False
     return low <= 22 <= high or (low, high) == (-1, -1)
+
+
+def _within(want: ipaddress.IPv4Network | ipaddress.IPv6Network,
+            have: ipaddress.IPv4Network | ipaddress.IPv6Network) -> bool:
+    """``want`` lies inside ``have`` (never across address families)."""
+    if isinstance(want, ipaddress.IPv4Network) and isinstance(have, ipaddress.IPv4Network):
+        return want.subnet_of(have)
+    if isinstance(want, ipaddress.IPv6Network) and isinstance(have, ipaddress.IPv6Network):
+        return want.subnet_of(have)
+    return False
 
 
 _NAME_BAD = re.compile(r"[^\w:.\-]+")
@@ -100,24 +109,28 @@ class AlibabaLaunch(AlibabaClient):
         (bounded by network_timeout; each poll said through the launch's progress)."""
         action, id_field = (("DescribeVpcAttribute", "VpcId") if kind == "vpc"
                             else ("DescribeVSwitchAttributes", "VSwitchId"))
-        deadline = time.monotonic() + self.network_timeout
-        polls = 0
-        while status != "Available":
-            if time.monotonic() > deadline:
-                raise CloudError(
-                    QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud's new network {resource} is still {state} after "
-                                                "{seconds} s."),
-                    QT_TRANSLATE_NOOP("LabGPU", "Launch again in a few minutes: LabGPU finds and reuses the network "
-                                                "it created, it never makes a second one."),
-                    provider=PROVIDER_ID, code="NetworkNotReady", resource=resource_id, state=status or "?",
-                    seconds=int(self.network_timeout),
-                )
-            step("network", _say(QT_TRANSLATE_NOOP("LabGPU", "Waiting for {resource} to become Available (now "
-                                                             "{state})…"), resource=resource_id, state=status or "?"))
-            self._sleep(self._poll_delay(polls))
-            polls += 1
-            body = self._call(account, creds, action, {id_field: resource_id}, api=VPC)
-            status = str(body.get("Status") or "")
+        statuses = iter((status,))
+
+        def read() -> str:
+            known = next(statuses, None)  # the status already known, then DescribeVpcAttribute's
+            if known is not None:
+                return known
+            return str(self._call(account, creds, action, {id_field: resource_id}, api=VPC).get("Status") or "")
+
+        def waiting(now: str) -> None:
+            step("network", say(QT_TRANSLATE_NOOP("LabGPU", "Waiting for {resource} to become Available (now "
+                                                            "{state})…"), resource=resource_id, state=now or "?"))
+
+        status, available = self.poll_until(read, lambda now: now == "Available", self.network_timeout, waiting)
+        if not available:
+            raise CloudError(
+                QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud's new network {resource} is still {state} after "
+                                            "{seconds} s."),
+                QT_TRANSLATE_NOOP("LabGPU", "Launch again in a few minutes: LabGPU finds and reuses the network "
+                                            "it created, it never makes a second one."),
+                provider=PROVIDER_ID, code="NetworkNotReady", resource=resource_id, state=status or "?",
+                seconds=int(self.network_timeout),
+            )
 
     def _find_vpc(self, account: Account, creds: Credentials) -> dict[str, Any] | None:
         """LabGPU's VPC in the region (named labgpu), Available first, else one still Pending."""
@@ -140,7 +153,7 @@ class AlibabaLaunch(AlibabaClient):
         second one), else created; Available when this returns."""
         vpc = self._find_vpc(account, creds)
         if vpc is None:
-            step("network", _say(QT_TRANSLATE_NOOP("LabGPU", "Creating the network (VPC {name}, {cidr})…"),
+            step("network", say(QT_TRANSLATE_NOOP("LabGPU", "Creating the network (VPC {name}, {cidr})…"),
                                  name=VPC_NAME, cidr=VPC_CIDR))
             created = self._call(
                 account, creds, "CreateVpc",
@@ -174,7 +187,7 @@ class AlibabaLaunch(AlibabaClient):
             used = [ipaddress.ip_network(str(sw.get("CidrBlock"))) for sw in switches if sw.get("CidrBlock")]
             cidr = next(str(net) for net in ipaddress.ip_network(VPC_CIDR).subnets(new_prefix=24)
                         if not any(net.overlaps(u) for u in used))
-            step("network", _say(QT_TRANSLATE_NOOP("LabGPU", "Creating a vSwitch in {zone} ({cidr})…"),
+            step("network", say(QT_TRANSLATE_NOOP("LabGPU", "Creating a vSwitch in {zone} ({cidr})…"),
                                  zone=zone, cidr=cidr))
             created = self._call(
                 account, creds, "CreateVSwitch",
@@ -188,17 +201,6 @@ class AlibabaLaunch(AlibabaClient):
         return vsw_id
 
     def _ensure_security_group(self, account: Account, creds: Credentials, vpc_id: str, cidr: str, token: str) -> str:
-        if not cidr:
-            raise CloudError(
-                QT_TRANSLATE_NOOP("LabGPU", "No address range was given for SSH access."),
-                QT_TRANSLATE_NOOP(
-                    "LabGPU",
-                    "Give your public address (e.g. 203.0.113.7/32) or your VPN range; LabGPU never opens SSH "
-                    "to the whole internet by itself.",
-                ),
-                provider=PROVIDER_ID,
-                code="NoSshCidr",
-            )
         name = "labgpu-ssh-" + re.sub(r"[^0-9A-Za-z]", "-", cidr)
         found = self._call(
             account, creds, "DescribeSecurityGroups",
@@ -246,7 +248,7 @@ class AlibabaLaunch(AlibabaClient):
                     have = ipaddress.ip_network(str(perm.get(field) or ""), strict=False)
                 except ValueError:
                     continue
-                if have.version == want.version and want.subnet_of(have):  # type: ignore[arg-type]
+                if _within(want, have):
                     return True
         return False
 
@@ -331,7 +333,8 @@ class AlibabaLaunch(AlibabaClient):
             "ZoneId": zone,
             "InstanceType": req.instance_type,
             "InstanceChargeType": "PostPaid",
-            "SpotStrategy": "SpotWithPriceLimit" if req.spot else "NoSpot",
+            # A cap is SpotWithPriceLimit; no cap is SpotAsPriceGo (the market price, at most pay-as-you-go).
+            "SpotStrategy": ("SpotWithPriceLimit" if max_price else "SpotAsPriceGo") if req.spot else "NoSpot",
             "VSwitchId": vswitch_id,
             "SecurityGroupId": security_group_id,
             "KeyPairName": key_pair,
@@ -355,57 +358,33 @@ class AlibabaLaunch(AlibabaClient):
     def launch(
         self, account: Account, creds: Credentials, req: LaunchRequest, progress: ProgressFn | None = None
     ) -> Instance:
-        def step(name: str, message: str = "") -> None:
-            if progress is not None:
-                progress(name, message)
+        step = stepper(progress)
 
-        zone = req.zone or next(iter(self.zones(account, creds, req.instance_type)), "")
+        zone = req.zone  # CloudService chose it (an Alibaba launch always names its zone)
         currency = currency_for(account)
         ctx: dict[str, Any] = {"zone": zone, "instance_type": req.instance_type, "currency": currency}
         token = req.client_token or "labgpu"
-        if req.client_token:  # a retry of a launch the cloud already carried out: that instance
-            found = self.find_by_client_token(account, creds, req.client_token)
-            if found is not None:
-                step("request", _say(QT_TRANSLATE_NOOP("LabGPU", "{id} already exists for this launch."), id=found.id))
-                return found
-        step("key", _say(QT_TRANSLATE_NOOP("LabGPU", "Registering the SSH public key with Alibaba Cloud…")))
+        step("key", say(QT_TRANSLATE_NOOP("LabGPU", "Registering the SSH public key with Alibaba Cloud…")))
         key_pair = self._ensure_key(account, creds, req)
         vpc_id = self._ensure_vpc(account, creds, token, step)
         vswitch_id = self._ensure_vswitch(account, creds, vpc_id, zone, token, step)
         step("security_group",
-             _say(QT_TRANSLATE_NOOP("LabGPU", "Security group: SSH from {cidr} only."), cidr=req.ssh_cidr))
+             say(QT_TRANSLATE_NOOP("LabGPU", "Security group: SSH from {cidr} only."), cidr=req.ssh_cidr))
         sg_id = self._ensure_security_group(account, creds, vpc_id, req.ssh_cidr, token)
         if req.image_id:
             image = req.image_id
-            step("image", _say(QT_TRANSLATE_NOOP("LabGPU", "Image {image}."), image=image))
+            step("image", say(QT_TRANSLATE_NOOP("LabGPU", "Image {image}."), image=image))
         else:
             image, image_name, is_gpu = self.pick_image(account, creds, req.instance_type)
             if is_gpu:
-                step("image", _say(QT_TRANSLATE_NOOP("LabGPU", "GPU image {name} (family {family})."),
+                step("image", say(QT_TRANSLATE_NOOP("LabGPU", "GPU image {name} (family {family})."),
                                    name=image_name, family=image))
             else:
-                step("image", _say(QT_TRANSLATE_NOOP(
+                step("image", say(QT_TRANSLATE_NOOP(
                     "LabGPU", "No public image with the NVIDIA driver found for {type}: using {name} "
                               "(family {family}); install the NVIDIA driver and CUDA yourself."),
                     type=req.instance_type, name=image_name, family=image))
-        max_price = req.max_price
-        if req.spot:  # the cap is in the currency DescribePrice answers in (USD on the international site)
-            try:
-                on_demand, currency = self.price_quote(account, creds, req.instance_type, zone, spot=False)
-            except CloudError:
-                if max_price is None:
-                    raise
-                on_demand = None
-            ctx["currency"] = currency
-        if req.spot and max_price is None:
-            if on_demand is None:
-                raise CloudError(
-                    QT_TRANSLATE_NOOP("LabGPU", "The pay-as-you-go price of {instance_type} in {zone} is unknown, so "
-                                                "no default spot maximum price can be set."),
-                    QT_TRANSLATE_NOOP("LabGPU", "Give a maximum spot price (--max-price) or launch on demand."),
-                    provider=PROVIDER_ID, code="NoOnDemandPrice", **ctx,
-                )
-            max_price = round(on_demand * DEFAULT_SPOT_FRACTION, 3)
+        max_price = req.max_price  # the cap CloudService set (None: the spot market price, at most on-demand)
         params = self.run_instances_params(
             req, zone=zone, image=image, key_pair=key_pair, security_group_id=sg_id, vswitch_id=vswitch_id,
             max_price=max_price,
@@ -413,11 +392,11 @@ class AlibabaLaunch(AlibabaClient):
             disk_category=account.extra.get("disk_category", DEFAULT_DISK_CATEGORY),
         )
         if req.spot:
-            step("request", _say(
+            step("request", say(
                 QT_TRANSLATE_NOOP("LabGPU", "Requesting spot {type} in {zone} (maximum {price} {currency}/h)…"),
                 type=req.instance_type, zone=zone, price=f"{max_price:.3f}" if max_price else "?", currency=currency))
         else:
-            step("request", _say(QT_TRANSLATE_NOOP("LabGPU", "Requesting pay-as-you-go {type} in {zone}…"),
+            step("request", say(QT_TRANSLATE_NOOP("LabGPU", "Requesting pay-as-you-go {type} in {zone}…"),
                                  type=req.instance_type, zone=zone))
         try:
             body = self._call(account, creds, "RunInstances", params, state_changing=True,

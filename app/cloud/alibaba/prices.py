@@ -9,11 +9,12 @@ from collections.abc import Sequence
 from datetime import date, datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
+from app.cloud.kit import to_float
 from app.cloud.pricing import bundled_rows
 from app.core.accounts import Account, Credentials
 from app.core.models import Offer
 
-from .client import AlibabaClient, _float, currency_for, parse_time
+from .client import AlibabaClient, currency_for, parse_time
 from .spec import PROVIDER_ID
 
 if TYPE_CHECKING:
@@ -71,11 +72,11 @@ class AlibabaPrices(AlibabaClient):
                     zone=zone,
                     instance_type=itype,
                     gpu_model=row.get("gpu_model") or _gpu_model(str(item.get("GPUSpec", ""))) or "?",
-                    gpu_count=float(_float(item.get("GPUAmount")) or _float(row.get("gpu_count")) or 0.0),
-                    vram_gb=float(_float(row.get("vram_gb")) or _float(item.get("GPUMemorySize")) or 0.0),
-                    vcpu=int(_float(item.get("CpuCoreCount")) or _float(row.get("vcpu")) or 0) or None,
-                    ram_gb=_float(item.get("MemorySize")) or _float(row.get("ram_gb")),
-                    network_gbps=_float(row.get("network_gbps")),
+                    gpu_count=float(to_float(item.get("GPUAmount")) or to_float(row.get("gpu_count")) or 0.0),
+                    vram_gb=float(to_float(row.get("vram_gb")) or to_float(item.get("GPUMemorySize")) or 0.0),
+                    vcpu=int(to_float(item.get("CpuCoreCount")) or to_float(row.get("vcpu")) or 0) or None,
+                    ram_gb=to_float(item.get("MemorySize")) or to_float(row.get("ram_gb")),
+                    network_gbps=to_float(row.get("network_gbps")),
                     price_on_demand=od_price,
                     price_spot=sp_price,
                     price_prepaid_month=None,
@@ -120,7 +121,7 @@ class AlibabaPrices(AlibabaClient):
             currency = str(body.get("Currency") or currency_for(account))
             rows = (body.get("SpotPrices") or {}).get("SpotPriceType") or []
             for row in rows:
-                moment, price = parse_time(row.get("Timestamp")), _float(row.get("SpotPrice"))
+                moment, price = parse_time(row.get("Timestamp")), to_float(row.get("SpotPrice"))
                 if moment is not None and price is not None:
                     points.append(SpotPricePoint(moment, price, currency, str(row.get("ZoneId") or zone or "")))
             # NextOffset 0 = the last page; an empty page ends it too (an answer that keeps naming

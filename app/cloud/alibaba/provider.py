@@ -4,15 +4,14 @@ and launch for the rest)."""
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Sequence
 from typing import Any
 
 from app.cloud.base import CloudError
+from app.cloud.kit import masked_key, say, timed_out
 from app.core.accounts import Account, Credentials
 from app.core.i18n import QT_TRANSLATE_NOOP
 
-from .client import _say
 from .launch import AlibabaLaunch
 from .prices import AlibabaPrices
 from .spec import PROVIDER_ID, SPEC
@@ -51,36 +50,24 @@ class AlibabaProvider(AlibabaLaunch, AlibabaPrices):
                 region=account.region,
                 regions=", ".join(regions[:12]),
             )
-        masked = creds.key_id[:6] + "…" if len(creds.key_id) > 6 else creds.key_id
-        return _say(QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud AccessKey {key} ({n} regions)"),
-                    key=masked, n=len(regions))
+        return say(QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud AccessKey {key} ({n} regions)"),
+                    key=masked_key(creds.key_id), n=len(regions))
 
     # -- lifecycle -----------------------------------------------------------------------------
     def _wait_status(
         self, account: Account, creds: Credentials, instance_id: str, done: Sequence[str]
     ) -> dict[str, Any] | None:
         """Poll DescribeInstances until the instance reaches one of ``done`` (None: it is gone)."""
-        deadline = time.monotonic() + self.operation_timeout
-        polls = 0
-        while True:
+
+        def read() -> dict[str, Any] | None:
             raws = self._describe(account, creds, ids=[instance_id])
-            if not raws:
-                return None  # released
-            raw = raws[0]
-            if raw.get("Status") in done:
-                return raw
-            if time.monotonic() > deadline:
-                raise CloudError(
-                    QT_TRANSLATE_NOOP("LabGPU", "{instance_id} is still {state} after {seconds} s."),
-                    QT_TRANSLATE_NOOP("LabGPU", "Reload the instances page in a minute to see where it stands."),
-                    provider=PROVIDER_ID,
-                    code="OperationTimeout",
-                    instance_id=instance_id,
-                    state=raw.get("Status", "?"),
-                    seconds=int(self.operation_timeout),
-                )
-            self._sleep(self._poll_delay(polls))
-            polls += 1
+            return raws[0] if raws else None  # None: released
+
+        raw, reached = self.poll_until(read, lambda raw: raw is None or raw.get("Status") in done,
+                                       self.operation_timeout)
+        if not reached and raw is not None:
+            raise timed_out(PROVIDER_ID, instance_id, str(raw.get("Status", "?")), self.operation_timeout)
+        return raw
 
     def start(self, account: Account, creds: Credentials, instance_id: str) -> None:
         self._call(account, creds, "StartInstances", {"InstanceId": [instance_id]}, state_changing=True,

@@ -1,17 +1,11 @@
-"""What LabGPU needs to know about Alibaba Cloud ECS, declared once (see app.core.providers).
-
-The offers catalog already names Alibaba Cloud (app.core.catalog_providers) with its billing rule and
-region countries; this spec is that one, extended with what launching needs, so names and the billing
-rule keep one source. Registering it replaces the catalog-only spec under the same id.
-"""
+"""What LabGPU needs to know about Alibaba Cloud ECS, declared once (see app.core.providers): its names,
+billing rule and region countries (what the offers catalog shows) and what launching needs."""
 
 from __future__ import annotations
 
-import dataclasses
-
-from app.core.catalog_providers import CATALOG_SPECS
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.providers import (
+    BillingRule,
     Capabilities,
     CredentialField,
     ImporterDecl,
@@ -47,11 +41,18 @@ FROZEN_PACKAGES = (
     "alibabacloud_gateway_spi", "alibabacloud_credentials", "alibabacloud_credentials_api", "darabonba", "Tea",
 )
 
-_CATALOG = next(s for s in CATALOG_SPECS if s.id == PROVIDER_ID)
-
-SPEC: ProviderSpec = dataclasses.replace(
-    _CATALOG,
-    name_zh="阿里云",
+SPEC = ProviderSpec(
+    PROVIDER_ID, QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud"), "阿里云", "CNY",
+    BillingRule(
+        PROVIDER_ID, 1, 0, "hourly",
+        QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud bills pay-as-you-go per second and issues a bill "
+                                    "every hour."),
+        "https://help.aliyun.com/zh/ecs/"),
+    region_countries=(
+        ("cn-hongkong", "HK"), ("cn-", "CN"), ("ap-southeast-1", "SG"), ("ap-northeast-1", "JP"),
+        ("ap-northeast-2", "KR"), ("us-", "US"), ("eu-central-1", "DE"), ("eu-west-1", "GB")),
+    no_public_prices=QT_TRANSLATE_NOOP("LabGPU", "its price API (DescribePrice) needs a signed account request"),
+    order=50,
     regions=("cn-hangzhou", "cn-shanghai", "cn-beijing", "cn-shenzhen", "cn-zhangjiakou",
              "cn-wulanchabu", "cn-chengdu", "cn-hongkong", "ap-southeast-1", "ap-northeast-1",
              "us-west-1", "eu-central-1"),

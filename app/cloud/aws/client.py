@@ -21,14 +21,14 @@ from app.cloud.base import (
     Account,
     Credentials,
     Instance,
-    SdkMissingError,
     report_call,
 )
 from app.cloud.errors import (
     map_error,
     network_error,
 )
-from app.core.i18n import QT_TRANSLATE_NOOP, translate
+from app.cloud.kit import load_sdk
+from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.ledgerdb import CLOCK
 
 from .errors import _CLOCK, ERRORS, quota_for
@@ -61,19 +61,12 @@ STATE_MAP = {
 # (family prefix → (on-demand quota, spot quota)) as named in the Service Quotas console (EC2).
 
 
-def _boto3() -> Any:
-    try:
-        import boto3
-        import botocore.config
-    except ImportError:  # pragma: no cover - boto3 is a dependency
-        raise SdkMissingError(
-            QT_TRANSLATE_NOOP("LabGPU", "The AWS SDK (boto3) is not installed."),
-            QT_TRANSLATE_NOOP("LabGPU", "Reinstall LabGPU, or pip install boto3."),
-            provider="aws",
-            code="SdkMissing",
-        ) from None
-    return boto3, botocore.config
-
+def _boto3() -> tuple[Any, ...]:
+    return load_sdk(
+        "aws", (("boto3", "session"), ("botocore", "config")),
+        QT_TRANSLATE_NOOP("LabGPU", "The AWS SDK (boto3) is not installed."),
+        QT_TRANSLATE_NOOP("LabGPU", "Reinstall LabGPU, or pip install boto3."),
+    )
 
 
 class AwsClient:
@@ -91,7 +84,7 @@ class AwsClient:
         """A client for this thread. Clients are cached per thread and per exact credentials (a
         rotated key makes a new one); boto3 sessions and clients are not shared between threads.
         ``quick``: short timeouts and two attempts, for a bonus check that must not hold up anything."""
-        boto3, bconfig = _boto3()
+        boto3_session, bconfig = _boto3()
         region = region or account.region
         digest = hashlib.sha256(
             "\0".join((creds.key_id, creds.secret, creds.session_token)).encode()
@@ -102,7 +95,7 @@ class AwsClient:
             cache = _local.clients = {}
         client = cache.get(key)
         if client is None:
-            session = boto3.session.Session(
+            session = boto3_session.Session(
                 aws_access_key_id=creds.key_id,
                 aws_secret_access_key=creds.secret,
                 aws_session_token=creds.session_token or None,
@@ -222,10 +215,6 @@ class AwsClient:
         )
 
 
-
-def _msg(template: str, **params: Any) -> str:
-    """A progress sentence in the user's language."""
-    return translate(template).format(**params)
 
 
 def login_user_for(image_name: str) -> str:

@@ -19,10 +19,8 @@ from app.cloud.base import (
     PriceTooLowError,
     ProgressFn,
 )
-from app.cloud.errors import (
-    InvalidRequestError,
-    map_error,
-)
+from app.cloud.errors import map_error
+from app.cloud.kit import say, stepper
 from app.core.fingerprints import parse_console_fingerprints
 from app.core.hosts import SSH_USER_TAG
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
@@ -33,7 +31,6 @@ from .client import (
     UBUNTU_OWNER,
     AwsClient,
     _console_text,
-    _msg,
     login_user_for,
 )
 from .errors import (
@@ -246,9 +243,7 @@ class AwsLaunch(AwsClient):
     def launch(
         self, account: Account, creds: Credentials, req: LaunchRequest, progress: ProgressFn | None = None
     ) -> Instance:
-        def step(key: str, message: str = "") -> None:
-            if progress:
-                progress(key, message)
+        step = stepper(progress)
 
         ctx = {
             "instance_type": req.instance_type,
@@ -257,22 +252,15 @@ class AwsLaunch(AwsClient):
             "max_price": "" if req.max_price is None else f"{req.max_price:.4f}",
             "image_id": req.image_id,
         }
-        if not req.ssh_cidr:
-            raise InvalidRequestError(
-                QT_TRANSLATE_NOOP("LabGPU", "No SSH source range was given."),
-                QT_TRANSLATE_NOOP("LabGPU", "Give your address or VPN range (--ssh-from)."),
-                provider="aws",
-                code="NoSshCidr",
-            )
         key_name = ""
         if req.public_key:
             step(
-                "key", _msg(QT_TRANSLATE_NOOP("LabGPU", "Registering SSH key {name}…"), name=req.ssh_key_name)
+                "key", say(QT_TRANSLATE_NOOP("LabGPU", "Registering SSH key {name}…"), name=req.ssh_key_name)
             )
             key_name = self.ensure_key_pair(account, creds, req.ssh_key_name, req.public_key)
         step(
             "security_group",
-            _msg(QT_TRANSLATE_NOOP("LabGPU", "Opening SSH (port 22) to {cidr} only…"), cidr=req.ssh_cidr),
+            say(QT_TRANSLATE_NOOP("LabGPU", "Opening SSH (port 22) to {cidr} only…"), cidr=req.ssh_cidr),
         )
         group_id = self.ensure_security_group(account, creds, req.ssh_cidr)
         image_id = req.image_id
@@ -281,7 +269,7 @@ class AwsLaunch(AwsClient):
             if gpu:
                 step(
                     "image",
-                    _msg(
+                    say(
                         QT_TRANSLATE_NOOP(
                             "LabGPU", "Using the GPU image {name} ({id}) with CUDA and PyTorch."
                         ),
@@ -292,7 +280,7 @@ class AwsLaunch(AwsClient):
             else:
                 step(
                     "image",
-                    _msg(
+                    say(
                         QT_TRANSLATE_NOOP(
                             "LabGPU",
                             "No Deep Learning AMI found: using plain Ubuntu 22.04 {name} ({id}); "
@@ -303,7 +291,7 @@ class AwsLaunch(AwsClient):
                     ),
                 )
         else:
-            step("image", _msg(QT_TRANSLATE_NOOP("LabGPU", "Using image {id}."), id=image_id))
+            step("image", say(QT_TRANSLATE_NOOP("LabGPU", "Using image {id}."), id=image_id))
         ctx["image_id"] = image_id
         ec2 = self._client(account, creds)
         root, image_name, min_disk = self._image_info(account, ec2, image_id)
@@ -311,7 +299,7 @@ class AwsLaunch(AwsClient):
         if min_disk > disk_gb:  # AWS refuses a root volume smaller than the image's snapshot
             step(
                 "image",
-                _msg(
+                say(
                     QT_TRANSLATE_NOOP(
                         "LabGPU",
                         "The image needs a system disk of at least {size} GB: "
@@ -374,7 +362,7 @@ class AwsLaunch(AwsClient):
             kwargs["InstanceMarketOptions"] = {"MarketType": "spot", "SpotOptions": spot}
         step(
             "request",
-            _msg(
+            say(
                 QT_TRANSLATE_NOOP("LabGPU", "Requesting {type} ({market}) in {zone}…"),
                 type=req.instance_type,
                 market=translate(

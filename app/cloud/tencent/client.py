@@ -14,11 +14,9 @@ from __future__ import annotations
 
 import logging
 import re
-import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime, timezone
 from typing import Any
-from urllib.parse import urlparse
 
 from app.cloud.base import (
     LABGPU_TAG_KEY,
@@ -26,8 +24,9 @@ from app.cloud.base import (
     CloudError,
     Instance,
     NotFoundError,
-    SdkMissingError,
 )
+from app.cloud.kit import PluginClient, load_sdk, to_float
+from app.cloud.kit import parse_endpoint as kit_parse_endpoint
 from app.cloud.pricing import bundled_rows
 from app.core.accounts import Account, Credentials
 from app.core.i18n import QT_TRANSLATE_NOOP
@@ -41,7 +40,6 @@ from .spec import DEFAULT_HOST, LAUNCH_TAG, PROVIDER_ID, TOKEN_TAG_KEY
 log = logging.getLogger("app.cloud.tencent")
 
 API_VERSION = "2017-03-12"
-DEFAULT_SPOT_FRACTION = 0.8  # default spot max price: this fraction of the pay-as-you-go price
 
 # Tencent instance states → base.STATES: the InstanceState values DescribeInstances lists (Instance model,
 # tencentcloud/cvm/v20170312/models.py; https://cloud.tencent.com/document/api/213/15753#InstanceStatus).
@@ -91,26 +89,20 @@ FAMILY_GPU = {
 # ---------------------------------------------------------------------------------------------
 
 
-def _sdk() -> Any:
-    try:
-        from tencentcloud.common import credential
-        from tencentcloud.common.common_client import CommonClient
-        from tencentcloud.common.exception.tencent_cloud_sdk_exception import TencentCloudSDKException
-        from tencentcloud.common.profile.client_profile import ClientProfile
-        from tencentcloud.common.profile.http_profile import HttpProfile
-        from tencentcloud.cvm.v20170312 import cvm_client
-    except ImportError as exc:
-        raise SdkMissingError(
-            QT_TRANSLATE_NOOP("LabGPU", "The Tencent Cloud SDK is not installed ({module})."),
-            QT_TRANSLATE_NOOP(
-                "LabGPU",
-                "Install it with: pip install tencentcloud-sdk-python-cvm tencentcloud-sdk-python-common",
-            ),  # noqa: E501 - one string for lupdate
-            provider=PROVIDER_ID,
-            code="SdkMissing",
-            module=getattr(exc, "name", "") or "tencentcloud",
-        ) from None
-    return credential, cvm_client, CommonClient, ClientProfile, HttpProfile, TencentCloudSDKException
+def _sdk() -> tuple[Any, ...]:
+    return load_sdk(
+        PROVIDER_ID,
+        (("tencentcloud.common", "credential"), ("tencentcloud.cvm.v20170312", "cvm_client"),
+         ("tencentcloud.common.common_client", "CommonClient"),
+         ("tencentcloud.common.profile.client_profile", "ClientProfile"),
+         ("tencentcloud.common.profile.http_profile", "HttpProfile"),
+         ("tencentcloud.common.exception.tencent_cloud_sdk_exception", "TencentCloudSDKException")),
+        QT_TRANSLATE_NOOP("LabGPU", "The Tencent Cloud SDK is not installed ({module})."),
+        QT_TRANSLATE_NOOP(
+            "LabGPU",
+            "Install it with: pip install tencentcloud-sdk-python-cvm tencentcloud-sdk-python-common",
+        ),
+    )
 
 
 def parse_endpoint(endpoint: str) -> tuple[str, str]:
@@ -118,25 +110,8 @@ def parse_endpoint(endpoint: str) -> tuple[str, str]:
 
     Accepts a URL ("http://127.0.0.1:9000", "https://cvm.intl.tencentcloudapi.com") or a bare host.
     """
-    text = (endpoint or "").strip()
-    if not text:
-        return DEFAULT_HOST, "https"
-    if "://" not in text:
-        return text.rstrip("/"), "https"
-    url = urlparse(text)
-    scheme = url.scheme.lower()
-    if scheme not in ("http", "https") or not url.netloc:
-        raise CloudError(
-            QT_TRANSLATE_NOOP("LabGPU", "The endpoint {endpoint} is not an http(s) URL or host name."),  # noqa: E501 - one string for lupdate
-            QT_TRANSLATE_NOOP(
-                "LabGPU",
-                "Use a host such as cvm.intl.tencentcloudapi.com or a URL such as http://127.0.0.1:9000.",
-            ),  # noqa: E501 - one string for lupdate
-            provider=PROVIDER_ID,
-            code="BadEndpoint",
-            endpoint=text,
-        )
-    return url.netloc, scheme
+    return kit_parse_endpoint(endpoint, default_host=DEFAULT_HOST, provider=PROVIDER_ID, hint=QT_TRANSLATE_NOOP(
+        "LabGPU", "Use a host such as cvm.intl.tencentcloudapi.com or a URL such as http://127.0.0.1:9000."))
 
 
 def _service_host(host: str, service: str) -> str:
@@ -160,19 +135,12 @@ def _catalog_rows() -> dict[str, dict[str, str]]:
     return bundled_rows(PROVIDER_ID)
 
 
-def _float(value: Any) -> float | None:
-    try:
-        return None if value in (None, "") else float(value)
-    except (TypeError, ValueError):
-        return None
-
-
 def _hourly(price: dict[str, Any] | None) -> float | None:
     """Hourly price from an ItemPrice (the discounted price when the account has a discount)."""
     if not price:
         return None
     for key in ("UnitPriceDiscount", "UnitPrice"):
-        value = _float(price.get(key))
+        value = to_float(price.get(key))
         if value is not None and value > 0:
             return value
     return None
@@ -221,13 +189,6 @@ def _watch_clock(client: Any) -> Any:
 _KEY_NAME_RE = re.compile(r"[^A-Za-z0-9_]")
 
 
-def _say(template: str, **params: Any) -> str:
-    """A progress sentence in the user's language (the UI installs the translator)."""
-    from app.core.i18n import translate
-
-    return translate(template).format(**params)
-
-
 _TAG_VALUE_RE = re.compile(r"[^A-Za-z0-9 _.:/=+@-]")
 
 
@@ -243,27 +204,15 @@ def key_pair_name(name: str) -> str:
 
 
 
-class TencentClient:
+class TencentClient(PluginClient):
     """The plumbing every Tencent call goes through, reading instances, zones, quota and public
     images (see TencentProvider)."""
+
+    launch_timeout = 600.0  # seconds; tests shorten it
 
     def billing_currency(self, account: Account) -> str:
         """The currency this account is billed in (its site's); app.cloud.pricing asks it, no call made."""
         return currency_for(account)
-
-    # Seconds; tests shorten them.
-    launch_timeout = 600.0
-    operation_timeout = 300.0
-    poll_interval = 2.0
-    retry_base_delay = 0.5
-    max_attempts = 6
-
-    def __init__(self, sleep: Callable[[float], None] = time.sleep) -> None:
-        self._sleep = sleep
-
-    def _poll_delay(self, n: int) -> float:
-        """0.25 s, 0.5 s, 1 s … up to poll_interval: quick operations end fast, slow ones cost few calls."""
-        return min(self.poll_interval, 0.25 * float(2**n))
 
     # -- plumbing ----------------------------------------------------------------------------
     def _client(self, account: Account, creds: Credentials, service: str = "cvm", region: str = "") -> Any:
@@ -305,8 +254,8 @@ class TencentClient:
                 response: dict[str, Any] = client.call_json(action, params)["Response"]
             except exc_type as exc:
                 code = exc.get_code() or "Unknown"
-                if code.startswith("RequestLimitExceeded") and attempt < self.max_attempts:
-                    delay = self.retry_base_delay * (2 ** (attempt - 1))
+                delay = self._backoff(attempt) if code.startswith("RequestLimitExceeded") else None
+                if delay is not None:
                     log.info("Tencent %s throttled (%s); retry %d in %.1fs", action, code, attempt, delay)
                     self._sleep(delay)
                     continue

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import re
-import time
 from typing import Any
 
 from app.cloud.base import (
@@ -18,14 +17,13 @@ from app.cloud.base import (
     PriceTooLowError,
     ProgressFn,
 )
+from app.cloud.kit import say, stepper
 from app.core.accounts import Account, Credentials
 from app.core.hosts import SSH_KEY_PATH_TAG, SSH_USER_TAG
 from app.core.i18n import QT_TRANSLATE_NOOP
 
 from .client import (
-    DEFAULT_SPOT_FRACTION,
     TencentClient,
-    _say,
     currency_for,
     key_pair_name,
     tag_value,
@@ -145,16 +143,6 @@ class TencentLaunch(TencentClient):
         )
 
     def _ensure_security_group(self, account: Account, creds: Credentials, cidr: str) -> str:
-        if not cidr:
-            raise CloudError(
-                QT_TRANSLATE_NOOP("LabGPU", "No address range was given for SSH access."),
-                QT_TRANSLATE_NOOP(
-                    "LabGPU",
-                    "Give your public address (e.g. 203.0.113.7/32) or your VPN range; LabGPU never opens SSH to the whole internet by itself.",  # noqa: E501
-                ),  # noqa: E501 - one string for lupdate
-                provider=PROVIDER_ID,
-                code="NoSshCidr",
-            )
         name = "labgpu-ssh-" + re.sub(r"[^0-9A-Za-z]", "-", cidr)
         found = self._call(
             account,
@@ -297,37 +285,26 @@ class TencentLaunch(TencentClient):
     def launch(
         self, account: Account, creds: Credentials, req: LaunchRequest, progress: ProgressFn | None = None
     ) -> Instance:
-        def step(name: str, message: str = "") -> None:
-            if progress is not None:
-                progress(name, message)
+        step = stepper(progress)
 
-        zone = req.zone or next(iter(self.zones(account, creds, req.instance_type)), "")
+        zone = req.zone  # CloudService chose it (a Tencent launch always names its zone)
         ctx: dict[str, Any] = {"zone": zone, "instance_type": req.instance_type, "currency": currency_for(account)}
-        # Crash-and-retry: the same token already made an instance → return it, create nothing.
-        if req.client_token:
-            found = self.find_by_client_token(account, creds, req.client_token)
-            if found is not None and found.state not in ("terminated", "failed"):
-                step(
-                    "request",
-                    _say(QT_TRANSLATE_NOOP("LabGPU", "{id} already exists for this launch."), id=found.id),
-                )
-                return found
-        step("key", _say(QT_TRANSLATE_NOOP("LabGPU", "Registering the SSH public key with Tencent Cloud…")))
+        step("key", say(QT_TRANSLATE_NOOP("LabGPU", "Registering the SSH public key with Tencent Cloud…")))
         key_id = self._ensure_key(account, creds, req)
         step(
             "security_group",
-            _say(QT_TRANSLATE_NOOP("LabGPU", "Security group: SSH from {cidr} only."), cidr=req.ssh_cidr),
+            say(QT_TRANSLATE_NOOP("LabGPU", "Security group: SSH from {cidr} only."), cidr=req.ssh_cidr),
         )
         sg_id = self._ensure_security_group(account, creds, req.ssh_cidr)
         if req.image_id:
             image_id = req.image_id
-            step("image", _say(QT_TRANSLATE_NOOP("LabGPU", "Image {image}."), image=image_id))
+            step("image", say(QT_TRANSLATE_NOOP("LabGPU", "Image {image}."), image=image_id))
         else:
             image_id, image_name, is_gpu = self.pick_image(account, creds, req.instance_type)
             if is_gpu:
                 step(
                     "image",
-                    _say(
+                    say(
                         QT_TRANSLATE_NOOP("LabGPU", "GPU image {name} ({image})."),
                         name=image_name,
                         image=image_id,
@@ -336,7 +313,7 @@ class TencentLaunch(TencentClient):
             else:
                 step(
                     "image",
-                    _say(
+                    say(
                         QT_TRANSLATE_NOOP(
                             "LabGPU",
                             "No public GPU image with CUDA found for {type}: using {name} ({image}); install the NVIDIA driver and CUDA yourself.",  # noqa: E501
@@ -347,23 +324,7 @@ class TencentLaunch(TencentClient):
                     ),
                 )
         login = self.login_user_for_image(account, creds, image_id)
-        max_price = req.max_price
-        if req.spot and max_price is None:
-            on_demand = self.current_price(account, creds, req.instance_type, zone, spot=False)
-            if on_demand is None:
-                raise CloudError(
-                    QT_TRANSLATE_NOOP(
-                        "LabGPU",
-                        "The pay-as-you-go price of {instance_type} in {zone} is unknown, so no default spot maximum price can be set.",  # noqa: E501
-                    ),  # noqa: E501 - one string for lupdate
-                    QT_TRANSLATE_NOOP(
-                        "LabGPU", "Give a maximum spot price (--max-price) or launch on demand."
-                    ),  # noqa: E501 - one string for lupdate
-                    provider=PROVIDER_ID,
-                    code="NoOnDemandPrice",
-                    **ctx,
-                )
-            max_price = round(on_demand * DEFAULT_SPOT_FRACTION, 4)
+        max_price = req.max_price  # the cap CloudService set (None: the spot market price)
         params = self.run_instances_params(
             req,
             zone=zone,
@@ -378,7 +339,7 @@ class TencentLaunch(TencentClient):
         if req.spot:
             step(
                 "request",
-                _say(
+                say(
                     QT_TRANSLATE_NOOP(
                         "LabGPU", "Requesting spot {type} in {zone} (maximum {price} {currency}/h)…"
                     ),
@@ -391,7 +352,7 @@ class TencentLaunch(TencentClient):
         else:
             step(
                 "request",
-                _say(
+                say(
                     QT_TRANSLATE_NOOP("LabGPU", "Requesting pay-as-you-go {type} in {zone}…"),
                     type=req.instance_type,
                     zone=zone,
@@ -456,12 +417,10 @@ class TencentLaunch(TencentClient):
         self, account: Account, creds: Credentials, instance_id: str, zone: str, ctx: dict[str, Any]
     ) -> list[dict[str, Any]]:
         """DescribeInstances until the new instance is past PENDING (bounded by launch_timeout)."""
-        deadline = time.monotonic() + self.launch_timeout
-        polls = 0
-        while True:
+
+        def read() -> list[dict[str, Any]]:
             raws = self._describe(account, creds, ids=[instance_id])
-            state = raws[0].get("InstanceState") if raws else ""
-            if state == "LAUNCH_FAILED":
+            if raws and raws[0].get("InstanceState") == "LAUNCH_FAILED":
                 raise CapacityError(
                     QT_TRANSLATE_NOOP("LabGPU", "{instance_type} could not be created in {zone}: {detail}"),
                     QT_TRANSLATE_NOOP(
@@ -473,47 +432,47 @@ class TencentLaunch(TencentClient):
                     detail=" ".join(str(raws[0].get("LatestOperationErrorMsg") or "no reason given").split())[:300],
                     **dict(ctx, zone=zone),
                 )
-            if (raws and state != "PENDING") or time.monotonic() > deadline:
-                return raws
-            self._sleep(self._poll_delay(polls))
-            polls += 1
+            return raws
+
+        raws, _settled = self.poll_until(
+            read, lambda raws: bool(raws) and raws[0].get("InstanceState") != "PENDING", self.launch_timeout
+        )
+        return raws
 
     def wait_running(self, account: Account, creds: Credentials, instance_id: str) -> Instance:
         """Poll until RUNNING (LAUNCH_FAILED → CapacityError; timeout → CloudError)."""
-        deadline = time.monotonic() + self.launch_timeout
-        polls = 0
-        last = None
-        while True:
+
+        def read() -> list[dict[str, Any]]:
             raws = self._describe(account, creds, ids=[instance_id])
-            if raws:
-                raw = raws[0]
-                last = raw.get("InstanceState")
-                if last == "RUNNING":
-                    return self._to_instance(account, raw, self._prices_for(account, creds, raws))
-                if last == "LAUNCH_FAILED":
-                    raise CapacityError(
-                        QT_TRANSLATE_NOOP("LabGPU", "Instance {instance_id} failed to launch: {detail}"),
-                        QT_TRANSLATE_NOOP(
-                            "LabGPU",
-                            "Try another zone or instance type; nothing keeps billing for a failed launch.",
-                        ),  # noqa: E501 - one string for lupdate
-                        provider=PROVIDER_ID,
-                        code="LAUNCH_FAILED",
-                        instance_id=instance_id,
-                        detail=raw.get("LatestOperationErrorMsg") or "no reason given",
-                    )
-            if time.monotonic() > deadline:
-                raise CloudError(
-                    QT_TRANSLATE_NOOP("LabGPU", "Instance {instance_id} is still {state} after {seconds} s."),  # noqa: E501 - one string for lupdate
+            if raws and raws[0].get("InstanceState") == "LAUNCH_FAILED":
+                raise CapacityError(
+                    QT_TRANSLATE_NOOP("LabGPU", "Instance {instance_id} failed to launch: {detail}"),
                     QT_TRANSLATE_NOOP(
                         "LabGPU",
-                        "It may still start: watch it on the instances page, and terminate it there if it never runs.",  # noqa: E501
-                    ),  # noqa: E501 - one string for lupdate
+                        "Try another zone or instance type; nothing keeps billing for a failed launch.",
+                    ),
                     provider=PROVIDER_ID,
-                    code="LaunchTimeout",
+                    code="LAUNCH_FAILED",
                     instance_id=instance_id,
-                    state=last or "unknown",
-                    seconds=int(self.launch_timeout),
+                    detail=raws[0].get("LatestOperationErrorMsg") or "no reason given",
                 )
-            self._sleep(self._poll_delay(polls))
-            polls += 1
+            return raws
+
+        raws, running = self.poll_until(
+            read, lambda raws: bool(raws) and raws[0].get("InstanceState") == "RUNNING", self.launch_timeout
+        )
+        if not running:
+            raise CloudError(
+                QT_TRANSLATE_NOOP("LabGPU", "Instance {instance_id} is still {state} after {seconds} s."),
+                QT_TRANSLATE_NOOP(
+                    "LabGPU",
+                    "It may still start: watch it on the instances page, and terminate it there if it never "
+                    "runs.",
+                ),
+                provider=PROVIDER_ID,
+                code="LaunchTimeout",
+                instance_id=instance_id,
+                state=(raws[0].get("InstanceState") if raws else "") or "unknown",
+                seconds=int(self.launch_timeout),
+            )
+        return self._to_instance(account, raws[0], self._prices_for(account, creds, raws))

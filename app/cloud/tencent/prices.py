@@ -9,6 +9,7 @@ from datetime import date, datetime, timezone
 from app.cloud.base import (
     CloudError,
 )
+from app.cloud.kit import to_float
 from app.core.accounts import Account, Credentials
 from app.core.models import Offer
 
@@ -16,7 +17,6 @@ from .client import (
     FAMILY_GPU,
     TencentClient,
     _catalog_rows,
-    _float,
     _hourly,
     currency_for,
 )
@@ -50,13 +50,13 @@ class TencentPrices(TencentClient):
             family = itype.split(".")[0]
             gpu_model, vram = FAMILY_GPU.get(family, ("", 0.0))
             gpu_count = (
-                _float(first.get("GpuCount"))
-                or _float(row.get("gpu_count"))
-                or (_float(first.get("Gpu")) or 0.0)
+                to_float(first.get("GpuCount"))
+                or to_float(row.get("gpu_count"))
+                or (to_float(first.get("Gpu")) or 0.0)
             )
             od_sold = od is None or od.get("Status") == "SOLD_OUT"
             sp_sold = sp is None or sp.get("Status") == "SOLD_OUT"
-            bandwidth = _float(first.get("InstanceBandwidth"))
+            bandwidth = to_float(first.get("InstanceBandwidth"))
             offers.append(
                 Offer(
                     provider=PROVIDER_ID,
@@ -65,10 +65,10 @@ class TencentPrices(TencentClient):
                     instance_type=itype,
                     gpu_model=row.get("gpu_model") or gpu_model or "?",
                     gpu_count=float(gpu_count or 0.0),
-                    vram_gb=_float(row.get("vram_gb")) or vram,
-                    vcpu=int(first.get("Cpu") or _float(row.get("vcpu")) or 0) or None,
-                    ram_gb=_float(first.get("Memory")) or _float(row.get("ram_gb")),
-                    network_gbps=bandwidth if bandwidth else _float(row.get("network_gbps")),
+                    vram_gb=to_float(row.get("vram_gb")) or vram,
+                    vcpu=int(first.get("Cpu") or to_float(row.get("vcpu")) or 0) or None,
+                    ram_gb=to_float(first.get("Memory")) or to_float(row.get("ram_gb")),
+                    network_gbps=bandwidth if bandwidth else to_float(row.get("network_gbps")),
                     price_on_demand=_hourly(od.get("Price")) if od else None,
                     price_spot=_hourly(sp.get("Price")) if sp else None,
                     price_prepaid_month=monthly.get((zone, itype)),
@@ -121,7 +121,7 @@ class TencentPrices(TencentClient):
                         context={"zone": zone, "instance_type": itype},
                     )
                     price = (response.get("Price") or {}).get("InstancePrice") or {}
-                    seen[itype] = _float(price.get("DiscountPrice")) or _float(price.get("OriginalPrice"))
+                    seen[itype] = to_float(price.get("DiscountPrice")) or to_float(price.get("OriginalPrice"))
                 except CloudError as exc:
                     log.info("no prepaid price for %s: %s", itype, exc.code)
                     seen[itype] = None

@@ -4,19 +4,16 @@ prices and launch for the rest)."""
 from __future__ import annotations
 
 import logging
-import time
 from collections.abc import Sequence
 from typing import Any
 
 from app.cloud.base import (
     CloudError,
 )
+from app.cloud.kit import masked_key, say, timed_out
 from app.core.accounts import Account, Credentials
 from app.core.i18n import QT_TRANSLATE_NOOP
 
-from .client import (
-    _say,
-)
 from .launch import TencentLaunch
 from .prices import TencentPrices
 from .spec import PROVIDER_ID, SPEC
@@ -43,10 +40,9 @@ class TencentProvider(TencentLaunch, TencentPrices):
                 region=account.region,
                 regions=", ".join(str(r) for r in regions[:12]),
             )
-        masked = creds.key_id[:6] + "…" if len(creds.key_id) > 6 else creds.key_id
-        return _say(
+        return say(
             QT_TRANSLATE_NOOP("LabGPU", "Tencent Cloud API key {key} ({n} regions)"),
-            key=masked,
+            key=masked_key(creds.key_id),
             n=len(regions),
         )
 
@@ -56,22 +52,14 @@ class TencentProvider(TencentLaunch, TencentPrices):
         self, account: Account, creds: Credentials, instance_id: str, done_states: Sequence[str]
     ) -> dict[str, Any] | None:
         """Poll until the last operation finished (LatestOperationState) and the state is reached."""
-        deadline = time.monotonic() + self.operation_timeout
-        polls = 0
-        while True:
+
+        def read() -> dict[str, Any] | None:
             raws = self._describe(account, creds, ids=[instance_id])
-            if not raws:
-                return None  # gone: terminated and destroyed
-            raw = raws[0]
-            op_state = raw.get("LatestOperationState")
-            if op_state == "FAILED":
+            raw = raws[0] if raws else None  # None: gone, terminated and destroyed
+            if raw is not None and raw.get("LatestOperationState") == "FAILED":
                 raise CloudError(
-                    QT_TRANSLATE_NOOP(
-                        "LabGPU", "Tencent Cloud could not {operation} {instance_id}: {detail}"
-                    ),  # noqa: E501 - one string for lupdate
-                    QT_TRANSLATE_NOOP(
-                        "LabGPU", "Retry; if it keeps failing, check the instance in the CVM console."
-                    ),  # noqa: E501 - one string for lupdate
+                    QT_TRANSLATE_NOOP("LabGPU", "Tencent Cloud could not {operation} {instance_id}: {detail}"),
+                    QT_TRANSLATE_NOOP("LabGPU", "Retry; if it keeps failing, check the instance in the CVM console."),
                     provider=PROVIDER_ID,
                     code="OperationFailed",
                     instance_id=instance_id,
@@ -79,22 +67,17 @@ class TencentProvider(TencentLaunch, TencentPrices):
                     detail=raw.get("LatestOperationErrorMsg") or "no reason given",
                     request_id=raw.get("LatestOperationRequestId") or "",
                 )
-            if op_state != "OPERATING" and raw.get("InstanceState") in done_states:
-                return raw
-            if time.monotonic() > deadline:
-                raise CloudError(
-                    QT_TRANSLATE_NOOP("LabGPU", "{instance_id} is still {state} after {seconds} s."),  # noqa: E501 - one string for lupdate
-                    QT_TRANSLATE_NOOP(
-                        "LabGPU", "Reload the instances page in a minute to see where it stands."
-                    ),  # noqa: E501 - one string for lupdate
-                    provider=PROVIDER_ID,
-                    code="OperationTimeout",
-                    instance_id=instance_id,
-                    state=raw.get("InstanceState", "?"),
-                    seconds=int(self.operation_timeout),
-                )
-            self._sleep(self._poll_delay(polls))
-            polls += 1
+            return raw
+
+        def done(raw: dict[str, Any] | None) -> bool:
+            return raw is None or (raw.get("LatestOperationState") != "OPERATING"
+                                   and raw.get("InstanceState") in done_states)
+
+        raw, reached = self.poll_until(read, done, self.operation_timeout)
+        if not reached and raw is not None:
+            raise timed_out(PROVIDER_ID, instance_id, str(raw.get("InstanceState", "?")),
+                                    self.operation_timeout)
+        return raw
 
     def start(self, account: Account, creds: Credentials, instance_id: str) -> None:
         self._call(account, creds, "StartInstances", {"InstanceIds": [instance_id]}, state_changing=True)
