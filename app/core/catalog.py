@@ -7,7 +7,7 @@ A malformed catalog row is reported as ``"offers.csv line N: problem"``, skipped
 so one bad edit to the file never empties the app.
 
 This module loads and parses; the derived prices and price age live in offerprices.py and the
-filters and sort keys in offerquery.py. Every public name of those is importable from here too.
+filters and sort keys in offerquery.py.
 """
 
 from __future__ import annotations
@@ -26,52 +26,12 @@ from typing import Any
 from .currency import CURRENCIES
 from .i18n import QT_TRANSLATE_NOOP
 from .models import PROVIDERS, GpuSpec, Offer
-from .offerprices import (
-    AGE_BUNDLED,
-    AGE_BUNDLED_OLD,
-    AGE_FETCHED_DAYS,
-    AGE_FETCHED_HOURS,
-    AGE_FETCHED_MIN,
-    AGE_FETCHED_NOW,
-    AGE_FUTURE,
-    AGE_LIVE_DAYS,
-    AGE_LIVE_HOURS,
-    AGE_LIVE_MIN,
-    AGE_LIVE_NOW,
-    AGE_NO_PRICE,
-    AGE_UNDATED,
-    STALE_DAYS,
-    PriceAge,
-    hourly_price,
-    in_currency,
-    offer_to_dict,
-    price_age,
-    price_per_gpu_hour,
-    price_per_tflop_hour,
-)
-from .offerquery import (
-    SORT_ALIASES,
-    SORT_KEYS,
-    OfferFilter,
-    filter_mask,
-    filter_offers,
-    gpu_matches,
-    offer_matches,
-    sort_offers,
-    sort_order,
-    sort_value,
-)
 from .resources import resource_path
 
 __all__ = [
-    "AGE_BUNDLED", "AGE_BUNDLED_OLD", "AGE_FETCHED_DAYS", "AGE_FETCHED_HOURS", "AGE_FETCHED_MIN",
-    "AGE_FETCHED_NOW", "AGE_FUTURE", "AGE_LIVE_DAYS", "AGE_LIVE_HOURS", "AGE_LIVE_MIN", "AGE_LIVE_NOW",
-    "AGE_NO_PRICE", "AGE_UNDATED", "GPU_COLUMNS_REQUIRED", "OFFER_COLUMNS_OPTIONAL", "OFFER_COLUMNS_REQUIRED",
-    "SORT_ALIASES", "SORT_KEYS", "STALE_DAYS", "UNKNOWN_PRICE", "CatalogLoad", "OfferFilter", "PriceAge",
-    "RowError", "filter_mask", "filter_offers", "gpu_matches", "hourly_price", "in_currency", "load_catalog",
-    "load_gpus", "load_offers", "merge_live", "offer_matches", "offer_to_dict", "parse_gpu_row",
-    "parse_offer_row", "price_age", "price_per_gpu_hour", "price_per_tflop_hour", "sort_offers", "sort_order",
-    "sort_value", "PLAUSIBLE_FACTOR", "offer_price_problem", "price_problem",
+    "GPU_COLUMNS_REQUIRED", "OFFER_COLUMNS_OPTIONAL", "OFFER_COLUMNS_REQUIRED", "PLAUSIBLE_FACTOR", "UNKNOWN_PRICE",
+    "CatalogLoad", "RowError", "load_catalog", "load_gpus", "load_offers", "merge_live", "offer_price_problem",
+    "parse_gpu_row", "parse_offer_row", "price_problem",
 ]
 
 log = logging.getLogger(__name__)

@@ -108,7 +108,7 @@ def bench_filter(n: int) -> tuple[float, float, float]:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtWidgets import QApplication, QTableView
 
-    from app.core.catalog import OfferFilter
+    from app.core.offerquery import OfferFilter
     from app.ui.offers.model import OfferFilterProxyModel, OffersTableModel
 
     app = QApplication.instance() or QApplication([])

@@ -8,7 +8,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from app.cloud.public_prices import PublicPriceError, azure_endpoint, azure_prices, refresh_public_prices
-from app.core.catalog import load_catalog, price_age
+from app.core.catalog import load_catalog
+from app.core.offerprices import price_age
 from app.core.paths import default_paths
 from tests.fixtures.azure_prices_server import SKUS
 

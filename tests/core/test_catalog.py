@@ -14,19 +14,11 @@ from pathlib import Path
 import pytest
 
 from app.core import catalog
-from app.core.catalog import (
-    OfferFilter,
-    filter_offers,
-    gpu_matches,
-    load_catalog,
-    offer_to_dict,
-    price_age,
-    price_per_gpu_hour,
-    price_per_tflop_hour,
-    sort_offers,
-)
+from app.core.catalog import load_catalog
 from app.core.currency import ExchangeRate
 from app.core.models import PROVIDERS, Offer
+from app.core.offerprices import offer_to_dict, price_age, price_per_gpu_hour, price_per_tflop_hour
+from app.core.offerquery import OfferFilter, filter_offers, gpu_matches, sort_offers
 from app.core.resources import resource_path
 
 RATE = ExchangeRate(7.0, "test", date(2026, 1, 1))
@@ -364,7 +356,7 @@ def test_real_live_price_cache_is_merged(labgpu_home):
 def test_fast_filter_mask_agrees_with_offer_matches():
     import random
 
-    from app.core.catalog import filter_mask, offer_matches
+    from app.core.offerquery import filter_mask, offer_matches
 
     load = load_catalog(include_live=False)
     rnd = random.Random(7)

@@ -9,9 +9,10 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from app.core.catalog import CatalogLoad, OfferFilter, filter_offers, load_catalog, sort_value
+from app.core.catalog import CatalogLoad, load_catalog
 from app.core.currency import default_rate
 from app.core.models import Offer, RankedOffer, Ranking
+from app.core.offerquery import OfferFilter, filter_offers, sort_value
 from app.core.paths import default_paths
 
 
