@@ -173,7 +173,7 @@ def test_xembed_tray_shows_cost_lists_instances_and_stop_reaches_the_cloud(
         x, y, w, h = shown["geometry"]
         assert w > 0 and h > 0  # embedded in trayer's panel
         assert any(t.startswith(iid) and " — ¥" in t and "/h" in t for t in shown["menu"]), shown["menu"]
-        assert shown["menu"][0].startswith("Billing now: ¥")
+        assert shown["menu"][0].startswith("Billing now: 1 instance(s), ¥")  # the instances page's line
         assert "Open LabGPU" in shown["menu"] and "Quit LabGPU" in shown["menu"]
         assert iid in shown["tooltip"] and "so far" in shown["tooltip"]
         _stop_and_check(driver, iid, tencent_server)
