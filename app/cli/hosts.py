@@ -94,7 +94,7 @@ def _local_port(text: str) -> int:
     return port
 
 
-def _tty_accept(prompt: Any) -> bool:
+def tty_accept(prompt: Any) -> bool:
     """OpenSSH-style question on the terminal."""
     print(
         f"The authenticity of host {prompt.display} can't be established.\n"
@@ -110,7 +110,7 @@ def _tty_accept(prompt: Any) -> bool:
     return answer in ("yes", "y")
 
 
-def _interactive() -> bool:
+def is_interactive() -> bool:
     return sys.stdin.isatty() and sys.stderr.isatty()
 
 
@@ -150,8 +150,8 @@ def cmd_add(args: argparse.Namespace) -> int:
     passphrase = read_stdin_secret(command="hosts add", what="passphrase") if args.passphrase_stdin else None
     if args.fingerprint:
         accept = accept_only(args.fingerprint)
-    elif _interactive() and not args.password_stdin and not args.passphrase_stdin:
-        accept = _tty_accept
+    elif is_interactive() and not args.password_stdin and not args.passphrase_stdin:
+        accept = tty_accept
     else:
         accept = None
     try:
@@ -260,7 +260,7 @@ def cmd_forward(args: argparse.Namespace) -> int:
 
     paths = default_paths()
     remote_port = service_port(args.service)
-    accept = _tty_accept if _interactive() else None
+    accept = tty_accept if is_interactive() else None
     conn = open_connection(args.name, paths, accept)
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())

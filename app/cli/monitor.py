@@ -113,11 +113,11 @@ def _emit(sample: Any, as_json: bool) -> None:
 
 
 def _connect(name: str) -> Any:
-    from app.cli.hosts import _interactive, _tty_accept
+    from app.cli.hosts import is_interactive, tty_accept
     from app.core.paths import default_paths
     from app.remote.ssh import open_connection
 
-    return open_connection(name, default_paths(), _tty_accept if _interactive() else None)
+    return open_connection(name, default_paths(), tty_accept if is_interactive() else None)
 
 
 def cmd_monitor(args: argparse.Namespace) -> int:
@@ -387,7 +387,7 @@ def _describe(cfg: Any) -> str:
 def cmd_guard_ls(args: argparse.Namespace) -> int:
     from app.core.paths import default_paths
     from app.watch.lock import WatchLock
-    from app.watch.watcher import budget_price
+    from app.watch.parts import budget_price
 
     guards, ledger, _hosts = _stores()
     info = WatchLock(default_paths().data_dir / "watch.lock").holder_info()

@@ -100,7 +100,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-__all__ = ["Watcher", "budget_price"]
 
 
 class Watcher(StopEpisodes, OnInstance):
