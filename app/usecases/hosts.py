@@ -78,6 +78,18 @@ def remove_host(name: str, hosts: HostStore, *, changes: Changes = NO_CHANGES) -
     changes.emit(Change.HOSTS)
 
 
+def _mismatch(host: str, fingerprint: str, given: str) -> HostKeyError:
+    """The server answered with another key than the one the user gave."""
+    return HostKeyError(
+        QT_TRANSLATE_NOOP("LabGPU", "{host} has the key {fingerprint}, not the one given ({given})."),
+        QT_TRANSLATE_NOOP("LabGPU", "Check the fingerprint with your provider."),
+        code="HostKeyMismatch",
+        host=host,
+        fingerprint=fingerprint,
+        given=given,
+    )
+
+
 def _remember_fingerprint(hosts: HostStore, name: str, fingerprint: str) -> None:
     if hosts.find(name) is not None:
         hosts.update(name, fingerprint=fingerprint)
@@ -129,14 +141,7 @@ def trust_host_key(name: str, paths: Paths, fingerprint: str, *, changes: Change
     finally:
         conn.close()
     if got != wanted:
-        raise HostKeyError(
-            QT_TRANSLATE_NOOP("LabGPU", "{host} has the key {fingerprint}, not the one given ({given})."),
-            QT_TRANSLATE_NOOP("LabGPU", "Check the fingerprint with your provider."),
-            code="HostKeyMismatch",
-            host=rec.name,
-            fingerprint=got,
-            given=fingerprint,
-        )
+        raise _mismatch(rec.name, got, fingerprint)
     _remember_fingerprint(HostStore(paths=paths), rec.name, got)
     changes.emit(Change.HOSTS)
     return replace(rec, fingerprint=got)
@@ -198,14 +203,7 @@ def add_host(
             conn = Connection(rec, paths, accept, password=password).connect()
             fingerprint = str(conn.fingerprint)
             if wanted and normalize_fingerprint(fingerprint) not in wanted:
-                raise HostKeyError(
-                    QT_TRANSLATE_NOOP("LabGPU", "{host} has the key {fingerprint}, not the one given ({given})."),
-                    QT_TRANSLATE_NOOP("LabGPU", "Check the fingerprint with your provider."),
-                    code="HostKeyMismatch",
-                    host=rec.name,
-                    fingerprint=fingerprint,
-                    given=", ".join(sorted(expected)),
-                )
+                raise _mismatch(rec.name, fingerprint, ", ".join(sorted(expected)))
             if password:
                 owned.append(secrets.set_secret_owned(password_key(rec.name), password))
             saved = replace(rec, fingerprint=fingerprint)

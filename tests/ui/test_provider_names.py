@@ -3,37 +3,16 @@ show it in Chinese in a Chinese UI (from the provider specs), in English in an E
 
 from __future__ import annotations
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from app.core import providers
-from app.core.paths import default_paths
+from tests.ui import test_offers_page as offers_tests
+
+ctx = offers_tests.ctx  # the offers page tests' fixture: an English app context
+_page = offers_tests._page
 
 CHINESE = {"tencent": "腾讯云", "alibaba": "阿里云", "huawei": "华为云"}
-
-
-@pytest.fixture
-def ctx(qtbot):
-    from app.ui.app import create_app
-    from app.ui.context import AppContext
-
-    create_app()
-    c = AppContext(default_paths().ensure(), "en")
-    c.errors.interactive = False
-    yield c
-    c.shutdown(5000)
-
-
-def _page(qtbot, ctx):
-    from app.ui.offers.page import OffersPage
-
-    page = OffersPage(ctx)
-    qtbot.addWidget(page)
-    page.resize(1112, 760)
-    page.show()
-    qtbot.waitUntil(lambda: page.load is not None, timeout=5000)
-    return page
 
 
 def _shown(qtbot, page) -> dict[str, tuple[str, str, str]]:
