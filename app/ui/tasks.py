@@ -90,7 +90,7 @@ class Task(QObject):
         owner = self._owner()
         return owner is not None and alive(owner)
 
-    def _guard(self, callback: Callable[[T], None]) -> Callable[[T], None]:
+    def _guard(self, callback: Callable[[T], object]) -> Callable[[T], None]:
         def deliver(value: T) -> None:
             if self.dropped:
                 log.debug("task %s: callback dropped (cancelled or owner gone)", self.name)
@@ -165,16 +165,16 @@ class TaskRunner(QObject):
         self._lock = threading.Lock()
 
     def submit(self, fn: Callable[..., T], *args: Any, name: str = "",
-               on_done: Callable[[T], None] | None = None,
-               on_error: Callable[[BaseException], None] | None = None,
-               on_progress: Callable[[Any], None] | None = None, **kwargs: Any) -> Task:
+               on_done: Callable[[T], object] | None = None,
+               on_error: Callable[[BaseException], object] | None = None,
+               on_progress: Callable[[Any], object] | None = None, **kwargs: Any) -> Task:
         """The owner-less primitive: callbacks connected as they are (prefer :meth:`run`)."""
         task = Task(name or getattr(fn, "__name__", "task"))
         return self._start(task, fn, args, kwargs, on_done, on_error, on_progress)
 
     def _start(self, task: Task, fn: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any],
-               on_done: Callable[[T], None] | None, on_error: Callable[[BaseException], None] | None,
-               on_progress: Callable[[Any], None] | None) -> Task:
+               on_done: Callable[[T], object] | None, on_error: Callable[[BaseException], object] | None,
+               on_progress: Callable[[Any], object] | None) -> Task:
         if on_done:
             task.finished.connect(on_done)
         if on_error:
@@ -192,9 +192,9 @@ class TaskRunner(QObject):
         return task
 
     def run(self, owner: QObject | None, fn: Callable[..., T], *args: Any, name: str = "",
-            on_done: Callable[[T], None] | None = None,
-            on_error: Callable[[BaseException], None] | None = None,
-            on_progress: Callable[[Any], None] | None = None, **kwargs: Any) -> Task:
+            on_done: Callable[[T], object] | None = None,
+            on_error: Callable[[BaseException], object] | None = None,
+            on_progress: Callable[[Any], object] | None = None, **kwargs: Any) -> Task:
         """Run ``fn(*args, **kwargs)`` on a pool thread for ``owner``; see the module docstring.
 
         The callbacks run on the GUI thread unless the task was cancelled or ``owner`` was deleted

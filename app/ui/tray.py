@@ -32,6 +32,7 @@ from app.ui.tray_parts import cost_icon, offer_from_entry, offer_from_options
 from app.usecases.changes import Change
 
 if TYPE_CHECKING:
+    from app.ui.context import AppContext
     from app.usecases.costs import RunningCosts
 
 log = logging.getLogger(__name__)
@@ -58,7 +59,7 @@ class CostTray(QObject):
     available_changed = Signal(bool)
     notified = Signal(str, str)  # title, message of each notification shown
 
-    def __init__(self, ctx: Any, open_window: Callable[[], None], quit_app: Callable[[], None],
+    def __init__(self, ctx: AppContext, open_window: Callable[[], None], quit_app: Callable[[], None],
                  parent: QObject | None = None, refresh_ms: int = REFRESH_MS) -> None:
         super().__init__(parent)
         self.ctx = ctx
@@ -495,7 +496,7 @@ class TrayShell(QObject):
     ``window`` may be None (``labgpu --tray``): it is built the first time Open LabGPU is chosen.
     """
 
-    def __init__(self, ctx: Any, app: Any, window: Any = None, window_factory: Callable[[], Any] | None = None,
+    def __init__(self, ctx: AppContext, app: Any, window: Any = None, window_factory: Callable[[], Any] | None = None,
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx

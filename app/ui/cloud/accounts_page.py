@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, Qt, Slot
 from PySide6.QtGui import QAction, QKeySequence, QShortcut
@@ -32,6 +32,9 @@ from app.ui.cloud import cloud_service, cloud_settings, error_sentence, provider
 from app.ui.shared.plain import PlainLabel, plain_box, plain_tooltip
 from app.ui.widgets import configure_record_table
 
+if TYPE_CHECKING:
+    from app.ui.context import AppContext
+
 
 class AccountsPage(QWidget):
     page_id = "accounts"
@@ -42,7 +45,7 @@ class AccountsPage(QWidget):
     def nav_title() -> str:
         return QCoreApplication.translate("AccountsPage", "Accounts")
 
-    def __init__(self, ctx: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
         self.infos: list[Any] = []

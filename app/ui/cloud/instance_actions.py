@@ -9,7 +9,7 @@ ledger again at once.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QGuiApplication
@@ -19,6 +19,9 @@ from app.ui import theme
 from app.ui.cloud import cloud_service, error_sentence
 from app.ui.shared.plain import PlainLabel
 from app.usecases.changes import Change
+
+if TYPE_CHECKING:
+    from app.ui.context import AppContext
 
 
 class TerminateConfirmDialog(QDialog):
@@ -69,7 +72,7 @@ class InstanceActions:
     ``guards``, ``_dialogs``, ``selected_entry()``, ``_fill()``, ``load_ledger()``, ``load_guards()``
     and ``reconcile()``."""
 
-    ctx: Any
+    ctx: AppContext
     status_label: QLabel
     busy: set[str]
     guards: dict[str, Any]

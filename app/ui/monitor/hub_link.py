@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal
+
+if TYPE_CHECKING:
+    from app.ui.context import AppContext
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +27,7 @@ class SampleBridge(QObject):
             pass
 
 
-def monitor_hub(ctx: Any) -> Any:
+def monitor_hub(ctx: AppContext) -> Any:
     """The app's MonitorHub (created on first use, closed by ctx.shutdown())."""
     hub = ctx.services.monitor
     if hub is None:
@@ -36,7 +39,7 @@ def monitor_hub(ctx: Any) -> Any:
     return hub
 
 
-def _connect_via_hosts(ctx: Any) -> Any:
+def _connect_via_hosts(ctx: AppContext) -> Any:
     """Connections for the hub: the Hosts page's live connection when it has one (one SSH session
     per host), else LabGPU's own, reconnected with ``ensure()`` when it drops."""
     own: dict[str, Any] = {}

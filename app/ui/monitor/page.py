@@ -15,7 +15,7 @@ import logging
 import time
 from collections import deque
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer, Signal, Slot
 from PySide6.QtWidgets import (
@@ -38,6 +38,9 @@ from app.ui.monitor.page_settings import RANGES, monitor_settings, range_title, 
 from app.ui.monitor.plots import PLOTTED, SCALE, bin_seconds
 from app.ui.shared.plain import PlainLabel
 
+if TYPE_CHECKING:
+    from app.ui.context import AppContext
+
 log = logging.getLogger(__name__)
 
 REDRAW_MS = 1_000
@@ -56,7 +59,7 @@ class MonitorPage(QWidget):
     def nav_title() -> str:
         return QCoreApplication.translate("MonitorPage", "GPU monitor")
 
-    def __init__(self, ctx: Any, parent: QWidget | None = None, hub: Any = None,
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None, hub: Any = None,
                  clock: Any = time.time, autostart: bool = True) -> None:
         super().__init__(parent)
         self.ctx = ctx

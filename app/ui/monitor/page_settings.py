@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication
 
 from app.core.settings import read_section, write_section
+
+if TYPE_CHECKING:
+    from app.ui.context import AppContext
 
 SETTINGS_KEY = "monitorui"
 # (seconds, label) choices of the time range
@@ -39,11 +42,11 @@ class MonitorUiSettings:
             self.span_s = 3_600
 
 
-def monitor_settings(ctx: Any) -> MonitorUiSettings:
+def monitor_settings(ctx: AppContext) -> MonitorUiSettings:
     return read_section(ctx.settings, (SETTINGS_KEY,), MonitorUiSettings)
 
 
-def save_monitor_settings(ctx: Any, value: MonitorUiSettings) -> None:
+def save_monitor_settings(ctx: AppContext, value: MonitorUiSettings) -> None:
     write_section(ctx.settings, (SETTINGS_KEY,), value)
     try:
         ctx.save_settings()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtGui import QKeySequence
@@ -33,6 +33,9 @@ from app.ui.offers.spot_history import SpotHistoryWidget
 from app.ui.shared.plain import PlainLabel
 from app.ui.widgets import remember_splitter
 
+if TYPE_CHECKING:
+    from app.ui.context import AppContext
+
 log = logging.getLogger(__name__)
 
 # Providers whose instances LabGPU can launch itself (app.cloud providers).
@@ -41,7 +44,7 @@ log = logging.getLogger(__name__)
 class OfferDetailsPanel(QWidget):
     """Shows one offer; `set_offer(None)` shows a hint to pick one."""
 
-    def __init__(self, ctx: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
         self._offer: Offer | None = None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, QItemSelection, QSignalBlocker, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QKeySequence, QResizeEvent, QShortcut
@@ -40,6 +40,9 @@ from app.ui.offers.table_view import OffersTableView
 from app.ui.shared.plain import PlainLabel, esc, plain_box, plain_tooltip, rich_label
 from app.ui.widgets import remember_splitter
 
+if TYPE_CHECKING:
+    from app.ui.context import AppContext
+
 log = logging.getLogger(__name__)
 
 TABLE_MIN_HEIGHT = 140  # header and about four rows
@@ -55,7 +58,7 @@ class OffersPage(QWidget):
     def nav_title() -> str:
         return QCoreApplication.translate("OffersPage", "GPU offers")
 
-    def __init__(self, ctx: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
         self.load: CatalogLoad | None = None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timezone
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import QHBoxLayout, QPushButton, QVBoxLayout, QWidget
@@ -31,12 +31,15 @@ from app.core.spothistory import (
 from app.ui import theme
 from app.ui.shared.plain import PlainLabel
 
+if TYPE_CHECKING:
+    from app.ui.context import AppContext
+
 log = logging.getLogger(__name__)
 
 DAYS = 7
 
 
-def fetch_history(ctx: Any, offer: Offer, days: int = DAYS) -> Any:
+def fetch_history(ctx: AppContext, offer: Offer, days: int = DAYS) -> Any:
     """On a pool thread: the offer's spot history through the app's CloudService."""
     from app.cloud.spot_history import load_spot_history
     from app.ui.shared.services import cloud_service
@@ -48,7 +51,7 @@ def fetch_history(ctx: Any, offer: Offer, days: int = DAYS) -> Any:
 class SpotHistoryWidget(QWidget):
     """`set_offer(offer)` shows the button for offers that have a readable history (hidden otherwise)."""
 
-    def __init__(self, ctx: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("spotHistory")
         self.ctx = ctx

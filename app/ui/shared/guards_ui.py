@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from app.core.paths import Paths
     from app.core.settings import Settings
     from app.core.store import Store
+    from app.ui.context import AppContext
     from app.ui.tasks import Task
     from app.usecases.guards import GuardOutcome, RemovedGuard
 
@@ -243,7 +244,7 @@ class EditGuardsDialog(QDialog):
 
     saved = Signal(str, object)  # target id, GuardConfig | None (removed)
 
-    def __init__(self, ctx: Any, target_id: str, current: Any, can_stop: bool,
+    def __init__(self, ctx: AppContext, target_id: str, current: Any, can_stop: bool,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
