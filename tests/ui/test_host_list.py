@@ -99,3 +99,32 @@ def test_host_changes_are_announced_on_the_bus():
     remove_host("gone-soon", hs, changes=bus)
     assert seen == [frozenset({Change.HOSTS})]
     assert "gone-soon" not in [e.name for e in all_hosts()]
+
+
+def test_the_hosts_and_monitor_pages_show_a_host_another_view_removed_or_launched(app_window, qtbot):
+    from app.core.hosts import HostStore
+    from app.usecases.changes import Change
+    from app.usecases.hosts import remove_host
+
+    ctx, window = app_window
+    _fill_store()
+    assert window.show_page("hosts")
+    hosts_page = window.pages["hosts"]
+    hosts_page.refresh()
+    assert window.show_page("monitor")
+    monitor = window.pages["monitor"]
+    qtbot.waitUntil(lambda: "box" in dict(monitor.available), timeout=10000)
+
+    remove_host("box", HostStore(store=ctx.store), changes=ctx.changes)  # e.g. from the sync page's dialog
+    qtbot.waitUntil(lambda: "box" not in [r[0].name for r in hosts_page.model.rows], timeout=10000)
+    qtbot.waitUntil(lambda: "box" not in dict(monitor.available), timeout=10000)
+
+    from app.cloud.base import Instance
+    from app.core.instances import Ledger
+
+    Ledger(ctx.store).observe(Instance(id="i-0ddd000000000004", account="lab", provider="aws", region="us-east-1",
+                                       zone="us-east-1a", instance_type="g5.xlarge", state=InstanceState.RUNNING,
+                                       spot=False, public_ip="203.0.113.8"))
+    ctx.changes.emit(Change.LEDGER)  # what a launch says when it is done
+    qtbot.waitUntil(lambda: "i-0ddd000000000004" in [r[0].name for r in hosts_page.model.rows], timeout=10000)
+    qtbot.waitUntil(lambda: dict(monitor.available).get("i-0ddd000000000004") == "instance", timeout=10000)

@@ -181,7 +181,7 @@ class MonitorPage(QWidget):
 
         if self._closed:
             return
-        if Change.LEDGER in kinds:  # type: ignore[operator]
+        if Change.LEDGER in kinds or Change.HOSTS in kinds:  # type: ignore[operator]
             self.load_hosts()  # reads the guards too
         elif Change.GUARDS in kinds:  # type: ignore[operator]
             self.load_guards()

@@ -47,6 +47,7 @@ from app.ui.remote.hosts_service import (
 )
 from app.ui.shared.plain import PlainLabel, ask, plain_box, plain_tooltip
 from app.ui.widgets import FlowLayout, RowsTableModel, toolbar_button
+from app.usecases.changes import Change
 
 _ROLE_NAME = Qt.ItemDataRole.UserRole
 
@@ -280,9 +281,17 @@ class HostsPage(QWidget):
         self.service.host_key_changed.connect(self._on_service_host_key_changed)
         self.service.forward_opened.connect(self._on_service_forward_opened)
         self.service.forward_failed.connect(self._on_service_forward_failed)
+        ctx.changed.connect(self._on_changed)
         self.refresh()
 
     # -- state ------------------------------------------------------------------------------------
+    @Slot(object)
+    def _on_changed(self, kinds: frozenset[Change]) -> None:
+        """The host list changed (a key trusted, a host added or removed) or the ledger did (an instance
+        launched or stopped is listed or dropped): show it again."""
+        if Change.HOSTS in kinds or Change.LEDGER in kinds:
+            self.refresh()
+
     def refresh(self) -> None:
         selected = self.selected_name()
         self.model.reload()
@@ -528,6 +537,7 @@ class HostsPage(QWidget):
             (self.service.host_key_changed, self._on_service_host_key_changed),
             (self.service.forward_opened, self._on_service_forward_opened),
             (self.service.forward_failed, self._on_service_forward_failed),
+            (self.ctx.changed, self._on_changed),
         ):
             try:
                 sig.disconnect(slot)
