@@ -465,8 +465,8 @@
         <translation>已取消</translation>
     </message>
     <message>
-        <source>%1 unchanged, %2 deleted, %3 conflicts</source>
-        <translation>%1 个未变，%2 个已删除，%3 个冲突</translation>
+        <source>{skipped} unchanged, {deleted} deleted, {conflicts} conflicts</source>
+        <translation>{skipped} 个未变，{deleted} 个已删除，{conflicts} 个冲突</translation>
     </message>
     <message>
         <source>1 exclude</source>
@@ -650,8 +650,8 @@ runs/
         <translation>排除(&amp;X)：</translation>
     </message>
     <message>
-        <source>Always excluded: %1</source>
-        <translation>始终排除：%1</translation>
+        <source>Always excluded: {names}</source>
+        <translation>始终排除：{names}</translation>
     </message>
     <message>
         <source>Honour .gitignore files in the source folder</source>
@@ -690,12 +690,12 @@ runs/
         <translation>请输入本地文件夹。</translation>
     </message>
     <message>
-        <source>%1 is a file, not a folder. Choose a folder with Browse.</source>
-        <translation>%1 是文件，不是文件夹。请点“浏览”选择一个文件夹。</translation>
+        <source>{path} is a file, not a folder. Choose a folder with Browse.</source>
+        <translation>{path} 是文件，不是文件夹。请点“浏览”选择一个文件夹。</translation>
     </message>
     <message>
-        <source>The folder %1 does not exist on this computer. Check the path or choose a folder with Browse.</source>
-        <translation>这台电脑上没有文件夹 %1。请检查路径，或点“浏览”选择一个文件夹。</translation>
+        <source>The folder {folder} does not exist on this computer. Check the path or choose a folder with Browse.</source>
+        <translation>这台电脑上没有文件夹 {folder}。请检查路径，或点“浏览”选择一个文件夹。</translation>
     </message>
     <message>
         <source>Enter the remote folder.</source>

@@ -72,10 +72,9 @@ class SyncHistoryTable(QTableWidget):
                 results.get(r.result, r.result),
                 shown_message(r.message)
                 or (
-                    QCoreApplication.translate("SyncPage", "%1 unchanged, %2 deleted, %3 conflicts")
-                    .replace("%1", str(r.skipped))
-                    .replace("%2", str(r.deleted))
-                    .replace("%3", str(r.conflicts))
+                    QCoreApplication.translate(
+                        "SyncPage", "{skipped} unchanged, {deleted} deleted, {conflicts} conflicts").format(
+                        skipped=str(r.skipped), deleted=str(r.deleted), conflicts=str(r.conflicts))
                 ),
             ]
             for col, text in enumerate(cells):

@@ -82,7 +82,7 @@ class SyncPairDialog(QDialog):
         )
         self.excludes_edit.setFixedHeight(90)
         form.addRow(self.tr("E&xcludes:"), self.excludes_edit)
-        note = PlainLabel(self.tr("Always excluded: %1").replace("%1", "  ".join(DEFAULT_EXCLUDES)), self)
+        note = PlainLabel(self.tr("Always excluded: {names}").format(names="  ".join(DEFAULT_EXCLUDES)), self)
         note.setStyleSheet("color: palette(mid);")
         form.addRow("", note)
 
@@ -146,13 +146,13 @@ class SyncPairDialog(QDialog):
             return
         local = Path(self.local_edit.text().strip()).expanduser()
         if local.exists() and not local.is_dir():
-            self.error_label.setText(self.tr("%1 is a file, not a folder. Choose a folder with Browse.")
-                                     .replace("%1", str(local)))
+            self.error_label.setText(self.tr("{path} is a file, not a folder. Choose a folder with Browse.").format(
+                path=str(local)))
             return
         if not local.exists() and (not self.down_radio.isChecked() or not local.parent.is_dir()):
             # Upload reads the folder; a download may create it, but only inside a folder that exists.
-            self.error_label.setText(self.tr("The folder %1 does not exist on this computer. Check the path "
-                                             "or choose a folder with Browse.").replace("%1", str(local)))
+            self.error_label.setText(self.tr("The folder {folder} does not exist on this computer. Check the path "
+                                             "or choose a folder with Browse.").format(folder=str(local)))
             return
         if not self.remote_edit.text().strip():
             self.error_label.setText(self.tr("Enter the remote folder."))
