@@ -1,5 +1,5 @@
-"""The GPU stream reading a 2 MiB nvidia-smi error line (issue 21, item 7: "a 2 MiB error freezes the
-window ~4 s"): CPU time of the real ``GpuStream._stream_once`` reading it from a socket.
+"""The GPU stream reading a 2 MiB nvidia-smi error line (one such line once froze the
+window ~4 s): CPU time of the real ``GpuStream._stream_once`` reading it from a socket.
 
 Run:  .venv/bin/python tests/benchmarks/bench_bounds.py [--chunk BYTES (1024)] [--mib N (2)]
 To compare with an older tree: PYTHONPATH=/path/to/old/tree .venv/bin/python tests/benchmarks/bench_bounds.py

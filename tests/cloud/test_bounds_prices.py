@@ -1,4 +1,4 @@
-"""A hostile price endpoint (issue 21, item 7): prices of 0 or ~∞, pages without end, huge pages and a
+"""A hostile price endpoint: prices of 0 or ~∞, pages without end, huge pages and a
 drip of one byte every 5 s, each against a real local HTTP server; what it may not do: make an offer
 "free" for the advisor, grow memory without bound, or hold the refresh past its deadline."""
 

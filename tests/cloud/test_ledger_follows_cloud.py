@@ -1,4 +1,4 @@
-"""The ledger follows the cloud, and no cost comes from a wrong wall clock (issue 21, item 4).
+"""The ledger follows the cloud, and no cost comes from a wrong wall clock.
 
 - An instance started from the cloud console (moto's own StartInstances, not LabGPU's) after its idle
   guard stopped it is seen by the watcher's background reconcile and stopped again by its idle guard

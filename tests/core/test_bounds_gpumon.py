@@ -1,4 +1,4 @@
-"""Bounds on what a (possibly hostile) host's nvidia-smi output can cost (issue 21, item 7): GPUs per
+"""Bounds on what a (possibly hostile) host's nvidia-smi output can cost: GPUs per
 sample and per host, rings released, line length, a huge GPU index, archive rows per host and minute,
 one host's bad data never breaking another's archive, and the CSV export never carrying a formula."""
 

@@ -1,5 +1,5 @@
 """The catalog is rebuilt from pinned source extracts: the committed offers.csv must be what they give,
-the documented rules hold, and the rows issue 13 found wrong are right."""
+the documented rules hold, and rows once wrong (Lambda A100, Tencent GN7/GN10X, interconnects, RAM) are right."""
 
 from __future__ import annotations
 

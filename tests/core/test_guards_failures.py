@@ -1,4 +1,4 @@
-"""Guards under failure (issue 21, Fix 2 and 3): a stop that keeps failing is one episode, a frozen
+"""Guards under failure: a stop that keeps failing is one episode, a frozen
 account delays no other account's guard, a budget guard never goes silently off, the student's own
 exchange rate, the idle window across a watcher restart, and a blind host said.
 

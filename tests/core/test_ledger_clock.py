@@ -1,4 +1,4 @@
-"""Running time and cost on the cloud's clock (issue 21, item 4): the ledger counts from the clouds' answer
+"""Running time and cost on the cloud's clock: the ledger counts from the clouds' answer
 times (HTTP Date) run forward on a monotonic clock, never from a laptop wall clock that is off or steps.
 
 Fake wall and monotonic clocks; the instance is a plain record as a provider returns it.

@@ -1,4 +1,4 @@
-"""The pasted-password forms (issue 21, Fix 9) as the parser and the log redaction see them."""
+"""The pasted-password forms as the parser and the log redaction see them."""
 
 from __future__ import annotations
 

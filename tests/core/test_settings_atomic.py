@@ -1,5 +1,5 @@
 """The atomic writer behind settings.json (and the audit log, price cache, autostart files):
-an unpredictable temporary file next to the target, never a symlink followed (issue 21, Fix 8)."""
+an unpredictable temporary file next to the target, never a symlink followed."""
 
 from __future__ import annotations
 

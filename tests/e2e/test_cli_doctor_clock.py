@@ -1,4 +1,4 @@
-"""``labgpu doctor`` names a clock more than a minute off the clouds' (issue 21): the offset that the
+"""``labgpu doctor`` names a clock more than a minute off the clouds': the offset that the
 cloud's own answer measured (its HTTP Date header), with what to do. The real Tencent peer refuses the
 request signed with the laptop's clock (AuthFailure.SignatureExpire) and says its time in its Date."""
 

@@ -1,4 +1,4 @@
-"""A hostile rented host's text reaches the terminal as text, never as commands (issue 21).
+"""A hostile rented host's text reaches the terminal as text, never as commands.
 
 Real peers: an sshd whose nvidia-smi names its GPUs and processes with terminal escapes (OSC 52
 clipboard write, a screen clear, an OSC 8 hidden link) or fails with them in its error line, whose

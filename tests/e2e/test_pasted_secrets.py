@@ -1,4 +1,4 @@
-"""A password pasted with the SSH command (issue 21, Fix 9): `labgpu hosts add` refuses it, says
+"""A password pasted with the SSH command: `labgpu hosts add` refuses it, says
 to use --password-stdin, and the password reaches neither stderr, stdout nor labgpu.log."""
 
 from __future__ import annotations

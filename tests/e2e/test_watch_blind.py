@@ -1,5 +1,5 @@
-"""`labgpu watch` says when a guarded target goes blind (no driver, MIG) and when it sees again
-(issue 21, Fix 3), against a real sshd whose scripted nvidia-smi fails and recovers."""
+"""`labgpu watch` says when a guarded target goes blind (no driver, MIG) and when it sees again,
+against a real sshd whose scripted nvidia-smi fails and recovers."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Exactly one watcher, always one (issue 21, Fix 1): whoever wants to watch — `labgpu watch`, the
+"""Exactly one watcher, always one: whoever wants to watch — `labgpu watch`, the
 tray (`labgpu --tray`), the window — waits on the lock and takes over within seconds when the holder
 exits or dies; `labgpu guard ls` and the tray say who watches (pid and kind).
 

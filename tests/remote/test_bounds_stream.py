@@ -1,6 +1,6 @@
 """A hostile host's nvidia-smi against the real stream + hub (real sshd, scripted nvidia-smi):
 fresh GPU uuids every second, an endless line, a huge GPU index, a uuid that is a spreadsheet
-formula (issue 21, item 7)."""
+formula."""
 
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ CHILD = textwrap.dedent('''
     ok = done.wait(120)
     page = os.sysconf("SC_PAGE_SIZE")
     rss = int(open("/proc/self/statm").read().split()[1]) * page
-    suspicious = getattr(hub, "suspicious", lambda: [])()  # (absent before issue 21)
+    suspicious = getattr(hub, "suspicious", lambda: [])()  # a hub without the list reads as none
     gpus = len(hub.history.gpus("evil"))
     hub.close()
     print(json.dumps({"ok": ok, "rss": rss, "gpus": gpus, "suspicious": suspicious, **seen}))

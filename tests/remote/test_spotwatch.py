@@ -19,7 +19,7 @@ from tests.fixtures.metadata_service import MetadataLab
 pytestmark = pytest.mark.usefixtures("private_home")
 
 # Reclaim times as a cloud posts them: about two minutes ahead of the instance's clock (a past or
-# far-future time is ignored, issue 21), so the tests' times are relative to now.
+# far-future time is ignored), so the tests' times are relative to now.
 SOON = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(minutes=30)
 SOON_Z = SOON.strftime("%Y-%m-%dT%H:%M:%SZ")
 

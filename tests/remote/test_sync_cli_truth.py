@@ -1,4 +1,4 @@
-"""`labgpu sync` says what it did not transfer (issue 8 item 6): special files and symlink loops
+"""`labgpu sync` says what it did not transfer: special files and symlink loops
 are named in the plain output and in --json, the exit status is non-zero; a non-UTF-8 local name
 transfers and is recorded in the history; a LOCAL that is a file is called a file; the capability
 path chosen shows in --json. Subprocesses against the real sshd, as a script runs them."""
@@ -199,7 +199,7 @@ def test_unreadable_local_folder_is_named_and_fails_the_exit_status(sshd, tmp_pa
 
 
 def test_cli_dash_remote_dry_run_changes_nothing(server_kinds, tmp_path):
-    """The exact report of issue 8: `labgpu sync LOCAL 'box:-delete' --dry-run` (and --down)
+    """A remote folder named like an option: `labgpu sync LOCAL 'box:-delete' --dry-run` (and --down)
     against an account whose whole home is snapshotted before and after."""
     from tests.fixtures.server_kinds import KINDS
     from tests.remote.test_sync_hostile_paths import snapshot

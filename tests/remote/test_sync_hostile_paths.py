@@ -1,4 +1,4 @@
-"""Hostile remote folder names (issue 8 item 1): ``labgpu sync LOCAL 'box:-delete' --dry-run`` once
+"""Hostile remote folder names: ``labgpu sync LOCAL 'box:-delete' --dry-run`` once
 ran ``find -delete`` on the remote home. Against the real sshd (an account of its own,
 tests/fixtures/server_kinds.py), up, down, dry run and mirror: the whole remote home is
 snapshotted before and after, and nothing outside the intended folder may change, ever."""

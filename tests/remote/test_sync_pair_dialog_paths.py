@@ -1,5 +1,5 @@
 """The GUI's new-pair dialog accepts the same remote text as the CLI and refuses what the engine
-refuses (issue 8 item 1): '..' is refused with the reason shown; '-delete' is kept as typed (the
+refuses: '..' is refused with the reason shown; '-delete' is kept as typed (the
 engine anchors it as ./-delete, so it can never become an option)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Every kind of server students meet (issue 9), each a real OpenSSH sshd account configured that
+"""Every kind of server students meet, each a real OpenSSH sshd account configured that
 way (tests/fixtures/server_kinds.py): up, no-change re-sync (0 bytes) and down give byte-identical
 trees, the JSON summary names the path taken, and a banner can never hide a missing file."""
 

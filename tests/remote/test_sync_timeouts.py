@@ -1,4 +1,4 @@
-"""Timeouts with words (issue 9): a remote step that never answers (an exec channel the server
+"""Timeouts with words: a remote step that never answers (an exec channel the server
 never closes) fails the sync naming what it waited for, and the next run finishes the job."""
 
 from __future__ import annotations

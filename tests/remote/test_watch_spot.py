@@ -1,4 +1,4 @@
-"""Spot notices (issue 21, Fix 10): one notice per reclaim, one pull in flight per host, past and
+"""Spot notices: one notice per reclaim, one pull in flight per host, past and
 far-future times ignored with a log line, overflowing times read as unreadable.
 
 The reads go over SSH to the metadata service at its real addresses (tests/fixtures/metadata_service.py);

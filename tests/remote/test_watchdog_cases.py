@@ -1,4 +1,4 @@
-"""The watchdog cases of issue 21 against a real sshd: a guard removed or changed, a hung
+"""The watchdog against a real sshd: a guard removed or changed, a hung
 nvidia-smi, a warning line before the CSV, a wall clock stepped back an hour, a `sudo` that wants
 a password (at install and later), the process gone after a stop/start.
 

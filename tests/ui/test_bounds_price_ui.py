@@ -1,4 +1,4 @@
-"""'Refresh public prices' when the list says an offer costs 0 per hour (issue 21, item 7): the page
+"""'Refresh public prices' when the list says an offer costs 0 per hour: the page
 keeps the bundled price in the table and says which price it did not believe."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Desktop polish (issue 14 item 9): unique mnemonics, remembered splitters, advisor defaults and state
+"""Desktop polish: unique mnemonics, remembered splitters, advisor defaults and state
 across a language switch, the model-size wording."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The tray names a clock more than a minute off the clouds' (issue 21): after the real Tencent peer
+"""The tray names a clock more than a minute off the clouds': after the real Tencent peer
 refused a request signed with this computer's clock, its answer's Date gave the offset, and the tray's
 tooltip says it with what to do; once the clock is right again the line goes."""
 

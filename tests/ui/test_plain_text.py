@@ -1,4 +1,4 @@
-"""Remote text is plain data in the GUI (issue 21, Fix 6).
+"""Remote text is plain data in the GUI.
 
 A rented host's words (nvidia-smi's error line, a server that talks before the SSH key exchange,
 remote file names and ``find``'s stderr) reach labels, dialogs, tooltips and table cells. In Qt's
