@@ -133,8 +133,8 @@ class CostTray(QObject):
 
     # -- costs -----------------------------------------------------------------------------------
     @Slot(object)
-    def _on_changed(self, kinds: object) -> None:
-        if Change.LEDGER in kinds:  # type: ignore[operator]
+    def _on_changed(self, kinds: frozenset[Change]) -> None:
+        if Change.LEDGER in kinds:
             self.refresh()
 
     @Slot()
@@ -276,7 +276,8 @@ class CostTray(QObject):
     def menu_texts(self) -> list[str]:
         out = []
         for a in self.menu.actions():
-            out.append(a.menu().title() if a.menu() is not None else a.text())  # type: ignore[union-attr]
+            sub = a.menu()
+            out.append(sub.title() if isinstance(sub, QMenu) else a.text())
         return [t for t in out if t]
 
     # -- stop ------------------------------------------------------------------------------------

@@ -79,6 +79,12 @@ class InstanceActions:
     _dialogs: list[Any]
     launch_dialog: Any
 
+    @property
+    def page_widget(self) -> QWidget:
+        """The page these actions are mixed into (the parent of the dialogs they open)."""
+        assert isinstance(self, QWidget)
+        return self
+
     def selected_entry(self) -> Any:
         raise NotImplementedError
 
@@ -114,7 +120,8 @@ class InstanceActions:
             self.status_label.setText(f"{instance_id}: {message}" + (f"\n{hint}" if hint else ""))
             self.ctx.changes.emit(Change.LEDGER)  # a failed call may still have changed the state
 
-        return self.ctx.runner.run(self, fn, instance_id, name=f"instance-{verb}", on_done=finished, on_error=failed)
+        return self.ctx.runner.run(self.page_widget, fn, instance_id, name=f"instance-{verb}", on_done=finished,
+                                   on_error=failed)
 
     def start_selected(self) -> Any:
         e = self.selected_entry()
@@ -174,7 +181,7 @@ class InstanceActions:
         e = self.selected_entry()
         if e is None:
             return None
-        dialog = TerminateConfirmDialog(e.id, f"{e.instance_type}, {e.account}", self, refusal=refusal)
+        dialog = TerminateConfirmDialog(e.id, f"{e.instance_type}, {e.account}", self.page_widget, refusal=refusal)
         self._keep(dialog)
         dialog.accepted.connect(
             lambda: self._act(
@@ -209,9 +216,13 @@ class InstanceActions:
     def open_launch(self, offer: Any = None, spot: bool | None = None) -> Any:
         from app.ui.cloud.launch_dialog import open_launch_dialog
 
-        dialog = open_launch_dialog(self.ctx, offer, self, spot=spot)
+        dialog = open_launch_dialog(self.ctx, offer, self.page_widget, spot=spot)
         self.launch_dialog = dialog
-        dialog.launched.connect(lambda result: (self.ctx.changes.emit(Change.LEDGER), self.reconcile()))
+        def launched(_result: object) -> None:
+            self.ctx.changes.emit(Change.LEDGER)
+            self.reconcile()
+
+        dialog.launched.connect(launched)
         self._keep(dialog)
         return dialog
 
@@ -221,7 +232,7 @@ class InstanceActions:
         e = self.selected_entry()
         if e is None:
             return None
-        dialog = EditGuardsDialog(self.ctx, e.id, self.guards.get(e.id), True, self)
+        dialog = EditGuardsDialog(self.ctx, e.id, self.guards.get(e.id), True, self.page_widget)
         dialog.saved.connect(lambda _id, _cfg: self.ctx.changes.emit(Change.GUARDS))
         self._keep(dialog)
         dialog.open()
@@ -230,7 +241,7 @@ class InstanceActions:
     def open_report(self) -> Any:
         from app.ui.cloud.month_report import MonthReportDialog
 
-        dialog = MonthReportDialog(self.ctx, self)
+        dialog = MonthReportDialog(self.ctx, self.page_widget)
         self._keep(dialog)
         dialog.open()
         return dialog
@@ -238,7 +249,7 @@ class InstanceActions:
     def open_audit(self) -> Any:
         from app.ui.cloud.audit_dialog import AuditDialog
 
-        dialog = AuditDialog(self.ctx, self)
+        dialog = AuditDialog(self.ctx, self.page_widget)
         self._keep(dialog)
         dialog.open()
         return dialog

@@ -148,8 +148,8 @@ class InstancesPage(InstanceActions, QWidget):
         self.sync_label.setWordWrap(True)
         self.sync_label.setStyleSheet(f"color: {theme.css('muted')};")
         layout.addWidget(self.sync_label)
-        QShortcut(QKeySequence("Ctrl+L"), self, activated=lambda: self.open_launch())
-        QShortcut(QKeySequence.StandardKey.Copy, self.table, activated=lambda: self.copy_ssh_command())
+        QShortcut(QKeySequence("Ctrl+L"), self, lambda: self.open_launch())
+        QShortcut(QKeySequence.StandardKey.Copy, self.table, lambda: self.copy_ssh_command())
         self._update_buttons()
 
     # -- data ------------------------------------------------------------------------------------
@@ -191,13 +191,13 @@ class InstancesPage(InstanceActions, QWidget):
         self.reconcile()
 
     @Slot(object)
-    def _on_changed(self, kinds: object) -> None:
+    def _on_changed(self, kinds: frozenset[Change]) -> None:
         """Another view (the tray, a dialog) or an action here changed the ledger or the guards."""
         if self._closed:
             return
-        if Change.LEDGER in kinds:  # type: ignore[operator]
+        if Change.LEDGER in kinds:
             self.load_ledger()  # reads the guards too
-        elif Change.GUARDS in kinds:  # type: ignore[operator]
+        elif Change.GUARDS in kinds:
             self.load_guards()
 
     @Slot()
