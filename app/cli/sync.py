@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import threading
 import time
 from typing import Any
 
@@ -91,6 +90,8 @@ def _fmt_progress(p: Any) -> str:
 
     if p.state == "waiting":
         return f"waiting for connection (attempt {p.attempt})…"
+    if p.state == "queued":
+        return "waiting for the other sync of these folders to end…"
     if p.state != "transferring":
         return f"{p.state}…"
     eta = "" if p.eta is None else f" ETA {int(p.eta) // 60}:{int(p.eta) % 60:02d}"
@@ -106,7 +107,7 @@ def cmd_sync(args: argparse.Namespace) -> int:
     from app.core.syncmodel import DOWN, UP, SyncOptions, display_name
     from app.core.syncpairs import SyncStore
     from app.core.units import human_bytes
-    from app.remote.sync import run_sync
+    from app.usecases.sync import JOBS, SyncRequest
 
     host, remote = split_target(args.remote)
     if args.bwlimit is not None and args.bwlimit <= 0:
@@ -146,46 +147,22 @@ def cmd_sync(args: argparse.Namespace) -> int:
             sys.stderr.write("\r\x1b[K" + _fmt_progress(p))
             sys.stderr.flush()
 
-    cancel = threading.Event()
-    box: dict[str, Any] = {}
-
-    def ready(engine: Any) -> None:
-        box["engine"] = engine
-
-    def work() -> None:
-        try:
-            box["result"] = run_sync(
-                host,
-                args.local,
-                remote,
-                opts,
-                paths=paths,
-                store=SyncStore(paths=paths),
-                progress=progress,
-                cancel_event=cancel,
-                engine_ready=ready,
-            )
-        except BaseException as exc:  # noqa: BLE001 - re-raised on the main thread
-            box["error"] = exc
-
-    th = threading.Thread(target=work, name="labgpu-sync-cli", daemon=True)
-    th.start()
+    # one job per pair at a time in this process; Ctrl+C cancels it (the engine closes its own
+    # connection, so a blocked transfer stops at once; finished files stay, the rest resumes)
+    job = JOBS.start(SyncRequest(host, args.local, remote, opts), paths=paths, store=SyncStore(paths=paths),
+                     progress=progress)
     try:
-        while th.is_alive():
-            th.join(0.2)
+        while not job.wait(0.2):
+            pass
     except KeyboardInterrupt:
-        cancel.set()
-        if "engine" in box:
-            box["engine"].cancel()  # closes the connection: blocked transfers stop at once
-        th.join(30)
+        job.cancel()
+        job.wait(30)
         raise
     finally:
         if tty:
             sys.stderr.write("\r\x1b[K")
             sys.stderr.flush()
-    if "error" in box:
-        raise box["error"]
-    result = box["result"]
+    result = job.result()
     if args.json:
         print_json(result.summary())
         return 0 if (result.complete or args.dry_run) else 1

@@ -143,17 +143,9 @@ def history_entry(
 class SyncJob:
     """One sync run on its own thread; use :meth:`SyncJobs.start` so a pair never runs twice at once."""
 
-    def __init__(
-        self,
-        request: SyncRequest,
-        *,
-        paths: Paths | None = None,
-        store: SyncStore | None = None,
-        connect: Connect | None = None,
-        changes: Changes = NO_CHANGES,
-        after: SyncJob | None = None,
-        registry: SyncJobs | None = None,
-    ) -> None:
+    def __init__(self, request: SyncRequest, connect: Connect, store: SyncStore | None = None,
+                 changes: Changes = NO_CHANGES, *, after: SyncJob | None = None,
+                 registry: SyncJobs | None = None) -> None:
         self.request = request
         self.store = store
         self.changes = changes
@@ -169,7 +161,7 @@ class SyncJob:
         self._result: SyncResult | None = None
         self._error: BaseException | None = None
         self._engine = SyncEngine(
-            connect or host_connector(request.host, paths),
+            connect,
             request.local,
             request.remote,
             request.effective_options(),
@@ -321,7 +313,7 @@ class SyncJobs:
             if last is not None and not last.cancelled and last.request.same_run(request):
                 job, event = last, JOINED
             else:
-                job = SyncJob(request, paths=paths, store=store, connect=connect, changes=changes,
+                job = SyncJob(request, connect or host_connector(request.host, paths), store, changes,
                               after=last, registry=self)
                 self._last[request.key] = job
                 event = QUEUED

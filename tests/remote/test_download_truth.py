@@ -1,4 +1,4 @@
-"""Downloads tell the truth (issue 21, Fix 8): a checkpoint rewritten while it is downloaded is
+"""Downloads tell the truth: a checkpoint rewritten while it is downloaded is
 fetched again or reported, never put in place torn; guard and spot pulls verify; modes follow the
 local umask; a listing with impossible times is refused with an error. Real OpenSSH sshd peers."""
 
@@ -9,7 +9,8 @@ import threading
 
 import pytest
 
-from app.remote.sync import DOWN, SyncEngine, SyncError, SyncOptions, run_sync
+from app.remote.sync import DOWN, SyncEngine, SyncError, SyncOptions
+from app.usecases.sync import run_sync
 from tests.remote.sync_support import part_files, plain_connect, write_tree
 
 T0 = 1_700_000_000.0

@@ -22,8 +22,8 @@ from app.remote.sync import (
     SyncOptions,
     SyncPair,
     SyncStore,
-    run_sync,
 )
+from app.usecases.sync import run_sync
 from tests.fixtures.waits import wait_for
 from tests.remote.sync_support import part_files, plain_connect, tree_hashes, write_tree
 

@@ -29,11 +29,14 @@ Why it is built like this (measured, see tests/benchmarks/bench_sync.py):
   re-lists and continues where it stopped.
 
 The package, one responsibility per module: ``engine`` (attempts, the plan, the transfer workers)
-is built from ``base``, ``listing``, ``checks``, ``upload``, ``tarstream``, ``download`` and
-``split``; below them ``shell`` (framed exec), ``caps`` (the capability probe), ``sftp`` (the
-request-level SFTP channel), ``local``, ``errors``, ``progress`` and ``tuning``; ``runner`` runs
-one recorded sync. Options, results, saved pairs and their history live in ``app.core``
-(``syncmodel``, ``syncpairs``); this package re-exports them.
+hands one ``attempt.Attempt`` (the run's state) to the parts it is composed of: ``listing``
+(RemoteLister), ``checks`` (Verifier), ``upload`` (Uploader), ``tarstream`` (TarUploader),
+``download`` (Downloader, with the parallel byte ranges of one big file); below them ``shell``
+(framed exec), ``caps`` (the capability probe), ``sftp`` (the request-level SFTP channel),
+``local``, ``errors``, ``progress`` and ``tuning``. One sync as a cancellable job (connected to a
+saved host), one job per pair at a time, and the history it writes: ``app.usecases.sync``.
+Options, results, saved pairs and their history live in ``app.core`` (``syncmodel``,
+``syncpairs``); this package re-exports them.
 """
 
 from __future__ import annotations
@@ -61,14 +64,12 @@ from .errors import (
 )
 from .local import LocalRoot, list_local, sha256_file
 from .progress import TokenBucket
-from .runner import GUARD_PULL_PURPOSES, host_connector, run_sync
 from .sftp import Channel, SftpError
-from .shell import ReadCmd, RemoteShell, _q, parse_find_output, remote_root_path
+from .shell import ReadCmd, RemoteShell, parse_find_output, quote_path, remote_root_path
 from .tarstream import tar_header
 
 __all__ = [
     "DOWN",
-    "GUARD_PULL_PURPOSES",
     "FAST",
     "NO_SHELL",
     "SFTP",
@@ -95,14 +96,12 @@ __all__ = [
     "SyncRun",
     "SyncStore",
     "TokenBucket",
-    "_q",
+    "quote_path",
     "display_name",
-    "host_connector",
     "human_bytes",
     "list_local",
     "parse_find_output",
     "remote_root_path",
-    "run_sync",
     "sha256_file",
     "tar_header",
 ]

@@ -1,5 +1,5 @@
 """Downloads over SFTP: local folders first, pipelined READs into temporary files (whole files or
-one byte range of a split file), verified resume, then the rename into place."""
+one byte range of a big file fetched as parallel ranges), verified resume, then the rename into place."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import contextlib
 import logging
 import math
 import os
+import threading
 from collections import deque
 from dataclasses import replace
 
@@ -26,15 +27,60 @@ from paramiko.sftp_attr import SFTPAttributes
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.syncplan import PlanItem, SyncPlan, remote_join
 
-from .base import EngineBase
+from .attempt import Attempt
 from .errors import SyncError, _local_error, _source_changed
 from .local import LocalRoot, local_umask, sha256_file
 from .sftp import Channel, SftpError, attrs_from_msg
-from .shell import ReadCmd, RemoteShell, _q
-from .split import _SplitPart
+from .shell import ReadCmd, RemoteShell, quote_path
 from .tuning import IN_FLIGHT, REQUEST_SIZE
 
 log = logging.getLogger(__name__)
+
+
+class _Split:
+    """One big download fetched as byte ranges by several workers into the same temporary file."""
+
+    def __init__(self, item: PlanItem, tmp: str, parts: int) -> None:
+        self.item = item
+        self.tmp = tmp
+        self.lock = threading.Lock()
+        step = -(-item.size // parts)
+        bounds = [(k * step, min(item.size, (k + 1) * step)) for k in range(parts)]
+        self.parts = [_SplitPart(self, a, b) for a, b in bounds if a < b]
+        self.left = len(self.parts)
+        self.complete = False
+
+    def keep_prefix(self) -> None:
+        """After a failure: cut the temporary file to its contiguous complete prefix, the part a
+        later run can verify and resume from (ranges beyond a gap would only fail the check)."""
+        if self.complete:
+            return
+        prefix = 0
+        for p in self.parts:
+            prefix = p.upto
+            if p.upto < p.end:
+                break
+        with contextlib.suppress(OSError):
+            os.truncate(self.tmp, prefix)
+
+
+class _SplitPart:
+    def __init__(self, split: _Split, start: int, end: int) -> None:
+        self.split, self.start, self.end, self.upto = split, start, end, start
+        self.last = False  # set when this range was the last of its file to finish
+
+    @property
+    def item(self) -> PlanItem:
+        return self.split.item
+
+    def finish(self) -> bool:
+        """Mark this range done; True for the last one (which then finishes the file)."""
+        with self.split.lock:
+            self.split.left -= 1
+            last = self.split.left == 0
+            if last:
+                self.split.complete = True
+            return last
 
 
 def _changed(item: PlanItem, st: SFTPAttributes | None) -> bool:
@@ -47,7 +93,7 @@ def _changed(item: PlanItem, st: SFTPAttributes | None) -> bool:
     return st.st_mtime is not None and st.st_mtime != math.floor(item.mtime)
 
 
-class Downloads(EngineBase):
+class Downloader:
     """Remote → local over SFTP.
 
     A file that changes while it is read (a training job rewriting its checkpoint) would land as
@@ -56,20 +102,24 @@ class Downloads(EngineBase):
     size or mtime other than the listing's means it changed; it is fetched once more (planned
     from a fresh FSTAT), and if it changes again it is not put in place and the sync fails
     naming it (SourceChanged). Same-second, same-size rewrites are caught by ``verify``
-    (sha256 on both sides), which guard and spot pulls always use (runner.run_sync ``purpose``).
+    (sha256 on both sides), which guard and spot pulls always use (app.usecases.sync: a request's
+    ``purpose``).
     """
 
-    def _local_prepare(self, plan: SyncPlan) -> None:
-        self._writable("create local folders")
-        self._umask = local_umask()
-        lr = LocalRoot(self.local)
-        self.local.mkdir(parents=True, exist_ok=True)
-        lr.real = os.path.realpath(self.local)
+    def __init__(self, a: Attempt) -> None:
+        self.a = a
+
+    def local_prepare(self, plan: SyncPlan) -> None:
+        self.a.writable("create local folders")
+        self.a.umask = local_umask()
+        lr = LocalRoot(self.a.local)
+        self.a.local.mkdir(parents=True, exist_ok=True)
+        lr.real = os.path.realpath(self.a.local)
         for d in plan.mkdirs:
             path = lr.path(d)
             try:
                 os.mkdir(path)
-                self.result.mkdirs += 1
+                self.a.result.mkdirs += 1
             except FileExistsError:
                 pass
             except OSError as exc:
@@ -78,36 +128,37 @@ class Downloads(EngineBase):
             with contextlib.suppress(OSError, SyncError):
                 os.unlink(lr.path(p))
 
-    def _resume_download(self, shell: RemoteShell, lr: LocalRoot, item: PlanItem) -> tuple[str, int]:
+    def resume_download(self, shell: RemoteShell, lr: LocalRoot, item: PlanItem) -> tuple[str, int]:
         """Reuse a local temporary file whose prefix matches the remote source (sha256 both sides)."""
         n = item.resume_from
         if n <= 0 or not item.resume_part:
-            return self._temp_for(item), 0
-        if not self.caps.sha256:
+            return self.a.temp_for(item), 0
+        if not self.a.caps.sha256:
             log.info("resume download %s: server has no sha256sum/head, restarting", item.path)
-            return self._temp_for(item), 0
-        with self._lock:
-            self._temps[item.path] = item.resume_part
+            return self.a.temp_for(item), 0
+        with self.a.lock:
+            self.a.temps[item.path] = item.resume_part
         rc, out, _e = shell.run(
             ReadCmd(
-                b"head -c " + str(n).encode() + b" -- " + _q(remote_join(self.remote, item.path)) + b" | sha256sum"
+                b"head -c " + str(n).encode() + b" -- "
+                + quote_path(remote_join(self.a.remote, item.path)) + b" | sha256sum"
             ),
             what="the check of the interrupted download",
-            timeout=self.opts.step_timeout + n / (50 << 20),
+            timeout=self.a.opts.step_timeout + n / (50 << 20),
         )
         ok = rc == 0 and out[:64].decode("ascii", "replace") == sha256_file(lr.path(item.resume_part), n)
         log.info("resume download %s from %d: prefix %s", item.path, n, "verified" if ok else "differs")
         return item.resume_part, (n if ok else 0)
 
-    def _download_batch(
+    def download_batch(
         self, ch: Channel, lr: LocalRoot, job: list[PlanItem], shell: RemoteShell
     ) -> list[tuple[PlanItem, str]]:
         opened: list[tuple[PlanItem, int, int]] = []
         for item in job:
-            _tmp, offset = self._resume_download(shell, lr, item)
-            self._offsets[item.path] = offset
+            _tmp, offset = self.resume_download(shell, lr, item)
+            self.a.offsets[item.path] = offset
             opened.append(
-                (item, ch.send(CMD_OPEN, self._rpath(item.path), SFTP_FLAG_READ, SFTPAttributes()), offset)
+                (item, ch.send(CMD_OPEN, self.a.rpath(item.path), SFTP_FLAG_READ, SFTPAttributes()), offset)
             )
         handles: list[tuple[PlanItem, bytes | None, int]] = []
         for item, num, offset in opened:
@@ -124,22 +175,22 @@ class Downloads(EngineBase):
                 continue
             open_handle: bytes | None = handle
             try:
-                dig = self._download_one(ch, lr, item, handle, offset)
+                dig = self.download_one(ch, lr, item, handle, offset)
                 open_handle = None
-                st = self._stat_and_close(ch, handle)
+                st = self.stat_and_close(ch, handle)
             finally:
                 if open_handle is not None:
                     with contextlib.suppress(SftpError):
                         ch.status(ch.send(CMD_CLOSE, open_handle))
             if _changed(item, st):
-                again = self._refetch(ch, lr, item)
+                again = self.refetch(ch, lr, item)
                 if again is None:
                     continue
                 item, dig = again
-            if self.opts.verify:
+            if self.a.opts.verify:
                 done.append((item, dig))
                 continue
-            self._commit_local(lr, item)
+            self.commit_local(lr, item)
         if failed:
             raise SyncError(
                 QT_TRANSLATE_NOOP("LabGPU", "Could not read {path} on the server."),
@@ -149,7 +200,7 @@ class Downloads(EngineBase):
             )
         return done
 
-    def _stat_and_close(self, ch: Channel, handle: bytes) -> SFTPAttributes | None:
+    def stat_and_close(self, ch: Channel, handle: bytes) -> SFTPAttributes | None:
         """FSTAT then CLOSE of a handle whose reads are all answered: one round trip for both."""
         fst = ch.send(CMD_FSTAT, handle)
         cls = ch.send(CMD_CLOSE, handle)
@@ -159,15 +210,15 @@ class Downloads(EngineBase):
             ch.status(cls)
         return st
 
-    def _refetch(self, ch: Channel, lr: LocalRoot, item: PlanItem) -> tuple[PlanItem, str] | None:
+    def refetch(self, ch: Channel, lr: LocalRoot, item: PlanItem) -> tuple[PlanItem, str] | None:
         """The file changed during its transfer: fetch it once more, planned from a fresh FSTAT of
         a fresh handle. None (recorded in ``_changed``, temporary file removed) if it changed again."""
         log.warning("%s changed while it was being downloaded; fetching it once more", item.path)
         with contextlib.suppress(OSError, SyncError):
-            os.unlink(lr.path(self._temps[item.path]))
-        self._offsets[item.path] = 0
+            os.unlink(lr.path(self.a.temps[item.path]))
+        self.a.offsets[item.path] = 0
         try:
-            handle = ch.handle(ch.send(CMD_OPEN, self._rpath(item.path), SFTP_FLAG_READ, SFTPAttributes()))
+            handle = ch.handle(ch.send(CMD_OPEN, self.a.rpath(item.path), SFTP_FLAG_READ, SFTPAttributes()))
         except SftpError:
             raise _source_changed(item.path) from None  # gone or unreadable now
         open_handle: bytes | None = handle
@@ -178,12 +229,12 @@ class Downloads(EngineBase):
             st0 = attrs_from_msg(msg)
             mtime = item.mtime if st0.st_mtime == math.floor(item.mtime) else float(st0.st_mtime or 0)
             new = replace(item, size=st0.st_size or 0, mtime=mtime, resume_from=0, resume_part="")
-            self._temp_for(new)
-            with self.progress.lock:
-                self.progress.p.bytes_total += new.size
-            dig = self._download_one(ch, lr, new, handle, 0)
+            self.a.temp_for(new)
+            with self.a.progress.lock:
+                self.a.progress.p.bytes_total += new.size
+            dig = self.download_one(ch, lr, new, handle, 0)
             open_handle = None
-            st1 = self._stat_and_close(ch, handle)
+            st1 = self.stat_and_close(ch, handle)
         finally:
             if open_handle is not None:
                 with contextlib.suppress(SftpError):
@@ -191,13 +242,13 @@ class Downloads(EngineBase):
         if _changed(new, st1):
             log.warning("%s changed again while it was downloaded once more: not put in place", item.path)
             with contextlib.suppress(OSError, SyncError):
-                os.unlink(lr.path(self._temps[item.path]))
-            with self._lock:
-                self._changed.append(item.path)
+                os.unlink(lr.path(self.a.temps[item.path]))
+            with self.a.lock:
+                self.a.changed.append(item.path)
             return None
         return new, dig
 
-    def _download_one(
+    def download_one(
         self,
         ch: Channel,
         lr: LocalRoot,
@@ -207,7 +258,7 @@ class Downloads(EngineBase):
         part: _SplitPart | None = None,
     ) -> str:
         """Pipelined READs into the temporary file; ``part`` = one byte range of a split file."""
-        tmp = lr.path(self._temps[item.path])
+        tmp = lr.path(self.a.temps[item.path])
         whole = part is None
         flags = (
             os.O_WRONLY
@@ -222,14 +273,15 @@ class Downloads(EngineBase):
         try:
             if offset and whole:
                 os.ftruncate(fd, offset)
-            self.progress.add(0, current=item.path)
+            add, take = self.a.progress.add, self.a.take  # bound once: called per 255 KiB
+            add(0, current=item.path)
             want: deque[tuple[int, int, int]] = deque()  # (request id, offset, length)
             next_off = offset
             size = item.size if part is None else part.end
             while next_off < size or want:
                 while next_off < size and len(want) < IN_FLIGHT:
                     n = min(REQUEST_SIZE, size - next_off)
-                    self._take(n)
+                    take(n)
                     want.append((ch.send(CMD_READ, handle, int64(next_off), n), next_off, n))
                     next_off += n
                 num, off, length = want.popleft()
@@ -259,7 +311,7 @@ class Downloads(EngineBase):
                     want.appendleft(
                         (ch.send(CMD_READ, handle, int64(rest), length - len(data)), rest, length - len(data))
                     )
-                self.progress.add(len(data))
+                add(len(data))
             if part is not None:
                 part.last = part.finish()
                 if not part.last:
@@ -267,19 +319,19 @@ class Downloads(EngineBase):
             if hasattr(os, "fchmod"):
                 # the local umask decides, as for any file made here: a remote 0777 (or a setuid
                 # bit) never becomes a world-writable local file
-                umask = self._umask if self._umask is not None else local_umask()
-                mode = item.mode if self.opts.preserve_mode else 0o666
+                umask = self.a.umask if self.a.umask is not None else local_umask()
+                mode = item.mode if self.a.opts.preserve_mode else 0o666
                 with contextlib.suppress(OSError):
                     os.fchmod(fd, mode & 0o777 & ~umask)
         finally:
             os.close(fd)
         os.utime(tmp, (item.mtime, item.mtime))
-        return sha256_file(tmp) if self.opts.verify else ""
+        return sha256_file(tmp) if self.a.opts.verify else ""
 
-    def _download_part(self, ch: Channel, lr: LocalRoot, part: _SplitPart) -> list[tuple[PlanItem, str]]:
+    def download_part(self, ch: Channel, lr: LocalRoot, part: _SplitPart) -> list[tuple[PlanItem, str]]:
         item = part.item
         try:
-            handle = ch.handle(ch.send(CMD_OPEN, self._rpath(item.path), SFTP_FLAG_READ, SFTPAttributes()))
+            handle = ch.handle(ch.send(CMD_OPEN, self.a.rpath(item.path), SFTP_FLAG_READ, SFTPAttributes()))
         except SftpError:
             raise SyncError(
                 QT_TRANSLATE_NOOP("LabGPU", "Could not read {path} on the server."),
@@ -289,9 +341,9 @@ class Downloads(EngineBase):
             ) from None
         open_handle: bytes | None = handle
         try:
-            dig = self._download_one(ch, lr, item, handle, part.start, part)
+            dig = self.download_one(ch, lr, item, handle, part.start, part)
             open_handle = None
-            st = self._stat_and_close(ch, handle)
+            st = self.stat_and_close(ch, handle)
         finally:
             if open_handle is not None:
                 with contextlib.suppress(SftpError):
@@ -303,19 +355,35 @@ class Downloads(EngineBase):
             raise _source_changed(item.path)
         if not part.last:
             return []
-        if self.opts.verify:
+        if self.a.opts.verify:
             return [(item, dig)]
-        self._commit_local(lr, item)
+        self.commit_local(lr, item)
         return []
 
-    def _commit_local(self, lr: LocalRoot, item: PlanItem) -> None:
-        self._writable("rename a downloaded file")
-        tmp, final = lr.path(self._temps[item.path]), lr.path(item.path)
+    def commit_local(self, lr: LocalRoot, item: PlanItem) -> None:
+        self.a.writable("rename a downloaded file")
+        tmp, final = lr.path(self.a.temps[item.path]), lr.path(item.path)
         st = os.stat(tmp)
         if st.st_size != item.size:
             raise _source_changed(item.path)
         os.replace(tmp, final)
-        self.progress.add(0, files=1)
-        with self._lock:
-            self.result.files += 1
-            self.result.bytes += item.size - self._offsets.get(item.path, 0)
+        self.a.progress.add(0, files=1)
+        with self.a.lock:
+            self.a.result.files += 1
+            self.a.result.bytes += item.size - self.a.offsets.get(item.path, 0)
+
+    def delete_local(self, plan: SyncPlan) -> None:
+        """A mirror's deletions here (files before their folders: the plan's order)."""
+        self.a.writable("delete files")
+        lr = LocalRoot(self.a.local)
+        for item in plan.deletions:
+            path = lr.path(item.path)
+            try:
+                if os.path.isdir(path) and not os.path.islink(path):
+                    os.rmdir(path)
+                else:
+                    os.unlink(path)
+            except FileNotFoundError:
+                pass
+            except OSError as exc:
+                raise _local_error(exc, path) from None

@@ -1,9 +1,13 @@
 """The sync engine: one sync as attempts with reconnects, the plan, and the transfer workers.
 
-The parts it is built from: :mod:`.listing` and :mod:`.checks` (what is there, checksums, free
-space), :mod:`.upload` and :mod:`.tarstream` (local → remote), :mod:`.download` and :mod:`.split`
-(remote → local). The tunables the transfer reads (``TAR_MIN_FILES``, ``SPLIT_MIN``, ``BACKOFF``)
-are module globals here, so a test can change them for one engine run.
+The engine is composed, not inherited: one :class:`~.attempt.Attempt` (the run's state: options,
+progress, cancel flag, connection, channels, counters, temporary names) is handed to the parts that
+do the work — :class:`~.listing.RemoteLister` (probe, remote listing, ignore files),
+:class:`~.checks.Verifier` (checksums, free space), :class:`~.upload.Uploader` and
+:class:`~.tarstream.TarUploader` (local → remote), :class:`~.download.Downloader` (remote → local,
+a big file as parallel byte ranges). The engine itself runs the attempts, builds the plan
+and schedules the transfer workers. The tunables the scheduler reads (``TAR_MIN_FILES``,
+``SPLIT_MIN``, ``BACKOFF``) are module globals here, so a test can change them for one engine run.
 """
 
 from __future__ import annotations
@@ -14,17 +18,22 @@ import os
 import threading
 import time
 from collections import deque
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import paramiko
-from paramiko.sftp import CMD_REMOVE, CMD_RMDIR
+from paramiko.sftp import CMD_REMOVE
 
 from app.core.errors import LabGpuError
 from app.core.i18n import QT_TRANSLATE_NOOP
-from app.core.syncmodel import UP, SyncResult
-from app.core.syncplan import DIR, REASONS, Entry, PlanItem, SyncPlan, build_plan, checksum_mismatches, default_rules
+from app.core.syncmodel import UP, SyncOptions, SyncProgress, SyncResult
+from app.core.syncplan import REASONS, Entry, PlanItem, SyncPlan, build_plan, checksum_mismatches, default_rules
 
-from .download import Downloads
+from .attempt import Attempt
+from .caps import ProbeListing
+from .checks import Verifier
+from .download import Downloader, _Split, _SplitPart
 from .errors import (
     _OUTER_NET_ERRORS,
     ConnectionLostError,
@@ -37,12 +46,12 @@ from .errors import (
     _local_error,
     _pick_error,
 )
-from .listing import RemoteListing
+from .listing import RemoteLister
 from .local import LocalRoot, list_local
+from .progress import _Progress
 from .sftp import Channel, SftpError, _ChannelPool
 from .shell import RemoteShell, _no_delay, _transport_of
-from .split import _Split, _SplitPart
-from .tarstream import TarUploads
+from .tarstream import TarUploader
 from .tuning import (
     BACKOFF,
     BATCH_BYTES,
@@ -55,29 +64,107 @@ from .tuning import (
     TAR_MIN_FILES,
     TAR_STREAMS,
 )
+from .upload import Uploader
 
 log = logging.getLogger(__name__)
 
 
-class SyncEngine(RemoteListing, TarUploads, Downloads):
+class SyncEngine:
     """One sync between ``local`` and ``remote`` over connections made by ``connect()``.
 
     ``connect()`` returns an object with ``.transport`` (a logged-in paramiko Transport) and
-    ``.close()`` — an ``app.remote.ssh.Connection`` or anything alike. Use ``cancel()`` from any
-    thread. ``run()`` blocks and returns a SyncResult, or raises a SyncError.
+    ``.close()`` — an ``app.remote.ssh.Connection`` or anything alike. ``cancel()`` from any thread
+    closes the engine's own transport, so workers blocked on the network stop at once. ``run()``
+    blocks and returns a SyncResult, or raises a SyncError.
     """
 
+    def __init__(
+        self,
+        connect: Callable[[], Any],
+        local: str | Path,
+        remote: str,
+        options: SyncOptions | None = None,
+        progress: Callable[[SyncProgress], None] | None = None,
+        cancel_event: threading.Event | None = None,
+    ) -> None:
+        a = self.attempt = Attempt(
+            connect,
+            Path(local).expanduser(),
+            remote,
+            options or SyncOptions(),
+            _Progress(progress),
+            cancel_event or threading.Event(),
+        )
+        self.checks = Verifier(a)
+        self.lister = RemoteLister(a)
+        self.uploader = Uploader(a, self.checks)
+        self.tar = TarUploader(a, self.uploader, self.checks)
+        self.downloader = Downloader(a)
+
+    # public -------------------------------------------------------------------------------------
+    @property
+    def result(self) -> SyncResult:
+        return self.attempt.result
+
+    @property
+    def opts(self) -> SyncOptions:
+        return self.attempt.opts
+
+    @property
+    def cancel_event(self) -> threading.Event:
+        return self.attempt.cancel_event
+
+    @property
+    def cancelled(self) -> bool:
+        return self.attempt.cancelled
+
+    def cancel(self) -> None:
+        self.attempt.cancel()
+
+    @property
+    def _tar_ok(self) -> bool | None:
+        """Whether the remote tar took small files (None: not tried)."""
+        return self.attempt.tar_ok
+
+    # single steps, as tests and tools call them ----------------------------------------------------
+    def remote_sha256(
+        self, shell: RemoteShell, rels: Sequence[str], sizes: dict[str, int] | None = None
+    ) -> dict[str, str]:
+        return self.checks.remote_sha256(shell, rels, sizes)
+
+    def _list_remote(
+        self, shell: RemoteShell, t: paramiko.Transport, pre: ProbeListing | None = None
+    ) -> tuple[dict[str, Entry], bool]:
+        return self.lister.list_remote(shell, t, pre)
+
+    def _list_remote_sftp(self, t: paramiko.Transport) -> dict[str, Entry]:
+        return self.lister.list_remote_sftp(t)
+
+    def _local_prepare(self, plan: SyncPlan) -> None:
+        self.downloader.local_prepare(plan)
+
+    def _remote_prepare(self, t: paramiko.Transport, shell: RemoteShell, plan: SyncPlan, exists: bool) -> None:
+        self.uploader.remote_prepare(t, shell, plan, exists)
+
+    def _delete(self, t: paramiko.Transport, plan: SyncPlan, up: bool) -> None:
+        if up:
+            self.uploader.delete_remote(t, plan)
+        else:
+            self.downloader.delete_local(plan)
+
+    # the run ----------------------------------------------------------------------------------------
     def run(self) -> SyncResult:
+        a = self.attempt
         start = time.monotonic()
         attempt = 0
         while True:
             attempt += 1
-            self.result.attempts = attempt
-            self._stop.clear()
+            a.result.attempts = attempt
+            a.stop.clear()
             try:
-                self._check_cancel()
+                a.check_cancel()
                 try:
-                    self._conn = self.connect()
+                    a.conn = a.connect()
                 except _OUTER_NET_ERRORS as exc:
                     raise _connection_lost(str(exc) or type(exc).__name__) from None
                 try:
@@ -85,69 +172,70 @@ class SyncEngine(RemoteListing, TarUploads, Downloads):
                 except _OUTER_NET_ERRORS as exc:
                     raise _connection_lost(str(exc) or type(exc).__name__) from None
                 finally:
-                    conn, self._conn = self._conn, None
+                    conn, a.conn = a.conn, None
                     with contextlib.suppress(Exception):
                         conn.close()
                 break
             except ConnectionLostError as exc:
-                if self.cancelled:
+                if a.cancelled:
                     raise _cancelled() from None
-                if not self.opts.reconnect or attempt >= self.opts.max_attempts or self.opts.dry_run:
+                if not a.opts.reconnect or attempt >= a.opts.max_attempts or a.opts.dry_run:
                     raise
                 delay = BACKOFF[min(attempt - 1, len(BACKOFF) - 1)]
                 log.info("sync connection lost (%s); reconnecting in %.1fs", exc.one_line(), delay)
-                self.progress.state("waiting", attempt=attempt, message=exc.text())
-                if self.cancel_event.wait(delay):
+                a.progress.state("waiting", attempt=attempt, message=exc.text())
+                if a.cancel_event.wait(delay):
                     raise _cancelled() from None
             except LabGpuError as exc:
-                if self.cancelled and not isinstance(exc, SyncCancelledError):
+                if a.cancelled and not isinstance(exc, SyncCancelledError):
                     raise _cancelled() from None
-                if attempt < self.opts.max_attempts and self.opts.reconnect and _is_connect_failure(exc):
+                if attempt < a.opts.max_attempts and a.opts.reconnect and _is_connect_failure(exc):
                     delay = BACKOFF[min(attempt - 1, len(BACKOFF) - 1)]
-                    self.progress.state("waiting", attempt=attempt, message=exc.text())
-                    if self.cancel_event.wait(delay):
+                    a.progress.state("waiting", attempt=attempt, message=exc.text())
+                    if a.cancel_event.wait(delay):
                         raise _cancelled() from None
                     continue
                 raise
-        self.result.seconds = time.monotonic() - start
-        self.progress.state("done")
-        return self.result
+        a.result.seconds = time.monotonic() - start
+        a.progress.state("done")
+        return a.result
 
     def _run_once(self) -> None:
-        self._incomplete.clear()
-        t = _transport_of(self._conn)
+        a = self.attempt
+        a.incomplete.clear()
+        t = _transport_of(a.conn)
         _no_delay(t)
-        shell = RemoteShell(t, read_only=self._read_only, timeout=self.opts.step_timeout)
-        up = self.opts.direction == UP
-        self.progress.state("listing")
-        if up and not self.local.is_dir():
-            if self.local.exists():
+        shell = RemoteShell(t, read_only=a.read_only, timeout=a.opts.step_timeout)
+        up = a.opts.direction == UP
+        a.progress.state("listing")
+        if up and not a.local.is_dir():
+            if a.local.exists():
                 raise SyncError(
                     QT_TRANSLATE_NOOP("LabGPU", "The local path {path} is a file, not a folder."),
                     QT_TRANSLATE_NOOP(
                         "LabGPU", "Give the folder that contains it (sync works on folders)."
                     ),
                     code="LocalNotFolder",
-                    path=str(self.local),
+                    path=str(a.local),
                 )
             raise SyncError(
                 QT_TRANSLATE_NOOP("LabGPU", "The local folder {path} does not exist."),
                 QT_TRANSLATE_NOOP("LabGPU", "Check the path, or create the folder first."),
                 code="LocalMissing",
-                path=str(self.local),
+                path=str(a.local),
             )
-        if not up and self.local.exists() and not self.local.is_dir():
+        if not up and a.local.exists() and not a.local.is_dir():
             raise SyncError(
                 QT_TRANSLATE_NOOP("LabGPU", "The local path {path} is a file, not a folder."),
                 QT_TRANSLATE_NOOP("LabGPU", "Download into a folder: give a folder path."),
                 code="LocalNotFolder",
-                path=str(self.local),
+                path=str(a.local),
             )
-        pre = self._probe(shell)
-        self.caps = pre.caps
-        self.result.server = self.caps.summary()
-        if not self.caps.gnu_tar:
-            self._tar_ok = False
+        pre = self.lister.probe(shell)
+        a.caps = pre.caps
+        a.result.server = a.caps.summary()
+        if not a.caps.gnu_tar:
+            a.tar_ok = False
         # the local scan (syscalls, Python) overlaps the remote listing (mostly waiting on it)
         local_errors: list[str] = []
         local_reasons: dict[str, str] = {}
@@ -155,14 +243,14 @@ class SyncEngine(RemoteListing, TarUploads, Downloads):
 
         def scan() -> None:
             try:
-                scanned["listing"] = list_local(self.local, local_errors, local_reasons)
+                scanned["listing"] = list_local(a.local, local_errors, local_reasons)
             except BaseException as exc:  # noqa: BLE001 - re-raised in the engine's thread
                 scanned["error"] = exc
 
         scanner = threading.Thread(target=scan, name="labgpu-sync-scan", daemon=True)
         scanner.start()
         try:
-            remote_listing, remote_exists = self._list_remote(shell, t, pre)
+            remote_listing, remote_exists = self.lister.list_remote(shell, t, pre)
         finally:
             scanner.join()
         if "error" in scanned:
@@ -175,26 +263,26 @@ class SyncEngine(RemoteListing, TarUploads, Downloads):
                     "LabGPU", "Check the remote path (relative paths start in the login folder)."
                 ),
                 code="RemoteMissing",
-                path=self.remote_text,
+                path=a.remote_text,
             )
         if local_errors:
-            self._incomplete["local"] = local_errors[0]
+            a.incomplete["local"] = local_errors[0]
         source, dest = (local_listing, remote_listing) if up else (remote_listing, local_listing)
-        rules = default_rules(self.opts.excludes, defaults=self.opts.default_excludes)
-        if self.opts.gitignore:
-            self._add_gitignores(rules, source, t)
-        self.progress.state("planning")
+        rules = default_rules(a.opts.excludes, defaults=a.opts.default_excludes)
+        if a.opts.gitignore:
+            self.lister.add_gitignores(rules, source, t)
+        a.progress.state("planning")
         plan = build_plan(
             source,
             dest,
             rules,
-            delete=self.opts.delete,
-            force=self.opts.force,
+            delete=a.opts.delete,
+            force=a.opts.force,
             windows_dest=(os.name == "nt" and not up),
             strict_source_names=not up,
         )
         src_side = "local" if up else "remote"
-        if plan.deletions and src_side in self._incomplete:
+        if plan.deletions and src_side in a.incomplete:
             # a folder we could not read looks empty: mirroring would delete its copy
             raise SyncError(
                 QT_TRANSLATE_NOOP(
@@ -202,18 +290,18 @@ class SyncEngine(RemoteListing, TarUploads, Downloads):
                 ),
                 QT_TRANSLATE_NOOP("LabGPU", "Fix the permissions there, or sync without deleting."),
                 code="ListingIncomplete",
-                why=self._incomplete[src_side],
+                why=a.incomplete[src_side],
             )
-        if self.opts.verify and plan.checksum_candidates:
-            self.progress.state("verifying", message="checksums")
-            src_sums, dst_sums = self._sums(shell, plan.checksum_candidates, up)
+        if a.opts.verify and plan.checksum_candidates:
+            a.progress.state("verifying", message="checksums")
+            src_sums, dst_sums = self.checks.sums(shell, plan.checksum_candidates, up)
             extra = checksum_mismatches(plan, src_sums, dst_sums, source)
             if extra:
                 bad = {i.path for i in extra}
                 plan.checksum_candidates = [p for p in plan.checksum_candidates if p not in bad]
                 plan.unchanged -= len(extra)
                 plan.transfers.extend(extra)
-        res = self.result
+        res = a.result
         res.plan = plan
         res.skipped = plan.unchanged
         res.conflicts = len(plan.conflicts)
@@ -226,12 +314,12 @@ class SyncEngine(RemoteListing, TarUploads, Downloads):
             for rel in local_errors:
                 why = local_reasons.get(rel, "error")
                 missing.append({"path": rel, "why": f"folder could not be read ({why})"})
-        elif "remote" in self._incomplete:
-            why = self._incomplete["remote"]
+        elif "remote" in a.incomplete:
+            why = a.incomplete["remote"]
             missing.append({"path": ".", "why": f"part of the remote folder could not be listed ({why})"})
         missing.extend({"path": i.path, "why": REASONS.get(i.reason, i.reason)} for i in plan.refused)
         res.not_transferred = missing
-        if self.opts.dry_run:
+        if a.opts.dry_run:
             res.files = len(plan.transfers)
             res.bytes = plan.bytes_to_transfer
             res.deleted = len(plan.deletions)
@@ -243,42 +331,44 @@ class SyncEngine(RemoteListing, TarUploads, Downloads):
         self, t: paramiko.Transport, shell: RemoteShell, plan: SyncPlan, up: bool, remote_exists: bool
     ) -> None:
         """Everything that writes (never reached by a dry run; each step checks it again)."""
-        self._writable("apply the plan")
-        res = self.result
-        with self.progress.lock:
-            p = self.progress.p
+        a = self.attempt
+        a.writable("apply the plan")
+        res = a.result
+        with a.progress.lock:
+            p = a.progress.p
             p.files_total = p.files_done + len(plan.transfers)
             p.bytes_total = p.bytes_done + plan.bytes_to_transfer
         if plan.is_empty and not plan.stale_parts:
             return
-        if self.opts.check_space:
-            self._check_space(shell, plan, up)
-        self._check_cancel()
-        self._pool = _ChannelPool(lambda: self._channel(t), self._workers_needed(plan, up))
+        if a.opts.check_space:
+            self.checks.check_space(shell, plan, up)
+        a.check_cancel()
+        a.pool = _ChannelPool(lambda: a.channel(t), self._workers_needed(plan, up))
         try:
             if up and self._all_by_tar(plan):
                 # one round trip less per step across a slow link: the tar stream makes the
                 # folders (and the root) itself; SFTP is needed only for the final renames
-                self._tar_dirs, self._tar_make_root = list(plan.mkdirs), not remote_exists
-                self._tar_planned_dirs = set(plan.mkdirs)
+                a.tar_dirs, a.tar_make_root = list(plan.mkdirs), not remote_exists
+                a.tar_planned_dirs = set(plan.mkdirs)
             elif up:
-                self._remote_prepare(t, shell, plan, remote_exists)
+                self.uploader.remote_prepare(t, shell, plan, remote_exists)
             else:
-                self._local_prepare(plan)
-            self.progress.state("transferring")
+                self.downloader.local_prepare(plan)
+            a.progress.state("transferring")
             self._transfer_all(t, shell, plan, up)
         finally:
-            pool, self._pool = self._pool, None
+            pool, a.pool = a.pool, None
             pool.close()
         if plan.deletions:
-            self.progress.state("deleting")
+            a.progress.state("deleting")
             self._delete(t, plan, up)
             res.deleted += len(plan.deletions)
 
     def _all_by_tar(self, plan: SyncPlan) -> bool:
+        a = self.attempt
         return (
-            self.caps.gnu_tar
-            and self._tar_ok is not False
+            a.caps.gnu_tar
+            and a.tar_ok is not False
             and not plan.stale_parts
             and len(plan.transfers) >= TAR_MIN_FILES
             and all(i.size <= SMALL_FILE and not i.resume_from for i in plan.transfers)
@@ -286,18 +376,20 @@ class SyncEngine(RemoteListing, TarUploads, Downloads):
 
     def _workers_needed(self, plan: SyncPlan, up: bool) -> int:
         """How many SFTP channels the transfer will use (as ``_transfer_all`` splits the work)."""
+        a = self.attempt
         small = sum(1 for i in plan.transfers if i.size <= SMALL_FILE and not i.resume_from)
         big = len(plan.transfers) - small
-        if up and self._tar_ok is not False and small >= TAR_MIN_FILES:
-            small_jobs = min(TAR_STREAMS, self.opts.channels)
+        if up and a.tar_ok is not False and small >= TAR_MIN_FILES:
+            small_jobs = min(TAR_STREAMS, a.opts.channels)
         else:
             small_jobs = -(-small // BATCH_FILES)
-        return max(1, min(self.opts.channels, big + small_jobs))
+        return max(1, min(a.opts.channels, big + small_jobs))
 
     # transfers ----------------------------------------------------------------------------------
     def _transfer_all(self, t: paramiko.Transport, shell: RemoteShell, plan: SyncPlan, up: bool) -> None:
-        self._writable("transfer files")
-        self._changed = []
+        a = self.attempt
+        a.writable("transfer files")
+        a.changed = []
         items = list(plan.transfers)
         if not items:
             return
@@ -307,13 +399,13 @@ class SyncEngine(RemoteListing, TarUploads, Downloads):
         tar_jobs: set[int] = set()  # id() of the jobs that go as one tar stream
         split_jobs: dict[int, _SplitPart] = {}  # id() of a job → the byte range it downloads
         splits: list[_Split] = []
-        lr = LocalRoot(self.local)
+        lr = LocalRoot(a.local)
         for i in big:
-            if not up and i.size >= SPLIT_MIN and not i.resume_from and self.opts.channels > 1:
+            if not up and i.size >= SPLIT_MIN and not i.resume_from and a.opts.channels > 1:
                 # one big download goes faster as byte ranges over several channels (measured)
-                self._temp_for(i)
-                self._offsets[i.path] = 0
-                tmp = lr.path(self._temps[i.path])
+                a.temp_for(i)
+                a.offsets[i.path] = 0
+                tmp = lr.path(a.temps[i.path])
                 try:
                     os.close(
                         os.open(
@@ -322,7 +414,7 @@ class SyncEngine(RemoteListing, TarUploads, Downloads):
                     )
                 except OSError as exc:
                     raise _local_error(exc, tmp, i.size) from None
-                sp = _Split(i, tmp, max(2, min(SPLIT_PARTS, self.opts.channels)))
+                sp = _Split(i, tmp, max(2, min(SPLIT_PARTS, a.opts.channels)))
                 splits.append(sp)
                 for rng in sp.parts:
                     job = [i]
@@ -330,10 +422,10 @@ class SyncEngine(RemoteListing, TarUploads, Downloads):
                     jobs.append(job)
             else:
                 jobs.append([i])
-        use_tar = up and self._tar_ok is not False and len(small) >= TAR_MIN_FILES
+        use_tar = up and a.tar_ok is not False and len(small) >= TAR_MIN_FILES
         max_files, max_bytes = (TAR_BATCH_FILES, TAR_BATCH_BYTES) if use_tar else (BATCH_FILES, BATCH_BYTES)
         if use_tar:  # two streams: more only fought over the GIL and the server's CPU (measured)
-            per = -(-len(small) // max(1, min(TAR_STREAMS, self.opts.channels)))
+            per = -(-len(small) // max(1, min(TAR_STREAMS, a.opts.channels)))
             max_files = max(BATCH_FILES, min(max_files, per))
         batch: list[PlanItem] = []
         size = 0
@@ -351,8 +443,8 @@ class SyncEngine(RemoteListing, TarUploads, Downloads):
         verified_pending: list[tuple[PlanItem, str]] = []
         errors: list[BaseException] = []
         jobs_lock = threading.Lock()
-        n_workers = max(1, min(self.opts.channels, len(jobs)))
-        self._stop.clear()
+        n_workers = max(1, min(a.opts.channels, len(jobs)))
+        a.stop.clear()
 
         def worker() -> None:
             ch: Channel | None = None
@@ -360,7 +452,7 @@ class SyncEngine(RemoteListing, TarUploads, Downloads):
             def get_ch() -> Channel:  # taken when first needed: a tar stream starts without it
                 nonlocal ch
                 if ch is None:
-                    ch = self._take_channel(t)
+                    ch = a.take_channel(t)
                 return ch
 
             try:
@@ -369,24 +461,24 @@ class SyncEngine(RemoteListing, TarUploads, Downloads):
                         if not jobs:
                             return
                         job = jobs.popleft()
-                    self._check_cancel()
+                    a.check_cancel()
                     if up:
                         done = None
-                        if id(job) in tar_jobs and self._tar_ok is not False:
-                            done = self._upload_tar(t, get_ch, lr, job, shell)
+                        if id(job) in tar_jobs and a.tar_ok is not False:
+                            done = self.tar.upload_tar(t, get_ch, lr, job, shell)
                         if done is None:
-                            self._make_deferred_dirs(get_ch())
-                            done = self._upload_batch(get_ch(), lr, job, shell)
+                            self.uploader.make_deferred_dirs(get_ch())
+                            done = self.uploader.upload_batch(get_ch(), lr, job, shell)
                     elif id(job) in split_jobs:
-                        done = self._download_part(get_ch(), lr, split_jobs[id(job)])
+                        done = self.downloader.download_part(get_ch(), lr, split_jobs[id(job)])
                     else:
-                        done = self._download_batch(get_ch(), lr, job, shell)
-                    if self.opts.verify:
+                        done = self.downloader.download_batch(get_ch(), lr, job, shell)
+                    if a.opts.verify:
                         with jobs_lock:
                             verified_pending.extend(done)
             except BaseException as exc:  # noqa: BLE001 - handed to the caller below
                 errors.append(exc)
-                self._stop.set()  # stop the other workers: this attempt cannot finish
+                a.stop.set()  # stop the other workers: this attempt cannot finish
             finally:
                 if ch is not None:
                     ch.close()
@@ -402,11 +494,11 @@ class SyncEngine(RemoteListing, TarUploads, Downloads):
             for sp in splits:
                 sp.keep_prefix()  # so the next run resumes from what is complete
             raise _pick_error(errors)
-        if self.opts.verify and verified_pending:
+        if a.opts.verify and verified_pending:
             self._verify_and_commit(t, shell, lr, verified_pending, up)
-        if self._changed:  # the others are in place; these were not (never a torn copy)
-            changed = sorted(self._changed)
-            self.result.not_transferred.extend(
+        if a.changed:  # the others are in place; these were not (never a torn copy)
+            changed = sorted(a.changed)
+            a.result.not_transferred.extend(
                 {"path": p, "why": "changed while it was being copied, and again when fetched once more"}
                 for p in changed
             )
@@ -420,34 +512,36 @@ class SyncEngine(RemoteListing, TarUploads, Downloads):
         pending: list[tuple[PlanItem, str]],
         up: bool,
     ) -> None:
-        self.progress.state("verifying", message="sha256")
+        a = self.attempt
+        a.progress.state("verifying", message="sha256")
         if up:
-            remote = self.remote_sha256(
-                shell, [self._temps[i.path] for i, _d in pending], {self._temps[i.path]: i.size for i, _d in pending}
+            remote = self.checks.remote_sha256(
+                shell, [a.temps[i.path] for i, _d in pending], {a.temps[i.path]: i.size for i, _d in pending}
             )
-            ok = [(i, d) for i, d in pending if remote.get(self._temps[i.path]) == d]
+            ok = [(i, d) for i, d in pending if remote.get(a.temps[i.path]) == d]
         else:
-            remote = self.remote_sha256(shell, [i.path for i, _d in pending], {i.path: i.size for i, _d in pending})
+            sizes = {i.path: i.size for i, _d in pending}
+            remote = self.checks.remote_sha256(shell, [i.path for i, _d in pending], sizes)
             ok = [(i, d) for i, d in pending if remote.get(i.path) == d]
         ok_paths = {i.path for i, _d in ok}
         bad = [i for i, _d in pending if i.path not in ok_paths]
-        self._writable("commit verified files")
+        a.writable("commit verified files")
         if up:
-            ch = self._channel(t)
+            ch = a.channel(t)
             try:
-                for n in ch.send_many([(CMD_REMOVE, self._rpath(self._temps[i.path])) for i in bad]):
+                for n in ch.send_many([(CMD_REMOVE, a.rpath(a.temps[i.path])) for i in bad]):
                     with contextlib.suppress(SftpError):
                         ch.status(n)
-                self._commit_remote(ch, [i for i, _d in ok])
+                self.uploader.commit_remote(ch, [i for i, _d in ok])
             finally:
                 ch.close()
         else:
             for item in bad:
                 with contextlib.suppress(OSError):
-                    os.unlink(lr.path(self._temps[item.path]))
+                    os.unlink(lr.path(a.temps[item.path]))
             for item, _d in ok:
-                self._commit_local(lr, item)
-        self.result.verified += len(ok)
+                self.downloader.commit_local(lr, item)
+        a.result.verified += len(ok)
         if bad:
             raise SyncError(
                 QT_TRANSLATE_NOOP("LabGPU", "{n} file(s) failed sha256 verification, e.g. {path}."),
@@ -460,39 +554,3 @@ class SyncEngine(RemoteListing, TarUploads, Downloads):
                 n=len(bad),
                 path=bad[0].path,
             )
-
-    # deletions ----------------------------------------------------------------------------------
-    def _delete(self, t: paramiko.Transport, plan: SyncPlan, up: bool) -> None:
-        self._writable("delete files")
-        if up:
-            ch = self._channel(t)
-            try:
-                reqs = [
-                    (CMD_RMDIR if i.kind == DIR else CMD_REMOVE, self._rpath(i.path)) for i in plan.deletions
-                ]
-                for item, n in zip(plan.deletions, ch.send_many(reqs), strict=True):
-                    try:
-                        ch.status(n)
-                    except SftpError as exc:
-                        raise SyncError(
-                            QT_TRANSLATE_NOOP("LabGPU", "Could not delete {path} on the server: {why}"),
-                            "",
-                            code="DeleteFailed",
-                            path=item.path,
-                            why=exc.text,
-                        ) from None
-            finally:
-                ch.close()
-        else:
-            lr = LocalRoot(self.local)
-            for item in plan.deletions:
-                path = lr.path(item.path)
-                try:
-                    if os.path.isdir(path) and not os.path.islink(path):
-                        os.rmdir(path)
-                    else:
-                        os.unlink(path)
-                except FileNotFoundError:
-                    pass
-                except OSError as exc:
-                    raise _local_error(exc, path) from None

@@ -14,56 +14,59 @@ from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.syncmodel import DOWN
 from app.core.syncplan import DIR, FILE, LINK, OTHER, Entry, IgnoreRules, decode_name, encode_name
 
-from .base import EngineBase
+from .attempt import Attempt
 from .caps import NO_SHELL, ProbeListing, ServerCaps
 from .errors import SyncError
 from .sftp import Channel, SftpError
-from .shell import ReadCmd, RemoteShell, _q, parse_find_output
+from .shell import ReadCmd, RemoteShell, parse_find_output, quote_path
 from .tuning import PROBE_TIMEOUT, REQUEST_SIZE
 
 log = logging.getLogger(__name__)
 
 
-class RemoteListing(EngineBase):
+class RemoteLister:
     """What is on the remote side: the listing (with what could not be listed) and ignore rules."""
 
-    def _probe(self, shell: RemoteShell) -> ProbeListing:
+    def __init__(self, a: Attempt) -> None:
+        self.a = a
+
+    def probe(self, shell: RemoteShell) -> ProbeListing:
         """The capability probe, in the same exec as the root's state, free space and listing."""
-        if self.opts.force_mode == "sftp":
+        if self.a.opts.force_mode == "sftp":
             return ProbeListing(ServerCaps(note="pure SFTP (forced)"))
-        pre = shell.probe(PROBE_TIMEOUT, _q(self.remote))
+        pre = shell.probe(PROBE_TIMEOUT, quote_path(self.a.remote))
         log.info("sync server capabilities: %s (%s)", pre.caps.mode, pre.caps.note)
-        self._free_hint = pre.free
+        self.a.free_hint = pre.free
         return pre
 
     # listing ------------------------------------------------------------------------------------
-    def _list_remote(
+    def list_remote(
         self, shell: RemoteShell, t: paramiko.Transport, pre: ProbeListing | None = None
     ) -> tuple[dict[str, Entry], bool]:
         """(listing, the root exists). GNU find over a framed exec when the server has it (done
         inside the probe's exec: one round trip), else a bytes-level SFTP walk; never output a
         banner could have touched."""
-        if pre is None and self.caps is NO_SHELL:
-            pre = self._probe(shell)
-            self.caps = pre.caps
+        if pre is None and self.a.caps is NO_SHELL:
+            pre = self.probe(shell)
+            self.a.caps = pre.caps
         if pre is not None and pre.caps.shell_ok and pre.state:
             if pre.state == "N":
                 return {}, False
             if pre.state == "F":
-                raise self._not_a_folder()
+                raise self.not_a_folder()
             if pre.listing is None:
-                return self._list_remote_sftp(t), True
-            return self._find_result(t, pre.rc, pre.listing, pre.err), True
-        ch = self._channel(t)
+                return self.list_remote_sftp(t), True
+            return self.find_result(t, pre.rc, pre.listing, pre.err), True
+        ch = self.a.channel(t)
         try:
             ch.doing = "the remote folder's status"
-            kind = ch.stat_kind(encode_name(self.remote))
+            kind = ch.stat_kind(encode_name(self.a.remote))
         except SftpError as exc:
             raise SyncError(
                 QT_TRANSLATE_NOOP("LabGPU", "Could not look at the remote folder {path}: {why}"),
                 QT_TRANSLATE_NOOP("LabGPU", "Check the path and your permissions there."),
                 code="RemoteStat",
-                path=self.remote_text,
+                path=self.a.remote_text,
                 why=exc.text,
             ) from None
         finally:
@@ -71,39 +74,39 @@ class RemoteListing(EngineBase):
         if kind is None:
             return {}, False
         if kind != DIR:
-            raise self._not_a_folder()
-        if not self.caps.find_printf:
-            return self._list_remote_sftp(t), True
-        cmd = ReadCmd(b"find -H " + _q(self.remote) + b" -mindepth 1 -printf '%y %s %T@ %m %P\\0'")
+            raise self.not_a_folder()
+        if not self.a.caps.find_printf:
+            return self.list_remote_sftp(t), True
+        cmd = ReadCmd(b"find -H " + quote_path(self.a.remote) + b" -mindepth 1 -printf '%y %s %T@ %m %P\\0'")
         rc, out, err = shell.run(cmd, what="the remote file listing (find)")
-        return self._find_result(t, rc, out, err), True
+        return self.find_result(t, rc, out, err), True
 
-    def _not_a_folder(self) -> SyncError:
+    def not_a_folder(self) -> SyncError:
         return SyncError(
             QT_TRANSLATE_NOOP("LabGPU", "The remote path {path} is not a folder."),
             QT_TRANSLATE_NOOP("LabGPU", "Give the folder that contains it (sync works on folders)."),
             code="RemoteNotFolder",
-            path=self.remote_text,
+            path=self.a.remote_text,
         )
 
-    def _find_result(self, t: paramiko.Transport, rc: int, out: bytes, err: bytes) -> dict[str, Entry]:
+    def find_result(self, t: paramiko.Transport, rc: int, out: bytes, err: bytes) -> dict[str, Entry]:
         if rc == 0:
             return parse_find_output(out)
         if out and b"printf" not in err and b"unknown" not in err.lower():
             # partial listing (e.g. an unreadable sub-folder): use what could be read
             why = err.decode("utf-8", "replace").strip()
             log.warning("remote listing incomplete: %s", why[:300])
-            self._incomplete["remote"] = why.splitlines()[0] if why else "find failed"
+            self.a.incomplete["remote"] = why.splitlines()[0] if why else "find failed"
             return parse_find_output(out)
-        return self._list_remote_sftp(t)
+        return self.list_remote_sftp(t)
 
-    def _list_remote_sftp(self, t: paramiko.Transport) -> dict[str, Entry]:
-        ch = self._channel(t)
+    def list_remote_sftp(self, t: paramiko.Transport) -> dict[str, Entry]:
+        ch = self.a.channel(t)
         ch.doing = "the remote file listing (SFTP)"
         out: dict[str, Entry] = {}
         try:
             stack = [""]
-            root = encode_name(self.remote)
+            root = encode_name(self.a.remote)
             while stack:
                 rel = stack.pop()
                 path = root + (b"/" + encode_name(rel) if rel else b"")
@@ -111,7 +114,7 @@ class RemoteListing(EngineBase):
                     items = ch.listdir_bytes(path)
                 except SftpError as exc:
                     log.warning("cannot list %r: %s", path, exc)
-                    self._incomplete.setdefault("remote", f"{decode_name(path)}: {exc.text}")
+                    self.a.incomplete.setdefault("remote", f"{decode_name(path)}: {exc.text}")
                     continue
                 for raw, a in items:
                     name = decode_name(raw)
@@ -139,7 +142,7 @@ class RemoteListing(EngineBase):
             ch.close()
         return out
 
-    def _add_gitignores(self, rules: IgnoreRules, source: dict[str, Entry], t: paramiko.Transport) -> None:
+    def add_gitignores(self, rules: IgnoreRules, source: dict[str, Entry], t: paramiko.Transport) -> None:
         names = sorted(
             (
                 p
@@ -148,7 +151,7 @@ class RemoteListing(EngineBase):
             ),
             key=lambda p: p.count("/"),
         )
-        ch = self._channel(t) if self.opts.direction == DOWN and names else None
+        ch = self.a.channel(t) if self.a.opts.direction == DOWN and names else None
         try:
             for p in names:
                 base = p.rpartition("/")[0]
@@ -156,9 +159,9 @@ class RemoteListing(EngineBase):
                     continue
                 try:
                     if ch is None:
-                        text = (self.local / p).read_text(encoding="utf-8", errors="replace")
+                        text = (self.a.local / p).read_text(encoding="utf-8", errors="replace")
                     else:
-                        text = self._read_small_remote(ch, p, source[p].size).decode("utf-8", "replace")
+                        text = self.read_small_remote(ch, p, source[p].size).decode("utf-8", "replace")
                 except (OSError, SftpError) as exc:
                     log.warning("cannot read %s: %s", p, exc)
                     continue
@@ -167,8 +170,8 @@ class RemoteListing(EngineBase):
             if ch is not None:
                 ch.close()
 
-    def _read_small_remote(self, ch: Channel, rel: str, size: int) -> bytes:
-        h = ch.handle(ch.send(CMD_OPEN, self._rpath(rel), SFTP_FLAG_READ, SFTPAttributes()))
+    def read_small_remote(self, ch: Channel, rel: str, size: int) -> bytes:
+        h = ch.handle(ch.send(CMD_OPEN, self.a.rpath(rel), SFTP_FLAG_READ, SFTPAttributes()))
         try:
             nums = [
                 ch.send(CMD_READ, h, int64(off), min(REQUEST_SIZE, size - off))

@@ -18,8 +18,9 @@ from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.syncplan import PlanItem, encode_name, part_name
 from app.remote import fastssh
 
-from .base import EngineBase
+from .attempt import Attempt
 from .caps import frame, new_nonce, unframe
+from .checks import Verifier
 from .errors import (
     _CONN_ERRORS,
     SyncError,
@@ -31,8 +32,8 @@ from .errors import (
 )
 from .local import LocalRoot
 from .sftp import Channel, SftpError
-from .shell import RemoteShell, _q
-from .upload import Uploads
+from .shell import RemoteShell, quote_path
+from .upload import Uploader
 
 log = logging.getLogger(__name__)
 
@@ -103,14 +104,14 @@ class _ChannelWriter:
     """File-like sink for ``tarfile`` that sends into an exec channel (bandwidth limit, cancel,
     and a timeout when the server stops reading)."""
 
-    def __init__(self, chan: paramiko.Channel, engine: EngineBase, what: str, timeout: float) -> None:
+    def __init__(self, chan: paramiko.Channel, attempt: Attempt, what: str, timeout: float) -> None:
         self.chan = chan
-        self.engine = engine
+        self.attempt = attempt
         self.what = what
         self.timeout = timeout
 
     def write(self, data: bytes) -> int:
-        self.engine._take(len(data))
+        self.attempt.take(len(data))
         try:
             fastssh.sendall(self.chan, data)
         except TimeoutError:
@@ -120,10 +121,15 @@ class _ChannelWriter:
         return len(data)
 
 
-class TarUploads(Uploads):
+class TarUploader:
     """Uploads of small-file batches through the remote ``tar -x`` (GNU tar only)."""
 
-    def _upload_tar(
+    def __init__(self, a: Attempt, uploader: Uploader, checks: Verifier) -> None:
+        self.a = a
+        self.uploader = uploader
+        self.checks = checks
+
+    def upload_tar(
         self,
         t: paramiko.Transport,
         get_ch: Callable[[], Channel],
@@ -134,17 +140,17 @@ class TarUploads(Uploads):
         """Many small files as ONE tar stream into the remote ``tar -x`` (no round trip per file),
         each written under its temporary name; renames follow, pipelined, once tar succeeded.
         Returns None (caller falls back to SFTP) when the server has no usable tar."""
-        verify = self.opts.verify
+        verify = self.a.opts.verify
         token = secrets.token_hex(4)  # one per stream: unique for this attempt, no syscall per file
         temps = {item.path: part_name(item.path, token) for item in job}
-        with self._lock:
-            self._temps.update(temps)
+        with self.a.lock:
+            self.a.temps.update(temps)
             for item in job:
-                self._offsets[item.path] = 0
-        self._writable("a tar stream")
-        with self._lock:  # the first stream carries the folders; each creates the root if needed
-            dirs, self._tar_dirs = self._tar_dirs, []
-            make_root = self._tar_make_root
+                self.a.offsets[item.path] = 0
+        self.a.writable("a tar stream")
+        with self.a.lock:  # the first stream carries the folders; each creates the root if needed
+            dirs, self.a.tar_dirs = self.a.tar_dirs, []
+            make_root = self.a.tar_make_root
             # Streams run side by side: one must not write into a new folder before the stream that
             # carries the folders has made it, so each also makes its own files' new parent folders
             # (tar -x takes a folder that already exists as it is).
@@ -152,15 +158,15 @@ class TarUploads(Uploads):
                 parent
                 for item in job
                 for parent in _parents(item.path)
-                if parent in self._tar_planned_dirs
+                if parent in self.a.tar_planned_dirs
             }.difference(dirs)
         nonce = new_nonce()
         what = "the remote tar to unpack the small files"
-        cmd = b"tar -x --no-same-owner -f - -C " + _q(self.remote)
+        cmd = b"tar -x --no-same-owner -f - -C " + quote_path(self.a.remote)
         if make_root:
-            cmd = b"mkdir -p -- " + _q(self.remote) + b" && " + cmd
+            cmd = b"mkdir -p -- " + quote_path(self.a.remote) + b" && " + cmd
         chan = shell.open(frame(cmd, nonce), what, wait=False)
-        writer = _ChannelWriter(chan, self, what, self.opts.step_timeout)
+        writer = _ChannelWriter(chan, self.a, what, self.a.opts.step_timeout)
         digests: dict[str, str] = {}
         buf: list[bytes] = [
             tar_header(encode_name(d) + b"/", 0, int(time.time()), 0o755, b"5")
@@ -181,7 +187,7 @@ class TarUploads(Uploads):
                     raise _source_changed(item.path)
                 if verify:
                     digests[item.path] = hashlib.sha256(data).hexdigest()
-                mode = item.mode & 0o777 if self.opts.preserve_mode else 0o644
+                mode = item.mode & 0o777 if self.a.opts.preserve_mode else 0o644
                 header = tar_header(encode_name(temps[item.path]), len(data), int(item.mtime), mode)
                 pad = -len(data) % 512
                 buf += (header, data, b"\0" * pad) if pad else (header, data)
@@ -189,11 +195,11 @@ class TarUploads(Uploads):
                 payload += len(data)
                 if buffered >= 1 << 20:
                     writer.write(b"".join(buf))
-                    self.progress.add(payload, current=item.path)
+                    self.a.progress.add(payload, current=item.path)
                     buf, buffered, payload = [], 0, 0
             buf.append(b"\0" * 1024)  # end of archive
             writer.write(b"".join(buf))
-            self.progress.add(payload)
+            self.a.progress.add(payload)
             out, err = bytearray(), bytearray()
             try:
                 fastssh.shutdown_write(chan)
@@ -202,12 +208,12 @@ class TarUploads(Uploads):
                     if not data:
                         break
                     out += data
-                if not chan.status_event.wait(self.opts.step_timeout):
+                if not chan.status_event.wait(self.a.opts.step_timeout):
                     raise TimeoutError()
                 while chan.recv_stderr_ready():
                     err += chan.recv_stderr(65536)
             except TimeoutError:
-                raise _step_timeout(what, self.opts.step_timeout) from None
+                raise _step_timeout(what, self.a.opts.step_timeout) from None
             except _CONN_ERRORS as exc:
                 raise _connection_lost(str(exc) or type(exc).__name__) from None
         finally:
@@ -221,21 +227,21 @@ class TarUploads(Uploads):
             text = bytes(err).decode("utf-8", "replace").strip()
             # leave nothing behind: remove whatever tar managed to write
             ch = get_ch()
-            nums = ch.send_many([(CMD_REMOVE, self._rpath(tmp)) for tmp in temps.values()])
+            nums = ch.send_many([(CMD_REMOVE, self.a.rpath(tmp)) for tmp in temps.values()])
             for n in nums:
                 with contextlib.suppress(SftpError):
                     ch.status(n)
             if rc == 127 or "not found" in text or "invalid option" in text or "unrecognized" in text:
                 log.info("remote tar not usable (%s): small files go over SFTP", text[:200])
-                self._tar_ok = False
-                with self._lock:
-                    self._tar_dirs, self._tar_make_root = dirs, make_root  # SFTP makes them now
+                self.a.tar_ok = False
+                with self.a.lock:
+                    self.a.tar_dirs, self.a.tar_make_root = dirs, make_root  # SFTP makes them now
                 return None
             free = None
             with contextlib.suppress(SyncError):
-                free = self._remote_free(shell)
+                free = self.checks.remote_free(shell)
             if "No space" in text or (free is not None and free < (1 << 20)):
-                raise _disk_full(True, sum(i.size for i in job), free or 0, self.remote)
+                raise _disk_full(True, sum(i.size for i in job), free or 0, self.a.remote)
             raise SyncError(
                 QT_TRANSLATE_NOOP("LabGPU", "The server could not write {path}: {why}"),
                 QT_TRANSLATE_NOOP("LabGPU", "Check free space and permissions on the server."),
@@ -243,12 +249,12 @@ class TarUploads(Uploads):
                 path=job[0].path,
                 why=text[:300] or f"tar exit {rc}",
             )
-        self._tar_ok = True
-        with self._lock:
-            self.result.mkdirs += len(dirs)
+        self.a.tar_ok = True
+        with self.a.lock:
+            self.a.result.mkdirs += len(dirs)
         if verify:
             return [(item, digests[item.path]) for item in job]
-        self._commit_remote(get_ch(), job)
+        self.uploader.commit_remote(get_ch(), job)
         return []
 
 

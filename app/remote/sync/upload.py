@@ -18,6 +18,7 @@ from paramiko.sftp import (
     CMD_MKDIR,
     CMD_OPEN,
     CMD_REMOVE,
+    CMD_RMDIR,
     SFTP_FLAG_CREATE,
     SFTP_FLAG_TRUNC,
     SFTP_FLAG_WRITE,
@@ -27,40 +28,45 @@ from paramiko.sftp_attr import SFTPAttributes
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.syncplan import DIR, PlanItem, SyncPlan, encode_name, part_name, remote_join
 
-from .checks import RemoteChecks
+from .attempt import Attempt
+from .checks import Verifier
 from .errors import SyncError, _disk_full, _local_error, _source_changed
 from .local import LocalRoot, sha256_file
 from .sftp import Channel, SftpError, _attrs, sftp_mkdirs
-from .shell import RemoteShell, _q
+from .shell import RemoteShell, quote_path
 from .tuning import REQUEST_SIZE, WRITE_SIZE, WRITES_IN_FLIGHT
 
 log = logging.getLogger(__name__)
 
 
-class Uploads(RemoteChecks):
+class Uploader:
     """Local → remote over SFTP (the tar stream for many small files is :mod:`.tarstream`)."""
 
-    def _remote_prepare(
+    def __init__(self, a: Attempt, checks: Verifier) -> None:
+        self.a = a
+        self.checks = checks
+
+    def remote_prepare(
         self, t: paramiko.Transport, shell: RemoteShell, plan: SyncPlan, exists: bool
     ) -> None:
-        self._writable("create remote folders")
+        self.a.writable("create remote folders")
         if not exists:
             # mkdir -p over SFTP (works without a shell): every prefix, in flight at once
-            parts = self.remote.split("/")
+            parts = self.a.remote.split("/")
             prefixes = ["/".join(parts[: k + 1]) for k in range(len(parts))]
             prefixes = [p for p in prefixes if p not in ("", ".")]
-            ch = self._take_channel(t)
+            ch = self.a.take_channel(t)
             ch.doing = "the remote folder to be created"
             try:
                 sftp_mkdirs(ch, [encode_name(p) for p in prefixes])
-                kind = ch.stat_kind(encode_name(self.remote))
+                kind = ch.stat_kind(encode_name(self.a.remote))
             except SftpError as exc:
                 kind, why = None, exc.text
             else:
                 why = "not created" if kind is None else "a file of that name exists"
             finally:
-                if self._pool is not None:
-                    self._pool.put(ch)
+                if self.a.pool is not None:
+                    self.a.pool.put(ch)
                 else:
                     ch.close()
             if kind != DIR:
@@ -68,12 +74,12 @@ class Uploads(RemoteChecks):
                     QT_TRANSLATE_NOOP("LabGPU", "Could not create the remote folder {path}: {why}"),
                     QT_TRANSLATE_NOOP("LabGPU", "Check the path and your permissions there."),
                     code="RemoteMkdir",
-                    path=self.remote_text,
+                    path=self.a.remote_text,
                     why=why,
                 )
         if not plan.mkdirs and not plan.stale_parts:
             return
-        ch = self._take_channel(t)
+        ch = self.a.take_channel(t)
         ch.doing = "remote folders to be created"
         ok = False
         try:
@@ -81,14 +87,14 @@ class Uploads(RemoteChecks):
             nums = list(
                 zip(
                     plan.mkdirs,
-                    ch.send_many([(CMD_MKDIR, self._rpath(d), SFTPAttributes()) for d in plan.mkdirs]),
+                    ch.send_many([(CMD_MKDIR, self.a.rpath(d), SFTPAttributes()) for d in plan.mkdirs]),
                     strict=True,
                 )
             )
             for d, n in nums:
                 try:
                     ch.status(n)
-                    self.result.mkdirs += 1
+                    self.a.result.mkdirs += 1
                 except SftpError as exc:
                     if exc.code != 4:  # generic failure = exists already (race); others are real
                         raise SyncError(
@@ -98,30 +104,30 @@ class Uploads(RemoteChecks):
                             path=d,
                             why=exc.text,
                         ) from None
-            stale = ch.send_many([(CMD_REMOVE, self._rpath(p)) for p in plan.stale_parts])
+            stale = ch.send_many([(CMD_REMOVE, self.a.rpath(p)) for p in plan.stale_parts])
             for n in stale:
                 with contextlib.suppress(SftpError):
                     ch.status(n)
             ok = True
         finally:
-            if ok and self._pool is not None:
-                self._pool.put(ch)  # the first transfer worker continues on it
+            if ok and self.a.pool is not None:
+                self.a.pool.put(ch)  # the first transfer worker continues on it
             else:
                 ch.close()
 
-    def _resume_upload(self, shell: RemoteShell, lr: LocalRoot, item: PlanItem, tmp: str) -> int:
+    def resume_upload(self, shell: RemoteShell, lr: LocalRoot, item: PlanItem, tmp: str) -> int:
         """Copy the verified prefix of an earlier attempt's temporary file into this attempt's own
         (a new file no late request of a cut session can reach), drop the old one, and check the
         copy by sha256 against the local source. Returns the offset to continue from (0: restart)."""
         n = item.resume_from
         if n <= 0 or not item.resume_part:
             return 0
-        if not self.caps.sha256:
+        if not self.a.caps.sha256:
             # no shell to copy and hash the prefix on the server: start over (same result)
             log.info("resume upload %s: server has no sha256sum/head, restarting", item.path)
             return 0
-        old = _q(remote_join(self.remote, item.resume_part))
-        new = _q(remote_join(self.remote, tmp))
+        old = quote_path(remote_join(self.a.remote, item.resume_part))
+        new = quote_path(remote_join(self.a.remote, tmp))
         cmd = (
             b"head -c "
             + str(n).encode()
@@ -135,22 +141,22 @@ class Uploads(RemoteChecks):
             + new
         )
         rc, out, _e = shell.run(
-            cmd, what="the check of the interrupted upload", timeout=self.opts.step_timeout + n / (50 << 20)
+            cmd, what="the check of the interrupted upload", timeout=self.a.opts.step_timeout + n / (50 << 20)
         )
         ok = rc == 0 and out[:64].decode("ascii", "replace") == sha256_file(lr.path(item.path), n)
         log.info("resume upload %s from %d: prefix %s", item.path, n, "verified" if ok else "differs")
         return n if ok else 0
 
-    def _upload_batch(
+    def upload_batch(
         self, ch: Channel, lr: LocalRoot, job: list[PlanItem], shell: RemoteShell
     ) -> list[tuple[PlanItem, str]]:
         """Pipelined: open all → writes, mtime, close for all → renames after everything is confirmed."""
-        verify = self.opts.verify
+        verify = self.a.opts.verify
         opened: list[tuple[PlanItem, int, int, Any]] = []
         for item in job:
-            tmp = self._temp_for(item)
-            offset = self._resume_upload(shell, lr, item, tmp) if item.resume_from else 0
-            self._offsets[item.path] = offset
+            tmp = self.a.temp_for(item)
+            offset = self.resume_upload(shell, lr, item, tmp) if item.resume_from else 0
+            self.a.offsets[item.path] = offset
             try:
                 fh = open(lr.path(item.path), "rb")  # noqa: SIM115 - closed below
             except OSError as exc:
@@ -158,16 +164,17 @@ class Uploads(RemoteChecks):
                     f.close()
                 raise _local_error(exc, item.path) from None
             flags = SFTP_FLAG_WRITE | SFTP_FLAG_CREATE | (0 if offset else SFTP_FLAG_TRUNC)
-            num = ch.send(CMD_OPEN, self._rpath(tmp), flags, SFTPAttributes())
+            num = ch.send(CMD_OPEN, self.a.rpath(tmp), flags, SFTPAttributes())
             opened.append((item, num, offset, fh))
         pending: list[tuple[PlanItem, str]] = []
         outstanding: deque[tuple[int, PlanItem]] = deque()
+        add, take = self.a.progress.add, self.a.take  # bound once: called per 252 KiB
         try:
             for item, num, offset, fh in opened:
                 try:
                     handle = ch.handle(num)
                 except SftpError as exc:
-                    raise self._remote_write_error(shell, exc, item) from None
+                    raise self.remote_write_error(shell, exc, item) from None
                 h = hashlib.sha256() if verify else None
                 if offset:
                     fh.seek(0)
@@ -175,36 +182,36 @@ class Uploads(RemoteChecks):
                         h.update(fh.read(offset))
                     fh.seek(offset)
                 pos = offset
-                self.progress.add(0, current=item.path)
+                add(0, current=item.path)
                 while True:
                     data = fh.read(WRITE_SIZE)
                     if not data:
                         break
-                    self._take(len(data))
+                    take(len(data))
                     if h is not None:
                         h.update(data)
                     outstanding.append((ch.send_write(handle, pos, data), item))
                     pos += len(data)
-                    self.progress.add(len(data))
+                    add(len(data))
                     while len(outstanding) > WRITES_IN_FLIGHT:
-                        self._check_write(ch, *outstanding.popleft(), shell)
+                        self.check_write(ch, *outstanding.popleft(), shell)
                 if pos != item.size:
                     raise _source_changed(item.path)
-                attrs = _attrs(item.mtime, item.mode if self.opts.preserve_mode else None)
+                attrs = _attrs(item.mtime, item.mode if self.a.opts.preserve_mode else None)
                 outstanding.append((ch.send(CMD_FSETSTAT, handle, attrs), item))
                 outstanding.append((ch.send(CMD_CLOSE, handle), item))
                 pending.append((item, h.hexdigest() if h is not None else ""))
             while outstanding:
-                self._check_write(ch, *outstanding.popleft(), shell)
+                self.check_write(ch, *outstanding.popleft(), shell)
         finally:
             for _i, _n, _o, fh in opened:
                 fh.close()
         if verify:
             return pending
-        self._commit_remote(ch, [item for item, _d in pending])
+        self.commit_remote(ch, [item for item, _d in pending])
         return []
 
-    def _commit_remote(self, ch: Channel, items: Sequence[PlanItem]) -> None:
+    def commit_remote(self, ch: Channel, items: Sequence[PlanItem]) -> None:
         """Rename finished temporary files to their final names, all requests in flight at once."""
         renames = list(
             zip(
@@ -214,8 +221,8 @@ class Uploads(RemoteChecks):
                         (
                             CMD_EXTENDED,
                             "posix-rename@openssh.com",
-                            self._rpath(self._temps[i.path]),
-                            self._rpath(i.path),
+                            self.a.rpath(self.a.temps[i.path]),
+                            self.a.rpath(i.path),
                         )
                         for i in items
                     ]
@@ -224,54 +231,46 @@ class Uploads(RemoteChecks):
             )
         )
         for item, n in renames:
-            try:
-                ch.status(n)
-            except SftpError as exc:
-                raise SyncError(
-                    QT_TRANSLATE_NOOP("LabGPU", "Could not finish {path} on the server: {why}"),
-                    "",
-                    code="RenameFailed",
-                    path=item.path,
-                    why=exc.text,
-                ) from None
-            self.progress.add(0, files=1)
-            with self._lock:
-                self.result.files += 1
-                self.result.bytes += item.size - self._offsets.get(item.path, 0)
+            _answered(ch, n, QT_TRANSLATE_NOOP("LabGPU", "Could not finish {path} on the server: {why}"),
+                      "RenameFailed", item.path)
+            self.a.progress.add(0, files=1)
+            with self.a.lock:
+                self.a.result.files += 1
+                self.a.result.bytes += item.size - self.a.offsets.get(item.path, 0)
 
-    def _make_deferred_dirs(self, ch: Channel) -> None:
+    def make_deferred_dirs(self, ch: Channel) -> None:
         """Folders left for a tar stream that then could not run: made over SFTP."""
-        with self._lock:
-            dirs, self._tar_dirs = self._tar_dirs, []
-            make_root, self._tar_make_root = self._tar_make_root, False
+        with self.a.lock:
+            dirs, self.a.tar_dirs = self.a.tar_dirs, []
+            make_root, self.a.tar_make_root = self.a.tar_make_root, False
         if make_root:
-            parts = self.remote.split("/")
+            parts = self.a.remote.split("/")
             prefixes = ["/".join(parts[: k + 1]) for k in range(len(parts))]
             sftp_mkdirs(ch, [encode_name(p) for p in prefixes if p not in ("", ".")])
         if dirs:
-            sftp_mkdirs(ch, [self._rpath(d) for d in dirs])
-            with self._lock:
-                self.result.mkdirs += len(dirs)
+            sftp_mkdirs(ch, [self.a.rpath(d) for d in dirs])
+            with self.a.lock:
+                self.a.result.mkdirs += len(dirs)
 
-    def _check_write(self, ch: Channel, num: int, item: PlanItem, shell: RemoteShell) -> None:
+    def check_write(self, ch: Channel, num: int, item: PlanItem, shell: RemoteShell) -> None:
         try:
             ch.status(num)
         except SftpError as exc:
-            raise self._remote_write_error(shell, exc, item, ch) from None
+            raise self.remote_write_error(shell, exc, item, ch) from None
 
-    def _remote_write_error(
+    def remote_write_error(
         self, shell: RemoteShell, exc: SftpError, item: PlanItem, ch: Channel | None = None
     ) -> SyncError:
         """Classify a failed remote write; remove the temporary file when the disk is full."""
-        part = self._rpath(self._temps.get(item.path, part_name(item.path)))
+        part = self.a.rpath(self.a.temps.get(item.path, part_name(item.path)))
         free = None
         with contextlib.suppress(SyncError):
-            free = self._remote_free(shell)
+            free = self.checks.remote_free(shell)
         if exc.code == 4 and free is not None and free < max(REQUEST_SIZE * 4, 1 << 20):
             if ch is not None:
                 with contextlib.suppress(SyncError, SftpError):
                     ch.status(ch.send(CMD_REMOVE, part))
-            return _disk_full(True, item.size, free, self.remote_text)
+            return _disk_full(True, item.size, free, self.a.remote_text)
         if exc.code == 3:
             return SyncError(
                 QT_TRANSLATE_NOOP("LabGPU", "Permission denied writing {path} on the server."),
@@ -286,3 +285,24 @@ class Uploads(RemoteChecks):
             path=item.path,
             why=exc.text or "failure",
         )
+
+    def delete_remote(self, t: paramiko.Transport, plan: SyncPlan) -> None:
+        """A mirror's deletions on the server, all requests in flight at once (files before their
+        folders: the plan's order)."""
+        self.a.writable("delete files")
+        ch = self.a.channel(t)
+        try:
+            reqs = [(CMD_RMDIR if i.kind == DIR else CMD_REMOVE, self.a.rpath(i.path)) for i in plan.deletions]
+            for item, n in zip(plan.deletions, ch.send_many(reqs), strict=True):
+                _answered(ch, n, QT_TRANSLATE_NOOP("LabGPU", "Could not delete {path} on the server: {why}"),
+                          "DeleteFailed", item.path)
+        finally:
+            ch.close()
+
+
+def _answered(ch: Channel, num: int, template: str, code: str, path: str) -> None:
+    """Request ``num`` succeeded, or a SyncError with ``template`` ({path}, {why}) names it."""
+    try:
+        ch.status(num)
+    except SftpError as exc:
+        raise SyncError(template, "", code=code, path=path, why=exc.text) from None

@@ -29,23 +29,14 @@ from PySide6.QtWidgets import (
 from app.core.syncmodel import UP, SyncProgress, SyncResult, display_name
 from app.core.syncpairs import SyncPair, SyncStore
 from app.core.units import human_bytes
-from app.remote.sync import run_sync
 from app.ui.context import AppContext
 from app.ui.remote.sync_history import SyncHistoryTable, fit_columns
 from app.ui.remote.sync_pair_dialog import SyncPairDialog
 from app.ui.remote.sync_preview import MAX_PREVIEW_ROWS, PreviewModel
 from app.ui.shared.plain import PlainLabel, ask, plain_tooltip
 from app.ui.widgets import remember_splitter, toolbar_button
-
-
-class _PreviewStore(SyncStore):
-    """The history as a preview writes it: a preview that ran is kept ("Preview"); one that failed or
-    was cancelled is not (it changed nothing, and it is not an upload or a download that failed)."""
-
-    def record_run(self, *, result: str, **kwargs: Any) -> int:
-        if result in ("error", "cancelled"):
-            return 0
-        return super().record_run(result=result, **kwargs)
+from app.usecases.changes import Change
+from app.usecases.sync import JOBS, SyncJob, SyncRequest
 
 
 def _fmt_eta(seconds: float | None) -> str:
@@ -70,7 +61,7 @@ class SyncPage(QWidget):
         self.pairs: list[SyncPair] = []
         self.dialog: SyncPairDialog | None = None
         self.task: Any = None
-        self.engine: Any = None
+        self.job: SyncJob | None = None
         self.preview_for: tuple[Any, ...] | None = None  # pair state the shown preview belongs to
         self.preview_deletions = 0
         self.last_progress: SyncProgress | None = None
@@ -176,6 +167,7 @@ class SyncPage(QWidget):
         prog.addWidget(self.detail_label)
         outer.addLayout(prog)
 
+        ctx.changed.connect(self._on_changed)  # a guard's pull elsewhere in the app wrote a history row
         QShortcut(QKeySequence.StandardKey.New, self, activated=self._on_add_button_clicked)
         QShortcut(QKeySequence("Ctrl+P"), self, activated=self._on_preview_button_clicked)
         QShortcut(QKeySequence("Ctrl+Return"), self, activated=self._on_sync_button_clicked)
@@ -264,6 +256,11 @@ class SyncPage(QWidget):
             p.gitignore,
             p.mirror_delete,
         )
+
+    @Slot(object)
+    def _on_changed(self, kinds: object) -> None:
+        if isinstance(kinds, frozenset) and Change.SYNC in kinds:
+            self._reload_history()
 
     def _reload_history(self) -> None:
         pair = self.current_pair()
@@ -355,29 +352,25 @@ class SyncPage(QWidget):
         self._start(pair, dry_run=False)
 
     def _start(self, pair: SyncPair, *, dry_run: bool, then_confirm: bool = False) -> None:
-        opts = pair.options(dry_run=dry_run)
-        store = self.sync_store
         self.last_progress = None
+        # one job per pair in this app: a guard's pull of the same pair runs before or after it, never
+        # beside it; the use case decides what the history keeps (a failed preview is not kept)
+        request = SyncRequest(pair.host, pair.local_path, pair.remote_path, pair.options(dry_run=dry_run),
+                              pair_id=pair.id)
+        job = self.job = JOBS.start(request, paths=self.ctx.paths, store=self.sync_store,
+                                    changes=self.ctx.changes)
 
-        def job(task: Any = None) -> SyncResult:
-            cancel = task.cancel_event if task is not None else None  # set by stop/cancel and shutdown
-            return run_sync(
-                pair.host,
-                pair.local_path,
-                pair.remote_path,
-                opts,
-                paths=self.ctx.paths,
-                # a preview that fails is said in the error dialog, not kept as a failed sync
-                store=_PreviewStore(store=store.store) if dry_run else SyncStore(store=store.store),
-                pair_id=pair.id,
-                progress=task.report if task is not None else None,
-                cancel_event=cancel,
-                engine_ready=self._set_engine,
-            )
+        def wait(task: Any = None) -> SyncResult:
+            stop = job.on_progress(task.report) if task is not None else None
+            try:
+                return job.result()
+            finally:
+                if stop is not None:
+                    stop()
 
         self.task = self.ctx.runner.run(
             self,
-            job,
+            wait,
             name="sync",
             on_done=lambda r, p=pair, d=dry_run, c=then_confirm: self._on_task_done(p, r, d, c),
             on_error=self._on_task_failed,
@@ -389,17 +382,13 @@ class SyncPage(QWidget):
         self.detail_label.setText("")
         self._update_buttons()
 
-    def _set_engine(self, engine: Any) -> None:
-        self.engine = engine  # called on the worker thread; only read on the GUI thread for cancel
-
     @Slot()
     def _on_cancel_button_clicked(self) -> None:
         if self.task is None:
             return
         self.state_label.setText(self.tr("Cancelling…"))
-        engine = self.engine
-        if engine is not None:
-            engine.cancel()  # closes the connection: workers stop at once
+        if self.job is not None:
+            self.job.cancel()  # the engine closes its connection: workers stop at once
         self.task.stop()  # the outcome (Cancelled) is still delivered, to show it and reload the history
 
     def state_text(self, state: str) -> str:
@@ -410,6 +399,7 @@ class SyncPage(QWidget):
             "verifying": self.tr("Verifying (sha256)…"),
             "deleting": self.tr("Deleting…"),
             "waiting": self.tr("Waiting for VPN/connection…"),
+            "queued": self.tr("Waiting for the other sync of this pair…"),
             "done": self.tr("Done"),
         }.get(state, state)
 
@@ -441,7 +431,7 @@ class SyncPage(QWidget):
 
     def _finish_task(self) -> None:
         self.task = None
-        self.engine = None
+        self.job = None
         self.progress_bar.setRange(0, 1000)
         self._update_buttons()
 
@@ -531,6 +521,6 @@ class SyncPage(QWidget):
 
     def shutdown(self) -> None:
         if self.task is not None:
-            if self.engine is not None:
-                self.engine.cancel()
+            if self.job is not None:
+                self.job.cancel()
             self.task.cancel()
