@@ -1,6 +1,6 @@
 """Cloud commands: accounts, live prices, launch, ls, start/stop/terminate, audit.
 
-Scripts rely on this exact interface (issue 3). Secrets are read from stdin (one per line) when stdin
+Scripts rely on this exact interface. Secrets are read from stdin (one per line) when stdin
 is not a terminal and prompted for with getpass otherwise; never from argv. Progress goes to
 stderr, results to stdout (--json for machines); errors are one stderr line naming the code.
 """
@@ -13,10 +13,12 @@ import sys
 from datetime import datetime, timezone
 from typing import Any
 
+from app.cli.guard_args import add_guard_options, launch_guard
 from app.cli.output import print_json, print_table, terminal_safe
 from app.core import providers
 from app.core.errors import InputError
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
+from app.core.vocab import TERMINAL_STATES
 
 
 def _service() -> Any:
@@ -104,6 +106,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         action="store_true",
         help="print each step on stderr (default only when stderr is a terminal)",
     )
+    add_guard_options(la, launch=True)
     la.set_defaults(func=cmd_launch)
 
     ils = subparsers.add_parser(
@@ -346,6 +349,9 @@ def _progress(step: str, message: str = "") -> None:
 
 def cmd_launch(args: argparse.Namespace) -> int:
     from app.cloud.launch_plan import LaunchOptions
+    from app.core.settings import SettingsStore
+    from app.usecases import launch as launching
+    from app.usecases.guards import WatchdogResult, default_guard
 
     if args.max_price is not None and not args.spot:
         raise InputError(
@@ -354,7 +360,12 @@ def cmd_launch(args: argparse.Namespace) -> int:
             code="MaxPriceWithoutSpot",
         )
     svc = _service()
-    result = svc.launch(
+    settings = SettingsStore(svc.paths).load()
+    plan = launching.plan_launch(svc, settings, args.account, args.instance_type, region=args.region,
+                                 zone=args.zone, list_zones=False)  # listed by the launch, after its checks
+    guard = launch_guard(default_guard(settings, currency=plan.currency), args)
+    outcome = launching.launch(
+        svc, settings,
         LaunchOptions(
             account=args.account,
             instance_type=args.instance_type,
@@ -370,12 +381,18 @@ def cmd_launch(args: argparse.Namespace) -> int:
             client_token=args.client_token,
             wait=not args.no_wait,
         ),
+        guard=guard,
+        plan=plan,
         progress=_progress if (args.progress or sys.stderr.isatty()) else None,
     )
+    result, guarded = outcome.result, outcome.guard
     e = result.entry
     if args.json:
         doc = e.to_json()
         doc["notes"] = result.notes
+        doc["guard"] = guarded.config.to_json() if guarded is not None else None
+        doc["watchdog"] = (guarded.watchdog if guarded is not None else WatchdogResult.NONE).value
+        doc["guard_note"] = guarded.text() if guarded is not None else ""
         doc["ssh_key"] = result.ssh_key_path
         doc["ssh_key_type"] = result.ssh_key_type
         doc["ssh_key_fingerprint"] = result.ssh_key_fingerprint
@@ -401,7 +418,22 @@ def cmd_launch(args: argparse.Namespace) -> int:
         )
         if e.public_ip:
             print(f"ssh: {svc.ssh_command(e.id)}")
+        _print_guard(e.id, guarded)
     return 0
+
+
+def _print_guard(instance_id: str, guarded: Any) -> None:
+    """What the launch did with the guard: the guard saved, and the watchdog's outcome."""
+    from app.cli.monitor import _describe
+
+    if guarded is None:
+        print(translate(QT_TRANSLATE_NOOP("LabGPU", "No guards: {id} runs until you stop it.")).format(
+            id=instance_id))
+        return
+    print(translate(QT_TRANSLATE_NOOP("LabGPU", "Guards of {id}: {guards}")).format(
+        id=instance_id, guards=_describe(guarded.config)))
+    if guarded.text():
+        print(terminal_safe(" ".join(t for t in (guarded.text(), guarded.hint_text()) if t)))
 
 
 def _money(v: float | None, cur: str, digits: int = 4) -> str:
@@ -434,7 +466,7 @@ def cmd_ls(args: argparse.Namespace) -> int:
         entries = [
             e
             for e in entries
-            if e.state not in ("terminated", "failed")
+            if e.state not in TERMINAL_STATES
             or e.ended_at is None
             or (now - e.ended_at).total_seconds() < 3600
         ]

@@ -16,6 +16,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from app.cli.guard_args import add_guard_options, apply_guard_options
 from app.cli.output import print_json, print_table, terminal_safe
 from app.core.errors import InputError
 from app.core.i18n import QT_TRANSLATE_NOOP
@@ -41,27 +42,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     gsub = guard.add_subparsers(dest="guard_command", metavar="ACTION", required=True)
     gs = gsub.add_parser("set", help="set (or change) the guards of an instance or host")
     gs.add_argument("id", metavar="ID", help="a LabGPU instance id, or a host of `labgpu hosts ls`")
-    gs.add_argument("--idle-below", type=float, default=None, metavar="PCT",
-                    help="idle when every GPU is under PCT %% (default from Settings: 30)")
-    gs.add_argument("--idle-minutes", type=float, default=None, metavar="N",
-                    help="…for N minutes (default from Settings: 10)")
-    gs.add_argument("--on-idle", choices=("notify", "stop"), default=None)
-    gs.add_argument("--budget", type=float, default=None, metavar="AMOUNT",
-                    help="warn at 80 %%, stop at 100 %% of AMOUNT")
-    gs.add_argument("--currency", choices=("CNY", "USD"), default=None)
-    gs.add_argument("--max-hours", type=float, default=None, metavar="H", help="stop after H hours running")
-    gs.add_argument("--stop-on-exit", default=None, metavar="PID|NAME",
-                    help="stop when this GPU process has exited")
+    add_guard_options(gs)  # the same options as `labgpu launch` (app/cli/guard_args.py)
     gs.add_argument("--pull", action="append", default=[], metavar="REMOTE=LOCAL",
                     help="save a download sync pair for this host: the checkpoints pulled before a guard "
                          "stops it (and on a spot interruption); repeatable")
-    gs.add_argument("--watchdog", action="store_true",
-                    help="also install the on-instance watchdog (shuts the machine down after the idle window "
-                         "even when LabGPU is not running; see docs/cli.md for what that does to the bill)")
     gs.add_argument("--no-watchdog", action="store_true",
                     help="remove the on-instance watchdog (the other guards stay)")
-    gs.add_argument("--no-sync-before-stop", action="store_true",
-                    help="do not pull checkpoints (the host's download sync pairs) before a stop")
     gs.set_defaults(func=cmd_guard_set)
     gl = gsub.add_parser("ls", help="list the guards")
     gl.add_argument("--json", action="store_true")
@@ -323,24 +309,7 @@ def cmd_guard_set(args: argparse.Namespace) -> int:
     if entry is None and hosts.find(args.id) is None:
         raise InputError(MSG_NO_TARGET, HINT_NO_TARGET, code="NoSuchTarget", id=args.id)
     cfg = guards.get(args.id) or default_guard_for(SettingsStore().load(), guards.store, args.id)
-    if args.idle_below is not None:
-        cfg.idle_below_pct = args.idle_below
-    if args.idle_minutes is not None:
-        cfg.idle_minutes = args.idle_minutes
-    if args.on_idle is not None:
-        cfg.on_idle = args.on_idle
-    if args.budget is not None:
-        cfg.budget = args.budget
-    if args.currency is not None:
-        cfg.currency = args.currency
-    if args.max_hours is not None:
-        cfg.max_hours = args.max_hours
-    if args.stop_on_exit is not None:
-        cfg.stop_on_process_exit = args.stop_on_exit or None
-    if args.no_sync_before_stop:
-        cfg.sync_before_stop = False
-    if args.watchdog:
-        cfg.watchdog = True
+    apply_guard_options(cfg, args)
     if args.no_watchdog:
         cfg.watchdog = False
     pulls = [_parse_pull(p) for p in args.pull]

@@ -38,12 +38,17 @@ from app.cloud import netaddr, pricing, recovery, sshkeys
 from app.cloud.base import (
     Account,
     CapacityError,
+    ClientTokenFinder,
     CloudError,
+    ConsoleFingerprints,
     Credentials,
     Instance,
     LaunchRequest,
+    OsShutdownSettler,
     PriceTooLowError,
     Provider,
+    StopRefusal,
+    ZoneLister,
     collect_calls,
     collect_request_ids,
     get_provider,
@@ -67,8 +72,8 @@ from app.core.i18n import QT_TRANSLATE_NOOP, translate
 from app.core.instances import Ledger, LedgerEntry, PendingLaunches, ReconcileResult
 from app.core.launch_defaults import launch_defaults
 from app.core.paths import Paths, default_paths
-from app.core.settings import SettingsStore
 from app.core.store import Store
+from app.core.vocab import TERMINAL_STATES
 
 log = logging.getLogger(__name__)
 
@@ -196,6 +201,14 @@ class CloudService:
         billing currency only."""
         return pricing.on_demand_price(self.paths, account, instance_type)
 
+    def zones(self, account: Account, instance_type: str = "") -> list[str]:
+        """The zones of the account's region that sell ``instance_type``, in the order a launch on
+        "any zone" tries them; [] where the provider lists none (the cloud then picks one)."""
+        provider = self.provider(account.provider)
+        if not isinstance(provider, ZoneLister):
+            return []
+        return list(provider.zones(account, self.accounts.credentials(account.name), instance_type))
+
     def spot_price(self, account: Account, instance_type: str, zone: str) -> float | None:
         return pricing.spot_price(self.paths, account, instance_type, zone)
 
@@ -229,11 +242,15 @@ class CloudService:
             QT_TRANSLATE_NOOP("LabGPU", "SSH key for this launch: {path} ({type}, {fingerprint}).")
         ).format(path=key.private_path, type=sshkeys.TYPE_TITLES.get(key.key_type, key.key_type),
                  fingerprint=key.fingerprint))
-        od, src = (self.on_demand_price(account, opts.instance_type) if opts.spot and opts.max_price is None
-                   else (None, ""))
-        fraction = SettingsStore(self.paths).load().spot_bid_fraction if od is not None else 0.0
-        plan = launch_defaults(account.region, spot=opts.spot, on_demand=od, fraction=fraction,
-                               max_price=opts.max_price, zone=opts.zone)
+        # The spot maximum the caller worked out (app/usecases/launch.py: the settings' share of the price it
+        # looked up), else the default share of the price known here; the student's own cap wins.
+        given = opts.spot_cap if opts.spot and opts.max_price is None else None
+        od, src = (self.on_demand_price(account, opts.instance_type)
+                   if opts.spot and opts.max_price is None and given is None else (None, opts.price_source))
+        plan = launch_defaults(account.region, spot=opts.spot, on_demand=od, max_price=opts.max_price,
+                               zone=opts.zone)
+        if given is not None:
+            plan = dataclasses.replace(plan, spot_cap=given)
         if opts.spot and plan.spot_cap is None:
             raise InputError(
                 QT_TRANSLATE_NOOP(
@@ -254,15 +271,16 @@ class CloudService:
                     QT_TRANSLATE_NOOP(
                         "LabGPU", "Spot maximum {price} per hour = {pct} % of on-demand ({source})."
                     )
-                ).format(price=f"{max_price:.4f}", pct=round(fraction * 100), source=src)
+                ).format(price=f"{max_price:.4f}", pct=round((plan.spot_cap.fraction or 0.0) * 100), source=src)
             )
             report("request", notes[-1])
 
-        if opts.client_token and self.pending.get(token) is not None:
-            # A retry of a launch this computer already sent: if the cloud has it, that is the answer.
-            found = (provider.find_by_client_token(account, creds, token)  # type: ignore[attr-defined]
-                     if providers.has(account.provider, "find_by_client_token") else None)
-            if found is not None:
+        if opts.client_token and isinstance(provider, ClientTokenFinder):
+            # A retry with a token already used: if the cloud made that launch's instance (any zone
+            # attempt), that is the answer and nothing is requested again. A terminated one counts only
+            # when this computer has the launch pending (it was cut short, then ended in the console).
+            found = provider.find_by_client_token(account, creds, token)
+            if found is not None and (found.state not in TERMINAL_STATES or self.pending.get(token) is not None):
                 report(
                     "request",
                     translate(QT_TRANSLATE_NOOP("LabGPU", "This launch already went through: {id}.")).format(
@@ -274,6 +292,13 @@ class CloudService:
                 if opts.wait:
                     entry = self._wait_running(account, creds, provider, found, report)
                 return LaunchResult(entry, token, notes, str(key.private_path), key.key_type, key.fingerprint, key.own)
+        # The zones a launch tries, in order: the one the student chose (kept: a capacity error there ends
+        # the launch), else every zone of the region that sells the type, as the cloud lists them.
+        zones: list[str] = [plan.zone]
+        if not plan.zone and opts.zones is not None:  # listed once by the caller
+            zones = [z for z in opts.zones if z] or [""]
+        elif not plan.zone and isinstance(provider, ZoneLister):
+            zones = [z for z in provider.zones(account, creds, opts.instance_type) if z] or [""]
         self.pending.begin(
             client_token=token,
             account=account.name,
@@ -283,8 +308,8 @@ class CloudService:
             instance_type=opts.instance_type,
             spot=opts.spot,
             max_price=max_price,
+            guard=opts.guard,
         )
-        zones: list[str] = [plan.zone]
         tried: list[str] = []
         too_low: list[PriceTooLowError] = []
         attempt = 0
@@ -324,7 +349,7 @@ class CloudService:
                 price_low = isinstance(exc, PriceTooLowError)
                 if isinstance(exc, PriceTooLowError):
                     too_low.append(exc)
-                    if opts.zone or not providers.has(account.provider, "zones"):
+                    if opts.zone or not isinstance(provider, ZoneLister):
                         self.pending.fail(token, exc.one_line())
                         raise
                 elif opts.zone:
@@ -335,15 +360,10 @@ class CloudService:
                                      **{**exc.params, "zone": opts.zone, "why": exc.hint()})
                     self.pending.fail(token, kept.one_line())
                     raise kept from None
-                # The provider picked the zone itself (none was asked for): the error names it.
+                # A cloud that picked the zone itself (no zone list) names it in the error.
                 zone = zone or str(exc.params.get("zone") or "").strip("?")
                 tried.append(zone or account.region)
-                if attempt == 0:
-                    others = []
-                    if providers.has(account.provider, "zones"):
-                        others = list(provider.zones(account, creds, opts.instance_type))  # type: ignore[attr-defined]
-                    zones = [z for z in others if z and z != zone]
-                zones = [z for z in zones if z not in tried]
+                zones = [z for z in zones if z and z not in tried]
                 if not zones:
                     final = _lowest_price_error(too_low) if price_low else exc
                     self.pending.fail(token, final.one_line())
@@ -358,17 +378,9 @@ class CloudService:
                 # Ambiguous: the request may have reached the cloud. The pending record stays open for
                 # reconcile, and the hint says how to retry without a second instance.
                 params = {k: v for k, v in exc.params.items() if k != "token"}
-                err = NetworkError(
-                    exc.template,
-                    LAUNCH_RETRY_HINT,
-                    provider=exc.provider,
-                    code=exc.code,
-                    request_id=exc.request_id,
-                    retryable=True,
-                    token=token,
-                    **params,
-                )
-                err.client_token = token  # type: ignore[attr-defined]
+                err = NetworkError(exc.template, LAUNCH_RETRY_HINT, provider=exc.provider, code=exc.code,
+                                   request_id=exc.request_id, retryable=True, token=token, **params)
+                err.client_token = token
                 raise err from None
             except CloudError as exc:
                 self.pending.fail(token, exc.one_line())
@@ -498,9 +510,9 @@ class CloudService:
         count (it may start the instance for a minute)."""
         entry = self._entry(instance_id)
         account, creds, provider = self._resolve(entry.account, entry.region)
-        settle = getattr(provider, "stop_charging_after_os_shutdown", None)
-        if settle is None:
+        if not isinstance(provider, OsShutdownSettler):
             return None
+        settle = provider.stop_charging_after_os_shutdown
         note = self._audited(account, "stop", instance_id, lambda: settle(account, creds, instance_id),
                              "after its OS shut down: stop without charging")
         self._refresh_one(account, creds, provider, instance_id)
@@ -514,8 +526,9 @@ class CloudService:
         if not entry.spot:
             return ""
         account, creds, provider = self._resolve(entry.account, entry.region)
-        ask = getattr(provider, "stop_refusal", None)
-        return translate(str(ask(account, creds, instance_id) or "")) if ask is not None else ""
+        if not isinstance(provider, StopRefusal):
+            return ""
+        return translate(str(provider.stop_refusal(account, creds, instance_id) or ""))
 
     def terminate(self, instance_id: str, reason: str = "") -> LedgerEntry:
         """Terminate (a provider with spot requests cancels the instance's first, so nothing comes back);
@@ -554,9 +567,9 @@ class CloudService:
         ([] otherwise): the SSH layer compares them with the key the server offers."""
         entry = self._entry(instance_id)
         account, creds, provider = self._resolve(entry.account, entry.region)
-        if not providers.has(account.provider, "console_fingerprints"):
+        if not isinstance(provider, ConsoleFingerprints):
             return []
-        return list(provider.host_key_fingerprints(account, creds, instance_id))  # type: ignore[attr-defined]
+        return list(provider.host_key_fingerprints(account, creds, instance_id))
 
     def ssh_command(self, instance_id: str, user: str = "") -> str:
         entry = self._entry(instance_id)

@@ -7,8 +7,10 @@ import uuid
 from dataclasses import dataclass, field
 
 from app.cloud.base import PriceTooLowError
+from app.core.guards import GuardConfig
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.instances import LedgerEntry
+from app.core.launch_defaults import SpotCap
 
 LAUNCH_RETRY_HINT = QT_TRANSLATE_NOOP(
     "LabGPU",
@@ -25,7 +27,7 @@ class LaunchOptions:
     zone: str = ""
     image_id: str = ""
     spot: bool = False
-    max_price: float | None = None  # None: settings.spot_bid_fraction × on-demand
+    max_price: float | None = None  # the student's own spot maximum; None: spot_cap, else the default share
     region: str = ""  # "" = the account's default region (an offer may be in another one)
     ssh_from: str = ""  # CIDR; "" = this computer's public address
     ssh_key_path: str = ""  # "" = LabGPU's own key of a type the cloud imports (created on first use)
@@ -33,6 +35,12 @@ class LaunchOptions:
     name: str = ""
     client_token: str = ""  # "" = new; pass the same token to retry the same launch
     wait: bool = True  # wait until running (with its address)
+    # Worked out once by the caller (app/usecases/launch.plan_launch) from the settings it was given and
+    # the price it looked up; CloudService reads no settings. None: looked up here (the default share).
+    spot_cap: SpotCap | None = None  # the spot maximum to send, when max_price is None
+    price_source: str = ""  # where the on-demand price behind a default spot_cap came from
+    zones: tuple[str, ...] | None = None  # the region's zones for this type, as listed; None: listed here
+    guard: GuardConfig | None = None  # recorded with the pending launch, so a crash never loses it
 
 
 @dataclass(frozen=True)

@@ -3,8 +3,9 @@
 ``CloudService.reconcile()`` (app/cloud/launch.py) runs this: every region where an account has (or
 is launching) something is listed; a pending launch the cloud shows (by its ``labgpu-launch`` tag or
 client token) is recorded and audited as recovered, and one the cloud never shows is given up after
-``NOT_LAUNCHED_AFTER``. ``accounts`` limits it to some accounts (the watcher reconciles each account on
-its own, so one hung cloud never holds up another's: app/watch/reconcile.py).
+``NOT_LAUNCHED_AFTER``. A guard chosen at launch that never reached its instance (a crash between
+the two) is saved for the instance found. ``accounts`` limits it to some accounts (the watcher
+reconciles each account on its own, so one hung cloud never holds up another's: app/watch/reconcile.py).
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ from collections.abc import Collection
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
-from app.cloud.base import Account, Credentials, Instance
-from app.core import providers
+from app.cloud.base import Account, ClientTokenFinder, Credentials, Instance
 from app.core.errors import LabGpuError
+from app.core.guards import GuardStore
 from app.core.instances import ReconcileResult
+from app.core.vocab import TERMINAL_STATES
 
 if TYPE_CHECKING:
     from app.cloud.launch import CloudService
@@ -68,11 +70,9 @@ def reconcile(svc: CloudService, accounts_only: Collection[str] | None = None) -
         if entry is None:
             try:
                 creds = creds_cache.setdefault(account.name, svc.accounts.credentials(account.name))
-                inst = (
-                    svc.provider(account.provider).find_by_client_token(  # type: ignore[attr-defined]
-                        account, creds, pending.client_token)
-                    if providers.has(account.provider, "find_by_client_token") else None
-                )
+                provider = svc.provider(account.provider)
+                inst = (provider.find_by_client_token(account, creds, pending.client_token)
+                        if isinstance(provider, ClientTokenFinder) else None)
             except LabGpuError as exc:
                 log.info("pending launch %s not checked: %s", pending.client_token, exc)
                 continue
@@ -97,6 +97,30 @@ def reconcile(svc: CloudService, accounts_only: Collection[str] | None = None) -
             )
         elif datetime.now(timezone.utc) - pending.created_at > NOT_LAUNCHED_AFTER:
             svc.pending.not_launched(pending.client_token, "the cloud shows no instance for this launch")
+    apply_intended_guards(svc)
     if any(p.status == "done" for p in svc.pending.all()):
         result = ReconcileResult(svc.ledger.list(), result.errors, result.gone)
     return dataclasses.replace(result, accounts=len(accounts))
+
+
+def apply_intended_guards(svc: CloudService) -> list[str]:
+    """The guards chosen at launch for instances that have none yet (the launch was cut short between
+    "instance created" and "guard saved"): saved as chosen, and the watcher installs a watchdog the guard
+    asks for when it next reaches the instance. Returns the instance ids guarded here."""
+    guards = GuardStore(svc.store)
+    done: list[str] = []
+    for intended in svc.pending.unapplied_guards():
+        entry = svc.ledger.get(intended.instance_id)
+        if entry is not None and entry.state not in TERMINAL_STATES and guards.get(intended.instance_id) is None:
+            guards.set(intended.instance_id, intended.config)
+            done.append(intended.instance_id)
+            svc.audit.record(
+                account=entry.account,
+                provider=entry.provider,
+                action="recover-guard",
+                resource=entry.id,
+                result="ok",
+                detail=f"guard chosen at launch {intended.client_token} saved after restart",
+            )
+        svc.pending.guard_applied(intended.client_token)
+    return done

@@ -66,7 +66,8 @@ def _moto_ids(moto):
 
 
 def test_spot_default_max_price_is_fraction_of_live_on_demand(psvc, aws_proxy):
-    from app.core.settings import SettingsStore
+    from app.core.settings import Settings
+    from app.usecases.launch import launch
 
     psvc.refresh_prices("lab", ["g5.xlarge"])  # on-demand 1.006 from the (proxied) Pricing API
     res = psvc.launch(
@@ -76,13 +77,9 @@ def test_spot_default_max_price_is_fraction_of_live_on_demand(psvc, aws_proxy):
     assert params["InstanceMarketOptions.SpotOptions.MaxPrice"] == "0.8048"
     assert res.entry.spot
     assert any("80 %" in n for n in res.notes)
-    st = SettingsStore(psvc.paths)
-    s = st.load()
-    s.spot_bid_fraction = 0.5
-    st.save(s)
-    psvc.launch(
-        LaunchOptions(account="lab", instance_type="g5.xlarge", spot=True, ssh_from="198.51.100.7/32")
-    )
+    # The launch journey takes the share from the settings it is given (CloudService reads none).
+    launch(psvc, Settings(spot_bid_fraction=0.5), LaunchOptions(
+        account="lab", instance_type="g5.xlarge", spot=True, ssh_from="198.51.100.7/32"), guard=None)
     assert aws_proxy.params("RunInstances")[-1]["InstanceMarketOptions.SpotOptions.MaxPrice"] == "0.5030"
 
 

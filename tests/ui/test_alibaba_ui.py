@@ -83,19 +83,19 @@ def test_account_dialog_launch_dialog_and_instances_page_on_alibaba(qtbot, ctx, 
     cloud_service(ctx).refresh_prices("lab-ali", [A10])
     launch = open_launch_dialog(ctx, _offer())
     qtbot.addWidget(launch)
-    qtbot.waitUntil(lambda: launch.account_combo.count() == 1, timeout=10000)
-    assert "Alibaba Cloud" in launch.account_combo.itemText(0)
-    qtbot.waitUntil(lambda: launch.cidr_edit.text() == "198.51.100.7/32", timeout=10000)
-    qtbot.waitUntil(lambda: launch.zone_combo.currentData() == "cn-hangzhou-i", timeout=10000)
-    launch.spot_check.setChecked(True)
-    assert launch.max_price_spin.value() == pytest.approx(round(TYPES[A10].on_demand * 0.8, 4))
+    qtbot.waitUntil(lambda: launch.form.account_combo.count() == 1, timeout=10000)
+    assert "Alibaba Cloud" in launch.form.account_combo.itemText(0)
+    qtbot.waitUntil(lambda: launch.form.cidr_edit.text() == "198.51.100.7/32", timeout=10000)
+    qtbot.waitUntil(lambda: launch.form.zone_combo.currentData() == "cn-hangzhou-i", timeout=10000)
+    launch.form.spot_check.setChecked(True)
+    assert launch.form.max_price_spin.value() == pytest.approx(round(TYPES[A10].on_demand * 0.8, 4))
     with qtbot.waitSignal(launch.launched, timeout=20000):
-        qtbot.mouseClick(launch.launch_button, Qt.MouseButton.LeftButton)
-    entry = launch.result.entry
+        qtbot.mouseClick(launch.form.launch_button, Qt.MouseButton.LeftButton)
+    entry = launch.launch_result.entry
     assert (entry.provider, entry.state, entry.zone, entry.spot) == ("alibaba", "running", "cn-hangzhou-i", True)
     [run] = alibaba_server.requests_of("RunInstances")
     assert run["SpotStrategy"] == "SpotWithPriceLimit"
-    steps = [launch.steps_list.item(i).text() for i in range(launch.steps_list.count())]
+    steps = [launch.form.steps_list.item(i).text() for i in range(launch.form.steps_list.count())]
     assert all(s.startswith("✓") for s in steps), steps
     assert any("198.51.100.7/32" in s for s in steps)
     # a fresh account with the default key (RSA for Alibaba) and a network that was Pending for a while
@@ -153,13 +153,13 @@ def test_account_dialog_launch_dialog_and_instances_page_on_alibaba(qtbot, ctx, 
     alibaba_server.fail_next("RunInstances", "OperationDenied.NoStock", zone="cn-hangzhou-h")
     again = open_launch_dialog(ctx, _offer())
     qtbot.addWidget(again)
-    qtbot.waitUntil(lambda: again.account_combo.count() == 1 and again.zone_combo.count() > 1, timeout=10000)
-    qtbot.waitUntil(lambda: again.cidr_edit.text() == "198.51.100.7/32", timeout=10000)
-    again.zone_combo.setCurrentIndex(again.zone_combo.findData(""))
-    again.spot_check.setChecked(True)
+    qtbot.waitUntil(lambda: again.form.account_combo.count() == 1 and again.form.zone_combo.count() > 1, timeout=10000)
+    qtbot.waitUntil(lambda: again.form.cidr_edit.text() == "198.51.100.7/32", timeout=10000)
+    again.form.zone_combo.setCurrentIndex(again.form.zone_combo.findData(""))
+    again.form.spot_check.setChecked(True)
     with qtbot.waitSignal(again.launched, timeout=20000):
-        qtbot.mouseClick(again.launch_button, Qt.MouseButton.LeftButton)
-    moved = again.result.entry
+        qtbot.mouseClick(again.form.launch_button, Qt.MouseButton.LeftButton)
+    moved = again.launch_result.entry
     assert moved.zone not in ("", "cn-hangzhou-h") and moved.spot, moved
     runs = alibaba_server.requests_of("RunInstances")
     assert runs[-2].get("ZoneId") == "cn-hangzhou-h"  # refused: no stock; the next zone took it

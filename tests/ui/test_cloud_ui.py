@@ -233,13 +233,13 @@ def tc_account(ctx, secret_service, tencent_server, monkeypatch, fast_tencent):
 
 
 def _launch_from_dialog(qtbot, ctx, dialog, spot: bool):
-    qtbot.waitUntil(lambda: dialog.cidr_edit.text() == "198.51.100.7/32", timeout=10000)
-    qtbot.waitUntil(lambda: dialog.zone_combo.count() > 1, timeout=10000)
-    dialog.spot_check.setChecked(spot)
+    qtbot.waitUntil(lambda: dialog.form.cidr_edit.text() == "198.51.100.7/32", timeout=10000)
+    qtbot.waitUntil(lambda: dialog.form.zone_combo.count() > 1, timeout=10000)
+    dialog.form.spot_check.setChecked(spot)
     with qtbot.waitSignal(dialog.launched, timeout=20000):
-        qtbot.mouseClick(dialog.launch_button, Qt.MouseButton.LeftButton)
-        qtbot.mouseClick(dialog.launch_button, Qt.MouseButton.LeftButton)  # a double click
-    return dialog.result
+        qtbot.mouseClick(dialog.form.launch_button, Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(dialog.form.launch_button, Qt.MouseButton.LeftButton)  # a double click
+    return dialog.launch_result
 
 
 def test_launch_dialog_from_an_offer_shows_each_step_and_launches_once(
@@ -249,13 +249,13 @@ def test_launch_dialog_from_an_offer_shows_each_step_and_launches_once(
 
     dialog = open_launch_dialog(ctx, _offer(zone="ap-guangzhou-4"))
     qtbot.addWidget(dialog)
-    qtbot.waitUntil(lambda: dialog.account_combo.count() == 1, timeout=10000)
-    assert dialog.type_edit.text() == GN7
-    qtbot.waitUntil(lambda: dialog.zone_combo.currentData() == "ap-guangzhou-4", timeout=10000)
-    dialog.spot_check.setChecked(True)
+    qtbot.waitUntil(lambda: dialog.form.account_combo.count() == 1, timeout=10000)
+    assert dialog.form.type_edit.text() == GN7
+    qtbot.waitUntil(lambda: dialog.form.zone_combo.currentData() == "ap-guangzhou-4", timeout=10000)
+    dialog.form.spot_check.setChecked(True)
     # default spot maximum: 80 % of on-demand
-    assert dialog.max_price_spin.value() == pytest.approx(round(TYPES[GN7][4] * 0.8, 4))
-    assert "80 %" in dialog.price_note.text()
+    assert dialog.form.max_price_spin.value() == pytest.approx(round(TYPES[GN7][4] * 0.8, 4))
+    assert "80 %" in dialog.form.price_note.text()
     result = _launch_from_dialog(qtbot, ctx, dialog, spot=True)
     entry = result.entry
     assert entry.state == "running"
@@ -264,13 +264,13 @@ def test_launch_dialog_from_an_offer_shows_each_step_and_launches_once(
     assert len(tencent_server.requests_of("RunInstances")) == 1
     run = tencent_server.requests_of("RunInstances")[0]
     assert run["InstanceMarketOptions"]["SpotOptions"]["MaxPrice"] == f"{TYPES[GN7][4] * 0.8:.4f}"
-    steps = [dialog.steps_list.item(i).text() for i in range(dialog.steps_list.count())]
+    steps = [dialog.form.steps_list.item(i).text() for i in range(dialog.form.steps_list.count())]
     assert all(s.startswith("✓") for s in steps), steps
     assert any("Register the SSH key" in s for s in steps)
     assert any("198.51.100.7/32" in s for s in steps)
     assert any("PyTorch" in s for s in steps)
-    assert "running" in dialog.outcome_label.text()
-    assert "203.0.113." in dialog.outcome_label.text()
+    assert "running" in dialog.form.outcome_label.text()
+    assert "203.0.113." in dialog.form.outcome_label.text()
     sg = run["SecurityGroupIds"][0]
     assert [r["CidrBlock"] for r in tencent_server.ingress_rules(sg)] == ["198.51.100.7/32"]
 
@@ -281,15 +281,15 @@ def test_launch_error_shows_next_step_and_retry_reuses_the_token(qtbot, ctx, tc_
     tencent_server.fail_next("RunInstances", "InvalidAccount.InsufficientBalance", "balance is not enough")
     dialog = open_launch_dialog(ctx, _offer())
     qtbot.addWidget(dialog)
-    qtbot.waitUntil(lambda: dialog.account_combo.count() == 1, timeout=10000)
-    qtbot.waitUntil(lambda: dialog.cidr_edit.text() != "", timeout=10000)
-    dialog.launch_button.click()
-    qtbot.waitUntil(lambda: dialog.launch_button.text() == "Retry", timeout=20000)
-    assert "balance is too low" in dialog.outcome_label.text()
-    assert "Top up" in dialog.outcome_label.text()
+    qtbot.waitUntil(lambda: dialog.form.account_combo.count() == 1, timeout=10000)
+    qtbot.waitUntil(lambda: dialog.form.cidr_edit.text() != "", timeout=10000)
+    dialog.form.launch_button.click()
+    qtbot.waitUntil(lambda: dialog.form.launch_button.text() == "Retry", timeout=20000)
+    assert "balance is too low" in dialog.form.outcome_label.text()
+    assert "Top up" in dialog.form.outcome_label.text()
     token = dialog.client_token
     with qtbot.waitSignal(dialog.launched, timeout=20000):
-        dialog.launch_button.click()
+        dialog.form.launch_button.click()
     tokens = {r["ClientToken"] for r in tencent_server.requests_of("RunInstances")}
     assert tokens == {token}
 
@@ -302,7 +302,7 @@ def test_instances_page_lists_costs_and_runs_stop_start_terminate(qtbot, ctx, tc
     _wait_idle(qtbot, ctx)
     assert page.table.rowCount() == 0
     dialog = page.open_launch(_offer())
-    qtbot.waitUntil(lambda: dialog.account_combo.count() == 1, timeout=10000)
+    qtbot.waitUntil(lambda: dialog.form.account_combo.count() == 1, timeout=10000)
     result = _launch_from_dialog(qtbot, ctx, dialog, spot=False)
     iid = result.entry.id
     dialog.accept()
@@ -388,7 +388,7 @@ def test_a_reconcile_that_listed_the_cloud_before_a_terminate_does_not_bring_the
     qtbot.addWidget(page)
     _wait_idle(qtbot, ctx)
     dialog = page.open_launch(_offer())
-    qtbot.waitUntil(lambda: dialog.account_combo.count() == 1, timeout=10000)
+    qtbot.waitUntil(lambda: dialog.form.account_combo.count() == 1, timeout=10000)
     iid = _launch_from_dialog(qtbot, ctx, dialog, spot=False).entry.id
     dialog.accept()
     _wait_idle(qtbot, ctx)
@@ -493,8 +493,8 @@ def test_offers_can_open_the_launch_dialog_through_navigation(qtbot, ctx, tc_acc
     page.activate({"launch": _offer()})
     dialog = page._dialogs[-1]
     assert dialog.isVisible()
-    assert dialog.type_edit.text() == GN7
-    qtbot.waitUntil(lambda: dialog.account_combo.count() == 1, timeout=10000)
+    assert dialog.form.type_edit.text() == GN7
+    qtbot.waitUntil(lambda: dialog.form.account_combo.count() == 1, timeout=10000)
     _wait_idle(qtbot, ctx)
 
 
@@ -565,15 +565,15 @@ def test_launch_dialog_without_an_account_says_where_to_add_one(qtbot, ctx, secr
 
     dialog = open_launch_dialog(ctx, _offer())
     qtbot.addWidget(dialog)
-    qtbot.waitUntil(lambda: dialog.account_note.isVisibleTo(dialog), timeout=10000)
-    assert "No Tencent Cloud account yet" in dialog.account_note.text()
-    assert not dialog.launch_button.isEnabled()
+    qtbot.waitUntil(lambda: dialog.form.account_note.isVisibleTo(dialog), timeout=10000)
+    assert "No Tencent Cloud account yet" in dialog.form.account_note.text()
+    assert not dialog.form.launch_button.isEnabled()
     _wait_idle(qtbot, ctx)
     # and a way there: the button closes the dialog and opens the Accounts page
     pages = []
     ctx.navigate_requested.connect(lambda pid, _p: pages.append(pid))
-    assert dialog.accounts_button.isVisibleTo(dialog)
-    dialog.accounts_button.click()
+    assert dialog.form.accounts_button.isVisibleTo(dialog)
+    dialog.form.accounts_button.click()
     assert pages == ["accounts"] and not dialog.isVisible()
 
 
@@ -591,9 +591,9 @@ def test_launch_dialog_with_an_existing_key_registers_that_key(
     public = key.with_suffix(".pub").read_text().split()
     dialog = open_launch_dialog(ctx, _offer())
     qtbot.addWidget(dialog)
-    qtbot.waitUntil(lambda: dialog.account_combo.count() == 1, timeout=10000)
-    dialog.key_file_radio.setChecked(True)
-    dialog.key_path_edit.setText(str(key))
+    qtbot.waitUntil(lambda: dialog.form.account_combo.count() == 1, timeout=10000)
+    dialog.form.key_file_radio.setChecked(True)
+    dialog.form.key_path_edit.setText(str(key))
     result = _launch_from_dialog(qtbot, ctx, dialog, spot=False)
     [kp] = tencent_server.key_pairs
     assert kp["PublicKey"].split()[:2] == public[:2]
@@ -624,11 +624,11 @@ def test_launch_dialog_on_aws_through_moto(qtbot, ctx, secret_service, moto, mon
     )
     dialog = open_launch_dialog(ctx, offer)
     qtbot.addWidget(dialog)
-    qtbot.waitUntil(lambda: dialog.account_combo.count() == 1, timeout=10000)
+    qtbot.waitUntil(lambda: dialog.form.account_combo.count() == 1, timeout=10000)
     result = _launch_from_dialog(qtbot, ctx, dialog, spot=False)
     assert result.entry.provider == "aws"
     assert result.entry.state == "running"
-    assert "$" in dialog.outcome_label.text()
+    assert "$" in dialog.form.outcome_label.text()
     inst = moto.ec2().describe_instances()["Reservations"][0]["Instances"][0]
     assert inst["InstanceType"] == "g5.xlarge"
 
@@ -640,14 +640,14 @@ def test_retry_after_a_lost_answer_yields_one_instance(qtbot, ctx, tc_account, t
     tencent_server.fail_next("RunInstances", DROP)  # Tencent creates it, the answer never arrives
     dialog = open_launch_dialog(ctx, _offer())
     qtbot.addWidget(dialog)
-    qtbot.waitUntil(lambda: dialog.account_combo.count() == 1, timeout=10000)
-    qtbot.waitUntil(lambda: dialog.cidr_edit.text() != "", timeout=10000)
-    dialog.launch_button.click()
-    qtbot.waitUntil(lambda: dialog.launch_button.text() == "Retry", timeout=20000)
-    assert "Cannot reach Tencent Cloud" in dialog.outcome_label.text()
-    assert "never makes a second instance" in dialog.outcome_label.text()
+    qtbot.waitUntil(lambda: dialog.form.account_combo.count() == 1, timeout=10000)
+    qtbot.waitUntil(lambda: dialog.form.cidr_edit.text() != "", timeout=10000)
+    dialog.form.launch_button.click()
+    qtbot.waitUntil(lambda: dialog.form.launch_button.text() == "Retry", timeout=20000)
+    assert "Cannot reach Tencent Cloud" in dialog.form.outcome_label.text()
+    assert "never makes a second instance" in dialog.form.outcome_label.text()
     assert len(tencent_server.instances) == 1
     with qtbot.waitSignal(dialog.launched, timeout=20000):
-        dialog.launch_button.click()
-    assert dialog.result.entry.id == next(iter(tencent_server.instances))
+        dialog.form.launch_button.click()
+    assert dialog.launch_result.entry.id == next(iter(tencent_server.instances))
     assert len(tencent_server.instances) == 1

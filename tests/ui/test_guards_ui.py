@@ -72,15 +72,15 @@ def _cells(page, iid):
 
 def _launch(qtbot, ctx, page, configure=None):
     dialog = page.open_launch(_offer())
-    qtbot.waitUntil(lambda: dialog.account_combo.count() == 1, timeout=10000)
-    qtbot.waitUntil(lambda: dialog.cidr_edit.text() == "198.51.100.7/32", timeout=10000)
-    qtbot.waitUntil(lambda: dialog.zone_combo.count() > 1, timeout=10000)
-    dialog.spot_check.setChecked(False)
+    qtbot.waitUntil(lambda: dialog.form.account_combo.count() == 1, timeout=10000)
+    qtbot.waitUntil(lambda: dialog.form.cidr_edit.text() == "198.51.100.7/32", timeout=10000)
+    qtbot.waitUntil(lambda: dialog.form.zone_combo.count() > 1, timeout=10000)
+    dialog.form.spot_check.setChecked(False)
     if configure is not None:
         configure(dialog)
     with qtbot.waitSignal(dialog.launched, timeout=20000):
-        dialog.launch_button.click()
-    qtbot.waitUntil(lambda: dialog.guard_saved is not None or not dialog.guard_editor.isChecked(), timeout=10000)
+        dialog.form.launch_button.click()
+    qtbot.waitUntil(lambda: dialog.guard_saved is not None or not dialog.form.guard_editor.isChecked(), timeout=10000)
     return dialog
 
 
@@ -97,7 +97,7 @@ def test_launch_dialog_guards_use_settings_defaults_and_are_saved_for_the_instan
     _wait_idle(qtbot, ctx)
 
     def configure(dialog):
-        ed = dialog.guard_editor
+        ed = dialog.form.guard_editor
         assert ed.isChecked()
         assert ed.idle_pct.value() == 25 and ed.idle_minutes.value() == 15
         assert ed.on_idle.currentData() == "stop"
@@ -106,12 +106,12 @@ def test_launch_dialog_guards_use_settings_defaults_and_are_saved_for_the_instan
         ed.max_hours.setValue(12)
 
     dialog = _launch(qtbot, ctx, page, configure)
-    iid = dialog.result.entry.id
+    iid = dialog.launch_result.entry.id
     stored = GuardStore(ctx.store).get(iid)
     assert stored is not None
     assert (stored.idle_below_pct, stored.idle_minutes, stored.on_idle) == (25, 15, "stop")
     assert stored.budget == 50 and stored.currency == "CNY" and stored.max_hours == 12
-    assert "Guards: idle <25% 15 min → stop · budget 50 CNY · max 12 h" in dialog.outcome_label.text()
+    assert "Guards: idle <25% 15 min → stop · budget 50 CNY · max 12 h" in dialog.form.outcome_label.text()
     dialog.accept()
     page.load_ledger()
     qtbot.waitUntil(lambda: "budget 50 CNY" in _cells(page, iid).get("Guards", ""), timeout=10000)
@@ -148,8 +148,8 @@ def test_monthly_report_lists_the_instance_and_exports_csv(qtbot, ctx, tc_accoun
     page = InstancesPage(ctx)
     qtbot.addWidget(page)
     _wait_idle(qtbot, ctx)
-    dialog = _launch(qtbot, ctx, page, lambda d: d.guard_editor.setChecked(False))
-    iid = dialog.result.entry.id
+    dialog = _launch(qtbot, ctx, page, lambda d: d.form.guard_editor.setChecked(False))
+    iid = dialog.launch_result.entry.id
     dialog.accept()
     qtbot.waitUntil(lambda: any(e.id == iid for e in page.entries), timeout=10000)
     page.select(iid)

@@ -54,30 +54,30 @@ def _dialog(qtbot, ctx):
 
     dialog = open_launch_dialog(ctx)
     qtbot.addWidget(dialog)
-    qtbot.waitUntil(lambda: dialog.account_combo.count() == 2, timeout=10000)
+    qtbot.waitUntil(lambda: dialog.form.account_combo.count() == 2, timeout=10000)
     return dialog
 
 
 def _choose(dialog, account: str) -> None:
-    dialog.account_combo.setCurrentIndex(dialog.account_combo.findData(account))
+    dialog.form.account_combo.setCurrentIndex(dialog.form.account_combo.findData(account))
 
 
 def test_the_dialog_says_which_of_labgpus_keys_each_cloud_gets(qtbot, ctx, accounts):
     from app.cloud import sshkeys
 
     dialog = _dialog(qtbot, ctx)
-    assert dialog.key_new_radio.isChecked()
+    assert dialog.form.key_new_radio.isChecked()
     rsa = sshkeys.own_key_path(ctx.paths, "rsa")
     ed = sshkeys.own_key_path(ctx.paths, "ed25519")
     _choose(dialog, "lab-tc")
-    assert dialog.key_note.text() == (
+    assert dialog.form.key_note.text() == (
         f"Tencent Cloud imports RSA keys: LabGPU's own RSA key ({rsa}) will be registered. "
         "It is made on this first launch; its passphrase is kept in the keyring.")
-    assert dialog.key_path_edit.placeholderText() == "~/.ssh/id_rsa"
+    assert dialog.form.key_path_edit.placeholderText() == "~/.ssh/id_rsa"
     _choose(dialog, "lab-aws")
-    assert dialog.key_note.text().startswith(
+    assert dialog.form.key_note.text().startswith(
         f"AWS imports ed25519 / RSA keys: LabGPU's own ed25519 key ({ed}) will be registered.")
-    assert dialog.launch_button.isEnabled() and not dialog.key_refused()
+    assert dialog.form.launch_button.isEnabled() and not dialog.key_refused()
 
 
 def test_a_chosen_key_shows_its_type_and_launch_waits_while_the_cloud_refuses_it(
@@ -87,28 +87,28 @@ def test_a_chosen_key_shows_its_type_and_launch_waits_while_the_cloud_refuses_it
     rsa_key = _keygen(tmp_path, "rsa")
     dialog = _dialog(qtbot, ctx)
     _choose(dialog, "lab-tc")
-    dialog.key_file_radio.setChecked(True)
-    dialog.key_path_edit.setText(str(ed_key))
-    assert dialog.key_note.text() == (
+    dialog.form.key_file_radio.setChecked(True)
+    dialog.form.key_path_edit.setText(str(ed_key))
+    assert dialog.form.key_note.text() == (
         f"Tencent Cloud imports RSA keys only, and {ed_key} is a key of type ed25519. Choose a key of type "
         "RSA, or leave the SSH key field empty to use LabGPU's own RSA key.")
-    assert dialog.key_refused() and not dialog.launch_button.isEnabled()
-    qtbot.waitUntil(lambda: dialog.cidr_edit.text() == "198.51.100.7/32", timeout=10000)
+    assert dialog.key_refused() and not dialog.form.launch_button.isEnabled()
+    qtbot.waitUntil(lambda: dialog.form.cidr_edit.text() == "198.51.100.7/32", timeout=10000)
     dialog._on_launch_button_clicked()  # even if it were clicked: nothing is sent
-    assert dialog.stack.currentIndex() == 0 and not dialog.running
+    assert dialog.form.stack.currentIndex() == 0 and not dialog.running
     assert "ImportKeyPair" not in tencent_server.actions() and "RunInstances" not in tencent_server.actions()
     _choose(dialog, "lab-aws")  # the same key is fine for AWS
-    assert dialog.key_note.text().endswith(": AWS imports it.") and dialog.launch_button.isEnabled()
+    assert dialog.form.key_note.text().endswith(": AWS imports it.") and dialog.form.launch_button.isEnabled()
     _choose(dialog, "lab-tc")
-    dialog.key_path_edit.setText(str(rsa_key))
-    assert dialog.key_note.text().startswith(f"{rsa_key} is a key of type RSA (SHA256:")
-    assert dialog.key_note.text().endswith(": Tencent Cloud imports it.")
-    assert dialog.launch_button.isEnabled()
-    dialog.key_path_edit.setText(str(tmp_path / "missing_key"))
-    assert "cannot read the public half" in dialog.key_note.text() and not dialog.launch_button.isEnabled()
-    dialog.key_new_radio.setChecked(True)  # back to LabGPU's own key
-    assert dialog.key_note.text().startswith("Tencent Cloud imports RSA keys: LabGPU's own RSA key")
-    assert dialog.launch_button.isEnabled()
+    dialog.form.key_path_edit.setText(str(rsa_key))
+    assert dialog.form.key_note.text().startswith(f"{rsa_key} is a key of type RSA (SHA256:")
+    assert dialog.form.key_note.text().endswith(": Tencent Cloud imports it.")
+    assert dialog.form.launch_button.isEnabled()
+    dialog.form.key_path_edit.setText(str(tmp_path / "missing_key"))
+    assert "cannot read the public half" in dialog.form.key_note.text() and not dialog.form.launch_button.isEnabled()
+    dialog.form.key_new_radio.setChecked(True)  # back to LabGPU's own key
+    assert dialog.form.key_note.text().startswith("Tencent Cloud imports RSA keys: LabGPU's own RSA key")
+    assert dialog.form.launch_button.isEnabled()
 
 
 def test_a_default_tencent_launch_from_the_dialog_registers_labgpus_rsa_key(
@@ -118,15 +118,15 @@ def test_a_default_tencent_launch_from_the_dialog_registers_labgpus_rsa_key(
 
     dialog = _dialog(qtbot, ctx)
     _choose(dialog, "lab-tc")
-    qtbot.keyClicks(dialog.type_edit, GN7)
+    qtbot.keyClicks(dialog.form.type_edit, GN7)
     dialog._on_type_edit_finished()
-    qtbot.waitUntil(lambda: dialog.cidr_edit.text() == "198.51.100.7/32", timeout=10000)
-    qtbot.waitUntil(lambda: dialog.zone_combo.count() > 1, timeout=10000)
+    qtbot.waitUntil(lambda: dialog.form.cidr_edit.text() == "198.51.100.7/32", timeout=10000)
+    qtbot.waitUntil(lambda: dialog.form.zone_combo.count() > 1, timeout=10000)
     with qtbot.waitSignal(dialog.launched, timeout=30000):
-        qtbot.mouseClick(dialog.launch_button, Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(dialog.form.launch_button, Qt.MouseButton.LeftButton)
     rsa = sshkeys.own_key_path(ctx.paths, "rsa")
     [kp] = tencent_server.key_pairs
     assert kp["PublicKey"].split()[:2] == rsa.with_name("labgpu_rsa.pub").read_text().split()[:2]
-    assert f"SSH key registered: {rsa} (RSA)." in dialog.outcome_label.text().splitlines()
-    steps = [dialog.steps_list.item(i).text() for i in range(dialog.steps_list.count())]
+    assert f"SSH key registered: {rsa} (RSA)." in dialog.form.outcome_label.text().splitlines()
+    steps = [dialog.form.steps_list.item(i).text() for i in range(dialog.form.steps_list.count())]
     assert any("Register the SSH key" in s for s in steps), steps

@@ -45,38 +45,38 @@ def _dialog(qtbot, ctx, offer=None, accounts=3):
 
     dialog = open_launch_dialog(ctx, offer)
     qtbot.addWidget(dialog)
-    qtbot.waitUntil(lambda: dialog.account_combo.count() == accounts, timeout=10000)
+    qtbot.waitUntil(lambda: dialog.form.account_combo.count() == accounts, timeout=10000)
     return dialog
 
 
 def _choose(qtbot, dialog, account: str, itype: str) -> None:
-    dialog.account_combo.setCurrentIndex(dialog.account_combo.findData(account))
-    dialog.type_edit.setText(itype)
-    dialog.type_edit.editingFinished.emit()
+    dialog.form.account_combo.setCurrentIndex(dialog.form.account_combo.findData(account))
+    dialog.form.type_edit.setText(itype)
+    dialog.form.type_edit.editingFinished.emit()
 
 
 def test_aws_spot_rule_is_said_before_launch(qtbot, ctx, accounts):
     dialog = _dialog(qtbot, ctx)
     _choose(qtbot, dialog, "lab-aws", "g5.xlarge")
-    dialog.spot_check.setChecked(True)
-    qtbot.waitUntil(lambda: "On demand: $1.0060/h" in dialog.price_note.text(), timeout=10000)
-    assert RULE in dialog.price_note.text()
-    assert "Terminate cancels the spot request first" in dialog.price_note.text()
-    dialog.spot_check.setChecked(False)  # on demand: no spot rule to tell
-    assert RULE not in dialog.price_note.text()
-    dialog.spot_check.setChecked(True)
-    assert "Spot maximum $0.8048/h = 80 % of on-demand." in dialog.price_note.text()
+    dialog.form.spot_check.setChecked(True)
+    qtbot.waitUntil(lambda: "On demand: $1.0060/h" in dialog.form.price_note.text(), timeout=10000)
+    assert RULE in dialog.form.price_note.text()
+    assert "Terminate cancels the spot request first" in dialog.form.price_note.text()
+    dialog.form.spot_check.setChecked(False)  # on demand: no spot rule to tell
+    assert RULE not in dialog.form.price_note.text()
+    dialog.form.spot_check.setChecked(True)
+    assert "Spot maximum $0.8048/h = 80 % of on-demand." in dialog.form.price_note.text()
     _choose(qtbot, dialog, "lab-tc", GN7)  # a cloud without such a rule says none
-    qtbot.waitUntil(lambda: "On demand: ¥7.8100/h" in dialog.price_note.text(), timeout=10000)
-    assert "AWS spot" not in dialog.price_note.text()
+    qtbot.waitUntil(lambda: "On demand: ¥7.8100/h" in dialog.form.price_note.text(), timeout=10000)
+    assert "AWS spot" not in dialog.form.price_note.text()
     # the cap is made anew for this account's price and currency, not the $0.8048 of the AWS one
-    assert dialog.max_price_spin.value() == pytest.approx(6.248)
-    assert "Spot maximum ¥6.2480/h = 80 % of on-demand." in dialog.price_note.text()
-    dialog.max_price_spin.setValue(3.905)  # a cap the student types is said as it is
-    assert "Spot maximum ¥3.9050/h = 50 % of on-demand." in dialog.price_note.text()
+    assert dialog.form.max_price_spin.value() == pytest.approx(6.248)
+    assert "Spot maximum ¥6.2480/h = 80 % of on-demand." in dialog.form.price_note.text()
+    dialog.form.max_price_spin.setValue(3.905)  # a cap the student types is said as it is
+    assert "Spot maximum ¥3.9050/h = 50 % of on-demand." in dialog.form.price_note.text()
     _choose(qtbot, dialog, "lab-aws", "g5.xlarge")  # and is not carried to another cloud
-    qtbot.waitUntil(lambda: "On demand: $1.0060/h" in dialog.price_note.text(), timeout=10000)
-    assert dialog.max_price_spin.value() == pytest.approx(0.8048)
+    qtbot.waitUntil(lambda: "On demand: $1.0060/h" in dialog.form.price_note.text(), timeout=10000)
+    assert dialog.form.max_price_spin.value() == pytest.approx(0.8048)
 
 
 def test_an_international_site_account_is_never_shown_a_cny_price(qtbot, ctx, accounts):
@@ -87,15 +87,15 @@ def test_an_international_site_account_is_never_shown_a_cny_price(qtbot, ctx, ac
     assert offer.currency == "CNY"
     dialog = _dialog(qtbot, ctx, offer, accounts=2)  # the offer's cloud's accounts
     _choose(qtbot, dialog, "lab-tc", GN7)
-    qtbot.waitUntil(lambda: "On demand: ¥7.8100/h (the offer)" in dialog.price_note.text(), timeout=10000)
-    dialog.spot_check.setChecked(True)
-    assert "Spot maximum ¥6.2480/h" in dialog.price_note.text()  # 80 % of the CNY price, in CNY
-    dialog.spot_check.setChecked(False)
-    dialog.max_price_spin.setValue(0.0)
+    qtbot.waitUntil(lambda: "On demand: ¥7.8100/h (the offer)" in dialog.form.price_note.text(), timeout=10000)
+    dialog.form.spot_check.setChecked(True)
+    assert "Spot maximum ¥6.2480/h" in dialog.form.price_note.text()  # 80 % of the CNY price, in CNY
+    dialog.form.spot_check.setChecked(False)
+    dialog.form.max_price_spin.setValue(0.0)
     _choose(qtbot, dialog, "lab-intl", GN7)
     # The USD account's on-demand price is not in the (CNY) catalog: unknown, so no spot maximum is made
     # from a CNY number and sent as dollars.
-    qtbot.waitUntil(lambda: "on-demand price is not known yet" in dialog.price_note.text(), timeout=10000)
-    dialog.spot_check.setChecked(True)
-    assert "¥" not in dialog.price_note.text()
-    assert dialog.max_price_spin.value() == 0.0
+    qtbot.waitUntil(lambda: "on-demand price is not known yet" in dialog.form.price_note.text(), timeout=10000)
+    dialog.form.spot_check.setChecked(True)
+    assert "¥" not in dialog.form.price_note.text()
+    assert dialog.form.max_price_spin.value() == 0.0

@@ -89,7 +89,7 @@ def test_launch_button_opens_the_launch_dialog_for_tencent_and_explains_other_cl
     qtbot.waitUntil(lambda: getattr(instances, "launch_dialog", None) is not None, timeout=5000)
     dialog = instances.launch_dialog
     qtbot.waitUntil(dialog.isVisible, timeout=5000)
-    assert dialog.type_edit.text() == tencent.instance_type
+    assert dialog.form.type_edit.text() == tencent.instance_type
     dialog.reject()
     lambda_offer = next(o for o in _rows(page, "lambda"))
     assert page.select_offer(lambda_offer.key)

@@ -61,14 +61,15 @@ def test_default_launch_moves_past_launch_failed_with_one_ssh_rule(qtbot, ctx, s
 
     launch = open_launch_dialog(ctx, _offer())
     qtbot.addWidget(launch)
-    qtbot.waitUntil(lambda: launch.account_combo.count() == 1 and launch.zone_combo.count() > 1, timeout=10000)
-    qtbot.waitUntil(lambda: launch.cidr_edit.text() == "198.51.100.7/32", timeout=10000)
-    launch.zone_combo.setCurrentIndex(launch.zone_combo.findData(""))  # any zone
+    qtbot.waitUntil(lambda: launch.form.account_combo.count() == 1 and launch.form.zone_combo.count() > 1,
+                    timeout=10000)
+    qtbot.waitUntil(lambda: launch.form.cidr_edit.text() == "198.51.100.7/32", timeout=10000)
+    launch.form.zone_combo.setCurrentIndex(launch.form.zone_combo.findData(""))  # any zone
     with qtbot.waitSignal(launch.launched, timeout=20000):
-        qtbot.mouseClick(launch.launch_button, Qt.MouseButton.LeftButton)
-    entry = launch.result.entry
+        qtbot.mouseClick(launch.form.launch_button, Qt.MouseButton.LeftButton)
+    entry = launch.launch_result.entry
     assert (entry.provider, entry.state, entry.zone) == ("tencent", "running", "ap-guangzhou-4")
-    steps = [launch.steps_list.item(i).text() for i in range(launch.steps_list.count())]
+    steps = [launch.form.steps_list.item(i).text() for i in range(launch.form.steps_list.count())]
     assert any("ap-guangzhou-3" in s and "ap-guangzhou-4" in s for s in steps), steps
     assert [q["Placement"]["Zone"] for q in tencent_server.requests_of("RunInstances")] == [
         "ap-guangzhou-3", "ap-guangzhou-4"

@@ -131,13 +131,13 @@ def test_accounts_dialog_launch_dialog_and_instances_page_offer_the_toy(qtbot, c
     cloud_service(ctx).refresh_prices("lab-toy")
     launch = open_launch_dialog(ctx, toy_offer())
     qtbot.addWidget(launch)
-    qtbot.waitUntil(lambda: launch.account_combo.count() == 1, timeout=10000)
-    assert "Toy Cloud" in launch.account_combo.itemText(0)
-    qtbot.waitUntil(lambda: launch.cidr_edit.text() == "198.51.100.7/32", timeout=10000)
-    qtbot.waitUntil(lambda: launch.zone_combo.count() > 1, timeout=10000)  # the toy's zones
+    qtbot.waitUntil(lambda: launch.form.account_combo.count() == 1, timeout=10000)
+    assert "Toy Cloud" in launch.form.account_combo.itemText(0)
+    qtbot.waitUntil(lambda: launch.form.cidr_edit.text() == "198.51.100.7/32", timeout=10000)
+    qtbot.waitUntil(lambda: launch.form.zone_combo.count() > 1, timeout=10000)  # the toy's zones
     with qtbot.waitSignal(launch.launched, timeout=20000):
-        qtbot.mouseClick(launch.launch_button, Qt.MouseButton.LeftButton)
-    entry = launch.result.entry
+        qtbot.mouseClick(launch.form.launch_button, Qt.MouseButton.LeftButton)
+    entry = launch.launch_result.entry
     assert (entry.provider, entry.state) == (TOY_ID, "running")
     assert toy.calls.count("launch") == 1
     launch.accept()

@@ -12,7 +12,7 @@ page with ``ctx.navigate("instances", {"launch": offer})``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
 from PySide6.QtGui import QGuiApplication
@@ -20,13 +20,20 @@ from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
     QListWidgetItem,
+    QVBoxLayout,
     QWidget,
 )
 
 from app.core import providers
 from app.ui import theme
 from app.ui.cloud import cloud_service, cloud_settings, error_sentence, money, provider_name, remember
-from app.ui.cloud.launch_form import build_launch_form
+from app.ui.cloud.launch_form import LaunchForm
+from app.usecases.launch import GUARD_STEP, LaunchOutcome, LaunchPlan
+
+if TYPE_CHECKING:
+    from app.cloud.launch_plan import LaunchOptions, LaunchResult
+    from app.core.guards import GuardConfig
+    from app.core.models import Offer
 
 
 def step_title(step: str) -> str:
@@ -39,6 +46,7 @@ def step_title(step: str) -> str:
         "request": QCoreApplication.translate("LaunchDialog", "Request the instance"),
         "zone": QCoreApplication.translate("LaunchDialog", "Try another zone"),
         "wait": QCoreApplication.translate("LaunchDialog", "Wait until it runs"),
+        GUARD_STEP: QCoreApplication.translate("LaunchDialog", "Guards and watchdog"),
     }
     return titles.get(step, step)
 
@@ -46,9 +54,9 @@ def step_title(step: str) -> str:
 class LaunchDialog(QDialog):
     launched = Signal(object)  # LaunchResult
 
-    def __init__(self, ctx: Any, offer: Any = None, parent: QWidget | None = None) -> None:
+    def __init__(self, ctx: Any, offer: Offer | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        from app.cloud.launch import new_client_token
+        from app.cloud.launch_plan import new_client_token
 
         self.ctx = ctx
         self.offer = offer
@@ -56,8 +64,9 @@ class LaunchDialog(QDialog):
         self.accounts: list[Any] = []
         self.on_demand: tuple[float | None, str] = (None, "")
         self.billing_currency = "USD"  # the chosen account's, once the background load said it
-        self.result: Any = None
-        self.guard_saved: Any = None
+        self.launch_result: LaunchResult | None = None
+        self.guard_saved: GuardConfig | None = None  # the guard as the launch saved it
+        self.plan: LaunchPlan | None = None  # the launch's defaults, worked out once for the chosen account and type
         self.error: BaseException | None = None
         self.running = False
         self._step_items: dict[str, QListWidgetItem] = {}
@@ -72,11 +81,26 @@ class LaunchDialog(QDialog):
 
     # -- layout ----------------------------------------------------------------------------------
     def _build(self) -> None:
-        build_launch_form(self)
+        layout = QVBoxLayout(self)
+        self.form = LaunchForm(self.ctx, self.offer, self)
+        layout.addWidget(self.form)
+        f = self.form
+        f.account_combo.currentIndexChanged.connect(self._on_account_combo_changed)
+        f.accounts_button.clicked.connect(self._on_accounts_button_clicked)
+        f.type_edit.editingFinished.connect(self._on_type_edit_finished)
+        f.key_browse.clicked.connect(self._on_key_browse_clicked)
+        f.key_path_edit.textChanged.connect(self._update_key_note)
+        f.key_file_radio.toggled.connect(self._update_key_note)
+        f.spot_check.toggled.connect(self._on_spot_check_toggled)
+        f.copy_ssh_button.clicked.connect(self._on_copy_ssh_button_clicked)
+        f.back_button.clicked.connect(self._on_back_button_clicked)
+        f.launch_button.clicked.connect(self._on_launch_button_clicked)
+        f.close_button.clicked.connect(self._on_close_button_clicked)
         # The spot maximum LabGPU filled in (not one the student typed): redone for another account, type or
         # currency, so a cap made for one cloud is never sent to another (a $0.80 cap is not ¥0.80).
         self._auto_cap: float | None = None
-        self.max_price_spin.valueChanged.connect(self._update_price_note)
+        f.max_price_spin.valueChanged.connect(self._update_price_note)
+        self._on_spot_check_toggled(f.spot_check.isChecked())
 
     # -- loading ---------------------------------------------------------------------------------
     def _load_accounts(self) -> None:
@@ -94,28 +118,29 @@ class LaunchDialog(QDialog):
         all_accounts = list(accounts)  # type: ignore[call-overload]
         wanted = self.offer.provider if self.offer is not None else ""
         self.accounts = [a for a in all_accounts if not wanted or a.provider == wanted]
-        if self.offer is not None:  # the offer's region first
-            self.accounts.sort(key=lambda a: (a.region != self.offer.region, a.name))
-        self.account_combo.blockSignals(True)
-        self.account_combo.clear()
+        offer = self.offer
+        if offer is not None:  # the offer's region first
+            self.accounts.sort(key=lambda a: (a.region != offer.region, a.name))
+        self.form.account_combo.blockSignals(True)
+        self.form.account_combo.clear()
         for a in self.accounts:
-            self.account_combo.addItem(f"{a.name} — {provider_name(a.provider)} {a.region}", a.name)
+            self.form.account_combo.addItem(f"{a.name} — {provider_name(a.provider)} {a.region}", a.name)
         last = cloud_settings(self.ctx).account
         if self.offer is None and last:
-            self.account_combo.setCurrentIndex(max(0, self.account_combo.findData(last)))
-        self.account_combo.blockSignals(False)
+            self.form.account_combo.setCurrentIndex(max(0, self.form.account_combo.findData(last)))
+        self.form.account_combo.blockSignals(False)
         if not self.accounts:
             who = provider_name(wanted) if wanted else self.tr("a cloud")
-            self.account_note.setText(
+            self.form.account_note.setText(
                 self.tr("No {provider} account yet: add one on the Accounts page, then launch again.").format(
                     provider=who
                 )
             )
-            self.account_note.show()
-            self.accounts_button.show()
-            self.launch_button.setEnabled(False)
+            self.form.account_note.show()
+            self.form.accounts_button.show()
+            self.form.launch_button.setEnabled(False)
             return
-        self.accounts_button.hide()
+        self.form.accounts_button.hide()
         self._on_account_combo_changed()
 
     @Slot()
@@ -125,7 +150,7 @@ class LaunchDialog(QDialog):
         self.ctx.navigate("accounts")
 
     def current_account(self) -> Any:
-        name = self.account_combo.currentData()
+        name = self.form.account_combo.currentData()
         return next((a for a in self.accounts if a.name == name), None)
 
     @Slot()
@@ -141,8 +166,8 @@ class LaunchDialog(QDialog):
                     "region (or add one) to launch there."
                 ).format(region=account.region, offer=self.offer.region)
             )
-        self.account_note.setText("\n".join(notes))
-        self.account_note.setVisible(bool(notes))
+        self.form.account_note.setText("\n".join(notes))
+        self.form.account_note.setVisible(bool(notes))
         # A spot maximum belongs to one account's cloud and currency: another account starts from the default.
         self.on_demand = (None, "")
         self._set_auto_cap(None)
@@ -151,7 +176,7 @@ class LaunchDialog(QDialog):
 
     def key_refused(self) -> bool:
         """The chosen key is one this account's cloud does not import (or cannot be read): Launch waits."""
-        return bool(self.key_note.property("refused"))
+        return bool(self.form.key_note.property("refused"))
 
     @Slot()
     def _update_key_note(self, *_args: object) -> None:
@@ -164,42 +189,36 @@ class LaunchDialog(QDialog):
         if account is None:
             return
         accepted = sshkeys.accepted_types(account.provider)
-        self.key_path_edit.setPlaceholderText(f"~/.ssh/id_{accepted[0] if accepted else 'ed25519'}")
-        path = self.key_path_edit.text().strip() if self.key_file_radio.isChecked() else ""
+        self.form.key_path_edit.setPlaceholderText(f"~/.ssh/id_{accepted[0] if accepted else 'ed25519'}")
+        path = self.form.key_path_edit.text().strip() if self.form.key_file_radio.isChecked() else ""
         text, refused = key_note(self.ctx.paths, account.provider, path)
-        self.key_note.setText(text)
-        self.key_note.setProperty("refused", refused)
-        self.key_note.setStyleSheet(f"color: {theme.css('error' if refused else 'muted')};")
-        if not self.running and self.result is None:
-            self.launch_button.setEnabled(not refused)
+        self.form.key_note.setText(text)
+        self.form.key_note.setProperty("refused", refused)
+        self.form.key_note.setStyleSheet(f"color: {theme.css('error' if refused else 'muted')};")
+        if not self.running and self.launch_result is None:
+            self.form.launch_button.setEnabled(not refused)
 
     @Slot()
     def _on_type_edit_finished(self) -> None:
         self._load_zones_and_price()
 
     def _load_zones_and_price(self) -> None:
+        """The launch's plan (app/usecases/launch.plan_launch): the price, the currency and the zones, looked
+        up once in the background; the launch reuses it."""
+        from app.usecases.launch import plan_launch
+
         account = self.current_account()
-        itype = self.type_edit.text().strip()
+        itype = self.form.type_edit.text().strip()
         if account is None or not itype:
             return
         svc = cloud_service(self.ctx)
         self._zone_request += 1
         ticket = self._zone_request
+        self.plan = None
+        settings, offer = self.ctx.settings, self.offer
 
-        def load() -> tuple[list[str], tuple[float | None, str], Exception | None, str]:
-            from app.core.errors import LabGpuError
-
-            price = svc.on_demand_price(account, itype)
-            currency = svc.billing_currency(account)
-            zones: list[str] = []
-            try:
-                if providers.has(account.provider, "zones"):
-                    provider = svc.provider(account.provider)
-                    creds = svc.accounts.credentials(account.name)
-                    zones = list(provider.zones(account, creds, itype))
-            except LabGpuError as exc:
-                return zones, price, exc, currency
-            return zones, price, None, currency
+        def load() -> LaunchPlan:
+            return plan_launch(svc, settings, account.name, itype, offer=offer)
 
         self.ctx.runner.run(
             self,
@@ -209,45 +228,38 @@ class LaunchDialog(QDialog):
             on_error=lambda e: self._on_zones_failed(ticket, e),
         )
 
-    def _on_zones_loaded(self, ticket: int, result: Any) -> None:
+    def _on_zones_loaded(self, ticket: int, plan: LaunchPlan) -> None:
         if ticket != self._zone_request:
             return
-        zones, price, zone_error, self.billing_currency = result
-        if zone_error is not None:
-            self._on_zones_failed(ticket, zone_error)
-        keep = self.zone_combo.currentData() or (self.offer.zone if self.offer is not None else "")
-        self.zone_combo.clear()
-        self.zone_combo.addItem(self.tr("Any zone (tries each on capacity errors)"), "")
-        for z in zones:
-            self.zone_combo.addItem(z, z)
+        self.plan = plan
+        self.billing_currency = plan.currency
+        if plan.zones_error is not None:
+            self._on_zones_failed(ticket, plan.zones_error)
+        combo = self.form.zone_combo
+        keep = combo.currentData() or (self.offer.zone if self.offer is not None else "")
+        combo.clear()
+        combo.addItem(self.tr("Any zone (tries each on capacity errors)"), "")
+        for z in plan.zones or ():
+            combo.addItem(z, z)
         if keep:
-            self.zone_combo.setCurrentIndex(max(0, self.zone_combo.findData(keep)))
-        # The offer the student chose carries the price they saw; only a live price is fresher than it.
-        if (
-            (price[0] is None or price[1] != "live")
-            and self.offer is not None
-            and self.offer.price_on_demand is not None
-            and self.offer.instance_type == self.type_edit.text().strip()
-            and (self.offer.currency or self.billing_currency) == self.billing_currency
-        ):
-            price = (self.offer.price_on_demand, self.tr("the offer"))
-        self.on_demand = price
+            combo.setCurrentIndex(max(0, combo.findData(keep)))
+        self.on_demand = (plan.on_demand, plan.price_source)
         self._update_price_note()
 
     def _on_zones_failed(self, ticket: int, exc: Any) -> None:
         if ticket != self._zone_request:
             return
         message, hint = error_sentence(exc)
-        self.account_note.setText(
+        self.form.account_note.setText(
             self.tr("Could not ask the cloud for zones: {message}").format(message=message)
             + (f"\n{hint}" if hint else "")
         )
-        self.account_note.show()
+        self.form.account_note.show()
 
     def _on_load_failed(self, exc: object) -> None:
         message, hint = error_sentence(exc)  # type: ignore[arg-type]
-        self.account_note.setText(message + (f"\n{hint}" if hint else ""))
-        self.account_note.show()
+        self.form.account_note.setText(message + (f"\n{hint}" if hint else ""))
+        self.form.account_note.show()
 
     def _detect_address(self) -> None:
         from app.cloud import netaddr
@@ -258,7 +270,7 @@ class LaunchDialog(QDialog):
 
         last = cloud_settings(self.ctx).ssh_from_custom
         if last:
-            self.cidr_edit.setText(last)
+            self.form.cidr_edit.setText(last)
         self.ctx.runner.run(
             self,
             detect,
@@ -269,9 +281,9 @@ class LaunchDialog(QDialog):
 
     @Slot(object)
     def _on_address_detected(self, cidr: object) -> None:
-        if not self.cidr_edit.text().strip():
-            self.cidr_edit.setText(str(cidr))
-        self.cidr_note.setText(
+        if not self.form.cidr_edit.text().strip():
+            self.form.cidr_edit.setText(str(cidr))
+        self.form.cidr_note.setText(
             self.tr(
                 "Your public address is {cidr}; only it (or the range you type, e.g. your "
                 "VPN's) may connect to port 22."
@@ -280,14 +292,14 @@ class LaunchDialog(QDialog):
 
     @Slot(object)
     def _on_address_failed(self, exc: object) -> None:
-        self.cidr_edit.setPlaceholderText(self.tr("e.g. 203.0.113.7/32 or your VPN range"))
-        self.cidr_note.setText(
+        self.form.cidr_edit.setPlaceholderText(self.tr("e.g. 203.0.113.7/32 or your VPN range"))
+        self.form.cidr_note.setText(
             self.tr(
                 "Your public address could not be found, so LabGPU will not guess: type the "
                 "address or VPN range that may connect to SSH."
             )
         )
-        self.cidr_note.setStyleSheet(f"color: {theme.css('warning')};")
+        self.form.cidr_note.setStyleSheet(f"color: {theme.css('warning')};")
 
     def _update_price_note(self) -> None:
         account = self.current_account()
@@ -296,17 +308,15 @@ class LaunchDialog(QDialog):
         # The account's billing currency (Tencent's or Alibaba's international site: USD), never a CNY label
         # on a USD amount; the spot maximum typed here is sent in it.
         currency = self.billing_currency
-        from app.core.launch_defaults import DEFAULT_SPOT_BID_FRACTION, launch_defaults
-
         od, source = self.on_demand
-        fraction = float(getattr(self.ctx.settings, "spot_bid_fraction", DEFAULT_SPOT_BID_FRACTION))
+        spin = self.form.max_price_spin
         # What Stop, the guards and Terminate will do with this cloud's spot instance, said before launch.
-        rule = providers.spec(account.provider).spot_rule if self.spot_check.isChecked() else ""
+        rule = providers.spec(account.provider).spot_rule if self.form.spot_check.isChecked() else ""
         rule_text = "\n" + QCoreApplication.translate("LabGPU", rule) if rule else ""
         if od is None:
-            if self._auto_cap is not None and self.max_price_spin.value() == self._auto_cap:
+            if self._auto_cap is not None and spin.value() == self._auto_cap:
                 self._set_auto_cap(None)
-            self.price_note.setText(
+            self.form.price_note.setText(
                 self.tr(
                     "The on-demand price is not known yet: refresh prices on the Offers "
                     "page, or give a spot maximum."
@@ -314,58 +324,55 @@ class LaunchDialog(QDialog):
                 + rule_text
             )
             return
-        sources = {"catalog": self.tr("bundled catalog"), "live": self.tr("live price")}
+        sources = {"catalog": self.tr("bundled catalog"), "live": self.tr("live price"), "offer": self.tr("the offer")}
         text = self.tr("On demand: {price}/h ({source}).").format(price=money(od, currency, 4),
                                                                   source=sources.get(source, source))
-        if self.spot_check.isChecked():
-            value = self.max_price_spin.value()
-            if value == 0.0 or value == self._auto_cap:
-                plan = launch_defaults(account.region, spot=True, on_demand=od, fraction=fraction)
-                if plan.spot_cap is not None and plan.spot_cap.price != value:
-                    self._set_auto_cap(plan.spot_cap.price)
+        if self.form.spot_check.isChecked():
+            value = spin.value()
+            cap = self.plan.default_cap if self.plan is not None else None  # worked out once, by the plan
+            if (value == 0.0 or value == self._auto_cap) and cap is not None and cap.price != value:
+                self._set_auto_cap(cap.price)
             text += " " + self.tr("Spot maximum {price}/h = {pct} % of on-demand.").format(
-                price=money(self.max_price_spin.value(), currency, 4),
-                pct=round(100 * self.max_price_spin.value() / od) if od else "?",
-            )
-        self.price_note.setText(text + rule_text)
+                price=money(spin.value(), currency, 4), pct=round(100 * spin.value() / od) if od else "?")
+        self.form.price_note.setText(text + rule_text)
 
     def _set_auto_cap(self, price: float | None) -> None:
         """Fill in LabGPU's default spot maximum (None: back to "default", worked out at launch)."""
         self._auto_cap = price
-        self.max_price_spin.blockSignals(True)
-        self.max_price_spin.setValue(price or 0.0)
-        self.max_price_spin.blockSignals(False)
+        self.form.max_price_spin.blockSignals(True)
+        self.form.max_price_spin.setValue(price or 0.0)
+        self.form.max_price_spin.blockSignals(False)
 
     # -- slots -----------------------------------------------------------------------------------
     @Slot(bool)
     def _on_spot_check_toggled(self, on: bool) -> None:
-        self.max_price_spin.setEnabled(on)
+        self.form.max_price_spin.setEnabled(on)
         self._update_price_note()
 
     @Slot()
     def _on_key_browse_clicked(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self, self.tr("Choose an SSH private key"), str(self.key_path_edit.text() or "~/.ssh")
+            self, self.tr("Choose an SSH private key"), str(self.form.key_path_edit.text() or "~/.ssh")
         )
         if path:
-            self.key_path_edit.setText(path)
-            self.key_file_radio.setChecked(True)
+            self.form.key_path_edit.setText(path)
+            self.form.key_file_radio.setChecked(True)
 
-    def options(self) -> Any:
-        from app.cloud.launch import LaunchOptions
+    def options(self) -> LaunchOptions:
+        from app.cloud.launch_plan import LaunchOptions
 
         account = self.current_account()
-        max_price = self.max_price_spin.value() if self.spot_check.isChecked() else 0.0
+        max_price = self.form.max_price_spin.value() if self.form.spot_check.isChecked() else 0.0
         return LaunchOptions(
             account=account.name if account else "",
-            instance_type=self.type_edit.text().strip(),
-            zone=str(self.zone_combo.currentData() or ""),
-            image_id=self.image_edit.text().strip(),
-            spot=self.spot_check.isChecked(),
+            instance_type=self.form.type_edit.text().strip(),
+            zone=str(self.form.zone_combo.currentData() or ""),
+            image_id=self.form.image_edit.text().strip(),
+            spot=self.form.spot_check.isChecked(),
             max_price=max_price or None,
-            ssh_from=self.cidr_edit.text().strip(),
-            ssh_key_path=self.key_path_edit.text().strip() if self.key_file_radio.isChecked() else "",
-            disk_gb=self.disk_spin.value(),
+            ssh_from=self.form.cidr_edit.text().strip(),
+            ssh_key_path=self.form.key_path_edit.text().strip() if self.form.key_file_radio.isChecked() else "",
+            disk_gb=self.form.disk_spin.value(),
             client_token=self.client_token,
             wait=True,
         )
@@ -374,7 +381,7 @@ class LaunchDialog(QDialog):
     def _on_launch_button_clicked(self) -> None:
         if self.running:
             return  # a double click never sends a second launch
-        if self.result is not None:
+        if self.launch_result is not None:
             self.accept()
             return
         opts = self.options()
@@ -385,23 +392,23 @@ class LaunchDialog(QDialog):
             try:
                 guard.validate()
             except LabGpuError as exc:
-                self.guard_editor.show_error(f"{exc.text()} {exc.hint()}".strip())
+                self.form.guard_editor.show_error(f"{exc.text()} {exc.hint()}".strip())
                 return
-            self.guard_editor.show_error("")
+            self.form.guard_editor.show_error("")
         if self.key_refused():  # the note under the key field says why and what to do
             return
         if not opts.account or not opts.instance_type:
-            self.account_note.setText(self.tr("Choose an account and an instance type."))
-            self.account_note.show()
+            self.form.account_note.setText(self.tr("Choose an account and an instance type."))
+            self.form.account_note.show()
             return
         if not opts.ssh_from:
-            self.cidr_note.setText(
+            self.form.cidr_note.setText(
                 self.tr(
                     "Type the address or range that may connect to SSH (e.g. "
                     "203.0.113.7/32): LabGPU never opens SSH to the whole internet."
                 )
             )
-            self.cidr_note.setStyleSheet(f"color: {theme.css('error')};")
+            self.form.cidr_note.setStyleSheet(f"color: {theme.css('error')};")
             return
         remember(
             self.ctx,
@@ -412,24 +419,30 @@ class LaunchDialog(QDialog):
         )
         self.running = True
         self.error = None
-        self.launch_button.setEnabled(False)
-        self.back_button.hide()
-        self.close_button.setText(self.tr("Hide"))
-        self.close_button.setToolTip(
+        self.form.launch_button.setEnabled(False)
+        self.form.back_button.hide()
+        self.form.close_button.setText(self.tr("Hide"))
+        self.form.close_button.setToolTip(
             self.tr("The launch goes on; the instance appears on the Instances page.")
         )
-        self.stack.setCurrentIndex(1)
-        self.progress_title.setText(
+        self.form.stack.setCurrentIndex(1)
+        self.form.progress_title.setText(
             self.tr("Launching {type} with {account}…").format(type=opts.instance_type, account=opts.account)
         )
-        self.steps_list.clear()
+        self.form.steps_list.clear()
         self._step_items.clear()
         self._current_step = ""
-        self.outcome_label.clear()
+        self.form.outcome_label.clear()
         svc = cloud_service(self.ctx)
+        settings, guard, plan, changes = self.ctx.settings, self.guard_config(), self.plan, self.ctx.changes
 
-        def run(task: Any) -> Any:
-            return svc.launch(opts, progress=lambda step, message="": task.report((step, message)))
+        def run(task: Any) -> LaunchOutcome:
+            from app.usecases.launch import launch
+
+            def progress(step: str, message: str = "") -> None:
+                task.report((step, message))
+
+            return launch(svc, settings, opts, guard=guard, plan=plan, changes=changes, progress=progress)
 
         self.task = self.ctx.runner.run(
             self,
@@ -445,13 +458,13 @@ class LaunchDialog(QDialog):
         if item is None:
             item = QListWidgetItem()
             self._step_items[step] = item
-            self.steps_list.addItem(item)
+            self.form.steps_list.addItem(item)
         item.setText(f"{symbol}  {step_title(step)}" + (f" — {message}" if message else ""))
         item.setData(Qt.ItemDataRole.UserRole, symbol)
 
     @Slot(object)
     def _on_launch_progress(self, payload: object) -> None:
-        step, message = payload  # type: ignore[misc]
+        step, message = cast("tuple[str, str]", payload)
         if self._current_step and self._current_step != step:
             old = self._step_items.get(self._current_step)
             if old is not None and old.data(Qt.ItemDataRole.UserRole) == "…":
@@ -460,17 +473,19 @@ class LaunchDialog(QDialog):
         self._current_step = step
         self._mark(step, "…", str(message))
 
-    @Slot(object)
-    def _on_launch_done(self, result: object) -> None:
+    def _on_launch_done(self, outcome: LaunchOutcome) -> None:
+        from app.cloud.sshkeys import TYPE_TITLES
         from app.ui.cloud.instances_page import state_title
+        from app.ui.shared.guards_ui import badge
 
+        result = outcome.result
         self.running = False
-        self.result = result
+        self.launch_result = result
         for item in self._step_items.values():
             if item.data(Qt.ItemDataRole.UserRole) == "…":
                 item.setText("✓" + item.text()[1:])
                 item.setData(Qt.ItemDataRole.UserRole, "✓")
-        entry = result.entry  # type: ignore[attr-defined]
+        entry = result.entry
         lines = [
             self.tr("{id} is {state} in {zone}.").format(
                 id=entry.id, state=state_title(entry.state), zone=entry.zone
@@ -484,55 +499,28 @@ class LaunchDialog(QDialog):
                     price=money(entry.price_per_hour, entry.currency, 4)
                 )
             )
-        if getattr(result, "ssh_key_path", ""):
-            from app.cloud.sshkeys import TYPE_TITLES
-
-            kind = result.ssh_key_type  # type: ignore[attr-defined]
+        if result.ssh_key_path:
             lines.append(self.tr("SSH key registered: {path} ({type}).").format(
-                path=result.ssh_key_path, type=TYPE_TITLES.get(kind, kind)))  # type: ignore[attr-defined]
-        lines.extend(getattr(result, "notes", []) or [])
-        self.outcome_label.setStyleSheet(f"color: {theme.css('ok')};")
-        self.outcome_label.setText("\n".join(lines))
-        self.progress_title.setText(self.tr("Launched"))
-        self.launch_button.setText(self.tr("Done"))
-        self.launch_button.setEnabled(True)
-        self.close_button.hide()
-        self.copy_ssh_button.setVisible(bool(entry.public_ip))
-        self._save_guard(entry.id)
+                path=result.ssh_key_path, type=TYPE_TITLES.get(result.ssh_key_type, result.ssh_key_type)))
+        lines.extend(result.notes)
+        if outcome.guard is not None:  # the guard as saved, and what became of the watchdog
+            self.guard_saved = outcome.guard.config
+            lines.append(self.tr("Guards: {guards}").format(guards=badge(outcome.guard.config, True)))
+            lines.extend(t for t in (outcome.guard.text(), outcome.guard.hint_text()) if t)
+        f = self.form
+        f.outcome_label.setStyleSheet(f"color: {theme.css('ok')};")
+        f.outcome_label.setText("\n".join(lines))
+        f.progress_title.setText(self.tr("Launched"))
+        f.launch_button.setText(self.tr("Done"))
+        f.launch_button.setEnabled(True)
+        f.close_button.hide()
+        f.copy_ssh_button.setVisible(bool(entry.public_ip))
         self.launched.emit(result)
 
-    def guard_config(self) -> Any:
+    def guard_config(self) -> GuardConfig | None:
         """The guards chosen for the new instance, or None when the section is switched off."""
-        return self.guard_editor.config() if self.guard_editor.isChecked() else None
-
-    def _save_guard(self, instance_id: str) -> None:
-        from app.ui.shared.guards_ui import badge, save_guard
-
-        cfg = self.guard_config()
-        if cfg is None:
-            return
-
-        def saved(stored: object) -> None:
-            self.guard_saved = stored
-            try:
-                self.outcome_label.setText(self.outcome_label.text() + "\n" + self.tr("Guards: {guards}").format(
-                    guards=badge(stored, True)))
-            except RuntimeError:  # the dialog was closed meanwhile; the guard is saved all the same
-                pass
-
-        def failed(exc: object) -> None:
-            message, hint = error_sentence(exc)  # type: ignore[arg-type]
-            text = QCoreApplication.translate(
-                "LaunchDialog", "The guards of {id} could not be saved: {message} {hint} Set them with Edit "
-                "guards… on the Instances page.").format(id=instance_id, message=message, hint=hint)
-            try:
-                self.outcome_label.setText(self.outcome_label.text() + "\n" + text)
-            except RuntimeError:  # the dialog is gone: say it where the user still looks
-                self.ctx.status_message.emit(text)
-
-        # No owner: the guard is saved even when the dialog closes, and `failed` then says so in the status bar.
-        self.ctx.runner.run(None, save_guard, self.ctx.store, instance_id, cfg, name="launch-guard",
-                            on_done=saved, on_error=failed)
+        cfg: GuardConfig = self.form.guard_editor.config()
+        return cfg if self.form.guard_editor.isChecked() else None
 
     @Slot(object)
     def _on_launch_failed(self, exc: object) -> None:
@@ -540,39 +528,39 @@ class LaunchDialog(QDialog):
         self.error = exc  # type: ignore[assignment]
         message, hint = error_sentence(exc)  # type: ignore[arg-type]
         self._mark(self._current_step or "request", "✗")
-        self.progress_title.setText(self.tr("The launch did not complete"))
-        self.outcome_label.setStyleSheet(f"color: {theme.css('error')};")
-        self.outcome_label.setText(message + (f"\n{hint}" if hint else ""))
-        self.launch_button.setText(self.tr("Retry"))
-        self.launch_button.setToolTip(self.tr("Retries the same launch: it never makes a second instance."))
-        self.launch_button.setEnabled(True)
-        self.back_button.show()
-        self.close_button.setText(self.tr("Close"))
+        self.form.progress_title.setText(self.tr("The launch did not complete"))
+        self.form.outcome_label.setStyleSheet(f"color: {theme.css('error')};")
+        self.form.outcome_label.setText(message + (f"\n{hint}" if hint else ""))
+        self.form.launch_button.setText(self.tr("Retry"))
+        self.form.launch_button.setToolTip(self.tr("Retries the same launch: it never makes a second instance."))
+        self.form.launch_button.setEnabled(True)
+        self.form.back_button.show()
+        self.form.close_button.setText(self.tr("Close"))
 
     @Slot()
     def _on_back_button_clicked(self) -> None:
         """Back to the form. After a definite refusal nothing was created, so changed settings get a new
         client token; after a network error or timeout the launch may exist, so the token stays."""
         from app.cloud.errors import NetworkError
-        from app.cloud.launch import new_client_token
+        from app.cloud.launch_plan import new_client_token
 
         if self.error is not None and not isinstance(self.error, NetworkError):
             self.client_token = new_client_token()
-        self.launch_button.setText(self.tr("Launch"))
-        self.back_button.hide()
-        self.stack.setCurrentIndex(0)
+        self.form.launch_button.setText(self.tr("Launch"))
+        self.form.back_button.hide()
+        self.form.stack.setCurrentIndex(0)
 
     @Slot()
     def _on_copy_ssh_button_clicked(self) -> None:
-        if self.result is None:
+        if self.launch_result is None:
             return
         try:
-            command = cloud_service(self.ctx).ssh_command(self.result.entry.id)
+            command = cloud_service(self.ctx).ssh_command(self.launch_result.entry.id)
         except Exception as exc:  # noqa: BLE001 - shown as a sentence
-            self.outcome_label.setText(error_sentence(exc)[0])
+            self.form.outcome_label.setText(error_sentence(exc)[0])
             return
         QGuiApplication.clipboard().setText(command)
-        self.copy_ssh_button.setText(self.tr("Copied"))
+        self.form.copy_ssh_button.setText(self.tr("Copied"))
 
     @Slot()
     def _on_close_button_clicked(self) -> None:
@@ -588,6 +576,6 @@ def open_launch_dialog(ctx: Any, offer: Any = None, parent: QWidget | None = Non
     ``spot`` forces the spot choice (a relaunch after an interruption keeps the same billing)."""
     dialog = LaunchDialog(ctx, offer, parent)
     if spot is not None:
-        dialog.spot_check.setChecked(spot)
+        dialog.form.spot_check.setChecked(spot)
     dialog.open()
     return dialog
