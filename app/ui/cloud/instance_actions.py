@@ -233,7 +233,7 @@ class InstanceActions:
         if e is None:
             return None
         dialog = EditGuardsDialog(self.ctx, e.id, self.guards.get(e.id), True, self.page_widget)
-        dialog.saved.connect(lambda _id, _cfg: self.ctx.changes.emit(Change.GUARDS))
+        # the guard use case emits Change.GUARDS on ctx.changes once saved: the page reloads its guards then
         self._keep(dialog)
         dialog.open()
         return dialog
