@@ -14,6 +14,7 @@ from app.core import ledgerdb
 from app.core.currency import effective_rate
 from app.core.instances import Ledger
 from app.core.models import Instance
+from tests.ui import test_monitor_page as monitor_tests
 
 HOUR = timedelta(hours=1)
 
@@ -38,15 +39,7 @@ def frozen(monkeypatch):
     ledgerdb.CLOCK.reset()
 
 
-@pytest.fixture
-def ctx(qtbot, labgpu_home):
-    from app.core.paths import default_paths
-    from app.ui.context import AppContext
-
-    c = AppContext(default_paths(), "en")
-    c.errors.interactive = False
-    yield c
-    c.shutdown(5000)
+ctx = monitor_tests.ctx  # the monitor page tests' fixture: an English app context in a fresh LABGPU_HOME
 
 
 def _ledger(store, now: datetime) -> None:
