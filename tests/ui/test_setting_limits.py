@@ -45,9 +45,8 @@ def test_the_settings_page_spin_box_offers_the_declared_range(app_window, name):
 
 
 def test_the_guard_editor_offers_the_declared_idle_ranges(qtbot):
-    from app.ui.shared.guards_ui import GuardEditor
-
     from app.core.guards import GuardConfig
+    from app.ui.shared.guards_ui import GuardEditor
 
     editor = GuardEditor(GuardConfig())
     qtbot.addWidget(editor)
@@ -70,3 +69,24 @@ def test_a_value_outside_the_limits_is_refused_when_read(name):
         s = Settings(**{name: inside})
         s.validate()
         assert getattr(s, name) == inside, (name, inside)
+
+
+def test_a_feature_section_declares_its_limits_the_same_way():
+    """A feature's own settings (Settings.extra[...], read_section) are checked against their declared
+    limits too, each field alone."""
+    from dataclasses import dataclass
+
+    from app.core.settings import limited, read_section
+
+    @dataclass
+    class Section:
+        window_s: float = limited(30.0, 5, 600, unit="s")
+        retries: float = limited(3.0, 0, 10)
+
+    s = Settings()
+    s.extra["probe"] = {"window_s": 5000.0, "retries": 4.0}
+    got = read_section(s, ("probe",), Section)
+    assert (got.window_s, got.retries) == (30.0, 4.0)
+    s.extra["probe"] = {"window_s": 5.0, "retries": -1.0}
+    got = read_section(s, ("probe",), Section)
+    assert (got.window_s, got.retries) == (5.0, 3.0)
