@@ -25,7 +25,7 @@ from app.remote.sync import (
     RemoteShell,
     SyncEngine,
     SyncOptions,
-    _q,
+    quote_path,
 )
 from tests.remote.sync_support import tree_hashes, write_tree
 
@@ -197,12 +197,12 @@ def test_remote_path_handling_property(text, rel):
     assert "\x00" not in root
     assert ".." not in root.split("/")
     # the quoted argument is exactly one shell word equal to the path, and not an option
-    words = shlex.split(_q(root).decode("utf-8", "surrogateescape"))
+    words = shlex.split(quote_path(root).decode("utf-8", "surrogateescape"))
     assert words == [root] and not words[0].startswith("-")
     # joined with a planned name (the planner refuses unsafe names; joining keeps the anchor)
     if rel and ".." not in rel.split("/") and "\x00" not in rel and not rel.startswith("/"):
         joined = remote_join(root, rel)
         assert joined.startswith(("/", "./")) and joined.startswith(root if root != "/" else "/")
-        assert shlex.split(_q(joined).decode("utf-8", "surrogateescape")) == [joined]
+        assert shlex.split(quote_path(joined).decode("utf-8", "surrogateescape")) == [joined]
     # the engine accepts it without any other exception
     SyncEngine(lambda: None, "/nonexistent", text, SyncOptions(dry_run=True))

@@ -190,7 +190,7 @@ def _what_of(command: bytes) -> str:
     return f"the remote command {word!r}"
 
 
-def _q(path: str) -> bytes:
+def quote_path(path: str) -> bytes:
     """A remote PATH argument, shell-quoted, that can never be read as an option."""
     if not (path.startswith("/") or path.startswith("./") or path == "."):
         raise ValueError(f"remote path argument not anchored: {path!r}")
