@@ -130,7 +130,7 @@ def run_gui(args: argparse.Namespace) -> int:
     QTimer.singleShot(0, window.finish_startup)
     QTimer.singleShot(0, lambda: _check_database(ctx))  # a damaged database is said at start, not later
     if first_run or not probe:  # after the first page is built; a startup benchmark never waits on it
-        QTimer.singleShot(0, lambda: _welcome(ctx, window, first_run, step))
+        QTimer.singleShot(0, lambda: open_welcome(ctx, window, first_run, step))
     if not probe:
         from app.ui.tray import TrayShell
 
@@ -150,7 +150,7 @@ def run_gui(args: argparse.Namespace) -> int:
     return int(app.exec())
 
 
-def _welcome(ctx: AppContext, window: MainWindow, asked: bool, step: int) -> None:
+def open_welcome(ctx: AppContext, window: MainWindow, asked: bool, step: int) -> None:
     """The first-run welcome, once (or when asked with --first-run)."""
     from app.ui import first_run
 

@@ -347,17 +347,17 @@ def test_refresh_prices_live_with_pricing_and_spot(pacct, aws_proxy):
 
 
 def test_endpoint_rules():
-    from app.cloud.aws import _endpoint_for
+    from app.cloud.aws import endpoint_for
 
     local = Account("l", "aws", "us-east-1", "http://127.0.0.1:5000")
-    assert _endpoint_for(local, "ec2") == _endpoint_for(local, "sts") == "http://127.0.0.1:5000"
+    assert endpoint_for(local, "ec2") == endpoint_for(local, "sts") == "http://127.0.0.1:5000"
     vpce = Account("v", "aws", "us-east-1", "https://vpce-0abc-xyz.ec2.us-east-1.vpce.amazonaws.com")
-    assert _endpoint_for(vpce, "ec2") == vpce.endpoint
-    assert _endpoint_for(vpce, "sts") is None  # STS and Pricing keep their public endpoints
-    assert _endpoint_for(vpce, "pricing") is None
+    assert endpoint_for(vpce, "ec2") == vpce.endpoint
+    assert endpoint_for(vpce, "sts") is None  # STS and Pricing keep their public endpoints
+    assert endpoint_for(vpce, "pricing") is None
     own = Account("o", "aws", "us-east-1", vpce.endpoint, {"sts_endpoint": "https://sts.example.internal"})
-    assert _endpoint_for(own, "sts") == "https://sts.example.internal"
-    assert _endpoint_for(Account("n", "aws", "us-east-1"), "ec2") is None
+    assert endpoint_for(own, "sts") == "https://sts.example.internal"
+    assert endpoint_for(Account("n", "aws", "us-east-1"), "ec2") is None
 
 
 CONSOLE = """[   25.1] cloud-init[1123]: Cloud-init v. 24.1 running 'modules:final'
@@ -374,10 +374,10 @@ def test_console_fingerprints_parsed():
     """One parser for console fingerprints (app.core.fingerprints), in the form the SSH side compares."""
     import base64
 
-    from app.cloud.aws import _console_text
+    from app.cloud.aws import console_text
     from app.core.fingerprints import parse_console_fingerprints
 
-    fps = parse_console_fingerprints(_console_text(base64.b64encode(CONSOLE.encode()).decode()))
+    fps = parse_console_fingerprints(console_text(base64.b64encode(CONSOLE.encode()).decode()))
     assert fps == [
         "SHA256:7c1Zc4sQn5uW0fM4sX1l4q9d0sNQ9n0K8Q2mZJ2o8tI",
         "SHA256:Qm9uZ2VyIGZpbmdlcnByaW50IGhlcmUgZm9yIHRlc3Q",

@@ -24,10 +24,10 @@ def _saved() -> dict:
 def welcome(app_window, qtbot):
     """The window of a fresh install and the welcome as run_gui opens it."""
     ctx, window = app_window
-    from app.ui.app import _welcome
+    from app.ui.app import open_welcome
 
     assert first_run.should_show(ctx)
-    _welcome(ctx, window, False, 0)
+    open_welcome(ctx, window, False, 0)
     dialog = window.findChild(QDialog, first_run.OBJECT_NAME)
     assert isinstance(dialog, first_run.FirstRunDialog)
     qtbot.waitUntil(dialog.isVisible, timeout=5000)

@@ -19,8 +19,8 @@ __getattr__ = lazy_exports(
     __name__,
     {
         "AwsProvider": ".provider",
-        "_console_text": ".client",
-        "_endpoint_for": ".client",
+        "console_text": ".client",
+        "endpoint_for": ".client",
         "gpu_model_key": ".client",
         "login_user_for": ".client",
         "ERRORS": ".errors",

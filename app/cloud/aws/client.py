@@ -31,7 +31,7 @@ from app.cloud.kit import load_sdk
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.ledgerdb import CLOCK
 
-from .errors import _CLOCK, ERRORS, quota_for
+from .errors import CLOCK_ERROR, ERRORS, quota_for
 
 log = logging.getLogger("app.cloud.aws")
 
@@ -107,7 +107,7 @@ class AwsClient:
                 read_timeout=10 if quick else 60,
                 user_agent_extra="labgpu",
             )
-            client = session.client(service, endpoint_url=_endpoint_for(account, service), config=cfg)
+            client = session.client(service, endpoint_url=endpoint_for(account, service), config=cfg)
             if len(cache) > 32:
                 cache.clear()
             cache[key] = client
@@ -155,7 +155,7 @@ class AwsClient:
             if code in ("SignatureDoesNotMatch", "InvalidSignatureException", "AuthFailure") and re.search(
                 r"expired|skew|clock|too old|in the future", message, re.I
             ):
-                return map_error("aws", code, message, rid, {code: _CLOCK}, **params)  # keep AWS's code
+                return map_error("aws", code, message, rid, {code: CLOCK_ERROR}, **params)  # keep AWS's code
             if code == "SpotMaxPriceTooLow":
                 m = re.search(r"(?:fulfillment|minimum required)[^0-9]*([0-9.]+)", message)
                 if m and params.get("spot_price") in ("?", ""):
@@ -229,7 +229,7 @@ def login_user_for(image_name: str) -> str:
     return "ubuntu"
 
 
-def _console_text(output: str) -> str:
+def console_text(output: str) -> str:
     """get_console_output's Output is base64 in the API; boto3 decodes it, some endpoints do not."""
     import base64
     import binascii
@@ -242,7 +242,7 @@ def _console_text(output: str) -> str:
         return output
 
 
-def _endpoint_for(account: Account, service: str) -> str | None:
+def endpoint_for(account: Account, service: str) -> str | None:
     """The account's endpoint for ``service``. A service-specific endpoint (an EC2 VPC endpoint such
     as https://vpce-….ec2.us-east-1.vpce.amazonaws.com, or ec2.REGION.amazonaws.com) applies to EC2
     only; an all-in-one endpoint (a local emulator or proxy) applies to every service. Per-service
@@ -275,7 +275,7 @@ def _action_name(method: str) -> str:
     return "".join(p.capitalize() for p in method.split("_"))
 
 
-def _network_gbps(info: dict[str, Any]) -> float | None:
+def network_gbps_of(info: dict[str, Any]) -> float | None:
     cards = info.get("NetworkCards") or []
     if cards and cards[0].get("PeakBandwidthInGbps"):
         return float(sum(c.get("PeakBandwidthInGbps", 0) for c in cards))
@@ -303,7 +303,7 @@ def gpu_model_key(name: str, vram_gb: float) -> str:
     }.get(n, n or "unknown")
 
 
-def _on_demand_from_price_list(raw: str | dict[str, Any]) -> float | None:
+def on_demand_from_price_list(raw: str | dict[str, Any]) -> float | None:
     try:
         doc = json.loads(raw) if isinstance(raw, str) else raw
         for term in doc.get("terms", {}).get("OnDemand", {}).values():

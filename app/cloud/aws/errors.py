@@ -63,7 +63,7 @@ _AUTH_HINT = QT_TRANSLATE_NOOP(
     "Check the access key id and secret of account '{account}' (remove and add it again "
     "with the values from IAM → Security credentials) and that the key is active.",
 )
-_CLOCK = ErrorSpec(
+CLOCK_ERROR = ErrorSpec(
     ClockSkewError,
     QT_TRANSLATE_NOOP(
         "LabGPU", "AWS rejected the request because this computer's clock is wrong (more than 5 minutes off)."
@@ -130,8 +130,8 @@ ERRORS: dict[str, ErrorSpec] = {
             "Finish the AWS sign-up (payment method) or enable the region in the AWS console, then retry.",
         ),
     ),
-    "RequestExpired": _CLOCK,
-    "RequestTimeTooSkewed": _CLOCK,
+    "RequestExpired": CLOCK_ERROR,
+    "RequestTimeTooSkewed": CLOCK_ERROR,
     "InsufficientInstanceCapacity": ErrorSpec(
         CapacityError,
         QT_TRANSLATE_NOOP("LabGPU", "AWS has no free {instance_type} capacity in {zone} right now."),

@@ -30,7 +30,7 @@ from .client import (
     UBUNTU_NAME,
     UBUNTU_OWNER,
     AwsClient,
-    _console_text,
+    console_text,
     login_user_for,
 )
 from .errors import (
@@ -217,7 +217,7 @@ class AwsLaunch(AwsClient):
             Latest=True,
             ctx={"instance_id": instance_id},
         )
-        return parse_console_fingerprints(_console_text(resp.get("Output") or ""))
+        return parse_console_fingerprints(console_text(resp.get("Output") or ""))
 
     def current_spot_price(
         self, account: Account, creds: Credentials, instance_type: str, zone: str

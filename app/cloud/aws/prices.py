@@ -19,9 +19,9 @@ from app.core.spothistory import window as history_window
 from .client import (
     DEFAULT_GPU_TYPES,
     AwsClient,
-    _network_gbps,
-    _on_demand_from_price_list,
     gpu_model_key,
+    network_gbps_of,
+    on_demand_from_price_list,
 )
 
 log = logging.getLogger("app.cloud.aws")
@@ -73,7 +73,7 @@ class AwsPrices(AwsClient):
                 log.info("pricing api unavailable (%s): on-demand prices not refreshed", exc.code)
                 return out
             for raw in resp.get("PriceList", []):
-                price = _on_demand_from_price_list(raw)
+                price = on_demand_from_price_list(raw)
                 if price is not None:
                     out[itype] = price
                     break
@@ -139,7 +139,7 @@ class AwsPrices(AwsClient):
                 "vram_gb": round(vram, 1),
                 "vcpu": d.get("VCpuInfo", {}).get("DefaultVCpus"),
                 "ram_gb": round(d.get("MemoryInfo", {}).get("SizeInMiB", 0) / 1024.0, 1) or None,
-                "network_gbps": _network_gbps(d.get("NetworkInfo", {})),
+                "network_gbps": network_gbps_of(d.get("NetworkInfo", {})),
                 "price_on_demand": on_demand.get(itype),
                 "price_prepaid_month": None,
                 "currency": "USD",

@@ -130,12 +130,12 @@ def currency_for(account: Account) -> str:
     return "USD" if ".intl." in host else account.extra.get("currency", "CNY")
 
 
-def _catalog_rows() -> dict[str, dict[str, str]]:
+def catalog_rows() -> dict[str, dict[str, str]]:
     """Bundled specs of Tencent GPU types (GPU model, VRAM, vCPU, RAM) to fill live offers."""
     return bundled_rows(PROVIDER_ID)
 
 
-def _hourly(price: dict[str, Any] | None) -> float | None:
+def hourly_price(price: dict[str, Any] | None) -> float | None:
     """Hourly price from an ItemPrice (the discounted price when the account has a discount)."""
     if not price:
         return None
@@ -372,7 +372,7 @@ class TencentClient(PluginClient):
                 log.info("no live price for %s in %s: %s", sorted(types), zone, exc.code)
                 continue
             for item in items:
-                hourly = _hourly(item.get("Price"))
+                hourly = hourly_price(item.get("Price"))
                 if hourly is not None:
                     prices[(item.get("Zone", ""), item.get("InstanceType", ""), charge)] = hourly
         return prices
@@ -430,7 +430,7 @@ class TencentClient(PluginClient):
         charge = "SPOTPAID" if spot else "POSTPAID_BY_HOUR"
         for item in self._quota_items(account, creds, charge, [instance_type], zone=zone):
             if item.get("Zone") == zone and item.get("InstanceType") == instance_type:
-                return _hourly(item.get("Price"))
+                return hourly_price(item.get("Price"))
         return None
 
 

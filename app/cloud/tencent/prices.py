@@ -16,9 +16,9 @@ from app.core.models import Offer
 from .client import (
     FAMILY_GPU,
     TencentClient,
-    _catalog_rows,
-    _hourly,
+    catalog_rows,
     currency_for,
+    hourly_price,
 )
 from .spec import PROVIDER_ID
 
@@ -46,7 +46,7 @@ class TencentPrices(TencentClient):
         for zone, itype in sorted(set(on_demand) | set(spot)):
             od, sp = on_demand.get((zone, itype)), spot.get((zone, itype))
             first = od or sp or {}
-            row = _catalog_rows().get(itype, {})
+            row = catalog_rows().get(itype, {})
             family = itype.split(".")[0]
             gpu_model, vram = FAMILY_GPU.get(family, ("", 0.0))
             gpu_count = (
@@ -69,8 +69,8 @@ class TencentPrices(TencentClient):
                     vcpu=int(first.get("Cpu") or to_float(row.get("vcpu")) or 0) or None,
                     ram_gb=to_float(first.get("Memory")) or to_float(row.get("ram_gb")),
                     network_gbps=bandwidth if bandwidth else to_float(row.get("network_gbps")),
-                    price_on_demand=_hourly(od.get("Price")) if od else None,
-                    price_spot=_hourly(sp.get("Price")) if sp else None,
+                    price_on_demand=hourly_price(od.get("Price")) if od else None,
+                    price_spot=hourly_price(sp.get("Price")) if sp else None,
                     price_prepaid_month=monthly.get((zone, itype)),
                     currency=currency,
                     price_source="Tencent Cloud API (DescribeZoneInstanceConfigInfos, InquiryPriceRunInstances)",  # noqa: E501
