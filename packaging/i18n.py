@@ -38,7 +38,7 @@ DOMAINS: dict[str, list[str]] = {
               "app/cloud/launch_plan.py", "app/cloud/kit.py",
               "app/cloud/errors.py", "app/cloud/sshkeys.py", "app/cloud/netaddr.py", "app/cloud/public_prices.py",
               "app/cloud/pricing.py", "app/cloud/recovery.py", "app/core/launch_defaults.py",
-              "app/usecases/accounts.py", "app/cloud/spot_history.py",
+              "app/usecases/accounts.py", "app/usecases/launch.py", "app/cli/guard_args.py", "app/cloud/spot_history.py",
               "app/cli/cloud.py", "app/core/accounts.py", "app/core/audit.py", "app/core/instances.py",
               "app/core/ledgerdb.py", "app/core/pendinglaunches.py", "app/core/monthreport.py",
               "app/core/live_prices.py"],
@@ -50,7 +50,8 @@ DOMAINS: dict[str, list[str]] = {
             "app/core/ovpn_parse.py"],
     "monitorui": ["app/ui/monitor/*.py", "app/ui/shared/guards_ui.py", "app/ui/tray.py", "app/core/autostart.py"],
     "monitor": ["app/core/gpumon.py", "app/core/gpuhistory.py", "app/core/guards.py", "app/watch/*.py",
-                "app/remote/gpustream.py", "app/remote/spotwatch.py", "app/remote/watchdog.py", "app/cli/monitor.py"],
+                "app/remote/gpustream.py", "app/remote/spotwatch.py", "app/remote/watchdog.py", "app/cli/monitor.py",
+                "app/usecases/guards.py", "app/usecases/costs.py"],
 }
 
 # A provider plugin package (app/cloud/<name>/ with a spec.py) that no domain above lists is a domain
