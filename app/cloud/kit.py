@@ -1,19 +1,25 @@
 """Plumbing the provider plugins share: the lazy SDK import (loud when a package is missing), polling
 a resource until it reaches a state under a deadline, throttling backoff, number parsing, endpoint
-parsing and progress sentences. A plugin's client builds on :class:`PluginClient`; everything here is
-cloud-neutral (no SDK is imported by this module).
+parsing, progress sentences, the region check of a key's validation, account importers' names and
+file errors, and live offers filled from the bundled catalog. A plugin's client builds on
+:class:`PluginClient`; everything here is cloud-neutral (no SDK is imported by this module).
 """
 
 from __future__ import annotations
 
 import importlib
+import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from datetime import date, datetime
+from pathlib import Path
 from typing import Any, TypeVar
 from urllib.parse import urlparse
 
 from app.cloud.base import CloudError, SdkMissingError
+from app.core.accounts import AccountError
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
+from app.core.models import Offer
 
 T = TypeVar("T")
 
@@ -89,6 +95,41 @@ def timed_out(provider: str, instance_id: str, state: str, seconds: float) -> Cl
         state=state or "?",
         seconds=int(seconds),
     )
+
+
+def check_region(provider: str, region: str, regions: Sequence[str], message: str) -> None:
+    """A key's validation: the account's region must be one the cloud listed for the key (an empty
+    region or list passes). ``message`` names the cloud (a translation template with ``{region}``)."""
+    if region and regions and region not in regions:
+        raise CloudError(
+            message,
+            QT_TRANSLATE_NOOP("LabGPU", "Edit the account and pick one of: {regions}."),
+            provider=provider,
+            code="InvalidRegion",
+            region=region,
+            regions=", ".join(regions[:12]),
+        )
+
+
+def profile_account_name(prefix: str, profile: str) -> str:
+    """The account name an imported CLI profile gets: ``prefix-profile``, unsafe characters as '-'."""
+    cleaned = re.sub(r"[^A-Za-z0-9._-]", "-", profile).strip("-.") or "default"
+    return f"{prefix}-{cleaned}"[:63]
+
+
+def unreadable_file(path: Path, exc: BaseException, hint: str, code: str) -> AccountError:
+    """An importer's refusal of a CLI configuration file it cannot parse; ``hint`` says how to fix it."""
+    return AccountError(QT_TRANSLATE_NOOP("LabGPU", "{path} cannot be read ({reason})."), hint, code=code,
+                        path=str(path), reason=type(exc).__name__)
+
+
+def live_offer(provider: str, region: str, zone: str, instance_type: str, row: Mapping[str, str],
+               fetched_at: datetime, **fields: Any) -> Offer:
+    """A live offer read from the cloud now, dated today; interconnect and dedicated from the bundled
+    catalog's ``row`` of the type. ``fields``: the specs and prices the cloud answered."""
+    return Offer(provider=provider, region=region, zone=zone, instance_type=instance_type,
+                 interconnect=row.get("interconnect", ""), dedicated=row.get("dedicated") == "yes",
+                 price_date=date.today(), live=True, fetched_at=fetched_at, **fields)
 
 
 def masked_key(key_id: str) -> str:

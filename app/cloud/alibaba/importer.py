@@ -13,11 +13,11 @@ from __future__ import annotations
 import json
 import logging
 import os
-import re
 from collections.abc import Mapping
 from pathlib import Path
 
-from app.core.accounts import Account, AccountError, Credentials, ImportCandidate
+from app.cloud.kit import profile_account_name, unreadable_file
+from app.core.accounts import Account, Credentials, ImportCandidate
 from app.core.i18n import QT_TRANSLATE_NOOP
 
 from .spec import DEFAULT_REGION, PROVIDER_ID
@@ -35,24 +35,14 @@ def config_path(env: Mapping[str, str]) -> Path:
     return home / ".aliyun" / "config.json"
 
 
-def _account_name(profile: str) -> str:
-    cleaned = re.sub(r"[^A-Za-z0-9._-]", "-", profile).strip("-.") or "default"
-    return f"alibaba-{cleaned}"[:63]
-
-
 def _read_profiles(path: Path) -> tuple[list[dict[str, object]], str]:
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         return [], ""
     except (OSError, ValueError) as exc:
-        raise AccountError(
-            QT_TRANSLATE_NOOP("LabGPU", "{path} cannot be read ({reason})."),
-            QT_TRANSLATE_NOOP("LabGPU", "Fix the file (run 'aliyun configure' again) and retry."),
-            code="BadAliyunConfig",
-            path=str(path),
-            reason=type(exc).__name__,
-        ) from None
+        raise unreadable_file(path, exc, QT_TRANSLATE_NOOP(
+            "LabGPU", "Fix the file (run 'aliyun configure' again) and retry."), "BadAliyunConfig") from None
     if not isinstance(doc, dict):
         return [], ""
     profiles = [p for p in doc.get("profiles") or [] if isinstance(p, dict)]
@@ -79,7 +69,8 @@ def import_candidates(env: Mapping[str, str] | None = None, region: str | None =
             continue
         out.append(
             ImportCandidate(
-                Account(_account_name(name), PROVIDER_ID, str(profile.get("region_id") or "").strip() or fallback),
+                Account(profile_account_name("alibaba", name), PROVIDER_ID,
+                        str(profile.get("region_id") or "").strip() or fallback),
                 Credentials(key_id, secret),
                 f"aliyun-profile:{name}",
             )

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from datetime import date, datetime, timedelta, timezone
+from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
-from app.cloud.kit import to_float
+from app.cloud.kit import live_offer, to_float
 from app.cloud.pricing import bundled_rows
 from app.core.accounts import Account, Credentials
 from app.core.models import Offer
@@ -66,11 +66,8 @@ class AlibabaPrices(AlibabaClient):
             od_sold = od_stock in ("", "WithoutStock")
             sp_sold = sp_stock in ("", "WithoutStock")
             offers.append(
-                Offer(
-                    provider=PROVIDER_ID,
-                    region=account.region,
-                    zone=zone,
-                    instance_type=itype,
+                live_offer(
+                    PROVIDER_ID, account.region, zone, itype, row, now,
                     gpu_model=row.get("gpu_model") or _gpu_model(str(item.get("GPUSpec", ""))) or "?",
                     gpu_count=float(to_float(item.get("GPUAmount")) or to_float(row.get("gpu_count")) or 0.0),
                     vram_gb=float(to_float(row.get("vram_gb")) or to_float(item.get("GPUMemorySize")) or 0.0),
@@ -82,13 +79,8 @@ class AlibabaPrices(AlibabaClient):
                     price_prepaid_month=None,
                     currency=currency or sp_currency or currency_for(account),
                     price_source=PRICE_SOURCE,
-                    price_date=date.today(),
                     spot_available=not sp_sold and sp_price is not None,
-                    interconnect=row.get("interconnect", ""),
-                    dedicated=row.get("dedicated") == "yes",
                     notes=row.get("notes", "") if not row.get("notes", "").startswith("specs") else "",
-                    live=True,
-                    fetched_at=now,
                     sold_out=od_sold and sp_sold,
                     extra=(("on_demand_stock", od_stock), ("spot_stock", sp_stock)),
                 )

@@ -7,8 +7,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from app.cloud.base import CloudError
-from app.cloud.kit import masked_key, say, timed_out
+from app.cloud.kit import check_region, masked_key, say, timed_out
 from app.core.accounts import Account, Credentials
 from app.core.i18n import QT_TRANSLATE_NOOP
 
@@ -41,15 +40,8 @@ class AlibabaProvider(AlibabaLaunch, AlibabaPrices):
     def validate(self, account: Account, creds: Credentials) -> str:
         body = self._call(account, creds, "DescribeRegions", {})
         regions = [str(r.get("RegionId")) for r in (body.get("Regions") or {}).get("Region") or []]
-        if account.region and regions and account.region not in regions:
-            raise CloudError(
-                QT_TRANSLATE_NOOP("LabGPU", "{region} is not an Alibaba Cloud region this key can use."),
-                QT_TRANSLATE_NOOP("LabGPU", "Edit the account and pick one of: {regions}."),
-                provider=PROVIDER_ID,
-                code="InvalidRegion",
-                region=account.region,
-                regions=", ".join(regions[:12]),
-            )
+        check_region(PROVIDER_ID, account.region, regions, QT_TRANSLATE_NOOP(
+            "LabGPU", "{region} is not an Alibaba Cloud region this key can use."))
         return say(QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud AccessKey {key} ({n} regions)"),
                     key=masked_key(creds.key_id), n=len(regions))
 

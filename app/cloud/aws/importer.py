@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import configparser
 import os
-import re
 from collections.abc import Mapping
 from pathlib import Path
 
+from app.cloud.kit import profile_account_name, unreadable_file
 from app.core.accounts import Account, AccountError, Credentials, ImportCandidate
 from app.core.i18n import QT_TRANSLATE_NOOP
 
@@ -33,19 +33,9 @@ def _read_ini(path: Path) -> configparser.RawConfigParser:
     try:
         parser.read(path, encoding="utf-8")
     except configparser.Error as exc:
-        raise AccountError(
-            QT_TRANSLATE_NOOP("LabGPU", "{path} cannot be read ({reason})."),
-            QT_TRANSLATE_NOOP("LabGPU", "Fix the file's syntax (see 'aws configure') and retry."),
-            code="BadAwsFile",
-            path=str(path),
-            reason=type(exc).__name__,
-        ) from None
+        raise unreadable_file(path, exc, QT_TRANSLATE_NOOP(
+            "LabGPU", "Fix the file's syntax (see 'aws configure') and retry."), "BadAwsFile") from None
     return parser
-
-
-def _account_name_for_profile(profile: str) -> str:
-    cleaned = re.sub(r"[^A-Za-z0-9._-]", "-", profile).strip("-.") or "default"
-    return f"aws-{cleaned}"[:63]
 
 
 def aws_import_candidates(
@@ -81,7 +71,7 @@ def aws_import_candidates(
         )
         out.append(
             ImportCandidate(
-                Account(_account_name_for_profile(section), PROVIDER_ID, region.strip(), endpoint.strip()),
+                Account(profile_account_name("aws", section), PROVIDER_ID, region.strip(), endpoint.strip()),
                 Credentials(key_id, secret, token),
                 f"aws-profile:{section}",
             )

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from datetime import date, datetime, timezone
+from datetime import datetime, timezone
 
 from app.cloud.base import (
     CloudError,
 )
-from app.cloud.kit import to_float
+from app.cloud.kit import live_offer, to_float
 from app.core.accounts import Account, Credentials
 from app.core.models import Offer
 
@@ -58,11 +58,8 @@ class TencentPrices(TencentClient):
             sp_sold = sp is None or sp.get("Status") == "SOLD_OUT"
             bandwidth = to_float(first.get("InstanceBandwidth"))
             offers.append(
-                Offer(
-                    provider=PROVIDER_ID,
-                    region=account.region,
-                    zone=zone,
-                    instance_type=itype,
+                live_offer(
+                    PROVIDER_ID, account.region, zone, itype, row, now,
                     gpu_model=row.get("gpu_model") or gpu_model or "?",
                     gpu_count=float(gpu_count or 0.0),
                     vram_gb=to_float(row.get("vram_gb")) or vram,
@@ -74,13 +71,8 @@ class TencentPrices(TencentClient):
                     price_prepaid_month=monthly.get((zone, itype)),
                     currency=currency,
                     price_source="Tencent Cloud API (DescribeZoneInstanceConfigInfos, InquiryPriceRunInstances)",  # noqa: E501
-                    price_date=date.today(),
                     spot_available=not sp_sold,
-                    interconnect=row.get("interconnect", ""),
-                    dedicated=row.get("dedicated") == "yes",
                     notes=row.get("notes", ""),
-                    live=True,
-                    fetched_at=now,
                     sold_out=od_sold and sp_sold,
                     extra=(
                         ("on_demand_status", (od or {}).get("Status", "")),

@@ -10,7 +10,7 @@ from typing import Any
 from app.cloud.base import (
     CloudError,
 )
-from app.cloud.kit import masked_key, say, timed_out
+from app.cloud.kit import check_region, masked_key, say, timed_out
 from app.core.accounts import Account, Credentials
 from app.core.i18n import QT_TRANSLATE_NOOP
 
@@ -30,16 +30,9 @@ class TencentProvider(TencentLaunch, TencentPrices):
     # -- Provider protocol -------------------------------------------------------------------
     def validate(self, account: Account, creds: Credentials) -> str:
         response = self._call(account, creds, "DescribeRegions", {})
-        regions = [r.get("Region") for r in response.get("RegionSet") or []]
-        if account.region and regions and account.region not in regions:
-            raise CloudError(
-                QT_TRANSLATE_NOOP("LabGPU", "{region} is not a Tencent Cloud region this key can use."),  # noqa: E501 - one string for lupdate
-                QT_TRANSLATE_NOOP("LabGPU", "Edit the account and pick one of: {regions}."),
-                provider=PROVIDER_ID,
-                code="InvalidRegion",
-                region=account.region,
-                regions=", ".join(str(r) for r in regions[:12]),
-            )
+        regions = [str(r.get("Region")) for r in response.get("RegionSet") or []]
+        check_region(PROVIDER_ID, account.region, regions, QT_TRANSLATE_NOOP(
+            "LabGPU", "{region} is not a Tencent Cloud region this key can use."))
         return say(
             QT_TRANSLATE_NOOP("LabGPU", "Tencent Cloud API key {key} ({n} regions)"),
             key=masked_key(creds.key_id),
