@@ -139,11 +139,9 @@ class Connection:
                 time.sleep(RECONNECT_DELAYS[min(i, len(RECONNECT_DELAYS) - 1)])
         if last is not None:
             raise last
-        raise SshError(
+        raise self._error(
+            "ConnectionClosed",
             QT_TRANSLATE_NOOP("LabGPU", "The connection to {host} was closed."),
-            "",
-            code="ConnectionClosed",
-            host=self.record.name,
         )
 
     def _teardown(self) -> None:
@@ -166,14 +164,17 @@ class Connection:
         self.close()
 
     # channels -----------------------------------------------------------------------------------
+    def _error(self, code: str, message: str, hint: str = "", **params: Any) -> SshError:
+        """An SshError about this connection's host (``{host}`` in the templates)."""
+        return SshError(message, hint, code=code, host=self.record.name, **params)
+
     def _active_transport(self) -> paramiko.Transport:
         t = self.transport
         if t is None or not t.is_active():
-            raise SshError(
+            raise self._error(
+                "NotConnected",
                 QT_TRANSLATE_NOOP("LabGPU", "Not connected to {host}."),
                 QT_TRANSLATE_NOOP("LabGPU", "Connect first (it may have dropped)."),
-                code="NotConnected",
-                host=self.record.name,
             )
         return t
 
@@ -185,11 +186,10 @@ class Connection:
             self._active_transport(), window_size=window_size, max_packet_size=max_packet_size
         )
         if client is None:
-            raise SshError(
+            raise self._error(
+                "NoSftp",
                 QT_TRANSLATE_NOOP("LabGPU", "{host} refused to open SFTP."),
                 QT_TRANSLATE_NOOP("LabGPU", "Enable the sftp subsystem on the server."),
-                code="NoSftp",
-                host=self.record.name,
             )
         return client
 
@@ -232,19 +232,16 @@ class Connection:
                 if chan.eof_received and not chan.recv_ready() and not chan.recv_stderr_ready():
                     break
                 if len(out) + len(err) > max_output:
-                    raise SshError(
+                    raise self._error(
+                        "OutputTooLarge",
                         QT_TRANSLATE_NOOP("LabGPU", "The command on {host} printed too much output."),
-                        "",
-                        code="OutputTooLarge",
-                        host=self.record.name,
                     )
                 wait = 1.0 if deadline is None else max(0.0, min(1.0, deadline - time.monotonic()))
                 if deadline is not None and time.monotonic() >= deadline:
-                    raise SshError(
+                    raise self._error(
+                        "CommandTimeout",
                         QT_TRANSLATE_NOOP("LabGPU", "The command on {host} did not finish in {secs} s."),
                         QT_TRANSLATE_NOOP("LabGPU", "Retry; if it keeps happening the server is overloaded."),
-                        code="CommandTimeout",
-                        host=self.record.name,
                         secs=int(timeout or 0),
                     )
                 select.select([chan], [], [], wait)

@@ -17,6 +17,23 @@ def credential_labels(items: list[str]) -> str:
     return ", ".join(translate(_CREDENTIAL_LABELS.get(i, i)) for i in items)
 
 
+def credentials_missing_error(profile: str, items: list[str]) -> VpnError:
+    """Profile ``profile`` needs the credentials ``items`` (keys of the store) and has none stored."""
+    return VpnError(
+        QT_TRANSLATE_NOOP(
+            "LabGPU", "VPN profile '{profile}' needs credentials that are not stored: {what}."
+        ),
+        QT_TRANSLATE_NOOP(
+            "LabGPU",
+            "Enter it with Credentials… on the VPN page, or "
+            "'labgpu vpn add {profile} FILE.ovpn --username USER --password-stdin'.",
+        ),
+        code="VpnCredentialsMissing",
+        profile=profile,
+        what=credential_labels(items),
+    )
+
+
 def auth_failed_error(profile: str) -> VpnError:
     return VpnError(
         QT_TRANSLATE_NOOP(

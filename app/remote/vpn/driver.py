@@ -9,7 +9,7 @@ from collections.abc import Callable
 from app.core import secrets
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.vpnprofiles import secret_key
-from app.remote.vpn.diagnosis import auth_failed_error, credential_labels, fatal_error
+from app.remote.vpn.diagnosis import auth_failed_error, credentials_missing_error, fatal_error
 from app.remote.vpn.management import ManagementSession, mgmt_quote
 from app.remote.vpn.states import (
     FAILED,
@@ -148,19 +148,6 @@ class TunnelDriver:
         return True
 
     def _missing(self, items: list[str]) -> bool:
-        what = credential_labels(items)
-        self.error = VpnError(
-            QT_TRANSLATE_NOOP(
-                "LabGPU", "VPN profile '{profile}' needs credentials that are not stored: {what}."
-            ),
-            QT_TRANSLATE_NOOP(
-                "LabGPU",
-                "Enter it with Credentials… on the VPN page, or "
-                "'labgpu vpn add {profile} FILE.ovpn --username USER --password-stdin'.",
-            ),
-            code="VpnCredentialsMissing",
-            profile=self.profile,
-            what=what,
-        )
+        self.error = credentials_missing_error(self.profile, items)
         self._set(VpnStatus(NEEDS_CREDENTIALS, since=time.time(), message=self.error.text()))
         return False

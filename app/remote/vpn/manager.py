@@ -13,7 +13,7 @@ from app.core import secrets
 from app.core.errors import LabGpuError
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.vpnprofiles import secret_key
-from app.remote.vpn.diagnosis import credential_labels
+from app.remote.vpn.diagnosis import credentials_missing_error
 from app.remote.vpn.driver import TunnelDriver
 from app.remote.vpn.keeper import KeeperControl, keepers
 from app.remote.vpn.management import ManagementBusyError, ManagementClosedError, ManagementSession
@@ -91,19 +91,7 @@ class VpnManager(OpenvpnProcess, KeeperControl):
         self.profile(name)
         missing = self.missing_credentials(name)
         if missing:
-            raise VpnError(
-                QT_TRANSLATE_NOOP(
-                    "LabGPU", "VPN profile '{profile}' needs credentials that are not stored: {what}."
-                ),
-                QT_TRANSLATE_NOOP(
-                    "LabGPU",
-                    "Enter it with Credentials… on the VPN page, or "
-                    "'labgpu vpn add {profile} FILE.ovpn --username USER --password-stdin'.",
-                ),
-                code="VpnCredentialsMissing",
-                profile=name,
-                what=credential_labels(missing),
-            )
+            raise credentials_missing_error(name, missing)
         started = False
         if not self.is_running(name):
             self._spawn(name)

@@ -27,19 +27,8 @@ STARTING = "STARTING"
 NEEDS_CREDENTIALS = "NEEDS_CREDENTIALS"
 FAILED = "FAILED"
 CONNECTED = "CONNECTED"
-TRANSITIONAL = (
-    "STARTING",
-    "CONNECTING",
-    "WAIT",
-    "AUTH",
-    "GET_CONFIG",
-    "ASSIGN_IP",
-    "ADD_ROUTES",
-    "RECONNECTING",
-    "RESOLVE",
-    "TCP_CONNECT",
-    "AUTH_PENDING",
-)
+# On the way up (or back up): LabGPU starting the process, then every OpenVPN state but the two ends
+TRANSITIONAL = (STARTING, *(s for s in OPENVPN_STATES if s not in (CONNECTED, "EXITING")))
 
 
 class VpnError(LabGpuError):
