@@ -20,6 +20,7 @@ from app.cloud.base import CloudError, SdkMissingError
 from app.core.accounts import AccountError
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
 from app.core.models import Offer
+from app.core.providers import ProviderSpec
 
 T = TypeVar("T")
 
@@ -74,6 +75,11 @@ def say(template: str, **params: Any) -> str:
     return translate(template).format(**params)
 
 
+def spec_identity(spec: ProviderSpec) -> tuple[str, str, dict[str, str]]:
+    """A provider class's ``id``, ``display_name`` and ``limitations``, as its spec declares them."""
+    return spec.id, spec.name, dict(spec.limitations)
+
+
 def stepper(progress: Callable[..., None] | None) -> Callable[[str, str], None]:
     """A launch's ``step(name, message)``: the caller's progress function, or nothing when it gave none."""
 
@@ -97,18 +103,21 @@ def timed_out(provider: str, instance_id: str, state: str, seconds: float) -> Cl
     )
 
 
-def check_region(provider: str, region: str, regions: Sequence[str], message: str) -> None:
+def key_validated(provider: str, region: str, key_id: str, regions: Sequence[str], refused: str,
+                  summary: str) -> str:
     """A key's validation: the account's region must be one the cloud listed for the key (an empty
-    region or list passes). ``message`` names the cloud (a translation template with ``{region}``)."""
+    region or list passes), else ``refused`` (a translation template with ``{region}``); the answer is
+    ``summary`` with the masked key and the number of regions (``{key}``, ``{n}``)."""
     if region and regions and region not in regions:
         raise CloudError(
-            message,
+            refused,
             QT_TRANSLATE_NOOP("LabGPU", "Edit the account and pick one of: {regions}."),
             provider=provider,
             code="InvalidRegion",
             region=region,
             regions=", ".join(regions[:12]),
         )
+    return say(summary, key=masked_key(key_id), n=len(regions))
 
 
 def profile_account_name(prefix: str, profile: str) -> str:

@@ -7,7 +7,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
-from app.cloud.kit import check_region, masked_key, say, timed_out
+from app.cloud.kit import key_validated, spec_identity, timed_out
 from app.core.accounts import Account, Credentials
 from app.core.i18n import QT_TRANSLATE_NOOP
 
@@ -32,18 +32,16 @@ STOPPED_CHARGING = QT_TRANSLATE_NOOP(
 class AlibabaProvider(AlibabaLaunch, AlibabaPrices):
     """The Alibaba Cloud ECS provider (see app.cloud.base.Provider)."""
 
-    id = PROVIDER_ID
-    display_name = SPEC.name
-    limitations: dict[str, str] = dict(SPEC.limitations)
+    id, display_name, limitations = spec_identity(SPEC)
 
     # -- Provider protocol -------------------------------------------------------------------
     def validate(self, account: Account, creds: Credentials) -> str:
         body = self._call(account, creds, "DescribeRegions", {})
         regions = [str(r.get("RegionId")) for r in (body.get("Regions") or {}).get("Region") or []]
-        check_region(PROVIDER_ID, account.region, regions, QT_TRANSLATE_NOOP(
-            "LabGPU", "{region} is not an Alibaba Cloud region this key can use."))
-        return say(QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud AccessKey {key} ({n} regions)"),
-                    key=masked_key(creds.key_id), n=len(regions))
+        return key_validated(
+            PROVIDER_ID, account.region, creds.key_id, regions,
+            QT_TRANSLATE_NOOP("LabGPU", "{region} is not an Alibaba Cloud region this key can use."),
+            QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud AccessKey {key} ({n} regions)"))
 
     # -- lifecycle -----------------------------------------------------------------------------
     def _wait_status(

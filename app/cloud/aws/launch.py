@@ -266,30 +266,10 @@ class AwsLaunch(AwsClient):
         image_id = req.image_id
         if not image_id:
             image_id, image_name, gpu = self.find_image(account, creds)
-            if gpu:
-                step(
-                    "image",
-                    say(
-                        QT_TRANSLATE_NOOP(
-                            "LabGPU", "Using the GPU image {name} ({id}) with CUDA and PyTorch."
-                        ),
-                        name=image_name,
-                        id=image_id,
-                    ),
-                )
-            else:
-                step(
-                    "image",
-                    say(
-                        QT_TRANSLATE_NOOP(
-                            "LabGPU",
-                            "No Deep Learning AMI found: using plain Ubuntu 22.04 {name} ({id}); "
-                            "install CUDA and PyTorch yourself.",
-                        ),
-                        name=image_name,
-                        id=image_id,
-                    ),
-                )
+            found = QT_TRANSLATE_NOOP("LabGPU", "Using the GPU image {name} ({id}) with CUDA and PyTorch.")
+            plain = QT_TRANSLATE_NOOP("LabGPU", "No Deep Learning AMI found: using plain Ubuntu 22.04 {name} ({id}); "
+                                                "install CUDA and PyTorch yourself.")
+            step("image", say(found if gpu else plain, name=image_name, id=image_id))
         else:
             step("image", say(QT_TRANSLATE_NOOP("LabGPU", "Using image {id}."), id=image_id))
         ctx["image_id"] = image_id

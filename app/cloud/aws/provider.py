@@ -16,6 +16,7 @@ from app.cloud.base import (
     NotFoundError,
     StopRefusedError,
 )
+from app.cloud.kit import spec_identity
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
 
 from .launch import AwsLaunch
@@ -25,9 +26,7 @@ from .spec import LAUNCH_TAG, SPEC
 log = logging.getLogger("app.cloud.aws")
 
 class AwsProvider(AwsLaunch, AwsPrices):
-    id = SPEC.id
-    display_name = SPEC.name
-    limitations = dict(SPEC.limitations)
+    id, display_name, limitations = spec_identity(SPEC)
     # -- protocol ----------------------------------------------------------------------------
     def validate(self, account: Account, creds: Credentials) -> str:
         sts = self._client(account, creds, "sts")

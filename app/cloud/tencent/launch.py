@@ -301,28 +301,12 @@ class TencentLaunch(TencentClient):
             step("image", say(QT_TRANSLATE_NOOP("LabGPU", "Image {image}."), image=image_id))
         else:
             image_id, image_name, is_gpu = self.pick_image(account, creds, req.instance_type)
-            if is_gpu:
-                step(
-                    "image",
-                    say(
-                        QT_TRANSLATE_NOOP("LabGPU", "GPU image {name} ({image})."),
-                        name=image_name,
-                        image=image_id,
-                    ),
-                )
-            else:
-                step(
-                    "image",
-                    say(
-                        QT_TRANSLATE_NOOP(
-                            "LabGPU",
-                            "No public GPU image with CUDA found for {type}: using {name} ({image}); install the NVIDIA driver and CUDA yourself.",  # noqa: E501
-                        ),
-                        type=req.instance_type,
-                        name=image_name,
-                        image=image_id,
-                    ),
-                )
+            found = QT_TRANSLATE_NOOP("LabGPU", "GPU image {name} ({image}).")
+            plain = QT_TRANSLATE_NOOP(
+                "LabGPU",
+                "No public GPU image with CUDA found for {type}: using {name} ({image}); install the NVIDIA driver and CUDA yourself.",  # noqa: E501
+            )
+            step("image", say(found if is_gpu else plain, type=req.instance_type, name=image_name, image=image_id))
         login = self.login_user_for_image(account, creds, image_id)
         max_price = req.max_price  # the cap CloudService set (None: the spot market price)
         params = self.run_instances_params(

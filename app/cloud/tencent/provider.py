@@ -10,7 +10,7 @@ from typing import Any
 from app.cloud.base import (
     CloudError,
 )
-from app.cloud.kit import check_region, masked_key, say, timed_out
+from app.cloud.kit import key_validated, spec_identity, timed_out
 from app.core.accounts import Account, Credentials
 from app.core.i18n import QT_TRANSLATE_NOOP
 
@@ -23,21 +23,16 @@ log = logging.getLogger("app.cloud.tencent")
 class TencentProvider(TencentLaunch, TencentPrices):
     """The Tencent Cloud CVM provider (see app.cloud.base.Provider)."""
 
-    id = PROVIDER_ID
-    display_name = SPEC.name
-    limitations: dict[str, str] = dict(SPEC.limitations)
+    id, display_name, limitations = spec_identity(SPEC)
 
     # -- Provider protocol -------------------------------------------------------------------
     def validate(self, account: Account, creds: Credentials) -> str:
         response = self._call(account, creds, "DescribeRegions", {})
         regions = [str(r.get("Region")) for r in response.get("RegionSet") or []]
-        check_region(PROVIDER_ID, account.region, regions, QT_TRANSLATE_NOOP(
-            "LabGPU", "{region} is not a Tencent Cloud region this key can use."))
-        return say(
-            QT_TRANSLATE_NOOP("LabGPU", "Tencent Cloud API key {key} ({n} regions)"),
-            key=masked_key(creds.key_id),
-            n=len(regions),
-        )
+        return key_validated(
+            PROVIDER_ID, account.region, creds.key_id, regions,
+            QT_TRANSLATE_NOOP("LabGPU", "{region} is not a Tencent Cloud region this key can use."),
+            QT_TRANSLATE_NOOP("LabGPU", "Tencent Cloud API key {key} ({n} regions)"))
 
 
     # -- lifecycle -----------------------------------------------------------------------------
