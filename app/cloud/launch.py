@@ -59,8 +59,8 @@ from app.cloud.launch_plan import (  # re-exported: the CLI, the UI and tests im
     ZONE_KEPT_HINT,
     LaunchOptions,
     LaunchResult,
-    _attempt_token,
-    _lowest_price_error,
+    attempt_token,
+    lowest_price_error,
     new_client_token,
 )
 from app.core import live_prices, providers
@@ -327,7 +327,7 @@ class CloudService:
                 ssh_key_name=key.cloud_name,
                 public_key=key.public_key,
                 ssh_cidr=cidr,
-                client_token=_attempt_token(token, attempt),
+                client_token=attempt_token(token, attempt),
                 name=opts.name or f"labgpu-{token[3:11]}",
                 # The host made from the instance logs in with this key (the user tag is the provider's:
                 # it knows the image).
@@ -365,7 +365,7 @@ class CloudService:
                 tried.append(zone or account.region)
                 zones = [z for z in zones if z and z not in tried]
                 if not zones:
-                    final = _lowest_price_error(too_low) if price_low else exc
+                    final = lowest_price_error(too_low) if price_low else exc
                     self.pending.fail(token, final.one_line())
                     raise final from None
                 msg = translate(QT_TRANSLATE_NOOP("LabGPU", "{zone}: {reason} Trying {next}…")).format(

@@ -62,12 +62,12 @@ def new_client_token() -> str:
 ZONE_KEPT_HINT = QT_TRANSLATE_NOOP("LabGPU", "{why} LabGPU kept to {zone} because you chose it: leave the zone empty (Any zone, or no --zone) to let it try the region's other zones.")  # noqa: E501 - one string for lupdate
 
 
-def _attempt_token(token: str, attempt: int) -> str:
+def attempt_token(token: str, attempt: int) -> str:
     """Each zone attempt needs its own token (same token + other zone = IdempotentParameterMismatch)."""
     return token if attempt == 0 else f"{token}~{attempt}"
 
 
-def _lowest_price_error(errors: list[PriceTooLowError]) -> PriceTooLowError:
+def lowest_price_error(errors: list[PriceTooLowError]) -> PriceTooLowError:
     """Of the zones' price refusals, the one with the lowest spot price (what the cap would need)."""
 
     def price(e: PriceTooLowError) -> float:
