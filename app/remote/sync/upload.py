@@ -38,6 +38,9 @@ from .tuning import REQUEST_SIZE, WRITE_SIZE, WRITES_IN_FLIGHT
 
 log = logging.getLogger(__name__)
 
+_RENAME_FAILED = QT_TRANSLATE_NOOP("LabGPU", "Could not finish {path} on the server: {why}")
+_DELETE_FAILED = QT_TRANSLATE_NOOP("LabGPU", "Could not delete {path} on the server: {why}")
+
 
 class Uploader:
     """Local → remote over SFTP (the tar stream for many small files is :mod:`.tarstream`)."""
@@ -231,8 +234,7 @@ class Uploader:
             )
         )
         for item, n in renames:
-            _answered(ch, n, QT_TRANSLATE_NOOP("LabGPU", "Could not finish {path} on the server: {why}"),
-                      "RenameFailed", item.path)
+            _answered(ch, n, _RENAME_FAILED, "RenameFailed", item.path)
             self.a.progress.add(0, files=1)
             with self.a.lock:
                 self.a.result.files += 1
@@ -294,8 +296,7 @@ class Uploader:
         try:
             reqs = [(CMD_RMDIR if i.kind == DIR else CMD_REMOVE, self.a.rpath(i.path)) for i in plan.deletions]
             for item, n in zip(plan.deletions, ch.send_many(reqs), strict=True):
-                _answered(ch, n, QT_TRANSLATE_NOOP("LabGPU", "Could not delete {path} on the server: {why}"),
-                          "DeleteFailed", item.path)
+                _answered(ch, n, _DELETE_FAILED, "DeleteFailed", item.path)
         finally:
             ch.close()
 
