@@ -45,7 +45,7 @@ DOMAINS: dict[str, list[str]] = {
     "cloudui": ["app/ui/cloud/*.py", "app/cloud/tencent/*.py"],
     "hosts": ["app/ui/remote/hosts*.py", "app/usecases/hosts.py", "app/cli/hosts.py", "app/remote/ssh/*.py",
               "app/remote/hostkeys.py", "app/remote/tunnels.py", "app/core/hosts.py", "app/core/sshcmd.py"],
-    "sync": ["app/ui/remote/sync*.py", "app/remote/sync/*.py", "app/core/syncplan.py", "app/cli/sync.py"],
+    "sync": ["app/usecases/sync.py", "app/ui/remote/sync*.py", "app/remote/sync/*.py", "app/core/syncplan.py", "app/cli/sync.py"],
     "vpn": ["app/ui/remote/vpn*.py", "app/cli/vpn.py", "app/remote/vpn/*.py", "app/core/vpnprofiles.py",
             "app/core/ovpn_parse.py"],
     "monitorui": ["app/ui/monitor/*.py", "app/ui/shared/guards_ui.py", "app/ui/tray.py", "app/core/autostart.py"],
