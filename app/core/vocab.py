@@ -39,6 +39,7 @@ class LaunchStep(str, Enum):
     REQUEST = "request"
     WAIT = "wait"
     ZONE = "zone"
+    GUARD = "guard"  # after the launch's own steps: the guard saved, the watchdog installed
 
     def __str__(self) -> str:
         return self.value

@@ -32,14 +32,14 @@ from app.core.i18n import QT_TRANSLATE_NOOP, translate
 from app.core.launch_defaults import SpotCap, launch_defaults, spot_cap
 from app.core.models import Offer
 from app.core.settings import Settings
-from app.core.vocab import InstanceState
+from app.core.vocab import InstanceState, LaunchStep
 from app.remote.ssh import Connection
 from app.usecases.changes import NO_CHANGES, Change, Changes
 from app.usecases.guards import GuardOutcome, connect_target, set_guard
 
 log = logging.getLogger(__name__)
 
-GUARD_STEP = "guard"  # the progress step after the launch's own (app.core.vocab.LaunchStep): guard and watchdog
+GUARD_STEP = LaunchStep.GUARD  # the progress step after the launch's own: guard and watchdog
 REACH_TIMEOUT_S = float(os.environ.get("LABGPU_WATCHDOG_REACH_S", "180"))  # a fresh instance's SSH coming up
 OFFER_SOURCE = "offer"  # price_source of the on-demand price the student saw on the offer
 
