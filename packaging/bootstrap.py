@@ -120,7 +120,7 @@ def run_app(argv: list[str]) -> int:
 
 def run_checks(py: Path, env: dict[str, str]) -> int:
     """ruff, mypy (strict below the UI and on the CLI; the UI less its listed modules) and the import-linter
-    layer contracts."""
+    layer contracts, and vulture (dead code)."""
     scripts = py.parent
     lint_imports = scripts / ("lint-imports.exe" if os.name == "nt" else "lint-imports")
     checks = [
@@ -128,6 +128,8 @@ def run_checks(py: Path, env: dict[str, str]) -> int:
         ("mypy", [str(py), "-m", "mypy", "app/core", "app/cloud", "app/remote", "app/usecases", "app/watch",
                   "app/cli", "app/ui"]),
         ("layer contracts", [str(lint_imports)]),
+        # dead code: paths, whitelist and confidence in pyproject.toml [tool.vulture]
+        ("vulture", [str(py), "-m", "vulture"]),
     ]
     for name, cmd in checks:
         log(f"check: {name}")

@@ -52,4 +52,6 @@ _.menu_texts, _.post_event, _.settled, _.wait_cancel, _.statuses  # tray and tas
 _.held, _.wait_runs, _.stop_instance, _.running_costs  # watcher lock and episodes
 _.wait_running, _.open_sftp, _.rename  # provider and connection calls the real-peer tests drive
 contrast_ratio  # the colour-contrast test (WCAG ratio of the theme's pairs)
+offer_matches  # the plain filter rules; the test holds offerquery.filter_mask (the fast path) equal to them
+_.job_for  # SyncJobs' query for a pair's job: the sync job tests find a guard's queued pull by it
 is_enabled, unregister_plugin, DEFAULT_KEY_NAME, warn  # autostart, toy plugins, key file name, dialogs

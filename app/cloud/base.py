@@ -23,7 +23,6 @@ from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.models import Instance as Instance
 from app.core.models import Offer
 from app.core.spothistory import SpotPricePoint
-from app.core.vocab import ALL_STATES
 from app.core.vocab import BILLING_STATES as VOCAB_BILLING_STATES
 from app.core.vocab import LAUNCH_STEPS as VOCAB_LAUNCH_STEPS
 
@@ -97,12 +96,11 @@ class LaunchRequest:
     tags: dict[str, str] = field(default_factory=dict)
 
 
-# Normalised lifecycle states (provider states map onto these).
+# Normalised lifecycle states: app.core.vocab.InstanceState (provider states map onto these).
 # "stopped_billing": stopped by the OS or the cloud, but its compute still bills (Tencent STOPPED with
 # StopChargingMode KEEP_CHARGING, Alibaba Stopped with StoppedMode KeepCharging): never shown or counted as free.
 # "isolated": held by the cloud and not billing, but not gone: it may come back (Tencent SHUTDOWN: an instance in
 # arrears or in the recycle bin, restorable until it is destroyed).
-STATES = ALL_STATES  # app.core.vocab.InstanceState, in order
 BILLING_STATES = VOCAB_BILLING_STATES
 
 
@@ -245,13 +243,6 @@ def spot_price_history(provider: Provider, account: Account, creds: Credentials,
             QT_TRANSLATE_NOOP("LabGPU", "Compare the current spot price in the offers table instead."),
             code="NotSupported", provider=account.provider, cloud=providers.display_name(account.provider))
     return provider.spot_price_history(account, creds, instance_type, zone=zone or None, days=days)
-
-
-def register_provider(provider_id: str, factory: Callable[[], Provider]) -> None:
-    """Register a factory for a provider whose spec is already registered (see app.cloud.registry)."""
-    from app.cloud import registry
-
-    registry._FACTORIES[provider_id] = factory
 
 
 def get_provider(provider_id: str) -> Provider:

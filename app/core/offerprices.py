@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from .currency import ExchangeRate, convert
+from .currency import ExchangeRate
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .models import Offer
 
@@ -42,10 +42,6 @@ def hourly_price(offer: Offer, kind: str = "on_demand") -> float | None:
     if kind == "on_demand":
         return offer.price_on_demand
     raise ValueError(f"unknown price kind {kind!r}")
-
-
-def in_currency(amount: float | None, offer: Offer, currency: str, rate: ExchangeRate) -> float | None:
-    return convert(amount, offer.currency, currency, rate)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -148,12 +148,6 @@ class PendingLaunches:
         return [self._row(r) for r in self.store.query("SELECT * FROM pending_launches ORDER BY created_at")]
 
     # -- the guard meant for a launch's instance ---------------------------------------------------
-    def intended_guard(self, token: str) -> GuardConfig | None:
-        """The guard recorded with this launch and not applied yet (None: none, or already applied)."""
-        rows = self.store.query(
-            "SELECT config FROM pending_launch_guards WHERE client_token=? AND applied=0", (token,))
-        return _guard(rows[0]["config"]) if rows else None
-
     def guard_applied(self, token: str) -> None:
         """The launch's instance has its guard (saved by the launch, or by the recovery)."""
         self.store.execute("UPDATE pending_launch_guards SET applied=1 WHERE client_token=?", (token,))

@@ -78,11 +78,6 @@ def field_limits(cls: type[Any] | Any, name: str) -> Limits:
     raise KeyError(name)
 
 
-def limited_fields(cls: type[Any] | Any) -> dict[str, Limits]:
-    """name → limits of every field of dataclass ``cls`` that declares them."""
-    return {f.name: f.metadata["limits"] for f in fields(cls) if "limits" in f.metadata}
-
-
 def check_limits(obj: Any) -> list[str]:
     """Put each limited field of dataclass instance ``obj`` whose value lies outside its limits back to
     its default (``None`` is left alone where the default is ``None``); the names of the fields reset."""

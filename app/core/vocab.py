@@ -73,7 +73,6 @@ class GuardEventKind(str, Enum):
 
 
 S = InstanceState
-ALL_STATES = tuple(InstanceState)
 # billed compute time (pending/stopping are not billed on AWS or CVM); a stop that keeps charging bills
 # compute as if it ran: its segment stays open
 RUNNING_STATES = (S.RUNNING, S.STOPPED_BILLING)

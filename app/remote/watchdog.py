@@ -371,13 +371,11 @@ def remove(conn: Any) -> bool:
 
 # -- what the app remembers of each target's watchdog --------------------------------------------
 
-STATES = ("running", "gone", "failed", "removal-pending")
-
-
 @dataclass(frozen=True)
 class WatchdogReport:
-    """The outcome of :func:`reconcile`: ``state`` one of STATES or "removed"/"none"; ``message`` and
-    ``hint`` templates with ``params`` (for a tray event / `labgpu watch` line), empty when all is well."""
+    """The outcome of :func:`reconcile`: ``state`` "running", "gone", "failed", "removal-pending", "removed"
+    or "none"; ``message`` and ``hint`` templates with ``params`` (for a tray event / `labgpu watch`
+    line), empty when all is well."""
 
     state: str
     message: str = ""

@@ -104,10 +104,6 @@ class RunningCosts:
         return next((c for c in self.instances if c.id == instance_id), None)
 
     @property
-    def billing_ids(self) -> tuple[str, ...]:
-        return tuple(c.id for c in self.billing)
-
-    @property
     def unknown(self) -> tuple[str, ...]:
         """The billing instances whose price is unknown (named, never summed as 0)."""
         return self.totals.unknown

@@ -149,7 +149,6 @@ class SyncJob:
         self.request = request
         self.store = store
         self.changes = changes
-        self.history_id: int | None = None  # the history row this job wrote
         self.last_progress: SyncProgress | None = None
         self._after = after  # the job of the same pair this one waits for
         self._registry = registry
@@ -271,7 +270,7 @@ class SyncJob:
             return
         what, message = entry
         req = self.request
-        self.history_id = self.store.record_run(
+        self.store.record_run(
             host=req.host,
             local_path=str(req.local),
             remote_path=req.remote,

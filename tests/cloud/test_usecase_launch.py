@@ -86,7 +86,7 @@ def test_the_guard_is_saved_in_the_same_workflow_and_views_are_told(svc):
     assert GuardStore(svc.store).get(iid) == cfg
     assert out.guard is not None and out.guard.watchdog == WatchdogResult.NONE
     assert {Change.LEDGER, Change.GUARDS} <= set().union(*seen)
-    assert svc.pending.intended_guard(out.result.client_token) is None  # applied: nothing left to recover
+    assert svc.pending.unapplied_guards() == []  # applied: nothing left for the recovery
 
 
 def test_an_unreachable_instance_gets_its_guard_without_the_watchdog_and_says_so(svc):

@@ -342,8 +342,8 @@ def test_bytes_level_sftp_listing_matches_find(sshd, remote):
     conn = plain_connect(sshd)()
     try:
         eng = SyncEngine(lambda: conn, ".", str(remote))
-        via_find, exists = eng._list_remote(RemoteShell(conn.transport), conn.transport)
-        via_sftp = eng._list_remote_sftp(conn.transport)
+        via_find, exists = eng.lister.list_remote(RemoteShell(conn.transport), conn.transport)
+        via_sftp = eng.lister.list_remote_sftp(conn.transport)
     finally:
         conn.close()
     assert exists
@@ -491,7 +491,7 @@ def test_many_small_files_go_as_tar_stream_and_keep_mtime(sshd, remote, tmp_path
     write_tree(local, {os.fsdecode(b"odd \xe9 name.txt"): b"x" * 10, "s/0/it's $(x).txt": b"q"}, mtime=T0)
     eng = SyncEngine(plain_connect(sshd), local, str(remote), SyncOptions())
     r = eng.run()
-    assert eng._tar_ok is True
+    assert eng.attempt.tar_ok is True
     assert r.files == 302
     assert tree_hashes(remote) == tree_hashes(local)
     assert os.stat(remote / "s/3/f150.txt").st_mtime == T0
@@ -526,7 +526,7 @@ def test_each_tar_stream_makes_the_new_folders_of_its_own_files_first(sshd, remo
     monkeypatch.setattr(tarstream._ChannelWriter, "write", write)
     eng = SyncEngine(plain_connect(sshd), local, str(remote), SyncOptions(channels=4))
     r = eng.run()
-    assert eng._tar_ok is True
+    assert eng.attempt.tar_ok is True
     assert r.files == 80
     assert tree_hashes(remote) == tree_hashes(local)
     assert part_files(remote) == []
@@ -553,7 +553,7 @@ def test_without_remote_tar_small_files_fall_back_to_sftp(extra_sshd, tmp_path):
     _many_small(local, 120)
     eng = SyncEngine(plain_connect(extra_sshd), local, str(remote), SyncOptions())
     r = eng.run()
-    assert eng._tar_ok is False
+    assert eng.attempt.tar_ok is False
     assert r.files == 120
     assert tree_hashes(remote) == tree_hashes(local)
     assert part_files(remote) == []

@@ -170,10 +170,10 @@ def test_dry_run_engine_cannot_reach_writing_steps(tmp_path):
     from app.core.syncplan import SyncPlan
 
     for call in (
-        lambda: eng._local_prepare(SyncPlan()),
+        lambda: eng.downloader.local_prepare(SyncPlan()),
         lambda: eng._delete(None, SyncPlan(), True),
         lambda: eng._transfer_all(None, None, SyncPlan(), True),
-        lambda: eng._remote_prepare(None, None, SyncPlan(), False),
+        lambda: eng.uploader.remote_prepare(None, None, SyncPlan(), False),
         lambda: eng._apply(None, None, SyncPlan(), True, True),
     ):
         with pytest.raises(DryRunWriteError):

@@ -115,7 +115,7 @@ def test_account_dialog_launch_dialog_and_instances_page_on_alibaba(qtbot, ctx, 
     assert cells["Account"] == "lab-ali · Alibaba Cloud"
     assert cells["Price/h"] == f"¥{TYPES[A10].spot:.4f}"
     assert cells["Public IP"]
-    cost, _uptime = instances.live_cost(instances.selected_entry())
+    cost = instances.costs_now().get(entry.id).so_far
     assert cost is not None and cost >= 0
     assert instances.copy_ssh_command().startswith("ssh ")
     assert "root@" in instances.copy_ssh_command()  # Alibaba's public images log in as root

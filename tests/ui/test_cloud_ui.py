@@ -322,9 +322,9 @@ def test_instances_page_lists_costs_and_runs_stop_start_terminate(qtbot, ctx, tc
     _wait_idle(qtbot, ctx)
     page.reconcile_timer.stop()
     price = TYPES[GN7][4]
-    first = page.live_cost(page.selected_entry())[0]
+    first = page.costs_now().get(page.selected_id()).so_far
     page.fetched_at -= 3600.0
-    later = page.live_cost(page.selected_entry())[0]
+    later = page.costs_now().get(page.selected_id()).so_far
     assert first + price <= later < first + 2 * price  # one more hour billed at the hourly price
 
     def shown_cost() -> float:

@@ -72,8 +72,8 @@ def test_two_short_aws_starts_bill_60_s_each_on_the_page_as_in_the_core_and_cli(
     assert price and price > 0
     assert billed_seconds("aws", 5) == 60.0
     minute = 60 / 3600 * price
-    assert page.live_cost(e)[0] == pytest.approx(2 * minute)  # the first start's 60 s + the running one's 60 s
-    assert page.cost_now(e).so_far == pytest.approx(2 * minute)
+    # the first start's 60 s + the running one's 60 s
+    assert page.costs_now().get(iid).so_far == pytest.approx(2 * minute)
     qtbot.waitUntil(lambda: _shown(page, iid) == round(2 * minute, 4), timeout=10000)
 
     svc.stop(iid)
@@ -85,8 +85,7 @@ def test_two_short_aws_starts_bill_60_s_each_on_the_page_as_in_the_core_and_cli(
     assert len(segments) == 2  # two starts, each a few seconds long
     core_cost = instance_cost(core).so_far
     assert core_cost == pytest.approx(2 * minute)  # not the few seconds they ran: 60 s each
-    page_entry = next(x for x in page.entries if x.id == iid)
-    assert page.cost_now(page_entry).so_far == pytest.approx(core_cost)
+    assert page.costs_now().get(iid).so_far == pytest.approx(core_cost)
     qtbot.waitUntil(lambda: _shown(page, iid) == round(core_cost, 4), timeout=10000)
     assert _cli_cost(iid) == pytest.approx(core_cost, abs=1e-6)
 
@@ -119,7 +118,7 @@ def test_tencent_bills_the_seconds_run_on_the_page_as_in_the_core_and_cli(qtbot,
     qtbot.addWidget(page)
     page.reconcile_timer.stop()
     qtbot.waitUntil(lambda: any(x.id == iid and x.state == "stopped" for x in page.entries), timeout=15000)
-    assert page.cost_now(next(x for x in page.entries if x.id == iid)).so_far == pytest.approx(core_cost)
+    assert page.costs_now().get(iid).so_far == pytest.approx(core_cost)
     qtbot.waitUntil(lambda: page.table.rowCount() > 0 and page.table.item(0, 9).text() == f"¥{core_cost:,.4f}",
                     timeout=10000)
     assert _cli_cost(iid) == pytest.approx(core_cost, abs=1e-6)

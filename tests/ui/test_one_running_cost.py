@@ -91,7 +91,7 @@ def test_tray_instances_page_and_labgpu_cost_agree_and_name_the_unknown_price(qt
         assert said in tray.icon.toolTip()
         # the instances page: its totals line, and every entry's cost from the same rule
         costs = page.costs_now()
-        assert set(costs.billing_ids) == billing and costs.unknown == ("ins-c",)
+        assert {c.id for c in costs.billing} == billing and costs.unknown == ("ins-c",)
         assert page.summary_label.text() == said
         assert costs.so_far("CNY") == pytest.approx(so_far) and costs.per_hour("CNY") == pytest.approx(per_hour)
         assert costs.get("ins-d").so_far == pytest.approx(7.0)  # its row still shows what it cost

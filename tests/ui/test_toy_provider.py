@@ -153,7 +153,7 @@ def test_accounts_dialog_launch_dialog_and_instances_page_offer_the_toy(qtbot, c
     }
     assert cells["Account"] == "lab-toy · Toy Cloud"
     assert cells["Price/h"] == f"${TOY_PRICE:.4f}"
-    cost, _uptime = instances.live_cost(instances.selected_entry())
+    cost = instances.costs_now().get(instances.selected_id()).so_far
     assert cost is not None and cost >= 0.12 - 1e-9  # 120 s billed at least, at 3.6 $/h
     assert instances.copy_ssh_command().startswith("ssh ")
     assert "toyuser@" in instances.copy_ssh_command()  # the login tag the toy's spec names

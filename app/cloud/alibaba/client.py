@@ -36,7 +36,7 @@ log = logging.getLogger("app.cloud.alibaba")
 PAGE_SIZE = 100  # DescribeInstances answers at most 100 per page
 SPOT_STRATEGIES = ("SpotWithPriceLimit", "SpotAsPriceGo")
 
-# Alibaba instance states (Status) → base.STATES. A released instance is no longer listed.
+# Alibaba instance states (Status) → app.core.vocab.InstanceState. A released instance is no longer listed.
 STATE_MAP = {
     "Pending": "pending",
     "Starting": "starting",

@@ -41,8 +41,8 @@ log = logging.getLogger("app.cloud.tencent")
 
 API_VERSION = "2017-03-12"
 
-# Tencent instance states → base.STATES: the InstanceState values DescribeInstances lists (Instance model,
-# tencentcloud/cvm/v20170312/models.py; https://cloud.tencent.com/document/api/213/15753#InstanceStatus).
+# Tencent instance states → app.core.vocab.InstanceState: the InstanceState values DescribeInstances lists
+# (Instance model, tencentcloud/cvm/v20170312/models.py; https://cloud.tencent.com/document/api/213/15753#InstanceStatus).
 # raw_state keeps Tencent's own name, so rescue mode or a live migration shows as what it is.
 STATE_MAP = {
     "PENDING": "pending",

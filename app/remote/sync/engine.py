@@ -31,7 +31,6 @@ from app.core.syncmodel import UP, SyncOptions, SyncProgress, SyncResult
 from app.core.syncplan import REASONS, Entry, PlanItem, SyncPlan, build_plan, checksum_mismatches, default_rules
 
 from .attempt import Attempt
-from .caps import ProbeListing
 from .checks import Verifier
 from .download import Downloader, _Split, _SplitPart
 from .errors import (
@@ -121,30 +120,11 @@ class SyncEngine:
     def cancel(self) -> None:
         self.attempt.cancel()
 
-    @property
-    def _tar_ok(self) -> bool | None:
-        """Whether the remote tar took small files (None: not tried)."""
-        return self.attempt.tar_ok
-
     # single steps, as tests and tools call them ----------------------------------------------------
     def remote_sha256(
         self, shell: RemoteShell, rels: Sequence[str], sizes: dict[str, int] | None = None
     ) -> dict[str, str]:
         return self.checks.remote_sha256(shell, rels, sizes)
-
-    def _list_remote(
-        self, shell: RemoteShell, t: paramiko.Transport, pre: ProbeListing | None = None
-    ) -> tuple[dict[str, Entry], bool]:
-        return self.lister.list_remote(shell, t, pre)
-
-    def _list_remote_sftp(self, t: paramiko.Transport) -> dict[str, Entry]:
-        return self.lister.list_remote_sftp(t)
-
-    def _local_prepare(self, plan: SyncPlan) -> None:
-        self.downloader.local_prepare(plan)
-
-    def _remote_prepare(self, t: paramiko.Transport, shell: RemoteShell, plan: SyncPlan, exists: bool) -> None:
-        self.uploader.remote_prepare(t, shell, plan, exists)
 
     def _delete(self, t: paramiko.Transport, plan: SyncPlan, up: bool) -> None:
         if up:

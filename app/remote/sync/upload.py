@@ -68,10 +68,7 @@ class Uploader:
             else:
                 why = "not created" if kind is None else "a file of that name exists"
             finally:
-                if self.a.pool is not None:
-                    self.a.pool.put(ch)
-                else:
-                    ch.close()
+                self.a.give_back(ch)
             if kind != DIR:
                 raise SyncError(
                     QT_TRANSLATE_NOOP("LabGPU", "Could not create the remote folder {path}: {why}"),
@@ -113,8 +110,8 @@ class Uploader:
                     ch.status(n)
             ok = True
         finally:
-            if ok and self.a.pool is not None:
-                self.a.pool.put(ch)  # the first transfer worker continues on it
+            if ok:
+                self.a.give_back(ch)  # the first transfer worker continues on it
             else:
                 ch.close()
 

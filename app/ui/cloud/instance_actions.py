@@ -177,7 +177,7 @@ class InstanceActions:
 
         return self._act(e.id, stop, done, QCoreApplication.translate("InstancesPage", "Stopping"))
 
-    def terminate_selected(self, confirm: bool = True, refusal: str = "") -> Any:
+    def terminate_selected(self, refusal: str = "") -> Any:
         e = self.selected_entry()
         if e is None:
             return None

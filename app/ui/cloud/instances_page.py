@@ -19,7 +19,6 @@ from PySide6.QtCore import QCoreApplication, Qt, QTimer, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import QCheckBox, QPushButton, QVBoxLayout, QWidget
 
-from app.core.ledgerdb import utc
 from app.core.vocab import RUNNING_STATES, TERMINAL_STATES, InstanceState
 from app.ui import theme
 from app.ui.cloud import cloud_service, duration, error_sentence, money
@@ -28,7 +27,7 @@ from app.ui.cloud.instances_table import COLUMNS, fill_rows, fit, fit_if_cut, ma
 from app.ui.shared.plain import PlainLabel
 from app.ui.widgets import FlowLayout
 from app.usecases.changes import Change
-from app.usecases.costs import RunningCosts, advanced, entry_cost, running_costs
+from app.usecases.costs import RunningCosts, running_costs
 
 __all__ = ["InstancesPage", "TerminateConfirmDialog", "state_title"]
 
@@ -284,19 +283,6 @@ class InstancesPage(InstanceActions, QWidget):
 
     def since_read_s(self) -> float:
         return self.mono() - self.fetched_at
-
-    def live_cost(self, e: Any) -> tuple[float | None, float]:
-        """(cost so far, uptime in s) now, from the entry as of the last read (app.usecases.costs.advanced:
-        the running stretch re-billed with the core billing rules at every tick)."""
-        live = advanced(e, self.since_read_s())
-        return live.cost_so_far, live.uptime_s
-
-    def cost_now(self, e: Any) -> Any:
-        """The core InstanceCost of an entry at this tick (guards' budget and runtime included)."""
-        from app.core.currency import effective_rate
-
-        return entry_cost(advanced(e, self.since_read_s()), self.guards.get(e.id),
-                          effective_rate(self.ctx.settings), utc())
 
     def costs_now(self) -> RunningCosts:
         """Every entry's cost at this tick, what is billing and the totals (app.usecases.costs)."""

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 from app.ui import theme
 from app.ui.shared.limits import apply_limits, setting_limits
 from app.ui.shared.plain import PlainLabel
-from app.usecases.changes import NO_CHANGES, Changes
+from app.usecases.changes import Changes
 
 if TYPE_CHECKING:
     from app.core.guards import GuardConfig
@@ -211,16 +211,6 @@ class GuardEditor(QGroupBox):
     def show_error(self, text: str) -> None:
         self.error_label.setText(text)
         self.error_label.setVisible(bool(text))
-
-
-def save_guard(store: Store, target_id: str, cfg: GuardConfig | None, paths: Paths | None = None
-               ) -> GuardConfig | None:
-    """Blocking: set (or, with None, remove) the guard of `target_id` through the guards use case
-    (the watchdog follows it); returns what is stored."""
-    from app.core.paths import default_paths
-
-    out = apply_guard(paths or default_paths(), store, target_id, cfg, NO_CHANGES)
-    return getattr(out, "config", None)
 
 
 def apply_guard(paths: Paths, store: Store, target_id: str, cfg: GuardConfig | None, changes: Changes,
