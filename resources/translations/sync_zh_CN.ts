@@ -473,16 +473,16 @@
         <translation>1 条排除规则</translation>
     </message>
     <message>
-        <source>%1 excludes</source>
-        <translation>%1 条排除规则</translation>
+        <source>{count} excludes</source>
+        <translation>{count} 条排除规则</translation>
     </message>
     <message>
         <source>Remove pair</source>
         <translation>移除同步对</translation>
     </message>
     <message>
-        <source>Forget the pair %1 ↔ %2? No files are deleted.</source>
-        <translation>删除同步对 %1 ↔ %2？不会删除任何文件。</translation>
+        <source>Forget the pair {local} ↔ {remote}? No files are deleted.</source>
+        <translation>删除同步对 {local} ↔ {remote}？不会删除任何文件。</translation>
     </message>
     <message>
         <source>Previewing…</source>
@@ -525,24 +525,24 @@
         <translation>完成</translation>
     </message>
     <message>
-        <source>attempt %1 — resumes by itself</source>
-        <translation>第 %1 次尝试——会自动继续</translation>
+        <source>attempt {attempt} — resumes by itself</source>
+        <translation>第 {attempt} 次尝试——会自动继续</translation>
     </message>
     <message>
-        <source>%1/%2 files · %3 of %4 · %5/s · ETA %6</source>
-        <translation>%1/%2 个文件 · %3 / %4 · %5/s · 剩余 %6</translation>
+        <source>{files_done}/{files_total} files · {bytes_done} of {bytes_total} · {rate}/s · ETA {eta}</source>
+        <translation>{files_done}/{files_total} 个文件 · {bytes_done} / {bytes_total} · {rate}/s · 剩余 {eta}</translation>
     </message>
     <message>
         <source>Preview ready</source>
         <translation>预览完成</translation>
     </message>
     <message>
-        <source>%1 files to transfer (%2), %3 to delete, %4 unchanged, %5 conflicts.</source>
-        <translation>将传输 %1 个文件（%2），删除 %3 个，%4 个未变，%5 个冲突。</translation>
+        <source>{files} files to transfer ({bytes}), {deleted} to delete, {skipped} unchanged, {conflicts} conflicts.</source>
+        <translation>将传输 {files} 个文件（{bytes}），删除 {deleted} 个，{skipped} 个未变，{conflicts} 个冲突。</translation>
     </message>
     <message>
-        <source>Showing the first %1 of %2 changes.</source>
-        <translation>仅显示 %2 项变化中的前 %1 项。</translation>
+        <source>Showing the first {shown} of {total} changes.</source>
+        <translation>仅显示 {total} 项变化中的前 {shown} 项。</translation>
     </message>
     <message>
         <source>Check the deletions below, then press Sync now again to apply them.</source>
@@ -553,20 +553,20 @@
         <translation>不会删除任何文件；再次点击“立即同步”开始运行。</translation>
     </message>
     <message>
-        <source>%1 files (%2) transferred, %3 unchanged, %4 deleted in %5 s.</source>
-        <translation>已传输 %1 个文件（%2），%3 个未变，删除 %4 个，用时 %5 秒。</translation>
+        <source>{files} files ({bytes}) transferred, {skipped} unchanged, {deleted} deleted in {seconds} s.</source>
+        <translation>已传输 {files} 个文件（{bytes}），{skipped} 个未变，删除 {deleted} 个，用时 {seconds} 秒。</translation>
     </message>
     <message>
-        <source>%1 destination files are newer and were kept.</source>
-        <translation>%1 个目标文件较新，已保留。</translation>
+        <source>{conflicts} destination files are newer and were kept.</source>
+        <translation>{conflicts} 个目标文件较新，已保留。</translation>
     </message>
     <message>
         <source>Done, but incomplete</source>
         <translation>完成，但不完整</translation>
     </message>
     <message>
-        <source>%1 items were NOT transferred, e.g. %2 (%3).</source>
-        <translation>有 %1 项没有传输，例如 %2（%3）。</translation>
+        <source>{count} items were NOT transferred, e.g. {path} ({why}).</source>
+        <translation>有 {count} 项没有传输，例如 {path}（{why}）。</translation>
     </message>
     <message>
         <source>fast path (shell listing, tar streams)</source>
@@ -581,8 +581,8 @@
         <translation>纯 SFTP（服务器上没有可用的 shell）</translation>
     </message>
     <message>
-        <source>Server: %1 — %2</source>
-        <translation>服务器：%1 — %2</translation>
+        <source>Server: {mode} — {note}</source>
+        <translation>服务器：{mode} — {note}</translation>
     </message>
 </context>
 <context>

@@ -210,7 +210,7 @@ class SyncPage(QWidget):
             opts = []
             if p.excludes:
                 opts.append(self.tr("1 exclude") if len(p.excludes) == 1
-                            else self.tr("%1 excludes").replace("%1", str(len(p.excludes))))
+                            else self.tr("{count} excludes").format(count=str(len(p.excludes))))
             if p.gitignore:
                 opts.append(".gitignore")
             if p.mirror_delete:
@@ -324,9 +324,8 @@ class SyncPage(QWidget):
             answer = ask(
                 self,
                 self.tr("Remove pair"),
-                self.tr("Forget the pair %1 ↔ %2? No files are deleted.")
-                .replace("%1", pair.local_path)
-                .replace("%2", f"{pair.host}:{pair.remote_path}"),
+                self.tr("Forget the pair {local} ↔ {remote}? No files are deleted.").format(
+                    local=pair.local_path, remote=f"{pair.host}:{pair.remote_path}"),
             )
             if answer != QMessageBox.StandardButton.Yes:
                 return
@@ -416,17 +415,14 @@ class SyncPage(QWidget):
             self.progress_bar.setRange(0, 1000)
             self.progress_bar.setValue(int(1000 * p.files_done / p.files_total))
         if p.state == "waiting":
-            self.detail_label.setText(self.tr("attempt %1 — resumes by itself").replace("%1", str(p.attempt)))
+            self.detail_label.setText(self.tr("attempt {attempt} — resumes by itself").format(attempt=str(p.attempt)))
             return
         if p.files_total or p.bytes_total:
             self.detail_label.setText(
-                self.tr("%1/%2 files · %3 of %4 · %5/s · ETA %6")
-                .replace("%1", str(p.files_done))
-                .replace("%2", str(p.files_total))
-                .replace("%3", human_bytes(p.bytes_done))
-                .replace("%4", human_bytes(p.bytes_total))
-                .replace("%5", human_bytes(p.rate))
-                .replace("%6", _fmt_eta(p.eta))
+                self.tr("{files_done}/{files_total} files · {bytes_done} of {bytes_total} · {rate}/s · "
+                        "ETA {eta}").format(
+                    files_done=str(p.files_done), files_total=str(p.files_total), bytes_done=human_bytes(p.bytes_done),
+                    bytes_total=human_bytes(p.bytes_total), rate=human_bytes(p.rate), eta=_fmt_eta(p.eta))
             )
 
     def _finish_task(self) -> None:
@@ -448,17 +444,14 @@ class SyncPage(QWidget):
             self.state_label.setText(self.tr("Preview ready"))
             self.detail_label.setText("")
             text = (
-                self.tr("%1 files to transfer (%2), %3 to delete, %4 unchanged, %5 conflicts.")
-                .replace("%1", str(result.files))
-                .replace("%2", human_bytes(result.bytes))
-                .replace("%3", str(result.deleted))
-                .replace("%4", str(result.skipped))
-                .replace("%5", str(result.conflicts))
+                self.tr("{files} files to transfer ({bytes}), {deleted} to delete, {skipped} unchanged, "
+                        "{conflicts} conflicts.").format(
+                    files=str(result.files), bytes=human_bytes(result.bytes), deleted=str(result.deleted),
+                    skipped=str(result.skipped), conflicts=str(result.conflicts))
             )
             if self.preview_model.total > MAX_PREVIEW_ROWS:
-                text += " " + self.tr("Showing the first %1 of %2 changes.").replace(
-                    "%1", str(MAX_PREVIEW_ROWS)
-                ).replace("%2", str(self.preview_model.total))
+                text += " " + self.tr("Showing the first {shown} of {total} changes.").format(
+                    shown=str(MAX_PREVIEW_ROWS), total=str(self.preview_model.total))
             if then_confirm and self.preview_deletions:
                 text += " " + self.tr("Check the deletions below, then press Sync now again to apply them.")
             elif then_confirm:
@@ -470,25 +463,20 @@ class SyncPage(QWidget):
             self.preview_for = None
             self.preview_model.set_items([])
             text = (
-                self.tr("%1 files (%2) transferred, %3 unchanged, %4 deleted in %5 s.")
-                .replace("%1", str(result.files))
-                .replace("%2", human_bytes(result.bytes))
-                .replace("%3", str(result.skipped))
-                .replace("%4", str(result.deleted))
-                .replace("%5", f"{result.seconds:.1f}")
+                self.tr("{files} files ({bytes}) transferred, {skipped} unchanged, {deleted} deleted in "
+                        "{seconds} s.").format(
+                    files=str(result.files), bytes=human_bytes(result.bytes), skipped=str(result.skipped),
+                    deleted=str(result.deleted), seconds=f"{result.seconds:.1f}")
             )
             if result.conflicts:
-                text += " " + self.tr("%1 destination files are newer and were kept.").replace(
-                    "%1", str(result.conflicts)
-                )
+                text += " " + self.tr("{conflicts} destination files are newer and were kept.").format(
+                    conflicts=str(result.conflicts))
             if result.not_transferred:
                 self.state_label.setText(self.tr("Done, but incomplete"))
                 first = result.not_transferred[0]
                 text += " " + (
-                    self.tr("%1 items were NOT transferred, e.g. %2 (%3).")
-                    .replace("%1", str(len(result.not_transferred)))
-                    .replace("%2", display_name(first["path"]))
-                    .replace("%3", first["why"])
+                    self.tr("{count} items were NOT transferred, e.g. {path} ({why}).").format(
+                        count=str(len(result.not_transferred)), path=display_name(first["path"]), why=first["why"])
                 )
             self.preview_label.setText(text)
             self.detail_label.setText(self._server_text(result))
@@ -505,9 +493,7 @@ class SyncPage(QWidget):
             "shell": self.tr("shell for checksums, SFTP for listing and files"),
             "sftp": self.tr("pure SFTP (no usable shell on the server)"),
         }
-        return self.tr("Server: %1 — %2").replace("%1", names.get(mode, mode)).replace(
-            "%2", str(server.get("note", ""))
-        )
+        return self.tr("Server: {mode} — {note}").format(mode=names.get(mode, mode), note=str(server.get("note", "")))
 
     def _on_task_failed(self, exc: BaseException) -> None:
         cancelled = getattr(exc, "code", "") == "Cancelled"
