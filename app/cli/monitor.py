@@ -20,6 +20,7 @@ from app.cli.guard_args import add_guard_options, apply_guard_options
 from app.cli.output import print_json, print_table, terminal_safe
 from app.core.errors import InputError
 from app.core.i18n import QT_TRANSLATE_NOOP
+from app.core.vocab import InstanceState
 
 EXIT_HOST_ERROR = 1
 
@@ -396,7 +397,7 @@ def _watchdog_fields(target: str, cfg: Any, entry: Any = None) -> dict[str, Any]
 
     seen = watchdog.WatchdogBook.default().get(target) or {}
     state = seen.get("state") or ("unchecked" if cfg.watchdog else "none")
-    if entry is not None and entry.state == "terminated" and state != "none":
+    if entry is not None and entry.state == InstanceState.TERMINATED and state != "none":
         state, seen = "gone", {"message": "the instance is terminated"}
     return {"watchdog": bool(cfg.watchdog) and state in ("running", "unchecked"), "watchdog_state": state,
             "watchdog_message": seen.get("message", "")}

@@ -73,7 +73,7 @@ from app.core.instances import Ledger, LedgerEntry, PendingLaunches, ReconcileRe
 from app.core.launch_defaults import launch_defaults
 from app.core.paths import Paths, default_paths
 from app.core.store import Store
-from app.core.vocab import TERMINAL_STATES
+from app.core.vocab import TERMINAL_STATES, InstanceState, LaunchStep
 
 log = logging.getLogger(__name__)
 
@@ -219,7 +219,7 @@ class CloudService:
     def launch(self, opts: LaunchOptions, progress: ProgressCallback | None = None) -> LaunchResult:
         def report(step: str, message: str = "") -> None:
             log.info("launch %s: %s %s", token, step, message)
-            if step == "image" and message:
+            if step == LaunchStep.IMAGE and message:
                 notes.append(message)  # "says which image": kept for the result, not only the dialog
             if progress:
                 progress(step, message)
@@ -445,11 +445,11 @@ class CloudService:
             seen = next((i for i in listed if i.id == instance.id), None)
             if seen is not None:
                 entry = self.ledger.observe(seen)
-                if seen.state == "running" and (
+                if seen.state == InstanceState.RUNNING and (
                     seen.public_ip or time.monotonic() > deadline - WAIT_TIMEOUT_S + 60
                 ):
                     return entry
-                if seen.state in ("terminated", "failed", "terminating"):
+                if seen.state in (InstanceState.TERMINATED, InstanceState.FAILED, InstanceState.TERMINATING):
                     raise CloudError(
                         QT_TRANSLATE_NOOP("LabGPU", "Instance {id} stopped right after launch ({state})."),
                         QT_TRANSLATE_NOOP(
@@ -547,7 +547,7 @@ class CloudService:
         seen = next((i for i in listed if i.id == instance_id), None)
         # Released and gone from the cloud's whole listing (Alibaba), or held isolated until the cloud destroys it
         # (Tencent SHUTDOWN): the terminate went through and nothing of it bills.
-        if seen is None or seen.state == "isolated":
+        if seen is None or seen.state == InstanceState.ISOLATED:
             return self.ledger.mark_state(entry.provider, instance_id, "terminated",
                                           raw_state=seen.raw_state if seen else "") or got or entry
         return self.ledger.observe(seen)

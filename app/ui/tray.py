@@ -26,6 +26,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QMessageBox, QSystemTrayIcon, QWidget
 
+from app.core.vocab import GuardEventKind, InstanceState
 from app.ui.monitor.costs import RunningRow, fmt_money, rows_of
 from app.ui.shared.plain import cap, plain_tooltip
 from app.ui.tray_parts import cost_icon, offer_from_entry, offer_from_options
@@ -216,7 +217,7 @@ class CostTray(QObject):
                 info.setEnabled(False)
                 stop = sub.addAction(self.tr("Stop {id}…").format(id=r.id))
                 stop.setObjectName(f"stop:{r.id}")
-                stop.setEnabled(r.id not in self.stopping and r.state == "running")
+                stop.setEnabled(r.id not in self.stopping and r.state == InstanceState.RUNNING)
                 stop.triggered.connect(lambda _=False, iid=r.id: self.confirm_stop(iid))
         elif self.loaded:
             none = m.addAction(self.tr("Nothing is billing"))
@@ -368,7 +369,7 @@ class CostTray(QObject):
         target = str(getattr(event, "target_id", ""))
         message = str(getattr(event, "message", ""))
         detail = getattr(event, "detail", None) or {}
-        if kind == "spot-notice":
+        if kind == GuardEventKind.SPOT_NOTICE:
             offer = detail.get("offer") if isinstance(detail, dict) else None
             if offer is None:
                 offer = self._offer_for(target)
@@ -380,16 +381,17 @@ class CostTray(QObject):
             self.notify(self.tr("{id} is being reclaimed").format(id=target),
                         message + "\n" + self.tr("Click to relaunch the same offer."), critical=True,
                         on_click=self.relaunch if offer is not None else None)
-        elif kind in ("blind", "sighted"):
+        elif kind in (GuardEventKind.BLIND, GuardEventKind.SIGHTED):
             why = detail.get("why") if isinstance(detail, dict) else None
-            if kind == "blind":
+            if kind == GuardEventKind.BLIND:
                 self.blind[target] = str(why or message)
             else:
                 self.blind.pop(target, None)
             self._build_menu()
             self.notify(self.tr("Guard: {id}").format(id=target), message, on_click=self.open_window)
-        elif kind in ("stop-failed", "stop-refused", "terminate-failed"):  # still billing: told once, critical
-            if kind == "stop-failed":
+        elif kind in (GuardEventKind.STOP_FAILED, GuardEventKind.STOP_REFUSED,
+                      GuardEventKind.TERMINATE_FAILED):  # still billing: told once, critical
+            if kind == GuardEventKind.STOP_FAILED:
                 self.stop_pending[target] = message
                 self._build_menu()
             self.notify(self.tr("Guard could not stop {id}").format(id=target), message, critical=True,
@@ -397,9 +399,11 @@ class CostTray(QObject):
         else:
             self.notify(self.tr("Guard: {id}").format(id=target), message, critical=kind.endswith("stop"),
                         on_click=self.open_window)
-        if kind in ("stopped", "terminated") and self.stop_pending.pop(target, None) is not None:
+        if kind in (GuardEventKind.STOPPED, GuardEventKind.TERMINATED) and \
+                self.stop_pending.pop(target, None) is not None:
             self._build_menu()
-        if kind in ("stopped", "terminated", "idle-stop", "budget-stop", "max-runtime", "process-exit"):
+        if kind in (GuardEventKind.STOPPED, GuardEventKind.TERMINATED, GuardEventKind.IDLE_STOP,
+                    GuardEventKind.BUDGET_STOP, GuardEventKind.MAX_RUNTIME, GuardEventKind.PROCESS_EXIT):
             self.ctx.changes.emit(Change.LEDGER)
 
     def _offer_for(self, instance_id: str) -> Any:

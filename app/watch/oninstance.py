@@ -15,6 +15,7 @@ from app.core.errors import LabGpuError
 from app.core.guards import (
     GuardEvent,
 )
+from app.core.vocab import InstanceState
 
 from .messages import (
     MSG_NO_PULL,
@@ -90,7 +91,7 @@ class OnInstance(WatcherBase):
 
         started = []
         for e in self.ledger.list(include_terminated=False):
-            if not e.spot or e.state != "running" or e.id in self._spot:
+            if not e.spot or e.state != InstanceState.RUNNING or e.id in self._spot:
                 continue
             if not providers.has(e.provider, "spot") or providers.spot_notice_source(e.provider) is None:
                 continue
@@ -114,7 +115,7 @@ class OnInstance(WatcherBase):
             if not getattr(cfg, "watchdog", False):
                 continue
             e = entries.get(target)
-            if e is not None and e.state != "running":
+            if e is not None and e.state != InstanceState.RUNNING:
                 continue  # a stopped instance has no watchdog to check: its next run is checked
             try:
                 key = (str(e.started_at) if e is not None else "host", repr(watchdog.params_for_guard(cfg).conf()))
@@ -152,7 +153,7 @@ class OnInstance(WatcherBase):
         (CloudService.settle_os_shutdown), on its own thread; what it did is an event."""
         started = []
         for e in self.ledger.list(include_terminated=False):
-            if e.state != "stopped_billing":
+            if e.state != InstanceState.STOPPED_BILLING:
                 continue
             cfg = self.guards.get(e.id)
             if cfg is None or not getattr(cfg, "watchdog", False):
@@ -213,7 +214,7 @@ class OnInstance(WatcherBase):
         done = []
         svc: Any = None
         for e in self.ledger.list(include_terminated=False):
-            if not e.spot or e.state != "running":
+            if not e.spot or e.state != InstanceState.RUNNING:
                 continue
             last = self._spot_price_at.get(e.id)
             if not force and last is not None and now - last < SPOT_PRICE_REFRESH_S:

@@ -14,6 +14,7 @@ from app.core.guards import (
     GuardEvent,
 )
 from app.core.i18n import translate
+from app.core.vocab import InstanceState
 
 from .messages import (
     MSG_EPISODE_ENDED,
@@ -59,7 +60,8 @@ class StopEpisodes(WatcherBase):
                 st.episode, st.stopped, st.stopped_at = None, True, time.time()
                 return events
             state = self._cloud_state(target_id) if cause in ("refused", "network") else None
-            if state is not None and state != "running":  # it did stop (an answer lost, or stopped elsewhere)
+            # it did stop (an answer lost, or stopped elsewhere)
+            if state is not None and state != InstanceState.RUNNING:
                 self._audit("guard-stop", target_id, f"ok ({ep.guard}, {state} at the cloud after: {why})")
                 st.episode, st.stopped, st.stopped_at = None, True, time.time()
                 return [self._event(self.clock(), target_id, "stopped", MSG_EPISODE_ENDED,
@@ -199,7 +201,7 @@ class StopEpisodes(WatcherBase):
             try:
                 got = self._call(fn, target_id, audit_reason)
                 state = getattr(got, "state", "")
-                if state in ("terminating", "terminated"):
+                if state in (InstanceState.TERMINATING, InstanceState.TERMINATED):
                     self._audit("guard-stop", target_id, audit_reason, f"{guard}: {audit_reason} ({state})")
                     template = MSG_TERMINATED if pulled else MSG_TERMINATED_NO_PULL
                     return True, [self._event(self.clock(), target_id, "terminated", template, params,

@@ -53,6 +53,7 @@ from app.core.i18n import translate
 from app.core.instances import Ledger
 from app.core.paths import Paths, default_paths
 from app.core.store import Store
+from app.core.vocab import GuardEventKind, InstanceState
 
 from .lock import WatchLock
 from .messages import (
@@ -305,7 +306,7 @@ class Watcher(StopEpisodes, OnInstance):
                 out += self._set_blind(target_id, st, t, why)
         if st.episode is not None:
             entry = self.ledger.get(target_id) if cloud else None
-            if entry is None or entry.state != "running":  # stopped meanwhile (the student, or the cloud)
+            if entry is None or entry.state != InstanceState.RUNNING:  # stopped meanwhile (the student, or the cloud)
                 state = entry.state if entry else "gone"
                 self._audit("guard-stop", target_id, f"episode ended ({st.episode.guard}): the instance is {state}")
                 told = st.episode.escalated
@@ -319,7 +320,7 @@ class Watcher(StopEpisodes, OnInstance):
             return out + self._stop_round(t, target_id, st)
         if st.stopped:
             entry = self.ledger.get(target_id) if cloud else None
-            if entry is None or entry.state != "running" or st.stopped_at is None or \
+            if entry is None or entry.state != InstanceState.RUNNING or st.stopped_at is None or \
                     entry.started_at is None or entry.started_at.timestamp() <= st.stopped_at:
                 return out
             # started again since the guard stopped it: guard the new run from scratch
@@ -339,7 +340,7 @@ class Watcher(StopEpisodes, OnInstance):
             st.idle_notified = False
         if cloud and st.episode is None and not st.stopped:
             entry = self.ledger.get(target_id, now=datetime.fromtimestamp(t, timezone.utc))
-            if entry is not None and entry.state == "running":
+            if entry is not None and entry.state == InstanceState.RUNNING:
                 out += self._budget(t, target_id, cfg, st, entry)
                 if st.episode is None and not st.stopped and runtime_exceeded(entry.uptime_s, cfg.max_hours):
                     out += self._guard_stop(t, target_id, cfg, st, "max-runtime", MSG_MAX_RUNTIME,
@@ -432,7 +433,8 @@ class Watcher(StopEpisodes, OnInstance):
             message = template
         ev = GuardEvent(datetime.fromtimestamp(t, timezone.utc), target_id, kind, message,
                         {**params, **(detail or {})})
-        if kind not in ("stopped", "stop-failed", "terminated"):  # those have their guard-stop row
+        # those have their guard-stop row
+        if kind not in (GuardEventKind.STOPPED, GuardEventKind.STOP_FAILED, GuardEventKind.TERMINATED):
             self._audit("guard-" + kind, target_id, message)
         self.events.append(ev)
         if self.notify is not None:

@@ -27,6 +27,7 @@ from app.cloud.kit import PluginClient, load_sdk, to_float
 from app.cloud.kit import parse_endpoint as kit_parse_endpoint
 from app.core.accounts import Account, Credentials
 from app.core.i18n import QT_TRANSLATE_NOOP
+from app.core.vocab import InstanceState
 
 from .errors import map_error
 from .spec import LAUNCH_TAG, PROVIDER_ID, TOKEN_TAG_KEY
@@ -38,11 +39,11 @@ SPOT_STRATEGIES = ("SpotWithPriceLimit", "SpotAsPriceGo")
 
 # Alibaba instance states (Status) → app.core.vocab.InstanceState. A released instance is no longer listed.
 STATE_MAP = {
-    "Pending": "pending",
-    "Starting": "starting",
-    "Running": "running",
-    "Stopping": "stopping",
-    "Stopped": "stopped",
+    "Pending": InstanceState.PENDING,
+    "Starting": InstanceState.STARTING,
+    "Running": InstanceState.RUNNING,
+    "Stopping": InstanceState.STOPPING,
+    "Stopped": InstanceState.STOPPED,
 }
 
 
@@ -328,7 +329,7 @@ class AlibabaClient(PluginClient):
         state = STATE_MAP.get(status, "pending")
         # StoppedMode KeepCharging: "standard stop mode ... the instance resources are retained and billing
         # continues" (alibabacloud_ecs20140526/models/_stop_instances_request.py, StoppedMode).
-        if state == "stopped" and mode == "KeepCharging":
+        if state == InstanceState.STOPPED and mode == "KeepCharging":
             state = "stopped_billing"
         return Instance(
             id=str(raw["InstanceId"]),

@@ -30,6 +30,7 @@ from app.cloud.errors import (
 from app.cloud.kit import load_sdk
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.ledgerdb import CLOCK
+from app.core.vocab import InstanceState
 
 from .errors import CLOCK_ERROR, ERRORS, quota_for
 
@@ -50,12 +51,12 @@ DEFAULT_GPU_TYPES = (
 MAX_ATTEMPTS = int(os.environ.get("LABGPU_AWS_MAX_ATTEMPTS", "6"))  # total tries of one call, first included
 
 STATE_MAP = {
-    "pending": "pending",
-    "running": "running",
-    "shutting-down": "terminating",
-    "terminated": "terminated",
-    "stopping": "stopping",
-    "stopped": "stopped",
+    "pending": InstanceState.PENDING,
+    "running": InstanceState.RUNNING,
+    "shutting-down": InstanceState.TERMINATING,
+    "terminated": InstanceState.TERMINATED,
+    "stopping": InstanceState.STOPPING,
+    "stopped": InstanceState.STOPPED,
 }
 
 # (family prefix → (on-demand quota, spot quota)) as named in the Service Quotas console (EC2).

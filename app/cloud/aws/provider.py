@@ -18,6 +18,7 @@ from app.cloud.base import (
 )
 from app.cloud.kit import spec_identity
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
+from app.core.vocab import InstanceState
 
 from .launch import AwsLaunch
 from .prices import AwsPrices
@@ -100,7 +101,7 @@ class AwsProvider(AwsLaunch, AwsPrices):
             for res in resp.get("Reservations", [])
             for d in res.get("Instances", [])
         ]
-        live = [i for i in found if i.state not in ("terminated", "failed")]
+        live = [i for i in found if i.state not in (InstanceState.TERMINATED, InstanceState.FAILED)]
         return (live or found)[0] if found else None
 
 

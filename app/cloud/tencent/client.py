@@ -31,6 +31,7 @@ from app.cloud.pricing import bundled_rows
 from app.core.accounts import Account, Credentials
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.ledgerdb import CLOCK
+from app.core.vocab import InstanceState
 
 from .errors import (
     map_error,
@@ -45,25 +46,25 @@ API_VERSION = "2017-03-12"
 # (Instance model, tencentcloud/cvm/v20170312/models.py; https://cloud.tencent.com/document/api/213/15753#InstanceStatus).
 # raw_state keeps Tencent's own name, so rescue mode or a live migration shows as what it is.
 STATE_MAP = {
-    "PENDING": "pending",
-    "LAUNCH_FAILED": "failed",  # 创建失败: nothing was created, nothing bills
-    "RUNNING": "running",
+    "PENDING": InstanceState.PENDING,
+    "LAUNCH_FAILED": InstanceState.FAILED,  # 创建失败: nothing was created, nothing bills
+    "RUNNING": InstanceState.RUNNING,
     # with StopChargingMode KEEP_CHARGING compute still bills: "stopped_billing" (see _to_instance)
-    "STOPPED": "stopped",
-    "STARTING": "starting",
-    "STOPPING": "stopping",
-    "REBOOTING": "running",
+    "STOPPED": InstanceState.STOPPED,
+    "STARTING": InstanceState.STARTING,
+    "STOPPING": InstanceState.STOPPING,
+    "REBOOTING": InstanceState.RUNNING,
     # 停止待销毁: isolated, waiting to be destroyed (restorable from the recycle bin, e.g. after an account in
     # arrears is topped up); compute no longer bills, and it may come back RUNNING
-    "SHUTDOWN": "isolated",
-    "TERMINATING": "terminating",
+    "SHUTDOWN": InstanceState.ISOLATED,
+    "TERMINATING": InstanceState.TERMINATING,
     # Rescue mode and live migration: the instance is up in Tencent's hands and bills like a running one.
-    "ENTER_RESCUE_MODE": "running",
-    "RESCUE_MODE": "running",
-    "EXIT_RESCUE_MODE": "running",
-    "ENTER_SERVICE_LIVE_MIGRATE": "running",
-    "SERVICE_LIVE_MIGRATE": "running",
-    "EXIT_SERVICE_LIVE_MIGRATE": "running",
+    "ENTER_RESCUE_MODE": InstanceState.RUNNING,
+    "RESCUE_MODE": InstanceState.RUNNING,
+    "EXIT_RESCUE_MODE": InstanceState.RUNNING,
+    "ENTER_SERVICE_LIVE_MIGRATE": InstanceState.RUNNING,
+    "SERVICE_LIVE_MIGRATE": InstanceState.RUNNING,
+    "EXIT_SERVICE_LIVE_MIGRATE": InstanceState.RUNNING,
 }
 
 # GPU model per instance family, for families missing from the bundled catalog.
@@ -321,11 +322,11 @@ class TencentClient(PluginClient):
         state = STATE_MAP.get(raw.get("InstanceState", ""), "pending")
         # StopChargingMode KEEP_CHARGING: "关机继续收费" — compute bills while stopped (Instance.StopChargingMode,
         # tencentcloud/cvm/v20170312/models.py).
-        if state == "stopped" and raw.get("StopChargingMode") == "KEEP_CHARGING":
+        if state == InstanceState.STOPPED and raw.get("StopChargingMode") == "KEEP_CHARGING":
             state = "stopped_billing"
         # A pay-as-you-go instance stopped with STOP_CHARGING no longer bills for compute.
         price = (prices or {}).get((zone, raw.get("InstanceType", ""), charge))
-        if state in ("terminated", "isolated"):
+        if state in (InstanceState.TERMINATED, InstanceState.ISOLATED):
             price = None  # the rate it billed stays in the ledger; nothing bills any more
         key_ids = (raw.get("LoginSettings") or {}).get("KeyIds") or []
         return Instance(
