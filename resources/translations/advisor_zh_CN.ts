@@ -867,18 +867,6 @@ Prepaid beats spot above: {spot}</source>
         <translation>Cloud Billing Catalog API 需要 API 密钥</translation>
     </message>
     <message>
-        <source>Alibaba Cloud</source>
-        <translation>阿里云</translation>
-    </message>
-    <message>
-        <source>Alibaba Cloud bills pay-as-you-go per second and issues a bill every hour.</source>
-        <translation>阿里云按量付费按秒计费，每小时出账。</translation>
-    </message>
-    <message>
-        <source>its price API (DescribePrice) needs a signed account request</source>
-        <translation>其价格 API（DescribePrice）需要账号签名请求</translation>
-    </message>
-    <message>
         <source>Huawei Cloud</source>
         <translation>华为云</translation>
     </message>

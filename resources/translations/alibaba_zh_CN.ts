@@ -15,16 +15,8 @@
         <translation>请用以下命令安装：pip install alibabacloud-vpc20160428</translation>
     </message>
     <message>
-        <source>The endpoint {endpoint} is not an http(s) URL or host name.</source>
-        <translation>接入点 {endpoint} 不是 http(s) 地址或主机名。</translation>
-    </message>
-    <message>
         <source>Use a host such as ecs.cn-hangzhou.aliyuncs.com or a URL such as http://127.0.0.1:9000.</source>
         <translation>请使用 ecs.cn-hangzhou.aliyuncs.com 这样的主机名，或 http://127.0.0.1:9000 这样的地址。</translation>
-    </message>
-    <message>
-        <source>{path} cannot be read ({reason}).</source>
-        <translation>无法读取 {path}（{reason}）。</translation>
     </message>
     <message>
         <source>Fix the file (run 'aliyun configure' again) and retry.</source>
@@ -51,14 +43,6 @@
         <translation>正在 {zone} 创建交换机（{cidr}）…</translation>
     </message>
     <message>
-        <source>No address range was given for SSH access.</source>
-        <translation>没有给出允许 SSH 访问的地址范围。</translation>
-    </message>
-    <message>
-        <source>Give your public address (e.g. 203.0.113.7/32) or your VPN range; LabGPU never opens SSH to the whole internet by itself.</source>
-        <translation>请填写你的公网地址（例如 203.0.113.7/32）或 VPN 网段；LabGPU 不会自行向整个互联网开放 SSH。</translation>
-    </message>
-    <message>
         <source>No SSH public key was given for the new instance.</source>
         <translation>没有为新实例提供 SSH 公钥。</translation>
     </message>
@@ -73,10 +57,6 @@
     <message>
         <source>Pick an image id or family in the ECS console and pass it with --image.</source>
         <translation>请在 ECS 控制台选择镜像 ID 或镜像族系，并用 --image 传入。</translation>
-    </message>
-    <message>
-        <source>{id} already exists for this launch.</source>
-        <translation>本次启动已创建 {id}。</translation>
     </message>
     <message>
         <source>Registering the SSH public key with Alibaba Cloud…</source>
@@ -97,14 +77,6 @@
     <message>
         <source>No public image with the NVIDIA driver found for {type}: using {name} (family {family}); install the NVIDIA driver and CUDA yourself.</source>
         <translation>没有找到适用于 {type} 且带 NVIDIA 驱动的公共镜像：使用 {name}（族系 {family}）；请自行安装 NVIDIA 驱动和 CUDA。</translation>
-    </message>
-    <message>
-        <source>The pay-as-you-go price of {instance_type} in {zone} is unknown, so no default spot maximum price can be set.</source>
-        <translation>{zone} 中 {instance_type} 的按量付费价格未知，无法设置默认的抢占式实例最高价。</translation>
-    </message>
-    <message>
-        <source>Give a maximum spot price (--max-price) or launch on demand.</source>
-        <translation>请指定抢占式实例最高价（--max-price），或改用按量付费启动。</translation>
     </message>
     <message>
         <source>Requesting spot {type} in {zone} (maximum {price} {currency}/h)…</source>
@@ -135,20 +107,20 @@
         <translation>{region} 不是此密钥可以使用的阿里云地域。</translation>
     </message>
     <message>
-        <source>Edit the account and pick one of: {regions}.</source>
-        <translation>请编辑账户并选择以下之一：{regions}。</translation>
-    </message>
-    <message>
         <source>Alibaba Cloud AccessKey {key} ({n} regions)</source>
         <translation>阿里云 AccessKey {key}（{n} 个地域）</translation>
     </message>
     <message>
-        <source>{instance_id} is still {state} after {seconds} s.</source>
-        <translation>{seconds} 秒后 {instance_id} 仍为 {state}。</translation>
+        <source>Alibaba Cloud</source>
+        <translation>阿里云</translation>
     </message>
     <message>
-        <source>Reload the instances page in a minute to see where it stands.</source>
-        <translation>请一分钟后刷新实例页面查看其状态。</translation>
+        <source>Alibaba Cloud bills pay-as-you-go per second and issues a bill every hour.</source>
+        <translation>阿里云按量付费按秒计费，每小时出账。</translation>
+    </message>
+    <message>
+        <source>its price API (DescribePrice) needs a signed account request</source>
+        <translation>其价格 API（DescribePrice）需要账号签名请求</translation>
     </message>
     <message>
         <source>AccessKey ID</source>

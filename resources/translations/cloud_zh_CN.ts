@@ -143,10 +143,6 @@
         <translation>请选择一个镜像 ID（--image），可从 EC2 控制台的 AMI 目录中复制。</translation>
     </message>
     <message>
-        <source>Give your address or VPN range (--ssh-from).</source>
-        <translation>请给出你的地址或 VPN 网段（--ssh-from）。</translation>
-    </message>
-    <message>
         <source>AWS kept throttling requests of account '{account}' after several retries.</source>
         <translation>AWS 在多次重试后仍在限制账号“{account}”的请求频率。</translation>
     </message>
@@ -277,10 +273,6 @@
     <message>
         <source>No Deep Learning AMI and no Ubuntu 22.04 image was found in {region}.</source>
         <translation>在 {region} 既没有找到 Deep Learning AMI，也没有找到 Ubuntu 22.04 镜像。</translation>
-    </message>
-    <message>
-        <source>No SSH source range was given.</source>
-        <translation>未提供允许 SSH 访问的来源网段。</translation>
     </message>
     <message>
         <source>Registering SSH key {name}…</source>
@@ -551,6 +543,14 @@
         <translation>，LabGPU 自己的密钥</translation>
     </message>
     <message>
+        <source>No guards: {id} runs until you stop it.</source>
+        <translation>没有守护规则：{id} 会一直运行，直到你停止它。</translation>
+    </message>
+    <message>
+        <source>Guards of {id}: {guards}</source>
+        <translation>{id} 的守护规则：{guards}</translation>
+    </message>
+    <message>
         <source>'{name}' cannot be an account name.</source>
         <translation>“{name}”不能用作账号名。</translation>
     </message>
@@ -631,6 +631,22 @@
         <translation>请换一个名字，或先删除旧账号。</translation>
     </message>
     <message>
+        <source>The endpoint {endpoint} is not an http(s) URL or host name.</source>
+        <translation>接入点 {endpoint} 不是 http(s) 地址或主机名。</translation>
+    </message>
+    <message>
+        <source>{instance_id} is still {state} after {seconds} s.</source>
+        <translation>{seconds} 秒后 {instance_id} 仍处于 {state}。</translation>
+    </message>
+    <message>
+        <source>Reload the instances page in a minute to see where it stands.</source>
+        <translation>请一分钟后刷新“实例”页查看其状态。</translation>
+    </message>
+    <message>
+        <source>Edit the account and pick one of: {regions}.</source>
+        <translation>编辑该账户，从以下地域中选择一个：{regions}。</translation>
+    </message>
+    <message>
         <source>{path} cannot be read ({reason}).</source>
         <translation>无法读取 {path}（{reason}）。</translation>
     </message>
@@ -693,6 +709,30 @@
     <message>
         <source>Turn on automatic date and time (network time) in the system settings: a clock this far off makes the clouds refuse requests, stops included. LabGPU counts running time and cost on the cloud's clock meanwhile.</source>
         <translation>请在系统设置中打开“自动设置日期和时间”（网络时间）：时钟偏差这么大时，云平台会拒绝请求，包括停止实例。在此期间，LabGPU 按云平台的时钟计算运行时间和费用。</translation>
+    </message>
+    <message>
+        <source>Saving the guards of {id}…</source>
+        <translation>正在保存 {id} 的守护规则…</translation>
+    </message>
+    <message>
+        <source>Waiting for {id} to answer over SSH to install the watchdog…</source>
+        <translation>正在等待 {id} 通过 SSH 响应，以安装看门狗…</translation>
+    </message>
+    <message>
+        <source>{id} did not answer over SSH within {seconds} s ({why})</source>
+        <translation>{id} 在 {seconds} 秒内没有通过 SSH 响应（{why}）</translation>
+    </message>
+    <message>
+        <source>{id} is not running with an address yet</source>
+        <translation>{id} 还没有以带地址的状态运行</translation>
+    </message>
+    <message>
+        <source>--no-guard cannot go with guard options ({options}).</source>
+        <translation>--no-guard 不能与守护选项（{options}）一起使用。</translation>
+    </message>
+    <message>
+        <source>Leave out --no-guard, or the guard options.</source>
+        <translation>去掉 --no-guard，或者去掉守护选项。</translation>
     </message>
 </context>
 </TS>

@@ -495,18 +495,6 @@
         <translation>{cost}/天</translation>
     </message>
     <message>
-        <source>/h</source>
-        <translation>/小时</translation>
-    </message>
-    <message>
-        <source>Billing now: {n} instance(s), {rate}</source>
-        <translation>正在计费：{n} 台实例，{rate}</translation>
-    </message>
-    <message>
-        <source>Nothing is billing for compute right now.</source>
-        <translation>当前没有计算资源在计费。</translation>
-    </message>
-    <message>
         <source>{verb} {id}…</source>
         <translation>{verb} {id}…</translation>
     </message>
@@ -782,20 +770,12 @@
         <translation>请安装：pip install tencentcloud-sdk-python-cvm tencentcloud-sdk-python-common</translation>
     </message>
     <message>
-        <source>The endpoint {endpoint} is not an http(s) URL or host name.</source>
-        <translation>接入点 {endpoint} 不是 http(s) URL 或主机名。</translation>
-    </message>
-    <message>
         <source>Use a host such as cvm.intl.tencentcloudapi.com or a URL such as http://127.0.0.1:9000.</source>
         <translation>请使用主机名（如 cvm.intl.tencentcloudapi.com）或 URL（如 http://127.0.0.1:9000）。</translation>
     </message>
     <message>
         <source>{region} is not a Tencent Cloud region this key can use.</source>
         <translation>{region} 不是该密钥可用的腾讯云地域。</translation>
-    </message>
-    <message>
-        <source>Edit the account and pick one of: {regions}.</source>
-        <translation>编辑账号，从以下地域中选择：{regions}。</translation>
     </message>
     <message>
         <source>Tencent Cloud API key {key} ({n} regions)</source>
@@ -826,18 +806,6 @@
         <translation>在创建对话框中新建密钥或选择已有密钥。</translation>
     </message>
     <message>
-        <source>No address range was given for SSH access.</source>
-        <translation>没有指定允许 SSH 访问的地址范围。</translation>
-    </message>
-    <message>
-        <source>Give your public address (e.g. 203.0.113.7/32) or your VPN range; LabGPU never opens SSH to the whole internet by itself.</source>
-        <translation>请填写你的公网地址（如 203.0.113.7/32）或 VPN 网段；LabGPU 绝不会自行把 SSH 开放给整个互联网。</translation>
-    </message>
-    <message>
-        <source>{id} already exists for this launch.</source>
-        <translation>本次创建的实例 {id} 已存在。</translation>
-    </message>
-    <message>
         <source>Registering the SSH public key with Tencent Cloud…</source>
         <translation>正在向腾讯云登记 SSH 公钥…</translation>
     </message>
@@ -856,14 +824,6 @@
     <message>
         <source>No public GPU image with CUDA found for {type}: using {name} ({image}); install the NVIDIA driver and CUDA yourself.</source>
         <translation>没有找到适用于 {type} 的带 CUDA 的公共 GPU 镜像：改用 {name}（{image}）；请自行安装 NVIDIA 驱动和 CUDA。</translation>
-    </message>
-    <message>
-        <source>The pay-as-you-go price of {instance_type} in {zone} is unknown, so no default spot maximum price can be set.</source>
-        <translation>不知道 {instance_type} 在 {zone} 的按量价格，因此无法设置默认竞价最高价。</translation>
-    </message>
-    <message>
-        <source>Give a maximum spot price (--max-price) or launch on demand.</source>
-        <translation>请给出竞价最高价（--max-price），或改用按量计费。</translation>
     </message>
     <message>
         <source>Requesting spot {type} in {zone} (maximum {price} {currency}/h)…</source>
@@ -912,14 +872,6 @@
     <message>
         <source>Retry; if it keeps failing, check the instance in the CVM console.</source>
         <translation>请重试；如果一直失败，请在云服务器控制台检查该实例。</translation>
-    </message>
-    <message>
-        <source>{instance_id} is still {state} after {seconds} s.</source>
-        <translation>{instance_id} 在 {seconds} 秒后仍处于 {state}。</translation>
-    </message>
-    <message>
-        <source>Reload the instances page in a minute to see where it stands.</source>
-        <translation>一分钟后重新加载“实例”页查看状态。</translation>
     </message>
     <message>
         <source>Stopped without charging: CPU, GPU and memory no longer bill; the cloud disks still bill, and the public IP may change when it starts again.</source>
@@ -1121,6 +1073,10 @@
         <translation>无法向云端查询可用区：{message}</translation>
     </message>
     <message>
+        <source>Guards and watchdog</source>
+        <translation>守护规则和看门狗</translation>
+    </message>
+    <message>
         <source>Your public address is {cidr}; only it (or the range you type, e.g. your VPN's) may connect to port 22.</source>
         <translation>你的公网地址是 {cidr}；只有它（或你填写的网段，如 VPN 网段）能连接 22 端口。</translation>
     </message>
@@ -1203,10 +1159,6 @@
     <message>
         <source>Guards: {guards}</source>
         <translation>守护：{guards}</translation>
-    </message>
-    <message>
-        <source>The guards of {id} could not be saved: {message} {hint} Set them with Edit guards… on the Instances page.</source>
-        <translation>{id} 的守护无法保存：{message} {hint} 请在实例页面用“编辑守护…”设置。</translation>
     </message>
     <message>
         <source>The launch did not complete</source>

@@ -411,14 +411,6 @@
         <translation>请检查跳板机之后的地址，并确认跳板机允许 TCP 转发。</translation>
     </message>
     <message>
-        <source>{host} is reached via VPN {profile}, but VPN support is not installed.</source>
-        <translation>{host} 需经 VPN {profile} 连接，但未安装 VPN 支持。</translation>
-    </message>
-    <message>
-        <source>Update LabGPU, or edit the host to connect directly.</source>
-        <translation>请更新 LabGPU，或将该主机改为直连。</translation>
-    </message>
-    <message>
         <source>The connection to {host} was closed.</source>
         <translation>与 {host} 的连接已关闭。</translation>
     </message>

@@ -319,12 +319,80 @@
         <translation>例如：--pull ~/run/checkpoints=/home/me/checkpoints</translation>
     </message>
     <message>
+        <source>The watchdog runs on {host}: it shuts the machine down after {minutes} min with every GPU under {pct} %, even while this computer sleeps.</source>
+        <translation>看门狗已在 {host} 上运行：所有 GPU 低于 {pct} % 持续 {minutes} 分钟后，它会关闭这台机器，即使这台电脑休眠也会。</translation>
+    </message>
+    <message>
+        <source>The watchdog on {host} was removed: it will not shut the machine down.</source>
+        <translation>{host} 上的看门狗已移除：它不会再关闭这台机器。</translation>
+    </message>
+    <message>
+        <source>The guard is saved, but the watchdog is not installed on {host}: {why}</source>
+        <translation>守护规则已保存，但看门狗没有安装到 {host} 上：{why}</translation>
+    </message>
+    <message>
+        <source>Until it is, only LabGPU's own guards act, while LabGPU runs. Fix the cause and save the guard again with the watchdog on.</source>
+        <translation>在安装成功之前，只有 LabGPU 自己的守护规则会起作用，而且只在 LabGPU 运行时。解决原因后，勾选看门狗再保存一次守护规则。</translation>
+    </message>
+    <message>
+        <source>The guard is saved, but the watchdog on {host} could not be removed: {why}</source>
+        <translation>守护规则已保存，但 {host} 上的看门狗未能移除：{why}</translation>
+    </message>
+    <message>
+        <source>It may still shut the machine down after its idle window. Save the guard again once the host is reachable (or run `labgpu guard set {host} --no-watchdog`): that removes it.</source>
+        <translation>它仍可能在空闲时间窗口结束后关闭这台机器。主机可以连接后再保存一次守护规则（或运行 `labgpu guard set {host} --no-watchdog`），即可移除它。</translation>
+    </message>
+    <message>
         <source>The guards of {id} are removed, but its watchdog could not be removed: {why}</source>
         <translation>{id} 的守护规则已移除，但其看门狗未能移除：{why}</translation>
     </message>
     <message>
         <source>It may still shut the machine down after its idle window. Run `labgpu guard rm {id}` again once the host is reachable.</source>
         <translation>它仍可能在空闲时间窗口结束后关闭这台机器。主机可以连接后，请再次运行 `labgpu guard rm {id}`。</translation>
+    </message>
+    <message>
+        <source>Connecting to {host}…</source>
+        <translation>正在连接 {host}…</translation>
+    </message>
+    <message>
+        <source>Installing the watchdog on {host}…</source>
+        <translation>正在 {host} 上安装看门狗…</translation>
+    </message>
+    <message>
+        <source>Removing the watchdog from {host}…</source>
+        <translation>正在从 {host} 移除看门狗…</translation>
+    </message>
+    <message>
+        <source>the instance is terminated</source>
+        <translation>该实例已终止</translation>
+    </message>
+    <message>
+        <source>it started, but its status does not show it running with the guard's window</source>
+        <translation>它已启动，但其状态没有显示它在按守护规则的时间窗口运行</translation>
+    </message>
+    <message>
+        <source>1 instance with unknown price ({ids})</source>
+        <translation>1 台实例价格未知（{ids}）</translation>
+    </message>
+    <message>
+        <source>{n} instances with unknown price ({ids})</source>
+        <translation>{n} 台实例价格未知（{ids}）</translation>
+    </message>
+    <message>
+        <source>{rate}/h, {total} so far</source>
+        <translation>{rate}/小时，累计 {total}</translation>
+    </message>
+    <message>
+        <source>{known} + {unknown}</source>
+        <translation>{known}，另有 {unknown}</translation>
+    </message>
+    <message>
+        <source>Billing now: {n} instance(s), {amounts}</source>
+        <translation>正在计费：{n} 台实例，{amounts}</translation>
+    </message>
+    <message>
+        <source>Nothing is billing for compute right now.</source>
+        <translation>当前没有计算资源在计费。</translation>
     </message>
 </context>
 </TS>

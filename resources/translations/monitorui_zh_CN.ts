@@ -18,20 +18,12 @@
         <translation>LabGPU：没有正在计费的实例</translation>
     </message>
     <message>
-        <source>LabGPU — billing now: {rate}/h, {total} so far</source>
-        <translation>LabGPU — 正在计费：{rate}/小时，累计 {total}</translation>
-    </message>
-    <message>
         <source>{name}: {rate}/h, {total} so far</source>
         <translation>{name}：{rate}/小时，累计 {total}</translation>
     </message>
     <message>
         <source>Costs could not be read: {error}</source>
         <translation>无法读取费用：{error}</translation>
-    </message>
-    <message>
-        <source>Billing now: {rate}/h · {total} so far</source>
-        <translation>正在计费：{rate}/小时 · 累计 {total}</translation>
     </message>
     <message>
         <source>{name} — {rate}/h · {total}</source>
@@ -146,6 +138,10 @@
         <translation>守护：{id}</translation>
     </message>
     <message>
+        <source>LabGPU — {billing}</source>
+        <translation>LabGPU — {billing}</translation>
+    </message>
+    <message>
         <source>VPN {name} connected</source>
         <translation>VPN {name} 已连接</translation>
     </message>
@@ -181,6 +177,14 @@
     <message>
         <source>Guards of {target} (a server without a cloud API: notify only)</source>
         <translation>{target} 的守护（没有云 API 的服务器：仅通知）</translation>
+    </message>
+    <message>
+        <source>Saving…</source>
+        <translation>正在保存…</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
     </message>
 </context>
 <context>

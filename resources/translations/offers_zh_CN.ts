@@ -63,10 +63,6 @@
         <translation>你的设置</translation>
     </message>
     <message>
-        <source>CFETS RMB central parity</source>
-        <translation>中国外汇交易中心人民币中间价</translation>
-    </message>
-    <message>
         <source>unknown</source>
         <translation>未知</translation>
     </message>

@@ -271,6 +271,10 @@
         <translation>--timeout 必须是正数（秒）。</translation>
     </message>
     <message>
+        <source>{purpose} pull failed: {why}</source>
+        <translation>{purpose} 拉取失败：{why}</translation>
+    </message>
+    <message>
         <source>{purpose} pull: {n} new or changed file(s), each checked with SHA-256 on both sides</source>
         <translation>{purpose} 拉取：{n} 个新增或改动的文件，每个都在两端用 SHA-256 校验过</translation>
     </message>
@@ -519,6 +523,10 @@
     <message>
         <source>Waiting for VPN/connection…</source>
         <translation>正在等待 VPN/连接…</translation>
+    </message>
+    <message>
+        <source>Waiting for the other sync of this pair…</source>
+        <translation>正在等待这个文件夹对的另一次同步结束…</translation>
     </message>
     <message>
         <source>Done</source>
