@@ -9,6 +9,7 @@ import math
 import os
 import threading
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import replace
 
 from paramiko.sftp import (
@@ -93,6 +94,18 @@ def _changed(item: PlanItem, st: SFTPAttributes | None) -> bool:
     return st.st_mtime is not None and st.st_mtime != math.floor(item.mtime)
 
 
+
+@contextlib.contextmanager
+def closed_on_error(ch: Channel, handle: bytes) -> Iterator[None]:
+    """Close ``handle`` when the block raises; a block that ends normally leaves it open for
+    :meth:`Downloader.stat_and_close` (one round trip for both)."""
+    try:
+        yield
+    except BaseException:
+        with contextlib.suppress(SftpError):
+            ch.status(ch.send(CMD_CLOSE, handle))
+        raise
+
 class Downloader:
     """Remote → local over SFTP.
 
@@ -173,15 +186,9 @@ class Downloader:
             if handle is None:
                 failed.append(item.path)
                 continue
-            open_handle: bytes | None = handle
-            try:
+            with closed_on_error(ch, handle):
                 dig = self.download_one(ch, lr, item, handle, offset)
-                open_handle = None
-                st = self.stat_and_close(ch, handle)
-            finally:
-                if open_handle is not None:
-                    with contextlib.suppress(SftpError):
-                        ch.status(ch.send(CMD_CLOSE, open_handle))
+            st = self.stat_and_close(ch, handle)
             if _changed(item, st):
                 again = self.refetch(ch, lr, item)
                 if again is None:
@@ -221,8 +228,7 @@ class Downloader:
             handle = ch.handle(ch.send(CMD_OPEN, self.a.rpath(item.path), SFTP_FLAG_READ, SFTPAttributes()))
         except SftpError:
             raise _source_changed(item.path) from None  # gone or unreadable now
-        open_handle: bytes | None = handle
-        try:
+        with closed_on_error(ch, handle):
             t, msg = ch.wait(ch.send(CMD_FSTAT, handle))
             if t != CMD_ATTRS:
                 raise _source_changed(item.path)
@@ -233,12 +239,7 @@ class Downloader:
             with self.a.progress.lock:
                 self.a.progress.p.bytes_total += new.size
             dig = self.download_one(ch, lr, new, handle, 0)
-            open_handle = None
-            st1 = self.stat_and_close(ch, handle)
-        finally:
-            if open_handle is not None:
-                with contextlib.suppress(SftpError):
-                    ch.status(ch.send(CMD_CLOSE, open_handle))
+        st1 = self.stat_and_close(ch, handle)
         if _changed(new, st1):
             log.warning("%s changed again while it was downloaded once more: not put in place", item.path)
             with contextlib.suppress(OSError, SyncError):
