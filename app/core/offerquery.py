@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -222,42 +222,30 @@ SORT_KEYS = (
 SORT_ALIASES = {"price": "on_demand", "price_per_tflop": "per_tflop", "price_per_gpu": "per_gpu"}
 
 
+_TEXT_KEYS = {"region": "region", "instance_type": "instance_type", "gpu": "gpu_model"}
+_NUMBER_KEYS = {"count": "gpu_count", "vram": "vram_gb", "total_vram": "total_vram_gb", "tflops": "total_fp16_tflops",
+                "vcpu": "vcpu", "ram": "ram_gb", "network": "network_gbps"}
+_PRICE_KEYS: dict[str, Callable[[Offer], float | None]] = {
+    "on_demand": lambda o: o.price_on_demand,
+    "spot": lambda o: o.price_spot,
+    "prepaid": lambda o: o.price_prepaid_month,
+    "per_gpu": price_per_gpu_hour,
+    "per_tflop": price_per_tflop_hour,
+}
+
+
 def sort_value(offer: Offer, key: str, rate: ExchangeRate, now: datetime | None = None) -> Any:
     """A comparable value for `key`: a number (prices in USD so currencies compare) or lower-case text;
     None = unknown (sorts last in both directions)."""
     key = SORT_ALIASES.get(key, key)
+    if key in _TEXT_KEYS:
+        return str(getattr(offer, _TEXT_KEYS[key])).lower()
+    if key in _NUMBER_KEYS:
+        return getattr(offer, _NUMBER_KEYS[key])
+    if key in _PRICE_KEYS:
+        return convert(_PRICE_KEYS[key](offer), offer.currency, "USD", rate)
     if key == "provider":
         return display_name(offer.provider).lower()
-    if key == "region":
-        return offer.region.lower()
-    if key == "instance_type":
-        return offer.instance_type.lower()
-    if key == "gpu":
-        return offer.gpu_model.lower()
-    if key == "count":
-        return offer.gpu_count
-    if key == "vram":
-        return offer.vram_gb
-    if key == "total_vram":
-        return offer.total_vram_gb
-    if key == "tflops":
-        return offer.total_fp16_tflops
-    if key == "vcpu":
-        return offer.vcpu
-    if key == "ram":
-        return offer.ram_gb
-    if key == "network":
-        return offer.network_gbps
-    if key == "on_demand":
-        return convert(offer.price_on_demand, offer.currency, "USD", rate)
-    if key == "spot":
-        return convert(offer.price_spot, offer.currency, "USD", rate)
-    if key == "prepaid":
-        return convert(offer.price_prepaid_month, offer.currency, "USD", rate)
-    if key == "per_gpu":
-        return convert(price_per_gpu_hour(offer), offer.currency, "USD", rate)
-    if key == "per_tflop":
-        return convert(price_per_tflop_hour(offer), offer.currency, "USD", rate)
     if key == "age":
         seconds = price_age(offer, now).seconds
         return None if math.isinf(seconds) else seconds
