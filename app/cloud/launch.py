@@ -490,7 +490,7 @@ class CloudService:
         entry = self._entry(instance_id)
         account, creds, provider = self._resolve(entry.account, entry.region)
         self._audited(account, "start", instance_id, lambda: provider.start(account, creds, instance_id))
-        got = self.ledger.mark_state(entry.provider, instance_id, "starting")
+        got = self.ledger.mark_state(entry.provider, instance_id, InstanceState.STARTING)
         return self._refresh_one(account, creds, provider, instance_id) or got or entry
 
     def stop(self, instance_id: str) -> tuple[LedgerEntry, str]:
@@ -498,7 +498,7 @@ class CloudService:
         entry = self._entry(instance_id)
         account, creds, provider = self._resolve(entry.account, entry.region)
         note = self._audited(account, "stop", instance_id, lambda: provider.stop(account, creds, instance_id))
-        got = self.ledger.mark_state(entry.provider, instance_id, "stopping")
+        got = self.ledger.mark_state(entry.provider, instance_id, InstanceState.STOPPING)
         fresh = self._refresh_one(account, creds, provider, instance_id) or got or entry
         return fresh, translate(str(note or ""))
 
@@ -538,7 +538,7 @@ class CloudService:
         self._audited(
             account, "terminate", instance_id, lambda: provider.terminate(account, creds, instance_id), reason
         )
-        got = self.ledger.mark_state(entry.provider, instance_id, "terminating")
+        got = self.ledger.mark_state(entry.provider, instance_id, InstanceState.TERMINATING)
         try:
             listed = provider.list_instances(account, creds)
         except LabGpuError as exc:
@@ -548,7 +548,7 @@ class CloudService:
         # Released and gone from the cloud's whole listing (Alibaba), or held isolated until the cloud destroys it
         # (Tencent SHUTDOWN): the terminate went through and nothing of it bills.
         if seen is None or seen.state == InstanceState.ISOLATED:
-            return self.ledger.mark_state(entry.provider, instance_id, "terminated",
+            return self.ledger.mark_state(entry.provider, instance_id, InstanceState.TERMINATED,
                                           raw_state=seen.raw_state if seen else "") or got or entry
         return self.ledger.observe(seen)
 

@@ -15,7 +15,7 @@ from app.core.errors import LabGpuError
 from app.core.guards import (
     GuardEvent,
 )
-from app.core.vocab import InstanceState
+from app.core.vocab import GuardEventKind, InstanceState
 
 from .messages import (
     MSG_NO_PULL,
@@ -51,7 +51,7 @@ class OnInstance(WatcherBase):
                 return None
             seen.add(key)
         when = notice.time.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
-        ev = self._event(self.clock(), target_id, "spot-notice", MSG_SPOT,
+        ev = self._event(self.clock(), target_id, GuardEventKind.SPOT_NOTICE, MSG_SPOT,
                          {"target": target_id, "when": when, "action": notice.action},
                          {"notice_time": notice.time.isoformat(), "provider": notice.provider,
                           "relaunch": self.relaunch_options(target_id)})
@@ -61,12 +61,13 @@ class OnInstance(WatcherBase):
                 n = self.run_sync(target_id, "on-interruption")
             except Exception as exc:  # noqa: BLE001
                 why = exc.one_line() if isinstance(exc, LabGpuError) else f"{type(exc).__name__}: {exc}"
-                self._event(self.clock(), target_id, "sync-failed", MSG_SYNC_FAILED, {"target": target_id, "why": why})
+                self._event(self.clock(), target_id, GuardEventKind.SYNC_FAILED, MSG_SYNC_FAILED,
+                            {"target": target_id, "why": why})
                 return
             if n == 0:
-                self._event(self.clock(), target_id, "sync-none", MSG_NO_PULL, {"target": target_id})
+                self._event(self.clock(), target_id, GuardEventKind.SYNC_NONE, MSG_NO_PULL, {"target": target_id})
                 return
-            self._event(self.clock(), target_id, "sync-done", MSG_SYNC_DONE,
+            self._event(self.clock(), target_id, GuardEventKind.SYNC_DONE, MSG_SYNC_DONE,
                         {"target": target_id, "purpose": "on-interruption"})
 
         with self._mutex:
@@ -144,7 +145,7 @@ class OnInstance(WatcherBase):
             return
         text = report.text()
         if text:
-            self._event(self.clock(), target, "watchdog", "{message}", {"message": text, "target": target},
+            self._event(self.clock(), target, GuardEventKind.WATCHDOG, "{message}", {"message": text, "target": target},
                         {"state": report.state})
 
     def settle_os_shutdowns(self) -> list[threading.Thread]:
@@ -174,16 +175,17 @@ class OnInstance(WatcherBase):
         try:
             note = svc.settle_os_shutdown(target)
         except LabGpuError as exc:
-            self._event(self.clock(), target, "watchdog", MSG_SETTLE_FAILED, {"target": target, "why": exc.one_line()})
+            self._event(self.clock(), target, GuardEventKind.WATCHDOG, MSG_SETTLE_FAILED,
+                        {"target": target, "why": exc.one_line()})
             return
         except Exception as exc:  # noqa: BLE001 - an SDK's own exception
-            self._event(self.clock(), target, "watchdog", MSG_SETTLE_FAILED,
+            self._event(self.clock(), target, GuardEventKind.WATCHDOG, MSG_SETTLE_FAILED,
                         {"target": target, "why": f"{type(exc).__name__}: {exc}"})
             return
         finally:
             svc.close()
         if note:
-            self._event(self.clock(), target, "watchdog", MSG_SETTLED, {"target": target, "note": note})
+            self._event(self.clock(), target, GuardEventKind.WATCHDOG, MSG_SETTLED, {"target": target, "note": note})
 
     def _notice_handler(self, target_id: str) -> Callable[[Any], None]:
         def handle(notice: Any) -> None:

@@ -14,7 +14,7 @@ from app.core.guards import (
     GuardEvent,
 )
 from app.core.i18n import translate
-from app.core.vocab import InstanceState
+from app.core.vocab import GuardEventKind, InstanceState
 
 from .messages import (
     MSG_EPISODE_ENDED,
@@ -64,7 +64,7 @@ class StopEpisodes(WatcherBase):
             if state is not None and state != InstanceState.RUNNING:
                 self._audit("guard-stop", target_id, f"ok ({ep.guard}, {state} at the cloud after: {why})")
                 st.episode, st.stopped, st.stopped_at = None, True, time.time()
-                return [self._event(self.clock(), target_id, "stopped", MSG_EPISODE_ENDED,
+                return [self._event(self.clock(), target_id, GuardEventKind.STOPPED, MSG_EPISODE_ENDED,
                                     {"target": target_id, "state": state}, {"state": state})]
             ep.rounds += 1
             wait = min(self.stop_backoff_cap_s, self.stop_backoff_s * 2 ** (ep.rounds - 1))
@@ -76,7 +76,7 @@ class StopEpisodes(WatcherBase):
             ep.escalated = True
             template = {"clock": MSG_STOP_FAILED_CLOCK, "network": MSG_STOP_FAILED_NETWORK}.get(cause,
                                                                                               MSG_STOP_FAILED)
-            return [self._event(self.clock(), target_id, "stop-failed", template,
+            return [self._event(self.clock(), target_id, GuardEventKind.STOP_FAILED, template,
                                 {"target": target_id, "tries": max(1, self.stop_retries), "why": why},
                                 {"cause": cause, "next_try_s": wait})]
         finally:
@@ -154,7 +154,7 @@ class StopEpisodes(WatcherBase):
                 state = getattr(got, "state", "")
                 if state in STOPPED_STATES:
                     self._audit("guard-stop", target_id, f"ok ({guard}, {state})")
-                    ev = self._event(self.clock(), target_id, "stopped", MSG_STOPPED,
+                    ev = self._event(self.clock(), target_id, GuardEventKind.STOPPED, MSG_STOPPED,
                                      {"target": target_id, "guard": guard}, {"state": state})
                     return True, [ev], None, "", ""
                 why, cause = f"the cloud still reports {state or 'no state'}", "refused"
@@ -179,7 +179,7 @@ class StopEpisodes(WatcherBase):
                 self.sleep(self.retry_delay_s)
         if quiet:
             return False, [], None, why, cause
-        ev = self._event(self.clock(), target_id, "stop-failed", MSG_STOP_FAILED,
+        ev = self._event(self.clock(), target_id, GuardEventKind.STOP_FAILED, MSG_STOP_FAILED,
                          {"target": target_id, "tries": tries, "why": why}, {"cause": cause})
         return False, [ev], None, why, cause
 
@@ -191,7 +191,7 @@ class StopEpisodes(WatcherBase):
         params = {"target": target_id, "guard": guard, "reason": translate(reason)}
         if pulled is False:
             self._audit("guard-stop", target_id, f"not terminated ({guard}): the pull before it failed; {reason}")
-            return False, [self._event(self.clock(), target_id, "stop-refused", MSG_STOP_REFUSED, params,
+            return False, [self._event(self.clock(), target_id, GuardEventKind.STOP_REFUSED, MSG_STOP_REFUSED, params,
                                        {"code": refused.code})]
         fn = self._terminate_fn or cloud_terminate(self.paths, self.store)
         audit_reason = f"terminated: {reason}"
@@ -204,7 +204,7 @@ class StopEpisodes(WatcherBase):
                 if state in (InstanceState.TERMINATING, InstanceState.TERMINATED):
                     self._audit("guard-stop", target_id, audit_reason, f"{guard}: {audit_reason} ({state})")
                     template = MSG_TERMINATED if pulled else MSG_TERMINATED_NO_PULL
-                    return True, [self._event(self.clock(), target_id, "terminated", template, params,
+                    return True, [self._event(self.clock(), target_id, GuardEventKind.TERMINATED, template, params,
                                               {"state": state, "code": refused.code})]
                 why = f"the cloud still reports {state or 'no state'}"
             except LabGpuError as exc:
@@ -214,5 +214,5 @@ class StopEpisodes(WatcherBase):
             self._audit("guard-stop", target_id, f"terminate failed try {i + 1}: {why}")
             if i < tries - 1:
                 self.sleep(self.retry_delay_s)
-        return False, [self._event(self.clock(), target_id, "terminate-failed", MSG_TERMINATE_FAILED,
+        return False, [self._event(self.clock(), target_id, GuardEventKind.TERMINATE_FAILED, MSG_TERMINATE_FAILED,
                                    {**params, "tries": tries, "why": why})]

@@ -241,9 +241,9 @@ class Watcher(StopEpisodes, OnInstance):
         with self._mutex:
             before, st.blind = st.blind, why
         if why is not None and before is None:
-            return [self._event(t, target_id, "blind", MSG_BLIND, {"target": target_id, "why": why})]
+            return [self._event(t, target_id, GuardEventKind.BLIND, MSG_BLIND, {"target": target_id, "why": why})]
         if why is None and before is not None:
-            return [self._event(t, target_id, "sighted", MSG_SIGHTED, {"target": target_id})]
+            return [self._event(t, target_id, GuardEventKind.SIGHTED, MSG_SIGHTED, {"target": target_id})]
         return []
 
     def blind(self) -> dict[str, str]:
@@ -312,7 +312,7 @@ class Watcher(StopEpisodes, OnInstance):
                 told = st.episode.escalated
                 st.episode, st.stopped, st.stopped_at = None, True, time.time()
                 if told:  # the student was told it still bills: say that this is over
-                    out.append(self._event(t, target_id, "stopped", MSG_EPISODE_ENDED,
+                    out.append(self._event(t, target_id, GuardEventKind.STOPPED, MSG_EPISODE_ENDED,
                                            {"target": target_id, "state": state}, {"state": state}))
                 return out
             if t < st.episode.next_try:
@@ -333,7 +333,7 @@ class Watcher(StopEpisodes, OnInstance):
             if not st.idle_notified:
                 st.idle_notified = True
                 msg = MSG_IDLE if cloud else MSG_IDLE_NOTIFY_ONLY
-                out.append(self._event(t, target_id, "idle-notify", msg, params))
+                out.append(self._event(t, target_id, GuardEventKind.IDLE_NOTIFY, msg, params))
             if cfg.on_idle == "stop" and cloud:
                 out += self._guard_stop(t, target_id, cfg, st, "idle-stop", MSG_IDLE, params)
         else:
@@ -355,7 +355,7 @@ class Watcher(StopEpisodes, OnInstance):
                     out += self._guard_stop(t, target_id, cfg, st, "process-exit", MSG_PROCESS_EXIT, params)
                 else:
                     st.process_seen = False
-                    out.append(self._event(t, target_id, "notify-only", MSG_NOTIFY_ONLY, params))
+                    out.append(self._event(t, target_id, GuardEventKind.NOTIFY_ONLY, MSG_NOTIFY_ONLY, params))
         return out
 
     def budget_price(self, entry: Any) -> tuple[float | None, str]:
@@ -375,19 +375,19 @@ class Watcher(StopEpisodes, OnInstance):
             if price is None:
                 if not st.budget_unknown:
                     st.budget_unknown = True
-                    out.append(self._event(t, target_id, "budget-unknown", MSG_BUDGET_UNKNOWN,
+                    out.append(self._event(t, target_id, GuardEventKind.BUDGET_UNKNOWN, MSG_BUDGET_UNKNOWN,
                                            {"target": target_id, "budget": money_plain(cfg.budget), "cur": cfg.currency,
                                             "account": entry.account}))
                 return out
             so_far = price * float(entry.uptime_s) / 3600.0
             if st.budget_unknown:
                 st.budget_unknown = False
-                out.append(self._event(t, target_id, "budget-priced", MSG_BUDGET_PRICED,
+                out.append(self._event(t, target_id, GuardEventKind.BUDGET_PRICED, MSG_BUDGET_PRICED,
                                        {"target": target_id, "price": money_plain(price), "cur": cost.currency,
                                         "source": source}))
         elif st.budget_unknown:
             st.budget_unknown = False
-            out.append(self._event(t, target_id, "budget-priced", MSG_BUDGET_PRICED,
+            out.append(self._event(t, target_id, GuardEventKind.BUDGET_PRICED, MSG_BUDGET_PRICED,
                                    {"target": target_id, "price": money_plain(entry.price_per_hour),
                                     "cur": cost.currency, "source": "launch price"}))
         level = budget_level(so_far, cost.budget)
@@ -395,7 +395,7 @@ class Watcher(StopEpisodes, OnInstance):
                    "cur": cost.currency, "pct": round(100 * (so_far or 0) / cost.budget) if cost.budget else 0}
         if level == "warn" and not st.budget_warned:
             st.budget_warned = True
-            out.append(self._event(t, target_id, "budget-warn", MSG_BUDGET_WARN, bparams))
+            out.append(self._event(t, target_id, GuardEventKind.BUDGET_WARN, MSG_BUDGET_WARN, bparams))
         elif level == "stop":
             out += self._guard_stop(t, target_id, cfg, st, "budget-stop", MSG_BUDGET_STOP, bparams)
         return out
@@ -410,16 +410,16 @@ class Watcher(StopEpisodes, OnInstance):
         if cfg.sync_before_stop:
             try:
                 if self.run_sync(target_id, "before-stop") == 0:
-                    out.append(self._event(t, target_id, "sync-none", MSG_NO_PULL, {"target": target_id}))
+                    out.append(self._event(t, target_id, GuardEventKind.SYNC_NONE, MSG_NO_PULL, {"target": target_id}))
                 else:
                     ep.pulled = True
             except LabGpuError as exc:
                 ep.pulled = False
-                out.append(self._event(t, target_id, "sync-failed", MSG_SYNC_FAILED,
+                out.append(self._event(t, target_id, GuardEventKind.SYNC_FAILED, MSG_SYNC_FAILED,
                                        {"target": target_id, "why": exc.one_line()}))
             except Exception as exc:  # noqa: BLE001
                 ep.pulled = False
-                out.append(self._event(t, target_id, "sync-failed", MSG_SYNC_FAILED,
+                out.append(self._event(t, target_id, GuardEventKind.SYNC_FAILED, MSG_SYNC_FAILED,
                                        {"target": target_id, "why": f"{type(exc).__name__}: {exc}"}))
         st.episode = ep
         return out + self._stop_round(t, target_id, st)

@@ -30,6 +30,7 @@ from app.cloud.kit import say, stepper
 from app.core.accounts import Account, Credentials
 from app.core.hosts import SSH_USER_TAG
 from app.core.i18n import QT_TRANSLATE_NOOP
+from app.core.vocab import InstanceState
 
 from .client import VPC, AlibabaClient, currency_for, tag_value
 from .spec import LOGIN_USER, PROVIDER_ID, RESOURCE_TAG, TOKEN_TAG_KEY
@@ -419,7 +420,7 @@ class AlibabaLaunch(AlibabaClient):
             return found
         return Instance(
             id=instance_id, account=account.name, provider=PROVIDER_ID, region=account.region, zone=zone,
-            instance_type=req.instance_type, state="pending", spot=req.spot, currency=currency,
+            instance_type=req.instance_type, state=InstanceState.PENDING, spot=req.spot, currency=currency,
             name=params["InstanceName"], key_name=key_pair, raw_state="Pending",
             tags={t["Key"]: t["Value"] for t in params["Tag"]},
         )

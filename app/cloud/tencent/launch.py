@@ -21,6 +21,7 @@ from app.cloud.kit import say, stepper
 from app.core.accounts import Account, Credentials
 from app.core.hosts import SSH_KEY_PATH_TAG, SSH_USER_TAG
 from app.core.i18n import QT_TRANSLATE_NOOP
+from app.core.vocab import InstanceState
 
 from .client import (
     TencentClient,
@@ -387,7 +388,7 @@ class TencentLaunch(TencentClient):
             region=account.region,
             zone=zone,
             instance_type=req.instance_type,
-            state="pending",
+            state=InstanceState.PENDING,
             spot=req.spot,
             currency=ctx["currency"],
             name=params["InstanceName"],
