@@ -267,9 +267,9 @@ def test_csv_export_of_a_chosen_range(qtbot, ctx, tmp_path):
 
 
 def test_tuning_hint_shown_once_per_run_and_dismissible(qtbot, ctx):
-    from app.ui.monitor import page as page_mod
+    from app.ui.monitor import hints as page_mod
 
-    page_mod._shown_hints.clear()
+    page_mod.shown_hints.clear()
     clock = Clock()
     src = FeedSource()
     page = _page(qtbot, ctx, src, clock)

@@ -22,10 +22,10 @@ from app.core.syncmodel import SyncOptions, SyncResult
 from app.core.syncplan import PlanItem, encode_name, part_name, remote_join
 
 from .caps import NO_SHELL, ServerCaps
-from .errors import _cancelled, _dry_run_write
-from .progress import TokenBucket, _Progress
-from .sftp import Channel, _ChannelPool
-from .shell import _transport_of, remote_root_path
+from .errors import cancelled_error, dry_run_write_error
+from .progress import ProgressTracker, TokenBucket
+from .sftp import Channel, ChannelPool
+from .shell import remote_root_path, transport_of
 
 
 class Attempt:
@@ -38,7 +38,7 @@ class Attempt:
         local: Path,
         remote: str,
         opts: SyncOptions,
-        progress: _Progress,
+        progress: ProgressTracker,
         cancel_event: threading.Event,
     ) -> None:
         self.connect = connect
@@ -60,7 +60,7 @@ class Attempt:
         self.caps: ServerCaps = NO_SHELL  # what this connection's server offers (probed per connection)
         self.read_only = self.opts.dry_run  # a dry run's channels and shell cannot write
         self.free_hint: int | None = None  # remote free bytes from this attempt's probe
-        self.pool: _ChannelPool | None = None  # SFTP channels opened ahead of the transfer
+        self.pool: ChannelPool | None = None  # SFTP channels opened ahead of the transfer
         self.tar_dirs: list[str] = []  # folders the first tar stream creates (see SyncEngine._apply)
         self.tar_planned_dirs: set[str] = set()  # every folder the plan makes (a stream makes its files' own)
         self.tar_make_root = False  # … and whether it creates the remote root first
@@ -86,7 +86,7 @@ class Attempt:
     def writable(self, what: str) -> None:
         """Every writing step starts here: a dry run cannot pass."""
         if self.read_only:
-            raise _dry_run_write(what)
+            raise dry_run_write_error(what)
 
     # cancel -------------------------------------------------------------------------------------
     def cancel(self) -> None:
@@ -95,7 +95,7 @@ class Attempt:
         # closing the transport wakes workers blocked on the network at once
         if conn is not None:
             with contextlib.suppress(Exception):
-                _transport_of(conn).close()
+                transport_of(conn).close()
 
     @property
     def cancelled(self) -> bool:
@@ -103,14 +103,14 @@ class Attempt:
 
     def check_cancel(self) -> None:
         if self.cancel_event.is_set() or self.stop.is_set():
-            raise _cancelled()
+            raise cancelled_error()
 
     def take(self, n: int) -> None:
         """``n`` bytes are about to move: the bandwidth limit, then the cancel check."""
         if self.bucket is not None:
             self.bucket.consume(n)
         if self.cancel_event.is_set() or self.stop.is_set():
-            raise _cancelled()
+            raise cancelled_error()
 
     # names --------------------------------------------------------------------------------------
     def rpath(self, rel: str) -> bytes:

@@ -14,10 +14,10 @@ from app.core.syncplan import SyncPlan, decode_name, encode_name, remote_join
 
 from .attempt import Attempt
 from .caps import NO_SHELL
-from .errors import _disk_full
+from .errors import disk_full_error
 from .local import LocalRoot, sha256_file
 from .sftp import SftpError, attrs_from_msg, sftp_sha256
-from .shell import ReadCmd, RemoteShell, _arg_batches, quote_path
+from .shell import ReadCmd, RemoteShell, arg_batches, quote_path
 
 log = logging.getLogger(__name__)
 
@@ -53,7 +53,7 @@ class Verifier:
             finally:
                 ch.close()
             return sums
-        for batch in _arg_batches(list(rels)):
+        for batch in arg_batches(list(rels)):
             # "./name": a name starting with "-" is never an option, even to a sha256sum without "--"
             cmd = ReadCmd(
                 b"cd "
@@ -134,4 +134,4 @@ class Verifier:
         hint, self.a.free_hint = self.a.free_hint, None  # measured by the probe a moment ago
         free = (hint if hint is not None else self.remote_free(shell)) if up else self.local_free()
         if free is not None and need > free:
-            raise _disk_full(up, need, free, self.a.remote if up else str(self.a.local))
+            raise disk_full_error(up, need, free, self.a.remote if up else str(self.a.local))

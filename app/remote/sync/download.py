@@ -29,7 +29,7 @@ from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.syncplan import PlanItem, SyncPlan, remote_join
 
 from .attempt import Attempt
-from .errors import SyncError, _local_error, _source_changed
+from .errors import SyncError, local_error, source_changed_error
 from .local import LocalRoot, local_umask, sha256_file
 from .sftp import Channel, SftpError, attrs_from_msg
 from .shell import ReadCmd, RemoteShell, quote_path
@@ -38,7 +38,7 @@ from .tuning import IN_FLIGHT, REQUEST_SIZE
 log = logging.getLogger(__name__)
 
 
-class _Split:
+class ByteSplit:
     """One big download fetched as byte ranges by several workers into the same temporary file."""
 
     def __init__(self, item: PlanItem, tmp: str, parts: int) -> None:
@@ -47,7 +47,7 @@ class _Split:
         self.lock = threading.Lock()
         step = -(-item.size // parts)
         bounds = [(k * step, min(item.size, (k + 1) * step)) for k in range(parts)]
-        self.parts = [_SplitPart(self, a, b) for a, b in bounds if a < b]
+        self.parts = [ByteSplitPart(self, a, b) for a, b in bounds if a < b]
         self.left = len(self.parts)
         self.complete = False
 
@@ -65,8 +65,8 @@ class _Split:
             os.truncate(self.tmp, prefix)
 
 
-class _SplitPart:
-    def __init__(self, split: _Split, start: int, end: int) -> None:
+class ByteSplitPart:
+    def __init__(self, split: ByteSplit, start: int, end: int) -> None:
         self.split, self.start, self.end, self.upto = split, start, end, start
         self.last = False  # set when this range was the last of its file to finish
 
@@ -136,7 +136,7 @@ class Downloader:
             except FileExistsError:
                 pass
             except OSError as exc:
-                raise _local_error(exc, path) from None
+                raise local_error(exc, path) from None
         for p in plan.stale_parts:
             with contextlib.suppress(OSError, SyncError):
                 os.unlink(lr.path(p))
@@ -227,11 +227,11 @@ class Downloader:
         try:
             handle = ch.handle(ch.send(CMD_OPEN, self.a.rpath(item.path), SFTP_FLAG_READ, SFTPAttributes()))
         except SftpError:
-            raise _source_changed(item.path) from None  # gone or unreadable now
+            raise source_changed_error(item.path) from None  # gone or unreadable now
         with closed_on_error(ch, handle):
             t, msg = ch.wait(ch.send(CMD_FSTAT, handle))
             if t != CMD_ATTRS:
-                raise _source_changed(item.path)
+                raise source_changed_error(item.path)
             st0 = attrs_from_msg(msg)
             mtime = item.mtime if st0.st_mtime == math.floor(item.mtime) else float(st0.st_mtime or 0)
             new = replace(item, size=st0.st_size or 0, mtime=mtime, resume_from=0, resume_part="")
@@ -256,7 +256,7 @@ class Downloader:
         item: PlanItem,
         handle: bytes,
         offset: int,
-        part: _SplitPart | None = None,
+        part: ByteSplitPart | None = None,
     ) -> str:
         """Pipelined READs into the temporary file; ``part`` = one byte range of a split file."""
         tmp = lr.path(self.a.temps[item.path])
@@ -270,7 +270,7 @@ class Downloader:
         try:
             fd = os.open(tmp, flags, 0o600)
         except OSError as exc:
-            raise _local_error(exc, tmp, item.size) from None
+            raise local_error(exc, tmp, item.size) from None
         try:
             if offset and whole:
                 os.ftruncate(fd, offset)
@@ -290,7 +290,7 @@ class Downloader:
                 if t == CMD_STATUS:
                     code = msg.get_int()
                     if code == SFTP_EOF:
-                        raise _source_changed(item.path)
+                        raise source_changed_error(item.path)
                     raise SyncError(
                         QT_TRANSLATE_NOOP("LabGPU", "Could not read {path} on the server: {why}"),
                         "",
@@ -300,11 +300,11 @@ class Downloader:
                     )
                 data = view if view is not None else msg.get_string()
                 if not data:
-                    raise _source_changed(item.path)
+                    raise source_changed_error(item.path)
                 try:
                     os.pwrite(fd, data, off)
                 except OSError as exc:
-                    raise _local_error(exc, tmp, item.size) from None
+                    raise local_error(exc, tmp, item.size) from None
                 if part is not None:
                     part.upto = off + len(data)  # replies come in order: this is contiguous
                 if len(data) < length:  # short read: ask for the rest right away
@@ -329,7 +329,7 @@ class Downloader:
         os.utime(tmp, (item.mtime, item.mtime))
         return sha256_file(tmp) if self.a.opts.verify else ""
 
-    def download_part(self, ch: Channel, lr: LocalRoot, part: _SplitPart) -> list[tuple[PlanItem, str]]:
+    def download_part(self, ch: Channel, lr: LocalRoot, part: ByteSplitPart) -> list[tuple[PlanItem, str]]:
         item = part.item
         try:
             handle = ch.handle(ch.send(CMD_OPEN, self.a.rpath(item.path), SFTP_FLAG_READ, SFTPAttributes()))
@@ -353,7 +353,7 @@ class Downloader:
             # one range of a split file: reported (the next run fetches it again; its kept prefix
             # is checked by sha256 on both sides before it is reused)
             part.split.complete = False
-            raise _source_changed(item.path)
+            raise source_changed_error(item.path)
         if not part.last:
             return []
         if self.a.opts.verify:
@@ -366,7 +366,7 @@ class Downloader:
         tmp, final = lr.path(self.a.temps[item.path]), lr.path(item.path)
         st = os.stat(tmp)
         if st.st_size != item.size:
-            raise _source_changed(item.path)
+            raise source_changed_error(item.path)
         os.replace(tmp, final)
         self.a.progress.add(0, files=1)
         with self.a.lock:
@@ -387,4 +387,4 @@ class Downloader:
             except FileNotFoundError:
                 pass
             except OSError as exc:
-                raise _local_error(exc, path) from None
+                raise local_error(exc, path) from None

@@ -32,24 +32,24 @@ from app.core.syncplan import REASONS, Entry, PlanItem, SyncPlan, build_plan, ch
 
 from .attempt import Attempt
 from .checks import Verifier
-from .download import Downloader, _Split, _SplitPart
+from .download import ByteSplit, ByteSplitPart, Downloader
 from .errors import (
-    _OUTER_NET_ERRORS,
+    OUTER_NET_ERRORS,
     ConnectionLostError,
     SyncCancelledError,
     SyncError,
-    _cancelled,
-    _connection_lost,
-    _is_connect_failure,
-    _kept_changing,
-    _local_error,
-    _pick_error,
+    cancelled_error,
+    connection_lost_error,
+    is_connect_failure,
+    kept_changing_error,
+    local_error,
+    pick_error,
 )
 from .listing import RemoteLister
 from .local import LocalRoot, list_local
-from .progress import _Progress
-from .sftp import Channel, SftpError, _ChannelPool
-from .shell import RemoteShell, _no_delay, _transport_of
+from .progress import ProgressTracker
+from .sftp import Channel, ChannelPool, SftpError
+from .shell import RemoteShell, no_delay, transport_of
 from .tarstream import TarUploader
 from .tuning import (
     BACKOFF,
@@ -91,7 +91,7 @@ class SyncEngine:
             Path(local).expanduser(),
             remote,
             options or SyncOptions(),
-            _Progress(progress),
+            ProgressTracker(progress),
             cancel_event or threading.Event(),
         )
         self.checks = Verifier(a)
@@ -145,12 +145,12 @@ class SyncEngine:
                 a.check_cancel()
                 try:
                     a.conn = a.connect()
-                except _OUTER_NET_ERRORS as exc:
-                    raise _connection_lost(str(exc) or type(exc).__name__) from None
+                except OUTER_NET_ERRORS as exc:
+                    raise connection_lost_error(str(exc) or type(exc).__name__) from None
                 try:
                     self._run_once()
-                except _OUTER_NET_ERRORS as exc:
-                    raise _connection_lost(str(exc) or type(exc).__name__) from None
+                except OUTER_NET_ERRORS as exc:
+                    raise connection_lost_error(str(exc) or type(exc).__name__) from None
                 finally:
                     conn, a.conn = a.conn, None
                     with contextlib.suppress(Exception):
@@ -158,22 +158,22 @@ class SyncEngine:
                 break
             except ConnectionLostError as exc:
                 if a.cancelled:
-                    raise _cancelled() from None
+                    raise cancelled_error() from None
                 if not a.opts.reconnect or attempt >= a.opts.max_attempts or a.opts.dry_run:
                     raise
                 delay = BACKOFF[min(attempt - 1, len(BACKOFF) - 1)]
                 log.info("sync connection lost (%s); reconnecting in %.1fs", exc.one_line(), delay)
                 a.progress.state("waiting", attempt=attempt, message=exc.text())
                 if a.cancel_event.wait(delay):
-                    raise _cancelled() from None
+                    raise cancelled_error() from None
             except LabGpuError as exc:
                 if a.cancelled and not isinstance(exc, SyncCancelledError):
-                    raise _cancelled() from None
-                if attempt < a.opts.max_attempts and a.opts.reconnect and _is_connect_failure(exc):
+                    raise cancelled_error() from None
+                if attempt < a.opts.max_attempts and a.opts.reconnect and is_connect_failure(exc):
                     delay = BACKOFF[min(attempt - 1, len(BACKOFF) - 1)]
                     a.progress.state("waiting", attempt=attempt, message=exc.text())
                     if a.cancel_event.wait(delay):
-                        raise _cancelled() from None
+                        raise cancelled_error() from None
                     continue
                 raise
         a.result.seconds = time.monotonic() - start
@@ -183,8 +183,8 @@ class SyncEngine:
     def _run_once(self) -> None:
         a = self.attempt
         a.incomplete.clear()
-        t = _transport_of(a.conn)
-        _no_delay(t)
+        t = transport_of(a.conn)
+        no_delay(t)
         shell = RemoteShell(t, read_only=a.read_only, timeout=a.opts.step_timeout)
         up = a.opts.direction == UP
         a.progress.state("listing")
@@ -323,7 +323,7 @@ class SyncEngine:
         if a.opts.check_space:
             self.checks.check_space(shell, plan, up)
         a.check_cancel()
-        a.pool = _ChannelPool(lambda: a.channel(t), self._workers_needed(plan, up))
+        a.pool = ChannelPool(lambda: a.channel(t), self._workers_needed(plan, up))
         try:
             if up and self._all_by_tar(plan):
                 # one round trip less per step across a slow link: the tar stream makes the
@@ -377,8 +377,8 @@ class SyncEngine:
         big = sorted((i for i in items if i.size > SMALL_FILE or i.resume_from), key=lambda i: -i.size)
         jobs: deque[list[PlanItem]] = deque()
         tar_jobs: set[int] = set()  # id() of the jobs that go as one tar stream
-        split_jobs: dict[int, _SplitPart] = {}  # id() of a job → the byte range it downloads
-        splits: list[_Split] = []
+        split_jobs: dict[int, ByteSplitPart] = {}  # id() of a job → the byte range it downloads
+        splits: list[ByteSplit] = []
         lr = LocalRoot(a.local)
         for i in big:
             if not up and i.size >= SPLIT_MIN and not i.resume_from and a.opts.channels > 1:
@@ -393,8 +393,8 @@ class SyncEngine:
                         )
                     )
                 except OSError as exc:
-                    raise _local_error(exc, tmp, i.size) from None
-                sp = _Split(i, tmp, max(2, min(SPLIT_PARTS, a.opts.channels)))
+                    raise local_error(exc, tmp, i.size) from None
+                sp = ByteSplit(i, tmp, max(2, min(SPLIT_PARTS, a.opts.channels)))
                 splits.append(sp)
                 for rng in sp.parts:
                     job = [i]
@@ -473,7 +473,7 @@ class SyncEngine:
         if errors:
             for sp in splits:
                 sp.keep_prefix()  # so the next run resumes from what is complete
-            raise _pick_error(errors)
+            raise pick_error(errors)
         if a.opts.verify and verified_pending:
             self._verify_and_commit(t, shell, lr, verified_pending, up)
         if a.changed:  # the others are in place; these were not (never a torn copy)
@@ -482,7 +482,7 @@ class SyncEngine:
                 {"path": p, "why": "changed while it was being copied, and again when fetched once more"}
                 for p in changed
             )
-            raise _kept_changing(changed)
+            raise kept_changing_error(changed)
 
     def _verify_and_commit(
         self,

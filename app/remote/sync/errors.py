@@ -40,7 +40,7 @@ class DryRunWriteError(SyncError):
     """A dry run reached a writing call: refused (a bug, never a change)."""
 
 
-def _step_timeout(what: str, seconds: float) -> RemoteTimeoutError:
+def step_timeout_error(what: str, seconds: float) -> RemoteTimeoutError:
     return RemoteTimeoutError(
         QT_TRANSLATE_NOOP(
             "LabGPU", "The server did not answer for {seconds:.0f} s while LabGPU was waiting for {what}."
@@ -56,7 +56,7 @@ def _step_timeout(what: str, seconds: float) -> RemoteTimeoutError:
     )
 
 
-def _dry_run_write(what: str) -> DryRunWriteError:
+def dry_run_write_error(what: str) -> DryRunWriteError:
     return DryRunWriteError(
         QT_TRANSLATE_NOOP("LabGPU", "A dry run tried to change something ({what}); refused."),
         QT_TRANSLATE_NOOP("LabGPU", "Nothing was changed. Please report this as a bug."),
@@ -65,7 +65,7 @@ def _dry_run_write(what: str) -> DryRunWriteError:
     )
 
 
-def _untrusted_output(what: str, sample: bytes) -> SyncError:
+def untrusted_output_error(what: str, sample: bytes) -> SyncError:
     return SyncError(
         QT_TRANSLATE_NOOP(
             "LabGPU", "The server's answer to {what} could not be trusted (it was cut or not framed): {sample}"
@@ -81,7 +81,7 @@ def _untrusted_output(what: str, sample: bytes) -> SyncError:
     )
 
 
-def _connection_lost(why: str) -> ConnectionLostError:
+def connection_lost_error(why: str) -> ConnectionLostError:
     return ConnectionLostError(
         QT_TRANSLATE_NOOP("LabGPU", "The connection was lost during the sync ({why})."),
         QT_TRANSLATE_NOOP(
@@ -93,7 +93,7 @@ def _connection_lost(why: str) -> ConnectionLostError:
     )
 
 
-def _cancelled() -> SyncCancelledError:
+def cancelled_error() -> SyncCancelledError:
     return SyncCancelledError(
         QT_TRANSLATE_NOOP("LabGPU", "The sync was cancelled."),
         QT_TRANSLATE_NOOP("LabGPU", "Files already finished are kept; run it again to continue."),
@@ -102,14 +102,14 @@ def _cancelled() -> SyncCancelledError:
 
 
 # Inside channel/exec wrappers any OSError is the network (no local file I/O happens there).
-_CONN_ERRORS: tuple[type[BaseException], ...] = (
+CONN_ERRORS: tuple[type[BaseException], ...] = (
     EOFError,
     socket.error,
     paramiko.SSHException,
     ConnectionError,
 )
 # Around a whole attempt: only errors that cannot be a local file problem.
-_OUTER_NET_ERRORS: tuple[type[BaseException], ...] = (
+OUTER_NET_ERRORS: tuple[type[BaseException], ...] = (
     EOFError,
     paramiko.SSHException,
     ConnectionError,
@@ -117,7 +117,7 @@ _OUTER_NET_ERRORS: tuple[type[BaseException], ...] = (
 )
 
 
-def _is_connect_failure(exc: LabGpuError) -> bool:
+def is_connect_failure(exc: LabGpuError) -> bool:
     """Errors from ``connect()`` worth retrying with backoff (host unreachable, VPN tunnel down or
     still coming back) — never host-key, login, credential or privilege errors."""
     return type(exc).__name__ in ("HostUnreachableError", "ConnectionLostError") or exc.code in _RETRY_CODES
@@ -138,7 +138,7 @@ _RETRY_CODES = frozenset(
 )
 
 
-def _pick_error(errors: list[BaseException]) -> BaseException:
+def pick_error(errors: list[BaseException]) -> BaseException:
     for kind in (DiskFullError, SyncError):
         for e in errors:
             if isinstance(e, kind) and not isinstance(e, (SyncCancelledError, ConnectionLostError)):
@@ -149,7 +149,7 @@ def _pick_error(errors: list[BaseException]) -> BaseException:
     return errors[0]
 
 
-def _disk_full(up: bool, need: int, free: int, where: str) -> DiskFullError:
+def disk_full_error(up: bool, need: int, free: int, where: str) -> DiskFullError:
     if up:
         return DiskFullError(
             QT_TRANSLATE_NOOP(
@@ -178,7 +178,7 @@ def _disk_full(up: bool, need: int, free: int, where: str) -> DiskFullError:
     )
 
 
-def _local_error(exc: OSError, path: str, need: int = 0) -> SyncError:
+def local_error(exc: OSError, path: str, need: int = 0) -> SyncError:
     if exc.errno in (errno.ENOSPC, errno.EDQUOT):
         with contextlib.suppress(OSError):
             if path.endswith(".labgpu-part"):
@@ -186,7 +186,7 @@ def _local_error(exc: OSError, path: str, need: int = 0) -> SyncError:
         free = 0
         with contextlib.suppress(OSError):
             free = shutil.disk_usage(os.path.dirname(path)).free
-        return _disk_full(False, need, free, os.path.dirname(path))
+        return disk_full_error(False, need, free, os.path.dirname(path))
     return SyncError(
         QT_TRANSLATE_NOOP("LabGPU", "Local file error on {path}: {why}"),
         QT_TRANSLATE_NOOP("LabGPU", "Check the folder and its permissions."),
@@ -196,7 +196,7 @@ def _local_error(exc: OSError, path: str, need: int = 0) -> SyncError:
     )
 
 
-def _source_changed(path: str) -> SyncError:
+def source_changed_error(path: str) -> SyncError:
     return SyncError(
         QT_TRANSLATE_NOOP("LabGPU", "{path} changed while it was being copied."),
         QT_TRANSLATE_NOOP("LabGPU", "Run the sync again when the file is no longer being written."),
@@ -205,7 +205,7 @@ def _source_changed(path: str) -> SyncError:
     )
 
 
-def _bad_remote_time(path: str, value: str) -> SyncError:
+def bad_remote_time_error(path: str, value: str) -> SyncError:
     """A listing gave a modification time no file can have (NaN, ∞, past year 9999): the server's
     listing is not trusted, rather than a traceback from ``os.utime`` later."""
     shown = path if len(path) <= 200 else path[:199] + "…"
@@ -222,7 +222,7 @@ def _bad_remote_time(path: str, value: str) -> SyncError:
     )
 
 
-def _kept_changing(paths: list[str]) -> SyncError:
+def kept_changing_error(paths: list[str]) -> SyncError:
     shown = paths[0] if len(paths[0]) <= 200 else paths[0][:199] + "…"
     return SyncError(
         QT_TRANSLATE_NOOP(

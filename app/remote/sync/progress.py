@@ -12,7 +12,7 @@ from typing import Any
 
 from app.core.syncmodel import SyncProgress
 
-from .errors import _cancelled
+from .errors import cancelled_error
 from .tuning import PROGRESS_INTERVAL
 
 log = logging.getLogger(__name__)
@@ -39,10 +39,10 @@ class TokenBucket:
                     return
                 wait = (n - self.allowance) / self.rate
             if self.cancel.wait(min(wait, 0.2)):
-                raise _cancelled()
+                raise cancelled_error()
 
 
-class _Progress:
+class ProgressTracker:
     """Thread-safe counters and a throttled callback."""
 
     def __init__(self, callback: Callable[[SyncProgress], None] | None) -> None:

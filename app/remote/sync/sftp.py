@@ -60,7 +60,7 @@ from paramiko.sftp_attr import SFTPAttributes
 from app.core.syncplan import DIR, FILE, OTHER
 from app.remote import fastssh, paramiko_probe
 
-from .errors import _CONN_ERRORS, SyncError, _connection_lost, _dry_run_write, _step_timeout
+from .errors import CONN_ERRORS, SyncError, connection_lost_error, dry_run_write_error, step_timeout_error
 from .tuning import CHANNEL_MAX_PACKET, CHANNEL_WINDOW, STEP_TIMEOUT
 
 
@@ -167,9 +167,9 @@ class Channel:
             chan.invoke_subsystem("sftp")
             self.sftp = paramiko.SFTPClient(chan)
         except TimeoutError:
-            raise _step_timeout("the SFTP subsystem to start", timeout) from None
-        except _CONN_ERRORS as exc:
-            raise _connection_lost(str(exc) or type(exc).__name__) from None
+            raise step_timeout_error("the SFTP subsystem to start", timeout) from None
+        except CONN_ERRORS as exc:
+            raise connection_lost_error(str(exc) or type(exc).__name__) from None
         self.replies = _Replies()
         # fast: requests numbered and routed through the SFTPClient's own bookkeeping (paramiko
         # internals, where the probe allows); stock: this channel numbers its requests itself
@@ -197,12 +197,12 @@ class Channel:
 
     def _net(self, exc: BaseException) -> SyncError:
         if isinstance(exc, TimeoutError):
-            return _step_timeout(self.doing, self.timeout)
-        return _connection_lost(str(exc) or type(exc).__name__)
+            return step_timeout_error(self.doing, self.timeout)
+        return connection_lost_error(str(exc) or type(exc).__name__)
 
     def _guard(self, t: int, args: tuple[Any, ...]) -> None:
         if self.read_only and not read_only_request(t, args):
-            raise _dry_run_write(f"SFTP request {t}")
+            raise dry_run_write_error(f"SFTP request {t}")
 
     def send(self, t: int, *args: Any) -> int:
         self._guard(t, args)
@@ -210,7 +210,7 @@ class Channel:
             return self.send_many([(t, *args)])[0]
         try:
             return int(self.sftp._async_request(self.replies, t, *args))
-        except _CONN_ERRORS as exc:
+        except CONN_ERRORS as exc:
             raise self._net(exc) from None
 
     def _numbers(self, k: int) -> int:
@@ -259,7 +259,7 @@ class Channel:
         try:
             for k in range(0, len(parts), 2048):
                 _send_all(sftp.sock, b"".join(parts[k : k + 2048]))
-        except _CONN_ERRORS as exc:
+        except CONN_ERRORS as exc:
             raise self._net(exc) from None
         return nums
 
@@ -267,7 +267,7 @@ class Channel:
         """A WRITE request built and sent without paramiko's copies of the payload (its message
         building and ``_write_all`` re-slicing copied each 252 KiB block several times)."""
         if self.read_only:
-            raise _dry_run_write("SFTP write")
+            raise dry_run_write_error("SFTP write")
         sftp = self.sftp
         num = self._numbers(1)
         head = struct.pack(">IBII", 1 + 4 + 4 + len(handle) + 8 + 4 + len(data), CMD_WRITE, num, len(handle))
@@ -277,7 +277,7 @@ class Channel:
         buf += data
         try:
             _send_all(sftp.sock, buf)
-        except _CONN_ERRORS as exc:
+        except CONN_ERRORS as exc:
             raise self._net(exc) from None
         return num
 
@@ -307,7 +307,7 @@ class Channel:
         try:
             while num not in got:
                 self._pump()
-        except _CONN_ERRORS as exc:
+        except CONN_ERRORS as exc:
             raise self._net(exc) from None
         return got.pop(num)
 
@@ -399,7 +399,7 @@ class Channel:
         return out
 
 
-class _ChannelPool:
+class ChannelPool:
     """SFTP channels opened in parallel, ahead of use: each costs three round trips (open,
     subsystem, version), which across 200 ms of RTT is worth overlapping with each other and
     with the folder preparation."""
@@ -446,7 +446,7 @@ class _ChannelPool:
                 got.close()
 
 
-def _attrs(mtime: float | None = None, mode: int | None = None) -> SFTPAttributes:
+def sftp_attrs(mtime: float | None = None, mode: int | None = None) -> SFTPAttributes:
     a = SFTPAttributes()
     if mtime is not None:
         a.st_atime = int(mtime)

@@ -25,26 +25,26 @@ from .caps import (
     unframe,
 )
 from .errors import (
-    _CONN_ERRORS,
+    CONN_ERRORS,
     ConnectionLostError,
     RemoteTimeoutError,
-    _bad_remote_time,
-    _connection_lost,
-    _dry_run_write,
-    _step_timeout,
-    _untrusted_output,
+    bad_remote_time_error,
+    connection_lost_error,
+    dry_run_write_error,
+    step_timeout_error,
+    untrusted_output_error,
 )
 from .tuning import PROBE_TIMEOUT, STEP_TIMEOUT
 
 
-def _transport_of(conn: Any) -> paramiko.Transport:
+def transport_of(conn: Any) -> paramiko.Transport:
     t = getattr(conn, "transport", conn)
     if t is None or not t.is_active():
-        raise _connection_lost("not connected")
+        raise connection_lost_error("not connected")
     return t
 
 
-def _no_delay(t: paramiko.Transport) -> None:
+def no_delay(t: paramiko.Transport) -> None:
     """TCP_NODELAY on the connection: without it every small request/reply exchange (the remote
     listing, df, mkdirs, renames) can stall 40 ms on Nagle + delayed ACK (measured: the listing
     took 48 ms instead of 4). ``app.remote.ssh`` sets it on what it dials; a ``connect()``
@@ -88,7 +88,7 @@ class RemoteShell:
         not wait for the server's answer to the exec request (one round trip less; only once the
         probe showed that exec works here: a refused one then shows as a missing frame)."""
         if self.read_only and not isinstance(command, ReadCmd):
-            raise _dry_run_write(what)
+            raise dry_run_write_error(what)
         try:
             chan = self.t.open_session(timeout=15)
             chan.settimeout(timeout or self.timeout)
@@ -103,9 +103,9 @@ class RemoteShell:
                 m.add_string(command)
                 self.t._send_user_message(m)
         except TimeoutError:
-            raise _step_timeout(what, timeout or self.timeout) from None
-        except _CONN_ERRORS as exc:
-            raise _connection_lost(str(exc) or type(exc).__name__) from None
+            raise step_timeout_error(what, timeout or self.timeout) from None
+        except CONN_ERRORS as exc:
+            raise connection_lost_error(str(exc) or type(exc).__name__) from None
         return chan
 
     def run_raw(
@@ -133,9 +133,9 @@ class RemoteShell:
             while chan.recv_stderr_ready():
                 err += chan.recv_stderr(65536)
         except TimeoutError:
-            raise _step_timeout(what, limit) from None
-        except _CONN_ERRORS as exc:
-            raise _connection_lost(str(exc) or type(exc).__name__) from None
+            raise step_timeout_error(what, limit) from None
+        except CONN_ERRORS as exc:
+            raise connection_lost_error(str(exc) or type(exc).__name__) from None
         finally:
             chan.close()
         return rc, bytes(out), bytes(err)
@@ -153,8 +153,8 @@ class RemoteShell:
         got = unframe(out, err, nonce)
         if got is None:
             if rc == -1:
-                raise _connection_lost("the command channel closed")
-            raise _untrusted_output(what, out[-200:] or err[-200:])
+                raise connection_lost_error("the command channel closed")
+            raise untrusted_output_error(what, out[-200:] or err[-200:])
         return got
 
     def probe(self, timeout: float = PROBE_TIMEOUT, root_q: bytes | None = None) -> ProbeListing:
@@ -179,7 +179,7 @@ class RemoteShell:
         if framed is None and not self.t.is_active():
             # the link dropped before the answer was complete: a lost connection (the engine
             # reconnects and probes again), never "this server has no shell"
-            raise _connection_lost("the connection closed during the capability probe")
+            raise connection_lost_error("the connection closed during the capability probe")
         if root_q is None:
             return ProbeListing(parse_probe(framed, out, err))
         return parse_probe_list(framed, out, err)
@@ -197,7 +197,7 @@ def quote_path(path: str) -> bytes:
     return encode_name(shlex.quote(path))
 
 
-def _arg_batches(paths: Sequence[str], limit: int = 64 * 1024) -> Iterable[list[str]]:
+def arg_batches(paths: Sequence[str], limit: int = 64 * 1024) -> Iterable[list[str]]:
     batch: list[str] = []
     size = 0
     for p in paths:
@@ -237,6 +237,6 @@ def parse_find_output(data: bytes) -> dict[str, Entry]:
             continue
         path = decode_name(raw)
         if not (MTIME_MIN <= mtime <= MTIME_MAX):  # also False for NaN
-            raise _bad_remote_time(path, mtime_b.decode("ascii", "replace"))
+            raise bad_remote_time_error(path, mtime_b.decode("ascii", "replace"))
         out[path] = Entry(path, kind, size if kind == FILE else 0, mtime, mode)
     return out

@@ -22,13 +22,13 @@ from .attempt import Attempt
 from .caps import frame, new_nonce, unframe
 from .checks import Verifier
 from .errors import (
-    _CONN_ERRORS,
+    CONN_ERRORS,
     SyncError,
-    _connection_lost,
-    _disk_full,
-    _local_error,
-    _source_changed,
-    _step_timeout,
+    connection_lost_error,
+    disk_full_error,
+    local_error,
+    source_changed_error,
+    step_timeout_error,
 )
 from .local import LocalRoot
 from .sftp import Channel, SftpError
@@ -115,9 +115,9 @@ class _ChannelWriter:
         try:
             fastssh.sendall(self.chan, data)
         except TimeoutError:
-            raise _step_timeout(self.what, self.timeout) from None
-        except _CONN_ERRORS as exc:
-            raise _connection_lost(str(exc) or type(exc).__name__) from None
+            raise step_timeout_error(self.what, self.timeout) from None
+        except CONN_ERRORS as exc:
+            raise connection_lost_error(str(exc) or type(exc).__name__) from None
         return len(data)
 
 
@@ -182,9 +182,9 @@ class TarUploader:
                     finally:
                         os.close(fd)
                 except OSError as exc:
-                    raise _local_error(exc, item.path) from None
+                    raise local_error(exc, item.path) from None
                 if len(data) != item.size:
-                    raise _source_changed(item.path)
+                    raise source_changed_error(item.path)
                 if verify:
                     digests[item.path] = hashlib.sha256(data).hexdigest()
                 mode = item.mode & 0o777 if self.a.opts.preserve_mode else 0o644
@@ -213,14 +213,14 @@ class TarUploader:
                 while chan.recv_stderr_ready():
                     err += chan.recv_stderr(65536)
             except TimeoutError:
-                raise _step_timeout(what, self.a.opts.step_timeout) from None
-            except _CONN_ERRORS as exc:
-                raise _connection_lost(str(exc) or type(exc).__name__) from None
+                raise step_timeout_error(what, self.a.opts.step_timeout) from None
+            except CONN_ERRORS as exc:
+                raise connection_lost_error(str(exc) or type(exc).__name__) from None
         finally:
             chan.close()
         framed = unframe(bytes(out), bytes(err), nonce)
         if framed is None:
-            raise _connection_lost("the tar stream closed")
+            raise connection_lost_error("the tar stream closed")
         rc, _o, err_b = framed
         err = bytearray(err_b)
         if rc != 0:
@@ -241,7 +241,7 @@ class TarUploader:
             with contextlib.suppress(SyncError):
                 free = self.checks.remote_free(shell)
             if "No space" in text or (free is not None and free < (1 << 20)):
-                raise _disk_full(True, sum(i.size for i in job), free or 0, self.a.remote)
+                raise disk_full_error(True, sum(i.size for i in job), free or 0, self.a.remote)
             raise SyncError(
                 QT_TRANSLATE_NOOP("LabGPU", "The server could not write {path}: {why}"),
                 QT_TRANSLATE_NOOP("LabGPU", "Check free space and permissions on the server."),

@@ -30,9 +30,9 @@ from app.core.syncplan import DIR, PlanItem, SyncPlan, encode_name, part_name, r
 
 from .attempt import Attempt
 from .checks import Verifier
-from .errors import SyncError, _disk_full, _local_error, _source_changed
+from .errors import SyncError, disk_full_error, local_error, source_changed_error
 from .local import LocalRoot, sha256_file
-from .sftp import Channel, SftpError, _attrs, sftp_mkdirs
+from .sftp import Channel, SftpError, sftp_attrs, sftp_mkdirs
 from .shell import RemoteShell, quote_path
 from .tuning import REQUEST_SIZE, WRITE_SIZE, WRITES_IN_FLIGHT
 
@@ -162,7 +162,7 @@ class Uploader:
             except OSError as exc:
                 for _i, _n, _o, f in opened:
                     f.close()
-                raise _local_error(exc, item.path) from None
+                raise local_error(exc, item.path) from None
             flags = SFTP_FLAG_WRITE | SFTP_FLAG_CREATE | (0 if offset else SFTP_FLAG_TRUNC)
             num = ch.send(CMD_OPEN, self.a.rpath(tmp), flags, SFTPAttributes())
             opened.append((item, num, offset, fh))
@@ -196,8 +196,8 @@ class Uploader:
                     while len(outstanding) > WRITES_IN_FLIGHT:
                         self.check_write(ch, *outstanding.popleft(), shell)
                 if pos != item.size:
-                    raise _source_changed(item.path)
-                attrs = _attrs(item.mtime, item.mode if self.a.opts.preserve_mode else None)
+                    raise source_changed_error(item.path)
+                attrs = sftp_attrs(item.mtime, item.mode if self.a.opts.preserve_mode else None)
                 outstanding.append((ch.send(CMD_FSETSTAT, handle, attrs), item))
                 outstanding.append((ch.send(CMD_CLOSE, handle), item))
                 pending.append((item, h.hexdigest() if h is not None else ""))
@@ -269,7 +269,7 @@ class Uploader:
             if ch is not None:
                 with contextlib.suppress(SyncError, SftpError):
                     ch.status(ch.send(CMD_REMOVE, part))
-            return _disk_full(True, item.size, free, self.a.remote_text)
+            return disk_full_error(True, item.size, free, self.a.remote_text)
         if exc.code == 3:
             return SyncError(
                 QT_TRANSLATE_NOOP("LabGPU", "Permission denied writing {path} on the server."),

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QFrame, QHBoxLayout, QPushButton, QVBoxLayout, QWi
 from app.ui import theme
 from app.ui.shared.plain import esc, rich_label
 
-_shown_hints: set[tuple[str, str]] = set()  # (host, hint id): shown once per run, across page rebuilds
+shown_hints: set[tuple[str, str]] = set()  # (host, hint id): shown once per run, across page rebuilds
 
 
 class HintsBox(QFrame):
@@ -42,9 +42,9 @@ class HintsBox(QFrame):
                 continue
             for hint in tuning_hints(list(samples)):
                 key = (host, hint.id)
-                if key in _shown_hints:
+                if key in shown_hints:
                     continue
-                _shown_hints.add(key)
+                shown_hints.add(key)
                 self.add(host, hint)
 
     def add(self, host: str, hint: Any) -> None:

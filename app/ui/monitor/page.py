@@ -31,7 +31,6 @@ from PySide6.QtWidgets import (
 )
 
 from app.ui.monitor.hints import HintsBox
-from app.ui.monitor.hints import _shown_hints as _shown_hints  # shown once per run; tests clear it
 from app.ui.monitor.host_panel import HostPanel
 from app.ui.monitor.hub_link import SampleBridge, list_hosts, monitor_hub
 from app.ui.monitor.page_settings import RANGES, monitor_settings, range_title, save_monitor_settings
