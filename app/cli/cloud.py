@@ -424,14 +424,14 @@ def cmd_launch(args: argparse.Namespace) -> int:
 
 def _print_guard(instance_id: str, guarded: Any) -> None:
     """What the launch did with the guard: the guard saved, and the watchdog's outcome."""
-    from app.cli.monitor import _describe
+    from app.cli.monitor import describe_guard
 
     if guarded is None:
         print(translate(QT_TRANSLATE_NOOP("LabGPU", "No guards: {id} runs until you stop it.")).format(
             id=instance_id))
         return
     print(translate(QT_TRANSLATE_NOOP("LabGPU", "Guards of {id}: {guards}")).format(
-        id=instance_id, guards=_describe(guarded.config)))
+        id=instance_id, guards=describe_guard(guarded.config)))
     if guarded.text():
         print(terminal_safe(" ".join(t for t in (guarded.text(), guarded.hint_text()) if t)))
 

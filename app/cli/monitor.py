@@ -317,7 +317,7 @@ def cmd_guard_set(args: argparse.Namespace) -> int:
     out = set_guard(default_paths(), guards.store, args.id, cfg, connect=lambda: _connect(args.id), pulls=pulls)
     for remote, local in pulls:
         print(f"Before a stop: pull {args.id}:{remote} into {local}")
-    print(f"Guards of {args.id}: {_describe(out.config)}")
+    print(f"Guards of {args.id}: {describe_guard(out.config)}")
     if out.watchdog == WatchdogResult.INSTALLED:
         print(f"Watchdog running on {args.id} (pid {out.pid}): it shuts the machine down after "
               f"{cfg.idle_minutes:g} min with every GPU under {cfg.idle_below_pct:g} %.")
@@ -343,7 +343,7 @@ def _parse_pull(text: str) -> tuple[str, str]:
     return remote.strip(), str(Path(local.strip()).expanduser().resolve())
 
 
-def _describe(cfg: Any) -> str:
+def describe_guard(cfg: Any) -> str:
     parts = [f"idle below {cfg.idle_below_pct:g} % for {cfg.idle_minutes:g} min → {cfg.on_idle}"]
     if cfg.budget is not None:
         parts.append(f"budget {cfg.budget:g} {cfg.currency} (warn 80 %, stop 100 %)")
@@ -376,7 +376,7 @@ def cmd_guard_ls(args: argparse.Namespace) -> int:
         print_json(items)
         return 0
     print_table(["ID", "KIND", "GUARDS", "ACTS"],
-                [[i["id"], i["kind"], _describe(guards.get(i["id"])) + _watchdog_note(i) + _budget_note(i),
+                [[i["id"], i["kind"], describe_guard(guards.get(i["id"])) + _watchdog_note(i) + _budget_note(i),
                   "stop" if i["can_stop"] else "notify only"] for i in items])
     print(f"Watcher: {info.describe() if info else 'none running (start the app or `labgpu watch`)'}")
     return 0
