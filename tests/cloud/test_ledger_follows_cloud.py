@@ -27,7 +27,6 @@ from app.core.guards import GuardConfig, GuardStore
 from app.watch import Watcher
 from app.watch import reconcile as bg
 from tests.fixtures.moto_server import AWS_KEY_ID, AWS_SECRET, UBUNTU_AMI
-from tests.fixtures.tencent_cvm_server import TEST_SECRET_ID, TEST_SECRET_KEY
 
 GN7 = "GN7.2XLARGE32"
 WINDOW_S = 30.0
@@ -169,14 +168,8 @@ def test_the_watch_loop_reconciles_in_the_background(aws, moto):
 
 # -- the laptop's clock off ----------------------------------------------------------------------------
 @pytest.fixture
-def tencent(secret_service, tencent_server, labgpu_home, cloud_clock):
-    tencent_server.pending_seconds = 0.0
-    tencent_server.operation_seconds = 0.0
-    s = CloudService()
-    s.accounts.add(Account("lab", "tencent", "ap-guangzhou", tencent_server.endpoint),
-                   Credentials(TEST_SECRET_ID, TEST_SECRET_KEY))
-    yield s
-    s.close()
+def tencent(cloud_clock, tencent_service):
+    return tencent_service
 
 
 @pytest.mark.parametrize("skew", [240.0, -240.0], ids=["4-min-ahead", "4-min-behind"])

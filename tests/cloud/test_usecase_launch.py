@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from app.cloud import pricing
-from app.cloud.base import Account, Credentials
 from app.cloud.launch import CloudService
 from app.cloud.launch_plan import LaunchOptions
 from app.core.errors import InputError, LabGpuError
@@ -24,7 +23,7 @@ from app.usecases.guards import WatchdogResult
 from app.usecases.launch import launch, plan_launch
 from tests.fixtures.moto_server import AWS_KEY_ID, AWS_SECRET
 from tests.fixtures.spy import CallCounter
-from tests.fixtures.tencent_cvm_server import TEST_SECRET_ID, TEST_SECRET_KEY, TYPES
+from tests.fixtures.tencent_cvm_server import TYPES
 
 GN7 = "GN7.2XLARGE32"
 SSH_FROM = "198.51.100.7/32"
@@ -32,14 +31,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-def svc(secret_service, tencent_server, labgpu_home):
-    tencent_server.pending_seconds = 0.0
-    tencent_server.operation_seconds = 0.0
-    s = CloudService()
-    s.accounts.add(Account("lab", "tencent", "ap-guangzhou", tencent_server.endpoint),
-                   Credentials(TEST_SECRET_ID, TEST_SECRET_KEY))
-    yield s
-    s.close()
+def svc(tencent_service):
+    return tencent_service
 
 
 def _kinds(changes: Changes) -> list[frozenset[Change]]:

@@ -17,26 +17,19 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from app.cloud.launch import CloudService, LaunchOptions
+from app.cloud.launch import LaunchOptions
 from app.core.accounts import Account, Credentials
 from app.core.gpumon import GpuReading, HostSample
 from app.core.guards import GuardConfig, GuardStore
 from app.watch import Watcher
 from tests.fixtures.moto_server import AWS_KEY_ID, AWS_SECRET
-from tests.fixtures.tencent_cvm_server import TEST_SECRET_ID, TEST_SECRET_KEY
 
 GN7 = "GN7.2XLARGE32"
 
 
 @pytest.fixture
-def svc(secret_service, tencent_server, labgpu_home):
-    tencent_server.pending_seconds = 0.0
-    tencent_server.operation_seconds = 0.0
-    s = CloudService()
-    s.accounts.add(Account("lab", "tencent", "ap-guangzhou", tencent_server.endpoint),
-                   Credentials(TEST_SECRET_ID, TEST_SECRET_KEY))
-    yield s
-    s.close()
+def svc(tencent_service):
+    return tencent_service
 
 
 def _launch(svc, account: str = "lab", itype: str = GN7) -> tuple[str, datetime]:

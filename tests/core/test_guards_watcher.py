@@ -15,28 +15,21 @@ from pathlib import Path
 
 import pytest
 
-from app.cloud.launch import CloudService, LaunchOptions
-from app.core.accounts import Account, Credentials
+from app.cloud.launch import LaunchOptions
 from app.core.gpumon import GpuReading, HostSample
 from app.core.guards import GuardConfig, GuardStore
 from app.core.hosts import HostRecord, HostStore
 from app.watch import Watcher
 from app.watch.lock import WatchLock
-from tests.fixtures.tencent_cvm_server import TEST_SECRET_ID, TEST_SECRET_KEY, TYPES
+from tests.fixtures.tencent_cvm_server import TYPES
 
 GN7 = "GN7.2XLARGE32"
 ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
-def svc(secret_service, tencent_server, labgpu_home):
-    tencent_server.pending_seconds = 0.0
-    tencent_server.operation_seconds = 0.0
-    s = CloudService()
-    s.accounts.add(Account("lab", "tencent", "ap-guangzhou", tencent_server.endpoint),
-                   Credentials(TEST_SECRET_ID, TEST_SECRET_KEY))
-    yield s
-    s.close()
+def svc(tencent_service):
+    return tencent_service
 
 
 def _launch(svc) -> tuple[str, datetime]:
