@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -124,7 +125,7 @@ class GuardEditor(QGroupBox):
                                         "a guard never stops on data it does not have."), self)
         self.idle_note.setWordWrap(True)
         self.idle_note.setStyleSheet("color: palette(mid);")
-        form.addRow("", self.idle_note)
+        form.addRow(self.idle_note)  # the whole width: a wrapped sentence never clipped in the field column
         budget_row = QHBoxLayout()
         self.budget = QDoubleSpinBox(self)
         self.budget.setObjectName("budget")
@@ -160,13 +161,13 @@ class GuardEditor(QGroupBox):
         self.notify_only.setObjectName("notifyOnly")
         self.notify_only.setWordWrap(True)
         self.notify_only.setStyleSheet(f"color: {theme.css('warning')}; font-weight: 600;")
-        form.addRow("", self.notify_only)
+        form.addRow(self.notify_only)  # the whole width: a wrapped sentence never clipped in the field column
         self.error_label = PlainLabel(self)
         self.error_label.setObjectName("guardError")
         self.error_label.setWordWrap(True)
         self.error_label.setStyleSheet(f"color: {theme.css('error')};")
         self.error_label.hide()
-        form.addRow("", self.error_label)
+        form.addRow(self.error_label)  # the whole width: a wrapped sentence never clipped in the field column
         self.set_config(cfg)
         self.notify_only.setVisible(not can_stop)
         if not can_stop:
@@ -211,6 +212,9 @@ class GuardEditor(QGroupBox):
     def show_error(self, text: str) -> None:
         self.error_label.setText(text)
         self.error_label.setVisible(bool(text))
+        window = self.window()
+        if window is not self and window.isVisible():
+            fit_height(window)  # the whole reason shows
 
 
 def apply_guard(paths: Paths, store: Store, target_id: str, cfg: GuardConfig | None, changes: Changes,
@@ -225,6 +229,17 @@ def apply_guard(paths: Paths, store: Store, target_id: str, cfg: GuardConfig | N
     if cfg is None:
         return remove_guard(paths, store, target_id, changes=changes, progress=progress)
     return set_guard(paths, store, target_id, cfg, changes=changes, progress=progress)
+
+
+def fit_height(window: QWidget) -> None:
+    """Grow ``window`` to the height its wrapped lines need at its width (a layout's size hint counts
+    a wrapped label as one line, so a dialog of wrapped sentences opens clipped)."""
+    lay = window.layout()
+    if lay is not None:
+        lay.activate()
+    need = window.heightForWidth(window.width())
+    if need > window.height():
+        window.resize(window.width(), need)
 
 
 class EditGuardsDialog(QDialog):
@@ -265,6 +280,10 @@ class EditGuardsDialog(QDialog):
         self.buttons.accepted.connect(self.save)
         self.buttons.rejected.connect(self.reject)
         layout.addWidget(self.buttons)
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt's name
+        super().showEvent(event)
+        fit_height(self)
 
     def _show_progress(self, text: object) -> None:
         self.progress_label.setText(str(text))
