@@ -54,7 +54,7 @@ from app.cloud.base import (
     get_provider,
 )
 from app.cloud.errors import NetworkError
-from app.cloud.launch_plan import (  # re-exported: the CLI, the UI and tests import them from here
+from app.cloud.launch_plan import (
     LAUNCH_RETRY_HINT,
     ZONE_KEPT_HINT,
     LaunchOptions,

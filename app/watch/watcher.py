@@ -464,7 +464,7 @@ class Watcher(StopEpisodes, OnInstance):
 
     # spot interruptions ------------------------------------------------------------------------
     def relaunch_options(self, target_id: str) -> dict[str, Any]:
-        """What a one-click relaunch of the same offer needs (app.cloud.launch.LaunchOptions fields)."""
+        """What a one-click relaunch of the same offer needs (app.cloud.launch_plan.LaunchOptions fields)."""
         e = self.ledger.get(target_id)
         if e is None:
             return {}

@@ -15,7 +15,8 @@ import pytest
 
 from app.cloud.aws import AwsProvider
 from app.cloud.base import LABGPU_TAG_KEY, LABGPU_TAG_VALUE
-from app.cloud.launch import CloudService, LaunchOptions
+from app.cloud.launch import CloudService
+from app.cloud.launch_plan import LaunchOptions
 from app.core.accounts import Account, Credentials
 from app.core.errors import LabGpuError
 from app.core.guards import GuardConfig, GuardStore

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from app.cloud.base import CapacityError
-from app.cloud.launch import CloudService, LaunchOptions
+from app.cloud.launch import CloudService
+from app.cloud.launch_plan import LaunchOptions
 from app.core.accounts import Account, Credentials
 from tests.fixtures.moto_server import AWS_KEY_ID, AWS_SECRET, DLAMI_NEWEST
 

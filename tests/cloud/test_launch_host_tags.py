@@ -9,7 +9,8 @@ import subprocess
 import pytest
 
 from app.cloud import sshkeys
-from app.cloud.launch import CloudService, LaunchOptions
+from app.cloud.launch import CloudService
+from app.cloud.launch_plan import LaunchOptions
 from app.core.accounts import Account, Credentials
 from app.core.hosts import instance_hosts
 from app.core.paths import default_paths

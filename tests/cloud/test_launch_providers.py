@@ -9,7 +9,8 @@ import pytest
 
 from app.cloud import sshkeys
 from app.cloud.base import LaunchRequest, get_provider
-from app.cloud.launch import CloudService, LaunchOptions, new_client_token
+from app.cloud.launch import CloudService
+from app.cloud.launch_plan import LaunchOptions, new_client_token
 from app.core.accounts import Account, Credentials
 from tests.fixtures.moto_server import AWS_KEY_ID, AWS_SECRET
 from tests.fixtures.tencent_cvm_server import TEST_SECRET_ID, TEST_SECRET_KEY

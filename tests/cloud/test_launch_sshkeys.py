@@ -13,7 +13,8 @@ import pytest
 from keyring.backends import fail
 
 from app.cloud import netaddr, sshkeys
-from app.cloud.launch import CloudService, LaunchOptions
+from app.cloud.launch import CloudService
+from app.cloud.launch_plan import LaunchOptions
 from app.core import providers
 from app.core.accounts import Account, Credentials
 from app.core.errors import InputError

@@ -19,7 +19,8 @@ import pytest
 
 from app.cloud.base import LABGPU_TAG_KEY, LABGPU_TAG_VALUE
 from app.cloud.errors import ClockSkewError
-from app.cloud.launch import CloudService, LaunchOptions
+from app.cloud.launch import CloudService
+from app.cloud.launch_plan import LaunchOptions
 from app.core import ledgerdb
 from app.core.accounts import Account, Credentials
 from app.core.gpumon import GpuReading, HostSample

@@ -17,7 +17,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from app.cloud.launch import LaunchOptions
+from app.cloud.launch_plan import LaunchOptions
 from app.core.accounts import Account, Credentials
 from app.core.gpumon import GpuReading, HostSample
 from app.core.guards import GuardConfig, GuardStore

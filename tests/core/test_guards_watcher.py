@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from app.cloud.launch import LaunchOptions
+from app.cloud.launch_plan import LaunchOptions
 from app.core.gpumon import GpuReading, HostSample
 from app.core.guards import GuardConfig, GuardStore
 from app.core.hosts import HostRecord, HostStore

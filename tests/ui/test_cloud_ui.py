@@ -454,7 +454,7 @@ def test_audit_dialog_lists_actions_and_exports_csv_without_secrets(
     from app.ui.cloud.instances_page import InstancesPage
 
     svc = cloud_service(ctx)
-    from app.cloud.launch import LaunchOptions
+    from app.cloud.launch_plan import LaunchOptions
 
     res = svc.launch(LaunchOptions(account="lab-tc", instance_type=GN7, ssh_from="198.51.100.7/32"))
     svc.stop(res.entry.id)
@@ -502,7 +502,7 @@ def test_instances_page_shows_both_clouds_and_aws_stop_says_ebs_bills(
     qtbot, ctx, tc_account, tencent_server, moto
 ):
     """Tencent through the TC3 server and AWS through moto's HTTP server, in one table."""
-    from app.cloud.launch import LaunchOptions
+    from app.cloud.launch_plan import LaunchOptions
     from app.core.accounts import Account, Credentials
     from app.ui.cloud import cloud_service
     from app.ui.cloud.instances_page import InstancesPage

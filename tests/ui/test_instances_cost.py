@@ -51,7 +51,7 @@ def _cli_cost(iid: str) -> float:
 
 
 def test_two_short_aws_starts_bill_60_s_each_on_the_page_as_in_the_core_and_cli(qtbot, ctx, secret_service, moto):
-    from app.cloud.launch import LaunchOptions
+    from app.cloud.launch_plan import LaunchOptions
     from app.core.accounts import Account, Credentials
     from app.ui.cloud import cloud_service
     from app.ui.cloud.instances_page import InstancesPage
@@ -94,7 +94,7 @@ def test_tencent_bills_the_seconds_run_on_the_page_as_in_the_core_and_cli(qtbot,
     """Tencent bills pay-as-you-go per second with no minimum: a short run costs its seconds."""
     from datetime import datetime
 
-    from app.cloud.launch import LaunchOptions
+    from app.cloud.launch_plan import LaunchOptions
     from app.core.accounts import Account, Credentials
     from app.ui.cloud import cloud_service
     from app.ui.cloud.instances_page import InstancesPage

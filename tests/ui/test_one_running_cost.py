@@ -109,7 +109,7 @@ def test_tray_instances_page_and_labgpu_cost_agree_and_name_the_unknown_price(qt
 
 def test_a_stop_from_the_tray_shows_on_the_instances_page_at_once(qtbot, ctx, secret_service, monkeypatch):
     import app.cloud.launch as launch
-    from app.cloud.launch import LaunchOptions
+    from app.cloud.launch_plan import LaunchOptions
     from app.core.accounts import Account, Credentials
     from app.ui.cloud import cloud_service
     from app.ui.cloud.instances_page import InstancesPage

@@ -64,7 +64,8 @@ def xvfb():
 def running_instance(labgpu_home, secret_service, tencent_server, monkeypatch):
     """A running on-demand instance launched on the TC3 peer, in this test's LABGPU_HOME ledger."""
     import app.cloud.launch as launch
-    from app.cloud.launch import CloudService, LaunchOptions
+    from app.cloud.launch import CloudService
+    from app.cloud.launch_plan import LaunchOptions
     from app.cloud.tencent import TencentProvider
     from app.core.accounts import Account, Credentials
     from app.core.paths import default_paths
