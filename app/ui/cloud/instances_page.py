@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, Qt, QTimer, Slot
 from PySide6.QtGui import QKeySequence, QShortcut
@@ -28,6 +28,9 @@ from app.ui.shared.plain import PlainLabel
 from app.ui.widgets import FlowLayout
 from app.usecases.changes import Change
 from app.usecases.costs import RunningCosts, running_costs
+
+if TYPE_CHECKING:
+    from app.ui.context import AppContext
 
 __all__ = ["InstancesPage", "TerminateConfirmDialog", "state_title"]
 
@@ -44,7 +47,7 @@ class InstancesPage(InstanceActions, QWidget):
     def nav_title() -> str:
         return QCoreApplication.translate("InstancesPage", "Instances")
 
-    def __init__(self, ctx: Any, parent: QWidget | None = None) -> None:
+    def __init__(self, ctx: AppContext, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.ctx = ctx
         self.entries: list[Any] = []

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from app.cloud.launch_plan import LaunchOptions, LaunchResult
     from app.core.guards import GuardConfig
     from app.core.models import Offer
+    from app.ui.context import AppContext
 
 
 def step_title(step: str) -> str:
@@ -54,7 +55,7 @@ def step_title(step: str) -> str:
 class LaunchDialog(QDialog):
     launched = Signal(object)  # LaunchResult
 
-    def __init__(self, ctx: Any, offer: Offer | None = None, parent: QWidget | None = None) -> None:
+    def __init__(self, ctx: AppContext, offer: Offer | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         from app.cloud.launch_plan import new_client_token
 
@@ -570,7 +571,7 @@ class LaunchDialog(QDialog):
         self.reject()
 
 
-def open_launch_dialog(ctx: Any, offer: Any = None, parent: QWidget | None = None,
+def open_launch_dialog(ctx: AppContext, offer: Any = None, parent: QWidget | None = None,
                        spot: bool | None = None) -> LaunchDialog:
     """Open the launch dialog (non-modal) prefilled from ``offer`` (an app.core.models.Offer);
     ``spot`` forces the spot choice (a relaunch after an interruption keeps the same billing)."""

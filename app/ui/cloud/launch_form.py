@@ -6,7 +6,7 @@ Strings keep the dialog's translation context, "LaunchDialog".
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
@@ -33,11 +33,14 @@ from app.ui import theme
 from app.ui.cloud import cloud_settings
 from app.ui.shared.plain import PlainLabel
 
+if TYPE_CHECKING:
+    from app.ui.context import AppContext
+
 
 class LaunchForm(QWidget):
     """The dialog's two pages (the form, the launch's steps) and its buttons, as typed attributes."""
 
-    def __init__(self, ctx: Any, offer: Offer | None, parent: QWidget | None = None) -> None:
+    def __init__(self, ctx: AppContext, offer: Offer | None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         state = cloud_settings(ctx)
         layout = QVBoxLayout(self)

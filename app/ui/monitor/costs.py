@@ -9,11 +9,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.core.costs import InstanceCost
 from app.core.currency import money_text
 from app.usecases.costs import RunningCosts
+
+if TYPE_CHECKING:
+    from app.ui.context import AppContext
 
 _SYMBOLS = {"CNY": "¥", "USD": "$"}
 
@@ -71,7 +74,7 @@ def rows_of(costs: RunningCosts) -> list[RunningRow]:
     return [row_for(costs.entries[c.id], c) for c in costs.billing]
 
 
-def running_costs(ctx: Any, now: datetime | None = None) -> RunningCosts:
+def running_costs(ctx: AppContext, now: datetime | None = None) -> RunningCosts:
     """The ledger's running costs (app.usecases.costs, guards' budgets included); blocking: run it in a task."""
     from app.core.currency import effective_rate
     from app.core.guards import GuardStore

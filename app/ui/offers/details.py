@@ -192,11 +192,8 @@ class OfferDetailsPanel(QWidget):
     def _ensure_estimator(self) -> QWidget | None:
         if self.estimator is not None:
             return self.estimator
-        try:
-            from app.ui.shared.estimator import EstimatorWidget
-        except ImportError as exc:
-            log.info("cost estimator not available: %s", exc)
-            return None
+        from app.ui.shared.estimator import EstimatorWidget  # imported when first shown: start-up stays fast
+
         self.estimator = EstimatorWidget(self.ctx, self.estimator_scroll)
         self.estimator.setObjectName("offerEstimator")
         self.estimator_scroll.setWidget(self.estimator)
