@@ -44,6 +44,7 @@ REACH_TIMEOUT_S = float(os.environ.get("LABGPU_WATCHDOG_REACH_S", "180"))  # a f
 OFFER_SOURCE = "offer"  # price_source of the on-demand price the student saw on the offer
 
 MSG_GUARD_SAVING = QT_TRANSLATE_NOOP("LabGPU", "Saving the guards of {id}…")
+MSG_GUARD_SAVED = QT_TRANSLATE_NOOP("LabGPU", "Guards of {id} saved.")
 MSG_REACHING = QT_TRANSLATE_NOOP("LabGPU", "Waiting for {id} to answer over SSH to install the watchdog…")
 MSG_NOT_REACHED = QT_TRANSLATE_NOOP("LabGPU", "{id} did not answer over SSH within {seconds} s ({why})")
 MSG_NOT_RUNNING = QT_TRANSLATE_NOOP("LabGPU", "{id} is not running with an address yet")
@@ -168,9 +169,8 @@ def guard_new_instance(svc: CloudService, result: LaunchResult, guard: GuardConf
 
     outcome = set_guard(svc.paths, svc.store, entry.id, cfg, connect=handed, changes=changes)
     svc.pending.guard_applied(result.client_token)
-    text = outcome.text()
-    if text:
-        report(GUARD_STEP, text)
+    # the step ends on what happened: the watchdog's outcome when there is one, else that the guards are saved
+    report(GUARD_STEP, outcome.text() or translate(MSG_GUARD_SAVED).format(id=entry.id))
     return outcome
 
 

@@ -715,6 +715,10 @@
         <translation>正在保存 {id} 的守护规则…</translation>
     </message>
     <message>
+        <source>Guards of {id} saved.</source>
+        <translation>已保存 {id} 的守护规则。</translation>
+    </message>
+    <message>
         <source>Waiting for {id} to answer over SSH to install the watchdog…</source>
         <translation>正在等待 {id} 通过 SSH 响应，以安装看门狗…</translation>
     </message>

@@ -71,6 +71,7 @@ def test_default_launch_moves_past_launch_failed_with_one_ssh_rule(qtbot, ctx, s
     assert (entry.provider, entry.state, entry.zone) == ("tencent", "running", "ap-guangzhou-4")
     steps = [launch.form.steps_list.item(i).text() for i in range(launch.form.steps_list.count())]
     assert any("ap-guangzhou-3" in s and "ap-guangzhou-4" in s for s in steps), steps
+    assert steps[-1].endswith(f"Guards of {entry.id} saved."), steps  # the guard step ends on what happened
     assert [q["Placement"]["Zone"] for q in tencent_server.requests_of("RunInstances")] == [
         "ap-guangzhou-3", "ap-guangzhou-4"
     ]
