@@ -67,7 +67,7 @@ class OfferFilter:
     region: str = ""  # case-insensitive substring
     text: str = ""  # free search over provider, region, instance type, GPU, notes
 
-    def to_dict(self) -> dict[str | None, Any]:
+    def to_dict(self) -> dict[str, Any]:
         return {
             "providers": list(self.providers), "gpu_models": list(self.gpu_models),
             "min_vram": self.min_vram, "gpu_count": self.gpu_count, "max_price": self.max_price,

@@ -22,18 +22,9 @@ ROOT = Path(__file__).resolve().parents[2]
 # here (and from pyproject.toml) once it is clean.
 BASELINE = frozenset({
     "app.ui.cloud.accounts_page",
-    "app.ui.cloud.instance_actions",
-    "app.ui.cloud.instances_page",
-    "app.ui.cloud.launch_dialog",
-    "app.ui.cloud.launch_form",
     "app.ui.monitor.page",
-    "app.ui.offers.filter_bar",
-    "app.ui.offers.model",
-    "app.ui.offers.page",
-    "app.ui.offers.spot_history",
     "app.ui.remote.hosts_page",
     "app.ui.remote.sync_page",
-    "app.ui.tray",
 })
 
 

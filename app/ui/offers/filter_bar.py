@@ -81,7 +81,9 @@ class OffersFilterBar(QWidget):
         self.gpu_combo.addItem(self.tr("any"), "")
         for fam in GPU_FAMILIES:
             self.gpu_combo.addItem(fam, fam)
-        self.gpu_combo.lineEdit().setPlaceholderText(self.tr("any"))
+        gpu_edit = self.gpu_combo.lineEdit()
+        assert gpu_edit is not None  # the combo is editable
+        gpu_edit.setPlaceholderText(self.tr("any"))
         self.gpu_combo.setToolTip(self.tr("GPU model; A100 matches A100-40GB and A100-80GB"))
         self.gpu_combo.setMinimumContentsLength(8)
         self.gpu_combo.currentTextChanged.connect(self._on_any_changed_debounced)
@@ -94,7 +96,9 @@ class OffersFilterBar(QWidget):
         self.region_combo.setEditable(True)
         self.region_combo.setInsertPolicy(QComboBox.InsertPolicy.NoInsert)
         self.region_combo.addItem(self.tr("any"), "")
-        self.region_combo.lineEdit().setPlaceholderText(self.tr("any"))
+        region_edit = self.region_combo.lineEdit()
+        assert region_edit is not None  # the combo is editable
+        region_edit.setPlaceholderText(self.tr("any"))
         self.region_combo.setMinimumContentsLength(10)
         self.region_combo.currentTextChanged.connect(self._on_any_changed_debounced)
         region_label = PlainLabel(self.tr("&Region:"), self)
@@ -197,9 +201,10 @@ class OffersFilterBar(QWidget):
             self._set_combo_text(self.gpu_combo, flt.gpu_models[0] if flt.gpu_models else "")
             self._set_combo_text(self.region_combo, flt.region)
             self.vram_spin.setValue(int(flt.min_vram or 0))
-            idx = self.count_combo.findData(float(flt.gpu_count)) if flt.gpu_count else 0
-            if idx < 0:
-                self.count_combo.addItem(f"{flt.gpu_count:g}", float(flt.gpu_count))
+            count = flt.gpu_count
+            idx = self.count_combo.findData(float(count)) if count else 0
+            if idx < 0 and count:
+                self.count_combo.addItem(f"{count:g}", float(count))
                 idx = self.count_combo.count() - 1
             self.count_combo.setCurrentIndex(idx)
             self.price_spin.setValue(flt.max_price or 0.0)

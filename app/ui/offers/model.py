@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, cast
 
 from PySide6.QtCore import (
+    QAbstractItemModel,
     QAbstractTableModel,
     QCoreApplication,
     QModelIndex,
@@ -462,7 +463,8 @@ class OfferFilterProxyModel(QSortFilterProxyModel):
         self._before_layout: dict[int, bool] | None = None
         self.setDynamicSortFilter(False)
 
-    def setSourceModel(self, model: OffersTableModel) -> None:  # noqa: N802 - Qt override
+    def setSourceModel(self, source_model: QAbstractItemModel) -> None:  # noqa: N802 - Qt override
+        model = cast(OffersTableModel, source_model)  # the proxy only ever wraps an OffersTableModel
         self._model = model
         model.modelReset.connect(self._on_source_reset)
         model.layoutAboutToBeChanged.connect(self._on_source_layout_about_to_change)

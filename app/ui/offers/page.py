@@ -180,9 +180,9 @@ class OffersPage(QWidget):
         self._save_timer.setInterval(800)
         self._save_timer.timeout.connect(self._save_settings)
 
-        QShortcut(QKeySequence.StandardKey.Find, self, activated=self.focus_search,
+        QShortcut(QKeySequence.StandardKey.Find, self, self.focus_search,
                   context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
-        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self._on_escape,
+        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, self._on_escape,
                   context=Qt.ShortcutContext.WidgetWithChildrenShortcut)
 
         ctx.settings_changed.connect(self._on_ctx_settings_changed)

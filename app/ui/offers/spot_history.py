@@ -11,6 +11,7 @@ sentence: how often the price moved, between which prices, and what share of on-
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
@@ -57,7 +58,7 @@ class SpotHistoryWidget(QWidget):
         self.ctx = ctx
         self.offer: Offer | None = None
         self._loading_key: tuple[str, str, str, str] | None = None
-        self.clock = lambda: datetime.now(timezone.utc)
+        self.clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc)
         self.summary: SpotHistorySummary | None = None
         self.plot: Any = None  # pyqtgraph PlotWidget, made on the first result (pyqtgraph loads lazily)
         self.on_demand_line: Any = None
