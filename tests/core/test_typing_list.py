@@ -23,7 +23,6 @@ ROOT = Path(__file__).resolve().parents[2]
 BASELINE = frozenset({
     "app.ui.cloud.accounts_page",
     "app.ui.monitor.page",
-    "app.ui.remote.hosts_page",
     "app.ui.remote.sync_page",
 })
 

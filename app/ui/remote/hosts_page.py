@@ -21,6 +21,7 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QDesktopServices, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
+    QAbstractButton,
     QAbstractItemView,
     QHeaderView,
     QMessageBox,
@@ -333,7 +334,7 @@ class HostsPage(QWidget):
         self.jupyter_button.setEnabled(connected)
         self.copy_button.setEnabled(bool(sel))
         self.forget_button.setEnabled(bool(sel))
-        self.remove_button.setEnabled(bool(sel) and sel[1] == "saved")
+        self.remove_button.setEnabled(sel is not None and sel[1] == "saved")
 
     def _status(self, text: str) -> None:
         self.status_label.setText(text)
@@ -406,14 +407,14 @@ class HostsPage(QWidget):
         """A new host answered with a key nobody has trusted yet: compare, then add (or not)."""
         name = pending.record.name
         dlg = HostKeyDialog(name, prompt, self)
-        dlg.accepted.connect(
-            lambda: (
-                self._status(self.tr("Adding {name} and connecting…").format(name=name)),
-                self.service.add_host(
-                    pending.record, pending.password, pending.passphrase, pending.connect, accepted=prompt
-                ),
+
+        def add() -> None:
+            self._status(self.tr("Adding {name} and connecting…").format(name=name))
+            self.service.add_host(
+                pending.record, pending.password, pending.passphrase, pending.connect, accepted=prompt
             )
-        )
+
+        dlg.accepted.connect(add)
         dlg.rejected.connect(
             lambda: self._status(self.tr("Host key of {name} refused; {name} was not added.").format(name=name))
         )
@@ -444,19 +445,17 @@ class HostsPage(QWidget):
             self,
         )
         box.setInformativeText(exc.hint())
-        box.forget_button = box.addButton(
-            self.tr("Forget this host key"),  # type: ignore[attr-defined]
-            QMessageBox.ButtonRole.DestructiveRole,
-        )
+        forget = box.addButton(self.tr("Forget this host key"), QMessageBox.ButtonRole.DestructiveRole)
+        box.forget_button = forget  # type: ignore[attr-defined]  # the page's users reach the button via the box
         cancel = box.addButton(QMessageBox.StandardButton.Cancel)
         box.setDefaultButton(cancel)
-        box.buttonClicked.connect(lambda b: self._on_changed_box_clicked(name, box, b))
+        box.buttonClicked.connect(lambda b: self._on_changed_box_clicked(name, forget, b))
         self.changed_box = plain_box(box)  # the error's words name the host: data
         self._status(exc.text())
         box.open()
 
-    def _on_changed_box_clicked(self, name: str, box: QMessageBox, button: object) -> None:
-        if button is box.forget_button:  # type: ignore[attr-defined]
+    def _on_changed_box_clicked(self, name: str, forget: QAbstractButton, button: object) -> None:
+        if button is forget:
             self._status(self.tr("Forgot the host key of {name}; check the new fingerprint.").format(name=name))
             self.service.forget_host_key(name, reconnect=True)
 
