@@ -161,16 +161,16 @@ class MonitorPage(QWidget):
         self.empty_label.setAlignment(Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop)
         self.empty_label.setStyleSheet("color: palette(mid); font-size: 14px; padding: 40px;")
         layout.addWidget(self.empty_label, 1)  # takes the room, so the toolbar stays at the top
-        self.scroll = QScrollArea(self)
-        self.scroll.setWidgetResizable(True)
-        self.scroll.setFrameShape(QFrame.Shape.NoFrame)
-        self.columns = QWidget(self.scroll)
+        self.scroll_area = QScrollArea(self)
+        self.scroll_area.setWidgetResizable(True)
+        self.scroll_area.setFrameShape(QFrame.Shape.NoFrame)
+        self.columns = QWidget(self.scroll_area)
         self.columns_layout = QHBoxLayout(self.columns)
         self.columns_layout.setContentsMargins(0, 0, 0, 0)
         self.columns_layout.setSpacing(6)
-        self.scroll.setWidget(self.columns)
-        layout.addWidget(self.scroll, 1)
-        self.scroll.hide()
+        self.scroll_area.setWidget(self.columns)
+        layout.addWidget(self.scroll_area, 1)
+        self.scroll_area.hide()
 
     # -- hosts -----------------------------------------------------------------------------------
     @Slot(object)
@@ -322,7 +322,7 @@ class MonitorPage(QWidget):
     def _update_empty(self) -> None:
         has = bool(self.panels)
         self.empty_label.setVisible(not has)
-        self.scroll.setVisible(has)
+        self.scroll_area.setVisible(has)
 
     # -- time range ------------------------------------------------------------------------------
     def view_range(self) -> tuple[float, float]:
