@@ -22,7 +22,6 @@ ROOT = Path(__file__).resolve().parents[2]
 # here (and from pyproject.toml) once it is clean.
 BASELINE = frozenset({
     "app.ui.cloud.accounts_page",
-    "app.ui.remote.sync_page",
 })
 
 

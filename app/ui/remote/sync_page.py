@@ -168,11 +168,11 @@ class SyncPage(QWidget):
         outer.addLayout(prog)
 
         ctx.changed.connect(self._on_changed)  # a guard's pull elsewhere in the app wrote a history row
-        QShortcut(QKeySequence.StandardKey.New, self, activated=self._on_add_button_clicked)
-        QShortcut(QKeySequence("Ctrl+P"), self, activated=self._on_preview_button_clicked)
-        QShortcut(QKeySequence("Ctrl+Return"), self, activated=self._on_sync_button_clicked)
-        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, activated=self._on_cancel_button_clicked)
-        QShortcut(QKeySequence.StandardKey.Delete, self.pairs_table, activated=self._on_remove_button_clicked)
+        QShortcut(QKeySequence.StandardKey.New, self, self._on_add_button_clicked)
+        QShortcut(QKeySequence("Ctrl+P"), self, self._on_preview_button_clicked)
+        QShortcut(QKeySequence("Ctrl+Return"), self, self._on_sync_button_clicked)
+        QShortcut(QKeySequence(Qt.Key.Key_Escape), self, self._on_cancel_button_clicked)
+        QShortcut(QKeySequence.StandardKey.Delete, self.pairs_table, self._on_remove_button_clicked)
         self.refresh()
 
     # building blocks ------------------------------------------------------------------------------
@@ -367,11 +367,14 @@ class SyncPage(QWidget):
                 if stop is not None:
                     stop()
 
+        def done(result: SyncResult) -> None:
+            self._on_task_done(pair, result, dry_run, then_confirm)
+
         self.task = self.ctx.runner.run(
             self,
             wait,
             name="sync",
-            on_done=lambda r, p=pair, d=dry_run, c=then_confirm: self._on_task_done(p, r, d, c),
+            on_done=done,
             on_error=self._on_task_failed,
             on_progress=self._on_task_progress,
         )
