@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication, Qt, Slot
@@ -33,6 +34,7 @@ from app.ui.shared.plain import PlainLabel, plain_box, plain_tooltip
 from app.ui.widgets import configure_record_table
 
 if TYPE_CHECKING:
+    from app.core.accounts import ImportResult
     from app.ui.context import AppContext
 
 
@@ -140,9 +142,9 @@ class AccountsPage(QWidget):
         )
         self.empty_label.setWordWrap(True)
         layout.addWidget(self.empty_label)
-        QShortcut(QKeySequence.StandardKey.New, self, activated=self._on_add_button_clicked)
-        QShortcut(QKeySequence("Ctrl+T"), self, activated=self._on_test_button_clicked)
-        QShortcut(QKeySequence.StandardKey.Delete, self.table, activated=self._on_remove_button_clicked)
+        QShortcut(QKeySequence.StandardKey.New, self, self._on_add_button_clicked)
+        QShortcut(QKeySequence("Ctrl+T"), self, self._on_test_button_clicked)
+        QShortcut(QKeySequence.StandardKey.Delete, self.table, self._on_remove_button_clicked)
         self._update_buttons()
 
     # -- data ------------------------------------------------------------------------------------
@@ -171,8 +173,8 @@ class AccountsPage(QWidget):
         self.ctx.runner.run(self, probe, name="keyring-probe", on_done=self._on_keyring_probed)
 
     @Slot(object)
-    def _on_keyring_probed(self, result: object) -> None:
-        ok, _message, hint = result  # type: ignore[misc]
+    def _on_keyring_probed(self, result: tuple[bool, str, str]) -> None:
+        ok, _message, hint = result
         self.keyring_ok = bool(ok)
         if not ok:
             self.keyring_banner.setText(
@@ -380,8 +382,8 @@ class AccountsPage(QWidget):
         )
 
     @Slot(object)
-    def _on_imported(self, results: object) -> None:
-        results = list(results)  # type: ignore[call-overload]
+    def _on_imported(self, imported: Iterable[ImportResult]) -> None:
+        results = list(imported)
         if not results:
             self.result_label.setText(self.tr("Nothing to import: no keys were found in those places."))
         else:
