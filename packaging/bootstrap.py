@@ -119,8 +119,8 @@ def run_app(argv: list[str]) -> int:
 
 
 def run_checks(py: Path, env: dict[str, str]) -> int:
-    """ruff, mypy (strict below the UI and on the CLI; the UI less its listed modules) and the import-linter
-    layer contracts, and vulture (dead code)."""
+    """ruff, mypy (strict on every package, the UI included) and the import-linter layer contracts, and
+    vulture (dead code)."""
     scripts = py.parent
     lint_imports = scripts / ("lint-imports.exe" if os.name == "nt" else "lint-imports")
     checks = [
