@@ -48,22 +48,18 @@ def given_guard_options(args: argparse.Namespace) -> list[str]:
     return given
 
 
+# options copied onto the GuardConfig field of (mostly) the same name when given
+_PLAIN_FIELDS = (("idle_below", "idle_below_pct"), ("idle_minutes", "idle_minutes"), ("on_idle", "on_idle"),
+                 ("budget", "budget"), ("currency", "currency"), ("max_hours", "max_hours"))
+
+
 def apply_guard_options(cfg: GuardConfig, args: argparse.Namespace) -> GuardConfig:
     """``cfg`` with the options given on the command line (not validated here: set_guard validates)."""
     if getattr(args, "idle_stop", None) is not None:
         cfg.idle_minutes, cfg.on_idle = args.idle_stop, "stop"
-    if args.idle_below is not None:
-        cfg.idle_below_pct = args.idle_below
-    if args.idle_minutes is not None:
-        cfg.idle_minutes = args.idle_minutes
-    if args.on_idle is not None:
-        cfg.on_idle = args.on_idle
-    if args.budget is not None:
-        cfg.budget = args.budget
-    if args.currency is not None:
-        cfg.currency = args.currency
-    if args.max_hours is not None:
-        cfg.max_hours = args.max_hours
+    for option, field in _PLAIN_FIELDS:
+        if getattr(args, option) is not None:
+            setattr(cfg, field, getattr(args, option))
     if args.stop_on_exit is not None:
         cfg.stop_on_process_exit = args.stop_on_exit or None
     if args.no_sync_before_stop:

@@ -10,7 +10,14 @@ from __future__ import annotations
 from enum import Enum
 
 
-class InstanceState(str, Enum):
+class Word(str, Enum):
+    """A str enum shown and formatted as its value."""
+
+    def __str__(self) -> str:
+        return str(self.value)
+
+
+class InstanceState(Word):
     PENDING = "pending"
     RUNNING = "running"
     STOPPING = "stopping"
@@ -26,11 +33,8 @@ class InstanceState(str, Enum):
     TERMINATED = "terminated"
     FAILED = "failed"
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class LaunchStep(str, Enum):
+class LaunchStep(Word):
     """A launch's progress steps, in order (``ZONE``: the launcher moves on to another zone)."""
 
     KEY = "key"
@@ -41,11 +45,8 @@ class LaunchStep(str, Enum):
     ZONE = "zone"
     GUARD = "guard"  # after the launch's own steps: the guard saved, the watchdog installed
 
-    def __str__(self) -> str:
-        return self.value
 
-
-class GuardEventKind(str, Enum):
+class GuardEventKind(Word):
     IDLE_NOTIFY = "idle-notify"
     IDLE_STOP = "idle-stop"
     BUDGET_WARN = "budget-warn"
@@ -67,9 +68,6 @@ class GuardEventKind(str, Enum):
     BLIND = "blind"
     SIGHTED = "sighted"
     WATCHDOG = "watchdog"
-
-    def __str__(self) -> str:
-        return self.value
 
 
 S = InstanceState
