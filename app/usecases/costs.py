@@ -139,13 +139,19 @@ class RunningCosts:
         return translate(MSG_BILLING_NOW).format(n=len(self.billing), amounts=self.amounts_text(currency))
 
 
+MAX_NAMED = 3  # unknown-priced instances named in a total line (more are counted, not listed)
+MAX_ID = 64  # characters of an id shown
+
+
 def unknown_text(ids: Sequence[str]) -> str:
     """'1 instance with unknown price (ins-2)', in the user's language; '' for none."""
     if not ids:
         return ""
     if len(ids) == 1:
-        return translate(MSG_UNKNOWN_ONE).format(ids=ids[0])
-    return translate(MSG_UNKNOWN_MANY).format(n=len(ids), ids=", ".join(ids))
+        return translate(MSG_UNKNOWN_ONE).format(ids=str(ids[0])[:MAX_ID])
+    # a cloud's ids, bounded: the count says how many, the first few say which
+    named = ", ".join(str(i)[:MAX_ID] for i in ids[:MAX_NAMED]) + (", …" if len(ids) > MAX_NAMED else "")
+    return translate(MSG_UNKNOWN_MANY).format(n=len(ids), ids=named)
 
 
 def running_costs(ledger: Ledger | Sequence[LedgerEntry], guards: Guards | Mapping[str, GuardConfig],

@@ -135,3 +135,13 @@ def test_cli_cost_json_and_csv(labgpu_home, tmp_path):
     bad = subprocess.run([sys.executable, "-m", "app", "cost", "--month", "December"], cwd=ROOT,
                          capture_output=True, text=True, timeout=60, env=dict(os.environ))
     assert bad.returncode == 2 and "[BadMonth]" in bad.stderr and " — " in bad.stderr
+
+
+def test_a_total_names_a_few_unknown_priced_instances_and_counts_all():
+    """Ids come from a cloud: a total line names the first three, counts every one, and cuts an id."""
+    from app.usecases.costs import unknown_text
+
+    line = unknown_text([f"ins-{n}" for n in range(10)])
+    assert line.startswith("10 instances with unknown price (ins-0, ins-1, ins-2, …)"), line
+    assert "ins-3" not in line
+    assert len(unknown_text(["i-" + "x" * 500])) < 120
