@@ -68,6 +68,29 @@ class GuardEventKind(Word):
     BLIND = "blind"
     SIGHTED = "sighted"
     WATCHDOG = "watchdog"
+    # a training job LabGPU started on the host (app/usecases/jobs.py): it ended, failed or stalled
+    JOB_ENDED = "job-ended"
+    JOB_FAILED = "job-failed"
+    JOB_STALLED = "job-stalled"
+
+
+class JobState(Word):
+    """A job LabGPU started on a host: running, exited (with its code), or lost (the host no longer
+    knows it: its record is gone, or its process died without the wrapper writing an exit status)."""
+
+    RUNNING = "running"
+    EXITED = "exited"
+    LOST = "lost"
+
+
+class JobThen(Word):
+    """What happens when a job ends: the host's download pairs pulled, then the instance stopped or
+    terminated through the guards' journey."""
+
+    NOTHING = "nothing"
+    PULL = "pull"
+    PULL_AND_STOP = "pull-and-stop"
+    PULL_AND_TERMINATE = "pull-and-terminate"
 
 
 S = InstanceState
