@@ -32,6 +32,7 @@ APT_TEST = APT_RUNTIME + [
     "xvfb", "xauth", "openssh-server", "openssh-client", "rsync", "openvpn", "iproute2", "openssl",
     "gnome-keyring", "dbus", "dbus-x11", "libsecret-tools", "trayer", "procps", "e2fsprogs", "busybox",
     "haskell-status-notifier-item-utils", "libglib2.0-bin",
+    "tmux",  # the training jobs' detached sessions (tests/remote/test_jobs*.py run with and without it)
     # the frozen-build smoke test (tests/packaging): PyInstaller's objdump, the .deb, the NSIS script
     "binutils", "nsis", "x11-utils",
 ]

@@ -54,6 +54,8 @@ DOMAINS: dict[str, list[str]] = {
     "monitor": ["app/core/gpumon.py", "app/core/gpuhistory.py", "app/core/guards.py", "app/watch/*.py",
                 "app/remote/gpustream.py", "app/remote/spotwatch.py", "app/remote/watchdog.py", "app/cli/monitor.py",
                 "app/usecases/guards.py", "app/usecases/costs.py"],
+    "jobs": ["app/core/jobs.py", "app/core/jobprogress.py", "app/core/tbevents.py", "app/remote/jobs.py",
+             "app/remote/tbread.py", "app/usecases/jobs.py", "app/cli/jobs.py"],
 }
 
 # A provider plugin package (app/cloud/<name>/ with a spec.py) that no domain above lists is a domain
