@@ -26,6 +26,7 @@ class Change(str, Enum):
     HOSTS = "hosts"  # the SSH host list
     ACCOUNTS = "accounts"  # cloud accounts
     SYNC = "sync"  # sync pairs and their run history
+    JOBS = "jobs"  # training jobs: started, refreshed, stopped (app/usecases/jobs.py)
 
 
 Listener = Callable[[frozenset[Change]], None]
