@@ -47,6 +47,7 @@ class Episode:
     next_try: float = 0.0
     pulled: bool | None = None  # True: pulled; False: the pull failed; None: nothing to pull
     escalated: bool = False
+    terminate: bool = False  # the episode ends the instance by termination (a job's "pull-and-terminate")
 
 
 @dataclass

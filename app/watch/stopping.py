@@ -26,6 +26,7 @@ from .messages import (
     MSG_STOPPED,
     MSG_TERMINATE_FAILED,
     MSG_TERMINATED,
+    MSG_TERMINATED_CHOSEN,
     MSG_TERMINATED_NO_PULL,
 )
 from .parts import (
@@ -50,7 +51,8 @@ class StopEpisodes(WatcherBase):
         assert ep is not None
         st.stopping = True
         try:
-            ok, events, refused, why, cause = self._stop_with_retries(target_id, ep.guard, quiet=True)
+            ok, events, refused, why, cause = self._stop_with_retries(target_id, ep.guard, quiet=True,
+                                                                      terminate=ep.terminate)
             if refused is not None:
                 ok, events = self._end_unstoppable(target_id, ep.guard, refused, ep.pulled)
                 st.episode, st.stopped = None, True  # terminated, or told once: never the refused stop again
@@ -60,8 +62,9 @@ class StopEpisodes(WatcherBase):
                 st.episode, st.stopped, st.stopped_at = None, True, time.time()
                 return events
             state = self._cloud_state(target_id) if cause in ("refused", "network") else None
-            # it did stop (an answer lost, or stopped elsewhere)
-            if state is not None and state != InstanceState.RUNNING:
+            # it did stop (an answer lost, or stopped elsewhere); a termination ends only when terminated
+            if state is not None and state != InstanceState.RUNNING and \
+                    (not ep.terminate or state in (InstanceState.TERMINATING, InstanceState.TERMINATED)):
                 self._audit("guard-stop", target_id, f"ok ({ep.guard}, {state} at the cloud after: {why})")
                 st.episode, st.stopped, st.stopped_at = None, True, time.time()
                 return [self._event(self.clock(), target_id, GuardEventKind.STOPPED, MSG_EPISODE_ENDED,
@@ -135,15 +138,20 @@ class StopEpisodes(WatcherBase):
         fresh = self.ledger.get(target_id)
         return None if fresh is None else fresh.state
 
-    def _stop_with_retries(self, target_id: str, guard: str, quiet: bool = False
+    def _stop_with_retries(self, target_id: str, guard: str, quiet: bool = False, terminate: bool = False
                            ) -> tuple[bool, list[GuardEvent], Any, str, str]:
         """(confirmed, events, the StopRefusedError when the cloud refuses the stop for good (no
         retry), why the last try failed, its cause: "clock" | "network" | "refused"). ``quiet``: no
-        "stop-failed" event (the episode decides whether to escalate)."""
+        "stop-failed" event (the episode decides whether to escalate). ``terminate``: the calls
+        terminate (a job's "pull-and-terminate"), confirmed by a terminating/terminated state."""
         from app.cloud.base import StopRefusedError
         from app.cloud.errors import ClockSkewError, NetworkError
 
-        fn = self._stop_fn or cloud_stop(self.paths, self.store)
+        if terminate:
+            ended = cloud_terminate(self.paths, self.store) if self._terminate_fn is None else self._terminate_fn
+            fn: Callable[[str], Any] = lambda iid: ended(iid, f"terminated: {guard}")  # noqa: E731
+        else:
+            fn = self._stop_fn or cloud_stop(self.paths, self.store)
         why, cause = "", "refused"
         tries = max(1, self.stop_retries)
         for i in range(tries):
@@ -152,9 +160,11 @@ class StopEpisodes(WatcherBase):
                 if isinstance(got, tuple):
                     got = got[0]
                 state = getattr(got, "state", "")
-                if state in STOPPED_STATES:
+                if state in ((InstanceState.TERMINATING, InstanceState.TERMINATED) if terminate else STOPPED_STATES):
                     self._audit("guard-stop", target_id, f"ok ({guard}, {state})")
-                    ev = self._event(self.clock(), target_id, GuardEventKind.STOPPED, MSG_STOPPED,
+                    ev = self._event(self.clock(), target_id,
+                                     GuardEventKind.TERMINATED if terminate else GuardEventKind.STOPPED,
+                                     MSG_TERMINATED_CHOSEN if terminate else MSG_STOPPED,
                                      {"target": target_id, "guard": guard}, {"state": state})
                     return True, [ev], None, "", ""
                 why, cause = f"the cloud still reports {state or 'no state'}", "refused"

@@ -55,6 +55,7 @@ from app.core.paths import Paths, default_paths
 from app.core.store import Store
 from app.core.vocab import GuardEventKind, InstanceState
 
+from .jobwatch import JobWatch
 from .lock import WatchLock
 from .messages import (
     MSG_BLIND,
@@ -103,7 +104,7 @@ log = logging.getLogger(__name__)
 
 
 
-class Watcher(StopEpisodes, OnInstance):
+class Watcher(StopEpisodes, OnInstance, JobWatch):
     def __init__(self, paths: Paths | None = None, clock: Callable[[], float] = time.time,
                  notify: Callable[[GuardEvent], None] | None = None, *, store: Store | None = None,
                  stop_fn: StopFn | None = None, sync_fn: SyncFn | None = None, pull: SyncFn | None = None,
@@ -147,6 +148,7 @@ class Watcher(StopEpisodes, OnInstance):
         self._sync_threads: list[threading.Thread] = []
         self._spot_pulls: dict[str, threading.Thread] = {}  # one "on interruption" pull in flight per host
         self._spot_seen: dict[str, set[str]] = {}  # reclaim times already announced, per host
+        self.init_jobwatch()  # the training jobs LabGPU started: refreshed, their ends acted on (jobwatch.py)
 
     @property
     def rate(self) -> ExchangeRate:
@@ -401,12 +403,15 @@ class Watcher(StopEpisodes, OnInstance):
         return out
 
     def _guard_stop(self, t: float, target_id: str, cfg: GuardConfig, st: TargetState, kind: str,
-                    template: str, params: dict[str, Any]) -> list[GuardEvent]:
-        """Start a stop episode: the guard's event and the pull once, then the first round of stop calls."""
+                    template: str, params: dict[str, Any], *, guard: str | None = None,
+                    terminate: bool = False) -> list[GuardEvent]:
+        """Start a stop episode: the guard's event and the pull once, then the first round of stop calls
+        (``guard``: the episode's name when it is not the event's kind, e.g. a job's; ``terminate``: the
+        rounds terminate instead, a job's "pull-and-terminate")."""
         if st.stopping or st.stopped or st.episode is not None:
             return []
         out = [self._event(t, target_id, kind, template, params)]
-        ep = Episode(kind, t)
+        ep = Episode(guard or kind, t, terminate=terminate)
         if cfg.sync_before_stop:
             try:
                 if self.run_sync(target_id, "before-stop") == 0:
@@ -513,6 +518,7 @@ class Watcher(StopEpisodes, OnInstance):
                     except Exception:  # noqa: BLE001
                         log.exception("could not start watching new targets")
                 self.tick(wait_s=period_s)  # a busy target is not waited for (see the module doc)
+                self.poll_jobs()  # jobs refreshed every ~15 s on their own thread; their stops driven on
                 from .reconcile import poll as reconcile_poll  # the ledger follows the cloud
 
                 reconcile_poll(self)  # due reconciles start in the background; never blocks the guards
