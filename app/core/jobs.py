@@ -68,6 +68,7 @@ class JobSpec:
     tb_logdir: str | None = None
     stall_minutes: float | None = None
     stall_action: str = "notify"
+    stop_on_failure: bool = False  # a then that stops also stops after a failed or lost job (else: pull, notify)
 
     def validate(self) -> JobSpec:
         """The spec with its words checked (InputError naming the bad value); the argv is checked by
@@ -110,6 +111,7 @@ class JobRecord:
     tb_logdir: str | None = None
     stall_minutes: float | None = None
     stall_action: str = "notify"
+    stop_on_failure: bool = False
     detach: str = ""  # tmux | setsid | nohup
     pid: int | None = None
     started: str = ""  # ISO UTC on this computer's clock (the host's difference applied)
@@ -137,7 +139,7 @@ class JobRecord:
         return cls(id=job_id, host=spec.host, name=spec.name, argv=list(spec.argv), workdir=spec.workdir,
                    sync_pair=spec.sync_pair, then=JobThen(str(spec.then)), progress_pattern=spec.progress_pattern,
                    tb_logdir=spec.tb_logdir, stall_minutes=spec.stall_minutes, stall_action=spec.stall_action,
-                   created_at=time.time() if now is None else now)
+                   stop_on_failure=bool(spec.stop_on_failure), created_at=time.time() if now is None else now)
 
     @property
     def running(self) -> bool:

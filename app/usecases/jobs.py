@@ -399,6 +399,7 @@ def job_json(record: JobRecord) -> dict[str, Any]:
         "step": record.step, "total": record.total, "argv": list(record.argv), "workdir": record.workdir,
         "detach": record.detach, "pid": record.pid, "origin": record.origin,
         "stall_minutes": record.stall_minutes, "stall_action": record.stall_action,
+        "stop_on_failure": record.stop_on_failure,
         "progress_pattern": record.progress_pattern, "tb_logdir": record.tb_logdir,
         "sync_pair": record.sync_pair, "last_progress_at": iso_utc(record.last_progress_at) or None,
         "then_done": record.then_done, "error": record.error or None,
