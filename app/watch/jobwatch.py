@@ -29,7 +29,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.core.errors import LabGpuError
 from app.core.guards import GuardConfig, GuardEvent
@@ -38,6 +38,9 @@ from app.core.store import register_schema
 from app.core.vocab import GuardEventKind, InstanceState, JobState, JobThen
 
 from .parts import TargetState, WatcherBase, Worker
+
+if TYPE_CHECKING:
+    from app.core.jobs import JobRecord, JobStore
 
 log = logging.getLogger("app.watch.watcher")
 
@@ -113,11 +116,6 @@ def runtime_text(seconds: float | None) -> str:
         return "?"
     s = int(seconds)
     return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
-
-
-def stops_on_failure(rec: Any) -> bool:
-    """Whether the student chose to stop (or terminate) the instance also after a job that did not end well."""
-    return bool(getattr(rec, "stop_on_failure", False))
 
 
 class JobWatch(WatcherBase):
@@ -209,7 +207,7 @@ class JobWatch(WatcherBase):
         return out
 
     # helpers -------------------------------------------------------------------------------------
-    def _job_store(self) -> Any:
+    def _job_store(self) -> JobStore:
         from app.core.jobs import JobStore
 
         return JobStore(self.store)
@@ -226,14 +224,14 @@ class JobWatch(WatcherBase):
     def _handled(self) -> set[str]:
         return {str(r["id"]) for r in self.store.query("SELECT id FROM job_ends")}
 
-    def _claim(self, rec: Any) -> bool:
+    def _claim(self, rec: JobRecord) -> bool:
         """Take the job's end (True), or see that another pass or watcher took it already (False)."""
         with self.store.transaction() as c:
             cur = c.execute("INSERT OR IGNORE INTO job_ends(id, host, done, at) VALUES(?,?,?,?)",
                             (rec.id, rec.host, DONE_HANDLING, time.time()))
             return bool(cur.rowcount == 1)
 
-    def _mark(self, jobs: Any, rec: Any, done: str) -> None:
+    def _mark(self, jobs: JobStore, rec: JobRecord, done: str) -> None:
         """What the end action did, in the claim and in the job's record (shown by the page and the CLI)."""
         try:
             with self.store.transaction() as c:
@@ -245,9 +243,9 @@ class JobWatch(WatcherBase):
         except Exception:  # noqa: BLE001 - a full disk must not stop the guards (said in the log)
             log.exception("could not record what the end of job %s did", rec.id)
 
-    def _params(self, rec: Any) -> dict[str, Any]:
+    def _params(self, rec: JobRecord) -> dict[str, Any]:
         return {"target": rec.host, "name": rec.name or rec.id, "job": rec.id,
-                "runtime": runtime_text(getattr(rec, "runtime_s", None)), "code": rec.exit_code}
+                "runtime": runtime_text(rec.runtime_s), "code": rec.exit_code}
 
     def _worker(self, host: str) -> Worker:
         with self._mutex:
@@ -272,7 +270,7 @@ class JobWatch(WatcherBase):
         return box
 
     # an end --------------------------------------------------------------------------------------
-    def _job_end(self, t: float, jobs: Any, rec: Any) -> list[GuardEvent]:
+    def _job_end(self, t: float, jobs: JobStore, rec: JobRecord) -> list[GuardEvent]:
         params = self._params(rec)
         ok = rec.state == JobState.EXITED and rec.exit_code == 0
         kind = GuardEventKind.JOB_ENDED if ok else GuardEventKind.JOB_FAILED
@@ -287,7 +285,7 @@ class JobWatch(WatcherBase):
             ev = self._event(t, rec.host, kind, "{message}", {**detail, "message": what, "target": rec.host})
             self._mark(jobs, rec, DONE_NOTIFIED)
             return [ev]
-        stop = then in (JobThen.PULL_AND_STOP, JobThen.PULL_AND_TERMINATE) and (ok or stops_on_failure(rec))
+        stop = then in (JobThen.PULL_AND_STOP, JobThen.PULL_AND_TERMINATE) and (ok or rec.stop_on_failure)
         if stop and self.is_cloud_instance(rec.host):
             terminate = then == JobThen.PULL_AND_TERMINATE
             message = translate(MSG_JOB_THEN).format(what=what, then=translate(THEN_TERMINATE if terminate
@@ -303,7 +301,7 @@ class JobWatch(WatcherBase):
         self._mark(jobs, rec, pulled if then == JobThen.PULL else f"{pulled}; {DONE_NOT_STOPPED}")
         return out
 
-    def _job_pull(self, rec: Any, params: dict[str, Any]) -> tuple[str, list[GuardEvent]]:
+    def _job_pull(self, rec: JobRecord, params: dict[str, Any]) -> tuple[str, list[GuardEvent]]:
         """The host's download pairs through the watcher's pull (no stop after it)."""
         host = rec.host
         try:
@@ -318,7 +316,7 @@ class JobWatch(WatcherBase):
         return DONE_PULLED, [self._event(self.clock(), host, GuardEventKind.SYNC_DONE, MSG_JOB_PULLED, params,
                                          {"job": rec.id})]
 
-    def _job_stop(self, t: float, rec: Any, kind: str, message: str, detail: dict[str, Any],
+    def _job_stop(self, t: float, rec: JobRecord, kind: str, message: str, detail: dict[str, Any],
                   terminate: bool) -> list[GuardEvent]:
         """The watcher's stop episode for the job's instance: the event, the pull once, then the stop
         (or terminate) rounds; on the instance's own guard worker, so it never runs beside its guard."""
@@ -380,21 +378,22 @@ class JobWatch(WatcherBase):
             worker.submit(job)
 
     # the stall guard -----------------------------------------------------------------------------
-    def _job_stall(self, t: float, jobs: Any, rec: Any) -> list[GuardEvent]:
+    def _job_stall(self, t: float, jobs: JobStore, rec: JobRecord) -> list[GuardEvent]:
         from app.usecases.jobs import stalled
 
         jw = self._jobwatch
-        if not getattr(rec, "stall_minutes", None) or not stalled(rec, t):
+        minutes = rec.stall_minutes
+        if not minutes or not stalled(rec, t):
             jw.stalls.pop(rec.id, None)
             return []
-        since = float(getattr(rec, "last_progress_at", None) or 0.0)
+        since = float(rec.last_progress_at or 0.0)
         if jw.stalls.get(rec.id) == since:
             return []  # this stall was said; a new step re-arms the guard
         jw.stalls[rec.id] = since
-        params = {**self._params(rec), "minutes": f"{float(rec.stall_minutes):g}"}
+        params = {**self._params(rec), "minutes": f"{float(minutes):g}"}
         what = translate(MSG_JOB_STALLED).format(**params)
         detail = {"job": rec.id, "name": params["name"], "state": str(rec.state), "stall": True}
-        if getattr(rec, "stall_action", "notify") != "stop":
+        if rec.stall_action != "stop":
             return [self._event(t, rec.host, GuardEventKind.JOB_STALLED, "{message}",
                                 {**detail, "message": what, "target": rec.host})]
         if not self.is_cloud_instance(rec.host):

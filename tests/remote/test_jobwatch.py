@@ -1,0 +1,194 @@
+"""The Watcher and training jobs on a real sshd: a job on a Tencent-peer instance (the peer reports 127.0.0.1,
+the student's ~/.ssh/config gives the sshd's port) ends, the host's download pairs are pulled first and the
+results are local, then the peer shows the instance stopped — once, even after a watcher restart; a job
+that fails is pulled and told but its instance keeps running unless the student chose to stop it then too;
+a stalled stand-in (alive, silent) raises the stall event on a fake clock, once per stall.
+
+Each test waits on the job itself (its log read to the end, or to the stall point), never on a sleep."""
+
+from __future__ import annotations
+
+import json
+import sysconfig
+import threading
+from pathlib import Path
+
+import pytest
+
+from app.cloud.launch_plan import LaunchOptions
+from app.core.jobs import JobSpec, JobStore
+from app.core.paths import default_paths
+from app.core.syncmodel import DOWN
+from app.core.syncpairs import SyncPair, SyncStore
+from app.core.vocab import GuardEventKind, JobState, JobThen
+from app.usecases import jobs as usecase
+from app.usecases.guards import watcher_pull
+from app.watch import Watcher
+from tests.e2e.instance_support import GN7, serve_instances_from
+from tests.remote.gpu_support import save_host
+
+STANDIN = Path(__file__).resolve().parents[1] / "fixtures" / "train_standin.py"
+SITE = sysconfig.get_paths()["purelib"]  # tqdm and tensorboardX for the host's python3
+
+
+def _standin(sshd, name: str) -> str:
+    """The training stand-in, copied where the server user can run it."""
+    folder = sshd.remote_dir(name)
+    (folder / "train_standin.py").write_text(STANDIN.read_text())
+    sshd.chown_to_user(folder)
+    return str(folder / "train_standin.py")
+
+
+def _wait_log(store, job_id: str, until, timeout_s: float = 60.0) -> str:
+    """Follow the job's log (event-driven: each chunk as it comes) until ``until`` (a text, or a test of the
+    text so far) holds or the job ends."""
+    test = until if callable(until) else (lambda text: until in text)
+    stop = threading.Event()
+    timer = threading.Timer(timeout_s, stop.set)
+    timer.start()
+    text = ""
+    try:
+        for chunk in usecase.follow(default_paths(), store, job_id, from_offset=0, stop_event=stop, poll_s=0.1):
+            text += chunk
+            if test(text):
+                break
+    finally:
+        timer.cancel()
+    assert test(text), text[-2000:]
+    return text
+
+
+@pytest.fixture
+def instance(tencent_service, tencent_server, sshd, private_home, monkeypatch):
+    """A running instance on the Tencent peer whose SSH server is the session's sshd."""
+    serve_instances_from(sshd, tencent_server, private_home, monkeypatch)
+    res = tencent_service.launch(LaunchOptions(account="lab", instance_type=GN7, ssh_from="198.51.100.7/32"))
+    assert res.entry.state == "running"
+    return res.entry.id
+
+
+def _pull_pair(store, host: str, remote: Path, local: Path) -> None:
+    SyncStore(store).save(SyncPair(host=host, local_path=str(local), remote_path=str(remote), direction=DOWN))
+
+
+def _kinds(events) -> list[str]:
+    return [str(e.kind) for e in events]
+
+
+def test_a_job_that_ends_is_pulled_then_its_instance_stopped_once(tencent_service, tencent_server, sshd,
+                                                                  instance, tmp_path):
+    store, paths = tencent_service.store, default_paths()
+    script = _standin(sshd, "jobwatch-ok")
+    results = sshd.remote_dir("jobwatch-results")
+    local = tmp_path / "results"
+    _pull_pair(store, instance, results, local)
+    # the run writes its checkpoint at the end, as a training script does
+    argv = ["sh", "-c", 'python3 "$1" --steps 20 --sleep 0.01 --site "$2" && echo weights > "$3/final.pt"',
+            "train", script, SITE, str(results)]
+    rec = usecase.start_job(paths, store, JobSpec(host=instance, argv=argv, name="resnet",
+                                                  then=JobThen.PULL_AND_STOP))
+    watcher = Watcher(paths, store=store, pull=watcher_pull(paths, store))
+    try:
+        _wait_log(store, rec.id, "standin: 20 steps")
+        _wait_exit(store, rec.id)
+        events = watcher.check_jobs()
+        assert _kinds(events) == ["job-ended", "stopped"], [e.message for e in events]
+        assert events[0].target_id == instance and "resnet" in events[0].message
+        assert events[0].detail["job"] == rec.id and events[0].detail["exit_code"] == 0
+        # the results are local, and the stop reached the cloud after the pull
+        assert (local / "final.pt").read_text() == "weights\n"
+        assert len(tencent_server.requests_of("StopInstances")) == 1
+        assert tencent_server.billing_state(instance)[0] in ("STOPPING", "STOPPED")
+        actions = [a.action for a in reversed(watcher.audit.list(limit=200)) if a.resource == instance]
+        assert actions.index("guard-job-ended") < actions.index("sync-before-stop") < actions.index("guard-stop")
+        assert JobStore(store).get(rec.id).then_done == "pulled; stopped"
+        assert watcher.check_jobs() == []  # handled once
+    finally:
+        watcher.close()
+    again = Watcher(paths, store=store, pull=watcher_pull(paths, store))  # a restart: still handled once
+    try:
+        assert again.check_jobs() == []
+    finally:
+        again.close()
+    assert len(tencent_server.requests_of("StopInstances")) == 1
+
+
+def _wait_exit(store, job_id: str) -> None:
+    """Until the host has the job's exit status (the wrapper writes it right after the command ends)."""
+    stop = threading.Event()
+    timer = threading.Timer(30.0, stop.set)
+    timer.start()
+    try:
+        for _chunk in usecase.follow(default_paths(), store, job_id, from_offset=None, stop_event=stop, poll_s=0.1):
+            pass  # follow ends once the job has ended and its log is read
+    finally:
+        timer.cancel()
+    assert not stop.is_set(), "the job did not end"
+
+
+@pytest.mark.parametrize("chosen", [False, True])
+def test_a_failed_job_is_pulled_and_told_and_stops_its_instance_only_when_chosen(
+        tencent_service, tencent_server, sshd, instance, tmp_path, chosen):
+    store, paths = tencent_service.store, default_paths()
+    script = _standin(sshd, f"jobwatch-fail-{chosen}")
+    results = sshd.remote_dir(f"jobwatch-fail-results-{chosen}")
+    (results / "last.pt").write_text("half-trained")
+    sshd.chown_to_user(results)
+    local = tmp_path / "results"
+    _pull_pair(store, instance, results, local)
+    rec = usecase.start_job(paths, store, JobSpec(
+        host=instance, argv=["python3", script, "--steps", "5", "--sleep", "0.01", "--site", SITE, "--exit", "3"],
+        then=JobThen.PULL_AND_STOP, stop_on_failure=chosen))
+    watcher = Watcher(paths, store=store, pull=watcher_pull(paths, store))
+    try:
+        _wait_exit(store, rec.id)
+        events = watcher.check_jobs()
+        assert events[0].kind == GuardEventKind.JOB_FAILED and "exit code 3" in events[0].message
+        assert (local / "last.pt").read_text() == "half-trained"  # pulled either way
+        if chosen:
+            assert _kinds(events) == ["job-failed", "stopped"]
+            assert len(tencent_server.requests_of("StopInstances")) == 1
+        else:
+            assert _kinds(events) == ["job-failed", "sync-done"]
+            assert "keeps running" in events[0].message
+            assert tencent_server.requests_of("StopInstances") == []
+            assert tencent_server.billing_state(instance)[0] == "RUNNING"
+            assert JobStore(store).get(rec.id).then_done == "pulled; not stopped"
+    finally:
+        watcher.close()
+
+
+def test_a_stalled_job_raises_the_stall_event_once_on_a_fake_clock(sshd, labgpu_home):
+    from app.core.store import Store
+
+    paths = default_paths()
+    store = Store(paths=paths)
+    save_host(sshd, "stallhost")  # a saved server: the stall guard notifies only
+    script = _standin(sshd, "jobwatch-stall")
+    t0 = 1_900_000_000.0
+    rec = usecase.start_job(paths, store, JobSpec(
+        host="stallhost", argv=["python3", script, "--steps", "100", "--sleep", "0.01", "--site", SITE,
+                                "--stall-after", "5"],
+        stall_minutes=1, stall_action="stop"), now=t0)
+    clock = [t0]
+    watcher = Watcher(paths, store=store, clock=lambda: clock[0])
+    try:
+        # after 5 steps the stand-in closes its bar (a last newline) and goes silent, alive
+        _wait_log(store, rec.id, lambda text: "5/100" in text and text.endswith("\n"))
+        clock[0] = t0 + 30  # the output so far is read: progress at t0 + 30
+        assert watcher.check_jobs() == []
+        refreshed = JobStore(store).get(rec.id)
+        assert refreshed.state == JobState.RUNNING and refreshed.last_progress_at == t0 + 30
+        clock[0] = t0 + 30 + 59  # not a minute yet
+        assert watcher.check_jobs() == []
+        clock[0] = t0 + 30 + 61
+        [ev] = watcher.check_jobs()
+        assert ev.kind == GuardEventKind.JOB_STALLED and ev.target_id == "stallhost"
+        assert "no progress for 1 minutes" in ev.message and "only notifies" in ev.message
+        clock[0] = t0 + 600
+        assert watcher.check_jobs() == []  # one notice per stall
+    finally:
+        watcher.close()
+        usecase.stop_job(paths, store, rec.id, grace_s=2)
+        store.close()
+    assert json.loads(json.dumps(usecase.job_json(JobStore(Store(paths=paths)).get(rec.id))))["state"] == "exited"
