@@ -18,6 +18,7 @@ from app.core import providers
 # ledger, account book and audit log (core, no app.cloud import) share the same records.
 from app.core.accounts import Account as Account
 from app.core.accounts import Credentials as Credentials
+from app.core.backstops import BackstopPlan, BackstopReading
 from app.core.errors import LabGpuError
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.models import Instance as Instance
@@ -94,6 +95,9 @@ class LaunchRequest:
     client_token: str = ""  # idempotency: the same token yields the same instance
     name: str = ""
     tags: dict[str, str] = field(default_factory=dict)
+    # A maximum runtime handed to the cloud (its CloudBackstop plugin sends it), None: none asked or the
+    # cloud cannot take it (CloudService asked backstop_refusal first).
+    backstop: BackstopPlan | None = None
 
 
 # Normalised lifecycle states: app.core.vocab.InstanceState (provider states map onto these).
@@ -231,6 +235,22 @@ class OsShutdownSettler(Protocol):
     def stop_charging_after_os_shutdown(self, account: Account, creds: Credentials,
                                         instance_id: str) -> str | None:
         """Stop without charging an instance its own OS shut down; the stop's note, or None."""
+        ...
+
+
+@runtime_checkable
+class CloudBackstop(Protocol):
+    """A cloud that enforces a maximum runtime itself: the plugin's launch sends ``req.backstop`` in
+    its RunInstances (and, when the cloud refuses only that field, launches without it and remembers why)."""
+
+    def backstop_refusal(self, account: Account, plan: BackstopPlan, spot: bool) -> tuple[str, dict[str, Any]]:
+        """Why this cloud would not take ``plan`` (a translation template and its parameters), or ("", {})
+        when the launch sends it."""
+        ...
+
+    def read_backstop(self, account: Account, creds: Credentials, instance_id: str,
+                      plan: BackstopPlan) -> BackstopReading:
+        """What the cloud holds for the launched instance, read back (or why it holds nothing)."""
         ...
 
 

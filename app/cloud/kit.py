@@ -158,6 +158,9 @@ class PluginClient:
 
     def __init__(self, sleep: Callable[[float], None] = time.sleep) -> None:
         self._sleep = sleep
+        # instance id → (code, detail) of a backstop field the cloud refused at launch (launched without it);
+        # the plugin's read_backstop reports it once (CloudService asks on the same provider object)
+        self.backstop_refused: dict[str, tuple[str, str]] = {}
 
     def _poll_delay(self, n: int) -> float:
         """0.25 s, 0.5 s, 1 s … up to poll_interval: quick operations end fast, slow ones cost few calls."""

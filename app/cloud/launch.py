@@ -39,6 +39,7 @@ from app.cloud.base import (
     Account,
     CapacityError,
     ClientTokenFinder,
+    CloudBackstop,
     CloudError,
     ConsoleFingerprints,
     Credentials,
@@ -66,11 +67,22 @@ from app.cloud.launch_plan import (
 from app.core import live_prices, providers
 from app.core.accounts import AccountBook, validate_account
 from app.core.audit import AuditLog
+from app.core.backstops import (
+    MSG_NO_API,
+    MSG_NOT_READ,
+    BackstopPlan,
+    BackstopReading,
+    BackstopRecord,
+    BackstopStore,
+    plan_backstop,
+    record_of,
+)
 from app.core.errors import InputError, LabGpuError
 from app.core.hosts import SSH_KEY_PATH_TAG, login_user, own_key_file
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
 from app.core.instances import Ledger, LedgerEntry, PendingLaunches, ReconcileResult
 from app.core.launch_defaults import launch_defaults
+from app.core.ledgerdb import CLOCK
 from app.core.paths import Paths, default_paths
 from app.core.store import Store
 from app.core.vocab import TERMINAL_STATES, InstanceState, LaunchStep
@@ -94,6 +106,7 @@ class CloudService:
         self.ledger = Ledger(self.store)
         self.audit = AuditLog(self.store)
         self.pending = PendingLaunches(self.store)
+        self.backstops = BackstopStore(self.store)
         self._provider_factory = provider_factory
 
     def close(self) -> None:
@@ -275,6 +288,16 @@ class CloudService:
             )
             report("request", notes[-1])
 
+        # The maximum runtime handed to the cloud too (its clock, so a laptop clock that is off does not move
+        # it): only where the plugin sends it and the cloud's documented limits allow it; else why not.
+        backstop = plan_backstop(opts.max_runtime_hours, CLOCK.to_cloud(account.provider))
+        refusal: tuple[str, dict[str, Any]] = ("", {})
+        if backstop is not None:
+            if isinstance(provider, CloudBackstop):
+                refusal = provider.backstop_refusal(account, backstop, opts.spot)
+            else:
+                refusal = (MSG_NO_API, {"cloud": providers.display_name(account.provider)})
+        sent = backstop if backstop is not None and not refusal[0] else None
         if opts.client_token and isinstance(provider, ClientTokenFinder):
             # A retry with a token already used: if the cloud made that launch's instance (any zone
             # attempt), that is the answer and nothing is requested again. A terminated one counts only
@@ -289,9 +312,13 @@ class CloudService:
                 )
                 entry = self.ledger.observe(found, client_token=token)
                 self.pending.finish(token, found.id)
+                held = self._confirm_backstop(account, creds, provider, found.id, backstop, refusal, report)
+                if held is not None:
+                    notes.append(held.text())
                 if opts.wait:
                     entry = self._wait_running(account, creds, provider, found, report)
-                return LaunchResult(entry, token, notes, str(key.private_path), key.key_type, key.fingerprint, key.own)
+                return LaunchResult(entry, token, notes, str(key.private_path), key.key_type, key.fingerprint, key.own,
+                                    held)
         # The zones a launch tries, in order: the one the student chose (kept: a capacity error there ends
         # the launch), else every zone of the region that sells the type, as the cloud lists them.
         zones: list[str] = [plan.zone]
@@ -316,6 +343,8 @@ class CloudService:
         instance: Instance | None = None
         while instance is None:
             zone = zones.pop(0)
+            if sent is not None:  # the deadline from the cloud's clock now (the calls so far have set it)
+                sent = backstop = plan_backstop(opts.max_runtime_hours, CLOCK.to_cloud(account.provider))
             req = LaunchRequest(
                 instance_type=opts.instance_type,
                 region=account.region,
@@ -332,6 +361,7 @@ class CloudService:
                 # The host made from the instance logs in with this key (the user tag is the provider's:
                 # it knows the image).
                 tags={"labgpu-launch": token, SSH_KEY_PATH_TAG: str(key.private_path)},
+                backstop=sent,
             )
             detail = f"{opts.instance_type} {zone or account.region} {'spot' if opts.spot else 'on-demand'}"
             try:
@@ -396,12 +426,39 @@ class CloudService:
             price_source=price[2] if price else "",
         )
         self.pending.finish(token, instance.id)
+        held = self._confirm_backstop(account, creds, provider, instance.id, backstop, refusal, report)
+        if held is not None:
+            notes.append(held.text())
         rule = providers.spec(account.provider).spot_rule if opts.spot else ""
         if rule:  # what Stop, the guards and Terminate do with this cloud's spot instance, said at launch
             notes.append(translate(str(rule)))
         if opts.wait:
             entry = self._wait_running(account, creds, provider, instance, report)
-        return LaunchResult(entry, token, notes, str(key.private_path), key.key_type, key.fingerprint, key.own)
+        return LaunchResult(entry, token, notes, str(key.private_path), key.key_type, key.fingerprint, key.own,
+                            held)
+
+    def _confirm_backstop(self, account: Account, creds: Credentials, provider: Provider, instance_id: str,
+                          plan: BackstopPlan | None, refusal: tuple[str, dict[str, Any]],
+                          report: ProgressCallback) -> BackstopRecord | None:
+        """Read back what the cloud holds for the launch's maximum runtime and record it (the guard badge says
+        "enforced by the cloud" only from this record); None when the launch asked for none. Never fails the
+        launch: a read that fails is recorded as not enforced, with why."""
+        if plan is None:
+            return None
+        cloud = providers.display_name(account.provider)
+        if refusal[0]:
+            reading = BackstopReading(False, reason=refusal[0], params=dict(refusal[1]))
+        else:
+            assert isinstance(provider, CloudBackstop)
+            try:
+                reading = provider.read_backstop(account, creds, instance_id, plan)
+            except LabGpuError as exc:
+                log.info("backstop of %s not read back: %s", instance_id, exc)
+                reading = BackstopReading(False, reason=MSG_NOT_READ, params={"cloud": cloud, "detail": exc.text()})
+        rec = record_of(instance_id, account.provider, plan.hours, reading, CLOCK.to_cloud(account.provider))
+        self.backstops.save(rec)
+        report(LaunchStep.REQUEST, rec.text())
+        return rec
 
     def _wait_running(
         self,

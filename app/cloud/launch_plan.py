@@ -7,6 +7,7 @@ import uuid
 from dataclasses import dataclass, field
 
 from app.cloud.base import PriceTooLowError
+from app.core.backstops import BackstopRecord
 from app.core.guards import GuardConfig
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.instances import LedgerEntry
@@ -42,6 +43,11 @@ class LaunchOptions:
     zones: tuple[str, ...] | None = None  # the region's zones for this type, as listed; None: listed here
     guard: GuardConfig | None = None  # recorded with the pending launch, so a crash never loses it
 
+    @property
+    def max_runtime_hours(self) -> float | None:
+        """The guard's maximum runtime, also handed to the cloud at launch (the cloud-enforced backstop)."""
+        return self.guard.max_hours if self.guard is not None else None
+
 
 @dataclass(frozen=True)
 class LaunchResult:
@@ -52,6 +58,7 @@ class LaunchResult:
     ssh_key_type: str = ""  # its type: "ed25519", "rsa", …
     ssh_key_fingerprint: str = ""  # "SHA256:…"
     ssh_key_own: bool = False  # LabGPU's own key (passphrase in the keyring), not one the user chose
+    backstop: BackstopRecord | None = None  # the maximum runtime the cloud accepted (read back), or why not
 
 
 def new_client_token() -> str:

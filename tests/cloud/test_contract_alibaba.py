@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import inspect
 import re
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ from app.cloud.alibaba import errors as ali_errors
 from app.cloud.alibaba.client import ECS, VPC, AlibabaClient, request_model
 from app.cloud.alibaba.provider import AlibabaProvider
 from app.cloud.base import Account, Credentials, LaunchRequest
+from app.core.backstops import plan_backstop
 from tests.fixtures.alibaba_ecs_data import VPC_VERSION
 from tests.fixtures.alibaba_ecs_server import TEST_ACCESS_KEY_ID, TEST_ACCESS_KEY_SECRET
 from tests.fixtures.alibaba_fixtures import rsa_public_key
@@ -64,6 +66,10 @@ DOCUMENTED = {
     "IncompleteSignature": "Alibaba Cloud OpenAPI common errors",
     "IncorrectInstanceStatus": "StartInstances/StopInstances/DeleteInstances 错误码",
     "InvalidInstanceId.NotFound": "DescribeInstances/StartInstances/StopInstances 错误码",
+    "InvalidAutoReleaseTime.Malformed": "ModifyInstanceAutoReleaseTime/RunInstances 错误码 (\"The specified parameter "
+                                        "autoReleaseTime is not valid.\"), https://help.aliyun.com/document_detail/47576.html",
+    "ChargeTypeViolation": "ModifyInstanceAutoReleaseTime 错误码 (\"The operation is not permitted due to charge type "
+                           "of the instance.\"), https://help.aliyun.com/document_detail/47576.html",
 }
 
 
@@ -164,6 +170,10 @@ def _full_flow(server, provider: AlibabaProvider) -> None:
     first_zone = provider.zones(acc, CREDS, A10)[0]  # what CloudService tries first on "any zone"
     provider.launch(acc, CREDS, LaunchRequest(**dict(req, client_token="contract-3", ssh_cidr="2001:db8::/64",
                                                      zone=first_zone)))
+    plan = plan_backstop(2.0, datetime.now(timezone.utc))
+    assert plan is not None
+    timed = provider.launch(acc, CREDS, LaunchRequest(**dict(req, client_token="contract-4", backstop=plan)))
+    assert provider.read_backstop(acc, CREDS, timed.id, plan).accepted
     provider.list_instances(acc, CREDS)
     server.finish_transitions()
     provider.stop(acc, CREDS, spot.id)
@@ -191,6 +201,10 @@ def test_every_request_the_plugin_makes_fits_the_sdk_model(alibaba_server, recor
     assert not [a for api, a, _p in recorded if api == ECS and a in VPC_ACTIONS]
     on_wire = {(c.action, c.version) for c in alibaba_server.calls if c.action in VPC_ACTIONS}
     assert on_wire and all(version == VPC_VERSION for _a, version in on_wire)
+    # the backstop goes as AutoReleaseTime, yyyy-MM-ddTHH:mm:ssZ with seconds 00, on one launch only
+    releases = [p["AutoReleaseTime"] for _api, action, p in recorded if action == "RunInstances" and
+                "AutoReleaseTime" in p]
+    assert len(releases) == 1 and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:00Z", releases[0])
 
 
 def test_the_checker_fails_on_a_wrong_name_type_or_list():

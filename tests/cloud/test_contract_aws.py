@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import copy
+from datetime import datetime, timezone
 from typing import Any
 
 import botocore.session
@@ -24,6 +25,7 @@ from app.cloud.aws import provider as aws_provider
 from app.cloud.aws.errors import ERRORS
 from app.cloud.base import LaunchRequest
 from app.core.accounts import Account, Credentials
+from app.core.backstops import plan_backstop
 from tests.fixtures.moto_server import AWS_KEY_ID, AWS_SECRET
 
 CREDS = Credentials(AWS_KEY_ID, AWS_SECRET)
@@ -145,6 +147,10 @@ def test_every_call_the_plugin_makes_is_valid_for_the_botocore_model(captured, m
     od = p.launch(acct, CREDS, LaunchRequest(**req, client_token="tok-od"))
     spot = p.launch(acct, CREDS, LaunchRequest(**req, client_token="tok-spot", spot=True, max_price=0.8,
                                                zone="us-east-1b"))
+    plan = plan_backstop(2.0, datetime.now(timezone.utc))
+    assert plan is not None
+    timed = p.launch(acct, CREDS, LaunchRequest(**req, client_token="tok-timed", backstop=plan))
+    assert p.read_backstop(acct, CREDS, timed.id, plan).accepted
     p.ensure_security_group(acct, CREDS, "2001:db8::/64")
     p.list_instances(acct, CREDS)
     p.find_by_client_token(acct, CREDS, "tok-spot")
@@ -162,7 +168,7 @@ def test_every_call_the_plugin_makes_is_valid_for_the_botocore_model(captured, m
     for needed in ("RunInstances", "StopInstances", "StartInstances", "TerminateInstances",
                    "DescribeSpotInstanceRequests", "CancelSpotInstanceRequests", "ImportKeyPair",
                    "AuthorizeSecurityGroupIngress", "DescribeSpotPriceHistory", "GetProducts",
-                   "GetCallerIdentity"):
+                   "GetCallerIdentity", "DescribeInstanceAttribute"):
         assert needed in ops, f"{needed} was not exercised"
     bad = [f"{s}:{op}: {e}" for s, op, params in captured for e in problems(s, op, params)]
     assert bad == []
@@ -170,6 +176,10 @@ def test_every_call_the_plugin_makes_is_valid_for_the_botocore_model(captured, m
              if op == "RunInstances" and "InstanceMarketOptions" in params]
     assert run["InstanceMarketOptions"]["SpotOptions"] == {
         "SpotInstanceType": "persistent", "InstanceInterruptionBehavior": "stop", "MaxPrice": "0.8000"}
+    # the backstop: an on-demand instance terminates on the shutdown its user data schedules; no other launch has one
+    backstops = [params for _s, op, params in captured if op == "RunInstances" and "UserData" in params]
+    assert [b["InstanceInitiatedShutdownBehavior"] for b in backstops] == ["terminate"]
+    assert "labgpu-backstop" in backstops[0]["UserData"] and "--on-boot=120min" in backstops[0]["UserData"]
 
 
 def test_the_request_check_fails_on_a_wrong_name_type_or_value():
@@ -187,3 +197,6 @@ def test_the_request_check_fails_on_a_wrong_name_type_or_value():
     value["InstanceMarketOptions"]["SpotOptions"]["InstanceInterruptionBehavior"] = "pause"
     assert "not one of" in " ".join(problems("ec2", "RunInstances", value))
     assert problems("ec2", "CancelSpotInstanceRequests", {"SpotInstanceRequestId": ["sir-1"]})
+    shutdown = dict(good, InstanceInitiatedShutdownBehavior="halt")  # the model's enum is stop | terminate
+    assert "not one of" in " ".join(problems("ec2", "RunInstances", shutdown))
+    assert problems("ec2", "DescribeInstanceAttribute", {"InstanceId": "i-1", "Attribute": "shutdownBehavior"})

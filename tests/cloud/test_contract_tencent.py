@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import re
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,7 @@ import pytest
 from app.cloud.base import CapacityError, LaunchRequest
 from app.cloud.tencent import TencentProvider
 from app.cloud.tencent import errors as tencent_errors
+from app.core.backstops import plan_backstop
 from tests.fixtures.tencent_cvm_server import model_problems
 from tests.fixtures.tencent_server import tencent_account, tencent_creds
 
@@ -131,6 +133,9 @@ def test_every_call_the_plugin_makes_matches_the_sdk_request_model(tencent_serve
     provider.refresh_prices(acct, creds, ["GN7.2XLARGE32", "GT4.4XLARGE96"])
     on_demand = provider.launch(acct, creds, _req())
     spot = provider.launch(acct, creds, _req(spot=True, client_token="contract-2", max_price=None))
+    plan = plan_backstop(2.0, datetime.now(timezone.utc))
+    timed = provider.launch(acct, creds, _req(client_token="contract-3", backstop=plan))
+    assert plan is not None and provider.read_backstop(acct, creds, timed.id, plan).accepted
     provider.list_instances(acct, creds)
     provider.zones(acct, creds, "GN7.2XLARGE32")
     provider.stop(acct, creds, on_demand.id)
@@ -152,6 +157,22 @@ def test_run_instances_body_matches_the_model_offline(spot):
     )
     assert model_problems("cvm", "RunInstances", params) == []
     assert params["VirtualPrivateCloud"] == {"VpcId": "DEFAULT", "SubnetId": "DEFAULT"}
+    assert "ActionTimer" not in params  # no maximum runtime asked: no timer sent
+
+
+def test_the_action_timer_matches_the_model_and_its_documented_format():
+    """ActionTimer (models.py ActionTimer: TimerAction "TerminateInstances", ActionTime "YYYY-MM-DDThh:mm:ssZ" UTC)."""
+    now = datetime(2026, 12, 5, 7, 30, 15, 400000, tzinfo=timezone(timedelta(hours=8)))
+    params = TencentProvider().run_instances_params(
+        _req(backstop=plan_backstop(1.5, now)), zone="ap-guangzhou-3", image_id="img-1", key_id="skey-1",
+        security_group_id="sg-1", max_price=None)
+    assert model_problems("cvm", "RunInstances", params) == []
+    assert params["ActionTimer"] == {"TimerAction": "TerminateInstances", "ActionTime": "2026-12-05T01:00:15Z"}
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", params["ActionTimer"]["ActionTime"])
+    wrong = copy.deepcopy(params)
+    wrong["ActionTimer"]["ActionTimeUtc"] = wrong["ActionTimer"].pop("ActionTime")
+    assert [c for c, _ in model_problems("cvm", "RunInstances", wrong)] == ["UnknownParameter"]
+    assert model_problems("cvm", "DescribeInstancesActionTimer", {"InstanceIds": ["ins-1"]}) == []
 
 
 def test_security_group_rules_match_the_model_and_go_one_direction_per_call(tencent_server, provider):
@@ -168,6 +189,12 @@ def test_security_group_rules_match_the_model_and_go_one_direction_per_call(tenc
 # -- the error codes --------------------------------------------------------------------------------
 def test_every_mapped_error_code_is_in_the_sdk_or_the_common_codes():
     assert undocumented_codes(set(tencent_errors._ERRORS)) == set()
+
+
+def test_the_timer_codes_the_launch_steps_around_are_documented():
+    from app.cloud.tencent.launch import TIMER_REFUSALS
+
+    assert undocumented_codes(set(TIMER_REFUSALS)) == set()
 
 
 def test_capacity_stock_and_unsupported_type_codes_are_mapped():

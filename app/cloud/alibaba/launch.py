@@ -28,6 +28,17 @@ from app.cloud.base import (
 )
 from app.cloud.kit import say, stepper
 from app.core.accounts import Account, Credentials
+from app.core.backstops import (
+    MSG_NOT_HELD,
+    MSG_REFUSED,
+    MSG_TOO_LATE,
+    MSG_TOO_SOON,
+    RELEASE,
+    BackstopPlan,
+    BackstopReading,
+    iso_z,
+    parse_utc,
+)
 from app.core.hosts import SSH_USER_TAG
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.vocab import InstanceState
@@ -42,6 +53,15 @@ VPC_CIDR = "192.168.0.0/16"
 DEFAULT_BANDWIDTH_MBPS = 100  # InternetMaxBandwidthOut > 0 gives the instance a public IP
 DEFAULT_DISK_CATEGORY = "cloud_essd"
 MAX_TAG_VALUE = 128
+# RunInstances.AutoReleaseTime (the SDK's RunInstancesRequest.auto_release_time; RunInstances and
+# ModifyInstanceAutoReleaseTime, https://help.aliyun.com/document_detail/47576.html): UTC, yyyy-MM-ddTHH:mm:ssZ,
+# seconds other than 00 rounded down to the minute, "at least 30 minutes later than the current time" and "at most
+# three years later"; a time it will not take is InvalidAutoReleaseTime.Malformed.
+RELEASE_MIN_AHEAD_S = 30 * 60
+RELEASE_MARGIN_S = 3 * 60  # the launch's network, key and image calls come before RunInstances
+RELEASE_MAX_AHEAD_S = 3 * 365 * 24 * 3600
+RELEASE_REFUSED = "InvalidAutoReleaseTime.Malformed"
+CLOUD = "Alibaba Cloud"
 
 
 def _is_ipv6(cidr: str) -> bool:
@@ -92,6 +112,29 @@ def key_pair_name(public_key: str) -> str:
 
 class AlibabaLaunch(AlibabaClient):
     """The launch steps (see AlibabaProvider)."""
+
+    # -- the cloud-enforced backstop (CloudBackstop) -----------------------------------------------
+    def backstop_refusal(self, account: Account, plan: BackstopPlan, spot: bool) -> tuple[str, dict[str, Any]]:
+        """Alibaba releases at a time 30 minutes to 3 years ahead: a maximum runtime outside is not sent."""
+        if plan.hours * 3600 < RELEASE_MIN_AHEAD_S + RELEASE_MARGIN_S:
+            return MSG_TOO_SOON, {"cloud": CLOUD, "minutes": (RELEASE_MIN_AHEAD_S + RELEASE_MARGIN_S) // 60,
+                                  "hours": f"{plan.hours:g}"}
+        if plan.hours * 3600 > RELEASE_MAX_AHEAD_S - 24 * 3600:
+            return MSG_TOO_LATE, {"cloud": CLOUD, "years": 3}
+        return "", {}
+
+    def read_backstop(self, account: Account, creds: Credentials, instance_id: str,
+                      plan: BackstopPlan) -> BackstopReading:
+        """The instance's AutoReleaseTime as DescribeInstances answers it ("" = no automatic release)."""
+        refused = self.backstop_refused.pop(instance_id, None)
+        if refused is not None:
+            return BackstopReading(False, RELEASE, reason=MSG_REFUSED,
+                                   params={"cloud": CLOUD, "code": refused[0], "detail": refused[1]})
+        raws = self._describe(account, creds, ids=[instance_id])
+        at = parse_utc(str((raws[0] if raws else {}).get("AutoReleaseTime") or ""))
+        if at is None:
+            return BackstopReading(False, RELEASE, reason=MSG_NOT_HELD, params={"cloud": CLOUD})
+        return BackstopReading(True, RELEASE, at)
 
     network_timeout = 180.0  # seconds a new VPC or vSwitch may stay Pending; tests shorten it
 
@@ -354,6 +397,8 @@ class AlibabaLaunch(AlibabaClient):
             params["ClientToken"] = req.client_token[:64]
         if req.spot and max_price:
             params["SpotPriceLimit"] = round(max_price, 3)
+        if req.backstop is not None:  # the maximum runtime, released by the cloud itself (seconds 00: never early)
+            params["AutoReleaseTime"] = iso_z(req.backstop.deadline, whole_minute=True)
         return params
 
     def launch(
@@ -399,15 +444,28 @@ class AlibabaLaunch(AlibabaClient):
         else:
             step("request", say(QT_TRANSLATE_NOOP("LabGPU", "Requesting pay-as-you-go {type} in {zone}…"),
                                  type=req.instance_type, zone=zone))
+        context = dict(ctx, max_price=f"{max_price:.3f}" if max_price else "?")
+        refused: tuple[str, str] | None = None
         try:
-            body = self._call(account, creds, "RunInstances", params, state_changing=True,
-                              resource=req.client_token,
-                              context=dict(ctx, max_price=f"{max_price:.3f}" if max_price else "?"))
+            try:
+                body = self._call(account, creds, "RunInstances", params, state_changing=True,
+                                  resource=req.client_token, context=context)
+            except CloudError as exc:
+                if "AutoReleaseTime" not in params or exc.code != RELEASE_REFUSED:
+                    raise
+                # The cloud refused only the release time: launch without it (the badge then says why it is off).
+                log.info("Alibaba refused the AutoReleaseTime (%s): launching without it", exc.code)
+                refused = (exc.code, str(exc.params.get("provider_message") or exc.text())[:200])
+                del params["AutoReleaseTime"]
+                body = self._call(account, creds, "RunInstances", params, state_changing=True,
+                                  resource=req.client_token, context=context)
         except PriceTooLowError as exc:  # name the spot price the cap has to reach
             exc.params["price"] = self._spot_now(account, creds, req, zone)
             exc.args = (exc.text(),)
             raise
         instance_id = next(iter((body.get("InstanceIdSets") or {}).get("InstanceIdSet") or []), "")
+        if refused is not None and instance_id:
+            self.backstop_refused[instance_id] = refused
         if not instance_id:
             raise CloudError(
                 QT_TRANSLATE_NOOP("LabGPU", "Alibaba Cloud accepted the launch but returned no instance id."),

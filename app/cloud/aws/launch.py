@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import base64
+import binascii
 import logging
 import re
 from datetime import datetime, timedelta, timezone
+from email.mime.multipart import MIMEMultipart
+from email.mime.text import MIMEText
 from typing import Any
 
 from app.cloud.base import (
@@ -21,6 +25,7 @@ from app.cloud.base import (
 )
 from app.cloud.errors import map_error
 from app.cloud.kit import say, stepper
+from app.core.backstops import MSG_NOT_HELD, STOP, TERMINATE, BackstopPlan, BackstopReading
 from app.core.fingerprints import parse_console_fingerprints
 from app.core.hosts import SSH_USER_TAG
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
@@ -40,8 +45,73 @@ from .spec import LAUNCH_TAG, LOGIN_TAG
 
 log = logging.getLogger("app.cloud.aws")
 
+# The maximum runtime on AWS: a poweroff scheduled on the instance at every boot by cloud-init's bootcmd
+# ("run on every boot", cloud-init docs, module Bootcmd) from the user data, and the instance attribute
+# InstanceInitiatedShutdownBehavior that says what AWS does with a shutdown from inside the OS ("Change
+# instance initiated shutdown behavior", EC2 User Guide: stop, the default, or terminate). On-demand: terminate.
+# A spot instance LabGPU launches is a persistent request that stops on interruption: terminating its instance
+# would let the request launch a new one, so its shutdown stops it (a stopped instance bills its disks only).
+BACKSTOP_MARK = "labgpu-backstop"
+CLOUD = "AWS"
+
+
+def backstop_cloud_config(minutes: int) -> str:
+    """The cloud-config that powers the instance off ``minutes`` after each boot (a systemd timer, else
+    shutdown's own schedule)."""
+    line = (f"systemd-run --on-boot={minutes}min --unit={BACKSTOP_MARK} /bin/systemctl poweroff"
+            f" || shutdown -P +{minutes} 'LabGPU maximum runtime'")
+    return (
+        "#cloud-config\n"
+        f"# {BACKSTOP_MARK}: at most {minutes} minutes per boot (LabGPU's maximum runtime guard); the OS shutdown\n"
+        "# then ends the instance as its InstanceInitiatedShutdownBehavior says.\n"
+        "bootcmd:\n"
+        f"  - [sh, -c, \"{line}\"]\n"
+    )
+
+
+def backstop_user_data(minutes: int, existing: str = "") -> str:
+    """The user data with the backstop: the cloud-config alone, or merged with ``existing`` user data as a
+    MIME multi-part archive (cloud-init runs every part: "User-data formats", cloud-init docs)."""
+    config = backstop_cloud_config(minutes)
+    if not existing.strip():
+        return config
+    archive = MIMEMultipart()
+    kind = "cloud-config" if existing.lstrip().startswith("#cloud-config") else "x-shellscript"
+    archive.attach(MIMEText(existing, kind, "utf-8"))
+    archive.attach(MIMEText(config, "cloud-config", "utf-8"))
+    return archive.as_string()
+
+
+def _decoded(value: str) -> str:
+    try:
+        return base64.b64decode(value, validate=True).decode("utf-8", "replace")
+    except (binascii.Error, ValueError):
+        return value
+
+
 class AwsLaunch(AwsClient):
     """The launch steps: key pair, security group, image, spot price, run."""
+
+    # -- the cloud-enforced backstop (CloudBackstop) -----------------------------------------------
+    def backstop_refusal(self, account: Account, plan: BackstopPlan, spot: bool) -> tuple[str, dict[str, Any]]:
+        """AWS takes any maximum runtime (whole minutes, at least one)."""
+        return "", {}
+
+    def read_backstop(self, account: Account, creds: Credentials, instance_id: str,
+                      plan: BackstopPlan) -> BackstopReading:
+        """DescribeInstanceAttribute: the shutdown behaviour and the user data with the scheduled poweroff."""
+        ec2 = self._client(account, creds)
+        ctx = {"instance_id": instance_id}
+        behaviour = self._call(account, ec2, "describe_instance_attribute", InstanceId=instance_id,
+                               Attribute="instanceInitiatedShutdownBehavior", ctx=ctx)
+        value = str((behaviour.get("InstanceInitiatedShutdownBehavior") or {}).get("Value") or "stop")
+        data = self._call(account, ec2, "describe_instance_attribute", InstanceId=instance_id,
+                          Attribute="userData", ctx=ctx)
+        text = _decoded(str((data.get("UserData") or {}).get("Value") or ""))
+        if BACKSTOP_MARK in text and f"--on-boot={plan.minutes}min" in text:
+            return BackstopReading(True, TERMINATE if value == "terminate" else STOP, plan.deadline)
+        return BackstopReading(False, TERMINATE if value == "terminate" else STOP, reason=MSG_NOT_HELD,
+                               params={"cloud": CLOUD})
 
     def ensure_key_pair(self, account: Account, creds: Credentials, name: str, public_key: str) -> str:
         ec2 = self._client(account, creds)
@@ -326,6 +396,9 @@ class AwsLaunch(AwsClient):
             kwargs["ClientToken"] = req.client_token
         if req.zone:
             kwargs["Placement"] = {"AvailabilityZone": req.zone}
+        if req.backstop is not None:  # boto3 base64-encodes UserData for RunInstances
+            kwargs["UserData"] = backstop_user_data(req.backstop.minutes)
+            kwargs["InstanceInitiatedShutdownBehavior"] = "stop" if req.spot else "terminate"
         if req.spot:
             # Stoppable spot: only an instance of a persistent request can be stopped ("Stop a Spot
             # Instance", https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/stop-start-spot-instances.html),

@@ -19,6 +19,16 @@ from app.cloud.base import (
 )
 from app.cloud.kit import say, stepper
 from app.core.accounts import Account, Credentials
+from app.core.backstops import (
+    MSG_NOT_HELD,
+    MSG_REFUSED,
+    MSG_TOO_SOON,
+    TERMINATE,
+    BackstopPlan,
+    BackstopReading,
+    iso_z,
+    parse_utc,
+)
 from app.core.hosts import SSH_KEY_PATH_TAG, SSH_USER_TAG
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.vocab import InstanceState
@@ -33,8 +43,50 @@ from .spec import PROVIDER_ID, TOKEN_TAG_KEY
 
 log = logging.getLogger("app.cloud.tencent")
 
+# RunInstances.ActionTimer (the ActionTimer model, cvm/v20170312/models.py; RunInstances,
+# https://cloud.tencent.com/document/api/213/15730): TimerAction "目前仅支持销毁一个值：TerminateInstances";
+# ActionTime "按照ISO8601标准表示，并且使用UTC时间。格式为 YYYY-MM-DDThh:mm:ssZ … 执行时间必须大于当前时间5分钟".
+TIMER_ACTION = "TerminateInstances"
+TIMER_MIN_AHEAD_S = 5 * 60
+TIMER_MARGIN_S = 3 * 60  # the launch's own calls (key, group, image) come before RunInstances
+# What RunInstances answers for an ActionTimer it will not take (errorcodes.py: "时间格式不合法",
+# "针对当前实例设置定时任务失败"); a time too close or in the past is a plain InvalidParameterValue naming it.
+TIMER_REFUSALS = ("InvalidParameterValue.InvalidTimeFormat",
+                  "UnsupportedOperation.NotSupportImportInstancesActionTimer", "FailedOperation.MutActionTimerExist")
+
+
+def _timer_refused(exc: CloudError) -> bool:
+    detail = str(exc.params.get("detail", ""))
+    return exc.code in TIMER_REFUSALS or (exc.code.startswith("InvalidParameter") and "ActionTime" in detail)
+
+
 class TencentLaunch(TencentClient):
     """The launch steps."""
+
+    # -- the cloud-enforced backstop (CloudBackstop) -----------------------------------------------
+    def backstop_refusal(self, account: Account, plan: BackstopPlan, spot: bool) -> tuple[str, dict[str, Any]]:
+        """Tencent terminates at a time more than 5 minutes ahead: a shorter maximum runtime is not sent."""
+        if plan.hours * 3600 <= TIMER_MIN_AHEAD_S + TIMER_MARGIN_S:
+            return MSG_TOO_SOON, {"cloud": "Tencent Cloud", "minutes": (TIMER_MIN_AHEAD_S + TIMER_MARGIN_S) // 60,
+                                  "hours": f"{plan.hours:g}"}
+        return "", {}
+
+    def read_backstop(self, account: Account, creds: Credentials, instance_id: str,
+                      plan: BackstopPlan) -> BackstopReading:
+        """The instance's TerminateInstances timer, read back with DescribeInstancesActionTimer
+        (https://cloud.tencent.com/document/product/213/103950): held while its Status is UNDO (未执行)."""
+        refused = self.backstop_refused.pop(instance_id, None)
+        if refused is not None:
+            return BackstopReading(False, TERMINATE, reason=MSG_REFUSED,
+                                   params={"cloud": "Tencent Cloud", "code": refused[0], "detail": refused[1]})
+        response = self._call(account, creds, "DescribeInstancesActionTimer", {"InstanceIds": [instance_id]})
+        for timer in response.get("ActionTimers") or []:
+            if (timer.get("InstanceId") in (None, "", instance_id) and timer.get("TimerAction") == TIMER_ACTION
+                    and timer.get("Status") in (None, "", "UNDO")):
+                # The time as the cloud holds it; a form without a zone is not guessed at: the one sent.
+                at = parse_utc(str(timer.get("ActionTime") or "")) or plan.deadline
+                return BackstopReading(True, TERMINATE, at)
+        return BackstopReading(False, TERMINATE, reason=MSG_NOT_HELD, params={"cloud": "Tencent Cloud"})
 
     # -- launch --------------------------------------------------------------------------------
     def pick_image(self, account: Account, creds: Credentials, instance_type: str) -> tuple[str, str, bool]:
@@ -271,6 +323,8 @@ class TencentLaunch(TencentClient):
         }
         if req.client_token:
             params["ClientToken"] = req.client_token[:64]
+        if req.backstop is not None:  # the maximum runtime, terminated by the cloud itself
+            params["ActionTimer"] = {"TimerAction": TIMER_ACTION, "ActionTime": iso_z(req.backstop.deadline)}
         if req.spot:
             params["InstanceMarketOptions"] = {
                 "MarketType": "spot",
@@ -343,19 +397,20 @@ class TencentLaunch(TencentClient):
                     zone=zone,
                 ),
             )
+        context = dict(ctx, max_price=f"{max_price:.4f}" if max_price else "?",
+                       disk_type=params["SystemDisk"].get("DiskType") or "?")
+        refused: tuple[str, str] | None = None
         try:
-            response = self._call(
-                account,
-                creds,
-                "RunInstances",
-                params,
-                state_changing=True,
-                context=dict(
-                    ctx,
-                    max_price=f"{max_price:.4f}" if max_price else "?",
-                    disk_type=params["SystemDisk"].get("DiskType") or "?",
-                ),
-            )
+            try:
+                response = self._call(account, creds, "RunInstances", params, state_changing=True, context=context)
+            except CloudError as exc:
+                if "ActionTimer" not in params or not _timer_refused(exc):
+                    raise
+                # The cloud refused only the timer: launch without it (the badge then says why it is off).
+                log.info("Tencent refused the ActionTimer (%s): launching without it", exc.code)
+                refused = (exc.code, str(exc.params.get("detail", ""))[:200])
+                del params["ActionTimer"]
+                response = self._call(account, creds, "RunInstances", params, state_changing=True, context=context)
         except PriceTooLowError as exc:
             price = None
             try:
@@ -367,6 +422,8 @@ class TencentLaunch(TencentClient):
                 exc.args = (exc.text(),)
             raise
         instance_id = (response.get("InstanceIdSet") or [""])[0]
+        if refused is not None and instance_id:
+            self.backstop_refused[instance_id] = refused
         if not instance_id:
             raise CloudError(
                 QT_TRANSLATE_NOOP("LabGPU", "Tencent Cloud accepted the launch but returned no instance id."),  # noqa: E501 - one string for lupdate
