@@ -8,6 +8,8 @@ quoted):
   then the argv as ``set -- 'arg' 'arg' …`` quoted once with :func:`shlex.quote` (POSIX single
   quotes: quotes, ``$``, ``;``, newlines and every other byte but NUL arrive exactly as typed); the
   command runs as ``( exec "$@" )``, a program and its arguments, never a shell line;
+- ``env`` (tmux only) — the starting session's environment (``export -p``), read by the wrapper: a
+  tmux server started earlier would otherwise hand the job its own, older environment;
 - ``proc`` — ``pid``/``pgid``/``started`` (``date +%s`` on the host) written by the wrapper when it
   starts; ``exit`` — ``code``/``ended`` written by the wrapper when the command ends (it traps TERM/HUP/INT
   so it outlives the command long enough to write it; :func:`stop` writes ``code=137`` itself when it
@@ -70,6 +72,7 @@ HINT_HOST_ANSWER = QT_TRANSLATE_NOOP("LabGPU", "Try again; if it repeats, look a
 # Before the argv is set: the wrapper's own record (pid, process group, start time on the host's clock).
 _WRAPPER_HEAD = r"""D="$HOME/.labgpu/jobs/$ID"
 cd "$D" || exit 2
+if [ -r "$D/env" ]; then . "$D/env"; fi
 trap 'SIG=1' HUP INT TERM
 PG=""
 if read -r st < "/proc/$$/stat" 2>/dev/null; then st=${st##*) }; set -- $st; PG=$3
@@ -107,7 +110,8 @@ M="$2"
 if [ -z "$M" ]; then M=$(""" + _PROBE + r"""); fi
 printf '%s\n' "$M" > "$D/detach"
 case "$M" in
-  tmux) tmux -L labgpu new-session -d -s "labgpu-$1" "sh \"\$HOME/.labgpu/jobs/$1/run.sh\"" \
+  tmux) export -p > "$D/env" 2>/dev/null  # the pane gets the tmux server's environment: give it this one
+        tmux -L labgpu new-session -d -s "labgpu-$1" "sh \"\$HOME/.labgpu/jobs/$1/run.sh\"" \
           < /dev/null > "$D/detach.err" 2>&1 || { echo "ERR tmux: $(head -c 300 "$D/detach.err")"; exit 4; } ;;
   setsid) setsid sh "$D/run.sh" < /dev/null > /dev/null 2>&1 & ;;
   *) nohup sh "$D/run.sh" < /dev/null > /dev/null 2>&1 & ;;

@@ -1,0 +1,249 @@
+"""Training jobs on a real sshd, with tmux on the user's PATH and without it (setsid): the argv arrives as
+typed, the job survives its connection being cut, a restart finds it, another laptop's job is listed,
+stop ends it (TERM, then KILL for one that ignores TERM), a host whose clock is off still gives right
+durations, and a host that lies (odd folder names, a huge or binary log, forged files) neither crashes
+nor misleads."""
+
+from __future__ import annotations
+
+import calendar
+import json
+import threading
+import time
+
+import pytest
+
+from app.core.errors import InputError
+from app.core.jobs import JobSpec, JobStore
+from app.core.paths import default_paths
+from app.core.store import Store
+from app.core.vocab import JobState
+from app.remote import jobs as hostjobs
+from app.remote.ssh import open_connection
+from app.usecases import jobs as uc
+from tests.fixtures.waits import wait_for
+from tests.remote.jobs_support import jobs_server, saved, standin
+
+pytestmark = pytest.mark.usefixtures("private_home")
+
+WEIRD = ["it's", 'say "hi"', "$HOME", "`id`", "a; rm -rf ~", "two\nlines", "", "  spaced  ", "*", "\\n",
+         "ünï ✓", "--flag=$(date)"]
+
+
+@pytest.fixture(params=["tmux", "no-tmux"], scope="module")
+def server(request):
+    with jobs_server(tmux=request.param == "tmux") as srv:
+        yield request.param, srv
+
+
+@pytest.fixture
+def host(server):
+    kind, srv = server
+    with saved(srv, f"jobs-{kind}") as name:
+        yield name, kind, srv
+
+
+def _store() -> Store:
+    return Store(paths=default_paths())
+
+
+def _ended(store, job_id, timeout=120.0):
+    def ended():
+        rec = uc.refresh(default_paths(), store, job_id)
+        return rec if rec.state != JobState.RUNNING else None
+
+    return wait_for(ended, timeout, f"job {job_id} to end", interval=0.2)
+
+
+def test_probe_says_tmux_or_setsid(host):
+    name, kind, _server = host
+    conn = open_connection(name)
+    try:
+        assert hostjobs.probe(conn) == ("tmux" if kind == "tmux" else "setsid")
+    finally:
+        conn.close()
+
+
+def test_argv_arrives_exactly_as_typed(host):
+    name, kind, _server = host
+    store = _store()
+    rec = uc.start_job(default_paths(), store, JobSpec(host=name, argv=standin("--steps", "1", "--echo-argv",
+                                                                               *WEIRD), name="argv"))
+    assert rec.detach == ("tmux" if kind == "tmux" else "setsid")
+    done = _ended(store, rec.id)
+    assert done.state == JobState.EXITED and done.exit_code == 0
+    text = "".join(uc.follow(default_paths(), store, rec.id, stop_event=threading.Event(), until_end=False))
+    line = next(ln for ln in text.splitlines() if ln.startswith("ARGV "))
+    assert json.loads(line[5:]) == WEIRD
+
+
+def test_a_program_not_a_shell_line(host):
+    name, _kind, _server = host
+    store = _store()
+    rec = uc.start_job(default_paths(), store, JobSpec(host=name, argv=["exit", "3"]))
+    done = _ended(store, rec.id)
+    assert done.state == JobState.EXITED and done.exit_code == 127  # no program "exit": never a shell's builtin
+
+
+def test_survives_a_cut_connection_and_a_restart(host):
+    name, _kind, server = host
+    store = _store()
+    paths = default_paths()
+    gate = f"/tmp/labgpu-jobs-gate-{time.monotonic_ns()}"
+    rec = uc.start_job(paths, store, JobSpec(host=name, argv=standin("--steps", "20", "--sleep", "0.05",
+                                                                     "--hold", gate), name="survive"))
+    conn = open_connection(name)
+    try:
+        assert hostjobs.status(conn, rec.id).state == JobState.RUNNING
+        assert server.drop_connections() > 0  # every SSH session cut mid-run
+        wait_for(lambda: not conn.is_active, 30, "the cut connection to be seen")
+    finally:
+        conn.close()
+    # a restart: a new store on the same database, a new connection
+    store2 = _store()
+    assert JobStore(store2).get(rec.id) is not None
+    assert uc.refresh(paths, store2, rec.id).state == JobState.RUNNING
+    c2 = open_connection(name)
+    try:
+        c2.exec(["touch", gate])
+    finally:
+        c2.close()
+    done = _ended(store2, rec.id)
+    assert done.state == JobState.EXITED and done.exit_code == 0
+    assert done.runtime_s is not None and done.runtime_s >= 1  # 20 × 0.05 s at least
+    assert done.started and done.started.endswith("Z")
+    assert "steps/s" in done.last_line
+
+
+def test_another_laptops_job_is_listed(host):
+    name, _kind, _server = host
+    paths, store = default_paths(), _store()
+    rec = uc.start_job(paths, store, JobSpec(host=name, argv=standin("--steps", "1"), name="elsewhere",
+                                             workdir="~"))
+    JobStore(store).remove(rec.id)  # this computer never heard of it
+    listed = {r.id: r for r in uc.list_jobs(paths, store, name)}
+    assert rec.id in listed
+    found = listed[rec.id]
+    assert found.origin == "host" and found.name == "elsewhere" and found.argv == standin("--steps", "1")
+    assert found.workdir == "~"
+
+
+def test_stop_terms_then_kills(host):
+    name, _kind, _server = host
+    paths, store = default_paths(), _store()
+    polite = uc.start_job(paths, store, JobSpec(host=name, argv=["sleep", "600"]))
+    out = uc.stop_job(paths, store, polite.id, grace_s=30)
+    assert out.state == JobState.EXITED and out.exit_code == 143  # ended on TERM, well within the grace
+    ready = f"/tmp/labgpu-jobs-ready-{time.monotonic_ns()}"
+    stubborn = uc.start_job(paths, store, JobSpec(host=name, argv=standin("--ignore-term", "--ready", ready,
+                                                                          "--stall-after", "0")))
+    conn = open_connection(name)
+    try:
+        wait_for(lambda: conn.exec(["test", "-s", ready])[0] == 0, 60, "the stand-in to ignore TERM")
+        t0 = time.monotonic()
+        result = hostjobs.stop(conn, stubborn.id, grace_s=1)
+        assert result.how == "killed" and time.monotonic() - t0 >= 1
+        st = hostjobs.status(conn, stubborn.id)
+        assert st.state == JobState.EXITED and st.exit_code == 137 and st.killed
+        pid = conn.exec(["cat", ready])[1].strip()
+        # the command itself is gone, not just its wrapper (a zombie for a moment, until it is reaped)
+        wait_for(lambda: conn.exec(["kill", "-0", pid])[0] != 0, 30, "the stand-in to be gone")
+        assert hostjobs.stop(conn, stubborn.id).how == "none"  # nothing left to stop
+    finally:
+        conn.close()
+
+
+def test_a_host_clock_off_by_days_gives_right_durations(host):
+    name, _kind, server = host
+    fake_date = ('#!/bin/sh\nif [ "$1" = "+%s" ]; then echo $(( $(/bin/date +%s) + 3*86400 )); '
+                 'else exec /bin/date "$@"; fi\n')
+    server.install_executable("date", fake_date)
+    try:
+        paths, store = default_paths(), _store()
+        before = time.time()
+        rec = uc.start_job(paths, store, JobSpec(host=name, argv=standin("--steps", "10", "--sleep", "0.05")))
+        started = calendar.timegm(time.strptime(rec.started, "%Y-%m-%dT%H:%M:%SZ"))
+        assert before - 5 <= started <= time.time() + 5  # this computer's time, not the host's (3 days ahead)
+        done = _ended(store, rec.id)
+        assert done.runtime_s is not None and 0.4 <= done.runtime_s < 120
+    finally:
+        (server.bin_dir / "date").unlink()
+
+
+def test_ids_from_a_host_are_never_paths(host):
+    name, _kind, server = host
+    home = server.pw.pw_dir
+    conn = open_connection(name)
+    try:
+        for odd in ("..x", "ABCDEF0123456789", "0123456789abcdef0", "x;id", "-rf"):
+            conn.exec(["mkdir", "-p", f"{home}/.labgpu/jobs/{odd}"])
+        ids = hostjobs.list_ids(conn)
+        assert all(hostjobs.is_job_id(i) for i in ids)
+        for odd in ("../x", "..x", "ABCDEF0123456789", "/etc/passwd", "0" * 15):
+            with pytest.raises(InputError):
+                hostjobs.status(conn, odd)
+            with pytest.raises(InputError):
+                hostjobs.read_log(conn, odd, 0)
+            with pytest.raises(InputError):
+                hostjobs.stop(conn, odd)
+    finally:
+        for odd in ("..x", "ABCDEF0123456789", "0123456789abcdef0", "x;id", "-rf"):
+            conn.exec(["rm", "-rf", "--", f"{home}/.labgpu/jobs/{odd}"])
+        conn.close()
+
+
+def test_a_lying_host_neither_crashes_nor_misleads(host):
+    """Forged files in a job folder: a pid of 1 with process group 1, an exit code of 999, a meta line with
+    escapes, a 5 GB sparse log with binary junk and carriage-return bars at its end."""
+    name, _kind, server = host
+    jid = hostjobs.new_id()
+    d = f"{server.pw.pw_dir}/.labgpu/jobs/{jid}"
+    meta = json.dumps({"name": "\x1b]52;c;cm0=\x07evil\x1b[2J", "argv": ["x"] * 5000, "workdir": 7})
+    forge = (f'mkdir -p "{d}" && printf "pid=1\\npgid=1\\nstarted=abc\\n" > "{d}/proc" && '
+             f'printf "code=999\\nended=-5\\n" > "{d}/exit" && '
+             f"printf '%s\\n%s\\n' '#!/bin/sh' '# labgpu-job '\"$1\" > \"{d}/run.sh\" && "
+             f'truncate -s 5G "{d}/log" && head -c 300000 /dev/urandom >> "{d}/log" && '
+             f'printf "\\r 50%%|#####     | 50/100 [00:05<00:05, 9.50it/s]\\000\\377" >> "{d}/log"')
+    conn = open_connection(name)
+    try:
+        rc, _out, err = conn.exec(["sh", "-c", forge, "forge", meta])
+        assert rc == 0, err
+        st = hostjobs.status(conn, jid, meta=True)
+        assert st.state == JobState.LOST and st.exit_code is None and st.started_epoch is None
+        assert st.meta is not None and "\x1b" not in st.meta.name and len(st.meta.argv) <= 200
+        assert st.log_size > 5 * 1024 ** 3
+        assert hostjobs.stop(conn, jid).how == "none"  # pid 1 is not this job's wrapper: nothing is signalled
+        data, nxt, size = hostjobs.read_log(conn, jid, 0, 10 * 1024 * 1024)
+        assert len(data) <= hostjobs.MAX_READ and nxt == len(data) and size == st.log_size
+    finally:
+        conn.close()
+    paths, store = default_paths(), _store()
+    listed = {r.id: r for r in uc.list_jobs(paths, store, name)}
+    rec = listed[jid]
+    assert rec.state == JobState.LOST and rec.exit_code is None and rec.origin == "host"
+    assert rec.log_offset >= rec.log_size - uc.READS_PER_REFRESH * uc.READ_CHUNK  # only its end was read
+    assert "\x00" not in rec.last_line and len(rec.last_line) < 5000
+    assert rec.step == 50 and rec.total == 100  # the bar at its end still reads
+
+
+def test_follow_reads_from_an_offset_in_bounded_chunks(host):
+    name, _kind, _server = host
+    paths, store = default_paths(), _store()
+    rec = uc.start_job(paths, store, JobSpec(host=name, argv=[
+        "python3", "-c", "import sys; sys.stdout.write(''.join('line %05d\\n' % i for i in range(20000)))"]))
+    _ended(store, rec.id)
+    chunks = list(uc.follow(paths, store, rec.id, from_offset=11 * 10000, stop_event=threading.Event(),
+                            max_bytes=4096))
+    assert all(len(c.encode()) <= 4096 for c in chunks) and len(chunks) > 20
+    text = "".join(chunks)
+    assert text.startswith("line 10000\n") and text.endswith("line 19999\n")
+    tail = "".join(uc.follow(paths, store, rec.id, from_offset=-11, stop_event=threading.Event()))
+    assert tail == "line 19999\n"
+
+
+def test_follow_ends_when_asked():
+    stop = threading.Event()
+    stop.set()
+    # the id is checked against the store first: no job, no connection
+    with pytest.raises(InputError):
+        list(uc.follow(default_paths(), _store(), "0" * 16, stop_event=stop))
