@@ -42,7 +42,7 @@ DOMAINS: dict[str, list[str]] = {
               "app/cloud/spot_history.py",
               "app/cli/cloud.py", "app/core/accounts.py", "app/core/audit.py", "app/core/instances.py",
               "app/core/ledgerdb.py", "app/core/pendinglaunches.py", "app/core/monthreport.py",
-              "app/core/live_prices.py"],
+              "app/core/live_prices.py", "app/core/backstops.py"],
     "cloudui": ["app/ui/cloud/*.py", "app/cloud/tencent/*.py"],
     "hosts": ["app/ui/remote/hosts*.py", "app/usecases/hosts.py", "app/cli/hosts.py", "app/remote/ssh/*.py",
               "app/remote/hostkeys.py", "app/remote/tunnels.py", "app/core/hosts.py", "app/core/sshcmd.py"],
