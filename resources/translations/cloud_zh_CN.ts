@@ -738,5 +738,49 @@
         <source>Leave out --no-guard, or the guard options.</source>
         <translation>去掉 --no-guard，或者去掉守护选项。</translation>
     </message>
+    <message>
+        <source>{cloud} has no maximum runtime LabGPU can hand to it</source>
+        <translation>{cloud} 没有可供 LabGPU 设置的最长运行时间</translation>
+    </message>
+    <message>
+        <source>{cloud} takes a time at least {minutes} minutes ahead; {hours} h is sooner</source>
+        <translation>{cloud} 只接受至少 {minutes} 分钟之后的时间；{hours} 小时太早</translation>
+    </message>
+    <message>
+        <source>{cloud} takes a time at most {years} years ahead</source>
+        <translation>{cloud} 只接受最多 {years} 年之内的时间</translation>
+    </message>
+    <message>
+        <source>{cloud} refused it ({code}): {detail}</source>
+        <translation>{cloud} 拒绝了它（{code}）：{detail}</translation>
+    </message>
+    <message>
+        <source>{cloud} does not hold it after the launch</source>
+        <translation>启动后 {cloud} 上没有这项设置</translation>
+    </message>
+    <message>
+        <source>it could not be read back from {cloud}: {detail}</source>
+        <translation>无法从 {cloud} 读回：{detail}</translation>
+    </message>
+    <message>
+        <source>terminate at {time}</source>
+        <translation>于 {time} 终止</translation>
+    </message>
+    <message>
+        <source>release at {time}</source>
+        <translation>于 {time} 释放</translation>
+    </message>
+    <message>
+        <source>stop at {time}</source>
+        <translation>于 {time} 停止</translation>
+    </message>
+    <message>
+        <source>Maximum runtime enforced by the cloud: {what}.</source>
+        <translation>最长运行时间由云端强制：{what}。</translation>
+    </message>
+    <message>
+        <source>Maximum runtime not enforced by the cloud: {why}.</source>
+        <translation>最长运行时间未由云端强制：{why}。</translation>
+    </message>
 </context>
 </TS>

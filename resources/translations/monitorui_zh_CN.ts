@@ -317,6 +317,10 @@
         <translation>最长运行时间：</translation>
     </message>
     <message>
+        <source>At launch it is also handed to the cloud where it can be (Tencent terminates, Alibaba releases, AWS shuts down at that time), so the bill ends even when this computer is off.</source>
+        <translation>启动时也会尽可能交给云端执行（腾讯云到时终止、阿里云到时释放、AWS 到时关机），即使这台电脑关机，计费也会结束。</translation>
+    </message>
+    <message>
         <source>a PID or part of a process name, e.g. train.py</source>
         <translation>PID 或进程名的一部分，例如 train.py</translation>
     </message>
@@ -386,6 +390,22 @@
     <message>
         <source>(notify only)</source>
         <translation>（仅通知）</translation>
+    </message>
+    <message>
+        <source>(enforced by the cloud: {what})</source>
+        <translation>（云端强制：{what}）</translation>
+    </message>
+    <message>
+        <source>(cloud backstop off: {why})</source>
+        <translation>（云端兜底未生效：{why}）</translation>
+    </message>
+    <message>
+        <source>Enforced by the cloud, even when this computer is off: {what}. Changing the maximum runtime here does not move it.</source>
+        <translation>由云端强制，即使这台电脑关机也有效：{what}。在此修改最长运行时间不会改变它。</translation>
+    </message>
+    <message>
+        <source>Not enforced by the cloud: {why}. Only LabGPU's watcher (and the watchdog, if on) stops it.</source>
+        <translation>未由云端强制：{why}。只有 LabGPU 的监视器（以及已开启的看门狗）会停止它。</translation>
     </message>
 </context>
 <context>
