@@ -43,6 +43,7 @@ PAGES: list[tuple[str, str, str, str]] = [
     ("accounts", "app.ui.cloud.accounts_page", "AccountsPage", "Accounts"),
     ("hosts", "app.ui.remote.hosts_page", "HostsPage", "Hosts"),
     ("sync", "app.ui.remote.sync_page", "SyncPage", "Sync"),
+    ("jobs", "app.ui.jobs.page", "JobsPage", "Jobs"),
     ("monitor", "app.ui.monitor.page", "MonitorPage", "GPU monitor"),
     ("vpn", "app.ui.remote.vpn_page", "VpnPage", "VPN"),
     ("settings", "app.ui.settings_page", "SettingsPage", "Settings"),

@@ -1,0 +1,149 @@
+"""What the Jobs page shows of a job: its row (state, runtime, steps/s, ETA, cost so far) and its details,
+worked out in a task (the store and the ledger are read there), as plain values for the table."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication
+
+from app.core.currency import money_text
+from app.core.jobs import JobRecord, JobStore
+from app.core.paths import Paths
+from app.core.store import Store
+from app.core.vocab import JobState, JobThen
+
+DASH = "—"
+
+
+def tr(text: str) -> str:
+    return QCoreApplication.translate("JobsPage", text)
+
+
+@dataclass(frozen=True)
+class JobRow:
+    rec: JobRecord
+    price_per_hour: float | None  # the instance's price (None: a saved server, or no price known)
+    currency: str
+    instance: bool  # the host is one of LabGPU's instances (its stop is the cloud's)
+    read_at: float  # this computer's clock when the row was read
+
+    def runtime_s(self, now: float | None = None) -> float | None:
+        """The host's runtime, ticking on from the last refresh while it runs."""
+        r = self.rec
+        if r.runtime_s is None:
+            return None
+        if r.state == JobState.RUNNING and r.checked_at is not None:
+            return r.runtime_s + max(0.0, (time.time() if now is None else now) - r.checked_at)
+        return r.runtime_s
+
+    def cost(self, now: float | None = None) -> float | None:
+        """The instance's price × the job's runtime (None: no price, e.g. a saved server)."""
+        runtime = self.runtime_s(now)
+        if self.price_per_hour is None or runtime is None:
+            return None
+        return self.price_per_hour * runtime / 3600.0
+
+
+def load_rows(paths: Paths, store: Store) -> list[JobRow]:
+    """Every job in the store with its host's price (blocking: run it in a task)."""
+    from app.core.instances import Ledger
+
+    del paths  # the store is the app's; kept for the task's usual signature
+    ledger = Ledger(store)
+    prices: dict[str, tuple[float | None, str, bool]] = {}
+    rows = []
+    now = time.time()
+    for rec in JobStore(store).all():
+        if rec.host not in prices:
+            entry = ledger.get(rec.host)
+            prices[rec.host] = ((None, "", False) if entry is None else
+                                (entry.price_per_hour, entry.currency or "USD", True))
+        price, currency, instance = prices[rec.host]
+        rows.append(JobRow(rec, price, currency, instance, now))
+    return rows
+
+
+def duration_text(seconds: float | None) -> str:
+    if seconds is None or seconds != seconds or seconds < 0:
+        return DASH
+    s = int(seconds)
+    return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
+
+
+def rate_text(steps_per_s: float | None) -> str:
+    if steps_per_s is None or steps_per_s != steps_per_s:
+        return DASH
+    if steps_per_s >= 100:
+        return f"{steps_per_s:,.0f}"
+    if steps_per_s >= 1:
+        return f"{steps_per_s:.2f}"
+    return tr("{seconds} s/step").format(seconds=f"{1 / steps_per_s:.1f}") if steps_per_s > 0 else "0"
+
+
+def state_text(rec: JobRecord) -> str:
+    if rec.state == JobState.RUNNING:
+        return tr("running")
+    if rec.state == JobState.EXITED:
+        return tr("exited {code}").format(code="?" if rec.exit_code is None else rec.exit_code)
+    return tr("lost")
+
+
+def progress_text(rec: JobRecord) -> str:
+    """'450 / 1,000' (the step and the total, where known)."""
+    if rec.step is None:
+        return DASH
+    step = f"{rec.step:,.0f}"
+    return step if rec.total is None else f"{step} / {rec.total:,.0f}"
+
+
+def cost_text(row: JobRow, now: float | None = None) -> str:
+    if not row.instance:
+        return DASH  # a saved server: LabGPU knows no price
+    return money_text(row.cost(now), row.currency)
+
+
+def then_title(then: JobThen) -> str:
+    return {JobThen.NOTHING: tr("nothing"), JobThen.PULL: tr("pull"),
+            JobThen.PULL_AND_STOP: tr("pull and stop"), JobThen.PULL_AND_TERMINATE: tr("pull and terminate")}[then]
+
+
+def done_text(done: str) -> str:
+    """What the end action did (app.watch.jobwatch's words), in the user's language."""
+    words = {"handling": tr("acting on it"), "notified": tr("told"), "pulled": tr("pulled"),
+             "no pull pair": tr("no download pair to pull"), "pull failed": tr("the pull failed"),
+             "stopped": tr("instance stopped"), "terminated": tr("instance terminated"),
+             "stop pending": tr("stop not confirmed yet"), "not stopped": tr("instance kept running"),
+             "stalled": tr("stalled")}
+    return ", ".join(words.get(w.strip(), w.strip()) for w in done.split(";") if w.strip())
+
+
+def details_text(row: JobRow) -> str:
+    """One line under the table about the chosen job: how it runs, and what its end did."""
+    rec = row.rec
+    parts = [tr("{id} on {host}").format(id=rec.id, host=rec.host)]
+    if rec.detach:
+        parts.append(tr("detached with {how}").format(how=rec.detach))
+    if rec.started:
+        parts.append(tr("started {when}").format(when=rec.started.replace("T", " ").replace("Z", " UTC")))
+    parts.append(tr("then: {then}").format(then=then_title(rec.then)))
+    if rec.then_done:
+        parts.append(tr("done: {what}").format(what=done_text(rec.then_done)))
+    if rec.stall_minutes:
+        parts.append(tr("stall guard {minutes} min").format(minutes=f"{rec.stall_minutes:g}"))
+    if rec.error:
+        parts.append(tr("last refresh failed: {why}").format(why=rec.error))
+    return " · ".join(parts)
+
+
+def argv_line(rec: JobRecord) -> str:
+    import json
+
+    return json.dumps(list(rec.argv), ensure_ascii=False)
+
+
+def summary(rows: list[JobRow]) -> dict[str, Any]:
+    """How many jobs run (the page's status line)."""
+    return {"running": sum(1 for r in rows if r.rec.state == JobState.RUNNING), "all": len(rows)}
