@@ -26,7 +26,10 @@ def add_guard_options(parser: argparse.ArgumentParser, *, launch: bool = False) 
     parser.add_argument("--budget", type=float, default=None, metavar="AMOUNT",
                         help="warn at 80 %%, stop at 100 %% of AMOUNT")
     parser.add_argument("--currency", choices=("CNY", "USD"), default=None)
-    parser.add_argument("--max-hours", type=float, default=None, metavar="H", help="stop after H hours running")
+    parser.add_argument("--max-hours", type=float, default=None, metavar="H",
+                        help="stop after H hours running" + ("; also handed to the cloud, which ends the instance "
+                                                             "itself at that time where it can (docs/cli.md)"
+                                                             if launch else ""))
     parser.add_argument("--stop-on-exit", default=None, metavar="PID|NAME",
                         help="stop when this GPU process has exited")
     parser.add_argument("--watchdog", action="store_true",

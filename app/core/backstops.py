@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from . import providers
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .store import Store, register_schema
 
@@ -146,8 +147,11 @@ class BackstopRecord:
         """Why it is not enforced (translated), "" when it is."""
         if self.accepted:
             return ""
+        params = dict(self.params)
+        if "cloud" in params:  # the cloud's name in the language shown now, not the one recorded
+            params["cloud"] = providers.display_name(self.provider)
         try:
-            return translate(self.reason).format(**self.params)
+            return translate(self.reason).format(**params)
         except (KeyError, IndexError, ValueError):
             return translate(self.reason)
 

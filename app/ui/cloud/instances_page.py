@@ -62,6 +62,7 @@ class InstancesPage(InstanceActions, QWidget):
         self._read_shown = 0
         self.busy: set[str] = set()
         self.guards: dict[str, Any] = {}  # instance id → GuardConfig
+        self.backstops: dict[str, Any] = {}  # instance id → the cloud-enforced maximum runtime (BackstopRecord)
         self._dialogs: list[Any] = []
         self._closed = False
         self._build()
@@ -179,14 +180,19 @@ class InstancesPage(InstanceActions, QWidget):
         return True
 
     def load_guards(self) -> Any:
+        from app.core.backstops import BackstopStore
         from app.core.guards import GuardStore
 
-        return self.ctx.runner.run(self, lambda: GuardStore(self.ctx.store).all(), name="guards",
+        def read() -> tuple[dict[str, Any], dict[str, Any]]:
+            return GuardStore(self.ctx.store).all(), dict(BackstopStore(self.ctx.store).all())
+
+        return self.ctx.runner.run(self, read, name="guards",
                                    on_done=self._on_guards_loaded, on_error=self._on_load_failed)
 
     @Slot(object)
-    def _on_guards_loaded(self, guards: object) -> None:
-        self.guards = dict(guards)  # type: ignore[call-overload]
+    def _on_guards_loaded(self, loaded: object) -> None:
+        pair: tuple[dict[str, Any], dict[str, Any]] = loaded  # type: ignore[assignment]
+        self.guards, self.backstops = dict(pair[0]), dict(pair[1])
         self._fill()
 
     def refresh(self) -> None:
@@ -282,7 +288,8 @@ class InstancesPage(InstanceActions, QWidget):
         from app.ui.shared.guards_ui import badge
 
         cfg = self.guards.get(e.id)
-        return badge(cfg, True, price_known=e.price_per_hour is not None) if cfg is not None else "—"
+        return (badge(cfg, True, price_known=e.price_per_hour is not None, backstop=self.backstops.get(e.id))
+                if cfg is not None else "—")
 
     def since_read_s(self) -> float:
         return self.mono() - self.fetched_at

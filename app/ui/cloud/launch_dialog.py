@@ -506,7 +506,8 @@ class LaunchDialog(QDialog):
         lines.extend(result.notes)
         if outcome.guard is not None:  # the guard as saved, and what became of the watchdog
             self.guard_saved = outcome.guard.config
-            lines.append(self.tr("Guards: {guards}").format(guards=badge(outcome.guard.config, True)))
+            lines.append(self.tr("Guards: {guards}").format(
+                guards=badge(outcome.guard.config, True, backstop=result.backstop)))
             lines.extend(t for t in (outcome.guard.text(), outcome.guard.hint_text()) if t)
         f = self.form
         f.outcome_label.setStyleSheet(f"color: {theme.css('ok')};")

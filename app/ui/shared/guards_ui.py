@@ -50,9 +50,12 @@ def defaults_from_settings(settings: Settings) -> GuardConfig:
     return default_guard(settings)
 
 
-def badge(cfg: Any, can_stop: bool, price_known: bool = True) -> str:
+def badge(cfg: Any, can_stop: bool, price_known: bool = True, backstop: Any = None) -> str:
     """Short text for a table column: which guards are active on this target; a budget whose price is not
-    known is said to be off (it cannot act until a price is), never shown as if it guarded."""
+    known is said to be off (it cannot act until a price is), never shown as if it guarded. ``backstop`` (an
+    app.core.backstops.BackstopRecord): the maximum runtime says "enforced by the cloud" and what the cloud
+    does only when the cloud accepted it (read back after the launch), else that the cloud's backstop is off
+    and why."""
     if cfg is None:
         return QCoreApplication.translate("GuardsUi", "none")
     parts = []
@@ -68,7 +71,10 @@ def badge(cfg: Any, can_stop: bool, price_known: bool = True) -> str:
         parts.append(QCoreApplication.translate("GuardsUi", "budget {amount} {cur}").format(
             amount=_n(cfg.budget), cur=cfg.currency))
     if cfg.max_hours is not None:
-        parts.append(QCoreApplication.translate("GuardsUi", "max {h} h").format(h=_n(cfg.max_hours)))
+        part = QCoreApplication.translate("GuardsUi", "max {h} h").format(h=_n(cfg.max_hours))
+        if backstop is not None:
+            part += " " + backstop_badge(backstop)
+        parts.append(part)
     if cfg.stop_on_process_exit:
         parts.append(QCoreApplication.translate("GuardsUi", "until {process} exits").format(
             process=cfg.stop_on_process_exit))
@@ -82,6 +88,29 @@ def badge(cfg: Any, can_stop: bool, price_known: bool = True) -> str:
 
 def _n(v: float) -> str:
     return f"{float(v):g}"
+
+
+def backstop_badge(rec: Any) -> str:
+    """The cloud's part of a maximum runtime, in brackets: "(enforced by the cloud: terminate at …)" only when the
+    cloud accepted it, else "(cloud backstop off: why)". The reason is LabGPU's own sentence with the cloud's
+    code; any text from the cloud in it is shown as plain text by the table and capped here."""
+    if rec.accepted:
+        return QCoreApplication.translate("GuardsUi", "(enforced by the cloud: {what})").format(what=rec.what())
+    why = " ".join(str(rec.why()).split())
+    return QCoreApplication.translate("GuardsUi", "(cloud backstop off: {why})").format(
+        why=why if len(why) <= 160 else why[:159] + "…")
+
+
+def backstop_sentence(rec: Any) -> str:
+    """The editor's line under the maximum runtime for a launched instance: what the cloud enforces, or why not."""
+    if rec.accepted:
+        return QCoreApplication.translate("GuardsUi", "Enforced by the cloud, even when this computer is off: {what}. "
+                                                      "Changing the maximum runtime here does not move it.").format(
+            what=rec.what())
+    why = " ".join(str(rec.why()).split())
+    return QCoreApplication.translate("GuardsUi", "Not enforced by the cloud: {why}. Only LabGPU's watcher (and the "
+                                                  "watchdog, if on) stops it.").format(
+        why=why if len(why) <= 300 else why[:299] + "…")
 
 
 class GuardEditor(QGroupBox):
@@ -145,6 +174,13 @@ class GuardEditor(QGroupBox):
         self.max_hours.setSuffix(self.tr(" h"))
         self.max_hours.setSpecialValueText(self.tr("no limit"))
         form.addRow(self.tr("Maximum runtime:"), self.max_hours)
+        self.backstop_note = PlainLabel(self.tr("At launch it is also handed to the cloud where it can be (Tencent "
+                                                "terminates, Alibaba releases, AWS shuts down at that time), so the "
+                                                "bill ends even when this computer is off."), self)
+        self.backstop_note.setObjectName("backstopNote")
+        self.backstop_note.setWordWrap(True)
+        self.backstop_note.setStyleSheet("color: palette(mid);")
+        form.addRow(self.backstop_note)  # the whole width: a wrapped sentence never clipped in the field column
         self.process = QLineEdit(self)
         self.process.setObjectName("processExit")
         self.process.setPlaceholderText(self.tr("a PID or part of a process name, e.g. train.py"))
@@ -209,6 +245,12 @@ class GuardEditor(QGroupBox):
             watchdog=self.watchdog.isChecked() and self.can_stop,
         )
 
+    def set_backstop(self, rec: Any) -> None:
+        """Say what the cloud holds for this instance's maximum runtime (an app.core.backstops.BackstopRecord)."""
+        self.backstop_note.setText(backstop_sentence(rec))
+        self.backstop_note.setStyleSheet("color: palette(mid);" if rec.accepted
+                                         else f"color: {theme.css('warning')};")
+
     def show_error(self, text: str) -> None:
         self.error_label.setText(text)
         self.error_label.setVisible(bool(text))
@@ -269,6 +311,12 @@ class EditGuardsDialog(QDialog):
 
         self.editor = GuardEditor(current or default_guard_for(ctx.settings, ctx.store, target_id), can_stop, self,
                                   enabled_by_default=current is not None)
+        if can_stop:
+            from app.core.backstops import BackstopStore
+
+            held = BackstopStore(ctx.store).get(target_id)  # one local SQLite read, no network
+            if held is not None:
+                self.editor.set_backstop(held)
         layout.addWidget(self.editor)
         self.progress_label = PlainLabel(self)
         self.progress_label.setObjectName("guardProgress")
