@@ -121,6 +121,10 @@ def start_job(paths: Paths, store: Store, spec: JobSpec, *, connect: Connect | N
     hostjobs.check_argv(list(spec.argv))
     if spec.progress_pattern:
         validate_pattern(spec.progress_pattern)
+    if spec.tb_logdir:
+        from app.remote.tbread import folder_argument
+
+        folder_argument(spec.tb_logdir, spec.workdir or None)
     connect = _connector(paths, spec.host, connect)
     if spec.sync_pair is not None:
         _sync_before(paths, store, spec, connect, changes, on_step)
@@ -186,10 +190,14 @@ def _read_new_log(conn: Connection, rec: JobRecord, tracker: ProgressTracker, no
         rec.log_offset = nxt
 
 
-def _read_tb(conn: Connection, rec: JobRecord, tracker: ProgressTracker, now: float) -> None:
+def _read_tb(conn: Connection, rec: JobRecord, tracker: ProgressTracker, now: float,
+             host_started: int | None) -> None:
+    """The steps of the job's TensorBoard folder (relative: to its working folder), only the event files
+    written since the job started (the host's clock), each from where the last refresh stopped."""
     from app.remote.tbread import TbFollower
 
-    follower = TbFollower.from_json(rec.tb_state) if rec.tb_state else TbFollower(str(rec.tb_logdir))
+    follower = TbFollower.from_json(rec.tb_state) if rec.tb_state else \
+        TbFollower(str(rec.tb_logdir), base=rec.workdir or None, since=host_started)
     steps = [(ev.step, ev.wall_time) for ev in follower.poll(conn)]
     for step, wall in sorted(steps):
         tracker.feed_step(step, now, wall)
@@ -227,7 +235,7 @@ def refresh_on(conn: Connection, rec: JobRecord, now: float, st: hostjobs.HostJo
     _read_new_log(conn, rec, tracker, now)
     if rec.tb_logdir:
         try:
-            _read_tb(conn, rec, tracker, now)
+            _read_tb(conn, rec, tracker, now, st.started_epoch)
         except LabGpuError as exc:  # the log's progress still counts; the folder's trouble is said
             log.info("TensorBoard events of job %s: %s", rec.id, exc.one_line())
     _apply_progress(rec, tracker, now)
@@ -326,28 +334,35 @@ def follow(paths: Paths, store: Store, job_id: str, *, from_offset: int | None =
     """The job's log as text from ``from_offset`` (None: only what comes from now on; a negative number:
     that many bytes before the end), in chunks of at most ``max_bytes`` bytes, never the whole file at once.
     Goes on while the job runs (``until_end``: ends once it has ended and its log is read) until
-    ``stop_event`` is set; without ``until_end``, one pass to the end of the log as it is."""
+    ``stop_event`` is set; without ``until_end``, one pass to the end of the log as it is. A connection
+    that drops is made again (the connection's backoff) and the log goes on from the same offset."""
     rec = JobStore(store).get(job_id)
     if rec is None:
         raise InputError(MSG_NO_JOB, HINT_NO_JOB, code="NoJob", id=hostjobs.plain(job_id, 40))
     conn = _connector(paths, rec.host, connect)()
     decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    offset = from_offset
     try:
-        offset = from_offset
         while not stop_event.is_set():
-            st = hostjobs.status(conn, job_id)
-            if offset is None:
-                offset = st.log_size
-            elif offset < 0:
-                offset = max(0, st.log_size + offset)
-            while not stop_event.is_set():
-                data, offset, size = hostjobs.read_log(conn, job_id, offset, max_bytes)
-                if data:
-                    text = decoder.decode(data)
+            try:
+                st = hostjobs.status(conn, job_id)
+                if offset is None:
+                    offset = st.log_size
+                elif offset < 0:
+                    offset = max(0, st.log_size + offset)
+                while not stop_event.is_set():
+                    data, offset, size = hostjobs.read_log(conn, job_id, offset, max_bytes)
+                    text = decoder.decode(data) if data else ""
                     if text:
                         yield text
-                if not data or offset >= size:
-                    break
+                    if not data or offset >= size:
+                        break
+            except Exception:  # noqa: BLE001 - a dropped connection is made again; anything else is raised
+                if conn.is_active or stop_event.is_set():
+                    raise
+                log.info("the log of job %s: the connection dropped; connecting again", job_id)
+                conn.ensure(cancelled=stop_event.is_set)
+                continue
             if not until_end or st.state != JobState.RUNNING:
                 break
             stop_event.wait(poll_s)
