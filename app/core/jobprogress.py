@@ -420,7 +420,7 @@ class ProgressTracker:
         t = cls(pattern, total)
         try:
             t._restore(data)
-        except (TypeError, ValueError, KeyError, AttributeError, OverflowError):
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError, OverflowError):
             t = cls(pattern, total)
         return t
 
@@ -445,10 +445,14 @@ class ProgressTracker:
         self._epoch = _finite(d.get("epoch"))
         self._epoch_max = _finite(d.get("epoch_max"))
         self._accepted_at = _finite(d.get("accepted_at"))
-        for item in list(d.get("samples") or [])[-MAX_SAMPLES:]:
-            a, b = _finite(item[0]), _finite(item[1])
-            if a is not None and b is not None:
-                self._samples.append((a, b))
+        samples = d.get("samples") or []
+        if not isinstance(samples, list):
+            raise ValueError("samples")
+        for item in samples[-MAX_SAMPLES:]:
+            if isinstance(item, list) and len(item) == 2:
+                a, b = _finite(item[0]), _finite(item[1])
+                if a is not None and b is not None:
+                    self._samples.append((a, b))
 
 
 def _whole(value: float | None) -> float | None:
