@@ -38,6 +38,9 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--then", choices=THEN_CHOICES, default=str(JobThen.NOTHING),
                    help="when it ends: pull the host's download pairs, then stop or terminate the instance "
                         "(while LabGPU watches)")
+    p.add_argument("--stop-on-failure", action="store_true",
+                   help="with a --then that stops or terminates: do it also when the job fails (exits non-zero "
+                        "or is lost); by default a failed job is pulled and notified, the instance kept")
     p.add_argument("--progress-pattern", default=None, metavar="RE",
                    help="a regular expression with a named group 'step' (and optionally 'total') for the "
                         "progress, when the log has no tqdm/Trainer/Lightning bar")
@@ -112,7 +115,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise InputError(MSG_NO_COMMAND, HINT_NO_COMMAND, code="JobNoCommand")
     spec = JobSpec(host=args.host, argv=command, name=args.name, workdir=args.workdir, sync_pair=args.sync,
                    then=JobThen(args.then), progress_pattern=args.progress_pattern, tb_logdir=args.tb_logdir,
-                   stall_minutes=args.stall_minutes, stall_action=args.stall_action)
+                   stall_minutes=args.stall_minutes, stall_action=args.stall_action,
+                   stop_on_failure=args.stop_on_failure)
     paths = default_paths()
     quiet = args.json
 
@@ -141,7 +145,7 @@ def _duration(seconds: float | None) -> str:
 def _state_text(rec: Any) -> str:
     text = str(rec.state)
     if rec.exit_code is not None:
-        text += f" {rec.exit_code}"
+        text += f" {rec.exit_code}" + (" (killed)" if rec.killed else "")
     if rec.error:
         text += " (unreachable)"
     return text

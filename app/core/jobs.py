@@ -117,6 +117,7 @@ class JobRecord:
     started: str = ""  # ISO UTC on this computer's clock (the host's difference applied)
     state: JobState = JobState.RUNNING
     exit_code: int | None = None
+    killed: bool = False  # the stop had to KILL it after the grace period (exit code 137 is then LabGPU's)
     runtime_s: float | None = None  # host now (or host end) − host start
     log_offset: int = 0  # log bytes already read
     log_size: int = 0

@@ -149,9 +149,9 @@ for id in "$@"; do
   { head -c 32 "$D/detach" 2>/dev/null; echo; } | head -n 1 | sed 's/^/d./'
   if [ -f "$D/log" ]; then ls -lnL "$D/log" 2>/dev/null | awk 'NR==1 { print "size=" $5 }'; fi
   if alive "$id" "$(field "$D/proc" pid)"; then echo "alive=1"; fi
-  if [ "$W" = meta ]; then head -n 2 "$D/run.sh" 2>/dev/null | tail -n 1 | head -c 65536 | sed 's/^/m./'; echo; fi
+  if [ "$W" = meta ]; then head -n 2 "$D/run.sh" 2>/dev/null | tail -n 1 | head -c MAXMETA | sed 's/^/m./'; echo; fi
 done
-"""
+""".replace("MAXMETA", str(MAX_META))
 
 # $1 id, $2 offset, $3 max bytes: the log's size, then at most $3 bytes from $2 (base64, or hex by od)
 _READ = r"""case "$1" in ''|*[!0-9a-f]*) exit 2;; esac

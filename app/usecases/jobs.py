@@ -159,7 +159,7 @@ def start_job(paths: Paths, store: Store, spec: JobSpec, *, connect: Connect | N
 # -- refresh ----------------------------------------------------------------------------------------------
 
 def _apply_status(rec: JobRecord, st: hostjobs.HostJobStatus, now: float) -> None:
-    rec.state, rec.exit_code = st.state, st.exit_code
+    rec.state, rec.exit_code, rec.killed = st.state, st.exit_code, st.killed
     if st.pid is not None:
         rec.pid = st.pid
     if st.detach:
@@ -408,7 +408,7 @@ def job_json(record: JobRecord) -> dict[str, Any]:
     """The job as `labgpu jobs --json` prints it (the issue's keys first)."""
     return {
         "id": record.id, "name": record.name, "host": record.host, "state": str(record.state),
-        "exit_code": record.exit_code if record.state == JobState.EXITED else None,
+        "exit_code": record.exit_code if record.state == JobState.EXITED else None, "killed": record.killed,
         "steps_per_s": record.steps_per_s, "eta_s": record.eta_s, "started": record.started or None,
         "last_line": record.last_line, "runtime_s": record.runtime_s, "then": str(record.then),
         "step": record.step, "total": record.total, "argv": list(record.argv), "workdir": record.workdir,
