@@ -50,7 +50,7 @@ WINDOW_S = 120.0  # steps/s from step deltas over this much of the clock
 MAX_SAMPLES = 64
 PRIMARY_IDLE_S = 60.0  # a followed bar silent this long gives way to another
 
-SOURCES = ("pattern", "tensorboard", "tqdm", "lightning", "step", "hf")
+# where a step came from, the most trusted first: a user's pattern, TensorBoard, a bar, a step line, a dict line
 _RANK = {"pattern": 5, "tensorboard": 4, "tqdm": 3, "lightning": 3, "step": 2, "hf": 1}
 
 _SI = {"": 1.0, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "E": 1e18, "Z": 1e21, "Y": 1e24}
@@ -92,7 +92,7 @@ class Progress:
     last_line: str
     last_progress_at: float | None  # when the step last changed
     last_output_at: float | None  # when the log last grew (any byte)
-    source: str  # one of SOURCES, "" before any step
+    source: str  # pattern | tensorboard | tqdm | lightning | step | hf; "" before any step
     epoch: float | None = None
 
     def to_json(self) -> dict[str, Any]:

@@ -189,7 +189,8 @@ class TbFollower:
     # persistence ------------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         return {"v": 1, "logdir": self.logdir, "base": self.base, "since": self.since,
-                "files": {n: f.reader.to_json() for n, f in sorted(self._files.items())}}
+                "skipped_names": self.skipped_names,  # what the last listing refused (a diagnosis)
+                "files": {n: {**f.reader.to_json(), "resets": f.resets} for n, f in sorted(self._files.items())}}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TbFollower:
@@ -205,5 +206,7 @@ class TbFollower:
         if isinstance(files, Mapping):
             for name, state in list(files.items())[:MAX_FILES]:
                 if isinstance(name, str) and _valid_name(name) and isinstance(state, Mapping):
-                    f._files[name] = _File(EventFileReader.from_json(state))
+                    resets = state.get("resets")
+                    f._files[name] = _File(EventFileReader.from_json(state),
+                                           resets if isinstance(resets, int) and 0 <= resets < 2**31 else 0)
         return f
