@@ -127,7 +127,7 @@ def run_checks(py: Path, env: dict[str, str]) -> int:
     checks = [
         ("ruff", [str(py), "-m", "ruff", "check", "app", "tests", "packaging", "main.py"]),
         ("mypy", [str(py), "-m", "mypy", "app/core", "app/cloud", "app/remote", "app/usecases", "app/watch",
-                  "app/cli", "app/ui"]),
+                  "app/cli", "app/ui", "app/notify"]),
         ("layer contracts", [str(lint_imports)]),
         # dead code: paths, whitelist and confidence in pyproject.toml [tool.vulture]
         ("vulture", [str(py), "-m", "vulture"]),

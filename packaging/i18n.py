@@ -51,6 +51,7 @@ DOMAINS: dict[str, list[str]] = {
     "vpn": ["app/ui/remote/vpn*.py", "app/cli/vpn.py", "app/remote/vpn/*.py", "app/core/vpnprofiles.py",
             "app/core/ovpn_parse.py"],
     "jobsui": ["app/ui/jobs/*.py"],
+    "notify": ["app/notify/*.py", "app/cli/notify.py", "app/ui/notify/*.py"],
     "monitorui": ["app/ui/monitor/*.py", "app/ui/shared/guards_ui.py", "app/ui/tray.py", "app/core/autostart.py"],
     "monitor": ["app/core/gpumon.py", "app/core/gpuhistory.py", "app/core/guards.py", "app/watch/*.py",
                 "app/remote/gpustream.py", "app/remote/spotwatch.py", "app/remote/watchdog.py", "app/cli/monitor.py",

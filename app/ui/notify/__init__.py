@@ -1,0 +1,1 @@
+"""Settings → Notifications: the channels list, the add/edit dialog, Send a test."""
