@@ -54,6 +54,7 @@ from app.core.instances import Ledger
 from app.core.paths import Paths, default_paths
 from app.core.store import Store
 from app.core.vocab import GuardEventKind, InstanceState
+from app.notify.dispatch import guard_hook
 
 from .jobwatch import JobWatch
 from .lock import WatchLock
@@ -116,6 +117,8 @@ class Watcher(StopEpisodes, OnInstance, JobWatch):
         self.paths = paths or default_paths()
         self.clock = clock
         self.notify = notify
+        # every event also goes to the notices away from the laptop (mail, WeChat, …): queued, never raises
+        self.outbound = guard_hook(self.paths)
         self.store = store or Store(paths=self.paths)
         self.store.migrate()
         self.guards = GuardStore(self.store)
@@ -442,6 +445,7 @@ class Watcher(StopEpisodes, OnInstance, JobWatch):
         if kind not in (GuardEventKind.STOPPED, GuardEventKind.STOP_FAILED, GuardEventKind.TERMINATED):
             self._audit("guard-" + kind, target_id, message)
         self.events.append(ev)
+        self.outbound(ev)
         if self.notify is not None:
             try:
                 self.notify(ev)
@@ -453,6 +457,7 @@ class Watcher(StopEpisodes, OnInstance, JobWatch):
         """Publish an event raised elsewhere (the spot watch) through the same path."""
         self._audit("guard-" + ev.kind, ev.target_id, ev.message)
         self.events.append(ev)
+        self.outbound(ev)
         if self.notify is not None:
             try:
                 self.notify(ev)
