@@ -24,6 +24,7 @@ HINT_NO_COMMAND = QT_TRANSLATE_NOOP("LabGPU", "Put the command after `--`, e.g. 
 MSG_JOBS_USAGE = QT_TRANSLATE_NOOP("LabGPU", "`labgpu jobs` takes a host, or `stop JOB`.")
 HINT_JOBS_USAGE = QT_TRANSLATE_NOOP("LabGPU", "e.g. `labgpu jobs`, `labgpu jobs gpu1 --json`, `labgpu jobs stop "
                                               "3f2a`.")
+MSG_BAD_SYNC = QT_TRANSLATE_NOOP("LabGPU", "--sync takes LOCAL=REMOTE or a saved pair's number, not {value}.")
 MSG_BAD_GRACE = QT_TRANSLATE_NOOP("LabGPU", "--grace must be 0 to 600 seconds.")
 
 THEN_CHOICES = [str(t) for t in JobThen if t != JobThen.NOTHING]
@@ -33,8 +34,9 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--name", default="", help="a name for the job (shown in `labgpu jobs`)")
     p.add_argument("--workdir", default="", metavar="DIR",
                    help="the folder it runs in on the host (default: the home folder; ~/… allowed)")
-    p.add_argument("--sync", type=int, default=None, metavar="PAIR",
-                   help="upload this saved sync pair (its number) before the start")
+    p.add_argument("--sync", default=None, metavar="PAIR",
+                   help="upload before the start: LOCAL=REMOTE (saved as an upload pair of the host), or the "
+                        "number of a saved pair")
     p.add_argument("--then", choices=THEN_CHOICES, default=str(JobThen.NOTHING),
                    help="when it ends: pull the host's download pairs, then stop or terminate the instance "
                         "(while LabGPU watches)")
@@ -98,6 +100,19 @@ def split_command(rest: list[str]) -> tuple[list[str], list[str]]:
     return [], list(rest)
 
 
+def _sync_pair(store: Any, host: str, value: str | None) -> int | None:
+    from app.usecases.jobs import upload_pair
+
+    if value is None:
+        return None
+    local, sep, remote = value.partition("=")
+    if sep and local.strip() and remote.strip():
+        return upload_pair(store, host, local.strip(), remote.strip())
+    if value.strip().isdigit():
+        return int(value.strip())
+    raise InputError(MSG_BAD_SYNC, HINT_NO_COMMAND, code="JobSyncPair", value=value[:80])
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from app.core.jobs import JobSpec
     from app.core.paths import default_paths
@@ -113,18 +128,20 @@ def cmd_run(args: argparse.Namespace) -> int:
             setattr(args, k.replace("-", "_"), v)
     if not command:
         raise InputError(MSG_NO_COMMAND, HINT_NO_COMMAND, code="JobNoCommand")
-    spec = JobSpec(host=args.host, argv=command, name=args.name, workdir=args.workdir, sync_pair=args.sync,
+    paths = default_paths()
+    store = Store(paths=paths)
+    spec = JobSpec(host=args.host, argv=command, name=args.name, workdir=args.workdir,
+                   sync_pair=_sync_pair(store, args.host, args.sync),
                    then=JobThen(args.then), progress_pattern=args.progress_pattern, tb_logdir=args.tb_logdir,
                    stall_minutes=args.stall_minutes, stall_action=args.stall_action,
                    stop_on_failure=args.stop_on_failure)
-    paths = default_paths()
     quiet = args.json
 
     def step(text: str) -> None:
         if not quiet:
             print(terminal_safe(text), file=sys.stderr)
 
-    rec = start_job(paths, Store(paths=paths), spec, on_step=step)
+    rec = start_job(paths, store, spec, on_step=step)
     if args.json:
         print_json(job_json(rec))
     else:

@@ -56,8 +56,8 @@ HINT_NO_JOB = QT_TRANSLATE_NOOP("LabGPU", "`labgpu jobs` lists the jobs (an id's
 MSG_AMBIGUOUS = QT_TRANSLATE_NOOP("LabGPU", "{id} names {n} jobs.")
 HINT_AMBIGUOUS = QT_TRANSLATE_NOOP("LabGPU", "Give more of the id, as `labgpu jobs` lists it.")
 MSG_NO_PAIR = QT_TRANSLATE_NOOP("LabGPU", "There is no saved sync pair {pair} for {host}.")
-HINT_NO_PAIR = QT_TRANSLATE_NOOP("LabGPU", "`labgpu sync pairs` lists the saved pairs; --sync takes the number "
-                                           "of one that uploads to this host.")
+HINT_NO_PAIR = QT_TRANSLATE_NOOP("LabGPU", "--sync takes LOCAL=REMOTE, or the number of a saved pair that uploads "
+                                           "to this host (the Sync page).")
 MSG_PAIR_NOT_UP = QT_TRANSLATE_NOOP("LabGPU", "The sync pair {pair} downloads; the sync before a job uploads.")
 MSG_SYNC_INCOMPLETE = QT_TRANSLATE_NOOP("LabGPU", "The upload before the job was incomplete ({n} file(s) not "
                                                   "transferred); the job was not started.")
@@ -108,6 +108,22 @@ def _sync_before(paths: Paths, store: Store, spec: JobSpec, connect: Connect | N
     if not result.complete:
         raise LabGpuError(MSG_SYNC_INCOMPLETE, HINT_SYNC_INCOMPLETE, code="JobSyncIncomplete",
                           n=len(result.not_transferred))
+
+
+def upload_pair(store: Store, host: str, local: str, remote: str) -> int:
+    """The saved upload pair LOCAL → REMOTE of ``host`` (saved now when there is none): its number, for
+    :attr:`JobSpec.sync_pair`; the Sync page shows it like any other pair."""
+    from app.core.syncmodel import UP
+    from app.core.syncpairs import SyncPair, SyncStore
+    from app.usecases.sync import pair_key
+
+    ss = SyncStore(store)
+    want = pair_key(host, local, remote)
+    for p in ss.pairs():
+        if p.direction == UP and pair_key(p.host, p.local_path, p.remote_path) == want and p.id is not None:
+            return p.id
+    saved = ss.save(SyncPair(host=host, local_path=want[1], remote_path=remote.strip(), direction=UP))
+    return int(saved.id or 0)
 
 
 def start_job(paths: Paths, store: Store, spec: JobSpec, *, connect: Connect | None = None,

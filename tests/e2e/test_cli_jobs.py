@@ -157,3 +157,19 @@ def test_bad_input_is_refused_before_anything_runs(host):
         assert r.returncode == 2, (args, r.stdout, r.stderr)
         assert code in r.stderr and "Traceback" not in r.stderr
     assert json.loads(labgpu("jobs", name, "--json").stdout) == []
+
+
+def test_sync_before_the_start(host, tmp_path):
+    name, server = host
+    proj = tmp_path / "proj"
+    proj.mkdir()
+    (proj / "data.txt").write_text("uploaded before the start\n")
+    remote = server.remote_dir("jobs-sync")
+    r = labgpu("run", name, "--sync", f"{proj}={remote}", "--workdir", str(remote), "--", "cat", "data.txt")
+    assert r.returncode == 0, r.stderr
+    assert "Uploading" in r.stderr
+    job_id = r.stdout.split()[0]
+    assert _until_ended(name, job_id)["exit_code"] == 0
+    assert labgpu("logs", job_id).stdout == "uploaded before the start\n"
+    r = labgpu("run", name, "--sync", "not-a-pair", "--", "true")
+    assert r.returncode == 2 and "JobSyncPair" in r.stderr
