@@ -397,6 +397,8 @@ def cmd_launch(args: argparse.Namespace) -> int:
         doc["ssh_key_type"] = result.ssh_key_type
         doc["ssh_key_fingerprint"] = result.ssh_key_fingerprint
         doc["ssh_key_own"] = result.ssh_key_own
+        # the maximum runtime handed to the cloud, as read back: None without one
+        doc["backstop"] = result.backstop.to_json() if result.backstop is not None else None
         print_json(doc)
     else:
         for note in result.notes:

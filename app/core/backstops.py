@@ -136,6 +136,12 @@ class BackstopRecord:
     hours: float | None = None
     checked_at: str = ""
 
+    def to_json(self) -> dict[str, Any]:
+        """For `labgpu launch --json`: enforced (the cloud accepted it), what it does and when, or why not."""
+        return {"enforced_by_cloud": self.accepted, "action": self.action,
+                "at": self.deadline.astimezone(timezone.utc).isoformat() if self.deadline else None,
+                "reason": self.why(), "hours": self.hours}
+
     def what(self) -> str:
         """"terminate at 2026-12-05 14:00 UTC" (translated), or "" without a time."""
         if self.deadline is None:
