@@ -75,9 +75,6 @@ class BackstopPlan:
         """Whole minutes of runtime (at least 1), for a shutdown scheduled on the instance."""
         return max(1, math.ceil(self.hours * 60 - 1e-9))
 
-    def seconds_ahead(self, now: datetime) -> float:
-        return (self.deadline - now).total_seconds()
-
 
 def plan_backstop(hours: float | None, now: datetime) -> BackstopPlan | None:
     """The backstop for a maximum runtime of ``hours`` from ``now`` (the cloud's time); None without one."""
