@@ -152,6 +152,7 @@ class JobsPage(QWidget):
         QShortcut(QKeySequence.StandardKey.Refresh, self, self._on_refresh_button_clicked)
         QShortcut(QKeySequence("Ctrl+L"), self, self.log_view.setFocus)
         self._update_buttons()
+        self._show_details()
         self.load()
 
     def _retranslate_headers(self) -> None:

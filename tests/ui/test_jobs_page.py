@@ -1,0 +1,103 @@
+"""The Jobs page driven like a user (pytest-qt) against the real sshd running the training stand-in: the
+start form splits the command as a shell splits words and shows the argument list, the job starts, its
+steps/s and step and its log tail update as it runs, Stop ends it; the jobs are read back after a restart
+of the page (the store)."""
+
+from __future__ import annotations
+
+import sysconfig
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from tests.remote.gpu_support import save_host
+
+STANDIN = Path(__file__).resolve().parents[1] / "fixtures" / "train_standin.py"
+SITE = sysconfig.get_paths()["purelib"]
+pytestmark = pytest.mark.usefixtures("private_home")
+
+
+@pytest.fixture
+def script(sshd) -> str:
+    save_host(sshd, "gpu1")
+    folder = sshd.remote_dir("jobs-page")
+    (folder / "train_standin.py").write_text(STANDIN.read_text())
+    sshd.chown_to_user(folder)
+    return str(folder / "train_standin.py")
+
+
+def _page(app_window):
+    _ctx, window = app_window
+    assert window.show_page("jobs")
+    page = window.pages["jobs"]
+    page.refresh_timer.setInterval(300)  # the chosen job is asked of its host more often than a user needs
+    return page
+
+
+def _cell(page, col: int) -> str:
+    row = page.table.currentRow() if page.table.currentRow() >= 0 else 0
+    item = page.table.item(row, col)
+    return item.text() if item is not None else ""
+
+
+def test_start_watch_progress_and_log_then_stop(qtbot, app_window, script):
+    page = _page(app_window)
+    assert page.table.rowCount() == 0 and "No job yet" in page.details_label.text()
+    qtbot.mouseClick(page.new_button, Qt.MouseButton.LeftButton)
+    dlg = page.dialog
+    assert dlg is not None and dlg.isVisible()
+    dlg.host_combo.setCurrentText("gpu1")
+    dlg.command_edit.setText('python3 "unclosed')
+    assert "Not a complete command" in dlg.argv_label.text()
+    dlg.command_edit.setText(f"python3 {script} --steps 3000 --sleep 0.02 --site {SITE} --echo-argv 'a b' '$HOME;x'")
+    assert dlg.argv == ["python3", script, "--steps", "3000", "--sleep", "0.02", "--site", SITE, "--echo-argv",
+                        "a b", "$HOME;x"]
+    assert '"a b", "$HOME;x"]' in dlg.argv_label.text()
+    dlg.name_edit.setText("standin")
+    qtbot.mouseClick(dlg.start_button, Qt.MouseButton.LeftButton)
+    assert page.dialog is None
+
+    qtbot.waitUntil(lambda: bool(page.rows) and page.chosen_row() is not None and _cell(page, 2) == "running",
+                    timeout=30_000)
+    assert _cell(page, 0) == "standin" and _cell(page, 1) == "gpu1"
+    assert _cell(page, 7) == "—"  # a saved server: LabGPU knows no price
+    # the log tail: the arguments arrived exactly, and the bar moves
+    qtbot.waitUntil(lambda: any(line.startswith("ARGV ") for line in page.log_view.lines()), timeout=30_000)
+    assert 'ARGV ["a b", "$HOME;x"]' in page.log_view.lines()
+    qtbot.waitUntil(lambda: "it/s" in page.log_view.toPlainText(), timeout=30_000)
+    first_bar = page.log_view.lines()[-1]
+    qtbot.waitUntil(lambda: page.log_view.lines()[-1] != first_bar and "it/s" in page.log_view.lines()[-1],
+                    timeout=30_000)
+    assert sum("it/s" in line for line in page.log_view.lines()) == 1  # a redrawn bar stays one line
+    # steps/s and the step from the host's refreshes
+    qtbot.waitUntil(lambda: _cell(page, 5) not in ("", "—") and _cell(page, 4) not in ("", "—"), timeout=30_000)
+    rate = float(_cell(page, 5).replace(",", ""))
+    assert 5 < rate < 60  # the stand-in sleeps 0.02 s a step
+    step = _cell(page, 4)
+    qtbot.waitUntil(lambda: _cell(page, 4) != step, timeout=30_000)
+    assert _cell(page, 6) != "—"  # an ETA from the total
+
+    page.window().activateWindow()  # the start dialog had the focus: keys reach the window again
+    qtbot.waitUntil(page.isActiveWindow, timeout=5_000)
+    qtbot.keyClick(page.table, Qt.Key.Key_Delete)  # Stop (asks first when interactive)
+    assert page.stop_task is not None
+    qtbot.waitUntil(lambda: _cell(page, 2).startswith("exited"), timeout=30_000)
+    assert not page.stop_button.isEnabled()
+
+
+def test_the_jobs_survive_a_new_page(qtbot, app_window, script):
+    from app.core.jobs import JobSpec
+    from app.core.paths import default_paths
+    from app.usecases.jobs import start_job
+
+    ctx, window = app_window
+    rec = start_job(default_paths(), ctx.store, JobSpec(host="gpu1", argv=["python3", script, "--steps", "3",
+                                                                          "--sleep", "0.01", "--site", SITE],
+                                                        name="short"))
+    page = _page(app_window)
+    qtbot.waitUntil(lambda: [r.rec.id for r in page.rows] == [rec.id], timeout=10_000)
+    qtbot.waitUntil(lambda: "standin: 3 steps" in page.log_view.toPlainText(), timeout=30_000)
+    qtbot.waitUntil(lambda: _cell(page, 2) == "exited 0", timeout=30_000)
+    assert "then: nothing" in page.details_label.text()
+    assert not page.stop_button.isEnabled()
