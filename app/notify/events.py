@@ -114,15 +114,16 @@ TEMPLATES: dict[str, tuple[str, str]] = {
     K.SPOT_NOTICE: (QT_TRANSLATE_NOOP("Notify", "{target} will be reclaimed by the cloud"),
                     QT_TRANSLATE_NOOP("Notify", "The cloud reclaims the spot instance {target} at {when} "
                                                 "({action}). LabGPU is pulling checkpoints now.")),
-    K.JOB_ENDED: (QT_TRANSLATE_NOOP("Notify", "Job {job} on {target} finished"),
-                  QT_TRANSLATE_NOOP("Notify", "The job {job} on {target} exited with code {code}. Last "
-                                              "line: {last_line}")),
-    K.JOB_FAILED: (QT_TRANSLATE_NOOP("Notify", "Job {job} on {target} failed"),
-                   QT_TRANSLATE_NOOP("Notify", "The job {job} on {target} exited with code {code}. Last "
-                                               "line: {last_line}")),
-    K.JOB_STALLED: (QT_TRANSLATE_NOOP("Notify", "Job {job} on {target} stalled"),
-                    QT_TRANSLATE_NOOP("Notify", "The job {job} on {target} has made no progress for {minutes} "
-                                                "minutes. Last line: {last_line}")),
+    # the watcher's job events (app/watch/jobwatch.py) carry name, job (its id), state and exit_code
+    K.JOB_ENDED: (QT_TRANSLATE_NOOP("Notify", "Job {name} on {target} finished"),
+                  QT_TRANSLATE_NOOP("Notify", "The job {name} on {target} finished with exit code {exit_code}.")),
+    K.JOB_FAILED: (QT_TRANSLATE_NOOP("Notify", "Job {name} on {target} did not end well"),
+                   QT_TRANSLATE_NOOP("Notify", "The job {name} on {target} ended ({state}, exit code "
+                                               "{exit_code}). Its log: labgpu logs {job}")),
+    K.JOB_STALLED: (QT_TRANSLATE_NOOP("Notify", "Job {name} on {target} stalled"),
+                    QT_TRANSLATE_NOOP("Notify", "The job {name} on {target} still runs but makes no progress "
+                                                "(no new step, log line or TensorBoard event). Its log: labgpu "
+                                                "logs {job}")),
     VPN_DOWN: (QT_TRANSLATE_NOOP("Notify", "VPN {target} is down"),
                QT_TRANSLATE_NOOP("Notify", "The tunnel {target} dropped ({state}): {why}. Hosts behind it "
                                            "cannot be reached until it is back.")),
@@ -200,7 +201,7 @@ def compose(kind: str, params: Mapping[str, Any], *, target: str, lang: str, whe
             fallback: str = "") -> Message:
     """The notice for event ``kind`` in language ``lang`` ("en" | "zh_CN"); ``params`` and ``fallback``
     (the event's own sentence) are outside text: made plain and capped here."""
-    values = {str(k): plain(v) for k, v in params.items() if isinstance(k, str)}
+    values = {str(k): "—" if v is None else plain(v) for k, v in params.items() if isinstance(k, str)}
     values["target"] = plain(target, 120)
     values.setdefault("message", plain(fallback, MAX_BODY))
     title_t, body_t = TEMPLATES.get(kind, GENERIC)
