@@ -61,7 +61,8 @@ HINT_NO_PAIR = QT_TRANSLATE_NOOP("LabGPU", "--sync takes LOCAL=REMOTE, or the nu
 MSG_PAIR_NOT_UP = QT_TRANSLATE_NOOP("LabGPU", "The sync pair {pair} downloads; the sync before a job uploads.")
 MSG_SYNC_INCOMPLETE = QT_TRANSLATE_NOOP("LabGPU", "The upload before the job was incomplete ({n} file(s) not "
                                                   "transferred); the job was not started.")
-HINT_SYNC_INCOMPLETE = QT_TRANSLATE_NOOP("LabGPU", "See `labgpu sync history`, fix the cause and run it again.")
+HINT_SYNC_INCOMPLETE = QT_TRANSLATE_NOOP("LabGPU", "The pair's history on the Sync page names what was not "
+                                                  "transferred and why; fix the cause and run it again.")
 STEP_SYNC = QT_TRANSLATE_NOOP("LabGPU", "Uploading {local} to {host}:{remote}…")
 STEP_CONNECT = QT_TRANSLATE_NOOP("LabGPU", "Connecting to {host}…")
 STEP_START = QT_TRANSLATE_NOOP("LabGPU", "Starting the job on {host}…")
