@@ -19,6 +19,8 @@ from PySide6.QtCore import QObject, Signal
 
 from app.core.paths import Paths
 from app.core.settings import read_section
+from app.notify.dispatch import notifier_for
+from app.notify.vpn import VpnDropWatch
 from app.remote.vpn import DISCONNECTED, VpnManager, VpnMonitor, VpnStatus, set_keepers_enabled
 
 if TYPE_CHECKING:
@@ -64,6 +66,7 @@ class VpnService(QObject):
         # tunnels started elsewhere (``labgpu vpn up``) are left to their keeper.
         self.disconnect_on_exit = True
         self._started_here: set[str] = set()
+        self._drops = VpnDropWatch(notifier_for(paths))  # a tunnel that drops by itself: a notice away
 
     # -- monitors ---------------------------------------------------------------------------------
     def sync_profiles(self) -> list[str]:
@@ -100,6 +103,10 @@ class VpnService(QObject):
     def _on_monitor_status(self, name: str, st: VpnStatus) -> None:
         with self._lock:
             self._status[name] = st
+        try:
+            self._drops.observe(name, st.state, st.is_up, st.message, self.manager.user_wants_down(name))
+        except Exception:  # noqa: BLE001 - a notice never stops the tunnel's watcher
+            log.exception("VPN %s: the drop notice failed", name)
         if not self._closed:
             self.status_changed.emit(name, st)
 
