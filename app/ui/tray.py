@@ -396,6 +396,8 @@ class CostTray(QObject):
                 self._build_menu()
             self.notify(self.tr("Guard could not stop {id}").format(id=target), message, critical=True,
                         on_click=self.open_window)
+        elif kind in (GuardEventKind.JOB_ENDED, GuardEventKind.JOB_FAILED, GuardEventKind.JOB_STALLED):
+            self.show_job_event(kind, target, message, detail if isinstance(detail, dict) else {})
         else:
             self.notify(self.tr("Guard: {id}").format(id=target), message, critical=kind.endswith("stop"),
                         on_click=self.open_window)
@@ -405,6 +407,24 @@ class CostTray(QObject):
         if kind in (GuardEventKind.STOPPED, GuardEventKind.TERMINATED, GuardEventKind.IDLE_STOP,
                     GuardEventKind.BUDGET_STOP, GuardEventKind.MAX_RUNTIME, GuardEventKind.PROCESS_EXIT):
             self.ctx.changes.emit(Change.LEDGER)
+
+    def show_job_event(self, kind: str, host: str, message: str, detail: dict[str, Any]) -> None:
+        """A training job ended, failed or stalled: the notification names it (clicking it opens the Jobs page)."""
+        name = cap(str(detail.get("name") or detail.get("job") or "?"), 80)
+        if kind == GuardEventKind.JOB_ENDED:
+            title = self.tr("Job {name} finished on {host}")
+        elif kind == GuardEventKind.JOB_FAILED:
+            title = self.tr("Job {name} failed on {host}")
+        else:
+            title = self.tr("Job {name} stalled on {host}")
+        job = str(detail.get("job") or "")
+
+        def show_jobs() -> None:
+            self.open_window()
+            self.ctx.navigate("jobs", {"job": job})
+
+        self.notify(title.format(name=name, host=cap(host, 80)), message, critical=kind != GuardEventKind.JOB_ENDED,
+                    on_click=show_jobs)
 
     def _offer_for(self, instance_id: str) -> Any:
         row = next((r for r in self.rows if r.id == instance_id), None)

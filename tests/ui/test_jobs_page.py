@@ -101,3 +101,74 @@ def test_the_jobs_survive_a_new_page(qtbot, app_window, script):
     qtbot.waitUntil(lambda: _cell(page, 2) == "exited 0", timeout=30_000)
     assert "then: nothing" in page.details_label.text()
     assert not page.stop_button.isEnabled()
+
+
+def test_the_tray_names_a_job_that_ends_and_opens_the_jobs_page(qtbot, labgpu_home, script):
+    """A real watcher's event (the job failed on the sshd host) becomes the tray's notification naming it."""
+    import threading
+
+    from app.core.jobs import JobSpec
+    from app.core.paths import default_paths
+    from app.ui.context import AppContext
+    from app.ui.tray import CostTray
+    from app.usecases import jobs as usecase
+    from app.watch import Watcher
+
+    ctx = AppContext(default_paths(), "en")
+    ctx.errors.interactive = False
+    navigated: list[tuple[str, object]] = []
+    ctx.navigate_requested.connect(lambda page, payload: navigated.append((page, payload)))
+    tray = CostTray(ctx, open_window=lambda: None, quit_app=lambda: None)
+    watcher = Watcher(ctx.paths, store=ctx.store, notify=tray.post_event)
+    try:
+        rec = usecase.start_job(ctx.paths, ctx.store, JobSpec(
+            host="gpu1", argv=["python3", script, "--steps", "3", "--sleep", "0.01", "--site", SITE, "--exit", "2"],
+            name="bert"))
+        stop = threading.Event()
+        for _chunk in usecase.follow(ctx.paths, ctx.store, rec.id, stop_event=stop, poll_s=0.1):
+            pass  # until the job has ended and its log is read
+        with qtbot.waitSignal(tray.notified, timeout=10_000) as shown:
+            [ev] = watcher.check_jobs()
+        assert shown.args[0] == "Job bert failed on gpu1"
+        assert shown.args[1] == ev.message and "exit code 2" in ev.message
+        tray._on_icon_message_clicked()
+        assert navigated == [("jobs", {"job": rec.id})]
+    finally:
+        watcher.close()
+        tray.close()
+        ctx.shutdown(5000)
+
+
+def test_the_monitor_plots_a_jobs_steps_per_second_under_utilization(qtbot, labgpu_home):
+    """The monitor reads the steps/s the refreshes store and draws them beside the GPUs' utilization."""
+    from app.core.jobs import JobRecord, JobStore
+    from app.core.paths import default_paths
+    from app.ui.context import AppContext
+    from app.ui.monitor.page import MonitorPage
+    from tests.ui.monitor_data import FeedSource
+
+    ctx = AppContext(default_paths(), "en")
+    ctx.errors.interactive = False
+    page = MonitorPage(ctx, hub=FeedSource(), autostart=False)
+    qtbot.addWidget(page)
+    try:
+        page.watch("gpu1", remember=False)
+        jobs = JobStore(ctx.store)
+        rec = JobRecord(id="0123456789abcdef", host="gpu1", name="standin", checked_at=1_790_000_000.0,
+                        steps_per_s=12.5)
+        jobs.save(rec)
+        with qtbot.waitSignal(page.load_steps().done, timeout=10_000):
+            pass
+        plots = page.panels["gpu1"].plots
+        assert plots.ci.getItem(0, 0) is plots.main_plot() and plots.ci.getItem(1, 0) is plots.steps_plot()
+        assert plots.ci.getItem(2, 0) is plots.plots["memory_used_mib"]
+        rec.checked_at, rec.steps_per_s = 1_790_000_015.0, 14.0
+        jobs.save(rec)
+        with qtbot.waitSignal(page.load_steps().done, timeout=10_000):
+            pass
+        qtbot.waitUntil(lambda: len(plots.steps_curves[rec.id].getData()[0]) == 2, timeout=5_000)
+        x, y = plots.steps_curves[rec.id].getData()
+        assert list(x) == [1_790_000_000.0, 1_790_000_015.0] and list(y) == [12.5, 14.0]
+    finally:
+        page.shutdown()
+        ctx.shutdown(5000)

@@ -431,6 +431,12 @@ class JobsPage(QWidget):
                                    on_error=self._on_list_failed)
 
     # page protocol --------------------------------------------------------------------------------------
+    def activate(self, payload: object) -> None:
+        """``{"job": id}`` (the tray's notification of a job's end) chooses that job."""
+        if isinstance(payload, dict) and payload.get("job"):
+            self._choose = str(payload["job"])
+            self.load()
+
     def refresh(self) -> None:
         self.load()
 

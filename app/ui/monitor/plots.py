@@ -212,6 +212,8 @@ class HostPlots(pg.GraphicsLayoutWidget):
         self.pushed: dict[tuple[str, str], tuple[int, int, int]] = {}  # what each curve was last given
         self.limit_lines: dict[tuple[str, str], pg.InfiniteLine] = {}
         self.feeds: dict[tuple[str, str], PeakBins] = {}
+        self._steps_plot: pg.PlotItem | None = None  # training steps/s: made when a job of the host shows
+        self.steps_curves: dict[str, pg.PlotCurveItem] = {}  # job id → its curve
         for row, metric in enumerate(PLOTTED):
             axis = pg.DateAxisItem(orientation="bottom")
             p = self.addPlot(row=row, col=0, axisItems={"bottom": axis})
@@ -240,6 +242,42 @@ class HostPlots(pg.GraphicsLayoutWidget):
 
     def main_plot(self) -> pg.PlotItem:
         return self.plots[PLOTTED[0]]
+
+    # training steps/s, beside the GPUs' utilization ---------------------------------------------------
+    def steps_plot(self) -> pg.PlotItem:
+        """The plot of the host's training jobs' steps/s, made on first use right under utilization (the
+        other plots move down a row), on the shared time axis; its values scale to what the jobs do."""
+        if self._steps_plot is not None:
+            return self._steps_plot
+        for row in range(len(PLOTTED) - 1, 0, -1):  # memory, temperature, power: one row down
+            item = self.plots[PLOTTED[row]]
+            self.ci.removeItem(item)
+            self.ci.addItem(item, row=row + 1, col=0)
+        plot = self.ci.addPlot(row=1, col=0)
+        plot.setTitle(QCoreApplication.translate("MonitorPlots", "Training steps/s"), size="9pt")
+        plot.setMenuEnabled(False)
+        plot.setMouseEnabled(x=True, y=False)
+        plot.hideButtons()
+        plot.hideAxis("bottom")
+        plot.getAxis("left").setWidth(34)
+        plot.getAxis("left").enableAutoSIPrefix(False)
+        plot.enableAutoRange(axis="y", enable=True)
+        plot.setXLink(self.main_plot())
+        self._steps_plot = plot
+        return plot
+
+    def show_steps(self, series: dict[str, tuple[np.ndarray, np.ndarray]]) -> None:
+        """One curve per job (job id → (times, steps/s)); a job no longer given keeps its curve until the
+        plot is rebuilt (its run stays visible in the window)."""
+        plot = self.steps_plot()
+        for i, (job, (t, v)) in enumerate(sorted(series.items())):
+            curve = self.steps_curves.get(job)
+            if curve is None:
+                curve = pg.PlotCurveItem(pen=pg.mkPen(GPU_COLORS[-1 - i % len(GPU_COLORS)], width=1),
+                                         connect="finite", antialias=False)
+                plot.addItem(curve)
+                self.steps_curves[job] = curve
+            curve.setData(t, v, connect="finite")
 
     def ensure_curve(self, uuid: str, index: int) -> None:
         for metric in PLOTTED:
