@@ -227,6 +227,10 @@
         <translation>{target} 仍在计费：{reason}，且终止操作在尝试 {tries} 次后失败：{why}——请在云控制台中终止它（EC2 → 实例 → 终止实例）</translation>
     </message>
     <message>
+        <source>{target} was terminated as its {guard} asked (after the pull; its disk is deleted)</source>
+        <translation>{target} 已按 {guard} 的要求释放（已先拉取；其磁盘已删除）</translation>
+    </message>
+    <message>
         <source>The SSH connection to {host} dropped — reconnecting; the graphs continue when it is back</source>
         <translation>到 {host} 的 SSH 连接断开了 —— 正在重连；连上后曲线会继续</translation>
     </message>
@@ -393,6 +397,62 @@
     <message>
         <source>Nothing is billing for compute right now.</source>
         <translation>当前没有计算资源在计费。</translation>
+    </message>
+    <message>
+        <source>{target}: the job {name} finished (exit code 0) after {runtime}</source>
+        <translation>{target}：任务 {name} 已完成（退出码 0），用时 {runtime}</translation>
+    </message>
+    <message>
+        <source>{target}: the job {name} failed with exit code {code} after {runtime}</source>
+        <translation>{target}：任务 {name} 失败，退出码 {code}，用时 {runtime}</translation>
+    </message>
+    <message>
+        <source>{target}: the job {name} is lost — the host no longer knows it, or it ended without writing its exit status</source>
+        <translation>{target}：任务 {name} 已丢失——主机已不认识它，或它结束时没有写下退出状态</translation>
+    </message>
+    <message>
+        <source>{target}: the job {name} has made no progress for {minutes} minutes (no new step, log line or TensorBoard event) while it still runs</source>
+        <translation>{target}：任务 {name} 仍在运行，但已 {minutes} 分钟没有进展（没有新的步数、日志行或 TensorBoard 事件）</translation>
+    </message>
+    <message>
+        <source>{what}; {then}</source>
+        <translation>{what}；{then}</translation>
+    </message>
+    <message>
+        <source>pulling the host's download pairs</source>
+        <translation>正在拉取该主机的下载同步对</translation>
+    </message>
+    <message>
+        <source>pulling the host's download pairs, then stopping it</source>
+        <translation>正在拉取该主机的下载同步对，然后停止它</translation>
+    </message>
+    <message>
+        <source>pulling the host's download pairs, then terminating it</source>
+        <translation>正在拉取该主机的下载同步对，然后释放它</translation>
+    </message>
+    <message>
+        <source>pulling the host's download pairs; the instance keeps running, as chosen for a job that does not end well</source>
+        <translation>正在拉取该主机的下载同步对；按你对未正常结束任务的选择，实例保持运行</translation>
+    </message>
+    <message>
+        <source>pulling the host's download pairs; this server has no cloud API, so LabGPU cannot stop it — stop it yourself</source>
+        <translation>正在拉取该主机的下载同步对；该服务器没有云 API，LabGPU 无法停止它——请自行停止</translation>
+    </message>
+    <message>
+        <source>this server has no cloud API, so LabGPU only notifies</source>
+        <translation>该服务器没有云 API，LabGPU 只能通知</translation>
+    </message>
+    <message>
+        <source>{target}: the results of the job {name} were pulled</source>
+        <translation>{target}：任务 {name} 的结果已拉取</translation>
+    </message>
+    <message>
+        <source>{target}: nothing was pulled after the job {name} — no download sync pair is set up for this host (add one on the Sync page, or labgpu guard set {target} --pull REMOTE=LOCAL)</source>
+        <translation>{target}：任务 {name} 结束后没有拉取任何内容——该主机没有设置下载同步对（在同步页添加一个，或运行 labgpu guard set {target} --pull REMOTE=LOCAL）</translation>
+    </message>
+    <message>
+        <source>{target}: pulling the results of the job {name} failed: {why} — pull them yourself before the host goes</source>
+        <translation>{target}：拉取任务 {name} 的结果失败：{why}——请在主机释放前自行拉取</translation>
     </message>
 </context>
 </TS>

@@ -142,6 +142,18 @@
         <translation>LabGPU — {billing}</translation>
     </message>
     <message>
+        <source>Job {name} finished on {host}</source>
+        <translation>任务 {name} 已在 {host} 上完成</translation>
+    </message>
+    <message>
+        <source>Job {name} failed on {host}</source>
+        <translation>任务 {name} 在 {host} 上失败</translation>
+    </message>
+    <message>
+        <source>Job {name} stalled on {host}</source>
+        <translation>任务 {name} 在 {host} 上停滞</translation>
+    </message>
+    <message>
         <source>VPN {name} connected</source>
         <translation>VPN {name} 已连接</translation>
     </message>
@@ -631,6 +643,10 @@
     <message>
         <source>Power (W)</source>
         <translation>功率 (W)</translation>
+    </message>
+    <message>
+        <source>Training steps/s</source>
+        <translation>训练 步/秒</translation>
     </message>
 </context>
 <context>
