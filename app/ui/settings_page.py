@@ -84,6 +84,9 @@ class SettingsPage(QWidget):
             w.setMaximumWidth(FIELD_MAX_WIDTH)  # not ~930 px wide on a large window
         outer.addWidget(general)
         self._build_guards_and_tray(outer)
+        from app.ui.notify.section import NotifySection  # Settings → Notifications (its own catalog)
+
+        outer.addWidget(NotifySection(ctx, self))
 
         files = QGroupBox(self.tr("Files"), self)
         fform = QFormLayout(files)
