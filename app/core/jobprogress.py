@@ -17,6 +17,10 @@ What is read, from real outputs:
 - a user pattern (a regular expression with a named group ``step`` and optionally ``total``):
   when given, only it gives steps.
 
+The lines that arrive together (one ``feed``) are read newest first and reading stops at the first
+step taken: the older ones of the same moment would only be replaced, and a megabyte of bar updates
+costs one parse (a Trainer epoch is still looked for in the older dict lines).
+
 Steps/s is the rate the bar prints where there is one (what the user sees in the log), else the
 step increase over a window of the injected clock. Bars of validation/evaluation/test loops are not
 the training's steps; a bar with a smaller total than the one being followed (an evaluation bar
@@ -76,6 +80,7 @@ _STEP = re.compile(
     r"(?P<n>\d{1,3}(?:,\d{3})+|\d+)(?:\s*(?:/|of)\s*(?P<total>\d{1,3}(?:,\d{3})+|\d+))?",
     re.IGNORECASE,
 )
+_STEP_HINT = re.compile(r"[sSiI][tT][eE][pPrR]")  # step/iter in any case, faster than (?i) on long text
 _DICT_PAIR = re.compile(r"""['"](?P<k>\w{1,40})['"]\s*:\s*(?P<v>-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)""")
 # a nested repetition such as (a+)+ or (\d*)* can take exponential time on a long line
 _NESTED_REPEAT = re.compile(r"\((?:[^()\\]|\\.)*(?:[+*]|\{\d*,\d*\})\)(?:[+*]|\{\d*,\d*\})")
@@ -194,6 +199,8 @@ class ProgressTracker:
         self._epoch_max: float | None = None
         self._accepted_at: float | None = None
         self._samples: deque[tuple[float, float]] = deque(maxlen=MAX_SAMPLES)
+        self._seen_epoch = False  # this moment's lines (read newest first) already gave an epoch
+        self._seen_final = False
 
     # input ----------------------------------------------------------------------------------------
     def feed(self, chunk: bytes | str, now: float) -> None:
@@ -216,21 +223,42 @@ class ProgressTracker:
 
     def _feed_text(self, text: str, now: float) -> None:
         parts = _SPLIT.split(text)
-        first = parts[0]
+        self._append_pending(parts[0])
         if len(parts) == 1:
-            self._append_pending(first)
             return
-        self._append_pending(first)
-        line, parsed = self._pending, self._pending_parsed
+        first, parsed = self._pending, self._pending_parsed
         self._pending, self._pending_parsed, self._overflow = "", "", False
-        if line and line != parsed:
-            self._line(line, now)
-        elif line:
-            self._last_line = line
-        for part in parts[1:-1]:
-            if part:
-                self._line(part[:MAX_LINE_CHARS], now)
+        self._lines(first, first == parsed, parts[1:-1], now)
         self._append_pending(parts[-1])
+
+    def _lines(self, first: str, first_read: bool, rest: list[str], now: float) -> None:
+        """Lines that ended, all arrived at ``now``: read from the last back, so only the newest
+        step counts (the older ones of the same moment would be replaced anyway) and a slice of
+        bar updates costs one parse; older lines are then only looked at for a Trainer epoch."""
+        self._seen_epoch = self._seen_final = False
+        have_line = have_step = False
+        for i in range(len(rest), -1, -1):
+            raw = rest[i - 1] if i else first
+            if not raw or raw.isspace():
+                continue
+            raw = raw[:MAX_LINE_CHARS]
+            if not have_line:
+                self._last_line, have_line = raw, True
+            if have_step:
+                if self._seen_epoch:
+                    return
+                if "epoch" in raw and "{" in raw:
+                    self._dict_hit(raw)
+                continue
+            if i == 0 and first_read:
+                continue  # read when it was still the unended last line
+            if "\x1b" in raw:
+                raw = _ANSI.sub("", raw)
+            hit = self._parse(raw)
+            if hit is not None and self._offer(hit, now):
+                have_step = True
+                if hit.epoch is not None:
+                    self._seen_epoch = True
 
     def _append_pending(self, text: str) -> None:
         if not text or self._overflow:
@@ -245,6 +273,7 @@ class ProgressTracker:
         if raw.isspace():
             return
         self._last_line = raw
+        self._seen_epoch = self._seen_final = False
         if "\x1b" in raw:
             raw = _ANSI.sub("", raw)
         hit = self._parse(raw)
@@ -271,18 +300,21 @@ class ProgressTracker:
                 return None
             total = _num(m.group("total")) if "total" in self._user.groupindex else None
             return _Hit("pattern", step, total or None)
-        m = _TQDM.search(text)
-        if m is not None:
-            return self._tqdm_hit(text, m)
+        # cheap substring tests first: most lines of a long log are none of these
+        if "[" in text and ("/s" in text or "s/" in text):
+            m = _TQDM.search(text)
+            if m is not None:
+                return self._tqdm_hit(text, m)
         if "/" in text and ("it/s" in text or "s/it" in text):
             hit = self._rich_hit(text)
             if hit is not None:
                 return hit
-        m = _STEP.search(text)
-        if m is not None:
-            step = _num(m.group("n"))
-            if step is not None:
-                return _Hit("step", step, _num(m.group("total")) or None)
+        if _STEP_HINT.search(text):
+            m = _STEP.search(text)
+            if m is not None:
+                step = _num(m.group("n"))
+                if step is not None:
+                    return _Hit("step", step, _num(m.group("total")) or None)
         if "{" in text:
             return self._dict_hit(text)
         return None
@@ -330,25 +362,26 @@ class ProgressTracker:
                 values[m.group("k")] = v
         if not values:
             return None
-        if "epoch" in values:
-            self._epoch = values["epoch"]
-        if "train_steps_per_second" in values:
-            self._final_rate = values["train_steps_per_second"]
+        # lines are read newest first: an older line of the same moment does not overwrite a newer one
+        if "epoch" in values and not self._seen_epoch:
+            self._epoch, self._seen_epoch = values["epoch"], True
+        if "train_steps_per_second" in values and not self._seen_final:
+            self._final_rate, self._seen_final = values["train_steps_per_second"], True
         step = values.get("step", values.get("global_step"))
         return _Hit("hf", step) if step is not None else None
 
     # state ------------------------------------------------------------------------------------------
-    def _offer(self, hit: _Hit, now: float, *, at: float | None = None) -> None:
+    def _offer(self, hit: _Hit, now: float, *, at: float | None = None) -> bool:
         """Take the hit as the job's step unless a better source or bar is being followed."""
         if self._source and self._accepted_at is not None and now - self._accepted_at <= PRIMARY_IDLE_S:
             cur = _RANK.get(self._source, 0)
             new = _RANK[hit.source]
             if new < cur:
-                return
+                return False
             if (new == cur and hit.total is not None and self._step_total is not None
                     and hit.total < self._step_total
                     and (self._step is None or self._step < self._step_total)):
-                return  # an evaluation bar inside an unfinished training bar
+                return False  # an evaluation bar inside an unfinished training bar
         t = now if at is None else at
         if (hit.source != self._source or self._step is None or hit.step < self._step
                 or hit.total != self._step_total):
@@ -367,6 +400,7 @@ class ProgressTracker:
         self._accepted_at = now
         if hit.epoch is not None:
             self._epoch, self._epoch_max = hit.epoch, hit.epoch_max
+        return True
 
     def _window_rate(self) -> float | None:
         if len(self._samples) < 2:

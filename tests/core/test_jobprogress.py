@@ -311,3 +311,15 @@ def test_tensorboard_steps_outrank_the_log_and_time_by_wall_clock():
     assert p.source == "tensorboard" and p.step == 300 and p.total == 1000
     assert p.steps_per_s == pytest.approx(5.0) and p.eta_s == pytest.approx(140.0)
     assert p.last_progress_at == 130.0
+
+
+def test_one_read_with_much_after_the_step_still_finds_it_and_the_epoch():
+    t = ProgressTracker()
+    chatter = "".join(f"INFO loader worker {i % 8} prefetched batch of shape [64, 3, 224, 224]\n" for i in range(20000))
+    t.feed(("Step 5/100\n" + chatter).encode(), 1.0)
+    assert t.snapshot(1.0).step == 5 and t.snapshot(1.0).total == 100
+    bars = "".join(f"\r 1%|1  | {n}/1000 [00:{n // 10:02d}<01:40, 10.00it/s]" for n in range(11, 400))
+    t2 = ProgressTracker()
+    t2.feed("{'loss': 0.5, 'epoch': 0.01}\n" + bars + "\n{'loss': 0.4, 'epoch': 0.02}\n" + bars + "\n", 2.0)
+    p = t2.snapshot(2.0)
+    assert p.step == 399 and p.epoch == pytest.approx(0.02) and p.steps_per_s == pytest.approx(10.0)
