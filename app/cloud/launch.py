@@ -437,6 +437,19 @@ class CloudService:
         return LaunchResult(entry, token, notes, str(key.private_path), key.key_type, key.fingerprint, key.own,
                             held)
 
+    def confirm_backstop(self, instance_id: str, hours: float) -> BackstopRecord | None:
+        """A launch cut short before its read-back (the recovery): what the cloud holds for the maximum runtime
+        asked at launch, read back and recorded now (the deadline counted from the launch)."""
+        entry = self._entry(instance_id)
+        account, creds, provider = self._resolve(entry.account, entry.region)
+        plan = plan_backstop(hours, entry.launched_at or CLOCK.to_cloud(account.provider))
+        if plan is None:
+            return None
+        refusal: tuple[str, dict[str, Any]] = (MSG_NO_API, {"cloud": providers.display_name(account.provider)})
+        if isinstance(provider, CloudBackstop):
+            refusal = provider.backstop_refusal(account, plan, entry.spot)
+        return self._confirm_backstop(account, creds, provider, instance_id, plan, refusal, lambda *_a: None)
+
     def _confirm_backstop(self, account: Account, creds: Credentials, provider: Provider, instance_id: str,
                           plan: BackstopPlan | None, refusal: tuple[str, dict[str, Any]],
                           report: ProgressCallback) -> BackstopRecord | None:

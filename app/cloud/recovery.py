@@ -114,6 +114,12 @@ def apply_intended_guards(svc: CloudService) -> list[str]:
         if entry is not None and entry.state not in TERMINAL_STATES and guards.get(intended.instance_id) is None:
             guards.set(intended.instance_id, intended.config)
             done.append(intended.instance_id)
+            hours = intended.config.max_hours
+            if hours is not None and svc.backstops.get(intended.instance_id) is None:
+                try:  # the launch's maximum runtime went to the cloud with it: what the cloud holds, read back now
+                    svc.confirm_backstop(intended.instance_id, hours)
+                except LabGpuError as exc:
+                    log.info("backstop of %s not read back after the restart: %s", intended.instance_id, exc)
             svc.audit.record(
                 account=entry.account,
                 provider=entry.provider,

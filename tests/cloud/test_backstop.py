@@ -147,6 +147,20 @@ def test_tencent_deadline_follows_the_clouds_clock_not_the_laptops(tencent_servi
     assert res.backstop is not None and res.backstop.accepted
 
 
+def test_tencent_timer_of_a_launch_cut_short_is_read_back_by_the_recovery(tencent_service, tencent_server):
+    # The launch reached the cloud (timer and all), then LabGPU stopped before the guard and the read-back.
+    res = tencent_service.launch(_opts("lab", GN7, 2.0))
+    assert BackstopStore(tencent_service.store).remove(res.entry.id)
+    again = CloudService()  # the restart
+    try:
+        again.reconcile()
+        rec = again.backstops.get(res.entry.id)
+        assert rec is not None and rec.accepted and rec.action == "terminate"
+        assert rec.deadline == _utc(tencent_server.requests_of("RunInstances")[0]["ActionTimer"]["ActionTime"])
+    finally:
+        again.close()
+
+
 # -- Alibaba: RunInstances.AutoReleaseTime, DescribeInstances -------------------------------------------------
 @pytest.fixture
 def ali_service(secret_service, alibaba_server, labgpu_home):
