@@ -216,10 +216,9 @@ class ProgressTracker:
             for i in range(0, len(view), FEED_SLICE):
                 self._feed_text(self._decoder.decode(view[i:i + FEED_SLICE]), now)
         pending = self._pending
-        if pending and pending != self._pending_parsed:
+        if pending and pending != self._pending_parsed and self._line(pending, now, unended=True):
             # a bar's latest update has no end until the next one: read it now, once
             self._pending_parsed = pending
-            self._line(pending, now)
 
     def _feed_text(self, text: str, now: float) -> None:
         parts = _SPLIT.split(text)
@@ -269,16 +268,21 @@ class ProgressTracker:
             self._overflow = True
         self._pending += text
 
-    def _line(self, raw: str, now: float) -> None:
+    def _line(self, raw: str, now: float, *, unended: bool = False) -> bool:
+        """One line; ``unended``: the last one, which may still grow. Only a bar is read from it
+        (its regex needs the whole "[elapsed<left, rate]", so a read cut inside it matches nothing),
+        never a step line cut in its number ("Step 5" of "Step 50/100"). True when it was read."""
         if raw.isspace():
-            return
+            return True
         self._last_line = raw
         self._seen_epoch = self._seen_final = False
         if "\x1b" in raw:
             raw = _ANSI.sub("", raw)
         hit = self._parse(raw)
-        if hit is not None:
-            self._offer(hit, now)
+        if hit is None or (unended and hit.source not in ("tqdm", "lightning")):
+            return not unended  # read again when it ends
+        self._offer(hit, now)
+        return True
 
     def feed_step(self, step: float, now: float, wall_time: float | None = None) -> None:
         """A step from TensorBoard; ``wall_time`` (the event's, the host's clock) times the rate

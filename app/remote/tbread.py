@@ -8,7 +8,7 @@ survive the text channel), decoding the records with :mod:`app.core.tbevents`.
 What a host cannot do to it:
 - the folder is an argument of the script, never part of its text; a name starting with ``-`` is
   given as ``./-…`` so no command reads it as an option; ``CDPATH`` is unset before ``cd``;
-- file names come back as ``./relative/path`` and are taken only when they are printable, have no
+- file names come back as ``./relative/path`` and are taken only when they are printable UTF-8, have no
   ``..`` component, end in an ``events.out.tfevents.`` name, and are at most ``MAX_NAME_CHARS``; the
   listing is cut at ``MAX_LISTED`` lines and ``MAX_FILES`` files are followed (the newest by the time
   in their name); a file read is checked again to be a regular file and not a symlink;
@@ -90,7 +90,7 @@ def folder_argument(logdir: str, base: str | None = None) -> str:
 
 
 def _valid_name(name: str) -> bool:
-    if not name.startswith("./") or len(name) > MAX_NAME_CHARS or _UNSAFE.search(name):
+    if not name.startswith("./") or len(name) > MAX_NAME_CHARS or _UNSAFE.search(name) or "\ufffd" in name:
         return False
     parts = name[2:].split("/")
     return ".." not in parts and "" not in parts and parts[-1].startswith(_PREFIX)

@@ -323,3 +323,13 @@ def test_one_read_with_much_after_the_step_still_finds_it_and_the_epoch():
     t2.feed("{'loss': 0.5, 'epoch': 0.01}\n" + bars + "\n{'loss': 0.4, 'epoch': 0.02}\n" + bars + "\n", 2.0)
     p = t2.snapshot(2.0)
     assert p.step == 399 and p.epoch == pytest.approx(0.02) and p.steps_per_s == pytest.approx(10.0)
+
+
+def test_a_read_cut_inside_a_step_line_waits_for_its_end():
+    t = ProgressTracker()
+    t.feed(b"Step 49/100\nStep 5", 1.0)  # the host's log ends mid-number
+    assert t.snapshot(1.0).step == 49
+    t.feed(b"0/100\n", 2.0)
+    assert t.snapshot(2.0).step == 50
+    t.feed(b"\r 50%|#####     | 50/100 [00:10<00:10,  5.00it/s]", 3.0)  # a bar is read before its end
+    assert t.snapshot(3.0).steps_per_s == pytest.approx(5.0)
