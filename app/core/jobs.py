@@ -200,13 +200,14 @@ class JobStore:
 
     def find(self, prefix: str) -> list[JobRecord]:
         """Jobs whose id starts with ``prefix`` (hex only), or whose name is ``prefix``."""
-        if re.fullmatch(r"[0-9a-f]{1,16}", prefix):
+        hexid = prefix.strip().lower()
+        if re.fullmatch(r"[0-9a-f]{1,16}", hexid):
             rows = self.store.query("SELECT record FROM jobs WHERE substr(id, 1, ?) = ? ORDER BY created_at",
-                                    (len(prefix), prefix))
+                                    (len(hexid), hexid))
             found = [self._record(r["record"]) for r in rows]
             if found:
                 return found
-        return [j for j in self.all() if j.name and j.name == prefix]
+        return [j for j in self.all() if j.name and j.name == prefix.strip()]
 
     def all(self, host: str | None = None) -> list[JobRecord]:
         if host is None:

@@ -144,11 +144,13 @@ for id in "$@"; do
   D="$J/$id"
   echo "== $id"
   if [ ! -d "$D" ]; then echo "gone=1"; continue; fi
+  # alive first, then the exit file: the wrapper writes it before it exits, so a wrapper found gone has
+  # written it already (read the other way round, a job ending between the two reads would look lost)
+  if alive "$id" "$(field "$D/proc" pid)"; then echo "alive=1"; fi
   { head -c 512 "$D/proc" 2>/dev/null; echo; } | sed 's/^/p./'
   { head -c 512 "$D/exit" 2>/dev/null; echo; } | sed 's/^/x./'
   { head -c 32 "$D/detach" 2>/dev/null; echo; } | head -n 1 | sed 's/^/d./'
   if [ -f "$D/log" ]; then ls -lnL "$D/log" 2>/dev/null | awk 'NR==1 { print "size=" $5 }'; fi
-  if alive "$id" "$(field "$D/proc" pid)"; then echo "alive=1"; fi
   if [ "$W" = meta ]; then head -n 2 "$D/run.sh" 2>/dev/null | tail -n 1 | head -c MAXMETA | sed 's/^/m./'; echo; fi
 done
 """.replace("MAXMETA", str(MAX_META))

@@ -50,6 +50,7 @@ READ_CHUNK = 256 * 1024  # log bytes per read
 READS_PER_REFRESH = 4  # so at most 1 MiB of log per refresh
 SKIP_BEHIND = 4 * 1024 * 1024  # a log this far behind: read only its last READ_CHUNK bytes
 FOLLOW_POLL_S = 1.0
+MAX_DISCOVER = 200  # a host's jobs from elsewhere recorded per refresh, at most
 
 MSG_NO_JOB = QT_TRANSLATE_NOOP("LabGPU", "No job {id}.")
 HINT_NO_JOB = QT_TRANSLATE_NOOP("LabGPU", "`labgpu jobs` lists the jobs (an id's first digits are enough).")
@@ -80,7 +81,7 @@ def _connector(paths: Paths, host: str, connect: Connect | None) -> Connect:
 
 def find_job(store: Store, text: str) -> JobRecord:
     """The one job ``text`` names (its id, the first digits of it, or its name); InputError otherwise."""
-    found = JobStore(store).find(text.strip().lower() if text.strip().isalnum() else text.strip())
+    found = JobStore(store).find(text)
     if not found:
         raise InputError(MSG_NO_JOB, HINT_NO_JOB, code="NoJob", id=hostjobs.plain(text, 40))
     if len(found) > 1:
@@ -305,6 +306,7 @@ def refresh_host(paths: Paths, store: Store, host: str, *, connect: Connect | No
     conn = _connector(paths, host, connect)()
     try:
         new_ids = [i for i in hostjobs.list_ids(conn) if i not in known and js.get(i) is None] if discover else []
+        new_ids = new_ids[:MAX_DISCOVER]
         todo = [r for r in known.values() if needs_refresh(r)]
         found = hostjobs.statuses(conn, new_ids, meta=True) if new_ids else {}
         sts = hostjobs.statuses(conn, [r.id for r in todo]) if todo else {}
@@ -324,11 +326,12 @@ def list_jobs(paths: Paths, store: Store, host: str | None = None, refresh: bool
               connect_for: Callable[[str], Connect] | None = None, now: float | None = None,
               changes: Changes = NO_CHANGES) -> list[JobRecord]:
     """The jobs (of ``host``, or all), oldest first; with ``refresh`` each host is asked once (the jobs it
-    has that this computer did not start are listed too). A host that cannot be reached keeps its jobs as
-    last known, each with ``error`` set to why."""
+    has that this computer did not start are listed too): a named host always, else the hosts with a job
+    still running (or its log not read to the end). A host that cannot be reached keeps its jobs as last
+    known, each with ``error`` set to why."""
     js = JobStore(store)
     if refresh:
-        hosts = [host] if host is not None else js.hosts()
+        hosts = [host] if host is not None else sorted({r.host for r in js.all() if needs_refresh(r)})
         for h in hosts:
             try:
                 refresh_host(paths, store, h, connect=connect_for(h) if connect_for else None, now=now)
