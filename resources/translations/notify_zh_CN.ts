@@ -59,8 +59,12 @@
         <translation>端口(&amp;P)：</translation>
     </message>
     <message>
-        <source>&amp;Security:</source>
+        <source>S&amp;ecurity:</source>
         <translation>加密方式(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>T&amp;o:</source>
+        <translation>收件人(&amp;O)：</translation>
     </message>
     <message>
         <source>&amp;Login:</source>
@@ -69,10 +73,6 @@
     <message>
         <source>&amp;From:</source>
         <translation>发件人(&amp;F)：</translation>
-    </message>
-    <message>
-        <source>&amp;To:</source>
-        <translation>收件人(&amp;T)：</translation>
     </message>
     <message>
         <source>P&amp;riority:</source>
@@ -616,8 +616,8 @@
         <translation>编辑(&amp;E)…</translation>
     </message>
     <message>
-        <source>&amp;Remove</source>
-        <translation>删除(&amp;R)</translation>
+        <source>Re&amp;move</source>
+        <translation>删除(&amp;M)</translation>
     </message>
     <message>
         <source>Send a &amp;test</source>

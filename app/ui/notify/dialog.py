@@ -101,10 +101,10 @@ class ChannelDialog(QDialog):
         for key, label, widget, kinds in (
                 ("host", self.tr("Mail &server:"), self.host_edit, (EMAIL,)),
                 ("port", self.tr("&Port:"), self.port_spin, (EMAIL,)),
-                ("security", self.tr("&Security:"), self.security_combo, (EMAIL,)),
+                ("security", self.tr("S&ecurity:"), self.security_combo, (EMAIL,)),
                 ("username", self.tr("&Login:"), self.user_edit, (EMAIL,)),
                 ("sender", self.tr("&From:"), self.sender_edit, (EMAIL,)),
-                ("to", self.tr("&To:"), self.to_edit, (EMAIL,)),
+                ("to", self.tr("T&o:"), self.to_edit, (EMAIL,)),
                 ("priority", self.tr("P&riority:"), self.priority_combo, (NTFY,)),
                 ("endpoint", self.tr("Service address:"), self.endpoint_edit, (SERVERCHAN, PUSHPLUS))):
             self.form.addRow(label, widget)

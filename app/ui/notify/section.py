@@ -55,25 +55,31 @@ class NotifySection(QGroupBox):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(3, QHeaderView.ResizeMode.Stretch)
-        self.table.setMaximumHeight(120)
+        # three compact rows always shown (a longer list scrolls): the page has no scroll area of its own
+        row_h = self.table.fontMetrics().height() + 8
+        self.table.verticalHeader().setDefaultSectionSize(row_h)
+        self.table.setMinimumHeight(self.table.horizontalHeader().sizeHint().height() + 3 * row_h + 4)
         self.table.itemSelectionChanged.connect(self._on_table_selection_changed)
         self.table.itemDoubleClicked.connect(self._on_table_double_clicked)
-        box.addWidget(self.table)
         row = QHBoxLayout()
+        row.addWidget(self.table, 1)
+        buttons = QVBoxLayout()  # beside the list, so the section stays short
         self.add_button = QPushButton(self.tr("&Add…"), self)
         self.add_button.setObjectName("notifyAdd")
         self.edit_button = QPushButton(self.tr("&Edit…"), self)
-        self.remove_button = QPushButton(self.tr("&Remove"), self)
+        self.remove_button = QPushButton(self.tr("Re&move"), self)
         self.test_button = QPushButton(self.tr("Send a &test"), self)
         self.test_button.setObjectName("notifySendTest")
         for b in (self.add_button, self.edit_button, self.remove_button, self.test_button):
-            row.addWidget(b)
-        row.addStretch(1)
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        row.addLayout(buttons)
         box.addLayout(row)
         self.result_label = PlainLabel("", self)
         self.result_label.setObjectName("notifyResult")
         self.result_label.setWordWrap(True)
         self.result_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.result_label.setVisible(False)  # shown with the first result (the page is tall already)
         box.addWidget(self.result_label)
         self.add_button.clicked.connect(self._on_add_button_clicked)
         self.edit_button.clicked.connect(self._on_edit_button_clicked)
@@ -200,6 +206,7 @@ class NotifySection(QGroupBox):
     def _show(self, ok: bool, text: str) -> None:
         self.result_label.setStyleSheet("" if ok else f"color: {theme.css('error')};")
         self.result_label.setText(text)
+        self.result_label.setVisible(True)
 
 
 def _forget(paths: object, cfg: ChannelConfig) -> None:
