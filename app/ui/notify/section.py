@@ -24,7 +24,7 @@ from app.notify.config import KIND_TITLES, ChannelConfig, channel, drop_channel,
 from app.notify.events import TOPICS
 from app.ui import theme
 from app.ui.notify.dialog import ChannelDialog, tr_notify
-from app.ui.shared.plain import PlainLabel, ask, cap
+from app.ui.shared.plain import PlainLabel, ask, cap, plain_tooltip
 
 if TYPE_CHECKING:
     from app.notify.dispatch import Result
@@ -108,8 +108,10 @@ class NotifySection(QGroupBox):
             for col, text in enumerate((name, tr_notify(KIND_TITLES.get(c.kind, c.kind)), events, result)):
                 item = QTableWidgetItem(cap(text, 300))
                 item.setData(Qt.ItemDataRole.UserRole, c.name)
-                if col == 3 and r is not None and not r.ok:
-                    item.setForeground(theme.color("error"))
+                if col == 3:
+                    item.setToolTip(plain_tooltip(text))  # the whole answer when the column cuts it
+                    if r is not None and not r.ok:
+                        item.setForeground(theme.color("error"))
                 self.table.setItem(i, col, item)
             if c.name == current:
                 self.table.selectRow(i)
