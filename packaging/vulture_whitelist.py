@@ -13,7 +13,7 @@ AwsProvider, TencentProvider, AlibabaProvider  # spec.py names them for registry
 aws_import_candidates, tencent_import_candidates  # spec.py ImporterDecl "module:function"
 FROZEN_PACKAGES  # packaging/spec_support.py reads the literal from each plugin's spec.py
 DOCUMENTED_ERROR_CODES  # the plugin package's lazy exports (its __init__ maps the name to .errors)
-AdvisorPage, AccountsPage, MonitorPage, OffersPage, HostsPage, SyncPage, VpnPage, SettingsPage  # main_window PAGES
+AdvisorPage, AccountsPage, MonitorPage, OffersPage, HostsPage, SyncPage, JobsPage, VpnPage, SettingsPage  # PAGES
 _.nav_title  # main_window: every page class has nav_title() (its test compares it with the list)
 
 # -- Qt and pyqtgraph call these overrides -------------------------------------------------------
@@ -26,6 +26,7 @@ _.boundingRect, frac, orthoRange  # pyqtgraph GraphicsObject (dataBounds' signat
 # -- library protocols -----------------------------------------------------------------------------
 _.exc_text  # logging.Formatter reads record.exc_text
 _.row_factory  # sqlite3.Connection
+_.redirect_request  # urllib's HTTPRedirectHandler (app/notify/channels.py: redirects are not followed)
 _.seqno  # paramiko reads Message.seqno, as its own Packetizer.read_message sets it
 _.read_all  # paramiko's Packetizer method, replaced on a transport (fastssh)
 _.read_ready, _.set_event  # paramiko.Channel calls these on its in-buffer (fastssh pipe)

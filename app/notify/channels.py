@@ -82,7 +82,7 @@ def ssl_context(ca_file: str) -> ssl.SSLContext:
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, req: Any, fp: Any, code: int, msg: str, headers: Any,
-                         newurl: str) -> None:
+                         _newurl: str) -> None:
         return None  # the 3xx answer is returned as an error, never followed
 
 
