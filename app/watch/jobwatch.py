@@ -96,8 +96,6 @@ DONE_TERMINATED = "terminated"
 DONE_STOP_PENDING = "stop pending"
 DONE_NOT_STOPPED = "not stopped"  # a saved server, or a failure that was not to stop the instance
 DONE_STALLED = "stalled"
-DONE_WORDS = (DONE_HANDLING, DONE_NOTIFIED, DONE_PULLED, DONE_NO_PULL, DONE_PULL_FAILED, DONE_STOPPED,
-              DONE_TERMINATED, DONE_STOP_PENDING, DONE_NOT_STOPPED, DONE_STALLED)
 
 
 @dataclass

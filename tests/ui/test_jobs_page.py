@@ -157,16 +157,16 @@ def test_the_monitor_plots_a_jobs_steps_per_second_under_utilization(qtbot, labg
         rec = JobRecord(id="0123456789abcdef", host="gpu1", name="standin", checked_at=1_790_000_000.0,
                         steps_per_s=12.5)
         jobs.save(rec)
-        with qtbot.waitSignal(page.load_steps().done, timeout=10_000):
-            pass
         plots = page.panels["gpu1"].plots
+        page.load_steps()
+        qtbot.waitUntil(lambda: rec.id in plots.steps_curves, timeout=10_000)
         assert plots.ci.getItem(0, 0) is plots.main_plot() and plots.ci.getItem(1, 0) is plots.steps_plot()
         assert plots.ci.getItem(2, 0) is plots.plots["memory_used_mib"]
         rec.checked_at, rec.steps_per_s = 1_790_000_015.0, 14.0
         jobs.save(rec)
-        with qtbot.waitSignal(page.load_steps().done, timeout=10_000):
-            pass
-        qtbot.waitUntil(lambda: len(plots.steps_curves[rec.id].getData()[0]) == 2, timeout=5_000)
+        qtbot.waitUntil(lambda: page._jobs_task is None, timeout=10_000)
+        page.load_steps()
+        qtbot.waitUntil(lambda: len(plots.steps_curves[rec.id].getData()[0]) == 2, timeout=10_000)
         x, y = plots.steps_curves[rec.id].getData()
         assert list(x) == [1_790_000_000.0, 1_790_000_015.0] and list(y) == [12.5, 14.0]
     finally:

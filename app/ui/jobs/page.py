@@ -121,6 +121,7 @@ class JobsPage(QWidget):
         self.argv_label = PlainLabel(log_box)
         self.argv_label.setObjectName("jobArgvShown")
         self.argv_label.setStyleSheet("color: palette(mid);")
+        self.argv_label.setWordWrap(True)  # a long command wraps between its arguments
         self.argv_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         log_layout.addWidget(self.argv_label)
         self.log_title = PlainLabel(self.tr("Log"), log_box)
@@ -253,8 +254,8 @@ class JobsPage(QWidget):
         row = self.chosen_row()
         self.details_label.setText(details_text(row) if row is not None else
                                    self.tr("No job yet: New job… starts a command on a host."))
-        self.argv_label.setText(self.tr("Command: {argv}").format(argv=argv_line(row.rec)) if row is not None
-                                else "")
+        self.argv_label.setText(self.tr("Command: {argv}").format(argv=cap(argv_line(row.rec), 600))
+                                if row is not None else "")
 
     def _update_buttons(self) -> None:
         row = self.chosen_row()

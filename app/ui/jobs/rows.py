@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
 
 from PySide6.QtCore import QCoreApplication
 
@@ -28,7 +27,6 @@ class JobRow:
     price_per_hour: float | None  # the instance's price (None: a saved server, or no price known)
     currency: str
     instance: bool  # the host is one of LabGPU's instances (its stop is the cloud's)
-    read_at: float  # this computer's clock when the row was read
 
     def runtime_s(self, now: float | None = None) -> float | None:
         """The host's runtime, ticking on from the last refresh while it runs."""
@@ -55,14 +53,13 @@ def load_rows(paths: Paths, store: Store) -> list[JobRow]:
     ledger = Ledger(store)
     prices: dict[str, tuple[float | None, str, bool]] = {}
     rows = []
-    now = time.time()
     for rec in JobStore(store).all():
         if rec.host not in prices:
             entry = ledger.get(rec.host)
             prices[rec.host] = ((None, "", False) if entry is None else
                                 (entry.price_per_hour, entry.currency or "USD", True))
         price, currency, instance = prices[rec.host]
-        rows.append(JobRow(rec, price, currency, instance, now))
+        rows.append(JobRow(rec, price, currency, instance))
     return rows
 
 
@@ -142,8 +139,3 @@ def argv_line(rec: JobRecord) -> str:
     import json
 
     return json.dumps(list(rec.argv), ensure_ascii=False)
-
-
-def summary(rows: list[JobRow]) -> dict[str, Any]:
-    """How many jobs run (the page's status line)."""
-    return {"running": sum(1 for r in rows if r.rec.state == JobState.RUNNING), "all": len(rows)}
