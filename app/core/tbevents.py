@@ -117,7 +117,11 @@ def _fields(buf: bytes, pos: int, end: int) -> list[tuple[int, int, Any]]:
     fixed-size fields, a (start, end) pair for length-delimited ones."""
     out: list[tuple[int, int, Any]] = []
     while pos < end:
-        key, pos = _varint(buf, pos, end)
+        key = buf[pos]
+        if key < 0x80:  # every key of these messages is one byte: no call for it
+            pos += 1
+        else:
+            key, pos = _varint(buf, pos, end)
         field, wire = key >> 3, key & 7
         if field == 0:
             raise _Bad
@@ -130,7 +134,11 @@ def _fields(buf: bytes, pos: int, end: int) -> list[tuple[int, int, Any]]:
             out.append((field, wire, buf[pos:pos + 8]))
             pos += 8
         elif wire == 2:
-            n, pos = _varint(buf, pos, end)
+            if pos < end and buf[pos] < 0x80:
+                n = buf[pos]
+                pos += 1
+            else:
+                n, pos = _varint(buf, pos, end)
             if pos + n > end:
                 raise _Bad
             out.append((field, wire, (pos, pos + n)))
@@ -257,6 +265,7 @@ class EventFileReader:
         self._buf = bytearray()
         self._skip = 0  # bytes of an oversized record still to pass over
         self._scanning = False  # looking for a valid header after a bad length
+        self._length_crcs: dict[int, int] = {}
 
     @property
     def pending(self) -> int:
@@ -300,7 +309,12 @@ class EventFileReader:
                     break
             header = bytes(buf[pos:pos + _HEADER])
             length = int.from_bytes(header[:8], "little")
-            if masked_crc32c(header[:8]) != int.from_bytes(header[8:], "little"):
+            expected = self._length_crcs.get(length)
+            if expected is None:
+                expected = masked_crc32c(header[:8])
+                if len(self._length_crcs) < 4096:  # records of a scalar file have few lengths
+                    self._length_crcs[length] = expected
+            if expected != int.from_bytes(header[8:], "little"):
                 if not self._scanning:
                     self._scanning = True
                     self.corrupt += 1
