@@ -182,7 +182,8 @@ class ProgressTracker:
     def __init__(self, pattern: str | None = None, total: float | None = None) -> None:
         self.pattern = pattern or None
         self._user = validate_pattern(pattern) if pattern else None
-        self.total = _finite(total) if total is not None and _finite(total) and total > 0 else None
+        given = _finite(total) if total is not None else None
+        self.total = given if given is not None and given > 0 else None  # the job's total, when known
         self._decoder = codecs.getincrementaldecoder("utf-8")("replace")
         self._pending = ""  # the line not ended yet (capped)
         self._overflow = False  # the pending line was cut: drop the rest up to its end
@@ -441,7 +442,7 @@ class ProgressTracker:
             "v": 1, "pattern": self.pattern, "total": self.total,
             "pending": _json_text(self._pending), "pending_parsed": self._pending == self._pending_parsed,
             "overflow": self._overflow, "pending_bytes": pending_bytes.hex(),
-            "last_line": _json_text(self._last_line[:MAX_LINE_CHARS]),
+            "last_line": _json_text(self._last_line[: MAX_LAST_LINE_CHARS * 4]),  # all plain_line reads
             "last_output_at": self._last_output_at, "last_progress_at": self._last_progress_at,
             "source": self._source, "step": self._step, "step_total": self._step_total, "rate": self._rate,
             "final_rate": self._final_rate, "epoch": self._epoch, "epoch_max": self._epoch_max,
