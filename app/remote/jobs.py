@@ -51,6 +51,7 @@ MAX_READ = 1024 * 1024  # log bytes per read_log call, at most
 MAX_LIST = 2000  # job folders listed per host
 MAX_META = 64 * 1024  # the run.sh header line read back
 MAX_GRACE_S = 600
+MARK = "@@labgpu "  # starts each line of the scripts' own answers
 
 MSG_BAD_ID = QT_TRANSLATE_NOOP("LabGPU", "Not a job id: {id}")
 HINT_BAD_ID = QT_TRANSLATE_NOOP("LabGPU", "A job id is 16 hex digits, as `labgpu jobs` lists it.")
@@ -118,7 +119,7 @@ case "$M" in
 esac
 i=0
 while [ ! -s "$D/proc" ] && [ $i -lt 150 ]; do sleep 0.1 2>/dev/null || sleep 1; i=$((i+1)); done
-echo "MODE $M"
+echo "@@labgpu mode $M"
 head -c 512 "$D/proc" 2>/dev/null
 echo; echo "now=$(date +%s)"
 """
@@ -138,11 +139,11 @@ field() {  # file key: the first value of key=, digits only
 # $1 "meta"|"" then ids: one block per job (every line prefixed, so no file can forge another block).
 _STATUS = _ALIVE_FN + r"""W="$1"; shift
 J="$HOME/.labgpu/jobs"
-echo "now=$(date +%s)"
+echo "@@labgpu now=$(date +%s)"
 for id in "$@"; do
   case "$id" in ''|*[!0-9a-f]*) continue;; esac
   D="$J/$id"
-  echo "== $id"
+  echo "@@labgpu job $id"
   if [ ! -d "$D" ]; then echo "gone=1"; continue; fi
   # alive first, then the exit file: the wrapper writes it before it exits, so a wrapper found gone has
   # written it already (read the other way round, a job ending between the two reads would look lost)
@@ -159,10 +160,10 @@ done
 _READ = r"""case "$1" in ''|*[!0-9a-f]*) exit 2;; esac
 case "$2$3" in *[!0-9]*) exit 2;; esac
 L="$HOME/.labgpu/jobs/$1/log"
-[ -f "$L" ] || { echo "size=-"; exit 0; }
-ls -lnL "$L" 2>/dev/null | awk 'NR==1 { print "size=" $5 }'
-if command -v base64 >/dev/null 2>&1; then echo "enc=b64"; tail -c +$(($2 + 1)) "$L" | head -c "$3" | base64
-else echo "enc=hex"; tail -c +$(($2 + 1)) "$L" | head -c "$3" | od -An -v -tx1; fi
+[ -f "$L" ] || { echo "@@labgpu size=-"; exit 0; }
+ls -lnL "$L" 2>/dev/null | awk 'NR==1 { print "@@labgpu size=" $5 }'
+if command -v base64 >/dev/null 2>&1; then echo "@@labgpu enc=b64"; tail -c +$(($2 + 1)) "$L" | head -c "$3" | base64
+else echo "@@labgpu enc=hex"; tail -c +$(($2 + 1)) "$L" | head -c "$3" | od -An -v -tx1; fi
 """
 
 # $1 id, $2 grace seconds: TERM to the wrapper's process group, KILL after the grace period.
@@ -170,7 +171,7 @@ _STOP = _ALIVE_FN + r"""case "$1" in ''|*[!0-9a-f]*) echo "ERR bad id"; exit 2;;
 case "$2" in ''|*[!0-9]*) echo "ERR bad grace"; exit 2;; esac
 D="$HOME/.labgpu/jobs/$1"
 P=$(field "$D/proc" pid)
-alive "$1" "$P" || { echo "STOP none"; exit 0; }
+alive "$1" "$P" || { echo "@@labgpu stop none"; exit 0; }
 PG=""
 if read -r st < "/proc/$P/stat" 2>/dev/null; then st=${st##*) }; set -- "$1" "$2" $st; PG=$5
 else PG=$(ps -o pgid= -p "$P" 2>/dev/null | tr -d ' '); set -- "$1" "$2"; fi
@@ -186,13 +187,13 @@ if alive "$1" "$P"; then
   if [ ! -s "$D/exit" ]; then
     printf 'code=137\nended=%s\nkilled=1\n' "$(date +%s)" > "$D/exit.tmp" && mv -f "$D/exit.tmp" "$D/exit"
   fi
-  echo "STOP killed"
+  echo "@@labgpu stop killed"
 else
-  echo "STOP term"
+  echo "@@labgpu stop term"
 fi
 """
 
-_LIST = 'ls -1 "$HOME/.labgpu/jobs" 2>/dev/null | head -n ' + str(MAX_LIST) + '; true'
+_LIST = 'echo "@@labgpu ids"; ls -1 "$HOME/.labgpu/jobs" 2>/dev/null | head -n ' + str(MAX_LIST) + '; true'
 
 _REMOVE = r"""case "$1" in ''|*[!0-9a-f]*) exit 2;; esac
 rm -rf -- "$HOME/.labgpu/jobs/$1"
@@ -274,6 +275,13 @@ def plain(text: str, limit: int = 300) -> str:
     return _CTRL.sub(" ", str(text)).strip()[:limit]
 
 
+def _after(out: str, marker: str) -> list[str]:
+    """The output's lines from the first that starts with ``marker`` (what a login shell's rc file printed
+    before the command — a banner — is not the command's answer)."""
+    at = out.find(marker)  # not always at a line's start: a banner may end without a newline
+    return out[at:].splitlines() if at >= 0 else []
+
+
 def _host(conn: Any) -> str:
     return str(getattr(getattr(conn, "record", None), "name", "?"))
 
@@ -342,9 +350,9 @@ def start(conn: Connection, job_id: str, argv: list[str], workdir: str = "", *, 
     rc, out, err = conn.exec(["sh", "-c", _START, "labgpu-job", job_id, detach], stdin=script, timeout=60,
                              max_output=64 * 1024)
     mode, kv = "", {}
-    for line in out.splitlines():
-        if line.startswith("MODE "):
-            mode = line[5:].strip()
+    for line in _after(out, MARK + "mode "):
+        if line.startswith(MARK + "mode "):
+            mode = line[len(MARK) + 5:].strip()
         elif "=" in line:
             k, _, v = line.partition("=")
             kv[k.strip()] = v.strip()
@@ -403,15 +411,15 @@ def statuses(conn: Connection, job_ids: list[str], *, meta: bool = False) -> dic
         return {}
     rc, out, err = conn.exec(["sh", "-c", _STATUS, "labgpu-jobs", "meta" if meta else "", *ids], timeout=60,
                              max_output=(4 + (68 if meta else 2)) * 1024 * len(ids) + 4096)
-    lines = out.splitlines()
-    now = _int(lines[0][4:]) if lines and lines[0].startswith("now=") else None
+    lines = _after(out, MARK + "now=")
+    now = _int(lines[0][len(MARK) + 4:]) if lines else None
     if rc != 0 or now is None:
         raise LabGpuError(MSG_HOST_ANSWER, HINT_HOST_ANSWER, code="JobStatus", host=_host(conn), id=ids[0])
     blocks: dict[str, list[str]] = {}
     current: list[str] | None = None
     for line in lines[1:]:
-        if line.startswith("== "):
-            jid = line[3:].strip()
+        if line.startswith(MARK + "job "):
+            jid = line[len(MARK) + 4:].strip()
             current = blocks.setdefault(jid, []) if jid in ids else None
         elif current is not None:
             current.append(line)
@@ -444,14 +452,15 @@ def read_log(conn: Connection, job_id: str, offset: int, max_bytes: int = 256 * 
     max_bytes = max(1, min(MAX_READ, int(max_bytes)))
     rc, out, _err = conn.exec(["sh", "-c", _READ, "labgpu-log", job_id, str(offset), str(max_bytes)],
                               timeout=60, max_output=3 * max_bytes + 4096)
-    head, _, rest = out.partition("\n")
-    size = _int(head[5:]) if head.startswith("size=") else None
+    at = out.find(MARK + "size=")
+    head, _, rest = out[max(0, at):].partition("\n")
+    size = _int(head[len(MARK) + 5:]) if at >= 0 else None
     if rc != 0 or size is None:
-        return b"", offset, 0 if head == "size=-" else offset
+        return b"", offset, 0 if head == MARK + "size=-" else offset
     if offset > size:
         return b"", size, size
     enc, _, body = rest.partition("\n")
-    data = _decode(enc[4:] if enc.startswith("enc=") else "", body)[:max_bytes]
+    data = _decode(enc[len(MARK) + 4:] if enc.startswith(MARK + "enc=") else "", body)[:max_bytes]
     return data, offset + len(data), size
 
 
@@ -463,7 +472,7 @@ def stop(conn: Connection, job_id: str, grace_s: float = 10) -> StopResult:
     grace = max(0, min(MAX_GRACE_S, int(round(grace_s))))
     rc, out, err = conn.exec(["sh", "-c", _STOP, "labgpu-stop", job_id, str(grace)], timeout=grace + 60,
                              max_output=64 * 1024)
-    how = next((ln[5:].strip() for ln in out.splitlines() if ln.startswith("STOP ")), "")
+    how = next((ln[len(MARK) + 5:].strip() for ln in _after(out, MARK + "stop ")[:1]), "")
     if rc != 0 or how not in ("none", "term", "killed"):
         raise LabGpuError(MSG_HOST_ANSWER, HINT_HOST_ANSWER, code="JobStop", host=_host(conn), id=job_id)
     return StopResult(how, status(conn, job_id))
@@ -473,7 +482,7 @@ def list_ids(conn: Connection) -> list[str]:
     """The job ids the host has (its folder names that are job ids; anything else is ignored)."""
     _rc, out, _err = conn.exec(["sh", "-c", _LIST], timeout=60, max_output=MAX_LIST * 300)
     seen: list[str] = []
-    for line in out.splitlines():
+    for line in _after(out, MARK + "ids")[1:]:
         name = line.strip()
         if is_job_id(name) and name not in seen:
             seen.append(name)
