@@ -336,14 +336,26 @@ def notifier_for(paths: Paths) -> Notifier:
         return n
 
 
-def guard_hook(paths: Paths) -> Callable[[Any], None]:
-    """What a Watcher calls with each GuardEvent it publishes: queued for the notifier, never raises."""
-    notifier = notifier_for(paths)
+class GuardHook:
+    """What a Watcher calls with each GuardEvent it publishes: queued for the notifier, never raises;
+    ``flush`` when the watcher closes, so the notices of its last events still leave."""
 
-    def hand_over(ev: Any) -> None:
+    def __init__(self, paths: Paths) -> None:
+        self.notifier = notifier_for(paths)
+
+    def __call__(self, ev: Any) -> None:
         try:
-            notifier.notify_guard_event(ev)
+            self.notifier.notify_guard_event(ev)
         except Exception:  # noqa: BLE001 - a notice must never stop a guard
             log.exception("guard event not handed to the notifier")
 
-    return hand_over
+    def flush(self, timeout: float = 10.0) -> None:
+        try:
+            if not self.notifier.flush(timeout):
+                log.warning("notices still being sent after %.0f s; left to finish on their own", timeout)
+        except Exception:  # noqa: BLE001
+            log.exception("waiting for the notices failed")
+
+
+def guard_hook(paths: Paths) -> GuardHook:
+    return GuardHook(paths)

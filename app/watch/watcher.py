@@ -551,4 +551,5 @@ class Watcher(StopEpisodes, OnInstance, JobWatch):
         for t in self._sync_threads:
             t.join(timeout=60)
         self.lock.release()
+        self.outbound.flush(10.0)  # the notices of the last events still leave (mail, WeChat, …)
 
