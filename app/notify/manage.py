@@ -30,9 +30,18 @@ log = logging.getLogger(__name__)
 def save_channel(settings: Settings, cfg: ChannelConfig, secret_values: Mapping[str, str]) -> ChannelConfig:
     """Check ``cfg`` and its secrets, write the secrets given (an empty one keeps what is stored) to the
     keyring, then put the channel in ``settings`` (not saved: the caller saves). Raises InputError /
-    SecretsError before anything is written when a check fails."""
+    SecretsError before the settings change when a check or the keyring fails."""
     check_channel(cfg)
     old = channel(settings, cfg.name)
+    write_secrets(cfg, secret_values, old)
+    put_channel(settings, cfg)
+    return cfg
+
+
+def write_secrets(cfg: ChannelConfig, secret_values: Mapping[str, str], old: ChannelConfig | None) -> ChannelConfig:
+    """The keyring half of :func:`save_channel` (a window runs it on a worker, then puts the channel in its
+    settings on the GUI thread): checks the secrets, writes them, and fills ``cfg.secret_keys`` and
+    ``cfg.url_hint``. ``old``: the channel saved under this name before, if any."""
     have = {k.rsplit(":", 1)[-1] for k in (old.secret_keys if old and old.kind == cfg.kind else [])}
     values = check_secrets(cfg.kind, dict(secret_values), have=have)
     writes = []
@@ -51,8 +60,7 @@ def save_channel(settings: Settings, cfg: ChannelConfig, secret_values: Mapping[
     elif old is not None and old.kind == cfg.kind:
         cfg.url_hint = old.url_hint
     if old is not None and old.kind != cfg.kind:
-        _delete_secrets(old, keep=set(cfg.secret_keys))
-    put_channel(settings, cfg)
+        delete_secrets(old, keep=set(cfg.secret_keys))
     return cfg
 
 
@@ -60,11 +68,11 @@ def remove_channel(settings: Settings, name: str) -> ChannelConfig | None:
     """Take the channel out of ``settings`` and delete its keyring entries (the caller saves)."""
     gone = drop_channel(settings, name)
     if gone is not None:
-        _delete_secrets(gone)
+        delete_secrets(gone)
     return gone
 
 
-def _delete_secrets(cfg: ChannelConfig, keep: set[str] | None = None) -> None:
+def delete_secrets(cfg: ChannelConfig, keep: set[str] | None = None) -> None:
     for f in SECRET_FIELDS.get(cfg.kind, ()):
         key = secret_key(cfg.name, f.name)
         if key in cfg.secret_keys and key not in (keep or set()):
