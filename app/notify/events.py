@@ -81,7 +81,7 @@ TOPIC_OF: dict[str, str] = {
 TEMPLATES: dict[str, tuple[str, str]] = {
     K.IDLE_NOTIFY: (QT_TRANSLATE_NOOP("Notify", "{target}: the GPUs are idle"),
                     QT_TRANSLATE_NOOP("Notify", "Every GPU of {target} has been under {pct} % for {minutes} "
-                                                "minutes. It is still billing.")),
+                                                "minutes.")),
     K.BUDGET_WARN: (QT_TRANSLATE_NOOP("Notify", "{target}: {pct} % of its budget used"),
                     QT_TRANSLATE_NOOP("Notify", "{target} has used {spent} of its budget of {budget} {cur}.")),
     K.BUDGET_STOP: (QT_TRANSLATE_NOOP("Notify", "{target} reached its budget: stopping it"),

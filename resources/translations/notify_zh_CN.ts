@@ -437,8 +437,8 @@
         <translation>{target}：GPU 空闲</translation>
     </message>
     <message>
-        <source>Every GPU of {target} has been under {pct} % for {minutes} minutes. It is still billing.</source>
-        <translation>{target} 的所有 GPU 已连续 {minutes} 分钟低于 {pct} %，它仍在计费。</translation>
+        <source>Every GPU of {target} has been under {pct} % for {minutes} minutes.</source>
+        <translation>{target} 的所有 GPU 已连续 {minutes} 分钟低于 {pct} %。</translation>
     </message>
     <message>
         <source>{target}: {pct} % of its budget used</source>
