@@ -1,125 +1,6 @@
 <?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
-    <name />
-    <message>
-        <source>{seconds} s/step</source>
-        <translation>{seconds} 秒/步</translation>
-    </message>
-    <message>
-        <source>running</source>
-        <translation>运行中</translation>
-    </message>
-    <message>
-        <source>exited {code}</source>
-        <translation>已退出 {code}</translation>
-    </message>
-    <message>
-        <source>lost</source>
-        <translation>已丢失</translation>
-    </message>
-    <message>
-        <source>nothing</source>
-        <translation>无</translation>
-    </message>
-    <message>
-        <source>pull</source>
-        <translation>拉取</translation>
-    </message>
-    <message>
-        <source>pull and stop</source>
-        <translation>拉取并停止</translation>
-    </message>
-    <message>
-        <source>pull and terminate</source>
-        <translation>拉取并释放</translation>
-    </message>
-    <message>
-        <source>acting on it</source>
-        <translation>正在处理</translation>
-    </message>
-    <message>
-        <source>told</source>
-        <translation>已通知</translation>
-    </message>
-    <message>
-        <source>pulled</source>
-        <translation>已拉取</translation>
-    </message>
-    <message>
-        <source>no download pair to pull</source>
-        <translation>没有可拉取的下载同步对</translation>
-    </message>
-    <message>
-        <source>the pull failed</source>
-        <translation>拉取失败</translation>
-    </message>
-    <message>
-        <source>instance stopped</source>
-        <translation>实例已停止</translation>
-    </message>
-    <message>
-        <source>instance terminated</source>
-        <translation>实例已释放</translation>
-    </message>
-    <message>
-        <source>stop not confirmed yet</source>
-        <translation>停止尚未确认</translation>
-    </message>
-    <message>
-        <source>instance kept running</source>
-        <translation>实例保持运行</translation>
-    </message>
-    <message>
-        <source>stalled</source>
-        <translation>已停滞</translation>
-    </message>
-    <message>
-        <source>{id} on {host}</source>
-        <translation>{id}，位于 {host}</translation>
-    </message>
-    <message>
-        <source>detached with {how}</source>
-        <translation>以 {how} 脱离运行</translation>
-    </message>
-    <message>
-        <source>started {when}</source>
-        <translation>开始于 {when}</translation>
-    </message>
-    <message>
-        <source>then: {then}</source>
-        <translation>结束后：{then}</translation>
-    </message>
-    <message>
-        <source>done: {what}</source>
-        <translation>已执行：{what}</translation>
-    </message>
-    <message>
-        <source>stall guard {minutes} min</source>
-        <translation>停滞守护 {minutes} 分钟</translation>
-    </message>
-    <message>
-        <source>last refresh failed: {why}</source>
-        <translation>上次刷新失败：{why}</translation>
-    </message>
-    <message>
-        <source>Nothing</source>
-        <translation>不做任何事</translation>
-    </message>
-    <message>
-        <source>Pull the host's download pairs</source>
-        <translation>拉取该主机的下载同步对</translation>
-    </message>
-    <message>
-        <source>Pull, then stop the instance</source>
-        <translation>拉取，然后停止实例</translation>
-    </message>
-    <message>
-        <source>Pull, then terminate the instance</source>
-        <translation>拉取，然后释放实例</translation>
-    </message>
-</context>
-<context>
     <name>JobsPage</name>
     <message>
         <source>Jobs</source>
@@ -253,9 +134,125 @@
         <source>Asking the hosts…</source>
         <translation>正在查询各主机…</translation>
     </message>
+    <message>
+        <source>{seconds} s/step</source>
+        <translation>{seconds} 秒/步</translation>
+    </message>
+    <message>
+        <source>running</source>
+        <translation>运行中</translation>
+    </message>
+    <message>
+        <source>exited {code}</source>
+        <translation>已退出 {code}</translation>
+    </message>
+    <message>
+        <source>lost</source>
+        <translation>已丢失</translation>
+    </message>
+    <message>
+        <source>nothing</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>pull</source>
+        <translation>拉取</translation>
+    </message>
+    <message>
+        <source>pull and stop</source>
+        <translation>拉取并停止</translation>
+    </message>
+    <message>
+        <source>pull and terminate</source>
+        <translation>拉取并释放</translation>
+    </message>
+    <message>
+        <source>acting on it</source>
+        <translation>正在处理</translation>
+    </message>
+    <message>
+        <source>told</source>
+        <translation>已通知</translation>
+    </message>
+    <message>
+        <source>pulled</source>
+        <translation>已拉取</translation>
+    </message>
+    <message>
+        <source>no download pair to pull</source>
+        <translation>没有可拉取的下载同步对</translation>
+    </message>
+    <message>
+        <source>the pull failed</source>
+        <translation>拉取失败</translation>
+    </message>
+    <message>
+        <source>instance stopped</source>
+        <translation>实例已停止</translation>
+    </message>
+    <message>
+        <source>instance terminated</source>
+        <translation>实例已释放</translation>
+    </message>
+    <message>
+        <source>stop not confirmed yet</source>
+        <translation>停止尚未确认</translation>
+    </message>
+    <message>
+        <source>instance kept running</source>
+        <translation>实例保持运行</translation>
+    </message>
+    <message>
+        <source>stalled</source>
+        <translation>已停滞</translation>
+    </message>
+    <message>
+        <source>{id} on {host}</source>
+        <translation>{id}，位于 {host}</translation>
+    </message>
+    <message>
+        <source>detached with {how}</source>
+        <translation>以 {how} 脱离运行</translation>
+    </message>
+    <message>
+        <source>started {when}</source>
+        <translation>开始于 {when}</translation>
+    </message>
+    <message>
+        <source>then: {then}</source>
+        <translation>结束后：{then}</translation>
+    </message>
+    <message>
+        <source>done: {what}</source>
+        <translation>已执行：{what}</translation>
+    </message>
+    <message>
+        <source>stall guard {minutes} min</source>
+        <translation>停滞守护 {minutes} 分钟</translation>
+    </message>
+    <message>
+        <source>last refresh failed: {why}</source>
+        <translation>上次刷新失败：{why}</translation>
+    </message>
 </context>
 <context>
     <name>StartJobDialog</name>
+    <message>
+        <source>Nothing</source>
+        <translation>不做任何事</translation>
+    </message>
+    <message>
+        <source>Pull the host's download pairs</source>
+        <translation>拉取该主机的下载同步对</translation>
+    </message>
+    <message>
+        <source>Pull, then stop the instance</source>
+        <translation>拉取，然后停止实例</translation>
+    </message>
+    <message>
+        <source>Pull, then terminate the instance</source>
+        <translation>拉取，然后释放实例</translation>
+    </message>
     <message>
         <source>Start a job</source>
         <translation>启动任务</translation>

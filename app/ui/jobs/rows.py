@@ -9,16 +9,13 @@ from dataclasses import dataclass
 from PySide6.QtCore import QCoreApplication
 
 from app.core.currency import money_text
+from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.jobs import JobRecord, JobStore
 from app.core.paths import Paths
 from app.core.store import Store
 from app.core.vocab import JobState, JobThen
 
 DASH = "—"
-
-
-def tr(text: str) -> str:
-    return QCoreApplication.translate("JobsPage", text)
 
 
 @dataclass(frozen=True)
@@ -70,6 +67,38 @@ def duration_text(seconds: float | None) -> str:
     return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
 
 
+def _t(text: str) -> str:
+    return QCoreApplication.translate("JobsPage", text)
+
+
+S_PER_STEP = QT_TRANSLATE_NOOP("JobsPage", "{seconds} s/step")
+RUNNING = QT_TRANSLATE_NOOP("JobsPage", "running")
+EXITED = QT_TRANSLATE_NOOP("JobsPage", "exited {code}")
+LOST = QT_TRANSLATE_NOOP("JobsPage", "lost")
+THEN_TITLES = {JobThen.NOTHING: QT_TRANSLATE_NOOP("JobsPage", "nothing"),
+               JobThen.PULL: QT_TRANSLATE_NOOP("JobsPage", "pull"),
+               JobThen.PULL_AND_STOP: QT_TRANSLATE_NOOP("JobsPage", "pull and stop"),
+               JobThen.PULL_AND_TERMINATE: QT_TRANSLATE_NOOP("JobsPage", "pull and terminate")}
+# app.watch.jobwatch's words for what a job's end did (JobRecord.then_done)
+DONE_WORDS = {"handling": QT_TRANSLATE_NOOP("JobsPage", "acting on it"),
+              "notified": QT_TRANSLATE_NOOP("JobsPage", "told"),
+              "pulled": QT_TRANSLATE_NOOP("JobsPage", "pulled"),
+              "no pull pair": QT_TRANSLATE_NOOP("JobsPage", "no download pair to pull"),
+              "pull failed": QT_TRANSLATE_NOOP("JobsPage", "the pull failed"),
+              "stopped": QT_TRANSLATE_NOOP("JobsPage", "instance stopped"),
+              "terminated": QT_TRANSLATE_NOOP("JobsPage", "instance terminated"),
+              "stop pending": QT_TRANSLATE_NOOP("JobsPage", "stop not confirmed yet"),
+              "not stopped": QT_TRANSLATE_NOOP("JobsPage", "instance kept running"),
+              "stalled": QT_TRANSLATE_NOOP("JobsPage", "stalled")}
+ON_HOST = QT_TRANSLATE_NOOP("JobsPage", "{id} on {host}")
+DETACHED = QT_TRANSLATE_NOOP("JobsPage", "detached with {how}")
+STARTED = QT_TRANSLATE_NOOP("JobsPage", "started {when}")
+THEN = QT_TRANSLATE_NOOP("JobsPage", "then: {then}")
+DONE = QT_TRANSLATE_NOOP("JobsPage", "done: {what}")
+STALL = QT_TRANSLATE_NOOP("JobsPage", "stall guard {minutes} min")
+REFRESH_FAILED = QT_TRANSLATE_NOOP("JobsPage", "last refresh failed: {why}")
+
+
 def rate_text(steps_per_s: float | None) -> str:
     if steps_per_s is None or steps_per_s != steps_per_s:
         return DASH
@@ -77,15 +106,15 @@ def rate_text(steps_per_s: float | None) -> str:
         return f"{steps_per_s:,.0f}"
     if steps_per_s >= 1:
         return f"{steps_per_s:.2f}"
-    return tr("{seconds} s/step").format(seconds=f"{1 / steps_per_s:.1f}") if steps_per_s > 0 else "0"
+    return _t(S_PER_STEP).format(seconds=f"{1 / steps_per_s:.1f}") if steps_per_s > 0 else "0"
 
 
 def state_text(rec: JobRecord) -> str:
     if rec.state == JobState.RUNNING:
-        return tr("running")
+        return _t(RUNNING)
     if rec.state == JobState.EXITED:
-        return tr("exited {code}").format(code="?" if rec.exit_code is None else rec.exit_code)
-    return tr("lost")
+        return _t(EXITED).format(code="?" if rec.exit_code is None else rec.exit_code)
+    return _t(LOST)
 
 
 def progress_text(rec: JobRecord) -> str:
@@ -103,35 +132,30 @@ def cost_text(row: JobRow, now: float | None = None) -> str:
 
 
 def then_title(then: JobThen) -> str:
-    return {JobThen.NOTHING: tr("nothing"), JobThen.PULL: tr("pull"),
-            JobThen.PULL_AND_STOP: tr("pull and stop"), JobThen.PULL_AND_TERMINATE: tr("pull and terminate")}[then]
+    return _t(THEN_TITLES[then])
 
 
 def done_text(done: str) -> str:
     """What the end action did (app.watch.jobwatch's words), in the user's language."""
-    words = {"handling": tr("acting on it"), "notified": tr("told"), "pulled": tr("pulled"),
-             "no pull pair": tr("no download pair to pull"), "pull failed": tr("the pull failed"),
-             "stopped": tr("instance stopped"), "terminated": tr("instance terminated"),
-             "stop pending": tr("stop not confirmed yet"), "not stopped": tr("instance kept running"),
-             "stalled": tr("stalled")}
-    return ", ".join(words.get(w.strip(), w.strip()) for w in done.split(";") if w.strip())
+    words = [w.strip() for w in done.split(";") if w.strip()]
+    return ", ".join(_t(DONE_WORDS[w]) if w in DONE_WORDS else w for w in words)
 
 
 def details_text(row: JobRow) -> str:
     """One line under the table about the chosen job: how it runs, and what its end did."""
     rec = row.rec
-    parts = [tr("{id} on {host}").format(id=rec.id, host=rec.host)]
+    parts = [_t(ON_HOST).format(id=rec.id, host=rec.host)]
     if rec.detach:
-        parts.append(tr("detached with {how}").format(how=rec.detach))
+        parts.append(_t(DETACHED).format(how=rec.detach))
     if rec.started:
-        parts.append(tr("started {when}").format(when=rec.started.replace("T", " ").replace("Z", " UTC")))
-    parts.append(tr("then: {then}").format(then=then_title(rec.then)))
+        parts.append(_t(STARTED).format(when=rec.started.replace("T", " ").replace("Z", " UTC")))
+    parts.append(_t(THEN).format(then=then_title(rec.then)))
     if rec.then_done:
-        parts.append(tr("done: {what}").format(what=done_text(rec.then_done)))
+        parts.append(_t(DONE).format(what=done_text(rec.then_done)))
     if rec.stall_minutes:
-        parts.append(tr("stall guard {minutes} min").format(minutes=f"{rec.stall_minutes:g}"))
+        parts.append(_t(STALL).format(minutes=f"{rec.stall_minutes:g}"))
     if rec.error:
-        parts.append(tr("last refresh failed: {why}").format(why=rec.error))
+        parts.append(_t(REFRESH_FAILED).format(why=rec.error))
     return " · ".join(parts)
 
 

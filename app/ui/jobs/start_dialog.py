@@ -47,13 +47,11 @@ def argv_text(argv: list[str]) -> str:
 def then_titles() -> list[tuple[JobThen, str]]:
     from PySide6.QtCore import QCoreApplication
 
-    def tr(s: str) -> str:
-        return QCoreApplication.translate("StartJobDialog", s)
-
-    return [(JobThen.NOTHING, tr("Nothing")),
-            (JobThen.PULL, tr("Pull the host's download pairs")),
-            (JobThen.PULL_AND_STOP, tr("Pull, then stop the instance")),
-            (JobThen.PULL_AND_TERMINATE, tr("Pull, then terminate the instance"))]
+    return [(JobThen.NOTHING, QCoreApplication.translate("StartJobDialog", "Nothing")),
+            (JobThen.PULL, QCoreApplication.translate("StartJobDialog", "Pull the host's download pairs")),
+            (JobThen.PULL_AND_STOP, QCoreApplication.translate("StartJobDialog", "Pull, then stop the instance")),
+            (JobThen.PULL_AND_TERMINATE,
+             QCoreApplication.translate("StartJobDialog", "Pull, then terminate the instance"))]
 
 
 class StartJobDialog(QDialog):
