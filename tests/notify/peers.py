@@ -55,6 +55,10 @@ class Services:
     clock: Callable[[], float] = time.time
     received: list[Received] = field(default_factory=list)
     refused: list[tuple[str, str]] = field(default_factory=list)  # (service, why)
+    # a slow service: with ``hold`` set, ntfy takes each request (``holding`` is set) and answers only
+    # once the test sets ``hold`` free (``release()``)
+    hold: threading.Event | None = None
+    holding: threading.Event = field(default_factory=threading.Event)
 
 
 def _answer(handler: BaseHTTPRequestHandler, status: int, doc: Any) -> None:
@@ -170,6 +174,9 @@ def _ntfy(s: Services, h: BaseHTTPRequestHandler, path: str, body: bytes) -> Non
     # ntfy "Publishing" (docs.ntfy.sh/publish/): POST the message to /<topic>; Title, Priority (1-5)
     # headers, RFC 2047 encoded words decoded; access tokens as "Authorization: Bearer tk_…" (else 403
     # {"code": 40301, "http": 403, "error": "forbidden"}); answer the message as JSON with its id.
+    if s.hold is not None:
+        s.holding.set()
+        s.hold.wait(30)
     if h.headers.get("Authorization") != f"Bearer {NTFY_TOKEN}":
         s.refused.append(("ntfy", "auth"))
         _answer(h, 403, {"code": 40301, "http": 403, "error": "forbidden"})

@@ -122,3 +122,26 @@ def test_a_vpn_tunnel_that_drops_by_itself_is_told_once(peer):
     got = peer.received("ntfy")
     assert [g.title for g in got] == ["VPN lab is down"]
     assert "openvpn stopped" in got[0].text
+
+
+def test_a_service_that_hangs_never_holds_up_the_watcher(peer):
+    """The service holds the request (a gate the test opens): the watcher's emit has long returned, the
+    guard goes on, and the notice arrives once the service answers."""
+    from app.watch import Watcher
+
+    _channel(peer)
+    gate = peer.services.hold = threading.Event()
+    w = Watcher(default_paths())
+    try:
+        w.emit(_ev(GuardEventKind.SPOT_NOTICE, when="12:00", action="terminate"))
+        assert peer.services.holding.wait(30)  # the notice is in flight, held by the service…
+        assert w.events[-1].kind == GuardEventKind.SPOT_NOTICE  # …and emit returned long ago
+        w.emit(_ev(GuardEventKind.IDLE_NOTIFY, pct=3, minutes=10))  # the guard goes on meanwhile
+        assert peer.received("ntfy") == []
+        gate.set()
+        assert notifier_for(default_paths()).flush(30)
+    finally:
+        gate.set()
+        w.close()
+    assert [r.title for r in peer.received("ntfy")] == ["ins-1 will be reclaimed by the cloud",
+                                                         "ins-1: the GPUs are idle"]
