@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.core.errors import InputError, LabGpuError
-from app.core.i18n import QT_TRANSLATE_NOOP
+from app.core.i18n import QT_TRANSLATE_NOOP, translate
 from app.core.vocab import JobState
 from app.remote.ssh.connection import Connection
 
@@ -61,6 +61,8 @@ HINT_BAD_ARGV = QT_TRANSLATE_NOOP("LabGPU", "Give the program and its arguments 
 WHY_EMPTY = QT_TRANSLATE_NOOP("LabGPU", "no command was given")
 WHY_NUL = QT_TRANSLATE_NOOP("LabGPU", "an argument contains a NUL character")
 WHY_TOO_LONG = QT_TRANSLATE_NOOP("LabGPU", "the command is longer than 128 KiB")
+WHY_UNCONFIRMED = QT_TRANSLATE_NOOP("LabGPU", "it did not report its start within 15 s; `labgpu jobs` shows "
+                                              "whether it runs")
 MSG_START_FAILED = QT_TRANSLATE_NOOP("LabGPU", "The job could not be started on {host}: {why}")
 HINT_START_FAILED = QT_TRANSLATE_NOOP("LabGPU", "Check that the login user can write to its home folder and that "
                                                 "/bin/sh exists; the job's folder is ~/.labgpu/jobs/{id}.")
@@ -100,12 +102,12 @@ _PROBE = ('if command -v tmux >/dev/null 2>&1 && tmux -V >/dev/null 2>&1; then e
           'elif command -v setsid >/dev/null 2>&1; then echo setsid; else echo nohup; fi')
 
 # $1 id, $2 detach mode ("" = probe here); stdin: run.sh
-_START = r"""case "$1" in ''|*[!0-9a-f]*) echo "ERR bad id"; exit 2;; esac
+_START = r"""case "$1" in ''|*[!0-9a-f]*) echo "@@labgpu err bad id"; exit 2;; esac
 umask 077
 J="$HOME/.labgpu/jobs"; D="$J/$1"
-mkdir -p "$J" || { echo "ERR cannot create $J"; exit 3; }
-mkdir "$D" 2>/dev/null || { echo "ERR the job folder exists already"; exit 3; }
-cat > "$D/run.sh" || { echo "ERR cannot write run.sh"; exit 3; }
+mkdir -p "$J" || { echo "@@labgpu err cannot create $J"; exit 3; }
+mkdir "$D" 2>/dev/null || { echo "@@labgpu err the job folder exists already"; exit 3; }
+cat > "$D/run.sh" || { echo "@@labgpu err cannot write run.sh"; exit 3; }
 chmod 700 "$D/run.sh"
 M="$2"
 if [ -z "$M" ]; then M=$(""" + _PROBE + r"""); fi
@@ -113,7 +115,8 @@ printf '%s\n' "$M" > "$D/detach"
 case "$M" in
   tmux) export -p > "$D/env" 2>/dev/null  # the pane gets the tmux server's environment: give it this one
         tmux -L labgpu new-session -d -s "labgpu-$1" "sh \"\$HOME/.labgpu/jobs/$1/run.sh\"" \
-          < /dev/null > "$D/detach.err" 2>&1 || { echo "ERR tmux: $(head -c 300 "$D/detach.err")"; exit 4; } ;;
+          < /dev/null > "$D/detach.err" 2>&1 \
+          || { echo "@@labgpu err tmux: $(head -c 300 "$D/detach.err")"; rm -rf "$D"; exit 4; } ;;
   setsid) setsid sh "$D/run.sh" < /dev/null > /dev/null 2>&1 & ;;
   *) nohup sh "$D/run.sh" < /dev/null > /dev/null 2>&1 & ;;
 esac
@@ -304,8 +307,6 @@ def check_argv(argv: list[str]) -> list[str]:
     elif sum(len(shlex.quote(a).encode("utf-8", "surrogateescape")) + 1 for a in args) > MAX_ARGV_BYTES:
         why = WHY_TOO_LONG
     if why:
-        from app.core.i18n import translate
-
         raise InputError(MSG_BAD_ARGV, HINT_BAD_ARGV, code="BadJobCommand", why=translate(why))
     return args
 
@@ -357,8 +358,12 @@ def start(conn: Connection, job_id: str, argv: list[str], workdir: str = "", *, 
             k, _, v = line.partition("=")
             kv[k.strip()] = v.strip()
     pid, started = _int(kv.get("pid"), 1), _int(kv.get("started"))
+    if rc == 0 and mode in DETACH_MODES and (pid is None or started is None):
+        # started, but its wrapper has not said so (a very slow host): it may still run; never started twice
+        raise LabGpuError(MSG_START_FAILED, HINT_START_FAILED, code="JobStartUnconfirmed", host=_host(conn),
+                          id=job_id, why=translate(WHY_UNCONFIRMED))
     if rc != 0 or mode not in DETACH_MODES or pid is None or started is None:
-        why = next((ln[4:] for ln in out.splitlines() if ln.startswith("ERR ")), "") or err or out
+        why = next((ln[len(MARK) + 4:] for ln in _after(out, MARK + "err ")[:1]), "") or err or out
         raise LabGpuError(MSG_START_FAILED, HINT_START_FAILED, code="JobStart", host=_host(conn), id=job_id,
                           why=plain(why) or f"exit {rc}")
     return HostJobStart(pid, mode, started, _int(kv.get("now")))

@@ -152,12 +152,13 @@ def start_job(paths: Paths, store: Store, spec: JobSpec, *, connect: Connect | N
     _say(on_step, STEP_CONNECT, host=spec.host)
     conn = connect()
     try:
-        js.save(rec)  # before the start: a start cut short is still found (on the host) by list_jobs
+        js.save(rec)  # before the start: a start cut short (a drop, a slow host) is still refreshed
         _say(on_step, STEP_START, host=spec.host)
         try:
             started = hostjobs.start(conn, rec.id, list(spec.argv), spec.workdir, name=spec.name, detach=detach)
-        except BaseException:
-            js.remove(rec.id)
+        except LabGpuError as exc:
+            if exc.code == "JobStart":  # nothing runs: forget it (else it may run: refreshes will tell)
+                js.remove(rec.id)
             raise
     finally:
         conn.close()

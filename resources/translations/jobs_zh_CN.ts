@@ -87,6 +87,10 @@
         <translation>命令长度超过 128 KiB</translation>
     </message>
     <message>
+        <source>it did not report its start within 15 s; `labgpu jobs` shows whether it runs</source>
+        <translation>它在 15 秒内没有报告已启动；`labgpu jobs` 会显示它是否在运行</translation>
+    </message>
+    <message>
         <source>The job could not be started on {host}: {why}</source>
         <translation>无法在 {host} 上启动任务：{why}</translation>
     </message>

@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from app.core.errors import InputError
+from app.core.errors import InputError, LabGpuError
 from app.core.jobs import JobSpec, JobStore
 from app.core.paths import default_paths
 from app.core.store import Store
@@ -161,11 +161,11 @@ def test_a_host_clock_off_by_days_gives_right_durations(host):
     try:
         paths, store = default_paths(), _store()
         before = time.time()
-        rec = uc.start_job(paths, store, JobSpec(host=name, argv=standin("--steps", "10", "--sleep", "0.05")))
+        rec = uc.start_job(paths, store, JobSpec(host=name, argv=standin("--steps", "40", "--sleep", "0.05")))
         started = calendar.timegm(time.strptime(rec.started, "%Y-%m-%dT%H:%M:%SZ"))
         assert before - 5 <= started <= time.time() + 5  # this computer's time, not the host's (3 days ahead)
         done = _ended(store, rec.id)
-        assert done.runtime_s is not None and 0.4 <= done.runtime_s < 120
+        assert done.runtime_s is not None and 1 <= done.runtime_s < 120  # whole seconds of the host's clock
     finally:
         (server.bin_dir / "date").unlink()
 
@@ -247,3 +247,22 @@ def test_follow_ends_when_asked():
     # the id is checked against the store first: no job, no connection
     with pytest.raises(InputError):
         list(uc.follow(default_paths(), _store(), "0" * 16, stop_event=stop))
+
+
+def test_a_start_that_fails_leaves_nothing_behind(host):
+    name, _kind, server = host
+    server.install_executable("tmux", '#!/bin/sh\n[ "$1" = -V ] && { echo "tmux 9.9"; exit 0; }\n'
+                                      'echo "error connecting to /tmp/tmux-0/labgpu (Permission denied)" >&2\nexit 1\n')
+    try:
+        paths, store = default_paths(), _store()
+        with pytest.raises(LabGpuError) as info:
+            uc.start_job(paths, store, JobSpec(host=name, argv=["true"]))
+        assert info.value.code == "JobStart" and "Permission denied" in info.value.text()
+        assert JobStore(store).all() == []
+        conn = open_connection(name)
+        try:
+            assert hostjobs.list_ids(conn) == []  # its folder was removed with the failed start
+        finally:
+            conn.close()
+    finally:
+        (server.bin_dir / "tmux").unlink()
