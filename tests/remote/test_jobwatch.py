@@ -192,3 +192,44 @@ def test_a_stalled_job_raises_the_stall_event_once_on_a_fake_clock(sshd, labgpu_
         usecase.stop_job(paths, store, rec.id, grace_s=2)
         store.close()
     assert json.loads(json.dumps(usecase.job_json(JobStore(Store(paths=paths)).get(rec.id))))["state"] == "exited"
+
+
+def test_the_running_watcher_pulls_then_terminates_when_the_job_asks(tencent_service, tencent_server, sshd,
+                                                                      instance, tmp_path):
+    """Watcher.run (as the window, the tray and `labgpu watch` run it) acts on a job's end by itself."""
+    store, paths = tencent_service.store, default_paths()
+    script = _standin(sshd, "jobwatch-terminate")
+    results = sshd.remote_dir("jobwatch-terminate-results")
+    (results / "model.safetensors").write_text("final")
+    sshd.chown_to_user(results)
+    local = tmp_path / "results"
+    _pull_pair(store, instance, results, local)
+    rec = usecase.start_job(paths, store, JobSpec(
+        host=instance, argv=["python3", script, "--steps", "5", "--sleep", "0.01", "--site", SITE],
+        then=JobThen.PULL_AND_TERMINATE))
+    _wait_exit(store, rec.id)
+    seen: list = []
+    ended = threading.Event()
+
+    def notify(ev) -> None:
+        seen.append(ev)
+        if ev.kind in (GuardEventKind.TERMINATED, GuardEventKind.STOP_FAILED, GuardEventKind.TERMINATE_FAILED):
+            ended.set()
+
+    watcher = Watcher(paths, store=store, pull=watcher_pull(paths, store), notify=notify)
+    assert watcher.acquire()
+    stop = threading.Event()
+    loop = threading.Thread(target=watcher.run, kwargs={"period_s": 0.05, "until": stop}, name="test-watch-loop")
+    loop.start()
+    try:
+        assert ended.wait(60), [e.message for e in seen]
+    finally:
+        stop.set()
+        loop.join(30)
+        watcher.close()
+    assert _kinds(seen) == ["job-ended", "terminated"], [e.message for e in seen]
+    assert "terminating it" in seen[0].message and "job" in seen[1].message
+    assert (local / "model.safetensors").read_text() == "final"
+    assert len(tencent_server.requests_of("TerminateInstances")) == 1
+    assert tencent_server.requests_of("StopInstances") == []
+    assert JobStore(store).get(rec.id).then_done == "pulled; terminated"
