@@ -20,6 +20,9 @@ with the cause "network"). ``tick`` never waits on a target that is still busy, 
 at most one period for a tick's targets, so a hung account (a cloud API that never answers)
 delays no other target's guard by more than one loop period (1 s) plus that target's own work.
 
+Training jobs (jobwatch.py): every 15 s each running job LabGPU started is refreshed on its own thread;
+its end or stall is an event, and its "then" pulls and stops (or terminates) through the same episode.
+
 Exactly one Watcher acts at a time: ``acquire()`` takes the watch lock; ``wait_acquire()`` waits
 for it and takes over when the holder exits or dies.
 """
