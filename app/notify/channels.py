@@ -17,6 +17,7 @@ import json
 import re
 import smtplib
 import ssl
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -80,6 +81,29 @@ def ssl_context(ca_file: str) -> ssl.SSLContext:
     return ctx
 
 
+# The service's clock, from its answer's Date header (RFC 9110 §6.6.1), as an offset from this computer's:
+# Feishu and DingTalk refuse a signature whose timestamp is more than an hour from theirs, so a laptop
+# whose clock is off is told the service's time by its refusal and signs once more with it.
+CLOCK_RETRY_S = 60.0
+_offsets: dict[str, float] = {}
+
+
+def _note_offset(url: str, date: str | None) -> None:
+    if not date:
+        return
+    try:
+        from email.utils import parsedate_to_datetime
+
+        _offsets[url_hint(url)] = parsedate_to_datetime(date).timestamp() - time.time()
+    except (TypeError, ValueError, IndexError, OverflowError):
+        pass
+
+
+def service_offset(url: str) -> float:
+    """How far the service's clock was ahead of this computer's at its last answer (0 when unknown)."""
+    return _offsets.get(url_hint(url), 0.0)
+
+
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, req: Any, fp: Any, code: int, msg: str, headers: Any,
                          _newurl: str) -> None:
@@ -99,6 +123,7 @@ def _post(url: str, body: bytes, headers: Mapping[str, str], cfg: ChannelConfig,
                                  headers={"User-Agent": "LabGPU", **headers})
     try:
         with opener.open(req, timeout=TIMEOUT_S) as resp:
+            _note_offset(url, resp.headers.get("Date"))
             return int(resp.status), resp.read(MAX_ANSWER)
     except urllib.error.HTTPError as exc:
         detail = _scrub(plain(exc.read(2000).decode("utf-8", "replace"), 300), secrets)
@@ -167,13 +192,20 @@ def feishu_sign(timestamp: int, secret: str) -> str:
 
 
 def send_feishu(cfg: ChannelConfig, secrets: Mapping[str, str], msg: Message, now: float) -> str:
-    doc: dict[str, Any] = {"msg_type": "text", "content": {"text": _text(msg)}}
-    if secrets.get("secret"):
-        ts = int(now)
-        doc = {"timestamp": str(ts), "sign": feishu_sign(ts, secrets["secret"]), **doc}
     url = secrets.get("url", "")
-    answer = _post_json(url, doc, cfg, secrets)
+
+    def attempt(at: float) -> dict[str, Any]:
+        doc: dict[str, Any] = {"msg_type": "text", "content": {"text": _text(msg)}}
+        if secrets.get("secret"):
+            ts = int(at)
+            doc = {"timestamp": str(ts), "sign": feishu_sign(ts, secrets["secret"]), **doc}
+        return _post_json(url, doc, cfg, secrets)
+
+    answer = attempt(now)
     code = answer.get("code", answer.get("StatusCode"))
+    if code != 0 and secrets.get("secret") and abs(service_offset(url)) > CLOCK_RETRY_S:
+        answer = attempt(now + service_offset(url))  # signed again on the service's clock
+        code = answer.get("code", answer.get("StatusCode"))
     if code != 0:
         raise _refused(url_hint(url), f"{code} {answer.get('msg', answer.get('StatusMessage', ''))}", secrets)
     return "ok"
@@ -191,12 +223,20 @@ def dingtalk_sign(timestamp_ms: int, secret: str) -> str:
 
 
 def send_dingtalk(cfg: ChannelConfig, secrets: Mapping[str, str], msg: Message, now: float) -> str:
-    url = secrets.get("url", "")
-    if secrets.get("secret"):
-        ts = int(now * 1000)
-        url += ("&" if urllib.parse.urlsplit(url).query else "?") + \
-            f"timestamp={ts}&sign={dingtalk_sign(ts, secrets['secret'])}"
-    answer = _post_json(url, {"msgtype": "text", "text": {"content": _text(msg)}}, cfg, secrets)
+    base = secrets.get("url", "")
+
+    def attempt(at: float) -> dict[str, Any]:
+        url = base
+        if secrets.get("secret"):
+            ts = int(at * 1000)
+            url += ("&" if urllib.parse.urlsplit(url).query else "?") + \
+                f"timestamp={ts}&sign={dingtalk_sign(ts, secrets['secret'])}"
+        return _post_json(url, {"msgtype": "text", "text": {"content": _text(msg)}}, cfg, secrets)
+
+    answer = attempt(now)
+    if answer.get("errcode") != 0 and secrets.get("secret") and abs(service_offset(base)) > CLOCK_RETRY_S:
+        answer = attempt(now + service_offset(base))  # signed again on the service's clock
+    url = base
     if answer.get("errcode") != 0:
         raise _refused(url_hint(url), f"{answer.get('errcode')} {answer.get('errmsg', '')}", secrets)
     return "ok"

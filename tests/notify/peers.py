@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from email import message_from_bytes
 from email.header import decode_header, make_header
 from email.message import Message
+from email.utils import formatdate
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -218,6 +219,9 @@ class NotifyPeer:
         class Handler(BaseHTTPRequestHandler):
             def log_message(self, fmt: str, *args: Any) -> None:
                 pass
+
+            def date_time_string(self, timestamp: float | None = None) -> str:
+                return formatdate(services.clock(), usegmt=True)  # the Date header tells the service's clock
 
             def do_POST(self) -> None:  # noqa: N802 - http.server's name
                 length = int(self.headers.get("Content-Length") or 0)

@@ -39,10 +39,29 @@ def test_feishu_signed_message_is_accepted_and_a_wrong_secret_refused(peer):
 
 
 def test_feishu_refuses_a_timestamp_over_an_hour_old(peer):
-    peer.services.clock = lambda: time.time() + 3700  # the service's clock is an hour and more ahead
+    """A replayed request (signed more than an hour ago) is refused, as Feishu refuses it."""
+    import urllib.request
+
+    ts = int(time.time()) - 3700
+    body = json.dumps({"timestamp": str(ts), "sign": ch.feishu_sign(ts, peer.services.feishu_secret),
+                       "msg_type": "text", "content": {"text": "old"}}).encode()
+    req = urllib.request.Request(peer.base + P.FEISHU_HOOK, data=body, method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        assert json.loads(resp.read())["code"] == 19021
+    assert peer.services.refused == [("feishu", "sign")] and peer.received("feishu") == []
+
+
+def test_a_laptop_clock_an_hour_off_signs_again_on_the_services_clock(peer):
+    """The service's clock is 62 minutes ahead (this computer's is behind): the first signature is refused
+    as stale; the refusal's Date header tells the service's time, and the second one is accepted."""
+    peer.services.clock = lambda: time.time() + 3720
     r = _test(ChannelConfig(name="fs", kind="feishu"),
               {"url": peer.base + P.FEISHU_HOOK, "secret": peer.services.feishu_secret})
-    assert not r.ok and peer.services.refused == [("feishu", "sign")]
+    assert r.ok, r.text()
+    assert peer.services.refused == [("feishu", "sign")] and len(peer.received("feishu")) == 1
+    ts = int(peer.received("feishu")[0].doc["timestamp"])
+    assert abs(ts - (time.time() + 3720)) < 60
 
 
 def test_dingtalk_signed_webhook(peer):
@@ -52,10 +71,11 @@ def test_dingtalk_signed_webhook(peer):
     assert r.ok, r.text()
     got = peer.received("dingtalk")[0]
     assert got.doc["msgtype"] == "text" and "LabGPU" in got.text
-    assert not _test(cfg, {"url": url, "secret": "SECwrong"}).ok
-    peer.services.clock = lambda: time.time() - 3700
-    stale = _test(cfg, {"url": url, "secret": peer.services.dingtalk_secret})
-    assert not stale.ok and "310000" in stale.text()
+    wrong = _test(cfg, {"url": url, "secret": "SECwrong"})
+    assert not wrong.ok and "310000" in wrong.text()
+    peer.services.clock = lambda: time.time() - 3700  # this computer's clock is an hour ahead
+    assert _test(cfg, {"url": url, "secret": peer.services.dingtalk_secret}).ok
+    assert peer.services.refused == [("dingtalk", "sign")] * 2 and len(peer.received("dingtalk")) == 2
 
 
 def test_serverchan_and_pushplus(peer):
