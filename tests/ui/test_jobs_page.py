@@ -172,3 +172,43 @@ def test_the_monitor_plots_a_jobs_steps_per_second_under_utilization(qtbot, labg
     finally:
         page.shutdown()
         ctx.shutdown(5000)
+
+
+def test_the_log_view_keeps_a_terminal_s_lines_bounded_whatever_the_log(qtbot):
+    """Carriage-return bars stay one line, colour codes and binary junk are dropped, lines and their count
+    are capped: a log of any size or content leaves a bounded view."""
+    from app.ui.jobs.logview import MAX_LINE_CHARS, MAX_LINES, LogView
+
+    view = LogView()
+    qtbot.addWidget(view)
+    view.feed("start\n\x1b[32mgreen\x1b[0m\n 10%|#  | 1/10")
+    view.feed("\r 20%|## | 2/10")
+    view.feed("\r 30%|###| 3/10\nnext")
+    assert view.lines() == ["start", "green", " 30%|###| 3/10", "next"]
+    view.feed(" line\n" + "\x00\x01\xff\ufffd binary\n")
+    assert view.lines()[-3:] == ["next line", "\xff\ufffd binary", ""]
+    view.feed("x" * (3 * MAX_LINE_CHARS) + "\n")
+    assert len(view.lines()[-2]) == MAX_LINE_CHARS
+    view.feed("".join(f"row {i}\n" for i in range(3 * MAX_LINES)))
+    lines = view.lines()
+    assert len(lines) <= MAX_LINES and lines[-2] == f"row {3 * MAX_LINES - 1}"
+    view.feed("\r".join(f"{i}/1000000" for i in range(200_000)))  # a bar redrawn for ever, no newline
+    assert view.lines()[-1] == "199999/1000000" and len(view.lines()) <= MAX_LINES
+
+
+def test_a_host_s_markup_shows_literally_on_the_jobs_page(qtbot, app_window):
+    from app.core.jobs import JobRecord, JobStore
+    from app.core.vocab import JobState
+
+    ctx, _window = app_window
+    hostile = '<img src="file:///dev/zero"><a href="https://evil.example">click</a>'
+    JobStore(ctx.store).save(JobRecord(id="00000000000000aa", host="gpu1", name="<b>bold</b>", argv=[hostile],
+                                       state=JobState.EXITED, exit_code=0, runtime_s=5, last_line=hostile,
+                                       then_done="pulled; <i>odd</i>", error=hostile))
+    page = _page(app_window)
+    qtbot.waitUntil(lambda: page.table.rowCount() == 1, timeout=10_000)
+    assert _cell(page, 0) == "<b>bold</b>" and _cell(page, 8) == hostile
+    assert hostile in page.details_label.text() and "<i>odd</i>" in page.details_label.text()
+    assert page.details_label.textFormat() == Qt.TextFormat.PlainText
+    assert '<img src=\\"file:///dev/zero\\">' in page.argv_label.text()  # the argument list as JSON, literally
+    assert page.argv_label.textFormat() == Qt.TextFormat.PlainText
