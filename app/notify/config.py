@@ -242,6 +242,10 @@ def _check_email(cfg: ChannelConfig) -> None:
                          code="BadSmtpPort")
     cfg.recipients = [r.strip() for r in cfg.recipients if r.strip()]
     cfg.sender = cfg.sender.strip() or cfg.username.strip()
+    if not cfg.sender:
+        raise InputError(QT_TRANSLATE_NOOP("LabGPU", "A mail channel needs a sender address."),
+                         QT_TRANSLATE_NOOP("LabGPU", "Give the login (often the address itself) or a From address."),
+                         code="NoSender")
     for addr in (cfg.sender, *cfg.recipients):
         if not _ADDR_RE.match(addr):
             raise InputError(QT_TRANSLATE_NOOP("LabGPU", "{address!r} is not a mail address."),

@@ -278,6 +278,14 @@
         <translation>邮件服务器端口必须在 1 到 65535 之间。</translation>
     </message>
     <message>
+        <source>A mail channel needs a sender address.</source>
+        <translation>邮件渠道需要一个发件人地址。</translation>
+    </message>
+    <message>
+        <source>Give the login (often the address itself) or a From address.</source>
+        <translation>请填写登录名（通常就是邮箱地址）或发件人地址。</translation>
+    </message>
+    <message>
         <source>{address!r} is not a mail address.</source>
         <translation>{address!r} 不是邮箱地址。</translation>
     </message>
