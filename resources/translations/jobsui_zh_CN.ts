@@ -143,6 +143,10 @@
         <translation>运行中</translation>
     </message>
     <message>
+        <source>stalled {minutes} min</source>
+        <translation>已停滞 {minutes} 分钟</translation>
+    </message>
+    <message>
         <source>exited {code}</source>
         <translation>已退出 {code}</translation>
     </message>

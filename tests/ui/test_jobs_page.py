@@ -212,3 +212,24 @@ def test_a_host_s_markup_shows_literally_on_the_jobs_page(qtbot, app_window):
     assert page.details_label.textFormat() == Qt.TextFormat.PlainText
     assert '<img src=\\"file:///dev/zero\\">' in page.argv_label.text()  # the argument list as JSON, literally
     assert page.argv_label.textFormat() == Qt.TextFormat.PlainText
+
+
+def test_a_stalled_job_wears_its_stall_badge(qtbot, app_window):
+    """No progress for its stall minutes while it runs: the state says stalled (the idle guard's badge is
+    the monitor's; a job can stall on a busy GPU)."""
+    import time
+
+    from app.core.jobs import JobRecord, JobStore
+
+    ctx, _window = app_window
+    jobs = JobStore(ctx.store)
+    rec = JobRecord(id="00000000000000bb", host="nowhere", name="stuck", stall_minutes=1,
+                    last_progress_at=time.time() - 120)
+    jobs.save(rec)
+    page = _page(app_window)
+    page.refresh_timer.stop()  # the host does not exist: only the store's record is shown
+    qtbot.waitUntil(lambda: _cell(page, 2) == "stalled 1 min", timeout=10_000)
+    rec.last_progress_at = time.time()
+    jobs.save(rec)
+    page.load()
+    qtbot.waitUntil(lambda: _cell(page, 2) == "running", timeout=10_000)

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.vocab import JobState
+from app.ui import theme
 from app.ui.context import AppContext
 from app.ui.jobs.logview import LogView
 from app.ui.jobs.rows import (
@@ -212,7 +213,7 @@ class JobsPage(QWidget):
 
     def _fill_row(self, i: int, row: JobRow, now: float) -> None:
         rec = row.rec
-        cells = [rec.display_name, rec.host, state_text(rec), duration_text(row.runtime_s(now)),
+        cells = [rec.display_name, rec.host, state_text(rec, row.stalled), duration_text(row.runtime_s(now)),
                  progress_text(rec), rate_text(rec.steps_per_s), duration_text(rec.eta_s), cost_text(row, now),
                  rec.last_line]
         for c, text in enumerate(cells):
@@ -227,6 +228,8 @@ class JobsPage(QWidget):
                 item.setText(text)
             tip = text if c in (0, 1, 8) else rec.error if c == 2 else ""
             item.setToolTip(plain_tooltip(tip) if tip else "")
+            if c == 2:  # the stall badge (not the idle guard's: a job can stall on a busy GPU) stands out
+                item.setForeground(theme.color("error") if row.stalled else self.table.palette().text().color())
 
     @Slot(object)
     def _on_list_failed(self, exc: object) -> None:

@@ -24,6 +24,7 @@ class JobRow:
     price_per_hour: float | None  # the instance's price (None: a saved server, or no price known)
     currency: str
     instance: bool  # the host is one of LabGPU's instances (its stop is the cloud's)
+    stalled: bool = False  # running, with no new step, log line or event for its stall minutes
 
     def runtime_s(self, now: float | None = None) -> float | None:
         """The host's runtime, ticking on from the last refresh while it runs."""
@@ -45,18 +46,20 @@ class JobRow:
 def load_rows(paths: Paths, store: Store) -> list[JobRow]:
     """Every job in the store with its host's price (blocking: run it in a task)."""
     from app.core.instances import Ledger
+    from app.usecases.jobs import stalled
 
     del paths  # the store is the app's; kept for the task's usual signature
     ledger = Ledger(store)
     prices: dict[str, tuple[float | None, str, bool]] = {}
     rows = []
+    now = time.time()
     for rec in JobStore(store).all():
         if rec.host not in prices:
             entry = ledger.get(rec.host)
             prices[rec.host] = ((None, "", False) if entry is None else
                                 (entry.price_per_hour, entry.currency or "USD", True))
         price, currency, instance = prices[rec.host]
-        rows.append(JobRow(rec, price, currency, instance))
+        rows.append(JobRow(rec, price, currency, instance, stalled(rec, now)))
     return rows
 
 
@@ -73,6 +76,7 @@ def _t(text: str) -> str:
 
 S_PER_STEP = QT_TRANSLATE_NOOP("JobsPage", "{seconds} s/step")
 RUNNING = QT_TRANSLATE_NOOP("JobsPage", "running")
+STALLED = QT_TRANSLATE_NOOP("JobsPage", "stalled {minutes} min")
 EXITED = QT_TRANSLATE_NOOP("JobsPage", "exited {code}")
 LOST = QT_TRANSLATE_NOOP("JobsPage", "lost")
 THEN_TITLES = {JobThen.NOTHING: QT_TRANSLATE_NOOP("JobsPage", "nothing"),
@@ -109,8 +113,11 @@ def rate_text(steps_per_s: float | None) -> str:
     return _t(S_PER_STEP).format(seconds=f"{1 / steps_per_s:.1f}") if steps_per_s > 0 else "0"
 
 
-def state_text(rec: JobRecord) -> str:
+def state_text(rec: JobRecord, stalled: bool = False) -> str:
+    """running (or its stall badge: no progress for its stall minutes), exited with its code, lost."""
     if rec.state == JobState.RUNNING:
+        if stalled and rec.stall_minutes:
+            return _t(STALLED).format(minutes=f"{rec.stall_minutes:g}")
         return _t(RUNNING)
     if rec.state == JobState.EXITED:
         return _t(EXITED).format(code="?" if rec.exit_code is None else rec.exit_code)
