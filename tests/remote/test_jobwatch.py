@@ -233,3 +233,50 @@ def test_the_running_watcher_pulls_then_terminates_when_the_job_asks(tencent_ser
     assert len(tencent_server.requests_of("TerminateInstances")) == 1
     assert tencent_server.requests_of("StopInstances") == []
     assert JobStore(store).get(rec.id).then_done == "pulled; terminated"
+
+
+def test_a_stalled_job_with_the_stop_action_pulls_and_stops_its_instance_once(tencent_service, tencent_server,
+                                                                              sshd, instance, tmp_path):
+    store, paths = tencent_service.store, default_paths()
+    script = _standin(sshd, "jobwatch-stall-stop")
+    results = sshd.remote_dir("jobwatch-stall-results")
+    (results / "step-5.pt").write_text("partial")
+    sshd.chown_to_user(results)
+    local = tmp_path / "results"
+    _pull_pair(store, instance, results, local)
+    t0 = 1_900_000_000.0
+    rec = usecase.start_job(paths, store, JobSpec(
+        host=instance, argv=["python3", script, "--steps", "100", "--sleep", "0.01", "--site", SITE,
+                             "--stall-after", "5"], stall_minutes=2, stall_action="stop",
+        then=JobThen.PULL_AND_STOP), now=t0)
+    clock = [t0]
+    watcher = Watcher(paths, store=store, pull=watcher_pull(paths, store), clock=lambda: clock[0])
+    try:
+        _wait_log(store, rec.id, lambda text: "5/100" in text and text.endswith("\n"))
+        clock[0] = t0 + 10
+        assert watcher.check_jobs() == []
+        clock[0] = t0 + 10 + 121
+        events = watcher.check_jobs()
+        assert _kinds(events) == ["job-stalled", "stopped"], [e.message for e in events]
+        assert "then stopping it" in events[0].message
+        assert (local / "step-5.pt").read_text() == "partial"
+        assert len(tencent_server.requests_of("StopInstances")) == 1
+        assert JobStore(store).get(rec.id).then_done == "stalled; pulled; stopped"
+        clock[0] = t0 + 3600
+        assert watcher.check_jobs() == []  # handled: its end is not acted on again
+    finally:
+        watcher.close()
+        _stop_on(sshd, rec.id)  # the peer's stop does not reach the sshd: the stand-in still runs there
+    assert len(tencent_server.requests_of("StopInstances")) == 1
+
+
+def _stop_on(sshd, job_id: str) -> None:
+    from app.remote import jobs as hostjobs
+    from app.remote.ssh import open_connection
+
+    save_host(sshd, "jobwatch-direct")
+    conn = open_connection("jobwatch-direct")
+    try:
+        hostjobs.stop(conn, job_id, 2)
+    finally:
+        conn.close()
