@@ -29,6 +29,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from app.core.errors import LabGpuError
@@ -116,6 +117,18 @@ def runtime_text(seconds: float | None) -> str:
     return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
 
 
+def ended_before_known(rec: JobRecord) -> bool:
+    """A job found on its host (started from another computer) that had ended before this computer
+    recorded it: its end is old news, not an event."""
+    if rec.origin != "host" or not rec.started or rec.runtime_s is None:
+        return False
+    try:
+        started = datetime.fromisoformat(rec.started.replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return False
+    return started + rec.runtime_s < rec.created_at - 5  # a few seconds: both times are whole seconds
+
+
 class JobWatch(WatcherBase):
     """The jobs half of Watcher (a mixin: it uses the Watcher's store, clock, events and stop episodes)."""
 
@@ -186,6 +199,10 @@ class JobWatch(WatcherBase):
                 break
             if rec.id in handled or rec.then_done:
                 continue  # handled (or being handled) already
+            if rec.state != JobState.RUNNING and ended_before_known(rec):
+                self._claim(rec)  # another computer's job, over before this one found it: nothing to tell
+                self._mark(jobs, rec, DONE_NOTIFIED)
+                continue
             if rec.state == JobState.RUNNING:
                 if not self._host_reachable(rec.host):
                     continue  # a stopped instance: its job is read again when it runs

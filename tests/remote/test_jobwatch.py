@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sysconfig
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -280,3 +281,42 @@ def _stop_on(sshd, job_id: str) -> None:
         hostjobs.stop(conn, job_id, 2)
     finally:
         conn.close()
+
+
+def test_another_computer_s_job_that_ended_before_it_was_found_is_not_news(sshd, labgpu_home):
+    """A job started from another laptop (found on the host by `labgpu jobs`): one found while it runs is
+    told when it ends; one that was over an hour before this computer found it is claimed quietly."""
+    from app.core.jobs import JobRecord, iso_utc
+    from app.core.store import Store
+    from app.remote import jobs as hostjobs
+    from app.remote.ssh import open_connection
+
+    paths = default_paths()
+    store = Store(paths=paths)
+    save_host(sshd, "otherlaptop")
+    script = _standin(sshd, "jobwatch-found")
+    live = hostjobs.new_id()
+    gate = sshd.remote_dir("jobwatch-found-gate") / "go"
+    conn = open_connection("otherlaptop")
+    try:
+        hostjobs.start(conn, live, ["python3", script, "--steps", "2", "--sleep", "0.01", "--site", SITE,
+                                    "--hold", str(gate)], "")
+    finally:
+        conn.close()
+    now = time.time()
+    old = JobRecord(id=hostjobs.new_id(), host="otherlaptop", origin="host", state=JobState.EXITED, exit_code=0,
+                    started=iso_utc(now - 3600), runtime_s=600.0, created_at=now)
+    JobStore(store).save(old)
+    watcher = Watcher(paths, store=store)
+    try:
+        usecase.list_jobs(paths, store, "otherlaptop", refresh=True)  # recorded as found there, running
+        assert JobStore(store).get(live).origin == "host"
+        gate.write_text("go")
+        sshd.chown_to_user(gate)
+        _wait_exit(store, live)
+        mine = [e for e in watcher.check_jobs() if e.detail.get("job") in (old.id, live)]  # the home is shared
+        assert [(e.kind, e.detail["job"]) for e in mine] == [(GuardEventKind.JOB_ENDED, live)]
+        assert JobStore(store).get(old.id).then_done == "notified"
+    finally:
+        watcher.close()
+        store.close()
