@@ -561,11 +561,17 @@ class MonitorPage(QWidget):
             if not series or series[-1][0] < t:
                 series.append((t, v))
                 changed.add(host)
-        for host in changed:
-            panel = self.panels.get(host)
-            if panel is not None:
-                panel.plots.show_steps({job: (np.array([p[0] for p in s]), np.array([p[1] for p in s]))
-                                        for job, s in self.steps[host].items()})
+        self._programmatic += 1  # a new plot row and new data are not the user zooming
+        try:
+            for host in changed:
+                panel = self.panels.get(host)
+                if panel is not None:
+                    panel.plots.show_steps({job: (np.array([p[0] for p in s]), np.array([p[1] for p in s]))
+                                            for job, s in self.steps[host].items()})
+        finally:
+            self._programmatic -= 1
+        if changed and self.following and not self.paused:
+            self._set_x(*self._live_range())  # the first steps plot joins the live window
 
     @Slot(object)
     def _on_steps_failed(self, exc: object) -> None:

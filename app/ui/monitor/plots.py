@@ -261,8 +261,10 @@ class HostPlots(pg.GraphicsLayoutWidget):
         plot.hideAxis("bottom")
         plot.getAxis("left").setWidth(34)
         plot.getAxis("left").enableAutoSIPrefix(False)
+        plot.enableAutoRange(axis="x", enable=False)  # time is the page's (linked), never the data's
         plot.enableAutoRange(axis="y", enable=True)
         plot.setXLink(self.main_plot())
+        self.setMinimumHeight(self.minimumHeight() * (len(PLOTTED) + 1) // len(PLOTTED))  # as tall a row as the rest
         self._steps_plot = plot
         return plot
 
