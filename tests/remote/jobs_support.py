@@ -13,6 +13,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from app.core.errors import LabGpuError
+from app.core.jobs import JobStore
+from app.core.paths import default_paths
+from app.core.store import Store
 from app.remote import jobs as hostjobs
 from app.remote.ssh import open_connection
 from tests.fixtures.sshd import SshdServer
@@ -48,12 +51,26 @@ class NoTmuxSshd(SshdServer):
         return cfg
 
 
-def cleanup_jobs(name: str) -> None:
-    """Stop and delete every job on the host (the server user's home is shared by the suite)."""
+def remove_job(name: str, job_id: str) -> None:
+    """Stop and delete one job on the host (a test's own job that its LabGPU lists as found there)."""
     with contextlib.suppress(LabGpuError, OSError):
         conn = open_connection(name)
         try:
-            for jid in hostjobs.list_ids(conn):
+            with contextlib.suppress(LabGpuError):
+                hostjobs.stop(conn, job_id, grace_s=0)
+            hostjobs.remove(conn, job_id)
+        finally:
+            conn.close()
+
+
+def cleanup_jobs(name: str) -> None:
+    """Stop and delete the jobs this test's LabGPU started on the host — only those: the server user's home
+    is shared by the suite, and another test's jobs there (listed as found on the host) are not this one's."""
+    ids = [r.id for r in JobStore(Store(paths=default_paths())).all(name) if r.origin == "here"]
+    with contextlib.suppress(LabGpuError, OSError):
+        conn = open_connection(name)
+        try:
+            for jid in ids:
                 with contextlib.suppress(LabGpuError):
                     hostjobs.stop(conn, jid, grace_s=0)
                 hostjobs.remove(conn, jid)

@@ -22,7 +22,7 @@ from app.remote import jobs as hostjobs
 from app.remote.ssh import open_connection
 from app.usecases import jobs as uc
 from tests.fixtures.waits import wait_for
-from tests.remote.jobs_support import jobs_server, saved, standin
+from tests.remote.jobs_support import jobs_server, remove_job, saved, standin
 
 pytestmark = pytest.mark.usefixtures("private_home")
 
@@ -121,11 +121,14 @@ def test_another_laptops_job_is_listed(host):
     rec = uc.start_job(paths, store, JobSpec(host=name, argv=standin("--steps", "1"), name="elsewhere",
                                              workdir="~"))
     JobStore(store).remove(rec.id)  # this computer never heard of it
-    listed = {r.id: r for r in uc.list_jobs(paths, store, name)}
-    assert rec.id in listed
-    found = listed[rec.id]
-    assert found.origin == "host" and found.name == "elsewhere" and found.argv == standin("--steps", "1")
-    assert found.workdir == "~"
+    try:
+        listed = {r.id: r for r in uc.list_jobs(paths, store, name)}
+        assert rec.id in listed
+        found = listed[rec.id]
+        assert found.origin == "host" and found.name == "elsewhere" and found.argv == standin("--steps", "1")
+        assert found.workdir == "~"
+    finally:
+        remove_job(name, rec.id)
 
 
 def test_stop_terms_then_kills(host):
@@ -204,26 +207,29 @@ def test_a_lying_host_neither_crashes_nor_misleads(host):
              f"printf '%s\\n%s\\n' '#!/bin/sh' '# labgpu-job '\"$1\" > \"{d}/run.sh\" && "
              f'truncate -s 5G "{d}/log" && head -c 300000 /dev/urandom >> "{d}/log" && '
              f'printf "\\r 50%%|#####     | 50/100 [00:05<00:05, 9.50it/s]\\000\\377" >> "{d}/log"')
-    conn = open_connection(name)
     try:
-        rc, _out, err = conn.exec(["sh", "-c", forge, "forge", meta])
-        assert rc == 0, err
-        st = hostjobs.status(conn, jid, meta=True)
-        assert st.state == JobState.LOST and st.exit_code is None and st.started_epoch is None
-        assert st.meta is not None and "\x1b" not in st.meta.name and len(st.meta.argv) <= 200
-        assert st.log_size > 5 * 1024 ** 3
-        assert hostjobs.stop(conn, jid).how == "none"  # pid 1 is not this job's wrapper: nothing is signalled
-        data, nxt, size = hostjobs.read_log(conn, jid, 0, 10 * 1024 * 1024)
-        assert len(data) <= hostjobs.MAX_READ and nxt == len(data) and size == st.log_size
+        conn = open_connection(name)
+        try:
+            rc, _out, err = conn.exec(["sh", "-c", forge, "forge", meta])
+            assert rc == 0, err
+            st = hostjobs.status(conn, jid, meta=True)
+            assert st.state == JobState.LOST and st.exit_code is None and st.started_epoch is None
+            assert st.meta is not None and "\x1b" not in st.meta.name and len(st.meta.argv) <= 200
+            assert st.log_size > 5 * 1024 ** 3
+            assert hostjobs.stop(conn, jid).how == "none"  # pid 1 is not this job's wrapper: nothing is signalled
+            data, nxt, size = hostjobs.read_log(conn, jid, 0, 10 * 1024 * 1024)
+            assert len(data) <= hostjobs.MAX_READ and nxt == len(data) and size == st.log_size
+        finally:
+            conn.close()
+        paths, store = default_paths(), _store()
+        listed = {r.id: r for r in uc.list_jobs(paths, store, name)}
+        rec = listed[jid]
+        assert rec.state == JobState.LOST and rec.exit_code is None and rec.origin == "host"
+        assert rec.log_offset >= rec.log_size - uc.READS_PER_REFRESH * uc.READ_CHUNK  # only its end was read
+        assert "\x00" not in rec.last_line and len(rec.last_line) < 5000
+        assert rec.step == 50 and rec.total == 100  # the bar at its end still reads
     finally:
-        conn.close()
-    paths, store = default_paths(), _store()
-    listed = {r.id: r for r in uc.list_jobs(paths, store, name)}
-    rec = listed[jid]
-    assert rec.state == JobState.LOST and rec.exit_code is None and rec.origin == "host"
-    assert rec.log_offset >= rec.log_size - uc.READS_PER_REFRESH * uc.READ_CHUNK  # only its end was read
-    assert "\x00" not in rec.last_line and len(rec.last_line) < 5000
-    assert rec.step == 50 and rec.total == 100  # the bar at its end still reads
+        remove_job(name, jid)  # 5 GB (sparse) and not this test's LabGPU's own job
 
 
 def test_follow_reads_from_an_offset_in_bounded_chunks(host):
@@ -253,16 +259,17 @@ def test_a_start_that_fails_leaves_nothing_behind(host):
     name, _kind, server = host
     server.install_executable("tmux", '#!/bin/sh\n[ "$1" = -V ] && { echo "tmux 9.9"; exit 0; }\n'
                                       'echo "error connecting to /tmp/tmux-0/labgpu (Permission denied)" >&2\nexit 1\n')
+    conn = open_connection(name)
     try:
+        before = set(hostjobs.list_ids(conn))  # the shared home may hold other tests' jobs
         paths, store = default_paths(), _store()
         with pytest.raises(LabGpuError) as info:
-            uc.start_job(paths, store, JobSpec(host=name, argv=["true"]))
+            uc.start_job(paths, store, JobSpec(host=name, argv=["true"], name="refused"))
         assert info.value.code == "JobStart" and "Permission denied" in info.value.text()
         assert JobStore(store).all() == []
-        conn = open_connection(name)
-        try:
-            assert hostjobs.list_ids(conn) == []  # its folder was removed with the failed start
-        finally:
-            conn.close()
+        new = [i for i in hostjobs.list_ids(conn) if i not in before]
+        metas = hostjobs.statuses(conn, new, meta=True).values()
+        assert not [st for st in metas if st.meta and st.meta.name == "refused"]  # its folder went with it
     finally:
+        conn.close()
         (server.bin_dir / "tmux").unlink()
