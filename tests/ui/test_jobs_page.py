@@ -149,26 +149,36 @@ def test_the_monitor_plots_a_jobs_steps_per_second_under_utilization(qtbot, labg
 
     ctx = AppContext(default_paths(), "en")
     ctx.errors.interactive = False
-    page = MonitorPage(ctx, hub=FeedSource(), autostart=False)
+    import time
+
+    src = FeedSource()
+    src.load("gpu1", time.time(), 300, gpus=1)
+    page = MonitorPage(ctx, hub=src, autostart=False)
     qtbot.addWidget(page)
+    page.resize(1000, 800)
+    page.show()
     try:
         page.watch("gpu1", remember=False)
+        page.rebuild()
         jobs = JobStore(ctx.store)
-        rec = JobRecord(id="0123456789abcdef", host="gpu1", name="standin", checked_at=1_790_000_000.0,
-                        steps_per_s=12.5)
+        t0 = time.time() - 30
+        rec = JobRecord(id="0123456789abcdef", host="gpu1", name="standin", checked_at=t0, steps_per_s=12.5)
         jobs.save(rec)
         plots = page.panels["gpu1"].plots
         page.load_steps()
         qtbot.waitUntil(lambda: rec.id in plots.steps_curves, timeout=10_000)
         assert plots.ci.getItem(0, 0) is plots.main_plot() and plots.ci.getItem(1, 0) is plots.steps_plot()
         assert plots.ci.getItem(2, 0) is plots.plots["memory_used_mib"]
-        rec.checked_at, rec.steps_per_s = 1_790_000_015.0, 14.0
+        page.redraw()
+        qtbot.waitUntil(lambda: plots.steps_plot().viewRange()[0][1] > time.time() - 60, timeout=5_000)
+        assert page.following and not page.live_button.isVisibleTo(page)  # its arrival is not a user's zoom
+        rec.checked_at, rec.steps_per_s = t0 + 15, 14.0
         jobs.save(rec)
         qtbot.waitUntil(lambda: page._jobs_task is None, timeout=10_000)
         page.load_steps()
         qtbot.waitUntil(lambda: len(plots.steps_curves[rec.id].getData()[0]) == 2, timeout=10_000)
         x, y = plots.steps_curves[rec.id].getData()
-        assert list(x) == [1_790_000_000.0, 1_790_000_015.0] and list(y) == [12.5, 14.0]
+        assert list(x) == [t0, t0 + 15] and list(y) == [12.5, 14.0]
     finally:
         page.shutdown()
         ctx.shutdown(5000)
