@@ -278,7 +278,8 @@ class JobsPage(QWidget):
     def refresh_chosen(self) -> Any:
         """Ask the chosen running job's host about it (status, new log bytes, progress): a task."""
         row = self.chosen_row()
-        if self._closed or row is None or row.rec.state != JobState.RUNNING or self.refresh_task is not None:
+        if self._closed or row is None or row.rec.state != JobState.RUNNING or self.refresh_task is not None \
+                or not self.isVisible():  # another page is shown: the watcher refreshes every job meanwhile
             return None
         from app.usecases.jobs import refresh
 
