@@ -76,6 +76,8 @@ HINT_HOST_ANSWER = QT_TRANSLATE_NOOP("LabGPU", "Try again; if it repeats, look a
 _WRAPPER_HEAD = r"""D="$HOME/.labgpu/jobs/$ID"
 cd "$D" || exit 2
 if [ -r "$D/env" ]; then . "$D/env"; fi
+u=$(head -c 8 "$D/umask" 2>/dev/null)
+case "$u" in [0-7][0-7][0-7]|[0-7][0-7][0-7][0-7]) umask "$u";; esac
 trap 'SIG=1' HUP INT TERM
 PG=""
 if read -r st < "/proc/$$/stat" 2>/dev/null; then st=${st##*) }; set -- $st; PG=$3
@@ -103,12 +105,15 @@ _PROBE = ('if command -v tmux >/dev/null 2>&1 && tmux -V >/dev/null 2>&1; then e
 
 # $1 id, $2 detach mode ("" = probe here); stdin: run.sh
 _START = r"""case "$1" in ''|*[!0-9a-f]*) echo "@@labgpu err bad id"; exit 2;; esac
+U=$(umask)
 umask 077
 J="$HOME/.labgpu/jobs"; D="$J/$1"
 mkdir -p "$J" || { echo "@@labgpu err cannot create $J"; exit 3; }
 mkdir "$D" 2>/dev/null || { echo "@@labgpu err the job folder exists already"; exit 3; }
 cat > "$D/run.sh" || { echo "@@labgpu err cannot write run.sh"; exit 3; }
 chmod 700 "$D/run.sh"
+printf '%s\n' "$U" > "$D/umask"  # the command gets the login's umask (a tmux server may have another)
+umask "$U"
 M="$2"
 if [ -z "$M" ]; then M=$(""" + _PROBE + r"""); fi
 printf '%s\n' "$M" > "$D/detach"

@@ -273,3 +273,19 @@ def test_a_start_that_fails_leaves_nothing_behind(host):
     finally:
         conn.close()
         (server.bin_dir / "tmux").unlink()
+
+
+def test_the_command_gets_the_logins_umask_and_environment(host):
+    """Its folder is private (umask 077 while LabGPU writes it), but the command's own files are made with the
+    login's umask, and it sees the login's PATH (in tmux too, whose server may be older than this login)."""
+    name, _kind, server = host
+    conn = open_connection(name)
+    try:
+        login = conn.exec(["sh", "-c", "umask; echo $PATH"])[1]
+    finally:
+        conn.close()
+    paths, store = default_paths(), _store()
+    rec = uc.start_job(paths, store, JobSpec(host=name, argv=["sh", "-c", "umask; echo $PATH"]))
+    _ended(store, rec.id)
+    text = "".join(uc.follow(paths, store, rec.id, stop_event=threading.Event(), until_end=False))
+    assert text == login and str(server.bin_dir) in text
