@@ -9,7 +9,8 @@ quoted):
   quotes: quotes, ``$``, ``;``, newlines and every other byte but NUL arrive exactly as typed); the
   command runs as ``( exec "$@" )``, a program and its arguments, never a shell line;
 - ``env`` (tmux only) — the starting session's environment (``export -p``), read by the wrapper: a
-  tmux server started earlier would otherwise hand the job its own, older environment;
+  tmux server started earlier would otherwise hand the job its own, older environment; ``umask`` — the
+  login's umask, which the command runs with (the folder itself is written under 077);
 - ``proc`` — ``pid``/``pgid``/``started`` (``date +%s`` on the host) written by the wrapper when it
   starts; ``exit`` — ``code``/``ended`` written by the wrapper when the command ends (it traps TERM/HUP/INT
   so it outlives the command long enough to write it; :func:`stop` writes ``code=137`` itself when it
@@ -19,7 +20,9 @@ Detached so it survives the SSH connection, laptop sleep and gateway timeouts: i
 (``tmux -L labgpu``, session ``labgpu-<id>``) when the host has tmux, else ``setsid`` (else
 ``nohup``) with the output to the log file; :func:`probe` says which, once per start.
 
-The host's words are data: a job id read back from the host is used only when it is 16 hex digits
+Every script's own answer starts with ``@@labgpu `` and is read from there, so a login shell's rc file
+that prints a banner (even without a newline at its end) is never taken for it. The host's words are
+data: a job id read back from the host is used only when it is 16 hex digits
 (never a path), every file is read with a byte cap, numbers are checked, and the log is read from an
 offset with a cap per read (:func:`read_log`), so a log of gigabytes, binary output or
 carriage-return progress bars never reaches memory whole. Times are the host's own clock
