@@ -289,3 +289,26 @@ def test_the_command_gets_the_logins_umask_and_environment(host):
     _ended(store, rec.id)
     text = "".join(uc.follow(paths, store, rec.id, stop_event=threading.Event(), until_end=False))
     assert text == login and str(server.bin_dir) in text
+
+
+def test_lost_when_the_process_dies_without_an_exit_status_or_the_folder_goes(host):
+    """What a reboot or an OOM kill leaves: the wrapper and its command gone with no exit file; and a job
+    folder someone deleted."""
+    name, _kind, server = host
+    paths, store = default_paths(), _store()
+    killed = uc.start_job(paths, store, JobSpec(host=name, argv=["sleep", "600"]))
+    deleted = uc.start_job(paths, store, JobSpec(host=name, argv=["sleep", "600"]))
+    conn = open_connection(name)
+    try:
+        pgid = conn.exec(["sh", "-c", 'ps -o pgid= -p "$1"', "x", str(killed.pid)])[1].strip()
+        assert conn.exec(["kill", "-KILL", "--", f"-{pgid}"])[0] == 0
+        hostjobs.stop(conn, deleted.id, grace_s=5)
+        conn.exec(["rm", "-rf", f"{server.pw.pw_dir}/.labgpu/jobs/{deleted.id}"])
+    finally:
+        conn.close()
+    lost = wait_for(lambda: (lambda r: r if r.state == JobState.LOST else None)(uc.refresh(paths, store, killed.id)),
+                    30, "the killed job to read as lost", interval=0.1)
+    assert lost.exit_code is None
+    gone = uc.refresh(paths, store, deleted.id)
+    assert gone.state == JobState.LOST and gone.exit_code is None
+    assert uc.job_json(gone)["state"] == "lost"
