@@ -63,6 +63,7 @@ THEN_KEEP = QT_TRANSLATE_NOOP("LabGPU", "pulling the host's download pairs; the 
                                         "chosen for a job that does not end well")
 THEN_NO_API = QT_TRANSLATE_NOOP("LabGPU", "pulling the host's download pairs; this server has no cloud API, "
                                           "so LabGPU cannot stop it — stop it yourself")
+THEN_NOT_RUNNING = QT_TRANSLATE_NOOP("LabGPU", "the instance is {state} already, so nothing was pulled or stopped")
 THEN_STALL_NO_API = QT_TRANSLATE_NOOP("LabGPU", "this server has no cloud API, so LabGPU only notifies")
 MSG_JOB_PULLED = QT_TRANSLATE_NOOP("LabGPU", "{target}: the results of the job {name} were pulled")
 MSG_JOB_NO_PULL = QT_TRANSLATE_NOOP("LabGPU", "{target}: nothing was pulled after the job {name} — no download "
@@ -301,6 +302,13 @@ class JobWatch(WatcherBase):
             self._mark(jobs, rec, DONE_NOTIFIED)
             return [ev]
         stop = then in (JobThen.PULL_AND_STOP, JobThen.PULL_AND_TERMINATE) and (ok or rec.stop_on_failure)
+        entry = self.ledger.get(rec.host)
+        if entry is not None and entry.state != InstanceState.RUNNING:  # stopped meanwhile: nothing to reach
+            message = translate(MSG_JOB_THEN).format(what=what, then=translate(THEN_NOT_RUNNING).format(
+                state=str(entry.state)))
+            ev = self._event(t, rec.host, kind, "{message}", {**detail, "message": message, "target": rec.host})
+            self._mark(jobs, rec, f"{DONE_NO_PULL}; {DONE_NOT_STOPPED}")
+            return [ev]
         if stop and self.is_cloud_instance(rec.host):
             terminate = then == JobThen.PULL_AND_TERMINATE
             message = translate(MSG_JOB_THEN).format(what=what, then=translate(THEN_TERMINATE if terminate

@@ -439,6 +439,10 @@
         <translation>正在拉取该主机的下载同步对；该服务器没有云 API，LabGPU 无法停止它——请自行停止</translation>
     </message>
     <message>
+        <source>the instance is {state} already, so nothing was pulled or stopped</source>
+        <translation>实例已是{state}状态，所以没有拉取，也没有停止</translation>
+    </message>
+    <message>
         <source>this server has no cloud API, so LabGPU only notifies</source>
         <translation>该服务器没有云 API，LabGPU 只能通知</translation>
     </message>

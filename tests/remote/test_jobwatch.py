@@ -320,3 +320,22 @@ def test_another_computer_s_job_that_ended_before_it_was_found_is_not_news(sshd,
     finally:
         watcher.close()
         store.close()
+
+
+def test_a_job_whose_instance_was_stopped_meanwhile_is_told_without_a_stop_call(tencent_service, tencent_server,
+                                                                                 sshd, instance):
+    store, paths = tencent_service.store, default_paths()
+    script = _standin(sshd, "jobwatch-stopped-meanwhile")
+    rec = usecase.start_job(paths, store, JobSpec(
+        host=instance, argv=["python3", script, "--steps", "3", "--sleep", "0.01", "--site", SITE],
+        then=JobThen.PULL_AND_STOP))
+    _wait_exit(store, rec.id)
+    assert usecase.refresh(paths, store, rec.id).state == JobState.EXITED  # the Jobs page saw it end
+    tencent_service.stop(instance)  # the student stopped the instance before any watcher ran
+    watcher = Watcher(paths, store=store, pull=watcher_pull(paths, store))
+    try:
+        [ev] = watcher.check_jobs()
+    finally:
+        watcher.close()
+    assert ev.kind == GuardEventKind.JOB_ENDED and "stopped already" in ev.message
+    assert len(tencent_server.requests_of("StopInstances")) == 1  # the student's own
