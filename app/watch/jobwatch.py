@@ -105,7 +105,7 @@ class JobWatchState:
     due: float = -1e18  # monotonic time of the next refresh pass
     running: threading.Thread | None = None
     # instances whose stop episode a job started and that no guard ticks: host → the config it runs with
-    episodes: dict[str, GuardConfig] = field(default_factory=dict)
+    episodes: dict[str, tuple[GuardConfig, str]] = field(default_factory=dict)  # host → (config, job id)
     stalls: dict[str, float] = field(default_factory=dict)  # job id → the progress time whose stall was said
     connect: Callable[[str], Any] | None = None  # host → Connection (None: the use case's own)
 
@@ -360,7 +360,7 @@ class JobWatch(WatcherBase):
                 out = [self._event(t, host, kind, "{message}", params)]
             if st.episode is not None and guard is None:
                 with self._mutex:
-                    self._jobwatch.episodes[host] = cfg  # no guard ticks it: poll_jobs drives its rounds
+                    self._jobwatch.episodes[host] = (cfg, rec.id)  # no guard ticks it: poll_jobs drives its rounds
             return out
 
         return self._on_worker(host, run)
@@ -380,7 +380,7 @@ class JobWatch(WatcherBase):
         """The next round of a stop episode a job started, for an instance no guard ticks."""
         guarded = self.guards.all()
         jw = self._jobwatch
-        for host, cfg in list(jw.episodes.items()):
+        for host, (cfg, job_id) in list(jw.episodes.items()):
             st = self._states.get(host)
             if host in guarded or st is None or st.episode is None:
                 with self._mutex:
@@ -392,13 +392,24 @@ class JobWatch(WatcherBase):
             if worker.busy:
                 continue
 
-            def job(h: str = host, c: GuardConfig = cfg) -> None:
+            def job(h: str = host, c: GuardConfig = cfg, j: str = job_id, state: TargetState = st) -> None:
                 try:
+                    ends = DONE_TERMINATED if state.episode is not None and state.episode.terminate else DONE_STOPPED
                     self._tick_one(h, c, t)  # its events went to notify
+                    if state.episode is None:  # over: what the job's end did, as it turned out
+                        self._episode_over(j, ends if state.stopped else DONE_NOT_STOPPED)
                 except Exception:  # noqa: BLE001 - tried again at the next round
                     log.exception("the stop episode of %s could not go on", h)
 
             worker.submit(job)
+
+    def _episode_over(self, job_id: str, outcome: str) -> None:
+        rows = self.store.query("SELECT done FROM job_ends WHERE id=?", (job_id,))
+        rec = self._job_store().get(job_id)
+        if not rows or rec is None or DONE_STOP_PENDING not in str(rows[0]["done"]):
+            return
+        done = str(rows[0]["done"]).replace(DONE_STOP_PENDING, outcome)
+        self._mark(self._job_store(), rec, done)
 
     # the stall guard -----------------------------------------------------------------------------
     def _job_stall(self, t: float, jobs: JobStore, rec: JobRecord) -> list[GuardEvent]:

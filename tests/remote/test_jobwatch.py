@@ -26,6 +26,7 @@ from app.usecases import jobs as usecase
 from app.usecases.guards import watcher_pull
 from app.watch import Watcher
 from tests.e2e.instance_support import GN7, serve_instances_from
+from tests.fixtures.waits import wait_for
 from tests.remote.gpu_support import save_host
 
 STANDIN = Path(__file__).resolve().parents[1] / "fixtures" / "train_standin.py"
@@ -339,3 +340,40 @@ def test_a_job_whose_instance_was_stopped_meanwhile_is_told_without_a_stop_call(
         watcher.close()
     assert ev.kind == GuardEventKind.JOB_ENDED and "stopped already" in ev.message
     assert len(tencent_server.requests_of("StopInstances")) == 1  # the student's own
+
+
+def test_a_stop_the_cloud_refuses_at_first_is_told_once_and_retried_until_confirmed(tencent_service,
+                                                                                     tencent_server, sshd, instance):
+    """The job's stop is the guards' episode: a failed round escalates once, poll_jobs drives the next
+    rounds (no guard ticks this instance), and the job's record ends up saying the instance stopped."""
+    store, paths = tencent_service.store, default_paths()
+    script = _standin(sshd, "jobwatch-retry")
+    rec = usecase.start_job(paths, store, JobSpec(
+        host=instance, argv=["python3", script, "--steps", "3", "--sleep", "0.01", "--site", SITE],
+        then=JobThen.PULL_AND_STOP))
+    _wait_exit(store, rec.id)
+    tencent_server.fail_next("StopInstances", "InternalError", "backend busy", times=2)
+    seen: list = []
+    stopped = threading.Event()
+
+    def notify(ev) -> None:
+        seen.append(ev)
+        if ev.kind == GuardEventKind.STOPPED:
+            stopped.set()
+
+    clock = [time.time()]
+    watcher = Watcher(paths, store=store, pull=watcher_pull(paths, store), notify=notify, clock=lambda: clock[0],
+                      stop_retries=2, retry_delay_s=0.0)
+    try:
+        events = watcher.check_jobs()
+        assert _kinds(events) == ["job-ended", "sync-none", "stop-failed"], [e.message for e in events]
+        assert JobStore(store).get(rec.id).then_done == "no pull pair; stop pending"
+        assert watcher.stop_pending()[instance]["guard"] == "job " + rec.id
+        clock[0] += 60  # past the back-off: the next round
+        watcher.poll_jobs()
+        assert stopped.wait(30), [e.message for e in seen]
+        wait_for(lambda: JobStore(store).get(rec.id).then_done == "no pull pair; stopped", 10, "the outcome")
+    finally:
+        watcher.close()
+    assert _kinds(seen).count("stop-failed") == 1  # told once
+    assert len(tencent_server.requests_of("StopInstances")) == 3
