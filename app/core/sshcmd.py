@@ -408,7 +408,10 @@ class _Reader:
 # repeats them: ``sshpass -p SECRET ssh …`` (sshpass(1): -p password, -f file, -d fd, -e env,
 # -P prompt), ``ssh user:SECRET@host`` (OpenSSH would send "user:SECRET" as the user name) and
 # prose such as ``密码: SECRET`` / ``Password: SECRET``.
-_PROSE_SECRET_RE = re.compile(r"(?i)(密码|口令|password|passwd)(?:\s*[:：=]\s*|(?<=[码令])\s+)(\S+)")
+# An English label is a word of its own: "/etc/passwd ::1" (a path, then an IPv6 address) is no password.
+_PROSE_SECRET_RE = re.compile(
+    r"(?i)(密码|口令|(?<![A-Za-z0-9_/.\-])(?:password|passwd))(?:\s*[:：=]\s*|(?<=[码令])\s+)(\S+)"
+)
 _USER_PASS_RE = re.compile(r"^[A-Za-z0-9_.][A-Za-z0-9_.\-]*:([^@\s/][^@\s]*)@\S+$")
 _DEST_PREFIX_RE = re.compile(r"^(?:-[oJ])?(?:[A-Za-z]+=)?(?:ssh://)?")
 _SSHPASS_WITH_ARG = ("-f", "-d", "-P")

@@ -24,6 +24,7 @@ SECRET = "Pw9!x-Secret"
         (f"ssh -J jump:{SECRET}@j.example.com root@h.example.com", "user:password@host"),
         (f"ssh root@h.example.com 密码：{SECRET}", "密码:"),
         (f"ssh root@h.example.com\nPassword: {SECRET}", "password:"),
+        (f"ssh root@h.example.com (root passwd={SECRET})", "passwd:"),
     ],
 )
 def test_each_form_is_refused_without_repeating_the_password(command, form):
@@ -39,7 +40,9 @@ def test_each_form_is_refused_without_repeating_the_password(command, form):
 @pytest.mark.parametrize(
     "command",
     ["ssh -p 22 root@h.example.com", "ssh -o PasswordAuthentication=no root@h.example.com",
-     "ssh root@2001:db8::7", "ssh -L 8080:localhost:80 root@[::1]"],
+     "ssh root@2001:db8::7", "ssh -L 8080:localhost:80 root@[::1]",
+     # a path that ends in "passwd" before an IPv6 address (found by the fuzzer): no password there
+     "ssh -p /etc/passwd ::1", "ssh -i ~/keys/old.passwd: root@h.example.com"],
 )
 def test_ordinary_commands_hold_no_secret(command):
     assert find_pasted_secret(command) is None
