@@ -36,7 +36,7 @@ from app.core.errors import LabGpuError
 from app.core.guards import GuardConfig, GuardEvent
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
 from app.core.store import register_schema
-from app.core.vocab import GuardEventKind, InstanceState, JobState, JobThen
+from app.core.vocab import TERMINAL_STATES, GuardEventKind, InstanceState, JobState, JobThen
 
 from .parts import TargetState, WatcherBase, Worker
 
@@ -204,7 +204,9 @@ class JobWatch(WatcherBase):
                 self._claim(rec)  # another computer's job, over before this one found it: nothing to tell
                 self._mark(jobs, rec, DONE_NOTIFIED)
                 continue
-            if rec.state == JobState.RUNNING:
+            if rec.state == JobState.RUNNING and self._instance_gone(rec.host):
+                rec = self._lost_with_instance(jobs, rec)  # terminated: the job went with it
+            elif rec.state == JobState.RUNNING:
                 if not self._host_reachable(rec.host):
                     continue  # a stopped instance: its job is read again when it runs
                 try:
@@ -236,6 +238,18 @@ class JobWatch(WatcherBase):
         """A saved server is always tried; an instance only while the ledger says it runs."""
         entry = self.ledger.get(host)
         return entry is None or entry.state == InstanceState.RUNNING
+
+    def _instance_gone(self, host: str) -> bool:
+        """The job's instance is terminated (or failed) in the ledger: no host left to read it from."""
+        entry = self.ledger.get(host)
+        return entry is not None and entry.state in TERMINAL_STATES
+
+    @staticmethod
+    def _lost_with_instance(jobs: JobStore, rec: JobRecord) -> JobRecord:
+        """A running job whose instance is gone is lost (its end is then told once, like any other)."""
+        rec.state = JobState.LOST
+        rec.error = f"the instance {rec.host} is terminated"
+        return jobs.save(rec)
 
     def _handled(self) -> set[str]:
         return {str(r["id"]) for r in self.store.query("SELECT id FROM job_ends")}

@@ -28,6 +28,7 @@ from app.watch import Watcher
 from tests.e2e.instance_support import GN7, serve_instances_from
 from tests.fixtures.waits import wait_for
 from tests.remote.gpu_support import save_host
+from tests.remote.jobs_support import remove_job
 
 STANDIN = Path(__file__).resolve().parents[1] / "fixtures" / "train_standin.py"
 SITE = sysconfig.get_paths()["purelib"]  # tqdm and tensorboardX for the host's python3
@@ -377,3 +378,27 @@ def test_a_stop_the_cloud_refuses_at_first_is_told_once_and_retried_until_confir
         watcher.close()
     assert _kinds(seen).count("stop-failed") == 1  # told once
     assert len(tencent_server.requests_of("StopInstances")) == 3
+
+
+def test_a_running_job_whose_instance_was_terminated_is_lost_and_told_once(tencent_service, tencent_server,
+                                                                          sshd, instance):
+    store, paths = tencent_service.store, default_paths()
+    script = _standin(sshd, "jobwatch-terminated")
+    rec = usecase.start_job(paths, store, JobSpec(
+        host=instance, argv=["python3", script, "--steps", "100000", "--sleep", "0.05", "--site", SITE],
+        name="long", then=JobThen.PULL_AND_STOP))
+    try:
+        tencent_service.terminate(instance)  # the instance went (the console, a reclaim) while the job ran
+        watcher = Watcher(paths, store=store, pull=watcher_pull(paths, store))
+        try:
+            [ev] = watcher.check_jobs()
+            assert watcher.check_jobs() == []  # told once
+        finally:
+            watcher.close()
+        assert ev.kind == GuardEventKind.JOB_FAILED and "lost" in ev.message and "terminated" in ev.message
+        got = JobStore(store).get(rec.id)
+        assert got.state == JobState.LOST and "terminated" in got.error
+        assert tencent_server.requests_of("StopInstances") == []  # nothing left to stop
+    finally:
+        save_host(sshd, "jobwatch-terminated-host")  # the test's sshd still runs the stand-in: end it there
+        remove_job("jobwatch-terminated-host", rec.id)
