@@ -72,6 +72,9 @@ class GuardEventKind(Word):
     JOB_ENDED = "job-ended"
     JOB_FAILED = "job-failed"
     JOB_STALLED = "job-stalled"
+    # a launch waiting for a sold-out GPU (app/usecases/waitlaunch.py): it landed, or the wait gave up
+    WAIT_LANDED = "wait-landed"
+    WAIT_GAVE_UP = "wait-gave-up"
 
 
 class JobState(Word):

@@ -42,7 +42,8 @@ JOB_FAILED = "job-failed"
 JOB_STALLED = "job-stalled"
 BUDGET = "budget"
 VPN = "vpn-down"
-TOPICS = (GUARD_WARN, GUARD_STOP, STOP_FAILED, SPOT, JOB_ENDED, JOB_FAILED, JOB_STALLED, BUDGET, VPN)
+GPU_WAIT = "gpu-wait"
+TOPICS = (GUARD_WARN, GUARD_STOP, STOP_FAILED, SPOT, JOB_ENDED, JOB_FAILED, JOB_STALLED, BUDGET, VPN, GPU_WAIT)
 
 TOPIC_TITLES = {
     GUARD_WARN: QT_TRANSLATE_NOOP("Notify", "Guard warnings (idle GPUs)"),
@@ -54,6 +55,7 @@ TOPIC_TITLES = {
     JOB_STALLED: QT_TRANSLATE_NOOP("Notify", "Job stalled"),
     BUDGET: QT_TRANSLATE_NOOP("Notify", "Budget thresholds"),
     VPN: QT_TRANSLATE_NOOP("Notify", "VPN down"),
+    GPU_WAIT: QT_TRANSLATE_NOOP("Notify", "Waiting for a GPU: landed or gave up"),
 }
 
 # kind → topic. Kinds not listed (pulls, blind/sighted, the watchdog's reports) are not sent away.
@@ -74,6 +76,8 @@ TOPIC_OF: dict[str, str] = {
     K.JOB_FAILED: JOB_FAILED,
     K.JOB_STALLED: JOB_STALLED,
     VPN_DOWN: VPN,
+    K.WAIT_LANDED: GPU_WAIT,
+    K.WAIT_GAVE_UP: GPU_WAIT,
 }
 
 # kind → (title, text). {target} is always there; a template whose other fields are missing falls back
@@ -124,6 +128,12 @@ TEMPLATES: dict[str, tuple[str, str]] = {
                     QT_TRANSLATE_NOOP("Notify", "The job {name} on {target} still runs but makes no progress "
                                                 "(no new step, log line or TensorBoard event). Its log: labgpu "
                                                 "logs {job}")),
+    # a launch waiting for a sold-out GPU (app/usecases/waitlaunch.py): type, id (the instance), why, attempts
+    K.WAIT_LANDED: (QT_TRANSLATE_NOOP("Notify", "Your {type} is here: {id}"),
+                    QT_TRANSLATE_NOOP("Notify", "The wait {target} got {type}: the instance {id} launched after "
+                                                "{attempts} attempts.")),
+    K.WAIT_GAVE_UP: (QT_TRANSLATE_NOOP("Notify", "Stopped waiting for {type}"),
+                     QT_TRANSLATE_NOOP("Notify", "The wait {target} ended without an instance: {why}")),
     VPN_DOWN: (QT_TRANSLATE_NOOP("Notify", "VPN {target} is down"),
                QT_TRANSLATE_NOOP("Notify", "The tunnel {target} dropped ({state}): {why}. Hosts behind it "
                                            "cannot be reached until it is back.")),

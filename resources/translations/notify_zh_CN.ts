@@ -441,6 +441,10 @@
         <translation>VPN 断开</translation>
     </message>
     <message>
+        <source>Waiting for a GPU: landed or gave up</source>
+        <translation>蹲卡：抢到了或放弃了</translation>
+    </message>
+    <message>
         <source>{target}: the GPUs are idle</source>
         <translation>{target}：GPU 空闲</translation>
     </message>
@@ -559,6 +563,22 @@
     <message>
         <source>The job {name} on {target} still runs but makes no progress (no new step, log line or TensorBoard event). Its log: labgpu logs {job}</source>
         <translation>{target} 上的任务 {name} 仍在运行，但没有进展（没有新的步数、日志行或 TensorBoard 事件）。查看日志：labgpu logs {job}</translation>
+    </message>
+    <message>
+        <source>Your {type} is here: {id}</source>
+        <translation>你的 {type} 抢到了：{id}</translation>
+    </message>
+    <message>
+        <source>The wait {target} got {type}: the instance {id} launched after {attempts} attempts.</source>
+        <translation>等待 {target} 抢到了 {type}：实例 {id} 在尝试 {attempts} 次后启动。</translation>
+    </message>
+    <message>
+        <source>Stopped waiting for {type}</source>
+        <translation>已停止等待 {type}</translation>
+    </message>
+    <message>
+        <source>The wait {target} ended without an instance: {why}</source>
+        <translation>等待 {target} 结束了，没有抢到实例：{why}</translation>
     </message>
     <message>
         <source>VPN {target} is down</source>
