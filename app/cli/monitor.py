@@ -197,6 +197,7 @@ def month_report_doc(month: str, now: datetime | None = None) -> dict[str, Any]:
     store = Store(paths=default_paths())
     store.migrate()
     running = running_costs(Ledger(store), GuardStore(store), rate, t)
+    runs = _runs_doc(store, lines, rate, t)
     instances: list[dict[str, Any]] = []
     accounts: dict[str, dict[str, Any]] = {}
     tot_cny = tot_usd = 0.0
@@ -206,7 +207,8 @@ def month_report_doc(month: str, now: datetime | None = None) -> dict[str, Any]:
         instances.append({"id": m.id, "account": m.account, "provider": m.provider,
                           "instance_type": m.instance_type, "state": m.state, "spot": m.spot,
                           "currency": m.currency, "price_per_hour": m.price_per_hour,
-                          "hours": round(m.hours, 4), "cost": _r(m.cost), "cost_cny": _r(cny), "cost_usd": _r(usd)})
+                          "hours": round(m.hours, 4), "cost": _r(m.cost), "cost_cny": _r(cny), "cost_usd": _r(usd),
+                          "run": m.run_id or None})
         a = accounts.setdefault(m.account, {"account": m.account, "cost_cny": 0.0, "cost_usd": 0.0, "unknown": []})
         if cny is None or usd is None:
             a["unknown"].append(m.id)
@@ -222,12 +224,39 @@ def month_report_doc(month: str, now: datetime | None = None) -> dict[str, Any]:
         "instances": instances,
         "accounts": [{**a, "cost_cny": _r(a["cost_cny"]), "cost_usd": _r(a["cost_usd"])} for a in accounts.values()],
         "total": {"cost_cny": _r(tot_cny), "cost_usd": _r(tot_usd), "unknown": unknown},
+        "runs": runs,
         "running": {"instances": [c.to_json() for c in running.billing],
                     "per_hour_cny": _r(run_tot.per_hour_cny), "per_hour_usd": _r(run_tot.per_hour_usd),
                     "so_far_cny": _r(run_tot.so_far_cny), "so_far_usd": _r(run_tot.so_far_usd),
                     "unknown": list(running.unknown), "text": running.billing_text(currency)},
         "rate": rate.describe(),
     }
+
+
+def _runs_doc(store: Any, lines: list[Any], rate: Any, now: datetime) -> list[dict[str, Any]]:
+    """The runs with an instance in the month (app.core.runs): their instances in order, the run's total
+    in the month (the sum of its lines) and in all (the sum of its instances' costs so far, the one
+    billing rule of app.usecases.costs)."""
+    from app.core.guards import GuardStore
+    from app.core.instances import Ledger
+    from app.core.monthreport import month_runs
+    from app.core.runs import run_cost
+    from app.usecases.costs import running_costs
+
+    months = month_runs(store, lines, rate)
+    if not months:
+        return []
+    members = {i for m in months for i in m.run.instance_ids}
+    entries = [e for e in Ledger(store).list(include_terminated=True, now=now) if e.id in members]
+    costs = running_costs(entries, GuardStore(store), rate, now)
+    out = []
+    for m in months:
+        whole = run_cost(m.run, costs.instances, rate)
+        out.append({**m.run.to_json(), "hours": round(m.hours, 4), "cost_cny": _r(m.cost_cny),
+                    "cost_usd": _r(m.cost_usd), "unknown": list(m.unknown),
+                    "so_far_cny": _r(whole.totals.so_far_cny), "so_far_usd": _r(whole.totals.so_far_usd),
+                    "so_far_unknown": list(whole.unknown)})
+    return out
 
 
 def _r(v: float | None) -> float | None:
@@ -267,13 +296,21 @@ def cmd_cost(args: argparse.Namespace) -> int:
     rows = [[i["id"], i["account"], i["instance_type"], i["state"], f"{i['hours']:.2f}",
              "?" if i["cost"] is None else f"{i['cost']:.2f} {i['currency']}",
              "?" if i["cost_cny"] is None else f"{i['cost_cny']:.2f}",
-             "?" if i["cost_usd"] is None else f"{i['cost_usd']:.2f}"] for i in doc["instances"]]
+             "?" if i["cost_usd"] is None else f"{i['cost_usd']:.2f}", i["run"] or "-"] for i in doc["instances"]]
     print(f"Cost in {month} (UTC)")
-    print_table(["ID", "ACCOUNT", "TYPE", "STATE", "HOURS", "COST", "CNY", "USD"], rows)
+    print_table(["ID", "ACCOUNT", "TYPE", "STATE", "HOURS", "COST", "CNY", "USD", "RUN"], rows)
     t = doc["total"]
     print(f"Total: {t['cost_cny']:.2f} CNY / {t['cost_usd']:.2f} USD  ({doc['rate']})")
     if t["unknown"]:
         print(f"Not in the total (price unknown): {', '.join(t['unknown'])}")
+    for run in doc["runs"]:  # a reclaimed spot instance and its relaunch: one run, its total
+        chain = " -> ".join(f"{m['id']}" + (" (reclaimed, relaunched)" if m["reason"] == "relaunched" else "")
+                            for m in run["instances"])
+        print(f"Run {run['id']}: {terminal_safe(chain)}")
+        print(f"  in {month}: {run['cost_cny']:.2f} CNY / {run['cost_usd']:.2f} USD, {run['hours']:.2f} h"
+              + (f"; price unknown: {', '.join(run['unknown'])}" if run["unknown"] else ""))
+        print(f"  so far in all: {run['so_far_cny']:.2f} CNY / {run['so_far_usd']:.2f} USD"
+              + (f"; price unknown: {', '.join(run['so_far_unknown'])}" if run["so_far_unknown"] else ""))
     r = doc["running"]
     print(r["text"])  # the tray's and the instances page's line: the unknown prices named
     return 0

@@ -1,11 +1,14 @@
-"""Monthly report: what each instance cost within a calendar month (UTC)."""
+"""Monthly report: what each instance cost within a calendar month (UTC), and each run's total (a
+reclaimed spot instance and its relaunch: both lines, and the run's sum; app.core.runs)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
+from .currency import ExchangeRate, convert
 from .ledgerdb import CLOCK, from_iso, segment_cost
+from .runs import Run, RunStore
 from .store import Store
 
 
@@ -21,6 +24,20 @@ class MonthLine:
     price_per_hour: float | None
     hours: float  # running hours inside the month
     cost: float | None  # billed within the month (minimums charged to the month the run started)
+    run_id: str = ""  # the run it belongs to (app.core.runs), "" when none
+
+
+@dataclass(frozen=True)
+class RunMonth:
+    """A run's total in the month: the sum of its members' lines (each converted with the shown rate);
+    a member whose cost is unknown is named, not summed."""
+
+    run: Run
+    lines: tuple[MonthLine, ...]  # its members' lines in this month, in the run's order
+    hours: float
+    cost_cny: float
+    cost_usd: float
+    unknown: tuple[str, ...]
 
 
 def month_bounds(month: str) -> tuple[datetime, datetime]:
@@ -65,11 +82,34 @@ def month_report(store: Store, month: str, now: datetime | None = None) -> list[
             None if cost is None or part is None else cost + part,
         )
     out = []
+    runs = RunStore(store).by_instance()
     for key, (hours, cost) in acc.items():
         row = ledger[key]
         out.append(MonthLine(id=row["id"], account=row["account"], provider=row["provider"],
                              instance_type=row["instance_type"], state=row["state"], spot=bool(row["spot"]),
                              currency=row["currency"], price_per_hour=row["price_per_hour"], hours=hours,
-                             cost=cost))
+                             cost=cost, run_id=runs[row["id"]].id if row["id"] in runs else ""))
     out.sort(key=lambda m: (m.account, m.id))
+    return out
+
+
+def month_runs(store: Store, lines: list[MonthLine], rate: ExchangeRate) -> list[RunMonth]:
+    """The runs with a member in ``lines`` (a month's report), each with its total in the month."""
+    found: dict[str, Run] = {}
+    for run in RunStore(store).all():
+        if any(ln.run_id == run.id for ln in lines):
+            found[run.id] = run
+    out = []
+    for run in found.values():
+        order = {iid: i for i, iid in enumerate(run.instance_ids)}
+        mine = sorted((ln for ln in lines if ln.run_id == run.id), key=lambda ln: order.get(ln.id, 0))
+        cny = usd = 0.0
+        unknown = []
+        for ln in mine:
+            c, u = convert(ln.cost, ln.currency, "CNY", rate), convert(ln.cost, ln.currency, "USD", rate)
+            if c is None or u is None:
+                unknown.append(ln.id)
+                continue
+            cny, usd = cny + c, usd + u
+        out.append(RunMonth(run, tuple(mine), sum(ln.hours for ln in mine), cny, usd, tuple(unknown)))
     return out

@@ -447,6 +447,18 @@
         <translation>守护</translation>
     </message>
     <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>{run} · {n}/{count} · {total} in all</source>
+        <translation>{run} · 第 {n}/{count} 台 · 共 {total}</translation>
+    </message>
+    <message>
+        <source>Run {run}: one piece of work across its instances; its cost is theirs summed.</source>
+        <translation>运行 {run}：跨多台实例的同一项工作；它的费用是这些实例费用之和。</translation>
+    </message>
+    <message>
         <source>No LabGPU instance. Launch one from an offer (Offers page) or with Launch…; instances LabGPU launched elsewhere appear here too.</source>
         <translation>没有 LabGPU 实例。可从报价（“GPU 报价”页）或“创建…”创建；在别处由 LabGPU 创建的实例也会显示在这里。</translation>
     </message>
@@ -1234,6 +1246,10 @@
     <message>
         <source>account total</source>
         <translation>账号合计</translation>
+    </message>
+    <message>
+        <source>run {run}: {instances}</source>
+        <translation>运行 {run}：{instances}</translation>
     </message>
     <message>
         <source>Total {month}: {total}</source>

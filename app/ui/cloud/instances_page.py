@@ -23,7 +23,16 @@ from app.core.vocab import RUNNING_STATES, TERMINAL_STATES, InstanceState
 from app.ui import theme
 from app.ui.cloud import cloud_service, duration, error_sentence, money
 from app.ui.cloud.instance_actions import InstanceActions, TerminateConfirmDialog
-from app.ui.cloud.instances_table import COLUMNS, fill_rows, fit, fit_if_cut, make_table, state_title
+from app.ui.cloud.instances_table import (
+    COL_RUN,
+    COLUMNS,
+    fill_rows,
+    fit,
+    fit_if_cut,
+    make_table,
+    run_texts,
+    state_title,
+)
 from app.ui.shared.plain import PlainLabel
 from app.ui.widgets import FlowLayout
 from app.usecases.changes import Change
@@ -63,6 +72,7 @@ class InstancesPage(InstanceActions, QWidget):
         self.busy: set[str] = set()
         self.guards: dict[str, Any] = {}  # instance id → GuardConfig
         self.backstops: dict[str, Any] = {}  # instance id → the cloud-enforced maximum runtime (BackstopRecord)
+        self.runs: dict[str, Any] = {}  # instance id → its run (app.core.runs: reclaimed, then relaunched)
         self._dialogs: list[Any] = []
         self._closed = False
         self._build()
@@ -182,17 +192,19 @@ class InstancesPage(InstanceActions, QWidget):
     def load_guards(self) -> Any:
         from app.core.backstops import BackstopStore
         from app.core.guards import GuardStore
+        from app.core.runs import RunStore
 
-        def read() -> tuple[dict[str, Any], dict[str, Any]]:
-            return GuardStore(self.ctx.store).all(), dict(BackstopStore(self.ctx.store).all())
+        def read() -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+            return (GuardStore(self.ctx.store).all(), dict(BackstopStore(self.ctx.store).all()),
+                    RunStore(self.ctx.store).by_instance())
 
         return self.ctx.runner.run(self, read, name="guards",
                                    on_done=self._on_guards_loaded, on_error=self._on_load_failed)
 
     @Slot(object)
     def _on_guards_loaded(self, loaded: object) -> None:
-        pair: tuple[dict[str, Any], dict[str, Any]] = loaded  # type: ignore[assignment]
-        self.guards, self.backstops = dict(pair[0]), dict(pair[1])
+        read: tuple[dict[str, Any], dict[str, Any], dict[str, Any]] = loaded  # type: ignore[assignment]
+        self.guards, self.backstops, self.runs = dict(read[0]), dict(read[1]), dict(read[2])
         self._fill()
 
     def refresh(self) -> None:
@@ -335,8 +347,31 @@ class InstancesPage(InstanceActions, QWidget):
                     price_item.setToolTip("\n".join(QCoreApplication.translate("LabGPU", n) for n in c.notes))
             if proj_item is not None:
                 proj_item.setText(self.projected_text(c, e) if c is not None else "—")
+            self._show_run(r, e, costs)
         fit_if_cut(self.table)
         self._show_totals(costs)
+
+    def _show_run(self, r: int, e: Any, costs: RunningCosts | None) -> None:
+        """The run cell: the run, this instance's place in it and the run's cost so far — the sum of its
+        instances' costs from the same rule as every row (app.core.runs.run_cost)."""
+        from app.core.runs import run_cost
+
+        item = self.table.item(r, COL_RUN)
+        run = self.runs.get(e.id)
+        if item is None:
+            return
+        if run is None:
+            item.setText("—")
+            item.setToolTip("")
+            return
+        cur = str(getattr(self.ctx.settings, "display_currency", "CNY") or "CNY")
+        total = "?"
+        if costs is not None:
+            rc = run_cost(run, costs.instances, costs.rate)
+            total = money(rc.so_far(cur), cur, 2) + (" + ?" if rc.unknown else "")
+        text, tip = run_texts(run, e.id, total)
+        item.setText(text)
+        item.setToolTip(tip)
 
     def _show_totals(self, costs: RunningCosts | None) -> None:
         cur = str(getattr(self.ctx.settings, "display_currency", "CNY") or "CNY")

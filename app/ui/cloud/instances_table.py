@@ -20,10 +20,10 @@ from app.ui.shared.plain import plain_tooltip
 from app.ui.widgets import configure_record_table
 
 COLUMNS = ("id", "account", "type", "zone", "state", "billing", "ip", "uptime", "price", "cost",
-           "projected", "guards")
-COL_STATE, COL_UPTIME, COL_PRICE, COL_COST, COL_PROJECTED, COL_GUARDS = 4, 7, 8, 9, 10, 11
+           "projected", "guards", "run")
+COL_STATE, COL_UPTIME, COL_PRICE, COL_COST, COL_PROJECTED, COL_GUARDS, COL_RUN = 4, 7, 8, 9, 10, 11, 12
 # free text: shrinks first when the window is narrow (a guard badge can name four guards)
-ELIDED = (0, 1, 2, 3, 6, COL_GUARDS)
+ELIDED = (0, 1, 2, 3, 6, COL_GUARDS, COL_RUN)
 RIGHT_ALIGNED = (COL_UPTIME, COL_PRICE, COL_COST, COL_PROJECTED)
 STATE_COLORS = {
     "running": Qt.GlobalColor.darkGreen,
@@ -65,6 +65,7 @@ def header_labels() -> list[str]:
         QCoreApplication.translate("InstancesPage", "Cost so far"),
         QCoreApplication.translate("InstancesPage", "Projected"),
         QCoreApplication.translate("InstancesPage", "Guards"),
+        QCoreApplication.translate("InstancesPage", "Run"),
     ]
 
 
@@ -99,6 +100,7 @@ def row_values(e: Any, busy: bool, guard_text: str) -> list[str]:
         "",
         "",
         guard_text,
+        "",  # the run and its total (app.core.runs), filled in by the page's tick
     ]
 
 
@@ -124,6 +126,21 @@ def fill_rows(
             table.setItem(r, c, item)
         if e.id == selected:
             table.selectRow(r)
+
+
+def run_texts(run: Any, instance_id: str, total: str) -> tuple[str, str]:
+    """(cell, tooltip) of an instance that is part of a run (a reclaimed spot instance and its relaunch):
+    'run-1a2b · 2/2 · ¥38.00 in all', and the run's instances in order with why each joined."""
+    from app.core.runs import reason_text
+
+    ids = run.instance_ids
+    place = ids.index(instance_id) + 1 if instance_id in ids else 0
+    cell = QCoreApplication.translate("InstancesPage", "{run} · {n}/{count} · {total} in all").format(
+        run=run.id, n=place, count=len(ids), total=total)
+    lines = [QCoreApplication.translate("InstancesPage", "Run {run}: one piece of work across its instances; "
+                                        "its cost is theirs summed.").format(run=run.id)]
+    lines += [f"{m.position + 1}. {m.instance_id} — {reason_text(m.reason)}" for m in run.members]
+    return cell, plain_tooltip("\n".join(lines))
 
 
 def fit(table: QTableWidget) -> None:

@@ -53,6 +53,14 @@ def load_report(store: Any, month: str) -> list[Any]:
     return month_report(store, month)
 
 
+def load_report_and_runs(store: Any, month: str, rate: Any) -> tuple[list[Any], list[Any]]:
+    """The month's lines and its runs (a reclaimed spot instance and its relaunch), each with its total."""
+    from app.core.monthreport import month_runs
+
+    lines = load_report(store, month)
+    return lines, month_runs(store, lines, rate)
+
+
 def write_csv(path: Path, month: str, lines: list[Any]) -> int:
     with path.open("w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
@@ -74,6 +82,7 @@ class MonthReportDialog(QDialog):
 
         self.ctx = ctx
         self.lines: list[Any] = []
+        self.runs: list[Any] = []  # app.core.monthreport.RunMonth: each run's total in the month
         self.setObjectName("monthReport")
         self.setWindowTitle(self.tr("Monthly cost report"))
         self.resize(900, 640)
@@ -129,7 +138,10 @@ class MonthReportDialog(QDialog):
 
     def load(self) -> Any:
         self.status_label.setText(self.tr("Reading the ledger…"))
-        return self.ctx.runner.run(self, load_report, self.ctx.store, self.month(), name="month-report",
+        from app.core.currency import effective_rate
+
+        return self.ctx.runner.run(self, load_report_and_runs, self.ctx.store, self.month(),
+                                   effective_rate(self.ctx.settings), name="month-report",
                                    on_done=self._on_loaded, on_error=self._on_failed)
 
     @Slot(object)
@@ -140,12 +152,13 @@ class MonthReportDialog(QDialog):
         self.loaded.emit()
 
     @Slot(object)
-    def _on_loaded(self, lines: object) -> None:
+    def _on_loaded(self, loaded: object) -> None:
         import pyqtgraph as pg
 
         from app.core.currency import convert, effective_rate
 
-        self.lines = list(lines)  # type: ignore[call-overload]
+        pair: tuple[list[Any], list[Any]] = loaded  # type: ignore[assignment]
+        self.lines, self.runs = list(pair[0]), list(pair[1])
         rate = effective_rate(self.ctx.settings)
         cur = self.currency()
         accounts = sorted({ln.account for ln in self.lines})
@@ -173,6 +186,11 @@ class MonthReportDialog(QDialog):
                     ticks.append((len(xs) - 1, ln.id[-8:]))
             rows.append((a, self.tr("account total"), "", "", "", money(sub, cur, 2), True))
             total = None if total is None or sub is None else total + sub
+        for run in self.runs:  # one run across instances: both lines above, and here the run's sum
+            said = money(run.cost_usd if cur.upper() == "USD" else run.cost_cny, cur, 2)
+            rows.append(("", self.tr("run {run}: {instances}").format(run=run.run.id,
+                                                                      instances=" → ".join(run.run.instance_ids)),
+                         "", f"{run.hours:.1f}", "", said + (" + ?" if run.unknown else ""), True))
         self.table.setRowCount(len(rows))
         for r, row in enumerate(rows):
             for c, text in enumerate(row[:6]):
