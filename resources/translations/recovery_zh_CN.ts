@@ -94,5 +94,129 @@
         <source>Link the reclaimed instance to the new one.</source>
         <translation>把被回收的实例和新实例连起来。</translation>
     </message>
+    <message>
+        <source>spot</source>
+        <translation>竞价</translation>
+    </message>
+    <message>
+        <source>No instance or job named {id}.</source>
+        <translation>没有叫 {id} 的实例或任务。</translation>
+    </message>
+    <message>
+        <source>Use an id from `labgpu ls` or `labgpu jobs ls`.</source>
+        <translation>用 `labgpu ls` 或 `labgpu jobs ls` 里的 id。</translation>
+    </message>
+    <message>
+        <source>{id} has no recovery policy.</source>
+        <translation>{id} 没有设置回收恢复策略。</translation>
+    </message>
+    <message>
+        <source>Set one with `labgpu recovery set {id} --resume "…{{checkpoint}}"`.</source>
+        <translation>用 `labgpu recovery set {id} --resume "…{{checkpoint}}"` 设置一个。</translation>
+    </message>
+    <message>
+        <source>{value} is not a pair of folders.</source>
+        <translation>{value} 不是一对文件夹。</translation>
+    </message>
+    <message>
+        <source>Write it as FROM=TO, e.g. /root/ckpt=./ckpt.</source>
+        <translation>写成 来源=目标，例如 /root/ckpt=./ckpt。</translation>
+    </message>
+    <message>
+        <source>{id} names {n} jobs.</source>
+        <translation>{id} 对应 {n} 个任务。</translation>
+    </message>
+    <message>
+        <source>Give more of the job's id (see `labgpu jobs ls`).</source>
+        <translation>多写几位任务 id（见 `labgpu jobs ls`）。</translation>
+    </message>
+    <message>
+        <source>the same zone</source>
+        <translation>同一可用区</translation>
+    </message>
+    <message>
+        <source>the other zones</source>
+        <translation>其他可用区</translation>
+    </message>
+    <message>
+        <source>on demand</source>
+        <translation>按量计费</translation>
+    </message>
+    <message>
+        <source>Acts</source>
+        <translation>生效</translation>
+    </message>
+    <message>
+        <source>Checkpoints</source>
+        <translation>检查点</translation>
+    </message>
+    <message>
+        <source>Code</source>
+        <translation>代码</translation>
+    </message>
+    <message>
+        <source>Resume with</source>
+        <translation>续训命令</translation>
+    </message>
+    <message>
+        <source>Relaunch in</source>
+        <translation>重新启动顺序</translation>
+    </message>
+    <message>
+        <source>As</source>
+        <translation>计费方式</translation>
+    </message>
+    <message>
+        <source>Budget</source>
+        <translation>预算</translation>
+    </message>
+    <message>
+        <source>Attempts</source>
+        <translation>尝试次数</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>Recovery policy of {kind} {id}:</source>
+        <translation>{kind} {id} 的回收恢复策略：</translation>
+    </message>
+    <message>
+        <source>job</source>
+        <translation>任务</translation>
+    </message>
+    <message>
+        <source>instance</source>
+        <translation>实例</translation>
+    </message>
+    <message>
+        <source>No recovery policy is set.</source>
+        <translation>还没有设置回收恢复策略。</translation>
+    </message>
+    <message>
+        <source>KIND</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>TARGET</source>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <source>ACTS</source>
+        <translation>生效</translation>
+    </message>
+    <message>
+        <source>RESUME WITH</source>
+        <translation>续训命令</translation>
+    </message>
+    <message>
+        <source>Removed the recovery policy of {kind} {id}.</source>
+        <translation>已删除 {kind} {id} 的回收恢复策略。</translation>
+    </message>
 </context>
 </TS>
