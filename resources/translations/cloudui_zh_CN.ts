@@ -488,7 +488,7 @@
     </message>
     <message>
         <source>on demand</source>
-        <translation>按量</translation>
+        <translation>按量计费</translation>
     </message>
     <message>
         <source>budget reached</source>
@@ -1282,6 +1282,136 @@
     <message>
         <source>{n} rows written to {path}.</source>
         <translation>已写入 {n} 行到 {path}。</translation>
+    </message>
+</context>
+<context>
+    <name>RecoveryDialog</name>
+    <message>
+        <source>Spot recovery of {name}</source>
+        <translation>{name} 的竞价回收恢复</translation>
+    </message>
+</context>
+<context>
+    <name>RecoveryEditor</name>
+    <message>
+        <source>Spot recovery</source>
+        <translation>竞价回收恢复</translation>
+    </message>
+    <message>
+        <source>When the cloud reclaims the spot instance, LabGPU saves the latest checkpoint in the warning window, relaunches where there is capacity and resumes the job — by itself, while the window, the tray or `labgpu watch` runs.</source>
+        <translation>云厂商回收竞价实例时，LabGPU 会在预警时间内保存最新的检查点，到有库存的地方重新启动，再接着跑你的任务——全自动，只要窗口、托盘或 `labgpu watch` 在运行。</translation>
+    </message>
+    <message>
+        <source>{checkpoint} becomes the saved checkpoint's path on the new instance</source>
+        <translation>{checkpoint} 会换成保存的检查点在新实例上的路径</translation>
+    </message>
+    <message>
+        <source>Resume with:</source>
+        <translation>续训命令：</translation>
+    </message>
+    <message>
+        <source>on the instance, e.g. /root/ckpt</source>
+        <translation>实例上的文件夹，例如 /root/ckpt</translation>
+    </message>
+    <message>
+        <source>on this computer, e.g. ~/ckpt</source>
+        <translation>这台电脑上的文件夹，例如 ~/ckpt</translation>
+    </message>
+    <message>
+        <source>Checkpoints from:</source>
+        <translation>检查点来自：</translation>
+    </message>
+    <message>
+        <source>Saved to:</source>
+        <translation>保存到：</translation>
+    </message>
+    <message>
+        <source>on this computer, e.g. ~/project</source>
+        <translation>这台电脑上的文件夹，例如 ~/project</translation>
+    </message>
+    <message>
+        <source>on the new instance, e.g. /root/project</source>
+        <translation>新实例上的文件夹，例如 /root/project</translation>
+    </message>
+    <message>
+        <source>Code from:</source>
+        <translation>代码来自：</translation>
+    </message>
+    <message>
+        <source>Code to:</source>
+        <translation>代码上传到：</translation>
+    </message>
+    <message>
+        <source>then the region's other zones</source>
+        <translation>再试本地域的其他可用区</translation>
+    </message>
+    <message>
+        <source>Relaunch in:</source>
+        <translation>重新启动在：</translation>
+    </message>
+    <message>
+        <source>the same zone first,</source>
+        <translation>先试同一可用区，</translation>
+    </message>
+    <message>
+        <source>none; e.g. ap-shanghai, ap-beijing</source>
+        <translation>不试；例如 ap-shanghai, ap-beijing</translation>
+    </message>
+    <message>
+        <source>Then regions:</source>
+        <translation>再试地域：</translation>
+    </message>
+    <message>
+        <source>none; e.g. lab-ali or lab-ali:ecs.gn7i-c8g1.2xlarge</source>
+        <translation>不试；例如 lab-ali 或 lab-ali:ecs.gn7i-c8g1.2xlarge</translation>
+    </message>
+    <message>
+        <source>Then accounts:</source>
+        <translation>再试账号：</translation>
+    </message>
+    <message>
+        <source>spot</source>
+        <translation>竞价</translation>
+    </message>
+    <message>
+        <source>on demand</source>
+        <translation>按量计费</translation>
+    </message>
+    <message>
+        <source>Relaunch as:</source>
+        <translation>重新启动方式：</translation>
+    </message>
+    <message>
+        <source>no cap</source>
+        <translation>不设上限</translation>
+    </message>
+    <message>
+        <source>The most the whole run may cost, in the account's currency</source>
+        <translation>整个运行最多花多少钱（账号的币种）</translation>
+    </message>
+    <message>
+        <source>Run budget:</source>
+        <translation>运行预算：</translation>
+    </message>
+    <message>
+        <source>Launch attempts:</source>
+        <translation>启动尝试次数：</translation>
+    </message>
+    <message>
+        <source>Spot recovery: off</source>
+        <translation>竞价回收恢复：关闭</translation>
+    </message>
+    <message>
+        <source>the same zone</source>
+        <translation>同一可用区</translation>
+    </message>
+    <message>
+        <source>other zones</source>
+        <translation>其他可用区</translation>
+    </message>
+    <message>
+        <source>Spot recovery: resume with {resume}; relaunch in {where}; at most {n} launch attempts</source>
+        <translation>竞价回收恢复：用 {resume} 续训；重新启动顺序 {where}；最多尝试启动 {n} 次</translation>
     </message>
 </context>
 <context>

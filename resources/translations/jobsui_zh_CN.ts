@@ -35,6 +35,14 @@
         <translation>立即向各主机查询所有任务（F5）</translation>
     </message>
     <message>
+        <source>Spot re&amp;covery…</source>
+        <translation>竞价回收恢复(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>What LabGPU does by itself when the chosen job's spot instance is reclaimed</source>
+        <translation>所选任务的竞价实例被回收时，LabGPU 会自动做什么</translation>
+    </message>
+    <message>
         <source>Log</source>
         <translation>日志</translation>
     </message>

@@ -67,6 +67,7 @@ class LaunchDialog(QDialog):
         self.billing_currency = "USD"  # the chosen account's, once the background load said it
         self.launch_result: LaunchResult | None = None
         self.guard_saved: GuardConfig | None = None  # the guard as the launch saved it
+        self.recovery_saved: Any = None  # the spot recovery policy as the launch saved it (app.core.recoverypolicy)
         self.plan: LaunchPlan | None = None  # the launch's defaults, worked out once for the chosen account and type
         self.error: BaseException | None = None
         self.running = False
@@ -348,6 +349,7 @@ class LaunchDialog(QDialog):
     @Slot(bool)
     def _on_spot_check_toggled(self, on: bool) -> None:
         self.form.max_price_spin.setEnabled(on)
+        self.form.recovery_editor.setVisible(on)  # recovery acts on a reclaim: a spot instance's
         self._update_price_note()
 
     @Slot()
@@ -396,6 +398,12 @@ class LaunchDialog(QDialog):
                 self.form.guard_editor.show_error(f"{exc.text()} {exc.hint()}".strip())
                 return
             self.form.guard_editor.show_error("")
+        from app.core.errors import LabGpuError
+
+        try:
+            recovery = self.recovery_policy()
+        except LabGpuError:  # the section says what is wrong and what to do
+            return
         if self.key_refused():  # the note under the key field says why and what to do
             return
         if not opts.account or not opts.instance_type:
@@ -443,7 +451,12 @@ class LaunchDialog(QDialog):
             def progress(step: str, message: str = "") -> None:
                 task.report((step, message))
 
-            return launch(svc, settings, opts, guard=guard, plan=plan, changes=changes, progress=progress)
+            outcome = launch(svc, settings, opts, guard=guard, plan=plan, changes=changes, progress=progress)
+            if recovery is not None:  # the spot recovery policy, for the new instance
+                from app.core.recoverypolicy import INSTANCE, RecoveryPolicyStore
+
+                self.recovery_saved = RecoveryPolicyStore(svc.store).set(INSTANCE, outcome.result.entry.id, recovery)
+            return outcome
 
         self.task = self.ctx.runner.run(
             self,
@@ -509,6 +522,10 @@ class LaunchDialog(QDialog):
             lines.append(self.tr("Guards: {guards}").format(
                 guards=badge(outcome.guard.config, True, backstop=result.backstop)))
             lines.extend(t for t in (outcome.guard.text(), outcome.guard.hint_text()) if t)
+        if self.recovery_saved is not None:
+            from app.ui.cloud.recovery_editor import policy_summary
+
+            lines.append(policy_summary(self.recovery_saved))
         f = self.form
         f.outcome_label.setStyleSheet(f"color: {theme.css('ok')};")
         f.outcome_label.setText("\n".join(lines))
@@ -518,6 +535,13 @@ class LaunchDialog(QDialog):
         f.close_button.hide()
         f.copy_ssh_button.setVisible(bool(entry.public_ip))
         self.launched.emit(result)
+
+    def recovery_policy(self) -> Any:
+        """The spot recovery policy for the new instance (validated), or None: not a spot launch, or the
+        section is off. A refused field shows in the section and raises (LabGpuError)."""
+        if not self.form.spot_check.isChecked():
+            return None
+        return self.form.recovery_editor.checked_policy()
 
     def guard_config(self) -> GuardConfig | None:
         """The guards chosen for the new instance, or None when the section is switched off."""

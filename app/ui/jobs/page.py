@@ -94,6 +94,10 @@ class JobsPage(QWidget):
                                           self.tr("Stop the chosen job: TERM, then KILL after 10 s (Del)"))
         self.refresh_button = toolbar_button(self, self.tr("&Refresh"), self._on_refresh_button_clicked, bar,
                                              self.tr("Ask the hosts about every job now (F5)"))
+        self.recovery_button = toolbar_button(self, self.tr("Spot re&covery…"), self._on_recovery_button_clicked,
+                                              bar, self.tr("What LabGPU does by itself when the chosen job's spot "
+                                                           "instance is reclaimed"))
+        self.recovery_button.setObjectName("jobRecovery")
         bar.addStretch(1)
         self.status_label = PlainLabel(self)
         self.status_label.setObjectName("jobsStatus")
@@ -255,14 +259,39 @@ class JobsPage(QWidget):
 
     def _show_details(self) -> None:
         row = self.chosen_row()
-        self.details_label.setText(details_text(row) if row is not None else
+        self.details_label.setText(details_text(row) + "\n" + self._recovery_text(row) if row is not None else
                                    self.tr("No job yet: New job… starts a command on a host."))
         self.argv_label.setText(self.tr("Command: {argv}").format(argv=cap(argv_line(row.rec), 600))
                                 if row is not None else "")
 
+    def _recovery_text(self, row: Any) -> str:
+        from app.core.recoverypolicy import JOB, RecoveryPolicyStore
+        from app.ui.cloud.recovery_editor import policy_summary
+
+        return policy_summary(RecoveryPolicyStore(self.ctx.store).get(JOB, row.rec.id))
+
+    @Slot()
+    def _on_recovery_button_clicked(self) -> None:
+        self.edit_recovery()
+
+    def edit_recovery(self) -> Any:
+        """The chosen job's spot recovery policy in a dialog (saved to the store the watcher reads)."""
+        from app.core.recoverypolicy import JOB
+        from app.ui.cloud.recovery_editor import RecoveryDialog
+
+        row = self.chosen_row()
+        if row is None:
+            return None
+        dialog = RecoveryDialog(self.ctx, JOB, row.rec.id, row.rec.display_name, self)
+        dialog.saved.connect(lambda _p: self._show_details())
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+        return dialog
+
     def _update_buttons(self) -> None:
         row = self.chosen_row()
         self.new_button.setEnabled(self.start_task is None)
+        self.recovery_button.setEnabled(row is not None)
         self.stop_button.setEnabled(row is not None and row.rec.state == JobState.RUNNING and self.stop_task is None)
 
     @Slot()
@@ -357,16 +386,22 @@ class JobsPage(QWidget):
         if self.dialog is None:
             return
         spec = self.dialog.spec()
-        self.start(spec)
+        self.start(spec, self.dialog.recovery_policy())
 
-    def start(self, spec: Any) -> Any:
-        """Start ``spec`` (a JobSpec) in a task; the steps it takes show in the status line."""
+    def start(self, spec: Any, recovery: Any = None) -> Any:
+        """Start ``spec`` (a JobSpec) in a task; the steps it takes show in the status line. ``recovery``: the
+        job's spot recovery policy (app.core.recoverypolicy), saved for it once it started."""
         from app.usecases.jobs import start_job
 
         paths, store, changes = self.ctx.paths, self.ctx.store, self.ctx.changes
 
         def run(task: Any = None) -> Any:
-            return start_job(paths, store, spec, on_step=task.report if task is not None else None, changes=changes)
+            rec = start_job(paths, store, spec, on_step=task.report if task is not None else None, changes=changes)
+            if recovery is not None:
+                from app.core.recoverypolicy import JOB, RecoveryPolicyStore
+
+                RecoveryPolicyStore(store).set(JOB, rec.id, recovery)
+            return rec
 
         def done(rec: Any) -> None:
             self.start_task = None

@@ -160,6 +160,11 @@ class StartJobDialog(QDialog):
         stall_label.setBuddy(self.stall_spin)
         form.addRow(stall_label, stall_row)
         outer.addLayout(form)
+        from app.ui.cloud.recovery_editor import RecoveryEditor
+
+        # Spot recovery: saved for the job once it started (a job's policy wins over its instance's).
+        self.recovery_editor = RecoveryEditor(self)
+        outer.addWidget(self.recovery_editor)
 
         self.error_label = PlainLabel(self)
         self.error_label.setObjectName("jobFormError")
@@ -237,10 +242,19 @@ class StartJobDialog(QDialog):
             values["stop_on_failure"] = self.failure_check.isChecked()
         return JobSpec(**{k: v for k, v in values.items() if k in known}).validate()
 
+    def recovery_policy(self) -> Any:
+        """The spot recovery policy for the job (validated), or None when the section is off; a refused
+        field shows in the section and raises (LabGpuError)."""
+        return self.recovery_editor.checked_policy()
+
     @Slot()
     def _on_accept(self) -> None:
         if not self.argv:
             self._show_error(self.tr("Type the command to run."))
+            return
+        try:
+            self.recovery_policy()
+        except LabGpuError:  # the section says what is wrong and what to do
             return
         try:
             self.spec()
