@@ -56,5 +56,6 @@ contrast_ratio  # the colour-contrast test (WCAG ratio of the theme's pairs)
 offer_matches  # the plain filter rules; the test holds offerquery.filter_mask (the fast path) equal to them
 _.job_for  # SyncJobs' query for a pair's job: the sync job tests find a guard's queued pull by it
 is_enabled, unregister_plugin, DEFAULT_KEY_NAME, warn  # autostart, toy plugins, key file name, dialogs
-_.other_zones, _.resume_argv_text, RecoveryPolicyStore, _.effective  # the recovery policy: its editors (app/ui, app/cli/recovery.py) and app/usecases/spotrecovery.py
+_.other_zones, _.resume_argv_text, RecoveryPolicyStore, _.effective  # the recovery policy: its editors
+_.saved_note  # a spot recovery's record: what it saved and what not (said in its event; kept for `recovery show`)
 _.run_of  # app.core.runs: which run an instance is in (spot recovery links it; labgpu recovery show)

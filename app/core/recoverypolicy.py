@@ -257,3 +257,121 @@ def _load(text: str) -> RecoveryPolicy | None:
         return RecoveryPolicy.from_json(data) if isinstance(data, dict) else None
     except (ValueError, TypeError):
         return None
+
+
+# -- the progress of one recovery (it survives a watcher restart) ----------------------------------------
+
+register_schema(
+    "recoveryprogress",
+    [
+        """
+    CREATE TABLE recovery_progress (
+        instance_id TEXT PRIMARY KEY,
+        record TEXT NOT NULL,
+        step TEXT NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    """,
+    ],
+)
+
+# The steps of a recovery, in order; DONE_STEPS end it.
+STEP_SAVING = "saving"  # the checkpoint is being saved in the warning window
+STEP_RELAUNCHING = "relaunching"  # candidates are being tried
+STEP_LAUNCHING = "launching"  # one launch request is out (its client token is stored before it is sent)
+STEP_LAUNCHED = "launched"  # the new instance exists (linked to the run)
+STEP_RESUMED = "resumed"
+STEP_GAVE_UP = "gave-up"
+STEP_SKIPPED = "skipped"  # nothing was done (not LabGPU's, a notice in the past, …), said why
+DONE_STEPS = (STEP_RESUMED, STEP_GAVE_UP, STEP_SKIPPED)
+
+
+@dataclass
+class RecoveryRecord:
+    """One recovery of one reclaimed instance: what it saved, what it tried, where it is."""
+
+    instance_id: str
+    provider: str = ""
+    notice_time: str = ""  # ISO UTC: when the cloud reclaims it
+    started_at: float = 0.0
+    step: str = STEP_SAVING
+    policy_kind: str = ""
+    policy_target: str = ""
+    policy: dict[str, Any] = field(default_factory=dict)  # the policy as it was when the notice came
+    job_id: str = ""  # the job that is resumed ("" = none: the resume command runs as a new job)
+    saved_local: str = ""  # the checkpoint file saved on this computer ("" = none)
+    saved_note: str = ""  # what was saved and what was not (translated when said)
+    attempts_before: int = 0  # launch calls made by the recoveries before this one in the same run
+    attempts: int = 0  # launch calls made by this recovery
+    tried: list[str] = field(default_factory=list)  # "account/region/zone/spot|on-demand: why"
+    candidate: dict[str, Any] = field(default_factory=dict)  # the launch in flight (with its token)
+    token: str = ""
+    new_instance: str = ""
+    new_provider: str = ""
+    new_job: str = ""
+    run_id: str = ""
+    message: str = ""  # the last thing said (gave up / skipped: why)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RecoveryRecord:
+        known = set(cls.__dataclass_fields__)
+        return cls(**{k: v for k, v in data.items() if k in known})
+
+    @property
+    def done(self) -> bool:
+        return self.step in DONE_STEPS
+
+    def get_policy(self) -> RecoveryPolicy:
+        return RecoveryPolicy.from_json(self.policy)
+
+
+class RecoveryProgressStore:
+    """The recoveries, one per reclaimed instance: claimed once (a second notice, a second watcher, a
+    restart find it), saved after every step."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        store.migrate()
+
+    def claim(self, rec: RecoveryRecord, now: float | None = None) -> tuple[RecoveryRecord, bool]:
+        """Store ``rec`` unless a recovery of that instance is stored already; (the stored one, created)."""
+        with self.store.transaction() as c:
+            row = c.execute("SELECT record FROM recovery_progress WHERE instance_id=?",
+                            (rec.instance_id,)).fetchone()
+            if row is not None:
+                return RecoveryRecord.from_json(json.loads(row[0])), False
+            c.execute("INSERT INTO recovery_progress(instance_id, record, step, updated_at) VALUES(?,?,?,?)",
+                      (rec.instance_id, json.dumps(rec.to_json(), sort_keys=True), rec.step,
+                       time.time() if now is None else now))
+        return rec, True
+
+    def save(self, rec: RecoveryRecord, now: float | None = None) -> None:
+        self.store.execute(
+            "INSERT INTO recovery_progress(instance_id, record, step, updated_at) VALUES(?,?,?,?) "
+            "ON CONFLICT(instance_id) DO UPDATE SET record=excluded.record, step=excluded.step, "
+            "updated_at=excluded.updated_at",
+            (rec.instance_id, json.dumps(rec.to_json(), sort_keys=True), rec.step,
+             time.time() if now is None else now))
+
+    def get(self, instance_id: str) -> RecoveryRecord | None:
+        rows = self.store.query("SELECT record FROM recovery_progress WHERE instance_id=?", (instance_id,))
+        return RecoveryRecord.from_json(json.loads(rows[0]["record"])) if rows else None
+
+    def by_new_instance(self, instance_id: str) -> RecoveryRecord | None:
+        """The recovery that launched ``instance_id`` (a relaunch that is itself reclaimed)."""
+        for rec in self.all():
+            if rec.new_instance == instance_id:
+                return rec
+        return None
+
+    def unfinished(self) -> list[RecoveryRecord]:
+        rows = self.store.query("SELECT record FROM recovery_progress WHERE step NOT IN (?,?,?) "
+                                "ORDER BY updated_at", DONE_STEPS)
+        return [RecoveryRecord.from_json(json.loads(r["record"])) for r in rows]
+
+    def all(self) -> list[RecoveryRecord]:
+        rows = self.store.query("SELECT record FROM recovery_progress ORDER BY updated_at")
+        return [RecoveryRecord.from_json(json.loads(r["record"])) for r in rows]

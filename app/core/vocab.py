@@ -72,6 +72,12 @@ class GuardEventKind(Word):
     JOB_ENDED = "job-ended"
     JOB_FAILED = "job-failed"
     JOB_STALLED = "job-stalled"
+    # spot recovery (app/usecases/spotrecovery.py): each step of a reclaimed instance's recovery
+    RECOVERY_SAVED = "recovery-saved"
+    RECOVERY_RELAUNCHED = "recovery-relaunched"
+    RECOVERY_RESUMED = "recovery-resumed"
+    RECOVERY_GAVE_UP = "recovery-gave-up"
+    RECOVERY_SKIPPED = "recovery-skipped"
     # a launch waiting for a sold-out GPU (app/usecases/waitlaunch.py): it landed, or the wait gave up
     WAIT_LANDED = "wait-landed"
     WAIT_GAVE_UP = "wait-gave-up"

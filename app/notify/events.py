@@ -75,6 +75,12 @@ TOPIC_OF: dict[str, str] = {
     K.JOB_ENDED: JOB_ENDED,
     K.JOB_FAILED: JOB_FAILED,
     K.JOB_STALLED: JOB_STALLED,
+    # spot recovery's steps (app/usecases/spotrecovery.py): the event's own sentence (GENERIC) is sent
+    K.RECOVERY_SAVED: SPOT,
+    K.RECOVERY_RELAUNCHED: SPOT,
+    K.RECOVERY_RESUMED: SPOT,
+    K.RECOVERY_GAVE_UP: SPOT,
+    K.RECOVERY_SKIPPED: SPOT,
     VPN_DOWN: VPN,
     K.WAIT_LANDED: GPU_WAIT,
     K.WAIT_GAVE_UP: GPU_WAIT,

@@ -80,8 +80,12 @@ class OnInstance(WatcherBase):
                 self._spot_pulls[target_id] = t
                 self._sync_threads.append(t)
                 t.start()
+        # a recovery policy relaunches it by itself (app/watch/recovery.py; nothing when none applies)
+        rt = self.start_recovery(target_id, notice.time)
         if wait:
             t.join()
+            if rt is not None:
+                rt.join()
         return ev
 
     def start_spot_watches(self, connect: Callable[[str], Any], interval_s: float = 5.0) -> list[Any]:

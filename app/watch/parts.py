@@ -223,3 +223,6 @@ class WatcherBase:
 
     def run_sync(self, host: str, purpose: str) -> int | None:
         raise NotImplementedError
+
+    def start_recovery(self, target_id: str, notice_time: Any, wait: bool = False) -> threading.Thread | None:
+        raise NotImplementedError  # app/watch/recovery.py

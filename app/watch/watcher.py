@@ -97,6 +97,7 @@ from .parts import (
     money_plain,
     num_text,
 )
+from .recovery import RecoveryWatch
 from .stopping import (
     StopEpisodes,
 )
@@ -108,7 +109,7 @@ log = logging.getLogger(__name__)
 
 
 
-class Watcher(StopEpisodes, OnInstance, JobWatch):
+class Watcher(StopEpisodes, OnInstance, JobWatch, RecoveryWatch):
     def __init__(self, paths: Paths | None = None, clock: Callable[[], float] = time.time,
                  notify: Callable[[GuardEvent], None] | None = None, *, store: Store | None = None,
                  stop_fn: StopFn | None = None, sync_fn: SyncFn | None = None, pull: SyncFn | None = None,
@@ -155,6 +156,7 @@ class Watcher(StopEpisodes, OnInstance, JobWatch):
         self._spot_pulls: dict[str, threading.Thread] = {}  # one "on interruption" pull in flight per host
         self._spot_seen: dict[str, set[str]] = {}  # reclaim times already announced, per host
         self.init_jobwatch()  # the training jobs LabGPU started: refreshed, their ends acted on (jobwatch.py)
+        self.init_recovery()  # spot recovery: a reclaimed instance relaunched by its policy (recovery.py)
 
     @property
     def rate(self) -> ExchangeRate:
@@ -525,11 +527,15 @@ class Watcher(StopEpisodes, OnInstance, JobWatch):
                         self.settle_os_shutdowns()
                     except Exception:  # noqa: BLE001
                         log.exception("could not start watching new targets")
+                self.resume_recoveries()  # once: the spot recoveries a previous watcher left unfinished
                 self.tick(wait_s=period_s)  # a busy target is not waited for (see the module doc)
                 self.poll_jobs()  # jobs refreshed every ~15 s on their own thread; their stops driven on
                 from .reconcile import poll as reconcile_poll  # the ledger follows the cloud
 
                 reconcile_poll(self)  # due reconciles start in the background; never blocks the guards
+                from .waits import poll as waits_poll  # launches waiting for a sold-out GPU (蹲卡)
+
+                waits_poll(self)  # a due wait takes a round in the background; never blocks the guards
                 try:
                     self.refresh_spot_prices()
                 except Exception:  # noqa: BLE001 - a price call must not stop the guards

@@ -95,8 +95,140 @@
         <translation>把被回收的实例和新实例连起来。</translation>
     </message>
     <message>
+        <source>{target}: a reclaim notice for an instance LabGPU did not launch — nothing relaunched (recovery acts only on LabGPU's instances)</source>
+        <translation>{target}：收到回收通知，但这台实例不是 LabGPU 启动的 —— 没有重新启动任何实例（自动恢复只处理 LabGPU 的实例）</translation>
+    </message>
+    <message>
+        <source>{target}: the reclaim notice is for {when}, which has passed — nothing relaunched; check the instance and relaunch it yourself if it is gone</source>
+        <translation>{target}：回收通知的时间是 {when}，已经过去了 —— 没有重新启动；去看看这台实例，如果它没了就自己重新启动</translation>
+    </message>
+    <message>
+        <source>{target}: its recovery has already started ({step}) — this notice starts no second one</source>
+        <translation>{target}：它的恢复已经开始了（{step}）—— 这条通知不会再开始第二次恢复</translation>
+    </message>
+    <message>
+        <source>{target}: checkpoint saved in the warning window: {what}</source>
+        <translation>{target}：在预警时间内保存了检查点：{what}</translation>
+    </message>
+    <message>
+        <source>{target}: no checkpoint saved: {what} — the relaunch goes ahead and the job starts from scratch</source>
+        <translation>{target}：没有保存检查点：{what} —— 照样重新启动，任务从头开始</translation>
+    </message>
+    <message>
+        <source>{target} was reclaimed: relaunched as {new} ({where}, {market}) after {attempts} launch attempt(s)</source>
+        <translation>{target} 被回收了：经过 {attempts} 次启动尝试，已重新启动为 {new}（{where}，{market}）</translation>
+    </message>
+    <message>
+        <source>{target}: the job {name} runs again on {new} ({how})</source>
+        <translation>{target}：任务 {name} 已在 {new} 上重新运行（{how}）</translation>
+    </message>
+    <message>
+        <source>{target}: recovery gave up — {why}</source>
+        <translation>{target}：自动恢复放弃了 —— {why}</translation>
+    </message>
+    <message>
+        <source>{name} ({size}) to {local}</source>
+        <translation>{name}（{size}）保存到 {local}</translation>
+    </message>
+    <message>
+        <source>; not saved: {count} older checkpoint(s), lost with the instance</source>
+        <translation>；没有保存：{count} 个更早的检查点，会随实例一起丢失</translation>
+    </message>
+    <message>
+        <source>no file matching {pattern} in {folder}</source>
+        <translation>{folder} 里没有匹配 {pattern} 的文件</translation>
+    </message>
+    <message>
+        <source>the policy names no checkpoint folder</source>
+        <translation>恢复策略里没有填检查点文件夹</translation>
+    </message>
+    <message>
+        <source>{name} ({size}) did not fit the warning window: {done} copied when it closed</source>
+        <translation>{name}（{size}）在预警时间内没传完：结束时只复制了 {done}</translation>
+    </message>
+    <message>
+        <source>the instance could not be read: {why}</source>
+        <translation>读不到这台实例：{why}</translation>
+    </message>
+    <message>
+        <source>the warning window had closed</source>
+        <translation>预警时间已经结束了</translation>
+    </message>
+    <message>
+        <source>the policy's {max} launch attempts are used up ({tried})</source>
+        <translation>策略允许的 {max} 次启动尝试已经用完（{tried}）</translation>
+    </message>
+    <message>
+        <source>the budget of {budget} {cur} would be passed: the run has cost {spent} and the next instance costs {price} {cur}/h</source>
+        <translation>会超出 {budget} {cur} 的预算：这次运行已经花了 {spent}，下一台实例每小时 {price} {cur}</translation>
+    </message>
+    <message>
+        <source>the price of {what} is not known, so the budget cannot be kept</source>
+        <translation>不知道 {what} 的价格，没法守住预算</translation>
+    </message>
+    <message>
+        <source>no allowed place had capacity ({tried})</source>
+        <translation>允许的地方都没有库存（{tried}）</translation>
+    </message>
+    <message>
+        <source>the launch failed: {why}</source>
+        <translation>启动失败：{why}</translation>
+    </message>
+    <message>
+        <source>{new} did not answer over SSH within {seconds} s ({why}); it keeps running — terminate it or start the job yourself</source>
+        <translation>{new} 在 {seconds} 秒内没有响应 SSH（{why}）；它还在运行 —— 你可以销毁它，或者自己启动任务</translation>
+    </message>
+    <message>
+        <source>the job could not be started on {new}: {why}; it keeps running — terminate it or start the job yourself</source>
+        <translation>没能在 {new} 上启动任务：{why}；它还在运行 —— 你可以销毁它，或者自己启动任务</translation>
+    </message>
+    <message>
+        <source>the recovery policy was switched off</source>
+        <translation>恢复策略已经关掉了</translation>
+    </message>
+    <message>
+        <source>resumed from {checkpoint}</source>
+        <translation>从 {checkpoint} 继续</translation>
+    </message>
+    <message>
+        <source>started from scratch: no checkpoint was saved</source>
+        <translation>从头开始：没有保存到检查点</translation>
+    </message>
+    <message>
+        <source>the cloud did not answer the launch request: {why}; the next watcher start asks again with the same request (never a second instance)</source>
+        <translation>云没有回复启动请求：{why}；下次监控启动时会用同一个请求再问一次（绝不会多开一台）</translation>
+    </message>
+    <message>
+        <source>saving the checkpoint</source>
+        <translation>正在保存检查点</translation>
+    </message>
+    <message>
+        <source>relaunching</source>
+        <translation>正在重新启动</translation>
+    </message>
+    <message>
+        <source>relaunched</source>
+        <translation>已重新启动</translation>
+    </message>
+    <message>
+        <source>resumed</source>
+        <translation>已继续运行</translation>
+    </message>
+    <message>
+        <source>gave up</source>
+        <translation>已放弃</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>已跳过</translation>
+    </message>
+    <message>
         <source>spot</source>
         <translation>竞价</translation>
+    </message>
+    <message>
+        <source>on-demand</source>
+        <translation>按量计费</translation>
     </message>
     <message>
         <source>No instance or job named {id}.</source>
