@@ -488,7 +488,7 @@
     </message>
     <message>
         <source>on demand</source>
-        <translation>按量计费</translation>
+        <translation>按量</translation>
     </message>
     <message>
         <source>budget reached</source>
@@ -1375,7 +1375,7 @@
     </message>
     <message>
         <source>on demand</source>
-        <translation>按量计费</translation>
+        <translation>按量</translation>
     </message>
     <message>
         <source>Relaunch as:</source>
