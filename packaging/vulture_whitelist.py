@@ -55,6 +55,7 @@ _.wait_running, _.open_sftp, _.rename  # provider and connection calls the real-
 contrast_ratio  # the colour-contrast test (WCAG ratio of the theme's pairs)
 offer_matches  # the plain filter rules; the test holds offerquery.filter_mask (the fast path) equal to them
 _.job_for  # SyncJobs' query for a pair's job: the sync job tests find a guard's queued pull by it
+_.wait_rounds  # app/watch/waits.py: the wait-for-a-GPU tests wait on the watcher's rounds (an event, no sleep)
 is_enabled, unregister_plugin, DEFAULT_KEY_NAME, warn  # autostart, toy plugins, key file name, dialogs
 _.other_zones, _.resume_argv_text, RecoveryPolicyStore, _.effective  # the recovery policy: its editors
 _.saved_note  # a spot recovery's record: what it saved and what not (said in its event; kept for `recovery show`)

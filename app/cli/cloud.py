@@ -15,6 +15,8 @@ from typing import Any
 
 from app.cli.guard_args import add_guard_options, launch_guard
 from app.cli.output import print_json, print_table, terminal_safe
+from app.cli.waits import add_wait_options
+from app.cli.waits import register as register_waits
 from app.core import providers
 from app.core.errors import InputError
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
@@ -107,7 +109,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="print each step on stderr (default only when stderr is a terminal)",
     )
     add_guard_options(la, launch=True)
+    add_wait_options(la)  # --wait --until --zones --clouds (app/cli/waits.py)
     la.set_defaults(func=cmd_launch)
+    register_waits(subparsers)  # labgpu waits [ls | cancel ID]
 
     ils = subparsers.add_parser(
         "ls",
@@ -353,7 +357,7 @@ def cmd_launch(args: argparse.Namespace) -> int:
     from app.usecases import launch as launching
     from app.usecases.guards import WatchdogResult, default_guard
 
-    if args.max_price is not None and not args.spot:
+    if args.max_price is not None and not args.spot and not args.wait:  # with --wait: the price cap
         raise InputError(
             QT_TRANSLATE_NOOP("LabGPU", "--max-price only applies to spot launches."),
             QT_TRANSLATE_NOOP("LabGPU", "Add --spot, or leave --max-price out."),
@@ -364,27 +368,28 @@ def cmd_launch(args: argparse.Namespace) -> int:
     plan = launching.plan_launch(svc, settings, args.account, args.instance_type, region=args.region,
                                  zone=args.zone, list_zones=False)  # listed by the launch, after its checks
     guard = launch_guard(default_guard(settings, currency=plan.currency), args)
-    outcome = launching.launch(
-        svc, settings,
-        LaunchOptions(
-            account=args.account,
-            instance_type=args.instance_type,
-            zone=args.zone,
-            region=args.region,
-            image_id=args.image,
-            spot=args.spot,
-            max_price=args.max_price,
-            ssh_from=args.ssh_from,
-            ssh_key_path=args.ssh_key,
-            disk_gb=args.disk_gb,
-            name=args.name,
-            client_token=args.client_token,
-            wait=not args.no_wait,
-        ),
-        guard=guard,
-        plan=plan,
-        progress=_progress if (args.progress or sys.stderr.isatty()) else None,
+    opts = LaunchOptions(
+        account=args.account,
+        instance_type=args.instance_type,
+        zone=args.zone,
+        region=args.region,
+        image_id=args.image,
+        spot=args.spot,
+        max_price=args.max_price if args.spot else None,
+        ssh_from=args.ssh_from,
+        ssh_key_path=args.ssh_key,
+        disk_gb=args.disk_gb,
+        name=args.name,
+        client_token=args.client_token,
+        wait=not args.no_wait,
     )
+    show = _progress if (args.progress or sys.stderr.isatty()) else None
+    if args.wait:  # keep trying while sold out (app/cli/waits.py); ends with the launch, or raises why not
+        from app.cli.waits import run_wait
+
+        outcome = run_wait(args, svc, settings, opts, guard, progress=show).launched
+    else:
+        outcome = launching.launch(svc, settings, opts, guard=guard, plan=plan, progress=show)
     result, guarded = outcome.result, outcome.guard
     e = result.entry
     if args.json:

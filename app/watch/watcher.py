@@ -533,6 +533,9 @@ class Watcher(StopEpisodes, OnInstance, JobWatch, RecoveryWatch):
                 from .reconcile import poll as reconcile_poll  # the ledger follows the cloud
 
                 reconcile_poll(self)  # due reconciles start in the background; never blocks the guards
+                from .waits import poll as waits_poll  # launches waiting for a sold-out GPU (蹲卡)
+
+                waits_poll(self)  # a due wait takes a round in the background; never blocks the guards
                 try:
                     self.refresh_spot_prices()
                 except Exception:  # noqa: BLE001 - a price call must not stop the guards

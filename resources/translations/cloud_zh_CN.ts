@@ -782,5 +782,85 @@
         <source>Maximum runtime not enforced by the cloud: {why}.</source>
         <translation>最长运行时间未由云端强制：{why}。</translation>
     </message>
+    <message>
+        <source>The wait would end before it starts.</source>
+        <translation>这个等待还没开始就会结束。</translation>
+    </message>
+    <message>
+        <source>Give a duration, e.g. --until 6h or --until 30m.</source>
+        <translation>给一个时长，例如 --until 6h 或 --until 30m。</translation>
+    </message>
+    <message>
+        <source>The price cap must be more than 0.</source>
+        <translation>价格上限必须大于 0。</translation>
+    </message>
+    <message>
+        <source>Give the most you would pay per hour, e.g. --max-price 8.</source>
+        <translation>给出你每小时最多愿意付的价格，例如 --max-price 8。</translation>
+    </message>
+    <message>
+        <source>Attempt {n}: still sold out ({why}). Next try at {at}.</source>
+        <translation>第 {n} 次尝试：仍然售罄（{why}）。下次尝试在 {at}。</translation>
+    </message>
+    <message>
+        <source>{type} landed as {id} in {zone} after {n} attempts.</source>
+        <translation>{type} 抢到了：{id}，在 {zone}，共尝试 {n} 次。</translation>
+    </message>
+    <message>
+        <source>Gave up waiting for {type}: the deadline passed after {n} attempts and it stayed sold out.</source>
+        <translation>已放弃等待 {type}：尝试 {n} 次后到了截止时间，它一直售罄。</translation>
+    </message>
+    <message>
+        <source>Gave up waiting for {type}: its price {price} per hour is over your cap of {cap}.</source>
+        <translation>已放弃等待 {type}：它每小时 {price} 的价格超过了你的上限 {cap}。</translation>
+    </message>
+    <message>
+        <source>Gave up waiting for {type}: {why}</source>
+        <translation>已放弃等待 {type}：{why}</translation>
+    </message>
+    <message>
+        <source>Cancelled.</source>
+        <translation>已取消。</translation>
+    </message>
+    <message>
+        <source>There is no waiting launch {id}.</source>
+        <translation>没有正在等待的启动 {id}。</translation>
+    </message>
+    <message>
+        <source>See the waits with 'labgpu waits'.</source>
+        <translation>用 'labgpu waits' 查看等待。</translation>
+    </message>
+    <message>
+        <source>{text!r} is not a duration.</source>
+        <translation>{text!r} 不是一个时长。</translation>
+    </message>
+    <message>
+        <source>Write it as a number and a unit, e.g. 6h, 90m, 1h30m or 2d.</source>
+        <translation>写成数字加单位，例如 6h、90m、1h30m 或 2d。</translation>
+    </message>
+    <message>
+        <source>LabGPU cannot launch on {cloud}.</source>
+        <translation>LabGPU 不能在 {cloud} 上启动。</translation>
+    </message>
+    <message>
+        <source>Use one of: {clouds}.</source>
+        <translation>请用其中之一：{clouds}。</translation>
+    </message>
+    <message>
+        <source>Waiting for {type} until {until} (wait {id}): LabGPU keeps trying while it is sold out. Ctrl+C leaves the wait to the watcher; 'labgpu waits cancel {id}' ends it.</source>
+        <translation>正在蹲 {type}，直到 {until}（等待 {id}）：售罄期间 LabGPU 会一直重试。按 Ctrl+C 会把等待交给监视器；用 'labgpu waits cancel {id}' 结束它。</translation>
+    </message>
+    <message>
+        <source>Left the wait {id} to the watcher (the window, the tray or 'labgpu watch'); 'labgpu waits cancel {id}' ends it.</source>
+        <translation>已把等待 {id} 交给监视器（窗口、托盘或 'labgpu watch'）；用 'labgpu waits cancel {id}' 结束它。</translation>
+    </message>
+    <message>
+        <source>{why}</source>
+        <translation>{why}</translation>
+    </message>
+    <message>
+        <source>Try again later, with a later --until, more --zones or --clouds, or a higher --max-price.</source>
+        <translation>稍后再试：用更晚的 --until、更多的 --zones 或 --clouds，或更高的 --max-price。</translation>
+    </message>
 </context>
 </TS>
