@@ -447,12 +447,12 @@
         <translation>守护</translation>
     </message>
     <message>
-        <source>Run</source>
-        <translation>运行</translation>
+        <source>Run total</source>
+        <translation>运行合计</translation>
     </message>
     <message>
-        <source>{run} · {n}/{count} · {total} in all</source>
-        <translation>{run} · 第 {n}/{count} 台 · 共 {total}</translation>
+        <source>{n}/{count} · {total}</source>
+        <translation>第 {n}/{count} 台 · {total}</translation>
     </message>
     <message>
         <source>Run {run}: one piece of work across its instances; its cost is theirs summed.</source>

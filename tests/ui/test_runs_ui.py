@@ -83,21 +83,22 @@ def test_the_instances_page_shows_the_run_and_its_total(qtbot, ctx, frozen):
         qtbot.waitUntil(lambda: not ctx.runner.active(), timeout=10000)
         page._on_tick_timer_timeout()
         new = _cells(page, "ins-4e5f6a7b")
-        assert new["Run"] == f"{run_id} · 2/2 · ¥22.00 in all"  # 2 h × ¥7 + 1 h × ¥8
+        assert new["Run total"] == "2/2 · ¥22.00"  # 2 h × ¥7 + 1 h × ¥8
         assert _cells(page, "ins-0a1b2c3d") == {}  # terminated: hidden until asked for
         page.show_ended.setChecked(True)
         old = _cells(page, "ins-0a1b2c3d")
-        assert old["Run"] == f"{run_id} · 1/2 · ¥22.00 in all" and old["Cost so far"] == "¥14.0000"
+        assert old["Run total"] == "1/2 · ¥22.00" and old["Cost so far"] == "¥14.0000"
         assert _cells(page, "ins-4e5f6a7b")["Cost so far"] == "¥8.0000"
         r = next(r for r in range(page.table.rowCount()) if page.table.item(r, 0).text().startswith("ins-4e"))
         tip = page.table.item(r, 12).toolTip()
-        assert "1. ins-0a1b2c3d — launched" in tip and "2. ins-4e5f6a7b — reclaimed → relaunched" in tip
+        assert f"Run {run_id}:" in tip and "1. ins-0a1b2c3d — launched" in tip
+        assert "2. ins-4e5f6a7b — reclaimed → relaunched" in tip
         # an instance outside any run says so
         Ledger(cloud_service(ctx).store).observe(Inst("ins-alone", "ap-guangzhou-3", launched_at=NOW - H),
                                                  price_per_hour=1.0, now=NOW - H)
         page.load_ledger()
         qtbot.waitUntil(lambda: bool(_cells(page, "ins-alone")), timeout=10000)
-        assert _cells(page, "ins-alone")["Run"] == "—"
+        assert _cells(page, "ins-alone")["Run total"] == "—"
     finally:
         page.shutdown()
 

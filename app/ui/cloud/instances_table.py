@@ -23,7 +23,7 @@ COLUMNS = ("id", "account", "type", "zone", "state", "billing", "ip", "uptime", 
            "projected", "guards", "run")
 COL_STATE, COL_UPTIME, COL_PRICE, COL_COST, COL_PROJECTED, COL_GUARDS, COL_RUN = 4, 7, 8, 9, 10, 11, 12
 # free text: shrinks first when the window is narrow (a guard badge can name four guards)
-ELIDED = (0, 1, 2, 3, 6, COL_GUARDS, COL_RUN)
+ELIDED = (0, 1, 2, 3, 6, COL_GUARDS)
 RIGHT_ALIGNED = (COL_UPTIME, COL_PRICE, COL_COST, COL_PROJECTED)
 STATE_COLORS = {
     "running": Qt.GlobalColor.darkGreen,
@@ -65,7 +65,7 @@ def header_labels() -> list[str]:
         QCoreApplication.translate("InstancesPage", "Cost so far"),
         QCoreApplication.translate("InstancesPage", "Projected"),
         QCoreApplication.translate("InstancesPage", "Guards"),
-        QCoreApplication.translate("InstancesPage", "Run"),
+        QCoreApplication.translate("InstancesPage", "Run total"),
     ]
 
 
@@ -130,13 +130,14 @@ def fill_rows(
 
 def run_texts(run: Any, instance_id: str, total: str) -> tuple[str, str]:
     """(cell, tooltip) of an instance that is part of a run (a reclaimed spot instance and its relaunch):
-    'run-1a2b · 2/2 · ¥38.00 in all', and the run's instances in order with why each joined."""
+    its place and the run's total, '2/2 · ¥38.00' (short: it is never elided), and in the tooltip the run's
+    id (as `labgpu cost` names it) and its instances in order with why each joined."""
     from app.core.runs import reason_text
 
     ids = run.instance_ids
     place = ids.index(instance_id) + 1 if instance_id in ids else 0
-    cell = QCoreApplication.translate("InstancesPage", "{run} · {n}/{count} · {total} in all").format(
-        run=run.id, n=place, count=len(ids), total=total)
+    cell = QCoreApplication.translate("InstancesPage", "{n}/{count} · {total}").format(
+        n=place, count=len(ids), total=total)
     lines = [QCoreApplication.translate("InstancesPage", "Run {run}: one piece of work across its instances; "
                                         "its cost is theirs summed.").format(run=run.id)]
     lines += [f"{m.position + 1}. {m.instance_id} — {reason_text(m.reason)}" for m in run.members]
