@@ -115,3 +115,27 @@ def test_bad_input_is_refused_with_a_next_step_and_nothing_stored(seeded, args, 
     r = cli("recovery", "set", *args)
     assert r.returncode != 0 and says in r.stderr, r.stderr
     assert _policies().all() == []
+
+
+@pytest.fixture
+def trainbox(private_home, labgpu_home):
+    from tests.remote.jobs_support import jobs_server, saved
+
+    with jobs_server() as srv, saved(srv, "trainbox") as name:
+        yield name
+
+
+def test_labgpu_run_sets_the_jobs_policy_and_refuses_a_bad_one_before_starting(trainbox):
+    bad = cli("run", trainbox, "--recovery-resume", "python t.py --resume {ckpt}", "--", "sleep", "600")
+    assert bad.returncode != 0 and "{checkpoint}" in bad.stderr and "Traceback" not in bad.stderr
+    assert JobStore(Store(paths=default_paths())).all() == []  # nothing started
+    r = ok("run", trainbox, "--json", "--recovery-resume", "sleep 600 # {checkpoint}",
+           "--recovery-checkpoint", "/tmp/ckpt=./ckpt", "--", "sleep", "600")
+    job = json.loads(r.stdout)
+    try:
+        assert job["recovery"]["resume"] == "sleep 600 # {checkpoint}"
+        pol = _policies().get(JOB, job["id"])
+        assert pol.checkpoint_remote == "/tmp/ckpt" and pol.checkpoint_local == "./ckpt" and pol.spot
+        assert "Resume with: sleep 600 # {checkpoint}" in ok("recovery", "show", job["id"]).stdout
+    finally:
+        ok("jobs", "stop", job["id"], "--grace", "5")
