@@ -15,7 +15,6 @@ from datetime import datetime
 from typing import Any
 
 from app.cli.output import print_json, print_table, terminal_safe
-from app.core.errors import LabGpuError
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
 
 MSG_WAITING = QT_TRANSLATE_NOOP("LabGPU", "Waiting for {type} until {until} (wait {id}): LabGPU keeps trying "
@@ -23,9 +22,6 @@ MSG_WAITING = QT_TRANSLATE_NOOP("LabGPU", "Waiting for {type} until {until} (wai
                                           "'labgpu waits cancel {id}' ends it.")
 MSG_LEFT = QT_TRANSLATE_NOOP("LabGPU", "Left the wait {id} to the watcher (the window, the tray or 'labgpu "
                                        "watch'); 'labgpu waits cancel {id}' ends it.")
-MSG_ENDED = QT_TRANSLATE_NOOP("LabGPU", "{why}")
-HINT_ENDED = QT_TRANSLATE_NOOP("LabGPU", "Try again later, with a later --until, more --zones or --clouds, or a "
-                                         "higher --max-price.")
 
 
 def add_wait_options(la: argparse.ArgumentParser) -> None:
@@ -62,10 +58,10 @@ def run_wait(args: argparse.Namespace, svc: Any, settings: Any, opts: Any, guard
     ends (LabGpuError with the reason); Ctrl+C leaves it stored for the watcher."""
     import dataclasses
 
-    from app.usecases.waitlaunch import WaitLauncher, notify_announce, parse_duration
+    from app.usecases.waitlaunch import WaitLauncher, ended_error, notify_announce, parse_duration
 
     until_s = parse_duration(args.until)
-    waiter = WaitLauncher(svc, settings, announce=notify_announce(svc.paths))
+    waiter = WaitLauncher(svc, settings, announce=notify_announce(svc.paths), launch_progress=progress)
     opts = dataclasses.replace(opts, guard=guard)
     zones = _csv(args.zones) or ([opts.zone] if opts.zone else [])
     wait = waiter.create(opts, until_s=until_s, max_price=args.max_price, zones=zones, clouds=_csv(args.clouds),
@@ -86,8 +82,8 @@ def run_wait(args: argparse.Namespace, svc: Any, settings: Any, opts: Any, guard
         from app.notify.dispatch import notifier_for
 
         notifier_for(svc.paths).flush(30)
-    if out.result is None:
-        raise LabGpuError(MSG_ENDED, HINT_ENDED, code="WaitEnded", why=out.wait.detail)
+    if out.launched is None:
+        raise ended_error(out.wait)
     return out
 
 

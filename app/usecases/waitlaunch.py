@@ -88,6 +88,9 @@ MSG_ERROR = QT_TRANSLATE_NOOP("LabGPU", "Gave up waiting for {type}: {why}")
 MSG_CANCELLED = QT_TRANSLATE_NOOP("LabGPU", "Cancelled.")
 MSG_NO_WAIT = QT_TRANSLATE_NOOP("LabGPU", "There is no waiting launch {id}.")
 HINT_NO_WAIT = QT_TRANSLATE_NOOP("LabGPU", "See the waits with 'labgpu waits'.")
+MSG_STOPPED = QT_TRANSLATE_NOOP("LabGPU", "You stopped waiting for {type}; nothing was launched.")
+HINT_ENDED = QT_TRANSLATE_NOOP("LabGPU", "Try again later, with a later --until, more --zones or --clouds, or a "
+                                         "higher --max-price.")
 MSG_BAD_DURATION = QT_TRANSLATE_NOOP("LabGPU", "{text!r} is not a duration.")
 HINT_BAD_DURATION = QT_TRANSLATE_NOOP("LabGPU", "Write it as a number and a unit, e.g. 6h, 90m, 1h30m or 2d.")
 
@@ -107,6 +110,13 @@ def parse_duration(text: str) -> float:
     if seconds <= 0:
         raise InputError(MSG_BAD_DURATION, HINT_BAD_DURATION, code="BadDuration", text=text[:40])
     return seconds
+
+
+def ended_error(w: LaunchWait) -> LabGpuError:
+    """Why a wait ended without an instance, as the error the CLI and the dialog show."""
+    if w.state == CANCELLED:
+        return LabGpuError(MSG_STOPPED, code="WaitCancelled", type=w.instance_type)
+    return LabGpuError("{why}", HINT_ENDED, code="WaitEnded", why=w.detail)
 
 
 def backoff_s(attempt: int, rng: random.Random) -> float:
@@ -159,7 +169,8 @@ class WaitLauncher:
     def __init__(self, svc: CloudService, settings: Settings, *, clock: Callable[[], float] = time.time,
                  rng: random.Random | None = None, announce: Announce | None = None,
                  changes: Changes = NO_CHANGES, owner: str = "",
-                 launch_fn: Callable[..., Any] = launch) -> None:
+                 launch_fn: Callable[..., Any] = launch,
+                 launch_progress: Callable[[str, str], None] | None = None) -> None:
         self.svc = svc
         self.settings = settings
         self.waits = LaunchWaits(svc.store)
@@ -169,6 +180,7 @@ class WaitLauncher:
         self.changes = changes
         self.owner = owner or new_owner()
         self._launch = launch_fn
+        self.launch_progress = launch_progress  # each attempt's launch steps (the dialog's list, the CLI)
 
     # -- creating ---------------------------------------------------------------------------------
     def create(self, opts: LaunchOptions, *, until_s: float, max_price: float | None = None,
@@ -297,6 +309,8 @@ class WaitLauncher:
 
         def renew(step: str, message: str = "") -> None:
             self.waits.claim(wid, self.owner, self.clock(), LEASE_S)
+            if self.launch_progress is not None:
+                self.launch_progress(step, message)
 
         return renew
 

@@ -831,6 +831,10 @@
         <translation>用 'labgpu waits' 查看等待。</translation>
     </message>
     <message>
+        <source>You stopped waiting for {type}; nothing was launched.</source>
+        <translation>你停止了等待 {type}；没有启动任何实例。</translation>
+    </message>
+    <message>
         <source>{text!r} is not a duration.</source>
         <translation>{text!r} 不是一个时长。</translation>
     </message>
@@ -853,10 +857,6 @@
     <message>
         <source>Left the wait {id} to the watcher (the window, the tray or 'labgpu watch'); 'labgpu waits cancel {id}' ends it.</source>
         <translation>已把等待 {id} 交给监视器（窗口、托盘或 'labgpu watch'）；用 'labgpu waits cancel {id}' 结束它。</translation>
-    </message>
-    <message>
-        <source>{why}</source>
-        <translation>{why}</translation>
     </message>
     <message>
         <source>Try again later, with a later --until, more --zones or --clouds, or a higher --max-price.</source>

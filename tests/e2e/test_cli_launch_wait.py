@@ -59,7 +59,7 @@ def test_launch_wait_lands_once_after_the_type_frees_up_and_notifies_once(lab, n
 def test_launch_wait_gives_up_at_the_deadline_and_on_another_error(lab):
     lab.sell_out(ZONE, 10_000)
     r = cli(*LAUNCH, "--wait", "--until", "2s", "--zones", ZONE)
-    assert r.returncode == 2
+    assert r.returncode == 2, r.stderr
     assert "[WaitEnded] Gave up waiting for GN7.2XLARGE32: the deadline passed after" in r.stderr
     assert "--until" in r.stderr  # the next step
     assert not lab.instances
@@ -67,8 +67,8 @@ def test_launch_wait_gives_up_at_the_deadline_and_on_another_error(lab):
     lab.fail_next("RunInstances", "InvalidParameterValue.InstanceTypeNotFound")
     n = len(lab.requests_of("RunInstances"))
     r2 = cli(*LAUNCH, "--wait", "--until", "1h", "--zones", ZONE)
-    assert r2.returncode == 2 and "[WaitEnded] Gave up waiting for GN7.2XLARGE32: " in r2.stderr
-    assert len(lab.requests_of("RunInstances")) == n + 1 and not lab.instances
+    assert r2.returncode == 2 and "[WaitEnded] Gave up waiting for GN7.2XLARGE32: " in r2.stderr, r2.stderr
+    assert len(lab.requests_of("RunInstances")) == n + 1 and not lab.instances, r2.stderr
     states = [w["state"] for w in json.loads(ok("waits", "--json").stdout)]
     assert states == ["gave-up", "gave-up"]
     bad = cli("waits", "cancel", "wait-nope")

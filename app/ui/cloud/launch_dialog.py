@@ -12,6 +12,7 @@ page with ``ctx.navigate("instances", {"launch": offer})``.
 
 from __future__ import annotations
 
+import threading
 from typing import TYPE_CHECKING, Any, cast
 
 from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
@@ -37,6 +38,9 @@ if TYPE_CHECKING:
     from app.ui.context import AppContext
 
 
+WAIT_STEP = "sold_out"  # the "keep trying" rounds (app/usecases/waitlaunch.py), one line updated per round
+
+
 def step_title(step: str) -> str:
     titles = {
         "key": QCoreApplication.translate("LaunchDialog", "Register the SSH key"),
@@ -48,6 +52,7 @@ def step_title(step: str) -> str:
         "zone": QCoreApplication.translate("LaunchDialog", "Try another zone"),
         "wait": QCoreApplication.translate("LaunchDialog", "Wait until it runs"),
         GUARD_STEP: QCoreApplication.translate("LaunchDialog", "Guards and watchdog"),
+        WAIT_STEP: QCoreApplication.translate("LaunchDialog", "Wait for a free GPU"),
     }
     return titles.get(step, step)
 
@@ -74,6 +79,7 @@ class LaunchDialog(QDialog):
         self._step_items: dict[str, QListWidgetItem] = {}
         self._current_step = ""
         self._zone_request = 0
+        self._stop_waiting = threading.Event()  # "Stop waiting": the keep-trying task ends at its next pause
         self.setObjectName("launchDialog")
         self.setWindowTitle(self.tr("Launch a GPU instance"))
         self.setMinimumSize(760, 600)
@@ -98,6 +104,7 @@ class LaunchDialog(QDialog):
         f.back_button.clicked.connect(self._on_back_button_clicked)
         f.launch_button.clicked.connect(self._on_launch_button_clicked)
         f.close_button.clicked.connect(self._on_close_button_clicked)
+        f.stop_wait_button.clicked.connect(self._on_stop_wait_button_clicked)
         # The spot maximum LabGPU filled in (not one the student typed): redone for another account, type or
         # currency, so a cap made for one cloud is never sent to another (a $0.80 cap is not ¥0.80).
         self._auto_cap: float | None = None
@@ -435,9 +442,15 @@ class LaunchDialog(QDialog):
             self.tr("The launch goes on; the instance appears on the Instances page.")
         )
         self.form.stack.setCurrentIndex(1)
+        until = str(self.form.keep_trying_combo.currentData()) if self.form.keep_trying_check.isChecked() else ""
         self.form.progress_title.setText(
             self.tr("Launching {type} with {account}…").format(type=opts.instance_type, account=opts.account)
+            if not until else
+            self.tr("Waiting for {type} with {account}…").format(type=opts.instance_type, account=opts.account)
         )
+        self._stop_waiting.clear()
+        self.form.stop_wait_button.setEnabled(True)
+        self.form.stop_wait_button.setVisible(bool(until))
         self.form.steps_list.clear()
         self._step_items.clear()
         self._current_step = ""
@@ -451,7 +464,10 @@ class LaunchDialog(QDialog):
             def progress(step: str, message: str = "") -> None:
                 task.report((step, message))
 
-            outcome = launch(svc, settings, opts, guard=guard, plan=plan, changes=changes, progress=progress)
+            if until:  # keep trying while it is sold out (蹲卡): the wait is stored, so the watcher can go on
+                outcome = self._wait_for_gpu(svc, settings, opts, guard, changes, until, task, progress)
+            else:
+                outcome = launch(svc, settings, opts, guard=guard, plan=plan, changes=changes, progress=progress)
             if recovery is not None:  # the spot recovery policy, for the new instance
                 from app.core.recoverypolicy import INSTANCE, RecoveryPolicyStore
 
@@ -466,6 +482,33 @@ class LaunchDialog(QDialog):
             on_error=self._on_launch_failed,
             on_progress=self._on_launch_progress,
         )
+
+    def _wait_for_gpu(self, svc: Any, settings: Any, opts: LaunchOptions, guard: GuardConfig | None, changes: Any,
+                      until: str, task: Any, progress: Any) -> LaunchOutcome:
+        """On the task's thread: store the wait and drive it until it lands, ends, or Stop waiting."""
+        import dataclasses
+
+        from app.core.launchwaits import WAITING
+        from app.usecases.waitlaunch import WaitLauncher, ended_error, notify_announce, parse_duration
+
+        stop = self._stop_waiting
+        waiter = WaitLauncher(svc, settings, changes=changes, announce=notify_announce(svc.paths),
+                              launch_progress=progress)
+        wait = waiter.create(dataclasses.replace(opts, guard=guard), until_s=parse_duration(until),
+                             max_price=opts.max_price if opts.spot else None,
+                             zones=[opts.zone] if opts.zone else [], hold=True)
+        out = waiter.run(wait.id, sleep=lambda s: None if stop.wait(s) else None,
+                         progress=lambda text: task.report((WAIT_STEP, text)), stop=stop.is_set)
+        if out.launched is not None:
+            return out.launched
+        if stop.is_set() and out.wait.state == WAITING:
+            out = dataclasses.replace(out, wait=waiter.cancel(wait.id))
+        raise ended_error(out.wait)
+
+    @Slot()
+    def _on_stop_wait_button_clicked(self) -> None:
+        self._stop_waiting.set()
+        self.form.stop_wait_button.setEnabled(False)
 
     def _mark(self, step: str, symbol: str, message: str = "") -> None:
         item = self._step_items.get(step)
@@ -494,6 +537,7 @@ class LaunchDialog(QDialog):
 
         result = outcome.result
         self.running = False
+        self.form.stop_wait_button.hide()
         self.launch_result = result
         for item in self._step_items.values():
             if item.data(Qt.ItemDataRole.UserRole) == "…":
@@ -551,6 +595,7 @@ class LaunchDialog(QDialog):
     @Slot(object)
     def _on_launch_failed(self, exc: object) -> None:
         self.running = False
+        self.form.stop_wait_button.hide()
         self.error = exc  # type: ignore[assignment]
         message, hint = error_sentence(exc)  # type: ignore[arg-type]
         self._mark(self._current_step or "request", "✗")

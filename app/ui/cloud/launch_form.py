@@ -125,6 +125,32 @@ class LaunchForm(QWidget):
         spot_layout.addWidget(self.max_price_spin, 1)
         self.price_note = PlainLabel(form_page)
         self.price_note.setWordWrap(True)
+        # Waiting for a GPU (蹲卡): while the type is sold out, the launch keeps trying until the chosen time.
+        wait_row = QWidget(form_page)
+        wait_layout = QHBoxLayout(wait_row)
+        wait_layout.setContentsMargins(0, 0, 0, 0)
+        self.keep_trying_check = QCheckBox(
+            QCoreApplication.translate("LaunchDialog", "Keep trying while it is sold out, for"), wait_row)
+        self.keep_trying_combo = QComboBox(wait_row)
+        for label, until in ((QCoreApplication.translate("LaunchDialog", "30 minutes"), "30m"),
+                             (QCoreApplication.translate("LaunchDialog", "1 hour"), "1h"),
+                             (QCoreApplication.translate("LaunchDialog", "3 hours"), "3h"),
+                             (QCoreApplication.translate("LaunchDialog", "6 hours"), "6h"),
+                             (QCoreApplication.translate("LaunchDialog", "12 hours"), "12h"),
+                             (QCoreApplication.translate("LaunchDialog", "1 day"), "1d")):
+            self.keep_trying_combo.addItem(label, until)
+        self.keep_trying_combo.setCurrentIndex(3)
+        self.keep_trying_combo.setEnabled(False)
+        self.keep_trying_check.toggled.connect(self.keep_trying_combo.setEnabled)
+        wait_layout.addWidget(self.keep_trying_check)
+        wait_layout.addWidget(self.keep_trying_combo)
+        wait_layout.addStretch(1)
+        self.keep_trying_note = PlainLabel(QCoreApplication.translate(
+            "LaunchDialog", "LabGPU retries every few minutes across the zones and notifies you when it lands. "
+                            "A spot launch never bids more than its maximum price."), form_page)
+        self.keep_trying_note.setWordWrap(True)
+        self.keep_trying_note.setStyleSheet(f"color: {theme.css('muted')};")
+        self.keep_trying_note.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         for note in (self.account_note, self.cidr_note, self.price_note):
             note.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         form.addRow(QCoreApplication.translate("LaunchDialog", "Account"), self.account_combo)
@@ -139,6 +165,8 @@ class LaunchForm(QWidget):
         form.addRow("", self.cidr_note)
         form.addRow(QCoreApplication.translate("LaunchDialog", "Billing"), spot_row)
         form.addRow("", self.price_note)
+        form.addRow(QCoreApplication.translate("LaunchDialog", "If sold out"), wait_row)
+        form.addRow(self.keep_trying_note)  # the whole width: a wrapped sentence never clipped in the field column
         from app.ui.shared.guards_ui import GuardEditor, defaults_from_settings
 
         # Guards (idle, budget, maximum runtime…), saved for the new instance once it runs.
@@ -175,12 +203,15 @@ class LaunchForm(QWidget):
         self.copy_ssh_button.hide()
         self.back_button = QPushButton(QCoreApplication.translate("LaunchDialog", "Change settings"), self)
         self.back_button.hide()
+        self.stop_wait_button = QPushButton(QCoreApplication.translate("LaunchDialog", "Stop waiting"), self)
+        self.stop_wait_button.hide()
         self.launch_button = QPushButton(QCoreApplication.translate("LaunchDialog", "Launch"), self)
         self.launch_button.setDefault(True)
         self.close_button = QPushButton(QCoreApplication.translate("LaunchDialog", "Cancel"), self)
         buttons.addWidget(self.copy_ssh_button)
         buttons.addWidget(self.back_button)
         buttons.addStretch(1)
+        buttons.addWidget(self.stop_wait_button)
         buttons.addWidget(self.launch_button)
         buttons.addWidget(self.close_button)
         layout.addLayout(buttons)
