@@ -167,6 +167,7 @@ class Recovery:
     sleep: Callable[[float], None] = time.sleep
     reach_timeout_s: float = REACH_TIMEOUT_S
     service: Callable[[], CloudService] | None = None  # a fresh CloudService per recovery (None: the default)
+    stopping: Callable[[], bool] = lambda: False  # the watcher is closing: stop between steps (stored)
 
     def __post_init__(self) -> None:
         self.progress = RecoveryProgressStore(self.store)
@@ -217,18 +218,24 @@ class Recovery:
         """Run ``rec`` from its stored step to its end (a restarted watcher calls this for each unfinished
         one)."""
         policy = rec.get_policy()
-        if rec.step == STEP_SAVING:
-            self._save(rec, policy)
-            self._step(rec, STEP_RELAUNCHING)
-        if rec.step in (STEP_RELAUNCHING, STEP_LAUNCHING):
-            try:
-                if not self._relaunch(rec, policy):
-                    return rec
-            except _Unanswered:
-                return rec  # left at STEP_LAUNCHING with its token: the next watcher asks again
-        if rec.step == STEP_LAUNCHED:
-            self._resume(rec, policy)
+        try:
+            if rec.step == STEP_SAVING:
+                self._save(rec, policy)
+                self._step(rec, STEP_RELAUNCHING)
+            self._check_stopping()
+            if rec.step in (STEP_RELAUNCHING, STEP_LAUNCHING) and not self._relaunch(rec, policy):
+                return rec
+            self._check_stopping()
+            if rec.step == STEP_LAUNCHED:
+                self._resume(rec, policy)
+        except _Unanswered:
+            pass  # left at its step (a launch request's token stored): the next watcher goes on from there
         return rec
+
+    def _check_stopping(self) -> None:
+        if self.stopping():
+            log.info("the watcher closes: the recovery goes on in the next one")
+            raise _Unanswered
 
     def _step(self, rec: RecoveryRecord, step: str) -> None:
         rec.step = step
@@ -347,6 +354,7 @@ class Recovery:
             for cand in self._candidates(svc, rec, policy):
                 if cand.key() in tried:
                     continue
+                self._check_stopping()
                 if rec.attempts_before + rec.attempts >= policy.max_attempts:
                     self._give_up(rec, translate(WHY_ATTEMPTS).format(max=policy.max_attempts,
                                                                       tried=plain("; ".join(rec.tried), 600)))
@@ -482,6 +490,12 @@ class Recovery:
                                                             why=plain(why, 300)))
             return
         old_job = self.jobs.get(rec.job_id) if rec.job_id else None
+        already = [j for j in self.jobs.all(new) if j.running]
+        if already:  # started by a watcher that stopped before it could say so: not started twice
+            conn.close()
+            rec.new_job = already[0].id
+            self._step(rec, STEP_RESUMED)
+            return
         try:
             checkpoint = ""
             if rec.saved_local and Path(rec.saved_local).is_file():
@@ -517,12 +531,13 @@ class Recovery:
                 log.info("%s not reachable yet: %s", target, last)
             if self.clock() + delay > end:
                 return None, last
+            self._check_stopping()
             self.sleep(delay)
             delay = min(delay * 1.5, 15.0)
 
 
-class _Unanswered(Exception):  # noqa: N818 - a launch request the cloud never answered (not an error shown)
-    pass
+class _Unanswered(Exception):  # noqa: N818 - the recovery stops at a stored step (a launch request the cloud
+    pass                         # never answered, or the watcher closing); the next watcher goes on
 
 
 def resume_spec(host: str, policy: RecoveryPolicy, old: JobRecord | None, checkpoint: str,

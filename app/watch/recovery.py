@@ -21,6 +21,7 @@ class RecoveryWatch(WatcherBase):
     """A mixin of Watcher: it uses the Watcher's store, lock, clock and events."""
 
     lock: WatchLock
+    _closed: threading.Event
 
     def init_recovery(self) -> None:
         self._recovering: dict[str, threading.Thread] = {}
@@ -36,7 +37,8 @@ class RecoveryWatch(WatcherBase):
             self._event(self.clock(), target, kind, template, params)
 
         return Recovery(self.paths, self.store, say, lambda target: connect_target(self.paths, target)(),
-                        settings=SettingsStore(self.paths).load(), clock=self.clock, sleep=self.sleep)
+                        settings=SettingsStore(self.paths).load(), clock=self.clock, sleep=self.sleep,
+                        stopping=self._closed.is_set)
 
     def _acting(self) -> bool:
         if self.lock.acquire():

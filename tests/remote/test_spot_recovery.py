@@ -341,3 +341,32 @@ def test_a_budget_that_runs_out_halfway_stops_before_the_next_launch(tencent_ser
     gave_up = _said(events)[-1]
     assert str(gave_up.kind) == "recovery-gave-up" and "would be passed" in gave_up.message, gave_up.message
     assert RecoveryProgressStore(store).get(second).step == STEP_GAVE_UP
+
+
+def test_a_watcher_that_closes_mid_recovery_leaves_it_to_the_next_one(tencent_service, tencent_server, spot,
+                                                                       tmp_path):
+    store = tencent_service.store
+    _policy(store, spot.id, tmp_path, max_attempts=2)
+    before = _runs(tencent_server)
+    events: list = []
+    w = _watcher(store, events)
+
+    def closing(ev) -> None:
+        events.append(ev)
+        if str(ev.kind) == "recovery-saved":
+            w._closed.set()  # what close() does first: the recovery stops at its next step
+
+    w.notify = closing
+    try:
+        w.spot_notice(spot.id, _notice(), wait=True)
+    finally:
+        w.close()
+    assert RecoveryProgressStore(store).get(spot.id).step == "relaunching" and _runs(tencent_server) == before
+    nxt = _watcher(store, events)
+    try:
+        nxt.resume_recoveries(wait=True)
+    finally:
+        nxt.close()
+    assert RecoveryProgressStore(store).get(spot.id).step == STEP_RESUMED
+    assert _runs(tencent_server) - before == 1
+    assert _kinds(events) == ["recovery-saved", "recovery-relaunched", "recovery-resumed"]
