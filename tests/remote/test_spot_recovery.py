@@ -370,3 +370,40 @@ def test_a_watcher_that_closes_mid_recovery_leaves_it_to_the_next_one(tencent_se
     assert RecoveryProgressStore(store).get(spot.id).step == STEP_RESUMED
     assert _runs(tencent_server) - before == 1
     assert _kinds(events) == ["recovery-saved", "recovery-relaunched", "recovery-resumed"]
+
+
+def test_with_every_zone_sold_out_it_relaunches_on_the_other_cloud_allowed(tencent_service, tencent_server,
+                                                                            alibaba_server, spot, tmp_path):
+    """The policy allows an Alibaba account (its own type name): every Tencent zone is sold out, so the run
+    goes on there — linked across clouds. The Alibaba peer's instance has no SSH server behind it, so the
+    job cannot be started: the recovery says so (the instance keeps running), on a fake clock."""
+    from app.cloud.base import Account, Credentials
+    from tests.fixtures.alibaba_ecs_server import TEST_ACCESS_KEY_ID, TEST_ACCESS_KEY_SECRET
+
+    store = tencent_service.store
+    tencent_service.accounts.add(Account("ali", "alibaba", "cn-hangzhou", f"http://{alibaba_server.endpoint}"),
+                                 Credentials(TEST_ACCESS_KEY_ID, TEST_ACCESS_KEY_SECRET))
+    tencent_service.refresh_prices("ali", ["ecs.gn7i-c8g1.2xlarge"])  # the spot maximum needs its price
+    _policy(store, spot.id, tmp_path, max_attempts=5, accounts=("ali:ecs.gn7i-c8g1.2xlarge",))
+    for zone in ("ap-guangzhou-3", "ap-guangzhou-4", "ap-guangzhou-6"):
+        tencent_server.zone_errors[zone] = SOLD_OUT
+    before = _runs(tencent_server)
+    now = [datetime.now(timezone.utc).timestamp()]
+    events: list = []
+
+    def sleep(s: float) -> None:
+        now[0] += s
+
+    w = Watcher(default_paths(), store=store, notify=events.append, sleep=sleep, clock=lambda: now[0])
+    try:
+        w.spot_notice(spot.id, _notice(), wait=True)
+    finally:
+        w.close()
+    rec = RecoveryProgressStore(store).get(spot.id)
+    assert _runs(tencent_server) - before == 3 and len(alibaba_server.requests_of("RunInstances")) == 1, \
+        [e.message for e in events]
+    new = w.ledger.get(rec.new_instance)
+    assert new is not None and new.provider == "alibaba" and new.instance_type == "ecs.gn7i-c8g1.2xlarge"
+    assert RunStore(store).run_of(spot.id).instance_ids == (spot.id, new.id)
+    assert _kinds(events) == ["recovery-saved", "recovery-relaunched", "recovery-gave-up"]
+    assert "did not answer over SSH" in _said(events)[-1].message and rec.step == STEP_GAVE_UP
