@@ -75,7 +75,7 @@ def ntfy():
 
 
 def _opts(**kw) -> LaunchOptions:
-    return LaunchOptions(account="lab-tc", instance_type=TYPE, ssh_from=SSH_FROM, **kw)
+    return LaunchOptions(**{"account": "lab-tc", "instance_type": TYPE, "ssh_from": SSH_FROM, **kw})
 
 
 def _runs(tc) -> list[dict]:
@@ -226,3 +226,37 @@ def test_the_watcher_drives_a_stored_wait_and_a_new_watcher_resumes_it(svc, tenc
     assert events == [(GuardEventKind.WAIT_LANDED, wait.id)]
     assert notifier_for(default_paths()).flush(30)
     assert [g.title for g in ntfy.received("ntfy")] == [f"Your {TYPE} is here: {done.instance_id}"]
+
+
+def test_other_clouds_are_tried_with_the_same_gpu_when_the_first_is_sold_out(svc, tencent_server, alibaba_server):
+    """--clouds alibaba: every Tencent zone is sold out, so the round goes on to the Alibaba account with the
+    catalog's type of the same GPU model and count (T4 × 1) and lands there, once."""
+    from tests.fixtures.alibaba_ecs_server import TEST_ACCESS_KEY_ID, TEST_ACCESS_KEY_SECRET
+
+    svc.accounts.add(Account("lab-ali", "alibaba", "cn-hangzhou", f"http://{alibaba_server.endpoint}"),
+                     Credentials(TEST_ACCESS_KEY_ID, TEST_ACCESS_KEY_SECRET))
+    for zone in ("ap-guangzhou-3", "ap-guangzhou-4", "ap-guangzhou-6"):
+        tencent_server.sell_out(zone, 1000)
+    clock = Clock()
+    w = WaitLauncher(svc, Settings(), clock=clock)
+    wait = w.create(_opts(), until_s=3600, clouds=["alibaba"])
+    out = w.run(wait.id, sleep=clock.sleep)
+    assert out.wait.state == LANDED and out.result is not None, out.wait.detail
+    entry = out.result.entry
+    assert (entry.provider, entry.account, entry.instance_type) == ("alibaba", "lab-ali", "ecs.gn6i-c4g1.xlarge")
+    assert out.wait.attempts == 1 and clock.slept == []
+    assert len(tencent_server.requests_of("RunInstances")) == 3 and not tencent_server.instances
+    assert len(alibaba_server.instances) == 1
+
+
+def test_a_wait_is_checked_before_it_is_stored(svc, tencent_server):
+    from app.core.errors import InputError, LabGpuError
+
+    w = WaitLauncher(svc, Settings(), clock=Clock())
+    with pytest.raises(InputError, match="LabGPU cannot launch on nope"):
+        w.create(_opts(), until_s=3600, clouds=["nope"])
+    with pytest.raises(InputError, match="The price cap must be more than 0"):
+        w.create(_opts(), until_s=3600, max_price=0.0)
+    with pytest.raises(LabGpuError, match="no account named 'ghost'"):
+        w.create(_opts(account="ghost"), until_s=3600)
+    assert LaunchWaits(svc.store).all() == [] and _runs(tencent_server) == []
