@@ -33,8 +33,6 @@ from tests.e2e.instance_support import GN7, ok, serve_instances_from
 from tests.fixtures.metadata_service import MetadataLab
 from tests.remote.test_spot_recovery import SITE, SOLD_OUT, STANDIN, _runs, _wait_log
 
-pytestmark = pytest.mark.allow_threads  # the spot watch's thread ends with the watcher's close
-
 
 @pytest.fixture
 def lab_spot(tencent_service, tencent_server, private_home, monkeypatch):
