@@ -44,7 +44,7 @@ DOMAINS: dict[str, list[str]] = {
               "app/cli/cloud.py", "app/core/accounts.py", "app/core/audit.py", "app/core/instances.py",
               "app/core/ledgerdb.py", "app/core/pendinglaunches.py", "app/core/monthreport.py",
               "app/core/live_prices.py", "app/core/backstops.py"],
-    "cloudui": ["app/ui/cloud/*.py", "app/cloud/tencent/*.py"],
+    "cloudui": ["app/ui/cloud/*.py", "app/cloud/tencent/*.py", "app/ui/shared/recovery_ui.py"],
     "hosts": ["app/ui/remote/hosts*.py", "app/usecases/hosts.py", "app/cli/hosts.py", "app/remote/ssh/*.py",
               "app/remote/hostkeys.py", "app/remote/tunnels.py", "app/core/hosts.py", "app/core/sshcmd.py"],
     "sync": ["app/usecases/sync.py", "app/ui/remote/sync*.py", "app/remote/sync/*.py", "app/core/syncplan.py",

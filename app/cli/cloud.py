@@ -15,6 +15,7 @@ from typing import Any
 
 from app.cli.guard_args import add_guard_options, launch_guard
 from app.cli.output import print_json, print_table, terminal_safe
+from app.cli.recovery import add_recovery_shortcuts, policy_from_shortcuts
 from app.cli.waits import add_wait_options
 from app.cli.waits import register as register_waits
 from app.core import providers
@@ -109,6 +110,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         help="print each step on stderr (default only when stderr is a terminal)",
     )
     add_guard_options(la, launch=True)
+    add_recovery_shortcuts(la)  # --recovery-resume/-checkpoint/-code (app/cli/recovery.py)
     add_wait_options(la)  # --wait --until --zones --clouds (app/cli/waits.py)
     la.set_defaults(func=cmd_launch)
     register_waits(subparsers)  # labgpu waits [ls | cancel ID]
@@ -363,6 +365,7 @@ def cmd_launch(args: argparse.Namespace) -> int:
             QT_TRANSLATE_NOOP("LabGPU", "Add --spot, or leave --max-price out."),
             code="MaxPriceWithoutSpot",
         )
+    recovery = policy_from_shortcuts(args, spot=args.spot)  # refused before any cloud call
     svc = _service()
     settings = SettingsStore(svc.paths).load()
     plan = launching.plan_launch(svc, settings, args.account, args.instance_type, region=args.region,
@@ -392,6 +395,10 @@ def cmd_launch(args: argparse.Namespace) -> int:
         outcome = launching.launch(svc, settings, opts, guard=guard, plan=plan, progress=show)
     result, guarded = outcome.result, outcome.guard
     e = result.entry
+    if recovery is not None:  # the spot recovery policy, for the new instance
+        from app.core.recoverypolicy import INSTANCE, RecoveryPolicyStore
+
+        recovery = RecoveryPolicyStore(svc.store).set(INSTANCE, e.id, recovery)
     if args.json:
         doc = e.to_json()
         doc["notes"] = result.notes
@@ -404,6 +411,7 @@ def cmd_launch(args: argparse.Namespace) -> int:
         doc["ssh_key_own"] = result.ssh_key_own
         # the maximum runtime handed to the cloud, as read back: None without one
         doc["backstop"] = result.backstop.to_json() if result.backstop is not None else None
+        doc["recovery"] = recovery.to_json() if recovery is not None else None
         print_json(doc)
     else:
         for note in result.notes:
@@ -426,6 +434,9 @@ def cmd_launch(args: argparse.Namespace) -> int:
         if e.public_ip:
             print(f"ssh: {svc.ssh_command(e.id)}")
         _print_guard(e.id, guarded)
+        if recovery is not None:
+            print(f"Spot recovery: resume with {terminal_safe(recovery.resume)} "
+                  f"(change it: labgpu recovery set {e.id} …)")
     return 0
 
 

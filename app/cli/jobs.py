@@ -14,6 +14,7 @@ import threading
 from typing import Any
 
 from app.cli.output import print_json, print_table, terminal_safe
+from app.cli.recovery import add_recovery_shortcuts, policy_from_shortcuts
 from app.core.errors import InputError
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.vocab import JobThen
@@ -52,29 +53,8 @@ def _add_run_options(p: argparse.ArgumentParser) -> None:
                    help="no new step, log line or event for N minutes: a stall notice (while LabGPU watches)")
     p.add_argument("--stall-action", choices=("notify", "stop"), default="notify",
                    help="on a stall: notify (default), or pull and stop as --then says")
-    p.add_argument("--recovery-resume", default=None, metavar="CMD",
-                   help="spot recovery: the command that resumes the job on a relaunched instance, with "
-                        "{checkpoint} (the rest of the policy: `labgpu recovery set JOB`)")
-    p.add_argument("--recovery-checkpoint", default=None, metavar="REMOTE=LOCAL",
-                   help="spot recovery: the job's checkpoint folder and where the latest one is saved here")
-    p.add_argument("--recovery-code", default=None, metavar="LOCAL=REMOTE",
-                   help="spot recovery: the code folder pushed to the relaunched instance")
+    add_recovery_shortcuts(p)  # --recovery-resume/-checkpoint/-code (app/cli/recovery.py)
     p.add_argument("--json", action="store_true", help="print the started job as JSON")
-
-
-def _recovery_policy(args: argparse.Namespace) -> Any:
-    """The job's spot recovery policy from --recovery-* (validated before the job starts), or None."""
-    resume, ckpt, code = (getattr(args, k, None) for k in ("recovery_resume", "recovery_checkpoint",
-                                                            "recovery_code"))
-    if resume is None and ckpt is None and code is None:
-        return None
-    from app.cli.recovery import _pair
-    from app.core.recoverypolicy import RecoveryPolicy
-
-    ckpt_remote, ckpt_local = _pair(ckpt) if ckpt else ("", "")
-    code_local, code_remote = _pair(code) if code else ("", "")
-    return RecoveryPolicy(resume=resume or "", checkpoint_remote=ckpt_remote, checkpoint_local=ckpt_local,
-                          code_local=code_local, code_remote=code_remote).validate()
 
 
 def register(subparsers: Any) -> None:
@@ -158,7 +138,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                    stall_minutes=args.stall_minutes, stall_action=args.stall_action,
                    stop_on_failure=args.stop_on_failure)
     quiet = args.json
-    recovery = _recovery_policy(args)  # refused before anything starts
+    recovery = policy_from_shortcuts(args)  # refused before anything starts
 
     def step(text: str) -> None:
         if not quiet:

@@ -74,6 +74,38 @@ def add_recovery_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--enable", dest="enabled", action="store_true")
 
 
+MSG_NOT_SPOT = QT_TRANSLATE_NOOP("LabGPU", "Spot recovery is for spot instances: an on-demand one is not reclaimed.")
+HINT_NOT_SPOT = QT_TRANSLATE_NOOP("LabGPU", "Add --spot, or leave the --recovery-* options out.")
+
+
+def add_recovery_shortcuts(p: argparse.ArgumentParser) -> None:
+    """`labgpu run` and `labgpu launch`: the policy's main parts (the rest: `labgpu recovery set`)."""
+    p.add_argument("--recovery-resume", default=None, metavar="CMD",
+                   help="spot recovery: the command that resumes the job on a relaunched instance, with "
+                        "{checkpoint} (the rest of the policy: `labgpu recovery set`)")
+    p.add_argument("--recovery-checkpoint", default=None, metavar="REMOTE=LOCAL",
+                   help="spot recovery: the checkpoint folder and where the latest one is saved here")
+    p.add_argument("--recovery-code", default=None, metavar="LOCAL=REMOTE",
+                   help="spot recovery: the code folder pushed to the relaunched instance")
+
+
+def policy_from_shortcuts(args: argparse.Namespace, spot: bool = True) -> Any:
+    """The policy from --recovery-* (validated, so it is refused before anything starts), or None when none
+    is given. ``spot`` False (an on-demand launch): refused, nothing reclaims it."""
+    resume, ckpt, code = (getattr(args, k, None) for k in ("recovery_resume", "recovery_checkpoint",
+                                                            "recovery_code"))
+    if resume is None and ckpt is None and code is None:
+        return None
+    if not spot:
+        raise InputError(MSG_NOT_SPOT, HINT_NOT_SPOT, code="RecoveryNotSpot")
+    from app.core.recoverypolicy import RecoveryPolicy
+
+    ckpt_remote, ckpt_local = _pair(ckpt) if ckpt else ("", "")
+    code_local, code_remote = _pair(code) if code else ("", "")
+    return RecoveryPolicy(resume=resume or "", checkpoint_remote=ckpt_remote, checkpoint_local=ckpt_local,
+                          code_local=code_local, code_remote=code_remote).validate()
+
+
 def _pair(value: str) -> tuple[str, str]:
     a, sep, b = value.partition("=")
     if not sep or not a.strip() or not b.strip():

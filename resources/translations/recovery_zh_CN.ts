@@ -263,6 +263,14 @@
         <translation>多写几位任务 id（见 `labgpu jobs ls`）。</translation>
     </message>
     <message>
+        <source>Spot recovery is for spot instances: an on-demand one is not reclaimed.</source>
+        <translation>回收恢复只用于竞价实例：按量实例不会被回收。</translation>
+    </message>
+    <message>
+        <source>Add --spot, or leave the --recovery-* options out.</source>
+        <translation>加上 --spot，或者去掉 --recovery-* 选项。</translation>
+    </message>
+    <message>
         <source>the same zone</source>
         <translation>同一可用区</translation>
     </message>

@@ -139,3 +139,28 @@ def test_labgpu_run_sets_the_jobs_policy_and_refuses_a_bad_one_before_starting(t
         assert "Resume with: sleep 600 # {checkpoint}" in ok("recovery", "show", job["id"]).stdout
     finally:
         ok("jobs", "stop", job["id"], "--grace", "5")
+
+
+def test_labgpu_launch_spot_saves_the_instances_policy(secret_service, tencent_server, labgpu_home, monkeypatch):
+    from tests.fixtures.tencent_cvm_server import TEST_SECRET_ID, TEST_SECRET_KEY
+
+    tencent_server.pending_seconds = 0.0
+    tencent_server.operation_seconds = 0.05
+    monkeypatch.setenv("LABGPU_PUBLIC_IP_URLS", tencent_server.endpoint + "/_ip")
+    ok("accounts", "add", "tencent", "lab", "--region", "ap-guangzhou", "--endpoint", tencent_server.endpoint,
+       stdin=f"{TEST_SECRET_ID}\n{TEST_SECRET_KEY}\n")
+    # refused before any cloud call: on demand is never reclaimed; a resume command without {checkpoint} field
+    for args, code in ((("--recovery-resume", "python t.py --resume {checkpoint}"), "RecoveryNotSpot"),
+                       (("--spot", "--recovery-checkpoint", "/root/ckpt=./ckpt"), "RecoveryResume")):
+        r = cli("launch", "--account", "lab", "--type", "GN7.2XLARGE32", *args)
+        assert r.returncode != 0 and f"[{code}]" in r.stderr and "Traceback" not in r.stderr, r.stderr
+    assert json.loads(ok("ls", "--json").stdout) == []
+    inst = json.loads(ok("launch", "--account", "lab", "--type", "GN7.2XLARGE32", "--spot", "--json",
+                         "--recovery-resume", "python train.py --resume {checkpoint}",
+                         "--recovery-checkpoint", "/root/ckpt=./ckpt", "--recovery-code", "./src=/root/src").stdout)
+    try:
+        assert inst["spot"] is True and inst["recovery"]["resume"] == "python train.py --resume {checkpoint}"
+        pol = _policies().get(INSTANCE, inst["id"])
+        assert (pol.checkpoint_remote, pol.code_remote) == ("/root/ckpt", "/root/src")
+    finally:
+        ok("terminate", inst["id"])

@@ -567,7 +567,7 @@ class LaunchDialog(QDialog):
                 guards=badge(outcome.guard.config, True, backstop=result.backstop)))
             lines.extend(t for t in (outcome.guard.text(), outcome.guard.hint_text()) if t)
         if self.recovery_saved is not None:
-            from app.ui.cloud.recovery_editor import policy_summary
+            from app.ui.shared.recovery_ui import policy_summary
 
             lines.append(policy_summary(self.recovery_saved))
         f = self.form

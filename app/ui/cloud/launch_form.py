@@ -172,7 +172,7 @@ class LaunchForm(QWidget):
         # Guards (idle, budget, maximum runtime…), saved for the new instance once it runs.
         self.guard_editor = GuardEditor(defaults_from_settings(ctx.settings), True, form_page)
         form.addRow(self.guard_editor)
-        from app.ui.cloud.recovery_editor import RecoveryEditor
+        from app.ui.shared.recovery_ui import RecoveryEditor
 
         # Spot recovery (shown for a spot launch): saved for the new instance once it runs.
         self.recovery_editor = RecoveryEditor(form_page)

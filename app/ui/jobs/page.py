@@ -266,7 +266,7 @@ class JobsPage(QWidget):
 
     def _recovery_text(self, row: Any) -> str:
         from app.core.recoverypolicy import JOB, RecoveryPolicyStore
-        from app.ui.cloud.recovery_editor import policy_summary
+        from app.ui.shared.recovery_ui import policy_summary
 
         return policy_summary(RecoveryPolicyStore(self.ctx.store).get(JOB, row.rec.id))
 
@@ -277,7 +277,7 @@ class JobsPage(QWidget):
     def edit_recovery(self) -> Any:
         """The chosen job's spot recovery policy in a dialog (saved to the store the watcher reads)."""
         from app.core.recoverypolicy import JOB
-        from app.ui.cloud.recovery_editor import RecoveryDialog
+        from app.ui.shared.recovery_ui import RecoveryDialog
 
         row = self.chosen_row()
         if row is None:

@@ -160,7 +160,7 @@ class StartJobDialog(QDialog):
         stall_label.setBuddy(self.stall_spin)
         form.addRow(stall_label, stall_row)
         outer.addLayout(form)
-        from app.ui.cloud.recovery_editor import RecoveryEditor
+        from app.ui.shared.recovery_ui import RecoveryEditor
 
         # Spot recovery: saved for the job once it started (a job's policy wins over its instance's).
         self.recovery_editor = RecoveryEditor(self)
