@@ -85,3 +85,14 @@ def test_store_refuses_a_bad_key_or_policy_and_keeps_the_old_one(tmp_path: Path)
         with pytest.raises(InputError) as err:
             store.get(kind, target)
         assert err.value.code == code
+
+
+def test_each_recovery_step_reaches_the_notification_channels_with_its_own_sentence():
+    from app.core.vocab import GuardEventKind as K
+    from app.notify.events import SPOT, TOPIC_OF, compose
+
+    kinds = [K.RECOVERY_SAVED, K.RECOVERY_RELAUNCHED, K.RECOVERY_RESUMED, K.RECOVERY_GAVE_UP, K.RECOVERY_SKIPPED]
+    assert all(TOPIC_OF[k] == SPOT for k in kinds)  # the "spot interruption notices" box the student ticks
+    msg = compose(K.RECOVERY_GAVE_UP, {"why": "x"}, target="ins-1", lang="en",
+                  fallback="ins-1: recovery gave up — the policy's 3 launch attempts are used up\x1b[31m")
+    assert msg.title == "LabGPU: ins-1" and "3 launch attempts are used up" in msg.body and "\x1b" not in msg.body
