@@ -162,6 +162,11 @@ class LaunchWaits:
             (next_try, detail[:MAX_DETAIL], now, wid, WAITING),
         )
 
+    def retry_same(self, wid: str, *, next_try: float, detail: str, now: float) -> None:
+        """The attempt was cut short (no answer): its token is kept and sent again at ``next_try``."""
+        self.store.execute("UPDATE launch_waits SET next_try=?, detail=?, updated_at=? WHERE id=? AND state=?",
+                           (next_try, detail[:MAX_DETAIL], now, wid, WAITING))
+
     def end(self, wid: str, state: str, *, detail: str, now: float, instance_id: str = "",
             attempted: bool = False) -> bool:
         """Landed, gave up or cancelled: True only for the call that ended it (a notice is sent once)."""

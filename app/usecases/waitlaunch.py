@@ -222,7 +222,9 @@ class WaitLauncher:
         now = self.clock()
         if w.state != WAITING or not self.waits.claim(wid, self.owner, now, LEASE_S):
             return StepOutcome(w)
-        if now >= w.deadline and not w.token:
+        # past the deadline: over, unless an attempt cut short is still being confirmed (its token is sent again
+        # once more, so an instance it made is found and recorded); a cloud unreachable since then ends it too
+        if now >= w.deadline and (not w.token or now >= w.deadline + LEASE_S):
             return self._end(w, GAVE_UP, translate(MSG_DEADLINE).format(type=w.instance_type, n=w.attempts),
                              GuardEventKind.WAIT_GAVE_UP)
         if now < w.next_try:
@@ -241,7 +243,9 @@ class WaitLauncher:
                 if stop is not None and stop():
                     return out
                 now = self.clock()
-                due = min(out.wait.next_try, out.wait.deadline) if out.wait.owner == self.owner else now + 5.0
+                mine = out.wait.owner == self.owner
+                due = (out.wait.next_try if out.wait.token else min(out.wait.next_try, out.wait.deadline)) if mine \
+                    else now + 5.0
                 sleep(max(min(1.0, BACKOFF_FIRST_S), min(due - now, LEASE_S / 3)))
         finally:
             self.waits.release(wid, self.owner)
@@ -337,8 +341,7 @@ class WaitLauncher:
         if spent:
             self.waits.retry_later(w.id, next_try=next_try, detail=detail, now=now)
         else:
-            self.svc.store.execute("UPDATE launch_waits SET next_try=?, detail=? WHERE id=?",
-                                   (min(now + BACKOFF_FIRST_S, w.deadline), why[:500], w.id))
+            self.waits.retry_same(w.id, next_try=now + BACKOFF_FIRST_S, detail=why, now=now)
         got = self.waits.get(w.id)
         assert got is not None
         return StepOutcome(got, acted=True)
