@@ -271,12 +271,15 @@ def write_report_csv(doc: dict[str, Any], path: Path) -> int:
     buf = io.StringIO()
     w = csv.writer(buf)
     w.writerow(["month", "account", "instance", "provider", "instance_type", "spot", "hours", "currency",
-                "cost", "cost_cny", "cost_usd"])
+                "cost", "cost_cny", "cost_usd", "run"])
     for i in doc["instances"]:
         w.writerow([doc["month"], i["account"], i["id"], i["provider"], i["instance_type"], i["spot"], i["hours"],
-                    i["currency"], _cell(i["cost"]), _cell(i["cost_cny"]), _cell(i["cost_usd"])])
+                    i["currency"], _cell(i["cost"]), _cell(i["cost_cny"]), _cell(i["cost_usd"]), _cell(i["run"])])
+    for run in doc["runs"]:  # each run's total in the month: the sum of its instances' rows above
+        w.writerow([doc["month"], "RUN", " -> ".join(m["id"] for m in run["instances"]), "", "", "", run["hours"],
+                    "", "", _cell(run["cost_cny"]), _cell(run["cost_usd"]), run["id"]])
     w.writerow([doc["month"], "TOTAL", "", "", "", "", "", "", "", _cell(doc["total"]["cost_cny"]),
-                _cell(doc["total"]["cost_usd"])])
+                _cell(doc["total"]["cost_usd"]), ""])
     atomic_write_text(path, buf.getvalue(), mode=0o644)
     return len(doc["instances"])
 

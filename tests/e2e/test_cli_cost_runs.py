@@ -84,6 +84,20 @@ def test_cost_text_shows_the_run_line_under_the_table(recovered):
     assert len(table) == 3 and all(ln.rstrip().endswith(recovered) for ln in table if "ins-other" not in ln)
 
 
+def test_cost_csv_names_each_instances_run_and_the_runs_total(recovered, tmp_path):
+    import csv
+
+    out = tmp_path / "nov.csv"
+    ok("cost", "--month", "2026-11", "--csv", str(out))
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    runs = {r["instance"]: r["run"] for r in rows if r["account"] == "lab"}
+    assert runs == {"ins-old": recovered, "ins-new": recovered, "ins-other": ""}
+    [total] = [r for r in rows if r["account"] == "RUN"]
+    assert total["instance"] == "ins-old -> ins-new" and total["run"] == recovered
+    assert float(total["cost_cny"]) == pytest.approx(38.0) and float(total["hours"]) == pytest.approx(5.0)
+    assert rows[-1]["account"] == "TOTAL" and float(rows[-1]["cost_cny"]) == pytest.approx(43.0)
+
+
 def test_cost_without_runs_has_an_empty_runs_list(labgpu_home):
     doc = json.loads(ok("cost", "--month", "2026-11", "--json").stdout)
     assert doc["runs"] == [] and doc["instances"] == []

@@ -65,11 +65,11 @@ def write_csv(path: Path, month: str, lines: list[Any]) -> int:
     with path.open("w", newline="", encoding="utf-8") as fh:
         w = csv.writer(fh)
         w.writerow(["month", "account", "provider", "instance", "type", "spot", "hours", "price_per_hour",
-                    "cost", "currency"])
+                    "cost", "currency", "run"])
         for ln in lines:
             w.writerow([month, ln.account, ln.provider, ln.id, ln.instance_type, "yes" if ln.spot else "no",
                         f"{ln.hours:.4f}", "" if ln.price_per_hour is None else f"{ln.price_per_hour:g}",
-                        "" if ln.cost is None else f"{ln.cost:.4f}", ln.currency])
+                        "" if ln.cost is None else f"{ln.cost:.4f}", ln.currency, ln.run_id])
     return len(lines)
 
 
