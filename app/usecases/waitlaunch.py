@@ -287,7 +287,7 @@ class WaitLauncher:
                 return self._later(w, why, spent=False)
             except LabGpuError as exc:
                 if is_sold_out(exc):
-                    why = exc.text()
+                    why = exc.text().rstrip(" .。")  # it goes inside the sentence's brackets
                     self._spent(w)
                     continue
                 return self._end(w, GAVE_UP, translate(MSG_ERROR).format(type=w.instance_type, why=exc.one_line()),
