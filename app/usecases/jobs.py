@@ -349,6 +349,9 @@ def list_jobs(paths: Paths, store: Store, host: str | None = None, refresh: bool
 
 # -- logs, stop ---------------------------------------------------------------------------------------------
 
+CATCH_UP_BYTES = 1024 * 1024  # a log this far ahead of the reader is read over SFTP (hostjobs.stream_log)
+
+
 def follow(paths: Paths, store: Store, job_id: str, *, from_offset: int | None = 0,
            stop_event: threading.Event, connect: Connect | None = None, poll_s: float = FOLLOW_POLL_S,
            until_end: bool = True, max_bytes: int = 64 * 1024) -> Iterator[str]:
@@ -371,6 +374,15 @@ def follow(paths: Paths, store: Store, job_id: str, *, from_offset: int | None =
                     offset = st.log_size
                 elif offset < 0:
                     offset = max(0, st.log_size + offset)
+                if st.log_size - offset > CATCH_UP_BYTES:  # far behind: one pipelined SFTP read, not a command a chunk
+                    stream = hostjobs.stream_log(conn, job_id, offset, st.log_size, chunk=max_bytes)
+                    for data in stream or ():
+                        offset += len(data)
+                        text = decoder.decode(data)
+                        if text:
+                            yield text
+                        if stop_event.is_set():
+                            break
                 while not stop_event.is_set():
                     data, offset, size = hostjobs.read_log(conn, job_id, offset, max_bytes)
                     text = decoder.decode(data) if data else ""

@@ -247,6 +247,30 @@ def test_follow_reads_from_an_offset_in_bounded_chunks(host):
     assert tail == "line 19999\n"
 
 
+def test_a_long_log_is_caught_up_whole_and_in_order(host):
+    """More than a MiB behind: the log comes over one pipelined SFTP read (hostjobs.stream_log), byte for
+    byte, in bounded chunks; a log that is not a regular file (a FIFO a host put there) is not streamed."""
+    name, _kind, server = host
+    paths, store = default_paths(), _store()
+    rec = uc.start_job(paths, store, JobSpec(host=name, argv=[
+        "python3", "-c", "import sys; sys.stdout.write(''.join('line %07d\\n' % i for i in range(300000)))"]))
+    _ended(store, rec.id)
+    chunks = list(uc.follow(paths, store, rec.id, stop_event=threading.Event(), max_bytes=64 * 1024))
+    assert all(len(c.encode()) <= 64 * 1024 for c in chunks)
+    assert "".join(chunks) == "".join(f"line {i:07d}\n" for i in range(300000))  # 3.6 MB, nothing lost or doubled
+    jid = hostjobs.new_id()
+    d = f"{server.pw.pw_dir}/.labgpu/jobs/{jid}"
+    conn = open_connection(name)
+    try:
+        rc, _out, err = conn.exec(["sh", "-c", f'mkdir -p "{d}" && mkfifo "{d}/log"'])
+        assert rc == 0, err
+        assert hostjobs.stream_log(conn, jid, 0, 10 * 1024 * 1024) is None  # never a read that blocks
+        assert hostjobs.read_log(conn, jid, 0, 4096)[0] == b""
+    finally:
+        conn.close()
+        remove_job(name, jid)
+
+
 def test_follow_ends_when_asked():
     stop = threading.Event()
     stop.set()
