@@ -92,3 +92,50 @@ def test_a_wait_can_be_cancelled_and_bad_durations_are_refused(lab):
     finally:
         svc.close()
     assert lab.requests_of("RunInstances") == []
+
+
+def test_ctrl_c_leaves_the_wait_to_the_watcher_which_lands_it_once(lab, monkeypatch):
+    """Ctrl+C in `labgpu launch --wait` after a refused round: the wait stays stored with its lease given
+    back, and the watcher (the app, the tray or `labgpu watch` started later) lands it, once."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    from app.core.launchwaits import LaunchWaits
+    from app.core.store import Store
+    from app.watch import Watcher
+    from app.watch.waits import driver_of, poll
+    from tests.e2e.instance_support import ROOT
+    from tests.fixtures.waits import wait_for
+
+    lab.sell_out(ZONE, 10_000)
+    monkeypatch.setenv("LABGPU_WAIT_BACKOFF_S", "30")  # the command pauses 15–30 s after its refused round
+    proc = subprocess.Popen([sys.executable, "-m", "app", *LAUNCH, "--wait", "--until", "1h", "--zones", ZONE],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+    store = Store(paths=default_paths())
+    waits = LaunchWaits(store)
+    try:
+        wait_for(lambda: [w for w in waits.all() if w.attempts == 1], 60, "the first refused round")
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=60)
+        assert proc.returncode == 130
+        [w] = waits.all()
+        assert (w.state, w.attempts, w.owner, w.token) == ("waiting", 1, "", "")
+        assert f"Left the wait {w.id} to the watcher" in err
+        lab.sell_out(ZONE, 0)  # the type frees up
+        clock = [w.next_try + 1]  # the watcher starts when the next round is due
+        watcher = Watcher(default_paths(), clock=lambda: clock[0])
+        try:
+            poll(watcher)
+            assert driver_of(watcher).wait_rounds(1)
+        finally:
+            watcher.close()
+        [done] = waits.all()
+        assert (done.state, done.attempts) == ("landed", 2)
+        assert len(lab.requests_of("RunInstances")) == 2 and list(lab.instances) == [done.instance_id]
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.communicate()
+        store.close()
