@@ -161,11 +161,22 @@ def test_a_failed_job_is_pulled_and_told_and_stops_its_instance_only_when_chosen
         watcher.close()
 
 
-def test_a_stalled_job_raises_the_stall_event_once_on_a_fake_clock(sshd, labgpu_home):
+def test_a_stalled_job_raises_the_stall_event_once_on_a_fake_clock(sshd, labgpu_home, secret_service):
+    from app.core.settings import SettingsStore
     from app.core.store import Store
+    from app.notify.config import ChannelConfig
+    from app.notify.dispatch import notifier_for
+    from app.notify.manage import save_channel
+    from tests.notify import peers as notify_peers
 
     paths = default_paths()
     store = Store(paths=paths)
+    phone = notify_peers.NotifyPeer()  # the student's ntfy topic: the stall notice reaches the phone
+    settings = SettingsStore(paths)
+    s = settings.load()
+    save_channel(s, ChannelConfig(name="phone", kind="ntfy"),
+                 {"url": phone.base + notify_peers.NTFY_TOPIC, "token": notify_peers.NTFY_TOKEN})
+    settings.save(s)
     save_host(sshd, "stallhost")  # a saved server: the stall guard notifies only
     script = _standin(sshd, "jobwatch-stall")
     t0 = 1_900_000_000.0
@@ -190,8 +201,12 @@ def test_a_stalled_job_raises_the_stall_event_once_on_a_fake_clock(sshd, labgpu_
         assert "no progress for 1 minutes" in ev.message and "only notifies" in ev.message
         clock[0] = t0 + 600
         assert watcher.check_jobs() == []  # one notice per stall
+        assert notifier_for(paths).flush(30)
+        [got] = phone.received("ntfy")
+        assert got.title == f"Job {rec.id} on stallhost stalled" and "makes no progress" in got.text
     finally:
         watcher.close()
+        phone.close()
         usecase.stop_job(paths, store, rec.id, grace_s=2)
         store.close()
     assert json.loads(json.dumps(usecase.job_json(JobStore(Store(paths=paths)).get(rec.id))))["state"] == "exited"
