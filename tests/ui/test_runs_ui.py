@@ -119,3 +119,35 @@ def test_the_monthly_report_shows_both_lines_and_the_runs_total(qtbot, ctx, froz
     assert run_row[1] == f"run {run_id}: ins-0a1b2c3d → ins-4e5f6a7b"
     assert run_row[3] == "3.0" and run_row[5] == "¥22.00"
     assert [r.run.id for r in report.runs] == [run_id]
+
+
+def test_the_instances_page_edits_a_spot_instances_recovery_policy(qtbot, ctx, frozen):
+    from app.core.recoverypolicy import INSTANCE, RecoveryPolicyStore
+    from app.ui.cloud import cloud_service
+    from app.ui.cloud.instances_page import InstancesPage
+
+    seed_recovered_run(cloud_service(ctx).store)
+    Ledger(cloud_service(ctx).store).observe(Inst("ins-od", "ap-guangzhou-3", spot=False, launched_at=NOW - H),
+                                             price_per_hour=1.0, now=NOW - H)
+    page = InstancesPage(ctx)
+    qtbot.addWidget(page)
+    page.reconcile_timer.stop()
+    try:
+        qtbot.waitUntil(lambda: bool(_cells(page, "ins-od")) and bool(_cells(page, "ins-4e5f6a7b")), timeout=10000)
+        page.select("ins-od")
+        assert not page.recovery_button.isEnabled()  # on demand: never reclaimed
+        page.select("ins-4e5f6a7b")
+        assert page.recovery_button.isEnabled()
+        dialog = page.edit_recovery()
+        assert not dialog.editor.isChecked()
+        dialog.editor.setChecked(True)
+        dialog.editor.resume_edit.setText("python train.py --resume {checkpoint}")
+        dialog.editor.regions_edit.setText("ap-shanghai")
+        assert dialog.save()
+        saved = RecoveryPolicyStore(ctx.store).get(INSTANCE, "ins-4e5f6a7b")
+        assert saved.resume == "python train.py --resume {checkpoint}" and saved.regions == ("ap-shanghai",)
+        again = page.edit_recovery()
+        assert again.editor.isChecked() and again.editor.regions_edit.text() == "ap-shanghai"
+        again.reject()
+    finally:
+        page.shutdown()

@@ -120,6 +120,10 @@ class InstancesPage(InstanceActions, QWidget):
         self.guards_button.setObjectName("editGuards")
         self.guards_button.setToolTip(self.tr("Idle, budget, maximum runtime and process guards of this instance"))
         self.guards_button.clicked.connect(lambda: self.edit_guards())
+        self.recovery_button = QPushButton(self.tr("Spot recovery…"), self)
+        self.recovery_button.setObjectName("instanceRecovery")
+        self.recovery_button.setToolTip(self.tr("What LabGPU does by itself when this spot instance is reclaimed"))
+        self.recovery_button.clicked.connect(lambda: self.edit_recovery())
         self.report_button = QPushButton(self.tr("Monthly report…"), self)
         self.report_button.setObjectName("monthlyReport")
         self.report_button.clicked.connect(lambda: self.open_report())
@@ -132,6 +136,7 @@ class InstancesPage(InstanceActions, QWidget):
             self.terminate_button,
             self.copy_button,
             self.guards_button,
+            self.recovery_button,
             self.refresh_button,
             self.audit_button,
             self.report_button,
@@ -407,6 +412,20 @@ class InstancesPage(InstanceActions, QWidget):
         )
         self.copy_button.setEnabled(bool(e is not None and (e.public_ip or e.private_ip)))
         self.guards_button.setEnabled(bool(e is not None and e.state not in TERMINAL_STATES))
+        self.recovery_button.setEnabled(bool(e is not None and e.spot and e.state not in TERMINAL_STATES))
+
+    def edit_recovery(self) -> Any:
+        """The chosen spot instance's recovery policy in a dialog (saved to the store the watcher reads)."""
+        from app.core.recoverypolicy import INSTANCE
+        from app.ui.shared.recovery_ui import RecoveryDialog
+
+        e = self.selected_entry()
+        if e is None or not e.spot:
+            return None
+        dialog = RecoveryDialog(self.ctx, INSTANCE, e.id, e.id, self)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+        return dialog
 
     def activate(self, payload: object) -> None:
         """``{"launch": offer}`` opens the launch dialog for that offer; ``{"select": id}`` selects a row."""
