@@ -209,7 +209,8 @@ else
 fi
 """
 
-_LIST = 'echo "@@labgpu ids"; ls -1 "$HOME/.labgpu/jobs" 2>/dev/null | head -n ' + str(MAX_LIST) + '; true'
+# newest first (the folder's time): a host with thousands of old job folders still shows its new jobs
+_LIST = 'echo "@@labgpu ids"; ls -1t "$HOME/.labgpu/jobs" 2>/dev/null | head -n ' + str(MAX_LIST) + '; true'
 
 _REMOVE = r"""case "$1" in ''|*[!0-9a-f]*) exit 2;; esac
 rm -rf -- "$HOME/.labgpu/jobs/$1"
@@ -560,7 +561,7 @@ def stop(conn: Connection, job_id: str, grace_s: float = 10) -> StopResult:
 
 
 def list_ids(conn: Connection) -> list[str]:
-    """The job ids the host has (its folder names that are job ids; anything else is ignored)."""
+    """The job ids the host has, newest first (its folder names that are job ids; anything else is ignored)."""
     _rc, out, _err = conn.exec(["sh", "-c", _LIST], timeout=60, max_output=MAX_LIST * 300)
     seen: list[str] = []
     for line in _after(out, MARK + "ids")[1:]:

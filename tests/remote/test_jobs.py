@@ -131,6 +131,31 @@ def test_another_laptops_job_is_listed(host):
         remove_job(name, rec.id)
 
 
+def test_a_new_job_is_found_behind_hundreds_of_old_ones(host):
+    """A host with more old job folders than one refresh records (uc.MAX_DISCOVER): the newest come first,
+    so another laptop's job started just now is listed."""
+    name, _kind, server = host
+    jobs_dir = f"{server.pw.pw_dir}/.labgpu/jobs"
+    old = [hostjobs.new_id() for _ in range(uc.MAX_DISCOVER + 50)]
+    paths, store = default_paths(), _store()
+    conn = open_connection(name)
+    try:
+        rc, _out, err = conn.exec(["sh", "-c", 'cd "$1" && shift && mkdir "$@" && touch -d "2020-01-01" "$@"',
+                                   "old", jobs_dir, *old])
+        assert rc == 0, err
+        rec = uc.start_job(paths, store, JobSpec(host=name, argv=standin("--steps", "1"), name="fresh"))
+        JobStore(store).remove(rec.id)  # started elsewhere, as far as this computer knows
+        assert hostjobs.list_ids(conn)[0] == rec.id
+        listed = {r.id: r for r in uc.list_jobs(paths, store, name)}
+        assert rec.id in listed and listed[rec.id].name == "fresh"
+    finally:
+        conn.exec(["sh", "-c", 'cd "$1" && shift && rm -rf -- "$@"', "old", jobs_dir, *old])
+        conn.close()
+        remove_job(name, rec.id)
+        for jid in old:
+            JobStore(store).remove(jid)
+
+
 def test_stop_terms_then_kills(host):
     name, _kind, _server = host
     paths, store = default_paths(), _store()

@@ -34,6 +34,24 @@ STANDIN = Path(__file__).resolve().parents[1] / "fixtures" / "train_standin.py"
 SITE = sysconfig.get_paths()["purelib"]  # tqdm and tensorboardX for the host's python3
 
 
+@pytest.fixture(autouse=True)
+def _own_jobs_removed(sshd):
+    """The folders of the jobs this test started on the session's sshd are removed after it (the server
+    user's home is shared by the suite: left there, they pile up in every later test's listing)."""
+    yield
+    import shutil
+
+    from app.core.store import Store
+
+    store = Store(paths=default_paths())
+    try:
+        ids = [r.id for r in JobStore(store).all() if r.origin == "here"]
+    finally:
+        store.close()
+    for jid in ids:
+        shutil.rmtree(f"{sshd.pw.pw_dir}/.labgpu/jobs/{jid}", ignore_errors=True)
+
+
 def _standin(sshd, name: str) -> str:
     """The training stand-in, copied where the server user can run it."""
     folder = sshd.remote_dir(name)
@@ -103,6 +121,10 @@ def test_a_job_that_ends_is_pulled_then_its_instance_stopped_once(tencent_servic
         assert len(tencent_server.requests_of("StopInstances")) == 1
         assert tencent_server.billing_state(instance)[0] in ("STOPPING", "STOPPED")
         actions = [a.action for a in reversed(watcher.audit.list(limit=200)) if a.resource == instance]
+        from app.core import logsetup  # a test that registered a word as a secret would redact the audit's words
+
+        assert "sync-before-stop" in actions, ([(a.action, a.resource) for a in watcher.audit.list(limit=40)],
+                                               [x for x in logsetup._known_secrets if x in "sync-before-stop"])
         assert actions.index("guard-job-ended") < actions.index("sync-before-stop") < actions.index("guard-stop")
         assert JobStore(store).get(rec.id).then_done == "pulled; stopped"
         assert watcher.check_jobs() == []  # handled once
