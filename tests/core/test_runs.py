@@ -4,8 +4,8 @@ the monthly report shows both lines and the run's total; bad links are refused w
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
+from functools import partial
 
 import pytest
 
@@ -17,32 +17,15 @@ from app.core.paths import default_paths
 from app.core.runs import REASON_FIRST, REASON_RELAUNCHED, RunStore, reason_text, run_cost
 from app.core.store import Store
 from app.usecases.costs import running_costs
+from tests.fixtures.observed import Observed
 
 RATE = ExchangeRate(7.0, "test", date(2026, 12, 1))
 T0 = datetime(2026, 12, 2, 8, 0, tzinfo=timezone.utc)
 H = timedelta(hours=1)
 
 
-@dataclass(frozen=True)
-class Inst:
-    id: str
-    state: str = "running"
-    account: str = "tc"
-    provider: str = "tencent"
-    region: str = "ap-guangzhou"
-    zone: str = "ap-guangzhou-3"
-    instance_type: str = "GN7.2XLARGE32"
-    spot: bool = True
-    public_ip: str = "203.0.113.5"
-    private_ip: str = "10.0.0.5"
-    price_per_hour: float | None = None
-    currency: str = "CNY"
-    launched_at: datetime | None = None
-    name: str = ""
-    image_id: str = "img-1"
-    key_name: str = "labgpu-k"
-    raw_state: str = "RUNNING"
-    tags: dict = field(default_factory=dict)
+Inst = partial(Observed, account="tc", public_ip="203.0.113.5", private_ip="10.0.0.5", image_id="img-1",
+               key_name="labgpu-k", raw_state="RUNNING")
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ the new one in another zone, linked in app.core.runs)."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -16,31 +15,13 @@ from app.core.paths import default_paths
 from app.core.runs import RunStore
 from app.core.store import Store
 from tests.e2e.instance_support import ok
+from tests.fixtures.observed import Observed
 
 T0 = datetime(2026, 11, 10, 8, 0, tzinfo=timezone.utc)
 H = timedelta(hours=1)
 
 
-@dataclass(frozen=True)
-class Inst:
-    id: str
-    zone: str
-    state: str = "running"
-    launched_at: datetime | None = None
-    account: str = "lab"
-    provider: str = "tencent"
-    region: str = "ap-guangzhou"
-    instance_type: str = "GN7.2XLARGE32"
-    spot: bool = True
-    public_ip: str = ""
-    private_ip: str = ""
-    price_per_hour: float | None = None
-    currency: str = "CNY"
-    name: str = ""
-    image_id: str = ""
-    key_name: str = ""
-    raw_state: str = ""
-    tags: dict = field(default_factory=dict)
+Inst = Observed
 
 
 @pytest.fixture

@@ -4,14 +4,15 @@ the rows' costs, the same rule), and the report adds the run's total under both 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
+from functools import partial
 
 import pytest
 
 from app.core import ledgerdb
 from app.core.instances import Ledger
 from app.core.runs import RunStore
+from tests.fixtures.observed import Observed
 from tests.ui import test_monitor_page as monitor_tests
 
 NOW = datetime(2026, 12, 5, 12, 0, tzinfo=timezone.utc)
@@ -20,26 +21,7 @@ H = timedelta(hours=1)
 ctx = monitor_tests.ctx  # an English app context in a fresh LABGPU_HOME
 
 
-@dataclass(frozen=True)
-class Inst:
-    id: str
-    zone: str
-    state: str = "running"
-    launched_at: datetime | None = None
-    account: str = "lab-tc"
-    provider: str = "tencent"
-    region: str = "ap-guangzhou"
-    instance_type: str = "GN7.2XLARGE32"
-    spot: bool = True
-    public_ip: str = "203.0.113.7"
-    private_ip: str = ""
-    price_per_hour: float | None = None
-    currency: str = "CNY"
-    name: str = ""
-    image_id: str = ""
-    key_name: str = ""
-    raw_state: str = ""
-    tags: dict = field(default_factory=dict)
+Inst = partial(Observed, account="lab-tc", public_ip="203.0.113.7")
 
 
 def seed_recovered_run(store, now: datetime = NOW) -> str:
