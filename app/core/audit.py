@@ -76,6 +76,12 @@ def _clean(text: str, limit: int = 500) -> str:
     return redact(str(text or "")).replace("\r", " ").replace("\n", " ")[:limit]
 
 
+def _word(text: str, limit: int) -> str:
+    """An action is LabGPU's own word ("launch", "sync-before-stop"), never a secret: not redacted, so a
+    short password that happens to be part of it ("stop") cannot turn the history into "sync-before-***"."""
+    return "".join(ch if ch.isprintable() else " " for ch in str(text or ""))[:limit]
+
+
 class AuditLog:
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -97,7 +103,7 @@ class AuditLog:
             when.isoformat(timespec="milliseconds"),
             _clean(account, 100),
             _clean(provider, 40),
-            _clean(action, 80),
+            _word(action, 80),
             _clean(resource, 200),
             _clean(result, 200),
             _clean(request_id, 200),

@@ -67,3 +67,18 @@ def test_secrets_are_redacted_before_storage(labgpu_home, tmp_path):
     for p in labgpu_home.rglob("*"):
         if p.is_file():
             assert secret.encode() not in p.read_bytes()
+
+
+def test_a_short_secret_never_rewrites_labgpus_own_action_words(labgpu_home, monkeypatch):
+    from app.core import logsetup
+
+    monkeypatch.setattr(logsetup, "_known_secrets", set(logsetup._known_secrets))  # gone after this test
+    register_secret("stop")  # a four-letter password a student typed somewhere
+    store = Store(paths=default_paths())
+    log = AuditLog(store)
+    log.record(account="lab", provider="tencent", action="sync-before-stop", resource="ins-1",
+               result="stop requested")
+    [entry] = log.list()
+    store.close()
+    assert entry.action == "sync-before-stop"  # the history still reads
+    assert entry.result == "*** requested"  # free text is redacted as before
