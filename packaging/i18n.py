@@ -59,8 +59,8 @@ DOMAINS: dict[str, list[str]] = {
                 "app/usecases/guards.py", "app/usecases/costs.py"],
     "jobs": ["app/core/jobs.py", "app/core/jobprogress.py", "app/core/tbevents.py", "app/remote/jobs.py",
              "app/remote/tbread.py", "app/usecases/jobs.py", "app/cli/jobs.py"],
-    "recovery": ["app/core/recoverypolicy.py", "app/usecases/spotrecovery.py", "app/cli/recovery.py",
-                 "app/core/runs.py"],
+    "recovery": ["app/core/recoverypolicy.py", "app/usecases/spotrecovery.py", "app/usecases/spotcheckpoint.py",
+                 "app/cli/recovery.py", "app/core/runs.py"],
 }
 
 # A provider plugin package (app/cloud/<name>/ with a spec.py) that no domain above lists is a domain

@@ -15,12 +15,9 @@ Blocking (SSH, cloud calls): the watcher runs it on its own thread (app/watch/re
 from __future__ import annotations
 
 import dataclasses
-import fnmatch
 import logging
 import math
-import posixpath
 import shlex
-import stat
 import time
 import uuid
 from collections.abc import Callable
@@ -59,13 +56,13 @@ from app.core.settings import Settings
 from app.core.store import Store
 from app.core.vocab import GuardEventKind
 from app.remote.ssh import Connection
+from app.usecases.spotcheckpoint import WHAT_FAILED, WHAT_LATE, WHAT_NO_FOLDER, copy_latest, plain, push_checkpoint
 
 log = logging.getLogger(__name__)
 
 WINDOW_MARGIN_S = 5.0  # the copy stops this long before the reclaim time (the instance may go early)
 PAST_GRACE_S = 30.0  # a notice whose time passed longer ago than this is "in the past"
 REACH_TIMEOUT_S = 300.0  # a new instance's SSH coming up
-MAX_SHOWN = 200  # characters of outside text (a file name, a cloud's message) put in a sentence
 
 MSG_SKIP_NOT_OURS = QT_TRANSLATE_NOOP("LabGPU", "{target}: a reclaim notice for an instance LabGPU did not "
                                                 "launch — nothing relaunched (recovery acts only on LabGPU's "
@@ -82,15 +79,6 @@ MSG_RELAUNCHED = QT_TRANSLATE_NOOP("LabGPU", "{target} was reclaimed: relaunched
                                              "after {attempts} launch attempt(s)")
 MSG_RESUMED = QT_TRANSLATE_NOOP("LabGPU", "{target}: the job {name} runs again on {new} ({how})")
 MSG_GAVE_UP = QT_TRANSLATE_NOOP("LabGPU", "{target}: recovery gave up — {why}")
-# what was saved and what was not
-WHAT_SAVED = QT_TRANSLATE_NOOP("LabGPU", "{name} ({size}) to {local}")
-WHAT_OLDER = QT_TRANSLATE_NOOP("LabGPU", "; not saved: {count} older checkpoint(s), lost with the instance")
-WHAT_NONE = QT_TRANSLATE_NOOP("LabGPU", "no file matching {pattern} in {folder}")
-WHAT_NO_FOLDER = QT_TRANSLATE_NOOP("LabGPU", "the policy names no checkpoint folder")
-WHAT_TOO_BIG = QT_TRANSLATE_NOOP("LabGPU", "{name} ({size}) did not fit the warning window: {done} copied "
-                                           "when it closed")
-WHAT_FAILED = QT_TRANSLATE_NOOP("LabGPU", "the instance could not be read: {why}")
-WHAT_LATE = QT_TRANSLATE_NOOP("LabGPU", "the warning window had closed")
 # why it gave up
 WHY_ATTEMPTS = QT_TRANSLATE_NOOP("LabGPU", "the policy's {max} launch attempts are used up ({tried})")
 WHY_BUDGET = QT_TRANSLATE_NOOP("LabGPU", "the budget of {budget} {cur} would be passed: the run has cost {spent} "
@@ -130,12 +118,6 @@ KIND_GAVE_UP = GuardEventKind.RECOVERY_GAVE_UP
 
 Say = Callable[[str, str, str, dict[str, Any]], None]  # (target, kind, template, params)
 ConnectTo = Callable[[str], Connection]
-
-
-def plain(text: Any, limit: int = MAX_SHOWN) -> str:
-    """Outside text (a cloud's, a host's) as one plain line, capped."""
-    s = "".join(ch if ch.isprintable() else " " for ch in str(text))
-    return s if len(s) <= limit else s[: limit - 1] + "…"
 
 
 @dataclass(frozen=True)
@@ -261,7 +243,8 @@ class Recovery:
                 what = translate(WHAT_FAILED).format(why=plain(_why(exc)))
             else:
                 try:
-                    what = self._copy_latest(conn, rec, policy, deadline)
+                    what, local = copy_latest(conn, policy, deadline, self.clock)
+                    rec.saved_local = local or rec.saved_local
                 except (LabGpuError, OSError) as exc:
                     what = translate(WHAT_FAILED).format(why=plain(_why(exc)))
                 finally:
@@ -270,49 +253,6 @@ class Recovery:
         self.progress.save(rec, now=self.clock())
         self.say(target, KIND_SAVED, MSG_SAVED if rec.saved_local else MSG_NOT_SAVED,
                  {"target": target, "what": what, "file": Path(rec.saved_local).name if rec.saved_local else ""})
-
-    def _copy_latest(self, conn: Connection, rec: RecoveryRecord, policy: RecoveryPolicy, deadline: float) -> str:
-        folder = policy.checkpoint_remote
-        sftp = conn.open_sftp()
-        try:
-            where = _sftp_path(folder)
-            try:
-                listing = sftp.listdir_attr(where)
-            except OSError:
-                listing = []
-            files = [a for a in listing if a.st_mode is not None and stat.S_ISREG(a.st_mode)
-                     and fnmatch.fnmatch(a.filename, policy.checkpoint_pattern)]
-            if not files:
-                return translate(WHAT_NONE).format(pattern=plain(policy.checkpoint_pattern, 80),
-                                                   folder=plain(folder, 120))
-            files.sort(key=lambda a: (a.st_mtime or 0, _natural(a.filename)))
-            latest = files[-1]
-            size = int(latest.st_size or 0)
-            local_dir = Path(policy.checkpoint_local).expanduser()
-            local_dir.mkdir(parents=True, exist_ok=True)
-            name = posixpath.basename(latest.filename)
-            final = local_dir / name
-            part = local_dir / f".{name}.labgpu-part"
-            copied = [0]
-
-            def progress(done: int, _total: int) -> None:
-                copied[0] = done
-                if self.clock() >= deadline:
-                    raise TimeoutError
-
-            try:
-                sftp.get(posixpath.join(where, latest.filename), str(part), callback=progress)
-            except TimeoutError:
-                part.unlink(missing_ok=True)
-                return translate(WHAT_TOO_BIG).format(name=plain(name, 120), size=_size(size), done=_size(copied[0]))
-            part.replace(final)
-        finally:
-            sftp.close()
-        rec.saved_local = str(final)
-        what = translate(WHAT_SAVED).format(name=plain(name, 120), size=_size(size), local=plain(final, 200))
-        if len(files) > 1:
-            what += translate(WHAT_OLDER).format(count=len(files) - 1)
-        return what
 
     # 2. the relaunch ------------------------------------------------------------------------------------
     def _candidates(self, svc: CloudService, rec: RecoveryRecord, policy: RecoveryPolicy) -> list[Candidate]:
@@ -553,26 +493,6 @@ def resume_spec(host: str, policy: RecoveryPolicy, old: JobRecord | None, checkp
                    stall_action=old.stall_action, stop_on_failure=old.stop_on_failure)
 
 
-def push_checkpoint(conn: Connection, local: Path, remote_folder: str) -> str:
-    """Put the saved checkpoint in ``remote_folder`` on the new instance; its absolute path there."""
-    sftp = conn.open_sftp()
-    try:
-        home = sftp.normalize(".")
-        folder = remote_folder if remote_folder.startswith("/") else posixpath.join(home, _sftp_path(remote_folder))
-        _makedirs(sftp, folder)
-        dest = posixpath.join(folder, local.name)
-        part = posixpath.join(folder, f".{local.name}.labgpu-part")
-        sftp.put(str(local), part)
-        try:
-            sftp.remove(dest)
-        except OSError:
-            pass
-        sftp.rename(part, dest)
-        return dest
-    finally:
-        sftp.close()
-
-
 def link_run(store: Store, old_provider: str, old_id: str, new_provider: str, new_id: str) -> str:
     """Link the new instance to the old one's run (app.core.runs); "" when the link was refused (logged)."""
     try:
@@ -581,38 +501,6 @@ def link_run(store: Store, old_provider: str, old_id: str, new_provider: str, ne
         log.warning("run link of %s → %s refused: %s", old_id, new_id, exc.one_line())
         return ""
     return str(run.id)
-
-
-def _makedirs(sftp: Any, folder: str) -> None:
-    parts = folder.strip("/").split("/")
-    path = ""
-    for p in parts:
-        path += "/" + p
-        try:
-            sftp.stat(path)
-        except OSError:
-            sftp.mkdir(path)
-
-
-def _sftp_path(path: str) -> str:
-    """An SFTP path: ``~/x`` is relative to the login folder."""
-    if path == "~":
-        return "."
-    return path[2:] if path.startswith("~/") else path
-
-
-def _natural(name: str) -> tuple[Any, ...]:
-    import re
-
-    return tuple(int(t) if t.isdigit() else t for t in re.split(r"(\d+)", name))
-
-
-def _size(n: int) -> str:
-    for unit in ("B", "KB", "MB", "GB"):
-        if n < 1024 or unit == "GB":
-            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
-        n = n / 1024  # type: ignore[assignment]
-    return f"{n} B"
 
 
 def _money(x: float) -> str:

@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>LabGPU</name>
@@ -95,7 +96,7 @@
         <translation>把被回收的实例和新实例连起来。</translation>
     </message>
     <message>
-        <source>{target}: a reclaim notice for an instance LabGPU did not launch — nothing relaunched (recovery acts only on LabGPU's instances)</source>
+        <source>{target}: a reclaim notice for an instance LabGPU did not launch — nothing relaunched (recovery acts only on LabGPU&apos;s instances)</source>
         <translation>{target}：收到回收通知，但这台实例不是 LabGPU 启动的 —— 没有重新启动任何实例（自动恢复只处理 LabGPU 的实例）</translation>
     </message>
     <message>
@@ -155,7 +156,7 @@
         <translation>预警时间已经结束了</translation>
     </message>
     <message>
-        <source>the policy's {max} launch attempts are used up ({tried})</source>
+        <source>the policy&apos;s {max} launch attempts are used up ({tried})</source>
         <translation>策略允许的 {max} 次启动尝试已经用完（{tried}）</translation>
     </message>
     <message>
@@ -243,8 +244,8 @@
         <translation>{id} 没有设置回收恢复策略。</translation>
     </message>
     <message>
-        <source>Set one with `labgpu recovery set {id} --resume "…{{checkpoint}}"`.</source>
-        <translation>用 `labgpu recovery set {id} --resume "…{{checkpoint}}"` 设置一个。</translation>
+        <source>Set one with `labgpu recovery set {id} --resume &quot;…{{checkpoint}}&quot;`.</source>
+        <translation>用 `labgpu recovery set {id} --resume &quot;…{{checkpoint}}&quot;` 设置一个。</translation>
     </message>
     <message>
         <source>{value} is not a pair of folders.</source>
@@ -259,7 +260,7 @@
         <translation>{id} 对应 {n} 个任务。</translation>
     </message>
     <message>
-        <source>Give more of the job's id (see `labgpu jobs ls`).</source>
+        <source>Give more of the job&apos;s id (see `labgpu jobs ls`).</source>
         <translation>多写几位任务 id（见 `labgpu jobs ls`）。</translation>
     </message>
     <message>
