@@ -35,7 +35,7 @@ DOMAINS: dict[str, list[str]] = {
                 "app/core/offerfacts.py", "app/core/costs.py", "app/core/providers.py",
                 "app/core/catalog_providers.py"],
     "cloud": ["app/cloud/base.py", "app/cloud/aws/*.py", "app/cloud/registry.py", "app/cloud/launch.py",
-              "app/cloud/launch_plan.py", "app/cloud/kit.py",
+              "app/cloud/actions.py", "app/cloud/launch_plan.py", "app/cloud/kit.py",
               "app/cloud/errors.py", "app/cloud/sshkeys.py", "app/cloud/netaddr.py", "app/cloud/public_prices.py",
               "app/cloud/pricing.py", "app/cloud/recovery.py", "app/core/launch_defaults.py",
               "app/usecases/accounts.py", "app/usecases/launch.py", "app/cli/guard_args.py",

@@ -4,7 +4,7 @@ The form asks for the account, zone, image, disk, SSH key, who may reach SSH (pr
 computer's public address) and spot with a maximum price (default: the settings' fraction of the
 on-demand price). Launch shows each step as it happens; an error shows its sentence and next step
 and a Retry that reuses the same client token, so a retry, a double click or a timeout never makes
-a second instance.
+a second instance. The progress page (steps, keep trying, Stop waiting) is launch_progress.py.
 
 Other pages open it with ``open_launch_dialog(ctx, offer, parent)``, or navigate to the instances
 page with ``ctx.navigate("instances", {"launch": offer})``.
@@ -12,24 +12,18 @@ page with ``ctx.navigate("instances", {"launch": offer})``.
 
 from __future__ import annotations
 
-import threading
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal, Slot
+from PySide6.QtCore import QCoreApplication, Signal, Slot
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import (
-    QDialog,
-    QFileDialog,
-    QListWidgetItem,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QDialog, QFileDialog, QVBoxLayout, QWidget
 
 from app.core import providers
 from app.ui import theme
 from app.ui.cloud import cloud_service, cloud_settings, error_sentence, money, provider_name, remember
 from app.ui.cloud.launch_form import LaunchForm
-from app.usecases.launch import GUARD_STEP, LaunchOutcome, LaunchPlan
+from app.ui.cloud.launch_progress import LaunchProgress
+from app.usecases.launch import LaunchOutcome, LaunchPlan
 
 if TYPE_CHECKING:
     from app.cloud.launch_plan import LaunchOptions, LaunchResult
@@ -38,26 +32,7 @@ if TYPE_CHECKING:
     from app.ui.context import AppContext
 
 
-WAIT_STEP = "sold_out"  # the "keep trying" rounds (app/usecases/waitlaunch.py), one line updated per round
-
-
-def step_title(step: str) -> str:
-    titles = {
-        "key": QCoreApplication.translate("LaunchDialog", "Register the SSH key"),
-        "security_group": QCoreApplication.translate(
-            "LaunchDialog", "Security group (SSH from your address only)"
-        ),
-        "image": QCoreApplication.translate("LaunchDialog", "Choose the image"),
-        "request": QCoreApplication.translate("LaunchDialog", "Request the instance"),
-        "zone": QCoreApplication.translate("LaunchDialog", "Try another zone"),
-        "wait": QCoreApplication.translate("LaunchDialog", "Wait until it runs"),
-        GUARD_STEP: QCoreApplication.translate("LaunchDialog", "Guards and watchdog"),
-        WAIT_STEP: QCoreApplication.translate("LaunchDialog", "Wait for a free GPU"),
-    }
-    return titles.get(step, step)
-
-
-class LaunchDialog(QDialog):
+class LaunchDialog(LaunchProgress, QDialog):
     launched = Signal(object)  # LaunchResult
 
     def __init__(self, ctx: AppContext, offer: Offer | None = None, parent: QWidget | None = None) -> None:
@@ -76,10 +51,8 @@ class LaunchDialog(QDialog):
         self.plan: LaunchPlan | None = None  # the launch's defaults, worked out once for the chosen account and type
         self.error: BaseException | None = None
         self.running = False
-        self._step_items: dict[str, QListWidgetItem] = {}
-        self._current_step = ""
         self._zone_request = 0
-        self._stop_waiting = threading.Event()  # "Stop waiting": the keep-trying task ends at its next pause
+        self._init_progress()
         self.setObjectName("launchDialog")
         self.setWindowTitle(self.tr("Launch a GPU instance"))
         self.setMinimumSize(760, 600)
@@ -435,26 +408,8 @@ class LaunchDialog(QDialog):
         )
         self.running = True
         self.error = None
-        self.form.launch_button.setEnabled(False)
-        self.form.back_button.hide()
-        self.form.close_button.setText(self.tr("Hide"))
-        self.form.close_button.setToolTip(
-            self.tr("The launch goes on; the instance appears on the Instances page.")
-        )
-        self.form.stack.setCurrentIndex(1)
         until = str(self.form.keep_trying_combo.currentData()) if self.form.keep_trying_check.isChecked() else ""
-        self.form.progress_title.setText(
-            self.tr("Launching {type} with {account}…").format(type=opts.instance_type, account=opts.account)
-            if not until else
-            self.tr("Waiting for {type} with {account}…").format(type=opts.instance_type, account=opts.account)
-        )
-        self._stop_waiting.clear()
-        self.form.stop_wait_button.setEnabled(True)
-        self.form.stop_wait_button.setVisible(bool(until))
-        self.form.steps_list.clear()
-        self._step_items.clear()
-        self._current_step = ""
-        self.form.outcome_label.clear()
+        self._start_progress(opts, until)
         svc = cloud_service(self.ctx)
         settings, guard, plan, changes = self.ctx.settings, self.guard_config(), self.plan, self.ctx.changes
 
@@ -483,53 +438,6 @@ class LaunchDialog(QDialog):
             on_progress=self._on_launch_progress,
         )
 
-    def _wait_for_gpu(self, svc: Any, settings: Any, opts: LaunchOptions, guard: GuardConfig | None, changes: Any,
-                      until: str, task: Any, progress: Any) -> LaunchOutcome:
-        """On the task's thread: store the wait and drive it until it lands, ends, or Stop waiting."""
-        import dataclasses
-
-        from app.core.launchwaits import WAITING
-        from app.usecases.waitlaunch import WaitLauncher, ended_error, notify_announce, parse_duration
-
-        stop = self._stop_waiting
-        waiter = WaitLauncher(svc, settings, changes=changes, announce=notify_announce(svc.paths),
-                              launch_progress=progress)
-        wait = waiter.create(dataclasses.replace(opts, guard=guard), until_s=parse_duration(until),
-                             max_price=opts.max_price if opts.spot else None,
-                             zones=[opts.zone] if opts.zone else [], hold=True)
-        out = waiter.run(wait.id, sleep=lambda s: None if stop.wait(s) else None,
-                         progress=lambda text: task.report((WAIT_STEP, text)), stop=stop.is_set)
-        if out.launched is not None:
-            return out.launched
-        if stop.is_set() and out.wait.state == WAITING:
-            out = dataclasses.replace(out, wait=waiter.cancel(wait.id))
-        raise ended_error(out.wait)
-
-    @Slot()
-    def _on_stop_wait_button_clicked(self) -> None:
-        self._stop_waiting.set()
-        self.form.stop_wait_button.setEnabled(False)
-
-    def _mark(self, step: str, symbol: str, message: str = "") -> None:
-        item = self._step_items.get(step)
-        if item is None:
-            item = QListWidgetItem()
-            self._step_items[step] = item
-            self.form.steps_list.addItem(item)
-        item.setText(f"{symbol}  {step_title(step)}" + (f" — {message}" if message else ""))
-        item.setData(Qt.ItemDataRole.UserRole, symbol)
-
-    @Slot(object)
-    def _on_launch_progress(self, payload: object) -> None:
-        step, message = cast("tuple[str, str]", payload)
-        if self._current_step and self._current_step != step:
-            old = self._step_items.get(self._current_step)
-            if old is not None and old.data(Qt.ItemDataRole.UserRole) == "…":
-                old.setText("✓" + old.text()[1:])
-                old.setData(Qt.ItemDataRole.UserRole, "✓")
-        self._current_step = step
-        self._mark(step, "…", str(message))
-
     def _on_launch_done(self, outcome: LaunchOutcome) -> None:
         from app.cloud.sshkeys import TYPE_TITLES
         from app.ui.cloud.instances_page import state_title
@@ -537,12 +445,8 @@ class LaunchDialog(QDialog):
 
         result = outcome.result
         self.running = False
-        self.form.stop_wait_button.hide()
+        self._end_progress(failed=False)
         self.launch_result = result
-        for item in self._step_items.values():
-            if item.data(Qt.ItemDataRole.UserRole) == "…":
-                item.setText("✓" + item.text()[1:])
-                item.setData(Qt.ItemDataRole.UserRole, "✓")
         entry = result.entry
         lines = [
             self.tr("{id} is {state} in {zone}.").format(
@@ -595,10 +499,9 @@ class LaunchDialog(QDialog):
     @Slot(object)
     def _on_launch_failed(self, exc: object) -> None:
         self.running = False
-        self.form.stop_wait_button.hide()
         self.error = exc  # type: ignore[assignment]
         message, hint = error_sentence(exc)  # type: ignore[arg-type]
-        self._mark(self._current_step or "request", "✗")
+        self._end_progress(failed=True)
         self.form.progress_title.setText(self.tr("The launch did not complete"))
         self.form.outcome_label.setStyleSheet(f"color: {theme.css('error')};")
         self.form.outcome_label.setText(message + (f"\n{hint}" if hint else ""))
