@@ -5,7 +5,7 @@
 - The menu lists every running instance (cost per hour and so far) with a Stop… action that asks
   first, then Open LabGPU and Quit (which names the instances still billing and asks).
 - Notifications for guard, spot-interruption (clicking it, or the menu's Relaunch…, opens the
-  launch dialog prefilled with the same offer) and VPN events.
+  launch dialog prefilled with the same offer), training-job (those four: app/ui/tray_events.py) and VPN events.
 - Qt decides at start-up which tray protocol to use, and an icon created before the panel exists
   stays hidden; so until ``QSystemTrayIcon.isSystemTrayAvailable()`` says yes, a timer asks again
   and shows the icon once a tray appears (login races).
@@ -26,10 +26,10 @@ from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QMessageBox, QSystemTrayIcon, QWidget
 
-from app.core.vocab import GuardEventKind, InstanceState
+from app.core.vocab import InstanceState
 from app.ui.monitor.costs import RunningRow, fmt_money, rows_of
 from app.ui.shared.plain import cap, plain_tooltip
-from app.ui.tray_parts import cost_icon, offer_from_entry, offer_from_options
+from app.ui.tray_parts import cost_icon
 from app.usecases.changes import Change
 
 if TYPE_CHECKING:
@@ -365,70 +365,10 @@ class CostTray(QObject):
             log.exception("could not show a watch event")
 
     def show_event(self, event: Any) -> None:
-        kind = str(getattr(event, "kind", ""))
-        target = str(getattr(event, "target_id", ""))
-        message = str(getattr(event, "message", ""))
-        detail = getattr(event, "detail", None) or {}
-        if kind == GuardEventKind.SPOT_NOTICE:
-            offer = detail.get("offer") if isinstance(detail, dict) else None
-            if offer is None:
-                offer = self._offer_for(target)
-            if offer is None and isinstance(detail, dict) and isinstance(detail.get("relaunch"), dict):
-                offer = offer_from_options(detail["relaunch"])
-            self.relaunch_offer = offer
-            self.relaunch_label = getattr(offer, "instance_type", "") or target
-            self._build_menu()
-            self.notify(self.tr("{id} is being reclaimed").format(id=target),
-                        message + "\n" + self.tr("Click to relaunch the same offer."), critical=True,
-                        on_click=self.relaunch if offer is not None else None)
-        elif kind in (GuardEventKind.BLIND, GuardEventKind.SIGHTED):
-            why = detail.get("why") if isinstance(detail, dict) else None
-            if kind == GuardEventKind.BLIND:
-                self.blind[target] = str(why or message)
-            else:
-                self.blind.pop(target, None)
-            self._build_menu()
-            self.notify(self.tr("Guard: {id}").format(id=target), message, on_click=self.open_window)
-        elif kind in (GuardEventKind.STOP_FAILED, GuardEventKind.STOP_REFUSED,
-                      GuardEventKind.TERMINATE_FAILED):  # still billing: told once, critical
-            if kind == GuardEventKind.STOP_FAILED:
-                self.stop_pending[target] = message
-                self._build_menu()
-            self.notify(self.tr("Guard could not stop {id}").format(id=target), message, critical=True,
-                        on_click=self.open_window)
-        elif kind in (GuardEventKind.JOB_ENDED, GuardEventKind.JOB_FAILED, GuardEventKind.JOB_STALLED):
-            self.show_job_event(kind, target, message, detail if isinstance(detail, dict) else {})
-        else:
-            self.notify(self.tr("Guard: {id}").format(id=target), message, critical=kind.endswith("stop"),
-                        on_click=self.open_window)
-        if kind in (GuardEventKind.STOPPED, GuardEventKind.TERMINATED) and \
-                self.stop_pending.pop(target, None) is not None:
-            self._build_menu()
-        if kind in (GuardEventKind.STOPPED, GuardEventKind.TERMINATED, GuardEventKind.IDLE_STOP,
-                    GuardEventKind.BUDGET_STOP, GuardEventKind.MAX_RUNTIME, GuardEventKind.PROCESS_EXIT):
-            self.ctx.changes.emit(Change.LEDGER)
+        """A watcher's event: its notification and the menu lines it leaves (app/ui/tray_events.py)."""
+        from app.ui.tray_events import show_event
 
-    def show_job_event(self, kind: str, host: str, message: str, detail: dict[str, Any]) -> None:
-        """A training job ended, failed or stalled: the notification names it (clicking it opens the Jobs page)."""
-        name = cap(str(detail.get("name") or detail.get("job") or "?"), 80)
-        if kind == GuardEventKind.JOB_ENDED:
-            title = self.tr("Job {name} finished on {host}")
-        elif kind == GuardEventKind.JOB_FAILED:
-            title = self.tr("Job {name} failed on {host}")
-        else:
-            title = self.tr("Job {name} stalled on {host}")
-        job = str(detail.get("job") or "")
-
-        def show_jobs() -> None:
-            self.open_window()
-            self.ctx.navigate("jobs", {"job": job})
-
-        self.notify(title.format(name=name, host=cap(host, 80)), message, critical=kind != GuardEventKind.JOB_ENDED,
-                    on_click=show_jobs)
-
-    def _offer_for(self, instance_id: str) -> Any:
-        row = next((r for r in self.rows if r.id == instance_id), None)
-        return offer_from_entry(row.entry) if row is not None and row.entry is not None else None
+        show_event(self, event)
 
     @Slot()
     def relaunch(self) -> None:

@@ -35,6 +35,7 @@ from app.ui.monitor.host_panel import HostPanel
 from app.ui.monitor.hub_link import SampleBridge, list_hosts, monitor_hub
 from app.ui.monitor.page_settings import RANGES, monitor_settings, range_title, save_monitor_settings
 from app.ui.monitor.plots import PLOTTED, SCALE, bin_seconds
+from app.ui.monitor.steps import JobStepsPart
 from app.ui.shared.plain import PlainLabel
 
 if TYPE_CHECKING:
@@ -47,11 +48,9 @@ HINTS_EVERY_S = 60.0
 HINT_WINDOW = 1_800  # samples kept per host for tuning hints (30 min at 1 Hz)
 REBUILD_DEBOUNCE_MS = 200
 LIVE_STEPS = 20  # the live window jumps by 1/20 of its span when the newest sample reaches its edge
-JOBS_MS = 5_000  # the training jobs' steps/s are read from the store this often (the refreshes write them)
-JOB_POINTS = 20_000  # steps/s points kept per job
 
 
-class MonitorPage(QWidget):
+class MonitorPage(QWidget, JobStepsPart):
     page_id = "monitor"
     redrawn = Signal()  # after each redraw (tests and the benchmark wait on it)
     hints_changed = Signal()
@@ -95,11 +94,7 @@ class MonitorPage(QWidget):
         self.rebuild_timer.setInterval(REBUILD_DEBOUNCE_MS)
         self.rebuild_timer.timeout.connect(self._on_rebuild_timer_timeout)
         ctx.changed.connect(self._on_changed)
-        self.steps: dict[str, dict[str, deque[tuple[float, float]]]] = {}  # host → job → (time, steps/s)
-        self._jobs_task: Any = None
-        self.jobs_timer = QTimer(self)
-        self.jobs_timer.setInterval(JOBS_MS)
-        self.jobs_timer.timeout.connect(self.load_steps)
+        self._init_steps()  # the training jobs' steps/s (app/ui/monitor/steps.py)
         if autostart:
             self.redraw_timer.start()
             self.jobs_timer.start()
@@ -529,54 +524,6 @@ class MonitorPage(QWidget):
             log.exception("monitor: redraw failed")
         self.redraws += 1
         self.redrawn.emit()
-
-    # -- training steps/s ------------------------------------------------------------------------
-    @Slot()
-    def load_steps(self) -> Any:
-        """Read the watched hosts' training jobs from the store (a task) and plot their steps/s."""
-        if self._closed or self._jobs_task is not None or not self.panels:
-            return None
-        hosts = set(self.panels)
-
-        def read() -> list[tuple[str, str, float, float]]:
-            from app.core.jobs import JobStore
-            from app.core.vocab import JobState
-
-            return [(r.host, r.id, float(r.checked_at), float(r.steps_per_s)) for r in JobStore(self.ctx.store).all()
-                    if r.host in hosts and r.state == JobState.RUNNING and r.checked_at is not None
-                    and r.steps_per_s is not None]
-
-        self._jobs_task = self.ctx.runner.run(self, read, name="monitor-steps", on_done=self._on_steps_loaded,
-                                              on_error=self._on_steps_failed)
-        return self._jobs_task
-
-    @Slot(object)
-    def _on_steps_loaded(self, points: list[tuple[str, str, float, float]]) -> None:
-        import numpy as np
-
-        self._jobs_task = None
-        changed: set[str] = set()
-        for host, job, t, v in points:
-            series = self.steps.setdefault(host, {}).setdefault(job, deque(maxlen=JOB_POINTS))
-            if not series or series[-1][0] < t:
-                series.append((t, v))
-                changed.add(host)
-        self._programmatic += 1  # a new plot row and new data are not the user zooming
-        try:
-            for host in changed:
-                panel = self.panels.get(host)
-                if panel is not None:
-                    panel.plots.show_steps({job: (np.array([p[0] for p in s]), np.array([p[1] for p in s]))
-                                            for job, s in self.steps[host].items()})
-        finally:
-            self._programmatic -= 1
-        if changed and self.following and not self.paused:
-            self._set_x(*self._live_range())  # the first steps plot joins the live window
-
-    @Slot(object)
-    def _on_steps_failed(self, exc: object) -> None:
-        self._jobs_task = None
-        log.info("monitor: the jobs' steps/s could not be read: %s", exc)
 
     # -- tuning hints ----------------------------------------------------------------------------
     def check_hints(self) -> None:
