@@ -1,6 +1,11 @@
-"""``labgpu sync LOCAL NAME:REMOTE``: one sync with a saved host, as scripts rely on.
+"""``labgpu sync LOCAL NAME:REMOTE`` / ``labgpu sync LOCAL s3://BUCKET/PREFIX``: one sync, as scripts rely on.
 
-Uploads LOCAL's contents into REMOTE (``--down``: REMOTE's into LOCAL). ``--json`` prints ONE
+Uploads LOCAL's contents into REMOTE (``--down``: REMOTE's into LOCAL). REMOTE is a folder on a
+saved host, or a bucket location (``s3://``, ``cos://``, ``oss://``, ``obs://``) reached with a cloud
+account (``--account``; "" = the only account of that cloud), optionally encrypted on this computer
+(``--encrypt [--key NAME]``) or by the service (``--sse kms[:ID]``). A bucket and a host folder
+(``labgpu sync cos://b/p gpu1:~/data`` and back) go straight between them: the instance fetches
+with presigned URLs and never holds a key (app/usecases/bucketinstance.py). ``--json`` prints ONE
 summary object on stdout; progress goes to stderr only when stderr is a terminal. Exit 0 on
 success; otherwise non-zero and one clear line on stderr (the shared CLI error path).
 """
@@ -8,7 +13,10 @@ success; otherwise non-zero and one clear line on stderr (the shared CLI error p
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import sys
+import threading
 import time
 from typing import Any
 
@@ -19,16 +27,19 @@ from app.core.i18n import QT_TRANSLATE_NOOP
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "sync",
-        help="sync a local folder with a folder on a saved host",
-        description="Upload LOCAL's contents into REMOTE on host NAME (with --down: REMOTE's into LOCAL). "
-        "Unchanged files (same size and mtime) are skipped; a destination file newer than the "
-        "source is never overwritten unless --force.",
+        help="sync a local folder with a folder on a saved host or a bucket",
+        description="Upload LOCAL's contents into REMOTE on host NAME or into a bucket location "
+        "(with --down: REMOTE's into LOCAL). Unchanged files (same size and mtime) are skipped; a "
+        "destination file newer than the source is never overwritten unless --force. A bucket and a "
+        "host folder (cos://b/p gpu1:~/data, or the other way round) sync directly: the host fetches "
+        "with short-lived presigned URLs and never holds a key.",
     )
-    p.add_argument("local", metavar="LOCAL", help="local folder")
+    p.add_argument("local", metavar="LOCAL", help="local folder (or a bucket URL / NAME:REMOTE, see above)")
     p.add_argument(
         "remote",
-        metavar="NAME:REMOTE",
-        help="saved host (labgpu hosts add) and remote folder, e.g. gpu1:~/data",
+        metavar="NAME:REMOTE|URL",
+        help="saved host (labgpu hosts add) and remote folder, e.g. gpu1:~/data; or a bucket location "
+        "s3://BUCKET/PREFIX (cos://, oss://, obs://)",
     )
     p.add_argument("--down", action="store_true", help="download REMOTE into LOCAL")
     p.add_argument(
@@ -67,8 +78,34 @@ def register(subparsers: Any) -> None:
         metavar="SECONDS",
         help="fail a remote step after this long without an answer (default 120)",
     )
+    p.add_argument("--account", default="", metavar="NAME",
+                   help="bucket: the cloud account that reaches it (default: the only account of that cloud)")
+    p.add_argument("--encrypt", action="store_true",
+                   help="bucket: encrypt names and contents on this computer (AES-256-GCM) with a LabGPU key")
+    p.add_argument("--key", default="", metavar="NAME",
+                   help="with --encrypt: the key's name in the keyring (default 'default'; created when missing)")
+    p.add_argument("--sse", default="", metavar="kms[:ID]",
+                   help="bucket: ask the service to encrypt with its KMS (optionally this key id)")
     p.add_argument("--json", action="store_true", help="print one JSON summary object")
     p.set_defaults(func=cmd_sync)
+
+
+_URL_LIKE = re.compile(r"^[A-Za-z0-9+.-]+://")
+
+
+def is_url_arg(text: str) -> bool:
+    """Whether an argument is meant as a bucket location (``scheme://…``; an unknown scheme is then
+    refused by parse_bucket_url with the list of known ones)."""
+    return bool(_URL_LIKE.match(text.strip()))
+
+
+def host_arg(text: str) -> tuple[str, str] | None:
+    """``NAME:DIR`` when an argument names a host folder rather than a local one (as scp reads it:
+    a colon before any '/', and no local file of that name), else None."""
+    host, sep, remote = text.partition(":")
+    if not sep or not host or "/" in host or "\\" in host or os.path.exists(text):
+        return None
+    return host, remote or "~"
 
 
 def split_target(text: str) -> tuple[str, str]:
@@ -101,15 +138,9 @@ def _fmt_progress(p: Any) -> str:
     )
 
 
-def cmd_sync(args: argparse.Namespace) -> int:
-    from app.cli.output import print_json, print_table, terminal_safe
-    from app.core.paths import default_paths
-    from app.core.syncmodel import DOWN, UP, SyncOptions, display_name
-    from app.core.syncpairs import SyncStore
-    from app.core.units import human_bytes
-    from app.usecases.sync import JOBS, SyncRequest
+def _options(args: argparse.Namespace) -> Any:
+    from app.core.syncmodel import DOWN, UP, SyncOptions
 
-    host, remote = split_target(args.remote)
     if args.bwlimit is not None and args.bwlimit <= 0:
         raise InputError(
             QT_TRANSLATE_NOOP("LabGPU", "--bwlimit must be a positive number of KiB/s."),
@@ -137,6 +168,90 @@ def cmd_sync(args: argparse.Namespace) -> int:
                 code="BadTimeout",
             )
         opts.step_timeout = args.timeout
+    return opts
+
+
+_BUCKET_ONLY = QT_TRANSLATE_NOOP("LabGPU", "{option} is for a bucket location, and {target} is a host folder.")
+_BUCKET_ONLY_HINT = QT_TRANSLATE_NOOP(
+    "LabGPU", "Leave {option} out, or sync with a bucket: labgpu sync LOCAL s3://BUCKET/PREFIX --account NAME."
+)
+
+
+def cmd_sync(args: argparse.Namespace) -> int:
+    first, second = args.local, args.remote
+    if is_url_arg(second):
+        if host_arg(first) is not None:
+            return _cmd_host_bucket(args, from_bucket=False)
+        return _cmd_bucket(args)
+    if is_url_arg(first):
+        if host_arg(second) is not None:
+            return _cmd_host_bucket(args, from_bucket=True)
+        raise InputError(
+            QT_TRANSLATE_NOOP("LabGPU", "The local folder comes first: {text!r} is a bucket location."),
+            QT_TRANSLATE_NOOP(
+                "LabGPU", "Write labgpu sync LOCAL {url} --down to download the bucket into LOCAL."
+            ),
+            code="BadTarget",
+            text=first,
+            url=first,
+        )
+    host, remote = split_target(second)
+    for option, used in (("--account", args.account), ("--encrypt", args.encrypt or args.key),
+                         ("--sse", args.sse)):
+        if used:
+            raise InputError(_BUCKET_ONLY, _BUCKET_ONLY_HINT, code="NotABucket", option=option, target=second)
+    from app.usecases.sync import SyncRequest
+
+    return _run(args, SyncRequest(host, args.local, remote, _options(args)))
+
+
+def _cmd_bucket(args: argparse.Namespace) -> int:
+    """LOCAL ↔ a bucket location, through the sync registry like a host's folder."""
+    from app.core.buckets import parse_bucket_url
+    from app.core.paths import default_paths
+    from app.usecases.buckets import account_for
+    from app.usecases.sync import SyncRequest
+
+    opts = _options(args)
+    paths = default_paths()
+    url = parse_bucket_url(args.remote)
+    # the account now (no keyring): a missing or wrong account is one clear line before anything runs
+    _url, account = account_for(url, args.account, paths=paths)
+    if args.sse:
+        from app.core.bucketsse import parse_sse, sse_params
+
+        sse_params(url.scheme, parse_sse(args.sse))  # a service whose S3 API takes no KMS says so now
+    key = ""
+    if args.encrypt or args.key:
+        key = args.key or "default"
+        _ensure_key(key, up=not args.down, paths=paths)
+    request = SyncRequest("", args.local, str(url), opts, account=account.name, encrypt_key=key, sse=args.sse)
+    return _run(args, request)
+
+
+def _ensure_key(name: str, *, up: bool, paths: Any) -> None:
+    """An upload with a key that does not exist yet creates it (in the keyring) and says, once, how to
+    keep its recovery phrase: without the key nobody can read the objects. A download needs the key
+    that encrypted them (the job says so: labgpu keys import)."""
+    from app.core.cryptkeys import CryptKeys
+
+    keys = CryptKeys(paths)
+    if not up or name in keys.names():
+        return
+    keys.create(name)
+    print(
+        f"labgpu: created the encryption key '{name}' (in your keyring). Save its recovery phrase now with "
+        f"'labgpu keys export {name}' and keep it somewhere safe: without this key nobody, not even "
+        "LabGPU, can read the encrypted files.",
+        file=sys.stderr,
+    )
+
+
+def _run(args: argparse.Namespace, request: Any) -> int:
+    from app.core.paths import default_paths
+    from app.core.syncpairs import SyncStore
+    from app.usecases.sync import JOBS
+
     paths = default_paths()
     tty = sys.stderr.isatty()
     last = [0.0]
@@ -149,8 +264,7 @@ def cmd_sync(args: argparse.Namespace) -> int:
 
     # one job per pair at a time in this process; Ctrl+C cancels it (the engine closes its own
     # connection, so a blocked transfer stops at once; finished files stay, the rest resumes)
-    job = JOBS.start(SyncRequest(host, args.local, remote, opts), paths=paths, store=SyncStore(paths=paths),
-                     progress=progress)
+    job = JOBS.start(request, paths=paths, store=SyncStore(paths=paths), progress=progress)
     try:
         while not job.wait(0.2):
             pass
@@ -162,7 +276,14 @@ def cmd_sync(args: argparse.Namespace) -> int:
         if tty:
             sys.stderr.write("\r\x1b[K")
             sys.stderr.flush()
-    result = job.result()
+    return _report(args, job.result())
+
+
+def _report(args: argparse.Namespace, result: Any) -> int:
+    from app.cli.output import print_json, print_table, terminal_safe
+    from app.core.syncmodel import display_name
+    from app.core.units import human_bytes
+
     if args.json:
         print_json(result.summary())
         return 0 if (result.complete or args.dry_run) else 1
@@ -193,6 +314,79 @@ def cmd_sync(args: argparse.Namespace) -> int:
         _print_not_transferred(result, would=False)
         return 1
     return 0
+
+
+def _cmd_host_bucket(args: argparse.Namespace, *, from_bucket: bool) -> int:
+    """A bucket straight to a host's folder or back: the host transfers with presigned URLs the
+    laptop signs (app/usecases/bucketinstance.py); no key ever reaches the host."""
+    from app.core.buckets import parse_bucket_url
+    from app.core.paths import default_paths
+    from app.usecases import bucketinstance
+    from app.usecases.buckets import account_for
+
+    for option, used in (("--down", args.down), ("--encrypt", args.encrypt or args.key), ("--sse", args.sse),
+                         ("--dry-run", args.dry_run), ("--delete", args.delete), ("--exclude", args.exclude),
+                         ("--gitignore", args.gitignore)):
+        if used:
+            raise InputError(
+                QT_TRANSLATE_NOOP("LabGPU", "{option} cannot be used between a bucket and a host folder."),
+                QT_TRANSLATE_NOOP(
+                    "LabGPU", "Leave it out. The order of the two says the direction: labgpu sync URL NAME:DIR "
+                    "copies the bucket to the host, labgpu sync NAME:DIR URL the other way; files the "
+                    "destination already has (same size, not older) are skipped."
+                ),
+                code="BadOption",
+                option=option,
+            )
+    paths = default_paths()
+    url_text, host_text = (args.local, args.remote) if from_bucket else (args.remote, args.local)
+    url = parse_bucket_url(url_text)
+    _url, account = account_for(url, args.account, paths=paths)
+    found = host_arg(host_text)
+    assert found is not None
+    host, remote_dir = found
+    cancel = threading.Event()
+    box: dict[str, Any] = {}
+    tty = sys.stderr.isatty()
+    last = [0.0]
+
+    def progress(p: Any) -> None:
+        if tty and (time.monotonic() - last[0] > 0.2 or p.state == "done"):
+            last[0] = time.monotonic()
+            sys.stderr.write("\r\x1b[K" + _fmt_progress(p))
+            sys.stderr.flush()
+
+    extra: dict[str, Any] = {"force": args.force}
+    if args.channels:
+        extra["channels"] = max(1, min(16, args.channels))
+
+    def work() -> None:
+        try:
+            if from_bucket:
+                box["result"] = bucketinstance.bucket_to_host(host, url, account.name, remote_dir, paths=paths,
+                                                              progress=progress, cancel=cancel, **extra)
+            else:
+                box["result"] = bucketinstance.host_to_bucket(host, remote_dir, url, account.name, paths=paths,
+                                                              progress=progress, cancel=cancel, **extra)
+        except BaseException as exc:  # noqa: BLE001 - raised again on the main thread
+            box["error"] = exc
+
+    worker = threading.Thread(target=work, name="labgpu-bucket-host", daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(0.2)
+    except KeyboardInterrupt:
+        cancel.set()
+        worker.join(30)
+        raise
+    finally:
+        if tty:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+    if "error" in box:
+        raise box["error"]
+    return _report(args, box["result"])
 
 
 def _print_not_transferred(result: Any, *, would: bool) -> None:

@@ -1,4 +1,11 @@
-"""Saved sync pairs and the history of sync runs (SQLite, in the app database)."""
+"""Saved sync pairs and the history of sync runs (SQLite, in the app database).
+
+A pair's other side is a folder on a saved host, or a bucket location (``host`` "" and
+``remote_path`` a URL such as ``cos://data-1250000000/imagenet``, with the ``account`` that reaches it,
+the name of its client-side encryption key in the keyring (``encrypt_key``, "" for none) and the
+service's own encryption (``sse``, "" or ``kms[:KEYID]``)). A bucket pair's runs are recorded with
+host "" and the URL as their remote path.
+"""
 
 from __future__ import annotations
 
@@ -7,14 +14,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from .buckets import is_bucket_url
 from .paths import Paths
 from .store import Store, register_schema
 from .syncmodel import DOWN, UP, SyncOptions, SyncResult, display_name
 
-register_schema(
-    "sync",
-    [
-        """
+SYNC_MIGRATIONS = [
+    """
     CREATE TABLE sync_pairs (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         host TEXT NOT NULL,
@@ -48,8 +54,14 @@ register_schema(
     );
     CREATE INDEX sync_runs_pair ON sync_runs(pair_id, started_at);
     """,
-    ],
-)
+    # 2: object storage (issue 25): a pair may have a bucket as its other side
+    """
+    ALTER TABLE sync_pairs ADD COLUMN account TEXT NOT NULL DEFAULT '';
+    ALTER TABLE sync_pairs ADD COLUMN encrypt_key TEXT NOT NULL DEFAULT '';
+    ALTER TABLE sync_pairs ADD COLUMN sse TEXT NOT NULL DEFAULT '';
+    """,
+]
+register_schema("sync", SYNC_MIGRATIONS)
 
 
 @dataclass
@@ -64,6 +76,14 @@ class SyncPair:
     verify: bool = False
     bwlimit_kbps: float | None = None
     id: int | None = None
+    account: str = ""  # a bucket pair: the cloud account that reaches the bucket
+    encrypt_key: str = ""  # a bucket pair: the LabGPU key (keyring) its objects are encrypted with
+    sse: str = ""  # a bucket pair: the service's encryption, "" or "kms[:KEYID]"
+
+    @property
+    def is_bucket(self) -> bool:
+        """Whether the other side is a bucket location (host "" and a bucket URL)."""
+        return not self.host and is_bucket_url(self.remote_path)
 
     def options(self, **overrides: Any) -> SyncOptions:
         opts = SyncOptions(
@@ -125,6 +145,9 @@ class SyncStore:
             verify=bool(r["verify"]),
             bwlimit_kbps=r["bwlimit_kbps"],
             id=int(r["id"]),
+            account=r["account"] or "",
+            encrypt_key=r["encrypt_key"] or "",
+            sse=r["sse"] or "",
         )
 
     def save(self, pair: SyncPair) -> SyncPair:
@@ -141,20 +164,24 @@ class SyncStore:
             int(pair.mirror_delete),
             int(pair.verify),
             pair.bwlimit_kbps,
+            pair.account,
+            pair.encrypt_key,
+            pair.sse,
         )
         with self.store.transaction() as c:
             if pair.id is None:
                 cur = c.execute(
                     "INSERT INTO sync_pairs(host, local_path, remote_path, direction, excludes, "
-                    "gitignore, mirror_delete, verify, bwlimit_kbps, created_at, updated_at) "
-                    "VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+                    "gitignore, mirror_delete, verify, bwlimit_kbps, account, encrypt_key, sse, created_at, "
+                    "updated_at) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (*vals, now, now),
                 )
                 pair.id = int(cur.lastrowid or 0)
             else:
                 c.execute(
                     "UPDATE sync_pairs SET host=?, local_path=?, remote_path=?, direction=?, excludes=?, "
-                    "gitignore=?, mirror_delete=?, verify=?, bwlimit_kbps=?, updated_at=? WHERE id=?",
+                    "gitignore=?, mirror_delete=?, verify=?, bwlimit_kbps=?, account=?, encrypt_key=?, sse=?, "
+                    "updated_at=? WHERE id=?",
                     (*vals, now, pair.id),
                 )
         return pair

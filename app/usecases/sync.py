@@ -21,6 +21,12 @@ The Sync page, ``labgpu sync`` and the watcher's guard pulls all run a sync thro
   failed ``error`` (its one-line reason), one that was cancelled ``cancelled``. A guard's or spot
   notice's pull (:data:`GUARD_PULL_PURPOSES`) is always verified (sha256 on both sides), and its row
   says so, or says which pull failed. Every row written emits ``Change.SYNC``.
+* Buckets (issue 25): a request with host "" and a bucket URL as its remote (``cos://b/prefix``)
+  names the ``account`` that reaches it ("" = the only account of that cloud), the LabGPU key its
+  objects are encrypted with (``encrypt_key``) and the service's encryption (``sse``, ``kms[:ID]``).
+  Its job runs the bucket engine (``app.cloud.storage.engine.BucketSyncEngine``) under the same
+  rules: one transfer per (bucket location, local folder), joins, queues, history rows. The account's
+  credentials and the key are read from the keyring on the job's own thread, never the caller's.
 """
 
 from __future__ import annotations
@@ -35,13 +41,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from app.core.buckets import is_bucket_url, parse_bucket_url
 from app.core.errors import LabGpuError
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
 from app.core.paths import Paths
 from app.core.store import Store
 from app.core.syncmodel import DOWN, SyncOptions, SyncProgress, SyncResult, display_name
-from app.core.syncpairs import SyncStore
+from app.core.syncpairs import SyncPair, SyncStore
 from app.remote.sync import SyncCancelledError, SyncEngine
+from app.remote.sync.errors import cancelled_error
 from app.usecases.changes import NO_CHANGES, Change, Changes
 
 log = logging.getLogger(__name__)
@@ -71,9 +79,15 @@ def host_connector(host: str, paths: Paths | None = None, accept: Any = None) ->
 
 
 def pair_key(host: str, local: str | Path, remote: str) -> PairKey:
-    """Which pair a sync is of: the host, the local folder (absolute) and the remote folder."""
+    """Which pair a sync is of: the host, the local folder (absolute) and the remote folder (for a
+    bucket, host "" and the location as parse_bucket_url writes it)."""
     loc = os.path.normpath(os.path.abspath(os.path.expanduser(str(local))))
     rem = remote.strip().rstrip("/") or "/"
+    if not host and is_bucket_url(rem):
+        try:
+            rem = str(parse_bucket_url(rem))
+        except LabGpuError:
+            pass  # the job itself says what is wrong with it
     return host, loc, rem
 
 
@@ -88,10 +102,18 @@ class SyncRequest:
     options: SyncOptions
     pair_id: int | None = None
     purpose: str = ""
+    account: str = ""  # a bucket: the account that reaches it ("" = the only one of that cloud)
+    encrypt_key: str = ""  # a bucket: the LabGPU key (keyring) its objects are encrypted with
+    sse: str = ""  # a bucket: the service's encryption, "" or "kms[:KEYID]"
 
     @property
     def key(self) -> PairKey:
         return pair_key(self.host, self.local, self.remote)
+
+    @property
+    def is_bucket(self) -> bool:
+        """Whether the other side is a bucket location (host "" and a bucket URL)."""
+        return not self.host and is_bucket_url(self.remote)
 
     @property
     def guard_pull(self) -> bool:
@@ -109,7 +131,15 @@ class SyncRequest:
             self.key == other.key
             and self.purpose == other.purpose
             and self.effective_options() == other.effective_options()
+            and (self.account, self.encrypt_key, self.sse) == (other.account, other.encrypt_key, other.sse)
         )
+
+
+def pair_request(pair: SyncPair, options: SyncOptions | None = None, *, purpose: str = "") -> SyncRequest:
+    """The request that syncs a saved pair (a host's or a bucket's) with ``options`` (default: the
+    pair's own)."""
+    return SyncRequest(pair.host, pair.local_path, pair.remote_path, options or pair.options(), pair_id=pair.id,
+                       purpose=purpose, account=pair.account, encrypt_key=pair.encrypt_key, sse=pair.sse)
 
 
 def history_entry(
@@ -120,7 +150,7 @@ def history_entry(
     if error is not None:
         if opts.dry_run or not isinstance(error, LabGpuError):
             return None  # a preview that failed changed nothing; an unexpected error is raised, not kept
-        cancelled = isinstance(error, SyncCancelledError)
+        cancelled = isinstance(error, SyncCancelledError) or error.code == "Cancelled"
         why = error.text() if cancelled else error.one_line()
         if request.guard_pull:
             why = translate(QT_TRANSLATE_NOOP("LabGPU", "{purpose} pull failed: {why}")).format(
@@ -143,11 +173,12 @@ def history_entry(
 class SyncJob:
     """One sync run on its own thread; use :meth:`SyncJobs.start` so a pair never runs twice at once."""
 
-    def __init__(self, request: SyncRequest, connect: Connect, store: SyncStore | None = None,
+    def __init__(self, request: SyncRequest, connect: Connect | None, store: SyncStore | None = None,
                  changes: Changes = NO_CHANGES, *, after: SyncJob | None = None,
-                 registry: SyncJobs | None = None) -> None:
+                 registry: SyncJobs | None = None, paths: Paths | None = None) -> None:
         self.request = request
         self.store = store
+        self._paths = paths
         self.changes = changes
         self.last_progress: SyncProgress | None = None
         self._after = after  # the job of the same pair this one waits for
@@ -157,15 +188,20 @@ class SyncJob:
         self._done = threading.Event()
         self._cancel = threading.Event()
         self._thread: threading.Thread | None = None
+        self._own_store: Store | None = None  # a bucket job's database, when no SyncStore was given
         self._result: SyncResult | None = None
         self._error: BaseException | None = None
-        self._engine = SyncEngine(
-            connect,
-            request.local,
-            request.remote,
-            request.effective_options(),
-            self._report,
-        )
+        # a host's engine connects only in run(); a bucket's is made on the job's thread (it reads the
+        # account's credentials and the pair's key from the keyring, which may block)
+        self._engine: Any = None
+        if not request.is_bucket:
+            self._engine = SyncEngine(
+                connect or host_connector(request.host, paths),
+                request.local,
+                request.remote,
+                request.effective_options(),
+                self._report,
+            )
 
     # what callers use ---------------------------------------------------------------------------
     def start(self) -> SyncJob:
@@ -179,7 +215,10 @@ class SyncJob:
     def cancel(self) -> None:
         """Stop now, from any thread: the engine closes its own transport (for every joined caller)."""
         self._cancel.set()
-        self._engine.cancel()
+        with self._lock:
+            engine = self._engine
+        if engine is not None:
+            engine.cancel()
         if self._registry is not None:
             self._registry._wake()
 
@@ -243,9 +282,15 @@ class SyncJob:
             if self._registry is not None and not self._cancel.is_set():
                 self._registry._tell(STARTED, self)
             started = time.time()
-            self._result = self._engine.run()  # cancelled while queued: raises at once, unconnected
+            if self.request.is_bucket:
+                self._result = self._run_bucket()
+            else:
+                self._result = self._engine.run()  # cancelled while queued: raises at once, unconnected
         except BaseException as exc:  # noqa: BLE001 - handed to every caller through result()
             self._error = exc
+        finally:
+            if self._own_store is not None:
+                self._own_store.close()
         try:
             self._record(started)
         except Exception:  # noqa: BLE001 - the run's own outcome still reaches its callers
@@ -254,6 +299,41 @@ class SyncJob:
             self._done.set()
             if self._registry is not None:
                 self._registry._finished(self)
+
+    def _run_bucket(self) -> SyncResult:
+        if self._cancel.is_set():
+            raise cancelled_error()  # cancelled while queued: nothing read, nothing sent
+        engine = self._bucket_engine()
+        with self._lock:
+            self._engine = engine
+        if self._cancel.is_set():  # cancel() came while the engine was made and did not see it
+            raise cancelled_error()
+        result: SyncResult = engine.run()
+        return result
+
+    def _bucket_engine(self) -> Any:
+        from app.cloud.storage.engine import BucketSyncEngine
+        from app.usecases.buckets import resolve_bucket
+
+        req = self.request
+        if self.store is not None:
+            store = self.store.store
+        else:
+            store = self._own_store = Store(paths=self._paths)
+        target, creds = resolve_bucket(req.remote, req.account, paths=self._paths, store=store)
+        crypt = None
+        if req.encrypt_key:
+            from app.core.cryptkeys import CryptKeys
+            from app.core.paths import default_paths
+
+            crypt = CryptKeys(self._paths or default_paths()).get(req.encrypt_key)
+        sse = None
+        if req.sse:
+            from app.core.bucketsse import parse_sse
+
+            sse = parse_sse(req.sse)
+        return BucketSyncEngine(target, creds, req.local, req.effective_options(), self._report, store=store,
+                                crypt=crypt, sse=sse)
 
     def _wait_turn(self) -> None:
         after = self._after
@@ -277,7 +357,7 @@ class SyncJob:
             direction=req.options.direction,
             started_at=started,
             result=what,
-            outcome=self._engine.result,
+            outcome=getattr(self._engine, "result", None) or self._result,
             message=message,
             pair_id=req.pair_id,
         )
@@ -312,8 +392,7 @@ class SyncJobs:
             if last is not None and not last.cancelled and last.request.same_run(request):
                 job, event = last, JOINED
             else:
-                job = SyncJob(request, connect or host_connector(request.host, paths), store, changes,
-                              after=last, registry=self)
+                job = SyncJob(request, connect, store, changes, after=last, registry=self, paths=paths)
                 self._last[request.key] = job
                 event = QUEUED
         if progress is not None:
@@ -388,9 +467,14 @@ def run_sync(
     purpose: str = "",
     changes: Changes = NO_CHANGES,
     jobs: SyncJobs | None = None,
+    account: str = "",
+    encrypt_key: str = "",
+    sse: str = "",
 ) -> SyncResult:
-    """Run one sync through the registry and wait for it: its result, or its error raised."""
-    request = SyncRequest(host, str(local), remote, options, pair_id=pair_id, purpose=purpose)
+    """Run one sync through the registry and wait for it: its result, or its error raised. A bucket:
+    ``host`` "" and ``remote`` its URL, with ``account``, ``encrypt_key`` and ``sse``."""
+    request = SyncRequest(host, str(local), remote, options, pair_id=pair_id, purpose=purpose, account=account,
+                          encrypt_key=encrypt_key, sse=sse)
     job = (jobs or JOBS).start(request, paths=paths, store=store, connect=connect, changes=changes,
                                progress=progress)
     return job.result()
