@@ -312,7 +312,6 @@ class SyncJob:
         return result
 
     def _bucket_engine(self) -> Any:
-        from app.cloud.storage.engine import BucketSyncEngine
         from app.usecases.buckets import resolve_bucket
 
         req = self.request
@@ -332,6 +331,8 @@ class SyncJob:
             from app.core.bucketsse import parse_sse
 
             sse = parse_sse(req.sse)
+        from app.cloud.storage.engine import BucketSyncEngine
+
         return BucketSyncEngine(target, creds, req.local, req.effective_options(), self._report, store=store,
                                 crypt=crypt, sse=sse)
 
