@@ -35,7 +35,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     asub = acc.add_subparsers(dest="accounts_command", metavar="ACTION", required=True)
 
     add = asub.add_parser("add", help="add an account; reads key id and secret from stdin or prompts")
-    add.add_argument("provider", choices=providers.launchable_ids())
+    add.add_argument("provider", choices=providers.account_ids(),
+                     help="the cloud; huawei: an account for OBS buckets only (no instances)")
     add.add_argument("name")
     add.add_argument("--region", required=True)
     add.add_argument("--endpoint", default="", help="custom endpoint URL, e.g. http://127.0.0.1:9000")
@@ -167,10 +168,16 @@ def _read_secrets(provider: str) -> tuple[str, str, str]:
 
 
 def cmd_accounts_add(args: argparse.Namespace) -> int:
-    from app.core.accounts import Credentials
+    from app.core.accounts import Credentials, storage_only
     from app.usecases.accounts import add_account, new_account
 
     account = new_account(args.name, args.provider, args.region, args.endpoint, protocol=args.protocol)
+    if args.test and storage_only(account):
+        raise InputError(
+            QT_TRANSLATE_NOOP("LabGPU", "--test checks an account by asking for its instances; {cloud} accounts "
+                                        "are for object storage only."),
+            QT_TRANSLATE_NOOP("LabGPU", "Add it without --test, then list its buckets: labgpu buckets ls {name}"),
+            code="StorageOnlyAccount", cloud=providers.display_name(account.provider), name=account.name)
     key_id, secret, token = _read_secrets(args.provider)
 
     def saved(added: Any) -> None:
@@ -180,6 +187,9 @@ def cmd_accounts_add(args: argparse.Namespace) -> int:
             f"secrets are in the keyring",
             flush=True,
         )
+        if storage_only(acc):
+            print(f"{acc.name} is for {providers.display_name(acc.provider, 'en')} object storage (OBS) only: "
+                  "bucket syncs take it (--account); launch, instances and live prices do not", flush=True)
 
     added = add_account(_service(), account, Credentials(key_id, secret, token), test=args.test, on_saved=saved)
     if args.test:
@@ -196,7 +206,8 @@ def cmd_accounts_ls(args: argparse.Namespace) -> int:
     print_table(
         ["NAME", "PROVIDER", "REGION", "KEY ID", "ENDPOINT"],
         [
-            [i.account.name, i.account.provider, i.account.region, i.key_id_masked, i.account.endpoint]
+            [i.account.name, i.account.provider + (" (storage only)" if providers.storage_only(i.account.provider)
+                                                   else ""), i.account.region, i.key_id_masked, i.account.endpoint]
             for i in infos
         ],
     )

@@ -61,7 +61,7 @@ from app.cloud.launch_plan import (
     new_client_token,
 )
 from app.core import live_prices, providers
-from app.core.accounts import AccountBook, validate_account
+from app.core.accounts import AccountBook, storage_only, storage_only_error, validate_account
 from app.core.audit import AuditLog
 from app.core.backstops import (
     MSG_NO_API,
@@ -115,6 +115,8 @@ class CloudService(InstanceActions):
     def _resolve(self, name: str, region: str = "") -> tuple[Account, Credentials, Provider]:
         """Account (in ``region`` when given: one account reaches every region), keys, provider."""
         account = self.accounts.get(name)
+        if storage_only(account):
+            raise storage_only_error(account)
         if region and region != account.region:
             account = dataclasses.replace(account, region=region)
             validate_account(account)
@@ -180,7 +182,7 @@ class CloudService(InstanceActions):
     ) -> list[Any]:
         """Live prices with one account (or every account) into the cache. With ``errors`` given, an
         account that fails is recorded there and the others still refresh; otherwise the error raises."""
-        names = [account_name] if account_name else [a.name for a in self.accounts.list()]
+        names = [account_name] if account_name else [a.name for a in self.accounts.instance_accounts()]
         if not names:
             raise InputError(
                 QT_TRANSLATE_NOOP("LabGPU", "No cloud account is set up, so no live prices can be fetched."),

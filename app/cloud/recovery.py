@@ -33,7 +33,7 @@ NOT_LAUNCHED_AFTER = timedelta(minutes=10)  # a pending launch the cloud never s
 def reconcile(svc: CloudService, accounts_only: Collection[str] | None = None) -> ReconcileResult:
     """Bring the ledger in line with every account's cloud (or only the named accounts), including
     launches cut short."""
-    accounts = svc.accounts.list()
+    accounts = svc.accounts.instance_accounts()  # a storage-only account (OBS) has no instances to ask about
     if accounts_only is not None:
         accounts = [a for a in accounts if a.name in accounts_only]
     creds_cache: dict[str, Credentials] = {}

@@ -101,6 +101,7 @@ class AccountInfo:
             "endpoint": a.endpoint,
             "protocol": a.protocol if _spec_protocols(a.provider) else "",
             "key_id": self.key_id_masked,
+            "storage_only": providers.storage_only(a.provider),
             "source": self.source,
             "created_at": self.created_at.isoformat(),
             "updated_at": self.updated_at.isoformat(),
@@ -136,13 +137,13 @@ def validate_account(account: Account) -> None:
             code="BadAccountName",
             name=account.name,
         )
-    if account.provider not in providers.launchable_ids():
+    if account.provider not in providers.account_ids():
         raise InputError(
             QT_TRANSLATE_NOOP("LabGPU", "LabGPU cannot manage {provider} accounts."),
             QT_TRANSLATE_NOOP("LabGPU", "Choose one of: {choices}."),
             code="BadProvider",
             provider=account.provider,
-            choices=" ".join(providers.launchable_ids()),
+            choices=" ".join(providers.account_ids()),
         )
     if not re.match(r"^[a-z]{2,}(-[a-z0-9]+)+$", account.region or ""):
         raise InputError(
@@ -168,6 +169,31 @@ def validate_account(account: Account) -> None:
             code="BadProtocol",
             protocol=proto,
         )
+
+
+def storage_only(account: Account) -> bool:
+    """True for an account kept for its cloud's buckets only (providers.storage_only: Huawei Cloud's OBS)."""
+    return providers.storage_only(account.provider)
+
+
+def instance_accounts(accounts: Iterable[Account]) -> builtins.list[Account]:
+    """The accounts whose cloud LabGPU launches on: what the reconcile, the instance list, the launch
+    dialog and the price refresh go through. A storage-only account has no instances to ask about."""
+    return [a for a in accounts if not storage_only(a)]
+
+
+def storage_only_error(account: Account) -> AccountError:
+    """Why an instance feature (launch, instance list, start/stop, live prices, key test) refuses ``account``."""
+    return AccountError(
+        QT_TRANSLATE_NOOP("LabGPU", "'{name}' is a {cloud} account for object storage only: LabGPU cannot "
+                                    "launch, list or price instances with it."),
+        QT_TRANSLATE_NOOP("LabGPU", "Use it for bucket syncs (--account {name}); to rent a GPU, add an account "
+                                    "of {launchable}."),
+        code="StorageOnlyAccount",
+        name=account.name,
+        cloud=providers.display_name(account.provider),
+        launchable=" / ".join(providers.display_name(p) for p in providers.launchable_ids()),
+    )
 
 
 def _spec_protocols(provider: str) -> tuple[str, ...]:
@@ -220,6 +246,10 @@ class AccountBook:
 
     def list(self) -> builtins.list[Account]:
         return [i.account for i in self.infos()]
+
+    def instance_accounts(self) -> builtins.list[Account]:
+        """The accounts the instance features go through (storage-only ones left out)."""
+        return instance_accounts(self.list())
 
     def exists(self, name: str) -> bool:
         return bool(self.store.query("SELECT 1 FROM cloud_accounts WHERE name=?", (name,)))

@@ -6,8 +6,10 @@ the advisor's "in my country" step.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .i18n import QT_TRANSLATE_NOOP
-from .providers import BillingRule, ProviderSpec
+from .providers import BillingRule, Capabilities, CredentialField, ProviderSpec
 
 # A billing rule without its provider: increment (s, None = unknown), minimum (s), settlement,
 # sentence (QT_TRANSLATE_NOOP), source URL.
@@ -15,10 +17,31 @@ Rule = tuple[int | None, int, str, str, str]
 
 
 def _listed(pid: str, names: tuple[str, str], currency: str, rule: Rule, countries: tuple[tuple[str, str], ...],
-            order: int, no_public_prices: str = "") -> ProviderSpec:
-    """A catalog-only provider: English and Chinese names, its billing rule and region countries."""
+            order: int, no_public_prices: str = "", **more: Any) -> ProviderSpec:
+    """A catalog-only provider: English and Chinese names, its billing rule and region countries (and,
+    in ``more``, what a storage-only provider's accounts need: capabilities, credentials, regions)."""
     return ProviderSpec(pid, names[0], names[1], currency, BillingRule(pid, *rule), region_countries=countries,
-                        no_public_prices=no_public_prices, order=order)
+                        no_public_prices=no_public_prices, order=order, **more)
+
+
+# Huawei Cloud: LabGPU does not launch there, but OBS buckets (obs://) are sync targets, so an account
+# with an access key (AK/SK, Huawei Cloud "My Credentials > Access Keys") is kept for them. The regions
+# are OBS regions whose endpoints are obs.<region>.myhuaweicloud.com (Huawei Cloud "Regions and
+# Endpoints", OBS): CN North-Beijing4, CN East-Shanghai1, CN South-Guangzhou, CN Southwest-Guiyang1,
+# AP-Hong Kong, AP-Singapore.
+HUAWEI_STORAGE: dict[str, Any] = {
+    "capabilities": Capabilities(storage=True),
+    "regions": ("cn-north-4", "cn-east-3", "cn-south-1", "cn-southwest-2", "ap-southeast-1", "ap-southeast-3"),
+    "default_region": "cn-north-4",
+    "credentials": (
+        CredentialField("key_id", QT_TRANSLATE_NOOP("LabGPU", "Access key ID (AK)"), prompt="Access key ID (AK)"),
+        CredentialField("secret", QT_TRANSLATE_NOOP("LabGPU", "Secret access key (SK)"), secret=True,
+                        prompt="Secret access key (SK)"),
+    ),
+    "account_hint": "obs-lab",
+    "limitations": {"launch": QT_TRANSLATE_NOOP(
+        "LabGPU", "LabGPU does not launch on Huawei Cloud: its accounts are for OBS buckets only.")},
+}
 
 
 CATALOG_SPECS: tuple[ProviderSpec, ...] = (
@@ -46,7 +69,7 @@ CATALOG_SPECS: tuple[ProviderSpec, ...] = (
              "https://support.huaweicloud.com/ecs/"),
             (("cn-south-2", "CN"), ("ap-southeast-1", "HK"), ("ap-southeast-3", "SG"), ("cn-", "CN"),
              ("af-", ""), ("la-", "")),
-            60, QT_TRANSLATE_NOOP("LabGPU", "its price API (BSS) needs a signed account request")),
+            60, QT_TRANSLATE_NOOP("LabGPU", "its price API (BSS) needs a signed account request"), **HUAWEI_STORAGE),
     _listed("lambda", (QT_TRANSLATE_NOOP("LabGPU", "Lambda"), ""), "USD",
             (60, 60, "weekly",
              QT_TRANSLATE_NOOP("LabGPU", "Lambda bills in one-minute increments from launch to termination "

@@ -75,6 +75,10 @@ class Capabilities:
     zones: bool = False  # zones() lists the region's zones for capacity failover
     find_by_client_token: bool = False  # crash recovery finds a launch by its client token
     spot_price_history: bool = False  # spot_price_history() reads past spot prices with an account
+    # Its object storage can be a sync target (buckets through the S3-compatible API), so LabGPU keeps
+    # accounts of it even when it cannot launch there: such an account is storage-only (Huawei Cloud's
+    # OBS), and the instance features skip it (see storage_only and app.core.accounts.instance_accounts).
+    storage: bool = False
 
 
 @dataclass(frozen=True)
@@ -261,6 +265,19 @@ def spec(provider_id: str) -> ProviderSpec:
 def launchable_ids() -> tuple[str, ...]:
     """Ids of the providers LabGPU can launch on (accounts, launch dialog, CLI choices)."""
     return tuple(s.id for s in specs() if s.capabilities.launch)
+
+
+def account_ids() -> tuple[str, ...]:
+    """Ids of the providers LabGPU keeps accounts of: those it launches on, and those whose object
+    storage alone it uses (Capabilities.storage without launch)."""
+    return tuple(s.id for s in specs() if s.capabilities.launch or s.capabilities.storage)
+
+
+def storage_only(provider_id: str) -> bool:
+    """True when LabGPU keeps accounts of ``provider_id`` for its buckets only: no launching, no
+    instance list, no live prices with them."""
+    found = find_spec(provider_id)
+    return found is not None and found.capabilities.storage and not found.capabilities.launch
 
 
 def has(provider_id: str, capability: str) -> bool:

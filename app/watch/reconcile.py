@@ -59,7 +59,7 @@ class BackgroundReconciler:
             return list(self._accounts_fn())
         from app.core.accounts import AccountBook
 
-        return [a.name for a in AccountBook(self.store).list()]
+        return [a.name for a in AccountBook(self.store).instance_accounts()]  # storage-only accounts have none
 
     def _reconcile(self, name: str) -> Any:
         if self._reconcile_fn is not None:

@@ -89,7 +89,7 @@ class LaunchDialog(LaunchProgress, QDialog):
         svc = cloud_service(self.ctx)
         self.ctx.runner.run(
             self,
-            svc.accounts.list,
+            svc.accounts.instance_accounts,  # not the storage-only ones (OBS)
             name="launch-accounts",
             on_done=self._on_accounts_loaded,
             on_error=self._on_load_failed,

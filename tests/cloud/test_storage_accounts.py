@@ -1,0 +1,150 @@
+"""Storage-only accounts (Huawei Cloud, for obs:// buckets) against the real Secret Service: they are added
+like any account, their keys only in the keyring, and every instance feature (reconcile, the watcher's
+background reconcile, `labgpu ls`, launch, key test, live prices, the launch dialog's accounts) leaves
+them out or refuses them by name, without ever asking for a provider plugin for Huawei Cloud."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import keyring
+import pytest
+
+from app.cloud.base import get_provider
+from app.cloud.launch import CloudService
+from app.core import providers
+from app.core.accounts import (
+    Account,
+    AccountError,
+    Credentials,
+    instance_accounts,
+    storage_only,
+    validate_account,
+)
+from app.core.errors import InputError
+from app.watch.reconcile import BackgroundReconciler
+
+ROOT = Path(__file__).resolve().parents[2]
+AK = "HPUAEXAMPLEAK0000001"
+SK = "hwSKexampleSecretKey0000000000000000001"
+AWS_KEY = "AKIAIOSFODNN7EXAMPLE"
+AWS_SECRET = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzzSECRET1"
+
+
+def cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "app", *args], cwd=ROOT, input=stdin, capture_output=True,
+                          text=True, timeout=120, env=dict(os.environ))
+
+
+class Recording:
+    """A provider factory that notes which clouds were asked for (none may be Huawei Cloud)."""
+
+    def __init__(self) -> None:
+        self.asked: list[str] = []
+
+    def __call__(self, provider_id: str):  # noqa: ANN204 - returns the real plugin's Provider
+        self.asked.append(provider_id)
+        return get_provider(provider_id)
+
+
+@pytest.fixture
+def svc(labgpu_home):
+    factory = Recording()
+    service = CloudService(provider_factory=factory)
+    service.factory = factory  # type: ignore[attr-defined]
+    yield service
+    service.close()
+
+
+def test_huawei_is_a_storage_only_account_provider() -> None:
+    assert "huawei" in providers.account_ids()
+    assert "huawei" not in providers.launchable_ids()
+    assert providers.storage_only("huawei")
+    assert not providers.storage_only("aws") and not providers.storage_only("tencent")
+    assert not providers.storage_only("azure")  # listed in the catalog only: no accounts at all
+    spec = providers.spec("huawei")
+    assert spec.default_region == "cn-north-4"
+    assert {c.key for c in spec.credentials} == {"key_id", "secret"}
+    validate_account(Account("obs", "huawei", "cn-north-4"))
+    with pytest.raises(InputError) as err:
+        validate_account(Account("az", "azure", "eastus"))
+    assert err.value.code == "BadProvider" and "huawei" in err.value.hint()
+
+
+def test_cli_adds_a_huawei_account_for_obs_only_with_keys_in_the_keyring(secret_service, labgpu_home):
+    r = cli("accounts", "add", "huawei", "obs1", "--region", "cn-north-4", stdin=f"{AK}\n{SK}\n")
+    assert r.returncode == 0, r.stderr
+    assert "added huawei account obs1 (cn-north-4" in r.stdout
+    assert "object storage (OBS) only" in r.stdout and "launch" in r.stdout
+    assert keyring.get_password("labgpu", "account:obs1:secret") == SK
+    blob = b"".join(p.read_bytes() for p in Path(labgpu_home).rglob("*") if p.is_file())
+    assert AK.encode() not in blob and SK.encode() not in blob
+
+    listed = cli("accounts", "ls", "--json")
+    assert listed.returncode == 0, listed.stderr
+    [row] = json.loads(listed.stdout)
+    assert (row["provider"], row["region"], row["storage_only"]) == ("huawei", "cn-north-4", True)
+
+    # `labgpu ls` asks the clouds of instance accounts only: no "could not be asked" (exit 3) for OBS
+    ls = cli("ls", "--json")
+    assert ls.returncode == 0, ls.stderr
+    assert json.loads(ls.stdout) == []
+
+
+def test_cli_test_flag_is_refused_before_anything_is_saved(secret_service, labgpu_home):
+    r = cli("accounts", "add", "huawei", "obs2", "--region", "cn-east-3", "--test", stdin=f"{AK}\n{SK}\n")
+    assert r.returncode != 0
+    assert "StorageOnlyAccount" in r.stderr and "buckets ls obs2" in r.stderr
+    assert keyring.get_password("labgpu", "account:obs2:key_id") is None
+
+
+def test_instance_features_skip_or_refuse_a_storage_only_account(secret_service, svc):
+    svc.accounts.add(Account("obs1", "huawei", "cn-north-4"), Credentials(AK, SK))
+    assert storage_only(svc.accounts.get("obs1"))
+    assert svc.accounts.instance_accounts() == []
+    assert [a.name for a in svc.accounts.list()] == ["obs1"]  # bucket syncs still find it
+
+    result = svc.reconcile()
+    assert result.errors == {} and result.accounts == 0
+    assert svc.reconcile(["obs1"]).errors == {}
+
+    with pytest.raises(AccountError) as err:
+        svc.test_connection("obs1")
+    assert err.value.code == "StorageOnlyAccount"
+    assert "obs1" in err.value.text() and "Huawei Cloud" in err.value.text()
+    assert "--account obs1" in err.value.hint()
+
+    with pytest.raises(InputError) as none:  # no account to refresh live prices with
+        svc.refresh_prices()
+    assert none.value.code == "NoAccount"
+    errors: dict = {}
+    assert svc.refresh_prices("obs1", errors=errors) == []
+    assert errors["obs1"].code == "StorageOnlyAccount"
+    assert svc.factory.asked == []  # no provider plugin was asked for
+
+
+def test_mixed_accounts_reconcile_only_the_instance_account(secret_service, svc):
+    svc.accounts.add(Account("obs1", "huawei", "cn-north-4"), Credentials(AK, SK))
+    # an AWS account whose endpoint refuses connections: its reconcile fails, and is the only one tried
+    svc.accounts.add(Account("lab", "aws", "us-east-1", "http://127.0.0.1:9"), Credentials(AWS_KEY, AWS_SECRET))
+    assert [a.name for a in instance_accounts(svc.accounts.list())] == ["lab"]
+    result = svc.reconcile()
+    assert set(result.errors) <= {"lab"} and result.accounts == 1
+    assert "huawei" not in svc.factory.asked
+
+
+def test_background_reconcile_never_starts_for_a_storage_only_account(secret_service, svc):
+    svc.accounts.add(Account("obs1", "huawei", "cn-north-4"), Credentials(AK, SK))
+    svc.accounts.add(Account("lab", "aws", "us-east-1", "http://127.0.0.1:9"), Credentials(AWS_KEY, AWS_SECRET))
+    seen: list[str] = []
+    rec = BackgroundReconciler(svc.paths, svc.store, reconcile_fn=seen.append, mono=lambda: 0.0)
+    try:
+        assert rec.poll() == ["lab"]
+        assert rec.wait_runs("lab", 1)
+    finally:
+        rec.close()
+    assert seen == ["lab"] and rec.runs.get("obs1") is None
