@@ -16,6 +16,7 @@ import pytest
 
 from app.cloud.base import get_provider
 from app.cloud.launch import CloudService
+from app.cloud.launch_plan import LaunchOptions
 from app.core import providers
 from app.core.accounts import (
     Account,
@@ -117,6 +118,11 @@ def test_instance_features_skip_or_refuse_a_storage_only_account(secret_service,
     assert err.value.code == "StorageOnlyAccount"
     assert "obs1" in err.value.text() and "Huawei Cloud" in err.value.text()
     assert "--account obs1" in err.value.hint()
+
+    with pytest.raises(AccountError) as launch:
+        svc.launch(LaunchOptions(account="obs1", instance_type="p2s.2xlarge.8"))
+    assert launch.value.code == "StorageOnlyAccount"
+    assert svc.pending.open() == [] and svc.audit.list() == []  # refused before anything was written
 
     with pytest.raises(InputError) as none:  # no account to refresh live prices with
         svc.refresh_prices()
