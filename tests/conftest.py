@@ -32,6 +32,7 @@ pytest_plugins = [
     "tests.fixtures.keyring_service",
     "tests.fixtures.peers",
     "tests.fixtures.alibaba_fixtures",
+    "tests.fixtures.s3_peer",
 ]
 
 
