@@ -11,6 +11,10 @@
         <translation>添加云账号</translation>
     </message>
     <message>
+        <source>{cloud} (buckets only)</source>
+        <translation>{cloud}（仅存储桶）</translation>
+    </message>
+    <message>
         <source>Show</source>
         <translation>显示</translation>
     </message>

@@ -651,3 +651,28 @@ def test_retry_after_a_lost_answer_yields_one_instance(qtbot, ctx, tc_account, t
         dialog.form.launch_button.click()
     assert dialog.launch_result.entry.id == next(iter(tencent_server.instances))
     assert len(tencent_server.instances) == 1
+
+
+def test_a_huawei_cloud_account_for_obs_buckets_is_added_from_the_dialog(qtbot, ctx, secret_service, labgpu_home):
+    """Huawei Cloud is offered as a buckets-only account (its OBS buckets are sync targets); its keys go
+    to the keyring and the list names the cloud."""
+    from app.core import secrets
+    from app.ui.cloud.accounts_page import AccountsPage
+
+    page = AccountsPage(ctx)
+    qtbot.addWidget(page)
+    qtbot.waitUntil(lambda: page.keyring_ok is True, timeout=10000)
+    dialog = page.open_dialog()
+    index = dialog.provider_combo.findData("huawei")
+    assert index >= 0 and "buckets only" in dialog.provider_combo.itemText(index)
+    dialog.provider_combo.setCurrentIndex(index)
+    qtbot.keyClicks(dialog.name_edit, "lab-obs")
+    dialog.region_combo.setCurrentText("cn-north-4")
+    qtbot.keyClicks(dialog.key_edit, "HPUAEXAMPLEKEY0000001")
+    qtbot.keyClicks(dialog.secret_edit, "obs-secret-for-the-test-only")
+    with qtbot.waitSignal(dialog.saved, timeout=10000):
+        dialog.buttons.button(dialog.buttons.StandardButton.Save).click()
+    qtbot.waitUntil(lambda: any(i.account.name == "lab-obs" for i in page.infos), timeout=5000)
+    assert secrets.get_secret("account:lab-obs:secret") == "obs-secret-for-the-test-only"
+    row = next(r for r in range(page.table.rowCount()) if page.table.item(r, 0).text() == "lab-obs")
+    assert "Huawei" in page.table.item(row, 1).text()

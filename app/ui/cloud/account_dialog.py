@@ -58,6 +58,10 @@ class AccountDialog(QDialog):
         for spec in providers.specs():  # every provider LabGPU can launch on, from its plugin
             if spec.capabilities.launch:
                 self.provider_combo.addItem(spec.display_name(), spec.id)
+        for spec in providers.specs():  # then clouds whose buckets alone LabGPU uses (Huawei Cloud's OBS)
+            if spec.capabilities.storage and not spec.capabilities.launch:
+                self.provider_combo.addItem(
+                    self.tr("{cloud} (buckets only)").format(cloud=spec.display_name()), spec.id)
         self.provider_combo.currentIndexChanged.connect(self._on_provider_changed)
         self.name_edit = QLineEdit(self)
         self.region_combo = QComboBox(self)
