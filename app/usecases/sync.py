@@ -323,9 +323,8 @@ class SyncJob:
         crypt = None
         if req.encrypt_key:
             from app.core.cryptkeys import CryptKeys
-            from app.core.paths import default_paths
 
-            crypt = CryptKeys(self._paths or default_paths()).get(req.encrypt_key)
+            crypt = CryptKeys(self._paths, store=store).get(req.encrypt_key)
         sse = None
         if req.sse:
             from app.core.bucketsse import parse_sse
@@ -333,6 +332,7 @@ class SyncJob:
             sse = parse_sse(req.sse)
         from app.cloud.storage.engine import BucketSyncEngine
 
+        store.migrate()  # the engine's own tables (bucket state) register when its modules load
         return BucketSyncEngine(target, creds, req.local, req.effective_options(), self._report, store=store,
                                 crypt=crypt, sse=sse)
 
