@@ -413,7 +413,7 @@ class BucketSyncEngine:
         threshold = transfer.MULTIPART_THRESHOLD
         for item in sorted(plan.transfers, key=lambda i: -i.size):
             obj = run.objects[item.path]
-            if obj.size >= threshold and self.opts.channels > 1 or item.resume_from:
+            if obj.size >= threshold or item.resume_from:
                 jobs.append(self._begin_download(down, item, splits))
             else:
                 jobs.append(_bind(down.get_small, item))
