@@ -79,7 +79,9 @@ def files_of(root: Path) -> dict[str, bytes]:
 
 
 @pytest.mark.parametrize(("scheme", "bucket", "region"), [("s3", "lab-data", "us-east-1"),
-                                                          ("cos", "lab-data-1250000000", "ap-guangzhou")])
+                                                          ("cos", "lab-data-1250000000", "ap-guangzhou"),
+                                                          ("oss", "lab-data-oss", "cn-hangzhou"),
+                                                          ("obs", "lab-data-obs", "cn-north-4")])
 def test_up_resync_dry_run_and_down(s3_peer, tmp_path, scheme, bucket, region):
     add_account(s3_peer, "lab", scheme, region)
     s3_peer.make_bucket(scheme, bucket, region)
@@ -191,3 +193,29 @@ def test_buckets_ls(s3_peer, tmp_path):
     assert [(o["name"], o["size"]) for o in level["objects"]] == [("readme.txt", 1234)]
     table = ok("buckets", "ls", "lab", "s3://lab-data/imagenet").stdout
     assert "readme.txt" in table and "train/" in table
+
+
+def test_bucket_to_host_and_back_through_the_host(s3_peer, sshd, tmp_path):
+    """`labgpu sync URL NAME:DIR` and `labgpu sync NAME:DIR URL`: the host (the test sshd) moves the
+    bytes with presigned links over loopback (path style: the host has no proxy to the service's name)."""
+    account, creds = s3_peer.account("lab", "s3", "us-east-1", virtual=False)
+    store = Store(paths=default_paths())
+    try:
+        AccountBook(store).add(account, creds)
+    finally:
+        store.close()
+    s3_peer.make_bucket("s3", "lab-data", "us-east-1")
+    for rel, data in FILES.items():
+        s3_peer.put("s3", "lab-data", f"ds/{rel}", data)
+    ok("hosts", "add", "gpu1", f"ssh -p {sshd.port} -i {sshd.client_key} {sshd.user}@{sshd.host}",
+       "--fingerprint", sshd.host_key_fingerprint)
+    dest = sshd.remote_dir("cli-b2h")
+
+    s = summary("sync", "s3://lab-data/ds", f"gpu1:{dest}")
+    assert (s["files"], s["bytes"], s["complete"]) == (2, 412, True)
+    assert files_of(dest) == FILES
+    s = summary("sync", f"gpu1:{dest}", "s3://lab-data/back", "--account", "lab")
+    assert (s["files"], s["bytes"]) == (2, 412)
+    assert s3_peer.get("s3", "lab-data", "back/data/a.csv") == FILES["data/a.csv"]
+    # what the host cannot do is refused, not ignored
+    one_error_line(labgpu("sync", "s3://lab-data/ds", f"gpu1:{dest}", "--dry-run"), "BadOption")
