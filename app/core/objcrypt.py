@@ -40,9 +40,7 @@ from __future__ import annotations
 import base64
 import os
 import struct
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
 
 from cryptography.exceptions import InvalidTag
 from cryptography.hazmat.primitives import hashes
@@ -94,14 +92,6 @@ LONG_NAME_HINT = QT_TRANSLATE_NOOP("LabGPU", "Rename it to something shorter, th
 BAD_KEY = QT_TRANSLATE_NOOP("LabGPU", "An encryption key must be 32 bytes.")
 BAD_KEY_HINT = QT_TRANSLATE_NOOP(
     "LabGPU", "Create a key with 'labgpu keys new' or import one with 'labgpu keys import'.")
-
-
-class Readable(Protocol):
-    def read(self, n: int, /) -> bytes: ...
-
-
-class Writable(Protocol):
-    def write(self, data: bytes, /) -> object: ...
 
 
 class CryptError(LabGpuError):
@@ -388,86 +378,3 @@ class Decryptor:
     def finish(self) -> None:
         if not self.done:
             raise _damaged(self._name)
-
-
-class EncryptedView:
-    """The encrypted object of a plain source, readable at any offset (multipart parts, retries).
-
-    ``read_plain(offset, n)`` returns the source's bytes; every chunk seals the same way each time
-    for one Sealer, so a part sent again (or after a resume with ``sealer_for``) is byte-identical.
-    """
-
-    def __init__(self, sealer: Sealer, read_plain: Callable[[int, int], bytes], plain: int) -> None:
-        self._sealer = sealer
-        self._read = read_plain
-        self.plain_size = plain
-        self._chunks = chunk_count(plain)
-        self.size = encrypted_size(plain)
-
-    def _chunk(self, i: int) -> bytes:
-        start = i * CHUNK
-        n = min(CHUNK, self.plain_size - start)
-        data = self._read(start, n) if n > 0 else b""
-        if len(data) != n:
-            raise OSError(f"the source changed while it was read (chunk {i}: {len(data)} of {n} bytes)")
-        return self._sealer.seal(i, data, i == self._chunks - 1)
-
-    def read(self, offset: int, n: int) -> bytes:
-        """Encrypted bytes [offset, offset + n) (fewer at the end)."""
-        end = min(offset + n, self.size)
-        out = []
-        pos = offset
-        if pos < HEADER_SIZE:
-            out.append(self._sealer.header[pos : min(end, HEADER_SIZE)])
-            pos = HEADER_SIZE
-        while pos < end:
-            i, within = divmod(pos - HEADER_SIZE, SEALED)
-            sealed = self._chunk(i)
-            take = sealed[within : within + (end - pos)]
-            out.append(take)
-            pos += len(take)
-        return b"".join(out)
-
-
-def encrypt_stream(crypt: PairCrypt, src: Readable, dst: Writable) -> int:
-    """Encrypt ``src`` (read to its end) into ``dst`` one chunk at a time; returns the plain bytes."""
-    sealer = crypt.new_file()
-    dst.write(sealer.header)
-    index = total = 0
-    data = _read_full(src, CHUNK)
-    while True:
-        following = _read_full(src, CHUNK) if len(data) == CHUNK else b""
-        last = not following
-        dst.write(sealer.seal(index, data, last))
-        total += len(data)
-        if last:
-            return total
-        index += 1
-        data = following
-
-
-def decrypt_stream(crypt: PairCrypt, src: Readable, dst: Writable, enc_size: int, *, name: str = "") -> int:
-    """Decrypt ``enc_size`` bytes of ``src`` into ``dst``; returns the plain bytes. Whatever was written
-    before a CryptError is not to be trusted: write to a temporary file and rename after success."""
-    dec = Decryptor(crypt, enc_size, name=name)
-    left = enc_size
-    while left > 0:
-        data = src.read(min(left, 16 * SEALED))
-        if not data:
-            break
-        left -= len(data)
-        dst.write(dec.feed(data))
-    dec.finish()
-    return dec.plain_size
-
-
-def _read_full(src: Readable, n: int) -> bytes:
-    parts: list[bytes] = []
-    got = 0
-    while got < n:
-        data = src.read(n - got)
-        if not data:
-            break
-        parts.append(data)
-        got += len(data)
-    return b"".join(parts)
