@@ -21,6 +21,7 @@ stops them between blocks of a body, leaving finished files and a resumable mult
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import os
 import shutil
@@ -56,9 +57,9 @@ from .errors import (
     shown,
     verify_error,
 )
-from .listing import BucketListing, ObjInfo, apply_names, entries, fetch_heads, list_objects
+from .listing import BucketListing, ObjInfo, apply_names, clean_etag, entries, fetch_heads, list_objects
 from .progress import Flow, ProgressTracker
-from .transfer import CryptCodec, PlainCodec, Run
+from .transfer import CryptCodec, PlainCodec, Run, md5_b64
 from .upload import Uploader
 
 if TYPE_CHECKING:
@@ -254,6 +255,11 @@ class BucketSyncEngine:
 
         return CHECK_NAME
 
+    def _check_mark(self) -> str:
+        """What the metadata cache keeps for the check object a key opened (never the key)."""
+        key_id = self.crypt.key_id if self.crypt is not None else ""
+        return hashlib.sha256(b"labgpu key check " + key_id.encode()).hexdigest()
+
     def _check_key(self, run: Run, listing: BucketListing) -> bool:
         """An encrypted pair: the key check object must open with this key (a wrong key is a clear
         error before anything moves); then the names are decrypted. True when there is none yet."""
@@ -264,14 +270,19 @@ class BucketSyncEngine:
             if listing.objects:
                 raise BucketError(_NOT_A_PAIR, _NOT_A_PAIR_HINT, code="NotEncryptedPair", url=str(self.target.url))
             return True
-        try:
-            resp = run.client.get_object(Bucket=run.bucket, Key=chk.key)
-            blob = resp["Body"].read(1 << 16)
-        except Exception as exc:
-            if is_sdk_error(exc):
-                raise bucket_error(exc, self.target, key=chk.key) from None
-            raise
-        self.crypt.check(blob)
+        # this key opened this version of the check object before: no GET needed
+        mark = self._check_mark()
+        known = run.state.heads(run.endpoint_id, run.bucket, chk.key).get(chk.key)
+        if known is None or known.etag != chk.etag or known.sha256 != mark:
+            try:
+                resp = run.client.get_object(Bucket=run.bucket, Key=chk.key, IfMatch=f'"{chk.etag}"')
+                blob = resp["Body"].read(1 << 16)
+            except Exception as exc:
+                if is_sdk_error(exc):
+                    raise bucket_error(exc, self.target, key=chk.key) from None
+                raise
+            self.crypt.check(blob)
+            run.new_heads.append((chk.key, HeadMeta(chk.etag, None, mark)))
         apply_names(listing, self.crypt.decrypt_name)
         return False
 
@@ -366,8 +377,10 @@ class BucketSyncEngine:
         self.progress.totals(len(plan.transfers), plan.bytes_to_transfer)
         if self.crypt is not None and check_missing:
             key = self.target.url.key_for(self._check_name())
-            up._call("write the key check object", key, run.client.put_object,  # noqa: SLF001
-                     Body=self.crypt.check_blob(), **run.sse_params)
+            blob = self.crypt.check_blob()
+            resp = up._call("write the key check object", key, run.client.put_object,  # noqa: SLF001
+                            Body=blob, ContentMD5=md5_b64(blob), **run.sse_params)
+            run.remember(key, HeadMeta(clean_etag(resp.get("ETag", "")), None, self._check_mark()))
         up.abort_stale({run.key_of(i.path) for i in plan.transfers})
         self.progress.state("transferring")
         jobs: deque[Job] = deque()
