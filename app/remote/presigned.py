@@ -140,7 +140,7 @@ while IFS= read -r L; do
             -o - -w '\n@@code %{http_code}\n' 3<&0 < /dev/null; } 2>&1)
     else
       out=$(printf 'url = "%s"\nproxy = "%s"\n' "$u" "$X" | { tail -c +$((a + 1)) "$f" | head -c "$b" | \
-            curl -sS -K /dev/fd/3 -H 'Expect:' -H "Content-Length: $b" -T - -D - -o - \
+            curl -sS -K /dev/fd/3 -H 'Expect:' -H 'Transfer-Encoding:' -H "Content-Length: $b" -T - -D - -o - \
             -w '\n@@code %{http_code}\n'; } 3<&0 2>&1)
     fi
     code=$(printf '%s\n' "$out" | sed -n 's/^@@code \([0-9]*\)$/\1/p' | tail -n 1)

@@ -13,6 +13,9 @@ spot recovery's checkpoint): in-region speed, and the rented machine never holds
   each part with its own link; a failed part aborts the upload (nothing left billing). After an
   upload the bucket is listed again and every object's size compared: a transfer never reports
   success on a partial result.
+* An account's ``extra["instance_proxy"]`` (an HTTP proxy the *instance* reaches the bucket through;
+  tests route the services' virtual-hosted names to the local S3 peer that way) is handed to the host
+  with the links; the account's ``storage_proxy`` is this computer's and is never used there.
 * An expired link is a clear error with what to do (run it again: new links are signed for what is
   left; check this computer's clock).
 
@@ -86,7 +89,9 @@ def _resolve(url: BucketUrl | str, account: str, paths: Paths) -> tuple[StorageT
     return resolve_bucket(url, account, paths=paths)
 
 
-def _connect(paths: Paths, host: str, connect: Connect | None) -> Connection:
+def _connect(paths: Paths, host: str, connect: Connect | None, conn: Connection | None) -> Connection:
+    if conn is not None:
+        return conn
     if connect is not None:
         return connect()
     from app.usecases.guards import connect_target
@@ -134,6 +139,29 @@ def host_files(conn: Connection, remote_dir: str, *, limit: int = MAX_HOST_FILES
     return files, others
 
 
+def _named_files(conn: Connection, remote_dir: str, names: Sequence[str]
+                 ) -> tuple[dict[str, tuple[int, float]], list[str]]:
+    """Just ``names`` below ``remote_dir`` (one SFTP stat each, no walk): a checkpoint in a big folder."""
+    root = remote_target(remote_dir)
+    files: dict[str, tuple[int, float]] = {}
+    others: list[str] = []
+    sftp = conn.open_sftp()
+    try:
+        for rel in names:
+            presigned.check_rel(rel)
+            try:
+                a = sftp.lstat(posixpath.join(root, rel))
+            except OSError:
+                continue
+            if stat.S_ISREG(a.st_mode or 0):
+                files[rel] = (int(a.st_size or 0), float(a.st_mtime or 0))
+            else:
+                others.append(rel)
+    finally:
+        sftp.close()
+    return files, others
+
+
 class _Run:
     """The shared part of both directions: batches run on the host in parallel, progress, outcomes."""
 
@@ -147,6 +175,7 @@ class _Run:
         self.started = time.monotonic()
         self.channels = max(1, min(16, int(channels)))
         self.expired: list[str] = []
+        self.time_limit: float | None = None
 
     def tell(self) -> None:
         if self.progress is not None:
@@ -165,6 +194,8 @@ class _Run:
                 return []
             items = make()
             timeout = float(presign.expiry_for(nbytes)) + 600.0
+            if self.time_limit is not None:
+                timeout = max(1.0, min(timeout, self.time_limit))
             outs = presigned.run_batch(self.conn, self.tool, self.remote_dir, items, proxy=self.proxy,
                                        timeout=timeout)
             with self.lock:
@@ -227,7 +258,7 @@ def _url_of(url: BucketUrl | str) -> BucketUrl:
 def bucket_to_host(host: str, url: BucketUrl | str, account: str, remote_dir: str, *, paths: Paths,
                    progress: Progress | None = None, cancel: threading.Event | None = None,
                    connect: Connect | None = None, force: bool = False, channels: int = CHANNELS,
-                   only: Sequence[str] | None = None) -> SyncResult:
+                   only: Sequence[str] | None = None, conn: Connection | None = None) -> SyncResult:
     """Every object below ``url`` into ``remote_dir`` on ``host``, fetched by the host with presigned GET
     links (``only``: just these relative names). ``server`` in the result says which program it used."""
     t0 = time.monotonic()
@@ -256,7 +287,8 @@ def bucket_to_host(host: str, url: BucketUrl | str, account: str, remote_dir: st
             result.refused += 1
             continue
         objs[rel] = obj
-    conn = _connect(paths, host, connect)
+    own = conn is None
+    conn = _connect(paths, host, connect, conn)
     try:
         hname = _host_name(conn, host)
         tools = presigned.probe_tools(conn)
@@ -282,7 +314,8 @@ def bucket_to_host(host: str, url: BucketUrl | str, account: str, remote_dir: st
 
         outs = run.run([(sum(j.size for j in g), signer(g)) for g in groups])
     finally:
-        conn.close()
+        if own:
+            conn.close()
     for group, got in zip(groups, outs, strict=True):
         for i, j in enumerate(group):
             o = got[i] if got else None
@@ -304,21 +337,25 @@ def host_to_bucket(host: str, remote_dir: str, url: BucketUrl | str, account: st
                    progress: Progress | None = None, cancel: threading.Event | None = None,
                    connect: Connect | None = None, force: bool = False, channels: int = CHANNELS,
                    only: Sequence[str] | None = None, single_max: int = MAX_SINGLE_PUT,
-                   part_size: int | None = None) -> SyncResult:
+                   part_size: int | None = None, conn: Connection | None = None,
+                   time_limit: float | None = None) -> SyncResult:
     """Every file below ``remote_dir`` on ``host`` into ``url``, PUT by the host with presigned links
     (``only``: just these relative names); files over ``single_max`` (5 GiB) as a multipart upload whose
-    parts the host PUTs (``part_size`` overrides the part size: tests)."""
+    parts the host PUTs (``part_size`` overrides the part size: tests). ``conn``: an open connection to
+    use (and leave open); ``time_limit``: seconds each command on the host may take at most (spot
+    recovery's warning window)."""
     t0 = time.monotonic()
     bucket = _url_of(url)
     target, creds = _resolve(bucket, account, paths)
     result = SyncResult(direction=UP)
-    conn = _connect(paths, host, connect)
+    own = conn is None
+    conn = _connect(paths, host, connect, conn)
     try:
         hname = _host_name(conn, host)
         tools = presigned.probe_tools(conn)
         result.server = {"mode": "presigned", **tools.summary()}
         tool = presigned.need_tool(conn, tools, upload=True)
-        files, others = host_files(conn, remote_dir)
+        files, others = _named_files(conn, remote_dir, only) if only is not None else host_files(conn, remote_dir)
         wanted = set(only) if only is not None else None
         for rel in others:
             if wanted is None or rel in wanted:
@@ -346,6 +383,7 @@ def host_to_bucket(host: str, remote_dir: str, url: BucketUrl | str, account: st
             (big if presign.needs_multipart(size, single_max) else small).append(_Job(rel, key, size))
         run = _Run(conn, hname, tool, remote_dir, target.account.extra.get("instance_proxy", ""), progress, cancel,
                    len(small) + len(big), sum(j.size for j in small + big), channels)
+        run.time_limit = time_limit
         groups = _batches(small)
 
         def signer(group: list[_Job]) -> Callable[[], list[Item]]:
@@ -375,7 +413,8 @@ def host_to_bucket(host: str, remote_dir: str, url: BucketUrl | str, account: st
             else:
                 done[j.key] = j.size
     finally:
-        conn.close()
+        if own:
+            conn.close()
     run.check_expired()
     _verify(target, creds, bucket, done, result)
     result.seconds = time.monotonic() - t0
