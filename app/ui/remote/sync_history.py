@@ -9,13 +9,14 @@ import re
 import time
 from collections.abc import Sequence
 
-from PySide6.QtCore import QCoreApplication
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
 from PySide6.QtWidgets import QTableWidget, QTableWidgetItem, QWidget
 
 from app.core.syncmodel import UP
 from app.core.syncpairs import SyncRun
 from app.core.units import human_bytes
 from app.ui import theme
+from app.ui.shared.fit_columns import fit_widths
 from app.ui.shared.plain import plain_tooltip
 
 MIN_COLUMN_WIDTH = 96  # a column never narrower than this once rows arrive (nor when there are none)
@@ -28,6 +29,40 @@ def fit_columns(table: QTableWidget) -> None:
     table.resizeColumnsToContents()
     for c in range(table.columnCount() - 1):
         table.setColumnWidth(c, max(MIN_COLUMN_WIDTH, min(MAX_COLUMN_WIDTH, table.columnWidth(c))))
+
+
+def fit_elided(table: QTableWidget, elide: Sequence[int]) -> None:
+    """As :func:`fit_columns`, and when that runs wider than the table, the ``elide`` columns (paths,
+    names) give up width down to their header (or MIN_COLUMN_WIDTH), elided in the middle with the
+    whole text in the tooltip, so every header stays readable in a 1024-pixel window."""
+    fit_columns(table)
+    header = table.horizontalHeader()
+    n = table.columnCount()
+    need = [table.columnWidth(c) for c in range(n)]
+    if n:  # the last column is stretched: what it needs is its contents, not its width
+        need[-1] = max(table.sizeHintForColumn(n - 1), header.sectionSizeFromContents(n - 1).width())
+    floor = [max(MIN_COLUMN_WIDTH, header.sectionSizeFromContents(c).width()) for c in range(n)]
+    widths = fit_widths(need, floor, [c for c in elide if c < n - 1], table.viewport().width())
+    for c in range(n - 1):
+        table.setColumnWidth(c, widths[c])
+
+
+class _FitOnResize(QObject):
+    def __init__(self, table: QTableWidget, elide: Sequence[int]) -> None:
+        super().__init__(table)
+        self.table, self.elide = table, tuple(elide)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == QEvent.Type.Resize:
+            fit_elided(self.table, self.elide)
+        return False
+
+
+def keep_fitted(table: QTableWidget, elide: Sequence[int]) -> None:
+    """Fit ``table``'s columns again whenever it is resized (see :func:`fit_elided`)."""
+    table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+    table.setWordWrap(False)
+    table.viewport().installEventFilter(_FitOnResize(table, elide))
 
 
 def shown_message(message: str) -> str:

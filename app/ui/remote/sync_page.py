@@ -1,5 +1,7 @@
-"""Sync page: saved pairs (local folder ↔ remote folder), a preview of what will change, the sync
-itself with live progress and Cancel, and the history of runs.
+"""Sync page: saved pairs (local folder ↔ a folder on a host, or a bucket location), a preview of what
+will change, the sync itself with live progress and Cancel, and the history of runs. A bucket pair's
+row shows its size and monthly storage cost, and warns when a running instance is in another region
+(app/ui/remote/bucket_pairs.py works them out in the background).
 
 All work runs through ``ctx.runner`` (listing, SSH, transfers); the page only shows results.
 Mirror deletions are never applied blind: a pair with "mirror" is previewed first and the user
@@ -11,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, Slot
-from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtGui import QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -29,14 +31,16 @@ from PySide6.QtWidgets import (
 from app.core.syncmodel import UP, SyncProgress, SyncResult, display_name
 from app.core.syncpairs import SyncPair, SyncStore
 from app.core.units import human_bytes
+from app.ui import theme
 from app.ui.context import AppContext
-from app.ui.remote.sync_history import SyncHistoryTable, fit_columns
+from app.ui.remote.bucket_pairs import BucketPairsPart, is_bucket_pair, where_text
+from app.ui.remote.sync_history import SyncHistoryTable, fit_elided, keep_fitted
 from app.ui.remote.sync_pair_dialog import SyncPairDialog
 from app.ui.remote.sync_preview import MAX_PREVIEW_ROWS, PreviewModel
 from app.ui.shared.plain import PlainLabel, ask, plain_tooltip
 from app.ui.widgets import remember_splitter, toolbar_button
 from app.usecases.changes import Change
-from app.usecases.sync import JOBS, SyncJob, SyncRequest
+from app.usecases.sync import JOBS, SyncJob, pair_request
 
 
 def _fmt_eta(seconds: float | None) -> str:
@@ -49,6 +53,8 @@ def _fmt_eta(seconds: float | None) -> str:
 
 class SyncPage(QWidget):
     page_id = "sync"
+    STORAGE_COLUMN = 4
+    ELIDED = (0, 1, 2)  # host or bucket, local folder, remote folder: elided in a narrow window
 
     @staticmethod
     def nav_title() -> str:
@@ -60,6 +66,7 @@ class SyncPage(QWidget):
         self.sync_store = SyncStore(store=ctx.store)
         self.pairs: list[SyncPair] = []
         self.dialog: SyncPairDialog | None = None
+        self.dialog_keys: list[str] = []  # the key names the open dialog was given
         self.task: Any = None
         self.job: SyncJob | None = None
         self.preview_for: tuple[Any, ...] | None = None  # pair state the shown preview belongs to
@@ -73,9 +80,9 @@ class SyncPage(QWidget):
         outer.addWidget(title)
         sub = PlainLabel(
             self.tr(
-                "Keep a local folder and a folder on a host in step: datasets up, checkpoints "
-                "down. Unchanged files are skipped; newer files at the destination are never "
-                "overwritten."
+                "Keep a local folder and a folder on a host, or a bucket, in step: datasets up, "
+                "checkpoints down. Unchanged files are skipped; newer files at the destination are "
+                "never overwritten."
             ),
             self,
         )
@@ -88,7 +95,7 @@ class SyncPage(QWidget):
             self.tr("&New pair…"),
             self._on_add_button_clicked,
             bar,
-            self.tr("Add a local ↔ remote folder pair (Ctrl+N)"),
+            self.tr("Add a local folder ↔ host folder or bucket pair (Ctrl+N)"),
         )
         self.edit_button = toolbar_button(self, self.tr("&Edit…"), self._on_edit_button_clicked, bar)
         self.remove_button = toolbar_button(self,
@@ -116,17 +123,26 @@ class SyncPage(QWidget):
         )
         outer.addLayout(bar)
 
-        self.pairs_table = QTableWidget(0, 5, self)
+        self.pairs_table = QTableWidget(0, 6, self)
         self.pairs_table.setHorizontalHeaderLabels(
             [
-                self.tr("Host"),
+                self.tr("Host or bucket"),
                 self.tr("Local folder"),
                 self.tr("Remote folder"),
                 self.tr("Direction"),
+                self.tr("Size · cost"),
                 self.tr("Options"),
             ]
         )
         self._setup_table(self.pairs_table)
+        keep_fitted(self.pairs_table, self.ELIDED)
+        rows = self.pairs_table.verticalHeader().defaultSectionSize()
+        self.pairs_table.setMinimumHeight(self.pairs_table.horizontalHeader().sizeHint().height() + 3 * rows + 4)
+        self.buckets = BucketPairsPart(ctx, self._on_bucket_facts, self)
+        self.egress_label = PlainLabel("", self)
+        self.egress_label.setWordWrap(True)
+        self.egress_label.setStyleSheet(f"color: {theme.css('warning')};")
+        self.egress_label.setVisible(False)
         self.pairs_table.itemSelectionChanged.connect(self._on_pairs_table_selection_changed)
         self.pairs_table.doubleClicked.connect(self._on_edit_button_clicked)
 
@@ -143,7 +159,7 @@ class SyncPage(QWidget):
         self.history_table.horizontalHeader().setSectionResizeMode(6, QHeaderView.ResizeMode.Stretch)
 
         split = QSplitter(Qt.Orientation.Vertical, self)
-        split.addWidget(self._boxed(self.tr("Pairs"), self.pairs_table))
+        split.addWidget(self._boxed(self.tr("Pairs"), self.pairs_table, self.egress_label))
         preview_box = self._boxed(self.tr("Preview"), self.preview_table, self.preview_label)
         split.addWidget(preview_box)
         split.addWidget(self._boxed(self.tr("History"), self.history_table))
@@ -219,24 +235,56 @@ class SyncPage(QWidget):
                 opts.append(self.tr("verify"))
             if p.bwlimit_kbps:
                 opts.append(f"≤ {human_bytes(p.bwlimit_kbps * 1024)}/s")
+            if p.encrypt_key:
+                opts.append(self.tr("encrypted ({key})").format(key=p.encrypt_key))
+            elif p.sse:
+                opts.append(self.tr("KMS"))
+            where, where_tip = where_text(p)
             cells = [
-                p.host,
+                where,
                 p.local_path,
                 p.remote_path,
                 self.tr("Upload ↑") if p.direction == UP else self.tr("Download ↓"),
+                "",
                 ", ".join(opts),
             ]
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                item.setToolTip(plain_tooltip(text))
+                item.setToolTip(plain_tooltip(where_tip if col == 0 else text))
                 self.pairs_table.setItem(row, col, item)
-        fit_columns(self.pairs_table)
+            self.pairs_table.setItem(row, self.STORAGE_COLUMN, self.buckets.item(p))
+        fit_elided(self.pairs_table, self.ELIDED)
+        self.buckets.update(self.pairs)
         if self.pairs:
             ids = [p.id for p in self.pairs]
             row = ids.index(current.id) if current is not None and current.id in ids else 0
             self.pairs_table.selectRow(row)
         self._reload_history()
         self._update_buttons()
+
+    def _on_bucket_facts(self, pair_id: int) -> None:
+        ids = [p.id for p in self.pairs]
+        if pair_id in ids:
+            row = ids.index(pair_id)
+            self.pairs_table.setItem(row, self.STORAGE_COLUMN, self.buckets.item(self.pairs[row]))
+            fit_elided(self.pairs_table, self.ELIDED)
+        self._show_egress()
+
+    def _show_egress(self) -> None:
+        pair = self.current_pair()
+        warnings = self.buckets.egress(pair) if pair is not None else []
+        self.egress_label.setText("\n".join(f"⚠ {w}" for w in warnings[:3]))
+        self.egress_label.setVisible(bool(warnings))
+        self._fit_egress()
+
+    def _fit_egress(self) -> None:
+        # a wrapped label in a splitter pane gets the height of one line unless it asks for more
+        width = self.pairs_table.width()
+        self.egress_label.setMinimumHeight(max(0, self.egress_label.heightForWidth(width)) if width > 0 else 0)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self._fit_egress()
 
     def current_pair(self) -> SyncPair | None:
         rows = self.pairs_table.selectionModel().selectedRows() if self.pairs_table.selectionModel() else []
@@ -255,6 +303,9 @@ class SyncPage(QWidget):
             tuple(p.excludes),
             p.gitignore,
             p.mirror_delete,
+            p.account,
+            p.encrypt_key,
+            p.sse,
         )
 
     @Slot(object)
@@ -284,11 +335,19 @@ class SyncPage(QWidget):
             self.preview_model.set_items([])
             self.preview_for = None
             self.preview_label.setText(self.tr("Press Preview to see what will change."))
+        self._show_egress()
         self._reload_history()
         self._update_buttons()
 
     def _open_dialog(self, pair: SyncPair | None) -> None:
-        self.dialog = SyncPairDialog(self.host_names(), pair, self)
+        from app.core.accounts import AccountBook
+        from app.core.cryptkeys import CryptKeys
+
+        accounts = AccountBook(self.ctx.store).list()  # the database only; the keys stay in the keyring
+        keys = CryptKeys(store=self.ctx.store).names()  # names only; the keys stay in the keyring
+        self.dialog_keys = keys
+        self.dialog = SyncPairDialog(self.host_names(), pair, self, accounts=accounts, key_names=keys,
+                                     ctx=self.ctx)
         self.dialog.accepted.connect(self._on_dialog_accepted)
         self.dialog.open()
 
@@ -307,9 +366,17 @@ class SyncPage(QWidget):
     def _on_dialog_accepted(self) -> None:
         if self.dialog is None:
             return
-        pair = self.sync_store.save(self.dialog.pair())
+        pair = self.dialog.pair()
         self.dialog.deleteLater()
         self.dialog = None
+        if pair.encrypt_key and pair.encrypt_key not in self.dialog_keys:
+            # a new LabGPU key is made in the keyring first (on a worker), then the pair is saved
+            self.buckets.create_key(pair.encrypt_key, lambda: self._save_pair(pair), self.state_label.setText)
+            return
+        self._save_pair(pair)
+
+    def _save_pair(self, pair: SyncPair) -> None:
+        pair = self.sync_store.save(pair)
         self.refresh()
         ids = [p.id for p in self.pairs]
         if pair.id in ids:
@@ -325,7 +392,8 @@ class SyncPage(QWidget):
                 self,
                 self.tr("Remove pair"),
                 self.tr("Forget the pair {local} ↔ {remote}? No files are deleted.").format(
-                    local=pair.local_path, remote=f"{pair.host}:{pair.remote_path}"),
+                    local=pair.local_path,
+                    remote=pair.remote_path if is_bucket_pair(pair) else f"{pair.host}:{pair.remote_path}"),
             )
             if answer != QMessageBox.StandardButton.Yes:
                 return
@@ -354,8 +422,13 @@ class SyncPage(QWidget):
         self.last_progress = None
         # one job per pair in this app: a guard's pull of the same pair runs before or after it, never
         # beside it; the use case decides what the history keeps (a failed preview is not kept)
-        request = SyncRequest(pair.host, pair.local_path, pair.remote_path, pair.options(dry_run=dry_run),
-                              pair_id=pair.id)
+        if is_bucket_pair(pair):
+            # the bucket engine's tables register when its state module is imported: have them in the
+            # app's database (opened before) before the job's thread uses it
+            import app.core.bucketstate  # noqa: F401
+
+            self.ctx.store.migrate()
+        request = pair_request(pair, pair.options(dry_run=dry_run))
         job = self.job = JOBS.start(request, paths=self.ctx.paths, store=self.sync_store,
                                     changes=self.ctx.changes)
 
@@ -461,6 +534,7 @@ class SyncPage(QWidget):
                 text += " " + self.tr("Nothing would be deleted; press Sync now again to run it.")
             self.preview_label.setText(text)
         else:
+            self.buckets.recount(pair)  # its size and cost changed
             self.progress_bar.setValue(1000)
             self.state_label.setText(self.tr("Done"))
             self.preview_for = None
@@ -509,6 +583,7 @@ class SyncPage(QWidget):
             self.ctx.errors.report(exc)
 
     def shutdown(self) -> None:
+        self.buckets.shutdown()
         if self.task is not None:
             if self.job is not None:
                 self.job.cancel()
