@@ -471,3 +471,56 @@ def test_unsigned_chunked_body_with_trailing_checksum(s3_peer: S3Peer, bucket: s
     assert s3_peer.keys("s3", bucket) == ["k.txt"]
     assert put(crc) == 200
     assert s3_peer.get("s3", bucket, "chunked.bin") == data
+
+
+# -- limits moto does not enforce -------------------------------------------------------------------
+
+def test_limits_refused_before_the_body(s3_peer: S3Peer, bucket: str) -> None:
+    creds = s3_peer.new_key()
+    c = client(s3_peer, creds, REGION)
+    with pytest.raises(ClientError) as exc:
+        c.put_object(Bucket=bucket, Key="k" * 1025, Body=b"x")
+    assert code(exc) == "KeyTooLongError"
+    with pytest.raises(ClientError) as exc:
+        c.put_object(Bucket=bucket, Key="m", Body=b"x", Metadata={"labgpu-note": "n" * 2100})
+    assert code(exc) == "MetadataTooLarge"
+    up = c.create_multipart_upload(Bucket=bucket, Key="big")["UploadId"]
+    for number in (0, 10001):
+        with pytest.raises(ClientError) as exc:
+            c.upload_part(Bucket=bucket, Key="big", UploadId=up, PartNumber=number, Body=b"x")
+        assert code(exc) == "InvalidArgument"
+    # a 6 GiB PutObject is refused on its headers (100-continue): the body is never sent
+    url = f"{s3_peer.url}/{bucket}/huge.bin"
+    req = AWSRequest("PUT", url, headers={"X-Amz-Content-SHA256": sig.UNSIGNED, "Content-Length": str(6 << 30),
+                                          "Expect": "100-continue"})
+    S3SigV4Auth(BotoCredentials(creds.key_id, creds.secret), "s3", REGION).add_auth(req)
+    conn = http.client.HTTPConnection("127.0.0.1", int(s3_peer.url.rsplit(":", 1)[1]), timeout=30)
+    try:
+        conn.putrequest("PUT", f"/{bucket}/huge.bin", skip_host=True, skip_accept_encoding=True)
+        conn.putheader("Host", s3_peer.url.split("//", 1)[1])
+        for k, v in req.headers.items():
+            conn.putheader(k, v)
+        conn.endheaders()
+        resp = conn.getresponse()
+        assert resp.status == 400 and b"<Code>EntityTooLarge</Code>" in resp.read()
+    finally:
+        conn.close()
+    assert s3_peer.keys("s3", bucket) == ["k.txt"]
+
+
+def test_listing_pages_and_delete_batches_are_at_most_1000(s3_peer: S3Peer, bucket: str) -> None:
+    from moto.s3.models import s3_backends
+
+    backend = s3_backends["123456789012"]["global"]  # 1,200 objects without 1,200 requests
+    for i in range(1200):
+        backend.put_object(bucket, f"many/{i:05d}", b"")
+    c = client(s3_peer, s3_peer.new_key(), REGION)
+    page = c.list_objects_v2(Bucket=bucket, Prefix="many/", MaxKeys=5000)
+    assert page["KeyCount"] == 1000 and page["IsTruncated"]  # moto alone answers all 1,200
+    keys = [{"Key": f"many/{i:05d}"} for i in range(1001)]
+    with pytest.raises(ClientError) as exc:
+        c.delete_objects(Bucket=bucket, Delete={"Objects": keys})
+    assert code(exc) == "MalformedXML"
+    assert len(s3_peer.keys("s3", bucket, "many/")) == 1200
+    c.delete_objects(Bucket=bucket, Delete={"Objects": keys[:1000]})
+    assert len(s3_peer.keys("s3", bucket, "many/")) == 200
