@@ -55,7 +55,6 @@ class BucketListing:
     objects: dict[str, ObjInfo] = field(default_factory=dict)  # plain rel → object
     refused: list[dict[str, str]] = field(default_factory=list)  # {"path", "why"}: never written
     special: dict[str, ObjInfo] = field(default_factory=dict)  # stored rel → object (e.g. the key check)
-    markers: int = 0
 
 
 def clean_etag(etag: str) -> str:
@@ -94,8 +93,7 @@ def list_objects(
             if stored is None:
                 continue
             if stored.endswith("/"):
-                out.markers += 1  # a folder marker (consoles make them): nothing to copy
-                continue
+                continue  # a folder marker (consoles make them): nothing to copy
             why = key_problem(stored)
             if why is not None:
                 out.refused.append({"path": shown(stored), "why": why})

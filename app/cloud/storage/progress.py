@@ -125,54 +125,27 @@ class Flow:
         self.progress.add(n)
 
 
-class SendBody(io.RawIOBase):
+class SendBody(io.BytesIO):
     """A part or small object as boto3 sends it: read in blocks that count progress, respect the
     bandwidth limit and stop the request at once on cancel; a retry (``seek(0)``) takes back what
     the failed try counted."""
 
     def __init__(self, data: bytes, flow: Flow) -> None:
-        super().__init__()
-        self._buf = memoryview(data)
-        self._pos = 0
+        super().__init__(data)
         self._counted = 0
         self._flow = flow
 
-    def readable(self) -> bool:
-        return True
-
-    def seekable(self) -> bool:
-        return True
-
-    def tell(self) -> int:
-        return self._pos
-
     def seek(self, pos: int, whence: int = 0) -> int:
-        if whence == 0:
-            self._pos = pos
-        elif whence == 1:
-            self._pos += pos
-        else:
-            self._pos = len(self._buf) + pos
-        self._pos = max(0, min(self._pos, len(self._buf)))
-        if self._pos == 0 and self._counted:
+        at = super().seek(pos, whence)
+        if at == 0 and self._counted:
             self._flow.progress.add(-self._counted)
             self._counted = 0
-        return self._pos
-
-    def __len__(self) -> int:
-        return len(self._buf)
+        return at
 
     def read(self, size: int | None = -1) -> bytes:
         self._flow.check()
-        end = len(self._buf) if size is None or size < 0 else min(len(self._buf), self._pos + size)
-        chunk = bytes(self._buf[self._pos : end])
-        self._pos = end
+        chunk = super().read(size)
         if chunk:
             self._counted += len(chunk)
             self._flow.moved(len(chunk))
         return chunk
-
-    def readinto(self, b: Any) -> int:
-        data = self.read(len(b))
-        b[: len(data)] = data
-        return len(data)

@@ -5,8 +5,10 @@ sealed in 64 KiB chunks with AES-256-GCM (``CryptCodec``, :mod:`app.core.objcryp
 parts and byte ranges can then be sealed and opened independently, so big files stream in parallel
 parts both ways and resume after a cut.
 
-Tunables (module globals, as the SSH engine's): a test or the benchmark sets ``PART_SIZE`` and
-``MULTIPART_THRESHOLD`` for one run (``set_part_size``).
+Tunables (module globals, as the SSH engine's, read at each use): a test or the benchmark sets
+``PART_SIZE`` (upload part and download range size, whole MiB ≥ 5 MiB) and ``MULTIPART_THRESHOLD``
+(from this stored size: multipart up, parallel ranges down) for one run, e.g. with
+``monkeypatch.setattr(transfer, "PART_SIZE", 5 * MIB)``.
 """
 
 from __future__ import annotations
@@ -35,13 +37,6 @@ PART_SIZE = buckets.DEFAULT_PART_SIZE  # preferred part (and download range) siz
 MULTIPART_THRESHOLD = buckets.MULTIPART_THRESHOLD  # from this size: parallel parts / ranges, resumable
 READ_BLOCK = 1 << 20  # a GET body is read (and cancel checked) in blocks of this size
 DELETE_BATCH = 1000  # DeleteObjects: at most 1,000 keys per request (S3 API Reference)
-
-
-def set_part_size(part_size: int, threshold: int | None = None) -> None:
-    """The hook tests and the benchmark use: parts of ``part_size`` from ``threshold`` on."""
-    global PART_SIZE, MULTIPART_THRESHOLD
-    PART_SIZE = part_size
-    MULTIPART_THRESHOLD = threshold if threshold is not None else max(part_size, buckets.MIN_PART_SIZE)
 
 
 class PlainCodec:
