@@ -13,6 +13,7 @@ import threading
 import pytest
 
 from app.core.accounts import AccountBook
+from app.core.errors import LabGpuError
 from app.core.store import Store
 from app.core.syncmodel import UP, SyncOptions
 from app.core.syncpairs import SyncPair, SyncStore
@@ -141,3 +142,27 @@ def test_one_transfer_per_bucket_pair_joins_and_queues(s3_peer, secret_service, 
     assert sorted(r.result for r in ss.runs(pair.id)) == ["cancelled", "dry-run", "ok"]
     assert all(r.host == "" and r.remote_path == URL for r in ss.runs(pair.id))
     assert rec.kinds == [frozenset({Change.SYNC})] * 3
+
+
+def test_a_running_bucket_job_cancelled_is_recorded_as_cancelled(s3_peer, secret_service, history, tmp_path):
+    jobs, changes = SyncJobs(), Changes()
+    ss = SyncStore(history)
+    _account(history, s3_peer)
+    local = tmp_path / "src"
+    write_tree(local, {"a.bin": b"a" * 3000, "b.bin": b"b" * 3000}, mtime=T0)
+    held = s3_peer.hold("PutObject")  # the first file's upload waits at the peer; the second never starts
+    job = jobs.start(SyncRequest("", str(local), URL, SyncOptions(channels=1), pair_id=9, account="lab"),
+                     store=ss, changes=changes)
+    try:
+        wait_for(lambda: held.reached.is_set() or job.done, 60, "the upload at the peer")
+        assert not job.done, job.error
+        job.cancel()
+    finally:
+        held.release()
+    assert job.wait(120)
+    with pytest.raises(LabGpuError) as caught:
+        job.result()
+    assert caught.value.code == "Cancelled"
+    [row] = ss.runs(9)
+    assert row.result == "cancelled" and row.host == "" and row.remote_path == URL
+    assert len(s3_peer.keys("s3", "lab-data", "imagenet/")) < 2
