@@ -1,15 +1,17 @@
 """The spot recovery policy: what LabGPU does by itself when a spot instance gets a reclaim notice.
 
 Set per instance (``instance``, the instance id) or per job (``job``, the job id); a job's policy wins
-over its instance's. In the warning window the latest checkpoint file in ``checkpoint_remote`` is
-copied to ``checkpoint_local`` (over SFTP: a multi-GB file may not fit a two-minute window, and the
-journey says what was saved and what was not); then the same offer is relaunched in this order: the
-same zone, the region's other zones (``other_zones``), the ``regions`` listed (same account), the
-``accounts`` listed (another cloud: ``ACCOUNT`` or ``ACCOUNT:INSTANCE_TYPE``, its own type name), spot
-first and on-demand only when ``on_demand`` allows it, at most ``max_attempts`` launch calls in all and
-while the run's cost stays under ``budget`` (the account's currency). When the new instance answers,
-the code pair (``code_local`` → ``code_remote``) and the saved checkpoint are pushed and the job is
-started again with ``resume`` (``{checkpoint}`` = the checkpoint's remote path after the push).
+over its instance's. In the warning window the latest checkpoint file in ``checkpoint_remote`` is copied
+to ``checkpoint_local`` (over SFTP: a multi-GB file may not fit a two-minute window, and the journey
+says what was saved and what was not) — first uploaded by the instance itself to ``checkpoint_bucket``
+when one is named (in-region, with presigned links: no key on the instance); then the same offer is
+relaunched in this order: the same zone, the region's other zones (``other_zones``), the ``regions``
+listed (same account), the ``accounts`` listed (another cloud: ``ACCOUNT`` or ``ACCOUNT:INSTANCE_TYPE``,
+its own type name), spot first and on-demand only when ``on_demand`` allows it, at most ``max_attempts``
+launch calls in all and while the run's cost stays under ``budget`` (the account's currency). When the
+new instance answers, the code pair (``code_local`` → ``code_remote``) and the saved checkpoint are
+pushed and the job is started again with ``resume`` (``{checkpoint}`` = the checkpoint's remote path
+after the push).
 Pure Python; stored in the app database (``recovery_policies``).
 """
 
@@ -23,6 +25,7 @@ import time
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
+from .buckets import parse_bucket_url
 from .errors import InputError
 from .i18n import QT_TRANSLATE_NOOP, translate
 from .store import Store, register_schema
@@ -61,6 +64,8 @@ MSG_PATH = QT_TRANSLATE_NOOP("LabGPU", "The {what} must be a path of at most 500
 MSG_REMOTE_PATH = QT_TRANSLATE_NOOP("LabGPU", "The {what} on the instance must start with / or ~/, not {value}.")
 MSG_PAIR = QT_TRANSLATE_NOOP("LabGPU", "The {what} needs both folders: the one on this computer and the one on "
                                        "the instance.")
+MSG_BUCKET_NEEDS_FOLDER = QT_TRANSLATE_NOOP("LabGPU", "A checkpoint bucket needs the checkpoint folder on the "
+                                                       "instance it is uploaded from.")
 MSG_NOTHING_ALLOWED = QT_TRANSLATE_NOOP("LabGPU", "Allow spot, on-demand or both for the relaunch.")
 MSG_ATTEMPTS = QT_TRANSLATE_NOOP("LabGPU", "The most launch attempts must be a whole number from 1 to 50, "
                                            "not {value}.")
@@ -80,6 +85,11 @@ class RecoveryPolicy:
     checkpoint_remote: str = ""  # the folder the training writes checkpoints to, on the instance
     checkpoint_local: str = ""  # where the latest one is saved, on this computer
     checkpoint_pattern: str = "*"  # which files in the folder are checkpoints (fnmatch); the newest is taken
+    # a bucket location (s3://, cos://, oss://, obs://) the instance itself uploads the newest checkpoint to
+    # in the warning window, in-region, before the laptop copy (app/usecases/spotcheckpoint.py), with the
+    # account that reaches it ("" = the one account of that cloud)
+    checkpoint_bucket: str = ""
+    checkpoint_account: str = ""
     code_local: str = ""  # the code pair pushed to a new instance (upload)
     code_remote: str = ""
     resume: str = ""  # e.g. "python train.py --resume {checkpoint}"
@@ -108,6 +118,13 @@ class RecoveryPolicy:
             _check_text(what, value)
         if bool(p.checkpoint_remote) != bool(p.checkpoint_local):
             raise InputError(MSG_PAIR, HINT, code="RecoveryPair", what=translate(WHAT_CHECKPOINT))
+        p = replace(p, checkpoint_bucket=p.checkpoint_bucket.strip(), checkpoint_account=p.checkpoint_account.strip())
+        if p.checkpoint_bucket:
+            if not p.checkpoint_remote:
+                raise InputError(MSG_BUCKET_NEEDS_FOLDER, HINT, code="RecoveryPair")
+            parse_bucket_url(p.checkpoint_bucket)  # InputError naming what is wrong with it
+        if p.checkpoint_account and not _NAME.match(p.checkpoint_account):
+            raise InputError(MSG_NAME, HINT, code="RecoveryPlace", value=p.checkpoint_account[:80])
         if bool(p.code_remote) != bool(p.code_local):
             raise InputError(MSG_PAIR, HINT, code="RecoveryPair", what=translate(WHAT_CODE))
         for what, value in ((WHAT_CHECKPOINT, p.checkpoint_remote), (WHAT_CODE, p.code_remote),
