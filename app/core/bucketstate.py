@@ -80,6 +80,7 @@ def _prefix_end(prefix: str) -> str:
 class BucketState:
     def __init__(self, store: Store) -> None:
         self.store = store
+        store.migrate()  # a Store opened before this module was imported lacks these tables yet
 
     # HEAD cache ---------------------------------------------------------------------------------
     def heads(self, endpoint: str, bucket: str, prefix: str = "") -> dict[str, HeadMeta]:
