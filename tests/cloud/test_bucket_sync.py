@@ -4,6 +4,7 @@ and the services' addressing rules): what a student sees when a folder goes to a
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -87,8 +88,6 @@ def test_a_changed_file_goes_up_again_and_a_newer_object_is_a_conflict(s3_peer, 
     assert (r.files, r.skipped) == (1, 1)
     assert s3_peer.get("s3", BUCKETS["s3"], "ds/notes.txt") == (src / "notes.txt").read_bytes()
     # the local copy is older than what the bucket holds now: left alone unless forced
-    import os
-
     os.utime(src / "keep.txt", (1_000_000_000, 1_000_000_000))
     write(src / "keep.txt", 120, seed=4)
     os.utime(src / "keep.txt", (1_000_000_000, 1_000_000_000))
@@ -228,3 +227,20 @@ def test_the_summary_has_the_shape_of_a_host_sync(s3_peer, tmp_path: Path) -> No
     assert real["files"] == 3 and real["complete"] is True
     assert real["server"]["service"] == "Amazon S3"
     json.dumps(real)
+
+
+def test_a_file_another_tool_already_uploaded_is_recognised_by_its_md5(s3_peer, tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    same = write(src / "same.bin", 5000, seed=1)
+    write(src / "other.bin", 5000, seed=2)
+    for name in ("same.bin", "other.bin"):  # written a while before the objects
+        os.utime(src / name, (1_000_000_000, 1_000_000_000))
+    target, creds = bucket(s3_peer)
+    s3_peer.put("s3", BUCKETS["s3"], "ds/same.bin", same)  # e.g. by coscmd or the console: no LabGPU metadata
+    s3_peer.put("s3", BUCKETS["s3"], "ds/other.bin", b"y" * 5000)  # same size, other bytes, uploaded later
+
+    up = sync(target, creds, src)
+    down = sync(target, creds, src, "down")
+
+    assert (up.files, up.skipped, up.conflict_paths) == (0, 1, ["other.bin"])  # never overwritten silently
+    assert (down.files, down.skipped) == (1, 1) and (src / "other.bin").read_bytes() == b"y" * 5000

@@ -34,7 +34,7 @@ from .transfer import READ_BLOCK, Run
 log = logging.getLogger(__name__)
 
 
-def _md5_etag(etag: str) -> bool:
+def is_md5(etag: str) -> bool:
     return len(etag) == 32 and all(c in "0123456789abcdef" for c in etag)
 
 
@@ -133,7 +133,7 @@ class Downloader:
         meta = meta_of(obj.etag, resp.get("Metadata"))
         body = resp["Body"]
         sha = hashlib.sha256()
-        md5 = hashlib.md5() if r.opts.verify and _md5_etag(obj.etag) else None  # noqa: S324 - S3's ETag
+        md5 = hashlib.md5() if r.opts.verify and is_md5(obj.etag) else None  # noqa: S324 - S3's ETag
         try:
             if r.codec.encrypted:
                 blob = self._read_all(body)
@@ -349,8 +349,8 @@ class Downloader:
             meta = meta_of(split.obj.etag, resp.get("Metadata"))
         sha = sha256_file(split.tmp)
         md5 = ""
-        if r.opts.verify and _md5_etag(split.obj.etag) and not r.codec.encrypted:
-            md5 = _md5_file(split.tmp)
+        if r.opts.verify and is_md5(split.obj.etag) and not r.codec.encrypted:
+            md5 = md5_file(split.tmp)
         self.finish(split.item, split.obj, split.tmp, meta, sha, md5, split.offset)
 
     def _head(self, obj: ObjInfo) -> Any:
@@ -384,7 +384,7 @@ class Downloader:
         return n
 
 
-def _md5_file(path: str) -> str:
+def md5_file(path: str) -> str:
     h = hashlib.md5()  # noqa: S324 - compared with S3's ETag
     with open(path, "rb") as fh:
         for block in iter(lambda: fh.read(1 << 20), b""):

@@ -44,7 +44,7 @@ from app.core.syncmodel import UP, SyncOptions, SyncProgress, SyncResult
 from app.core.syncplan import FILE, REASONS, Entry, PlanItem, SyncPlan, build_plan, checksum_mismatches, default_rules
 
 from . import transfer
-from .download import Downloader, Split
+from .download import Downloader, Split, is_md5, md5_file
 from .errors import (
     BucketCancelledError,
     BucketError,
@@ -316,9 +316,29 @@ class BucketSyncEngine:
         if need:
             self.progress.state("listing", message=f"metadata of {len(need)} object(s)")
             got = fetch_heads(run.client, self.target, need, self.flow, self.opts.channels)
+            got.update(self._same_content(run, local, got))
             metas.update(got)
             run.new_heads.extend(got.items())
         return metas
+
+    def _same_content(self, run: Run, local: dict[str, Entry], got: dict[str, HeadMeta]) -> dict[str, HeadMeta]:
+        """Objects another tool wrote (no LabGPU metadata) of the local file's size: when the
+        service's ETag is the MD5 of the content (a single-part upload without KMS, "Common
+        Response Headers", S3 API Reference) and the local file's MD5 is the same, the two are the
+        same file — remembered with the local mtime, so it is neither a conflict nor sent again."""
+        if run.codec.encrypted:
+            return {}
+        lr = run.root()
+        out: dict[str, HeadMeta] = {}
+        for rel, o in run.objects.items():
+            m, e = got.get(o.key), local.get(rel)
+            if m is None or m.has_meta or e is None or e.kind != FILE or e.size != o.size or not is_md5(o.etag):
+                continue
+            self.flow.check()
+            with contextlib.suppress(OSError, LabGpuError):
+                if md5_file(lr.path(rel)) == o.etag:
+                    out[o.key] = HeadMeta(o.etag, e.mtime, "", o.size, False)
+        return out
 
     @staticmethod
     def _needs_head(o: ObjInfo, other: Entry | None, up: bool) -> bool:
