@@ -15,6 +15,7 @@ from app.core.syncmodel import SyncResult
 from tests.cloud.bucket_sync_kit import (
     BUCKETS,
     bucket,
+    engine,
     same_tree,
     small_parts,  # noqa: F401 - fixture
     sync,
@@ -244,3 +245,35 @@ def test_a_file_another_tool_already_uploaded_is_recognised_by_its_md5(s3_peer, 
 
     assert (up.files, up.skipped, up.conflict_paths) == (0, 1, ["other.bin"])  # never overwritten silently
     assert (down.files, down.skipped) == (1, 1) and (src / "other.bin").read_bytes() == b"y" * 5000
+
+
+def test_progress_reports_the_states_and_reaches_its_totals(s3_peer, tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    files = tree(src, files=12, big=9 * MIB)
+    target, creds = bucket(s3_peer)
+    seen = []
+
+    engine(target, creds, src, progress=seen.append).run()
+
+    states = [p.state for p in seen]
+    assert states[0] == "listing" and states[-1] == "done" and "transferring" in states
+    last = seen[-1]
+    assert (last.files_done, last.files_total) == (13, 13)
+    assert last.bytes_done == last.bytes_total == sum(len(b) for b in files.values())
+
+
+def test_verify_finds_a_same_size_same_time_difference_and_copies_it(s3_peer, tmp_path: Path) -> None:
+    src, back = tmp_path / "src", tmp_path / "back"
+    write(src / "a.bin", 4000, seed=1)
+    target, creds = bucket(s3_peer)
+    sync(target, creds, src)
+    sync(target, creds, back, "down")
+    st = os.stat(back / "a.bin")
+    write(back / "a.bin", 4000, seed=2)  # silently different: same size, same mtime
+    os.utime(back / "a.bin", (st.st_atime, st.st_mtime))
+
+    quick = sync(target, creds, back, "down")
+    checked = sync(target, creds, back, "down", verify=True)
+
+    assert (quick.files, checked.files) == (0, 1)
+    assert (back / "a.bin").read_bytes() == (src / "a.bin").read_bytes()
