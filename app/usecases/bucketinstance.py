@@ -16,6 +16,8 @@ spot recovery's checkpoint): in-region speed, and the rented machine never holds
 * An account's ``extra["instance_proxy"]`` (an HTTP proxy the *instance* reaches the bucket through;
   tests route the services' virtual-hosted names to the local S3 peer that way) is handed to the host
   with the links; the account's ``storage_proxy`` is this computer's and is never used there.
+* A saved pair may be between a bucket and a host's folder (:func:`is_instance_pair`, :func:`run_pair`):
+  a job's pair fetches its data before the job starts (app/usecases/jobs.py).
 * An expired link is a clear error with what to do (run it again: new links are signed for what is
   left; check this computer's clock).
 
@@ -31,11 +33,12 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 from app.cloud.base import Credentials
 from app.cloud.storage import presign
 from app.cloud.storage.client import StorageTarget
-from app.core.buckets import MAX_SINGLE_PUT, BucketUrl, key_problem
+from app.core.buckets import MAX_SINGLE_PUT, BucketUrl, is_bucket_url, key_problem
 from app.core.errors import InputError, LabGpuError
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
 from app.core.paths import Paths
@@ -260,11 +263,12 @@ def bucket_to_host(host: str, url: BucketUrl | str, account: str, remote_dir: st
                    connect: Connect | None = None, force: bool = False, channels: int = CHANNELS,
                    only: Sequence[str] | None = None, conn: Connection | None = None) -> SyncResult:
     """Every object below ``url`` into ``remote_dir`` on ``host``, fetched by the host with presigned GET
-    links (``only``: just these relative names). ``server`` in the result says which program it used."""
+    links (``only``: just these relative names). ``server`` in the result says which program it used;
+    its ``direction`` is "up" (towards the host, as a pair with the bucket in the laptop folder's place)."""
     t0 = time.monotonic()
     bucket = _url_of(url)
     target, creds = _resolve(bucket, account, paths)
-    result = SyncResult(direction=DOWN)
+    result = SyncResult(direction=UP)
     listed, complete = presign.list_objects(target, creds, bucket.list_prefix)
     if not complete:
         raise InputError(MSG_TOO_MANY, HINT_TOO_MANY, code="TooManyObjects", where=str(bucket),
@@ -340,14 +344,14 @@ def host_to_bucket(host: str, remote_dir: str, url: BucketUrl | str, account: st
                    part_size: int | None = None, conn: Connection | None = None,
                    time_limit: float | None = None) -> SyncResult:
     """Every file below ``remote_dir`` on ``host`` into ``url``, PUT by the host with presigned links
-    (``only``: just these relative names); files over ``single_max`` (5 GiB) as a multipart upload whose
-    parts the host PUTs (``part_size`` overrides the part size: tests). ``conn``: an open connection to
-    use (and leave open); ``time_limit``: seconds each command on the host may take at most (spot
-    recovery's warning window)."""
+    (``only``: just these relative names; the result's ``direction`` is "down", from the host); files
+    over ``single_max`` (5 GiB) as a multipart upload whose parts the host PUTs (``part_size``
+    overrides the part size: tests). ``conn``: an open connection to use (and leave open);
+    ``time_limit``: seconds each command on the host may take at most (spot recovery's warning window)."""
     t0 = time.monotonic()
     bucket = _url_of(url)
     target, creds = _resolve(bucket, account, paths)
-    result = SyncResult(direction=UP)
+    result = SyncResult(direction=DOWN)
     own = conn is None
     conn = _connect(paths, host, connect, conn)
     try:
@@ -484,3 +488,22 @@ def _verify(target: StorageTarget, creds: Credentials, bucket: BucketUrl, done: 
             result.not_transferred.append({"path": rel, "why": translate(WHY_SIZE_AFTER).format(
                 got="0" if got is None else str(got), want=str(size))})
 
+
+
+# -- a saved pair between a bucket and a host's folder ----------------------------------------------------
+
+def is_instance_pair(pair: Any) -> bool:
+    """Whether a saved sync pair is between a bucket and a host's folder (moved by the host): ``host``
+    set, ``local_path`` a bucket URL (with ``account``), ``remote_path`` the host's folder; ``direction``
+    UP = bucket → host, DOWN = host → bucket (the bucket stands where a laptop folder would)."""
+    return bool(getattr(pair, "host", "")) and is_bucket_url(str(getattr(pair, "local_path", "")))
+
+
+def run_pair(paths: Paths, pair: Any, *, progress: Progress | None = None, cancel: threading.Event | None = None,
+             connect: Connect | None = None) -> SyncResult:
+    """Run an instance pair (:func:`is_instance_pair`) in its direction."""
+    if pair.direction == UP:
+        return bucket_to_host(pair.host, pair.local_path, pair.account, pair.remote_path, paths=paths,
+                              progress=progress, cancel=cancel, connect=connect)
+    return host_to_bucket(pair.host, pair.remote_path, pair.local_path, pair.account, paths=paths,
+                          progress=progress, cancel=cancel, connect=connect)

@@ -2,7 +2,8 @@
 `labgpu run/jobs/logs`, the Jobs page and the watcher.
 
 * :func:`start_job`: the spec checked, an optional upload sync of a saved pair first (through
-  app.usecases.sync, so it queues behind a running sync of that pair), then the job started on the host
+  app.usecases.sync, so it queues behind a running sync of that pair; a pair whose source is a bucket is
+  fetched by the host itself with presigned links, app.usecases.bucketinstance), then the job started on the host
   (app.remote.jobs) and recorded in the store before it starts (a start cut short is found again on the
   host by :func:`list_jobs`).
 * :func:`refresh`: one connection: the host's status (running / exited with its code / lost), only the
@@ -65,6 +66,10 @@ MSG_SYNC_INCOMPLETE = QT_TRANSLATE_NOOP("LabGPU", "The upload before the job was
 HINT_SYNC_INCOMPLETE = QT_TRANSLATE_NOOP("LabGPU", "The pair's history on the Sync page names what was not "
                                                   "transferred and why; fix the cause and run it again.")
 STEP_SYNC = QT_TRANSLATE_NOOP("LabGPU", "Uploading {local} to {host}:{remote}…")
+STEP_FETCH = QT_TRANSLATE_NOOP("LabGPU", "{host} fetches {url} into {remote}…")
+MSG_FETCH_INCOMPLETE = QT_TRANSLATE_NOOP("LabGPU", "The bucket's data did not all reach the host before the job "
+                                                   "({n} file(s) not transferred: {why}); the job was not "
+                                                   "started.")
 STEP_CONNECT = QT_TRANSLATE_NOOP("LabGPU", "Connecting to {host}…")
 STEP_START = QT_TRANSLATE_NOOP("LabGPU", "Starting the job on {host}…")
 STEP_STARTED = QT_TRANSLATE_NOOP("LabGPU", "Job {id} runs on {host} ({detach}).")
@@ -104,6 +109,8 @@ def _sync_before(paths: Paths, store: Store, spec: JobSpec, connect: Connect | N
         raise InputError(MSG_NO_PAIR, HINT_NO_PAIR, code="JobSyncPair", pair=spec.sync_pair, host=spec.host)
     if pair.direction != UP:
         raise InputError(MSG_PAIR_NOT_UP, HINT_NO_PAIR, code="JobSyncPair", pair=spec.sync_pair)
+    if _bucket_before(paths, pair, connect, on_step):
+        return
     _say(on_step, STEP_SYNC, local=pair.local_path, host=spec.host, remote=pair.remote_path)
     result = run_sync(spec.host, pair.local_path, pair.remote_path, pair.options(), paths=paths, store=ss,
                       pair_id=pair.id, connect=connect, changes=changes)
@@ -112,14 +119,40 @@ def _sync_before(paths: Paths, store: Store, spec: JobSpec, connect: Connect | N
                           n=len(result.not_transferred))
 
 
-def upload_pair(store: Store, host: str, local: str, remote: str) -> int:
+def _bucket_before(paths: Paths, pair: Any, connect: Connect | None, on_step: StepFn | None) -> bool:
+    """A job pair whose source is a bucket (app.usecases.bucketinstance.is_instance_pair): the host fetches
+    it with presigned links before the job (no key on the host). False for a laptop folder's pair."""
+    from app.usecases import bucketinstance
+
+    if not bucketinstance.is_instance_pair(pair):
+        return False
+    _say(on_step, STEP_FETCH, url=pair.local_path, host=pair.host, remote=pair.remote_path)
+    result = bucketinstance.run_pair(paths, pair, connect=connect)
+    if not result.complete:
+        raise LabGpuError(MSG_FETCH_INCOMPLETE, HINT_SYNC_INCOMPLETE, code="JobSyncIncomplete",
+                          n=len(result.not_transferred), why=hostjobs.plain(result.not_transferred[0]["why"]))
+    return True
+
+
+def upload_pair(store: Store, host: str, local: str, remote: str, *, account: str = "") -> int:
     """The saved upload pair LOCAL → REMOTE of ``host`` (saved now when there is none): its number, for
-    :attr:`JobSpec.sync_pair`; the Sync page shows it like any other pair."""
+    :attr:`JobSpec.sync_pair`; the Sync page shows it like any other pair. LOCAL may be a bucket URL
+    (with ``account``): the host then fetches it itself with presigned links (app.usecases.bucketinstance)."""
+    from app.core.buckets import is_bucket_url, parse_bucket_url
     from app.core.syncmodel import UP
     from app.core.syncpairs import SyncPair, SyncStore
     from app.usecases.sync import pair_key
 
     ss = SyncStore(store)
+    if is_bucket_url(local):
+        url = str(parse_bucket_url(local))
+        for p in ss.pairs():
+            if (p.direction == UP and p.host == host and p.local_path == url and p.id is not None
+                    and p.remote_path.strip() == remote.strip() and p.account == account):
+                return p.id
+        saved = ss.save(SyncPair(host=host, local_path=url, remote_path=remote.strip(), direction=UP,
+                                 account=account))
+        return int(saved.id or 0)
     want = pair_key(host, local, remote)
     for p in ss.pairs():
         if p.direction == UP and pair_key(p.host, p.local_path, p.remote_path) == want and p.id is not None:
