@@ -155,3 +155,17 @@ def test_an_encrypted_multipart_upload_resumes_under_its_first_header(s3_peer, t
 
     assert s3_peer.ops().count("UploadPart") == 4 - 2  # the two parts there were sealed the same way
     assert down.files == 1 and (back / "ckpt.pt").read_bytes() == data
+
+
+def test_a_path_too_long_once_encrypted_is_not_transferred_and_says_why(s3_peer, tmp_path: Path,
+                                                                         key: PairCrypt) -> None:
+    src = tmp_path / "src"
+    write(src / "ok.txt", 10)
+    # 600 bytes as named (a key may have 1,024), over 1,024 once each name is sealed and base32-encoded
+    write(src / ("n" * 200) / ("m" * 200) / ("o" * 196 + ".txt"), 10)
+    target, creds = bucket(s3_peer)
+
+    r = sync(target, creds, src, crypt=key)
+
+    assert r.files == 1 and len(r.not_transferred) == 1 and not r.complete
+    assert r.not_transferred[0]["path"].startswith("nnnn") and "1,024 bytes" in r.not_transferred[0]["why"]

@@ -197,8 +197,7 @@ class BucketSyncEngine:
         missing: list[dict[str, str]] = list(listing.refused)
         if up:
             for rel in sorted(local):
-                e = local[rel]
-                why = key_problem(rel) if e.kind == FILE else None
+                why = self._key_refusal(run, rel) if local[rel].kind == FILE else None
                 if why is not None:
                     del local[rel]
                     missing.append({"path": shown(rel), "why": why})
@@ -248,6 +247,17 @@ class BucketSyncEngine:
             self._apply_up(run, plan, check_missing)
         else:
             self._apply_down(run, plan)
+
+    @staticmethod
+    def _key_refusal(run: Run, rel: str) -> str | None:
+        """Why a local file cannot become an object key (as named, or encrypted), or None."""
+        why = key_problem(rel)
+        if why is None:
+            try:
+                why = key_problem(run.key_of(rel))
+            except LabGpuError as exc:  # a name too long to encrypt
+                why = exc.text()
+        return why
 
     # encryption -----------------------------------------------------------------------------------
     def _check_name(self) -> str:
