@@ -9,6 +9,9 @@ Rules (each kept in the scripts below):
   its query. curl reads its URL from a config on a pipe (``-K``), GNU wget from ``-i -``, python3 from
   its stdin. BusyBox wget takes a URL only on its command line, so it is never used; and it has no
   ``--method``, so an upload needs curl or python3 (:data:`NO_UPLOADER` says so).
+* **The host's own settings stay out of it**: curl runs with ``-q`` (no ``~/.curlrc``), GNU wget with
+  ``--no-config``; the host's ``http_proxy``/``https_proxy`` are used as it has them unless the account
+  names an ``instance_proxy`` (then that one).
 * **One probe per connection** (:func:`probe_tools`): curl, GNU wget, python3; the tool used is said
   in the result (``Tools.summary``).
 * **Names are checked on the laptop** (:func:`check_rel`: ``key_problem`` and ``unsafe_path``; a name
@@ -103,6 +106,7 @@ say() { printf '@@%s %s\n' "$N" "$*"; }
 flat() { head -c MAXBODY 2>/dev/null | tr '\000-\037' ' '; }
 X=""
 field() { F=${L%%"$T"*}; L=${L#*"$T"}; }
+cfg() { printf 'url = "%s"\n' "$u"; if [ -n "$X" ]; then printf 'proxy = "%s"\n' "$X"; fi; }
 while IFS= read -r L; do
   field; op=$F
   if [ "$op" = X ]; then X=$L; continue; fi
@@ -117,11 +121,11 @@ while IFS= read -r L; do
     p="$dir/.$base.labgpu-part"
     rm -f -- "$p"
     if [ "$M" = curl ]; then
-      out=$(printf 'url = "%s"\nproxy = "%s"\n' "$u" "$X" | curl -sS -K - -H 'Expect:' -o "$p" -w '%{http_code}' 2>&1)
+      out=$(cfg | curl -q -sS -K - -H 'Expect:' -o "$p" -w '%{http_code}' 2>&1)
       code=$(printf '%s' "$out" | tail -c 3)
     else
       if [ -n "$X" ]; then export http_proxy="$X"; fi
-      out=$(printf '%s\n' "$u" | wget -q -S --content-on-error -O "$p" -i - 2>&1)
+      out=$(printf '%s\n' "$u" | wget --no-config -q -S --content-on-error -O "$p" -i - 2>&1)
       code=$(printf '%s\n' "$out" | sed -n 's/^ *HTTP\/[0-9.]* \([0-9][0-9][0-9]\).*/\1/p' | tail -n 1)
     fi
     case "$code" in
@@ -136,11 +140,11 @@ while IFS= read -r L; do
   P|U)
     if [ ! -f "$f" ]; then say "fail $i 0 not a file"; continue; fi
     if [ "$op" = P ]; then
-      out=$(printf 'url = "%s"\nproxy = "%s"\n' "$u" "$X" | { curl -sS -K /dev/fd/3 -H 'Expect:' -T "$f" -D - \
+      out=$(cfg | { curl -q -sS -K /dev/fd/3 -H 'Expect:' -T "$f" -D - \
             -o - -w '\n@@code %{http_code}\n' 3<&0 < /dev/null; } 2>&1)
     else
-      out=$(printf 'url = "%s"\nproxy = "%s"\n' "$u" "$X" | { tail -c +$((a + 1)) "$f" | head -c "$b" | \
-            curl -sS -K /dev/fd/3 -H 'Expect:' -H 'Transfer-Encoding:' -H "Content-Length: $b" -T - -D - -o - \
+      out=$(cfg | { tail -c +$((a + 1)) "$f" | head -c "$b" | \
+            curl -q -sS -K /dev/fd/3 -H 'Expect:' -H 'Transfer-Encoding:' -H "Content-Length: $b" -T - -D - -o - \
             -w '\n@@code %{http_code}\n'; } 3<&0 2>&1)
     fi
     code=$(printf '%s\n' "$out" | sed -n 's/^@@code \([0-9]*\)$/\1/p' | tail -n 1)
@@ -170,12 +174,13 @@ class Part:
         if self.left <= 0:
             return b""
         d = self.f.read(min(k, self.left)); self.left -= len(d); return d
-opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+opener = urllib.request.build_opener()
 for line in sys.stdin.buffer:
     fs = line.rstrip(b"\n").decode("utf-8", "surrogateescape").split("\t")
     if fs[0] == "X":
         p = fs[1] if len(fs) > 1 else ""
-        opener = urllib.request.build_opener(urllib.request.ProxyHandler({"http": p, "https": p} if p else {}))
+        if p:
+            opener = urllib.request.build_opener(urllib.request.ProxyHandler({"http": p, "https": p}))
         continue
     if len(fs) != 6 or not (fs[1] + fs[2] + fs[3]).isdigit():
         say("bad %s" % flat(fs[1].encode()) if len(fs) > 1 else "bad ?"); continue
