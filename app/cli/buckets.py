@@ -2,13 +2,15 @@
 
 Without URL: every bucket the account's key can list (name, created). With URL
 (``cos://data-1250000000/imagenet``): the folders and objects directly below it, with sizes and
-modification times, as the Sync page's bucket browser shows them (app/cloud/storage/browse.py).
+modification times, as the Sync page's bucket browser shows them (app/cloud/storage/browse.py);
+``--json``: ``{url, folders: [name], objects: [{key, name, size, mtime}], truncated, hidden}``.
 Bucket names and object keys are the service's text: printed terminal-safe, never obeyed.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from datetime import datetime, timezone
 from typing import Any
 
@@ -75,14 +77,16 @@ def cmd_ls(args: argparse.Namespace) -> int:
             "objects": [{"key": o.key, "name": o.rel, "size": o.size, "mtime": _when(o.mtime)}
                         for o in level.objects],
             "truncated": level.truncated,
+            "hidden": level.hidden,
         })
         return 0
-    rows: list[tuple[str, str, str]] = [(terminal_safe(f.rstrip("/") + "/"), "", "") for f in level.folders]
+    rows: list[tuple[str, str, str]] = [(terminal_safe(f + "/"), "", "") for f in level.folders]
     rows += [(terminal_safe(o.rel), human_bytes(o.size), _when(o.mtime)) for o in level.objects]
     print_table(["NAME", "SIZE", "MODIFIED"], rows)
     if level.truncated:
-        import sys
-
         print(f"labgpu: more than {limit} entries; only the first {limit} are shown (--max N, up to 1000)",
               file=sys.stderr)
+    if level.hidden:
+        # keys with '..', '//', a backslash or a control character: a sync would never write them either
+        print(f"labgpu: {level.hidden} object name(s) that cannot be a local path are not shown", file=sys.stderr)
     return 0

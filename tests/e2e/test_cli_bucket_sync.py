@@ -189,10 +189,13 @@ def test_buckets_ls(s3_peer, tmp_path):
     assert "lab-data" in names
     level = json.loads(ok("buckets", "ls", "lab", "s3://lab-data/imagenet", "--json").stdout)
     assert level["truncated"] is False
-    assert [f.rstrip("/").rsplit("/", 1)[-1] for f in level["folders"]] == ["train"]
+    assert level["folders"] == ["train"]
     assert [(o["name"], o["size"]) for o in level["objects"]] == [("readme.txt", 1234)]
-    table = ok("buckets", "ls", "lab", "s3://lab-data/imagenet").stdout
-    assert "readme.txt" in table and "train/" in table
+    s3_peer.put("s3", "lab-data", "imagenet/a\\b.txt", b"x")  # no local path can be this name
+    r = ok("buckets", "ls", "lab", "s3://lab-data/imagenet")
+    assert "readme.txt" in r.stdout and "train/" in r.stdout and "1.2 KiB" in r.stdout
+    assert "a\\b" not in r.stdout and "1 object name(s) that cannot be a local path" in r.stderr
+    one_error_line(labgpu("buckets", "ls", "lab", "cos://lab-data-1250000000"), "WrongAccount")
 
 
 def test_bucket_to_host_and_back_through_the_host(s3_peer, sshd, tmp_path):
