@@ -69,3 +69,43 @@ def test_a_missing_local_folder_is_said_before_any_request(s3_peer, tmp_path: Pa
 def test_service_text_is_bounded_and_has_no_control_characters() -> None:
     text = shown("evil\x1b[31mred\r\nline" + "x" * 1000, 100)
     assert len(text) == 100 and not any(ord(c) < 32 for c in text) and "\x1b" not in text
+
+
+def test_a_listing_beyond_the_bound_is_refused_with_a_next_step(s3_peer, tmp_path: Path, monkeypatch) -> None:
+    from app.cloud.storage import listing
+
+    monkeypatch.setattr(listing, "MAX_KEYS", 5)
+    monkeypatch.setattr(listing, "PAGE", 2)
+    target, creds = bucket(s3_peer)
+    for i in range(6):
+        s3_peer.put("s3", "lab-data", f"ds/f{i}", b"x")
+
+    err = _fails(target, creds, tmp_path)
+
+    assert err.code == "TooManyObjects" and "narrower prefix" in err.hint()
+
+
+@pytest.mark.parametrize(("code", "extra", "headers", "says"), [
+    ("KMS.NotFoundException", {"Message": "Invalid keyId alias/nope"}, {}, "KMS key"),
+    ("InvalidArgument", {"Message": "Server Side Encryption with KMS managed key requires HTTP header"}, {},
+     "server-side encryption"),
+    ("PermanentRedirect", {"Message": "The bucket is in this region: ap-south-1."},
+     {"x-amz-bucket-region": "ap-south-1"}, "ap-south-1"),
+    ("EntityTooLarge", {"Message": "Your proposed upload exceeds the maximum allowed size"}, {}, "in one request"),
+    ("NoSuchUpload", {"Message": "The specified upload does not exist."}, {}, "interrupted upload"),
+])
+def test_service_codes_with_no_moto_counterpart_read_as_sentences(s3_peer, code, extra, headers, says) -> None:
+    # moto does not answer these (no KMS checks, no cross-region redirects, no 5 GiB parts): the
+    # answer is built as botocore parses the service's XML error ("Error responses", S3 API Reference)
+    from botocore.exceptions import ClientError
+
+    from app.cloud.storage.errors import bucket_error
+
+    target, _creds = bucket(s3_peer)
+    exc = ClientError({"Error": {"Code": code, **extra},
+                       "ResponseMetadata": {"RequestId": "R1", "HTTPStatusCode": 400, "HTTPHeaders": headers}},
+                      "PutObject")
+
+    err = bucket_error(exc, target, key="ds/a.bin", sse=True)
+
+    assert says in err.text() and err.hint() and err.code == code
