@@ -81,6 +81,7 @@ def test_shots(qtbot, labgpu_home, secret_service, s3_peer, lang):
         page.pairs_table.selectRow(1)
         qtbot.mouseClick(page.sync_button, Qt.MouseButton.LeftButton)  # a run in the history
         qtbot.waitUntil(lambda: page.task is None, timeout=60_000)
+        assert page.history_table.item(0, 5).text() in ("OK", "成功"), page.history_table.item(0, 6).text()
         _settle(qtbot, ctx, window)
         assert not page.buckets.busy()
         for w, h in SIZES:

@@ -29,10 +29,6 @@ from app.ui.context import AppContext
 from app.ui.shared.plain import plain_tooltip
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("BucketPairs", text)
-
-
 def is_bucket_pair(pair: SyncPair) -> bool:
     return not pair.host and is_bucket_url(pair.remote_path)
 
@@ -48,7 +44,8 @@ def where_text(pair: SyncPair) -> tuple[str, str]:
         return pair.account, pair.account
     short = scheme.upper()
     text = f"{short} · {pair.account}" if pair.account else short
-    return text, _tr("{service}, account {account}").format(service=SERVICE_NAMES[scheme], account=pair.account)
+    tip = QCoreApplication.translate("BucketPairs", "{service}, account {account}")
+    return text, tip.format(service=SERVICE_NAMES[scheme], account=pair.account)
 
 
 @dataclass
@@ -70,34 +67,40 @@ class BucketFacts:
 
     def cell(self) -> str:
         """What the Storage column shows."""
+        qt = QCoreApplication
         if self.size is None:
-            return _tr("unknown")
-        size = human_bytes(self.size) if self.complete else _tr("≥ {size}").format(size=human_bytes(self.size))
+            return qt.translate("BucketPairs", "unknown")
+        size = human_bytes(self.size)
+        if not self.complete:
+            size = qt.translate("BucketPairs", "≥ {size}").format(size=size)
         text = size
         if self.amount is not None:
-            cost = (money_text(self.amount, self.currency, 2) if self.amount >= 0.01
-                    else _tr("< {cost}").format(cost=money_text(0.01, self.currency, 2)))
-            text = _tr("{size} · {cost}/month").format(size=size, cost=cost)
+            cost = money_text(self.amount, self.currency, 2)
+            if self.amount < 0.01:
+                cost = qt.translate("BucketPairs", "< {cost}").format(cost=money_text(0.01, self.currency, 2))
+            text = qt.translate("BucketPairs", "{size} · {cost}/month").format(size=size, cost=cost)
         return ("⚠ " + text) if self.egress else text
 
     def tooltip(self) -> str:
+        qt = QCoreApplication
         lines = []
         if self.size is None:
-            lines.append(_tr("The size of {location} is not known: {why}").format(
+            lines.append(qt.translate("BucketPairs", "The size of {location} is not known: {why}").format(
                 location=self.location, why=self.error))
         else:
-            lines.append(_tr("{location}: {size}, objects: {objects}.").format(
+            lines.append(qt.translate("BucketPairs", "{location}: {size}, objects: {objects}.").format(
                 location=self.location, size=human_bytes(self.size), objects=str(self.objects)))
             if not self.complete:
-                lines.append(_tr("At least that much: there are too many objects to count them all."))
+                lines.append(qt.translate("BucketPairs", "At least that much: there are too many objects to count "
+                                                         "them all."))
         if self.per_gb_month is not None:
-            lines.append(_tr("Storage price in {region}: {price} per GB-month (standard class), as of {date}, "
-                             "from:").format(region=self.region or "?",
-                                             price=money_text(self.per_gb_month, self.currency), date=self.date))
+            lines.append(qt.translate("BucketPairs", "Storage price in {region}: {price} per GB-month (standard "
+                                                     "class), as of {date}, from:").format(
+                region=self.region or "?", price=money_text(self.per_gb_month, self.currency), date=self.date))
             lines.append(self.source)
         elif self.size is not None:
-            lines.append(_tr("No storage price is known for {region}; the monthly cost is not shown.").format(
-                region=self.region or "?"))
+            lines.append(qt.translate("BucketPairs", "No storage price is known for {region}; the monthly cost is "
+                                                     "not shown.").format(region=self.region or "?"))
         lines += self.egress
         return "\n".join(lines)
 
@@ -131,7 +134,7 @@ def bucket_facts(store: Store, pair: SyncPair, cancel: threading.Event | None = 
         warning = egress_warning(provider, target.region, inst_provider, inst_region)
         if warning is not None:
             template, params = warning
-            facts.egress.append(_tr("{instance}: {warning}").format(
+            facts.egress.append(QCoreApplication.translate("BucketPairs", "{instance}: {warning}").format(
                 instance=inst_id, warning=translate(template).format(**params)))
     return facts
 
@@ -200,11 +203,12 @@ class BucketPairsPart(QObject):
     def cell(self, pair: SyncPair) -> tuple[str, str]:
         """(text, tooltip) of the Storage column for ``pair``."""
         if not is_bucket_pair(pair):
-            return "—", _tr("Size and storage cost are shown for bucket pairs.")
+            return "—", QCoreApplication.translate("BucketPairs", "Size and storage cost are shown for bucket "
+                                                                  "pairs.")
         facts = self.facts.get(pair.id or -1)
         if facts is None:
-            return _tr("counting…"), _tr("Listing the objects of {location} to add up their size…").format(
-                location=pair.remote_path)
+            tip = QCoreApplication.translate("BucketPairs", "Listing the objects of {location} to add up their size…")
+            return QCoreApplication.translate("BucketPairs", "counting…"), tip.format(location=pair.remote_path)
         return facts.cell(), facts.tooltip()
 
     def item(self, pair: SyncPair) -> QTableWidgetItem:
@@ -223,10 +227,11 @@ class BucketPairsPart(QObject):
         from app.core.cryptkeys import CryptKeys
 
         keys = CryptKeys(store=self.ctx.store)
-        say(_tr("Making the key {name} in your keyring…").format(name=name))
+        say(QCoreApplication.translate("BucketPairs", "Making the key {name} in your keyring…").format(name=name))
 
         def made(_crypt: object) -> None:
-            say(_tr("Key {name} made. Save its recovery phrase: labgpu keys export {name}").format(name=name))
+            say(QCoreApplication.translate("BucketPairs", "Key {name} made. Save its recovery phrase: labgpu keys "
+                                                          "export {name}").format(name=name))
             then()
 
         def failed(exc: BaseException) -> None:

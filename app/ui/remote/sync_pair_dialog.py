@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QButtonGroup,
@@ -48,17 +48,33 @@ from app.ui.shared.plain import PlainLabel
 ENC_NONE, ENC_KEY, ENC_KMS = "none", "key", "kms"
 
 
-def _hint_label(text: str, parent: QWidget) -> PlainLabel:
-    label = PlainLabel(text, parent)
+class _FitHeight(QObject):
+    """Keeps a word-wrapped label exactly as high as its lines at the width it was given: QFormLayout
+    sizes such a label by its size hint (its lines at a narrow width), which leaves gaps or cuts lines."""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == QEvent.Type.Resize and isinstance(watched, PlainLabel):
+            need = watched.heightForWidth(watched.width()) if watched.text() else 0
+            if need >= 0 and need != watched.height():
+                watched.setFixedHeight(need)
+        return False
+
+
+def _wrapped(label: PlainLabel) -> PlainLabel:
     label.setWordWrap(True)
+    label.installEventFilter(_FitHeight(label))
+    return label
+
+
+def _hint_label(text: str, parent: QWidget) -> PlainLabel:
+    label = _wrapped(PlainLabel(text, parent))
     label.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
     label.setStyleSheet("color: palette(mid);")
     return label
 
 
 def _error_label(parent: QWidget) -> PlainLabel:
-    label = PlainLabel("", parent)
-    label.setWordWrap(True)
+    label = _wrapped(PlainLabel("", parent))
     label.setStyleSheet(f"color: {theme.css('error')};")
     return label
 
@@ -87,8 +103,11 @@ class SyncPairDialog(QDialog):
         self.tabs.addTab(more, self.tr("O&ptions"))
         form = self.form = QFormLayout(where)
         form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        options = QFormLayout(more)
-        options.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        more_lay = QVBoxLayout(more)
+        options = QFormLayout()
+        more_lay.addLayout(options)
+        more_lay.addStretch(1)  # a shorter tab keeps its rows together at the top
+        options.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.ExpandingFieldsGrow)
 
         local_row = QHBoxLayout()
         self.local_edit = QLineEdit(self)
@@ -151,12 +170,10 @@ class SyncPairDialog(QDialog):
         options.addRow("", note)
 
         self.gitignore_check = QCheckBox(self.tr("Honour .gitignore files in the source folder"), self)
-        self.delete_check = QCheckBox(
-            self.tr("Mirror: delete destination files missing from the source (shown in the preview first)"),
-            self,
-        )
+        self.delete_check = QCheckBox(self.tr("Mirror: delete what the source no longer has"), self)
         self.verify_check = QCheckBox(self.tr("Verify with sha256 (slower, reads every file)"), self)
-        self.delete_check.setToolTip(self.delete_check.text())
+        self.delete_check.setToolTip(self.tr("Delete destination files missing from the source. Sync now shows "
+                                             "them in the preview first; press it again to delete them."))
         for cb in (self.gitignore_check, self.delete_check, self.verify_check):
             options.addRow("", cb)
 
@@ -346,6 +363,13 @@ class SyncPairDialog(QDialog):
     def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 (Qt's name)
         super().showEvent(event)
         self._fit()
+        QTimer.singleShot(0, self._snug)  # once the wrapped lines have their height: no empty band
+
+    def _snug(self) -> None:
+        layout = self.layout()
+        if layout is not None and layout.hasHeightForWidth():
+            layout.activate()
+            self.resize(self.width(), max(self.minimumSizeHint().height(), layout.totalHeightForWidth(self.width())))
 
     def _fill_accounts(self, provider: str) -> None:
         """The accounts of ``provider``'s cloud (every storage cloud's while no location is typed)."""
@@ -382,14 +406,16 @@ class SyncPairDialog(QDialog):
         self._show_rows()
         name = self.key_combo.currentText().strip()
         if mode == ENC_KEY:
-            where = (self.tr("The key {name} is in your system keyring.").format(name=name)
-                     if name in self.key_names else
-                     self.tr("A new key {name} is made in your system keyring when you press OK.").format(
-                         name=name))
-            text = where + " " + self.tr(
-                "It never leaves this computer and is never written to a file. Save its recovery phrase with "
-                "labgpu keys export {name} and keep it safe: without the key nobody, you included, can read "
-                "these files.").format(name=name or "NAME")
+            if name in self.key_names:
+                text = self.tr("The key {name} is in your system keyring; it never leaves this computer and is "
+                               "never written to a file. Save its recovery phrase with labgpu keys export {name} "
+                               "and keep it safe: without the key nobody, you included, can read these files.")
+            else:
+                text = self.tr("A new key {name} is made in your system keyring when you press OK; it never "
+                               "leaves this computer and is never written to a file. Save its recovery phrase with "
+                               "labgpu keys export {name} and keep it safe: without the key nobody, you included, "
+                               "can read these files.")
+            text = text.format(name=name or "NAME")
         elif mode == ENC_KMS:
             text = self.tr("The cloud encrypts each object with its KMS key when it stores it; anyone this "
                            "account lets read the bucket reads the files. The KMS key may cost extra.")
