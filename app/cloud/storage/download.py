@@ -332,11 +332,12 @@ class Downloader:
             self._finish_split(split)
 
     def _pwrite(self, fd: int, data: bytes, offset: int, tmp: str, need: int) -> None:
+        """Write at ``offset`` through this range's own descriptor (seek + write: Windows has no pwrite)."""
         try:
+            os.lseek(fd, offset, os.SEEK_SET)
             view = memoryview(data)
             while view:
-                n = os.pwrite(fd, view, offset)
-                view, offset = view[n:], offset + n
+                view = view[os.write(fd, view):]
         except OSError as exc:
             raise local_error(exc, tmp, need) from None
 

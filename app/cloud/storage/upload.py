@@ -211,7 +211,8 @@ class Uploader:
         length = self._plain_len(mp, n)
         try:
             with open(mp.path, "rb") as fh:
-                data = os.pread(fh.fileno(), length, off)
+                fh.seek(off)
+                data = fh.read(length)
         except OSError as exc:
             raise local_error(exc, mp.path) from None
         if len(data) != length:
