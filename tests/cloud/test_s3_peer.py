@@ -331,6 +331,12 @@ def test_actions_the_key_is_not_allowed_are_refused(s3_peer: S3Peer, bucket: str
         with pytest.raises(ClientError) as exc:
             getattr(c, name)(Bucket=bucket, **kwargs)
         assert code(exc) == "AccessDenied"
+    with pytest.raises(ClientError) as exc:  # refused on its headers (botocore sends 100-continue)
+        c.put_object(Bucket=bucket, Key="big.bin", Body=b"b" * (3 << 20))
+    assert code(exc) == "AccessDenied"
+    url = client(s3_peer, reader, REGION).generate_presigned_url(
+        "put_object", Params={"Bucket": bucket, "Key": "big.bin"}, ExpiresIn=60)
+    assert fetch(url, method="PUT", data=b"b" * (3 << 20))[0] == 403  # a client without 100-continue
     prefix_only = client(s3_peer, s3_peer.new_key(allow=(f"s3:*Object@{bucket}/run/*",)), REGION)
     prefix_only.put_object(Bucket=bucket, Key="run/a.txt", Body=b"a")
     with pytest.raises(ClientError) as exc:
