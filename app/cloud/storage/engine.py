@@ -194,16 +194,16 @@ class BucketSyncEngine:
         check_missing = self._check_key(run, listing)
         self._plain_sizes(run, listing)
         run.objects = listing.objects
-        missing: list[dict[str, str]] = list(listing.refused)
+        named: list[dict[str, str]] = list(listing.refused)  # names that cannot be a path or a key
         if up:
             for rel in sorted(local):
                 why = self._key_refusal(run, rel) if local[rel].kind == FILE else None
                 if why is not None:
                     del local[rel]
-                    missing.append({"path": shown(rel), "why": why})
+                    named.append({"path": shown(rel), "why": why})
         metas = self._metas(run, local, up)
         bucket, clash = entries(listing.objects, lambda o: o.size, metas)
-        missing.extend(clash)
+        missing = named + clash
         source, dest = (local, bucket) if up else (bucket, local)
         rules = default_rules(self.opts.excludes, defaults=self.opts.default_excludes)
         if self.opts.gitignore and up:
@@ -229,8 +229,8 @@ class BucketSyncEngine:
         res.skipped = plan.unchanged
         res.conflicts = len(plan.conflicts)
         res.conflict_paths = [c.path for c in plan.conflicts]
-        res.refused = len(plan.refused) + len(listing.refused)
-        res.refused_paths = [r.path for r in plan.refused] + [r["path"] for r in listing.refused]
+        res.refused = len(plan.refused) + len(named)
+        res.refused_paths = [r.path for r in plan.refused] + [r["path"] for r in named]
         res.excluded = plan.excluded
         if up:
             for rel in local_errors:
