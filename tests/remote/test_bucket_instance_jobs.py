@@ -71,6 +71,7 @@ def test_a_jobs_bucket_pair_is_fetched_by_the_host_before_it_starts_and_results_
             assert is_instance_pair(back)
             result = run_pair(default_paths(), back)
             assert result.complete and result.files == 3 and result.direction == DOWN, result.summary()
+            assert result.server["upload_with"] == "curl" and result.server["small_files_with"] == "python3"
             assert s3_peer.get("s3", BUCKET, "results/out.txt") == b"0.bin\n"
             assert grep_tree(host_home(host), creds.key_id, creds.secret) == []
         finally:
