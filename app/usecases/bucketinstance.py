@@ -451,13 +451,20 @@ def _multipart(run: _Run, target: StorageTarget, creds: Credentials, j: _Job, pa
     """One big file as a multipart upload: created here, parts PUT by the host (in parallel batches),
     completed here; "" when done, else why (the upload aborted)."""
     mp = presign.start_multipart(target, creds, j.key, j.size, part_size=part_size)
-    numbers = list(range(1, len(mp.urls) + 1))
-    per = max(1, -(-len(numbers) // run.channels))
-    chunks = [numbers[i:i + per] for i in range(0, len(numbers), per)]
+    numbers = list(range(1, mp.count + 1))
+    chunks: list[list[int]] = []
+    per = min(BATCH_FILES, max(1, -(-len(numbers) // run.channels)))  # every channel gets parts
+    for n in numbers:  # batches of parts within the batch limits (each signed for its own bytes)
+        if not chunks or len(chunks[-1]) >= per or \
+                sum(mp.part(m)[1] for m in chunks[-1]) + mp.part(n)[1] > BATCH_BYTES:
+            chunks.append([])
+        chunks[-1].append(n)
 
     def maker(nums: list[int]) -> Callable[[], list[Item]]:
         def make() -> list[Item]:
-            return [Item(PART, j.rel, mp.urls[n - 1], j.size, *mp.part(n)) for n in nums]
+            exp = presign.expiry_for(sum(mp.part(n)[1] for n in nums))
+            return [Item(PART, j.rel, presign.presign_part(target, creds, mp, n, exp), j.size, *mp.part(n))
+                    for n in nums]
         return make
 
     try:

@@ -92,6 +92,21 @@ def test_host_to_bucket_small_and_multipart_with_tiny_parts(s3_peer, lab, host):
     _clean(host, lab, src)
 
 
+def test_a_part_cut_on_the_way_aborts_the_upload_and_nothing_is_left_billing(s3_peer, lab, host):
+    src = host.remote_dir("h2b-cut")
+    (src / "ckpt.pt").write_bytes(os.urandom(11 * MIB))
+    host.chown_to_user(src)
+    name = saved_host(host, "inst")
+    s3_peer.cut_upload_part(after_parts=1)  # every UploadPart after the first: the connection drops mid-body
+    result = host_to_bucket(name, str(src), f"s3://{BUCKET}/cut", "lab", paths=default_paths(),
+                            single_max=6 * MIB, part_size=5 * MIB)
+    s3_peer.heal()
+    assert result.files == 0 and not result.complete
+    assert "aborted" in result.not_transferred[0]["why"], result.not_transferred
+    assert s3_peer.uploads("s3", BUCKET) == [] and s3_peer.keys("s3", BUCKET, "cut/") == []
+    assert "AbortMultipartUpload" in s3_peer.ops()
+
+
 def test_an_expired_link_is_a_clear_error_and_nothing_half_written(s3_peer, lab, host, monkeypatch):
     s3_peer.put("s3", BUCKET, "ds/a.bin", os.urandom(50_000))
     monkeypatch.setattr(presign, "EXPIRY_FLOOR_S", 60)  # links live 60 s (+ their bytes at 2 MiB/s)

@@ -62,13 +62,16 @@ def presign_put(target: StorageTarget, creds: Credentials, key: str, expires_s: 
 
 @dataclass(frozen=True)
 class Multipart:
-    """A multipart upload LabGPU created for the instance: its id, part size and one link per part."""
+    """A multipart upload LabGPU created for the instance: its id, part size and the object's size."""
 
     key: str
     upload_id: str
     part_size: int
     size: int
-    urls: tuple[str, ...]
+
+    @property
+    def count(self) -> int:
+        return max(1, -(-self.size // self.part_size))
 
     def part(self, number: int) -> tuple[int, int]:
         """(offset, length) of part ``number`` (1-based)."""
@@ -82,19 +85,19 @@ def needs_multipart(size: int, single_max: int = MAX_SINGLE_PUT) -> bool:
 
 def start_multipart(target: StorageTarget, creds: Credentials, key: str, size: int, *,
                     part_size: int | None = None) -> Multipart:
-    """CreateMultipartUpload on the laptop, then one presigned UploadPart link per part, each living
-    long enough for the parts before it (``part_size`` overrides :func:`part_size_for`: tests)."""
-    client = _client(target, creds)
+    """CreateMultipartUpload on the laptop (``part_size`` overrides :func:`part_size_for`: tests). The
+    parts' links are signed batch by batch (:func:`presign_part`), each just before it is used."""
     psize = int(part_size) if part_size else part_size_for(size)
-    upload_id = str(client.create_multipart_upload(Bucket=target.url.bucket, Key=key)["UploadId"])
-    count = max(1, -(-size // psize))
-    urls = []
-    for n in range(1, count + 1):
-        urls.append(str(client.generate_presigned_url(
-            "upload_part", Params={"Bucket": target.url.bucket, "Key": key, "UploadId": upload_id,
-                                   "PartNumber": n},
-            ExpiresIn=expiry_for(n * psize))))
-    return Multipart(key, upload_id, psize, size, tuple(urls))
+    upload_id = str(_client(target, creds).create_multipart_upload(Bucket=target.url.bucket, Key=key)["UploadId"])
+    return Multipart(key, upload_id, psize, size)
+
+
+def presign_part(target: StorageTarget, creds: Credentials, mp: Multipart, number: int, expires_s: int) -> str:
+    """An UploadPart link for part ``number`` of ``mp``."""
+    return str(_client(target, creds).generate_presigned_url(
+        "upload_part", Params={"Bucket": target.url.bucket, "Key": mp.key, "UploadId": mp.upload_id,
+                               "PartNumber": number},
+        ExpiresIn=min(PRESIGN_MAX_SECONDS, max(1, int(expires_s)))))
 
 
 def complete_multipart(target: StorageTarget, creds: Credentials, mp: Multipart, etags: list[str]) -> None:
