@@ -69,3 +69,28 @@ def test_a_bucket_needs_the_checkpoint_folder_and_a_real_location():
                         checkpoint_account="lab", resume="python3 t.py").validate()
     assert ok.checkpoint_bucket == "s3://lab-ck/r"
     assert RecoveryPolicy.from_json(ok.to_json()) == ok
+
+
+def test_a_new_instance_fetches_the_checkpoint_the_bucket_holds(s3_peer, secret_service, tmp_path):
+    from app.remote.ssh import open_connection
+    from app.usecases.spotcheckpoint import fetch_checkpoint
+    from tests.remote.bucket_instance_support import saved_host, tools_server
+
+    s3_peer.make_bucket("cos", COS, "ap-guangzhou")
+    account, creds = s3_peer.account("ckpt", "cos", "ap-guangzhou", virtual=True)
+    save_account(dataclasses.replace(account, extra={**account.extra, "instance_proxy": s3_peer.url}), creds)
+    s3_peer.put("cos", COS, "run1/step-30.pt", b"weights at step 30")
+    with tools_server("curl") as host:
+        name = saved_host(host, "new-inst")
+        folder = host.remote_dir("ckpt-new")
+        policy = RecoveryPolicy(checkpoint_remote=str(folder), checkpoint_local=str(tmp_path / "s"),
+                                checkpoint_bucket=f"cos://{COS}/run1", checkpoint_account="ckpt",
+                                resume="python3 t.py --resume {checkpoint}").validate()
+        conn = open_connection(name)
+        try:
+            path = fetch_checkpoint(conn, policy, f"cos://{COS}/run1/step-30.pt")
+        finally:
+            conn.close()
+        assert path == f"{folder}/step-30.pt"
+        assert (folder / "step-30.pt").read_bytes() == b"weights at step 30"
+        assert grep_tree(host_home(host), creds.key_id, creds.secret) == []
