@@ -15,7 +15,9 @@ spot recovery's checkpoint): in-region speed, and the rented machine never holds
   success on a partial result.
 * An account's ``extra["instance_proxy"]`` (an HTTP proxy the *instance* reaches the bucket through;
   tests route the services' virtual-hosted names to the local S3 peer that way) is handed to the host
-  with the links; the account's ``storage_proxy`` is this computer's and is never used there.
+  with the links; the account's ``storage_proxy`` is this computer's and is never used there. Its
+  ``extra["instance_endpoint"]`` is the endpoint the links are signed for (OSS's internal one, say:
+  :func:`app.cloud.storage.presign.for_instance`).
 * A saved pair may be between a bucket and a host's folder (:func:`is_instance_pair`, :func:`run_pair`):
   a job's pair fetches its data before the job starts (app/usecases/jobs.py).
 * An expired link is a clear error with what to do (run it again: new links are signed for what is
@@ -328,11 +330,12 @@ def bucket_to_host(host: str, url: BucketUrl | str, account: str, remote_dir: st
                    len(todo), sum(j.size for j in todo), channels)
         run.small_tool = _small_tool(tools, tool, result)
         groups = _batches(todo)
+        signing = presign.for_instance(target)
 
         def signer(group: list[_Job]) -> Callable[[], list[Item]]:
             def make() -> list[Item]:
                 exp = presign.expiry_for(sum(j.size for j in group))
-                return [Item(GET, j.rel, presign.presign_get(target, creds, j.key, exp), j.size) for j in group]
+                return [Item(GET, j.rel, presign.presign_get(signing, creds, j.key, exp), j.size) for j in group]
             return make
 
         outs = run.run([(sum(j.size for j in g), signer(g)) for g in groups])
@@ -409,11 +412,12 @@ def host_to_bucket(host: str, remote_dir: str, url: BucketUrl | str, account: st
         run.time_limit = time_limit
         run.small_tool = _small_tool(tools, tool, result)
         groups = _batches(small)
+        signing = presign.for_instance(target)
 
         def signer(group: list[_Job]) -> Callable[[], list[Item]]:
             def make() -> list[Item]:
                 exp = presign.expiry_for(sum(j.size for j in group))
-                return [Item(PUT, j.rel, presign.presign_put(target, creds, j.key, exp), j.size) for j in group]
+                return [Item(PUT, j.rel, presign.presign_put(signing, creds, j.key, exp), j.size) for j in group]
             return make
 
         outs = run.run([(sum(j.size for j in g), signer(g)) for g in groups])
@@ -463,7 +467,8 @@ def _multipart(run: _Run, target: StorageTarget, creds: Credentials, j: _Job, pa
     def maker(nums: list[int]) -> Callable[[], list[Item]]:
         def make() -> list[Item]:
             exp = presign.expiry_for(sum(mp.part(n)[1] for n in nums))
-            return [Item(PART, j.rel, presign.presign_part(target, creds, mp, n, exp), j.size, *mp.part(n))
+            signing = presign.for_instance(target)
+            return [Item(PART, j.rel, presign.presign_part(signing, creds, mp, n, exp), j.size, *mp.part(n))
                     for n in nums]
         return make
 

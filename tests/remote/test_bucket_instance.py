@@ -139,3 +139,19 @@ def test_the_links_expiry_is_bounded_and_sized():
     assert presign.expiry_for(0) == presign.EXPIRY_FLOOR_S
     assert presign.expiry_for(10 * 1024 * MIB) == presign.EXPIRY_FLOOR_S + 10 * 1024 * MIB // presign.SLOW_RATE
     assert presign.expiry_for(10 ** 15) == 604800
+
+
+def test_links_for_the_instance_are_signed_for_its_endpoint():
+    from app.cloud.base import Account, Credentials
+    from app.cloud.storage.client import target_for
+    from app.core.buckets import parse_bucket_url
+
+    acct = Account("ali", "alibaba", "cn-hangzhou",
+                   extra={"instance_endpoint": "https://oss-cn-hangzhou-internal.aliyuncs.com"})
+    target = target_for(acct, parse_bucket_url("oss://lab-ds/imagenet"))
+    creds = Credentials("LTAIEXAMPLEKEY", "not-a-secret")
+    link = presign.presign_get(presign.for_instance(target), creds, "imagenet/a.jpg", 900)
+    assert link.startswith("https://lab-ds.oss-cn-hangzhou-internal.aliyuncs.com/imagenet/a.jpg?")
+    assert "X-Amz-Expires=900" in link and "not-a-secret" not in link
+    plain = presign.presign_get(target, creds, "imagenet/a.jpg", 900)
+    assert plain.startswith("https://lab-ds.oss-cn-hangzhou.aliyuncs.com/")

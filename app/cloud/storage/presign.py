@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from app.cloud.base import Credentials
-from app.core.buckets import MAX_SINGLE_PUT, PRESIGN_MAX_SECONDS, part_size_for
+from app.core.buckets import MAX_SINGLE_PUT, PRESIGN_MAX_SECONDS, endpoint_for, part_size_for
 
 from .client import StorageTarget, s3_client
 
@@ -40,6 +40,18 @@ def expiry_for(nbytes: int, *, floor_s: int | None = None, rate: int | None = No
     speed = SLOW_RATE if rate is None else int(rate)
     need = floor + max(0, int(nbytes)) // max(1, speed)
     return max(1, min(PRESIGN_MAX_SECONDS, need))
+
+
+def for_instance(target: StorageTarget) -> StorageTarget:
+    """The target the instance's links are signed for: the account's ``extra["instance_endpoint"]`` when
+    set — e.g. OSS's internal endpoint ``https://oss-REGION-internal.aliyuncs.com`` ("Regions and
+    endpoints", Alibaba Cloud OSS: intranet traffic from an ECS instance in the region is not billed as
+    internet egress) — else the bucket's own. A SigV4 link is signed for its host, so the host the
+    instance will reach must be chosen here, on the laptop."""
+    ep = target.account.extra.get("instance_endpoint", "")
+    if not ep:
+        return target
+    return StorageTarget(target.account, target.url, endpoint_for(target.url, target.region, override=ep))
 
 
 def _client(target: StorageTarget, creds: Credentials) -> Any:
