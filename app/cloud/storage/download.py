@@ -35,7 +35,14 @@ log = logging.getLogger(__name__)
 
 
 def is_md5(etag: str) -> bool:
-    return len(etag) == 32 and all(c in "0123456789abcdef" for c in etag)
+    """An ETag that is the MD5 of the content (single-part, no KMS); OSS writes it in capitals."""
+    return len(etag) == 32 and all(c in "0123456789abcdef" for c in etag.lower())
+
+
+def _etag_is_md5(obj: ObjInfo, resp: Any) -> bool:
+    """With SSE-KMS (or a customer key) the ETag is not the MD5 ("Common Response Headers", S3 API Reference)."""
+    kms = resp.get("ServerSideEncryption") == "aws:kms" or bool(resp.get("SSECustomerAlgorithm"))
+    return is_md5(obj.etag) and not kms
 
 
 @dataclass
@@ -50,6 +57,7 @@ class Split:
     ranges: list[Range] = field(default_factory=list)
     left: int = 0
     meta: HeadMeta | None = None
+    md5_etag: bool = False  # the ETag is the content's MD5 (verified with --verify)
     failed: bool = False
     complete: bool = False
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -133,7 +141,7 @@ class Downloader:
         meta = meta_of(obj.etag, resp.get("Metadata"))
         body = resp["Body"]
         sha = hashlib.sha256()
-        md5 = hashlib.md5() if r.opts.verify and is_md5(obj.etag) else None  # noqa: S324 - S3's ETag
+        md5 = hashlib.md5() if r.opts.verify and _etag_is_md5(obj, resp) else None  # noqa: S324 - S3's ETag
         try:
             if r.codec.encrypted:
                 blob = self._read_all(body)
@@ -204,7 +212,7 @@ class Downloader:
         if ok and meta.sha256:
             ok, checked = sha == meta.sha256, True
         if ok and md5:
-            ok, checked = md5 == obj.etag, True
+            ok, checked = md5 == obj.etag.lower(), True
         if not ok:
             log.warning("%s failed its check (size %d of %d, sha256 %s)", shown(item.path), size, item.size,
                         "matches" if sha == meta.sha256 else "differs")
@@ -287,6 +295,7 @@ class Downloader:
         with split.lock:
             if split.meta is None:
                 split.meta = meta_of(obj.etag, resp.get("Metadata"))
+                split.md5_etag = _etag_is_md5(obj, resp)
         body = resp["Body"]
         try:
             fd = os.open(split.tmp, os.O_WRONLY | getattr(os, "O_BINARY", 0))
@@ -350,7 +359,7 @@ class Downloader:
             meta = meta_of(split.obj.etag, resp.get("Metadata"))
         sha = sha256_file(split.tmp)
         md5 = ""
-        if r.opts.verify and is_md5(split.obj.etag) and not r.codec.encrypted:
+        if r.opts.verify and split.md5_etag and not r.codec.encrypted:
             md5 = md5_file(split.tmp)
         self.finish(split.item, split.obj, split.tmp, meta, sha, md5, split.offset)
 

@@ -346,7 +346,7 @@ class BucketSyncEngine:
                 continue
             self.flow.check()
             with contextlib.suppress(OSError, LabGpuError):
-                if md5_file(lr.path(rel)) == o.etag:
+                if md5_file(lr.path(rel)) == o.etag.lower():
                     out[o.key] = HeadMeta(o.etag, e.mtime, "", o.size, False)
         return out
 

@@ -199,7 +199,7 @@ class Uploader:
             got = have.get(n)
             if got is not None:
                 body = self._part_body(mp, n)
-                if len(body) == got[1] and (not check_md5 or hashlib.md5(body).hexdigest() == got[0]):  # noqa: S324
+                if len(body) == got[1] and (not check_md5 or hashlib.md5(body).hexdigest() == got[0].lower()):  # noqa: S324
                     mp.parts[n] = got[0]
                     continue
             mp.todo.append(n)
