@@ -116,13 +116,13 @@ while IFS= read -r L; do
   case "$op" in
   G)
     dir=${f%/*}; base=${f##*/}
-    if ! mkdir -p -- "$dir" 2>/dev/null; then say "fail $i 0 cannot create the folder"; continue; fi
+    if [ ! -d "$dir" ] && ! mkdir -p -- "$dir" 2>/dev/null; then say "fail $i 0 cannot create the folder"; continue; fi
     if [ -d "$f" ]; then say "fail $i 0 a folder has that name"; continue; fi
     p="$dir/.$base.labgpu-part"
-    rm -f -- "$p"
+    if ! : > "$p"; then say "fail $i 0 cannot write in the folder"; continue; fi
     if [ "$M" = curl ]; then
       out=$(cfg | curl -q -sS -K - -H 'Expect:' -o "$p" -w '%{http_code}' 2>&1)
-      code=$(printf '%s' "$out" | tail -c 3)
+      code=${out#"${out%???}"}  # the last three characters: the HTTP status
     else
       if [ -n "$X" ]; then export http_proxy="$X"; fi
       out=$(printf '%s\n' "$u" | wget --no-config -q -S --content-on-error -O "$p" -i - 2>&1)
@@ -130,7 +130,7 @@ while IFS= read -r L; do
     fi
     case "$code" in
     2??)
-      s=$(wc -c < "$p" 2>/dev/null | tr -d ' ')
+      s=$(wc -c < "$p" 2>/dev/null); s=$((s + 0))
       if [ "$s" = "$a" ] && mv -f -- "$p" "$f"; then say "ok $i $s"
       else rm -f -- "$p"; say "fail $i $code size ${s:-?} instead of $a"; fi ;;
     *)
