@@ -47,7 +47,7 @@ def _clean(host, lab, dest) -> None:
 
 def test_bucket_to_host_with_curl_then_no_change_and_the_home_holds_no_key(s3_peer, lab, host):
     files = {"train/a.bin": os.urandom(300_000), "b.txt": b"hello\n", "sub/deep/c.bin": os.urandom(70_000),
-             "name with space 'q'.txt": b"quoted"}
+             "name with space 'q'.txt": b"quoted", "数据/标签 $(x)`y`.txt": b"unicode", "-rf": b"dash"}
     for rel, data in files.items():
         s3_peer.put("s3", BUCKET, f"ds/{rel}", data)
     s3_peer.put("s3", BUCKET, "ds/emptydir/", b"")  # a folder marker: ignored

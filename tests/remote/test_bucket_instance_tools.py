@@ -32,7 +32,7 @@ def cos(s3_peer: S3Peer, secret_service):
 
 def test_python3_only_host_both_ways_with_cos_virtual_hosted(s3_peer, cos):
     _account, creds = cos
-    files = {"imagenet/train/0.jpg": os.urandom(40_000), "imagenet/val.txt": b"x\n"}
+    files = {"imagenet/train/0.jpg": os.urandom(40_000), "imagenet/val.txt": b"x\n", "类别 $(x) 'q'.txt": b"u"}
     for rel, data in files.items():
         s3_peer.put("cos", COS, f"ds/{rel}", data)
     with tools_server("python3") as host:
@@ -40,7 +40,7 @@ def test_python3_only_host_both_ways_with_cos_virtual_hosted(s3_peer, cos):
         dest = host.remote_dir("py-down")
         got = bucket_to_host(name, f"cos://{COS}/ds", "tx", str(dest), paths=default_paths())
         assert got.server["download_with"] == "python3" and not got.server["curl"] and not got.server["wget"]
-        assert got.complete and got.files == 2
+        assert got.complete and got.files == 3
         for rel, data in files.items():
             assert (dest / rel).read_bytes() == data
         src = host.remote_dir("py-up")
