@@ -155,3 +155,25 @@ def test_links_for_the_instance_are_signed_for_its_endpoint():
     assert "X-Amz-Expires=900" in link and "not-a-secret" not in link
     plain = presign.presign_get(target, creds, "imagenet/a.jpg", 900)
     assert plain.startswith("https://lab-ds.oss-cn-hangzhou.aliyuncs.com/")
+
+
+def test_progress_is_told_and_a_cancel_stops_before_the_next_batch(s3_peer, lab, host):
+    import threading
+
+    for i in range(3):
+        s3_peer.put("s3", BUCKET, f"ds/f{i}.bin", b"x" * 1000)
+    name = saved_host(host, "inst")
+    seen: list = []
+    done = bucket_to_host(name, f"s3://{BUCKET}/ds", "lab", str(host.remote_dir("prog")), paths=default_paths(),
+                          progress=seen.append)
+    assert done.files == 3 and seen[-1].state == "done"
+    assert seen[-1].files_done == 3 and seen[-1].bytes_done == 3000 and seen[-1].files_total == 3
+    s3_peer.clear_requests()
+    cancel = threading.Event()
+    cancel.set()
+    dest = host.remote_dir("cancelled")
+    got = bucket_to_host(name, f"s3://{BUCKET}/ds", "lab", str(dest), paths=default_paths(), cancel=cancel)
+    assert got.files == 0 and not got.complete
+    assert {x["why"] for x in got.not_transferred} == {"cancelled before it was transferred"}
+    assert [r for r in s3_peer.requests if r.method == "GET" and r.key.startswith("ds/f")] == []
+    assert list(dest.iterdir()) == []
