@@ -300,6 +300,9 @@ class Downloader:
         try:
             fd = os.open(split.tmp, os.O_WRONLY | getattr(os, "O_BINARY", 0))
         except OSError as exc:
+            body.close()
+            if split.failed:  # another range found the object damaged and removed the part file
+                return
             raise local_error(exc, split.tmp, item.size) from None
         try:
             if r.codec.encrypted:
@@ -307,11 +310,13 @@ class Downloader:
                 try:
                     data = r.codec.open_range(split.header, rng.start, blob, item.size, name=shown(obj.key, 200))
                 except LabGpuError as exc:
-                    split.failed = True
-                    self._damaged(item, exc)
-                    with contextlib.suppress(OSError):
-                        os.unlink(split.tmp)
-                    r.state.drop_partial(split.tmp)
+                    with split.lock:
+                        first, split.failed = not split.failed, True
+                    if first:  # named once, however many ranges fail to open
+                        self._damaged(item, exc)
+                        with contextlib.suppress(OSError):
+                            os.unlink(split.tmp)
+                        r.state.drop_partial(split.tmp)
                     return
                 self._pwrite(fd, data, rng.start, split.tmp, item.size)
                 rng.upto = rng.start + len(data)
