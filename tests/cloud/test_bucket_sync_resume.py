@@ -41,7 +41,7 @@ def test_a_cut_multipart_upload_resumes_with_only_the_missing_parts(s3_peer, tmp
     cut = s3_peer.cut_upload_part(after_parts=3)  # every UploadPart after the 3rd loses its connection
 
     with pytest.raises(BucketNetworkError) as e:
-        sync(target, creds, src, channels=1)
+        sync(target, creds, src, channels=1, reconnect=False)
 
     assert cut.count >= 1
     assert "continues where it stopped" in e.value.hint()
@@ -59,6 +59,27 @@ def test_a_cut_multipart_upload_resumes_with_only_the_missing_parts(s3_peer, tmp
     assert (r.files, r.bytes) == (1, 40 * MIB - 3 * PART)  # only what this run sent
     assert s3_peer.get("s3", B, "ds/ckpt.pt") == data
     assert s3_peer.uploads("s3", B) == [] and _uploads_in_state(target) == []
+
+
+def test_a_network_cut_is_tried_again_and_the_upload_resumes_in_the_same_run(s3_peer, tmp_path: Path,
+                                                                           monkeypatch) -> None:
+    from app.cloud.storage import engine as engine_mod
+
+    monkeypatch.setattr(client, "MAX_ATTEMPTS", 0)  # botocore gives up at once: the engine's attempts show
+    monkeypatch.setattr(engine_mod, "BACKOFF", (0.0,))
+    src = tmp_path / "src"
+    data = write(src / "ckpt.pt", 40 * MIB, seed=8)
+    target, creds = bucket(s3_peer)
+    s3_peer.cut_upload_part(after_parts=3, times=1)
+    states = []
+
+    r = engine(target, creds, src, channels=1, progress=lambda p: states.append(p.state)).run()
+
+    assert (r.files, r.attempts, r.complete) == (1, 2, True) and "waiting" in states
+    assert s3_peer.get("s3", B, "ds/ckpt.pt") == data
+    ops = s3_peer.ops()
+    assert ops.count("CreateMultipartUpload") == 1 and ops.count("ListParts") == 1
+    assert ops.count("UploadPart") == 8 + 1  # the cut one was sent again, nothing else
 
 
 def test_cancel_stops_the_upload_and_the_next_run_continues_it(s3_peer, tmp_path: Path) -> None:
@@ -100,7 +121,7 @@ def test_an_upload_whose_file_is_gone_is_aborted_and_said(s3_peer, tmp_path: Pat
     target, creds = bucket(s3_peer)
     s3_peer.cut_upload_part(after_parts=1)
     with pytest.raises(BucketNetworkError):
-        sync(target, creds, src, channels=1)
+        sync(target, creds, src, channels=1, reconnect=False)
     s3_peer.heal()
     (src / "old.bin").unlink()
     write(src / "new.txt", 10, seed=2)
@@ -119,7 +140,7 @@ def test_a_source_changed_since_the_cut_starts_a_new_upload(s3_peer, tmp_path: P
     target, creds = bucket(s3_peer)
     s3_peer.cut_upload_part(after_parts=1)
     with pytest.raises(BucketNetworkError):
-        sync(target, creds, src, channels=1)
+        sync(target, creds, src, channels=1, reconnect=False)
     s3_peer.heal()
     data = write(src / "model.bin", 13 * MIB, seed=9)
 

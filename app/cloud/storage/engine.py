@@ -48,6 +48,7 @@ from .download import Downloader, Split, is_md5, md5_file
 from .errors import (
     BucketCancelledError,
     BucketError,
+    BucketNetworkError,
     bucket_error,
     cancelled_error,
     changed_error,
@@ -69,6 +70,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 Job = Callable[[], "list[Job] | None"]
+
+BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0, 15.0)  # s between attempts after a network failure (as the SSH engine)
 
 _TOO_BIG = QT_TRANSLATE_NOOP("LabGPU", "larger than the 5 TiB an object may have")
 _NOT_A_PAIR = QT_TRANSLATE_NOOP(
@@ -130,7 +133,6 @@ class BucketSyncEngine:
             sse_params = make_sse(self.target.url.scheme, self.sse)
         codec: PlainCodec = CryptCodec(self.crypt) if self.crypt is not None else PlainCodec()
         client = s3_client(self.target, self.creds, pool=max(4, self.opts.channels + 2))
-        run = Run(client, self.target, self.local, self.opts, self.flow, state, codec, sse_params, self.result)
         self.result.server = {
             "service": self.target.url.service,
             "url": str(self.target.url),
@@ -140,26 +142,46 @@ class BucketSyncEngine:
             "encrypted": self.crypt is not None,
             "sse": getattr(self.sse, "kind", "") if self.sse is not None else "",
         }
-        try:
-            self._run(run)
-        except BucketCancelledError:
-            raise cancelled_error() from None
-        except LabGpuError:
-            if self.cancelled:
+        aborted: list[str] = []
+        attempt = 0
+        while True:
+            attempt += 1
+            self.result.attempts = attempt
+            run = Run(client, self.target, self.local, self.opts, self.flow, state, codec, sse_params, self.result)
+            try:
+                self._run(run)
+                break
+            except BucketNetworkError as exc:
+                # the network (or the VPN) went away: finished files stay, the next attempt plans
+                # again and resumes the interrupted upload or download
+                if self.cancelled:
+                    raise cancelled_error() from None
+                if not self.opts.reconnect or self.opts.dry_run or attempt >= self.opts.max_attempts:
+                    raise
+                delay = BACKOFF[min(attempt - 1, len(BACKOFF) - 1)]
+                log.info("bucket sync: %s; trying again in %.1f s", exc.one_line(), delay)
+                self.progress.state("waiting", attempt=attempt, message=exc.text())
+                if self.cancel_event.wait(delay):
+                    raise cancelled_error() from None
+            except BucketCancelledError:
                 raise cancelled_error() from None
-            raise
-        except Exception as exc:
-            if self.cancelled:
-                raise cancelled_error() from None
-            if is_sdk_error(exc):
-                raise bucket_error(exc, self.target) from None
-            raise
-        finally:
-            if run.new_heads:
-                with contextlib.suppress(LabGpuError, OSError):
-                    state.put_heads(run.endpoint_id, run.bucket, run.new_heads)
-            if run.aborted:
-                self.result.server["aborted_uploads"] = list(run.aborted)
+            except LabGpuError:
+                if self.cancelled:
+                    raise cancelled_error() from None
+                raise
+            except Exception as exc:
+                if self.cancelled:
+                    raise cancelled_error() from None
+                if is_sdk_error(exc):
+                    raise bucket_error(exc, self.target) from None
+                raise
+            finally:
+                if run.new_heads:
+                    with contextlib.suppress(LabGpuError, OSError):
+                        state.put_heads(run.endpoint_id, run.bucket, run.new_heads)
+                aborted.extend(run.aborted)
+                if aborted:
+                    self.result.server["aborted_uploads"] = list(aborted)
         self.result.seconds = time.monotonic() - start
         self.progress.state("done")
         return self.result
