@@ -33,6 +33,30 @@ def _settle(qtbot, ctx, window):
     window.repaint()
 
 
+def _over(window, *dialogs):
+    """The window with its dialogs drawn over it, each centred under a plain title bar with a border
+    (offscreen Qt draws no window frames), as a student sees them."""
+    from PySide6.QtCore import QRect
+    from PySide6.QtGui import QColor, QPainter
+
+    shot = window.grab()
+    painter = QPainter(shot)
+    bar = 26
+    for dlg in dialogs:
+        image = dlg.grab()
+        x = (shot.width() - image.width()) // 2
+        y = max(0, (shot.height() - image.height() - bar) // 2)
+        painter.fillRect(QRect(x - 1, y, image.width() + 2, bar), QColor("#d6d6d6"))
+        painter.setPen(QColor("#202020"))
+        painter.drawText(QRect(x + 10, y, image.width() - 20, bar), int(Qt.AlignmentFlag.AlignVCenter),
+                         dlg.windowTitle())
+        painter.drawPixmap(x, y + bar, image)
+        painter.setPen(QColor("#6b6b6b"))
+        painter.drawRect(QRect(x - 1, y, image.width() + 1, image.height() + bar))
+    painter.end()
+    return shot
+
+
 def _seed(ctx, s3_peer, root: Path):
     from app.core.accounts import AccountBook
     from app.core.cryptkeys import CryptKeys
@@ -93,17 +117,19 @@ def test_shots(qtbot, labgpu_home, secret_service, s3_peer, lang):
         qtbot.mouseClick(page.edit_button, Qt.MouseButton.LeftButton)
         dlg = page.dialog
         assert dlg is not None
-        _settle(qtbot, ctx, window)
-        assert dlg.grab().save(str(out / "pair-dialog-bucket.png"), "PNG")
+        for w, h in SIZES:
+            window.resize(w, h)
+            _settle(qtbot, ctx, window)
+            assert _over(window, dlg).save(str(out / f"pair-dialog-bucket-{w}x{h}.png"), "PNG")
         dlg.url_edit.setText(f"cos://{BUCKET}/imagenet")
         qtbot.mouseClick(dlg.url_browse, Qt.MouseButton.LeftButton)
         browser = dlg.browser
         assert browser is not None
         for w, h in SIZES:
-            browser.resize(min(760, w - 120), min(520, h - 120))
+            window.resize(w, h)
             _settle(qtbot, ctx, window)
             assert browser.usage_task is None and not browser.error_label.isVisible(), browser.error_label.text()
-            assert browser.grab().save(str(out / f"bucket-browser-{w}x{h}.png"), "PNG")
+            assert _over(window, dlg, browser).save(str(out / f"bucket-browser-{w}x{h}.png"), "PNG")
         browser.reject()
         dlg.reject()
     finally:
