@@ -60,7 +60,7 @@ from .errors import (
 )
 from .listing import BucketListing, ObjInfo, apply_names, clean_etag, entries, fetch_heads, list_objects
 from .progress import Flow, ProgressTracker
-from .transfer import CryptCodec, PlainCodec, Run, md5_b64
+from .transfer import CryptCodec, Job, PlainCodec, Run, bind, bind2, md5_b64, run_jobs
 from .upload import Uploader
 
 if TYPE_CHECKING:
@@ -68,8 +68,6 @@ if TYPE_CHECKING:
     from app.core.objcrypt import PairCrypt
 
 log = logging.getLogger(__name__)
-
-Job = Callable[[], "list[Job] | None"]
 
 BACKOFF = (0.5, 1.0, 2.0, 4.0, 8.0, 15.0)  # s between attempts after a network failure (as the SSH engine)
 
@@ -441,8 +439,8 @@ class BucketSyncEngine:
             if run.codec.stored_size(item.size) >= threshold:
                 jobs.append(self._begin_upload(up, item))
             else:
-                jobs.append(_bind(up.put_small, item))
-        self._work(jobs)
+                jobs.append(bind(up.put_small, item))
+        run_jobs(jobs, self.opts.channels, self.flow)
         self._after_transfers(run)
         if plan.deletions:
             self.progress.state("deleting")
@@ -456,7 +454,7 @@ class BucketSyncEngine:
             if not mp.todo:
                 up.complete(mp)
                 return None
-            return [_bind2(up.upload_part, mp, n) for n in mp.todo]
+            return [bind2(up.upload_part, mp, n) for n in mp.todo]
 
         return begin
 
@@ -481,9 +479,9 @@ class BucketSyncEngine:
             if obj.size >= threshold or item.resume_from:
                 jobs.append(self._begin_download(down, item, splits))
             else:
-                jobs.append(_bind(down.get_small, item))
+                jobs.append(bind(down.get_small, item))
         try:
-            self._work(jobs)
+            run_jobs(jobs, self.opts.channels, self.flow)
         except BaseException:
             for sp in splits:
                 sp.keep_prefix()  # the next run continues from what is complete
@@ -499,7 +497,7 @@ class BucketSyncEngine:
             if sp is None:
                 return None
             splits.append(sp)
-            return [_bind(down.get_range, rng) for rng in sp.ranges]
+            return [bind(down.get_range, rng) for rng in sp.ranges]
 
         return begin
 
@@ -514,65 +512,3 @@ class BucketSyncEngine:
             bad = sorted(run.bad)
             self.result.not_transferred.extend({"path": p, "why": "failed sha256 verification"} for p in bad)
             raise verify_error(bad)
-
-    def _work(self, jobs: deque[Job]) -> None:
-        """``channels`` workers take jobs (a job may add more: a big file's parts) until none is
-        left; the first failure stops the others."""
-        if not jobs:
-            return
-        cond = threading.Condition()
-        errors: list[BaseException] = []
-        busy = [0]
-
-        def worker() -> None:
-            while True:
-                with cond:
-                    while not jobs and busy[0] and not errors:
-                        cond.wait(0.5)
-                    if errors or not jobs:
-                        cond.notify_all()
-                        return
-                    job = jobs.popleft()
-                    busy[0] += 1
-                try:
-                    self.flow.check()
-                    more = job()
-                except BaseException as exc:  # noqa: BLE001 - handed to the caller below
-                    self.flow.stop.set()
-                    with cond:
-                        errors.append(exc)
-                        busy[0] -= 1
-                        cond.notify_all()
-                    return
-                with cond:
-                    if more:
-                        jobs.extendleft(reversed(more))
-                    busy[0] -= 1
-                    cond.notify_all()
-
-        n = max(1, min(self.opts.channels, 64))
-        threads = [threading.Thread(target=worker, name=f"labgpu-bucket-{k}", daemon=True) for k in range(n)]
-        for th in threads:
-            th.start()
-        for th in threads:
-            th.join()
-        self.flow.stop.clear()
-        if errors:
-            if self.cancelled:
-                raise cancelled_error()
-            real = [e for e in errors if not isinstance(e, BucketCancelledError)]
-            raise (real or errors)[0]
-
-
-def _bind(fn: Callable[[Any], None], arg: Any) -> Job:
-    def job() -> None:
-        fn(arg)
-
-    return job
-
-
-def _bind2(fn: Callable[[Any, Any], None], a: Any, b: Any) -> Job:
-    def job() -> None:
-        fn(a, b)
-
-    return job

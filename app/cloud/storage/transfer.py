@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,7 +27,7 @@ from app.core.bucketstate import BucketState, HeadMeta
 from app.core.localtree import LocalRoot
 from app.core.syncmodel import SyncOptions, SyncResult
 
-from .errors import BucketError, dry_run_write_error
+from .errors import BucketCancelledError, BucketError, cancelled_error, dry_run_write_error
 from .listing import META_MTIME, META_SHA, META_SIZE, ObjInfo
 from .progress import Flow
 
@@ -136,6 +137,73 @@ class CryptCodec(PlainCodec):
             index = first + k // self.sealed
             out.append(opener.open(index, view[k : k + self.sealed], index == n - 1))
         return b"".join(out)
+
+
+Job = Callable[[], "list[Job] | None"]  # a job may return more jobs (a big file's parts)
+
+
+def run_jobs(jobs: deque[Job], channels: int, flow: Flow) -> None:
+    """``channels`` workers take jobs (a job may add more: a big file's parts, taken first) until
+    none is left and none is running; the first failure stops the others and is raised (a worker
+    stopped by it raises the cancel error, which is not the one reported)."""
+    if not jobs:
+        return
+    cond = threading.Condition()
+    errors: list[BaseException] = []
+    busy = [0]
+
+    def worker() -> None:
+        while True:
+            with cond:
+                while not jobs and busy[0] and not errors:
+                    cond.wait(0.5)
+                if errors or not jobs:
+                    cond.notify_all()
+                    return
+                job = jobs.popleft()
+                busy[0] += 1
+            try:
+                flow.check()
+                more = job()
+            except BaseException as exc:  # noqa: BLE001 - handed to the caller below
+                flow.stop.set()
+                with cond:
+                    errors.append(exc)
+                    busy[0] -= 1
+                    cond.notify_all()
+                return
+            with cond:
+                if more:
+                    jobs.extendleft(reversed(more))
+                busy[0] -= 1
+                cond.notify_all()
+
+    n = max(1, min(channels, 64))
+    threads = [threading.Thread(target=worker, name=f"labgpu-bucket-{k}", daemon=True) for k in range(n)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    flow.stop.clear()
+    if errors:
+        if flow.cancel.is_set():
+            raise cancelled_error()
+        real = [e for e in errors if not isinstance(e, BucketCancelledError)]
+        raise (real or errors)[0]
+
+
+def bind(fn: Callable[[Any], None], arg: Any) -> Job:
+    def job() -> None:
+        fn(arg)
+
+    return job
+
+
+def bind2(fn: Callable[[Any, Any], None], a: Any, b: Any) -> Job:
+    def job() -> None:
+        fn(a, b)
+
+    return job
 
 
 def part_size(size: int, codec: PlainCodec) -> int:
