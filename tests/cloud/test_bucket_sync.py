@@ -277,3 +277,23 @@ def test_verify_finds_a_same_size_same_time_difference_and_copies_it(s3_peer, tm
 
     assert (quick.files, checked.files) == (0, 1)
     assert (back / "a.bin").read_bytes() == (src / "a.bin").read_bytes()
+
+
+@pytest.mark.parametrize("encrypted", [False, True])
+def test_unicode_names_spaces_and_empty_files_round_trip(s3_peer, tmp_path: Path, encrypted: bool) -> None:
+    from app.core.objcrypt import PairCrypt
+
+    src, back = tmp_path / "src", tmp_path / "back"
+    write(src / "数据集" / "图片 1.png", 700, seed=1)
+    write(src / "empty.txt", 0)
+    write(src / "a b" / "c&d=e+f%20.txt", 10, seed=2)
+    target, creds = bucket(s3_peer)
+    crypt = PairCrypt(os.urandom(32)) if encrypted else None
+
+    up = sync(target, creds, src, crypt=crypt)
+    down = sync(target, creds, back, "down", crypt=crypt)
+
+    assert (up.files, down.files, down.complete) == (3, 3, True)
+    same_tree(src, back)
+    if not encrypted:
+        assert "ds/数据集/图片 1.png" in s3_peer.keys("s3", BUCKETS["s3"], "ds/")

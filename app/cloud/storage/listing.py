@@ -203,6 +203,7 @@ def entries(objects: Mapping[str, ObjInfo], plain_size: Callable[[ObjInfo], int]
             continue
         m = metas.get(o.key)
         mtime = m.mtime if m is not None and m.mtime is not None else o.modified
-        size = m.size if m is not None and m.size >= 0 else plain_size(o)
-        out[rel] = Entry(rel, FILE, size, mtime, 0o644)
+        # the size is the listing's (the plain size an encrypted object's length implies), never
+        # the metadata's: the object's length is what a download can check
+        out[rel] = Entry(rel, FILE, plain_size(o), mtime, 0o644)
     return out, clash
