@@ -297,3 +297,27 @@ def test_unicode_names_spaces_and_empty_files_round_trip(s3_peer, tmp_path: Path
     same_tree(src, back)
     if not encrypted:
         assert "ds/数据集/图片 1.png" in s3_peer.keys("s3", BUCKETS["s3"], "ds/")
+
+
+def test_excludes_gitignore_and_force_work_as_for_a_host(s3_peer, tmp_path: Path) -> None:
+    src, back = tmp_path / "src", tmp_path / "back"
+    write(src / ".gitignore", 0)
+    (src / ".gitignore").write_text("*.log\nckpt/\n")
+    write(src / "train.py", 50, seed=1)
+    write(src / "run.log", 50, seed=2)
+    write(src / "ckpt" / "a.pt", 50, seed=3)
+    write(src / "cache" / "x.bin", 50, seed=4)
+    target, creds = bucket(s3_peer)
+
+    up = sync(target, creds, src, gitignore=True, excludes=["cache/"])
+
+    assert sorted(s3_peer.keys("s3", BUCKETS["s3"], "ds/")) == ["ds/.gitignore", "ds/train.py"]
+    assert up.excluded == 5  # run.log, ckpt/, ckpt/a.pt, cache/, cache/x.bin: counted as build_plan counts them
+    sync(target, creds, back, "down")
+    write(back / "train.py", 60, seed=5)  # edited here after the upload: newer than the bucket's copy
+    later = os.stat(src / "train.py").st_mtime + 100
+    os.utime(back / "train.py", (later, later))
+    conflict = sync(target, creds, back, "down")
+    forced = sync(target, creds, back, "down", force=True)
+    assert (conflict.files, conflict.conflict_paths) == (0, ["train.py"])
+    assert forced.files == 1 and (back / "train.py").read_bytes() == (src / "train.py").read_bytes()
