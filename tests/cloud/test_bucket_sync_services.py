@@ -63,3 +63,25 @@ def test_s3_in_path_style_against_the_peer_address(s3_peer, tmp_path: Path) -> N
     assert target.endpoint.addressing == "path" and r.files == 11
     same_tree(src, back)
     assert all(q.path.startswith(f"/{BUCKETS['s3']}") for q in s3_peer.requests)
+
+
+@pytest.mark.parametrize(("scheme", "name", "home", "there"), [
+    ("s3", "far-s3", "us-east-1", "eu-west-1"),
+    ("cos", "far-1250000000", "ap-guangzhou", "ap-shanghai"),
+    ("oss", "far-oss", "cn-hangzhou", "cn-beijing"),
+    ("obs", "far-obs", "cn-north-4", "ap-southeast-1"),
+])
+def test_a_bucket_of_another_region_names_its_region_on_each_service(s3_peer, tmp_path: Path, scheme: str,
+                                                                      name: str, home: str, there: str) -> None:
+    from app.cloud.storage.client import target_for
+    from app.cloud.storage.errors import BucketError
+    from app.core.buckets import parse_bucket_url
+
+    s3_peer.make_bucket(scheme, name, there)
+    account, creds = s3_peer.account("lab", scheme, home)  # the request goes to the home region's host
+
+    with pytest.raises(BucketError) as e:
+        sync(target_for(account, parse_bucket_url(f"{scheme}://{name}/x")), creds, tmp_path / "d", "down")
+
+    assert there in e.value.text() and home in e.value.text() and there in e.value.hint()
+    assert not (tmp_path / "d").exists()
