@@ -110,7 +110,7 @@ def _to_bucket(conn: Connection, policy: RecoveryPolicy, name: str, deadline: fl
     return translate(WHAT_BUCKET).format(name=plain(name, 120), size=_size(result.bytes), bucket=shown), target
 
 
-def fetch_checkpoint(conn: Connection, policy: RecoveryPolicy, object_url: str, *,  # noqa: V103 - spotrecovery wires it
+def fetch_checkpoint(conn: Connection, policy: RecoveryPolicy, object_url: str, *,
                      paths: Paths | None = None) -> str:
     """The checkpoint object ``object_url`` (what :func:`copy_latest` returned when only the bucket got
     it) fetched by the new instance itself into the policy's checkpoint folder; its path there (relative

@@ -30,6 +30,7 @@ from app.cloud.base import CapacityError, PriceTooLowError
 from app.cloud.errors import NetworkError
 from app.cloud.launch import CloudService
 from app.cloud.launch_plan import LaunchOptions
+from app.core.buckets import is_bucket_url
 from app.core.errors import LabGpuError
 from app.core.guards import GuardStore
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
@@ -56,7 +57,15 @@ from app.core.settings import Settings
 from app.core.store import Store
 from app.core.vocab import GuardEventKind
 from app.remote.ssh import Connection
-from app.usecases.spotcheckpoint import WHAT_FAILED, WHAT_LATE, WHAT_NO_FOLDER, copy_latest, plain, push_checkpoint
+from app.usecases.spotcheckpoint import (
+    WHAT_FAILED,
+    WHAT_LATE,
+    WHAT_NO_FOLDER,
+    copy_latest,
+    fetch_checkpoint,
+    plain,
+    push_checkpoint,
+)
 
 log = logging.getLogger(__name__)
 
@@ -243,7 +252,7 @@ class Recovery:
                 what = translate(WHAT_FAILED).format(why=plain(_why(exc)))
             else:
                 try:
-                    what, local = copy_latest(conn, policy, deadline, self.clock)
+                    what, local = copy_latest(conn, policy, deadline, self.clock, paths=self.paths)
                     rec.saved_local = local or rec.saved_local
                 except (LabGpuError, OSError) as exc:
                     what = translate(WHAT_FAILED).format(why=plain(_why(exc)))
@@ -438,7 +447,9 @@ class Recovery:
             return
         try:
             checkpoint = ""
-            if rec.saved_local and Path(rec.saved_local).is_file():
+            if rec.saved_local and is_bucket_url(rec.saved_local):  # only the bucket got it in the window
+                checkpoint = fetch_checkpoint(conn, policy, rec.saved_local, paths=self.paths)
+            elif rec.saved_local and Path(rec.saved_local).is_file():
                 checkpoint = push_checkpoint(conn, Path(rec.saved_local), policy.checkpoint_remote)
             pair = None
             if policy.code_local and policy.code_remote:

@@ -481,6 +481,14 @@ def run_sync(
     return job.result()
 
 
+PUSH_INCOMPLETE = QT_TRANSLATE_NOOP(
+    "LabGPU", "{count} file(s) of {host} did not reach {bucket}."
+)
+PUSH_INCOMPLETE_HINT = QT_TRANSLATE_NOOP(
+    "LabGPU", "Run the pair again from the Sync page while the instance can still be reached."
+)
+
+
 def pull_for_guard(
     paths: Paths | None,
     store: Store,
@@ -495,9 +503,18 @@ def pull_for_guard(
     pair of ``host`` that downloads, one after the other, each verified and through the registry (so
     it waits for a sync of that pair that is running). Returns how many pairs ran; raises the first
     failure."""
+    from app.core.paths import default_paths
+    from app.usecases.bucketinstance import is_instance_pair, run_pair
+
     ss = SyncStore(store)
     pairs = [p for p in ss.pairs() if p.host == host and p.direction == DOWN]
     for p in pairs:
+        if is_instance_pair(p):  # the host's results to a bucket: the host uploads them itself
+            result = run_pair(paths or default_paths(), p, connect=connect)
+            if not result.complete:
+                raise LabGpuError(PUSH_INCOMPLETE, PUSH_INCOMPLETE_HINT, code="Incomplete", host=host,
+                                  bucket=display_name(p.local_path), count=len(result.not_transferred))
+            continue
         run_sync(host, p.local_path, p.remote_path, p.options(), paths=paths, store=ss, pair_id=p.id,
                  connect=connect, purpose=purpose, changes=changes, jobs=jobs)
     return len(pairs)

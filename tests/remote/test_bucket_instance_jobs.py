@@ -17,6 +17,7 @@ from app.core.syncmodel import DOWN
 from app.core.syncpairs import SyncPair, SyncStore
 from app.usecases import jobs as usecase
 from app.usecases.bucketinstance import is_instance_pair, run_pair
+from app.usecases.sync import pull_for_guard
 from tests.fixtures.s3_peer import S3Peer
 from tests.remote.bucket_instance_support import grep_tree, host_home, save_account, saved_host, tools_server
 from tests.remote.jobs_support import cleanup_jobs
@@ -69,10 +70,12 @@ def test_a_jobs_bucket_pair_is_fetched_by_the_host_before_it_starts_and_results_
             back = SyncStore(store).save(SyncPair(host=name, local_path=f"s3://{BUCKET}/results",
                                                   remote_path=str(work), direction=DOWN, account="lab"))
             assert is_instance_pair(back)
-            result = run_pair(default_paths(), back)
-            assert result.complete and result.files == 3 and result.direction == DOWN, result.summary()
-            assert result.server["upload_with"] == "curl" and result.server["small_files_with"] == "python3"
+            # a guard's pull before a stop pushes them: the host uploads them itself
+            assert pull_for_guard(default_paths(), store, name, "before-stop") == 1
             assert s3_peer.get("s3", BUCKET, "results/out.txt") == b"0.bin\n"
+            result = run_pair(default_paths(), back)  # again: nothing left to move
+            assert result.complete and result.files == 0 and result.direction == DOWN, result.summary()
+            assert result.server["upload_with"] == "curl"
             assert grep_tree(host_home(host), creds.key_id, creds.secret) == []
         finally:
             cleanup_jobs(name)
