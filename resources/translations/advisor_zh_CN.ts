@@ -855,6 +855,18 @@ Prepaid beats spot above: {spot}</source>
         <translation>Azure 虚拟机按使用秒数计费。</translation>
     </message>
     <message>
+        <source>Access key ID (AK)</source>
+        <translation>访问密钥 ID（AK）</translation>
+    </message>
+    <message>
+        <source>Secret access key (SK)</source>
+        <translation>秘密访问密钥（SK）</translation>
+    </message>
+    <message>
+        <source>LabGPU does not launch on Huawei Cloud: its accounts are for OBS buckets only.</source>
+        <translation>LabGPU 不在华为云上创建实例：华为云账号只用于 OBS 存储桶。</translation>
+    </message>
+    <message>
         <source>Azure</source>
         <translation>Azure</translation>
     </message>

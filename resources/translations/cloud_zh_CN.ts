@@ -511,6 +511,14 @@
         <translation>请每行一个地通过管道传入，例如从密码管理器中读取。</translation>
     </message>
     <message>
+        <source>--test checks an account by asking for its instances; {cloud} accounts are for object storage only.</source>
+        <translation>--test 通过查询实例来检查账号；{cloud}账号只用于对象存储。</translation>
+    </message>
+    <message>
+        <source>Add it without --test, then list its buckets: labgpu buckets ls {name}</source>
+        <translation>不加 --test 添加它，然后列出它的存储桶：labgpu buckets ls {name}</translation>
+    </message>
+    <message>
         <source>--account and --type do not apply to --public.</source>
         <translation>--account 和 --type 不适用于 --public。</translation>
     </message>
@@ -589,6 +597,14 @@
     <message>
         <source>Use https (or http for a local test server).</source>
         <translation>请使用 https（本地测试服务器可用 http）。</translation>
+    </message>
+    <message>
+        <source>'{name}' is a {cloud} account for object storage only: LabGPU cannot launch, list or price instances with it.</source>
+        <translation>“{name}”是只用于对象存储的{cloud}账号：LabGPU 不能用它创建、列出实例或查询实例价格。</translation>
+    </message>
+    <message>
+        <source>Use it for bucket syncs (--account {name}); to rent a GPU, add an account of {launchable}.</source>
+        <translation>请在存储桶同步中使用它（--account {name}）；要租用 GPU，请添加 {launchable} 的账号。</translation>
     </message>
     <message>
         <source>Both the key id and the secret are needed.</source>

@@ -155,6 +155,14 @@
         <translation>正在上传 {local} 到 {host}:{remote}…</translation>
     </message>
     <message>
+        <source>{host} fetches {url} into {remote}…</source>
+        <translation>{host} 正在把 {url} 取到 {remote}…</translation>
+    </message>
+    <message>
+        <source>The bucket's data did not all reach the host before the job ({n} file(s) not transferred: {why}); the job was not started.</source>
+        <translation>任务开始前，存储桶中的数据未能全部到达主机（{n} 个文件未传输：{why}）；任务未启动。</translation>
+    </message>
+    <message>
         <source>Connecting to {host}…</source>
         <translation>正在连接 {host}…</translation>
     </message>

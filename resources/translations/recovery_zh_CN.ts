@@ -1,5 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>LabGPU</name>
@@ -34,6 +33,10 @@
     <message>
         <source>The {what} needs both folders: the one on this computer and the one on the instance.</source>
         <translation>{what}需要两个文件夹：这台电脑上的和实例上的。</translation>
+    </message>
+    <message>
+        <source>A checkpoint bucket needs the checkpoint folder on the instance it is uploaded from.</source>
+        <translation>设置检查点存储桶时，还需要填写实例上要从中上传的检查点文件夹。</translation>
     </message>
     <message>
         <source>Allow spot, on-demand or both for the relaunch.</source>
@@ -96,7 +99,7 @@
         <translation>把被回收的实例和新实例连起来。</translation>
     </message>
     <message>
-        <source>{target}: a reclaim notice for an instance LabGPU did not launch — nothing relaunched (recovery acts only on LabGPU&apos;s instances)</source>
+        <source>{target}: a reclaim notice for an instance LabGPU did not launch — nothing relaunched (recovery acts only on LabGPU's instances)</source>
         <translation>{target}：收到回收通知，但这台实例不是 LabGPU 启动的 —— 没有重新启动任何实例（自动恢复只处理 LabGPU 的实例）</translation>
     </message>
     <message>
@@ -156,7 +159,23 @@
         <translation>预警时间已经结束了</translation>
     </message>
     <message>
-        <source>the policy&apos;s {max} launch attempts are used up ({tried})</source>
+        <source>{name} ({size}) uploaded by the instance to {bucket}</source>
+        <translation>{name}（{size}）已由实例上传到 {bucket}</translation>
+    </message>
+    <message>
+        <source>The new instance could not fetch the checkpoint {url}: {why}</source>
+        <translation>新实例无法获取检查点 {url}：{why}</translation>
+    </message>
+    <message>
+        <source>The job starts from scratch; fetch it yourself with labgpu sync URL HOST:DIR and start the job again.</source>
+        <translation>任务将从头开始；你可以用 labgpu sync URL HOST:DIR 自己取回检查点，然后重新启动任务。</translation>
+    </message>
+    <message>
+        <source>not uploaded to {bucket}: {why}</source>
+        <translation>未上传到 {bucket}：{why}</translation>
+    </message>
+    <message>
+        <source>the policy's {max} launch attempts are used up ({tried})</source>
         <translation>策略允许的 {max} 次启动尝试已经用完（{tried}）</translation>
     </message>
     <message>
@@ -244,8 +263,8 @@
         <translation>{id} 没有设置回收恢复策略。</translation>
     </message>
     <message>
-        <source>Set one with `labgpu recovery set {id} --resume &quot;…{{checkpoint}}&quot;`.</source>
-        <translation>用 `labgpu recovery set {id} --resume &quot;…{{checkpoint}}&quot;` 设置一个。</translation>
+        <source>Set one with `labgpu recovery set {id} --resume "…{{checkpoint}}"`.</source>
+        <translation>用 `labgpu recovery set {id} --resume "…{{checkpoint}}"` 设置一个。</translation>
     </message>
     <message>
         <source>{value} is not a pair of folders.</source>
@@ -260,7 +279,7 @@
         <translation>{id} 对应 {n} 个任务。</translation>
     </message>
     <message>
-        <source>Give more of the job&apos;s id (see `labgpu jobs ls`).</source>
+        <source>Give more of the job's id (see `labgpu jobs ls`).</source>
         <translation>多写几位任务 id（见 `labgpu jobs ls`）。</translation>
     </message>
     <message>

@@ -1,5 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>LabGPU</name>
@@ -17,7 +16,7 @@
     </message>
     <message>
         <source>Files already finished are kept; run it again to continue.</source>
-        <translation>已完成的文件会保留；再次运行即可继续。</translation>
+        <translation>已完成的文件会保留；再运行一次即可继续。</translation>
     </message>
     <message>
         <source>Refused the unsafe file name {name!r}.</source>
@@ -81,10 +80,10 @@
     </message>
     <message>
         <source>Nothing was changed. Please report this as a bug.</source>
-        <translation>没有任何改动。请把这个问题作为缺陷报告。</translation>
+        <translation>没有任何改动。请把这个问题作为缺陷反馈。</translation>
     </message>
     <message>
-        <source>The server&apos;s answer to {what} could not be trusted (it was cut or not framed): {sample}</source>
+        <source>The server's answer to {what} could not be trusted (it was cut or not framed): {sample}</source>
         <translation>服务器对 {what} 的回答不可信（被截断或缺少标记）：{sample}</translation>
     </message>
     <message>
@@ -97,7 +96,7 @@
     </message>
     <message>
         <source>Give the folder that contains it (sync works on folders).</source>
-        <translation>请给出包含它的文件夹（同步以文件夹为单位）。</translation>
+        <translation>请指定包含它的文件夹（同步以文件夹为单位）。</translation>
     </message>
     <message>
         <source>Download into a folder: give a folder path.</source>
@@ -109,7 +108,7 @@
     </message>
     <message>
         <source>Fix the permissions there, or sync without deleting.</source>
-        <translation>请修复那里的权限，或在不删除的情况下同步。</translation>
+        <translation>请修复那里的权限，或不带删除地同步。</translation>
     </message>
     <message>
         <source>Could not look at the remote folder {path}: {why}</source>
@@ -157,11 +156,11 @@
     </message>
     <message>
         <source>Not enough space on this computer in {path}: {need} needed, {free} free.</source>
-        <translation>本机 {path} 空间不足：需要 {need}，剩余 {free}。</translation>
+        <translation>这台电脑上 {path} 的空间不足：需要 {need}，可用 {free}。</translation>
     </message>
     <message>
         <source>Free some space or choose another local folder; nothing partial was left behind.</source>
-        <translation>请释放一些空间或选择其他本地文件夹；没有留下任何不完整的文件。</translation>
+        <translation>请清理一些空间或选择其他本地文件夹；没有留下不完整的文件。</translation>
     </message>
     <message>
         <source>Local file error on {path}: {why}</source>
@@ -184,7 +183,7 @@
         <translation>服务器列出的 {path} 的修改时间不可能存在（{value}）。</translation>
     </message>
     <message>
-        <source>Nothing was copied. The host&apos;s file listing cannot be trusted: check the host (its find may be replaced), or set a real time on the file (touch it) and sync again.</source>
+        <source>Nothing was copied. The host's file listing cannot be trusted: check the host (its find may be replaced), or set a real time on the file (touch it) and sync again.</source>
         <translation>没有复制任何文件。该主机的文件列表不可信：请检查主机（它的 find 可能被替换了），或给该文件设置一个真实的时间（touch 一下）后再同步。</translation>
     </message>
     <message>
@@ -193,7 +192,7 @@
     </message>
     <message>
         <source>It was not put in place (no half-old, half-new copy). Run the sync again when the file is no longer being written (e.g. after the training saved its checkpoint).</source>
-        <translation>它没有被放到目标位置（不会留下半旧半新的副本）。请在文件不再被写入时（例如训练保存完检查点之后）再次同步。</translation>
+        <translation>它没有被放到目标位置（不会留下一半旧一半新的副本）。请在文件不再被写入时（例如训练保存完检查点之后）再同步。</translation>
     </message>
     <message>
         <source>new file</source>
@@ -248,12 +247,12 @@
         <translation>请输入不含控制字符的文件夹名。</translation>
     </message>
     <message>
-        <source>The remote folder {path!r} goes up with &apos;..&apos;.</source>
-        <translation>远程文件夹 {path!r} 用 &apos;..&apos; 跳到了上一级。</translation>
+        <source>The remote folder {path!r} goes up with '..'.</source>
+        <translation>远程文件夹 {path!r} 用 '..' 跳到了上一级。</translation>
     </message>
     <message>
-        <source>Write the folder without &apos;..&apos; (an absolute path like /data/x works).</source>
-        <translation>请写不含 &apos;..&apos; 的路径（可以用 /data/x 这样的绝对路径）。</translation>
+        <source>Write the folder without '..' (an absolute path like /data/x works).</source>
+        <translation>请写不含 '..' 的路径（可以用 /data/x 这样的绝对路径）。</translation>
     </message>
     <message>
         <source>Expected NAME:REMOTE, got {text!r}.</source>
@@ -272,12 +271,44 @@
         <translation>--timeout 必须是正数（秒）。</translation>
     </message>
     <message>
+        <source>{option} is for a bucket location, and {target} is a host folder.</source>
+        <translation>{option} 只用于存储桶位置，而 {target} 是主机上的文件夹。</translation>
+    </message>
+    <message>
+        <source>Leave {option} out, or sync with a bucket: labgpu sync LOCAL s3://BUCKET/PREFIX --account NAME.</source>
+        <translation>去掉 {option}，或者与存储桶同步：labgpu sync LOCAL s3://BUCKET/PREFIX --account NAME。</translation>
+    </message>
+    <message>
+        <source>The local folder comes first: {text!r} is a bucket location.</source>
+        <translation>本地文件夹要写在前面：{text!r} 是存储桶位置。</translation>
+    </message>
+    <message>
+        <source>Write labgpu sync LOCAL {url} --down to download the bucket into LOCAL.</source>
+        <translation>要把存储桶下载到 LOCAL，请写 labgpu sync LOCAL {url} --down。</translation>
+    </message>
+    <message>
+        <source>{option} cannot be used between a bucket and a host folder.</source>
+        <translation>在存储桶和主机文件夹之间同步时不能用 {option}。</translation>
+    </message>
+    <message>
+        <source>Leave it out. The order of the two says the direction: labgpu sync URL NAME:DIR copies the bucket to the host, labgpu sync NAME:DIR URL the other way; files the destination already has (same size, not older) are skipped.</source>
+        <translation>去掉这个选项。两个参数的先后顺序就是方向：labgpu sync URL NAME:DIR 把存储桶复制到主机，labgpu sync NAME:DIR URL 则反过来；目标已有的文件（大小相同且不更旧）会跳过。</translation>
+    </message>
+    <message>
         <source>{purpose} pull failed: {why}</source>
         <translation>{purpose} 拉取失败：{why}</translation>
     </message>
     <message>
         <source>{purpose} pull: {n} new or changed file(s), each checked with SHA-256 on both sides</source>
         <translation>{purpose} 拉取：{n} 个新增或改动的文件，每个都在两端用 SHA-256 校验过</translation>
+    </message>
+    <message>
+        <source>{count} file(s) of {host} did not reach {bucket}.</source>
+        <translation>{host} 有 {count} 个文件未到达 {bucket}。</translation>
+    </message>
+    <message>
+        <source>Run the pair again from the Sync page while the instance can still be reached.</source>
+        <translation>请趁实例还能连上，在同步页面再运行一次这对同步。</translation>
     </message>
 </context>
 <context>
@@ -326,16 +357,8 @@
         <translation>同步</translation>
     </message>
     <message>
-        <source>Keep a local folder and a folder on a host in step: datasets up, checkpoints down. Unchanged files are skipped; newer files at the destination are never overwritten.</source>
-        <translation>让本地文件夹与主机上的文件夹保持一致：上传数据集，下载检查点。未改变的文件会跳过；目标处较新的文件绝不会被覆盖。</translation>
-    </message>
-    <message>
         <source>&amp;New pair…</source>
         <translation>新建同步对(&amp;N)…</translation>
-    </message>
-    <message>
-        <source>Add a local ↔ remote folder pair (Ctrl+N)</source>
-        <translation>添加一个本地 ↔ 远程文件夹对（Ctrl+N）</translation>
     </message>
     <message>
         <source>&amp;Edit…</source>
@@ -372,10 +395,6 @@
     <message>
         <source>Stop now; finished files stay, the rest resumes next time (Esc)</source>
         <translation>立即停止；已完成的文件保留，其余的下次继续（Esc）</translation>
-    </message>
-    <message>
-        <source>Host</source>
-        <translation>主机</translation>
     </message>
     <message>
         <source>Local folder</source>
@@ -474,12 +493,36 @@
         <translation>{skipped} 个未变，{deleted} 个已删除，{conflicts} 个冲突</translation>
     </message>
     <message>
+        <source>Keep a local folder and a folder on a host, or a bucket, in step: datasets up, checkpoints down. Unchanged files are skipped; newer files at the destination are never overwritten.</source>
+        <translation>让本地文件夹与主机上的文件夹或存储桶保持一致：数据集上传，检查点下载。未改动的文件会跳过；目标端较新的文件绝不会被覆盖。</translation>
+    </message>
+    <message>
+        <source>Add a local folder ↔ host folder or bucket pair (Ctrl+N)</source>
+        <translation>添加“本地文件夹 ↔ 主机文件夹或存储桶”同步对（Ctrl+N）</translation>
+    </message>
+    <message>
+        <source>Host or bucket</source>
+        <translation>主机或存储桶</translation>
+    </message>
+    <message>
+        <source>Size · cost</source>
+        <translation>大小 · 费用</translation>
+    </message>
+    <message>
         <source>1 exclude</source>
         <translation>1 条排除规则</translation>
     </message>
     <message>
         <source>{count} excludes</source>
         <translation>{count} 条排除规则</translation>
+    </message>
+    <message>
+        <source>encrypted ({key})</source>
+        <translation>已加密（{key}）</translation>
+    </message>
+    <message>
+        <source>KMS</source>
+        <translation>KMS</translation>
     </message>
     <message>
         <source>Remove pair</source>
@@ -617,12 +660,32 @@
         <translation>本机上的文件夹</translation>
     </message>
     <message>
+        <source>&amp;Folders</source>
+        <translation>文件夹(&amp;F)</translation>
+    </message>
+    <message>
+        <source>O&amp;ptions</source>
+        <translation>选项(&amp;P)</translation>
+    </message>
+    <message>
         <source>&amp;Browse…</source>
         <translation>浏览(&amp;B)…</translation>
     </message>
     <message>
         <source>&amp;Local folder:</source>
         <translation>本地文件夹(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>A folder on a h&amp;ost</source>
+        <translation>主机上的文件夹(&amp;O)</translation>
+    </message>
+    <message>
+        <source>A buc&amp;ket (object storage)</source>
+        <translation>存储桶（对象存储）(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Destination:</source>
+        <translation>目标：</translation>
     </message>
     <message>
         <source>e.g. ~/data or /mnt/datasets/imagenet</source>
@@ -667,10 +730,6 @@ runs/
         <translation>遵循源文件夹中的 .gitignore 文件</translation>
     </message>
     <message>
-        <source>Mirror: delete destination files missing from the source (shown in the preview first)</source>
-        <translation>镜像：删除源中不存在的目标文件（会先在预览中显示）</translation>
-    </message>
-    <message>
         <source>Verify with sha256 (slower, reads every file)</source>
         <translation>用 sha256 校验（较慢，会读取每个文件）</translation>
     </message>
@@ -681,10 +740,6 @@ runs/
     <message>
         <source>unlimited</source>
         <translation>不限速</translation>
-    </message>
-    <message>
-        <source>&amp;Bandwidth limit:</source>
-        <translation>带宽限制(&amp;B)：</translation>
     </message>
     <message>
         <source>Choose the local folder</source>
@@ -699,6 +754,110 @@ runs/
         <translation>请输入本地文件夹。</translation>
     </message>
     <message>
+        <source>Mirror: delete what the source no longer has</source>
+        <translation>镜像：删除源中已不存在的文件</translation>
+    </message>
+    <message>
+        <source>Delete destination files missing from the source. Sync now shows them in the preview first; press it again to delete them.</source>
+        <translation>删除目标端中源里没有的文件。“立即同步”会先在预览中列出它们；再按一次才会删除。</translation>
+    </message>
+    <message>
+        <source>Bandwidth l&amp;imit:</source>
+        <translation>带宽限制(&amp;I)：</translation>
+    </message>
+    <message>
+        <source>s3://, cos://, oss:// or obs://BUCKET/FOLDER</source>
+        <translation>s3://、cos://、oss:// 或 obs://存储桶/文件夹</translation>
+    </message>
+    <message>
+        <source>e.g. cos://data-1250000000/imagenet (the bucket's name ends with your APPID on COS)</source>
+        <translation>例如 cos://data-1250000000/imagenet（在 COS 上，存储桶名称以你的 APPID 结尾）</translation>
+    </message>
+    <message>
+        <source>Browse bu&amp;ckets…</source>
+        <translation>浏览存储桶(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>List the account's buckets and folders and pick one</source>
+        <translation>列出该账号的存储桶和文件夹，从中选择一个</translation>
+    </message>
+    <message>
+        <source>Loca&amp;tion:</source>
+        <translation>位置(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>&amp;Account:</source>
+        <translation>账号(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>&amp;Go to Accounts…</source>
+        <translation>前往“云账号”页(&amp;G)…</translation>
+    </message>
+    <message>
+        <source>Close this dialog and open the Accounts page</source>
+        <translation>关闭此对话框并打开“云账号”页</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>不加密</translation>
+    </message>
+    <message>
+        <source>LabGPU key (client-side AES-256-GCM, names and contents)</source>
+        <translation>LabGPU 密钥（客户端 AES-256-GCM，加密文件名和内容）</translation>
+    </message>
+    <message>
+        <source>The cloud's KMS (server-side, keys kept by the cloud)</source>
+        <translation>云端 KMS（服务端加密，密钥由云厂商保管）</translation>
+    </message>
+    <message>
+        <source>E&amp;ncryption:</source>
+        <translation>加密(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>Key na&amp;me:</source>
+        <translation>密钥名称(&amp;M)：</translation>
+    </message>
+    <message>
+        <source>empty: the service's default key</source>
+        <translation>留空：使用该服务的默认密钥</translation>
+    </message>
+    <message>
+        <source>KMS ke&amp;y ID:</source>
+        <translation>KMS 密钥 ID(&amp;Y)：</translation>
+    </message>
+    <message>
+        <source>&amp;Upload (local → bucket)</source>
+        <translation>上传（本地 → 存储桶）(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Do&amp;wnload (bucket → local)</source>
+        <translation>下载（存储桶 → 本地）(&amp;W)</translation>
+    </message>
+    <message>
+        <source>No {cloud} account yet: {service} needs one. Add it on the Accounts page (its keys go to your system keyring), then open this dialog again.</source>
+        <translation>还没有{cloud}账号：{service} 需要一个。请在“云账号”页添加（密钥保存在系统钥匙环中），然后重新打开此对话框。</translation>
+    </message>
+    <message>
+        <source>No cloud account with object storage yet (AWS, Tencent Cloud, Alibaba Cloud or Huawei Cloud). Add one on the Accounts page, then open this dialog again.</source>
+        <translation>还没有带对象存储的云账号（AWS、腾讯云、阿里云或华为云）。请在“云账号”页添加一个，然后重新打开此对话框。</translation>
+    </message>
+    <message>
+        <source>The key {name} is in your system keyring; it never leaves this computer and is never written to a file. Save its recovery phrase with labgpu keys export {name} and keep it safe: without the key nobody, you included, can read these files.</source>
+        <translation>密钥 {name} 保存在你的系统钥匙环中；它不会离开这台电脑，也绝不写入文件。请用 labgpu keys export {name} 保存它的恢复短语并妥善保管：没有这个密钥，任何人（包括你自己）都无法读取这些文件。</translation>
+    </message>
+    <message>
+        <source>A new key {name} is made in your system keyring when you press OK; it never leaves this computer and is never written to a file. Save its recovery phrase with labgpu keys export {name} and keep it safe: without the key nobody, you included, can read these files.</source>
+        <translation>点击“确定”后，会在你的系统钥匙环中新建密钥 {name}；它不会离开这台电脑，也绝不写入文件。请用 labgpu keys export {name} 保存它的恢复短语并妥善保管：没有这个密钥，任何人（包括你自己）都无法读取这些文件。</translation>
+    </message>
+    <message>
+        <source>The cloud encrypts each object with its KMS key when it stores it; anyone this account lets read the bucket reads the files. The KMS key may cost extra.</source>
+        <translation>云端在存储每个对象时用其 KMS 密钥加密；凡是该账号允许读取此存储桶的人，都能读到这些文件。KMS 密钥可能另行收费。</translation>
+    </message>
+    <message>
+        <source>Files are stored as they are; the cloud may still encrypt its disks.</source>
+        <translation>文件按原样存储；云厂商仍可能对其磁盘加密。</translation>
+    </message>
+    <message>
         <source>{path} is a file, not a folder. Choose a folder with Browse.</source>
         <translation>{path} 是文件，不是文件夹。请点“浏览”选择一个文件夹。</translation>
     </message>
@@ -709,6 +868,14 @@ runs/
     <message>
         <source>Enter the remote folder.</source>
         <translation>请输入远程文件夹。</translation>
+    </message>
+    <message>
+        <source>Enter the bucket location, e.g. s3://my-lab-data/imagenet, or use Browse buckets.</source>
+        <translation>请输入存储桶位置，例如 s3://my-lab-data/imagenet，或使用“浏览存储桶”。</translation>
+    </message>
+    <message>
+        <source>Choose an account of {cloud} for this bucket.</source>
+        <translation>请为这个存储桶选择一个{cloud}账号。</translation>
     </message>
 </context>
 </TS>
