@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>LabGPU</name>
@@ -83,7 +84,7 @@
         <translation>没有任何改动。请把这个问题作为缺陷反馈。</translation>
     </message>
     <message>
-        <source>The server's answer to {what} could not be trusted (it was cut or not framed): {sample}</source>
+        <source>The server&apos;s answer to {what} could not be trusted (it was cut or not framed): {sample}</source>
         <translation>服务器对 {what} 的回答不可信（被截断或缺少标记）：{sample}</translation>
     </message>
     <message>
@@ -183,7 +184,7 @@
         <translation>服务器列出的 {path} 的修改时间不可能存在（{value}）。</translation>
     </message>
     <message>
-        <source>Nothing was copied. The host's file listing cannot be trusted: check the host (its find may be replaced), or set a real time on the file (touch it) and sync again.</source>
+        <source>Nothing was copied. The host&apos;s file listing cannot be trusted: check the host (its find may be replaced), or set a real time on the file (touch it) and sync again.</source>
         <translation>没有复制任何文件。该主机的文件列表不可信：请检查主机（它的 find 可能被替换了），或给该文件设置一个真实的时间（touch 一下）后再同步。</translation>
     </message>
     <message>
@@ -247,12 +248,12 @@
         <translation>请输入不含控制字符的文件夹名。</translation>
     </message>
     <message>
-        <source>The remote folder {path!r} goes up with '..'.</source>
-        <translation>远程文件夹 {path!r} 用 '..' 跳到了上一级。</translation>
+        <source>The remote folder {path!r} goes up with &apos;..&apos;.</source>
+        <translation>远程文件夹 {path!r} 用 &apos;..&apos; 跳到了上一级。</translation>
     </message>
     <message>
-        <source>Write the folder without '..' (an absolute path like /data/x works).</source>
-        <translation>请写不含 '..' 的路径（可以用 /data/x 这样的绝对路径）。</translation>
+        <source>Write the folder without &apos;..&apos; (an absolute path like /data/x works).</source>
+        <translation>请写不含 &apos;..&apos; 的路径（可以用 /data/x 这样的绝对路径）。</translation>
     </message>
     <message>
         <source>Expected NAME:REMOTE, got {text!r}.</source>
@@ -770,7 +771,7 @@ runs/
         <translation>s3://、cos://、oss:// 或 obs://存储桶/文件夹</translation>
     </message>
     <message>
-        <source>e.g. cos://data-1250000000/imagenet (the bucket's name ends with your APPID on COS)</source>
+        <source>e.g. cos://data-1250000000/imagenet (the bucket&apos;s name ends with your APPID on COS)</source>
         <translation>例如 cos://data-1250000000/imagenet（在 COS 上，存储桶名称以你的 APPID 结尾）</translation>
     </message>
     <message>
@@ -778,7 +779,7 @@ runs/
         <translation>浏览存储桶(&amp;C)…</translation>
     </message>
     <message>
-        <source>List the account's buckets and folders and pick one</source>
+        <source>List the account&apos;s buckets and folders and pick one</source>
         <translation>列出该账号的存储桶和文件夹，从中选择一个</translation>
     </message>
     <message>
@@ -806,7 +807,7 @@ runs/
         <translation>LabGPU 密钥（客户端 AES-256-GCM，加密文件名和内容）</translation>
     </message>
     <message>
-        <source>The cloud's KMS (server-side, keys kept by the cloud)</source>
+        <source>The cloud&apos;s KMS (server-side, keys kept by the cloud)</source>
         <translation>云端 KMS（服务端加密，密钥由云厂商保管）</translation>
     </message>
     <message>
@@ -818,7 +819,7 @@ runs/
         <translation>密钥名称(&amp;M)：</translation>
     </message>
     <message>
-        <source>empty: the service's default key</source>
+        <source>empty: the service&apos;s default key</source>
         <translation>留空：使用该服务的默认密钥</translation>
     </message>
     <message>

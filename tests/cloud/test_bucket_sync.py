@@ -150,7 +150,7 @@ def test_slow_down_is_retried_until_it_succeeds(s3_peer, tmp_path: Path) -> None
 def test_slow_down_that_never_stops_is_a_clear_error(s3_peer, tmp_path: Path, monkeypatch) -> None:
     from app.cloud.storage import client
 
-    monkeypatch.setattr(client, "MAX_ATTEMPTS", 2)
+    monkeypatch.setattr(client, "MAX_RETRIES", 2)
     src = tmp_path / "src"
     tree(src, files=1)
     target, creds = bucket(s3_peer)

@@ -141,7 +141,7 @@ def test_an_encrypted_multipart_upload_resumes_under_its_first_header(s3_peer, t
     from app.cloud.storage import client
     from app.cloud.storage.errors import BucketNetworkError
 
-    monkeypatch.setattr(client, "MAX_ATTEMPTS", 1)
+    monkeypatch.setattr(client, "MAX_RETRIES", 1)
     src, back = tmp_path / "src", tmp_path / "back"
     data = write(src / "ckpt.pt", 16 * MIB, seed=4)
     target, creds = bucket(s3_peer)

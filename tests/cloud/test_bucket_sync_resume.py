@@ -34,7 +34,7 @@ def _uploads_in_state(target) -> list[str]:
 
 
 def test_a_cut_multipart_upload_resumes_with_only_the_missing_parts(s3_peer, tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr(client, "MAX_ATTEMPTS", 1)  # one retry: the cut must outlast botocore's retries
+    monkeypatch.setattr(client, "MAX_RETRIES", 1)  # one retry: the cut must outlast botocore's retries
     src = tmp_path / "src"
     data = write(src / "ckpt.pt", 40 * MIB, seed=7)
     target, creds = bucket(s3_peer)
@@ -65,7 +65,7 @@ def test_a_network_cut_is_tried_again_and_the_upload_resumes_in_the_same_run(s3_
                                                                            monkeypatch) -> None:
     from app.cloud.storage import engine as engine_mod
 
-    monkeypatch.setattr(client, "MAX_ATTEMPTS", 0)  # botocore gives up at once: the engine's attempts show
+    monkeypatch.setattr(client, "MAX_RETRIES", 0)  # botocore gives up at once: the engine's attempts show
     monkeypatch.setattr(engine_mod, "BACKOFF", (0.0,))
     src = tmp_path / "src"
     data = write(src / "ckpt.pt", 40 * MIB, seed=8)
@@ -115,7 +115,7 @@ def test_cancel_stops_the_upload_and_the_next_run_continues_it(s3_peer, tmp_path
 
 
 def test_an_upload_whose_file_is_gone_is_aborted_and_said(s3_peer, tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr(client, "MAX_ATTEMPTS", 1)
+    monkeypatch.setattr(client, "MAX_RETRIES", 1)
     src = tmp_path / "src"
     write(src / "old.bin", 12 * MIB, seed=1)
     target, creds = bucket(s3_peer)
@@ -134,7 +134,7 @@ def test_an_upload_whose_file_is_gone_is_aborted_and_said(s3_peer, tmp_path: Pat
 
 
 def test_a_source_changed_since_the_cut_starts_a_new_upload(s3_peer, tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr(client, "MAX_ATTEMPTS", 1)
+    monkeypatch.setattr(client, "MAX_RETRIES", 1)
     src = tmp_path / "src"
     write(src / "model.bin", 12 * MIB, seed=1)
     target, creds = bucket(s3_peer)

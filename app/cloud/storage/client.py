@@ -22,7 +22,7 @@ from app.core.buckets import BucketUrl, Endpoint, endpoint_for
 from app.core.errors import InputError
 from app.core.i18n import QT_TRANSLATE_NOOP
 
-MAX_ATTEMPTS = 6  # botocore "standard" mode: total tries of one request, SlowDown/503 included
+MAX_RETRIES = 6  # botocore "standard" mode: retries after the first try (7 tries in all), SlowDown/503 included
 
 _SDK_MISSING = QT_TRANSLATE_NOOP("LabGPU", "The Python package {module} is missing, so buckets cannot be used.")
 _SDK_HINT = QT_TRANSLATE_NOOP("LabGPU", "Reinstall LabGPU (python3 main.py installs what it needs).")
@@ -76,7 +76,7 @@ def s3_client(target: StorageTarget, creds: Credentials, *, pool: int = 16, time
     cfg_kwargs: dict[str, Any] = {
         "signature_version": "s3v4",
         "s3": {"addressing_style": ep.addressing},
-        "retries": {"mode": "standard", "max_attempts": MAX_ATTEMPTS},
+        "retries": {"mode": "standard", "max_attempts": MAX_RETRIES},
         "max_pool_connections": max(10, pool),
         "connect_timeout": min(timeout, 20.0),
         "read_timeout": timeout,

@@ -17,7 +17,7 @@ import unicodedata
 from typing import Any
 
 from app.cloud.base import CloudError
-from app.cloud.storage.client import MAX_ATTEMPTS, StorageTarget
+from app.cloud.storage.client import MAX_RETRIES, StorageTarget
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.logsetup import redact
 from app.core.units import human_bytes
@@ -203,7 +203,7 @@ def bucket_error(exc: BaseException, target: StorageTarget, *, key: str = "", ss
             error_code=shown(code, 80),
             provider_message=redact(" ".join(shown(str(err.get("Message") or code)).split())),
             rid=shown(rid, 80),
-            attempts=int(meta.get("RetryAttempts") or 0) + 1 if code in ("SlowDown", "503") else MAX_ATTEMPTS,
+            attempts=int(meta.get("RetryAttempts") or 0) + 1 if code in ("SlowDown", "503") else MAX_RETRIES + 1,
             bucket_region=shown(bucket_region or "?", 40),
         )
         name = _ALIASES.get(code, code)
