@@ -53,7 +53,7 @@ SERVICE_NAMES: dict[str, str] = {
     "obs": "Huawei Cloud OBS",
 }
 
-KIB, MIB, GIB, TIB = 1 << 10, 1 << 20, 1 << 30, 1 << 40
+MIB, GIB, TIB = 1 << 20, 1 << 30, 1 << 40
 MAX_OBJECT_SIZE = 5 * TIB  # "Amazon S3 multipart upload limits"
 MAX_SINGLE_PUT = 5 * GIB  # PutObject: at most 5 GiB in one request (same page)
 MIN_PART_SIZE = 5 * MIB  # every part but the last
