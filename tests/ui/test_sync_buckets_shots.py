@@ -2,7 +2,9 @@
 Chinese at 1280×800 and 1024×640, made against the strict S3 peer (a COS bucket in ap-guangzhou, a running
 instance in ap-shanghai, so the egress warning shows).
 
-Skipped unless LABGPU_SHOTS_DIR names a folder; then it writes <dir>/<lang>/<name>-<W>x<H>.png:
+It always runs (a bucket pair synced and the page, dialog and browser drawn in both languages at both
+sizes); the images go to a temporary folder unless LABGPU_SHOTS_DIR names one, then to
+<dir>/<lang>/<name>-<W>x<H>.png (the user guide's docs/images/<lang>/sync-buckets.png and bucket-browser.png):
 
     LABGPU_SHOTS_DIR=/tmp/shots .venv/bin/pytest -q tests/ui/test_sync_buckets_shots.py
 
@@ -22,8 +24,7 @@ SHOTS = os.environ.get("LABGPU_SHOTS_DIR", "")
 SIZES = ((1280, 800), (1024, 640))
 BUCKET = "data-1250000000"
 
-pytestmark = [pytest.mark.skipif(not SHOTS, reason="LABGPU_SHOTS_DIR is not set"),
-              pytest.mark.usefixtures("private_home")]
+pytestmark = [pytest.mark.usefixtures("private_home")]
 
 
 def _settle(qtbot, ctx, window):
@@ -87,10 +88,10 @@ def _seed(ctx, s3_peer, root: Path):
 
 
 @pytest.mark.parametrize("lang", ["en", "zh_CN"])
-def test_shots(qtbot, labgpu_home, secret_service, s3_peer, lang):
+def test_shots(qtbot, labgpu_home, secret_service, s3_peer, lang, tmp_path):
     from app.ui.app import build_main_window
 
-    out = Path(SHOTS) / lang
+    out = Path(SHOTS or tmp_path) / lang
     out.mkdir(parents=True, exist_ok=True)
     _app, ctx, window = build_main_window(lang)
     ctx.errors.interactive = False
