@@ -11,11 +11,16 @@ from collections.abc import Sequence
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    import os
+
     from app import wiring
     from app.cli import build_parser, run_cli
+    from app.cli.output import choose_language, use_language
 
     args_in = list(sys.argv[1:] if argv is None else argv)
     wiring.install()
+    # The CLI's words (help, argparse's errors) follow --lang or LANG; the window installs its own translators.
+    use_language(choose_language(args_in, os.environ))
     # Starting the GUI must not import every command module: try the window's options alone first.
     if not any(a in ("-h", "--help") for a in args_in):
         gui_args, rest = build_parser(with_commands=False).parse_known_args(args_in)

@@ -26,27 +26,38 @@ COMMAND_MODULES = ("app.cli.offers", "app.cli.cloud", "app.cli.hosts", "app.cli.
 
 
 def build_parser(with_commands: bool = True) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    """The whole command line, its words in the language ``output.use_language`` chose."""
+    from app.cli.output import Parser, translate
+
+    parser = Parser(
         prog="labgpu",
-        description="Compare, rent, sync with and watch cloud GPUs. Without a command: the desktop app.",
+        description=translate("LabGPU", "Compare, rent, sync with and watch cloud GPUs. Without a command: "
+                                        "the desktop app."),
+        epilog=translate("LabGPU", "Run 'labgpu COMMAND --help' for a command's options. The language follows "
+                                   "LANG (or --lang zh_CN / --lang en)."),
     )
-    parser.add_argument("--version", action="version", version=f"LabGPU {__version__}")
+    parser.add_argument("--version", action="version", version=f"LabGPU {__version__}",
+                        help=translate("LabGPU", "show the version and exit"))
     parser.add_argument("--screenshot", metavar="FILE",
-                        help="render the main window to a PNG and exit")
-    parser.add_argument("--page", default=None, help="page to show (with --screenshot or at start)")
+                        help=translate("LabGPU", "render the main window to a PNG and exit"))
+    parser.add_argument("--page", default=None,
+                        help=translate("LabGPU", "page to show (with --screenshot or at start)"))
     parser.add_argument("--lang", choices=("zh_CN", "en"), default=None,
-                        help="interface language for this run")
-    parser.add_argument("--size", default="1280x800", help="window size for --screenshot, WxH")
+                        help=translate("LabGPU", "interface language for this run"))
+    parser.add_argument("--size", default="1280x800",
+                        help=translate("LabGPU", "window size for --screenshot, WxH"))
     parser.add_argument("--first-run", action="store_true",
-                        help="show the welcome (language, cloud account, tour) even if it was seen")
+                        help=translate("LabGPU", "show the welcome (language, cloud account, tour) even if it "
+                                                 "was seen"))
     parser.add_argument("--first-run-step", type=int, choices=(1, 2, 3), default=1, metavar="N",
-                        help="with --first-run: the step to open at, 1-3 (for --screenshot)")
+                        help=translate("LabGPU", "with --first-run: the step to open at, 1-3 (for --screenshot)"))
     parser.add_argument("--tray", action="store_true",
-                        help="start in the system tray only (the cost monitor); the window opens from its menu")
+                        help=translate("LabGPU", "start in the system tray only (the cost monitor); the window "
+                                                 "opens from its menu"))
     if not with_commands:
         parser.set_defaults(command=None)
         return parser
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title=translate("LabGPU", "commands"))
     for name in COMMAND_MODULES:
         try:
             module = importlib.import_module(name)
@@ -59,7 +70,7 @@ def build_parser(with_commands: bool = True) -> argparse.ArgumentParser:
 
 
 def run_cli(args: argparse.Namespace) -> int:
-    from app.cli.output import terminal_safe
+    from app.cli.output import terminal_safe, translate
     from app.core.logsetup import setup_logging
     from app.core.paths import default_paths
 
@@ -72,7 +83,7 @@ def run_cli(args: argparse.Namespace) -> int:
         print(f"labgpu: {terminal_safe(exc.one_line())}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("labgpu: interrupted", file=sys.stderr)
+        print("labgpu: " + translate("LabGPU", "interrupted"), file=sys.stderr)
         return 130
     except BrokenPipeError as exc:
         if _stdout_closed():
@@ -82,8 +93,9 @@ def run_cli(args: argparse.Namespace) -> int:
             return 0
         # Some other pipe or socket broke (a management socket, a child's stdin): a failure, said plainly.
         log.exception("command failed with a broken pipe")
-        print(f"labgpu: [BrokenPipe] A connection closed unexpectedly: {terminal_safe(exc)} — see the log and retry.",
-              file=sys.stderr)
+        print("labgpu: [BrokenPipe] " + translate(
+            "LabGPU", "A connection closed unexpectedly: {error} — see the log and retry.").format(
+            error=terminal_safe(exc)), file=sys.stderr)
         return 1
 
 
@@ -105,8 +117,12 @@ def _stdout_closed() -> bool:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line alone (the desktop app is chosen in app/__main__.py)."""
+    from app.cli.output import choose_language, use_language
+
+    args_in = list(sys.argv[1:] if argv is None else argv)
+    use_language(choose_language(args_in, os.environ))
     parser = build_parser()
-    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    args = parser.parse_args(args_in)
     if args.command is None:
         parser.print_help()
         return 2

@@ -14,18 +14,24 @@ import sys
 from datetime import datetime, timezone
 from typing import Any
 
+from app.cli.output import translate
+
 
 def register(subparsers: Any) -> None:
-    p = subparsers.add_parser("buckets", help="list an account's buckets or a folder in one",
-                              description="Object storage (S3, Tencent COS, Alibaba OSS, Huawei OBS) seen "
-                              "through a cloud account: its buckets, or one level of a bucket location.")
+    p = subparsers.add_parser("buckets", help=translate("LabGPU", "list an account's buckets or a folder in one"),
+                              description=translate("LabGPU", "Object storage (S3, Tencent COS, Alibaba OSS, Huawei "
+                                                              "OBS) seen "
+                              "through a cloud account: its buckets, or one level of a bucket location."))
     sub = p.add_subparsers(dest="buckets_command", metavar="ACTION", required=True)
-    ls = sub.add_parser("ls", help="list buckets, or the folders and objects below a bucket location")
-    ls.add_argument("account", metavar="ACCOUNT", help="a cloud account (labgpu accounts ls)")
+    ls = sub.add_parser("ls", help=translate("LabGPU", "list buckets, or the folders and objects below a bucket "
+                                                       "location"))
+    ls.add_argument("account", metavar="ACCOUNT", help=translate("LabGPU", "a cloud account (labgpu accounts ls)"))
     ls.add_argument("url", metavar="URL", nargs="?", default="",
-                    help="a bucket location, e.g. s3://my-lab-data/imagenet (cos://, oss://, obs://)")
-    ls.add_argument("--max", type=int, default=1000, metavar="N", help="list at most N entries (default 1000)")
-    ls.add_argument("--json", action="store_true", help="print JSON")
+                    help=translate("LabGPU", "a bucket location, e.g. s3://my-lab-data/imagenet (cos://, oss://, "
+                                             "obs://)"))
+    ls.add_argument("--max", type=int, default=1000, metavar="N", help=translate("LabGPU", "list at most N entries "
+                                                                                           "(default 1000)"))
+    ls.add_argument("--json", action="store_true", help=translate("LabGPU", "print JSON"))
     ls.set_defaults(func=cmd_ls)
 
 

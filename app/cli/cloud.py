@@ -14,13 +14,14 @@ from datetime import datetime, timezone
 from typing import Any
 
 from app.cli.guard_args import add_guard_options, launch_guard
-from app.cli.output import print_json, print_table, terminal_safe
+from app.cli.output import print_json, print_table, terminal_safe, translate
 from app.cli.recovery import add_recovery_shortcuts, policy_from_shortcuts
 from app.cli.waits import add_wait_options
 from app.cli.waits import register as register_waits
 from app.core import providers
 from app.core.errors import InputError
-from app.core.i18n import QT_TRANSLATE_NOOP, translate
+from app.core.i18n import QT_TRANSLATE_NOOP
+from app.core.i18n import translate as translate_template
 from app.core.vocab import TERMINAL_STATES
 
 
@@ -31,84 +32,97 @@ def _service() -> Any:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    acc = subparsers.add_parser("accounts", help="cloud accounts (secrets kept in the OS keyring)")
+    acc = subparsers.add_parser("accounts", help=translate("LabGPU", "cloud accounts (secrets kept in the OS keyring)"))
     asub = acc.add_subparsers(dest="accounts_command", metavar="ACTION", required=True)
 
-    add = asub.add_parser("add", help="add an account; reads key id and secret from stdin or prompts")
+    add = asub.add_parser("add", help=translate("LabGPU", "add an account; reads key id and secret from stdin or "
+                                                          "prompts"))
     add.add_argument("provider", choices=providers.account_ids(),
-                     help="the cloud; huawei: an account for OBS buckets only (no instances)")
+                     help=translate("LabGPU", "the cloud; huawei: an account for OBS buckets only (no instances)"))
     add.add_argument("name")
     add.add_argument("--region", required=True)
-    add.add_argument("--endpoint", default="", help="custom endpoint URL, e.g. http://127.0.0.1:9000")
+    add.add_argument("--endpoint", default="", help=translate("LabGPU", "custom endpoint URL, e.g. "
+                                                                        "http://127.0.0.1:9000"))
     add.add_argument(
         "--protocol",
         choices=("https", "http"),
         default=None,
-        help="providers that take one (e.g. tencent): protocol for the endpoint (default: from the URL, "
-        "else https)",
+        help=translate("LabGPU", "providers that take one (e.g. tencent): protocol for the endpoint (default: from "
+                                 "the URL, "
+        "else https)"),
     )
-    add.add_argument("--test", action="store_true", help="test the connection after adding")
+    add.add_argument("--test", action="store_true", help=translate("LabGPU", "test the connection after adding"))
     add.set_defaults(func=cmd_accounts_add)
 
-    ls = asub.add_parser("ls", help="list accounts (key ids masked)")
+    ls = asub.add_parser("ls", help=translate("LabGPU", "list accounts (key ids masked)"))
     ls.add_argument("--json", action="store_true")
     ls.set_defaults(func=cmd_accounts_ls)
 
-    test = asub.add_parser("test", help="check an account's keys with the provider")
+    test = asub.add_parser("test", help=translate("LabGPU", "check an account's keys with the provider"))
     test.add_argument("name")
     test.set_defaults(func=cmd_accounts_test)
 
-    rm = asub.add_parser("rm", help="remove an account and its keyring entries")
+    rm = asub.add_parser("rm", help=translate("LabGPU", "remove an account and its keyring entries"))
     rm.add_argument("name")
     rm.set_defaults(func=cmd_accounts_rm)
 
-    imp = asub.add_parser("import", help="import keys already on this computer as accounts")
+    imp = asub.add_parser("import", help=translate("LabGPU", "import keys already on this computer as accounts"))
     isub = imp.add_subparsers(dest="importer", metavar="PROVIDER", required=True)
     for _owner, decl in providers.importers():
         _importer_options(isub.add_parser(decl.id, help=decl.help), decl)
         # the older spelling, kept for scripts: `accounts import-aws` = `accounts import aws`
         _importer_options(asub.add_parser(f"import-{decl.id}", help=f"same as 'accounts import {decl.id}'"), decl)
 
-    prices = subparsers.add_parser("prices", help="live prices from the providers")
+    prices = subparsers.add_parser("prices", help=translate("LabGPU", "live prices from the providers"))
     psub = prices.add_subparsers(dest="prices_command", metavar="ACTION", required=True)
-    ref = psub.add_parser("refresh", help="fetch live prices with an account (all accounts by default), "
-                          "or --public: public price lists that need no account (Azure)")
+    ref = psub.add_parser("refresh", help=translate("LabGPU", "fetch live prices with an account (all accounts by "
+                                                              "default), "
+                          "or --public: public price lists that need no account (Azure)"))
     ref.add_argument("--public", action="store_true",
-                     help="fetch the public price lists that need no account (Azure Retail Prices API)")
+                     help=translate("LabGPU", "fetch the public price lists that need no account (Azure Retail Prices "
+                                              "API)"))
     ref.add_argument("--azure-endpoint", default=None, metavar="URL",
-                     help="with --public: Azure Retail Prices API address, e.g. a mirror "
-                     "(default: the azure_prices_endpoint setting, else https://prices.azure.com/api/retail/prices)")
+                     help=translate("LabGPU", "with --public: Azure Retail Prices API address, e.g. a mirror "
+                     "(default: the azure_prices_endpoint setting, else https://prices.azure.com/api/retail/prices)"))
     ref.add_argument("--account", default=None)
-    ref.add_argument("--type", action="append", default=[], dest="types", help="instance type (repeatable)")
+    ref.add_argument("--type", action="append", default=[], dest="types", help=translate("LabGPU", "instance type "
+                                                                                                   "(repeatable)"))
     ref.add_argument("--json", action="store_true")
     ref.set_defaults(func=cmd_prices_refresh)
 
-    la = subparsers.add_parser("launch", help="launch a GPU instance")
-    la.add_argument("--account", required=True, help="account name (labgpu accounts ls)")
-    la.add_argument("--type", required=True, dest="instance_type", help="instance type, e.g. g5.xlarge")
-    la.add_argument("--zone", default="", help="zone (default: any; on no capacity the others are tried)")
-    la.add_argument("--region", default="", help="region (default: the account's region)")
-    la.add_argument("--image", default="", help="image id (default: a CUDA/PyTorch GPU image, else Ubuntu)")
-    la.add_argument("--spot", action="store_true", help="spot instance (can be reclaimed; much cheaper)")
+    la = subparsers.add_parser("launch", help=translate("LabGPU", "launch a GPU instance"))
+    la.add_argument("--account", required=True, help=translate("LabGPU", "account name (labgpu accounts ls)"))
+    la.add_argument("--type", required=True, dest="instance_type", help=translate("LabGPU", "instance type, e.g. "
+                                                                                            "g5.xlarge"))
+    la.add_argument("--zone", default="", help=translate("LabGPU", "zone (default: any; on no capacity the others are "
+                                                                   "tried)"))
+    la.add_argument("--region", default="", help=translate("LabGPU", "region (default: the account's region)"))
+    la.add_argument("--image", default="", help=translate("LabGPU", "image id (default: a CUDA/PyTorch GPU image, "
+                                                                    "else Ubuntu)"))
+    la.add_argument("--spot", action="store_true", help=translate("LabGPU", "spot instance (can be reclaimed; much "
+                                                                            "cheaper)"))
     la.add_argument(
         "--max-price",
         type=float,
         default=None,
-        help="spot maximum per hour in the provider's currency "
-        "(default: the spot share setting, 80 %% unless changed, × on-demand)",
+        help=translate("LabGPU", "spot maximum per hour in the provider's currency "
+        "(default: the spot share setting, 80 %% unless changed, × on-demand)"),
     )
-    la.add_argument("--ssh-from", default="", help="CIDR allowed to SSH in (default: your public address)")
-    la.add_argument("--ssh-key", default="", help="existing private key of a type the cloud imports (default: "
-                    "LabGPU's own key: ed25519 for AWS, RSA 4096 for Tencent and Alibaba)")
-    la.add_argument("--disk-gb", type=int, default=100, help="system disk size (default 100 GB)")
-    la.add_argument("--name", default="", help="instance name tag")
-    la.add_argument("--client-token", default="", help="retry an earlier launch (same token = same instance)")
-    la.add_argument("--no-wait", action="store_true", help="return once the request is accepted")
-    la.add_argument("--json", action="store_true", help="print the instance as JSON")
+    la.add_argument("--ssh-from", default="", help=translate("LabGPU", "CIDR allowed to SSH in (default: your public "
+                                                                       "address)"))
+    la.add_argument("--ssh-key", default="", help=translate("LabGPU", "existing private key of a type the cloud "
+                                                                      "imports (default: "
+                    "LabGPU's own key: ed25519 for AWS, RSA 4096 for Tencent and Alibaba)"))
+    la.add_argument("--disk-gb", type=int, default=100, help=translate("LabGPU", "system disk size (default 100 GB)"))
+    la.add_argument("--name", default="", help=translate("LabGPU", "instance name tag"))
+    la.add_argument("--client-token", default="", help=translate("LabGPU", "retry an earlier launch (same token = "
+                                                                           "same instance)"))
+    la.add_argument("--no-wait", action="store_true", help=translate("LabGPU", "return once the request is accepted"))
+    la.add_argument("--json", action="store_true", help=translate("LabGPU", "print the instance as JSON"))
     la.add_argument(
         "--progress",
         action="store_true",
-        help="print each step on stderr (default only when stderr is a terminal)",
+        help=translate("LabGPU", "print each step on stderr (default only when stderr is a terminal)"),
     )
     add_guard_options(la, launch=True)
     add_recovery_shortcuts(la)  # --recovery-resume/-checkpoint/-code (app/cli/recovery.py)
@@ -118,12 +132,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
     ils = subparsers.add_parser(
         "ls",
-        help="LabGPU instances on all accounts, reconciled with the clouds (exit 3: an account could not "
-        "be asked; its instances are shown as last seen)",
+        help=translate("LabGPU", "LabGPU instances on all accounts, reconciled with the clouds (exit 3: an account "
+                                 "could not "
+        "be asked; its instances are shown as last seen)"),
     )
     ils.add_argument("--json", action="store_true")
-    ils.add_argument("--offline", action="store_true", help="show the local ledger without asking the clouds")
-    ils.add_argument("--all", action="store_true", help="include terminated instances")
+    ils.add_argument("--offline", action="store_true", help=translate("LabGPU", "show the local ledger without asking "
+                                                                                "the clouds"))
+    ils.add_argument("--all", action="store_true", help=translate("LabGPU", "include terminated instances"))
     ils.set_defaults(func=cmd_ls)
 
     for action in ("start", "stop", "terminate"):
@@ -132,8 +148,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         p.add_argument("--json", action="store_true")
         p.set_defaults(func=cmd_action, action=action)
 
-    au = subparsers.add_parser("audit", help="the local log of state-changing cloud calls")
-    au.add_argument("--csv", metavar="FILE", default=None, help="export everything as CSV")
+    au = subparsers.add_parser("audit", help=translate("LabGPU", "the local log of state-changing cloud calls"))
+    au.add_argument("--csv", metavar="FILE", default=None, help=translate("LabGPU", "export everything as CSV"))
     au.add_argument("--limit", type=int, default=50)
     au.add_argument("--json", action="store_true")
     au.set_defaults(func=cmd_audit)
@@ -146,8 +162,8 @@ def _read_secrets(provider: str) -> tuple[str, str, str]:
     spec = providers.spec(provider)
     key, secret, token_field = (spec.credential(k) for k in ("key_id", "secret", "session_token"))
     labels = (
-        (key.prompt or translate(key.label)) if key else "Key id",
-        (secret.prompt or translate(secret.label)) if secret else "Secret",
+        (key.prompt or translate_template(key.label)) if key else "Key id",
+        (secret.prompt or translate_template(secret.label)) if secret else "Secret",
     )
     if sys.stdin is not None and not sys.stdin.isatty():
         lines = sys.stdin.read().splitlines()
@@ -246,7 +262,8 @@ def _print_imports(results: list[Any]) -> int:
 def _importer_options(parser: argparse.ArgumentParser, decl: providers.ImporterDecl) -> None:
     for opt in decl.options:
         parser.add_argument(f"--{opt.name}", required=opt.required, default=None, help=opt.help or None)
-    parser.add_argument("--replace", action="store_true", help="overwrite accounts of the same name")
+    parser.add_argument("--replace", action="store_true",
+                        help=translate("LabGPU", "overwrite accounts of the same name"))
     parser.set_defaults(func=cmd_accounts_import, importer_id=decl.id)
 
 
@@ -337,7 +354,7 @@ def cmd_prices_refresh_public(args: argparse.Namespace) -> int:
         print_json({"endpoint": result.endpoint, "fetched_at": result.fetched_at,
                     "offers": [asdict(o) for o in result.offers],
                     "missing": [{"key": list(k), "reason": r} for k, r in result.missing],
-                    "no_public_list": {p: translate(r) for p, r in no_public_list().items()}})
+                    "no_public_list": {p: translate_template(r) for p, r in no_public_list().items()}})
     else:
         print_table(
             ["PROVIDER", "REGION", "TYPE", "GPU", "ON-DEMAND/H", "SPOT/H", "CUR", "FETCHED (UTC)"],
@@ -351,7 +368,7 @@ def cmd_prices_refresh_public(args: argparse.Namespace) -> int:
         )
         print(f"{len(result.offers)} public prices cached from {result.endpoint} ({result.requests} requests); "
               "no public list without an account for: "
-              + "; ".join(f"{p} ({translate(r)})" for p, r in no_public_list().items()), file=sys.stderr)
+              + "; ".join(f"{p} ({translate_template(r)})" for p, r in no_public_list().items()), file=sys.stderr)
     if not result.offers:
         return 2
     return 3 if result.missing else 0
@@ -429,14 +446,14 @@ def cmd_launch(args: argparse.Namespace) -> int:
             print(note)
         from app.cloud.sshkeys import TYPE_TITLES
 
-        print(translate(QT_TRANSLATE_NOOP(
+        print(translate_template(QT_TRANSLATE_NOOP(
             "LabGPU", "SSH key registered with {provider}: {path} ({type}, {fingerprint}{own})."
         )).format(
             provider=providers.display_name(e.provider),
             path=result.ssh_key_path,
             type=TYPE_TITLES.get(result.ssh_key_type, result.ssh_key_type),
             fingerprint=result.ssh_key_fingerprint,
-            own=translate(QT_TRANSLATE_NOOP("LabGPU", ", LabGPU's own key")) if result.ssh_key_own else "",
+            own=translate("LabGPU", ", LabGPU's own key") if result.ssh_key_own else "",
         ))
         print(
             f"{e.id} {e.state} {e.instance_type} {e.zone} {'spot' if e.spot else 'on-demand'} "
@@ -456,10 +473,10 @@ def _print_guard(instance_id: str, guarded: Any) -> None:
     from app.cli.monitor import describe_guard
 
     if guarded is None:
-        print(translate(QT_TRANSLATE_NOOP("LabGPU", "No guards: {id} runs until you stop it.")).format(
+        print(translate("LabGPU", "No guards: {id} runs until you stop it.").format(
             id=instance_id))
         return
-    print(translate(QT_TRANSLATE_NOOP("LabGPU", "Guards of {id}: {guards}")).format(
+    print(translate("LabGPU", "Guards of {id}: {guards}").format(
         id=instance_id, guards=describe_guard(guarded.config)))
     if guarded.text():
         print(terminal_safe(" ".join(t for t in (guarded.text(), guarded.hint_text()) if t)))
@@ -538,7 +555,7 @@ def cmd_action(args: argparse.Namespace) -> int:
     else:
         print(f"{entry.id} {entry.state}")
     if note:
-        print(translate(note), file=sys.stderr)
+        print(translate_template(note), file=sys.stderr)
     return 0
 
 

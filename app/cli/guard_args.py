@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 
+from app.cli.output import translate
 from app.core.errors import InputError
 from app.core.guards import GuardConfig
 from app.core.i18n import QT_TRANSLATE_NOOP
@@ -16,30 +17,34 @@ HINT_NO_GUARD_WITH = QT_TRANSLATE_NOOP("LabGPU", "Leave out --no-guard, or the g
 def add_guard_options(parser: argparse.ArgumentParser, *, launch: bool = False) -> None:
     """The options of a guard; ``launch``: with the launch's --idle-stop and --no-guard."""
     parser.add_argument("--idle-below", type=float, default=None, metavar="PCT",
-                        help="idle when every GPU is under PCT %% (default from Settings: 30)")
+                        help=translate("LabGPU", "idle when every GPU is under PCT %% (default from Settings: 30)"))
     parser.add_argument("--idle-minutes", type=float, default=None, metavar="N",
-                        help="…for N minutes (default from Settings: 10)")
+                        help=translate("LabGPU", "…for N minutes (default from Settings: 10)"))
     parser.add_argument("--on-idle", choices=("notify", "stop"), default=None)
     if launch:
         parser.add_argument("--idle-stop", type=float, default=None, metavar="MIN",
-                            help="stop the instance after MIN idle minutes (= --idle-minutes MIN --on-idle stop)")
+                            help=translate("LabGPU", "stop the instance after MIN idle minutes (= --idle-minutes MIN "
+                                                     "--on-idle stop)"))
     parser.add_argument("--budget", type=float, default=None, metavar="AMOUNT",
-                        help="warn at 80 %%, stop at 100 %% of AMOUNT")
+                        help=translate("LabGPU", "warn at 80 %%, stop at 100 %% of AMOUNT"))
     parser.add_argument("--currency", choices=("CNY", "USD"), default=None)
     parser.add_argument("--max-hours", type=float, default=None, metavar="H",
                         help="stop after H hours running" + ("; also handed to the cloud, which ends the instance "
                                                              "itself at that time where it can (docs/cli.md)"
                                                              if launch else ""))
     parser.add_argument("--stop-on-exit", default=None, metavar="PID|NAME",
-                        help="stop when this GPU process has exited")
+                        help=translate("LabGPU", "stop when this GPU process has exited"))
     parser.add_argument("--watchdog", action="store_true",
-                        help="also install the on-instance watchdog (shuts the machine down after the idle window "
-                             "even when LabGPU is not running; see docs/cli.md for what that does to the bill)")
+                        help=translate("LabGPU", "also install the on-instance watchdog (shuts the machine down after "
+                                                 "the idle window "
+                             "even when LabGPU is not running; see docs/cli.md for what that does to the bill)"))
     parser.add_argument("--no-sync-before-stop", action="store_true",
-                        help="do not pull checkpoints (the host's download sync pairs) before a stop")
+                        help=translate("LabGPU", "do not pull checkpoints (the host's download sync pairs) before a "
+                                                 "stop"))
     if launch:
         parser.add_argument("--no-guard", action="store_true",
-                            help="launch without guards (default: the Settings' idle guard, plus the options given)")
+                            help=translate("LabGPU", "launch without guards (default: the Settings' idle guard, plus "
+                                                     "the options given)"))
 
 
 def given_guard_options(args: argparse.Namespace) -> list[str]:

@@ -15,7 +15,7 @@ import webbrowser
 from dataclasses import replace
 from typing import Any
 
-from app.cli.output import read_stdin_secret
+from app.cli.output import read_stdin_secret, translate
 from app.core.errors import InputError, LabGpuError
 from app.core.hosts import HostStore, record_from_command
 from app.core.i18n import QT_TRANSLATE_NOOP
@@ -26,60 +26,65 @@ from .output import print_json, print_table
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("hosts", help="SSH hosts: add from an SSH command, list, remove, forward ports")
+    p = sub.add_parser("hosts", help=translate("LabGPU", "SSH hosts: add from an SSH command, list, remove, forward "
+                                                         "ports"))
     hs = p.add_subparsers(dest="hosts_command", metavar="ACTION", required=True)
 
-    a = hs.add_parser("add", help='add a host: labgpu hosts add NAME "ssh -p PORT USER@HOST"')
+    a = hs.add_parser("add", help=translate("LabGPU", 'add a host: labgpu hosts add NAME "ssh -p PORT USER@HOST"'))
     a.add_argument("name")
-    a.add_argument("command", help='the SSH command, e.g. "ssh -p 12345 root@region-1.example.com"')
+    a.add_argument("command",
+                   help=translate("LabGPU", 'the SSH command, e.g. "ssh -p 12345 root@region-1.example.com"'))
     a.add_argument(
         "--fingerprint",
         metavar="SHA256:…",
         action="append",
-        help="the host key fingerprint your provider shows (required without a terminal; "
-        "give it once more for each -J jump host seen for the first time)",
+        help=translate("LabGPU", "the host key fingerprint your provider shows (required without a terminal; "
+        "give it once more for each -J jump host seen for the first time)"),
     )
     a.add_argument(
         "--password-stdin",
         action="store_true",
-        help="read the login password from stdin (stored in the keyring)",
+        help=translate("LabGPU", "read the login password from stdin (stored in the keyring)"),
     )
     a.add_argument(
         "--passphrase-stdin",
         action="store_true",
-        help="read the -i key's passphrase from stdin (stored in the keyring)",
+        help=translate("LabGPU", "read the -i key's passphrase from stdin (stored in the keyring)"),
     )
     a.add_argument(
         "--via-vpn",
         metavar="PROFILE",
         default="",
-        help="bring this VPN profile up first; the host is its private address",
+        help=translate("LabGPU", "bring this VPN profile up first; the host is its private address"),
     )
     a.set_defaults(func=cmd_add)
 
-    ls = hs.add_parser("ls", aliases=["list"], help="list hosts")
+    ls = hs.add_parser("ls", aliases=["list"], help=translate("LabGPU", "list hosts"))
     ls.add_argument("--json", action="store_true")
     ls.set_defaults(func=cmd_ls)
 
-    rm = hs.add_parser("rm", help="remove a host and its stored password/passphrase")
+    rm = hs.add_parser("rm", help=translate("LabGPU", "remove a host and its stored password/passphrase"))
     rm.add_argument("name")
     rm.set_defaults(func=cmd_rm)
 
-    fk = hs.add_parser("forget-key", help="forget a host's key (after a provider-confirmed rebuild)")
+    fk = hs.add_parser("forget-key",
+                       help=translate("LabGPU", "forget a host's key (after a provider-confirmed rebuild)"))
     fk.add_argument("name")
     fk.set_defaults(func=cmd_forget_key)
 
-    tr = hs.add_parser("trust", help="accept a saved host's new key: the fingerprint your provider shows")
+    tr = hs.add_parser("trust", help=translate("LabGPU", "accept a saved host's new key: the fingerprint your "
+                                                         "provider shows"))
     tr.add_argument("name")
     tr.add_argument("--fingerprint", metavar="SHA256:…", required=True,
-                    help="the host key fingerprint your provider shows; any other key is refused")
+                    help=translate("LabGPU", "the host key fingerprint your provider shows; any other key is refused"))
     tr.set_defaults(func=cmd_trust)
 
-    fw = hs.add_parser("forward", help="open TensorBoard/Jupyter/PORT of a host on a local port")
+    fw = hs.add_parser("forward", help=translate("LabGPU", "open TensorBoard/Jupyter/PORT of a host on a local port"))
     fw.add_argument("name")
-    fw.add_argument("service", help="tensorboard (6006), jupyter (8888) or a remote port")
-    fw.add_argument("--local-port", type=_local_port, default=0, help="local port 1–65535 (default: a free one)")
-    fw.add_argument("--open", action="store_true", help="open the URL in the browser")
+    fw.add_argument("service", help=translate("LabGPU", "tensorboard (6006), jupyter (8888) or a remote port"))
+    fw.add_argument("--local-port", type=_local_port, default=0, help=translate("LabGPU", "local port 1–65535 "
+                                                                                          "(default: a free one)"))
+    fw.add_argument("--open", action="store_true", help=translate("LabGPU", "open the URL in the browser"))
     fw.set_defaults(func=cmd_forward)
 
 

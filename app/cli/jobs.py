@@ -13,7 +13,7 @@ import sys
 import threading
 from typing import Any
 
-from app.cli.output import print_json, print_table, terminal_safe
+from app.cli.output import print_json, print_table, terminal_safe, translate
 from app.cli.recovery import add_recovery_shortcuts, policy_from_shortcuts
 from app.core.errors import InputError
 from app.core.i18n import QT_TRANSLATE_NOOP
@@ -32,59 +32,72 @@ THEN_CHOICES = [str(t) for t in JobThen if t != JobThen.NOTHING]
 
 
 def _add_run_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--name", default="", help="a name for the job (shown in `labgpu jobs`)")
+    p.add_argument("--name", default="", help=translate("LabGPU", "a name for the job (shown in `labgpu jobs`)"))
     p.add_argument("--workdir", default="", metavar="DIR",
-                   help="the folder it runs in on the host (default: the home folder; ~/… allowed)")
+                   help=translate("LabGPU", "the folder it runs in on the host (default: the home folder; "
+                                            "~/… allowed)"))
     p.add_argument("--sync", default=None, metavar="PAIR",
-                   help="upload before the start: LOCAL=REMOTE (saved as an upload pair of the host), or the "
-                        "number of a saved pair")
+                   help=translate("LabGPU", "upload before the start: LOCAL=REMOTE (saved as an upload pair of the "
+                                            "host), or the "
+                        "number of a saved pair"))
     p.add_argument("--then", choices=THEN_CHOICES, default=str(JobThen.NOTHING),
-                   help="when it ends: pull the host's download pairs, then stop or terminate the instance "
-                        "(while LabGPU watches)")
+                   help=translate("LabGPU", "when it ends: pull the host's download pairs, then stop or terminate the "
+                                            "instance "
+                        "(while LabGPU watches)"))
     p.add_argument("--stop-on-failure", action="store_true",
-                   help="with a --then that stops or terminates: do it also when the job fails (exits non-zero "
-                        "or is lost); by default a failed job is pulled and notified, the instance kept")
+                   help=translate("LabGPU", "with a --then that stops or terminates: do it also when the job fails "
+                                            "(exits non-zero "
+                        "or is lost); by default a failed job is pulled and notified, the instance kept"))
     p.add_argument("--progress-pattern", default=None, metavar="RE",
-                   help="a regular expression with a named group 'step' (and optionally 'total') for the "
-                        "progress, when the log has no tqdm/Trainer/Lightning bar")
+                   help=translate("LabGPU", "a regular expression with a named group 'step' (and optionally 'total') "
+                                            "for the "
+                        "progress, when the log has no tqdm/Trainer/Lightning bar"))
     p.add_argument("--tb-logdir", default=None, metavar="DIR",
-                   help="a TensorBoard log folder on the host: steps are also read from its event files")
+                   help=translate("LabGPU", "a TensorBoard log folder on the host: steps are also read from its event "
+                                            "files"))
     p.add_argument("--stall-minutes", type=float, default=None, metavar="N",
-                   help="no new step, log line or event for N minutes: a stall notice (while LabGPU watches)")
+                   help=translate("LabGPU", "no new step, log line or event for N minutes: a stall notice (while "
+                                            "LabGPU watches)"))
     p.add_argument("--stall-action", choices=("notify", "stop"), default="notify",
-                   help="on a stall: notify (default), or pull and stop as --then says")
+                   help=translate("LabGPU", "on a stall: notify (default), or pull and stop as --then says"))
     add_recovery_shortcuts(p)  # --recovery-resume/-checkpoint/-code (app/cli/recovery.py)
-    p.add_argument("--json", action="store_true", help="print the started job as JSON")
+    p.add_argument("--json", action="store_true", help=translate("LabGPU", "print the started job as JSON"))
 
 
 def register(subparsers: Any) -> None:
     run = subparsers.add_parser(
-        "run", help="start a command on a host, detached (it survives SSH drops): a training job",
-        description="Start CMD on HOST detached (tmux when the host has it, else setsid), with its log and "
+        "run", help=translate("LabGPU", "start a command on a host, detached (it survives SSH drops): a training job"),
+        description=translate("LabGPU", "Start CMD on HOST detached (tmux when the host has it, else setsid), with "
+                                        "its log and "
                     "exit status recorded under ~/.labgpu/jobs/<id>/ on the host. CMD is the program and its "
-                    "arguments after --, exactly as typed.",
+                    "arguments after --, exactly as typed."),
         usage="labgpu run HOST [options] -- CMD [ARG ...]")
-    run.add_argument("host", metavar="HOST", help="a host of `labgpu hosts ls` or a LabGPU instance id")
+    run.add_argument("host", metavar="HOST", help=translate("LabGPU", "a host of `labgpu hosts ls` or a LabGPU "
+                                                                      "instance id"))
     _add_run_options(run)
-    run.add_argument("command", nargs=argparse.REMAINDER, metavar="-- CMD", help="the command and its arguments")
+    run.add_argument("command", nargs=argparse.REMAINDER, metavar="-- CMD", help=translate("LabGPU", "the command and "
+                                                                                                     "its arguments"))
     run.set_defaults(func=cmd_run)
 
     jobs = subparsers.add_parser(
-        "jobs", help="the training jobs (all, or one host's); `jobs stop JOB` stops one",
+        "jobs", help=translate("LabGPU", "the training jobs (all, or one host's); `jobs stop JOB` stops one"),
         usage="labgpu jobs [HOST] [--json] [--no-refresh] | labgpu jobs stop JOB [--grace S]")
     jobs.add_argument("words", nargs="*", metavar="HOST | stop JOB", help=argparse.SUPPRESS)
     jobs.add_argument("--json", action="store_true",
-                      help="a JSON list: id, name, host, state, exit_code, steps_per_s, eta_s, started, last_line…")
-    jobs.add_argument("--no-refresh", action="store_true", help="what is known, without asking the hosts")
+                      help=translate("LabGPU", "a JSON list: id, name, host, state, exit_code, steps_per_s, eta_s, "
+                                               "started, last_line…"))
+    jobs.add_argument("--no-refresh", action="store_true", help=translate("LabGPU", "what is known, without asking "
+                                                                                    "the hosts"))
     jobs.add_argument("--grace", type=float, default=10.0, metavar="S",
-                      help="with stop: seconds between TERM and KILL (default 10)")
+                      help=translate("LabGPU", "with stop: seconds between TERM and KILL (default 10)"))
     jobs.set_defaults(func=cmd_jobs)
 
-    logs = subparsers.add_parser("logs", help="a job's log (-f: follow it until the job ends)")
-    logs.add_argument("job", metavar="JOB", help="a job id (its first digits are enough) or name")
-    logs.add_argument("-f", "--follow", action="store_true", help="keep printing new output until the job ends")
+    logs = subparsers.add_parser("logs", help=translate("LabGPU", "a job's log (-f: follow it until the job ends)"))
+    logs.add_argument("job", metavar="JOB", help=translate("LabGPU", "a job id (its first digits are enough) or name"))
+    logs.add_argument("-f", "--follow", action="store_true", help=translate("LabGPU", "keep printing new output until "
+                                                                                      "the job ends"))
     logs.add_argument("--tail", type=int, default=None, metavar="BYTES",
-                      help="start this many bytes before the end (default: the whole log)")
+                      help=translate("LabGPU", "start this many bytes before the end (default: the whole log)"))
     logs.set_defaults(func=cmd_logs)
 
 

@@ -13,41 +13,48 @@ import getpass
 import sys
 from typing import Any
 
-from app.cli.output import print_json, print_table, read_stdin_secret, terminal_safe
+from app.cli.output import print_json, print_table, read_stdin_secret, terminal_safe, translate
 from app.core.errors import InputError
 from app.core.i18n import QT_TRANSLATE_NOOP
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = subparsers.add_parser("keys", help="encryption keys for bucket pairs (kept in the system keyring)")
+    p = subparsers.add_parser("keys", help=translate("LabGPU", "encryption keys for bucket pairs (kept in the system "
+                                                               "keyring)"))
     sub = p.add_subparsers(dest="keys_command", metavar="ACTION", required=True)
 
-    new = sub.add_parser("new", help="create a key (then keep its recovery phrase: labgpu keys export NAME)")
+    new = sub.add_parser("new", help=translate("LabGPU", "create a key (then keep its recovery phrase: labgpu keys "
+                                                         "export NAME)"))
     new.add_argument("name", metavar="NAME")
     new.add_argument("--json", action="store_true")
     new.set_defaults(func=cmd_new)
 
-    ls = sub.add_parser("ls", help="list the keys on this computer (names and key ids, never a key)")
+    ls = sub.add_parser("ls",
+                        help=translate("LabGPU", "list the keys on this computer (names and key ids, never a key)"))
     ls.add_argument("--json", action="store_true")
     ls.set_defaults(func=cmd_ls)
 
-    export = sub.add_parser("export", help="print a key's recovery phrase (to a terminal only)",
-                            description="Prints the recovery phrase. Anyone with it can read what the key "
-                                        "encrypted. Into a pipe or a file only with --show-phrase.")
+    export = sub.add_parser("export", help=translate("LabGPU", "print a key's recovery phrase (to a terminal only)"),
+                            description=translate("LabGPU", "Prints the recovery phrase. Anyone with it can read what "
+                                                            "the key "
+                                        "encrypted. Into a pipe or a file only with --show-phrase."))
     export.add_argument("name", metavar="NAME")
     export.add_argument("--show-phrase", action="store_true",
-                        help="print it even when stdout is not a terminal (a pipe, a file)")
+                        help=translate("LabGPU", "print it even when stdout is not a terminal (a pipe, a file)"))
     export.set_defaults(func=cmd_export)
 
-    imp = sub.add_parser("import", help="store a key from its recovery phrase (prompted, or one line on stdin)")
+    imp = sub.add_parser("import", help=translate("LabGPU", "store a key from its recovery phrase (prompted, or one "
+                                                            "line on stdin)"))
     imp.add_argument("name", metavar="NAME")
     imp.add_argument("--json", action="store_true")
     imp.set_defaults(func=cmd_import)
 
-    rm = sub.add_parser("rm", help="delete a key from this computer (what it encrypted stays unreadable "
-                                   "without its recovery phrase)")
+    rm = sub.add_parser("rm", help=translate("LabGPU", "delete a key from this computer (what it encrypted stays "
+                                                       "unreadable "
+                                   "without its recovery phrase)"))
     rm.add_argument("name", metavar="NAME")
-    rm.add_argument("--yes", action="store_true", help="do not ask (needed when stdin is not a terminal)")
+    rm.add_argument("--yes", action="store_true", help=translate("LabGPU", "do not ask (needed when stdin is not a "
+                                                                           "terminal)"))
     rm.set_defaults(func=cmd_rm)
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from app.cli.guard_args import add_guard_options, apply_guard_options
-from app.cli.output import print_json, print_table, terminal_safe
+from app.cli.output import print_json, print_table, terminal_safe, translate
 from app.core.errors import InputError
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.vocab import InstanceState
@@ -26,42 +26,51 @@ EXIT_HOST_ERROR = 1
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    mon = subparsers.add_parser("monitor", help="GPU utilization, memory, temperature and power of a host")
-    mon.add_argument("name", metavar="NAME", help="a host of `labgpu hosts ls` or a LabGPU instance id")
-    mon.add_argument("--once", action="store_true", help="one sample, then exit")
-    mon.add_argument("--json", action="store_true", help="one JSON object per sample per line")
+    mon = subparsers.add_parser("monitor", help=translate("LabGPU", "GPU utilization, memory, temperature and power "
+                                                                    "of a host"))
+    mon.add_argument("name", metavar="NAME", help=translate("LabGPU", "a host of `labgpu hosts ls` or a LabGPU "
+                                                                      "instance id"))
+    mon.add_argument("--once", action="store_true", help=translate("LabGPU", "one sample, then exit"))
+    mon.add_argument("--json", action="store_true", help=translate("LabGPU", "one JSON object per sample per line"))
     mon.add_argument("--interval", type=float, default=None, help=argparse.SUPPRESS)
     mon.set_defaults(func=cmd_monitor)
 
-    cost = subparsers.add_parser("cost", help="what the instances cost: per instance and in total")
-    cost.add_argument("--month", metavar="YYYY-MM", default=None, help="a calendar month (UTC); default: this one")
+    cost = subparsers.add_parser("cost", help=translate("LabGPU", "what the instances cost: per instance and in total"))
+    cost.add_argument("--month", metavar="YYYY-MM", default=None, help=translate("LabGPU", "a calendar month (UTC); "
+                                                                                           "default: this one"))
     cost.add_argument("--json", action="store_true")
-    cost.add_argument("--csv", metavar="FILE", default=None, help="also write the month's report as CSV")
+    cost.add_argument("--csv", metavar="FILE", default=None, help=translate("LabGPU", "also write the month's report "
+                                                                                      "as CSV"))
     cost.set_defaults(func=cmd_cost)
 
-    guard = subparsers.add_parser("guard", help="idle, budget and runtime guards per instance or host")
+    guard = subparsers.add_parser("guard", help=translate("LabGPU", "idle, budget and runtime guards per instance or "
+                                                                    "host"))
     gsub = guard.add_subparsers(dest="guard_command", metavar="ACTION", required=True)
-    gs = gsub.add_parser("set", help="set (or change) the guards of an instance or host")
-    gs.add_argument("id", metavar="ID", help="a LabGPU instance id, or a host of `labgpu hosts ls`")
+    gs = gsub.add_parser("set", help=translate("LabGPU", "set (or change) the guards of an instance or host"))
+    gs.add_argument("id", metavar="ID",
+                    help=translate("LabGPU", "a LabGPU instance id, or a host of `labgpu hosts ls`"))
     add_guard_options(gs)  # the same options as `labgpu launch` (app/cli/guard_args.py)
     gs.add_argument("--pull", action="append", default=[], metavar="REMOTE=LOCAL",
-                    help="save a download sync pair for this host: the checkpoints pulled before a guard "
-                         "stops it (and on a spot interruption); repeatable")
+                    help=translate("LabGPU", "save a download sync pair for this host: the checkpoints pulled before "
+                                             "a guard "
+                         "stops it (and on a spot interruption); repeatable"))
     gs.add_argument("--no-watchdog", action="store_true",
-                    help="remove the on-instance watchdog (the other guards stay)")
+                    help=translate("LabGPU", "remove the on-instance watchdog (the other guards stay)"))
     gs.set_defaults(func=cmd_guard_set)
-    gl = gsub.add_parser("ls", help="list the guards")
+    gl = gsub.add_parser("ls", help=translate("LabGPU", "list the guards"))
     gl.add_argument("--json", action="store_true")
     gl.set_defaults(func=cmd_guard_ls)
-    gr = gsub.add_parser("rm", help="remove the guards of an instance or host")
+    gr = gsub.add_parser("rm", help=translate("LabGPU", "remove the guards of an instance or host"))
     gr.add_argument("id", metavar="ID")
     gr.set_defaults(func=cmd_guard_rm)
 
-    watch = subparsers.add_parser("watch", help="apply the guards until interrupted (one watcher at a time)")
-    watch.add_argument("--json", action="store_true", help="print each guard event as a JSON line")
+    watch = subparsers.add_parser("watch", help=translate("LabGPU", "apply the guards until interrupted (one watcher "
+                                                                    "at a time)"))
+    watch.add_argument("--json", action="store_true", help=translate("LabGPU", "print each guard event as a JSON line"))
     watch.add_argument("--no-wait", action="store_true",
-                       help="exit at once when another LabGPU applies the guards (default: wait and take over "
-                            "when it ends)")
+                       help=translate("LabGPU", "exit at once when another LabGPU applies the guards (default: wait "
+                                                "and take over "
+                            "when it ends)"))
     watch.add_argument("--period", type=float, default=1.0, help=argparse.SUPPRESS)
     watch.add_argument("--interval", type=float, default=None, help=argparse.SUPPRESS)
     watch.set_defaults(func=cmd_watch)

@@ -14,9 +14,10 @@ import getpass
 import sys
 from typing import Any
 
-from app.cli.output import print_json, print_table, terminal_safe
+from app.cli.output import print_json, print_table, terminal_safe, translate
 from app.core.errors import InputError
-from app.core.i18n import QT_TRANSLATE_NOOP, translate
+from app.core.i18n import QT_TRANSLATE_NOOP
+from app.core.i18n import translate as translate_template
 from app.notify.config import KINDS, SECRET_FIELDS, SECURITY, ChannelConfig
 from app.notify.events import TOPICS
 
@@ -25,43 +26,54 @@ _SECRET_ORDER = "; ".join(f"{k}: " + ", ".join(f.name + ("" if f.required else "
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = subparsers.add_parser("notify", help="notices by mail, WeChat, Feishu, DingTalk, ntfy or webhook")
+    p = subparsers.add_parser("notify", help=translate("LabGPU", "notices by mail, WeChat, Feishu, DingTalk, ntfy or "
+                                                                 "webhook"))
     sub = p.add_subparsers(dest="notify_command", metavar="ACTION", required=True)
 
-    add = sub.add_parser("add", help="add (or replace) a channel; secrets are prompted for or read from stdin",
+    add = sub.add_parser("add", help=translate("LabGPU", "add (or replace) a channel; secrets are prompted for or "
+                                                         "read from stdin"),
                          description="Secrets are never arguments. On stdin (--secret-stdin), one line each, "
                                      f"in this order — {_SECRET_ORDER}.")
-    add.add_argument("name", metavar="NAME", help="a name for the channel, e.g. phone or lab-feishu")
+    add.add_argument("name", metavar="NAME",
+                     help=translate("LabGPU", "a name for the channel, e.g. phone or lab-feishu"))
     add.add_argument("--kind", required=True, choices=KINDS)
     add.add_argument("--events", default=",".join(TOPICS), metavar="LIST",
                      help=f"comma-separated, from: {', '.join(TOPICS)} (default: all)")
-    add.add_argument("--host", default="", help="email: the SMTP server, e.g. smtp.qq.com")
-    add.add_argument("--port", type=int, default=None, help="email: 465 with --security ssl (default), 587 with "
-                                                            "starttls")
-    add.add_argument("--security", choices=SECURITY, default="ssl", help="email: implicit TLS or STARTTLS")
-    add.add_argument("--username", default="", help="email: the login (often the address itself)")
-    add.add_argument("--from", dest="sender", default="", help="email: the sender address (default: --username)")
-    add.add_argument("--to", action="append", default=[], metavar="ADDRESS", help="email: a recipient; repeatable")
+    add.add_argument("--host", default="", help=translate("LabGPU", "email: the SMTP server, e.g. smtp.qq.com"))
+    add.add_argument("--port", type=int, default=None, help=translate("LabGPU", "email: 465 with --security ssl "
+                                                                                "(default), 587 with "
+                                                            "starttls"))
+    add.add_argument("--security", choices=SECURITY, default="ssl", help=translate("LabGPU", "email: implicit TLS or "
+                                                                                             "STARTTLS"))
+    add.add_argument("--username", default="", help=translate("LabGPU", "email: the login (often the address itself)"))
+    add.add_argument("--from", dest="sender", default="", help=translate("LabGPU", "email: the sender address "
+                                                                                   "(default: --username)"))
+    add.add_argument("--to", action="append", default=[], metavar="ADDRESS", help=translate("LabGPU", "email: a "
+                                                                                                      "recipient; "
+                                                                                                      "repeatable"))
     add.add_argument("--priority", type=int, default=0, choices=range(0, 6), metavar="1-5",
-                     help="ntfy: the priority (default: the server's)")
+                     help=translate("LabGPU", "ntfy: the priority (default: the server's)"))
     add.add_argument("--endpoint", default="", metavar="URL",
-                     help="serverchan/pushplus: another https address for the service (a mirror)")
+                     help=translate("LabGPU", "serverchan/pushplus: another https address for the service (a mirror)"))
     add.add_argument("--ca-file", default="", metavar="PEM",
-                     help="a CA to trust besides the system's (a self-hosted server with a private CA)")
-    add.add_argument("--max-per-hour", type=int, default=12, help="rate limit of this channel (default 12)")
+                     help=translate("LabGPU", "a CA to trust besides the system's (a self-hosted server with a "
+                                              "private CA)"))
+    add.add_argument("--max-per-hour", type=int, default=12, help=translate("LabGPU", "rate limit of this channel "
+                                                                                      "(default 12)"))
     add.add_argument("--secret-stdin", action="store_true",
-                     help="read the secrets from stdin, one line each (see above), instead of prompting")
+                     help=translate("LabGPU", "read the secrets from stdin, one line each (see above), instead of "
+                                              "prompting"))
     add.set_defaults(func=cmd_add)
 
-    ls = sub.add_parser("ls", help="list the channels and each one's last result")
+    ls = sub.add_parser("ls", help=translate("LabGPU", "list the channels and each one's last result"))
     ls.add_argument("--json", action="store_true")
     ls.set_defaults(func=cmd_ls)
 
-    test = sub.add_parser("test", help="send a test notice on a channel now")
+    test = sub.add_parser("test", help=translate("LabGPU", "send a test notice on a channel now"))
     test.add_argument("name", metavar="NAME")
     test.set_defaults(func=cmd_test)
 
-    rm = sub.add_parser("rm", help="remove a channel and its keyring entries")
+    rm = sub.add_parser("rm", help=translate("LabGPU", "remove a channel and its keyring entries"))
     rm.add_argument("name", metavar="NAME")
     rm.set_defaults(func=cmd_rm)
 
@@ -80,7 +92,7 @@ def _read_secrets(kind: str, from_stdin: bool) -> dict[str, str]:
     out = {}
     for f in fields:
         suffix = "" if f.required else " (Enter for none)"
-        out[f.name] = getpass.getpass(f"{translate(f.label)}{suffix}: ").strip()
+        out[f.name] = getpass.getpass(f"{translate_template(f.label)}{suffix}: ").strip()
     return out
 
 

@@ -6,6 +6,7 @@ import argparse
 import math
 import sys
 
+from app.cli.output import translate
 from app.core.errors import InputError
 from app.core.i18n import QT_TRANSLATE_NOOP
 
@@ -15,27 +16,30 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     from app.core.offerquery import SORT_ALIASES, SORT_KEYS
 
     p = subparsers.add_parser(
-        "offers", help="list GPU offers across clouds",
-        description="List GPU offers from the bundled catalog (and cached live prices). Prices are "
+        "offers", help=translate("LabGPU", "list GPU offers across clouds"),
+        description=translate("LabGPU", "List GPU offers from the bundled catalog (and cached live prices). Prices are "
                     "shown in each provider's own currency; --max-price converts with the default "
-                    "USD/CNY rate. Unknown prices are empty (null in JSON) and sort last.")
+                    "USD/CNY rate. Unknown prices are empty (null in JSON) and sort last."))
     p.add_argument("--gpu", action="append", default=[], metavar="MODEL",
-                   help="GPU model, matched loosely (A100 matches A100-40GB and A100-80GB); repeatable")
+                   help=translate("LabGPU", "GPU model, matched loosely (A100 matches A100-40GB and A100-80GB); "
+                                            "repeatable"))
     p.add_argument("--provider", action="append", default=[], metavar="ID",
                    help=f"provider id ({' '.join(PROVIDERS)}); repeatable")
-    p.add_argument("--min-vram", type=float, default=None, metavar="GB", help="minimum VRAM per GPU")
-    p.add_argument("--gpus", type=float, default=None, metavar="N", help="exact number of GPUs")
+    p.add_argument("--min-vram", type=float, default=None, metavar="GB",
+                   help=translate("LabGPU", "minimum VRAM per GPU"))
+    p.add_argument("--gpus", type=float, default=None, metavar="N", help=translate("LabGPU", "exact number of GPUs"))
     p.add_argument("--max-price", type=float, default=None, metavar="AMOUNT",
-                   help="maximum on-demand (or, with --spot, spot) price per hour")
+                   help=translate("LabGPU", "maximum on-demand (or, with --spot, spot) price per hour"))
     p.add_argument("--currency", type=str.upper, choices=("CNY", "USD"), default="USD",
-                   help="currency of --max-price (default USD)")
+                   help=translate("LabGPU", "currency of --max-price (default USD)"))
     p.add_argument("--sort", choices=(*SORT_KEYS, *SORT_ALIASES), default="per_tflop", metavar="KEY",
                    help="sort as the app's offers table does: " + ", ".join(SORT_KEYS)
                    + " (vram = per GPU; price, price_per_tflop, price_per_gpu are accepted too; default per_tflop)")
-    p.add_argument("--desc", action="store_true", help="largest first (unknown values still last)")
-    p.add_argument("--spot", action="store_true", help="only offers with a spot/preemptible market")
-    p.add_argument("--region", default="", help="region contains this text")
-    p.add_argument("--json", action="store_true", help="print a JSON array")
+    p.add_argument("--desc", action="store_true", help=translate("LabGPU", "largest first (unknown values still last)"))
+    p.add_argument("--spot", action="store_true",
+                   help=translate("LabGPU", "only offers with a spot/preemptible market"))
+    p.add_argument("--region", default="", help=translate("LabGPU", "region contains this text"))
+    p.add_argument("--json", action="store_true", help=translate("LabGPU", "print a JSON array"))
     p.set_defaults(func=run_offers)
 
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import argparse
+import difflib
 import json
+import struct
 import sys
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime
-from typing import Any
+from pathlib import Path
+from typing import Any, NoReturn
 
 from app.core.errors import InputError
 from app.core.i18n import QT_TRANSLATE_NOOP
@@ -81,3 +85,187 @@ def read_stdin_secret(what: str, command: str) -> str:
             command=command,
         )
     return value
+
+
+# --- The CLI's language -------------------------------------------------------------------------------
+# The window loads resources/translations/*_zh_CN.qm with Qt; the CLI reads the same files here, without Qt
+# (it must start without a display and quickly). A .qm file is a 16-byte magic number, then sections
+# (one tag byte, a big-endian 32-bit length, the data); the Messages section (0x69) holds records of
+# tagged fields: 3 a translation (UTF-16BE), 6 the source text, 7 the context, 8 the comment (UTF-8),
+# 1 the end of a message (Qt's qtranslator.cpp and lrelease write them so).
+_QM_MAGIC = bytes((0x3C, 0xB8, 0x64, 0x18, 0xCA, 0xEF, 0x9C, 0x95, 0xCD, 0x21, 0x1C, 0xBF, 0x60, 0xA1, 0xBD, 0xDD))
+_QM_MESSAGES = 0x69
+_QM_END, _QM_TRANSLATION, _QM_OBSOLETE1 = 1, 3, 5
+_QM_SOURCE, _QM_CONTEXT = 6, 7
+_NULL_STRING = 0xFFFFFFFF
+LANGUAGES = ("en", "zh_CN")
+
+_language = "en"
+_catalog: dict[tuple[str, str], str] | None = None  # loaded on first use, only for a language other than English
+
+# argparse's own words (it asks gettext for them): marked here so that the catalog holds their Chinese.
+_ARGPARSE_WORDS = (
+    QT_TRANSLATE_NOOP("argparse", "usage: "),
+    QT_TRANSLATE_NOOP("argparse", "options"),
+    QT_TRANSLATE_NOOP("argparse", "positional arguments"),
+    QT_TRANSLATE_NOOP("argparse", "show this help message and exit"),
+    QT_TRANSLATE_NOOP("argparse", "%(prog)s: error: %(message)s\n"),
+    QT_TRANSLATE_NOOP("argparse", "argument %(argument_name)s: %(message)s"),
+    QT_TRANSLATE_NOOP("argparse", "the following arguments are required: %s"),
+    QT_TRANSLATE_NOOP("argparse", "unrecognized arguments: %s"),
+    QT_TRANSLATE_NOOP("argparse", "invalid choice: %(value)r (choose from %(choices)s)"),
+    QT_TRANSLATE_NOOP("argparse", "invalid %(type)s value: %(value)r"),
+    QT_TRANSLATE_NOOP("argparse", "expected one argument"),
+    QT_TRANSLATE_NOOP("argparse", "expected at least one argument"),
+    QT_TRANSLATE_NOOP("argparse", "expected at most one argument"),
+    QT_TRANSLATE_NOOP("argparse", "expected %s argument"),
+    QT_TRANSLATE_NOOP("argparse", "expected %s arguments"),
+    QT_TRANSLATE_NOOP("argparse", "ambiguous option: %(option)s could match %(matches)s"),
+    QT_TRANSLATE_NOOP("argparse", "not allowed with argument %s"),
+    QT_TRANSLATE_NOOP("argparse", "one of the arguments %s is required"),
+    QT_TRANSLATE_NOOP("argparse", "ignored explicit argument %r"),
+)
+
+
+def read_qm(path: Path) -> dict[tuple[str, str], str]:
+    """(context, source) → translation from one compiled Qt catalog; {} for a file that is not one."""
+    data = path.read_bytes()
+    if not data.startswith(_QM_MAGIC):
+        return {}
+    pos, messages = len(_QM_MAGIC), b""
+    while pos + 5 <= len(data):
+        tag, size = data[pos], struct.unpack_from(">I", data, pos + 1)[0]
+        if tag == _QM_MESSAGES:
+            messages = data[pos + 5:pos + 5 + size]
+        pos += 5 + size
+    out: dict[tuple[str, str], str] = {}
+    fields: dict[int, bytes] = {}
+    translation: str | None = None
+    pos = 0
+    while pos < len(messages):
+        tag = messages[pos]
+        pos += 1
+        if tag == _QM_END:
+            if translation and _QM_SOURCE in fields:
+                key = (fields.get(_QM_CONTEXT, b"").decode("utf-8", "replace"),
+                       fields[_QM_SOURCE].decode("utf-8", "replace"))
+                out[key] = translation
+            fields, translation = {}, None
+            continue
+        if tag == _QM_OBSOLETE1:
+            pos += 4
+            continue
+        if pos + 4 > len(messages):
+            break
+        size = struct.unpack_from(">I", messages, pos)[0]
+        pos += 4
+        if size == _NULL_STRING:
+            continue
+        value = messages[pos:pos + size]
+        pos += size
+        if tag == _QM_TRANSLATION:
+            if translation is None:  # a plural message holds several: the first is the one form Chinese has
+                translation = value.decode("utf-16-be", "replace")
+        else:
+            fields[tag] = value
+    return out
+
+
+def _load_catalog(language: str) -> dict[tuple[str, str], str]:
+    from app.core.resources import resource_path
+
+    catalog: dict[tuple[str, str], str] = {}
+    for qm in sorted(resource_path("translations").glob(f"*_{language}.qm")):
+        try:
+            catalog.update(read_qm(qm))
+        except OSError:
+            continue  # an unreadable catalog leaves its strings in English
+    return catalog
+
+
+def translate(context: str, text: str) -> str:
+    """``text`` in the CLI's language (``translate("LabGPU", "…")`` is what pyside6-lupdate collects)."""
+    global _catalog
+    if _language == "en":
+        return text
+    if _catalog is None:
+        _catalog = _load_catalog(_language)
+    return _catalog.get((context, text)) or text
+
+
+def _language_of(value: str) -> str | None:
+    """"zh_CN.UTF-8", "zh-CN", "zh" → "zh_CN"; "en_US", "C", "POSIX" → "en"; anything else → None."""
+    v = value.strip().lower()
+    if v.startswith("zh"):
+        return "zh_CN"
+    if v.startswith("en") or v.split(".")[0] in ("c", "posix"):
+        return "en"
+    return None
+
+
+def choose_language(argv: Sequence[str], environ: Mapping[str, str]) -> str:
+    """The CLI's language: ``--lang`` first, then the environment as gettext reads it — LANGUAGE (a
+    colon-separated list, unless the locale is C), LC_ALL, LC_MESSAGES, LANG. English where none names one."""
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        value = argv[i + 1] if arg == "--lang" and i + 1 < len(argv) else arg[7:] if arg.startswith("--lang=") else None
+        if value is not None:
+            return _language_of(value) or "en"
+    locale = next((environ[k] for k in ("LC_ALL", "LC_MESSAGES", "LANG") if environ.get(k)), "")
+    if locale.split(".")[0] in ("C", "POSIX"):
+        return "en"
+    for entry in environ.get("LANGUAGE", "").split(":"):
+        chosen = _language_of(entry) if entry else None
+        if chosen:
+            return chosen
+    return _language_of(locale) or "en"
+
+
+def use_language(language: str) -> str:
+    """Make every CLI string — help, tables, messages, errors, argparse's own words — ``language``."""
+    from app.core import i18n
+
+    global _language, _catalog
+    _language = language if language in LANGUAGES else "en"
+    _catalog = None
+    i18n.set_language(_language)
+    if _language == "en":
+        i18n.set_translator(None)
+        return _language
+    i18n.set_translator(translate)
+    setattr(argparse, "_", _argparse_text)  # noqa: B010 - argparse reads its module global
+    setattr(argparse, "ngettext",  # noqa: B010
+            lambda one, many, n: _argparse_text(one if n == 1 else many))
+    return _language
+
+
+def _argparse_text(text: str) -> str:
+    return translate("argparse", text) if text in _ARGPARSE_WORDS else text
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with errors that say what to do next: a mistyped choice names the nearest ones, and
+    every error ends with the command that shows what the command takes."""
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        choices = action.choices
+        if choices is None or value in choices:
+            return
+        names = [str(c) for c in choices]
+        close = difflib.get_close_matches(str(value), names, n=3, cutoff=0.6)
+        if isinstance(action, argparse._SubParsersAction):
+            text = translate("LabGPU", "{value!r} is not a command here.").format(value=value)
+        else:
+            text = translate("LabGPU", "{value!r} is not one of: {choices}.").format(
+                value=value, choices=", ".join(names))
+        if close:
+            text += " " + translate("LabGPU", "Did you mean {names}?").format(
+                names=translate("LabGPU", " or ").join(f"'{c}'" for c in close))
+        raise argparse.ArgumentError(action, text)
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        hint = translate("LabGPU", "Run '{command} --help' to see what it takes.").format(command=self.prog)
+        self.exit(2, translate("argparse", "%(prog)s: error: %(message)s\n") % {"prog": self.prog, "message": message}
+                  + hint + "\n")

@@ -13,9 +13,9 @@ import argparse
 from dataclasses import replace
 from typing import Any
 
-from app.cli.output import print_json, print_table, terminal_safe
+from app.cli.output import print_json, print_table, terminal_safe, translate
 from app.core.errors import InputError
-from app.core.i18n import QT_TRANSLATE_NOOP, translate
+from app.core.i18n import QT_TRANSLATE_NOOP
 
 MSG_NO_TARGET = QT_TRANSLATE_NOOP("LabGPU", "No instance or job named {id}.")
 HINT_NO_TARGET = QT_TRANSLATE_NOOP("LabGPU", "Use an id from `labgpu ls` or `labgpu jobs ls`.")
@@ -28,19 +28,22 @@ HINT_AMBIGUOUS_JOB = QT_TRANSLATE_NOOP("LabGPU", "Give more of the job's id (see
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    rec = subparsers.add_parser("recovery", help="what LabGPU does by itself when a spot instance is reclaimed")
+    rec = subparsers.add_parser("recovery", help=translate("LabGPU", "what LabGPU does by itself when a spot instance "
+                                                                     "is reclaimed"))
     rsub = rec.add_subparsers(dest="recovery_command", metavar="ACTION", required=True)
-    rs = rsub.add_parser("set", help="set (or change) the recovery policy of an instance or a job")
-    rs.add_argument("target", metavar="TARGET", help="a LabGPU instance id, or a job id or name")
-    rs.add_argument("--job", action="store_true", help="TARGET is a job (when an instance has the same name)")
+    rs = rsub.add_parser("set", help=translate("LabGPU", "set (or change) the recovery policy of an instance or a job"))
+    rs.add_argument("target", metavar="TARGET", help=translate("LabGPU", "a LabGPU instance id, or a job id or name"))
+    rs.add_argument("--job", action="store_true", help=translate("LabGPU", "TARGET is a job (when an instance has the "
+                                                                           "same name)"))
     add_recovery_options(rs)
     rs.set_defaults(func=cmd_recovery_set)
-    rsh = rsub.add_parser("show", help="the recovery policies (all, or one TARGET's) and the run it is in")
+    rsh = rsub.add_parser("show", help=translate("LabGPU", "the recovery policies (all, or one TARGET's) and the run "
+                                                           "it is in"))
     rsh.add_argument("target", metavar="TARGET", nargs="?", default=None)
     rsh.add_argument("--job", action="store_true")
     rsh.add_argument("--json", action="store_true")
     rsh.set_defaults(func=cmd_recovery_show)
-    rr = rsub.add_parser("rm", help="remove the recovery policy of an instance or a job")
+    rr = rsub.add_parser("rm", help=translate("LabGPU", "remove the recovery policy of an instance or a job"))
     rr.add_argument("target", metavar="TARGET")
     rr.add_argument("--job", action="store_true")
     rr.set_defaults(func=cmd_recovery_rm)
@@ -49,28 +52,38 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def add_recovery_options(p: argparse.ArgumentParser) -> None:
     """The policy's options (changing only what is given; the rest stays as set)."""
     p.add_argument("--resume", metavar="COMMAND",
-                   help="the command that resumes the job, e.g. \"python train.py --resume {checkpoint}\"")
+                   help=translate("LabGPU", "the command that resumes the job, e.g. \"python train.py --resume "
+                                            "{checkpoint}\""))
     p.add_argument("--checkpoint", metavar="REMOTE=LOCAL",
-                   help="the instance's checkpoint folder and where the latest one is saved on this computer")
-    p.add_argument("--pattern", metavar="GLOB", help="which files in the folder are checkpoints (default *)")
-    p.add_argument("--code", metavar="LOCAL=REMOTE", help="the code folder pushed to the new instance")
-    p.add_argument("--workdir", metavar="DIR", help="where the resumed job runs on the new instance")
+                   help=translate("LabGPU", "the instance's checkpoint folder and where the latest one is saved on "
+                                            "this computer"))
+    p.add_argument("--pattern", metavar="GLOB", help=translate("LabGPU", "which files in the folder are checkpoints "
+                                                                         "(default *)"))
+    p.add_argument("--code", metavar="LOCAL=REMOTE", help=translate("LabGPU", "the code folder pushed to the new "
+                                                                              "instance"))
+    p.add_argument("--workdir", metavar="DIR",
+                   help=translate("LabGPU", "where the resumed job runs on the new instance"))
     p.add_argument("--other-zones", dest="other_zones", action="store_true", default=None,
-                   help="relaunch in the region's other zones when the same zone is sold out (default)")
+                   help=translate("LabGPU", "relaunch in the region's other zones when the same zone is sold out "
+                                            "(default)"))
     p.add_argument("--same-zone-only", dest="other_zones", action="store_false")
-    p.add_argument("--regions", metavar="R1,R2", help="other regions of the same account, tried in this order")
-    p.add_argument("--accounts", metavar="A[:TYPE],…", help="other accounts (clouds) allowed, in order")
-    p.add_argument("--spot", dest="spot", action="store_true", default=None, help="relaunch as spot (default)")
+    p.add_argument("--regions", metavar="R1,R2", help=translate("LabGPU", "other regions of the same account, tried "
+                                                                          "in this order"))
+    p.add_argument("--accounts", metavar="A[:TYPE],…", help=translate("LabGPU", "other accounts (clouds) allowed, in "
+                                                                                "order"))
+    p.add_argument("--spot", dest="spot", action="store_true", default=None, help=translate("LabGPU", "relaunch as "
+                                                                                                      "spot (default)"))
     p.add_argument("--no-spot", dest="spot", action="store_false")
     p.add_argument("--on-demand", dest="on_demand", action="store_true", default=None,
-                   help="allow an on-demand relaunch")
+                   help=translate("LabGPU", "allow an on-demand relaunch"))
     p.add_argument("--no-on-demand", dest="on_demand", action="store_false")
     p.add_argument("--budget", type=float, metavar="AMOUNT",
-                   help="the most the whole run may cost (the account's currency)")
-    p.add_argument("--no-budget", action="store_true", help="remove the budget")
-    p.add_argument("--max-attempts", type=int, metavar="N", help="launch calls allowed in all (1-50, default 5)")
+                   help=translate("LabGPU", "the most the whole run may cost (the account's currency)"))
+    p.add_argument("--no-budget", action="store_true", help=translate("LabGPU", "remove the budget"))
+    p.add_argument("--max-attempts", type=int, metavar="N", help=translate("LabGPU", "launch calls allowed in all "
+                                                                                     "(1-50, default 5)"))
     p.add_argument("--disable", dest="enabled", action="store_false", default=None,
-                   help="keep the policy but do not act on it")
+                   help=translate("LabGPU", "keep the policy but do not act on it"))
     p.add_argument("--enable", dest="enabled", action="store_true")
 
 
@@ -81,12 +94,14 @@ HINT_NOT_SPOT = QT_TRANSLATE_NOOP("LabGPU", "Add --spot, or leave the --recovery
 def add_recovery_shortcuts(p: argparse.ArgumentParser) -> None:
     """`labgpu run` and `labgpu launch`: the policy's main parts (the rest: `labgpu recovery set`)."""
     p.add_argument("--recovery-resume", default=None, metavar="CMD",
-                   help="spot recovery: the command that resumes the job on a relaunched instance, with "
-                        "{checkpoint} (the rest of the policy: `labgpu recovery set`)")
+                   help=translate("LabGPU", "spot recovery: the command that resumes the job on a relaunched "
+                                            "instance, with "
+                        "{checkpoint} (the rest of the policy: `labgpu recovery set`)"))
     p.add_argument("--recovery-checkpoint", default=None, metavar="REMOTE=LOCAL",
-                   help="spot recovery: the checkpoint folder and where the latest one is saved here")
+                   help=translate("LabGPU", "spot recovery: the checkpoint folder and where the latest one is saved "
+                                            "here"))
     p.add_argument("--recovery-code", default=None, metavar="LOCAL=REMOTE",
-                   help="spot recovery: the code folder pushed to the relaunched instance")
+                   help=translate("LabGPU", "spot recovery: the code folder pushed to the relaunched instance"))
 
 
 def policy_from_shortcuts(args: argparse.Namespace, spot: bool = True) -> Any:
@@ -174,33 +189,33 @@ def resolve_target(target: str, as_job: bool, ledger: Any, jobs: Any) -> tuple[s
 
 def describe_policy(p: Any) -> list[tuple[str, str]]:
     """(what, value) lines of a policy, in the user's language, for `show` (and the editors' summary)."""
-    order = [translate(QT_TRANSLATE_NOOP("LabGPU", "the same zone"))]
+    order = [translate("LabGPU", "the same zone")]
     if p.other_zones:
-        order.append(translate(QT_TRANSLATE_NOOP("LabGPU", "the other zones")))
+        order.append(translate("LabGPU", "the other zones"))
     order += list(p.regions) + list(p.accounts)
-    markets = [m for m, on in ((translate(QT_TRANSLATE_NOOP("LabGPU", "spot")), p.spot),
-                               (translate(QT_TRANSLATE_NOOP("LabGPU", "on demand")), p.on_demand)) if on]
+    markets = [m for m, on in ((translate("LabGPU", "spot"), p.spot),
+                               (translate("LabGPU", "on demand"), p.on_demand)) if on]
     none = "—"
     return [
-        (translate(QT_TRANSLATE_NOOP("LabGPU", "Acts")), _yes(p.enabled)),
-        (translate(QT_TRANSLATE_NOOP("LabGPU", "Checkpoints")),
+        (translate("LabGPU", "Acts"), _yes(p.enabled)),
+        (translate("LabGPU", "Checkpoints"),
          f"{p.checkpoint_remote}/{p.checkpoint_pattern} → {p.checkpoint_local}" if p.checkpoint_remote else none),
-        (translate(QT_TRANSLATE_NOOP("LabGPU", "Code")),
+        (translate("LabGPU", "Code"),
          f"{p.code_local} → {p.code_remote}" if p.code_local else none),
-        (translate(QT_TRANSLATE_NOOP("LabGPU", "Resume with")), p.resume or none),
-        (translate(QT_TRANSLATE_NOOP("LabGPU", "Relaunch in")), " → ".join(order)),
-        (translate(QT_TRANSLATE_NOOP("LabGPU", "As")), ", ".join(markets)),
-        (translate(QT_TRANSLATE_NOOP("LabGPU", "Budget")), none if p.budget is None else f"{p.budget:g}"),
-        (translate(QT_TRANSLATE_NOOP("LabGPU", "Attempts")), str(p.max_attempts)),
+        (translate("LabGPU", "Resume with"), p.resume or none),
+        (translate("LabGPU", "Relaunch in"), " → ".join(order)),
+        (translate("LabGPU", "As"), ", ".join(markets)),
+        (translate("LabGPU", "Budget"), none if p.budget is None else f"{p.budget:g}"),
+        (translate("LabGPU", "Attempts"), str(p.max_attempts)),
     ]
 
 
 def _yes(on: bool) -> str:
-    return translate(QT_TRANSLATE_NOOP("LabGPU", "yes")) if on else translate(QT_TRANSLATE_NOOP("LabGPU", "no"))
+    return translate("LabGPU", "yes") if on else translate("LabGPU", "no")
 
 
 def _print_policy(kind: str, target: str, policy: Any) -> None:
-    print(translate(QT_TRANSLATE_NOOP("LabGPU", "Recovery policy of {kind} {id}:")).format(
+    print(translate("LabGPU", "Recovery policy of {kind} {id}:").format(
         kind=_kind_text(kind), id=terminal_safe(target)))
     for what, value in describe_policy(policy):
         print(f"  {what}: {terminal_safe(value)}")
@@ -209,8 +224,8 @@ def _print_policy(kind: str, target: str, policy: Any) -> None:
 def _kind_text(kind: str) -> str:
     from app.core.recoverypolicy import JOB
 
-    return translate(QT_TRANSLATE_NOOP("LabGPU", "job")) if kind == JOB \
-        else translate(QT_TRANSLATE_NOOP("LabGPU", "instance"))
+    return translate("LabGPU", "job") if kind == JOB \
+        else translate("LabGPU", "instance")
 
 
 def cmd_recovery_set(args: argparse.Namespace) -> int:
@@ -247,12 +262,12 @@ def cmd_recovery_show(args: argparse.Namespace) -> int:
         print_json(out)
         return 0
     if not listed:
-        print(translate(QT_TRANSLATE_NOOP("LabGPU", "No recovery policy is set.")))
+        print(translate("LabGPU", "No recovery policy is set."))
         return 0
     if args.target is None:
-        print_table([translate(QT_TRANSLATE_NOOP("LabGPU", "KIND")), translate(QT_TRANSLATE_NOOP("LabGPU", "TARGET")),
-                     translate(QT_TRANSLATE_NOOP("LabGPU", "ACTS")),
-                     translate(QT_TRANSLATE_NOOP("LabGPU", "RESUME WITH"))],
+        print_table([translate("LabGPU", "KIND"), translate("LabGPU", "TARGET"),
+                     translate("LabGPU", "ACTS"),
+                     translate("LabGPU", "RESUME WITH")],
                     [[_kind_text(k), t, _yes(p.enabled), p.resume] for k, t, p in listed])
         return 0
     kind, target, policy = listed[0]
@@ -268,6 +283,6 @@ def cmd_recovery_rm(args: argparse.Namespace) -> int:
     kind, target = resolve_target(args.target, args.job, ledger, jobs)
     if not policies.remove(kind, target):
         raise InputError(MSG_NO_POLICY, HINT_NO_POLICY, code="NoRecoveryPolicy", id=target)
-    print(translate(QT_TRANSLATE_NOOP("LabGPU", "Removed the recovery policy of {kind} {id}.")).format(
+    print(translate("LabGPU", "Removed the recovery policy of {kind} {id}.").format(
         kind=_kind_text(kind), id=terminal_safe(target)))
     return 0

@@ -20,6 +20,7 @@ import threading
 import time
 from typing import Any
 
+from app.cli.output import translate
 from app.core.errors import InputError
 from app.core.i18n import QT_TRANSLATE_NOOP
 
@@ -27,66 +28,74 @@ from app.core.i18n import QT_TRANSLATE_NOOP
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "sync",
-        help="sync a local folder with a folder on a saved host or a bucket",
-        description="Upload LOCAL's contents into REMOTE on host NAME or into a bucket location "
+        help=translate("LabGPU", "sync a local folder with a folder on a saved host or a bucket"),
+        description=translate("LabGPU", "Upload LOCAL's contents into REMOTE on host NAME or into a bucket location "
         "(with --down: REMOTE's into LOCAL). Unchanged files (same size and mtime) are skipped; a "
         "destination file newer than the source is never overwritten unless --force. A bucket and a "
         "host folder (cos://b/p gpu1:~/data, or the other way round) sync directly: the host fetches "
-        "with short-lived presigned URLs and never holds a key.",
+        "with short-lived presigned URLs and never holds a key."),
     )
-    p.add_argument("local", metavar="LOCAL", help="local folder (or a bucket URL / NAME:REMOTE, see above)")
+    p.add_argument("local", metavar="LOCAL", help=translate("LabGPU", "local folder (or a bucket URL / NAME:REMOTE, "
+                                                                      "see above)"))
     p.add_argument(
         "remote",
         metavar="NAME:REMOTE|URL",
-        help="saved host (labgpu hosts add) and remote folder, e.g. gpu1:~/data; or a bucket location "
-        "s3://BUCKET/PREFIX (cos://, oss://, obs://)",
+        help=translate("LabGPU", "saved host (labgpu hosts add) and remote folder, e.g. gpu1:~/data; or a bucket "
+                                 "location "
+        "s3://BUCKET/PREFIX (cos://, oss://, obs://)"),
     )
-    p.add_argument("--down", action="store_true", help="download REMOTE into LOCAL")
+    p.add_argument("--down", action="store_true", help=translate("LabGPU", "download REMOTE into LOCAL"))
     p.add_argument(
         "--delete",
         action="store_true",
-        help="mirror: delete destination files missing from the source (preview with --dry-run)",
+        help=translate("LabGPU", "mirror: delete destination files missing from the source (preview with --dry-run)"),
     )
-    p.add_argument("--dry-run", action="store_true", help="show what would change; change nothing")
+    p.add_argument("--dry-run", action="store_true", help=translate("LabGPU", "show what would change; change nothing"))
     p.add_argument(
         "--verify",
         action="store_true",
-        help="compare sha256 of unchanged-looking files and verify every transferred file",
+        help=translate("LabGPU", "compare sha256 of unchanged-looking files and verify every transferred file"),
     )
     p.add_argument(
         "--exclude",
         action="append",
         default=[],
         metavar="PATTERN",
-        help="exclude paths matching PATTERN (.gitignore syntax); repeatable",
+        help=translate("LabGPU", "exclude paths matching PATTERN (.gitignore syntax); repeatable"),
     )
-    p.add_argument("--gitignore", action="store_true", help="also honour .gitignore files in the source")
+    p.add_argument("--gitignore", action="store_true", help=translate("LabGPU", "also honour .gitignore files in the "
+                                                                                "source"))
     p.add_argument(
         "--no-default-excludes",
         action="store_true",
-        help="do not skip .git/, __pycache__/, .ipynb_checkpoints/",
+        help=translate("LabGPU", "do not skip .git/, __pycache__/, .ipynb_checkpoints/"),
     )
-    p.add_argument("--force", action="store_true", help="overwrite destination files that are newer")
-    p.add_argument("--bwlimit", type=float, default=None, metavar="KBPS", help="bandwidth limit in KiB/s")
+    p.add_argument("--force", action="store_true",
+                   help=translate("LabGPU", "overwrite destination files that are newer"))
+    p.add_argument("--bwlimit", type=float, default=None, metavar="KBPS", help=translate("LabGPU", "bandwidth limit "
+                                                                                                   "in KiB/s"))
     p.add_argument(
-        "--channels", type=int, default=None, metavar="N", help="parallel SFTP channels (default 4)"
-    )
+        "--channels", type=int, default=None, metavar="N",
+        help=translate("LabGPU", "parallel SFTP channels (default 4)"))
     p.add_argument(
         "--timeout",
         type=float,
         default=None,
         metavar="SECONDS",
-        help="fail a remote step after this long without an answer (default 120)",
+        help=translate("LabGPU", "fail a remote step after this long without an answer (default 120)"),
     )
     p.add_argument("--account", default="", metavar="NAME",
-                   help="bucket: the cloud account that reaches it (default: the only account of that cloud)")
+                   help=translate("LabGPU", "bucket: the cloud account that reaches it (default: the only account of "
+                                            "that cloud)"))
     p.add_argument("--encrypt", action="store_true",
-                   help="bucket: encrypt names and contents on this computer (AES-256-GCM) with a LabGPU key")
+                   help=translate("LabGPU", "bucket: encrypt names and contents on this computer (AES-256-GCM) with a "
+                                            "LabGPU key"))
     p.add_argument("--key", default="", metavar="NAME",
-                   help="with --encrypt: the key's name in the keyring (default 'default'; created when missing)")
+                   help=translate("LabGPU", "with --encrypt: the key's name in the keyring (default 'default'; "
+                                            "created when missing)"))
     p.add_argument("--sse", default="", metavar="kms[:ID]",
-                   help="bucket: ask the service to encrypt with its KMS (optionally this key id)")
-    p.add_argument("--json", action="store_true", help="print one JSON summary object")
+                   help=translate("LabGPU", "bucket: ask the service to encrypt with its KMS (optionally this key id)"))
+    p.add_argument("--json", action="store_true", help=translate("LabGPU", "print one JSON summary object"))
     p.set_defaults(func=cmd_sync)
 
 

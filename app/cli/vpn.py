@@ -22,7 +22,7 @@ import sys
 import time
 from typing import Any
 
-from app.cli.output import read_stdin_secret, terminal_safe
+from app.cli.output import read_stdin_secret, terminal_safe, translate
 from app.core.errors import InputError
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.paths import default_paths
@@ -31,55 +31,59 @@ from .output import print_json, print_table
 
 
 def register(sub: Any) -> None:
-    p = sub.add_parser("vpn", help="OpenVPN profiles: import, connect, disconnect, status")
+    p = sub.add_parser("vpn", help=translate("LabGPU", "OpenVPN profiles: import, connect, disconnect, status"))
     vs = p.add_subparsers(dest="vpn_command", metavar="ACTION", required=True)
 
-    a = vs.add_parser("add", help="import an .ovpn profile (credentials go to the keyring)")
+    a = vs.add_parser("add", help=translate("LabGPU", "import an .ovpn profile (credentials go to the keyring)"))
     a.add_argument("profile", metavar="PROFILE")
     a.add_argument("file", metavar="FILE.ovpn")
-    a.add_argument("--username", default=None, help="VPN username (the profile has auth-user-pass)")
-    a.add_argument("--password-stdin", action="store_true", help="read the VPN password from stdin")
+    a.add_argument("--username", default=None,
+                   help=translate("LabGPU", "VPN username (the profile has auth-user-pass)"))
+    a.add_argument("--password-stdin", action="store_true",
+                   help=translate("LabGPU", "read the VPN password from stdin"))
     a.add_argument(
         "--key-passphrase-stdin",
         action="store_true",
-        help="read the private key's passphrase from stdin (after the password, if both)",
+        help=translate("LabGPU", "read the private key's passphrase from stdin (after the password, if both)"),
     )
     a.add_argument(
         "--allow-scripts",
         action="store_true",
-        help="accept a profile that runs programs (up/down scripts, plugins) as root",
+        help=translate("LabGPU", "accept a profile that runs programs (up/down scripts, plugins) as root"),
     )
     a.set_defaults(func=cmd_add)
 
-    up = vs.add_parser("up", help="connect; returns once the tunnel is up")
+    up = vs.add_parser("up", help=translate("LabGPU", "connect; returns once the tunnel is up"))
     up.add_argument("profile", metavar="PROFILE")
-    up.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for CONNECTED (default 30)")
+    up.add_argument("--timeout", type=float, default=30.0, help=translate("LabGPU", "seconds to wait for CONNECTED "
+                                                                                    "(default 30)"))
     up.add_argument("--json", action="store_true")
     up.set_defaults(func=cmd_up)
 
-    down = vs.add_parser("down", help="disconnect (and do not reconnect by itself)")
+    down = vs.add_parser("down", help=translate("LabGPU", "disconnect (and do not reconnect by itself)"))
     down.add_argument("profile", metavar="PROFILE")
     down.set_defaults(func=cmd_down)
 
-    st = vs.add_parser("status", help="show the tunnel's state")
+    st = vs.add_parser("status", help=translate("LabGPU", "show the tunnel's state"))
     st.add_argument("profile", metavar="PROFILE")
     st.add_argument("--json", action="store_true")
     st.set_defaults(func=cmd_status)
 
-    ls = vs.add_parser("ls", help="list profiles and their state")
+    ls = vs.add_parser("ls", help=translate("LabGPU", "list profiles and their state"))
     ls.add_argument("--json", action="store_true")
     ls.set_defaults(func=cmd_ls)
 
-    rm = vs.add_parser("rm", help="disconnect and remove a profile and its stored credentials")
+    rm = vs.add_parser("rm", help=translate("LabGPU", "disconnect and remove a profile and its stored credentials"))
     rm.add_argument("profile", metavar="PROFILE")
     rm.set_defaults(func=cmd_rm)
 
-    lg = vs.add_parser("log", help="print the end of the profile's OpenVPN log")
+    lg = vs.add_parser("log", help=translate("LabGPU", "print the end of the profile's OpenVPN log"))
     lg.add_argument("profile", metavar="PROFILE")
     lg.add_argument("-n", "--lines", type=int, default=40)
     lg.set_defaults(func=cmd_log)
 
-    kp = vs.add_parser("keep", help="(internal, started by 'vpn up') answer OpenVPN's prompts while it runs")
+    kp = vs.add_parser("keep", help=translate("LabGPU", "(internal, started by 'vpn up') answer OpenVPN's prompts "
+                                                        "while it runs"))
     kp.add_argument("profile", metavar="PROFILE")
     for d in ("config", "data", "cache", "log"):
         kp.add_argument(f"--{d}-dir", default=None)

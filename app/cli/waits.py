@@ -14,8 +14,9 @@ import time
 from datetime import datetime
 from typing import Any
 
-from app.cli.output import print_json, print_table, terminal_safe
-from app.core.i18n import QT_TRANSLATE_NOOP, translate
+from app.cli.output import print_json, print_table, terminal_safe, translate
+from app.core.i18n import QT_TRANSLATE_NOOP
+from app.core.i18n import translate as translate_template
 
 MSG_WAITING = QT_TRANSLATE_NOOP("LabGPU", "Waiting for {type} until {until} (wait {id}): LabGPU keeps trying "
                                           "while it is sold out. Ctrl+C leaves the wait to the watcher; "
@@ -27,23 +28,28 @@ MSG_LEFT = QT_TRANSLATE_NOOP("LabGPU", "Left the wait {id} to the watcher (the w
 def add_wait_options(la: argparse.ArgumentParser) -> None:
     """The options ``labgpu launch`` takes for waiting."""
     la.add_argument("--wait", action="store_true",
-                    help="keep trying while the type is sold out (蹲卡), until --until; notifies when it lands")
-    la.add_argument("--until", default="6h", help="how long to keep trying, e.g. 6h, 90m, 2d (default 6h)")
-    la.add_argument("--zones", default="", help="zones to try, comma-separated (default: every zone of the region)")
+                    help=translate("LabGPU", "keep trying while the type is sold out (蹲卡), until --until; notifies "
+                                             "when it lands"))
+    la.add_argument("--until", default="6h", help=translate("LabGPU", "how long to keep trying, e.g. 6h, 90m, 2d "
+                                                                      "(default 6h)"))
+    la.add_argument("--zones", default="", help=translate("LabGPU", "zones to try, comma-separated (default: every "
+                                                                    "zone of the region)"))
     la.add_argument("--clouds", default="",
-                    help="other clouds to try too, comma-separated (e.g. tencent,alibaba): each account there "
-                         "with the same GPU model and count")
+                    help=translate("LabGPU", "other clouds to try too, comma-separated (e.g. tencent,alibaba): each "
+                                             "account there "
+                         "with the same GPU model and count"))
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    wa = subparsers.add_parser("waits", help="launches waiting for a sold-out GPU (labgpu launch --wait)")
+    wa = subparsers.add_parser("waits", help=translate("LabGPU", "launches waiting for a sold-out GPU (labgpu launch "
+                                                                 "--wait)"))
     wsub = wa.add_subparsers(dest="waits_cmd")
-    wa.add_argument("--json", action="store_true", help="print the waits as JSON")
+    wa.add_argument("--json", action="store_true", help=translate("LabGPU", "print the waits as JSON"))
     wa.set_defaults(func=cmd_waits_ls)
-    ls = wsub.add_parser("ls", help="list the waits")
-    ls.add_argument("--json", action="store_true", help="print the waits as JSON")
+    ls = wsub.add_parser("ls", help=translate("LabGPU", "list the waits"))
+    ls.add_argument("--json", action="store_true", help=translate("LabGPU", "print the waits as JSON"))
     ls.set_defaults(func=cmd_waits_ls)
-    cancel = wsub.add_parser("cancel", help="stop a wait (nothing is launched after this)")
+    cancel = wsub.add_parser("cancel", help=translate("LabGPU", "stop a wait (nothing is launched after this)"))
     cancel.add_argument("id")
     cancel.set_defaults(func=cmd_waits_cancel)
 
@@ -67,7 +73,7 @@ def run_wait(args: argparse.Namespace, svc: Any, settings: Any, opts: Any, guard
     wait = waiter.create(opts, until_s=until_s, max_price=args.max_price, zones=zones, clouds=_csv(args.clouds),
                          hold=True)
     until = datetime.fromtimestamp(wait.deadline).strftime("%Y-%m-%d %H:%M")
-    print(terminal_safe(translate(MSG_WAITING).format(type=opts.instance_type, until=until, id=wait.id)),
+    print(terminal_safe(translate_template(MSG_WAITING).format(type=opts.instance_type, until=until, id=wait.id)),
           file=sys.stderr, flush=True)
 
     def said(text: str) -> None:
@@ -76,7 +82,7 @@ def run_wait(args: argparse.Namespace, svc: Any, settings: Any, opts: Any, guard
     try:
         out = waiter.run(wait.id, sleep=time.sleep, progress=said if progress is not None else None)
     except KeyboardInterrupt:
-        said(translate(MSG_LEFT).format(id=wait.id))
+        said(translate_template(MSG_LEFT).format(id=wait.id))
         raise
     finally:
         from app.notify.dispatch import notifier_for
