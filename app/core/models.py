@@ -33,8 +33,8 @@ class Offer:
     region: str
     instance_type: str
     gpu_model: str  # GpuSpec.model
-    gpu_count: float  # may be fractional for vGPU slices
-    vram_gb: float  # per GPU
+    gpu_count: float  # may be fractional for vGPU slices (0.5 = half a physical card)
+    vram_gb: float  # per GPU the instance sees: for a vGPU slice, the slice's memory (not the card's)
     vcpu: int | None
     ram_gb: float | None
     network_gbps: float | None
@@ -62,7 +62,11 @@ class Offer:
 
     @property
     def total_vram_gb(self) -> float:
-        return self.vram_gb * self.gpu_count
+        """GPU memory the instance actually gets. A vGPU slice (gpu_count < 1) is one device with
+        vram_gb of memory, already the slice's share: half a T4 gets 8 GB, not 8 × 0.5."""
+        if self.gpu_count <= 0:
+            return 0.0
+        return self.vram_gb * max(self.gpu_count, 1.0)
 
     @property
     def total_fp16_tflops(self) -> float | None:
