@@ -24,6 +24,7 @@ from app.ui import theme
 from app.ui.cloud import cloud_service, duration, error_sentence, money
 from app.ui.cloud.instance_actions import InstanceActions, TerminateConfirmDialog
 from app.ui.cloud.instances_table import (
+    COL_PRICE,
     COL_RUN,
     COLUMNS,
     fill_rows,
@@ -31,6 +32,7 @@ from app.ui.cloud.instances_table import (
     fit_if_cut,
     make_table,
     run_texts,
+    set_line,
     state_title,
 )
 from app.ui.shared.plain import PlainLabel
@@ -340,18 +342,16 @@ class InstancesPage(InstanceActions, QWidget):
         for r, e in enumerate(self.visible_entries()):
             c = costs.get(e.id) if costs is not None else None
             live = costs.entries.get(e.id, e) if costs is not None else e
-            up_item, price_item, cost_item = self.table.item(r, 7), self.table.item(r, 8), self.table.item(r, 9)
-            proj_item = self.table.item(r, 10)
-            if up_item is not None:
-                up_item.setText(duration(live.uptime_s) if e.state in RUNNING_STATES else "—")
-            if cost_item is not None:
-                cost_item.setText(money(c.so_far if c else None, e.currency, 4))
-            if price_item is not None and c is not None:
-                price_item.setText(money(c.per_hour, e.currency, 4))
-                if c.notes:
+            if self.table.item(r, COL_PRICE) is None:
+                continue
+            set_line(self.table, r, "uptime", duration(live.uptime_s) if e.state in RUNNING_STATES else "—")
+            set_line(self.table, r, "cost", money(c.so_far if c else None, e.currency, 4))
+            if c is not None:
+                set_line(self.table, r, "price", money(c.per_hour, e.currency, 4))
+                price_item = self.table.item(r, COL_PRICE)
+                if c.notes and price_item is not None:
                     price_item.setToolTip("\n".join(QCoreApplication.translate("LabGPU", n) for n in c.notes))
-            if proj_item is not None:
-                proj_item.setText(self.projected_text(c, e) if c is not None else "—")
+            set_line(self.table, r, "projected", self.projected_text(c, e) if c is not None else "—")
             self._show_run(r, e, costs)
         fit_if_cut(self.table)
         self._show_totals(costs)

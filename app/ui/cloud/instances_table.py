@@ -1,9 +1,12 @@
 """The instances table: its columns and headers, one row per ledger entry, the state titles.
 
 The page (:mod:`app.ui.cloud.instances_page`) owns the data and the ticking cost cells; this module
-only knows how an entry is shown. Every header stays readable in a 1024 px window in English and
-Chinese: the free-text columns (instance, account, type, zone, IP, guards) are elided first, their full
-text in the cell's tooltip (see :mod:`app.ui.shared.fit_columns`).
+only knows how an entry is shown. Each row has two lines, so eight columns hold the thirteen fields
+a 1024 px window could not show side by side: the instance id over its name and type, the account
+over the zone, the state over the uptime, the public IP over the private one, the price over the
+billing, the cost so far over the projection. An instance id, an IP and every number are never
+elided: the columns are sized to them; only free text (the name and type, the account, the zone, the
+guards) is elided when the window is narrow, its full text in the cell's tooltip.
 """
 
 from __future__ import annotations
@@ -11,20 +14,39 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt
-from PySide6.QtWidgets import QTableWidget, QTableWidgetItem, QWidget
+from PySide6.QtCore import QCoreApplication, QEvent, QModelIndex, QObject, QPersistentModelIndex, QRect, QSize, Qt
+from PySide6.QtGui import QColor, QPainter, QPalette
+from PySide6.QtWidgets import (
+    QHeaderView,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableWidget,
+    QTableWidgetItem,
+    QWidget,
+)
 
+from app.ui import theme
 from app.ui.cloud import money, provider_name
-from app.ui.shared.fit_columns import fit_columns, refit
+from app.ui.shared.fit_columns import cell_margin, fit_widths
 from app.ui.shared.plain import plain_tooltip
 from app.ui.widgets import configure_record_table
 
-COLUMNS = ("id", "account", "type", "zone", "state", "billing", "ip", "uptime", "price", "cost",
-           "projected", "guards", "run")
-COL_STATE, COL_UPTIME, COL_PRICE, COL_COST, COL_PROJECTED, COL_GUARDS, COL_RUN = 4, 7, 8, 9, 10, 11, 12
-# free text: shrinks first when the window is narrow (a guard badge can name four guards)
-ELIDED = (0, 1, 2, 3, 6, COL_GUARDS)
-RIGHT_ALIGNED = (COL_UPTIME, COL_PRICE, COL_COST, COL_PROJECTED)
+COLUMNS = ("instance", "account", "state", "ip", "price", "cost", "guards", "run")
+COL_INSTANCE, COL_ACCOUNT, COL_STATE, COL_IP, COL_PRICE, COL_COST, COL_GUARDS, COL_RUN = range(8)
+# (column, line) of each field a row shows; line 2 is the role SECOND_LINE
+FIELDS: dict[str, tuple[int, int]] = {
+    "id": (COL_INSTANCE, 1), "name_type": (COL_INSTANCE, 2), "account": (COL_ACCOUNT, 1), "zone": (COL_ACCOUNT, 2),
+    "state": (COL_STATE, 1), "uptime": (COL_STATE, 2), "ip": (COL_IP, 1), "private_ip": (COL_IP, 2),
+    "price": (COL_PRICE, 1), "billing": (COL_PRICE, 2), "cost": (COL_COST, 1), "projected": (COL_COST, 2),
+    "guards": (COL_GUARDS, 1), "run": (COL_RUN, 1),
+}
+SECOND_LINE = Qt.ItemDataRole.UserRole + 1
+# free text: shrinks first when the window is narrow (a guard badge can name four guards); of the
+# instance column only the second line (name, type) is elided, never the id
+ELIDED = (COL_INSTANCE, COL_ACCOUNT, COL_GUARDS)
+FIRST_LINE_WHOLE = (COL_INSTANCE,)
+RIGHT_ALIGNED = (COL_PRICE, COL_COST, COL_RUN)
 STATE_COLORS = {
     "running": Qt.GlobalColor.darkGreen,
     "stopped": Qt.GlobalColor.darkGray,
@@ -33,6 +55,61 @@ STATE_COLORS = {
     "terminated": Qt.GlobalColor.gray,
     "failed": Qt.GlobalColor.red,
 }
+ROW_PAD = 8  # pixels above and below a row's two lines
+
+
+class TwoLineDelegate(QStyledItemDelegate):
+    """A cell's text (line 1, in the item's colour) over its SECOND_LINE (muted); a line too wide for
+    the column is elided on its own (the table's sizes keep ids, IPs and numbers whole)."""
+
+    def lines(self, index: QModelIndex | QPersistentModelIndex) -> tuple[str, str]:
+        return str(index.data() or ""), str(index.data(SECOND_LINE) or "")
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:  # noqa: N802
+        fm = option.fontMetrics
+        widget = option.widget
+        margin = cell_margin(widget) if isinstance(widget, QTableWidget) else 8
+        width = max(fm.horizontalAdvance(t) for t in self.lines(index)) + margin
+        return QSize(width, 2 * fm.lineSpacing() + ROW_PAD)
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem,
+              index: QModelIndex | QPersistentModelIndex) -> None:
+        opt = QStyleOptionViewItem(option)
+        self.initStyleOption(opt, index)
+        first, second = self.lines(index)
+        opt.text = ""
+        widget = opt.widget
+        style = widget.style() if widget is not None else None
+        if style is None:
+            return
+        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
+        rect: QRect = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, opt, widget)
+        m = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, widget) + 1
+        rect = rect.adjusted(m, 0, -m, 0)
+        fm = opt.fontMetrics
+        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
+        pal: QPalette = opt.palette
+        fg = index.data(Qt.ItemDataRole.ForegroundRole)
+        if selected:
+            main = pal.color(QPalette.ColorRole.HighlightedText)
+        elif fg is not None:
+            main = fg.color() if hasattr(fg, "color") else QColor(fg)
+        else:
+            main = pal.color(QPalette.ColorRole.Text)
+        muted = pal.color(QPalette.ColorRole.HighlightedText) if selected else QColor(theme.css("muted"))
+        align = Qt.AlignmentFlag.AlignRight if index.column() in RIGHT_ALIGNED else Qt.AlignmentFlag.AlignLeft
+        h = fm.lineSpacing()
+        top = rect.top() + (rect.height() - 2 * h) // 2 if second else rect.top() + (rect.height() - h) // 2
+        painter.save()
+        painter.setFont(opt.font)
+        for n, (text, colour) in enumerate(((first, main), (second, muted))):
+            if not text:
+                continue
+            line = QRect(rect.left(), top + n * h, rect.width(), h)
+            painter.setPen(colour)
+            painter.drawText(line, int(align | Qt.AlignmentFlag.AlignVCenter),
+                             fm.elidedText(text, Qt.TextElideMode.ElideRight, rect.width()))
+        painter.restore()
 
 
 def state_title(state: str) -> str:
@@ -52,21 +129,33 @@ def state_title(state: str) -> str:
 
 
 def header_labels() -> list[str]:
+    """The headers, each naming its cells' two lines."""
+    def tr(text: str) -> str:
+        return QCoreApplication.translate("InstancesPage", text)
+
     return [
-        QCoreApplication.translate("InstancesPage", "Instance"),
-        QCoreApplication.translate("InstancesPage", "Account"),
-        QCoreApplication.translate("InstancesPage", "Type"),
-        QCoreApplication.translate("InstancesPage", "Zone"),
-        QCoreApplication.translate("InstancesPage", "State"),
-        QCoreApplication.translate("InstancesPage", "Billing"),
-        QCoreApplication.translate("InstancesPage", "Public IP"),
-        QCoreApplication.translate("InstancesPage", "Uptime"),
-        QCoreApplication.translate("InstancesPage", "Price/h"),
-        QCoreApplication.translate("InstancesPage", "Cost so far"),
-        QCoreApplication.translate("InstancesPage", "Projected"),
-        QCoreApplication.translate("InstancesPage", "Guards"),
-        QCoreApplication.translate("InstancesPage", "Run total"),
+        tr("Instance") + "\n" + tr("Name, type"),
+        tr("Account") + "\n" + tr("Zone"),
+        tr("State") + "\n" + tr("Uptime"),
+        tr("Public IP") + "\n" + tr("Private IP"),
+        tr("Price/h") + "\n" + tr("Billing"),
+        tr("Cost so far") + "\n" + tr("Projected"),
+        tr("Guards"),
+        tr("Run total"),
     ]
+
+
+# lupdate needs literal strings; these are header_labels' words.
+_WORDS = (
+    QCoreApplication.translate("InstancesPage", "Instance"), QCoreApplication.translate("InstancesPage", "Name, type"),
+    QCoreApplication.translate("InstancesPage", "Account"), QCoreApplication.translate("InstancesPage", "Zone"),
+    QCoreApplication.translate("InstancesPage", "State"), QCoreApplication.translate("InstancesPage", "Uptime"),
+    QCoreApplication.translate("InstancesPage", "Public IP"), QCoreApplication.translate("InstancesPage", "Private IP"),
+    QCoreApplication.translate("InstancesPage", "Price/h"), QCoreApplication.translate("InstancesPage", "Billing"),
+    QCoreApplication.translate("InstancesPage", "Cost so far"),
+    QCoreApplication.translate("InstancesPage", "Projected"),
+    QCoreApplication.translate("InstancesPage", "Guards"), QCoreApplication.translate("InstancesPage", "Run total"),
+)
 
 
 def make_table(parent: QWidget) -> QTableWidget:
@@ -77,31 +166,56 @@ def make_table(parent: QWidget) -> QTableWidget:
     for c, label in enumerate(labels):
         item = table.horizontalHeaderItem(c)
         if item is not None:
-            item.setToolTip(plain_tooltip(label))
+            item.setToolTip(plain_tooltip(label.replace("\n", " / ")))
     configure_record_table(table)
-    fit_columns(table, ELIDED)
+    table.setItemDelegate(TwoLineDelegate(table))
+    header = table.horizontalHeader()
+    header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    header.setStretchLastSection(True)
+    table.setWordWrap(False)
+    table.verticalHeader().setDefaultSectionSize(2 * table.fontMetrics().lineSpacing() + ROW_PAD)
+    table.viewport().installEventFilter(_Refit(table))
     return table
 
 
-def row_values(e: Any, busy: bool, guard_text: str) -> list[str]:
-    """The cells of one entry; uptime, cost and projection are filled in by the page's tick."""
+def row_values(e: Any, busy: bool, guard_text: str) -> list[tuple[str, str]]:
+    """The cells of one entry, (line 1, line 2); uptime, cost and projection are filled in by the page's tick."""
     billing = (QCoreApplication.translate("InstancesPage", "spot") if e.spot
                else QCoreApplication.translate("InstancesPage", "on demand"))
+    name = getattr(e, "name", "") or ""
     return [
-        e.id + (f"  ({e.name})" if e.name else ""),
-        f"{e.account} · {provider_name(e.provider)}",
-        e.instance_type,
-        e.zone,
-        state_title(e.state) + (" ⋯" if busy else ""),
-        billing,
-        e.public_ip or "—",
-        "",
-        money(e.price_per_hour, e.currency, 4),
-        "",
-        "",
-        guard_text,
-        "",  # the run and its total (app.core.runs), filled in by the page's tick
+        (e.id, f"{name} · {e.instance_type}" if name else e.instance_type),
+        (f"{e.account} · {provider_name(e.provider)}", e.zone),
+        (state_title(e.state) + (" ⋯" if busy else ""), ""),
+        (e.public_ip or "—", getattr(e, "private_ip", "") or ""),
+        (money(e.price_per_hour, e.currency, 4), billing),
+        ("", ""),
+        (guard_text, ""),
+        ("", ""),  # the run and its total (app.core.runs), filled in by the page's tick
     ]
+
+
+def cell_texts(table: QTableWidget, row: int) -> dict[str, str]:
+    """What row ``row`` shows, by field (FIELDS: "id", "state", "ip", "price", "cost", …)."""
+    out: dict[str, str] = {}
+    for name, (col, line) in FIELDS.items():
+        item = table.item(row, col)
+        value = (item.text() if line == 1 else item.data(SECOND_LINE)) if item is not None else ""
+        out[name] = str(value or "")
+    return out
+
+
+def set_line(table: QTableWidget, row: int, field: str, text: str) -> None:
+    """Show ``text`` as ``field`` of row ``row`` (the page's tick: uptime, price, cost, projection, run)."""
+    col, line = FIELDS[field]
+    item = table.item(row, col)
+    if item is None:
+        return
+    if line == 1:
+        if item.text() != text:
+            item.setText(text)
+    elif item.data(SECOND_LINE) != text:
+        item.setData(SECOND_LINE, text)
 
 
 def fill_rows(
@@ -111,8 +225,9 @@ def fill_rows(
     rows = list(rows)
     table.setRowCount(len(rows))
     for r, e in enumerate(rows):
-        for c, value in enumerate(row_values(e, e.id in busy, guard_text(e))):
-            item = QTableWidgetItem(value)
+        for c, (first, second) in enumerate(row_values(e, e.id in busy, guard_text(e))):
+            item = QTableWidgetItem(first)
+            item.setData(SECOND_LINE, second)
             item.setData(Qt.ItemDataRole.UserRole, e.id)
             if c == COL_STATE:
                 color = STATE_COLORS.get(e.state)
@@ -120,9 +235,7 @@ def fill_rows(
                     item.setForeground(color)
                 item.setToolTip(plain_tooltip(e.raw_state))
             elif c in ELIDED:
-                item.setToolTip(plain_tooltip(value))
-            if c in RIGHT_ALIGNED:
-                item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                item.setToolTip(plain_tooltip("\n".join(t for t in (first, second) if t)))
             table.setItem(r, c, item)
         if e.id == selected:
             table.selectRow(r)
@@ -144,13 +257,52 @@ def run_texts(run: Any, instance_id: str, total: str) -> tuple[str, str]:
     return cell, plain_tooltip("\n".join(lines))
 
 
+class _Refit(QObject):
+    def __init__(self, table: QTableWidget) -> None:
+        super().__init__(table)
+        self.table = table
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if event.type() == QEvent.Type.Resize:
+            fit(self.table)
+        return False
+
+
+def column_widths(table: QTableWidget) -> tuple[list[int], list[int]]:
+    """(need, floor) of each column: its widest line (or header); what it may shrink to — the header of
+    a free-text column, and the instance column's ids, which are never elided."""
+    header = table.horizontalHeader()
+    fm = table.fontMetrics()
+    margin = cell_margin(table)
+    need, floor = [], []
+    least = header.minimumSectionSize()
+    for c in range(table.columnCount()):
+        head = max(header.sectionSizeFromContents(c).width(), least)
+        texts = [(it.text(), str(it.data(SECOND_LINE) or "")) for r in range(table.rowCount())
+                 if (it := table.item(r, c)) is not None]
+        widest = max((fm.horizontalAdvance(t) for pair in texts for t in pair), default=0) + margin
+        need.append(max(head, widest))
+        if c in FIRST_LINE_WHOLE:
+            floor.append(max(head, max((fm.horizontalAdvance(a) for a, _b in texts), default=0) + margin))
+        else:
+            floor.append(head if c in ELIDED else need[-1])
+    return need, floor
+
+
 def fit(table: QTableWidget) -> None:
-    """Size the columns to what they now show (after a fill or a tick)."""
-    refit(table, ELIDED)
+    """Size the columns to what they now show (after a fill or a tick): the free text gives up width
+    first; ids, IPs and numbers keep theirs."""
+    need, floor = column_widths(table)
+    widths = fit_widths(need, floor, list(ELIDED), table.viewport().width())
+    header = table.horizontalHeader()
+    for c, w in enumerate(widths):
+        if header.sectionSize(c) != w:
+            header.resizeSection(c, w)  # the last one is its least width: it stretches over what is left
 
 
 def fit_if_cut(table: QTableWidget) -> None:
     """After a tick: size the columns again only if a ticking cell no longer fits its column."""
     header = table.horizontalHeader()
-    if any(table.sizeHintForColumn(c) > header.sectionSize(c) for c in RIGHT_ALIGNED):
+    need, _floor = column_widths(table)
+    if any(need[c] > header.sectionSize(c) for c in (COL_STATE, COL_PRICE, COL_COST, COL_RUN)):
         fit(table)

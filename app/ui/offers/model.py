@@ -23,7 +23,7 @@ from PySide6.QtCore import (
     QSortFilterProxyModel,
     Qt,
 )
-from PySide6.QtGui import QBrush, QFont, QPalette
+from PySide6.QtGui import QBrush, QFont, QFontMetrics, QPalette
 from PySide6.QtWidgets import QApplication
 
 from app.core import providers
@@ -69,18 +69,21 @@ class Column:
     numeric: bool = True
 
 
+# The prices stand next to the GPU, so a narrow window shows them whole (app.ui.offers.page fits the
+# columns to the width: the free-text ones elide first, numbers never; what does not fit is hidden and
+# shown in the details below the table).
 COLUMNS: tuple[Column, ...] = (
     Column("provider", "Provider", False),
     Column("region", "Region", False),
     Column("instance_type", "Instance type", False),
     Column("gpu", "GPU", False),
     Column("count", "GPUs"),
-    Column("vram", "VRAM/GPU"),
     Column("on_demand", "On-demand/h"),
-    Column("per_tflop", "Per FP16-TFLOP-hour"),  # the default sort: visible without scrolling
     Column("spot", "Spot/h"),
+    Column("per_tflop", "Per FP16-TFLOP-hour"),  # the default sort
     Column("per_gpu", "Per GPU-hour"),
     Column("prepaid", "Prepaid/month"),
+    Column("vram", "VRAM/GPU"),
     Column("tflops", "FP16 TFLOPS"),
     Column("age", "Price age"),
     Column("vcpu", "vCPU"),
@@ -89,6 +92,13 @@ COLUMNS: tuple[Column, ...] = (
     Column("source", "Source", False),
 )
 RANK_COLUMNS: tuple[Column, ...] = (Column("rank", "Rank"), Column("why", "Why", False))
+# Free text: elided (whole in the cell's tooltip) before any column is hidden; every other column is shown
+# whole or not at all.
+ELIDED_KEYS = frozenset({"provider", "region", "instance_type", "source", "why"})
+# Which columns a narrow window keeps, most important first (the sorted column goes first).
+PRIORITY = ("rank", "gpu", "on_demand", "count", "provider", "instance_type", "spot", "per_tflop", "why",
+            "region", "per_gpu", "vram", "prepaid", "tflops", "age", "vcpu", "ram", "network", "source")
+MONEY_KEYS = frozenset({"on_demand", "spot", "prepaid", "per_gpu", "per_tflop"})
 
 # lupdate needs literal strings; these mirror COLUMNS' titles.
 _TITLES = (
@@ -112,6 +122,23 @@ _TITLES = (
     QCoreApplication.translate("OffersTableModel", "Rank"),
     QCoreApplication.translate("OffersTableModel", "Why"),
 )
+
+
+def two_lines(title: str, width: Callable[[str], int]) -> str:
+    """A header on two lines when that makes it narrower: broken at a space, or after a hyphen with at
+    least four characters either side, where the wider line is narrowest."""
+    best, best_w = title, width(title)
+    for i, ch in enumerate(title):
+        if ch == " ":
+            a, b = title[:i], title[i + 1:]
+        elif ch == "-" and i >= 4 and len(title) - i - 1 >= 4:
+            a, b = title[:i + 1], title[i + 1:]
+        else:
+            continue
+        w = max(width(a), width(b))
+        if a and b and w < best_w:
+            best, best_w = f"{a}\n{b}", w
+    return best
 
 
 def _num_text(v: float | None, digits: int = 1) -> str:
@@ -140,6 +167,7 @@ class OffersTableModel(QAbstractTableModel):
         self._sort_desc = False
         self._sort_cache: dict[str, list[Any]] = {}
         self._text_cache: dict[tuple[int, str], str] = {}  # (row, column key) → display text
+        self._header_cache: dict[tuple[str, str], str] = {}  # (title, font) → the title on its lines
 
     # -- data in ------------------------------------------------------------------------------
 
@@ -228,9 +256,15 @@ class OffersTableModel(QAbstractTableModel):
         col = self._columns[section]
         if role == Qt.ItemDataRole.DisplayRole:
             title = self.tr(col.title)
-            if col.key in ("on_demand", "spot", "prepaid", "per_gpu", "per_tflop"):
+            if col.key in MONEY_KEYS:
                 title += " (¥)" if self._currency == "CNY" else " ($)"
-            return title
+            # two lines where that is narrower: the numbers below decide the column's width
+            font = QApplication.font()
+            ck = (title, font.key())
+            text = self._header_cache.get(ck)
+            if text is None:
+                text = self._header_cache[ck] = two_lines(title, QFontMetrics(font).horizontalAdvance)
+            return text
         if role == Qt.ItemDataRole.ToolTipRole:
             tips = {
                 "tflops": self.tr("FP16 dense tensor TFLOPS of all GPUs of the instance"),
@@ -273,7 +307,7 @@ class OffersTableModel(QAbstractTableModel):
             return "" if offer.network_gbps is None else f"{_num_text(offer.network_gbps)} Gbps"
         if key == "on_demand":
             if offer.price_on_demand is None:
-                return translate(UNKNOWN_PRICE)
+                return self.tr("unknown")  # the tooltip and the details say how to get it
             return self._money(offer.price_on_demand, offer)
         if key == "spot":
             if not offer.spot_available:
@@ -356,7 +390,7 @@ class OffersTableModel(QAbstractTableModel):
                 if age.undated:
                     return self.tr("The source does not say when this price was true.")
                 return None
-            if key in ("source", "why", "instance_type"):
+            if key in ELIDED_KEYS:
                 notes = f"\n{offer.notes}" if key == "instance_type" and offer.notes else ""
                 return self._display(offer, key) + notes
             return None

@@ -12,8 +12,18 @@ import logging
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, QItemSelection, QSignalBlocker, Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QKeySequence, QResizeEvent, QShortcut
+from PySide6.QtCore import (
+    QCoreApplication,
+    QEvent,
+    QItemSelection,
+    QObject,
+    QSignalBlocker,
+    Qt,
+    QTimer,
+    Signal,
+    Slot,
+)
+from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QResizeEvent, QShortcut
 from PySide6.QtWidgets import (
     QButtonGroup,
     QHBoxLayout,
@@ -33,10 +43,11 @@ from app.core.offerquery import OfferFilter
 from app.ui import theme
 from app.ui.offers.details import OfferDetailsPanel
 from app.ui.offers.filter_bar import OffersFilterBar
-from app.ui.offers.model import OfferFilterProxyModel, OffersTableModel
+from app.ui.offers.model import ELIDED_KEYS, PRIORITY, OfferFilterProxyModel, OffersTableModel
 from app.ui.offers.price_refresh import PriceRefresh
 from app.ui.offers.ranking_banner import RankingBanner
 from app.ui.offers.table_view import OffersTableView
+from app.ui.shared.fit_columns import cell_margin, plan_columns
 from app.ui.shared.plain import PlainLabel, esc, plain_box, plain_tooltip, rich_label
 from app.ui.widgets import remember_splitter
 
@@ -47,6 +58,8 @@ log = logging.getLogger(__name__)
 
 TABLE_MIN_HEIGHT = 140  # header and about four rows
 DETAILS_MIN_HEIGHT = 250  # the offer's title, launch button and the estimator's inputs
+TEXT_FLOOR_CHARS = 13  # a free-text column keeps about this many characters before other columns are hidden
+SIZE_ROWS = 5000  # the rows measured for the columns' widths (the bundled catalog has well under 100)
 DETAILS_SHARE = 0.55  # of the splitter's height, the first time (later: the height the user dragged)
 
 
@@ -143,6 +156,8 @@ class OffersPage(QWidget):
 
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.table = OffersTableView(self.proxy, self.splitter)
+        self._column_need: tuple[list[int], list[int], list[int]] | None = None  # need, floor, least per column
+        self.table.viewport().installEventFilter(self)  # fit the columns again on every width change
         self.table.horizontalHeader().sectionClicked.connect(self._on_header_section_clicked)
         self.table.selectionModel().selectionChanged.connect(self._on_table_selection_changed)
 
@@ -273,6 +288,8 @@ class OffersPage(QWidget):
         del blocker
         old, old_rate = self.model.currency, self.model.rate
         self.model.set_display(currency, rate)
+        if (old, old_rate) != (currency, rate):
+            self._autosize_columns()  # ¥1,234.56 and $171.00 are not as wide
         if rate != old_rate:
             self.proxy.refilter()
         self.details.set_context(self.model.gpus, currency, rate)
@@ -348,21 +365,71 @@ class OffersPage(QWidget):
             self._autosize_columns()
 
     def _autosize_columns(self) -> None:
+        """Measure what each column needs (its header; its widest cell over the offers, not only those
+        the filters show, so the widths stay put while filtering), then fit them to the width."""
         header = self.table.horizontalHeader()
+        model = self.model
+        n = model.columnCount()
         fm = self.table.fontMetrics()
-        for i, col in enumerate(self.model.columns()):
-            width = fm.horizontalAdvance(str(self.model.headerData(i, Qt.Orientation.Horizontal))) + 28
-            for r in range(min(self.proxy.rowCount(), 60)):
-                text = str(self.proxy.index(r, i).data() or "")
-                width = max(width, fm.horizontalAdvance(text) + 16)
-            cap = {"source": 260, "why": 320, "on_demand": 165, "instance_type": 190}.get(col.key, 170)
-            header.resizeSection(i, min(width, cap))
+        italic = QFont(self.table.font())
+        italic.setItalic(True)
+        fm_italic = QFontMetrics(italic)
+        bold = QFont(self.table.font())
+        bold.setBold(True)
+        fm_bold = QFontMetrics(bold)
+        margin = cell_margin(self.table)
+        rows = min(model.rowCount(), SIZE_ROWS)
+        need, floor, least = [], [], []
+        for c in range(n):
+            head = header.sectionSizeFromContents(c).width()
+            texts = {str(model.data(model.index(r, c)) or "") for r in range(rows)}
+            longest = max((len(t) for t in texts), default=0)
+            widest = max((max(fm.horizontalAdvance(t), fm_italic.horizontalAdvance(t), fm_bold.horizontalAdvance(t))
+                          for t in texts if len(t) >= longest - 2), default=0)  # digits are all one width
+            need.append(max(head, widest + margin))
+            # free text elides, but not to a stub while a column of lesser use could be hidden instead
+            floor.append(max(head, min(need[-1], TEXT_FLOOR_CHARS * fm.averageCharWidth())))
+            least.append(head)
+        self._column_need = (need, floor, least)
+        self._fit_columns()
+
+    def _fit_columns(self) -> None:
+        """Show the columns that fit the table's width, most important first (and the sorted one): numbers
+        whole, free text elided; the others are hidden (the details below show every field)."""
+        if self._column_need is None:
+            return
+        need, floor, least = self._column_need
+        cols = self.model.columns()
+        if len(need) != len(cols):
+            return
+        keys = [c.key for c in cols]
+        elide = [i for i, k in enumerate(keys) if k in ELIDED_KEYS]
+        first = [self.model.sort_key] if self.model.sort_key in keys else []
+        order = [keys.index(k) for k in dict.fromkeys([*first, *PRIORITY]) if k in keys]
+        order += [i for i in range(len(keys)) if i not in order]
+        widths, hidden = plan_columns(need, floor, elide, order, self.table.viewport().width(), least)
+        header = self.table.horizontalHeader()
+        for c, w in enumerate(widths):
+            header.setSectionHidden(c, c in hidden)
+            if c not in hidden and header.sectionSize(c) != w:
+                header.resizeSection(c, w)
+
+    def hidden_columns(self) -> list[str]:
+        """The keys of the columns the width leaves out (shown in the details pane)."""
+        header = self.table.horizontalHeader()
+        return [c.key for i, c in enumerate(self.model.columns()) if header.isSectionHidden(i)]
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
+        if watched is self.table.viewport() and event.type() == QEvent.Type.Resize:
+            self._fit_columns()
+        return False
 
     def sort_by(self, key: str, descending: bool = False) -> None:
         if self.model.column_of(key) < 0:
             return
         self.model.sort_by(key, descending)
         self._sync_sort_indicator(autosize=False)
+        self._fit_columns()  # the sorted column is kept when the width hides others
         current = self.current_offer()
         if current is not None:
             self.table.scrollTo(self.table.selectionModel().selectedRows()[0])
