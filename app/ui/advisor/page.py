@@ -563,6 +563,16 @@ class AdvisorPage(QWidget):
         if self._loading is not None:
             self._loading.cancel()
 
+    def status_text(self, fit: int, excluded: int) -> str:
+        """What the result lists: the best few (with their reasons) of the offers that fit."""
+        from app.ui.advisor.result import TOP
+
+        if fit > TOP:
+            return self.tr("The {top} best of {fit} offers that fit ({excluded} left out)").format(
+                top=str(TOP), fit=str(fit), excluded=str(excluded))
+        return self.tr("{fit} offers fit ({excluded} left out)").format(
+            fit=str(fit), excluded=str(excluded))
+
     def _rank(self) -> None:
         self.result_panel.clear()
         if self.offers is None:
@@ -574,8 +584,7 @@ class AdvisorPage(QWidget):
         self.result = core.advise(self.offers, self.answers(), rate)
         r = self.result.ranking
         self.result_panel.set_summary(self.result)
-        self.status_label.setText(self.tr("{recommended} recommended, {excluded} left out").format(
-            recommended=str(len(r.items)), excluded=str(len(r.excluded))))
+        self.status_label.setText(self.status_text(len(r.items), len(r.excluded)))
         self.result_panel.show_result(self.result, rate)
         self.show_in_offers_button.setEnabled(True)
         self.result_panel.select_best(self.result)

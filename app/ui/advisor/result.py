@@ -33,6 +33,7 @@ from app.ui.shared.plain import PlainLabel, plain_tooltip
 from app.ui.widgets import remember_splitter
 
 OfferKey = tuple[str, str, str]
+TOP = 5  # the offers the result step lists, each with its reasons; the offers table shows every one that fits
 
 
 class AdvisorResultPanel(QWidget):
@@ -112,8 +113,9 @@ class AdvisorResultPanel(QWidget):
     def show_result(self, result: AdvisorResult, rate: Any) -> None:
         """Fill both tables and select the best offer (its cost shows below)."""
         r = result.ranking
-        self.ranked_table.setRowCount(len(r.items))
-        for row, item in enumerate(r.items):
+        top = r.items[:TOP]
+        self.ranked_table.setRowCount(len(top))
+        for row, item in enumerate(top):
             offer = self.offer_of(item.key)
             cells = [str(item.rank), self._offer_label(item.key), self._gpu_text(offer),
                      self._price_text(offer, rate), "\n".join(f"• {s}" for s in item.reasons)]

@@ -191,6 +191,41 @@ class FastCurve(pg.PlotCurveItem):
         return self._fast_rect
 
 
+LABEL_PX = 28  # at least this many pixels between two labelled values on a value axis
+
+
+class ValueAxis(pg.AxisItem):
+    """A value axis that labels fewer values when its plot is short: at most one label every LABEL_PX
+    pixels (two at the least), and no minor ticks under 160 px, so a short plot's labels never crowd."""
+
+    def tickSpacing(self, minVal: float, maxVal: float, size: float) -> list[tuple[float, float]]:  # noqa: N802,N803
+        levels = list(super().tickSpacing(minVal, maxVal, size))
+        dif = abs(maxVal - minVal)
+        if not levels or dif == 0 or size <= 0:
+            return levels
+        most = max(2, int(size // LABEL_PX))
+        lo, hi = sorted((minVal, maxVal))
+
+        def count(step: float) -> int:
+            return math.floor(hi / step + 1e-9) - math.ceil(lo / step - 1e-9) + 1
+
+        major = levels[0][0]
+        while count(major) > most:  # the next round step up (1, 2, 5 × 10^n) while two labels remain
+            exp = math.floor(math.log10(major))
+            base = major / 10 ** exp
+            up = next((m for m in (2.0, 2.5, 5.0, 10.0) if m > base + 1e-9), 10.0) * 10 ** exp
+            if count(up) < 2:
+                break
+            major = up
+        if count(major) > most:  # still crowded: label only the lowest and the highest round value
+            first = math.ceil(lo / major - 1e-9) * major
+            last = math.floor(hi / major + 1e-9) * major
+            return [(last - first, first)]
+        if size < 160 or major != levels[0][0]:
+            return [(major, 0.0)]  # minor ticks only on a tall plot, and only under pyqtgraph's own major
+        return levels[:2]
+
+
 def bin_seconds(span_s: float, width_px: int) -> float:
     """About one bin per pixel column, in whole seconds (at least 1 s: the sample rate)."""
     return float(max(1, math.ceil(span_s / max(50, width_px))))
@@ -216,7 +251,7 @@ class HostPlots(pg.GraphicsLayoutWidget):
         self.steps_curves: dict[str, pg.PlotCurveItem] = {}  # job id → its curve
         for row, metric in enumerate(PLOTTED):
             axis = pg.DateAxisItem(orientation="bottom")
-            p = self.addPlot(row=row, col=0, axisItems={"bottom": axis})
+            p = self.addPlot(row=row, col=0, axisItems={"bottom": axis, "left": ValueAxis(orientation="left")})
             p.setTitle(plot_title(metric), size="9pt")
             p.setMenuEnabled(False)
             p.setMouseEnabled(x=True, y=False)
@@ -253,7 +288,7 @@ class HostPlots(pg.GraphicsLayoutWidget):
             item = self.plots[PLOTTED[row]]
             self.ci.removeItem(item)
             self.ci.addItem(item, row=row + 1, col=0)
-        plot = self.ci.addPlot(row=1, col=0)
+        plot = self.ci.addPlot(row=1, col=0, axisItems={"left": ValueAxis(orientation="left")})
         plot.setTitle(QCoreApplication.translate("MonitorPlots", "Training steps/s"), size="9pt")
         plot.setMenuEnabled(False)
         plot.setMouseEnabled(x=True, y=False)
