@@ -32,7 +32,7 @@ UNPRICED = {
     "p2s.2xlarge.8", "p2v.2xlarge.8", "pi2.2xlarge.4",
 }
 UNDATED_BEFORE = 25  # offers with a price but no date before issue 26 ("undated snapshot" in the table)
-UNDATED_NOW = 23
+UNDATED_NOW = 22
 
 
 @pytest.fixture(scope="module")
@@ -100,7 +100,7 @@ def test_undated_prices_went_down_to_what_the_readme_reports(offers):
     assert (int(found.group(1)), int(found.group(2))) == (UNDATED_NOW, len(offers))
 
 
-def test_azure_nd_prices_are_dated_by_the_newer_source_and_the_snapshot_figure_kept_in_notes(offers):
+def test_prices_a_dated_source_confirms_are_dated_and_the_snapshot_figure_kept_in_notes(offers):
     nd4 = offers["Standard_ND96asr_v4"]
     assert nd4.price_on_demand == pytest.approx(3.3996 * 8)
     assert nd4.price_date == date(2026, 11, 9)
@@ -108,6 +108,10 @@ def test_azure_nd_prices_are_dated_by_the_newer_source_and_the_snapshot_figure_k
     assert "spot from an undated snapshot" in nd4.notes  # the spot figure still has no date: said so
     h100 = offers["Standard_ND96isr_H100_v5"]
     assert (h100.price_on_demand, h100.price_date) == (pytest.approx(98.32), date(2026, 11, 9))
+    v100 = offers["V100"]  # Paperspace
+    assert (v100.price_on_demand, v100.price_date) == (2.3, date(2026, 9, 20))
+    assert "paperspace.com/pricing read 2026-09-20" in v100.price_source
+    assert "2.29 per skypilot-org" in v100.notes  # the snapshot's other figure stays visible
 
 
 def test_tencent_spot_is_a_discount_not_a_published_price_so_it_stays_empty(offers):
