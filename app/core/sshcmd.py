@@ -468,8 +468,21 @@ def _refuse_pasted_secret(text: str) -> None:
     )
 
 
+def _is_ssh_word(word: str) -> bool:
+    return word == "ssh" or word.endswith("/ssh") or word.lower() == "ssh.exe"
+
+
+def _not_ssh(first: str) -> InputError:
+    """The first word is not ``ssh`` (``sssh …``, ``scp …``, ``rm -rf /``, a bare ``user@host``, nothing):
+    LabGPU reads only ssh commands (and never runs one)."""
+    if not first:
+        return _bad(QT_TRANSLATE_NOOP("LabGPU", "the command must start with ssh"))
+    shown = first if len(first) <= 40 else first[:39] + "…"
+    return _bad(QT_TRANSLATE_NOOP("LabGPU", "the command must start with ssh, not {word!r}"), word=shown)
+
+
 def parse_ssh_command(text: str) -> SshTarget:
-    """Parse ``ssh [options] [user@]host [options]`` (the leading ``ssh`` is optional).
+    """Parse ``ssh [options] [user@]host [options]``: the first word must be ``ssh`` (or a path to it).
 
     A password pasted with it (``sshpass -p``, ``user:pass@host``, ``密码:``/``password:``) is
     refused with an error that never repeats it (code PasswordInCommand)."""
@@ -478,8 +491,9 @@ def parse_ssh_command(text: str) -> SshTarget:
         argv = shlex.split(text.strip())
     except ValueError as exc:
         raise _bad("{why}", why=str(exc)) from None
-    if argv and (argv[0] == "ssh" or argv[0].endswith("/ssh") or argv[0].lower() == "ssh.exe"):
-        argv = argv[1:]
+    if not argv or not _is_ssh_word(argv[0]):
+        raise _not_ssh(argv[0] if argv else "")
+    argv = argv[1:]
     if not argv:
         raise _bad(QT_TRANSLATE_NOOP("LabGPU", "no host given"))
 

@@ -49,6 +49,7 @@ from app.core.store import Store
 from app.core.syncmodel import DOWN, SyncOptions, SyncProgress, SyncResult, display_name
 from app.core.syncpairs import SyncPair, SyncStore
 from app.remote.sync import SyncCancelledError, SyncEngine
+from app.remote.sync.checks import check_local_folder
 from app.remote.sync.errors import cancelled_error
 from app.usecases.changes import NO_CHANGES, Change, Changes
 
@@ -303,6 +304,8 @@ class SyncJob:
     def _run_bucket(self) -> SyncResult:
         if self._cancel.is_set():
             raise cancelled_error()  # cancelled while queued: nothing read, nothing sent
+        # the local folder first, as the host engine does: before the keyring or the bucket is asked
+        check_local_folder(Path(self.request.local).expanduser(), self.request.options.direction != DOWN)
         engine = self._bucket_engine()
         with self._lock:
             self._engine = engine

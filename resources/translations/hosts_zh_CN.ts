@@ -90,6 +90,10 @@
         <source>A host with this name exists already.</source>
         <translation>已有同名主机。</translation>
     </message>
+    <message>
+        <source>Connecting…</source>
+        <translation>正在连接…</translation>
+    </message>
 </context>
 <context>
     <name>HostKeyDialog</name>
@@ -158,7 +162,7 @@
     </message>
     <message>
         <source>Connecting…</source>
-        <translation>连接中…</translation>
+        <translation>正在连接…</translation>
     </message>
     <message>
         <source>Reconnecting…</source>
@@ -274,6 +278,10 @@
     <message>
         <source>Host key of {name} refused; {name} was not added.</source>
         <translation>已拒绝 {name} 的主机密钥；未添加 {name}。</translation>
+    </message>
+    <message>
+        <source>Compare the fingerprint with the one your provider shows, then press Add and connect again.</source>
+        <translation>请将指纹与服务商显示的指纹核对，然后再次点击“添加并连接”。</translation>
     </message>
     <message>
         <source>{name} was not added: {message}</source>
@@ -608,7 +616,15 @@
     </message>
     <message>
         <source>Remove it from the command and type it in the Password field (it is kept in the system keyring).</source>
-        <translation>请把密码从命令中删掉，填到“密码”输入框里（它会保存在系统钥匙串中）。</translation>
+        <translation>请把密码从命令中删掉，填到“密码”输入框里（它会保存在系统密钥环中）。</translation>
+    </message>
+    <message>
+        <source>the command must start with ssh</source>
+        <translation>命令必须以 ssh 开头</translation>
+    </message>
+    <message>
+        <source>the command must start with ssh, not {word!r}</source>
+        <translation>命令必须以 ssh 开头，而不是 {word!r}</translation>
     </message>
     <message>
         <source>no host given</source>
@@ -635,12 +651,86 @@
         <translation>不支持 ProxyCommand；请使用 -J（ProxyJump）</translation>
     </message>
     <message>
+        <source>SSH hosts: add from an SSH command, list, remove, forward ports</source>
+        <translation>SSH 主机：从 SSH 命令添加、列出、删除、端口转发</translation>
+    </message>
+    <message>
+        <source>add a host: labgpu hosts add NAME "ssh -p PORT USER@HOST"</source>
+        <translation>添加主机：labgpu hosts add NAME "ssh -p PORT USER@HOST"</translation>
+    </message>
+    <message>
+        <source>the SSH command, e.g. "ssh -p 12345 root@region-1.example.com"</source>
+        <translation>SSH 命令，例如 "ssh -p 12345 root@region-1.example.com"</translation>
+    </message>
+    <message>
+        <source>the host key fingerprint your provider shows (required without a terminal; give it once more for each -J jump host seen for the first time)</source>
+        <translation>云服务商显示的主机密钥指纹（没有终端时必填；每个首次遇到的 -J 跳板机再给一次）</translation>
+    </message>
+    <message>
+        <source>read the login password from stdin (stored in the keyring)</source>
+        <translation>从标准输入读取登录密码（存入密钥环）</translation>
+    </message>
+    <message>
+        <source>read the -i key's passphrase from stdin (stored in the keyring)</source>
+        <translation>从标准输入读取 -i 密钥的口令（存入密钥环）</translation>
+    </message>
+    <message>
+        <source>bring this VPN profile up first; the host is its private address</source>
+        <translation>先连接此 VPN 配置；主机地址为其内网地址</translation>
+    </message>
+    <message>
+        <source>list hosts</source>
+        <translation>列出主机</translation>
+    </message>
+    <message>
+        <source>remove a host and its stored password/passphrase</source>
+        <translation>删除主机及其保存的密码/口令</translation>
+    </message>
+    <message>
+        <source>forget a host's key (after a provider-confirmed rebuild)</source>
+        <translation>忘记主机的密钥（云服务商确认服务器已重建后）</translation>
+    </message>
+    <message>
+        <source>accept a saved host's new key: the fingerprint your provider shows</source>
+        <translation>接受已保存主机的新密钥：填云服务商显示的指纹</translation>
+    </message>
+    <message>
+        <source>the host key fingerprint your provider shows; any other key is refused</source>
+        <translation>云服务商显示的主机密钥指纹；其他密钥一律拒绝</translation>
+    </message>
+    <message>
+        <source>open TensorBoard/Jupyter/PORT of a host on a local port</source>
+        <translation>把主机的 TensorBoard/Jupyter/端口映射到本地端口</translation>
+    </message>
+    <message>
+        <source>tensorboard (6006), jupyter (8888) or a remote port</source>
+        <translation>tensorboard（6006）、jupyter（8888）或远程端口</translation>
+    </message>
+    <message>
+        <source>local port 1–65535 (default: a free one)</source>
+        <translation>本地端口 1–65535（默认：任一空闲端口）</translation>
+    </message>
+    <message>
+        <source>open the URL in the browser</source>
+        <translation>在浏览器中打开该 URL</translation>
+    </message>
+    <message>
+        <source>The authenticity of host {display} can't be established.
+{key_type} key fingerprint is {fingerprint}.</source>
+        <translation>无法确认主机 {display} 的真实性。
+{key_type} 密钥指纹为 {fingerprint}。</translation>
+    </message>
+    <message>
+        <source>Accept this key and continue connecting (yes/no)? </source>
+        <translation>接受此密钥并继续连接吗（yes/no）？</translation>
+    </message>
+    <message>
         <source>Use only one of --password-stdin and --passphrase-stdin.</source>
         <translation>--password-stdin 和 --passphrase-stdin 只能用其中一个。</translation>
     </message>
     <message>
         <source>Remove it from the command and give it on stdin instead: labgpu hosts add NAME "ssh …" --password-stdin (it is kept in the system keyring).</source>
-        <translation>请把密码从命令中删掉，改为通过标准输入提供：labgpu hosts add NAME "ssh …" --password-stdin（它会保存在系统钥匙串中）。</translation>
+        <translation>请把密码从命令中删掉，改为通过标准输入提供：labgpu hosts add NAME "ssh …" --password-stdin（它会保存在系统密钥环中）。</translation>
     </message>
     <message>
         <source>The host key of {host} was not accepted: {key_type} {fingerprint}.</source>
@@ -651,12 +741,76 @@
         <translation>如果它与服务商显示的指纹一致，请加上 --fingerprint {fingerprint} 再运行一次同样的 'labgpu hosts add'。</translation>
     </message>
     <message>
+        <source>Added host {name} ({address}), host key {fingerprint}</source>
+        <translation>已添加主机 {name}（{address}），主机密钥 {fingerprint}</translation>
+    </message>
+    <message>
+        <source>NAME</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>ADDRESS</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <source>AUTH</source>
+        <translation>认证</translation>
+    </message>
+    <message>
+        <source>VPN</source>
+        <translation>VPN</translation>
+    </message>
+    <message>
+        <source>JUMP</source>
+        <translation>跳板机</translation>
+    </message>
+    <message>
+        <source>HOST KEY</source>
+        <translation>主机密钥</translation>
+    </message>
+    <message>
+        <source>SOURCE</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>Removed host {name}</source>
+        <translation>已删除主机 {name}</translation>
+    </message>
+    <message>
+        <source>Forgot the host key of {name} ({join}). Accept the new key with 'labgpu hosts trust {name} --fingerprint SHA256:…' (the fingerprint your provider shows), or answer the question in the app</source>
+        <translation>已忘记 {name} 的主机密钥（{join}）。用 'labgpu hosts trust {name} --fingerprint SHA256:…'（填云服务商显示的指纹）接受新密钥，或在应用中回答提示</translation>
+    </message>
+    <message>
+        <source>No host key was known for {name}</source>
+        <translation>{name} 没有已知的主机密钥</translation>
+    </message>
+    <message>
+        <source>Trusted the host key of {name}: {fingerprint}</source>
+        <translation>已信任 {name} 的主机密钥：{fingerprint}</translation>
+    </message>
+    <message>
+        <source>note: nothing listens on 127.0.0.1:{remote_port} on {name} yet</source>
+        <translation>注意：{name} 上的 127.0.0.1:{remote_port} 还没有程序在监听</translation>
+    </message>
+    <message>
+        <source>Forwarding {url} -&gt; {name}:127.0.0.1:{remote_port} (Ctrl-C to stop)</source>
+        <translation>正在转发 {url} -&gt; {name}:127.0.0.1:{remote_port}（按 Ctrl-C 停止）</translation>
+    </message>
+    <message>
         <source>LabGPU already trusts another key for {name}: {known}.</source>
         <translation>LabGPU 已经信任 {name} 的另一个密钥：{known}。</translation>
     </message>
     <message>
         <source>Only if your provider confirms the host was rebuilt: 'labgpu hosts forget-key {name}', then trust the new key.</source>
         <translation>只有在服务商确认该主机已重建时：运行 'labgpu hosts forget-key {name}'，然后信任新密钥。</translation>
+    </message>
+    <message>
+        <source>The host name {name} does not resolve to an address ({why}).</source>
+        <translation>主机名 {name} 无法解析为地址（{why}）。</translation>
+    </message>
+    <message>
+        <source>Check the host name in the SSH command for a typo, or use the server's IP address. A name that exists only inside a VPN needs the host added with that VPN.</source>
+        <translation>请检查 SSH 命令中的主机名是否拼错，或改用服务器的 IP 地址。只在 VPN 内才有的主机名，需要在添加主机时选择该 VPN。</translation>
     </message>
 </context>
 </TS>

@@ -1,5 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>LabGPU</name>
@@ -84,12 +83,28 @@
         <translation>没有任何改动。请把这个问题作为缺陷反馈。</translation>
     </message>
     <message>
-        <source>The server&apos;s answer to {what} could not be trusted (it was cut or not framed): {sample}</source>
+        <source>The server's answer to {what} could not be trusted (it was cut or not framed): {sample}</source>
         <translation>服务器对 {what} 的回答不可信（被截断或缺少标记）：{sample}</translation>
     </message>
     <message>
         <source>Nothing was changed by this step. Run the sync again; if it repeats, the login shell on the server may print text or exit early (check ~/.bashrc there).</source>
         <translation>这一步没有改动任何内容。请重新运行同步；如果反复出现，可能是服务器的登录 shell 输出了文字或提前退出（检查那里的 ~/.bashrc）。</translation>
+    </message>
+    <message>
+        <source>The server's host key is not the one LabGPU trusts ({why}); refused.</source>
+        <translation>服务器的主机密钥不是 LabGPU 信任的那个（{why}），已拒绝连接。</translation>
+    </message>
+    <message>
+        <source>Only if your provider confirms the server was rebuilt: forget its host key on the Hosts page ('labgpu hosts forget-key NAME') and connect again.</source>
+        <translation>仅当服务商确认服务器已重建时：在“主机”页忘记它的主机密钥（'labgpu hosts forget-key NAME'），再重新连接。</translation>
+    </message>
+    <message>
+        <source>The server refused the login ({why}).</source>
+        <translation>服务器拒绝了登录（{why}）。</translation>
+    </message>
+    <message>
+        <source>Check the user name and key or password: remove the host and add it again with the right ones.</source>
+        <translation>请检查用户名以及密钥或密码：删除该主机，再用正确的信息重新添加。</translation>
     </message>
     <message>
         <source>The local path {path} is a file, not a folder.</source>
@@ -164,6 +179,22 @@
         <translation>请清理一些空间或选择其他本地文件夹；没有留下不完整的文件。</translation>
     </message>
     <message>
+        <source>The local folder {path} cannot be read ({why}).</source>
+        <translation>无法读取本地文件夹 {path}（{why}）。</translation>
+    </message>
+    <message>
+        <source>Check the folder's permissions (you need to be able to open it), or choose another folder.</source>
+        <translation>请检查该文件夹的权限（需要能打开它），或换一个文件夹。</translation>
+    </message>
+    <message>
+        <source>Files cannot be written into the local folder {path}.</source>
+        <translation>无法向本地文件夹 {path} 写入文件。</translation>
+    </message>
+    <message>
+        <source>Check the folder's permissions (you need to be able to write into it), or choose another folder.</source>
+        <translation>请检查该文件夹的权限（需要能写入），或换一个文件夹。</translation>
+    </message>
+    <message>
         <source>Local file error on {path}: {why}</source>
         <translation>本地文件 {path} 出错：{why}</translation>
     </message>
@@ -184,7 +215,7 @@
         <translation>服务器列出的 {path} 的修改时间不可能存在（{value}）。</translation>
     </message>
     <message>
-        <source>Nothing was copied. The host&apos;s file listing cannot be trusted: check the host (its find may be replaced), or set a real time on the file (touch it) and sync again.</source>
+        <source>Nothing was copied. The host's file listing cannot be trusted: check the host (its find may be replaced), or set a real time on the file (touch it) and sync again.</source>
         <translation>没有复制任何文件。该主机的文件列表不可信：请检查主机（它的 find 可能被替换了），或给该文件设置一个真实的时间（touch 一下）后再同步。</translation>
     </message>
     <message>
@@ -248,12 +279,92 @@
         <translation>请输入不含控制字符的文件夹名。</translation>
     </message>
     <message>
-        <source>The remote folder {path!r} goes up with &apos;..&apos;.</source>
-        <translation>远程文件夹 {path!r} 用 &apos;..&apos; 跳到了上一级。</translation>
+        <source>The remote folder {path!r} goes up with '..'.</source>
+        <translation>远程文件夹 {path!r} 用 '..' 跳到了上一级。</translation>
     </message>
     <message>
-        <source>Write the folder without &apos;..&apos; (an absolute path like /data/x works).</source>
-        <translation>请写不含 &apos;..&apos; 的路径（可以用 /data/x 这样的绝对路径）。</translation>
+        <source>Write the folder without '..' (an absolute path like /data/x works).</source>
+        <translation>请写不含 '..' 的路径（可以用 /data/x 这样的绝对路径）。</translation>
+    </message>
+    <message>
+        <source>sync a local folder with a folder on a saved host or a bucket</source>
+        <translation>在本地文件夹与已保存主机上的文件夹或存储桶之间同步</translation>
+    </message>
+    <message>
+        <source>Upload LOCAL's contents into REMOTE on host NAME or into a bucket location (with --down: REMOTE's into LOCAL). Unchanged files (same size and mtime) are skipped; a destination file newer than the source is never overwritten unless --force. A bucket and a host folder (cos://b/p gpu1:~/data, or the other way round) sync directly: the host fetches with short-lived presigned URLs and never holds a key.</source>
+        <translation>把 LOCAL 的内容上传到主机 NAME 的 REMOTE 或存储桶位置（加 --down 则把 REMOTE 下载到 LOCAL）。未变化的文件（大小和修改时间相同）会跳过；目标中比源更新的文件不会被覆盖，除非加 --force。存储桶与主机文件夹之间（cos://b/p gpu1:~/data，或反过来）直接同步：主机用短时有效的预签名 URL 传输，从不持有密钥。</translation>
+    </message>
+    <message>
+        <source>local folder (or a bucket URL / NAME:REMOTE, see above)</source>
+        <translation>本地文件夹（或存储桶 URL / NAME:REMOTE，见上文）</translation>
+    </message>
+    <message>
+        <source>saved host (labgpu hosts add) and remote folder, e.g. gpu1:~/data; or a bucket location s3://BUCKET/PREFIX (cos://, oss://, obs://)</source>
+        <translation>已保存的主机（labgpu hosts add）和远程文件夹，例如 gpu1:~/data；或存储桶位置 s3://BUCKET/PREFIX（cos://、oss://、obs://）</translation>
+    </message>
+    <message>
+        <source>download REMOTE into LOCAL</source>
+        <translation>把 REMOTE 下载到 LOCAL</translation>
+    </message>
+    <message>
+        <source>mirror: delete destination files missing from the source (preview with --dry-run)</source>
+        <translation>镜像：删除源中没有的目标文件（可用 --dry-run 预览）</translation>
+    </message>
+    <message>
+        <source>show what would change; change nothing</source>
+        <translation>显示将发生的变化，但不做任何修改</translation>
+    </message>
+    <message>
+        <source>compare sha256 of unchanged-looking files and verify every transferred file</source>
+        <translation>比较看似未变化文件的 sha256，并校验每个传输的文件</translation>
+    </message>
+    <message>
+        <source>exclude paths matching PATTERN (.gitignore syntax); repeatable</source>
+        <translation>排除匹配 PATTERN 的路径（.gitignore 语法）；可重复</translation>
+    </message>
+    <message>
+        <source>also honour .gitignore files in the source</source>
+        <translation>同时遵循源目录中的 .gitignore 文件</translation>
+    </message>
+    <message>
+        <source>do not skip .git/, __pycache__/, .ipynb_checkpoints/</source>
+        <translation>不跳过 .git/、__pycache__/、.ipynb_checkpoints/</translation>
+    </message>
+    <message>
+        <source>overwrite destination files that are newer</source>
+        <translation>覆盖较新的目标文件</translation>
+    </message>
+    <message>
+        <source>bandwidth limit in KiB/s</source>
+        <translation>带宽上限，单位 KiB/s</translation>
+    </message>
+    <message>
+        <source>parallel SFTP channels (default 4)</source>
+        <translation>并行 SFTP 通道数（默认 4）</translation>
+    </message>
+    <message>
+        <source>fail a remote step after this long without an answer (default 120)</source>
+        <translation>远程步骤超过这么久没有回应即判为失败（默认 120）</translation>
+    </message>
+    <message>
+        <source>bucket: the cloud account that reaches it (default: the only account of that cloud)</source>
+        <translation>存储桶：能访问它的云账号（默认：该云的唯一账号）</translation>
+    </message>
+    <message>
+        <source>bucket: encrypt names and contents on this computer (AES-256-GCM) with a LabGPU key</source>
+        <translation>存储桶：在这台电脑上用 LabGPU 密钥加密文件名和内容（AES-256-GCM）</translation>
+    </message>
+    <message>
+        <source>with --encrypt: the key's name in the keyring (default 'default'; created when missing)</source>
+        <translation>配合 --encrypt：密钥在密钥环中的名称（默认 'default'；不存在时创建）</translation>
+    </message>
+    <message>
+        <source>bucket: ask the service to encrypt with its KMS (optionally this key id)</source>
+        <translation>存储桶：请服务端用其 KMS 加密（可指定此密钥 ID）</translation>
+    </message>
+    <message>
+        <source>print one JSON summary object</source>
+        <translation>输出一个 JSON 汇总对象</translation>
     </message>
     <message>
         <source>Expected NAME:REMOTE, got {text!r}.</source>
@@ -288,12 +399,56 @@
         <translation>要把存储桶下载到 LOCAL，请写 labgpu sync LOCAL {url} --down。</translation>
     </message>
     <message>
+        <source>created the encryption key '{name}' (in your keyring). Save its recovery phrase now with 'labgpu keys export {name}' and keep it somewhere safe: without this key nobody, not even LabGPU, can read the encrypted files.</source>
+        <translation>已创建加密密钥 '{name}'（在你的密钥环中）。请现在用 'labgpu keys export {name}' 保存其恢复短语并妥善保管：没有这个密钥，任何人（包括 LabGPU）都无法读取加密的文件。</translation>
+    </message>
+    <message>
+        <source>ACTION</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>PATH</source>
+        <translation>路径</translation>
+    </message>
+    <message>
+        <source>SIZE</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>REASON</source>
+        <translation>原因</translation>
+    </message>
+    <message>
+        <source>dry run: would transfer {files} files ({human_bytes}), delete {deleted}, skip {skipped} unchanged; {conflicts} conflicts</source>
+        <translation>试运行：将传输 {files} 个文件（{human_bytes}），删除 {deleted} 个，跳过 {skipped} 个未变化的；{conflicts} 个冲突</translation>
+    </message>
+    <message>
+        <source>{files} files ({human_bytes}) transferred, {skipped} unchanged, {deleted} deleted, {conflicts} conflicts in {seconds:.1f} s</source>
+        <translation>已传输 {files} 个文件（{human_bytes}），{skipped} 个未变化，删除 {deleted} 个，{conflicts} 个冲突，用时 {seconds:.1f} 秒</translation>
+    </message>
+    <message>
+        <source>{conflicts} destination files are newer and were kept (e.g. {conflict_paths}); use --force to overwrite</source>
+        <translation>{conflicts} 个目标文件较新，已保留（例如 {conflict_paths}）；用 --force 覆盖</translation>
+    </message>
+    <message>
         <source>{option} cannot be used between a bucket and a host folder.</source>
         <translation>在存储桶和主机文件夹之间同步时不能用 {option}。</translation>
     </message>
     <message>
         <source>Leave it out. The order of the two says the direction: labgpu sync URL NAME:DIR copies the bucket to the host, labgpu sync NAME:DIR URL the other way; files the destination already has (same size, not older) are skipped.</source>
         <translation>去掉这个选项。两个参数的先后顺序就是方向：labgpu sync URL NAME:DIR 把存储桶复制到主机，labgpu sync NAME:DIR URL 则反过来；目标已有的文件（大小相同且不更旧）会跳过。</translation>
+    </message>
+    <message>
+        <source>not transferred: {path} — {why}</source>
+        <translation>未传输：{path}（{why}）</translation>
+    </message>
+    <message>
+        <source>… and {n} more (--json lists them)</source>
+        <translation>……另有 {n} 项（--json 会全部列出）</translation>
+    </message>
+    <message>
+        <source>labgpu: [Incomplete] {n} item(s) you asked for {verb} (see above) — fix permissions or replace special files/links with regular files, then sync again</source>
+        <translation>labgpu：[Incomplete] 你要求的 {n} 项{verb}（见上文）。请修正权限，或把特殊文件/链接换成普通文件，然后重新同步</translation>
     </message>
     <message>
         <source>{purpose} pull failed: {why}</source>
@@ -546,6 +701,14 @@
         <translation>正在取消…</translation>
     </message>
     <message>
+        <source>Waiting for the VPN {profile} and the connection…</source>
+        <translation>正在等待 VPN {profile} 和连接…</translation>
+    </message>
+    <message>
+        <source>Waiting for the connection…</source>
+        <translation>正在等待连接…</translation>
+    </message>
+    <message>
         <source>Listing files…</source>
         <translation>正在列出文件…</translation>
     </message>
@@ -564,10 +727,6 @@
     <message>
         <source>Deleting…</source>
         <translation>正在删除…</translation>
-    </message>
-    <message>
-        <source>Waiting for VPN/connection…</source>
-        <translation>正在等待 VPN/连接…</translation>
     </message>
     <message>
         <source>Waiting for the other sync of this pair…</source>
@@ -771,7 +930,7 @@ runs/
         <translation>s3://、cos://、oss:// 或 obs://存储桶/文件夹</translation>
     </message>
     <message>
-        <source>e.g. cos://data-1250000000/imagenet (the bucket&apos;s name ends with your APPID on COS)</source>
+        <source>e.g. cos://data-1250000000/imagenet (the bucket's name ends with your APPID on COS)</source>
         <translation>例如 cos://data-1250000000/imagenet（在 COS 上，存储桶名称以你的 APPID 结尾）</translation>
     </message>
     <message>
@@ -779,7 +938,7 @@ runs/
         <translation>浏览存储桶(&amp;C)…</translation>
     </message>
     <message>
-        <source>List the account&apos;s buckets and folders and pick one</source>
+        <source>List the account's buckets and folders and pick one</source>
         <translation>列出该账号的存储桶和文件夹，从中选择一个</translation>
     </message>
     <message>
@@ -807,7 +966,7 @@ runs/
         <translation>LabGPU 密钥（客户端 AES-256-GCM，加密文件名和内容）</translation>
     </message>
     <message>
-        <source>The cloud&apos;s KMS (server-side, keys kept by the cloud)</source>
+        <source>The cloud's KMS (server-side, keys kept by the cloud)</source>
         <translation>云端 KMS（服务端加密，密钥由云厂商保管）</translation>
     </message>
     <message>
@@ -819,7 +978,7 @@ runs/
         <translation>密钥名称(&amp;M)：</translation>
     </message>
     <message>
-        <source>empty: the service&apos;s default key</source>
+        <source>empty: the service's default key</source>
         <translation>留空：使用该服务的默认密钥</translation>
     </message>
     <message>
@@ -836,7 +995,7 @@ runs/
     </message>
     <message>
         <source>No {cloud} account yet: {service} needs one. Add it on the Accounts page (its keys go to your system keyring), then open this dialog again.</source>
-        <translation>还没有{cloud}账号：{service} 需要一个。请在“云账号”页添加（密钥保存在系统钥匙环中），然后重新打开此对话框。</translation>
+        <translation>还没有{cloud}账号：{service} 需要一个。请在“云账号”页添加（密钥保存在系统密钥环中），然后重新打开此对话框。</translation>
     </message>
     <message>
         <source>No cloud account with object storage yet (AWS, Tencent Cloud, Alibaba Cloud or Huawei Cloud). Add one on the Accounts page, then open this dialog again.</source>
@@ -844,11 +1003,11 @@ runs/
     </message>
     <message>
         <source>The key {name} is in your system keyring; it never leaves this computer and is never written to a file. Save its recovery phrase with labgpu keys export {name} and keep it safe: without the key nobody, you included, can read these files.</source>
-        <translation>密钥 {name} 保存在你的系统钥匙环中；它不会离开这台电脑，也绝不写入文件。请用 labgpu keys export {name} 保存它的恢复短语并妥善保管：没有这个密钥，任何人（包括你自己）都无法读取这些文件。</translation>
+        <translation>密钥 {name} 保存在你的系统密钥环中；它不会离开这台电脑，也绝不写入文件。请用 labgpu keys export {name} 保存它的恢复短语并妥善保管：没有这个密钥，任何人（包括你自己）都无法读取这些文件。</translation>
     </message>
     <message>
         <source>A new key {name} is made in your system keyring when you press OK; it never leaves this computer and is never written to a file. Save its recovery phrase with labgpu keys export {name} and keep it safe: without the key nobody, you included, can read these files.</source>
-        <translation>点击“确定”后，会在你的系统钥匙环中新建密钥 {name}；它不会离开这台电脑，也绝不写入文件。请用 labgpu keys export {name} 保存它的恢复短语并妥善保管：没有这个密钥，任何人（包括你自己）都无法读取这些文件。</translation>
+        <translation>点击“确定”后，会在你的系统密钥环中新建密钥 {name}；它不会离开这台电脑，也绝不写入文件。请用 labgpu keys export {name} 保存它的恢复短语并妥善保管：没有这个密钥，任何人（包括你自己）都无法读取这些文件。</translation>
     </message>
     <message>
         <source>The cloud encrypts each object with its KMS key when it stores it; anyone this account lets read the bucket reads the files. The KMS key may cost extra.</source>

@@ -14,7 +14,7 @@ from app.core.sshcmd import JumpHop, parse_ssh_command
     [
         ("ssh -p 12345 root@region-1.example.com", "region-1.example.com", "root", 12345, "", ""),
         ("ssh root@region-1.example.com -p 12345", "region-1.example.com", "root", 12345, "", ""),
-        ("root@10.0.0.5", "10.0.0.5", "root", None, "", ""),
+        ("ssh root@10.0.0.5", "10.0.0.5", "root", None, "", ""),
         (
             "ssh -p12345 -i ~/.ssh/lab.pem ubuntu@ec2.example.com",
             "ec2.example.com",
@@ -28,7 +28,7 @@ from app.core.sshcmd import JumpHop, parse_ssh_command
         ("ssh -v -A -C -o ServerAliveInterval=30 root@h", "h", "root", None, "", ""),
         ("ssh ssh://carol@gpu.example.com:2022", "gpu.example.com", "carol", 2022, "", ""),
         ("ssh -p 2022 carol@2001:db8::1", "2001:db8::1", "carol", 2022, "", ""),  # OpenSSH: no IPv6 in ssh://
-        ("myalias", "myalias", "", None, "", ""),
+        ("ssh myalias", "myalias", "", None, "", ""),
         (
             "ssh -L 8888:localhost:8888 -p 30022 root@connect.cloud.example",
             "connect.cloud.example",

@@ -154,12 +154,16 @@ def test_password_host_and_refused_key(app_window, qtbot, sshd, secret_service):
     qtbot.waitUntil(lambda: "was not added" in page.status_label.text(), timeout=5000)
     assert _state(page, name) is None
     assert secrets.get_secret(f"host:{name}:password") is None  # no password left in the keyring
+    assert page.add_dialog.isVisible() and page.add_dialog.error_label.isVisible()  # the input is kept
+    page.add_dialog.reject()
     # a wrong password: the key is accepted, the login fails, nothing is saved and the page says why
     name = _add(qtbot, page, f"ssh -p {sshd.port} {sshd.user}@{sshd.host}", password="not-the-password")
     _accept_key(qtbot, page, sshd.host_key_fingerprint)
     qtbot.waitUntil(lambda: "was not added" in page.status_label.text(), timeout=15000)
     assert _state(page, name) is None
     assert secrets.get_secret(f"host:{name}:password") is None
+    assert page.add_dialog.isVisible() and page.add_dialog.error_label.isVisible()  # the input is kept
+    page.add_dialog.reject()
     qtbot.waitUntil(ctx.runner.settled, timeout=5000)
     # the right password: added, connected, its password in the keyring
     name = _add(qtbot, page, f"ssh -p {sshd.port} {sshd.user}@{sshd.host}", password=sshd.password)

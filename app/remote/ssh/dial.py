@@ -13,7 +13,7 @@ from app.remote import fastssh
 from app.remote.hostkeys import AcceptCallback, KnownHosts, verify_host_key
 
 from .auth import authenticate
-from .errors import HostUnreachableError
+from .errors import HostUnreachableError, name_not_resolved_error
 from .target import Target
 from .tuning import TransportTuning
 
@@ -32,6 +32,12 @@ def _unreachable(target: Target, why: str) -> HostUnreachableError:
     )
 
 
+# getaddrinfo's answers that mean "there is no such name" (EAI_AGAIN, a resolver that cannot be
+# asked right now, is not one of them)
+_NO_SUCH_NAME = frozenset(
+    getattr(socket, n) for n in ("EAI_NONAME", "EAI_NODATA", "EAI_FAIL") if hasattr(socket, n)
+)
+
 _FAMILIES = {"inet": (socket.AF_INET, "IPv4"), "inet6": (socket.AF_INET6, "IPv6")}
 
 
@@ -45,6 +51,8 @@ def _connect(target: Target, timeout: float) -> socket.socket:
         why = exc.strerror or str(exc)
         if label:  # -4/-6: say which family found nothing, so the user sees why
             why = f"no {label} address ({'-4' if family == socket.AF_INET else '-6'}): {why}"
+        if exc.errno in _NO_SUCH_NAME:  # the resolver's final answer: not retried (a temporary failure is)
+            raise name_not_resolved_error(target.hostname, why) from None
         raise _unreachable(target, f"name not found: {why}") from None
     last: OSError | None = None
     for fam, kind, proto, _canon, addr in infos:

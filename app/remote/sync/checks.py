@@ -7,6 +7,7 @@ import logging
 import os
 import shutil
 from collections.abc import Sequence
+from pathlib import Path
 
 from paramiko.sftp import CMD_ATTRS, CMD_STAT
 
@@ -14,12 +15,43 @@ from app.core.syncplan import SyncPlan, decode_name, encode_name, remote_join
 
 from .attempt import Attempt
 from .caps import NO_SHELL
-from .errors import disk_full_error
+from .errors import (
+    disk_full_error,
+    local_missing_error,
+    local_not_folder_error,
+    local_unreadable_error,
+    local_unwritable_error,
+)
 from .local import LocalRoot, sha256_file
 from .sftp import SftpError, attrs_from_msg, sftp_sha256
 from .shell import ReadCmd, RemoteShell, arg_batches, quote_path
 
 log = logging.getLogger(__name__)
+
+
+def check_local_folder(local: Path, up: bool) -> None:
+    """The local side of a sync is usable, checked before any connection is made: an upload's folder
+    exists, is a folder and can be opened; a download's is a folder (or does not exist yet: it is
+    made) that can be written into. Raises the SyncError that says which."""
+    path = str(local)
+    try:
+        exists, is_dir = local.exists(), local.is_dir()
+    except OSError as exc:  # e.g. a parent folder that cannot be searched
+        raise local_unreadable_error(path, exc.strerror or str(exc)) from None
+    if up and not exists:
+        raise local_missing_error(path)
+    if exists and not is_dir:
+        raise local_not_folder_error(path, up)
+    if not exists:
+        return
+    if up:
+        try:
+            with os.scandir(local) as it:
+                next(it, None)
+        except OSError as exc:
+            raise local_unreadable_error(path, exc.strerror or str(exc)) from None
+    elif not os.access(local, os.W_OK | os.X_OK):
+        raise local_unwritable_error(path)
 
 
 class Verifier:

@@ -31,7 +31,7 @@ from app.core.syncmodel import UP, SyncOptions, SyncProgress, SyncResult
 from app.core.syncplan import REASONS, Entry, PlanItem, SyncPlan, build_plan, checksum_mismatches, default_rules
 
 from .attempt import Attempt
-from .checks import Verifier
+from .checks import Verifier, check_local_folder
 from .download import ByteSplit, ByteSplitPart, Downloader
 from .errors import (
     OUTER_NET_ERRORS,
@@ -39,6 +39,7 @@ from .errors import (
     SyncCancelledError,
     SyncError,
     cancelled_error,
+    connect_error,
     connection_lost_error,
     is_connect_failure,
     kept_changing_error,
@@ -136,6 +137,7 @@ class SyncEngine:
     def run(self) -> SyncResult:
         a = self.attempt
         start = time.monotonic()
+        check_local_folder(a.local, a.opts.direction == UP)  # before any connection: fails at once
         attempt = 0
         while True:
             attempt += 1
@@ -145,8 +147,8 @@ class SyncEngine:
                 a.check_cancel()
                 try:
                     a.conn = a.connect()
-                except OUTER_NET_ERRORS as exc:
-                    raise connection_lost_error(str(exc) or type(exc).__name__) from None
+                except OUTER_NET_ERRORS as exc:  # a refused login or host key is permanent (errors.py)
+                    raise connect_error(exc) from None
                 try:
                     self._run_once()
                 except OUTER_NET_ERRORS as exc:
@@ -188,29 +190,7 @@ class SyncEngine:
         shell = RemoteShell(t, read_only=a.read_only, timeout=a.opts.step_timeout)
         up = a.opts.direction == UP
         a.progress.state("listing")
-        if up and not a.local.is_dir():
-            if a.local.exists():
-                raise SyncError(
-                    QT_TRANSLATE_NOOP("LabGPU", "The local path {path} is a file, not a folder."),
-                    QT_TRANSLATE_NOOP(
-                        "LabGPU", "Give the folder that contains it (sync works on folders)."
-                    ),
-                    code="LocalNotFolder",
-                    path=str(a.local),
-                )
-            raise SyncError(
-                QT_TRANSLATE_NOOP("LabGPU", "The local folder {path} does not exist."),
-                QT_TRANSLATE_NOOP("LabGPU", "Check the path, or create the folder first."),
-                code="LocalMissing",
-                path=str(a.local),
-            )
-        if not up and a.local.exists() and not a.local.is_dir():
-            raise SyncError(
-                QT_TRANSLATE_NOOP("LabGPU", "The local path {path} is a file, not a folder."),
-                QT_TRANSLATE_NOOP("LabGPU", "Download into a folder: give a folder path."),
-                code="LocalNotFolder",
-                path=str(a.local),
-            )
+        check_local_folder(a.local, up)  # again on a reconnect: it may have gone meanwhile
         pre = self.lister.probe(shell)
         a.caps = pre.caps
         a.result.server = a.caps.summary()

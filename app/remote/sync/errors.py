@@ -117,10 +117,67 @@ OUTER_NET_ERRORS: tuple[type[BaseException], ...] = (
 )
 
 
+# Which failures of an attempt the engine retries. Transient: the network, the server or the VPN is
+# not there right now (unreachable, reset, timed out, tunnel down or coming back): retried with
+# BACKOFF. Permanent: asking again gives the same answer (the name does not resolve, the login or the
+# host key is refused, the local folder is not usable): the sync fails at once with its own message.
+PERMANENT_CODES = frozenset(
+    {
+        "NameNotResolved",  # the resolver's final "no such name" (a temporary DNS failure stays transient)
+        "AuthFailed",
+        "KeyMissing",
+        "KeyUnreadable",
+        "KeyPassphraseMissing",
+        "KeyPassphraseWrong",
+        "PasswordMissing",
+        "HostKeyChanged",
+        "HostKeyUnknown",
+        "HostKeyRefused",
+        "HostKeyMismatch",
+        "LocalMissing",
+        "LocalNotFolder",
+        "LocalUnreadable",
+        "LocalUnwritable",
+    }
+)
+
+
 def is_connect_failure(exc: LabGpuError) -> bool:
     """Errors from ``connect()`` worth retrying with backoff (host unreachable, VPN tunnel down or
-    still coming back) — never host-key, login, credential or privilege errors."""
+    still coming back) — never a name that does not resolve, host-key, login, credential or
+    privilege errors (:data:`PERMANENT_CODES`)."""
+    if exc.code in PERMANENT_CODES:
+        return False
     return type(exc).__name__ in ("HostUnreachableError", "ConnectionLostError") or exc.code in _RETRY_CODES
+
+
+def connect_error(exc: BaseException) -> SyncError:
+    """A network-level exception out of ``connect()`` as the sync's error: a refused login or host
+    key (a connector that lets paramiko's own exceptions through) is permanent, anything else is a
+    lost connection (retried)."""
+    why = str(exc) or type(exc).__name__
+    if isinstance(exc, paramiko.BadHostKeyException):
+        return SyncError(
+            QT_TRANSLATE_NOOP("LabGPU", "The server's host key is not the one LabGPU trusts ({why}); refused."),
+            QT_TRANSLATE_NOOP(
+                "LabGPU",
+                "Only if your provider confirms the server was rebuilt: forget its host key on the Hosts "
+                "page ('labgpu hosts forget-key NAME') and connect again.",
+            ),
+            code="HostKeyChanged",
+            why=why,
+        )
+    if isinstance(exc, paramiko.AuthenticationException):
+        return SyncError(
+            QT_TRANSLATE_NOOP("LabGPU", "The server refused the login ({why})."),
+            QT_TRANSLATE_NOOP(
+                "LabGPU",
+                "Check the user name and key or password: remove the host and add it again with the right ones.",
+            ),
+            code="AuthFailed",
+            why=why,
+        )
+    return connection_lost_error(why)
 
 
 _RETRY_CODES = frozenset(
@@ -175,6 +232,49 @@ def disk_full_error(up: bool, need: int, free: int, where: str) -> DiskFullError
         path=where,
         need=human_bytes(need),
         free=human_bytes(free),
+    )
+
+
+def local_missing_error(path: str) -> SyncError:
+    return SyncError(
+        QT_TRANSLATE_NOOP("LabGPU", "The local folder {path} does not exist."),
+        QT_TRANSLATE_NOOP("LabGPU", "Check the path, or create the folder first."),
+        code="LocalMissing",
+        path=path,
+    )
+
+
+def local_not_folder_error(path: str, up: bool) -> SyncError:
+    return SyncError(
+        QT_TRANSLATE_NOOP("LabGPU", "The local path {path} is a file, not a folder."),
+        QT_TRANSLATE_NOOP("LabGPU", "Give the folder that contains it (sync works on folders).")
+        if up
+        else QT_TRANSLATE_NOOP("LabGPU", "Download into a folder: give a folder path."),
+        code="LocalNotFolder",
+        path=path,
+    )
+
+
+def local_unreadable_error(path: str, why: str) -> SyncError:
+    return SyncError(
+        QT_TRANSLATE_NOOP("LabGPU", "The local folder {path} cannot be read ({why})."),
+        QT_TRANSLATE_NOOP(
+            "LabGPU", "Check the folder's permissions (you need to be able to open it), or choose another folder."
+        ),
+        code="LocalUnreadable",
+        path=path,
+        why=why,
+    )
+
+
+def local_unwritable_error(path: str) -> SyncError:
+    return SyncError(
+        QT_TRANSLATE_NOOP("LabGPU", "Files cannot be written into the local folder {path}."),
+        QT_TRANSLATE_NOOP(
+            "LabGPU", "Check the folder's permissions (you need to be able to write into it), or choose another folder."
+        ),
+        code="LocalUnwritable",
+        path=path,
     )
 
 

@@ -1,10 +1,14 @@
-"""Add a host from the SSH command a provider shows, with an optional password and VPN."""
+"""Add a host from the SSH command a provider shows, with an optional password and VPN.
+
+The dialog stays open until the host answered and was saved: "Add and connect" asks the page to add
+it (``add_requested``); a failure comes back with :meth:`AddHostDialog.show_failure` and is shown
+inside the dialog, in plain text with its next step, beside everything that was typed."""
 
 from __future__ import annotations
 
 import re
 
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -18,11 +22,15 @@ from PySide6.QtWidgets import (
 from app.core.errors import LabGpuError
 from app.core.hosts import HostRecord, record_from_command, validate_name
 from app.ui import theme
-from app.ui.shared.plain import PlainLabel, plain_tooltip
+from app.ui.shared.plain import PlainLabel, cap, plain_tooltip
 
 
 class AddHostDialog(QDialog):
-    """Parses the command as the user types; OK only when it is usable and the name is free."""
+    """Parses the command as the user types; OK only when it is usable and the name is free. OK does
+    not close it: it emits ``add_requested`` (record, password, passphrase) and waits for
+    :meth:`added` (then it closes) or :meth:`show_failure` (it stays, with the error inline)."""
+
+    add_requested = Signal(object, str, str)
 
     def __init__(
         self, existing_names: set[str], vpn_profiles: list[str], parent: QWidget | None = None
@@ -33,6 +41,7 @@ class AddHostDialog(QDialog):
         self.existing = existing_names
         self._name_edited = False
         self.record: HostRecord | None = None
+        self.busy = False  # an add is under way: the fields wait for its outcome
 
         layout = QVBoxLayout(self)
         intro = PlainLabel(
@@ -83,6 +92,16 @@ class AddHostDialog(QDialog):
         form.addRow(self.tr("&Reach it:"), self.vpn_combo)
         layout.addLayout(form)
 
+        # why the last "Add and connect" failed, with the next step: plain text (a host's words may
+        # be in it), kept until the command or the name changes
+        self.error_label = PlainLabel(self)
+        self.error_label.setObjectName("error_label")
+        self.error_label.setWordWrap(True)
+        self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.error_label.setStyleSheet(f"color: {theme.css('error')};")
+        self.error_label.hide()
+        layout.addWidget(self.error_label)
+
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel, self
         )
@@ -96,9 +115,11 @@ class AddHostDialog(QDialog):
     @Slot(str)
     def _on_name_edit_edited(self, _text: str) -> None:
         self._name_edited = True
+        self.error_label.hide()
 
     @Slot(str)
     def _on_command_edit_changed(self, _text: str) -> None:
+        self.error_label.hide()
         if not self._name_edited:
             self.name_edit.setText(self._suggest_name())
         self._validate()
@@ -132,8 +153,7 @@ class AddHostDialog(QDialog):
             )
         except LabGpuError as exc:
             # a password pasted with the command: say where it goes instead (never repeated)
-            pasted = exc.code == "PasswordInCommand"
-            self.parsed_label.setText(f"{exc.text()} {exc.hint()}" if pasted else exc.text())
+            self.parsed_label.setText(f"{exc.text()}\n{exc.hint()}" if exc.hint() else exc.text())  # what to do
             self.parsed_label.setStyleSheet(f"color: {theme.css('error')};")
             self.ok_button.setEnabled(False)
             return
@@ -163,7 +183,7 @@ class AddHostDialog(QDialog):
             problem = self.tr("A host with this name exists already.")
         self.name_edit.setToolTip(plain_tooltip(problem))
         self.name_edit.setStyleSheet(f"border: 1px solid {theme.css('error')};" if problem and name else "")
-        self.ok_button.setEnabled(not problem)
+        self.ok_button.setEnabled(not problem and not self.busy)
         if not problem:
             self.record = rec
 
@@ -187,4 +207,30 @@ class AddHostDialog(QDialog):
             auth="password" if self.password_edit.text() and not self.record.key_path else "auto",
         )
         self.record = rec
+        self.error_label.hide()
+        self._set_busy(True)
+        self.add_requested.emit(rec, self.password(), self.passphrase())
+
+    def _set_busy(self, busy: bool) -> None:
+        self.busy = busy
+        for w in (self.command_edit, self.name_edit, self.password_edit, self.vpn_combo):
+            w.setEnabled(not busy)
+        self.ok_button.setText(self.tr("Connecting…") if busy else self.tr("Add and connect"))
+        self.ok_button.setEnabled(not busy and self.record is not None)
+
+    def pending_name(self) -> str:
+        """The name of the host being added ("" when none is under way)."""
+        return self.record.name if self.busy and self.record is not None else ""
+
+    def show_failure(self, message: str, hint: str = "") -> None:
+        """The add failed: say why and what to do, keep everything typed, let the user try again."""
+        self._set_busy(False)
+        self._validate()
+        self.error_label.setText(cap(f"{message}\n{hint}" if hint else message))
+        self.error_label.show()
+        self.command_edit.setFocus()
+
+    def added(self) -> None:
+        """The host answered and was saved: close."""
+        self._set_busy(False)
         self.accept()

@@ -279,6 +279,7 @@ class HostsPage(QWidget):
         self.service.host_key_prompted.connect(self._on_service_host_key_prompted)
         self.service.add_key_prompted.connect(self._on_service_add_key_prompted)
         self.service.add_failed.connect(self._on_service_add_failed)
+        self.service.add_done.connect(self._on_service_add_done)
         self.service.host_key_changed.connect(self._on_service_host_key_changed)
         self.service.forward_opened.connect(self._on_service_forward_opened)
         self.service.forward_failed.connect(self._on_service_forward_failed)
@@ -368,18 +369,35 @@ class HostsPage(QWidget):
 
     @Slot()
     def _on_add_button_clicked(self) -> None:
+        if self.add_dialog is not None and self.add_dialog.isVisible():
+            self.add_dialog.raise_()  # one at a time: what was typed in it stays
+            self.add_dialog.activateWindow()
+            return
         dlg = AddHostDialog({r.name for r, _s, _f in self.model.rows}, self._vpn_profiles(), self)
-        dlg.accepted.connect(lambda: self._on_add_dialog_accepted(dlg))
+        dlg.add_requested.connect(self._on_add_dialog_add_requested)
         self.add_dialog = dlg
         dlg.open()
 
-    def _on_add_dialog_accepted(self, dlg: AddHostDialog) -> None:
-        rec = dlg.record
-        if rec is None:
-            return
+    @Slot(object, str, str)
+    def _on_add_dialog_add_requested(self, rec: HostRecord, password: str, passphrase: str) -> None:
+        """The dialog stays open while the host is reached: it closes once the host is saved, and shows
+        why not otherwise (see _on_service_add_failed)."""
         self._status(self.tr("Adding {name} and connecting…").format(name=rec.name))
         remember_selected(self.ctx, rec.name)
-        self.service.add_host(rec, password=dlg.password(), passphrase=dlg.passphrase())
+        self.service.add_host(rec, password=password, passphrase=passphrase)
+
+    def _adding(self, name: str) -> AddHostDialog | None:
+        """The open Add dialog waiting for host ``name``, if any."""
+        dlg = self.add_dialog
+        if dlg is not None and dlg.isVisible() and dlg.pending_name() == name:
+            return dlg
+        return None
+
+    @Slot(str)
+    def _on_service_add_done(self, name: str) -> None:
+        dlg = self._adding(name)
+        if dlg is not None:
+            dlg.added()
 
     # -- connect ------------------------------------------------------------------------------------
     @Slot()
@@ -406,7 +424,8 @@ class HostsPage(QWidget):
     def _on_service_add_key_prompted(self, pending: Any, prompt: HostKeyPrompt) -> None:
         """A new host answered with a key nobody has trusted yet: compare, then add (or not)."""
         name = pending.record.name
-        dlg = HostKeyDialog(name, prompt, self)
+        adding = self._adding(name)
+        dlg = HostKeyDialog(name, prompt, adding or self)  # over the Add dialog, which stays open
 
         def add() -> None:
             self._status(self.tr("Adding {name} and connecting…").format(name=name))
@@ -415,15 +434,24 @@ class HostsPage(QWidget):
             )
 
         dlg.accepted.connect(add)
-        dlg.rejected.connect(
-            lambda: self._status(self.tr("Host key of {name} refused; {name} was not added.").format(name=name))
-        )
+        dlg.rejected.connect(lambda: self._on_add_key_refused(name))
         self.key_dialog = dlg
         dlg.open()
 
-    @Slot(str, str)
-    def _on_service_add_failed(self, name: str, message: str) -> None:
+    def _on_add_key_refused(self, name: str) -> None:
+        text = self.tr("Host key of {name} refused; {name} was not added.").format(name=name)
+        self._status(text)
+        adding = self._adding(name)
+        if adding is not None:
+            adding.show_failure(text, self.tr(
+                "Compare the fingerprint with the one your provider shows, then press Add and connect again."))
+
+    @Slot(str, str, str)
+    def _on_service_add_failed(self, name: str, message: str, hint: str) -> None:
         self._status(self.tr("{name} was not added: {message}").format(name=name, message=message))
+        adding = self._adding(name)
+        if adding is not None:
+            adding.show_failure(message, hint)
 
     @Slot(str, object)
     def _on_service_host_key_prompted(self, name: str, prompt: HostKeyPrompt) -> None:

@@ -56,7 +56,8 @@ class HostConnectionService(QObject):
     host_key_prompted = Signal(str, object)  # host name, HostKeyPrompt
     host_key_changed = Signal(str, object)  # host name, HostKeyChangedError
     add_key_prompted = Signal(object, object)  # PendingAdd (not saved yet), HostKeyPrompt
-    add_failed = Signal(str, str)  # host name, why it was not added
+    add_failed = Signal(str, str, str)  # host name, why it was not added, what to do
+    add_done = Signal(str)  # host name: it answered and was saved
     forward_opened = Signal(str, int, str)  # host name, remote port, local URL
     forward_failed = Signal(str, int, str)  # host name, remote port, why
     hosts_changed = Signal()
@@ -154,6 +155,7 @@ class HostConnectionService(QObject):
 
         def done(added: AddedHost) -> None:
             self.hosts_changed.emit()
+            self.add_done.emit(rec.name)
             conn = added.connection
             if conn is None:
                 return
@@ -168,8 +170,12 @@ class HostConnectionService(QObject):
             if isinstance(exc, HostKeyUnknownError):
                 self.add_key_prompted.emit(pending, exc.prompt)
                 return
-            self.add_failed.emit(rec.name, exc.text() if isinstance(exc, LabGpuError) else str(exc))
-            self._report(exc)
+            if isinstance(exc, LabGpuError):  # said where the host is being added (the dialog), once
+                log.info("host %s not added: %s", rec.name, exc.one_line())
+                self.add_failed.emit(rec.name, exc.text(), exc.hint())
+                return
+            self.add_failed.emit(rec.name, f"{type(exc).__name__}: {exc}", "")
+            self._report(exc)  # a bug: logged with its traceback and shown once
 
         self.ctx.runner.run(self, job, name=f"add-host:{rec.name}", on_done=done, on_error=failed)
 

@@ -10,6 +10,7 @@ presses Sync again after seeing what will be deleted.
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt, Slot
@@ -28,6 +29,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from app.core.errors import LabGpuError
+from app.core.hosts import HostStore
 from app.core.syncmodel import UP, SyncProgress, SyncResult, display_name
 from app.core.syncpairs import SyncPair, SyncStore
 from app.core.units import human_bytes
@@ -72,6 +75,7 @@ class SyncPage(QWidget):
         self.preview_for: tuple[Any, ...] | None = None  # pair state the shown preview belongs to
         self.preview_deletions = 0
         self.last_progress: SyncProgress | None = None
+        self.vpn = ""  # the VPN profile the running sync's host is reached through ("" = none)
 
         outer = QVBoxLayout(self)
         outer.setContentsMargins(24, 20, 24, 16)
@@ -428,6 +432,7 @@ class SyncPage(QWidget):
             import app.core.bucketstate  # noqa: F401
 
             self.ctx.store.migrate()
+        self.vpn = self._vpn_of(pair)  # "waiting for the VPN" only where a VPN is involved
         request = pair_request(pair, pair.options(dry_run=dry_run))
         job = self.job = JOBS.start(request, paths=self.ctx.paths, store=self.sync_store,
                                     changes=self.ctx.changes)
@@ -466,14 +471,27 @@ class SyncPage(QWidget):
             self.job.cancel()  # the engine closes its connection: workers stop at once
         self.task.stop()  # the outcome (Cancelled) is still delivered, to show it and reload the history
 
+    def _vpn_of(self, pair: SyncPair) -> str:
+        """The VPN profile the pair's host is reached through, "" for a direct host or a bucket."""
+        if is_bucket_pair(pair) or not pair.host:
+            return ""
+        try:
+            rec = HostStore(store=self.ctx.store).find(pair.host)
+        except (LabGpuError, sqlite3.Error):
+            return ""
+        return rec.via_vpn if rec is not None else ""
+
     def state_text(self, state: str) -> str:
+        if state == "waiting":
+            if self.vpn:
+                return self.tr("Waiting for the VPN {profile} and the connection…").format(profile=self.vpn)
+            return self.tr("Waiting for the connection…")
         return {
             "listing": self.tr("Listing files…"),
             "planning": self.tr("Comparing…"),
             "transferring": self.tr("Transferring"),
             "verifying": self.tr("Verifying (sha256)…"),
             "deleting": self.tr("Deleting…"),
-            "waiting": self.tr("Waiting for VPN/connection…"),
             "queued": self.tr("Waiting for the other sync of this pair…"),
             "done": self.tr("Done"),
         }.get(state, state)
@@ -492,7 +510,9 @@ class SyncPage(QWidget):
             self.progress_bar.setValue(int(1000 * p.files_done / p.files_total))
         if p.state == "waiting":
             self.detail_label.setText(self.tr("attempt {attempt} — resumes by itself").format(attempt=str(p.attempt)))
+            self.detail_label.setToolTip(plain_tooltip(p.message))  # why it waits (may quote the host)
             return
+        self.detail_label.setToolTip("")
         if p.files_total or p.bytes_total:
             self.detail_label.setText(
                 self.tr("{files_done}/{files_total} files · {bytes_done} of {bytes_total} · {rate}/s · "
