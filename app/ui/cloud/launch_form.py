@@ -93,14 +93,14 @@ class LaunchForm(QWidget):
         key_file_row.addWidget(self.key_file_radio)
         key_file_row.addWidget(self.key_path_edit, 1)
         key_file_row.addWidget(self.key_browse)
+        self.key_browse.setMinimumWidth(self.key_browse.sizeHint().width())  # never squeezed to "B"
         key_layout.addLayout(key_file_row)
         # Which key goes to which cloud: its type, and whether this cloud's key import takes it.
-        self.key_note = PlainLabel(key_row)
+        self.key_note = PlainLabel(form_page)
         self.key_note.setObjectName("launchKeyNote")
         self.key_note.setWordWrap(True)
         self.key_note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.key_note.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-        key_layout.addWidget(self.key_note)
         (self.key_file_radio if state.ssh_key_path else self.key_new_radio).setChecked(True)
         self.cidr_edit = QLineEdit(form_page)
         self.cidr_edit.setPlaceholderText(QCoreApplication.translate("LaunchDialog", "detecting your public address…"))
@@ -161,6 +161,7 @@ class LaunchForm(QWidget):
         form.addRow(QCoreApplication.translate("LaunchDialog", "Image"), self.image_edit)
         form.addRow(QCoreApplication.translate("LaunchDialog", "System disk"), self.disk_spin)
         form.addRow(QCoreApplication.translate("LaunchDialog", "SSH key"), key_row)
+        form.addRow("", self.key_note)  # its own row: a long path wraps to every line it needs
         form.addRow(QCoreApplication.translate("LaunchDialog", "SSH allowed from"), self.cidr_edit)
         form.addRow("", self.cidr_note)
         form.addRow(QCoreApplication.translate("LaunchDialog", "Billing"), spot_row)
@@ -178,6 +179,7 @@ class LaunchForm(QWidget):
         self.recovery_editor = RecoveryEditor(form_page)
         form.addRow(self.recovery_editor)
         scroll = QScrollArea(self.stack)
+        scroll.setObjectName("launchFormScroll")
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         scroll.setWidget(form_page)
