@@ -1,28 +1,51 @@
-"""The user guide's screenshots, made by the app's own ``--screenshot`` mode.
+"""The user guide's screenshots, made of the app's own window over a sample world.
 
-    python packaging/screenshots.py [--lang zh_CN en] [--pages offers advisor …] [--size 1280x800]
+    python packaging/screenshots.py [--lang zh_CN en] [--pages offers advisor …] [--all DIR] [--no-guide]
 
-writes docs/images/<lang>/<page>.png for every page of the main window (app.ui.main_window.PAGES) in
-both languages, and docs/images/<lang>/first-run-<step>.png for the three steps of the welcome. Each
-shot runs ``python -m app --screenshot`` in a fresh process with a temporary, empty LABGPU_HOME (your
-own accounts, hosts and settings never appear) and Qt's offscreen platform. Afterwards each PNG is
-stored with a palette of its 256 most used colours (ordinary UI shots: a fraction of the size, no
-visible loss). Only the standard library and the app (PySide6) are used.
+builds a sample world first — three cloud accounts (AWS, Tencent Cloud, Alibaba Cloud) whose keys sit
+in a real Secret Service keyring (gnome-keyring in a private D-Bus session), a running spot instance on
+Tencent Cloud and an on-demand one on Alibaba Cloud (launched through LabGPU's own launch path against
+the local peers the test suite uses), a lab server on the Hosts page, two sync pairs with a history of
+runs, a training job and a GPU monitor watching two hosts with an hour of samples — in a private home
+folder, then draws every page of the main window in each language:
+
+- docs/images/<lang>/<page>.png at 1280×800 (the guide's images; ``--no-guide`` skips them) and
+  docs/images/<lang>/first-run-<step>.png for the three steps of the welcome;
+- with ``--all DIR``: DIR/<lang>/<page>-<W>x<H>.png at 1280×800 and 1024×640 (the review set), and
+  DIR/<lang>/texts-<W>x<H>.json: the text of every visible widget of each page, for checks.
+
+Your own accounts, hosts, settings and keyring never appear: on Linux the world lives in
+/home/student inside a private mount namespace (``unshare``; nothing is mounted outside it), so the
+Settings page's folders read as a student's would; where namespaces are not allowed it lives in a
+temporary folder (then the Settings page shows that folder, and the script says so). Needs the test
+suite's system packages (gnome-keyring, dbus) and the dev environment (moto for the AWS peer).
+PNGs are stored with a palette of their 256 most used colours (a fraction of the size, no visible loss).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import random
+import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "docs" / "images"
+GUIDE = ROOT / "docs" / "images"
 LANGUAGES = ("en", "zh_CN")
+GUIDE_SIZE = (1280, 800)
+SIZES = ((1280, 800), (1024, 640))
 FIRST_RUN_STEPS = (1, 2, 3)
+STUDENT = "student"
+SSH_FROM = "198.51.100.7/32"  # the student's address (a documentation range)
+LAB_HOST = "lab-a100"
+XDG_VARS = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME", "LABGPU_HOME")
 
 
 def page_ids() -> list[str]:
@@ -33,14 +56,365 @@ def page_ids() -> list[str]:
     return [spec[0] for spec in available_pages()]
 
 
-def shoot(target: Path, lang: str, size: str, home: Path, extra: list[str]) -> None:
-    env = dict(os.environ, LABGPU_HOME=str(home), QT_QPA_PLATFORM="offscreen")
-    env.pop("QT_QPA_PLATFORMTHEME", None)  # the same look on every machine
-    cmd = [sys.executable, "-m", "app", "--screenshot", str(target), "--lang", lang, "--size", size, *extra]
-    r = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
-                       stdin=subprocess.DEVNULL)
-    if r.returncode != 0 or not target.exists():
-        raise SystemExit(f"screenshot failed: {' '.join(cmd)}\n{r.stderr}")
+# -- the private home -----------------------------------------------------------------------------
+
+def namespace_prefix() -> list[str]:
+    """``unshare`` arguments for a private mount namespace, or [] where none can be made here."""
+    if not sys.platform.startswith("linux") or not shutil.which("unshare"):
+        return []
+    cmd = ["unshare", "-m"] if os.geteuid() == 0 else ["unshare", "-r", "-m"]
+    ok = subprocess.run([*cmd, "true"], capture_output=True, timeout=30).returncode == 0
+    return cmd if ok else []
+
+
+def _mount(*args: str) -> None:
+    subprocess.run(["mount", *args], check=True, capture_output=True, timeout=30)
+
+
+def private_home(in_namespace: bool, scratch: Path) -> Path:
+    """An empty /home/student: in the namespace a tmpfs over /home with the real entries bound back
+    (a checkout or venv under /home stays reachable), else a folder in the scratch folder."""
+    if not in_namespace:
+        home = scratch / "home" / STUDENT
+        home.mkdir(parents=True)
+        return home
+    _mount("--make-rprivate", "/")
+    old = scratch / "oldhome"
+    old.mkdir()
+    _mount("--rbind", "/home", str(old))
+    _mount("-t", "tmpfs", "-o", "mode=755", "tmpfs", "/home")
+    for entry in sorted(os.listdir(old)):
+        if (old / entry).is_dir():
+            (Path("/home") / entry).mkdir()
+            _mount("--rbind", str(old / entry), f"/home/{entry}")
+    name = STUDENT if not (Path("/home") / STUDENT).exists() else f"{STUDENT}-{os.getpid()}"
+    home = Path("/home") / name
+    home.mkdir(mode=0o700)
+    return home
+
+
+# -- the sample world ---------------------------------------------------------------------------
+
+def fixture(name: str) -> Any:
+    """A module of the test suite's peers (tests/fixtures/NAME.py); typed Any: the tests are not strict."""
+    import importlib
+
+    return importlib.import_module(f"tests.fixtures.{name}")
+
+
+class Peers:
+    """The clouds of the sample world: the test suite's local Tencent CVM and Alibaba ECS servers and
+    moto's EC2 (each a real HTTP server on 127.0.0.1, checking the signatures LabGPU sends)."""
+
+    def __init__(self) -> None:
+        from moto.server import ThreadedMotoServer
+
+        self.tencent = fixture("tencent_cvm_server").TencentCvmServer().start()
+        self.tencent.pending_seconds = 0.0
+        self.tencent.operation_seconds = 0.0
+        ids = random.Random(26)
+        self.tencent._ids = iter(lambda: ids.getrandbits(32), None)  # ins-3f9a2c71, not ins-00000001
+        self.alibaba = fixture("alibaba_ecs_server").AlibabaEcsServer().start()
+        self.moto = ThreadedMotoServer(ip_address="127.0.0.1", port=0, verbose=False)
+        self.moto.start()
+        host, port = self.moto.get_host_and_port()
+        self.aws_url = f"http://{host}:{port}"
+
+    def stop(self) -> None:
+        self.moto.stop()
+        self.alibaba.stop()
+        self.tencent.stop()
+
+
+def build_world(peers: Peers, home: Path) -> dict[str, str]:
+    """Accounts, instances, a host, sync pairs with history and a job, in the default paths of HOME;
+    returns the names the shots use (the instances' host names)."""
+    import app.cloud.launch as launch
+    from app.cloud.launch import CloudService
+    from app.cloud.launch_plan import LaunchOptions
+    from app.core.accounts import Account, Credentials
+    from app.core.guards import GuardConfig
+    from app.core.hosts import HostRecord, HostStore
+    from app.core.paths import default_paths
+    from app.core.store import Store
+    from app.core.syncmodel import DOWN, SyncResult
+    from app.core.syncpairs import SyncPair, SyncStore
+    from app.usecases.guards import set_guard
+    from app.wiring import install
+    install()
+    launch.POLL_S = 0.05
+    paths = default_paths().ensure()
+    svc = CloudService()
+    try:
+        tc, ali = fixture("tencent_cvm_server"), fixture("alibaba_ecs_server")
+        svc.accounts.add(Account("lab-tencent", "tencent", "ap-guangzhou", peers.tencent.endpoint),
+                         Credentials(tc.TEST_SECRET_ID, tc.TEST_SECRET_KEY))
+        svc.accounts.add(Account("lab-aliyun", "alibaba", "cn-hangzhou", f"http://{peers.alibaba.endpoint}"),
+                         Credentials(ali.TEST_ACCESS_KEY_ID, ali.TEST_ACCESS_KEY_SECRET))
+        svc.accounts.add(Account("lab-aws", "aws", "us-east-1", peers.aws_url),
+                         Credentials("AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"))
+        guard = GuardConfig(idle_below_pct=30.0, idle_minutes=10.0, on_idle="stop", max_hours=8.0)
+        t4 = svc.launch(LaunchOptions(account="lab-tencent", instance_type="GN7.2XLARGE32", spot=True,
+                                      ssh_from=SSH_FROM, name="thesis-t4", guard=guard)).entry
+        a10 = svc.launch(LaunchOptions(account="lab-aliyun", instance_type="ecs.gn7i-c8g1.2xlarge",
+                                       ssh_from=SSH_FROM, name="finetune-a10")).entry
+    finally:
+        svc.close()
+    store = Store(paths=paths)
+    age_instances(peers, store, {t4.id: 2 * 3600 + 41 * 60, a10.id: 47 * 60})
+    set_guard(paths, store, t4.id, guard)
+    HostStore(store).add(HostRecord(LAB_HOST, "gpu.cs.example.edu", user=STUDENT, port=2222,
+                                    fingerprint="SHA256:Xk3Zq0yq7c5uGZ4tP1bOQeFk0w9nR2s8VhJ6aLm1dEo"))
+    for folder in ("thesis/code", "thesis/checkpoints"):
+        (home / folder).mkdir(parents=True, exist_ok=True)
+    (home / "thesis/code/train.py").write_text("print('training')\n")
+    sync = SyncStore(store)
+    code = sync.save(SyncPair(LAB_HOST, "~/thesis/code", "~/thesis/code", excludes=["*.pyc", "wandb/"],
+                              gitignore=True))
+    ckpt = sync.save(SyncPair(LAB_HOST, "~/thesis/checkpoints", "~/thesis/runs/checkpoints", direction=DOWN,
+                              verify=True))
+    now = time.time()
+    history = [  # (pair, hours ago, seconds, files, bytes, skipped, result)
+        (code, 50.0, 4.1, 212, 38_400_000, 0, "ok"),
+        (code, 26.5, 1.2, 9, 412_000, 203, "ok"),
+        (ckpt, 25.0, 48.0, 6, 2_850_000_000, 0, "ok"),
+        (code, 3.2, 0.9, 3, 96_000, 209, "ok"),
+        (ckpt, 0.6, 21.5, 2, 1_420_000_000, 6, "ok"),
+    ]
+    for pair, hours, seconds, files, size, skipped, result in history:
+        sync.record_run(host=pair.host, local_path=pair.local_path, remote_path=pair.remote_path,
+                        direction=pair.direction, started_at=now - hours * 3600, result=result, pair_id=pair.id,
+                        outcome=SyncResult(pair.direction, files=files, bytes=size, skipped=skipped,
+                                           seconds=seconds))
+    add_job(store, now)
+    add_vpn(paths, home)
+    from app.usecases.hosts import all_hosts
+
+    names = {e.name for e in all_hosts(paths)}
+    instance_host = next((n for n in names if n not in (LAB_HOST,) and (t4.id in n or "thesis" in n)), t4.id)
+    return {"t4": t4.id, "a10": a10.id, "instance_host": instance_host}
+
+
+def age_instances(peers: Peers, store: Any, ages: dict[str, float]) -> None:
+    """Make the instances launched a moment ago look as if they were launched ``ages`` seconds ago, on
+    the clouds (their creation time) and in the ledger (first seen, launched, running since)."""
+    from datetime import datetime, timedelta
+
+    for iid, age in ages.items():
+        if iid in peers.tencent.instances:
+            peers.tencent.instances[iid].created -= age
+        if iid in peers.alibaba.instances:
+            peers.alibaba.instances[iid].created -= timedelta(seconds=age)
+
+        def back(text: str | None, age: float = age) -> str | None:
+            return None if not text else (datetime.fromisoformat(text) - timedelta(seconds=age)).isoformat()
+
+        with store.transaction() as c:
+            ledger = c.execute("SELECT launched_at, first_seen FROM instance_ledger WHERE id=?", (iid,)).fetchall()
+            for row in ledger:
+                c.execute("UPDATE instance_ledger SET launched_at=?, first_seen=? WHERE id=?",
+                          (back(row[0]), back(row[1]), iid))
+            for row in c.execute("SELECT rowid, started_at FROM instance_segments WHERE id=?", (iid,)).fetchall():
+                c.execute("UPDATE instance_segments SET started_at=? WHERE rowid=?", (back(row[1]), row[0]))
+
+
+OVPN = """client
+dev tun
+proto udp
+remote vpn.cs.example.edu 1194
+nobind
+persist-key
+persist-tun
+remote-cert-tls server
+auth-user-pass
+<ca>
+{ca}</ca>
+"""
+
+
+def add_vpn(paths: Any, home: Path) -> None:
+    """The lab's OpenVPN profile, imported from ~/Downloads with the student's login (in the keyring)."""
+    from app.remote.vpn.store import VpnStore
+
+    key = subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256",
+                          "-nodes", "-keyout", "/dev/null", "-subj", "/CN=Lab VPN CA", "-days", "3650"],
+                         capture_output=True, text=True, check=True, timeout=60).stdout
+    ovpn = home / "Downloads" / "cs-lab.ovpn"
+    ovpn.parent.mkdir(exist_ok=True)
+    ovpn.write_text(OVPN.format(ca=key))
+    VpnStore(paths).add_profile("cs-lab", ovpn, username=STUDENT, password="correct horse battery staple")  # noqa: S106 - sample
+
+
+def add_job(store: Any, now: float) -> None:
+    """A training job running on the lab server for 2 h 40 min, with its progress read from the log."""
+    from dataclasses import replace
+
+    from app.core.jobs import JobRecord, JobSpec, JobStore, iso_utc
+
+    spec = JobSpec(host=LAB_HOST, argv=["python", "train.py", "--epochs", "40", "--batch-size", "64"],
+                   workdir="~/thesis/code", name="resnet50-imagenet")
+    started = now - 9600
+    rec = replace(JobRecord.from_spec("a3f9c2e17b40d816", spec, started), detach="tmux", pid=48_213,
+                  started=iso_utc(started), runtime_s=9600.0, step=18_240, total=40_000, steps_per_s=1.92,
+                  eta_s=(40_000 - 18_240) / 1.92, last_progress_at=now - 2, checked_at=now - 2,
+                  last_line="epoch 18/40  step 18240/40000  loss 1.284  lr 3.2e-04")
+    JobStore(store).save(rec)
+
+
+# -- the GPU monitor's samples --------------------------------------------------------------------
+
+def gpu_feed(hosts: dict[str, tuple[int, str, int, int]], now: float, seconds: int) -> Any:
+    """A hub-shaped source (tests/ui/monitor_data.FeedSource) with ``seconds`` of 1 Hz samples of each
+    host: {host: (gpus, name, MiB each, watts limit)}; the last sample delivered live."""
+    import math
+    from datetime import datetime, timezone
+
+    from app.core.gpumon import GpuProcess, GpuReading, HostSample
+    def sample(host: str, t: float) -> HostSample:
+        n, name, mib, limit = hosts[host]
+        gpus = []
+        for i in range(n):
+            phase = t / 420.0 + i * 0.9 + len(host)
+            util = max(0.0, min(100.0, 78 + 18 * math.sin(phase) + 4 * math.sin(t / 37.0 + i)))
+            gpus.append(GpuReading(uuid=f"GPU-{host}-{i}", index=i, name=name, utilization_gpu=round(util),
+                                   memory_used_mib=round(mib * (0.62 + 0.2 * math.sin(phase / 5))),
+                                   memory_total_mib=mib, temperature_c=round(48 + util * 0.25),
+                                   power_w=round(limit * (0.25 + 0.6 * util / 100)), power_limit_w=limit, status="ok"))
+        procs = tuple(GpuProcess(g.uuid, 41_200 + (g.index or 0), "python train.py", round(g.memory_used_mib or 0))
+                      for g in gpus)
+        return HostSample(host=host, time=datetime.fromtimestamp(t, timezone.utc), error=None, gpus=tuple(gpus),
+                          processes=procs)
+
+    import importlib
+
+    feed = importlib.import_module("tests.ui.monitor_data").FeedSource()
+    for host in hosts:
+        for k in range(seconds):
+            feed.history.append(sample(host, now - seconds + k))
+        feed.watch(host)
+    feed.final = [sample(h, now) for h in hosts]
+    return feed
+
+
+# -- drawing --------------------------------------------------------------------------------------
+
+def visible_texts(widget: Any) -> list[str]:
+    """The text of every visible label, button, field, combo box and table cell under ``widget``."""
+    from PySide6.QtWidgets import (
+        QAbstractButton,
+        QComboBox,
+        QLabel,
+        QLineEdit,
+        QPlainTextEdit,
+        QTableWidget,
+        QTextEdit,
+        QTreeWidget,
+        QWidget,
+    )
+
+    out: list[str] = []
+    for w in widget.findChildren(QWidget):
+        if not w.isVisibleTo(widget):
+            continue
+        if isinstance(w, (QLabel, QAbstractButton, QLineEdit)):
+            out.append(w.text())
+        elif isinstance(w, QComboBox):
+            out.append(w.currentText())
+        elif isinstance(w, (QPlainTextEdit, QTextEdit)):
+            out.append(w.toPlainText())
+        elif isinstance(w, QTableWidget):
+            for r in range(w.rowCount()):
+                for c in range(w.columnCount()):
+                    item = w.item(r, c)
+                    if item is not None:
+                        out.append(item.text())
+        elif isinstance(w, QTreeWidget):
+            for i in range(w.topLevelItemCount()):
+                node = w.topLevelItem(i)
+                if node is not None:
+                    out.extend(node.text(c) for c in range(w.columnCount()))
+    return [t for t in out if t]
+
+
+def shoot_language(lang: str, pages: list[str], guide: bool, all_dir: Path | None, world: dict[str, str],
+                   first_run: bool) -> None:
+    """One language: the window over the sample world, every page at each size (a process per language)."""
+    from PySide6.QtWidgets import QApplication
+
+    from app.ui.app import build_main_window
+    from app.ui.monitor.page import MonitorPage
+
+    app, ctx, window = build_main_window(lang)
+    ctx.errors.interactive = False
+    now = time.time()
+    monitored = {LAB_HOST: (4, "NVIDIA A100-SXM4-80GB", 81_920, 400),
+                 world["instance_host"]: (1, "Tesla T4", 15_360, 70)}
+    feed = gpu_feed(monitored, now, 3600)
+    ctx.services.monitor = feed
+
+    def settle(timeout_s: float = 20.0) -> None:
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            app.processEvents()
+            if ctx.runner.settled():
+                break
+            time.sleep(0.02)
+        for _ in range(10):
+            app.processEvents()
+            time.sleep(0.01)
+
+    window.resize(*GUIDE_SIZE)
+    window.show()
+    settle()
+    sizes = SIZES if all_dir is not None else (GUIDE_SIZE,)
+    texts: dict[str, dict[str, list[str]]] = {f"{w}x{h}": {} for w, h in sizes}
+    for page_id in pages:
+        if not window.show_page(page_id):
+            raise SystemExit(f"no page {page_id!r}; pages: {', '.join(window.page_ids())}")
+        page = window.pages[page_id]
+        if isinstance(page, MonitorPage):
+            for host in monitored:
+                page.watch(host, remember=False)
+            for s in feed.final:
+                feed.feed(s)
+            page.rebuild()
+        settle()
+        for w, h in sizes:
+            window.resize(w, h)
+            settle()
+            if isinstance(page, MonitorPage):
+                page.redraw()
+                settle()
+            shot = window.grab()
+            if all_dir is not None:
+                target = all_dir / lang / f"{page_id}-{w}x{h}.png"
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shot.save(str(target), "PNG")
+                texts[f"{w}x{h}"][page_id] = visible_texts(window)
+            if guide and (w, h) == GUIDE_SIZE:
+                shot.save(str(GUIDE / lang / f"{page_id}.png"), "PNG")
+    if first_run:
+        from app.ui import first_run as welcome
+
+        window.show_page(pages[0])
+        for step in FIRST_RUN_STEPS:
+            for w, h in sizes:
+                window.resize(w, h)
+                dialog = welcome.FirstRunDialog(ctx, window, step - 1)
+                dialog.open()
+                settle()
+                image = welcome.render(dialog, window)
+                if all_dir is not None:
+                    image.save(str(all_dir / lang / f"first-run-{step}-{w}x{h}.png"), "PNG")
+                if guide and (w, h) == GUIDE_SIZE:
+                    image.save(str(GUIDE / lang / f"first-run-{step}.png"), "PNG")
+                dialog.reject()
+                dialog.deleteLater()
+    if all_dir is not None:
+        for size, by_page in texts.items():
+            (all_dir / lang / f"texts-{size}.json").write_text(json.dumps(by_page, ensure_ascii=False, indent=1))
+    ctx.shutdown(5000)
+    QApplication.processEvents()
 
 
 def shrink(path: Path) -> None:
@@ -59,37 +433,98 @@ def shrink(path: Path) -> None:
     table = [colour | 0xFF000000 for colour, _n in Counter(pixels).most_common(256)]
     small = image.convertToFormat(QImage.Format.Format_Indexed8, table, Qt.ImageConversionFlag.ThresholdDither)
     tmp = path.with_suffix(".tmp.png")
-    if small.save(str(tmp), "PNG", 0) and tmp.stat().st_size < path.stat().st_size:
+    if small.save(str(tmp), None, 0) and tmp.stat().st_size < path.stat().st_size:
         tmp.replace(path)
     else:
         tmp.unlink(missing_ok=True)
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+# -- the three stages: outside, in the private home, per language ------------------------------------
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--lang", nargs="+", default=list(LANGUAGES), choices=LANGUAGES)
     ap.add_argument("--pages", nargs="+", help="page ids (default: every page)")
-    ap.add_argument("--size", default="1280x800", help="window size, WxH (default 1280x800)")
+    ap.add_argument("--all", metavar="DIR", help="also every page at 1280x800 and 1024x640 into DIR/<lang>/")
+    ap.add_argument("--no-guide", action="store_true", help="do not write docs/images/")
     ap.add_argument("--no-first-run", action="store_true", help="skip the welcome dialog's steps")
-    args = ap.parse_args(argv)
-    pages = args.pages or page_ids()
-    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    written: list[Path] = []
+    ap.add_argument("--stage", choices=("world", "shoot"), help=argparse.SUPPRESS)
+    ap.add_argument("--namespace", action="store_true", help=argparse.SUPPRESS)
+    ap.add_argument("--world", help=argparse.SUPPRESS)
+    return ap.parse_args(argv)
+
+
+def forward(args: argparse.Namespace) -> list[str]:
+    out = ["--lang", *args.lang]
+    if args.pages:
+        out += ["--pages", *args.pages]
+    if args.all:
+        out += ["--all", str(Path(args.all).resolve())]
+    if args.no_guide:
+        out.append("--no-guide")
+    if args.no_first_run:
+        out.append("--no-first-run")
+    return out
+
+
+def run_world(args: argparse.Namespace) -> int:
+    """In the private home: keyring, peers, world; then a process per language."""
+    scratch = Path(tempfile.mkdtemp(prefix="labgpu-shots-"))
+    home = private_home(args.namespace, scratch)
+    for var in XDG_VARS:
+        os.environ.pop(var, None)
+    os.environ["HOME"] = str(home)
+    os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    os.environ.pop("QT_QPA_PLATFORMTHEME", None)  # the same look on every machine
+    keyring = fixture("keyring_service")._SecretService()
+    peers = None
+    try:
+        os.environ.pop("XDG_DATA_HOME", None)  # the keyring's own files; the app's data is in HOME
+        peers = Peers()
+        world = build_world(peers, home)
+        pages = args.pages or page_ids()
+        for lang in args.lang:
+            cmd = [sys.executable, str(Path(__file__).resolve()), "--stage", "shoot", "--world", json.dumps(world),
+                   *forward(argparse.Namespace(**{**vars(args), "lang": [lang], "pages": pages}))]
+            r = subprocess.run(cmd, cwd=home, stdin=subprocess.DEVNULL, timeout=1800)
+            if r.returncode != 0:
+                return r.returncode
+    finally:
+        if peers is not None:
+            peers.stop()
+        keyring.stop()
+        shutil.rmtree(scratch / "home", ignore_errors=True)
+    if not args.namespace and not args.no_guide and "settings" in (args.pages or page_ids()):
+        print("note: no private mount namespace here: the Settings page shows a temporary folder", file=sys.stderr)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(argv)
+    sys.path.insert(0, str(ROOT))
+    if args.stage == "shoot":
+        shoot_language(args.lang[0], args.pages, not args.no_guide, Path(args.all) if args.all else None,
+                       json.loads(args.world), not args.no_first_run)
+        return 0
+    if args.stage == "world":
+        return run_world(args)
     for lang in args.lang:
-        folder = OUT / lang
-        folder.mkdir(parents=True, exist_ok=True)
-        jobs: list[tuple[Path, list[str]]] = [(folder / f"{p}.png", ["--page", p]) for p in pages]
-        if not args.no_first_run:
-            jobs += [(folder / f"first-run-{n}.png", ["--page", "offers", "--first-run", "--first-run-step", str(n)])
-                     for n in FIRST_RUN_STEPS]
-        for target, extra in jobs:
-            with tempfile.TemporaryDirectory(prefix="labgpu-shot-") as home:
-                shoot(target, lang, args.size, Path(home), extra)
-            shrink(target)
-            written.append(target)
-            print(f"{target.relative_to(ROOT)}  {target.stat().st_size // 1024} KiB", flush=True)
-    total = sum(p.stat().st_size for p in written)
-    print(f"{len(written)} screenshots, {total // 1024} KiB in all")
+        (GUIDE / lang).mkdir(parents=True, exist_ok=True)
+    prefix = namespace_prefix()
+    cmd = [*prefix, sys.executable, str(Path(__file__).resolve()), "--stage", "world", *forward(args)]
+    if prefix:
+        cmd.append("--namespace")
+    started = time.monotonic()
+    rc = subprocess.run(cmd, cwd=ROOT, stdin=subprocess.DEVNULL, timeout=3600).returncode
+    if rc != 0:
+        return rc
+    written = [p for lang in args.lang for p in (GUIDE / lang).glob("*.png")
+               if p.stat().st_mtime >= time.time() - (time.monotonic() - started) - 1] if not args.no_guide else []
+    if args.all:
+        written += list(Path(args.all).glob("*/*.png"))
+    for path in written:
+        shrink(path)
+    print(f"{len(written)} screenshots, {sum(p.stat().st_size for p in written) // 1024} KiB in all")
     return 0
 
 

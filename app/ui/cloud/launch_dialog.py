@@ -112,11 +112,10 @@ class LaunchDialog(LaunchProgress, QDialog):
             self.form.account_combo.setCurrentIndex(max(0, self.form.account_combo.findData(last)))
         self.form.account_combo.blockSignals(False)
         if not self.accounts:
-            who = provider_name(wanted) if wanted else self.tr("a cloud")
             self.form.account_note.setText(
                 self.tr("No {provider} account yet: add one on the Accounts page, then launch again.").format(
-                    provider=who
-                )
+                    provider=provider_name(wanted)
+                ) if wanted else self.tr("No cloud account yet: add one on the Accounts page, then launch again.")
             )
             self.form.account_note.show()
             self.form.accounts_button.show()
