@@ -36,7 +36,7 @@
     </message>
     <message>
         <source>Secrets are kept only in the system keyring; LabGPU's files keep the account's name.</source>
-        <translation>密钥只保存在系统钥匙串中；LabGPU 的文件只记录账号名称。</translation>
+        <translation>密钥只保存在系统密钥环中；LabGPU 的文件只记录账号名称。</translation>
     </message>
     <message>
         <source>unchanged ({key})</source>
@@ -155,7 +155,7 @@
     </message>
     <message>
         <source>Remove the account {name} and delete its keys from the keyring?</source>
-        <translation>删除账号 {name} 并从钥匙串中删除其密钥？</translation>
+        <translation>删除账号 {name} 并从密钥环中删除其密钥？</translation>
     </message>
     <message>
         <source>Instances it launched keep running and billing: stop or terminate them first on the Instances page.</source>
@@ -986,7 +986,7 @@
     </message>
     <message>
         <source>LabGPU key (created once, passphrase in the keyring)</source>
-        <translation>LabGPU 密钥（只创建一次，口令存于钥匙串）</translation>
+        <translation>LabGPU 密钥（只创建一次，口令存于密钥环）</translation>
     </message>
     <message>
         <source>Existing key:</source>
@@ -1105,14 +1105,10 @@
         <translation>取消</translation>
     </message>
     <message>
-        <source>a cloud</source>
-        <translation>云</translation>
-    </message>
-    <message>
         <source>No {provider} account yet: add one on the Accounts page, then launch again.</source>
         <translation>还没有{provider}账号：请先在“云账号”页添加，然后再创建。</translation>
     </message>
-    <message>
+    <message><source>No cloud account yet: add one on the Accounts page, then launch again.</source><translation>还没有云账号：请先在“云账号”页添加，然后再创建。</translation></message><message>
         <source>This account launches in {region}; the offer is in {offer}. Edit the account's region (or add one) to launch there.</source>
         <translation>该账号在 {region} 创建实例，而报价在 {offer}。要在那里创建，请修改账号地域（或另加一个账号）。</translation>
     </message>

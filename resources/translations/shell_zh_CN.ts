@@ -1,5 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>ErrorReporter</name>
@@ -16,8 +15,8 @@
         <translation>（无法保留副本）</translation>
     </message>
     <message>
-        <source>LabGPU&apos;s database was damaged ({reason}) and has been replaced by a fresh, empty one. Your saved hosts, sync pairs and history, cloud account entries and the instance ledger are not in it; secrets in the keyring are untouched.</source>
-        <translation>LabGPU 的数据库已损坏（{reason}），已换成一个全新的空数据库。你保存的主机、同步配对和历史、云账号条目以及实例账本都不在新库中；钥匙串里的密钥没有受影响。</translation>
+        <source>LabGPU's database was damaged ({reason}) and has been replaced by a fresh, empty one. Your saved hosts, sync pairs and history, cloud account entries and the instance ledger are not in it; secrets in the keyring are untouched.</source>
+        <translation>LabGPU 的数据库已损坏（{reason}），已换成一个全新的空数据库。你保存的主机、同步配对和历史、云账号条目以及实例账本都不在新库中；密钥环里的密钥没有受影响。</translation>
     </message>
     <message>
         <source>The damaged file is kept as {copy}. Add your hosts and accounts again; keep the copy if you need to recover something from it.</source>
@@ -68,10 +67,10 @@
     </message>
     <message>
         <source>Cloud API keys, kept in the system keyring.</source>
-        <translation>云 API 密钥，保存在系统钥匙串中。</translation>
+        <translation>云 API 密钥，保存在系统密钥环中。</translation>
     </message>
     <message>
-        <source>Any SSH server: your lab&apos;s or a rented one. No account needed.</source>
+        <source>Any SSH server: your lab's or a rented one. No account needed.</source>
         <translation>任意 SSH 服务器：实验室的或租来的。无需账号。</translation>
     </message>
     <message>
@@ -166,12 +165,12 @@
 <context>
     <name>LabGPU</name>
     <message>
-        <source>Install and start a Secret Service keyring, e.g. &apos;sudo apt install gnome-keyring&apos; (or KWallet on KDE), log in again, then retry. LabGPU never stores secrets in plain files.</source>
-        <translation>请安装并启动 Secret Service 密钥环，例如 &apos;sudo apt install gnome-keyring&apos;（KDE 下可用 KWallet），重新登录后再试。LabGPU 从不把密钥存进普通文件。</translation>
+        <source>Install and start a Secret Service keyring, e.g. 'sudo apt install gnome-keyring' (or KWallet on KDE), log in again, then retry. LabGPU never stores secrets in plain files.</source>
+        <translation>请安装并启动 Secret Service 密钥环，例如 'sudo apt install gnome-keyring'（KDE 下可用 KWallet），重新登录后再试。LabGPU 从不把密钥存进普通文件。</translation>
     </message>
     <message>
         <source>Unlock the system keychain / Credential Manager and retry.</source>
-        <translation>请解锁系统钥匙串 / 凭据管理器后重试。</translation>
+        <translation>请解锁系统密钥环 / 凭据管理器后重试。</translation>
     </message>
     <message>
         <source>No secure keyring is available on this computer ({backend}).</source>
@@ -214,8 +213,8 @@
         <translation>标准输入中没有{what}。</translation>
     </message>
     <message>
-        <source>Pipe it in, e.g. printf &apos;%s\n&apos; &quot;$PW&quot; | labgpu {command} …</source>
-        <translation>请用管道传入，例如 printf &apos;%s\n&apos; &quot;$PW&quot; | labgpu {command} …</translation>
+        <source>Pipe it in, e.g. printf '%s\n' "$PW" | labgpu {command} …</source>
+        <translation>请用管道传入，例如 printf '%s\n' "$PW" | labgpu {command} …</translation>
     </message>
     <message>
         <source>Keyring</source>
@@ -238,8 +237,8 @@
         <translation>取消设置 {env} 可加快传输。</translation>
     </message>
     <message>
-        <source>Transfers work but are slower. Install paramiko {known} (installed: {version}), e.g. pip install &apos;paramiko=={known}&apos;.</source>
-        <translation>传输可以进行，但较慢。请安装 paramiko {known}（已安装：{version}），例如 pip install &apos;paramiko=={known}&apos;。</translation>
+        <source>Transfers work but are slower. Install paramiko {known} (installed: {version}), e.g. pip install 'paramiko=={known}'.</source>
+        <translation>传输可以进行，但较慢。请安装 paramiko {known}（已安装：{version}），例如 pip install 'paramiko=={known}'。</translation>
     </message>
     <message>
         <source>OpenVPN</source>
@@ -326,7 +325,7 @@
         <translation>尚未比对：这台电脑上还没有云平台回应过 LabGPU</translation>
     </message>
     <message>
-        <source>within {seconds} s of {cloud}&apos;s clock</source>
+        <source>within {seconds} s of {cloud}'s clock</source>
         <translation>与 {cloud} 的时钟相差不超过 {seconds} 秒</translation>
     </message>
     <message>

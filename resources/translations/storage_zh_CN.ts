@@ -147,7 +147,7 @@
     </message>
     <message>
         <source>Making the key {name} in your keyring…</source>
-        <translation>正在钥匙环中创建密钥 {name}…</translation>
+        <translation>正在密钥环中创建密钥 {name}…</translation>
     </message>
     <message>
         <source>Key {name} made. Save its recovery phrase: labgpu keys export {name}</source>
@@ -546,11 +546,11 @@
     </message>
     <message>
         <source>The keyring has no secret for the encryption key '{name}'.</source>
-        <translation>钥匙环里没有加密密钥“{name}”的密钥内容。</translation>
+        <translation>密钥环里没有加密密钥“{name}”的密钥内容。</translation>
     </message>
     <message>
         <source>The keyring's secret for the encryption key '{name}' is not the key LabGPU recorded (key id {key_id}).</source>
-        <translation>钥匙环里加密密钥“{name}”的内容与 LabGPU 记录的密钥不一致（密钥 ID {key_id}）。</translation>
+        <translation>密钥环里加密密钥“{name}”的内容与 LabGPU 记录的密钥不一致（密钥 ID {key_id}）。</translation>
     </message>
     <message>
         <source>A recovery phrase has {expected} characters in {groups} groups; this one has {count}.</source>

@@ -1,5 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>LabGPU</name>
@@ -20,12 +19,12 @@
         <translation>请从 openvpn.net 安装 OpenVPN（含交互式服务）后重试。</translation>
     </message>
     <message>
-        <source>Install Tunnelblick (or &apos;brew install openvpn&apos;) and retry.</source>
-        <translation>请安装 Tunnelblick（或执行 &apos;brew install openvpn&apos;）后重试。</translation>
+        <source>Install Tunnelblick (or 'brew install openvpn') and retry.</source>
+        <translation>请安装 Tunnelblick（或执行 'brew install openvpn'）后重试。</translation>
     </message>
     <message>
-        <source>Install it with &apos;sudo apt install openvpn&apos; (or your distribution&apos;s package) and retry.</source>
-        <translation>请用 &apos;sudo apt install openvpn&apos;（或所用发行版的软件包）安装后重试。</translation>
+        <source>Install it with 'sudo apt install openvpn' (or your distribution's package) and retry.</source>
+        <translation>请用 'sudo apt install openvpn'（或所用发行版的软件包）安装后重试。</translation>
     </message>
     <message>
         <source>The OpenVPN interactive service is running: connect this profile with OpenVPN GUI (it talks to \\.\pipe\openvpn\service).</source>
@@ -56,8 +55,8 @@
         <translation>启动 OpenVPN 需要管理员权限，但系统中没有 pkexec。</translation>
     </message>
     <message>
-        <source>Install polkit (&apos;sudo apt install pkexec&apos;), or run &apos;sudo labgpu vpn up PROFILE&apos;, or import the profile into NetworkManager: &apos;nmcli connection import type openvpn file FILE.ovpn&apos;.</source>
-        <translation>请安装 polkit（&apos;sudo apt install pkexec&apos;），或运行 &apos;sudo labgpu vpn up PROFILE&apos;，或把配置导入 NetworkManager：&apos;nmcli connection import type openvpn file FILE.ovpn&apos;。</translation>
+        <source>Install polkit ('sudo apt install pkexec'), or run 'sudo labgpu vpn up PROFILE', or import the profile into NetworkManager: 'nmcli connection import type openvpn file FILE.ovpn'.</source>
+        <translation>请安装 polkit（'sudo apt install pkexec'），或运行 'sudo labgpu vpn up PROFILE'，或把配置导入 NetworkManager：'nmcli connection import type openvpn file FILE.ovpn'。</translation>
     </message>
     <message>
         <source>OpenVPN closed its control connection.</source>
@@ -76,28 +75,28 @@
         <translation>请使用那个窗口，或关闭它后重试。</translation>
     </message>
     <message>
-        <source>The private key passphrase of VPN profile &apos;{profile}&apos; is wrong.</source>
-        <translation>VPN 配置 &apos;{profile}&apos; 的私钥口令不正确。</translation>
+        <source>The private key passphrase of VPN profile '{profile}' is wrong.</source>
+        <translation>VPN 配置 '{profile}' 的私钥口令不正确。</translation>
     </message>
     <message>
-        <source>Enter the key passphrase again (Credentials… on the VPN page, or &apos;labgpu vpn add {profile} FILE --key-passphrase-stdin&apos;).</source>
-        <translation>请重新输入私钥口令（VPN 页面的“凭据…”，或 &apos;labgpu vpn add {profile} FILE --key-passphrase-stdin&apos;）。</translation>
+        <source>Enter the key passphrase again (Credentials… on the VPN page, or 'labgpu vpn add {profile} FILE --key-passphrase-stdin').</source>
+        <translation>请重新输入私钥口令（VPN 页面的“凭据…”，或 'labgpu vpn add {profile} FILE --key-passphrase-stdin'）。</translation>
     </message>
     <message>
         <source>OpenVPN asks for something LabGPU cannot answer: {prompt}.</source>
         <translation>OpenVPN 请求了 LabGPU 无法提供的信息：{prompt}。</translation>
     </message>
     <message>
-        <source>Connect this profile with your VPN provider&apos;s own client.</source>
+        <source>Connect this profile with your VPN provider's own client.</source>
         <translation>请用 VPN 提供方自己的客户端连接此配置。</translation>
     </message>
     <message>
-        <source>VPN profile &apos;{profile}&apos; needs credentials that are not stored: {what}.</source>
-        <translation>VPN 配置 &apos;{profile}&apos; 需要的凭据尚未保存：{what}。</translation>
+        <source>VPN profile '{profile}' needs credentials that are not stored: {what}.</source>
+        <translation>VPN 配置 '{profile}' 需要的凭据尚未保存：{what}。</translation>
     </message>
     <message>
-        <source>Enter it with Credentials… on the VPN page, or &apos;labgpu vpn add {profile} FILE.ovpn --username USER --password-stdin&apos;.</source>
-        <translation>请在 VPN 页面点“凭据…”输入，或运行 &apos;labgpu vpn add {profile} FILE.ovpn --username USER --password-stdin&apos;。</translation>
+        <source>Enter it with Credentials… on the VPN page, or 'labgpu vpn add {profile} FILE.ovpn --username USER --password-stdin'.</source>
+        <translation>请在 VPN 页面点“凭据…”输入，或运行 'labgpu vpn add {profile} FILE.ovpn --username USER --password-stdin'。</translation>
     </message>
     <message>
         <source>username</source>
@@ -112,12 +111,12 @@
         <translation>私钥口令</translation>
     </message>
     <message>
-        <source>The VPN server refused the username or password of profile &apos;{profile}&apos;.</source>
-        <translation>VPN 服务器拒绝了配置 &apos;{profile}&apos; 的用户名或密码。</translation>
+        <source>The VPN server refused the username or password of profile '{profile}'.</source>
+        <translation>VPN 服务器拒绝了配置 '{profile}' 的用户名或密码。</translation>
     </message>
     <message>
-        <source>Enter them again (Credentials… on the VPN page, or &apos;labgpu vpn add {profile} FILE.ovpn --username USER --password-stdin&apos;) and connect again.</source>
-        <translation>请重新输入（VPN 页面的“凭据…”，或 &apos;labgpu vpn add {profile} FILE.ovpn --username USER --password-stdin&apos;）后再次连接。</translation>
+        <source>Enter them again (Credentials… on the VPN page, or 'labgpu vpn add {profile} FILE.ovpn --username USER --password-stdin') and connect again.</source>
+        <translation>请重新输入（VPN 页面的“凭据…”，或 'labgpu vpn add {profile} FILE.ovpn --username USER --password-stdin'）后再次连接。</translation>
     </message>
     <message>
         <source>OpenVPN stopped: {reason}.</source>
@@ -132,8 +131,8 @@
         <translation>OpenVPN 没有创建隧道设备的权限。</translation>
     </message>
     <message>
-        <source>Run LabGPU&apos;s VPN as root, allow it through pkexec, or import the profile into NetworkManager (&apos;nmcli connection import type openvpn file FILE.ovpn&apos;). See docs/vpn.md.</source>
-        <translation>请以 root 运行 LabGPU 的 VPN、通过 pkexec 授权，或把配置导入 NetworkManager（&apos;nmcli connection import type openvpn file FILE.ovpn&apos;）。参见 docs/vpn.md。</translation>
+        <source>Run LabGPU's VPN as root, allow it through pkexec, or import the profile into NetworkManager ('nmcli connection import type openvpn file FILE.ovpn'). See docs/vpn.md.</source>
+        <translation>请以 root 运行 LabGPU 的 VPN、通过 pkexec 授权，或把配置导入 NetworkManager（'nmcli connection import type openvpn file FILE.ovpn'）。参见 docs/vpn.md。</translation>
     </message>
     <message>
         <source>OpenVPN refused the profile: {reason}.</source>
@@ -152,16 +151,16 @@
         <translation>请重新输入私钥口令后再次连接。</translation>
     </message>
     <message>
-        <source>There is no VPN profile named &apos;{name}&apos;.</source>
-        <translation>没有名为 &apos;{name}&apos; 的 VPN 配置。</translation>
+        <source>There is no VPN profile named '{name}'.</source>
+        <translation>没有名为 '{name}' 的 VPN 配置。</translation>
     </message>
     <message>
-        <source>Import it first: &apos;labgpu vpn add {name} FILE.ovpn&apos; (see &apos;labgpu vpn ls&apos;).</source>
-        <translation>请先导入：&apos;labgpu vpn add {name} FILE.ovpn&apos;（可用 &apos;labgpu vpn ls&apos; 查看）。</translation>
+        <source>Import it first: 'labgpu vpn add {name} FILE.ovpn' (see 'labgpu vpn ls').</source>
+        <translation>请先导入：'labgpu vpn add {name} FILE.ovpn'（可用 'labgpu vpn ls' 查看）。</translation>
     </message>
     <message>
-        <source>The stored VPN profile &apos;{name}&apos; is damaged ({reason}).</source>
-        <translation>保存的 VPN 配置 &apos;{name}&apos; 已损坏（{reason}）。</translation>
+        <source>The stored VPN profile '{name}' is damaged ({reason}).</source>
+        <translation>保存的 VPN 配置 '{name}' 已损坏（{reason}）。</translation>
     </message>
     <message>
         <source>Import the .ovpn file again.</source>
@@ -176,12 +175,12 @@
         <translation>请删除它，或把 LABGPU_HOME 设为更短的路径。</translation>
     </message>
     <message>
-        <source>The stored VPN profile &apos;{name}&apos; does not pass LabGPU&apos;s checks: {reason}</source>
+        <source>The stored VPN profile '{name}' does not pass LabGPU's checks: {reason}</source>
         <translation>已保存的 VPN 配置“{name}”未通过 LabGPU 的检查：{reason}</translation>
     </message>
     <message>
-        <source>It was not started. Import the .ovpn file again (&apos;labgpu vpn add {name} FILE.ovpn&apos;), which shows the lines in question.</source>
-        <translation>它没有被启动。请重新导入 .ovpn 文件（&apos;labgpu vpn add {name} FILE.ovpn&apos;），导入时会列出有问题的行。</translation>
+        <source>It was not started. Import the .ovpn file again ('labgpu vpn add {name} FILE.ovpn'), which shows the lines in question.</source>
+        <translation>它没有被启动。请重新导入 .ovpn 文件（'labgpu vpn add {name} FILE.ovpn'），导入时会列出有问题的行。</translation>
     </message>
     <message>
         <source>Could not start OpenVPN: {reason}.</source>
@@ -212,16 +211,16 @@
         <translation>请查看 {log}，然后重新连接。</translation>
     </message>
     <message>
-        <source>The VPN &apos;{profile}&apos; did not connect within {seconds:.0f} s (last state: {state}).</source>
-        <translation>VPN &apos;{profile}&apos; 在 {seconds:.0f} 秒内未连上（最后状态：{state}）。</translation>
+        <source>The VPN '{profile}' did not connect within {seconds:.0f} s (last state: {state}).</source>
+        <translation>VPN '{profile}' 在 {seconds:.0f} 秒内未连上（最后状态：{state}）。</translation>
     </message>
     <message>
         <source>Check that the VPN server is reachable, then see {log}.</source>
         <translation>请确认 VPN 服务器可以访问，然后查看 {log}。</translation>
     </message>
     <message>
-        <source>OpenVPN (process {pid}) of profile &apos;{profile}&apos; could not be stopped.</source>
-        <translation>无法停止配置 &apos;{profile}&apos; 的 OpenVPN（进程 {pid}）。</translation>
+        <source>OpenVPN (process {pid}) of profile '{profile}' could not be stopped.</source>
+        <translation>无法停止配置 '{profile}' 的 OpenVPN（进程 {pid}）。</translation>
     </message>
     <message>
         <source>It runs with other rights than LabGPU: stop it as administrator (sudo kill {pid}).</source>
@@ -236,23 +235,23 @@
         <translation>只有在你信任它的制作者时才导入，并明确确认（命令行加 --allow-scripts），或者删掉这些行。</translation>
     </message>
     <message>
-        <source>&apos;{name}&apos; is not a valid VPN profile name.</source>
-        <translation>&apos;{name}&apos; 不是有效的 VPN 配置名称。</translation>
+        <source>'{name}' is not a valid VPN profile name.</source>
+        <translation>'{name}' 不是有效的 VPN 配置名称。</translation>
     </message>
     <message>
-        <source>Use 1–48 letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos;, starting with a letter or digit.</source>
-        <translation>请使用 1–48 个字母、数字、&apos;.&apos;、&apos;_&apos; 或 &apos;-&apos;，并以字母或数字开头。</translation>
+        <source>Use 1–48 letters, digits, '.', '_' or '-', starting with a letter or digit.</source>
+        <translation>请使用 1–48 个字母、数字、'.'、'_' 或 '-'，并以字母或数字开头。</translation>
     </message>
     <message>
         <source>&lt;connection&gt; blocks are not supported (line {line}).</source>
         <translation>不支持 &lt;connection&gt; 块（第 {line} 行）。</translation>
     </message>
     <message>
-        <source>The profile uses &apos;{directive}&apos; (line {line}), which LabGPU does not run.</source>
+        <source>The profile uses '{directive}' (line {line}), which LabGPU does not run.</source>
         <translation>这个配置使用了“{directive}”（第 {line} 行），LabGPU 不会运行它。</translation>
     </message>
     <message>
-        <source>The profile refers to &apos;{file}&apos; (line {line}), which cannot be read.</source>
+        <source>The profile refers to '{file}' (line {line}), which cannot be read.</source>
         <translation>这个配置引用了“{file}”（第 {line} 行），但无法读取它。</translation>
     </message>
     <message>
@@ -276,24 +275,24 @@
         <translation>请检查 .ovpn 文件；OpenVPN 同样会拒绝它。</translation>
     </message>
     <message>
-        <source>Ask your provider for a profile with plain &apos;remote&apos; lines.</source>
-        <translation>请向提供方索取使用普通 &apos;remote&apos; 行的配置。</translation>
+        <source>Ask your provider for a profile with plain 'remote' lines.</source>
+        <translation>请向提供方索取使用普通 'remote' 行的配置。</translation>
     </message>
     <message>
         <source>line {line}: {text}</source>
         <translation>第 {line} 行：{text}</translation>
     </message>
     <message>
-        <source>Use a client profile (one with &apos;client&apos; and &apos;remote&apos; lines).</source>
-        <translation>请使用客户端配置（含 &apos;client&apos; 和 &apos;remote&apos; 行）。</translation>
+        <source>Use a client profile (one with 'client' and 'remote' lines).</source>
+        <translation>请使用客户端配置（含 'client' 和 'remote' 行）。</translation>
     </message>
     <message>
         <source>Put that file next to the .ovpn file (or use a profile with inline blocks) and import again.</source>
         <translation>请把该文件放在 .ovpn 文件旁边（或使用内嵌证书的配置）后重新导入。</translation>
     </message>
     <message>
-        <source>The profile has no &apos;remote&apos; line: it does not say which server to connect to.</source>
-        <translation>配置中没有 &apos;remote&apos; 行：没有说明要连接哪台服务器。</translation>
+        <source>The profile has no 'remote' line: it does not say which server to connect to.</source>
+        <translation>配置中没有 'remote' 行：没有说明要连接哪台服务器。</translation>
     </message>
     <message>
         <source>Choose the client profile your VPN provider gave you.</source>
@@ -304,8 +303,8 @@
         <translation>配置第 {line} 行有未知的内嵌块 &lt;{tag}&gt;。</translation>
     </message>
     <message>
-        <source>Cannot read &apos;{file}&apos;: {reason}.</source>
-        <translation>无法读取 &apos;{file}&apos;：{reason}。</translation>
+        <source>Cannot read '{file}': {reason}.</source>
+        <translation>无法读取 '{file}'：{reason}。</translation>
     </message>
     <message>
         <source>Check the path and that the file is readable.</source>
@@ -320,8 +319,8 @@
         <translation>请修正这一行，或者从你的 VPN 提供方重新下载配置。</translation>
     </message>
     <message>
-        <source>a backslash may only escape \, &quot; or a space</source>
-        <translation>反斜杠只能转义 \、&quot; 或空格</translation>
+        <source>a backslash may only escape \, " or a space</source>
+        <translation>反斜杠只能转义 \、" 或空格</translation>
     </message>
     <message>
         <source>a value is longer than 256 bytes</source>
@@ -418,7 +417,7 @@ Server: {server}</source>
     </message>
     <message>
         <source>Passwords are stored in your system keyring, never in a file.</source>
-        <translation>密码保存在系统钥匙环中，绝不写入文件。</translation>
+        <translation>密码保存在系统密钥环中，绝不写入文件。</translation>
     </message>
     <message>
         <source>This profile needs no password: it uses its certificate only.</source>
@@ -433,8 +432,8 @@ Server: {server}</source>
         <translation>保存</translation>
     </message>
     <message>
-        <source>Use 1–48 letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos; for the name.</source>
-        <translation>名称请使用 1–48 个字母、数字、&apos;.&apos;、&apos;_&apos; 或 &apos;-&apos;。</translation>
+        <source>Use 1–48 letters, digits, '.', '_' or '-' for the name.</source>
+        <translation>名称请使用 1–48 个字母、数字、'.'、'_' 或 '-'。</translation>
     </message>
     <message>
         <source>A profile named {name} exists already; choose another name.</source>
@@ -517,7 +516,7 @@ Server: {server}</source>
     </message>
     <message>
         <source>Reach lab and cloud servers on their private network. LabGPU runs OpenVPN for you, keeps passwords in the keyring and reconnects by itself unless you disconnect.</source>
-        <translation>通过私有网络访问实验室和云端服务器。LabGPU 替你运行 OpenVPN，把密码保存在钥匙环中，并在断线后自动重连（除非你主动断开）。</translation>
+        <translation>通过私有网络访问实验室和云端服务器。LabGPU 替你运行 OpenVPN，把密码保存在密钥环中，并在断线后自动重连（除非你主动断开）。</translation>
     </message>
     <message>
         <source>Import .ovpn…</source>
@@ -598,8 +597,8 @@ Import the .ovpn file your lab or VPN provider gave you (Ctrl+O).</source>
         <translation>、</translation>
     </message>
     <message>
-        <source>&lt;span style=&apos;color:#b26a00&apos;&gt;runs scripts (you allowed it)&lt;/span&gt;</source>
-        <translation>&lt;span style=&apos;color:#b26a00&apos;&gt;会运行脚本（你已允许）&lt;/span&gt;</translation>
+        <source>&lt;span style='color:#b26a00'&gt;runs scripts (you allowed it)&lt;/span&gt;</source>
+        <translation>&lt;span style='color:#b26a00'&gt;会运行脚本（你已允许）&lt;/span&gt;</translation>
     </message>
     <message>
         <source>log: {path}</source>
@@ -643,7 +642,7 @@ Import it only if you trust who made it.</source>
     </message>
     <message>
         <source>Remove {name}? Its tunnel is disconnected and its stored passwords are deleted from the keyring.</source>
-        <translation>删除 {name}？其隧道将被断开，保存的密码也会从钥匙环中删除。</translation>
+        <translation>删除 {name}？其隧道将被断开，保存的密码也会从密钥环中删除。</translation>
     </message>
     <message>
         <source>OpenVPN ({path}) runs with administrator rights.</source>
@@ -694,7 +693,7 @@ Import it only if you trust who made it.</source>
     </message>
     <message>
         <source>stored in keyring</source>
-        <translation>已存入钥匙环</translation>
+        <translation>已存入密钥环</translation>
     </message>
 </context>
 </TS>
