@@ -137,6 +137,8 @@ class SyncEngine:
     def run(self) -> SyncResult:
         a = self.attempt
         start = time.monotonic()
+        if a.cancelled:
+            raise cancelled_error()  # cancelled while queued: nothing checked, nothing sent
         check_local_folder(a.local, a.opts.direction == UP)  # before any connection: fails at once
         attempt = 0
         while True:
