@@ -25,7 +25,7 @@ LANG = "zh_CN"
 
 # domain → source globs (relative to the repository root). A file belongs to one domain only.
 DOMAINS: dict[str, list[str]] = {
-    "shell": ["app/ui/app.py", "app/cli/output.py", "app/cli/doctor.py", "app/ui/main_window.py",
+    "shell": ["app/ui/app.py", "app/cli/__init__.py", "app/cli/output.py", "app/cli/doctor.py", "app/ui/main_window.py",
               "app/ui/settings_page.py", "app/ui/errors.py", "app/ui/context.py", "app/ui/widgets.py",
               "app/ui/first_run.py",
               "app/core/errors.py", "app/core/settings.py", "app/core/secrets.py", "app/core/store.py"],

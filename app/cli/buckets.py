@@ -22,15 +22,23 @@ def register(subparsers: Any) -> None:
                               description=translate("LabGPU", "Object storage (S3, Tencent COS, Alibaba OSS, Huawei "
                                                               "OBS) seen "
                               "through a cloud account: its buckets, or one level of a bucket location."))
-    sub = p.add_subparsers(dest="buckets_command", metavar="ACTION", required=True)
-    ls = sub.add_parser("ls", help=translate("LabGPU", "list buckets, or the folders and objects below a bucket "
-                                                       "location"))
+    sub = p.add_subparsers(
+        title=translate("LabGPU", "commands"), dest="buckets_command", metavar="ACTION", required=True
+    )
+    ls = sub.add_parser(
+        "ls", help=translate("LabGPU", "list buckets, or the folders and objects below a bucket location")
+    )
     ls.add_argument("account", metavar="ACCOUNT", help=translate("LabGPU", "a cloud account (labgpu accounts ls)"))
-    ls.add_argument("url", metavar="URL", nargs="?", default="",
-                    help=translate("LabGPU", "a bucket location, e.g. s3://my-lab-data/imagenet (cos://, oss://, "
-                                             "obs://)"))
-    ls.add_argument("--max", type=int, default=1000, metavar="N", help=translate("LabGPU", "list at most N entries "
-                                                                                           "(default 1000)"))
+    ls.add_argument(
+        "url",
+        metavar="URL",
+        nargs="?",
+        default="",
+        help=translate("LabGPU", "a bucket location, e.g. s3://my-lab-data/imagenet (cos://, oss://, obs://)"),
+    )
+    ls.add_argument(
+        "--max", type=int, default=1000, metavar="N", help=translate("LabGPU", "list at most N entries (default 1000)")
+    )
     ls.add_argument("--json", action="store_true", help=translate("LabGPU", "print JSON"))
     ls.set_defaults(func=cmd_ls)
 
@@ -70,29 +78,46 @@ def cmd_ls(args: argparse.Namespace) -> int:
         if args.json:
             print_json([{"name": b.name, "created": _when(b.created)} for b in buckets])
         else:
-            print_table(["BUCKET", "CREATED"], [(terminal_safe(b.name), _when(b.created)) for b in buckets])
+            print_table(
+                [translate("LabGPU", "BUCKET"), translate("LabGPU", "CREATED")],
+                [(terminal_safe(b.name), _when(b.created)) for b in buckets],
+            )
         return 0
     from app.cloud.storage.browse import list_level
 
     target, creds = resolve_bucket(args.url, args.account, paths=paths)
     level = list_level(target, creds, max_keys=limit)
     if args.json:
-        print_json({
-            "url": str(target.url),
-            "folders": list(level.folders),
-            "objects": [{"key": o.key, "name": o.rel, "size": o.size, "mtime": _when(o.mtime)}
-                        for o in level.objects],
-            "truncated": level.truncated,
-            "hidden": level.hidden,
-        })
+        print_json(
+            {
+                "url": str(target.url),
+                "folders": list(level.folders),
+                "objects": [
+                    {"key": o.key, "name": o.rel, "size": o.size, "mtime": _when(o.mtime)} for o in level.objects
+                ],
+                "truncated": level.truncated,
+                "hidden": level.hidden,
+            }
+        )
         return 0
     rows: list[tuple[str, str, str]] = [(terminal_safe(f + "/"), "", "") for f in level.folders]
     rows += [(terminal_safe(o.rel), human_bytes(o.size), _when(o.mtime)) for o in level.objects]
-    print_table(["NAME", "SIZE", "MODIFIED"], rows)
+    print_table([translate("LabGPU", "NAME"), translate("LabGPU", "SIZE"), translate("LabGPU", "MODIFIED")], rows)
     if level.truncated:
-        print(f"labgpu: more than {limit} entries; only the first {limit} are shown (--max N, up to 1000)",
-              file=sys.stderr)
+        print(
+            "labgpu: "
+            + translate(
+                "LabGPU", "more than {limit} entries; only the first {limit} are shown (--max N, up to 1000)"
+            ).format(limit=limit),
+            file=sys.stderr,
+        )
     if level.hidden:
         # keys with '..', '//', a backslash or a control character: a sync would never write them either
-        print(f"labgpu: {level.hidden} object name(s) that cannot be a local path are not shown", file=sys.stderr)
+        print(
+            "labgpu: "
+            + translate("LabGPU", "{hidden} object name(s) that cannot be a local path are not shown").format(
+                hidden=level.hidden
+            ),
+            file=sys.stderr,
+        )
     return 0

@@ -33,23 +33,31 @@ def _service() -> Any:
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     acc = subparsers.add_parser("accounts", help=translate("LabGPU", "cloud accounts (secrets kept in the OS keyring)"))
-    asub = acc.add_subparsers(dest="accounts_command", metavar="ACTION", required=True)
+    asub = acc.add_subparsers(
+        title=translate("LabGPU", "commands"), dest="accounts_command", metavar="ACTION", required=True
+    )
 
-    add = asub.add_parser("add", help=translate("LabGPU", "add an account; reads key id and secret from stdin or "
-                                                          "prompts"))
-    add.add_argument("provider", choices=providers.account_ids(),
-                     help=translate("LabGPU", "the cloud; huawei: an account for OBS buckets only (no instances)"))
+    add = asub.add_parser(
+        "add", help=translate("LabGPU", "add an account; reads key id and secret from stdin or prompts")
+    )
+    add.add_argument(
+        "provider",
+        choices=providers.account_ids(),
+        help=translate("LabGPU", "the cloud; huawei: an account for OBS buckets only (no instances)"),
+    )
     add.add_argument("name")
     add.add_argument("--region", required=True)
-    add.add_argument("--endpoint", default="", help=translate("LabGPU", "custom endpoint URL, e.g. "
-                                                                        "http://127.0.0.1:9000"))
+    add.add_argument(
+        "--endpoint", default="", help=translate("LabGPU", "custom endpoint URL, e.g. http://127.0.0.1:9000")
+    )
     add.add_argument(
         "--protocol",
         choices=("https", "http"),
         default=None,
-        help=translate("LabGPU", "providers that take one (e.g. tencent): protocol for the endpoint (default: from "
-                                 "the URL, "
-        "else https)"),
+        help=translate(
+            "LabGPU",
+            "providers that take one (e.g. tencent): protocol for the endpoint (default: from the URL, else https)",
+        ),
     )
     add.add_argument("--test", action="store_true", help=translate("LabGPU", "test the connection after adding"))
     add.set_defaults(func=cmd_accounts_add)
@@ -67,56 +75,91 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     rm.set_defaults(func=cmd_accounts_rm)
 
     imp = asub.add_parser("import", help=translate("LabGPU", "import keys already on this computer as accounts"))
-    isub = imp.add_subparsers(dest="importer", metavar="PROVIDER", required=True)
+    isub = imp.add_subparsers(title=translate("LabGPU", "commands"), dest="importer", metavar="PROVIDER", required=True)
     for _owner, decl in providers.importers():
         _importer_options(isub.add_parser(decl.id, help=decl.help), decl)
         # the older spelling, kept for scripts: `accounts import-aws` = `accounts import aws`
-        _importer_options(asub.add_parser(f"import-{decl.id}", help=f"same as 'accounts import {decl.id}'"), decl)
+        same = translate("LabGPU", "same as 'accounts import {id}'").format(id=decl.id)
+        _importer_options(asub.add_parser(f"import-{decl.id}", help=same), decl)
 
     prices = subparsers.add_parser("prices", help=translate("LabGPU", "live prices from the providers"))
-    psub = prices.add_subparsers(dest="prices_command", metavar="ACTION", required=True)
-    ref = psub.add_parser("refresh", help=translate("LabGPU", "fetch live prices with an account (all accounts by "
-                                                              "default), "
-                          "or --public: public price lists that need no account (Azure)"))
-    ref.add_argument("--public", action="store_true",
-                     help=translate("LabGPU", "fetch the public price lists that need no account (Azure Retail Prices "
-                                              "API)"))
-    ref.add_argument("--azure-endpoint", default=None, metavar="URL",
-                     help=translate("LabGPU", "with --public: Azure Retail Prices API address, e.g. a mirror "
-                     "(default: the azure_prices_endpoint setting, else https://prices.azure.com/api/retail/prices)"))
+    psub = prices.add_subparsers(
+        title=translate("LabGPU", "commands"), dest="prices_command", metavar="ACTION", required=True
+    )
+    ref = psub.add_parser(
+        "refresh",
+        help=translate(
+            "LabGPU",
+            "fetch live prices with an account (all accounts by "
+            "default), "
+            "or --public: public price lists that need no account (Azure)",
+        ),
+    )
+    ref.add_argument(
+        "--public",
+        action="store_true",
+        help=translate("LabGPU", "fetch the public price lists that need no account (Azure Retail Prices API)"),
+    )
+    ref.add_argument(
+        "--azure-endpoint",
+        default=None,
+        metavar="URL",
+        help=translate(
+            "LabGPU",
+            "with --public: Azure Retail Prices API address, e.g. a mirror "
+            "(default: the azure_prices_endpoint setting, else https://prices.azure.com/api/retail/prices)",
+        ),
+    )
     ref.add_argument("--account", default=None)
-    ref.add_argument("--type", action="append", default=[], dest="types", help=translate("LabGPU", "instance type "
-                                                                                                   "(repeatable)"))
+    ref.add_argument(
+        "--type", action="append", default=[], dest="types", help=translate("LabGPU", "instance type (repeatable)")
+    )
     ref.add_argument("--json", action="store_true")
     ref.set_defaults(func=cmd_prices_refresh)
 
     la = subparsers.add_parser("launch", help=translate("LabGPU", "launch a GPU instance"))
     la.add_argument("--account", required=True, help=translate("LabGPU", "account name (labgpu accounts ls)"))
-    la.add_argument("--type", required=True, dest="instance_type", help=translate("LabGPU", "instance type, e.g. "
-                                                                                            "g5.xlarge"))
-    la.add_argument("--zone", default="", help=translate("LabGPU", "zone (default: any; on no capacity the others are "
-                                                                   "tried)"))
+    la.add_argument(
+        "--type", required=True, dest="instance_type", help=translate("LabGPU", "instance type, e.g. g5.xlarge")
+    )
+    la.add_argument(
+        "--zone", default="", help=translate("LabGPU", "zone (default: any; on no capacity the others are tried)")
+    )
     la.add_argument("--region", default="", help=translate("LabGPU", "region (default: the account's region)"))
-    la.add_argument("--image", default="", help=translate("LabGPU", "image id (default: a CUDA/PyTorch GPU image, "
-                                                                    "else Ubuntu)"))
-    la.add_argument("--spot", action="store_true", help=translate("LabGPU", "spot instance (can be reclaimed; much "
-                                                                            "cheaper)"))
+    la.add_argument(
+        "--image", default="", help=translate("LabGPU", "image id (default: a CUDA/PyTorch GPU image, else Ubuntu)")
+    )
+    la.add_argument(
+        "--spot", action="store_true", help=translate("LabGPU", "spot instance (can be reclaimed; much cheaper)")
+    )
     la.add_argument(
         "--max-price",
         type=float,
         default=None,
-        help=translate("LabGPU", "spot maximum per hour in the provider's currency "
-        "(default: the spot share setting, 80 %% unless changed, × on-demand)"),
+        help=translate(
+            "LabGPU",
+            "spot maximum per hour in the provider's currency "
+            "(default: the spot share setting, 80 %% unless changed, × on-demand)",
+        ),
     )
-    la.add_argument("--ssh-from", default="", help=translate("LabGPU", "CIDR allowed to SSH in (default: your public "
-                                                                       "address)"))
-    la.add_argument("--ssh-key", default="", help=translate("LabGPU", "existing private key of a type the cloud "
-                                                                      "imports (default: "
-                    "LabGPU's own key: ed25519 for AWS, RSA 4096 for Tencent and Alibaba)"))
+    la.add_argument(
+        "--ssh-from", default="", help=translate("LabGPU", "CIDR allowed to SSH in (default: your public address)")
+    )
+    la.add_argument(
+        "--ssh-key",
+        default="",
+        help=translate(
+            "LabGPU",
+            "existing private key of a type the cloud "
+            "imports (default: "
+            "LabGPU's own key: ed25519 for AWS, RSA 4096 for Tencent and Alibaba)",
+        ),
+    )
     la.add_argument("--disk-gb", type=int, default=100, help=translate("LabGPU", "system disk size (default 100 GB)"))
     la.add_argument("--name", default="", help=translate("LabGPU", "instance name tag"))
-    la.add_argument("--client-token", default="", help=translate("LabGPU", "retry an earlier launch (same token = "
-                                                                           "same instance)"))
+    la.add_argument(
+        "--client-token", default="", help=translate("LabGPU", "retry an earlier launch (same token = same instance)")
+    )
     la.add_argument("--no-wait", action="store_true", help=translate("LabGPU", "return once the request is accepted"))
     la.add_argument("--json", action="store_true", help=translate("LabGPU", "print the instance as JSON"))
     la.add_argument(
@@ -132,20 +175,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
     ils = subparsers.add_parser(
         "ls",
-        help=translate("LabGPU", "LabGPU instances on all accounts, reconciled with the clouds (exit 3: an account "
-                                 "could not "
-        "be asked; its instances are shown as last seen)"),
+        help=translate(
+            "LabGPU",
+            "LabGPU instances on all accounts, reconciled with the clouds (exit 3: an account "
+            "could not "
+            "be asked; its instances are shown as last seen)",
+        ),
     )
     ils.add_argument("--json", action="store_true")
-    ils.add_argument("--offline", action="store_true", help=translate("LabGPU", "show the local ledger without asking "
-                                                                                "the clouds"))
+    ils.add_argument(
+        "--offline", action="store_true", help=translate("LabGPU", "show the local ledger without asking the clouds")
+    )
     ils.add_argument("--all", action="store_true", help=translate("LabGPU", "include terminated instances"))
     ils.set_defaults(func=cmd_ls)
 
+    action_help = {
+        "start": translate("LabGPU", "start an instance"),
+        "stop": translate("LabGPU", "stop an instance (it can be started again)"),
+        "terminate": translate("LabGPU", "terminate (delete) an instance"),
+    }
     for action in ("start", "stop", "terminate"):
-        p = subparsers.add_parser(action, help=f"{action} an instance")
-        p.add_argument("id")
-        p.add_argument("--json", action="store_true")
+        p = subparsers.add_parser(action, help=action_help[action])
+        p.add_argument("id", help=translate("LabGPU", "a LabGPU instance id (labgpu ls)"))
+        p.add_argument("--json", action="store_true", help=translate("LabGPU", "print the instance as JSON"))
         p.set_defaults(func=cmd_action, action=action)
 
     au = subparsers.add_parser("audit", help=translate("LabGPU", "the local log of state-changing cloud calls"))
@@ -190,26 +242,38 @@ def cmd_accounts_add(args: argparse.Namespace) -> int:
     account = new_account(args.name, args.provider, args.region, args.endpoint, protocol=args.protocol)
     if args.test and storage_only(account):
         raise InputError(
-            QT_TRANSLATE_NOOP("LabGPU", "--test checks an account by asking for its instances; {cloud} accounts "
-                                        "are for object storage only."),
+            QT_TRANSLATE_NOOP(
+                "LabGPU",
+                "--test checks an account by asking for its instances; {cloud} accounts are for object storage only.",
+            ),
             QT_TRANSLATE_NOOP("LabGPU", "Add it without --test, then list its buckets: labgpu buckets ls {name}"),
-            code="StorageOnlyAccount", cloud=providers.display_name(account.provider), name=account.name)
+            code="StorageOnlyAccount",
+            cloud=providers.display_name(account.provider),
+            name=account.name,
+        )
     key_id, secret, token = _read_secrets(args.provider)
 
     def saved(added: Any) -> None:
         acc = added.account
         print(
-            f"added {acc.provider} account {acc.name} ({acc.region}, key {added.info.key_id_masked}); "
-            f"secrets are in the keyring",
+            translate(
+                "LabGPU", "added {provider} account {name} ({region}, key {key_id_masked}); secrets are in the keyring"
+            ).format(provider=acc.provider, name=acc.name, region=acc.region, key_id_masked=added.info.key_id_masked),
             flush=True,
         )
         if storage_only(acc):
-            print(f"{acc.name} is for {providers.display_name(acc.provider, 'en')} object storage (OBS) only: "
-                  "bucket syncs take it (--account); launch, instances and live prices do not", flush=True)
+            print(
+                translate(
+                    "LabGPU",
+                    "{name} is for {provider} object storage (OBS) only: bucket syncs take it "
+                    "(--account); launch, instances and live prices do not",
+                ).format(name=acc.name, provider=providers.display_name(acc.provider, "en")),
+                flush=True,
+            )
 
     added = add_account(_service(), account, Credentials(key_id, secret, token), test=args.test, on_saved=saved)
     if args.test:
-        print(f"connection ok: {added.connection}")
+        print(translate("LabGPU", "connection ok: {connection}").format(connection=added.connection))
     return 0
 
 
@@ -220,10 +284,21 @@ def cmd_accounts_ls(args: argparse.Namespace) -> int:
         print_json([i.to_json() for i in infos])
         return 0
     print_table(
-        ["NAME", "PROVIDER", "REGION", "KEY ID", "ENDPOINT"],
         [
-            [i.account.name, i.account.provider + (" (storage only)" if providers.storage_only(i.account.provider)
-                                                   else ""), i.account.region, i.key_id_masked, i.account.endpoint]
+            translate("LabGPU", "NAME"),
+            translate("LabGPU", "PROVIDER"),
+            translate("LabGPU", "REGION"),
+            translate("LabGPU", "KEY ID"),
+            translate("LabGPU", "ENDPOINT"),
+        ],
+        [
+            [
+                i.account.name,
+                i.account.provider + (" (storage only)" if providers.storage_only(i.account.provider) else ""),
+                i.account.region,
+                i.key_id_masked,
+                i.account.endpoint,
+            ]
             for i in infos
         ],
     )
@@ -232,7 +307,7 @@ def cmd_accounts_ls(args: argparse.Namespace) -> int:
 
 def cmd_accounts_test(args: argparse.Namespace) -> int:
     who = _service().test_connection(args.name)
-    print(f"connection ok: {who}")
+    print(translate("LabGPU", "connection ok: {who}").format(who=who))
     return 0
 
 
@@ -240,11 +315,10 @@ def cmd_accounts_rm(args: argparse.Namespace) -> int:
     svc = _service()
     svc.accounts.remove(args.name)
     billing = [e for e in svc.ledger.list(include_terminated=False) if e.account == args.name]
-    print(f"removed account {args.name}")
+    print(translate("LabGPU", "removed account {name}").format(name=args.name))
     if billing:
         print(
-            f"warning: {len(billing)} instance(s) of this account may still bill: "
-            + ", ".join(e.id for e in billing),
+            f"warning: {len(billing)} instance(s) of this account may still bill: " + ", ".join(e.id for e in billing),
             file=sys.stderr,
         )
     return 0
@@ -252,18 +326,21 @@ def cmd_accounts_rm(args: argparse.Namespace) -> int:
 
 def _print_imports(results: list[Any]) -> int:
     if not results:
-        print("nothing to import", file=sys.stderr)
+        print(translate("LabGPU", "nothing to import"), file=sys.stderr)
         return 1
     for r in results:
-        print(f"{r.status} {r.name} (from {r.source})")
+        print(
+            translate("LabGPU", "{status} {name} (from {source})").format(status=r.status, name=r.name, source=r.source)
+        )
     return 0
 
 
 def _importer_options(parser: argparse.ArgumentParser, decl: providers.ImporterDecl) -> None:
     for opt in decl.options:
         parser.add_argument(f"--{opt.name}", required=opt.required, default=None, help=opt.help or None)
-    parser.add_argument("--replace", action="store_true",
-                        help=translate("LabGPU", "overwrite accounts of the same name"))
+    parser.add_argument(
+        "--replace", action="store_true", help=translate("LabGPU", "overwrite accounts of the same name")
+    )
     parser.set_defaults(func=cmd_accounts_import, importer_id=decl.id)
 
 
@@ -284,8 +361,9 @@ def cmd_prices_refresh(args: argparse.Namespace) -> int:
     if args.public and (args.account or args.types):
         raise InputError(
             QT_TRANSLATE_NOOP("LabGPU", "--account and --type do not apply to --public."),
-            QT_TRANSLATE_NOOP("LabGPU", "Public prices need no account: leave them out, or drop --public "
-                                        "to refresh with an account."),
+            QT_TRANSLATE_NOOP(
+                "LabGPU", "Public prices need no account: leave them out, or drop --public to refresh with an account."
+            ),
             code="PublicWithAccount",
         )
     if args.public:
@@ -299,7 +377,13 @@ def cmd_prices_refresh(args: argparse.Namespace) -> int:
     errors: dict[str, Any] = {}
     offers = _service().refresh_prices(args.account, args.types, errors=None if args.account else errors)
     for name, exc in errors.items():
-        print(f"labgpu: account {name}: {terminal_safe(exc.one_line())}", file=sys.stderr)  # a cloud's words
+        print(
+            "labgpu: "
+            + translate("LabGPU", "account {name}: {one_line}").format(
+                name=name, one_line=terminal_safe(exc.one_line())
+            ),
+            file=sys.stderr,
+        )  # a cloud's words
     status = 3 if errors else 0  # some accounts refreshed, some not
     if errors and not offers:
         status = 2
@@ -309,7 +393,17 @@ def cmd_prices_refresh(args: argparse.Namespace) -> int:
         print_json([asdict(o) for o in offers])
         return status
     print_table(
-        ["PROVIDER", "REGION", "ZONE", "TYPE", "GPU", "ON-DEMAND/H", "SPOT/H", "CUR", "SOLD OUT"],
+        [
+            translate("LabGPU", "PROVIDER"),
+            translate("LabGPU", "REGION"),
+            translate("LabGPU", "ZONE"),
+            translate("LabGPU", "TYPE"),
+            translate("LabGPU", "GPU"),
+            translate("LabGPU", "ON-DEMAND/H"),
+            translate("LabGPU", "SPOT/H"),
+            translate("LabGPU", "CUR"),
+            translate("LabGPU", "SOLD OUT"),
+        ],
         [
             [
                 o.provider,
@@ -325,7 +419,7 @@ def cmd_prices_refresh(args: argparse.Namespace) -> int:
             for o in offers
         ],
     )
-    print(f"{len(offers)} live prices cached", file=sys.stderr)
+    print(translate("LabGPU", "{n} live prices cached").format(n=len(offers)), file=sys.stderr)
     return status
 
 
@@ -342,33 +436,65 @@ def cmd_prices_refresh_public(args: argparse.Namespace) -> int:
 
     def progress(done: int, total: int, what: str) -> None:
         if what:
-            print(f"[{done + 1}/{total}] Azure {what}", file=sys.stderr, flush=True)
+            print(
+                translate("LabGPU", "[{n}/{total}] Azure {what}").format(n=done + 1, total=total, what=what),
+                file=sys.stderr,
+                flush=True,
+            )
 
     result = refresh_public_prices(azure_endpoint_setting=setting, paths=paths, progress=progress)
     for key, reason in result.missing:
-        print(f"labgpu: {terminal_safe('/'.join(key))}: {terminal_safe(reason)}; the bundled price is kept",
-              file=sys.stderr)
+        print(
+            "labgpu: "
+            + translate("LabGPU", "{join}: {reason}; the bundled price is kept").format(
+                join=terminal_safe("/".join(key)), reason=terminal_safe(reason)
+            ),
+            file=sys.stderr,
+        )
     if args.json:
         from dataclasses import asdict
 
-        print_json({"endpoint": result.endpoint, "fetched_at": result.fetched_at,
-                    "offers": [asdict(o) for o in result.offers],
-                    "missing": [{"key": list(k), "reason": r} for k, r in result.missing],
-                    "no_public_list": {p: translate_template(r) for p, r in no_public_list().items()}})
+        print_json(
+            {
+                "endpoint": result.endpoint,
+                "fetched_at": result.fetched_at,
+                "offers": [asdict(o) for o in result.offers],
+                "missing": [{"key": list(k), "reason": r} for k, r in result.missing],
+                "no_public_list": {p: translate_template(r) for p, r in no_public_list().items()},
+            }
+        )
     else:
         print_table(
-            ["PROVIDER", "REGION", "TYPE", "GPU", "ON-DEMAND/H", "SPOT/H", "CUR", "FETCHED (UTC)"],
             [
-                [o.provider, o.region, o.instance_type, f"{o.gpu_count:g}x {o.gpu_model}",
-                 "" if o.price_on_demand is None else f"{o.price_on_demand:.4f}",
-                 "" if o.price_spot is None else f"{o.price_spot:.4f}", o.currency,
-                 f"{o.fetched_at:%Y-%m-%d %H:%M}" if o.fetched_at else ""]
+                translate("LabGPU", "PROVIDER"),
+                translate("LabGPU", "REGION"),
+                translate("LabGPU", "TYPE"),
+                translate("LabGPU", "GPU"),
+                translate("LabGPU", "ON-DEMAND/H"),
+                translate("LabGPU", "SPOT/H"),
+                translate("LabGPU", "CUR"),
+                translate("LabGPU", "FETCHED (UTC)"),
+            ],
+            [
+                [
+                    o.provider,
+                    o.region,
+                    o.instance_type,
+                    f"{o.gpu_count:g}x {o.gpu_model}",
+                    "" if o.price_on_demand is None else f"{o.price_on_demand:.4f}",
+                    "" if o.price_spot is None else f"{o.price_spot:.4f}",
+                    o.currency,
+                    f"{o.fetched_at:%Y-%m-%d %H:%M}" if o.fetched_at else "",
+                ]
                 for o in result.offers
             ],
         )
-        print(f"{len(result.offers)} public prices cached from {result.endpoint} ({result.requests} requests); "
-              "no public list without an account for: "
-              + "; ".join(f"{p} ({translate_template(r)})" for p, r in no_public_list().items()), file=sys.stderr)
+        print(
+            f"{len(result.offers)} public prices cached from {result.endpoint} ({result.requests} requests); "
+            "no public list without an account for: "
+            + "; ".join(f"{p} ({translate_template(r)})" for p, r in no_public_list().items()),
+            file=sys.stderr,
+        )
     if not result.offers:
         return 2
     return 3 if result.missing else 0
@@ -396,8 +522,9 @@ def cmd_launch(args: argparse.Namespace) -> int:
     recovery = policy_from_shortcuts(args, spot=args.spot)  # refused before any cloud call
     svc = _service()
     settings = SettingsStore(svc.paths).load()
-    plan = launching.plan_launch(svc, settings, args.account, args.instance_type, region=args.region,
-                                 zone=args.zone, list_zones=False)  # listed by the launch, after its checks
+    plan = launching.plan_launch(
+        svc, settings, args.account, args.instance_type, region=args.region, zone=args.zone, list_zones=False
+    )  # listed by the launch, after its checks
     guard = launch_guard(default_guard(settings, currency=plan.currency), args)
     opts = LaunchOptions(
         account=args.account,
@@ -446,25 +573,30 @@ def cmd_launch(args: argparse.Namespace) -> int:
             print(note)
         from app.cloud.sshkeys import TYPE_TITLES
 
-        print(translate_template(QT_TRANSLATE_NOOP(
-            "LabGPU", "SSH key registered with {provider}: {path} ({type}, {fingerprint}{own})."
-        )).format(
-            provider=providers.display_name(e.provider),
-            path=result.ssh_key_path,
-            type=TYPE_TITLES.get(result.ssh_key_type, result.ssh_key_type),
-            fingerprint=result.ssh_key_fingerprint,
-            own=translate("LabGPU", ", LabGPU's own key") if result.ssh_key_own else "",
-        ))
+        print(
+            translate_template(
+                QT_TRANSLATE_NOOP("LabGPU", "SSH key registered with {provider}: {path} ({type}, {fingerprint}{own}).")
+            ).format(
+                provider=providers.display_name(e.provider),
+                path=result.ssh_key_path,
+                type=TYPE_TITLES.get(result.ssh_key_type, result.ssh_key_type),
+                fingerprint=result.ssh_key_fingerprint,
+                own=translate("LabGPU", ", LabGPU's own key") if result.ssh_key_own else "",
+            )
+        )
         print(
             f"{e.id} {e.state} {e.instance_type} {e.zone} {'spot' if e.spot else 'on-demand'} "
             f"{e.public_ip or '-'} {_money(e.price_per_hour, e.currency)}/h"
         )
         if e.public_ip:
-            print(f"ssh: {svc.ssh_command(e.id)}")
+            print(translate("LabGPU", "ssh: {ssh_command}").format(ssh_command=svc.ssh_command(e.id)))
         _print_guard(e.id, guarded)
         if recovery is not None:
-            print(f"Spot recovery: resume with {terminal_safe(recovery.resume)} "
-                  f"(change it: labgpu recovery set {e.id} …)")
+            print(
+                translate(
+                    "LabGPU", "Spot recovery: resume with {resume} (change it: labgpu recovery set {id} …)"
+                ).format(resume=terminal_safe(recovery.resume), id=e.id)
+            )
     return 0
 
 
@@ -473,11 +605,9 @@ def _print_guard(instance_id: str, guarded: Any) -> None:
     from app.cli.monitor import describe_guard
 
     if guarded is None:
-        print(translate("LabGPU", "No guards: {id} runs until you stop it.").format(
-            id=instance_id))
+        print(translate("LabGPU", "No guards: {id} runs until you stop it.").format(id=instance_id))
         return
-    print(translate("LabGPU", "Guards of {id}: {guards}").format(
-        id=instance_id, guards=describe_guard(guarded.config)))
+    print(translate("LabGPU", "Guards of {id}: {guards}").format(id=instance_id, guards=describe_guard(guarded.config)))
     if guarded.text():
         print(terminal_safe(" ".join(t for t in (guarded.text(), guarded.hint_text()) if t)))
 
@@ -497,14 +627,25 @@ def cmd_ls(args: argparse.Namespace) -> int:
         result = svc.reconcile()
         for name, exc in result.errors.items():
             text = exc.one_line() if hasattr(exc, "one_line") else str(exc)
-            print(f"labgpu: account {name} not refreshed (shown as last seen): {terminal_safe(text)}",
-                  file=sys.stderr)
+            print(
+                "labgpu: "
+                + translate("LabGPU", "account {name} not refreshed (shown as last seen): {text}").format(
+                    name=name, text=terminal_safe(text)
+                ),
+                file=sys.stderr,
+            )
             status = 3  # the list may be stale: a script must not take it as the whole truth
         entries = result.entries
     for p in svc.pending.open():
         print(
-            f"labgpu: launch {p.client_token} ({p.instance_type}, account {p.account}, sent "
-            f"{p.created_at:%Y-%m-%d %H:%M} UTC) is not confirmed yet; it may be billing",
+            "labgpu: "
+            + translate(
+                "LabGPU",
+                "launch {client_token} ({instance_type}, account {account}, sent "
+                "{created_at:%Y-%m-%d %H:%M} UTC) is not confirmed yet; it may be billing",
+            ).format(
+                client_token=p.client_token, instance_type=p.instance_type, account=p.account, created_at=p.created_at
+            ),
             file=sys.stderr,
         )
     if not args.all:  # terminated ones stay visible for an hour, so a script sees the outcome
@@ -512,9 +653,7 @@ def cmd_ls(args: argparse.Namespace) -> int:
         entries = [
             e
             for e in entries
-            if e.state not in TERMINAL_STATES
-            or e.ended_at is None
-            or (now - e.ended_at).total_seconds() < 3600
+            if e.state not in TERMINAL_STATES or e.ended_at is None or (now - e.ended_at).total_seconds() < 3600
         ]
     if args.json:
         print_json([e.to_json() for e in entries])
@@ -534,7 +673,18 @@ def cmd_ls(args: argparse.Namespace) -> int:
         for e in entries
     ]
     print_table(
-        ["ID", "ACCOUNT", "TYPE", "ZONE", "STATE", "MARKET", "PUBLIC IP", "PRICE/H", "COST SO FAR"], rows
+        [
+            translate("LabGPU", "ID"),
+            translate("LabGPU", "ACCOUNT"),
+            translate("LabGPU", "TYPE"),
+            translate("LabGPU", "ZONE"),
+            translate("LabGPU", "STATE"),
+            translate("LabGPU", "MARKET"),
+            translate("LabGPU", "PUBLIC IP"),
+            translate("LabGPU", "PRICE/H"),
+            translate("LabGPU", "COST SO FAR"),
+        ],
+        rows,
     )
     return status
 
@@ -563,7 +713,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
     svc = _service()
     if args.csv:
         n = svc.audit.export_csv(args.csv)
-        print(f"{n} audit entries written to {args.csv}", file=sys.stderr)
+        print(translate("LabGPU", "{n} audit entries written to {csv}").format(n=n, csv=args.csv), file=sys.stderr)
         return 0
     entries = svc.audit.list(args.limit)
     if args.json:
@@ -584,7 +734,14 @@ def cmd_audit(args: argparse.Namespace) -> int:
         )
         return 0
     print_table(
-        ["TIME", "ACCOUNT", "ACTION", "RESOURCE", "RESULT", "REQUEST ID"],
+        [
+            translate("LabGPU", "TIME"),
+            translate("LabGPU", "ACCOUNT"),
+            translate("LabGPU", "ACTION"),
+            translate("LabGPU", "RESOURCE"),
+            translate("LabGPU", "RESULT"),
+            translate("LabGPU", "REQUEST ID"),
+        ],
         [
             [e.time.strftime("%Y-%m-%d %H:%M:%S"), e.account, e.action, e.resource, e.result, e.request_id]
             for e in entries

@@ -27,17 +27,18 @@ def add_guard_options(parser: argparse.ArgumentParser, *, launch: bool = False) 
                                                      "--on-idle stop)"))
     parser.add_argument("--budget", type=float, default=None, metavar="AMOUNT",
                         help=translate("LabGPU", "warn at 80 %%, stop at 100 %% of AMOUNT"))
-    parser.add_argument("--currency", choices=("CNY", "USD"), default=None)
+    parser.add_argument("--currency", choices=("CNY", "USD"), default=None,
+                        help=translate("LabGPU", "currency of --budget (default: the account's)"))
     parser.add_argument("--max-hours", type=float, default=None, metavar="H",
-                        help="stop after H hours running" + ("; also handed to the cloud, which ends the instance "
-                                                             "itself at that time where it can (docs/cli.md)"
-                                                             if launch else ""))
+                        help=translate("LabGPU", "stop after H hours running; also handed to the cloud, which ends "
+                                                 "the instance itself at that time where it can (docs/cli.md)")
+                        if launch else translate("LabGPU", "stop after H hours running"))
     parser.add_argument("--stop-on-exit", default=None, metavar="PID|NAME",
                         help=translate("LabGPU", "stop when this GPU process has exited"))
     parser.add_argument("--watchdog", action="store_true",
                         help=translate("LabGPU", "also install the on-instance watchdog (shuts the machine down after "
-                                                 "the idle window "
-                             "even when LabGPU is not running; see docs/cli.md for what that does to the bill)"))
+                                                 "the idle window even when LabGPU is not running; see docs/cli.md "
+                                                 "for what that does to the bill)"))
     parser.add_argument("--no-sync-before-stop", action="store_true",
                         help=translate("LabGPU", "do not pull checkpoints (the host's download sync pairs) before a "
                                                  "stop"))

@@ -28,7 +28,7 @@ from .output import print_json, print_table
 def register(sub: Any) -> None:
     p = sub.add_parser("hosts", help=translate("LabGPU", "SSH hosts: add from an SSH command, list, remove, forward "
                                                          "ports"))
-    hs = p.add_subparsers(dest="hosts_command", metavar="ACTION", required=True)
+    hs = p.add_subparsers(title=translate("LabGPU", "commands"), dest="hosts_command", metavar="ACTION", required=True)
 
     a = hs.add_parser("add", help=translate("LabGPU", 'add a host: labgpu hosts add NAME "ssh -p PORT USER@HOST"'))
     a.add_argument("name")
@@ -102,13 +102,20 @@ def _local_port(text: str) -> int:
 def tty_accept(prompt: Any) -> bool:
     """OpenSSH-style question on the terminal."""
     print(
-        f"The authenticity of host {prompt.display} can't be established.\n"
-        f"{prompt.key_type} key fingerprint is {prompt.fingerprint}.",
+        translate(
+            "LabGPU",
+            "The authenticity of host {display} can't be established.\n{key_type} key fingerprint is {fingerprint}.",
+        ).format(display=prompt.display, key_type=prompt.key_type, fingerprint=prompt.fingerprint),
         file=sys.stderr,
     )
     try:
         with open("/dev/tty") as tty:
-            print("Accept this key and continue connecting (yes/no)? ", end="", file=sys.stderr, flush=True)
+            print(
+                translate("LabGPU", "Accept this key and continue connecting (yes/no)? "),
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
             answer = tty.readline().strip().lower()
     except OSError:
         answer = input("Accept this key and continue connecting (yes/no)? ").strip().lower()
@@ -143,7 +150,7 @@ def cmd_add(args: argparse.Namespace) -> int:
             QT_TRANSLATE_NOOP(
                 "LabGPU",
                 "Remove it from the command and give it on stdin instead: labgpu hosts add NAME "
-                "\"ssh …\" --password-stdin (it is kept in the system keyring).",
+                '"ssh …" --password-stdin (it is kept in the system keyring).',
             ),
             code=exc.code,
             **exc.params,
@@ -182,7 +189,11 @@ def cmd_add(args: argparse.Namespace) -> int:
             key_type=exc.prompt.key_type,
             fingerprint=exc.prompt.fingerprint,
         ) from None
-    print(f"Added host {rec.name} ({rec.address}), host key {added.fingerprint}")
+    print(
+        translate("LabGPU", "Added host {name} ({address}), host key {fingerprint}").format(
+            name=rec.name, address=rec.address, fingerprint=added.fingerprint
+        )
+    )
     return 0
 
 
@@ -208,7 +219,15 @@ def cmd_ls(args: argparse.Namespace) -> int:
         print_json(rows)
         return 0
     print_table(
-        ["NAME", "ADDRESS", "AUTH", "VPN", "JUMP", "HOST KEY", "SOURCE"],
+        [
+            translate("LabGPU", "NAME"),
+            translate("LabGPU", "ADDRESS"),
+            translate("LabGPU", "AUTH"),
+            translate("LabGPU", "VPN"),
+            translate("LabGPU", "JUMP"),
+            translate("LabGPU", "HOST KEY"),
+            translate("LabGPU", "SOURCE"),
+        ],
         [
             [
                 r["name"],
@@ -229,7 +248,7 @@ def cmd_rm(args: argparse.Namespace) -> int:
     from app.usecases.hosts import remove_host
 
     remove_host(args.name, HostStore(paths=default_paths()))
-    print(f"Removed host {args.name}")
+    print(translate("LabGPU", "Removed host {name}").format(name=args.name))
     return 0
 
 
@@ -242,12 +261,15 @@ def cmd_forget_key(args: argparse.Namespace) -> int:
     before = forget_host_key(rec, paths)
     if before:
         print(
-            f"Forgot the host key of {rec.name} ({', '.join(before)}). Accept the new key with "
-            f"'labgpu hosts trust {rec.name} --fingerprint SHA256:…' (the fingerprint your provider shows), "
-            "or answer the question in the app"
+            translate(
+                "LabGPU",
+                "Forgot the host key of {name} ({join}). Accept the new key with 'labgpu hosts trust "
+                "{name} --fingerprint SHA256:…' (the fingerprint your provider shows), or answer the "
+                "question in the app",
+            ).format(name=rec.name, join=", ".join(before))
         )
     else:
-        print(f"No host key was known for {rec.name}")
+        print(translate("LabGPU", "No host key was known for {name}").format(name=rec.name))
     return 0
 
 
@@ -255,7 +277,11 @@ def cmd_trust(args: argparse.Namespace) -> int:
     from app.usecases.hosts import trust_host_key
 
     rec = trust_host_key(args.name, default_paths(), args.fingerprint)
-    print(f"Trusted the host key of {rec.name}: {rec.fingerprint}")
+    print(
+        translate("LabGPU", "Trusted the host key of {name}: {fingerprint}").format(
+            name=rec.name, fingerprint=rec.fingerprint
+        )
+    )
     return 0
 
 
@@ -274,10 +300,18 @@ def cmd_forward(args: argparse.Namespace) -> int:
         fwd.start()
         if not fwd.check_remote():
             print(
-                f"labgpu: note: nothing listens on 127.0.0.1:{remote_port} on {args.name} yet",
+                "labgpu: "
+                + translate("LabGPU", "note: nothing listens on 127.0.0.1:{remote_port} on {name} yet").format(
+                    remote_port=remote_port, name=args.name
+                ),
                 file=sys.stderr,
             )
-        print(f"Forwarding {fwd.url} -> {args.name}:127.0.0.1:{remote_port} (Ctrl-C to stop)", flush=True)
+        print(
+            translate("LabGPU", "Forwarding {url} -> {name}:127.0.0.1:{remote_port} (Ctrl-C to stop)").format(
+                url=fwd.url, name=args.name, remote_port=remote_port
+            ),
+            flush=True,
+        )
         if args.open:
             webbrowser.open(fwd.url)
         try:

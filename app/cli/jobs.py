@@ -165,15 +165,22 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.json:
         print_json({**job_json(rec), **({"recovery": recovery.to_json()} if recovery is not None else {})})
     else:
-        print(f"{rec.id}  started on {terminal_safe(rec.host)} ({rec.detach}); "
-              f"follow it with: labgpu logs {rec.id} -f")
+        print(
+            translate("LabGPU", "{id}  started on {host} ({detach}); follow it with: labgpu logs {id} -f").format(
+                id=rec.id, host=terminal_safe(rec.host), detach=rec.detach
+            )
+        )
         if recovery is not None:
-            print(f"Spot recovery: resume with {terminal_safe(recovery.resume)} "
-                  f"(change it: labgpu recovery set {rec.id} …)")
+            print(
+                translate(
+                    "LabGPU", "Spot recovery: resume with {resume} (change it: labgpu recovery set {id} …)"
+                ).format(resume=terminal_safe(recovery.resume), id=rec.id)
+            )
     return 0
 
 
 # -- jobs ----------------------------------------------------------------------------------------------------
+
 
 def _duration(seconds: float | None) -> str:
     if seconds is None:
@@ -208,7 +215,11 @@ def cmd_jobs(args: argparse.Namespace) -> int:
         if args.json:
             print_json(job_json(rec))
         else:
-            print(f"{rec.id}  {_state_text(rec)}  after {_duration(rec.runtime_s)}")
+            print(
+                translate("LabGPU", "{id}  {state_text}  after {duration}").format(
+                    id=rec.id, state_text=_state_text(rec), duration=_duration(rec.runtime_s)
+                )
+            )
         return 0
     if words and words[0] == "ls":
         words = words[1:]
@@ -219,19 +230,50 @@ def cmd_jobs(args: argparse.Namespace) -> int:
         print_json([job_json(r) for r in records])
         return 0
     if not records:
-        print("no jobs")
+        if words:
+            print(translate("LabGPU", "No jobs on {host}. Start one: labgpu run {host} -- CMD (the hosts: labgpu "
+                                      "hosts ls)").format(host=terminal_safe(words[0])))
+        else:
+            print(translate("LabGPU", "No jobs. Start one: labgpu run HOST -- CMD"))
         return 0
     rows = []
     for r in records:
         rate = "" if r.steps_per_s is None else f"{r.steps_per_s:.3g}"
         step = "" if r.step is None else (f"{r.step:g}" if r.total is None else f"{r.step:g}/{r.total:g}")
-        rows.append((r.id, r.name, r.host, _state_text(r), _duration(r.runtime_s), step, rate,
-                     _duration(r.eta_s), r.started, r.last_line[:60]))
-    print_table(["ID", "NAME", "HOST", "STATE", "RUNTIME", "STEP", "STEPS/S", "ETA", "STARTED", "LAST LINE"], rows)
+        rows.append(
+            (
+                r.id,
+                r.name,
+                r.host,
+                _state_text(r),
+                _duration(r.runtime_s),
+                step,
+                rate,
+                _duration(r.eta_s),
+                r.started,
+                r.last_line[:60],
+            )
+        )
+    print_table(
+        [
+            translate("LabGPU", "ID"),
+            translate("LabGPU", "NAME"),
+            translate("LabGPU", "HOST"),
+            translate("LabGPU", "STATE"),
+            translate("LabGPU", "RUNTIME"),
+            translate("LabGPU", "STEP"),
+            translate("LabGPU", "STEPS/S"),
+            translate("LabGPU", "ETA"),
+            translate("LabGPU", "STARTED"),
+            translate("LabGPU", "LAST LINE"),
+        ],
+        rows,
+    )
     return 0
 
 
 # -- logs ----------------------------------------------------------------------------------------------------
+
 
 def printable_log(text: str) -> str:
     """A log chunk for a terminal: each carriage-return update of a progress bar on its own line, every

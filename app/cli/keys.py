@@ -21,7 +21,7 @@ from app.core.i18n import QT_TRANSLATE_NOOP
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = subparsers.add_parser("keys", help=translate("LabGPU", "encryption keys for bucket pairs (kept in the system "
                                                                "keyring)"))
-    sub = p.add_subparsers(dest="keys_command", metavar="ACTION", required=True)
+    sub = p.add_subparsers(title=translate("LabGPU", "commands"), dest="keys_command", metavar="ACTION", required=True)
 
     new = sub.add_parser("new", help=translate("LabGPU", "create a key (then keep its recovery phrase: labgpu keys "
                                                          "export NAME)"))
@@ -71,9 +71,9 @@ def cmd_new(args: argparse.Namespace) -> int:
     if args.json:
         print_json(keys.info(args.name).to_json())
         return 0
-    print(f"Created the key {terminal_safe(args.name)} (key id {crypt.key_id}); it is in the system keyring.\n"
-          f"Keep its recovery phrase somewhere safe (without it, a lost computer means lost data): "
-          f"labgpu keys export {terminal_safe(args.name)}")
+    print(translate("LabGPU", "Created the key {name} (key id {key_id}); it is in the system keyring.\nKeep its "
+                              "recovery phrase somewhere safe (without it, a lost computer means lost data): labgpu "
+                              "keys export {name}").format(name=terminal_safe(args.name), key_id=crypt.key_id))
     return 0
 
 
@@ -83,10 +83,17 @@ def cmd_ls(args: argparse.Namespace) -> int:
         print_json([i.to_json() for i in infos])
         return 0
     if not infos:
-        print("No encryption keys. Create one: labgpu keys new NAME")
+        print(translate("LabGPU", "No encryption keys. Create one: labgpu keys new NAME"))
         return 0
-    print_table(["NAME", "KEY ID", "SOURCE", "CREATED"],
-                [[i.name, i.key_id, i.source, i.created_at.isoformat()] for i in infos])
+    print_table(
+        [
+            translate("LabGPU", "NAME"),
+            translate("LabGPU", "KEY ID"),
+            translate("LabGPU", "SOURCE"),
+            translate("LabGPU", "CREATED"),
+        ],
+        [[i.name, i.key_id, i.source, i.created_at.isoformat()] for i in infos],
+    )
     return 0
 
 
@@ -94,17 +101,28 @@ def cmd_export(args: argparse.Namespace) -> int:
     if not args.show_phrase and not sys.stdout.isatty():
         raise InputError(
             QT_TRANSLATE_NOOP("LabGPU", "LabGPU prints a recovery phrase only to a terminal."),
-            QT_TRANSLATE_NOOP("LabGPU", "Run it in a terminal, or add --show-phrase to write it into a pipe or "
-                                        "a file (anyone who reads it can decrypt your data)."),
-            code="PhraseNotATerminal")
+            QT_TRANSLATE_NOOP(
+                "LabGPU",
+                "Run it in a terminal, or add --show-phrase to write it into a pipe or "
+                "a file (anyone who reads it can decrypt your data).",
+            ),
+            code="PhraseNotATerminal",
+        )
     keys = _keys()
     phrase = keys.export_phrase(args.name)
     info = keys.info(args.name)
     if sys.stdout.isatty():
-        print(f"Recovery phrase of {terminal_safe(args.name)} (key id {info.key_id}). Write it down or keep it in "
-              f"a password manager; anyone with it can read what this key encrypted:\n")
+        print(
+            translate(
+                "LabGPU",
+                "Recovery phrase of {name} (key id {key_id}). Write it down or keep it in a "
+                "password manager; anyone with it can read what this key encrypted:\n",
+            ).format(name=terminal_safe(args.name), key_id=info.key_id)
+        )
         print(f"    {phrase}\n")
-        print(f"On another computer: labgpu keys import {terminal_safe(args.name)}")
+        print(
+            translate("LabGPU", "On another computer: labgpu keys import {name}").format(name=terminal_safe(args.name))
+        )
     else:
         print(phrase)
     return 0
@@ -114,9 +132,11 @@ def _read_phrase() -> str:
     if sys.stdin is not None and sys.stdin.isatty():
         phrase = getpass.getpass("Recovery phrase (not shown): ").strip()
         if not phrase:
-            raise InputError(QT_TRANSLATE_NOOP("LabGPU", "No recovery phrase was typed."),
-                             QT_TRANSLATE_NOOP("LabGPU", "Run the command again and type or paste the phrase."),
-                             code="EmptySecret")
+            raise InputError(
+                QT_TRANSLATE_NOOP("LabGPU", "No recovery phrase was typed."),
+                QT_TRANSLATE_NOOP("LabGPU", "Run the command again and type or paste the phrase."),
+                code="EmptySecret",
+            )
         return phrase
     return read_stdin_secret("recovery phrase", "keys import NAME")
 
@@ -130,7 +150,11 @@ def cmd_import(args: argparse.Namespace) -> int:
     if args.json:
         print_json(keys.info(args.name).to_json())
         return 0
-    print(f"Imported the key {terminal_safe(args.name)} (key id {crypt.key_id}) into the system keyring.")
+    print(
+        translate("LabGPU", "Imported the key {name} (key id {key_id}) into the system keyring.").format(
+            name=terminal_safe(args.name), key_id=crypt.key_id
+        )
+    )
     return 0
 
 
@@ -141,14 +165,25 @@ def cmd_rm(args: argparse.Namespace) -> int:
         if sys.stdin is None or not sys.stdin.isatty():
             raise InputError(
                 QT_TRANSLATE_NOOP("LabGPU", "Removing the key '{name}' needs a confirmation."),
-                QT_TRANSLATE_NOOP("LabGPU", "Add --yes. What it encrypted stays readable only with its recovery "
-                                            "phrase (labgpu keys export {name})."),
-                code="ConfirmNeeded", name=args.name)
-        answer = input(f"Remove the key {terminal_safe(args.name)} (key id {info.key_id})? Objects it encrypted "
-                       f"stay readable only with its recovery phrase. Type the key's name to confirm: ")
+                QT_TRANSLATE_NOOP(
+                    "LabGPU",
+                    "Add --yes. What it encrypted stays readable only with its recovery "
+                    "phrase (labgpu keys export {name}).",
+                ),
+                code="ConfirmNeeded",
+                name=args.name,
+            )
+        answer = input(
+            f"Remove the key {terminal_safe(args.name)} (key id {info.key_id})? Objects it encrypted "
+            f"stay readable only with its recovery phrase. Type the key's name to confirm: "
+        )
         if answer.strip() != args.name:
-            print("Nothing removed.")
+            print(translate("LabGPU", "Nothing removed."))
             return 1
     keys.remove(args.name)
-    print(f"Removed the key {terminal_safe(args.name)} (key id {info.key_id}) from this computer.")
+    print(
+        translate("LabGPU", "Removed the key {name} (key id {key_id}) from this computer.").format(
+            name=terminal_safe(args.name), key_id=info.key_id
+        )
+    )
     return 0

@@ -45,17 +45,31 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
     guard = subparsers.add_parser("guard", help=translate("LabGPU", "idle, budget and runtime guards per instance or "
                                                                     "host"))
-    gsub = guard.add_subparsers(dest="guard_command", metavar="ACTION", required=True)
+    gsub = guard.add_subparsers(
+        title=translate("LabGPU", "commands"), dest="guard_command", metavar="ACTION", required=True
+    )
     gs = gsub.add_parser("set", help=translate("LabGPU", "set (or change) the guards of an instance or host"))
-    gs.add_argument("id", metavar="ID",
-                    help=translate("LabGPU", "a LabGPU instance id, or a host of `labgpu hosts ls`"))
+    gs.add_argument(
+        "id", metavar="ID", help=translate("LabGPU", "a LabGPU instance id, or a host of `labgpu hosts ls`")
+    )
     add_guard_options(gs)  # the same options as `labgpu launch` (app/cli/guard_args.py)
-    gs.add_argument("--pull", action="append", default=[], metavar="REMOTE=LOCAL",
-                    help=translate("LabGPU", "save a download sync pair for this host: the checkpoints pulled before "
-                                             "a guard "
-                         "stops it (and on a spot interruption); repeatable"))
-    gs.add_argument("--no-watchdog", action="store_true",
-                    help=translate("LabGPU", "remove the on-instance watchdog (the other guards stay)"))
+    gs.add_argument(
+        "--pull",
+        action="append",
+        default=[],
+        metavar="REMOTE=LOCAL",
+        help=translate(
+            "LabGPU",
+            "save a download sync pair for this host: the checkpoints pulled before "
+            "a guard "
+            "stops it (and on a spot interruption); repeatable",
+        ),
+    )
+    gs.add_argument(
+        "--no-watchdog",
+        action="store_true",
+        help=translate("LabGPU", "remove the on-instance watchdog (the other guards stay)"),
+    )
     gs.set_defaults(func=cmd_guard_set)
     gl = gsub.add_parser("ls", help=translate("LabGPU", "list the guards"))
     gl.add_argument("--json", action="store_true")
@@ -64,19 +78,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     gr.add_argument("id", metavar="ID")
     gr.set_defaults(func=cmd_guard_rm)
 
-    watch = subparsers.add_parser("watch", help=translate("LabGPU", "apply the guards until interrupted (one watcher "
-                                                                    "at a time)"))
+    watch = subparsers.add_parser(
+        "watch", help=translate("LabGPU", "apply the guards until interrupted (one watcher at a time)")
+    )
     watch.add_argument("--json", action="store_true", help=translate("LabGPU", "print each guard event as a JSON line"))
-    watch.add_argument("--no-wait", action="store_true",
-                       help=translate("LabGPU", "exit at once when another LabGPU applies the guards (default: wait "
-                                                "and take over "
-                            "when it ends)"))
+    watch.add_argument(
+        "--no-wait",
+        action="store_true",
+        help=translate(
+            "LabGPU", "exit at once when another LabGPU applies the guards (default: wait and take over when it ends)"
+        ),
+    )
     watch.add_argument("--period", type=float, default=1.0, help=argparse.SUPPRESS)
     watch.add_argument("--interval", type=float, default=None, help=argparse.SUPPRESS)
     watch.set_defaults(func=cmd_watch)
 
 
 # -- monitor -------------------------------------------------------------------------------------
+
 
 def _fmt(v: float | None, unit: str = "", digits: int = 0) -> str:
     return "N/A" if v is None else f"{v:.{digits}f}{unit}"
@@ -86,15 +105,42 @@ def _print_sample_table(sample: Any) -> None:
     when = sample.time.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
     print(f"{terminal_safe(sample.host)}  {when}")  # a host's words: shown, never obeyed
     if sample.error:
-        print(f"  error: {terminal_safe(sample.error)}")
-    rows = [[g.index if g.index is not None else "?", g.name or "N/A", _fmt(g.utilization_gpu, " %"),
-             f"{_fmt(g.memory_used_mib)} / {_fmt(g.memory_total_mib)} MiB", _fmt(g.temperature_c, " C"),
-             f"{_fmt(g.power_w, '', 1)} / {_fmt(g.power_limit_w, ' W', 1)}", g.status] for g in sample.gpus]
+        print(translate("LabGPU", "  error: {error}").format(error=terminal_safe(sample.error)))
+    rows = [
+        [
+            g.index if g.index is not None else "?",
+            g.name or "N/A",
+            _fmt(g.utilization_gpu, " %"),
+            f"{_fmt(g.memory_used_mib)} / {_fmt(g.memory_total_mib)} MiB",
+            _fmt(g.temperature_c, " C"),
+            f"{_fmt(g.power_w, '', 1)} / {_fmt(g.power_limit_w, ' W', 1)}",
+            g.status,
+        ]
+        for g in sample.gpus
+    ]
     if rows:
-        print_table(["GPU", "NAME", "UTIL", "MEMORY", "TEMP", "POWER", "STATUS"], rows)
+        print_table(
+            [
+                translate("LabGPU", "GPU"),
+                translate("LabGPU", "NAME"),
+                translate("LabGPU", "UTIL"),
+                translate("LabGPU", "MEMORY"),
+                translate("LabGPU", "TEMP"),
+                translate("LabGPU", "POWER"),
+                translate("LabGPU", "STATUS"),
+            ],
+            rows,
+        )
     if sample.processes:
-        print_table(["PID", "GPU", "PROCESS", "MEMORY"],
-                    [[p.pid, p.gpu_uuid[:12], p.name, _fmt(p.used_memory_mib, " MiB")] for p in sample.processes])
+        print_table(
+            [
+                translate("LabGPU", "PID"),
+                translate("LabGPU", "GPU"),
+                translate("LabGPU", "PROCESS"),
+                translate("LabGPU", "MEMORY"),
+            ],
+            [[p.pid, p.gpu_uuid[:12], p.name, _fmt(p.used_memory_mib, " MiB")] for p in sample.processes],
+        )
     print(flush=True)
 
 
@@ -153,8 +199,9 @@ def cmd_monitor(args: argparse.Namespace) -> int:
 
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    stream = GpuStream(args.name, connect, lambda s: _emit(s, args.json),
-                       interval_s=args.interval or _settings_interval())
+    stream = GpuStream(
+        args.name, connect, lambda s: _emit(s, args.json), interval_s=args.interval or _settings_interval()
+    )
     try:
         stream.start()
         try:
@@ -213,11 +260,23 @@ def month_report_doc(month: str, now: datetime | None = None) -> dict[str, Any]:
     unknown = []
     for m in lines:
         cny, usd = convert(m.cost, m.currency, "CNY", rate), convert(m.cost, m.currency, "USD", rate)
-        instances.append({"id": m.id, "account": m.account, "provider": m.provider,
-                          "instance_type": m.instance_type, "state": m.state, "spot": m.spot,
-                          "currency": m.currency, "price_per_hour": m.price_per_hour,
-                          "hours": round(m.hours, 4), "cost": _r(m.cost), "cost_cny": _r(cny), "cost_usd": _r(usd),
-                          "run": m.run_id or None})
+        instances.append(
+            {
+                "id": m.id,
+                "account": m.account,
+                "provider": m.provider,
+                "instance_type": m.instance_type,
+                "state": m.state,
+                "spot": m.spot,
+                "currency": m.currency,
+                "price_per_hour": m.price_per_hour,
+                "hours": round(m.hours, 4),
+                "cost": _r(m.cost),
+                "cost_cny": _r(cny),
+                "cost_usd": _r(usd),
+                "run": m.run_id or None,
+            }
+        )
         a = accounts.setdefault(m.account, {"account": m.account, "cost_cny": 0.0, "cost_usd": 0.0, "unknown": []})
         if cny is None or usd is None:
             a["unknown"].append(m.id)
@@ -234,10 +293,15 @@ def month_report_doc(month: str, now: datetime | None = None) -> dict[str, Any]:
         "accounts": [{**a, "cost_cny": _r(a["cost_cny"]), "cost_usd": _r(a["cost_usd"])} for a in accounts.values()],
         "total": {"cost_cny": _r(tot_cny), "cost_usd": _r(tot_usd), "unknown": unknown},
         "runs": runs,
-        "running": {"instances": [c.to_json() for c in running.billing],
-                    "per_hour_cny": _r(run_tot.per_hour_cny), "per_hour_usd": _r(run_tot.per_hour_usd),
-                    "so_far_cny": _r(run_tot.so_far_cny), "so_far_usd": _r(run_tot.so_far_usd),
-                    "unknown": list(running.unknown), "text": running.billing_text(currency)},
+        "running": {
+            "instances": [c.to_json() for c in running.billing],
+            "per_hour_cny": _r(run_tot.per_hour_cny),
+            "per_hour_usd": _r(run_tot.per_hour_usd),
+            "so_far_cny": _r(run_tot.so_far_cny),
+            "so_far_usd": _r(run_tot.so_far_usd),
+            "unknown": list(running.unknown),
+            "text": running.billing_text(currency),
+        },
         "rate": rate.describe(),
     }
 
@@ -261,10 +325,18 @@ def _runs_doc(store: Any, lines: list[Any], rate: Any, now: datetime) -> list[di
     out = []
     for m in months:
         whole = run_cost(m.run, costs.instances, rate)
-        out.append({**m.run.to_json(), "hours": round(m.hours, 4), "cost_cny": _r(m.cost_cny),
-                    "cost_usd": _r(m.cost_usd), "unknown": list(m.unknown),
-                    "so_far_cny": _r(whole.totals.so_far_cny), "so_far_usd": _r(whole.totals.so_far_usd),
-                    "so_far_unknown": list(whole.unknown)})
+        out.append(
+            {
+                **m.run.to_json(),
+                "hours": round(m.hours, 4),
+                "cost_cny": _r(m.cost_cny),
+                "cost_usd": _r(m.cost_usd),
+                "unknown": list(m.unknown),
+                "so_far_cny": _r(whole.totals.so_far_cny),
+                "so_far_usd": _r(whole.totals.so_far_usd),
+                "so_far_unknown": list(whole.unknown),
+            }
+        )
     return out
 
 
@@ -279,16 +351,72 @@ def write_report_csv(doc: dict[str, Any], path: Path) -> int:
 
     buf = io.StringIO()
     w = csv.writer(buf)
-    w.writerow(["month", "account", "instance", "provider", "instance_type", "spot", "hours", "currency",
-                "cost", "cost_cny", "cost_usd", "run"])
+    w.writerow(
+        [
+            "month",
+            "account",
+            "instance",
+            "provider",
+            "instance_type",
+            "spot",
+            "hours",
+            "currency",
+            "cost",
+            "cost_cny",
+            "cost_usd",
+            "run",
+        ]
+    )
     for i in doc["instances"]:
-        w.writerow([doc["month"], i["account"], i["id"], i["provider"], i["instance_type"], i["spot"], i["hours"],
-                    i["currency"], _cell(i["cost"]), _cell(i["cost_cny"]), _cell(i["cost_usd"]), _cell(i["run"])])
+        w.writerow(
+            [
+                doc["month"],
+                i["account"],
+                i["id"],
+                i["provider"],
+                i["instance_type"],
+                i["spot"],
+                i["hours"],
+                i["currency"],
+                _cell(i["cost"]),
+                _cell(i["cost_cny"]),
+                _cell(i["cost_usd"]),
+                _cell(i["run"]),
+            ]
+        )
     for run in doc["runs"]:  # each run's total in the month: the sum of its instances' rows above
-        w.writerow([doc["month"], "RUN", " -> ".join(m["id"] for m in run["instances"]), "", "", "", run["hours"],
-                    "", "", _cell(run["cost_cny"]), _cell(run["cost_usd"]), run["id"]])
-    w.writerow([doc["month"], "TOTAL", "", "", "", "", "", "", "", _cell(doc["total"]["cost_cny"]),
-                _cell(doc["total"]["cost_usd"]), ""])
+        w.writerow(
+            [
+                doc["month"],
+                "RUN",
+                " -> ".join(m["id"] for m in run["instances"]),
+                "",
+                "",
+                "",
+                run["hours"],
+                "",
+                "",
+                _cell(run["cost_cny"]),
+                _cell(run["cost_usd"]),
+                run["id"],
+            ]
+        )
+    w.writerow(
+        [
+            doc["month"],
+            "TOTAL",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            "",
+            _cell(doc["total"]["cost_cny"]),
+            _cell(doc["total"]["cost_usd"]),
+            "",
+        ]
+    )
     atomic_write_text(path, buf.getvalue(), mode=0o644)
     return len(doc["instances"])
 
@@ -305,24 +433,56 @@ def cmd_cost(args: argparse.Namespace) -> int:
     if args.json:
         print_json(doc)
         return 0
-    rows = [[i["id"], i["account"], i["instance_type"], i["state"], f"{i['hours']:.2f}",
-             "?" if i["cost"] is None else f"{i['cost']:.2f} {i['currency']}",
-             "?" if i["cost_cny"] is None else f"{i['cost_cny']:.2f}",
-             "?" if i["cost_usd"] is None else f"{i['cost_usd']:.2f}", i["run"] or "-"] for i in doc["instances"]]
-    print(f"Cost in {month} (UTC)")
-    print_table(["ID", "ACCOUNT", "TYPE", "STATE", "HOURS", "COST", "CNY", "USD", "RUN"], rows)
+    rows = [
+        [
+            i["id"],
+            i["account"],
+            i["instance_type"],
+            i["state"],
+            f"{i['hours']:.2f}",
+            "?" if i["cost"] is None else f"{i['cost']:.2f} {i['currency']}",
+            "?" if i["cost_cny"] is None else f"{i['cost_cny']:.2f}",
+            "?" if i["cost_usd"] is None else f"{i['cost_usd']:.2f}",
+            i["run"] or "-",
+        ]
+        for i in doc["instances"]
+    ]
+    print(translate("LabGPU", "Cost in {month} (UTC)").format(month=month))
+    print_table(
+        [
+            translate("LabGPU", "ID"),
+            translate("LabGPU", "ACCOUNT"),
+            translate("LabGPU", "TYPE"),
+            translate("LabGPU", "STATE"),
+            translate("LabGPU", "HOURS"),
+            translate("LabGPU", "COST"),
+            translate("LabGPU", "CNY"),
+            translate("LabGPU", "USD"),
+            translate("LabGPU", "RUN"),
+        ],
+        rows,
+    )
     t = doc["total"]
-    print(f"Total: {t['cost_cny']:.2f} CNY / {t['cost_usd']:.2f} USD  ({doc['rate']})")
+    print(
+        translate("LabGPU", "Total: {cost_cny:.2f} CNY / {cost_usd:.2f} USD  ({rate})").format(
+            cost_cny=t["cost_cny"], cost_usd=t["cost_usd"], rate=doc["rate"]
+        )
+    )
     if t["unknown"]:
-        print(f"Not in the total (price unknown): {', '.join(t['unknown'])}")
+        print(translate("LabGPU", "Not in the total (price unknown): {join}").format(join=", ".join(t["unknown"])))
     for run in doc["runs"]:  # a reclaimed spot instance and its relaunch: one run, its total
-        chain = " -> ".join(f"{m['id']}" + (" (reclaimed, relaunched)" if m["reason"] == "relaunched" else "")
-                            for m in run["instances"])
-        print(f"Run {run['id']}: {terminal_safe(chain)}")
-        print(f"  in {month}: {run['cost_cny']:.2f} CNY / {run['cost_usd']:.2f} USD, {run['hours']:.2f} h"
-              + (f"; price unknown: {', '.join(run['unknown'])}" if run["unknown"] else ""))
-        print(f"  so far in all: {run['so_far_cny']:.2f} CNY / {run['so_far_usd']:.2f} USD"
-              + (f"; price unknown: {', '.join(run['so_far_unknown'])}" if run["so_far_unknown"] else ""))
+        chain = " -> ".join(
+            f"{m['id']}" + (" (reclaimed, relaunched)" if m["reason"] == "relaunched" else "") for m in run["instances"]
+        )
+        print(translate("LabGPU", "Run {id}: {chain}").format(id=run["id"], chain=terminal_safe(chain)))
+        print(
+            f"  in {month}: {run['cost_cny']:.2f} CNY / {run['cost_usd']:.2f} USD, {run['hours']:.2f} h"
+            + (f"; price unknown: {', '.join(run['unknown'])}" if run["unknown"] else "")
+        )
+        print(
+            f"  so far in all: {run['so_far_cny']:.2f} CNY / {run['so_far_usd']:.2f} USD"
+            + (f"; price unknown: {', '.join(run['so_far_unknown'])}" if run["so_far_unknown"] else "")
+        )
     r = doc["running"]
     print(r["text"])  # the tray's and the instances page's line: the unknown prices named
     return 0
@@ -365,19 +525,39 @@ def cmd_guard_set(args: argparse.Namespace) -> int:
     pulls = [_parse_pull(p) for p in args.pull]
     out = set_guard(default_paths(), guards.store, args.id, cfg, connect=lambda: _connect(args.id), pulls=pulls)
     for remote, local in pulls:
-        print(f"Before a stop: pull {args.id}:{remote} into {local}")
-    print(f"Guards of {args.id}: {describe_guard(out.config)}")
+        print(
+            translate("LabGPU", "Before a stop: pull {id}:{remote} into {local}").format(
+                id=args.id, remote=remote, local=local
+            )
+        )
+    print(
+        translate("LabGPU", "Guards of {id}: {describe_guard}").format(
+            id=args.id, describe_guard=describe_guard(out.config)
+        )
+    )
     if out.watchdog == WatchdogResult.INSTALLED:
-        print(f"Watchdog running on {args.id} (pid {out.pid}): it shuts the machine down after "
-              f"{cfg.idle_minutes:g} min with every GPU under {cfg.idle_below_pct:g} %.")
+        print(
+            translate(
+                "LabGPU",
+                "Watchdog running on {id} (pid {pid}): it shuts the machine down after "
+                "{idle_minutes:g} min with every GPU under {idle_below_pct:g} %.",
+            ).format(id=args.id, pid=out.pid, idle_minutes=cfg.idle_minutes, idle_below_pct=cfg.idle_below_pct)
+        )
     elif out.watchdog == WatchdogResult.REMOVED:
-        print(f"Removed the watchdog on {args.id}: it will not shut the machine down.")
+        print(
+            translate("LabGPU", "Removed the watchdog on {id}: it will not shut the machine down.").format(id=args.id)
+        )
     elif out.watchdog == WatchdogResult.FAILED:
-        raise LabGpuError(out.message, out.hint, code="WatchdogNotInstalled" if cfg.watchdog else "WatchdogNotRemoved",
-                          **out.params)
+        raise LabGpuError(
+            out.message, out.hint, code="WatchdogNotInstalled" if cfg.watchdog else "WatchdogNotRemoved", **out.params
+        )
     if entry is None:
-        print(f"{args.id} is a server without a cloud API: its guards notify only (stop it yourself).")
-    print("They act while LabGPU runs: the window, the tray, or `labgpu watch`.")
+        print(
+            translate(
+                "LabGPU", "{id} is a server without a cloud API: its guards notify only (stop it yourself)."
+            ).format(id=args.id)
+        )
+    print(translate("LabGPU", "They act while LabGPU runs: the window, the tray, or `labgpu watch`."))
     return 0
 
 
@@ -417,24 +597,53 @@ def cmd_guard_ls(args: argparse.Namespace) -> int:
         price = None
         if entry is not None and cfg.budget is not None:
             price = budget_price(default_paths(), guards.store, entry)[0]
-        items.append({"id": tid, "kind": "instance" if entry else "host", "can_stop": entry is not None,
-                      "state": entry.state if entry else None, **cfg.to_json(), **_watchdog_fields(tid, cfg, entry),
-                      "budget_price_known": None if cfg.budget is None or entry is None else price is not None,
-                      "watcher_pid": holder, "watcher_kind": info.kind if info is not None else None})
+        items.append(
+            {
+                "id": tid,
+                "kind": "instance" if entry else "host",
+                "can_stop": entry is not None,
+                "state": entry.state if entry else None,
+                **cfg.to_json(),
+                **_watchdog_fields(tid, cfg, entry),
+                "budget_price_known": None if cfg.budget is None or entry is None else price is not None,
+                "watcher_pid": holder,
+                "watcher_kind": info.kind if info is not None else None,
+            }
+        )
     if args.json:
         print_json(items)
         return 0
-    print_table(["ID", "KIND", "GUARDS", "ACTS"],
-                [[i["id"], i["kind"], describe_guard(guards.get(i["id"])) + _watchdog_note(i) + _budget_note(i),
-                  "stop" if i["can_stop"] else "notify only"] for i in items])
-    print(f"Watcher: {info.describe() if info else 'none running (start the app or `labgpu watch`)'}")
+    print_table(
+        [
+            translate("LabGPU", "ID"),
+            translate("LabGPU", "KIND"),
+            translate("LabGPU", "GUARDS"),
+            translate("LabGPU", "ACTS"),
+        ],
+        [
+            [
+                i["id"],
+                i["kind"],
+                describe_guard(guards.get(i["id"])) + _watchdog_note(i) + _budget_note(i),
+                "stop" if i["can_stop"] else "notify only",
+            ]
+            for i in items
+        ],
+    )
+    print(
+        translate("LabGPU", "Watcher: {value}").format(
+            value=info.describe() if info else "none running (start the app or `labgpu watch`)"
+        )
+    )
     return 0
 
 
 def _budget_note(item: dict[str, Any]) -> str:
     if item.get("budget_price_known") is False:
-        return ("; BUDGET GUARD OFF: the price per hour is unknown (refresh the prices: "
-                "`labgpu prices refresh`; it acts as soon as a price is known)")
+        return (
+            "; BUDGET GUARD OFF: the price per hour is unknown (refresh the prices: "
+            "`labgpu prices refresh`; it acts as soon as a price is known)"
+        )
     return ""
 
 
@@ -448,8 +657,11 @@ def _watchdog_fields(target: str, cfg: Any, entry: Any = None) -> dict[str, Any]
     state = seen.get("state") or ("unchecked" if cfg.watchdog else "none")
     if entry is not None and entry.state == InstanceState.TERMINATED and state != "none":
         state, seen = "gone", {"message": "the instance is terminated"}
-    return {"watchdog": bool(cfg.watchdog) and state in ("running", "unchecked"), "watchdog_state": state,
-            "watchdog_message": seen.get("message", "")}
+    return {
+        "watchdog": bool(cfg.watchdog) and state in ("running", "unchecked"),
+        "watchdog_state": state,
+        "watchdog_message": seen.get("message", ""),
+    }
 
 
 def _watchdog_note(item: dict[str, Any]) -> str:
@@ -468,17 +680,20 @@ def cmd_guard_rm(args: argparse.Namespace) -> int:
     guards, _ledger, _hosts = _stores()
     out = remove_guard(default_paths(), guards.store, args.id, connect=lambda: _connect(args.id))
     if out.removed:
-        print(f"Removed the guards of {args.id}")
+        print(translate("LabGPU", "Removed the guards of {id}").format(id=args.id))
     elif out.watchdog == WatchdogResult.NONE:
         raise InputError(MSG_NO_GUARD, HINT_NO_GUARD, code="NoGuard", id=args.id)
     if out.watchdog == WatchdogResult.FAILED:
         raise LabGpuError(out.message, out.hint, code="WatchdogNotRemoved", **out.params)
     if out.watchdog == WatchdogResult.REMOVED:
-        print(f"Removed the watchdog on {args.id}: it will not shut the machine down.")
+        print(
+            translate("LabGPU", "Removed the watchdog on {id}: it will not shut the machine down.").format(id=args.id)
+        )
     return 0
 
 
 # -- watch ---------------------------------------------------------------------------------------
+
 
 def cmd_watch(args: argparse.Namespace) -> int:
     from app.core.paths import default_paths
@@ -500,8 +715,13 @@ def cmd_watch(args: argparse.Namespace) -> int:
             watcher.lock.require()  # raises WatchLocked: who holds it and what to do
         info = watcher.lock.holder_info()
         who = info.describe() if info is not None else "another LabGPU"
-        print(f"The guards are applied by {who}; waiting to take over when it ends (Ctrl-C to stop)",
-              file=sys.stderr, flush=True)
+        print(
+            translate(
+                "LabGPU", "The guards are applied by {who}; waiting to take over when it ends (Ctrl-C to stop)"
+            ).format(who=who),
+            file=sys.stderr,
+            flush=True,
+        )
         previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
         try:
             if not watcher.wait_acquire(stop):
@@ -512,15 +732,20 @@ def cmd_watch(args: argparse.Namespace) -> int:
             return 0
         finally:
             signal.signal(signal.SIGTERM, previous)
-        print(f"Took over the guards from {who}", file=sys.stderr, flush=True)
+        print(translate("LabGPU", "Took over the guards from {who}").format(who=who), file=sys.stderr, flush=True)
     hub = MonitorHub(paths, store=watcher.store, interval_s=args.interval or _settings_interval())
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
     try:
         targets = sorted(watcher.guards.all())
         for tid in targets:
             hub.watch(tid)
-        print(f"Watching {len(targets)} guarded target(s): {', '.join(targets) or '-'} (Ctrl-C to stop)",
-              file=sys.stderr, flush=True)
+        print(
+            translate("LabGPU", "Watching {n} guarded target(s): {value} (Ctrl-C to stop)").format(
+                n=len(targets), value=", ".join(targets) or "-"
+            ),
+            file=sys.stderr,
+            flush=True,
+        )
         try:
             watcher.run(hub, period_s=args.period, until=stop)
         except KeyboardInterrupt:

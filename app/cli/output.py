@@ -101,7 +101,7 @@ _NULL_STRING = 0xFFFFFFFF
 LANGUAGES = ("en", "zh_CN")
 
 _language = "en"
-_catalog: dict[tuple[str, str], str] | None = None  # loaded on first use, only for a language other than English
+_catalog: dict[tuple[bytes, bytes], bytes] | None = None  # loaded on first use, only for a language other than English
 
 # argparse's own words (it asks gettext for them): marked here so that the catalog holds their Chinese.
 _ARGPARSE_WORDS = (
@@ -127,57 +127,65 @@ _ARGPARSE_WORDS = (
 )
 
 
-def read_qm(path: Path) -> dict[tuple[str, str], str]:
-    """(context, source) → translation from one compiled Qt catalog; {} for a file that is not one."""
+_U32 = struct.Struct(">I").unpack_from
+
+
+def _read_qm_raw(path: Path) -> dict[tuple[bytes, bytes], bytes]:
+    """(context, source) as UTF-8 → translation as UTF-16BE, undecoded (decoding every message of every
+    catalog would cost the CLI's start more than the few it shows)."""
     data = path.read_bytes()
     if not data.startswith(_QM_MAGIC):
         return {}
     pos, messages = len(_QM_MAGIC), b""
     while pos + 5 <= len(data):
-        tag, size = data[pos], struct.unpack_from(">I", data, pos + 1)[0]
+        tag, (size,) = data[pos], _U32(data, pos + 1)
         if tag == _QM_MESSAGES:
             messages = data[pos + 5:pos + 5 + size]
         pos += 5 + size
-    out: dict[tuple[str, str], str] = {}
-    fields: dict[int, bytes] = {}
-    translation: str | None = None
-    pos = 0
-    while pos < len(messages):
+    out: dict[tuple[bytes, bytes], bytes] = {}
+    context = source = translation = None
+    pos, end = 0, len(messages)
+    while pos < end:
         tag = messages[pos]
         pos += 1
         if tag == _QM_END:
-            if translation and _QM_SOURCE in fields:
-                key = (fields.get(_QM_CONTEXT, b"").decode("utf-8", "replace"),
-                       fields[_QM_SOURCE].decode("utf-8", "replace"))
-                out[key] = translation
-            fields, translation = {}, None
+            if translation and source is not None:
+                out[(context or b"", source)] = translation
+            context = source = translation = None
             continue
         if tag == _QM_OBSOLETE1:
             pos += 4
             continue
-        if pos + 4 > len(messages):
+        if pos + 4 > end:
             break
-        size = struct.unpack_from(">I", messages, pos)[0]
+        (size,) = _U32(messages, pos)
         pos += 4
         if size == _NULL_STRING:
             continue
-        value = messages[pos:pos + size]
-        pos += size
         if tag == _QM_TRANSLATION:
             if translation is None:  # a plural message holds several: the first is the one form Chinese has
-                translation = value.decode("utf-16-be", "replace")
-        else:
-            fields[tag] = value
+                translation = messages[pos:pos + size]
+        elif tag == _QM_SOURCE:
+            source = messages[pos:pos + size]
+        elif tag == _QM_CONTEXT:
+            context = messages[pos:pos + size]
+        pos += size
     return out
 
 
-def _load_catalog(language: str) -> dict[tuple[str, str], str]:
+def read_qm(path: Path) -> dict[tuple[str, str], str]:
+    """(context, source) → translation from one compiled Qt catalog; {} for a file that is not one."""
+    return {(c.decode("utf-8", "replace"), s.decode("utf-8", "replace")): t.decode("utf-16-be", "replace")
+            for (c, s), t in _read_qm_raw(path).items()}
+
+
+def _load_catalog(language: str) -> dict[tuple[bytes, bytes], bytes]:
     from app.core.resources import resource_path
 
-    catalog: dict[tuple[str, str], str] = {}
+    catalog: dict[tuple[bytes, bytes], bytes] = {}
     for qm in sorted(resource_path("translations").glob(f"*_{language}.qm")):
         try:
-            catalog.update(read_qm(qm))
+            catalog.update(_read_qm_raw(qm))
         except OSError:
             continue  # an unreadable catalog leaves its strings in English
     return catalog
@@ -190,7 +198,8 @@ def translate(context: str, text: str) -> str:
         return text
     if _catalog is None:
         _catalog = _load_catalog(_language)
-    return _catalog.get((context, text)) or text
+    found = _catalog.get((context.encode(), text.encode()))
+    return found.decode("utf-16-be", "replace") if found else text
 
 
 def _language_of(value: str) -> str | None:
@@ -240,6 +249,15 @@ def use_language(language: str) -> str:
     return _language
 
 
+def _sentence_gap() -> str:
+    """What goes between two sentences: a space in English, nothing in Chinese."""
+    return "" if _language.startswith("zh") else " "
+
+
+def _list_sep() -> str:
+    return "、" if _language.startswith("zh") else ", "
+
+
 def _argparse_text(text: str) -> str:
     return translate("argparse", text) if text in _ARGPARSE_WORDS else text
 
@@ -255,17 +273,49 @@ class Parser(argparse.ArgumentParser):
         names = [str(c) for c in choices]
         close = difflib.get_close_matches(str(value), names, n=3, cutoff=0.6)
         if isinstance(action, argparse._SubParsersAction):
-            text = translate("LabGPU", "{value!r} is not a command here.").format(value=value)
+            if len(names) <= 12:
+                text = translate("LabGPU", "{value!r} is not a command of '{prog}'; its commands: {names}.").format(
+                    value=value, prog=self.prog, names=_list_sep().join(names))
+            else:
+                text = translate("LabGPU", "{value!r} is not a command of '{prog}'.").format(
+                    value=value, prog=self.prog)
         else:
             text = translate("LabGPU", "{value!r} is not one of: {choices}.").format(
-                value=value, choices=", ".join(names))
+                value=value, choices=_list_sep().join(names))
         if close:
-            text += " " + translate("LabGPU", "Did you mean {names}?").format(
+            text += _sentence_gap() + translate("LabGPU", "Did you mean {names}?").format(
                 names=translate("LabGPU", " or ").join(f"'{c}'" for c in close))
         raise argparse.ArgumentError(action, text)
 
+    def parse_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                   namespace: argparse.Namespace | None = None) -> argparse.Namespace:
+        """As argparse's, but an unknown option is reported by the (sub)command that was given it, with
+        the options it does take that look alike."""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            owner: argparse.ArgumentParser = self
+            while True:
+                sub = next((a for a in owner._actions if isinstance(a, argparse._SubParsersAction)), None)
+                chosen = getattr(parsed, sub.dest, None) if sub is not None and sub.dest != argparse.SUPPRESS else None
+                if sub is None or chosen not in (sub.choices or {}):
+                    break
+                owner = sub.choices[chosen]
+            message = translate("argparse", "unrecognized arguments: %s") % " ".join(extras)
+            known = [o for a in owner._actions for o in a.option_strings]
+            close = [c for e in extras if e.startswith("-")
+                     for c in difflib.get_close_matches(e.split("=")[0], known, n=2, cutoff=0.7)]
+            if close:
+                message += "\n" + translate("LabGPU", "Did you mean {names}?").format(
+                    names=translate("LabGPU", " or ").join(f"'{c}'" for c in dict.fromkeys(close)))
+            owner.error(message)
+        return parsed
+
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
-        hint = translate("LabGPU", "Run '{command} --help' to see what it takes.").format(command=self.prog)
+        if self._subparsers is not None:
+            hint = translate("LabGPU", "Run '{command} --help' to list its commands.").format(command=self.prog)
+        else:
+            hint = translate("LabGPU", "Run '{command} --help' to see its arguments and options.").format(
+                command=self.prog)
         self.exit(2, translate("argparse", "%(prog)s: error: %(message)s\n") % {"prog": self.prog, "message": message}
                   + hint + "\n")

@@ -30,15 +30,19 @@ HINT_AMBIGUOUS_JOB = QT_TRANSLATE_NOOP("LabGPU", "Give more of the job's id (see
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     rec = subparsers.add_parser("recovery", help=translate("LabGPU", "what LabGPU does by itself when a spot instance "
                                                                      "is reclaimed"))
-    rsub = rec.add_subparsers(dest="recovery_command", metavar="ACTION", required=True)
+    rsub = rec.add_subparsers(
+        title=translate("LabGPU", "commands"), dest="recovery_command", metavar="ACTION", required=True
+    )
     rs = rsub.add_parser("set", help=translate("LabGPU", "set (or change) the recovery policy of an instance or a job"))
     rs.add_argument("target", metavar="TARGET", help=translate("LabGPU", "a LabGPU instance id, or a job id or name"))
-    rs.add_argument("--job", action="store_true", help=translate("LabGPU", "TARGET is a job (when an instance has the "
-                                                                           "same name)"))
+    rs.add_argument(
+        "--job", action="store_true", help=translate("LabGPU", "TARGET is a job (when an instance has the same name)")
+    )
     add_recovery_options(rs)
     rs.set_defaults(func=cmd_recovery_set)
-    rsh = rsub.add_parser("show", help=translate("LabGPU", "the recovery policies (all, or one TARGET's) and the run "
-                                                           "it is in"))
+    rsh = rsub.add_parser(
+        "show", help=translate("LabGPU", "the recovery policies (all, or one TARGET's) and the run it is in")
+    )
     rsh.add_argument("target", metavar="TARGET", nargs="?", default=None)
     rsh.add_argument("--job", action="store_true")
     rsh.add_argument("--json", action="store_true")
@@ -51,39 +55,71 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def add_recovery_options(p: argparse.ArgumentParser) -> None:
     """The policy's options (changing only what is given; the rest stays as set)."""
-    p.add_argument("--resume", metavar="COMMAND",
-                   help=translate("LabGPU", "the command that resumes the job, e.g. \"python train.py --resume "
-                                            "{checkpoint}\""))
-    p.add_argument("--checkpoint", metavar="REMOTE=LOCAL",
-                   help=translate("LabGPU", "the instance's checkpoint folder and where the latest one is saved on "
-                                            "this computer"))
-    p.add_argument("--pattern", metavar="GLOB", help=translate("LabGPU", "which files in the folder are checkpoints "
-                                                                         "(default *)"))
-    p.add_argument("--code", metavar="LOCAL=REMOTE", help=translate("LabGPU", "the code folder pushed to the new "
-                                                                              "instance"))
-    p.add_argument("--workdir", metavar="DIR",
-                   help=translate("LabGPU", "where the resumed job runs on the new instance"))
-    p.add_argument("--other-zones", dest="other_zones", action="store_true", default=None,
-                   help=translate("LabGPU", "relaunch in the region's other zones when the same zone is sold out "
-                                            "(default)"))
+    p.add_argument(
+        "--resume",
+        metavar="COMMAND",
+        help=translate("LabGPU", 'the command that resumes the job, e.g. "python train.py --resume {checkpoint}"'),
+    )
+    p.add_argument(
+        "--checkpoint",
+        metavar="REMOTE=LOCAL",
+        help=translate("LabGPU", "the instance's checkpoint folder and where the latest one is saved on this computer"),
+    )
+    p.add_argument(
+        "--pattern", metavar="GLOB", help=translate("LabGPU", "which files in the folder are checkpoints (default *)")
+    )
+    p.add_argument(
+        "--code", metavar="LOCAL=REMOTE", help=translate("LabGPU", "the code folder pushed to the new instance")
+    )
+    p.add_argument(
+        "--workdir", metavar="DIR", help=translate("LabGPU", "where the resumed job runs on the new instance")
+    )
+    p.add_argument(
+        "--other-zones",
+        dest="other_zones",
+        action="store_true",
+        default=None,
+        help=translate("LabGPU", "relaunch in the region's other zones when the same zone is sold out (default)"),
+    )
     p.add_argument("--same-zone-only", dest="other_zones", action="store_false")
-    p.add_argument("--regions", metavar="R1,R2", help=translate("LabGPU", "other regions of the same account, tried "
-                                                                          "in this order"))
-    p.add_argument("--accounts", metavar="A[:TYPE],…", help=translate("LabGPU", "other accounts (clouds) allowed, in "
-                                                                                "order"))
-    p.add_argument("--spot", dest="spot", action="store_true", default=None, help=translate("LabGPU", "relaunch as "
-                                                                                                      "spot (default)"))
+    p.add_argument(
+        "--regions", metavar="R1,R2", help=translate("LabGPU", "other regions of the same account, tried in this order")
+    )
+    p.add_argument(
+        "--accounts", metavar="A[:TYPE],…", help=translate("LabGPU", "other accounts (clouds) allowed, in order")
+    )
+    p.add_argument(
+        "--spot", dest="spot", action="store_true", default=None, help=translate("LabGPU", "relaunch as spot (default)")
+    )
     p.add_argument("--no-spot", dest="spot", action="store_false")
-    p.add_argument("--on-demand", dest="on_demand", action="store_true", default=None,
-                   help=translate("LabGPU", "allow an on-demand relaunch"))
+    p.add_argument(
+        "--on-demand",
+        dest="on_demand",
+        action="store_true",
+        default=None,
+        help=translate("LabGPU", "allow an on-demand relaunch"),
+    )
     p.add_argument("--no-on-demand", dest="on_demand", action="store_false")
-    p.add_argument("--budget", type=float, metavar="AMOUNT",
-                   help=translate("LabGPU", "the most the whole run may cost (the account's currency)"))
+    p.add_argument(
+        "--budget",
+        type=float,
+        metavar="AMOUNT",
+        help=translate("LabGPU", "the most the whole run may cost (the account's currency)"),
+    )
     p.add_argument("--no-budget", action="store_true", help=translate("LabGPU", "remove the budget"))
-    p.add_argument("--max-attempts", type=int, metavar="N", help=translate("LabGPU", "launch calls allowed in all "
-                                                                                     "(1-50, default 5)"))
-    p.add_argument("--disable", dest="enabled", action="store_false", default=None,
-                   help=translate("LabGPU", "keep the policy but do not act on it"))
+    p.add_argument(
+        "--max-attempts",
+        type=int,
+        metavar="N",
+        help=translate("LabGPU", "launch calls allowed in all (1-50, default 5)"),
+    )
+    p.add_argument(
+        "--disable",
+        dest="enabled",
+        action="store_false",
+        default=None,
+        help=translate("LabGPU", "keep the policy but do not act on it"),
+    )
     p.add_argument("--enable", dest="enabled", action="store_true")
 
 
@@ -93,22 +129,35 @@ HINT_NOT_SPOT = QT_TRANSLATE_NOOP("LabGPU", "Add --spot, or leave the --recovery
 
 def add_recovery_shortcuts(p: argparse.ArgumentParser) -> None:
     """`labgpu run` and `labgpu launch`: the policy's main parts (the rest: `labgpu recovery set`)."""
-    p.add_argument("--recovery-resume", default=None, metavar="CMD",
-                   help=translate("LabGPU", "spot recovery: the command that resumes the job on a relaunched "
-                                            "instance, with "
-                        "{checkpoint} (the rest of the policy: `labgpu recovery set`)"))
-    p.add_argument("--recovery-checkpoint", default=None, metavar="REMOTE=LOCAL",
-                   help=translate("LabGPU", "spot recovery: the checkpoint folder and where the latest one is saved "
-                                            "here"))
-    p.add_argument("--recovery-code", default=None, metavar="LOCAL=REMOTE",
-                   help=translate("LabGPU", "spot recovery: the code folder pushed to the relaunched instance"))
+    p.add_argument(
+        "--recovery-resume",
+        default=None,
+        metavar="CMD",
+        help=translate(
+            "LabGPU",
+            "spot recovery: the command that resumes the job on a relaunched "
+            "instance, with "
+            "{checkpoint} (the rest of the policy: `labgpu recovery set`)",
+        ),
+    )
+    p.add_argument(
+        "--recovery-checkpoint",
+        default=None,
+        metavar="REMOTE=LOCAL",
+        help=translate("LabGPU", "spot recovery: the checkpoint folder and where the latest one is saved here"),
+    )
+    p.add_argument(
+        "--recovery-code",
+        default=None,
+        metavar="LOCAL=REMOTE",
+        help=translate("LabGPU", "spot recovery: the code folder pushed to the relaunched instance"),
+    )
 
 
 def policy_from_shortcuts(args: argparse.Namespace, spot: bool = True) -> Any:
     """The policy from --recovery-* (validated, so it is refused before anything starts), or None when none
     is given. ``spot`` False (an on-demand launch): refused, nothing reclaims it."""
-    resume, ckpt, code = (getattr(args, k, None) for k in ("recovery_resume", "recovery_checkpoint",
-                                                            "recovery_code"))
+    resume, ckpt, code = (getattr(args, k, None) for k in ("recovery_resume", "recovery_checkpoint", "recovery_code"))
     if resume is None and ckpt is None and code is None:
         return None
     if not spot:
@@ -117,8 +166,13 @@ def policy_from_shortcuts(args: argparse.Namespace, spot: bool = True) -> Any:
 
     ckpt_remote, ckpt_local = _pair(ckpt) if ckpt else ("", "")
     code_local, code_remote = _pair(code) if code else ("", "")
-    return RecoveryPolicy(resume=resume or "", checkpoint_remote=ckpt_remote, checkpoint_local=ckpt_local,
-                          code_local=code_local, code_remote=code_remote).validate()
+    return RecoveryPolicy(
+        resume=resume or "",
+        checkpoint_remote=ckpt_remote,
+        checkpoint_local=ckpt_local,
+        code_local=code_local,
+        code_remote=code_remote,
+    ).validate()
 
 
 def _pair(value: str) -> tuple[str, str]:
@@ -193,15 +247,17 @@ def describe_policy(p: Any) -> list[tuple[str, str]]:
     if p.other_zones:
         order.append(translate("LabGPU", "the other zones"))
     order += list(p.regions) + list(p.accounts)
-    markets = [m for m, on in ((translate("LabGPU", "spot"), p.spot),
-                               (translate("LabGPU", "on demand"), p.on_demand)) if on]
+    markets = [
+        m for m, on in ((translate("LabGPU", "spot"), p.spot), (translate("LabGPU", "on demand"), p.on_demand)) if on
+    ]
     none = "—"
     return [
         (translate("LabGPU", "Acts"), _yes(p.enabled)),
-        (translate("LabGPU", "Checkpoints"),
-         f"{p.checkpoint_remote}/{p.checkpoint_pattern} → {p.checkpoint_local}" if p.checkpoint_remote else none),
-        (translate("LabGPU", "Code"),
-         f"{p.code_local} → {p.code_remote}" if p.code_local else none),
+        (
+            translate("LabGPU", "Checkpoints"),
+            f"{p.checkpoint_remote}/{p.checkpoint_pattern} → {p.checkpoint_local}" if p.checkpoint_remote else none,
+        ),
+        (translate("LabGPU", "Code"), f"{p.code_local} → {p.code_remote}" if p.code_local else none),
         (translate("LabGPU", "Resume with"), p.resume or none),
         (translate("LabGPU", "Relaunch in"), " → ".join(order)),
         (translate("LabGPU", "As"), ", ".join(markets)),
@@ -215,8 +271,9 @@ def _yes(on: bool) -> str:
 
 
 def _print_policy(kind: str, target: str, policy: Any) -> None:
-    print(translate("LabGPU", "Recovery policy of {kind} {id}:").format(
-        kind=_kind_text(kind), id=terminal_safe(target)))
+    print(
+        translate("LabGPU", "Recovery policy of {kind} {id}:").format(kind=_kind_text(kind), id=terminal_safe(target))
+    )
     for what, value in describe_policy(policy):
         print(f"  {what}: {terminal_safe(value)}")
 
@@ -224,8 +281,7 @@ def _print_policy(kind: str, target: str, policy: Any) -> None:
 def _kind_text(kind: str) -> str:
     from app.core.recoverypolicy import JOB
 
-    return translate("LabGPU", "job") if kind == JOB \
-        else translate("LabGPU", "instance")
+    return translate("LabGPU", "job") if kind == JOB else translate("LabGPU", "instance")
 
 
 def cmd_recovery_set(args: argparse.Namespace) -> int:
@@ -257,18 +313,24 @@ def cmd_recovery_show(args: argparse.Namespace) -> int:
         out = []
         for kind, target, policy in listed:
             run = runs.run_of(target) if kind == INSTANCE else None
-            out.append({"kind": kind, "target": target, "policy": policy.to_json(),
-                        "run": run.to_json() if run else None})
+            out.append(
+                {"kind": kind, "target": target, "policy": policy.to_json(), "run": run.to_json() if run else None}
+            )
         print_json(out)
         return 0
     if not listed:
         print(translate("LabGPU", "No recovery policy is set."))
         return 0
     if args.target is None:
-        print_table([translate("LabGPU", "KIND"), translate("LabGPU", "TARGET"),
-                     translate("LabGPU", "ACTS"),
-                     translate("LabGPU", "RESUME WITH")],
-                    [[_kind_text(k), t, _yes(p.enabled), p.resume] for k, t, p in listed])
+        print_table(
+            [
+                translate("LabGPU", "KIND"),
+                translate("LabGPU", "TARGET"),
+                translate("LabGPU", "ACTS"),
+                translate("LabGPU", "RESUME WITH"),
+            ],
+            [[_kind_text(k), t, _yes(p.enabled), p.resume] for k, t, p in listed],
+        )
         return 0
     kind, target, policy = listed[0]
     _print_policy(kind, target, policy)
@@ -283,6 +345,9 @@ def cmd_recovery_rm(args: argparse.Namespace) -> int:
     kind, target = resolve_target(args.target, args.job, ledger, jobs)
     if not policies.remove(kind, target):
         raise InputError(MSG_NO_POLICY, HINT_NO_POLICY, code="NoRecoveryPolicy", id=target)
-    print(translate("LabGPU", "Removed the recovery policy of {kind} {id}.").format(
-        kind=_kind_text(kind), id=terminal_safe(target)))
+    print(
+        translate("LabGPU", "Removed the recovery policy of {kind} {id}.").format(
+            kind=_kind_text(kind), id=terminal_safe(target)
+        )
+    )
     return 0

@@ -249,9 +249,13 @@ def _ensure_key(name: str, *, up: bool, paths: Any) -> None:
         return
     keys.create(name)
     print(
-        f"labgpu: created the encryption key '{name}' (in your keyring). Save its recovery phrase now with "
-        f"'labgpu keys export {name}' and keep it somewhere safe: without this key nobody, not even "
-        "LabGPU, can read the encrypted files.",
+        "labgpu: "
+        + translate(
+            "LabGPU",
+            "created the encryption key '{name}' (in your keyring). Save its recovery "
+            "phrase now with 'labgpu keys export {name}' and keep it somewhere safe: "
+            "without this key nobody, not even LabGPU, can read the encrypted files.",
+        ).format(name=name),
         file=sys.stderr,
     )
 
@@ -300,23 +304,51 @@ def _report(args: argparse.Namespace, result: Any) -> int:
         items = result.plan.items()
         if items:
             print_table(
-                ["ACTION", "PATH", "SIZE", "REASON"],
+                [
+                    translate("LabGPU", "ACTION"),
+                    translate("LabGPU", "PATH"),
+                    translate("LabGPU", "SIZE"),
+                    translate("LabGPU", "REASON"),
+                ],
                 [(i.action, i.path, human_bytes(i.size) if i.size else "", i.reason) for i in items[:2000]],
             )
         print(
-            f"dry run: would transfer {result.files} files ({human_bytes(result.bytes)}), "
-            f"delete {result.deleted}, skip {result.skipped} unchanged; {result.conflicts} conflicts"
+            translate(
+                "LabGPU",
+                "dry run: would transfer {files} files ({human_bytes}), delete {deleted}, skip "
+                "{skipped} unchanged; {conflicts} conflicts",
+            ).format(
+                files=result.files,
+                human_bytes=human_bytes(result.bytes),
+                deleted=result.deleted,
+                skipped=result.skipped,
+                conflicts=result.conflicts,
+            )
         )
         _print_not_transferred(result, would=True)
         return 0
     print(
-        f"{result.files} files ({human_bytes(result.bytes)}) transferred, {result.skipped} unchanged, "
-        f"{result.deleted} deleted, {result.conflicts} conflicts in {result.seconds:.1f} s"
+        translate(
+            "LabGPU",
+            "{files} files ({human_bytes}) transferred, {skipped} unchanged, {deleted} deleted, "
+            "{conflicts} conflicts in {seconds:.1f} s",
+        ).format(
+            files=result.files,
+            human_bytes=human_bytes(result.bytes),
+            skipped=result.skipped,
+            deleted=result.deleted,
+            conflicts=result.conflicts,
+            seconds=result.seconds,
+        )
     )
     if result.conflicts:
         print(
-            f"labgpu: {result.conflicts} destination files are newer and were kept "
-            f"(e.g. {terminal_safe(display_name(result.conflict_paths[0]))}); use --force to overwrite",
+            "labgpu: "
+            + translate(
+                "LabGPU",
+                "{conflicts} destination files are newer and were kept (e.g. "
+                "{conflict_paths}); use --force to overwrite",
+            ).format(conflicts=result.conflicts, conflict_paths=terminal_safe(display_name(result.conflict_paths[0]))),
             file=sys.stderr,
         )
     if not result.complete:
@@ -333,16 +365,23 @@ def _cmd_host_bucket(args: argparse.Namespace, *, from_bucket: bool) -> int:
     from app.usecases import bucketinstance
     from app.usecases.buckets import account_for
 
-    for option, used in (("--down", args.down), ("--encrypt", args.encrypt or args.key), ("--sse", args.sse),
-                         ("--dry-run", args.dry_run), ("--delete", args.delete), ("--exclude", args.exclude),
-                         ("--gitignore", args.gitignore)):
+    for option, used in (
+        ("--down", args.down),
+        ("--encrypt", args.encrypt or args.key),
+        ("--sse", args.sse),
+        ("--dry-run", args.dry_run),
+        ("--delete", args.delete),
+        ("--exclude", args.exclude),
+        ("--gitignore", args.gitignore),
+    ):
         if used:
             raise InputError(
                 QT_TRANSLATE_NOOP("LabGPU", "{option} cannot be used between a bucket and a host folder."),
                 QT_TRANSLATE_NOOP(
-                    "LabGPU", "Leave it out. The order of the two says the direction: labgpu sync URL NAME:DIR "
+                    "LabGPU",
+                    "Leave it out. The order of the two says the direction: labgpu sync URL NAME:DIR "
                     "copies the bucket to the host, labgpu sync NAME:DIR URL the other way; files the "
-                    "destination already has (same size, not older) are skipped."
+                    "destination already has (same size, not older) are skipped.",
                 ),
                 code="BadOption",
                 option=option,
@@ -372,11 +411,13 @@ def _cmd_host_bucket(args: argparse.Namespace, *, from_bucket: bool) -> int:
     def work() -> None:
         try:
             if from_bucket:
-                box["result"] = bucketinstance.bucket_to_host(host, url, account.name, remote_dir, paths=paths,
-                                                              progress=progress, cancel=cancel, **extra)
+                box["result"] = bucketinstance.bucket_to_host(
+                    host, url, account.name, remote_dir, paths=paths, progress=progress, cancel=cancel, **extra
+                )
             else:
-                box["result"] = bucketinstance.host_to_bucket(host, remote_dir, url, account.name, paths=paths,
-                                                              progress=progress, cancel=cancel, **extra)
+                box["result"] = bucketinstance.host_to_bucket(
+                    host, remote_dir, url, account.name, paths=paths, progress=progress, cancel=cancel, **extra
+                )
         except BaseException as exc:  # noqa: BLE001 - raised again on the main thread
             box["error"] = exc
 
@@ -408,13 +449,24 @@ def _print_not_transferred(result: Any, *, would: bool) -> None:
         return
     for x in skipped[:50]:
         # a remote file name and the host's reason (`find`'s stderr, an SFTP message): shown, never obeyed
-        print(f"labgpu: not transferred: {terminal_safe(display_name(x['path']))} — {terminal_safe(x['why'])}",
-              file=sys.stderr)
+        print(
+            "labgpu: "
+            + translate("LabGPU", "not transferred: {path} — {why}").format(
+                path=terminal_safe(display_name(x["path"])), why=terminal_safe(x["why"])
+            ),
+            file=sys.stderr,
+        )
     if len(skipped) > 50:
-        print(f"labgpu: … and {len(skipped) - 50} more (--json lists them)", file=sys.stderr)
+        print(
+            "labgpu: " + translate("LabGPU", "… and {n} more (--json lists them)").format(n=len(skipped) - 50),
+            file=sys.stderr,
+        )
     verb = "would not be transferred" if would else "were NOT transferred"
     print(
-        f"labgpu: [Incomplete] {len(skipped)} item(s) you asked for {verb} (see above) — "
-        "fix permissions or replace special files/links with regular files, then sync again",
+        translate(
+            "LabGPU",
+            "labgpu: [Incomplete] {n} item(s) you asked for {verb} (see above) — fix permissions or "
+            "replace special files/links with regular files, then sync again",
+        ).format(n=len(skipped), verb=verb),
         file=sys.stderr,
     )

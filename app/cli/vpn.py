@@ -32,7 +32,7 @@ from .output import print_json, print_table
 
 def register(sub: Any) -> None:
     p = sub.add_parser("vpn", help=translate("LabGPU", "OpenVPN profiles: import, connect, disconnect, status"))
-    vs = p.add_subparsers(dest="vpn_command", metavar="ACTION", required=True)
+    vs = p.add_subparsers(title=translate("LabGPU", "commands"), dest="vpn_command", metavar="ACTION", required=True)
 
     a = vs.add_parser("add", help=translate("LabGPU", "import an .ovpn profile (credentials go to the keyring)"))
     a.add_argument("profile", metavar="PROFILE")
@@ -166,10 +166,15 @@ def cmd_add(args: argparse.Namespace) -> int:
         )
     if missing:
         print(
-            f"Not stored yet: {', '.join(m.replace('_', ' ') for m in missing)} — run "
-            f"'labgpu vpn add {stored.name} FILE.ovpn --username USER --password-stdin"
-            f"{' --key-passphrase-stdin' if 'key_passphrase' in missing else ''}' "
-            "or use Credentials… on the VPN page",
+            translate(
+                "LabGPU",
+                "Not stored yet: {join} — run 'labgpu vpn add {name} FILE.ovpn --username USER "
+                "--password-stdin{value}' or use Credentials… on the VPN page",
+            ).format(
+                join=", ".join(m.replace("_", " ") for m in missing),
+                name=stored.name,
+                value=" --key-passphrase-stdin" if "key_passphrase" in missing else "",
+            ),
             file=sys.stderr,
         )
     return 0
@@ -231,7 +236,13 @@ def cmd_ls(args: argparse.Namespace) -> int:
         print_json(rows)
         return 0
     print_table(
-        ["PROFILE", "STATE", "ADDRESS", "SERVER", "CREDENTIALS"],
+        [
+            translate("LabGPU", "PROFILE"),
+            translate("LabGPU", "STATE"),
+            translate("LabGPU", "ADDRESS"),
+            translate("LabGPU", "SERVER"),
+            translate("LabGPU", "CREDENTIALS"),
+        ],
         [
             [
                 r["profile"],
@@ -250,7 +261,7 @@ def cmd_rm(args: argparse.Namespace) -> int:
     mgr = _manager()
     mgr.profile(args.profile)  # a clear error when it does not exist
     mgr.remove_profile(args.profile)
-    print(f"Removed VPN profile {args.profile}")
+    print(translate("LabGPU", "Removed VPN profile {profile}").format(profile=args.profile))
     return 0
 
 

@@ -43,7 +43,7 @@ def add_wait_options(la: argparse.ArgumentParser) -> None:
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     wa = subparsers.add_parser("waits", help=translate("LabGPU", "launches waiting for a sold-out GPU (labgpu launch "
                                                                  "--wait)"))
-    wsub = wa.add_subparsers(dest="waits_cmd")
+    wsub = wa.add_subparsers(title=translate("LabGPU", "commands"), dest="waits_cmd")
     wa.add_argument("--json", action="store_true", help=translate("LabGPU", "print the waits as JSON"))
     wa.set_defaults(func=cmd_waits_ls)
     ls = wsub.add_parser("ls", help=translate("LabGPU", "list the waits"))
@@ -109,9 +109,31 @@ def cmd_waits_ls(args: argparse.Namespace) -> int:
     def when(t: float) -> str:
         return datetime.fromtimestamp(t).strftime("%m-%d %H:%M")
 
-    print_table(["id", "type", "account", "state", "attempts", "until", "instance", "detail"],
-                [[w.id, w.instance_type, w.account, w.state, w.attempts, when(w.deadline), w.instance_id or "-",
-                  terminal_safe(w.detail)[:120]] for w in waits])
+    print_table(
+        [
+            translate("LabGPU", "id"),
+            translate("LabGPU", "type"),
+            translate("LabGPU", "account"),
+            translate("LabGPU", "state"),
+            translate("LabGPU", "attempts"),
+            translate("LabGPU", "until"),
+            translate("LabGPU", "instance"),
+            translate("LabGPU", "detail"),
+        ],
+        [
+            [
+                w.id,
+                w.instance_type,
+                w.account,
+                w.state,
+                w.attempts,
+                when(w.deadline),
+                w.instance_id or "-",
+                terminal_safe(w.detail)[:120],
+            ]
+            for w in waits
+        ],
+    )
     return 0
 
 

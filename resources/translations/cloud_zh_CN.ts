@@ -503,6 +503,170 @@
         <translation>请改为填写你自己的地址（/32）或 VPN 的网段。</translation>
     </message>
     <message>
+        <source>cloud accounts (secrets kept in the OS keyring)</source>
+        <translation>云账号（密钥保存在系统密钥环中）</translation>
+    </message>
+    <message>
+        <source>add an account; reads key id and secret from stdin or prompts</source>
+        <translation>添加账号；从标准输入或提示读取密钥 ID 和密钥</translation>
+    </message>
+    <message>
+        <source>the cloud; huawei: an account for OBS buckets only (no instances)</source>
+        <translation>云平台；huawei：仅用于 OBS 存储桶的账号（没有实例）</translation>
+    </message>
+    <message>
+        <source>custom endpoint URL, e.g. http://127.0.0.1:9000</source>
+        <translation>自定义端点 URL，例如 http://127.0.0.1:9000</translation>
+    </message>
+    <message>
+        <source>providers that take one (e.g. tencent): protocol for the endpoint (default: from the URL, else https)</source>
+        <translation>支持此项的云服务商（如 tencent）：端点的协议（默认：取自 URL，否则 https）</translation>
+    </message>
+    <message>
+        <source>test the connection after adding</source>
+        <translation>添加后测试连接</translation>
+    </message>
+    <message>
+        <source>list accounts (key ids masked)</source>
+        <translation>列出账号（密钥 ID 已遮盖）</translation>
+    </message>
+    <message>
+        <source>check an account's keys with the provider</source>
+        <translation>向云服务商验证账号的密钥</translation>
+    </message>
+    <message>
+        <source>remove an account and its keyring entries</source>
+        <translation>删除账号及其密钥环条目</translation>
+    </message>
+    <message>
+        <source>import keys already on this computer as accounts</source>
+        <translation>把这台电脑上已有的密钥导入为账号</translation>
+    </message>
+    <message>
+        <source>same as 'accounts import {id}'</source>
+        <translation>同 'accounts import {id}'</translation>
+    </message>
+    <message>
+        <source>live prices from the providers</source>
+        <translation>来自云服务商的实时价格</translation>
+    </message>
+    <message>
+        <source>fetch live prices with an account (all accounts by default), or --public: public price lists that need no account (Azure)</source>
+        <translation>用账号获取实时价格（默认所有账号），或 --public：无需账号的公开价格表（Azure）</translation>
+    </message>
+    <message>
+        <source>fetch the public price lists that need no account (Azure Retail Prices API)</source>
+        <translation>获取无需账号的公开价格表（Azure Retail Prices API）</translation>
+    </message>
+    <message>
+        <source>with --public: Azure Retail Prices API address, e.g. a mirror (default: the azure_prices_endpoint setting, else https://prices.azure.com/api/retail/prices)</source>
+        <translation>配合 --public：Azure Retail Prices API 地址，例如镜像（默认：azure_prices_endpoint 设置，否则 https://prices.azure.com/api/retail/prices）</translation>
+    </message>
+    <message>
+        <source>instance type (repeatable)</source>
+        <translation>实例类型（可重复）</translation>
+    </message>
+    <message>
+        <source>launch a GPU instance</source>
+        <translation>启动 GPU 实例</translation>
+    </message>
+    <message>
+        <source>account name (labgpu accounts ls)</source>
+        <translation>账号名称（labgpu accounts ls）</translation>
+    </message>
+    <message>
+        <source>instance type, e.g. g5.xlarge</source>
+        <translation>实例类型，例如 g5.xlarge</translation>
+    </message>
+    <message>
+        <source>zone (default: any; on no capacity the others are tried)</source>
+        <translation>可用区（默认：任意；无库存时尝试其他可用区）</translation>
+    </message>
+    <message>
+        <source>region (default: the account's region)</source>
+        <translation>地域（默认：账号的地域）</translation>
+    </message>
+    <message>
+        <source>image id (default: a CUDA/PyTorch GPU image, else Ubuntu)</source>
+        <translation>镜像 ID（默认：CUDA/PyTorch GPU 镜像，没有则用 Ubuntu）</translation>
+    </message>
+    <message>
+        <source>spot instance (can be reclaimed; much cheaper)</source>
+        <translation>竞价实例（可能被回收；便宜很多）</translation>
+    </message>
+    <message>
+        <source>spot maximum per hour in the provider's currency (default: the spot share setting, 80 %% unless changed, × on-demand)</source>
+        <translation>每小时竞价上限，按云服务商的币种（默认：设置中的竞价比例，未修改时为 80 %%，× 按量价格）</translation>
+    </message>
+    <message>
+        <source>CIDR allowed to SSH in (default: your public address)</source>
+        <translation>允许 SSH 登录的 CIDR（默认：你的公网地址）</translation>
+    </message>
+    <message>
+        <source>existing private key of a type the cloud imports (default: LabGPU's own key: ed25519 for AWS, RSA 4096 for Tencent and Alibaba)</source>
+        <translation>云平台可导入类型的现有私钥（默认：LabGPU 自己的密钥：AWS 用 ed25519，腾讯云和阿里云用 RSA 4096）</translation>
+    </message>
+    <message>
+        <source>system disk size (default 100 GB)</source>
+        <translation>系统盘大小（默认 100 GB）</translation>
+    </message>
+    <message>
+        <source>instance name tag</source>
+        <translation>实例名称标签</translation>
+    </message>
+    <message>
+        <source>retry an earlier launch (same token = same instance)</source>
+        <translation>重试之前的启动（相同令牌 = 相同实例）</translation>
+    </message>
+    <message>
+        <source>return once the request is accepted</source>
+        <translation>请求被接受后即返回</translation>
+    </message>
+    <message>
+        <source>print the instance as JSON</source>
+        <translation>以 JSON 输出实例</translation>
+    </message>
+    <message>
+        <source>print each step on stderr (default only when stderr is a terminal)</source>
+        <translation>在标准错误上打印每一步（默认仅当标准错误是终端时）</translation>
+    </message>
+    <message>
+        <source>LabGPU instances on all accounts, reconciled with the clouds (exit 3: an account could not be asked; its instances are shown as last seen)</source>
+        <translation>所有账号下的 LabGPU 实例，已与云端核对（退出码 3：某个账号无法查询，其实例按上次所见显示）</translation>
+    </message>
+    <message>
+        <source>show the local ledger without asking the clouds</source>
+        <translation>显示本地账本，不查询云端</translation>
+    </message>
+    <message>
+        <source>include terminated instances</source>
+        <translation>包括已释放的实例</translation>
+    </message>
+    <message>
+        <source>start an instance</source>
+        <translation>启动实例</translation>
+    </message>
+    <message>
+        <source>stop an instance (it can be started again)</source>
+        <translation>停止实例（之后可以再启动）</translation>
+    </message>
+    <message>
+        <source>terminate (delete) an instance</source>
+        <translation>释放（删除）实例</translation>
+    </message>
+    <message>
+        <source>a LabGPU instance id (labgpu ls)</source>
+        <translation>LabGPU 实例 ID（labgpu ls）</translation>
+    </message>
+    <message>
+        <source>the local log of state-changing cloud calls</source>
+        <translation>改变状态的云调用的本地日志</translation>
+    </message>
+    <message>
+        <source>export everything as CSV</source>
+        <translation>全部导出为 CSV</translation>
+    </message>
+    <message>
         <source>Two lines are needed on stdin: {first}, then {second}.</source>
         <translation>标准输入需要两行：先是 {first}，然后是 {second}。</translation>
     </message>
@@ -517,6 +681,58 @@
     <message>
         <source>Add it without --test, then list its buckets: labgpu buckets ls {name}</source>
         <translation>不加 --test 添加它，然后列出它的存储桶：labgpu buckets ls {name}</translation>
+    </message>
+    <message>
+        <source>added {provider} account {name} ({region}, key {key_id_masked}); secrets are in the keyring</source>
+        <translation>已添加 {provider} 账号 {name}（{region}，密钥 {key_id_masked}）；密钥保存在密钥环中</translation>
+    </message>
+    <message>
+        <source>{name} is for {provider} object storage (OBS) only: bucket syncs take it (--account); launch, instances and live prices do not</source>
+        <translation>{name} 仅用于 {provider} 对象存储（OBS）：存储桶同步可以使用它（--account）；启动、实例和实时价格不能</translation>
+    </message>
+    <message>
+        <source>connection ok: {connection}</source>
+        <translation>连接正常：{connection}</translation>
+    </message>
+    <message>
+        <source>NAME</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>PROVIDER</source>
+        <translation>云服务商</translation>
+    </message>
+    <message>
+        <source>REGION</source>
+        <translation>地域</translation>
+    </message>
+    <message>
+        <source>KEY ID</source>
+        <translation>密钥 ID</translation>
+    </message>
+    <message>
+        <source>ENDPOINT</source>
+        <translation>端点</translation>
+    </message>
+    <message>
+        <source>connection ok: {who}</source>
+        <translation>连接正常：{who}</translation>
+    </message>
+    <message>
+        <source>removed account {name}</source>
+        <translation>已删除账号 {name}</translation>
+    </message>
+    <message>
+        <source>nothing to import</source>
+        <translation>没有可导入的内容</translation>
+    </message>
+    <message>
+        <source>{status} {name} (from {source})</source>
+        <translation>{status} {name}（来自 {source}）</translation>
+    </message>
+    <message>
+        <source>overwrite accounts of the same name</source>
+        <translation>覆盖同名账号</translation>
     </message>
     <message>
         <source>--account and --type do not apply to --public.</source>
@@ -535,6 +751,54 @@
         <translation>加上 --public，或去掉 --azure-endpoint。</translation>
     </message>
     <message>
+        <source>account {name}: {one_line}</source>
+        <translation>账号 {name}：{one_line}</translation>
+    </message>
+    <message>
+        <source>ZONE</source>
+        <translation>可用区</translation>
+    </message>
+    <message>
+        <source>TYPE</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>ON-DEMAND/H</source>
+        <translation>按量/小时</translation>
+    </message>
+    <message>
+        <source>SPOT/H</source>
+        <translation>竞价/小时</translation>
+    </message>
+    <message>
+        <source>CUR</source>
+        <translation>币种</translation>
+    </message>
+    <message>
+        <source>SOLD OUT</source>
+        <translation>售罄</translation>
+    </message>
+    <message>
+        <source>{n} live prices cached</source>
+        <translation>已缓存 {n} 条实时价格</translation>
+    </message>
+    <message>
+        <source>[{n}/{total}] Azure {what}</source>
+        <translation>[{n}/{total}] Azure {what}</translation>
+    </message>
+    <message>
+        <source>{join}: {reason}; the bundled price is kept</source>
+        <translation>{join}：{reason}；保留内置价格</translation>
+    </message>
+    <message>
+        <source>FETCHED (UTC)</source>
+        <translation>获取时间（UTC）</translation>
+    </message>
+    <message>
         <source>--max-price only applies to spot launches.</source>
         <translation>--max-price 只适用于竞价实例。</translation>
     </message>
@@ -551,12 +815,80 @@
         <translation>，LabGPU 自己的密钥</translation>
     </message>
     <message>
+        <source>ssh: {ssh_command}</source>
+        <translation>ssh：{ssh_command}</translation>
+    </message>
+    <message>
+        <source>Spot recovery: resume with {resume} (change it: labgpu recovery set {id} …)</source>
+        <translation>竞价实例恢复：用 {resume} 继续（修改：labgpu recovery set {id} …）</translation>
+    </message>
+    <message>
         <source>No guards: {id} runs until you stop it.</source>
         <translation>没有守护规则：{id} 会一直运行，直到你停止它。</translation>
     </message>
     <message>
         <source>Guards of {id}: {guards}</source>
         <translation>{id} 的守护规则：{guards}</translation>
+    </message>
+    <message>
+        <source>account {name} not refreshed (shown as last seen): {text}</source>
+        <translation>账号 {name} 未刷新（按上次所见显示）：{text}</translation>
+    </message>
+    <message>
+        <source>launch {client_token} ({instance_type}, account {account}, sent {created_at:%Y-%m-%d %H:%M} UTC) is not confirmed yet; it may be billing</source>
+        <translation>启动请求 {client_token}（{instance_type}，账号 {account}，发送于 UTC {created_at:%Y-%m-%d %H:%M}）尚未确认；它可能正在计费</translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>ACCOUNT</source>
+        <translation>账号</translation>
+    </message>
+    <message>
+        <source>STATE</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>MARKET</source>
+        <translation>计费方式</translation>
+    </message>
+    <message>
+        <source>PUBLIC IP</source>
+        <translation>公网 IP</translation>
+    </message>
+    <message>
+        <source>PRICE/H</source>
+        <translation>价格/小时</translation>
+    </message>
+    <message>
+        <source>COST SO FAR</source>
+        <translation>累计费用</translation>
+    </message>
+    <message>
+        <source>{n} audit entries written to {csv}</source>
+        <translation>已将 {n} 条审计记录写入 {csv}</translation>
+    </message>
+    <message>
+        <source>TIME</source>
+        <translation>时间</translation>
+    </message>
+    <message>
+        <source>ACTION</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>RESOURCE</source>
+        <translation>资源</translation>
+    </message>
+    <message>
+        <source>RESULT</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>REQUEST ID</source>
+        <translation>请求 ID</translation>
     </message>
     <message>
         <source>'{name}' cannot be an account name.</source>
@@ -755,6 +1087,50 @@
         <translation>去掉 --no-guard，或者去掉守护选项。</translation>
     </message>
     <message>
+        <source>idle when every GPU is under PCT %% (default from Settings: 30)</source>
+        <translation>所有 GPU 低于 PCT %% 即视为空闲（默认取自设置：30）</translation>
+    </message>
+    <message>
+        <source>…for N minutes (default from Settings: 10)</source>
+        <translation>…持续 N 分钟（默认取自设置：10）</translation>
+    </message>
+    <message>
+        <source>stop the instance after MIN idle minutes (= --idle-minutes MIN --on-idle stop)</source>
+        <translation>空闲 MIN 分钟后停止实例（= --idle-minutes MIN --on-idle stop）</translation>
+    </message>
+    <message>
+        <source>warn at 80 %%, stop at 100 %% of AMOUNT</source>
+        <translation>达到 AMOUNT 的 80 %% 时警告，100 %% 时停止</translation>
+    </message>
+    <message>
+        <source>currency of --budget (default: the account's)</source>
+        <translation>--budget 的币种（默认：账号的币种）</translation>
+    </message>
+    <message>
+        <source>stop after H hours running; also handed to the cloud, which ends the instance itself at that time where it can (docs/cli.md)</source>
+        <translation>运行 H 小时后停止；同时交给云平台，在支持的云上到时由云平台自行结束实例（见 docs/cli.md）</translation>
+    </message>
+    <message>
+        <source>stop after H hours running</source>
+        <translation>运行 H 小时后停止</translation>
+    </message>
+    <message>
+        <source>stop when this GPU process has exited</source>
+        <translation>此 GPU 进程退出时停止</translation>
+    </message>
+    <message>
+        <source>also install the on-instance watchdog (shuts the machine down after the idle window even when LabGPU is not running; see docs/cli.md for what that does to the bill)</source>
+        <translation>同时在实例上安装看门狗（即使 LabGPU 没在运行，空闲超时后也会关机；对账单的影响见 docs/cli.md）</translation>
+    </message>
+    <message>
+        <source>do not pull checkpoints (the host's download sync pairs) before a stop</source>
+        <translation>停止前不拉取检查点（主机的下载同步对）</translation>
+    </message>
+    <message>
+        <source>launch without guards (default: the Settings' idle guard, plus the options given)</source>
+        <translation>不带守护规则启动（默认：设置中的空闲守护，加上给出的选项）</translation>
+    </message>
+    <message>
         <source>{cloud} has no maximum runtime LabGPU can hand to it</source>
         <translation>{cloud} 没有可供 LabGPU 设置的最长运行时间</translation>
     </message>
@@ -873,6 +1249,74 @@
     <message>
         <source>Left the wait {id} to the watcher (the window, the tray or 'labgpu watch'); 'labgpu waits cancel {id}' ends it.</source>
         <translation>已把等待 {id} 交给监视器（窗口、托盘或 'labgpu watch'）；用 'labgpu waits cancel {id}' 结束它。</translation>
+    </message>
+    <message>
+        <source>keep trying while the type is sold out (蹲卡), until --until; notifies when it lands</source>
+        <translation>该类型售罄时持续尝试（蹲卡），直到 --until；抢到时发通知</translation>
+    </message>
+    <message>
+        <source>how long to keep trying, e.g. 6h, 90m, 2d (default 6h)</source>
+        <translation>持续尝试多久，例如 6h、90m、2d（默认 6h）</translation>
+    </message>
+    <message>
+        <source>zones to try, comma-separated (default: every zone of the region)</source>
+        <translation>要尝试的可用区，逗号分隔（默认：该地域的所有可用区）</translation>
+    </message>
+    <message>
+        <source>other clouds to try too, comma-separated (e.g. tencent,alibaba): each account there with the same GPU model and count</source>
+        <translation>同时尝试的其他云，逗号分隔（例如 tencent,alibaba）：使用那里每个账号中相同 GPU 型号和数量的实例</translation>
+    </message>
+    <message>
+        <source>launches waiting for a sold-out GPU (labgpu launch --wait)</source>
+        <translation>等待售罄 GPU 的启动（labgpu launch --wait）</translation>
+    </message>
+    <message>
+        <source>commands</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>print the waits as JSON</source>
+        <translation>以 JSON 输出等待中的启动</translation>
+    </message>
+    <message>
+        <source>list the waits</source>
+        <translation>列出等待中的启动</translation>
+    </message>
+    <message>
+        <source>stop a wait (nothing is launched after this)</source>
+        <translation>停止等待（此后不会再启动）</translation>
+    </message>
+    <message>
+        <source>id</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>account</source>
+        <translation>账号</translation>
+    </message>
+    <message>
+        <source>state</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>attempts</source>
+        <translation>尝试次数</translation>
+    </message>
+    <message>
+        <source>until</source>
+        <translation>截止</translation>
+    </message>
+    <message>
+        <source>instance</source>
+        <translation>实例</translation>
+    </message>
+    <message>
+        <source>detail</source>
+        <translation>详情</translation>
     </message>
     <message>
         <source>Try again later, with a later --until, more --zones or --clouds, or a higher --max-price.</source>

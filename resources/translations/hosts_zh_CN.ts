@@ -655,6 +655,10 @@
         <translation>SSH 主机：从 SSH 命令添加、列出、删除、端口转发</translation>
     </message>
     <message>
+        <source>commands</source>
+        <translation>命令</translation>
+    </message>
+    <message>
         <source>add a host: labgpu hosts add NAME "ssh -p PORT USER@HOST"</source>
         <translation>添加主机：labgpu hosts add NAME "ssh -p PORT USER@HOST"</translation>
     </message>

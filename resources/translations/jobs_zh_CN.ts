@@ -198,5 +198,153 @@
         <source>--grace must be 0 to 600 seconds.</source>
         <translation>--grace 须为 0 到 600 秒。</translation>
     </message>
+    <message>
+        <source>a name for the job (shown in `labgpu jobs`)</source>
+        <translation>任务名称（显示在 `labgpu jobs` 中）</translation>
+    </message>
+    <message>
+        <source>the folder it runs in on the host (default: the home folder; ~/… allowed)</source>
+        <translation>它在主机上运行的文件夹（默认：主目录；可用 ~/…）</translation>
+    </message>
+    <message>
+        <source>upload before the start: LOCAL=REMOTE (saved as an upload pair of the host), or the number of a saved pair</source>
+        <translation>启动前上传：LOCAL=REMOTE（保存为主机的上传同步对），或已保存同步对的编号</translation>
+    </message>
+    <message>
+        <source>when it ends: pull the host's download pairs, then stop or terminate the instance (while LabGPU watches)</source>
+        <translation>结束时：拉取主机的下载同步对，然后停止或释放实例（LabGPU 监控期间）</translation>
+    </message>
+    <message>
+        <source>with a --then that stops or terminates: do it also when the job fails (exits non-zero or is lost); by default a failed job is pulled and notified, the instance kept</source>
+        <translation>配合会停止或释放实例的 --then：任务失败（非零退出或丢失）时也执行；默认失败的任务只拉取并通知，保留实例</translation>
+    </message>
+    <message>
+        <source>a regular expression with a named group 'step' (and optionally 'total') for the progress, when the log has no tqdm/Trainer/Lightning bar</source>
+        <translation>日志中没有 tqdm/Trainer/Lightning 进度条时，用于读取进度的正则表达式，需含命名组 'step'（可选 'total'）</translation>
+    </message>
+    <message>
+        <source>a TensorBoard log folder on the host: steps are also read from its event files</source>
+        <translation>主机上的 TensorBoard 日志文件夹：也从其事件文件读取步数</translation>
+    </message>
+    <message>
+        <source>no new step, log line or event for N minutes: a stall notice (while LabGPU watches)</source>
+        <translation>N 分钟内没有新步数、日志行或事件：发出停滞通知（LabGPU 监控期间）</translation>
+    </message>
+    <message>
+        <source>on a stall: notify (default), or pull and stop as --then says</source>
+        <translation>停滞时：发通知（默认），或按 --then 拉取并停止</translation>
+    </message>
+    <message>
+        <source>print the started job as JSON</source>
+        <translation>以 JSON 输出已启动的任务</translation>
+    </message>
+    <message>
+        <source>start a command on a host, detached (it survives SSH drops): a training job</source>
+        <translation>在主机上以脱离终端方式启动命令（SSH 断开也不受影响）：训练任务</translation>
+    </message>
+    <message>
+        <source>Start CMD on HOST detached (tmux when the host has it, else setsid), with its log and exit status recorded under ~/.labgpu/jobs/&lt;id&gt;/ on the host. CMD is the program and its arguments after --, exactly as typed.</source>
+        <translation>在 HOST 上以脱离终端的方式启动 CMD（主机有 tmux 时用 tmux，否则用 setsid），日志和退出状态记录在主机的 ~/.labgpu/jobs/&lt;id&gt;/ 下。CMD 是 -- 之后的程序及其参数，按原样执行。</translation>
+    </message>
+    <message>
+        <source>a host of `labgpu hosts ls` or a LabGPU instance id</source>
+        <translation>`labgpu hosts ls` 中的主机或 LabGPU 实例 ID</translation>
+    </message>
+    <message>
+        <source>the command and its arguments</source>
+        <translation>命令及其参数</translation>
+    </message>
+    <message>
+        <source>the training jobs (all, or one host's); `jobs stop JOB` stops one</source>
+        <translation>训练任务（全部，或某台主机的）；`jobs stop JOB` 停止其中一个</translation>
+    </message>
+    <message>
+        <source>a JSON list: id, name, host, state, exit_code, steps_per_s, eta_s, started, last_line…</source>
+        <translation>JSON 列表：id、name、host、state、exit_code、steps_per_s、eta_s、started、last_line…</translation>
+    </message>
+    <message>
+        <source>what is known, without asking the hosts</source>
+        <translation>已知信息，不询问主机</translation>
+    </message>
+    <message>
+        <source>with stop: seconds between TERM and KILL (default 10)</source>
+        <translation>配合 stop：TERM 与 KILL 之间的秒数（默认 10）</translation>
+    </message>
+    <message>
+        <source>a job's log (-f: follow it until the job ends)</source>
+        <translation>任务日志（-f：持续跟随直到任务结束）</translation>
+    </message>
+    <message>
+        <source>a job id (its first digits are enough) or name</source>
+        <translation>任务 ID（前几位即可）或名称</translation>
+    </message>
+    <message>
+        <source>keep printing new output until the job ends</source>
+        <translation>持续输出新内容直到任务结束</translation>
+    </message>
+    <message>
+        <source>start this many bytes before the end (default: the whole log)</source>
+        <translation>从末尾往前这么多字节开始（默认：整个日志）</translation>
+    </message>
+    <message>
+        <source>{id}  started on {host} ({detach}); follow it with: labgpu logs {id} -f</source>
+        <translation>{id}  已在 {host} 上启动（{detach}）；跟随日志：labgpu logs {id} -f</translation>
+    </message>
+    <message>
+        <source>Spot recovery: resume with {resume} (change it: labgpu recovery set {id} …)</source>
+        <translation>竞价实例恢复：用 {resume} 继续（修改：labgpu recovery set {id} …）</translation>
+    </message>
+    <message>
+        <source>{id}  {state_text}  after {duration}</source>
+        <translation>{id}  {state_text}  用时 {duration}</translation>
+    </message>
+    <message>
+        <source>No jobs on {host}. Start one: labgpu run {host} -- CMD (the hosts: labgpu hosts ls)</source>
+        <translation>{host} 上没有任务。启动一个：labgpu run {host} -- CMD（主机列表：labgpu hosts ls）</translation>
+    </message>
+    <message>
+        <source>No jobs. Start one: labgpu run HOST -- CMD</source>
+        <translation>还没有任务。启动一个：labgpu run HOST -- CMD</translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>NAME</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>HOST</source>
+        <translation>主机</translation>
+    </message>
+    <message>
+        <source>STATE</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>RUNTIME</source>
+        <translation>运行时长</translation>
+    </message>
+    <message>
+        <source>STEP</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>STEPS/S</source>
+        <translation>步/秒</translation>
+    </message>
+    <message>
+        <source>ETA</source>
+        <translation>剩余时间</translation>
+    </message>
+    <message>
+        <source>STARTED</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <source>LAST LINE</source>
+        <translation>最后一行</translation>
+    </message>
 </context>
 </TS>

@@ -291,12 +291,176 @@
         <translation>请查看 `labgpu guard ls`；问题解决后，运行 `labgpu guard set {host} --watchdog` 重新安装。</translation>
     </message>
     <message>
+        <source>GPU utilization, memory, temperature and power of a host</source>
+        <translation>主机的 GPU 利用率、显存、温度和功耗</translation>
+    </message>
+    <message>
+        <source>a host of `labgpu hosts ls` or a LabGPU instance id</source>
+        <translation>`labgpu hosts ls` 中的主机或 LabGPU 实例 ID</translation>
+    </message>
+    <message>
+        <source>one sample, then exit</source>
+        <translation>采样一次后退出</translation>
+    </message>
+    <message>
+        <source>one JSON object per sample per line</source>
+        <translation>每个采样一行 JSON 对象</translation>
+    </message>
+    <message>
+        <source>what the instances cost: per instance and in total</source>
+        <translation>实例的费用：每个实例及合计</translation>
+    </message>
+    <message>
+        <source>a calendar month (UTC); default: this one</source>
+        <translation>日历月份（UTC）；默认本月</translation>
+    </message>
+    <message>
+        <source>also write the month's report as CSV</source>
+        <translation>同时把本月报告写成 CSV</translation>
+    </message>
+    <message>
+        <source>idle, budget and runtime guards per instance or host</source>
+        <translation>按实例或主机设置的空闲、预算和运行时长守护规则</translation>
+    </message>
+    <message>
+        <source>commands</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>set (or change) the guards of an instance or host</source>
+        <translation>设置（或修改）实例或主机的守护规则</translation>
+    </message>
+    <message>
+        <source>a LabGPU instance id, or a host of `labgpu hosts ls`</source>
+        <translation>LabGPU 实例 ID，或 `labgpu hosts ls` 中的主机</translation>
+    </message>
+    <message>
+        <source>save a download sync pair for this host: the checkpoints pulled before a guard stops it (and on a spot interruption); repeatable</source>
+        <translation>为此主机保存下载同步对：守护规则停止它之前（以及竞价实例被回收时）拉取的检查点；可重复</translation>
+    </message>
+    <message>
+        <source>remove the on-instance watchdog (the other guards stay)</source>
+        <translation>删除实例上的看门狗（其他守护规则保留）</translation>
+    </message>
+    <message>
+        <source>list the guards</source>
+        <translation>列出守护规则</translation>
+    </message>
+    <message>
+        <source>remove the guards of an instance or host</source>
+        <translation>删除实例或主机的守护规则</translation>
+    </message>
+    <message>
+        <source>apply the guards until interrupted (one watcher at a time)</source>
+        <translation>执行守护规则直到被中断（同一时间只有一个守护进程）</translation>
+    </message>
+    <message>
+        <source>print each guard event as a JSON line</source>
+        <translation>每个守护事件输出一行 JSON</translation>
+    </message>
+    <message>
+        <source>exit at once when another LabGPU applies the guards (default: wait and take over when it ends)</source>
+        <translation>另一个 LabGPU 正在执行守护规则时立即退出（默认：等待它结束后接管）</translation>
+    </message>
+    <message>
+        <source>  error: {error}</source>
+        <translation>  错误：{error}</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>NAME</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>UTIL</source>
+        <translation>利用率</translation>
+    </message>
+    <message>
+        <source>MEMORY</source>
+        <translation>显存</translation>
+    </message>
+    <message>
+        <source>TEMP</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>POWER</source>
+        <translation>功耗</translation>
+    </message>
+    <message>
+        <source>STATUS</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>PID</source>
+        <translation>PID</translation>
+    </message>
+    <message>
+        <source>PROCESS</source>
+        <translation>进程</translation>
+    </message>
+    <message>
         <source>{month!r} is not a month.</source>
         <translation>{month!r} 不是一个月份。</translation>
     </message>
     <message>
         <source>Write it as YYYY-MM, e.g. 2026-12.</source>
         <translation>请写成 YYYY-MM，例如 2026-12。</translation>
+    </message>
+    <message>
+        <source>Cost in {month} (UTC)</source>
+        <translation>{month} 的费用（UTC）</translation>
+    </message>
+    <message>
+        <source>ID</source>
+        <translation>ID</translation>
+    </message>
+    <message>
+        <source>ACCOUNT</source>
+        <translation>账号</translation>
+    </message>
+    <message>
+        <source>TYPE</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>STATE</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>HOURS</source>
+        <translation>小时</translation>
+    </message>
+    <message>
+        <source>COST</source>
+        <translation>费用</translation>
+    </message>
+    <message>
+        <source>CNY</source>
+        <translation>人民币</translation>
+    </message>
+    <message>
+        <source>USD</source>
+        <translation>美元</translation>
+    </message>
+    <message>
+        <source>RUN</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Total: {cost_cny:.2f} CNY / {cost_usd:.2f} USD  ({rate})</source>
+        <translation>合计：{cost_cny:.2f} 人民币 / {cost_usd:.2f} 美元（{rate}）</translation>
+    </message>
+    <message>
+        <source>Not in the total (price unknown): {join}</source>
+        <translation>未计入合计（价格未知）：{join}</translation>
+    </message>
+    <message>
+        <source>Run {id}: {chain}</source>
+        <translation>运行 {id}：{chain}</translation>
     </message>
     <message>
         <source>No instance or host named {id}.</source>
@@ -315,12 +479,68 @@
         <translation>查看 `labgpu guard ls`。</translation>
     </message>
     <message>
+        <source>Before a stop: pull {id}:{remote} into {local}</source>
+        <translation>停止前：将 {id}:{remote} 拉取到 {local}</translation>
+    </message>
+    <message>
+        <source>Guards of {id}: {describe_guard}</source>
+        <translation>{id} 的守护规则：{describe_guard}</translation>
+    </message>
+    <message>
+        <source>Watchdog running on {id} (pid {pid}): it shuts the machine down after {idle_minutes:g} min with every GPU under {idle_below_pct:g} %.</source>
+        <translation>看门狗正在 {id} 上运行（pid {pid}）：所有 GPU 低于 {idle_below_pct:g}% 持续 {idle_minutes:g} 分钟后关机。</translation>
+    </message>
+    <message>
+        <source>Removed the watchdog on {id}: it will not shut the machine down.</source>
+        <translation>已删除 {id} 上的看门狗：它不会再关机。</translation>
+    </message>
+    <message>
+        <source>{id} is a server without a cloud API: its guards notify only (stop it yourself).</source>
+        <translation>{id} 是没有云 API 的服务器：它的守护规则只发通知（请自行停止）。</translation>
+    </message>
+    <message>
+        <source>They act while LabGPU runs: the window, the tray, or `labgpu watch`.</source>
+        <translation>它们在 LabGPU 运行时生效：窗口、托盘或 `labgpu watch`。</translation>
+    </message>
+    <message>
         <source>--pull needs REMOTE=LOCAL, got {text!r}.</source>
         <translation>--pull 需要 REMOTE=LOCAL 的形式，收到的是 {text!r}。</translation>
     </message>
     <message>
         <source>For example: --pull ~/run/checkpoints=/home/me/checkpoints</source>
         <translation>例如：--pull ~/run/checkpoints=/home/me/checkpoints</translation>
+    </message>
+    <message>
+        <source>KIND</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>GUARDS</source>
+        <translation>守护规则</translation>
+    </message>
+    <message>
+        <source>ACTS</source>
+        <translation>生效</translation>
+    </message>
+    <message>
+        <source>Watcher: {value}</source>
+        <translation>守护进程：{value}</translation>
+    </message>
+    <message>
+        <source>Removed the guards of {id}</source>
+        <translation>已删除 {id} 的守护规则</translation>
+    </message>
+    <message>
+        <source>The guards are applied by {who}; waiting to take over when it ends (Ctrl-C to stop)</source>
+        <translation>守护规则正由 {who} 执行；等它结束后接管（按 Ctrl-C 停止）</translation>
+    </message>
+    <message>
+        <source>Took over the guards from {who}</source>
+        <translation>已从 {who} 接管守护规则</translation>
+    </message>
+    <message>
+        <source>Watching {n} guarded target(s): {value} (Ctrl-C to stop)</source>
+        <translation>正在守护 {n} 个目标：{value}（按 Ctrl-C 停止）</translation>
     </message>
     <message>
         <source>The watchdog runs on {host}: it shuts the machine down after {minutes} min with every GPU under {pct} %, even while this computer sleeps.</source>

@@ -338,12 +338,132 @@
         <translation>发送失败：{why}</translation>
     </message>
     <message>
+        <source>notices by mail, WeChat, Feishu, DingTalk, ntfy or webhook</source>
+        <translation>通过邮件、微信、飞书、钉钉、ntfy 或 webhook 发送通知</translation>
+    </message>
+    <message>
+        <source>commands</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>add (or replace) a channel; secrets are prompted for or read from stdin</source>
+        <translation>添加（或替换）通知渠道；密钥通过提示输入或从标准输入读取</translation>
+    </message>
+    <message>
+        <source>Secrets are never arguments. On stdin (--secret-stdin), one line each, in this order — {order}.</source>
+        <translation>密钥从不作为命令行参数。通过标准输入（--secret-stdin）每行一个，按此顺序：{order}。</translation>
+    </message>
+    <message>
+        <source>a name for the channel, e.g. phone or lab-feishu</source>
+        <translation>渠道名称，例如 phone 或 lab-feishu</translation>
+    </message>
+    <message>
+        <source>comma-separated, from: {topics} (default: all)</source>
+        <translation>逗号分隔，可选：{topics}（默认：全部）</translation>
+    </message>
+    <message>
+        <source>email: the SMTP server, e.g. smtp.qq.com</source>
+        <translation>邮件：SMTP 服务器，例如 smtp.qq.com</translation>
+    </message>
+    <message>
+        <source>email: 465 with --security ssl (default), 587 with starttls</source>
+        <translation>邮件：--security ssl（默认）用 465，starttls 用 587</translation>
+    </message>
+    <message>
+        <source>email: implicit TLS or STARTTLS</source>
+        <translation>邮件：隐式 TLS 或 STARTTLS</translation>
+    </message>
+    <message>
+        <source>email: the login (often the address itself)</source>
+        <translation>邮件：登录名（通常就是邮箱地址）</translation>
+    </message>
+    <message>
+        <source>email: the sender address (default: --username)</source>
+        <translation>邮件：发件地址（默认：--username）</translation>
+    </message>
+    <message>
+        <source>email: a recipient; repeatable</source>
+        <translation>邮件：收件人；可重复</translation>
+    </message>
+    <message>
+        <source>ntfy: the priority (default: the server's)</source>
+        <translation>ntfy：优先级（默认：服务器的设置）</translation>
+    </message>
+    <message>
+        <source>serverchan/pushplus: another https address for the service (a mirror)</source>
+        <translation>Server酱/PushPlus：服务的另一个 https 地址（镜像）</translation>
+    </message>
+    <message>
+        <source>a CA to trust besides the system's (a self-hosted server with a private CA)</source>
+        <translation>除系统 CA 外额外信任的 CA（自建服务器使用私有 CA 时）</translation>
+    </message>
+    <message>
+        <source>rate limit of this channel (default 12)</source>
+        <translation>此渠道的频率限制（默认 12）</translation>
+    </message>
+    <message>
+        <source>read the secrets from stdin, one line each (see above), instead of prompting</source>
+        <translation>从标准输入读取密钥，每行一个（见上文），而不是提示输入</translation>
+    </message>
+    <message>
+        <source>list the channels and each one's last result</source>
+        <translation>列出通知渠道及每个渠道的上次结果</translation>
+    </message>
+    <message>
+        <source>send a test notice on a channel now</source>
+        <translation>立即通过某个渠道发送测试通知</translation>
+    </message>
+    <message>
+        <source>remove a channel and its keyring entries</source>
+        <translation>删除通知渠道及其密钥环条目</translation>
+    </message>
+    <message>
         <source>No {what} on stdin.</source>
         <translation>标准输入中没有 {what}。</translation>
     </message>
     <message>
         <source>Pipe the secrets in, one line each: {order}.</source>
         <translation>请通过管道逐行输入密钥：{order}。</translation>
+    </message>
+    <message>
+        <source>Added the {kind} channel {name}; its secrets are in the system keyring. Try it: labgpu notify test {name}</source>
+        <translation>已添加 {kind} 通知渠道 {name}，其密钥保存在系统密钥环中。试一下：labgpu notify test {name}</translation>
+    </message>
+    <message>
+        <source>No notification channels. Add one: labgpu notify add NAME --kind ntfy</source>
+        <translation>还没有通知渠道。添加一个：labgpu notify add NAME --kind ntfy</translation>
+    </message>
+    <message>
+        <source>NAME</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>KIND</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>EVENTS</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <source>WHERE</source>
+        <translation>目的地</translation>
+    </message>
+    <message>
+        <source>LAST RESULT</source>
+        <translation>上次结果</translation>
+    </message>
+    <message>
+        <source>Sent a test notice on {name}: {text}</source>
+        <translation>已通过 {name} 发送测试通知：{text}</translation>
+    </message>
+    <message>
+        <source>labgpu: [NotifyFailed] {name}: {text}</source>
+        <translation>labgpu：[NotifyFailed] {name}：{text}</translation>
+    </message>
+    <message>
+        <source>Removed the channel {name} and its keyring entries</source>
+        <translation>已删除通知渠道 {name} 及其密钥环条目</translation>
     </message>
 </context>
 <context>

@@ -283,12 +283,108 @@
         <translation>多写几位任务 id（见 `labgpu jobs ls`）。</translation>
     </message>
     <message>
+        <source>what LabGPU does by itself when a spot instance is reclaimed</source>
+        <translation>竞价实例被回收时 LabGPU 自动执行的操作</translation>
+    </message>
+    <message>
+        <source>commands</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>set (or change) the recovery policy of an instance or a job</source>
+        <translation>设置（或修改）实例或任务的恢复策略</translation>
+    </message>
+    <message>
+        <source>a LabGPU instance id, or a job id or name</source>
+        <translation>LabGPU 实例 ID，或任务 ID 或名称</translation>
+    </message>
+    <message>
+        <source>TARGET is a job (when an instance has the same name)</source>
+        <translation>TARGET 指任务（当有实例同名时）</translation>
+    </message>
+    <message>
+        <source>the recovery policies (all, or one TARGET's) and the run it is in</source>
+        <translation>恢复策略（全部，或某个 TARGET 的）及其所在的运行</translation>
+    </message>
+    <message>
+        <source>remove the recovery policy of an instance or a job</source>
+        <translation>删除实例或任务的恢复策略</translation>
+    </message>
+    <message>
+        <source>the command that resumes the job, e.g. "python train.py --resume {checkpoint}"</source>
+        <translation>继续任务的命令，例如 "python train.py --resume {checkpoint}"</translation>
+    </message>
+    <message>
+        <source>the instance's checkpoint folder and where the latest one is saved on this computer</source>
+        <translation>实例的检查点文件夹，以及最新检查点在这台电脑上的保存位置</translation>
+    </message>
+    <message>
+        <source>which files in the folder are checkpoints (default *)</source>
+        <translation>文件夹中哪些文件是检查点（默认 *）</translation>
+    </message>
+    <message>
+        <source>the code folder pushed to the new instance</source>
+        <translation>推送到新实例的代码文件夹</translation>
+    </message>
+    <message>
+        <source>where the resumed job runs on the new instance</source>
+        <translation>继续的任务在新实例上的运行位置</translation>
+    </message>
+    <message>
+        <source>relaunch in the region's other zones when the same zone is sold out (default)</source>
+        <translation>同一可用区售罄时在该地域的其他可用区重新启动（默认）</translation>
+    </message>
+    <message>
+        <source>other regions of the same account, tried in this order</source>
+        <translation>同一账号的其他地域，按此顺序尝试</translation>
+    </message>
+    <message>
+        <source>other accounts (clouds) allowed, in order</source>
+        <translation>允许使用的其他账号（云），按顺序</translation>
+    </message>
+    <message>
+        <source>relaunch as spot (default)</source>
+        <translation>以竞价实例重新启动（默认）</translation>
+    </message>
+    <message>
+        <source>allow an on-demand relaunch</source>
+        <translation>允许以按量计费重新启动</translation>
+    </message>
+    <message>
+        <source>the most the whole run may cost (the account's currency)</source>
+        <translation>整次运行的费用上限（按账号的币种）</translation>
+    </message>
+    <message>
+        <source>remove the budget</source>
+        <translation>删除预算</translation>
+    </message>
+    <message>
+        <source>launch calls allowed in all (1-50, default 5)</source>
+        <translation>总共允许的启动调用次数（1-50，默认 5）</translation>
+    </message>
+    <message>
+        <source>keep the policy but do not act on it</source>
+        <translation>保留策略但不执行</translation>
+    </message>
+    <message>
         <source>Spot recovery is for spot instances: an on-demand one is not reclaimed.</source>
         <translation>回收恢复只用于竞价实例：按量实例不会被回收。</translation>
     </message>
     <message>
         <source>Add --spot, or leave the --recovery-* options out.</source>
         <translation>加上 --spot，或者去掉 --recovery-* 选项。</translation>
+    </message>
+    <message>
+        <source>spot recovery: the command that resumes the job on a relaunched instance, with {checkpoint} (the rest of the policy: `labgpu recovery set`)</source>
+        <translation>竞价实例恢复：在重新启动的实例上继续任务的命令，含 {checkpoint}（策略的其余部分：`labgpu recovery set`）</translation>
+    </message>
+    <message>
+        <source>spot recovery: the checkpoint folder and where the latest one is saved here</source>
+        <translation>竞价实例恢复：检查点文件夹，以及最新检查点在本机的保存位置</translation>
+    </message>
+    <message>
+        <source>spot recovery: the code folder pushed to the relaunched instance</source>
+        <translation>竞价实例恢复：推送到重新启动实例的代码文件夹</translation>
     </message>
     <message>
         <source>the same zone</source>

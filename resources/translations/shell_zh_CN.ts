@@ -177,6 +177,50 @@
         <translation>此电脑上没有可用的安全密钥环（{backend}）。</translation>
     </message>
     <message>
+        <source>PYTHON_KEYRING_BACKEND={chosen} chooses it: unset it and retry.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>The keyring ({provider}) is installed, but DBUS_SESSION_BUS_ADDRESS is not set, so LabGPU cannot reach it.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Your login session has a bus: export DBUS_SESSION_BUS_ADDRESS=unix:path={bus}, then retry.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Start a D-Bus session with the keyring unlocked and use LabGPU inside it: {command} (the first time, the password you type creates the keyring).</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Start LabGPU from your desktop session, where the keyring runs.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>The keyring ({provider}) is installed, but there is no D-Bus session here to reach it (as over SSH, in WSL or on a virtual display).</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Start and unlock it in this session (bash): {command}</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Start it from your desktop session, then retry.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>The keyring ({provider}) is installed but not running in this D-Bus session.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>The keyring is locked (or not created yet), and without a desktop nothing can ask for its password.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Unlock it in this session (bash): {command} (the first time, the password you type creates the keyring).</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
         <source>The keyring is locked.</source>
         <translation>密钥环已锁定。</translation>
     </message>
@@ -217,8 +261,92 @@
         <translation>请用管道传入，例如 printf '%s\n' "$PW" | labgpu {command} …</translation>
     </message>
     <message>
+        <source>{value!r} is not a command of '{prog}'; its commands: {names}.</source>
+        <translation>{value!r} 不是 '{prog}' 的命令；它的命令：{names}。</translation>
+    </message>
+    <message>
+        <source>{value!r} is not a command of '{prog}'.</source>
+        <translation>{value!r} 不是 '{prog}' 的命令。</translation>
+    </message>
+    <message>
+        <source>{value!r} is not one of: {choices}.</source>
+        <translation>{value!r} 不在可选范围内：{choices}。</translation>
+    </message>
+    <message>
+        <source>Did you mean {names}?</source>
+        <translation>你是不是想输入 {names}？</translation>
+    </message>
+    <message>
+        <source> or </source>
+        <translation> 或 </translation>
+    </message>
+    <message>
+        <source>Run '{command} --help' to list its commands.</source>
+        <translation>运行 '{command} --help' 查看它的子命令。</translation>
+    </message>
+    <message>
+        <source>Run '{command} --help' to see its arguments and options.</source>
+        <translation>运行 '{command} --help' 查看它的参数和选项。</translation>
+    </message>
+    <message>
         <source>Keyring</source>
         <translation>密钥环</translation>
+    </message>
+    <message>
+        <source>Display</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>The window needs a desktop. Here, use the command line ('{cli} --help'); to see the window over SSH, connect with 'ssh -X'.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Check that the X server (or the 'ssh -X' connection) is still running, or unset {variable} and use the command line ('{cli} --help').</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>none: QT_QPA_PLATFORM={platform} draws the window off screen</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Unset QT_QPA_PLATFORM to see the window.</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>X11 display {name}</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Wayland display {name}</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Qt platform {name} (QT_QPA_PLATFORM)</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>the desktop</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>{where}: Qt opens it ({platform}, {size})</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>{where}: Qt opens it ({platform})</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>{where}: Qt cannot open it: {error}</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Install the libraries Qt lacks ({libraries}), on Debian/Ubuntu: sudo apt install {packages}</source>
+        <translation type="unfinished" />
+    </message>
+    <message>
+        <source>Run 'python3 packaging/bootstrap.py app' from a checkout (it installs Qt's system libraries), or use the command line ('{cli} --help').</source>
+        <translation type="unfinished" />
     </message>
     <message>
         <source>SSH fast paths</source>
@@ -356,6 +484,58 @@
         <source>NEXT STEP</source>
         <translation>下一步</translation>
     </message>
+    <message>
+        <source>Compare, rent, sync with and watch cloud GPUs. Without a command: the desktop app.</source>
+        <translation>比较、租用、同步和监控云 GPU。不带命令时启动桌面应用。</translation>
+    </message>
+    <message>
+        <source>Run 'labgpu COMMAND --help' for a command's options. The language follows LANG (or --lang zh_CN / --lang en).</source>
+        <translation>运行 'labgpu COMMAND --help' 查看某个命令的选项。语言跟随 LANG（或用 --lang zh_CN / --lang en 指定）。</translation>
+    </message>
+    <message>
+        <source>show the version and exit</source>
+        <translation>显示版本号并退出</translation>
+    </message>
+    <message>
+        <source>render the main window to a PNG and exit</source>
+        <translation>把主窗口渲染为 PNG 后退出</translation>
+    </message>
+    <message>
+        <source>page to show (with --screenshot or at start)</source>
+        <translation>要显示的页面（配合 --screenshot 或启动时）</translation>
+    </message>
+    <message>
+        <source>interface language for this run</source>
+        <translation>本次运行的界面语言</translation>
+    </message>
+    <message>
+        <source>window size for --screenshot, WxH</source>
+        <translation>--screenshot 的窗口大小，宽x高</translation>
+    </message>
+    <message>
+        <source>show the welcome (language, cloud account, tour) even if it was seen</source>
+        <translation>显示欢迎向导（语言、云账号、导览），即使已看过</translation>
+    </message>
+    <message>
+        <source>with --first-run: the step to open at, 1-3 (for --screenshot)</source>
+        <translation>配合 --first-run：打开的步骤，1-3（用于 --screenshot）</translation>
+    </message>
+    <message>
+        <source>start in the system tray only (the cost monitor); the window opens from its menu</source>
+        <translation>只在系统托盘中启动（费用监控）；窗口可从托盘菜单打开</translation>
+    </message>
+    <message>
+        <source>commands</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>interrupted</source>
+        <translation>已中断</translation>
+    </message>
+    <message>
+        <source>A connection closed unexpectedly: {error} — see the log and retry.</source>
+        <translation>连接意外关闭：{error}。请查看日志后重试。</translation>
+    </message>
 </context>
 <context>
     <name>SettingsPage</name>
@@ -486,6 +666,87 @@
     <message>
         <source>Saved.</source>
         <translation>已保存。</translation>
+    </message>
+</context>
+<context>
+    <name>argparse</name>
+    <message>
+        <source>usage: </source>
+        <translation>用法：</translation>
+    </message>
+    <message>
+        <source>options</source>
+        <translation>选项</translation>
+    </message>
+    <message>
+        <source>positional arguments</source>
+        <translation>位置参数</translation>
+    </message>
+    <message>
+        <source>show this help message and exit</source>
+        <translation>显示此帮助并退出</translation>
+    </message>
+    <message>
+        <source>%(prog)s: error: %(message)s
+</source>
+        <translation>%(prog)s：错误：%(message)s
+</translation>
+    </message>
+    <message>
+        <source>argument %(argument_name)s: %(message)s</source>
+        <translation>参数 %(argument_name)s：%(message)s</translation>
+    </message>
+    <message>
+        <source>the following arguments are required: %s</source>
+        <translation>缺少必需的参数：%s</translation>
+    </message>
+    <message>
+        <source>unrecognized arguments: %s</source>
+        <translation>无法识别的参数：%s</translation>
+    </message>
+    <message>
+        <source>invalid choice: %(value)r (choose from %(choices)s)</source>
+        <translation>无效的选择：%(value)r（可选：%(choices)s）</translation>
+    </message>
+    <message>
+        <source>invalid %(type)s value: %(value)r</source>
+        <translation>无效的 %(type)s 值：%(value)r</translation>
+    </message>
+    <message>
+        <source>expected one argument</source>
+        <translation>需要一个参数</translation>
+    </message>
+    <message>
+        <source>expected at least one argument</source>
+        <translation>至少需要一个参数</translation>
+    </message>
+    <message>
+        <source>expected at most one argument</source>
+        <translation>最多只能有一个参数</translation>
+    </message>
+    <message>
+        <source>expected %s argument</source>
+        <translation>需要 %s 个参数</translation>
+    </message>
+    <message>
+        <source>expected %s arguments</source>
+        <translation>需要 %s 个参数</translation>
+    </message>
+    <message>
+        <source>ambiguous option: %(option)s could match %(matches)s</source>
+        <translation>选项有歧义：%(option)s 可匹配 %(matches)s</translation>
+    </message>
+    <message>
+        <source>not allowed with argument %s</source>
+        <translation>不能与参数 %s 同时使用</translation>
+    </message>
+    <message>
+        <source>one of the arguments %s is required</source>
+        <translation>参数 %s 中必须给出一个</translation>
+    </message>
+    <message>
+        <source>ignored explicit argument %r</source>
+        <translation>忽略了显式参数 %r</translation>
     </message>
 </context>
 </TS>

@@ -729,12 +729,88 @@
         <translation>请重试；如果反复出现，请检查主机上的 /bin/sh 是否可用。</translation>
     </message>
     <message>
+        <source>encryption keys for bucket pairs (kept in the system keyring)</source>
+        <translation>存储桶同步对的加密密钥（保存在系统密钥环中）</translation>
+    </message>
+    <message>
+        <source>commands</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>create a key (then keep its recovery phrase: labgpu keys export NAME)</source>
+        <translation>创建密钥（之后请保存其恢复短语：labgpu keys export NAME）</translation>
+    </message>
+    <message>
+        <source>list the keys on this computer (names and key ids, never a key)</source>
+        <translation>列出这台电脑上的密钥（只显示名称和密钥 ID，不显示密钥本身）</translation>
+    </message>
+    <message>
+        <source>print a key's recovery phrase (to a terminal only)</source>
+        <translation>打印密钥的恢复短语（仅输出到终端）</translation>
+    </message>
+    <message>
+        <source>Prints the recovery phrase. Anyone with it can read what the key encrypted. Into a pipe or a file only with --show-phrase.</source>
+        <translation>打印恢复短语。任何拿到它的人都能读取该密钥加密的内容。只有加 --show-phrase 才会输出到管道或文件。</translation>
+    </message>
+    <message>
+        <source>print it even when stdout is not a terminal (a pipe, a file)</source>
+        <translation>即使标准输出不是终端（管道、文件）也打印</translation>
+    </message>
+    <message>
+        <source>store a key from its recovery phrase (prompted, or one line on stdin)</source>
+        <translation>用恢复短语存入密钥（提示输入，或从标准输入读一行）</translation>
+    </message>
+    <message>
+        <source>delete a key from this computer (what it encrypted stays unreadable without its recovery phrase)</source>
+        <translation>从这台电脑删除密钥（没有恢复短语，它加密的内容将无法读取）</translation>
+    </message>
+    <message>
+        <source>do not ask (needed when stdin is not a terminal)</source>
+        <translation>不询问（标准输入不是终端时需要）</translation>
+    </message>
+    <message>
+        <source>Created the key {name} (key id {key_id}); it is in the system keyring.
+Keep its recovery phrase somewhere safe (without it, a lost computer means lost data): labgpu keys export {name}</source>
+        <translation>已创建密钥 {name}（密钥 ID {key_id}），已存入系统密钥环。
+请妥善保存它的恢复短语（没有它，电脑丢失就意味着数据丢失）：labgpu keys export {name}</translation>
+    </message>
+    <message>
+        <source>No encryption keys. Create one: labgpu keys new NAME</source>
+        <translation>还没有加密密钥。创建一个：labgpu keys new NAME</translation>
+    </message>
+    <message>
+        <source>NAME</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>KEY ID</source>
+        <translation>密钥 ID</translation>
+    </message>
+    <message>
+        <source>SOURCE</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>CREATED</source>
+        <translation>创建时间</translation>
+    </message>
+    <message>
         <source>LabGPU prints a recovery phrase only to a terminal.</source>
         <translation>LabGPU 只会把恢复短语打印到终端。</translation>
     </message>
     <message>
         <source>Run it in a terminal, or add --show-phrase to write it into a pipe or a file (anyone who reads it can decrypt your data).</source>
         <translation>请在终端里运行，或加上 --show-phrase 把它写入管道或文件（任何读到它的人都能解密你的数据）。</translation>
+    </message>
+    <message>
+        <source>Recovery phrase of {name} (key id {key_id}). Write it down or keep it in a password manager; anyone with it can read what this key encrypted:
+</source>
+        <translation>{name} 的恢复短语（密钥 ID {key_id}）。请抄下来或存进密码管理器；任何拿到它的人都能读取此密钥加密的内容：
+</translation>
+    </message>
+    <message>
+        <source>On another computer: labgpu keys import {name}</source>
+        <translation>在另一台电脑上：labgpu keys import {name}</translation>
     </message>
     <message>
         <source>No recovery phrase was typed.</source>
@@ -745,12 +821,72 @@
         <translation>请重新运行命令，输入或粘贴恢复短语。</translation>
     </message>
     <message>
+        <source>Imported the key {name} (key id {key_id}) into the system keyring.</source>
+        <translation>已将密钥 {name}（密钥 ID {key_id}）导入系统密钥环。</translation>
+    </message>
+    <message>
         <source>Removing the key '{name}' needs a confirmation.</source>
         <translation>删除密钥“{name}”需要确认。</translation>
     </message>
     <message>
         <source>Add --yes. What it encrypted stays readable only with its recovery phrase (labgpu keys export {name}).</source>
         <translation>请加上 --yes。之后它加密的内容只能凭它的恢复短语读取（labgpu keys export {name}）。</translation>
+    </message>
+    <message>
+        <source>Nothing removed.</source>
+        <translation>未删除任何内容。</translation>
+    </message>
+    <message>
+        <source>Removed the key {name} (key id {key_id}) from this computer.</source>
+        <translation>已从这台电脑删除密钥 {name}（密钥 ID {key_id}）。</translation>
+    </message>
+    <message>
+        <source>list an account's buckets or a folder in one</source>
+        <translation>列出账号的存储桶或其中某个文件夹</translation>
+    </message>
+    <message>
+        <source>Object storage (S3, Tencent COS, Alibaba OSS, Huawei OBS) seen through a cloud account: its buckets, or one level of a bucket location.</source>
+        <translation>通过云账号查看对象存储（S3、腾讯云 COS、阿里云 OSS、华为云 OBS）：列出存储桶，或存储桶位置下的一层内容。</translation>
+    </message>
+    <message>
+        <source>list buckets, or the folders and objects below a bucket location</source>
+        <translation>列出存储桶，或存储桶位置下的文件夹和对象</translation>
+    </message>
+    <message>
+        <source>a cloud account (labgpu accounts ls)</source>
+        <translation>云账号（labgpu accounts ls）</translation>
+    </message>
+    <message>
+        <source>a bucket location, e.g. s3://my-lab-data/imagenet (cos://, oss://, obs://)</source>
+        <translation>存储桶位置，例如 s3://my-lab-data/imagenet（cos://、oss://、obs://）</translation>
+    </message>
+    <message>
+        <source>list at most N entries (default 1000)</source>
+        <translation>最多列出 N 项（默认 1000）</translation>
+    </message>
+    <message>
+        <source>print JSON</source>
+        <translation>输出 JSON</translation>
+    </message>
+    <message>
+        <source>BUCKET</source>
+        <translation>存储桶</translation>
+    </message>
+    <message>
+        <source>SIZE</source>
+        <translation>大小</translation>
+    </message>
+    <message>
+        <source>MODIFIED</source>
+        <translation>修改时间</translation>
+    </message>
+    <message>
+        <source>more than {limit} entries; only the first {limit} are shown (--max N, up to 1000)</source>
+        <translation>超过 {limit} 项；只显示前 {limit} 项（--max N，最多 1000）</translation>
+    </message>
+    <message>
+        <source>{hidden} object name(s) that cannot be a local path are not shown</source>
+        <translation>{hidden} 个无法作为本地路径的对象名未显示</translation>
     </message>
 </context>
 </TS>

@@ -363,6 +363,66 @@
         <translation>改写后这一行会达到或超过 256 字节</translation>
     </message>
     <message>
+        <source>OpenVPN profiles: import, connect, disconnect, status</source>
+        <translation>OpenVPN 配置：导入、连接、断开、状态</translation>
+    </message>
+    <message>
+        <source>commands</source>
+        <translation>命令</translation>
+    </message>
+    <message>
+        <source>import an .ovpn profile (credentials go to the keyring)</source>
+        <translation>导入 .ovpn 配置（凭据存入密钥环）</translation>
+    </message>
+    <message>
+        <source>VPN username (the profile has auth-user-pass)</source>
+        <translation>VPN 用户名（配置中有 auth-user-pass 时）</translation>
+    </message>
+    <message>
+        <source>read the VPN password from stdin</source>
+        <translation>从标准输入读取 VPN 密码</translation>
+    </message>
+    <message>
+        <source>read the private key's passphrase from stdin (after the password, if both)</source>
+        <translation>从标准输入读取私钥口令（两者都有时在密码之后）</translation>
+    </message>
+    <message>
+        <source>accept a profile that runs programs (up/down scripts, plugins) as root</source>
+        <translation>接受会以 root 身份运行程序（up/down 脚本、插件）的配置</translation>
+    </message>
+    <message>
+        <source>connect; returns once the tunnel is up</source>
+        <translation>连接；隧道建立后返回</translation>
+    </message>
+    <message>
+        <source>seconds to wait for CONNECTED (default 30)</source>
+        <translation>等待 CONNECTED 的秒数（默认 30）</translation>
+    </message>
+    <message>
+        <source>disconnect (and do not reconnect by itself)</source>
+        <translation>断开（且不自动重连）</translation>
+    </message>
+    <message>
+        <source>show the tunnel's state</source>
+        <translation>显示隧道状态</translation>
+    </message>
+    <message>
+        <source>list profiles and their state</source>
+        <translation>列出配置及其状态</translation>
+    </message>
+    <message>
+        <source>disconnect and remove a profile and its stored credentials</source>
+        <translation>断开并删除配置及其保存的凭据</translation>
+    </message>
+    <message>
+        <source>print the end of the profile's OpenVPN log</source>
+        <translation>打印该配置 OpenVPN 日志的末尾</translation>
+    </message>
+    <message>
+        <source>(internal, started by 'vpn up') answer OpenVPN's prompts while it runs</source>
+        <translation>（内部使用，由 'vpn up' 启动）在 OpenVPN 运行时回答它的提示</translation>
+    </message>
+    <message>
         <source>--password-stdin needs --username.</source>
         <translation>--password-stdin 需要同时给出 --username。</translation>
     </message>
@@ -377,6 +437,34 @@
     <message>
         <source>Add --password-stdin and pipe the password in.</source>
         <translation>请加上 --password-stdin 并通过管道传入密码。</translation>
+    </message>
+    <message>
+        <source>Not stored yet: {join} — run 'labgpu vpn add {name} FILE.ovpn --username USER --password-stdin{value}' or use Credentials… on the VPN page</source>
+        <translation>尚未保存：{join}。请运行 'labgpu vpn add {name} FILE.ovpn --username USER --password-stdin{value}'，或在 VPN 页面使用“凭据…”</translation>
+    </message>
+    <message>
+        <source>PROFILE</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>STATE</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>ADDRESS</source>
+        <translation>地址</translation>
+    </message>
+    <message>
+        <source>SERVER</source>
+        <translation>服务器</translation>
+    </message>
+    <message>
+        <source>CREDENTIALS</source>
+        <translation>凭据</translation>
+    </message>
+    <message>
+        <source>Removed VPN profile {profile}</source>
+        <translation>已删除 VPN 配置 {profile}</translation>
     </message>
 </context>
 <context>
