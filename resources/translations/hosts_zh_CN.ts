@@ -178,7 +178,7 @@
     </message>
     <message>
         <source>not known yet</source>
-        <translation>尚未知晓</translation>
+        <translation>尚未记录</translation>
     </message>
     <message>
         <source>Launched instance {instance_id} ({provider})</source>
@@ -456,7 +456,7 @@
     </message>
     <message>
         <source>The host key of {host} is not known yet: {key_type} {fingerprint}.</source>
-        <translation>{host} 的主机密钥尚未知晓：{key_type} {fingerprint}。</translation>
+        <translation>{host} 的主机密钥尚未记录：{key_type} {fingerprint}。</translation>
     </message>
     <message>
         <source>Compare the fingerprint with the one your provider shows; accept it only if they match (command line: labgpu hosts trust {name} --fingerprint {fingerprint}).</source>

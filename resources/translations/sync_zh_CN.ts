@@ -646,7 +646,7 @@
     </message>
     <message>
         <source>{skipped} unchanged, {deleted} deleted, {conflicts} conflicts</source>
-        <translation>{skipped} 个未变，{deleted} 个已删除，{conflicts} 个冲突</translation>
+        <translation>{skipped} 个未变化，删除 {deleted} 个，{conflicts} 个冲突</translation>
     </message>
     <message>
         <source>Keep a local folder and a folder on a host, or a bucket, in step: datasets up, checkpoints down. Unchanged files are skipped; newer files at the destination are never overwritten.</source>
