@@ -45,6 +45,17 @@ FIRST_RUN_STEPS = (1, 2, 3)
 STUDENT = "student"
 SSH_FROM = "198.51.100.7/32"  # the student's address (a documentation range)
 LAB_HOST = "lab-a100"
+LAB_ADDRESS = "gpu.cs.example.edu"
+LAB_PORT = 2222
+TRAIN_PY = """import math, time
+step = 18240
+while step < 40000:
+    loss = 1.1 + 0.4 * math.exp(-step / 9000) + 0.04 * math.sin(step * 0.77)
+    print(f"epoch {step // 1000 + 1}/40  step {step}/40000  loss {loss:.3f}  lr 3.2e-04", flush=True)
+    step += 2
+    time.sleep(1)
+"""
+FOLLOWING_TASKS = {"jobs-log"}  # tasks that run as long as their page: never waited for
 XDG_VARS = ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME", "LABGPU_HOME")
 
 
@@ -62,7 +73,7 @@ def namespace_prefix() -> list[str]:
     """``unshare`` arguments for a private mount namespace, or [] where none can be made here."""
     if not sys.platform.startswith("linux") or not shutil.which("unshare"):
         return []
-    cmd = ["unshare", "-m"] if os.geteuid() == 0 else ["unshare", "-r", "-m"]
+    cmd = ["unshare", "-m", "-n"] if os.geteuid() == 0 else ["unshare", "-r", "-m", "-n"]
     ok = subprocess.run([*cmd, "true"], capture_output=True, timeout=30).returncode == 0
     return cmd if ok else []
 
@@ -78,6 +89,8 @@ def private_home(in_namespace: bool, scratch: Path) -> Path:
         home = scratch / "home" / STUDENT
         home.mkdir(parents=True)
         return home
+    if os.readlink("/proc/self/ns/mnt") == os.readlink(f"/proc/{os.getppid()}/ns/mnt"):
+        raise SystemExit("screenshots: not in a private mount namespace; nothing mounted")
     _mount("--make-rprivate", "/")
     old = scratch / "oldhome"
     old.mkdir()
@@ -90,7 +103,72 @@ def private_home(in_namespace: bool, scratch: Path) -> Path:
     name = STUDENT if not (Path("/home") / STUDENT).exists() else f"{STUDENT}-{os.getpid()}"
     home = Path("/home") / name
     home.mkdir(mode=0o700)
+    # This namespace's own network: the lab server's name resolves to its loopback, and the student is a
+    # user the lab server's sshd knows (another name of this process's user, with that home).
+    subprocess.run(["ip", "link", "set", "lo", "up"], check=True, capture_output=True, timeout=30)
+    for etc, line in (("hosts", f"127.0.0.1 {LAB_ADDRESS}\n"),
+                      ("passwd", f"{name}:x:{os.geteuid()}:{os.getegid()}:Student:{home}:/bin/sh\n"),
+                      ("shadow", f"{name}:*:20000:0:99999:7:::\n")):
+        copy = scratch / etc
+        original = Path("/etc") / etc
+        copy.write_text((original.read_text() if original.exists() else "") + line)
+        copy.chmod(0o644 if etc != "shadow" else 0o600)
+        if original.exists():
+            _mount("--bind", str(copy), str(original))
     return home
+
+
+class LabServer:
+    """The lab's GPU server: OpenSSH's sshd on 127.0.0.1:2222 of the private network namespace, reached as
+    student@gpu.cs.example.edu with a key in ~/.ssh; its host key trusted as after a first connection."""
+
+    def __init__(self, home: Path, scratch: Path) -> None:
+        self.home, self.scratch = home, scratch
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        import socket
+
+        ssh = self.home / ".ssh"
+        ssh.mkdir(mode=0o700, exist_ok=True)
+        host_key = self.scratch / "ssh_host_ed25519_key"
+        for path, comment in ((host_key, "lab"), (ssh / "id_ed25519", f"{STUDENT}@laptop")):
+            subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", comment, "-f", str(path)],
+                           check=True, capture_output=True, timeout=60)
+        (ssh / "authorized_keys").write_text((ssh / "id_ed25519.pub").read_text())
+        config = self.scratch / "sshd_config"
+        config.write_text("\n".join([
+            "ListenAddress 127.0.0.1", f"Port {LAB_PORT}", f"HostKey {host_key}", "PidFile none", "UsePAM no",
+            "StrictModes no", "PermitRootLogin yes", "PasswordAuthentication no", "KbdInteractiveAuthentication no",
+            "PrintMotd no", "UseDNS no", "Subsystem sftp internal-sftp", ""]))
+        Path("/run/sshd").mkdir(parents=True, exist_ok=True)
+        self.proc = subprocess.Popen(["/usr/sbin/sshd", "-D", "-e", "-f", str(config)], stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.DEVNULL, stderr=open(self.scratch / "sshd.log", "ab"))  # noqa: SIM115
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", LAB_PORT), timeout=1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or self.proc.poll() is not None:
+                    raise RuntimeError("the lab server's sshd did not start: "
+                                       + (self.scratch / "sshd.log").read_text()[-500:]) from None
+                time.sleep(0.05)
+
+    def trust(self, paths: Any) -> str:
+        """The host key in LabGPU's known hosts (as after the first connection); its fingerprint."""
+        import paramiko
+
+        from app.remote.hostkeys import KnownHosts, sha256_fingerprint
+
+        key = paramiko.Ed25519Key.from_private_key_file(str(self.scratch / "ssh_host_ed25519_key"))
+        KnownHosts(paths).add(LAB_ADDRESS, LAB_PORT, key)
+        return sha256_fingerprint(key)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(10)
 
 
 # -- the sample world ---------------------------------------------------------------------------
@@ -126,9 +204,9 @@ class Peers:
         self.tencent.stop()
 
 
-def build_world(peers: Peers, home: Path) -> dict[str, str]:
+def build_world(peers: Peers, home: Path, lab: LabServer | None) -> dict[str, str]:
     """Accounts, instances, a host, sync pairs with history and a job, in the default paths of HOME;
-    returns the names the shots use (the instances' host names)."""
+    returns the names the shots use (the instances' host names, the job)."""
     import app.cloud.launch as launch
     from app.cloud.launch import CloudService
     from app.cloud.launch_plan import LaunchOptions
@@ -163,13 +241,14 @@ def build_world(peers: Peers, home: Path) -> dict[str, str]:
     store = Store(paths=paths)
     age_instances(peers, store, {t4.id: 2 * 3600 + 41 * 60, a10.id: 47 * 60})
     set_guard(paths, store, t4.id, guard)
-    HostStore(store).add(HostRecord(LAB_HOST, "gpu.cs.example.edu", user=STUDENT, port=2222,
-                                    fingerprint="SHA256:Xk3Zq0yq7c5uGZ4tP1bOQeFk0w9nR2s8VhJ6aLm1dEo"))
+    fingerprint = lab.trust(paths) if lab is not None else ""
+    HostStore(store).add(HostRecord(LAB_HOST, LAB_ADDRESS, user=STUDENT, port=LAB_PORT, fingerprint=fingerprint,
+                                    key_path="~/.ssh/id_ed25519" if lab is not None else ""))
     for folder in ("thesis/code", "thesis/checkpoints"):
         (home / folder).mkdir(parents=True, exist_ok=True)
-    (home / "thesis/code/train.py").write_text("print('training')\n")
+    write_code(home)
     sync = SyncStore(store)
-    code = sync.save(SyncPair(LAB_HOST, "~/thesis/code", "~/thesis/code", excludes=["*.pyc", "wandb/"],
+    code = sync.save(SyncPair(LAB_HOST, "~/thesis/code", "~/code/thesis", excludes=["*.pyc", "wandb/"],
                               gitignore=True))
     ckpt = sync.save(SyncPair(LAB_HOST, "~/thesis/checkpoints", "~/thesis/runs/checkpoints", direction=DOWN,
                               verify=True))
@@ -186,13 +265,38 @@ def build_world(peers: Peers, home: Path) -> dict[str, str]:
                         direction=pair.direction, started_at=now - hours * 3600, result=result, pair_id=pair.id,
                         outcome=SyncResult(pair.direction, files=files, bytes=size, skipped=skipped,
                                            seconds=seconds))
-    add_job(store, now)
+    job = start_job(paths, store) if lab is not None else add_job(store, now)
     add_vpn(paths, home)
     from app.usecases.hosts import all_hosts
 
     names = {e.name for e in all_hosts(paths)}
     instance_host = next((n for n in names if n not in (LAB_HOST,) and (t4.id in n or "thesis" in n)), t4.id)
-    return {"t4": t4.id, "a10": a10.id, "instance_host": instance_host}
+    return {"t4": t4.id, "a10": a10.id, "instance_host": instance_host, "job": job}
+
+
+CODE = {
+    "train.py": TRAIN_PY,
+    "data.py": "from torchvision import datasets, transforms\n\nMEAN = (0.485, 0.456, 0.406)\n",
+    "README.md": "# Thesis: ResNet-50 on an ImageNet subset\n",
+    "configs/base.yaml": "epochs: 40\nbatch_size: 64\nlr: 3.2e-4\n",
+    "model.py": "import torchvision\n\n\ndef build():\n    return torchvision.models.resnet50()\n",
+}
+
+
+def write_code(home: Path) -> None:
+    """The student's code (~/thesis/code) and the copy the lab server got last time (~/code/thesis): since
+    then model.py was changed and utils/metrics.py added, so a preview has two files to send."""
+    local, remote = home / "thesis" / "code", home / "code" / "thesis"
+    for name, text in CODE.items():
+        for root in (local, remote):
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            (root / name).write_text(text)
+            os.utime(root / name, (time.time() - 86_400, time.time() - 86_400))
+    (local / "model.py").write_text(CODE["model.py"] + "\n\ndef freeze_backbone(model):\n    ...\n")
+    (local / "utils").mkdir()
+    (local / "utils" / "metrics.py").write_text("def top5(logits, labels):\n    ...\n")
+    (local / "__pycache__").mkdir()
+    (local / "__pycache__" / "model.cpython-311.pyc").write_bytes(b"\0" * 2048)
 
 
 def age_instances(peers: Peers, store: Any, ages: dict[str, float]) -> None:
@@ -245,8 +349,34 @@ def add_vpn(paths: Any, home: Path) -> None:
     VpnStore(paths).add_profile("cs-lab", ovpn, username=STUDENT, password="correct horse battery staple")  # noqa: S106 - sample
 
 
-def add_job(store: Any, now: float) -> None:
-    """A training job running on the lab server for 2 h 40 min, with its progress read from the log."""
+def start_job(paths: Any, store: Any) -> str:
+    """The training job, started on the lab server as the Jobs page starts one (in tmux or setsid)."""
+    from app.core.jobs import JobSpec
+    from app.usecases import jobs
+
+    spec = JobSpec(host=LAB_HOST, argv=["python3", "train.py", "--epochs", "40", "--batch-size", "64"],
+                   workdir="~/thesis/code", name="resnet50-imagenet")
+    rec = jobs.start_job(paths, store, spec)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:  # two progress lines read: its steps per second are known
+        rec = jobs.refresh(paths, store, rec.id)
+        if rec.steps_per_s:
+            break
+        time.sleep(1)
+    return rec.id
+
+
+def stop_job(job_id: str) -> None:
+    from app.core.paths import default_paths
+    from app.core.store import Store
+    from app.usecases import jobs
+
+    paths = default_paths()
+    jobs.stop_job(paths, Store(paths=paths), job_id, grace_s=2)
+
+
+def add_job(store: Any, now: float) -> str:
+    """Without a lab server: the job as LabGPU last saw it (2 h 40 min in, its progress read from the log)."""
     from dataclasses import replace
 
     from app.core.jobs import JobRecord, JobSpec, JobStore, iso_utc
@@ -259,6 +389,7 @@ def add_job(store: Any, now: float) -> None:
                   eta_s=(40_000 - 18_240) / 1.92, last_progress_at=now - 2, checked_at=now - 2,
                   last_line="epoch 18/40  step 18240/40000  loss 1.284  lr 3.2e-04")
     JobStore(store).save(rec)
+    return ""
 
 
 # -- the GPU monitor's samples --------------------------------------------------------------------
@@ -346,6 +477,14 @@ def shoot_language(lang: str, pages: list[str], guide: bool, all_dir: Path | Non
 
     app, ctx, window = build_main_window(lang)
     ctx.errors.interactive = False
+    ctx.settings.language = lang  # chosen in Settings (not only --lang): every later page and dialog keeps it
+    ctx.settings.first_run_done = True
+    from app.notify.config import ChannelConfig
+    from app.notify.manage import save_channel
+
+    save_channel(ctx.settings, ChannelConfig(name="wechat", kind="serverchan"),  # WeChat, the key in the keyring
+                 {"sendkey": "SCT20261205Tq7wX9kLm2Rb4Np8Vs3Hd6Jf"})
+    ctx.save_settings()
     now = time.time()
     monitored = {LAB_HOST: (4, "NVIDIA A100-SXM4-80GB", 81_920, 400),
                  world["instance_host"]: (1, "Tesla T4", 15_360, 70)}
@@ -353,10 +492,11 @@ def shoot_language(lang: str, pages: list[str], guide: bool, all_dir: Path | Non
     ctx.services.monitor = feed
 
     def settle(timeout_s: float = 20.0) -> None:
+        """Until every task but the ones that follow something (a job's log) has ended and called back."""
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
             app.processEvents()
-            if ctx.runner.settled():
+            if all(task.name in FOLLOWING_TASKS for task in ctx.runner.active()):
                 break
             time.sleep(0.02)
         for _ in range(10):
@@ -372,6 +512,19 @@ def shoot_language(lang: str, pages: list[str], guide: bool, all_dir: Path | Non
         if not window.show_page(page_id):
             raise SystemExit(f"no page {page_id!r}; pages: {', '.join(window.page_ids())}")
         page = window.pages[page_id]
+        if page_id == "hosts" and world.get("job"):  # the lab server connected, as after a click on Connect
+            page.select(LAB_HOST)
+            page.connect_button.click()
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline and not page.disconnect_button.isEnabled():
+                settle(1)
+            settle()
+        if page_id == "sync" and world.get("job"):  # a preview of the code pair: what would be sent
+            page.pairs_table.selectRow(0)
+            page.preview_button.click()
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline and page.preview_model.rowCount() == 0:
+                settle(1)
         if isinstance(page, MonitorPage):
             for host in monitored:
                 page.watch(host, remember=False)
@@ -451,6 +604,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     ap.add_argument("--stage", choices=("world", "shoot"), help=argparse.SUPPRESS)
     ap.add_argument("--namespace", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--world", help=argparse.SUPPRESS)
+    ap.add_argument("--scratch", help=argparse.SUPPRESS)
     return ap.parse_args(argv)
 
 
@@ -467,9 +621,13 @@ def forward(args: argparse.Namespace) -> list[str]:
     return out
 
 
+def say(what: str) -> None:
+    print(f"screenshots: {time.strftime('%H:%M:%S')} {what}", file=sys.stderr, flush=True)
+
+
 def run_world(args: argparse.Namespace) -> int:
     """In the private home: keyring, peers, world; then a process per language."""
-    scratch = Path(tempfile.mkdtemp(prefix="labgpu-shots-"))
+    scratch = Path(args.scratch)
     home = private_home(args.namespace, scratch)
     for var in XDG_VARS:
         os.environ.pop(var, None)
@@ -477,23 +635,34 @@ def run_world(args: argparse.Namespace) -> int:
     os.environ["QT_QPA_PLATFORM"] = "offscreen"
     os.environ.pop("QT_QPA_PLATFORMTHEME", None)  # the same look on every machine
     keyring = fixture("keyring_service")._SecretService()
-    peers = None
+    peers = lab = None
+    world: dict[str, str] = {}
     try:
         os.environ.pop("XDG_DATA_HOME", None)  # the keyring's own files; the app's data is in HOME
         peers = Peers()
-        world = build_world(peers, home)
+        if args.namespace:
+            lab = LabServer(home, scratch)
+            lab.start()
+        say("building the sample world")
+        world = build_world(peers, home, lab)
+        say("sample world ready")
         pages = args.pages or page_ids()
         for lang in args.lang:
             cmd = [sys.executable, str(Path(__file__).resolve()), "--stage", "shoot", "--world", json.dumps(world),
                    *forward(argparse.Namespace(**{**vars(args), "lang": [lang], "pages": pages}))]
+            say(f"shooting {lang}")
             r = subprocess.run(cmd, cwd=home, stdin=subprocess.DEVNULL, timeout=1800)
             if r.returncode != 0:
                 return r.returncode
     finally:
+        say("stopping the job and the peers")
+        if world.get("job"):
+            stop_job(world["job"])
+        if lab is not None:
+            lab.stop()
         if peers is not None:
             peers.stop()
         keyring.stop()
-        shutil.rmtree(scratch / "home", ignore_errors=True)
     if not args.namespace and not args.no_guide and "settings" in (args.pages or page_ids()):
         print("note: no private mount namespace here: the Settings page shows a temporary folder", file=sys.stderr)
     return 0
@@ -515,7 +684,12 @@ def main(argv: list[str] | None = None) -> int:
     if prefix:
         cmd.append("--namespace")
     started = time.monotonic()
-    rc = subprocess.run(cmd, cwd=ROOT, stdin=subprocess.DEVNULL, timeout=3600).returncode
+    scratch = tempfile.mkdtemp(prefix="labgpu-shots-")
+    try:  # the namespace's mounts (over /home, /etc) end with its process; its scratch folder is removed here
+        rc = subprocess.run([*cmd, "--scratch", scratch], cwd=ROOT, stdin=subprocess.DEVNULL, timeout=3600).returncode
+    finally:
+        if not any(os.path.ismount(p) for p, _dirs, _files in os.walk(scratch)):
+            shutil.rmtree(scratch, ignore_errors=True)
     if rc != 0:
         return rc
     written = [p for lang in args.lang for p in (GUIDE / lang).glob("*.png")
