@@ -750,7 +750,7 @@
     </message>
     <message>
         <source>{files} files to transfer ({bytes}), {deleted} to delete, {skipped} unchanged, {conflicts} conflicts.</source>
-        <translation>将传输 {files} 个文件（{bytes}），删除 {deleted} 个，{skipped} 个未变，{conflicts} 个冲突。</translation>
+        <translation>将传输 {files} 个文件（{bytes}），删除 {deleted} 个，{skipped} 个未变化，{conflicts} 个冲突。</translation>
     </message>
     <message>
         <source>Showing the first {shown} of {total} changes.</source>
@@ -766,7 +766,7 @@
     </message>
     <message>
         <source>{files} files ({bytes}) transferred, {skipped} unchanged, {deleted} deleted in {seconds} s.</source>
-        <translation>已传输 {files} 个文件（{bytes}），{skipped} 个未变，删除 {deleted} 个，用时 {seconds} 秒。</translation>
+        <translation>已传输 {files} 个文件（{bytes}），{skipped} 个未变化，删除 {deleted} 个，用时 {seconds} 秒。</translation>
     </message>
     <message>
         <source>{conflicts} destination files are newer and were kept.</source>
