@@ -621,6 +621,15 @@ def forward(args: argparse.Namespace) -> list[str]:
     return out
 
 
+def forget_previews() -> None:
+    """Drop the previews the Sync page recorded in the history (the sample world's runs stay)."""
+    from app.core.paths import default_paths
+    from app.core.store import Store
+
+    with Store(paths=default_paths()).transaction() as c:
+        c.execute("DELETE FROM sync_runs WHERE result='dry-run'")
+
+
 def say(what: str) -> None:
     print(f"screenshots: {time.strftime('%H:%M:%S')} {what}", file=sys.stderr, flush=True)
 
@@ -650,6 +659,7 @@ def run_world(args: argparse.Namespace) -> int:
         for lang in args.lang:
             cmd = [sys.executable, str(Path(__file__).resolve()), "--stage", "shoot", "--world", json.dumps(world),
                    *forward(argparse.Namespace(**{**vars(args), "lang": [lang], "pages": pages}))]
+            forget_previews()  # each language's Sync page previews once: its history shows that one
             say(f"shooting {lang}")
             r = subprocess.run(cmd, cwd=home, stdin=subprocess.DEVNULL, timeout=1800)
             if r.returncode != 0:
