@@ -546,6 +546,7 @@ def shoot_language(lang: str, pages: list[str], guide: bool, all_dir: Path | Non
                 texts[f"{w}x{h}"][page_id] = visible_texts(window)
             if guide and (w, h) == GUIDE_SIZE:
                 shot.save(str(GUIDE / lang / f"{page_id}.png"), "PNG")
+    extras(app, ctx, window, lang, sizes, guide, all_dir, settle, texts)
     if first_run:
         from app.ui import first_run as welcome
 
@@ -568,6 +569,64 @@ def shoot_language(lang: str, pages: list[str], guide: bool, all_dir: Path | Non
             (all_dir / lang / f"texts-{size}.json").write_text(json.dumps(by_page, ensure_ascii=False, indent=1))
     ctx.shutdown(5000)
     QApplication.processEvents()
+
+
+def over(window: Any, *dialogs: Any) -> Any:
+    """The window with its dialogs drawn over it, each centred under a plain title bar with a border
+    (offscreen Qt draws no window frames), as a student sees them."""
+    from PySide6.QtCore import QRect, Qt
+    from PySide6.QtGui import QColor, QPainter
+
+    shot = window.grab()
+    painter = QPainter(shot)
+    bar = 26
+    for dlg in dialogs:
+        image = dlg.grab()
+        x = max(0, (shot.width() - image.width()) // 2)
+        y = max(0, (shot.height() - image.height() - bar) // 2)
+        painter.fillRect(QRect(x - 1, y, image.width() + 2, bar), QColor("#d6d6d6"))
+        painter.setPen(QColor("#202020"))
+        painter.drawText(QRect(x + 10, y, image.width() - 20, bar), int(Qt.AlignmentFlag.AlignVCenter),
+                         dlg.windowTitle())
+        painter.drawPixmap(x, y + bar, image)
+        painter.setPen(QColor("#6b6b6b"))
+        painter.drawRect(QRect(x - 1, y, image.width() + 1, image.height() + bar))
+    painter.end()
+    return shot
+
+
+
+def extras(app: Any, ctx: Any, window: Any, lang: str, sizes: tuple[tuple[int, int], ...], guide: bool,
+           all_dir: Path | None, settle: Any, texts: dict[str, dict[str, list[str]]]) -> None:
+    """The advisor's result (after its five steps with the default answers) and the launch dialog of the
+    Tencent T4 offer over the Instances page."""
+    from app.core.catalog import load_catalog
+
+    def save(name: str, draw: Any, widget: Any) -> None:
+        for w, h in sizes:
+            window.resize(w, h)
+            settle(5)
+            shot = draw()
+            if all_dir is not None:
+                shot.save(str(all_dir / lang / f"{name}-{w}x{h}.png"), "PNG")
+                texts[f"{w}x{h}"][name] = visible_texts(widget)
+            if guide and (w, h) == GUIDE_SIZE:
+                shot.save(str(GUIDE / lang / f"{name}.png"), "PNG")
+
+    if window.show_page("advisor"):
+        advisor = window.pages["advisor"]
+        for _ in range(advisor.stack.count() - 1):
+            advisor.next_button.click()
+            settle(10)
+        save("advisor-result", window.grab, window)
+    if window.show_page("instances"):
+        offer = next(o for o in load_catalog(ctx.paths).offers
+                     if o.provider == "tencent" and o.instance_type == "GN7.2XLARGE32")
+        dialog = window.pages["instances"].open_launch(offer)
+        settle(10)
+        save("launch-dialog", lambda: over(window, dialog), dialog)
+        dialog.reject()
+        settle(2)
 
 
 def shrink(path: Path) -> None:
@@ -649,6 +708,8 @@ def run_world(args: argparse.Namespace) -> int:
     try:
         os.environ.pop("XDG_DATA_HOME", None)  # the keyring's own files; the app's data is in HOME
         peers = Peers()
+        # "What is my IP" answered by the Tencent stand-in (198.51.100.7): the launch dialog fills it in
+        os.environ["LABGPU_PUBLIC_IP_URLS"] = f"{peers.tencent.endpoint}/_ip"
         if args.namespace:
             lab = LabServer(home, scratch)
             lab.start()
