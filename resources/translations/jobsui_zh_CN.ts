@@ -83,8 +83,8 @@
         <translation>最后一行</translation>
     </message>
     <message>
-        <source>{running} running · {all} jobs</source>
-        <translation>{running} 个运行中 · 共 {all} 个任务</translation>
+        <source>{running} running · {all} in all</source>
+        <translation>{running} 个运行中 · 共 {all} 个</translation>
     </message>
     <message>
         <source>The jobs could not be read: {message} {hint}</source>

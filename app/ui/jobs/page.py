@@ -204,7 +204,7 @@ class JobsPage(QWidget):
             self._fill_row(i, row, now)
         refit(self.table, ELIDE)
         running = sum(1 for r in self.rows if r.rec.state == JobState.RUNNING)
-        self.status_label.setText(self.tr("{running} running · {all} jobs").format(running=running,
+        self.status_label.setText(self.tr("{running} running · {all} in all").format(running=running,
                                                                                   all=len(self.rows)))
         ids = [r.rec.id for r in self.rows]
         if chosen in ids:
