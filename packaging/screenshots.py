@@ -197,6 +197,13 @@ class Peers:
         self.moto.start()
         host, port = self.moto.get_host_and_port()
         self.aws_url = f"http://{host}:{port}"
+        import boto3  # the student's IAM user and its key: the identity Test connection names
+
+        iam = boto3.client("iam", endpoint_url=self.aws_url, region_name="us-east-1", aws_access_key_id="admin",
+                           aws_secret_access_key="admin")  # noqa: S106 - the stand-in's own login
+        iam.create_user(UserName=STUDENT)
+        key = iam.create_access_key(UserName=STUDENT)["AccessKey"]
+        self.aws_key = (key["AccessKeyId"], key["SecretAccessKey"])
 
     def stop(self) -> None:
         self.moto.stop()
@@ -230,7 +237,7 @@ def build_world(peers: Peers, home: Path, lab: LabServer | None) -> dict[str, st
         svc.accounts.add(Account("lab-aliyun", "alibaba", "cn-hangzhou", f"http://{peers.alibaba.endpoint}"),
                          Credentials(ali.TEST_ACCESS_KEY_ID, ali.TEST_ACCESS_KEY_SECRET))
         svc.accounts.add(Account("lab-aws", "aws", "us-east-1", peers.aws_url),
-                         Credentials("AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"))
+                         Credentials(*peers.aws_key))
         guard = GuardConfig(idle_below_pct=30.0, idle_minutes=10.0, on_idle="stop", max_hours=8.0)
         t4 = svc.launch(LaunchOptions(account="lab-tencent", instance_type="GN7.2XLARGE32", spot=True,
                                       ssh_from=SSH_FROM, name="thesis-t4", guard=guard)).entry
@@ -519,6 +526,11 @@ def shoot_language(lang: str, pages: list[str], guide: bool, all_dir: Path | Non
             while time.monotonic() < deadline and not page.disconnect_button.isEnabled():
                 settle(1)
             settle()
+        if page_id == "accounts":  # each account's keys tested with its cloud, as after Test connection
+            settle()
+            for row in range(page.table.rowCount()):
+                page.test(page.table.item(row, 0).text())
+                settle(30)
         if page_id == "sync" and world.get("job"):  # a preview of the code pair: what would be sent
             page.pairs_table.selectRow(0)
             page.preview_button.click()
