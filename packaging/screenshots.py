@@ -3,22 +3,25 @@
     python packaging/screenshots.py [--lang zh_CN en] [--pages offers advisor …] [--all DIR] [--no-guide]
 
 builds a sample world first — three cloud accounts (AWS, Tencent Cloud, Alibaba Cloud) whose keys sit
-in a real Secret Service keyring (gnome-keyring in a private D-Bus session), a running spot instance on
-Tencent Cloud and an on-demand one on Alibaba Cloud (launched through LabGPU's own launch path against
-the local peers the test suite uses), a lab server on the Hosts page, two sync pairs with a history of
-runs, a training job and a GPU monitor watching two hosts with an hour of samples — in a private home
-folder, then draws every page of the main window in each language:
+in a real Secret Service keyring (gnome-keyring in a private D-Bus session), tested with their clouds; a
+running spot instance on Tencent Cloud with a guard and an on-demand one on Alibaba Cloud (launched through
+LabGPU's own launch path against the local stand-ins the test suite uses); a lab server (OpenSSH's sshd,
+gpu.cs.example.edu) connected on the Hosts page, running a training job started through LabGPU; two sync
+pairs with a history of runs and a preview; a VPN profile; a notification channel; and a GPU monitor
+watching two hosts with an hour of samples — then draws every page of the main window in each language
+(a process per language), the advisor's result and the launch dialog:
 
 - docs/images/<lang>/<page>.png at 1280×800 (the guide's images; ``--no-guide`` skips them) and
   docs/images/<lang>/first-run-<step>.png for the three steps of the welcome;
 - with ``--all DIR``: DIR/<lang>/<page>-<W>x<H>.png at 1280×800 and 1024×640 (the review set), and
-  DIR/<lang>/texts-<W>x<H>.json: the text of every visible widget of each page, for checks.
+  DIR/<lang>/texts-<W>x<H>.json: the text of every visible widget of each shot, for checks.
 
-Your own accounts, hosts, settings and keyring never appear: on Linux the world lives in
-/home/student inside a private mount namespace (``unshare``; nothing is mounted outside it), so the
-Settings page's folders read as a student's would; where namespaces are not allowed it lives in a
-temporary folder (then the Settings page shows that folder, and the script says so). Needs the test
-suite's system packages (gnome-keyring, dbus) and the dev environment (moto for the AWS peer).
+Your own accounts, hosts, settings and keyring never appear: on Linux the world lives in /home/student
+inside a private mount and network namespace (``unshare -m -n``; /home, /etc/hosts, /etc/passwd and
+/etc/shadow are replaced only inside it), so the Settings page's folders read as a student's would; where
+namespaces are not allowed it lives in a temporary folder without the lab server (then the Settings page
+shows that folder, and the job is a record without its log). Needs the test command's system packages
+(gnome-keyring, dbus, openssh-server, tmux or setsid) and the dev environment (moto for AWS).
 PNGs are stored with a palette of their 256 most used colours (a fraction of the size, no visible loss).
 """
 
