@@ -14,7 +14,8 @@ watching two hosts with an hour of samples — then draws every page of the main
 - docs/images/<lang>/<page>.png at 1280×800 (the guide's images; ``--no-guide`` skips them) and
   docs/images/<lang>/first-run-<step>.png for the three steps of the welcome;
 - with ``--all DIR``: DIR/<lang>/<page>-<W>x<H>.png at 1280×800 and 1024×640 (the review set), and
-  DIR/<lang>/texts-<W>x<H>.json: the text of every visible widget of each shot, for checks.
+  DIR/<lang>/texts-<W>x<H>.json (the text of every visible widget of each shot) and cut-<W>x<H>.json
+  (table cells whose text does not fit its column, or whose column lies past the edge), for checks.
 
 Your own accounts, hosts, settings and keyring never appear: on Linux the world lives in /home/student
 inside a private mount and network namespace (``unshare -m -n``; /home, /etc/hosts, /etc/passwd and
@@ -477,6 +478,34 @@ def visible_texts(widget: Any) -> list[str]:
     return [t for t in out if t]
 
 
+def cut_cells(widget: Any) -> list[str]:
+    """Cells of the visible tables under ``widget`` whose text does not fit its column (Qt elides it), or
+    whose column lies past the table's right edge: "header: text", one each."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QTableView
+
+    out: list[str] = []
+    for view in widget.findChildren(QTableView):
+        model = view.model()
+        if model is None or not view.isVisibleTo(widget):
+            continue
+        metrics = view.fontMetrics()
+        edge = view.viewport().width()
+        for c in range(model.columnCount()):
+            if view.isColumnHidden(c):
+                continue
+            header = str(model.headerData(c, Qt.Orientation.Horizontal) or c).replace("\n", " ")
+            x = view.columnViewportPosition(c)
+            width = min(view.columnWidth(c), max(0, edge - x))
+            for r in range(model.rowCount()):
+                text = model.data(model.index(r, c))
+                if not isinstance(text, str) or not text.strip():
+                    continue
+                if any(metrics.horizontalAdvance(line) + 8 > width for line in text.splitlines()):
+                    out.append(f"{header}: {text}".replace("\n", " / "))
+    return out
+
+
 def shoot_language(lang: str, pages: list[str], guide: bool, all_dir: Path | None, world: dict[str, str],
                    first_run: bool) -> None:
     """One language: the window over the sample world, every page at each size (a process per language)."""
@@ -518,6 +547,7 @@ def shoot_language(lang: str, pages: list[str], guide: bool, all_dir: Path | Non
     settle()
     sizes = SIZES if all_dir is not None else (GUIDE_SIZE,)
     texts: dict[str, dict[str, list[str]]] = {f"{w}x{h}": {} for w, h in sizes}
+    cuts: dict[str, dict[str, list[str]]] = {f"{w}x{h}": {} for w, h in sizes}
     for page_id in pages:
         if not window.show_page(page_id):
             raise SystemExit(f"no page {page_id!r}; pages: {', '.join(window.page_ids())}")
@@ -559,9 +589,10 @@ def shoot_language(lang: str, pages: list[str], guide: bool, all_dir: Path | Non
                 target.parent.mkdir(parents=True, exist_ok=True)
                 shot.save(str(target), "PNG")
                 texts[f"{w}x{h}"][page_id] = visible_texts(window)
+                cuts[f"{w}x{h}"][page_id] = cut_cells(window)
             if guide and (w, h) == GUIDE_SIZE:
                 shot.save(str(GUIDE / lang / f"{page_id}.png"), "PNG")
-    extras(app, ctx, window, lang, sizes, guide, all_dir, settle, texts)
+    extras(window, lang, sizes, guide, all_dir, settle, texts, cuts)
     if first_run:
         from app.ui import first_run as welcome
 
@@ -582,6 +613,7 @@ def shoot_language(lang: str, pages: list[str], guide: bool, all_dir: Path | Non
     if all_dir is not None:
         for size, by_page in texts.items():
             (all_dir / lang / f"texts-{size}.json").write_text(json.dumps(by_page, ensure_ascii=False, indent=1))
+            (all_dir / lang / f"cut-{size}.json").write_text(json.dumps(cuts[size], ensure_ascii=False, indent=1))
     ctx.shutdown(5000)
     QApplication.processEvents()
 
@@ -611,8 +643,8 @@ def over(window: Any, *dialogs: Any) -> Any:
 
 
 
-def extras(app: Any, ctx: Any, window: Any, lang: str, sizes: tuple[tuple[int, int], ...], guide: bool,
-           all_dir: Path | None, settle: Any, texts: dict[str, dict[str, list[str]]]) -> None:
+def extras(window: Any, lang: str, sizes: tuple[tuple[int, int], ...], guide: bool, all_dir: Path | None,
+           settle: Any, texts: dict[str, dict[str, list[str]]], cuts: dict[str, dict[str, list[str]]]) -> None:
     """The advisor's result (after its five steps with the default answers) and the launch dialog of the
     Tencent T4 offer over the Instances page."""
     from app.core.catalog import load_catalog
@@ -625,6 +657,7 @@ def extras(app: Any, ctx: Any, window: Any, lang: str, sizes: tuple[tuple[int, i
             if all_dir is not None:
                 shot.save(str(all_dir / lang / f"{name}-{w}x{h}.png"), "PNG")
                 texts[f"{w}x{h}"][name] = visible_texts(widget)
+                cuts[f"{w}x{h}"][name] = cut_cells(widget)
             if guide and (w, h) == GUIDE_SIZE:
                 shot.save(str(GUIDE / lang / f"{name}.png"), "PNG")
 
@@ -635,7 +668,7 @@ def extras(app: Any, ctx: Any, window: Any, lang: str, sizes: tuple[tuple[int, i
             settle(10)
         save("advisor-result", window.grab, window)
     if window.show_page("instances"):
-        offer = next(o for o in load_catalog(ctx.paths).offers
+        offer = next(o for o in load_catalog(window.ctx.paths).offers
                      if o.provider == "tencent" and o.instance_type == "GN7.2XLARGE32")
         dialog = window.pages["instances"].open_launch(offer)
         settle(10)
