@@ -481,7 +481,8 @@ def visible_texts(widget: Any) -> list[str]:
 def cut_cells(widget: Any) -> list[str]:
     """Cells of the visible tables under ``widget`` whose text does not fit its column (Qt elides it), or
     whose column lies past the table's right edge: "header: text", one each."""
-    from PySide6.QtCore import Qt
+    from PySide6.QtCore import QRect, Qt
+    from PySide6.QtGui import QFont, QFontMetrics
     from PySide6.QtWidgets import QTableView
 
     out: list[str] = []
@@ -490,7 +491,9 @@ def cut_cells(widget: Any) -> list[str]:
         if model is None or not view.isVisibleTo(widget):
             continue
         metrics = view.fontMetrics()
-        edge = view.viewport().width()
+        shown = view.viewport().visibleRegion().boundingRect()  # clipped by the panels around it too
+        edge = shown.right() + 1 if not shown.isEmpty() else view.viewport().width()
+
         for c in range(model.columnCount()):
             if view.isColumnHidden(c):
                 continue
@@ -498,10 +501,19 @@ def cut_cells(widget: Any) -> list[str]:
             x = view.columnViewportPosition(c)
             width = min(view.columnWidth(c), max(0, edge - x))
             for r in range(model.rowCount()):
-                text = model.data(model.index(r, c))
+                index = model.index(r, c)
+                text = model.data(index)
                 if not isinstance(text, str) or not text.strip():
                     continue
-                if any(metrics.horizontalAdvance(line) + 8 > width for line in text.splitlines()):
+                font = model.data(index, Qt.ItemDataRole.FontRole)
+                fm = QFontMetrics(font) if isinstance(font, QFont) else metrics
+                icon = view.iconSize().width() + 4 if model.data(index, Qt.ItemDataRole.DecorationRole) else 0
+                room = width - icon - 6
+                if view.wordWrap():  # wrapped at spaces: cut when the lines need more height or width than the cell
+                    need = fm.boundingRect(QRect(0, 0, max(1, room), 100_000), int(Qt.TextFlag.TextWordWrap), text)
+                    if need.height() > view.rowHeight(r) + 2 or need.width() > room:
+                        out.append(f"{header}: {text}".replace("\n", " / "))
+                elif any(fm.horizontalAdvance(line) > room for line in text.splitlines()):
                     out.append(f"{header}: {text}".replace("\n", " / "))
     return out
 
