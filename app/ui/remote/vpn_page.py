@@ -282,7 +282,7 @@ class VpnPage(QWidget):
             if prof.needs_key_passphrase:
                 needs.append(self.tr("key passphrase"))
             if needs:
-                parts.append(self.tr("needs {what}").format(what=self.tr(", ").join(needs)))
+                parts.append(self.tr("connects with {what}").format(what=self.tr(", ").join(needs)))
             if prof.allow_scripts:
                 parts.append(self.tr("<span style='color:#b26a00'>runs scripts (you allowed it)</span>")
                              .replace("#b26a00", theme.css("warning")))
