@@ -677,8 +677,8 @@ Import the .ovpn file your lab or VPN provider gave you (Ctrl+O).</source>
         <translation>私钥口令</translation>
     </message>
     <message>
-        <source>needs {what}</source>
-        <translation>需要{what}</translation>
+        <source>connects with {what}</source>
+        <translation>连接时使用{what}</translation>
     </message>
     <message>
         <source>, </source>
