@@ -45,8 +45,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         choices=providers.account_ids(),
         help=translate("LabGPU", "the cloud; huawei: an account for OBS buckets only (no instances)"),
     )
-    add.add_argument("name")
-    add.add_argument("--region", required=True)
+    add.add_argument("name", help=translate("LabGPU", "an account name of your choice, e.g. lab-aws"))
+    add.add_argument(
+        "--region", required=True, help=translate("LabGPU", "the account's region, e.g. ap-guangzhou or us-east-1")
+    )
     add.add_argument(
         "--endpoint", default="", help=translate("LabGPU", "custom endpoint URL, e.g. http://127.0.0.1:9000")
     )
@@ -63,15 +65,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     add.set_defaults(func=cmd_accounts_add)
 
     ls = asub.add_parser("ls", help=translate("LabGPU", "list accounts (key ids masked)"))
-    ls.add_argument("--json", action="store_true")
+    ls.add_argument("--json", action="store_true", help=translate("LabGPU", "print JSON"))
     ls.set_defaults(func=cmd_accounts_ls)
 
     test = asub.add_parser("test", help=translate("LabGPU", "check an account's keys with the provider"))
-    test.add_argument("name")
+    test.add_argument("name", help=translate("LabGPU", "account name (labgpu accounts ls)"))
     test.set_defaults(func=cmd_accounts_test)
 
     rm = asub.add_parser("rm", help=translate("LabGPU", "remove an account and its keyring entries"))
-    rm.add_argument("name")
+    rm.add_argument("name", help=translate("LabGPU", "account name (labgpu accounts ls)"))
     rm.set_defaults(func=cmd_accounts_rm)
 
     imp = asub.add_parser("import", help=translate("LabGPU", "import keys already on this computer as accounts"))
@@ -110,11 +112,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
             "(default: the azure_prices_endpoint setting, else https://prices.azure.com/api/retail/prices)",
         ),
     )
-    ref.add_argument("--account", default=None)
+    ref.add_argument("--account", default=None, help=translate("LabGPU", "only this account (default: all)"))
     ref.add_argument(
         "--type", action="append", default=[], dest="types", help=translate("LabGPU", "instance type (repeatable)")
     )
-    ref.add_argument("--json", action="store_true")
+    ref.add_argument("--json", action="store_true", help=translate("LabGPU", "print JSON"))
     ref.set_defaults(func=cmd_prices_refresh)
 
     la = subparsers.add_parser("launch", help=translate("LabGPU", "launch a GPU instance"))
@@ -182,7 +184,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
             "be asked; its instances are shown as last seen)",
         ),
     )
-    ils.add_argument("--json", action="store_true")
+    ils.add_argument("--json", action="store_true", help=translate("LabGPU", "print JSON"))
     ils.add_argument(
         "--offline", action="store_true", help=translate("LabGPU", "show the local ledger without asking the clouds")
     )
@@ -202,8 +204,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
     au = subparsers.add_parser("audit", help=translate("LabGPU", "the local log of state-changing cloud calls"))
     au.add_argument("--csv", metavar="FILE", default=None, help=translate("LabGPU", "export everything as CSV"))
-    au.add_argument("--limit", type=int, default=50)
-    au.add_argument("--json", action="store_true")
+    au.add_argument("--limit", type=int, default=50, help=translate("LabGPU", "show the last N entries (default 50)"))
+    au.add_argument("--json", action="store_true", help=translate("LabGPU", "print JSON"))
     au.set_defaults(func=cmd_audit)
 
 

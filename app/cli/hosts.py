@@ -31,7 +31,7 @@ def register(sub: Any) -> None:
     hs = p.add_subparsers(title=translate("LabGPU", "commands"), dest="hosts_command", metavar="ACTION", required=True)
 
     a = hs.add_parser("add", help=translate("LabGPU", 'add a host: labgpu hosts add NAME "ssh -p PORT USER@HOST"'))
-    a.add_argument("name")
+    a.add_argument("name", help=translate("LabGPU", "a name for the host, e.g. gpu1"))
     a.add_argument("command",
                    help=translate("LabGPU", 'the SSH command, e.g. "ssh -p 12345 root@region-1.example.com"'))
     a.add_argument(
@@ -60,27 +60,27 @@ def register(sub: Any) -> None:
     a.set_defaults(func=cmd_add)
 
     ls = hs.add_parser("ls", aliases=["list"], help=translate("LabGPU", "list hosts"))
-    ls.add_argument("--json", action="store_true")
+    ls.add_argument("--json", action="store_true", help=translate("LabGPU", "print JSON"))
     ls.set_defaults(func=cmd_ls)
 
     rm = hs.add_parser("rm", help=translate("LabGPU", "remove a host and its stored password/passphrase"))
-    rm.add_argument("name")
+    rm.add_argument("name", help=translate("LabGPU", "host name (labgpu hosts ls)"))
     rm.set_defaults(func=cmd_rm)
 
     fk = hs.add_parser("forget-key",
                        help=translate("LabGPU", "forget a host's key (after a provider-confirmed rebuild)"))
-    fk.add_argument("name")
+    fk.add_argument("name", help=translate("LabGPU", "host name (labgpu hosts ls)"))
     fk.set_defaults(func=cmd_forget_key)
 
     tr = hs.add_parser("trust", help=translate("LabGPU", "accept a saved host's new key: the fingerprint your "
                                                          "provider shows"))
-    tr.add_argument("name")
+    tr.add_argument("name", help=translate("LabGPU", "host name (labgpu hosts ls)"))
     tr.add_argument("--fingerprint", metavar="SHA256:…", required=True,
                     help=translate("LabGPU", "the host key fingerprint your provider shows; any other key is refused"))
     tr.set_defaults(func=cmd_trust)
 
     fw = hs.add_parser("forward", help=translate("LabGPU", "open TensorBoard/Jupyter/PORT of a host on a local port"))
-    fw.add_argument("name")
+    fw.add_argument("name", help=translate("LabGPU", "host name (labgpu hosts ls)"))
     fw.add_argument("service", help=translate("LabGPU", "tensorboard (6006), jupyter (8888) or a remote port"))
     fw.add_argument("--local-port", type=_local_port, default=0, help=translate("LabGPU", "local port 1–65535 "
                                                                                           "(default: a free one)"))

@@ -25,34 +25,34 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
     new = sub.add_parser("new", help=translate("LabGPU", "create a key (then keep its recovery phrase: labgpu keys "
                                                          "export NAME)"))
-    new.add_argument("name", metavar="NAME")
-    new.add_argument("--json", action="store_true")
+    new.add_argument("name", metavar="NAME", help=translate("LabGPU", "a name for the key, e.g. lab"))
+    new.add_argument("--json", action="store_true", help=translate("LabGPU", "print JSON"))
     new.set_defaults(func=cmd_new)
 
     ls = sub.add_parser("ls",
                         help=translate("LabGPU", "list the keys on this computer (names and key ids, never a key)"))
-    ls.add_argument("--json", action="store_true")
+    ls.add_argument("--json", action="store_true", help=translate("LabGPU", "print JSON"))
     ls.set_defaults(func=cmd_ls)
 
     export = sub.add_parser("export", help=translate("LabGPU", "print a key's recovery phrase (to a terminal only)"),
                             description=translate("LabGPU", "Prints the recovery phrase. Anyone with it can read what "
                                                             "the key "
                                         "encrypted. Into a pipe or a file only with --show-phrase."))
-    export.add_argument("name", metavar="NAME")
+    export.add_argument("name", metavar="NAME", help=translate("LabGPU", "key name (labgpu keys ls)"))
     export.add_argument("--show-phrase", action="store_true",
                         help=translate("LabGPU", "print it even when stdout is not a terminal (a pipe, a file)"))
     export.set_defaults(func=cmd_export)
 
     imp = sub.add_parser("import", help=translate("LabGPU", "store a key from its recovery phrase (prompted, or one "
                                                             "line on stdin)"))
-    imp.add_argument("name", metavar="NAME")
-    imp.add_argument("--json", action="store_true")
+    imp.add_argument("name", metavar="NAME", help=translate("LabGPU", "a name for the key on this computer"))
+    imp.add_argument("--json", action="store_true", help=translate("LabGPU", "print JSON"))
     imp.set_defaults(func=cmd_import)
 
     rm = sub.add_parser("rm", help=translate("LabGPU", "delete a key from this computer (what it encrypted stays "
                                                        "unreadable "
                                    "without its recovery phrase)"))
-    rm.add_argument("name", metavar="NAME")
+    rm.add_argument("name", metavar="NAME", help=translate("LabGPU", "key name (labgpu keys ls)"))
     rm.add_argument("--yes", action="store_true", help=translate("LabGPU", "do not ask (needed when stdin is not a "
                                                                            "terminal)"))
     rm.set_defaults(func=cmd_rm)

@@ -38,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     cost = subparsers.add_parser("cost", help=translate("LabGPU", "what the instances cost: per instance and in total"))
     cost.add_argument("--month", metavar="YYYY-MM", default=None, help=translate("LabGPU", "a calendar month (UTC); "
                                                                                            "default: this one"))
-    cost.add_argument("--json", action="store_true")
+    cost.add_argument("--json", action="store_true", help=translate("LabGPU", "print JSON"))
     cost.add_argument("--csv", metavar="FILE", default=None, help=translate("LabGPU", "also write the month's report "
                                                                                       "as CSV"))
     cost.set_defaults(func=cmd_cost)
@@ -72,10 +72,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     gs.set_defaults(func=cmd_guard_set)
     gl = gsub.add_parser("ls", help=translate("LabGPU", "list the guards"))
-    gl.add_argument("--json", action="store_true")
+    gl.add_argument("--json", action="store_true", help=translate("LabGPU", "print JSON"))
     gl.set_defaults(func=cmd_guard_ls)
     gr = gsub.add_parser("rm", help=translate("LabGPU", "remove the guards of an instance or host"))
-    gr.add_argument("id", metavar="ID")
+    gr.add_argument(
+        "id", metavar="ID", help=translate("LabGPU", "a LabGPU instance id, or a host of `labgpu hosts ls`")
+    )
     gr.set_defaults(func=cmd_guard_rm)
 
     watch = subparsers.add_parser(
@@ -426,6 +428,10 @@ def _cell(v: Any) -> str:
 
 
 def cmd_cost(args: argparse.Namespace) -> int:
+    from app.cli.output import rate_text
+    from app.core.currency import effective_rate
+    from app.core.settings import SettingsStore
+
     month = args.month or datetime.now(timezone.utc).strftime("%Y-%m")
     doc = month_report_doc(month)
     if args.csv:
@@ -465,7 +471,7 @@ def cmd_cost(args: argparse.Namespace) -> int:
     t = doc["total"]
     print(
         translate("LabGPU", "Total: {cost_cny:.2f} CNY / {cost_usd:.2f} USD  ({rate})").format(
-            cost_cny=t["cost_cny"], cost_usd=t["cost_usd"], rate=doc["rate"]
+            cost_cny=t["cost_cny"], cost_usd=t["cost_usd"], rate=rate_text(effective_rate(SettingsStore().load()))
         )
     )
     if t["unknown"]:
@@ -625,14 +631,14 @@ def cmd_guard_ls(args: argparse.Namespace) -> int:
                 i["id"],
                 i["kind"],
                 describe_guard(guards.get(i["id"])) + _watchdog_note(i) + _budget_note(i),
-                "stop" if i["can_stop"] else "notify only",
+                translate("LabGPU", "stop") if i["can_stop"] else translate("LabGPU", "notify only"),
             ]
             for i in items
         ],
     )
     print(
         translate("LabGPU", "Watcher: {value}").format(
-            value=info.describe() if info else "none running (start the app or `labgpu watch`)"
+            value=info.describe() if info else translate("LabGPU", "none running (start the app or `labgpu watch`)")
         )
     )
     return 0
@@ -714,7 +720,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
         if args.no_wait:
             watcher.lock.require()  # raises WatchLocked: who holds it and what to do
         info = watcher.lock.holder_info()
-        who = info.describe() if info is not None else "another LabGPU"
+        who = info.describe() if info is not None else translate("LabGPU", "another LabGPU")
         print(
             translate(
                 "LabGPU", "The guards are applied by {who}; waiting to take over when it ends (Ctrl-C to stop)"

@@ -42,7 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     add.add_argument(
         "name", metavar="NAME", help=translate("LabGPU", "a name for the channel, e.g. phone or lab-feishu")
     )
-    add.add_argument("--kind", required=True, choices=KINDS)
+    add.add_argument("--kind", required=True, choices=KINDS, help=translate("LabGPU", "the kind of channel"))
     add.add_argument(
         "--events",
         default=",".join(TOPICS),
@@ -101,15 +101,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     add.set_defaults(func=cmd_add)
 
     ls = sub.add_parser("ls", help=translate("LabGPU", "list the channels and each one's last result"))
-    ls.add_argument("--json", action="store_true")
+    ls.add_argument("--json", action="store_true", help=translate("LabGPU", "print JSON"))
     ls.set_defaults(func=cmd_ls)
 
     test = sub.add_parser("test", help=translate("LabGPU", "send a test notice on a channel now"))
-    test.add_argument("name", metavar="NAME")
+    test.add_argument("name", metavar="NAME", help=translate("LabGPU", "channel name (labgpu notify ls)"))
     test.set_defaults(func=cmd_test)
 
     rm = sub.add_parser("rm", help=translate("LabGPU", "remove a channel and its keyring entries"))
-    rm.add_argument("name", metavar="NAME")
+    rm.add_argument("name", metavar="NAME", help=translate("LabGPU", "channel name (labgpu notify ls)"))
     rm.set_defaults(func=cmd_rm)
 
 

@@ -74,16 +74,8 @@ def _converted(offer: Offer, currency: str, rate: ExchangeRate) -> dict[str, flo
             "price_per_tflop_hour": conv(price_per_tflop_hour(offer))}
 
 
-def _rate_line(rate: ExchangeRate) -> str:
-    from app.core.currency import source_text
-
-    day = rate.as_of.isoformat() if rate.as_of else translate("LabGPU", "undated")
-    return translate("LabGPU", "1 USD = {rate} CNY ({source}, {date})").format(
-        rate=f"{rate.usd_cny:.4f}", source=source_text(rate), date=day)
-
-
 def run_offers(args: argparse.Namespace) -> int:
-    from app.cli.output import print_json, print_table
+    from app.cli.output import print_json, print_table, rate_text
     from app.core.catalog import load_catalog
     from app.core.currency import default_rate, effective_rate, money_text
     from app.core.models import PROVIDERS
@@ -159,9 +151,9 @@ def run_offers(args: argparse.Namespace) -> int:
         n=len(offers)), file=sys.stderr)
     if shown:
         print(translate("LabGPU", "Prices converted to {currency} for comparison (billed in the provider's own "
-                                  "currency) at {rate}.").format(currency=shown, rate=_rate_line(rate)),
+                                  "currency) at {rate}.").format(currency=shown, rate=rate_text(rate)),
               file=sys.stderr)
     else:
         print(translate("LabGPU", "Each provider's own currency; --currency CNY or USD converts. Rate for "
-                                  "--max-price: {rate}").format(rate=_rate_line(rate)), file=sys.stderr)
+                                  "--max-price: {rate}").format(rate=rate_text(rate)), file=sys.stderr)
     return 0

@@ -11,10 +11,13 @@ import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import date, datetime
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from app.core.errors import InputError
 from app.core.i18n import QT_TRANSLATE_NOOP
+
+if TYPE_CHECKING:
+    from app.core.currency import ExchangeRate
 
 # Characters a terminal acts on instead of showing: C0 controls but newline and tab (ESC starts CSI
 # sequences such as "\x1b[2J", OSC 52 clipboard writes "\x1b]52;c;…\x07" and OSC 8 hyperlinks; CR
@@ -71,6 +74,16 @@ def _default(o: Any) -> Any:
 def print_json(obj: Any, file: Any = None) -> None:
     json.dump(obj, file or sys.stdout, ensure_ascii=False, indent=2, default=_default)
     (file or sys.stdout).write("\n")
+
+
+def rate_text(rate: ExchangeRate) -> str:
+    """'1 USD = 7.0197 CNY (CFETS RMB central parity, 2026-01-08)' in the CLI's language: the rate a converted
+    figure used, with its source and the day it was true."""
+    from app.core.currency import source_text
+
+    day = rate.as_of.isoformat() if rate.as_of else translate("LabGPU", "undated")
+    return translate("LabGPU", "1 USD = {rate} CNY ({source}, {date})").format(
+        rate=f"{rate.usd_cny:.4f}", source=source_text(rate), date=day)
 
 
 def read_stdin_secret(what: str, command: str) -> str:

@@ -43,13 +43,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     rsh = rsub.add_parser(
         "show", help=translate("LabGPU", "the recovery policies (all, or one TARGET's) and the run it is in")
     )
-    rsh.add_argument("target", metavar="TARGET", nargs="?", default=None)
-    rsh.add_argument("--job", action="store_true")
-    rsh.add_argument("--json", action="store_true")
+    rsh.add_argument(
+        "target",
+        metavar="TARGET",
+        nargs="?",
+        default=None,
+        help=translate("LabGPU", "an instance id or a job (default: all)"),
+    )
+    rsh.add_argument(
+        "--job", action="store_true", help=translate("LabGPU", "TARGET is a job (when an instance has the same name)")
+    )
+    rsh.add_argument("--json", action="store_true", help=translate("LabGPU", "print JSON"))
     rsh.set_defaults(func=cmd_recovery_show)
     rr = rsub.add_parser("rm", help=translate("LabGPU", "remove the recovery policy of an instance or a job"))
-    rr.add_argument("target", metavar="TARGET")
-    rr.add_argument("--job", action="store_true")
+    rr.add_argument("target", metavar="TARGET", help=translate("LabGPU", "an instance id or a job"))
+    rr.add_argument(
+        "--job", action="store_true", help=translate("LabGPU", "TARGET is a job (when an instance has the same name)")
+    )
     rr.set_defaults(func=cmd_recovery_rm)
 
 
@@ -81,7 +91,12 @@ def add_recovery_options(p: argparse.ArgumentParser) -> None:
         default=None,
         help=translate("LabGPU", "relaunch in the region's other zones when the same zone is sold out (default)"),
     )
-    p.add_argument("--same-zone-only", dest="other_zones", action="store_false")
+    p.add_argument(
+        "--same-zone-only",
+        dest="other_zones",
+        action="store_false",
+        help=translate("LabGPU", "relaunch only in the same zone"),
+    )
     p.add_argument(
         "--regions", metavar="R1,R2", help=translate("LabGPU", "other regions of the same account, tried in this order")
     )
@@ -91,7 +106,7 @@ def add_recovery_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--spot", dest="spot", action="store_true", default=None, help=translate("LabGPU", "relaunch as spot (default)")
     )
-    p.add_argument("--no-spot", dest="spot", action="store_false")
+    p.add_argument("--no-spot", dest="spot", action="store_false", help=translate("LabGPU", "do not relaunch as spot"))
     p.add_argument(
         "--on-demand",
         dest="on_demand",
@@ -99,7 +114,9 @@ def add_recovery_options(p: argparse.ArgumentParser) -> None:
         default=None,
         help=translate("LabGPU", "allow an on-demand relaunch"),
     )
-    p.add_argument("--no-on-demand", dest="on_demand", action="store_false")
+    p.add_argument(
+        "--no-on-demand", dest="on_demand", action="store_false", help=translate("LabGPU", "never relaunch on demand")
+    )
     p.add_argument(
         "--budget",
         type=float,
@@ -120,7 +137,12 @@ def add_recovery_options(p: argparse.ArgumentParser) -> None:
         default=None,
         help=translate("LabGPU", "keep the policy but do not act on it"),
     )
-    p.add_argument("--enable", dest="enabled", action="store_true")
+    p.add_argument(
+        "--enable",
+        dest="enabled",
+        action="store_true",
+        help=translate("LabGPU", "act on the policy again (after --disable)"),
+    )
 
 
 MSG_NOT_SPOT = QT_TRANSLATE_NOOP("LabGPU", "Spot recovery is for spot instances: an on-demand one is not reclaimed.")

@@ -35,12 +35,16 @@ def register(sub: Any) -> None:
     vs = p.add_subparsers(title=translate("LabGPU", "commands"), dest="vpn_command", metavar="ACTION", required=True)
 
     a = vs.add_parser("add", help=translate("LabGPU", "import an .ovpn profile (credentials go to the keyring)"))
-    a.add_argument("profile", metavar="PROFILE")
-    a.add_argument("file", metavar="FILE.ovpn")
-    a.add_argument("--username", default=None,
-                   help=translate("LabGPU", "VPN username (the profile has auth-user-pass)"))
-    a.add_argument("--password-stdin", action="store_true",
-                   help=translate("LabGPU", "read the VPN password from stdin"))
+    a.add_argument("profile", metavar="PROFILE", help=translate("LabGPU", "a name for the profile, e.g. lab"))
+    a.add_argument(
+        "file", metavar="FILE.ovpn", help=translate("LabGPU", "the .ovpn file your lab or provider gave you")
+    )
+    a.add_argument(
+        "--username", default=None, help=translate("LabGPU", "VPN username (the profile has auth-user-pass)")
+    )
+    a.add_argument(
+        "--password-stdin", action="store_true", help=translate("LabGPU", "read the VPN password from stdin")
+    )
     a.add_argument(
         "--key-passphrase-stdin",
         action="store_true",
@@ -54,37 +58,39 @@ def register(sub: Any) -> None:
     a.set_defaults(func=cmd_add)
 
     up = vs.add_parser("up", help=translate("LabGPU", "connect; returns once the tunnel is up"))
-    up.add_argument("profile", metavar="PROFILE")
-    up.add_argument("--timeout", type=float, default=30.0, help=translate("LabGPU", "seconds to wait for CONNECTED "
-                                                                                    "(default 30)"))
-    up.add_argument("--json", action="store_true")
+    up.add_argument("profile", metavar="PROFILE", help=translate("LabGPU", "profile name (labgpu vpn ls)"))
+    up.add_argument(
+        "--timeout", type=float, default=30.0, help=translate("LabGPU", "seconds to wait for CONNECTED (default 30)")
+    )
+    up.add_argument("--json", action="store_true", help=translate("LabGPU", "print JSON"))
     up.set_defaults(func=cmd_up)
 
     down = vs.add_parser("down", help=translate("LabGPU", "disconnect (and do not reconnect by itself)"))
-    down.add_argument("profile", metavar="PROFILE")
+    down.add_argument("profile", metavar="PROFILE", help=translate("LabGPU", "profile name (labgpu vpn ls)"))
     down.set_defaults(func=cmd_down)
 
     st = vs.add_parser("status", help=translate("LabGPU", "show the tunnel's state"))
-    st.add_argument("profile", metavar="PROFILE")
-    st.add_argument("--json", action="store_true")
+    st.add_argument("profile", metavar="PROFILE", help=translate("LabGPU", "profile name (labgpu vpn ls)"))
+    st.add_argument("--json", action="store_true", help=translate("LabGPU", "print JSON"))
     st.set_defaults(func=cmd_status)
 
     ls = vs.add_parser("ls", help=translate("LabGPU", "list profiles and their state"))
-    ls.add_argument("--json", action="store_true")
+    ls.add_argument("--json", action="store_true", help=translate("LabGPU", "print JSON"))
     ls.set_defaults(func=cmd_ls)
 
     rm = vs.add_parser("rm", help=translate("LabGPU", "disconnect and remove a profile and its stored credentials"))
-    rm.add_argument("profile", metavar="PROFILE")
+    rm.add_argument("profile", metavar="PROFILE", help=translate("LabGPU", "profile name (labgpu vpn ls)"))
     rm.set_defaults(func=cmd_rm)
 
     lg = vs.add_parser("log", help=translate("LabGPU", "print the end of the profile's OpenVPN log"))
-    lg.add_argument("profile", metavar="PROFILE")
-    lg.add_argument("-n", "--lines", type=int, default=40)
+    lg.add_argument("profile", metavar="PROFILE", help=translate("LabGPU", "profile name (labgpu vpn ls)"))
+    lg.add_argument("-n", "--lines", type=int, default=40, help=translate("LabGPU", "how many lines (default 40)"))
     lg.set_defaults(func=cmd_log)
 
-    kp = vs.add_parser("keep", help=translate("LabGPU", "(internal, started by 'vpn up') answer OpenVPN's prompts "
-                                                        "while it runs"))
-    kp.add_argument("profile", metavar="PROFILE")
+    kp = vs.add_parser(
+        "keep", help=translate("LabGPU", "(internal, started by 'vpn up') answer OpenVPN's prompts while it runs")
+    )
+    kp.add_argument("profile", metavar="PROFILE", help=translate("LabGPU", "profile name (labgpu vpn ls)"))
     for d in ("config", "data", "cache", "log"):
         kp.add_argument(f"--{d}-dir", default=None)
     kp.set_defaults(func=cmd_keep)
@@ -160,8 +166,7 @@ def cmd_add(args: argparse.Namespace) -> int:
     print(line)
     if stored.removed:
         print(
-            "Removed (LabGPU runs OpenVPN with its own log, pid file and control socket): "
-            + ", ".join(stored.removed),
+            "Removed (LabGPU runs OpenVPN with its own log, pid file and control socket): " + ", ".join(stored.removed),
             file=sys.stderr,
         )
     if missing:

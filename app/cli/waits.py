@@ -50,7 +50,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     ls.add_argument("--json", action="store_true", help=translate("LabGPU", "print the waits as JSON"))
     ls.set_defaults(func=cmd_waits_ls)
     cancel = wsub.add_parser("cancel", help=translate("LabGPU", "stop a wait (nothing is launched after this)"))
-    cancel.add_argument("id")
+    cancel.add_argument("id", help=translate("LabGPU", "wait id (labgpu waits)"))
     cancel.set_defaults(func=cmd_waits_cancel)
 
 

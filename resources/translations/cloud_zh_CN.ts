@@ -575,6 +575,22 @@
         <translation>账号名称（labgpu accounts ls）</translation>
     </message>
     <message>
+        <source>an account name of your choice, e.g. lab-aws</source>
+        <translation>自己起的账号名称，例如 lab-aws</translation>
+    </message>
+    <message>
+        <source>the account's region, e.g. ap-guangzhou or us-east-1</source>
+        <translation>账号的地域，例如 ap-guangzhou 或 us-east-1</translation>
+    </message>
+    <message>
+        <source>print JSON</source>
+        <translation>输出 JSON</translation>
+    </message>
+    <message>
+        <source>only this account (default: all)</source>
+        <translation>只用这个账号（默认：全部）</translation>
+    </message>
+    <message>
         <source>instance type, e.g. g5.xlarge</source>
         <translation>实例类型，例如 g5.xlarge</translation>
     </message>
@@ -665,6 +681,10 @@
     <message>
         <source>export everything as CSV</source>
         <translation>全部导出为 CSV</translation>
+    </message>
+    <message>
+        <source>show the last N entries (default 50)</source>
+        <translation>显示最近 N 条（默认 50）</translation>
     </message>
     <message>
         <source>Two lines are needed on stdin: {first}, then {second}.</source>
@@ -1095,6 +1115,10 @@
         <translation>…持续 N 分钟（默认取自设置：10）</translation>
     </message>
     <message>
+        <source>when idle: notify, or stop the instance</source>
+        <translation>空闲时：发通知，或停止实例</translation>
+    </message>
+    <message>
         <source>stop the instance after MIN idle minutes (= --idle-minutes MIN --on-idle stop)</source>
         <translation>空闲 MIN 分钟后停止实例（= --idle-minutes MIN --on-idle stop）</translation>
     </message>
@@ -1285,6 +1309,10 @@
     <message>
         <source>stop a wait (nothing is launched after this)</source>
         <translation>停止等待（此后不会再启动）</translation>
+    </message>
+    <message>
+        <source>wait id (labgpu waits)</source>
+        <translation>等待 ID（labgpu waits）</translation>
     </message>
     <message>
         <source>id</source>

@@ -663,6 +663,10 @@
         <translation>添加主机：labgpu hosts add NAME "ssh -p PORT USER@HOST"</translation>
     </message>
     <message>
+        <source>a name for the host, e.g. gpu1</source>
+        <translation>主机名称，例如 gpu1</translation>
+    </message>
+    <message>
         <source>the SSH command, e.g. "ssh -p 12345 root@region-1.example.com"</source>
         <translation>SSH 命令，例如 "ssh -p 12345 root@region-1.example.com"</translation>
     </message>
@@ -687,8 +691,16 @@
         <translation>列出主机</translation>
     </message>
     <message>
+        <source>print JSON</source>
+        <translation>输出 JSON</translation>
+    </message>
+    <message>
         <source>remove a host and its stored password/passphrase</source>
         <translation>删除主机及其保存的密码/口令</translation>
+    </message>
+    <message>
+        <source>host name (labgpu hosts ls)</source>
+        <translation>主机名称（labgpu hosts ls）</translation>
     </message>
     <message>
         <source>forget a host's key (after a provider-confirmed rebuild)</source>

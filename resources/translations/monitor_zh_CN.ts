@@ -315,6 +315,10 @@
         <translation>日历月份（UTC）；默认本月</translation>
     </message>
     <message>
+        <source>print JSON</source>
+        <translation>输出 JSON</translation>
+    </message>
+    <message>
         <source>also write the month's report as CSV</source>
         <translation>同时把本月报告写成 CSV</translation>
     </message>
@@ -523,12 +527,28 @@
         <translation>生效</translation>
     </message>
     <message>
+        <source>stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>notify only</source>
+        <translation>仅通知</translation>
+    </message>
+    <message>
         <source>Watcher: {value}</source>
         <translation>守护进程：{value}</translation>
     </message>
     <message>
+        <source>none running (start the app or `labgpu watch`)</source>
+        <translation>没有在运行（启动应用或 `labgpu watch`）</translation>
+    </message>
+    <message>
         <source>Removed the guards of {id}</source>
         <translation>已删除 {id} 的守护规则</translation>
+    </message>
+    <message>
+        <source>another LabGPU</source>
+        <translation>另一个 LabGPU</translation>
     </message>
     <message>
         <source>The guards are applied by {who}; waiting to take over when it ends (Ctrl-C to stop)</source>

@@ -358,6 +358,10 @@
         <translation>渠道名称，例如 phone 或 lab-feishu</translation>
     </message>
     <message>
+        <source>the kind of channel</source>
+        <translation>渠道类型</translation>
+    </message>
+    <message>
         <source>comma-separated, from: {topics} (default: all)</source>
         <translation>逗号分隔，可选：{topics}（默认：全部）</translation>
     </message>
@@ -410,8 +414,16 @@
         <translation>列出通知渠道及每个渠道的上次结果</translation>
     </message>
     <message>
+        <source>print JSON</source>
+        <translation>输出 JSON</translation>
+    </message>
+    <message>
         <source>send a test notice on a channel now</source>
         <translation>立即通过某个渠道发送测试通知</translation>
+    </message>
+    <message>
+        <source>channel name (labgpu notify ls)</source>
+        <translation>渠道名称（labgpu notify ls）</translation>
     </message>
     <message>
         <source>remove a channel and its keyring entries</source>

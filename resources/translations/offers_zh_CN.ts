@@ -1,5 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>LabGPU</name>
@@ -68,7 +67,7 @@
         <translation>列出各云的 GPU 报价</translation>
     </message>
     <message>
-        <source>List GPU offers from the bundled catalog (and cached live prices). Prices are shown in each provider&apos;s own currency; --max-price converts with the default USD/CNY rate. Unknown prices are empty (null in JSON) and sort last.</source>
+        <source>List GPU offers from the bundled catalog (and cached live prices). Prices are shown in each provider's own currency; --max-price converts with the default USD/CNY rate. Unknown prices are empty (null in JSON) and sort last.</source>
         <translation>列出内置目录（及缓存的实时价格）中的 GPU 报价。价格按各云服务商自己的币种显示；--max-price 按默认美元/人民币汇率换算。未知价格显示为空（JSON 中为 null），排在最后。</translation>
     </message>
     <message>
@@ -92,11 +91,11 @@
         <translation>每小时按量（加 --spot 时为竞价）价格上限</translation>
     </message>
     <message>
-        <source>show every price in this currency, converted as the window does (the rate and its date are printed once); also the currency of --max-price (default: each provider&apos;s own currency, --max-price in USD)</source>
+        <source>show every price in this currency, converted as the window does (the rate and its date are printed once); also the currency of --max-price (default: each provider's own currency, --max-price in USD)</source>
         <translation>所有价格按此币种显示，换算方式与窗口相同（汇率及其日期只打印一次）；也是 --max-price 的币种（默认：各云服务商自己的币种，--max-price 按美元）</translation>
     </message>
     <message>
-        <source>sort as the app&apos;s offers table does: {keys} (vram = per GPU; price, price_per_tflop, price_per_gpu are accepted too; default per_tflop)</source>
+        <source>sort as the app's offers table does: {keys} (vram = per GPU; price, price_per_tflop, price_per_gpu are accepted too; default per_tflop)</source>
         <translation>按应用报价表的方式排序：{keys}（vram = 每块 GPU；也接受 price、price_per_tflop、price_per_gpu；默认 per_tflop）</translation>
     </message>
     <message>
@@ -118,14 +117,6 @@
     <message>
         <source>unknown</source>
         <translation>未知</translation>
-    </message>
-    <message>
-        <source>undated</source>
-        <translation>无日期</translation>
-    </message>
-    <message>
-        <source>1 USD = {rate} CNY ({source}, {date})</source>
-        <translation>1 美元 = {rate} 人民币（{source}，{date}）</translation>
     </message>
     <message>
         <source>Unknown provider {name}.</source>
@@ -220,15 +211,15 @@
         <translation>所有地域</translation>
     </message>
     <message>
-        <source>{n} offer(s). &apos;unknown&apos; = no public price: refresh with an account.</source>
+        <source>{n} offer(s). 'unknown' = no public price: refresh with an account.</source>
         <translation>共 {n} 条报价。“未知”表示没有公开价格：可用账号刷新。</translation>
     </message>
     <message>
-        <source>Prices converted to {currency} for comparison (billed in the provider&apos;s own currency) at {rate}.</source>
+        <source>Prices converted to {currency} for comparison (billed in the provider's own currency) at {rate}.</source>
         <translation>价格已换算为 {currency} 以便比较（实际按云服务商自己的币种计费），汇率：{rate}。</translation>
     </message>
     <message>
-        <source>Each provider&apos;s own currency; --currency CNY or USD converts. Rate for --max-price: {rate}</source>
+        <source>Each provider's own currency; --currency CNY or USD converts. Rate for --max-price: {rate}</source>
         <translation>价格为各云服务商自己的币种；用 --currency CNY 或 USD 换算。--max-price 使用的汇率：{rate}</translation>
     </message>
 </context>
@@ -442,7 +433,7 @@
         <translation>GPU 数(&amp;U)：</translation>
     </message>
     <message>
-        <source>Maximum on-demand price per hour (spot price when &apos;Spot available&apos; is ticked). Unknown prices are hidden.</source>
+        <source>Maximum on-demand price per hour (spot price when 'Spot available' is ticked). Unknown prices are hidden.</source>
         <translation>按量计费每小时最高价格（勾选“可用竞价实例”时为竞价价格）。价格未知的报价会被隐藏。</translation>
     </message>
     <message>
@@ -481,11 +472,11 @@
         <translation>刷新实时价格(&amp;L)</translation>
     </message>
     <message>
-        <source>Ask every cloud account you added for today&apos;s prices, spot prices and sold-out types (Ctrl+R)</source>
+        <source>Ask every cloud account you added for today's prices, spot prices and sold-out types (Ctrl+R)</source>
         <translation>用已添加的每个云账号查询当前价格、竞价价格和售罄规格（Ctrl+R）</translation>
     </message>
     <message>
-        <source>Fetch Azure&apos;s public price list (no account needed) and mark each price with the time it was fetched. The other clouds publish no price list that can be read without an account.</source>
+        <source>Fetch Azure's public price list (no account needed) and mark each price with the time it was fetched. The other clouds publish no price list that can be read without an account.</source>
         <translation>获取 Azure 的公开价格表（无需账号），并为每个价格标注获取时间。其他云没有无需账号即可读取的价格表。</translation>
     </message>
     <message>
@@ -497,7 +488,7 @@
         <translation>美元 $</translation>
     </message>
     <message>
-        <source>Show prices in {currency} (display only; you are billed in the provider&apos;s currency)</source>
+        <source>Show prices in {currency} (display only; you are billed in the provider's currency)</source>
         <translation>以 {currency} 显示价格（仅用于显示；实际按云厂商的币种计费）</translation>
     </message>
     <message>
@@ -533,11 +524,11 @@
         <translation>无法获取实时价格。</translation>
     </message>
     <message>
-        <source>Fetching Azure&apos;s public price list…</source>
+        <source>Fetching Azure's public price list…</source>
         <translation>正在获取 Azure 的公开价格表…</translation>
     </message>
     <message>
-        <source>Fetching Azure&apos;s public prices: {what} ({number} of {total})…</source>
+        <source>Fetching Azure's public prices: {what} ({number} of {total})…</source>
         <translation>正在获取 Azure 公开价格：{what}（第 {number} 个，共 {total} 个）…</translation>
     </message>
     <message>
@@ -601,8 +592,8 @@
         <translation>来自你账户的实时价格：{live} 个。</translation>
     </message>
     <message>
-        <source>&lt;b&gt;Advisor: {title}&lt;/b&gt; — {recommended} recommended, {excluded} excluded (&lt;a href=&quot;excluded&quot;&gt;show&lt;/a&gt;)</source>
-        <translation>&lt;b&gt;选型顾问：{title}&lt;/b&gt; — 推荐 {recommended} 个，排除 {excluded} 个（&lt;a href=&quot;excluded&quot;&gt;查看&lt;/a&gt;）</translation>
+        <source>&lt;b&gt;Advisor: {title}&lt;/b&gt; — {recommended} recommended, {excluded} excluded (&lt;a href="excluded"&gt;show&lt;/a&gt;)</source>
+        <translation>&lt;b&gt;选型顾问：{title}&lt;/b&gt; — 推荐 {recommended} 个，排除 {excluded} 个（&lt;a href="excluded"&gt;查看&lt;/a&gt;）</translation>
     </message>
     <message>
         <source>Nothing was excluded.</source>
@@ -700,7 +691,7 @@
         <translation>实例全部 GPU 的 FP16 稠密张量算力（TFLOPS）</translation>
     </message>
     <message>
-        <source>On-demand price per hour divided by the instance&apos;s total FP16 dense TFLOPS</source>
+        <source>On-demand price per hour divided by the instance's total FP16 dense TFLOPS</source>
         <translation>按量计费每小时价格除以实例 FP16 稠密总算力（TFLOPS）</translation>
     </message>
     <message>
@@ -712,7 +703,7 @@
         <translation>价格有多旧：N 分钟前获取（用你的账号实时获取，或来自公开价格表）、内置并附日期（超过一年会标出），或无日期快照</translation>
     </message>
     <message>
-        <source>This price is over a year old: check the provider&apos;s site before you rely on it.</source>
+        <source>This price is over a year old: check the provider's site before you rely on it.</source>
         <translation>这个价格已超过一年：使用前请到云厂商网站核对。</translation>
     </message>
     <message>
@@ -751,7 +742,7 @@
         <translation>显示最近 7 天</translation>
     </message>
     <message>
-        <source>Ask the cloud, with your account, how this type&apos;s spot price moved.</source>
+        <source>Ask the cloud, with your account, how this type's spot price moved.</source>
         <translation>用你的账号向云厂商查询此规格的竞价价格如何变化。</translation>
     </message>
     <message>

@@ -307,8 +307,20 @@
         <translation>恢复策略（全部，或某个 TARGET 的）及其所在的运行</translation>
     </message>
     <message>
+        <source>an instance id or a job (default: all)</source>
+        <translation>实例 ID 或任务（默认：全部）</translation>
+    </message>
+    <message>
+        <source>print JSON</source>
+        <translation>输出 JSON</translation>
+    </message>
+    <message>
         <source>remove the recovery policy of an instance or a job</source>
         <translation>删除实例或任务的恢复策略</translation>
+    </message>
+    <message>
+        <source>an instance id or a job</source>
+        <translation>实例 ID 或任务</translation>
     </message>
     <message>
         <source>the command that resumes the job, e.g. "python train.py --resume {checkpoint}"</source>
@@ -335,6 +347,10 @@
         <translation>同一可用区售罄时在该地域的其他可用区重新启动（默认）</translation>
     </message>
     <message>
+        <source>relaunch only in the same zone</source>
+        <translation>只在同一可用区重新启动</translation>
+    </message>
+    <message>
         <source>other regions of the same account, tried in this order</source>
         <translation>同一账号的其他地域，按此顺序尝试</translation>
     </message>
@@ -347,8 +363,16 @@
         <translation>以竞价实例重新启动（默认）</translation>
     </message>
     <message>
+        <source>do not relaunch as spot</source>
+        <translation>不以竞价实例重新启动</translation>
+    </message>
+    <message>
         <source>allow an on-demand relaunch</source>
         <translation>允许以按量计费重新启动</translation>
+    </message>
+    <message>
+        <source>never relaunch on demand</source>
+        <translation>从不以按量计费重新启动</translation>
     </message>
     <message>
         <source>the most the whole run may cost (the account's currency)</source>
@@ -365,6 +389,10 @@
     <message>
         <source>keep the policy but do not act on it</source>
         <translation>保留策略但不执行</translation>
+    </message>
+    <message>
+        <source>act on the policy again (after --disable)</source>
+        <translation>重新执行该策略（在 --disable 之后）</translation>
     </message>
     <message>
         <source>Spot recovery is for spot instances: an on-demand one is not reclaimed.</source>

@@ -253,6 +253,14 @@
         <translation>请自行移动或删除该文件（先保留一份副本），然后重新启动 LabGPU。</translation>
     </message>
     <message>
+        <source>undated</source>
+        <translation>无日期</translation>
+    </message>
+    <message>
+        <source>1 USD = {rate} CNY ({source}, {date})</source>
+        <translation>1 美元 = {rate} 人民币（{source}，{date}）</translation>
+    </message>
+    <message>
         <source>No {what} on stdin.</source>
         <translation>标准输入中没有{what}。</translation>
     </message>

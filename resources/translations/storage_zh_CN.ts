@@ -741,6 +741,10 @@
         <translation>创建密钥（之后请保存其恢复短语：labgpu keys export NAME）</translation>
     </message>
     <message>
+        <source>a name for the key, e.g. lab</source>
+        <translation>密钥名称，例如 lab</translation>
+    </message>
+    <message>
         <source>list the keys on this computer (names and key ids, never a key)</source>
         <translation>列出这台电脑上的密钥（只显示名称和密钥 ID，不显示密钥本身）</translation>
     </message>
@@ -753,12 +757,20 @@
         <translation>打印恢复短语。任何拿到它的人都能读取该密钥加密的内容。只有加 --show-phrase 才会输出到管道或文件。</translation>
     </message>
     <message>
+        <source>key name (labgpu keys ls)</source>
+        <translation>密钥名称（labgpu keys ls）</translation>
+    </message>
+    <message>
         <source>print it even when stdout is not a terminal (a pipe, a file)</source>
         <translation>即使标准输出不是终端（管道、文件）也打印</translation>
     </message>
     <message>
         <source>store a key from its recovery phrase (prompted, or one line on stdin)</source>
         <translation>用恢复短语存入密钥（提示输入，或从标准输入读一行）</translation>
+    </message>
+    <message>
+        <source>a name for the key on this computer</source>
+        <translation>这台电脑上的密钥名称</translation>
     </message>
     <message>
         <source>delete a key from this computer (what it encrypted stays unreadable without its recovery phrase)</source>

@@ -375,6 +375,14 @@
         <translation>导入 .ovpn 配置（凭据存入密钥环）</translation>
     </message>
     <message>
+        <source>a name for the profile, e.g. lab</source>
+        <translation>配置名称，例如 lab</translation>
+    </message>
+    <message>
+        <source>the .ovpn file your lab or provider gave you</source>
+        <translation>实验室或服务商给你的 .ovpn 文件</translation>
+    </message>
+    <message>
         <source>VPN username (the profile has auth-user-pass)</source>
         <translation>VPN 用户名（配置中有 auth-user-pass 时）</translation>
     </message>
@@ -395,8 +403,16 @@
         <translation>连接；隧道建立后返回</translation>
     </message>
     <message>
+        <source>profile name (labgpu vpn ls)</source>
+        <translation>配置名称（labgpu vpn ls）</translation>
+    </message>
+    <message>
         <source>seconds to wait for CONNECTED (default 30)</source>
         <translation>等待 CONNECTED 的秒数（默认 30）</translation>
+    </message>
+    <message>
+        <source>print JSON</source>
+        <translation>输出 JSON</translation>
     </message>
     <message>
         <source>disconnect (and do not reconnect by itself)</source>
@@ -417,6 +433,10 @@
     <message>
         <source>print the end of the profile's OpenVPN log</source>
         <translation>打印该配置 OpenVPN 日志的末尾</translation>
+    </message>
+    <message>
+        <source>how many lines (default 40)</source>
+        <translation>显示多少行（默认 40）</translation>
     </message>
     <message>
         <source>(internal, started by 'vpn up') answer OpenVPN's prompts while it runs</source>
@@ -677,12 +697,12 @@ Import the .ovpn file your lab or VPN provider gave you (Ctrl+O).</source>
         <translation>私钥口令</translation>
     </message>
     <message>
-        <source>connects with {what}</source>
-        <translation>连接时使用{what}</translation>
-    </message>
-    <message>
         <source>, </source>
         <translation>、</translation>
+    </message>
+    <message>
+        <source>connects with {what}</source>
+        <translation>连接时使用{what}</translation>
     </message>
     <message>
         <source>&lt;span style='color:#b26a00'&gt;runs scripts (you allowed it)&lt;/span&gt;</source>
