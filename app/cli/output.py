@@ -143,9 +143,10 @@ _ARGPARSE_WORDS = (
 _U32 = struct.Struct(">I").unpack_from
 
 
-def _read_qm_raw(path: Path) -> dict[tuple[bytes, bytes], bytes]:
-    """(context, source) as UTF-8 → translation as UTF-16BE, undecoded (decoding every message of every
-    catalog would cost the CLI's start more than the few it shows)."""
+def read_qm(path: Path) -> dict[tuple[bytes, bytes], bytes]:
+    """(context, source) as UTF-8 → translation as UTF-16BE from one compiled Qt catalog, undecoded
+    (decoding every message of every catalog would cost the CLI's start more than the few it shows); {} for a
+    file that is not one."""
     data = path.read_bytes()
     if not data.startswith(_QM_MAGIC):
         return {}
@@ -186,19 +187,13 @@ def _read_qm_raw(path: Path) -> dict[tuple[bytes, bytes], bytes]:
     return out
 
 
-def read_qm(path: Path) -> dict[tuple[str, str], str]:
-    """(context, source) → translation from one compiled Qt catalog; {} for a file that is not one."""
-    return {(c.decode("utf-8", "replace"), s.decode("utf-8", "replace")): t.decode("utf-16-be", "replace")
-            for (c, s), t in _read_qm_raw(path).items()}
-
-
 def _load_catalog(language: str) -> dict[tuple[bytes, bytes], bytes]:
     from app.core.resources import resource_path
 
     catalog: dict[tuple[bytes, bytes], bytes] = {}
     for qm in sorted(resource_path("translations").glob(f"*_{language}.qm")):
         try:
-            catalog.update(_read_qm_raw(qm))
+            catalog.update(read_qm(qm))
         except OSError:
             continue  # an unreadable catalog leaves its strings in English
     return catalog

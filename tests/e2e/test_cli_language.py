@@ -49,7 +49,8 @@ def test_the_language_follows_lang_option_then_the_environment_as_gettext_reads_
 
 def test_the_cli_reads_the_windows_compiled_catalogs_without_qt(tmp_path):
     catalog = read_qm(ROOT / "resources" / "translations" / "offers_zh_CN.qm")
-    assert catalog[("LabGPU", "Unknown provider {name}.")] == "未知的云服务商 {name}。"
+    found = catalog[(b"LabGPU", b"Unknown provider {name}.")]
+    assert found.decode("utf-16-be") == "未知的云服务商 {name}。"
     not_a_catalog = tmp_path / "x_zh_CN.qm"
     not_a_catalog.write_bytes(b"<TS>not compiled</TS>")
     assert read_qm(not_a_catalog) == {}
