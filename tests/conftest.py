@@ -29,6 +29,7 @@ if str(ROOT) not in sys.path:
 
 # Fixtures for the real peers, one module each.
 pytest_plugins = [
+    "tests.fixtures.leftovers",  # first: a test that leaves a process running fails (see its docstring)
     "tests.fixtures.keyring_service",
     "tests.fixtures.peers",
     "tests.fixtures.alibaba_fixtures",
@@ -116,37 +117,51 @@ def app_window(qtbot, labgpu_home):
     ctx.shutdown(5000)
 
 
+def _sshd_servers(item: pytest.Item) -> list:
+    """Every sshd peer the test holds: the session's ``sshd``, a module's own server, one inside a
+    tuple (``host`` fixtures yield ``(name, server)``) or on a lab object (``vpn_lab.sshd``)."""
+    from tests.fixtures.sshd import SshdServer
+
+    found: dict[int, SshdServer] = {}
+    for value in getattr(item, "funcargs", {}).values():
+        for v in (value, *(value if isinstance(value, (tuple, list)) else ()), getattr(value, "sshd", None)):
+            if isinstance(v, SshdServer):
+                found.setdefault(id(v), v)
+    return list(found.values())
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_call(item: pytest.Item):
-    """Remember where the session sshd's log stood when the test began (see the report hook)."""
-    server = getattr(item, "funcargs", {}).get("sshd")
-    if server is not None:
+    """Remember where each sshd's log stood when the test began (see the report hook)."""
+    marks = []
+    for server in _sshd_servers(item):
         try:
-            item.stash[_SSHD_LOG_AT] = server.log_file.stat().st_size
+            marks.append((server, server.log_file.stat().st_size))
         except OSError:
-            item.stash[_SSHD_LOG_AT] = 0
+            marks.append((server, 0))
+    item.stash[_SSHD_LOG_AT] = marks
     yield
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
-    """A failed test that used the session sshd carries what sshd logged during it: a lost
-    connection then says whether the server ended the session and why."""
+    """A failed test that used an sshd peer carries what sshd logged during it: a lost connection or
+    a refused login then says whether the server ended the session and why."""
     outcome = yield
     report = outcome.get_result()
-    if report.when != "call" or not report.failed or _SSHD_LOG_AT not in item.stash:
+    if report.when != "call" or not report.failed:
         return
-    server = item.funcargs.get("sshd")
-    try:
-        with open(server.log_file, "rb") as f:
-            f.seek(item.stash[_SSHD_LOG_AT])
-            text = f.read().decode(errors="replace")
-    except OSError as exc:
-        text = f"(the sshd log could not be read: {exc})"
-    lines = text.splitlines()
-    if len(lines) > 400:
-        lines = [f"… {len(lines) - 400} earlier lines left out", *lines[-400:]]
-    report.sections.append(("sshd log during the test", "\n".join(lines)))
+    for server, at in item.stash.get(_SSHD_LOG_AT, []):
+        try:
+            with open(server.log_file, "rb") as f:
+                f.seek(at)
+                text = f.read().decode(errors="replace")
+        except OSError as exc:
+            text = f"(the sshd log could not be read: {exc})"
+        lines = text.splitlines()
+        if len(lines) > 400:
+            lines = [f"… {len(lines) - 400} earlier lines left out", *lines[-400:]]
+        report.sections.append((f"sshd log during the test ({server.host}:{server.port})", "\n".join(lines)))
 
 
-_SSHD_LOG_AT = pytest.StashKey[int]()
+_SSHD_LOG_AT = pytest.StashKey[list]()

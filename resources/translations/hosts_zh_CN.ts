@@ -367,6 +367,14 @@
         <translation>{host} 拒绝登录（已尝试：{tried}）。</translation>
     </message>
     <message>
+        <source>The connection to {host} was lost while logging in ({why}).</source>
+        <translation>登录 {host} 时连接断开（{why}）。</translation>
+    </message>
+    <message>
+        <source>Check that the server is running and your network is up, then retry.</source>
+        <translation>请确认服务器正在运行、网络正常，然后重试。</translation>
+    </message>
+    <message>
         <source>The key {path} needs a passphrase and none is stored for {host}.</source>
         <translation>密钥 {path} 需要口令，但没有为 {host} 保存口令。</translation>
     </message>

@@ -13,7 +13,7 @@ from app.core.hosts import OWN_KEY_DIR, passphrase_key, password_key
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.logsetup import register_secret
 
-from .errors import HostAuthError
+from .errors import HostAuthError, HostUnreachableError
 from .target import Target
 from .tuning import TransportTuning
 
@@ -33,6 +33,31 @@ def _auth_error(target: Target, tried: list[str]) -> HostAuthError:
         host=target.display,
         tried=", ".join(tried) or "nothing",
     )
+
+
+def _dropped_during_login(target: Target, why: str) -> HostUnreachableError:
+    """The connection went (or the server stopped answering) while logging in: not a refusal, so the
+    caller's reconnect tries again instead of telling the user to fix a key that is right."""
+    return HostUnreachableError(
+        QT_TRANSLATE_NOOP("LabGPU", "The connection to {host} was lost while logging in ({why})."),
+        QT_TRANSLATE_NOOP("LabGPU", "Check that the server is running and your network is up, then retry."),
+        code="LoginInterrupted",
+        host=target.display,
+        why=why,
+    )
+
+
+def _not_a_refusal(transport: paramiko.Transport, exc: BaseException) -> bool:
+    """paramiko raises the same exceptions when the server says no and when the connection dies or
+    times out mid-login (a server under load, a cut connection): only a live transport that got an
+    answer is a refusal."""
+    return not transport.is_active() or "timeout" in str(exc).lower()
+
+
+def _interrupted(transport: paramiko.Transport, exc: BaseException, refused: list[str]) -> bool:
+    """The first answer never came (a server that hangs up after refusing several tries, as OpenSSH
+    does at MaxAuthTries, did refuse)."""
+    return not refused and _not_a_refusal(transport, exc)
 
 
 def _is_passphrase_error(exc: BaseException) -> bool:
@@ -93,16 +118,19 @@ def _load_key(path: str, target: Target) -> paramiko.PKey | None:
 
 def authenticate(transport: paramiko.Transport, target: Target, tuning: TransportTuning) -> None:
     tried: list[str] = []
+    refused: list[str] = []
     user = target.user
 
     def try_key(pkey: paramiko.PKey, label: str) -> bool:
         tried.append(label)
         try:
             transport.auth_publickey(user, pkey)
-        except paramiko.AuthenticationException:
-            return False
-        except paramiko.SSHException as exc:
-            log.info("public key %s failed: %s", label, exc)
+        except (paramiko.SSHException, EOFError, OSError) as exc:  # AuthenticationException too
+            if _interrupted(transport, exc, refused):
+                raise _dropped_during_login(target, str(exc) or type(exc).__name__) from None
+            if not isinstance(exc, paramiko.AuthenticationException):
+                log.info("public key %s failed: %s", label, exc)
+            refused.append(label)
             return False
         return bool(transport.is_authenticated())
 
@@ -163,10 +191,11 @@ def authenticate(transport: paramiko.Transport, target: Target, tuning: Transpor
             tried.append("password")
             try:
                 transport.auth_password(user, password)
-            except paramiko.AuthenticationException:
-                pass
-            except paramiko.SSHException as exc:
-                log.info("password auth failed: %s", exc)
+            except (paramiko.SSHException, EOFError, OSError) as exc:  # AuthenticationException too
+                if _interrupted(transport, exc, refused):
+                    raise _dropped_during_login(target, str(exc) or type(exc).__name__) from None
+                if not isinstance(exc, paramiko.AuthenticationException):
+                    log.info("password auth failed: %s", exc)
             if transport.is_authenticated():
                 return
     raise _auth_error(target, tried)
