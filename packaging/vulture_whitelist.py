@@ -19,6 +19,7 @@ _.nav_title  # main_window: every page class has nav_title() (its test compares 
 # -- Qt and pyqtgraph call these overrides -------------------------------------------------------
 _.textFromValue, _.valueFromText, _.stepBy  # QDoubleSpinBox
 _.eventFilter  # QObject.installEventFilter
+_.headerData, _.paint  # QAbstractItemModel, QStyledItemDelegate
 _.filterAcceptsRow, source_parent  # QSortFilterProxyModel
 _.itemAt, _.takeAt, _.expandingDirections, _.hasHeightForWidth, _.heightForWidth  # QLayout
 _.boundingRect, frac, orthoRange  # pyqtgraph GraphicsObject (dataBounds' signature)

@@ -303,6 +303,14 @@
         <translation>推荐结果</translation>
     </message>
     <message>
+        <source>The {top} best of {fit} offers that fit ({excluded} left out)</source>
+        <translation>{fit} 个合适的报价中最好的 {top} 个（排除 {excluded} 个）</translation>
+    </message>
+    <message>
+        <source>{fit} offers fit ({excluded} left out)</source>
+        <translation>{fit} 个报价合适（排除 {excluded} 个）</translation>
+    </message>
+    <message>
         <source>#</source>
         <translation>#</translation>
     </message>
@@ -361,10 +369,6 @@
     <message>
         <source>{count} offers in the catalog</source>
         <translation>目录中共有 {count} 个报价</translation>
-    </message>
-    <message>
-        <source>{recommended} recommended, {excluded} left out</source>
-        <translation>推荐 {recommended} 个，排除 {excluded} 个</translation>
     </message>
     <message>
         <source>Left out, and why ({count})</source>

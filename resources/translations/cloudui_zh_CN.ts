@@ -419,14 +419,6 @@
         <translation>账号</translation>
     </message>
     <message>
-        <source>Type</source>
-        <translation>类型</translation>
-    </message>
-    <message>
-        <source>Zone</source>
-        <translation>可用区</translation>
-    </message>
-    <message>
         <source>State</source>
         <translation>状态</translation>
     </message>
@@ -439,8 +431,20 @@
         <translation>公网 IP</translation>
     </message>
     <message>
+        <source>Name, type</source>
+        <translation>名称、规格</translation>
+    </message>
+    <message>
+        <source>Cloud, zone</source>
+        <translation>云厂商、可用区</translation>
+    </message>
+    <message>
         <source>Uptime</source>
         <translation>运行时长</translation>
+    </message>
+    <message>
+        <source>Private IP</source>
+        <translation>内网 IP</translation>
     </message>
     <message>
         <source>Price/h</source>
@@ -1108,7 +1112,7 @@
         <source>No {provider} account yet: add one on the Accounts page, then launch again.</source>
         <translation>还没有{provider}账号：请先在“云账号”页添加，然后再创建。</translation>
     </message>
-    <message><source>No cloud account yet: add one on the Accounts page, then launch again.</source><translation>还没有云账号：请先在“云账号”页添加，然后再创建。</translation></message><message>
+    <message>
         <source>This account launches in {region}; the offer is in {offer}. Edit the account's region (or add one) to launch there.</source>
         <translation>该账号在 {region} 创建实例，而报价在 {offer}。要在那里创建，请修改账号地域（或另加一个账号）。</translation>
     </message>
@@ -1227,6 +1231,10 @@
     <message>
         <source>Guards: {guards}</source>
         <translation>守护：{guards}</translation>
+    </message>
+    <message>
+        <source>No cloud account yet: add one on the Accounts page, then launch again.</source>
+        <translation>还没有云账号：请先在“云账号”页添加，然后再创建。</translation>
     </message>
     <message>
         <source>The launch did not complete</source>

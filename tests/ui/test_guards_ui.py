@@ -63,10 +63,11 @@ def _wait_idle(qtbot, ctx, timeout=10000):
 
 
 def _cells(page, iid):
+    from tests.ui.instance_cells import cell_texts
+
     for r in range(page.table.rowCount()):
         if page.table.item(r, 0).data(0x0100) == iid:
-            return {page.table.horizontalHeaderItem(c).text(): page.table.item(r, c).text()
-                    for c in range(page.table.columnCount())}
+            return cell_texts(page.table, r)
     return {}
 
 
@@ -114,12 +115,12 @@ def test_launch_dialog_guards_use_settings_defaults_and_are_saved_for_the_instan
     assert "Guards: idle <25% 15 min → stop · budget 50 CNY · max 12 h" in dialog.form.outcome_label.text()
     dialog.accept()
     page.load_ledger()
-    qtbot.waitUntil(lambda: "budget 50 CNY" in _cells(page, iid).get("Guards", ""), timeout=10000)
+    qtbot.waitUntil(lambda: "budget 50 CNY" in _cells(page, iid).get("guards", ""), timeout=10000)
     cells = _cells(page, iid)
     # per hour, so far and projected come from the core cost function
-    assert cells["Price/h"] == f"¥{TYPES[GN7][4]:.4f}"
-    assert cells["Cost so far"].startswith("¥")
-    assert cells["Projected"].startswith("budget in ")
+    assert cells["price"] == f"¥{TYPES[GN7][4]:.4f}"
+    assert cells["cost"].startswith("¥")
+    assert cells["projected"].startswith("budget in ")
 
     # Edit guards…: switch the budget off, keep the rest
     page.select(iid)
@@ -128,16 +129,16 @@ def test_launch_dialog_guards_use_settings_defaults_and_are_saved_for_the_instan
     edit.editor.budget.setValue(0)
     with qtbot.waitSignal(edit.saved, timeout=10000):
         edit.buttons.button(edit.buttons.StandardButton.Save).click()
-    qtbot.waitUntil(lambda: "budget" not in _cells(page, iid).get("Guards", "budget"), timeout=10000)
+    qtbot.waitUntil(lambda: "budget" not in _cells(page, iid).get("guards", "budget"), timeout=10000)
     assert GuardStore(ctx.store).get(iid).budget is None
-    assert "at max. runtime" in _cells(page, iid)["Projected"]
+    assert "at max. runtime" in _cells(page, iid)["projected"]
     # switching the whole section off removes the guard
     page.select(iid)
     edit = page.edit_guards()  # the page owns it (deleted once it is done)
     edit.editor.setChecked(False)
     with qtbot.waitSignal(edit.saved, timeout=10000):
         edit.buttons.button(edit.buttons.StandardButton.Save).click()
-    qtbot.waitUntil(lambda: _cells(page, iid).get("Guards") == "—", timeout=10000)
+    qtbot.waitUntil(lambda: _cells(page, iid).get("guards") == "—", timeout=10000)
     assert GuardStore(ctx.store).get(iid) is None
     _wait_idle(qtbot, ctx)
 

@@ -18,6 +18,7 @@ import pytest
 
 from app.core.costs import billed_seconds, instance_cost
 from tests.fixtures.moto_server import AWS_KEY_ID, AWS_SECRET
+from tests.ui.instance_cells import cell_texts
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -37,7 +38,7 @@ def ctx(qtbot, labgpu_home, monkeypatch):
 
 def _shown(page, iid: str) -> float:
     row = next(r for r in range(page.table.rowCount()) if page.table.item(r, 0).text().startswith(iid))
-    text = page.table.item(row, 9).text()
+    text = cell_texts(page.table, row)["cost"]
     assert text.startswith("$"), text
     return float(text[1:].replace(",", ""))
 
@@ -119,7 +120,7 @@ def test_tencent_bills_the_seconds_run_on_the_page_as_in_the_core_and_cli(qtbot,
     page.reconcile_timer.stop()
     qtbot.waitUntil(lambda: any(x.id == iid and x.state == "stopped" for x in page.entries), timeout=15000)
     assert page.costs_now().get(iid).so_far == pytest.approx(core_cost)
-    qtbot.waitUntil(lambda: page.table.rowCount() > 0 and page.table.item(0, 9).text() == f"¥{core_cost:,.4f}",
+    qtbot.waitUntil(lambda: page.table.rowCount() > 0 and cell_texts(page.table, 0)["cost"] == f"¥{core_cost:,.4f}",
                     timeout=10000)
     assert _cli_cost(iid) == pytest.approx(core_cost, abs=1e-6)
 

@@ -44,16 +44,18 @@ def frozen(monkeypatch):
 
 
 def _cells(page, iid: str) -> dict[str, str]:
-    labels = [page.table.horizontalHeaderItem(c).text() for c in range(page.table.columnCount())]
+    from tests.ui.instance_cells import cell_texts
+
     for r in range(page.table.rowCount()):
-        if page.table.item(r, 0).text().startswith(iid):
-            return {labels[c]: page.table.item(r, c).text() for c in range(page.table.columnCount())}
+        if page.table.item(r, 0).text() == iid:
+            return cell_texts(page.table, r)
     return {}
 
 
 def test_the_instances_page_shows_the_run_and_its_total(qtbot, ctx, frozen):
     from app.ui.cloud import cloud_service
     from app.ui.cloud.instances_page import InstancesPage
+    from app.ui.cloud.instances_table import COL_RUN
 
     run_id = seed_recovered_run(cloud_service(ctx).store)
     page = InstancesPage(ctx)
@@ -65,14 +67,14 @@ def test_the_instances_page_shows_the_run_and_its_total(qtbot, ctx, frozen):
         qtbot.waitUntil(lambda: not ctx.runner.active(), timeout=10000)
         page._on_tick_timer_timeout()
         new = _cells(page, "ins-4e5f6a7b")
-        assert new["Run total"] == "2/2 · ¥22.00"  # 2 h × ¥7 + 1 h × ¥8
+        assert new["run"] == "2/2 · ¥22.00"  # 2 h × ¥7 + 1 h × ¥8
         assert _cells(page, "ins-0a1b2c3d") == {}  # terminated: hidden until asked for
         page.show_ended.setChecked(True)
         old = _cells(page, "ins-0a1b2c3d")
-        assert old["Run total"] == "1/2 · ¥22.00" and old["Cost so far"] == "¥14.0000"
-        assert _cells(page, "ins-4e5f6a7b")["Cost so far"] == "¥8.0000"
+        assert old["run"] == "1/2 · ¥22.00" and old["cost"] == "¥14.0000"
+        assert _cells(page, "ins-4e5f6a7b")["cost"] == "¥8.0000"
         r = next(r for r in range(page.table.rowCount()) if page.table.item(r, 0).text().startswith("ins-4e"))
-        tip = page.table.item(r, 12).toolTip()
+        tip = page.table.item(r, COL_RUN).toolTip()
         assert f"Run {run_id}:" in tip and "1. ins-0a1b2c3d — launched" in tip
         assert "2. ins-4e5f6a7b — reclaimed → relaunched" in tip
         # an instance outside any run says so
@@ -80,7 +82,7 @@ def test_the_instances_page_shows_the_run_and_its_total(qtbot, ctx, frozen):
                                                  price_per_hour=1.0, now=NOW - H)
         page.load_ledger()
         qtbot.waitUntil(lambda: bool(_cells(page, "ins-alone")), timeout=10000)
-        assert _cells(page, "ins-alone")["Run total"] == "—"
+        assert _cells(page, "ins-alone")["run"] == "—"
     finally:
         page.shutdown()
 

@@ -147,12 +147,11 @@ def test_accounts_dialog_launch_dialog_and_instances_page_offer_the_toy(qtbot, c
     qtbot.addWidget(instances)
     qtbot.waitUntil(lambda: any(e.id == entry.id for e in instances.entries), timeout=10000)
     instances.select(entry.id)
-    cells = {
-        instances.table.horizontalHeaderItem(c).text(): instances.table.item(0, c).text()
-        for c in range(instances.table.columnCount())
-    }
-    assert cells["Account"] == "lab-toy · Toy Cloud"
-    assert cells["Price/h"] == f"${TOY_PRICE:.4f}"
+    from tests.ui.instance_cells import cell_texts
+
+    cells = cell_texts(instances.table, 0)
+    assert cells["account"] == "lab-toy" and cells["zone"].startswith("Toy Cloud")
+    assert cells["price"] == f"${TOY_PRICE:.4f}"
     cost = instances.costs_now().get(instances.selected_id()).so_far
     assert cost is not None and cost >= 0.12 - 1e-9  # 120 s billed at least, at 3.6 $/h
     assert instances.copy_ssh_command().startswith("ssh ")

@@ -82,10 +82,10 @@ class AdvisorResultPanel(QWidget):
         split.setChildrenCollapsible(False)
         # The cost table below needs its rows; the ranked table scrolls.
         self.ranked_table.setMinimumHeight(120)
-        self.result_tabs.setMinimumHeight(250)
+        self.result_tabs.setMinimumHeight(220)
         split.setStretchFactor(0, 1)
         split.setStretchFactor(1, 1)
-        split.setSizes([300, 320])
+        split.setSizes([360, 260])  # the few best offers and their reasons first
         self.splitter = split
         remember_splitter(split, ctx.settings, "advisor_result")
         lay.addWidget(split, 1)

@@ -3,7 +3,7 @@
 The page (:mod:`app.ui.cloud.instances_page`) owns the data and the ticking cost cells; this module
 only knows how an entry is shown. Each row has two lines, so eight columns hold the thirteen fields
 a 1024 px window could not show side by side: the instance id over its name and type, the account
-over the zone, the state over the uptime, the public IP over the private one, the price over the
+over its cloud and zone, the state over the uptime, the public IP over the private one, the price over the
 billing, the cost so far over the projection. An instance id, an IP and every number are never
 elided: the columns are sized to them; only free text (the name and type, the account, the zone, the
 guards) is elided when the window is narrow, its full text in the cell's tooltip.
@@ -130,25 +130,25 @@ def state_title(state: str) -> str:
 
 def header_labels() -> list[str]:
     """The headers, each naming its cells' two lines."""
-    def tr(text: str) -> str:
+    def word(text: str) -> str:  # (not named tr: lupdate would read its calls as strings of no context)
         return QCoreApplication.translate("InstancesPage", text)
 
     return [
-        tr("Instance") + "\n" + tr("Name, type"),
-        tr("Account") + "\n" + tr("Zone"),
-        tr("State") + "\n" + tr("Uptime"),
-        tr("Public IP") + "\n" + tr("Private IP"),
-        tr("Price/h") + "\n" + tr("Billing"),
-        tr("Cost so far") + "\n" + tr("Projected"),
-        tr("Guards"),
-        tr("Run total"),
+        word("Instance") + "\n" + word("Name, type"),
+        word("Account") + "\n" + word("Cloud, zone"),
+        word("State") + "\n" + word("Uptime"),
+        word("Public IP") + "\n" + word("Private IP"),
+        word("Price/h") + "\n" + word("Billing"),
+        word("Cost so far") + "\n" + word("Projected"),
+        word("Guards"),
+        word("Run total"),
     ]
 
 
 # lupdate needs literal strings; these are header_labels' words.
 _WORDS = (
     QCoreApplication.translate("InstancesPage", "Instance"), QCoreApplication.translate("InstancesPage", "Name, type"),
-    QCoreApplication.translate("InstancesPage", "Account"), QCoreApplication.translate("InstancesPage", "Zone"),
+    QCoreApplication.translate("InstancesPage", "Account"), QCoreApplication.translate("InstancesPage", "Cloud, zone"),
     QCoreApplication.translate("InstancesPage", "State"), QCoreApplication.translate("InstancesPage", "Uptime"),
     QCoreApplication.translate("InstancesPage", "Public IP"), QCoreApplication.translate("InstancesPage", "Private IP"),
     QCoreApplication.translate("InstancesPage", "Price/h"), QCoreApplication.translate("InstancesPage", "Billing"),
@@ -185,7 +185,7 @@ def row_values(e: Any, busy: bool, guard_text: str) -> list[tuple[str, str]]:
     name = getattr(e, "name", "") or ""
     return [
         (e.id, f"{name} · {e.instance_type}" if name else e.instance_type),
-        (f"{e.account} · {provider_name(e.provider)}", e.zone),
+        (e.account, f"{provider_name(e.provider)} · {e.zone}" if e.zone else provider_name(e.provider)),
         (state_title(e.state) + (" ⋯" if busy else ""), ""),
         (e.public_ip or "—", getattr(e, "private_ip", "") or ""),
         (money(e.price_per_hour, e.currency, 4), billing),
@@ -193,16 +193,6 @@ def row_values(e: Any, busy: bool, guard_text: str) -> list[tuple[str, str]]:
         (guard_text, ""),
         ("", ""),  # the run and its total (app.core.runs), filled in by the page's tick
     ]
-
-
-def cell_texts(table: QTableWidget, row: int) -> dict[str, str]:
-    """What row ``row`` shows, by field (FIELDS: "id", "state", "ip", "price", "cost", …)."""
-    out: dict[str, str] = {}
-    for name, (col, line) in FIELDS.items():
-        item = table.item(row, col)
-        value = (item.text() if line == 1 else item.data(SECOND_LINE)) if item is not None else ""
-        out[name] = str(value or "")
-    return out
 
 
 def set_line(table: QTableWidget, row: int, field: str, text: str) -> None:

@@ -414,11 +414,6 @@ class OffersPage(QWidget):
             if c not in hidden and header.sectionSize(c) != w:
                 header.resizeSection(c, w)
 
-    def hidden_columns(self) -> list[str]:
-        """The keys of the columns the width leaves out (shown in the details pane)."""
-        header = self.table.horizontalHeader()
-        return [c.key for i, c in enumerate(self.model.columns()) if header.isSectionHidden(i)]
-
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
         if watched is self.table.viewport() and event.type() == QEvent.Type.Resize:
             self._fit_columns()

@@ -22,7 +22,7 @@ class OffersTableView(QTableView):
         header = self.horizontalHeader()
         header.setSectionsMovable(True)
         header.setHighlightSections(False)
-        header.setStretchLastSection(False)
+        header.setStretchLastSection(True)  # the last column shown takes what the others leave
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         # Sorting is ours (fast, unknown values last in both directions), not QTableView's.
         header.setSectionsClickable(True)
