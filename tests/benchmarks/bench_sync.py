@@ -6,7 +6,8 @@ Options: --big-mib N (default 1024), --small N (default 10000), --reps N (best o
 
 Cases: a 1 GiB file up and down; 10,000 files of 4 KiB up (first sync into an empty folder); a
 re-sync of those with nothing changed. Every tool uses the same cipher (aes128-gcm@openssh.com) and
-no compression. LabGPU's time is the engine in-process, INCLUDING its TCP connect, key exchange and
+no compression. Before each timed run the disk is flushed (``sync``), so no tool pays for the
+previous one's writeback. LabGPU's time is the engine in-process, INCLUDING its TCP connect, key exchange and
 login (as scp/rsync include ssh's) but not Python's start-up (reported separately for the CLI).
 The LAST line is ``ratios: big_up=… big_down=… small_up=… resync=…`` = LabGPU time / the faster
 of scp and rsync (lower is better; goals: big ≤ 1.1, small and resync ≤ 1.0).
@@ -257,6 +258,10 @@ def main() -> int:
             times = []
             for _ in range(args.reps):
                 prepare()
+                # every tool starts from the same disk state: the previous tool's deletions and
+                # writes are flushed first (else the next one pays for their writeback; 10,000
+                # files on ext4 made the tool after a deletion up to 2× slower in either order)
+                os.sync()
                 try:
                     times.append(timed(action))
                 except Capped:
