@@ -220,14 +220,18 @@ def _as_test_user(argv: list[str], env: dict[str, str], cwd: str) -> subprocess.
     from tests.fixtures.sshd import TEST_USER, ensure_test_user
 
     ensure_test_user()
-    return subprocess.run(
-        ["setpriv", "--reuid", TEST_USER, "--regid", TEST_USER, "--clear-groups", *argv],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=cwd,
-        timeout=120,  # an upper bound: a cold CLI start as a user who cannot write bytecode, on a busy machine
-    )
+    try:
+        return subprocess.run(
+            ["setpriv", "--reuid", TEST_USER, "--regid", TEST_USER, "--clear-groups", *argv],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=cwd,
+            timeout=120,  # an upper bound: a cold CLI start as a user who cannot write bytecode, on a busy machine
+        )
+    except subprocess.TimeoutExpired as exc:
+        pytest.fail(f"{argv[2:]} as {TEST_USER} did not end within 120 s; its output so far:\n"
+                    f"{exc.stdout!r}\n{exc.stderr!r}")
 
 
 @pytest.fixture
@@ -262,15 +266,28 @@ def test_unprivileged_user_gets_a_clear_next_step(vpn_lab, user_dir):
     }
     root = str(Path(__file__).resolve().parents[2])
     r = _as_test_user([sys.executable, "-m", "app", "vpn", "add", "cert", str(ovpn)], env, root)
-    assert r.returncode == 0, r.stderr
+    assert r.returncode == 0, _what_the_user_saw(r, home)
     r = _as_test_user([sys.executable, "-m", "app", "vpn", "up", "cert"], env, root)
-    assert r.returncode == 2
+    assert r.returncode == 2, _what_the_user_saw(r, home)
     lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
-    assert len(lines) == 1, r.stderr
+    assert len(lines) == 1, _what_the_user_saw(r, home)
     if shutil.which("pkexec"):
         pytest.fail("this machine has pkexec: the test expects the documented no-pkexec path")
-    assert "[VpnNoPrivileges]" in lines[0]
+    assert "[VpnNoPrivileges]" in lines[0], _what_the_user_saw(r, home)
     assert "nmcli connection import type openvpn file" in lines[0]
+
+
+def _what_the_user_saw(r: subprocess.CompletedProcess, home: Path) -> str:
+    """Everything a failure needs (it failed only in full runs on a loaded machine): the command's
+    exit status and output, and what earlier tests could have left for the same user."""
+    from tests.fixtures.sshd import TEST_USER
+
+    procs = subprocess.run(["ps", "-u", TEST_USER, "-o", "pid,etimes,args"], capture_output=True, text=True).stdout
+    files = sorted(str(p.relative_to(home)) for p in home.rglob("*"))[:60]
+    tmp = sorted(p.name for p in Path("/tmp").glob("labgpu-vpn-*"))[:20]
+    return (f"exit {r.returncode}\nstdout:\n{r.stdout[-3000:]}\nstderr:\n{r.stderr[-3000:]}\n"
+            f"{TEST_USER}'s processes:\n{procs[-3000:]}\nfiles in its home: {files}\n/tmp/labgpu-vpn-*: {tmp}\n"
+            f"pkexec: {shutil.which('pkexec')}")
 
 
 def test_real_openvpn_without_rights_is_diagnosed(vpn_lab):
