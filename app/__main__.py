@@ -6,6 +6,7 @@ the layers together (app/wiring.py).
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Sequence
 
@@ -25,15 +26,29 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not any(a in ("-h", "--help") for a in args_in):
         gui_args, rest = build_parser(with_commands=False).parse_known_args(args_in)
         if not rest:
-            from app.ui.app import run_gui
-
-            return run_gui(gui_args)
+            return _gui(gui_args)
     args = build_parser().parse_args(args_in)
     if args.command is None:
-        from app.ui.app import run_gui
-
-        return run_gui(args)
+        return _gui(args)
     return run_cli(args)
+
+
+NO_DISPLAY_EXIT = 3  # the window was asked for and no display can show it
+
+
+def _gui(args: argparse.Namespace) -> int:
+    """The window (or the tray), unless no display can show it: then say so and name the command line
+    (Qt would abort with a message about a library that is installed)."""
+    if not args.screenshot:  # a screenshot renders off screen without a display
+        from app.core.display import gui_blocker
+
+        why = gui_blocker()
+        if why:
+            print(why, file=sys.stderr)
+            return NO_DISPLAY_EXIT
+    from app.ui.app import run_gui
+
+    return run_gui(args)
 
 
 def gui_main() -> int:

@@ -10,11 +10,13 @@ with the command that installs them.
 
 from __future__ import annotations
 
+import collections
 import hashlib
 import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -89,27 +91,150 @@ def _stamp_extras(text: str, want_hash: str) -> set[str] | None:
     return {e for p in parts[1:] if p.startswith("extras=") for e in p[7:].split(",") if e}
 
 
+MIRROR_EXAMPLE = "PIP_INDEX_URL=https://pypi.tuna.tsinghua.edu.cn/simple python3 main.py"
+
+
+class _Status:
+    """One line of progress: rewritten in place on a terminal, printed as it changes elsewhere."""
+
+    def __init__(self) -> None:
+        self.tty = sys.stdout.isatty()
+        self.open = False
+        self.last = ""
+
+    def show(self, text: str) -> None:
+        if text == self.last:
+            return
+        self.last = text
+        if self.tty:
+            width = shutil.get_terminal_size((100, 20)).columns - 1
+            print("\r" + f"[labgpu setup]   {text}"[:width].ljust(width), end="", flush=True)
+            self.open = True
+        else:
+            print(f"[labgpu setup]   {text}", flush=True)
+
+    def done(self) -> None:
+        if self.open:
+            print(flush=True)
+            self.open = False
+        self.last = ""
+
+
+def _package_name(rest: str) -> str:
+    """`boto3<2,>=1.34 (from labgpu==0.1.0)` → boto3; `/path/numpy-2.4.6-cp311-….whl (from x)` → numpy."""
+    word = rest.split(" ", 1)[0].strip()
+    if "/" in word or word.endswith((".whl", ".tar.gz", ".zip")):
+        word = word.rstrip("/").rsplit("/", 1)[-1].split("-", 1)[0]
+    for stop in "<>=!~;[( ":
+        word = word.split(stop, 1)[0]
+    return word or rest.strip()
+
+
+def _pip_supports_raw_progress(py: Path) -> bool:
+    out = subprocess.run([str(py), "-m", "pip", "install", "--help"], capture_output=True, text=True)
+    return "raw" in out.stdout
+
+
+def pip_with_progress(py: Path, args: list[str], cwd: Path | None = None) -> tuple[int, int]:
+    """``pip ARGS`` showing where it is: each package as it is found, each download (with how much of it
+    has arrived where pip says), how many are being installed; pip's warnings and errors as pip says
+    them, and its last lines when it fails. Returns (exit status, packages installed)."""
+    cmd = [str(py), "-m", "pip", *args, "--disable-pip-version-check"]
+    if _pip_supports_raw_progress(py):
+        cmd += ["--progress-bar", "raw"]
+    env = dict(os.environ, PYTHONUNBUFFERED="1", PIP_NO_INPUT="1")
+    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            errors="replace")
+    status = _Status()
+    tail: collections.deque[str] = collections.deque(maxlen=40)
+    found, installed, download, shown = 0, 0, "", -1
+    assert proc.stdout is not None
+    for raw in proc.stdout:
+        line = raw.rstrip()
+        tail.append(line)
+        text = line.strip()
+        if text.startswith("Progress ") and download:
+            parts = text.split()  # "Progress 262144 of 17501549"
+            if len(parts) == 4 and parts[1].isdigit() and parts[3].isdigit() and int(parts[3]):
+                pct = int(parts[1]) * 100 // int(parts[3])
+                step = pct if status.tty else pct // 25 * 25  # every 25 % in a log, every 1 % on a terminal
+                if step != shown:
+                    shown = step
+                    status.show(f"downloading {download}: {pct} %")
+        elif text.startswith(("Collecting ", "Requirement already satisfied: ", "Processing ", "Obtaining ")):
+            found += 1
+            rest = text.split(" ", 1)[1].split(": ", 1)[-1]
+            name = "this checkout" if rest.startswith("file:") else _package_name(rest)
+            status.show(f"found {found} package{'s' if found != 1 else ''}: {name}")
+        elif text.startswith(("Downloading ", "Using cached ")):
+            rest = text.split(" ", 1)[1] if text.startswith("Downloading ") else text.split(" ", 2)[2]
+            download, shown = _package_name(rest), -1
+            size = rest[rest.rfind("(") + 1:-1] if rest.endswith(")") else ""
+            verb = "downloading" if text.startswith("Downloading ") else "from the cache:"
+            status.show(f"{verb} {download}" + (f" ({size})" if size else ""))
+        elif text.startswith("Installing collected packages:"):
+            count = len([p for p in text.split(":", 1)[1].split(",") if p.strip()])
+            status.done()
+            log(f"  installing {count} package{'s' if count != 1 else ''}…")
+        elif text.startswith("Successfully installed "):
+            installed = len(text.split()) - 2
+        elif text.startswith("Looking in indexes:"):
+            status.done()
+            log("  package index: " + text.split(":", 1)[1].strip())
+        elif text.startswith(("ERROR", "WARNING: Retrying")):
+            status.done()
+            print(line, flush=True)
+    rc = proc.wait()
+    status.done()
+    if rc:
+        print("\n".join(line for line in tail if line.strip()), flush=True)
+        log(f"pip stopped with exit status {rc} (its last lines are above).")
+        log("If the downloads fail or crawl, use a nearer mirror of PyPI, e.g.:  " + MIRROR_EXAMPLE)
+    return rc, installed
+
+
 def ensure_venv(extras: str = "") -> Path:
     """.venv with LabGPU and the given extras ("test", "package", "test,package"). Extras already
-    installed for the same pyproject.toml are kept (a later `app` run does not reinstall `test`)."""
+    installed for the same pyproject.toml are kept (a later `app` run does not reinstall `test`).
+    Each step says what it does and shows pip's progress; pip failing ends the run (SystemExit)."""
     py = venv_python()
-    if not py.exists():
-        log(f"creating a virtual environment in {VENV}")
-        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
     stamp = VENV / ".labgpu-installed"
     project = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
     wanted = {e for e in extras.split(",") if e}
-    have = _stamp_extras(stamp.read_text(), project) if stamp.exists() else None
+    have = _stamp_extras(stamp.read_text(), project) if stamp.exists() and py.exists() else None
     if have is not None and wanted <= have:
         return py
     wanted |= have or set()
-    log("installing Python packages (first run takes a few minutes)")
-    subprocess.run([str(py), "-m", "pip", "install", "-q", "--disable-pip-version-check", "--upgrade", "pip"],
-                   check=True)
+    steps = 2 if py.exists() else 3
+    step = 0
+    if not py.exists():
+        step += 1
+        log(f"step {step}/{steps}: creating a virtual environment in {VENV}")
+        rc = subprocess.call([sys.executable, "-m", "venv", str(VENV)])
+        if rc:
+            log("could not create it: install python3-venv (Debian/Ubuntu: sudo apt install python3-venv) and retry")
+            raise SystemExit(rc)
+    step += 1
+    log(f"step {step}/{steps}: updating pip")
+    if not os.environ.get("PIP_INDEX_URL"):
+        log("  packages come from the index pip is set up with (pypi.org unless pip.conf names another); "
+            "for a mirror:  " + MIRROR_EXAMPLE)
+    started = time.monotonic()
+    rc, _ = pip_with_progress(py, ["install", "--upgrade", "pip"])
+    if rc:
+        raise SystemExit(rc)
+    step += 1
     target = f".[{','.join(sorted(wanted))}]" if wanted else "."
-    subprocess.run([str(py), "-m", "pip", "install", "-q", "--disable-pip-version-check", "-e", target],
-                   check=True, cwd=ROOT)
+    what = f"LabGPU with {', '.join(sorted(wanted))}" if wanted else "LabGPU"
+    log(f"step {step}/{steps}: installing {what} and the Python packages it uses"
+        + (" (the first time: a few hundred MB, a few minutes)" if have is None else ""))
+    rc, installed = pip_with_progress(py, ["install", "-e", target], cwd=ROOT)
+    if rc:
+        raise SystemExit(rc)
     stamp.write_text(f"{project} extras={','.join(sorted(wanted))}\n")
+    log(f"done: {installed} package{'s' if installed != 1 else ''} installed in {time.monotonic() - started:.0f} s")
+    scripts = "Scripts" if os.name == "nt" else "bin"
+    log(f"the command line: python3 main.py --help (or {VENV / scripts / 'labgpu'} --help)")
     return py
 
 

@@ -1,7 +1,10 @@
 """``labgpu doctor``: what this computer gives LabGPU, each with a status and a next step.
 
 - ``doctor [--json]`` checks, without changing anything (no secret is read or written, no file
-  is created): the keyring backend, paramiko and whether the SSH fast paths are on (and why not),
+  is created): the display (which one, and whether Qt opens it: asked of a separate Python, since Qt
+  aborts the process it fails in), the keyring backend (and, without one, whether it is not installed or
+  installed but not running, locked or without a D-Bus session, with the command that starts it),
+  paramiko and whether the SSH fast paths are on (and why not),
   the OpenVPN binary and how it would get its privileges, nvidia-smi here (it matters on GPU
   hosts), the settings file, the data folder, the log file and this computer's clock against the clouds'
   (the offset their last answers measured; more than a minute off is a warning with what to do).
@@ -25,7 +28,7 @@ from typing import Any
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
 from app.core.paths import Paths, default_paths
 
-from .output import print_json, print_table
+from .output import print_json, print_table, terminal_safe
 
 OK, WARN, FAIL = "ok", "warn", "fail"
 
@@ -58,6 +61,55 @@ def check_keyring() -> Check:
     if problem is None:
         return Check("keyring", name, OK, backend)
     return Check("keyring", name, FAIL, problem.text(), problem.hint())
+
+
+def check_display() -> Check:
+    """Where the window would open, and whether Qt can open it there (asked of a separate Python)."""
+    from app.core import display
+
+    name = translate(QT_TRANSLATE_NOOP("LabGPU", "Display"))
+    cli = display.cli_command()
+    p = display.probe()
+    if p.state in (display.NONE, display.UNREACHABLE):
+        if p.state == display.NONE:
+            step = _t(QT_TRANSLATE_NOOP(
+                "LabGPU", "The window needs a desktop. Here, use the command line ('{cli} --help'); "
+                          "to see the window over SSH, connect with 'ssh -X'."), cli=cli)
+        else:
+            step = _t(QT_TRANSLATE_NOOP(
+                "LabGPU", "Check that the X server (or the 'ssh -X' connection) is still running, or unset "
+                          "{variable} and use the command line ('{cli} --help')."), variable=p.variable, cli=cli)
+        return Check("display", name, WARN, display.problem_text(p), step)
+    if p.headless:
+        return Check("display", name, WARN,
+                     _t(QT_TRANSLATE_NOOP("LabGPU", "none: QT_QPA_PLATFORM={platform} draws the window off screen"),
+                        platform=p.name),
+                     translate(QT_TRANSLATE_NOOP("LabGPU", "Unset QT_QPA_PLATFORM to see the window.")))
+    where = {
+        "x11": _t(QT_TRANSLATE_NOOP("LabGPU", "X11 display {name}"), name=p.name),
+        "wayland": _t(QT_TRANSLATE_NOOP("LabGPU", "Wayland display {name}"), name=p.name),
+    }.get(p.kind) or (_t(QT_TRANSLATE_NOOP("LabGPU", "Qt platform {name} (QT_QPA_PLATFORM)"), name=p.name)
+                      if p.state == display.CHOSEN else translate(QT_TRANSLATE_NOOP("LabGPU", "the desktop")))
+    qt = display.qt_opens()
+    if qt.opened is None:
+        return Check("display", name, OK, where)
+    if qt.opened:
+        detail = _t(QT_TRANSLATE_NOOP("LabGPU", "{where}: Qt opens it ({platform}, {size})"), where=where,
+                    platform=qt.platform, size=qt.size) if qt.size else \
+            _t(QT_TRANSLATE_NOOP("LabGPU", "{where}: Qt opens it ({platform})"), where=where, platform=qt.platform)
+        return Check("display", name, OK, detail)
+    detail = _t(QT_TRANSLATE_NOOP("LabGPU", "{where}: Qt cannot open it: {error}"), where=where,
+                error=terminal_safe(qt.error))
+    missing = display.missing_qt_libraries()
+    if missing:
+        step = _t(QT_TRANSLATE_NOOP("LabGPU", "Install the libraries Qt lacks ({libraries}), on Debian/Ubuntu: "
+                                              "sudo apt install {packages}"),
+                  libraries=", ".join(missing), packages=" ".join(display.debian_package(m) for m in missing))
+    else:
+        step = _t(QT_TRANSLATE_NOOP("LabGPU", "Run 'python3 packaging/bootstrap.py app' from a checkout (it installs "
+                                              "Qt's system libraries), or use the command line ('{cli} --help')."),
+                  cli=cli)
+    return Check("display", name, FAIL, detail, step)
 
 
 def check_ssh() -> Check:
@@ -226,6 +278,7 @@ def _provider_name(provider_id: str) -> str:
 def run_checks(paths: Paths | None = None) -> list[Check]:
     paths = paths or default_paths()
     return [
+        check_display(),
         check_keyring(),
         check_ssh(),
         *check_openvpn(),

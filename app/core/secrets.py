@@ -7,7 +7,10 @@ call raises SecretsUnavailableError saying what to install; nothing is ever stor
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import os
+import shutil
 import sys
 import threading
 import time
@@ -59,15 +62,118 @@ def _install_hint() -> str:
     return QT_TRANSLATE_NOOP("LabGPU", "Unlock the system keychain / Credential Manager and retry.")
 
 
+# Why no Secret Service answers on Linux; each has its own next step. Tried here (Debian 12,
+# gnome-keyring 42): over SSH, in WSL or on Xvfb there is no D-Bus session bus, so keyring falls back
+# to its fail backend; inside `dbus-run-session` gnome-keyring starts by D-Bus activation but LOCKED, and
+# with no desktop to ask for the password every write ends in "Prompt dismissed"; piping the password
+# to `gnome-keyring-daemon --unlock` (the first time it creates the keyring with it) makes it work.
+NOT_INSTALLED, NO_SESSION, NOT_RUNNING, LOCKED, CHOSEN = "not_installed", "no_session", "not_running", "locked", \
+    "chosen"
+_PROVIDERS = {"gnome-keyring-daemon": "gnome-keyring", "kwalletd6": "KWallet", "kwalletd5": "KWallet",
+              "keepassxc": "KeePassXC"}
+# a bash line that asks for the password without echoing it or leaving it in the history
+_UNLOCK = ("read -rsp 'Keyring password: ' pw; echo; printf %s \"$pw\" | "
+           "gnome-keyring-daemon --replace --unlock --components=secrets >/dev/null")
+_SESSION = ("dbus-run-session -- bash -c 'read -rsp \"Keyring password: \" pw; echo; printf %s \"$pw\" | "
+            "gnome-keyring-daemon --unlock --components=secrets >/dev/null; exec bash'")
+
+
+def _provider() -> str:
+    """The Secret Service program installed here ("" when none is)."""
+    return next((p for p in _PROVIDERS if shutil.which(p)), "")
+
+
+def _headless() -> bool:
+    return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def situation() -> str:
+    """Why keyring found no Secret Service here (Linux): not installed, no D-Bus session, not running
+    in it, or chosen away (PYTHON_KEYRING_BACKEND); LOCKED when one answers (then it is locked or new)."""
+    if os.environ.get("PYTHON_KEYRING_BACKEND"):
+        return CHOSEN
+    installed = bool(_provider())
+    if not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
+        return NO_SESSION if installed else NOT_INSTALLED
+    try:
+        import secretstorage
+
+        conn = secretstorage.dbus_init()
+    except Exception:  # noqa: BLE001 - a bus address that leads nowhere is no session
+        return NO_SESSION if installed else NOT_INSTALLED
+    try:
+        if not secretstorage.check_service_availability(conn):
+            return NOT_RUNNING if installed else NOT_INSTALLED
+    except Exception:  # noqa: BLE001 - the bus did not answer
+        return NO_SESSION if installed else NOT_INSTALLED
+    finally:
+        with contextlib.suppress(Exception):
+            conn.close()
+    return LOCKED
+
+
+def _unavailable(backend: str) -> SecretsUnavailableError:
+    """No usable keyring: what stands in the way, with the command that removes it."""
+    no_keyring = QT_TRANSLATE_NOOP("LabGPU", "No secure keyring is available on this computer ({backend}).")
+    if not sys.platform.startswith("linux"):
+        return SecretsUnavailableError(no_keyring, _install_hint(), code="NoKeyring", backend=backend)
+    why = situation()
+    provider = _provider()
+    if why == CHOSEN:
+        return SecretsUnavailableError(
+            no_keyring, QT_TRANSLATE_NOOP("LabGPU", "PYTHON_KEYRING_BACKEND={chosen} chooses it: unset it and retry."),
+            code="NoKeyring", backend=backend, chosen=os.environ.get("PYTHON_KEYRING_BACKEND", ""))
+    if why == NO_SESSION:
+        runtime_bus = os.path.join(os.environ.get("XDG_RUNTIME_DIR") or f"/run/user/{os.getuid()}", "bus")
+        if not os.environ.get("DBUS_SESSION_BUS_ADDRESS") and os.path.exists(runtime_bus):
+            return SecretsUnavailableError(
+                QT_TRANSLATE_NOOP("LabGPU", "The keyring ({provider}) is installed, but DBUS_SESSION_BUS_ADDRESS "
+                                            "is not set, so LabGPU cannot reach it."),
+                QT_TRANSLATE_NOOP("LabGPU", "Your login session has a bus: export "
+                                            "DBUS_SESSION_BUS_ADDRESS=unix:path={bus}, then retry."),
+                code="NoKeyring", provider=_PROVIDERS[provider], bus=runtime_bus)
+        hint = QT_TRANSLATE_NOOP(
+            "LabGPU", "Start a D-Bus session with the keyring unlocked and use LabGPU inside it: {command} "
+                      "(the first time, the password you type creates the keyring).") \
+            if provider == "gnome-keyring-daemon" else \
+            QT_TRANSLATE_NOOP("LabGPU", "Start LabGPU from your desktop session, where the keyring runs.")
+        return SecretsUnavailableError(
+            QT_TRANSLATE_NOOP("LabGPU", "The keyring ({provider}) is installed, but there is no D-Bus session "
+                                        "here to reach it (as over SSH, in WSL or on a virtual display)."),
+            hint, code="NoKeyring", provider=_PROVIDERS[provider], command=_SESSION)
+    if why == NOT_RUNNING:
+        hint = QT_TRANSLATE_NOOP("LabGPU", "Start and unlock it in this session (bash): {command}") \
+            if provider == "gnome-keyring-daemon" else \
+            QT_TRANSLATE_NOOP("LabGPU", "Start it from your desktop session, then retry.")
+        return SecretsUnavailableError(
+            QT_TRANSLATE_NOOP("LabGPU", "The keyring ({provider}) is installed but not running in this D-Bus "
+                                        "session."),
+            hint, code="NoKeyring", provider=_PROVIDERS[provider], command=_UNLOCK)
+    return SecretsUnavailableError(no_keyring, _install_hint(), code="NoKeyring", backend=backend)
+
+
+def _locked() -> SecretsError:
+    """The Secret Service answers but its keyring is locked (or not created yet)."""
+    if sys.platform.startswith("linux") and _headless() and _provider() == "gnome-keyring-daemon":
+        return SecretsError(
+            QT_TRANSLATE_NOOP("LabGPU", "The keyring is locked (or not created yet), and without a desktop "
+                                        "nothing can ask for its password."),
+            QT_TRANSLATE_NOOP("LabGPU", "Unlock it in this session (bash): {command} (the first time, the "
+                                        "password you type creates the keyring)."),
+            code="KeyringLocked", command=_UNLOCK)
+    return SecretsError(
+        QT_TRANSLATE_NOOP("LabGPU", "The keyring is locked."),
+        QT_TRANSLATE_NOOP("LabGPU", "Unlock your keyring (log in again or open Passwords and Keys) and retry."),
+        code="KeyringLocked")
+
+
 def _backend() -> Any:
     import keyring
 
     kr = keyring.get_keyring()
     mod = type(kr).__module__
     if mod.startswith(_REFUSED_BACKENDS) and not _chainer_has_real(kr):
-        raise SecretsUnavailableError(
-            QT_TRANSLATE_NOOP("LabGPU", "No secure keyring is available on this computer ({backend})."),
-            _install_hint(), code="NoKeyring", backend=type(kr).__name__)
+        raise _unavailable(type(kr).__name__)
     return kr
 
 
@@ -87,14 +193,48 @@ def backend_name() -> str:
 
 
 def backend_status() -> tuple[str, LabGpuError | None]:
-    """The keyring backend in use, or why none is usable. Reads and writes no secret."""
+    """The keyring backend in use, or why none is usable (a Secret Service whose keyring is locked
+    with no desktop to ask for the password is not). Reads and writes no secret."""
     try:
         kr = _backend()
     except SecretsUnavailableError as exc:
         return "", exc
     except Exception as exc:  # noqa: BLE001 - keyring's own start-up failure: said, not raised
         return "", _wrap(exc)
-    return f"{type(kr).__module__}.{type(kr).__name__}", None
+    name = f"{type(kr).__module__}.{type(kr).__name__}"
+    if type(kr).__module__ == "keyring.backends.SecretService" and _headless() and not _collection_open(kr):
+        return name, _locked()
+    return name, None
+
+
+def _collection_open(kr: Any) -> bool:
+    """Is the Secret Service collection keyring writes to there and unlocked? Asks without prompting
+    (with a desktop a locked keyring asks for its password when first used: not a problem). A default
+    collection that does not resolve is asked again (see RETRY_DELAYS: it happens for a moment)."""
+    try:
+        import secretstorage
+        from secretstorage.collection import DEFAULT_COLLECTION, Collection
+        from secretstorage.exceptions import ItemNotFoundException
+    except ImportError:
+        return True
+    path = getattr(kr, "preferred_collection", None) or DEFAULT_COLLECTION
+    for delay in (*RETRY_DELAYS, None):
+        try:
+            conn = secretstorage.dbus_init()
+        except Exception:  # noqa: BLE001 - keyring chose it a moment ago; a later call will say what fails
+            return True
+        try:
+            return not Collection(conn, path).is_locked()
+        except ItemNotFoundException:
+            if delay is None:
+                return False
+        except Exception:  # noqa: BLE001 - anything else is for the real call to report
+            return True
+        finally:
+            with contextlib.suppress(Exception):
+                conn.close()
+        _sleep(delay)
+    return False
 
 
 def available() -> bool:
@@ -108,15 +248,11 @@ def _wrap(exc: Exception) -> LabGpuError:
     cause = exc.__cause__ or exc.__context__
     log.warning("keyring backend error %s: %s%s", name, exc,
                 f" (from {type(cause).__name__}: {cause})" if cause is not None else "")
+    said = str(exc).lower()
+    if name == "KeyringLocked" or "locked" in said or "dismissed" in said:  # "Prompt dismissed": no one to ask
+        return _locked()
     if name in ("NoKeyringError", "InitError"):
-        return SecretsUnavailableError(
-            QT_TRANSLATE_NOOP("LabGPU", "No secure keyring is available on this computer ({backend})."),
-            _install_hint(), code="NoKeyring", backend=name)
-    if name in ("KeyringLocked",) or "locked" in str(exc).lower() or "dismissed" in str(exc).lower():
-        return SecretsError(
-            QT_TRANSLATE_NOOP("LabGPU", "The keyring is locked."),
-            QT_TRANSLATE_NOOP("LabGPU", "Unlock your keyring (log in again or open Passwords and Keys) and retry."),
-            code="KeyringLocked")
+        return _unavailable(name)
     return SecretsError(QT_TRANSLATE_NOOP("LabGPU", "The keyring refused the request ({kind})."),
                         QT_TRANSLATE_NOOP("LabGPU", "Check that your keyring is unlocked and retry."),
                         code="KeyringError", kind=name)

@@ -17,8 +17,10 @@ Costs are :func:`app.usecases.costs.running_costs` (billing and totals as the in
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -85,6 +87,7 @@ class CostTray(QObject):
         self._closed = False
         self._vpn_connected = False
         self._vpn_states: dict[str, str] = {}
+        self.tell_terminal = False  # tray-only (``labgpu --tray``): no tray at start is said on the terminal
         self.icon = QSystemTrayIcon(self)
         self.icon.setIcon(cost_icon(0.0, self.currency(), False))
         self.icon.setToolTip(self.tr("LabGPU: nothing is billing"))
@@ -114,7 +117,19 @@ class CostTray(QObject):
         self.refresh()
         if not self._show_if_available():
             log.info("no system tray yet; checking every %d ms", TRAY_POLL_MS)
+            if self.tell_terminal:
+                self._say_no_tray()
             self.poll_timer.start()
+
+    def _say_no_tray(self) -> None:
+        """``labgpu --tray`` with no tray shows nothing at all: say so once on the terminal."""
+        from app.core.display import cli_command
+
+        text = self.tr("LabGPU: there is no system tray here, so the cost monitor runs without its icon (the guards "
+                       "still apply); the icon appears as soon as a tray starts. Meanwhile '{cli} cost' shows what "
+                       "bills, and '{cli}' opens the window.").format(cli=cli_command())
+        with contextlib.suppress(OSError, ValueError):  # no terminal (autostart): the log has it
+            print(text, file=sys.stderr, flush=True)
 
     def _show_if_available(self) -> bool:
         if tray_available():
@@ -470,6 +485,7 @@ class TrayShell(QObject):
         self.window_factory = window_factory
         self.quitting = False
         self.tray = CostTray(ctx, self.show_window, self.quit_now, self)
+        self.tray.tell_terminal = window is None  # the tray is all there is: no tray is said once
         app.setQuitOnLastWindowClosed(False)
         if window is not None:
             self._attach(window)

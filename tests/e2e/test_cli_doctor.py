@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-KEYS = {"keyring", "ssh_fast_path", "openvpn", "openvpn_privileges", "nvidia_smi", "settings", "data", "log",
+KEYS = {"display", "keyring", "ssh_fast_path", "openvpn", "openvpn_privileges", "nvidia_smi", "settings", "data", "log",
         "clock"}
 
 
