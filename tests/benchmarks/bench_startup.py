@@ -14,7 +14,15 @@
    instead of `python -m app`, against the same bare PySide6 window run from source — the ratio
    a student's installed copy has. The filter benchmark is skipped (it runs in-process).
 
-The last line is ``ratios: startup=<labgpu/bare> filter_ms=<x>`` (``frozen_startup=<x>`` with --frozen).
+3. Resident memory of the tray after a minute (``--tray-seconds``, default 60): ``python -m app --tray``
+   (the tray alone, as autostart runs it; without a tray host it runs its cost monitor without the
+   icon, which is what it does on this offscreen platform) and a bare PySide6 window kept open,
+   started together with their own empty LABGPU_HOME; VmRSS of each process read from
+   /proc/PID/status after that many seconds (Linux only; both are then stopped by their pid).
+   The tray has by then done its first refresh cycles (its first cost and guard checks).
+
+The last line is ``ratios: startup=<labgpu/bare> tray_rss=<tray/bare> filter_ms=<x>``
+(``frozen_startup=<x>`` with --frozen).
 """
 
 from __future__ import annotations
@@ -83,6 +91,50 @@ def bench_startup(runs: int, app_cmd: list[str] | None = None) -> tuple[float, f
         r = statistics.median(ready_t)
         print(f"LabGPU ready (offers table filled): median {r * 1000:.0f} ms = {r / b:.2f} x bare window shown")
     return a, b
+
+
+BARE_STAY = "\n".join(ln for ln in BARE.splitlines() if "app.quit" not in ln)  # stays open
+
+
+def _rss_kib(pid: int) -> int:
+    with open(f"/proc/{pid}/status", encoding="ascii") as fh:
+        for line in fh:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    raise RuntimeError(f"no VmRSS for {pid}")
+
+
+def bench_tray_rss(seconds: float) -> float:
+    """RSS of ``python -m app --tray`` / RSS of a bare PySide6 window, both after ``seconds``."""
+    assert "app.quit" not in BARE_STAY
+    with tempfile.TemporaryDirectory(prefix="labgpu-bench-tray-") as home:
+        env = {**os.environ, "QT_QPA_PLATFORM": os.environ.get("QT_QPA_PLATFORM", "offscreen"),
+               "LABGPU_HOME": home, "LANG": "C.UTF-8"}
+        env.pop("LABGPU_STARTUP_PROBE", None)
+        procs = [
+            subprocess.Popen([sys.executable, "-m", "app", "--tray", "--lang", "en"], cwd=ROOT, env=env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL),
+            subprocess.Popen([sys.executable, "-c", BARE_STAY], cwd=ROOT, env=env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL),
+        ]
+        try:
+            time.sleep(seconds)
+            dead = [p.args for p in procs if p.poll() is not None]
+            if dead:
+                raise RuntimeError(f"exited before {seconds:.0f} s: {dead}")
+            tray, bare = (_rss_kib(p.pid) for p in procs)
+        finally:
+            for p in procs:
+                p.terminate()
+            for p in procs:
+                try:
+                    p.wait(10)
+                except subprocess.TimeoutExpired:
+                    p.kill()
+                    p.wait()
+    print(f"tray after {seconds:.0f} s: RSS {tray / 1024:.1f} MiB; bare PySide6 window: {bare / 1024:.1f} MiB "
+          f"= {tray / bare:.2f} x")
+    return tray / bare
 
 
 def synthetic_offers(n: int) -> tuple[list, dict]:
@@ -162,6 +214,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--offers", type=int, default=10_000)
+    ap.add_argument("--tray-seconds", type=float, default=60.0, help="tray memory sampled after this (0: skip)")
     ap.add_argument("--frozen", nargs="?", const=str(ROOT / "dist" / "LabGPU" / "labgpu"), default=None,
                     metavar="EXE", help="time the frozen app (default dist/LabGPU/labgpu)")
     args = ap.parse_args()
@@ -175,10 +228,13 @@ def main() -> int:
         print(f"ratios: frozen_startup={a / b:.2f}")
         return 0
     a, b = bench_startup(args.runs)
+    tray = bench_tray_rss(args.tray_seconds) if args.tray_seconds > 0 else None
     f_med, f_max, s_med = bench_filter(args.offers)
     print(f"goal: startup ratio <= 1.5 ({'met' if a / b <= 1.5 else 'NOT met'}); "
-          f"filter < 50 ms per change ({'met' if f_med < 50 else 'NOT met'}; max {f_max:.1f} ms)")
-    print(f"ratios: startup={a / b:.2f} filter_ms={f_med:.1f}")
+          f"filter < 50 ms per change ({'met' if f_med < 50 else 'NOT met'}; max {f_max:.1f} ms)"
+          + ("" if tray is None else f"; tray memory ratio <= 1.5 ({'met' if tray <= 1.5 else 'NOT met'})"))
+    tray_txt = "" if tray is None else f" tray_rss={tray:.2f}"
+    print(f"ratios: startup={a / b:.2f}{tray_txt} filter_ms={f_med:.1f}")
     return 0
 
 
