@@ -152,7 +152,8 @@ def gui_blocker() -> str | None:
     see = translate(QT_TRANSLATE_NOOP(
         "LabGPU", "To see the window, start LabGPU on a computer with a desktop, or connect with "
                   "'ssh -X' (X11 forwarding)."))
-    return f"{first} {why}\n{cli}\n{see}"
+    sep = "" if first.endswith("。") else " "  # no space after a Chinese full stop
+    return f"{first}{sep}{why}\n{cli}\n{see}"
 
 
 def _xcb_plugin() -> Path | None:

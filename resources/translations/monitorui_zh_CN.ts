@@ -18,6 +18,10 @@
         <translation>LabGPU：没有正在计费的实例</translation>
     </message>
     <message>
+        <source>LabGPU: there is no system tray here, so the cost monitor runs without its icon (the guards still apply); the icon appears as soon as a tray starts. Meanwhile '{cli} cost' shows what bills, and '{cli}' opens the window.</source>
+        <translation>LabGPU：这里没有系统托盘，费用监控在没有图标的情况下运行（守护规则照常生效）；托盘一出现，图标就会显示。在此期间，'{cli} cost' 可查看正在计费的内容，'{cli}' 可打开窗口。</translation>
+    </message>
+    <message>
         <source>{name}: {rate}/h, {total} so far</source>
         <translation>{name}：{rate}/小时，累计 {total}</translation>
     </message>

@@ -178,47 +178,47 @@
     </message>
     <message>
         <source>PYTHON_KEYRING_BACKEND={chosen} chooses it: unset it and retry.</source>
-        <translation type="unfinished" />
+        <translation>这是 PYTHON_KEYRING_BACKEND={chosen} 指定的：请取消设置后重试。</translation>
     </message>
     <message>
         <source>The keyring ({provider}) is installed, but DBUS_SESSION_BUS_ADDRESS is not set, so LabGPU cannot reach it.</source>
-        <translation type="unfinished" />
+        <translation>密钥环（{provider}）已安装，但未设置 DBUS_SESSION_BUS_ADDRESS，LabGPU 无法连接到它。</translation>
     </message>
     <message>
         <source>Your login session has a bus: export DBUS_SESSION_BUS_ADDRESS=unix:path={bus}, then retry.</source>
-        <translation type="unfinished" />
+        <translation>你的登录会话有可用的总线：执行 export DBUS_SESSION_BUS_ADDRESS=unix:path={bus} 后重试。</translation>
     </message>
     <message>
         <source>Start a D-Bus session with the keyring unlocked and use LabGPU inside it: {command} (the first time, the password you type creates the keyring).</source>
-        <translation type="unfinished" />
+        <translation>启动一个已解锁密钥环的 D-Bus 会话，并在其中使用 LabGPU：{command}（第一次运行时，输入的密码会用来创建密钥环）。</translation>
     </message>
     <message>
         <source>Start LabGPU from your desktop session, where the keyring runs.</source>
-        <translation type="unfinished" />
+        <translation>请在运行着密钥环的桌面会话中启动 LabGPU。</translation>
     </message>
     <message>
         <source>The keyring ({provider}) is installed, but there is no D-Bus session here to reach it (as over SSH, in WSL or on a virtual display).</source>
-        <translation type="unfinished" />
+        <translation>密钥环（{provider}）已安装，但这里没有可连接它的 D-Bus 会话（例如通过 SSH、在 WSL 中或在虚拟显示上）。</translation>
     </message>
     <message>
         <source>Start and unlock it in this session (bash): {command}</source>
-        <translation type="unfinished" />
+        <translation>在此会话中启动并解锁它（bash）：{command}</translation>
     </message>
     <message>
         <source>Start it from your desktop session, then retry.</source>
-        <translation type="unfinished" />
+        <translation>请在桌面会话中启动它，然后重试。</translation>
     </message>
     <message>
         <source>The keyring ({provider}) is installed but not running in this D-Bus session.</source>
-        <translation type="unfinished" />
+        <translation>密钥环（{provider}）已安装，但没有在此 D-Bus 会话中运行。</translation>
     </message>
     <message>
         <source>The keyring is locked (or not created yet), and without a desktop nothing can ask for its password.</source>
-        <translation type="unfinished" />
+        <translation>密钥环已锁定（或尚未创建），而没有桌面就无法弹出窗口询问密码。</translation>
     </message>
     <message>
         <source>Unlock it in this session (bash): {command} (the first time, the password you type creates the keyring).</source>
-        <translation type="unfinished" />
+        <translation>在此会话中解锁（bash）：{command}（第一次运行时，输入的密码会用来创建密钥环）。</translation>
     </message>
     <message>
         <source>The keyring is locked.</source>
@@ -302,59 +302,59 @@
     </message>
     <message>
         <source>Display</source>
-        <translation type="unfinished" />
+        <translation>显示</translation>
     </message>
     <message>
         <source>The window needs a desktop. Here, use the command line ('{cli} --help'); to see the window over SSH, connect with 'ssh -X'.</source>
-        <translation type="unfinished" />
+        <translation>窗口需要桌面环境。在这里请使用命令行（'{cli} --help'）；若要通过 SSH 使用窗口，请用 'ssh -X' 连接。</translation>
     </message>
     <message>
         <source>Check that the X server (or the 'ssh -X' connection) is still running, or unset {variable} and use the command line ('{cli} --help').</source>
-        <translation type="unfinished" />
+        <translation>请确认 X 服务器（或 'ssh -X' 连接）仍在运行，或者取消设置 {variable} 并使用命令行（'{cli} --help'）。</translation>
     </message>
     <message>
         <source>none: QT_QPA_PLATFORM={platform} draws the window off screen</source>
-        <translation type="unfinished" />
+        <translation>无：QT_QPA_PLATFORM={platform} 会在屏幕外绘制窗口</translation>
     </message>
     <message>
         <source>Unset QT_QPA_PLATFORM to see the window.</source>
-        <translation type="unfinished" />
+        <translation>取消设置 QT_QPA_PLATFORM 即可看到窗口。</translation>
     </message>
     <message>
         <source>X11 display {name}</source>
-        <translation type="unfinished" />
+        <translation>X11 显示 {name}</translation>
     </message>
     <message>
         <source>Wayland display {name}</source>
-        <translation type="unfinished" />
+        <translation>Wayland 显示 {name}</translation>
     </message>
     <message>
         <source>Qt platform {name} (QT_QPA_PLATFORM)</source>
-        <translation type="unfinished" />
+        <translation>Qt 平台 {name}（QT_QPA_PLATFORM）</translation>
     </message>
     <message>
         <source>the desktop</source>
-        <translation type="unfinished" />
+        <translation>桌面</translation>
     </message>
     <message>
         <source>{where}: Qt opens it ({platform}, {size})</source>
-        <translation type="unfinished" />
+        <translation>{where}：Qt 可以打开（{platform}，{size}）</translation>
     </message>
     <message>
         <source>{where}: Qt opens it ({platform})</source>
-        <translation type="unfinished" />
+        <translation>{where}：Qt 可以打开（{platform}）</translation>
     </message>
     <message>
         <source>{where}: Qt cannot open it: {error}</source>
-        <translation type="unfinished" />
+        <translation>{where}：Qt 无法打开：{error}</translation>
     </message>
     <message>
         <source>Install the libraries Qt lacks ({libraries}), on Debian/Ubuntu: sudo apt install {packages}</source>
-        <translation type="unfinished" />
+        <translation>请安装 Qt 缺少的库（{libraries}），Debian/Ubuntu 上：sudo apt install {packages}</translation>
     </message>
     <message>
         <source>Run 'python3 packaging/bootstrap.py app' from a checkout (it installs Qt's system libraries), or use the command line ('{cli} --help').</source>
-        <translation type="unfinished" />
+        <translation>请在源码目录中运行 'python3 packaging/bootstrap.py app'（它会安装 Qt 需要的系统库），或使用命令行（'{cli} --help'）。</translation>
     </message>
     <message>
         <source>SSH fast paths</source>
@@ -543,6 +543,26 @@
     <message>
         <source>A connection closed unexpectedly: {error} — see the log and retry.</source>
         <translation>连接意外关闭：{error}。请查看日志后重试。</translation>
+    </message>
+    <message>
+        <source>There is no graphical display here: DISPLAY and WAYLAND_DISPLAY are not set (as over SSH, in WSL without WSLg or in a container).</source>
+        <translation>这里没有图形显示：DISPLAY 和 WAYLAND_DISPLAY 都未设置（例如通过 SSH 登录、在没有 WSLg 的 WSL 中或在容器里）。</translation>
+    </message>
+    <message>
+        <source>The display {name} ({variable}) does not answer, or refuses this user.</source>
+        <translation>显示 {name}（{variable}）没有响应，或拒绝了当前用户。</translation>
+    </message>
+    <message>
+        <source>LabGPU cannot open its window.</source>
+        <translation>LabGPU 无法打开窗口。</translation>
+    </message>
+    <message>
+        <source>Everything the window does is also a command: '{cli} --help' lists them, '{cli} doctor' checks this computer.</source>
+        <translation>窗口里的每项功能都有对应的命令：'{cli} --help' 列出全部命令，'{cli} doctor' 检查这台电脑的环境。</translation>
+    </message>
+    <message>
+        <source>To see the window, start LabGPU on a computer with a desktop, or connect with 'ssh -X' (X11 forwarding).</source>
+        <translation>要使用窗口，请在有桌面的电脑上启动 LabGPU，或用 'ssh -X'（X11 转发）连接。</translation>
     </message>
 </context>
 <context>

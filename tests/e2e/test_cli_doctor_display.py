@@ -79,6 +79,16 @@ def test_without_a_display_main_py_says_so_and_names_the_command_line(labgpu_hom
     assert r.stdout == ""
 
 
+def test_without_a_display_the_message_follows_the_users_language(labgpu_home):
+    r = subprocess.run([sys.executable, "main.py"], cwd=ROOT, env=_env(labgpu_home, LANG="zh_CN.UTF-8", LC_ALL=""),
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 3
+    assert r.stderr.startswith("LabGPU 无法打开窗口。这里没有图形显示：DISPLAY 和 WAYLAND_DISPLAY 都未设置"), r.stderr
+    assert "'python3 main.py --help' 列出全部命令" in r.stderr
+    doctor = _doctor(_env(labgpu_home, LANG="zh_CN.UTF-8", LC_ALL=""))["display"]
+    assert doctor["name"] == "显示" and "这里没有图形显示" in doctor["detail"]
+
+
 def test_a_display_that_does_not_answer_is_named_and_the_tray_start_says_so_too(labgpu_home):
     gone = _free_display()
     r = subprocess.run([sys.executable, "-m", "app", "--tray"], cwd=ROOT, env=_env(labgpu_home, DISPLAY=gone),
