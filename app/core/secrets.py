@@ -152,16 +152,17 @@ def _unavailable(backend: str) -> SecretsUnavailableError:
     return SecretsUnavailableError(no_keyring, _install_hint(), code="NoKeyring", backend=backend)
 
 
-def _locked() -> SecretsError:
-    """The Secret Service answers but its keyring is locked (or not created yet)."""
+def _locked(kind: type[LabGpuError] = SecretsError) -> LabGpuError:
+    """The Secret Service answers but its keyring is locked (or not created yet: ``kind``
+    SecretsUnavailableError, as keyring could not even start)."""
     if sys.platform.startswith("linux") and _headless() and _provider() == "gnome-keyring-daemon":
-        return SecretsError(
+        return kind(
             QT_TRANSLATE_NOOP("LabGPU", "The keyring is locked (or not created yet), and without a desktop "
                                         "nothing can ask for its password."),
             QT_TRANSLATE_NOOP("LabGPU", "Unlock it in this session (bash): {command} (the first time, the "
                                         "password you type creates the keyring)."),
             code="KeyringLocked", command=_UNLOCK)
-    return SecretsError(
+    return kind(
         QT_TRANSLATE_NOOP("LabGPU", "The keyring is locked."),
         QT_TRANSLATE_NOOP("LabGPU", "Unlock your keyring (log in again or open Passwords and Keys) and retry."),
         code="KeyringLocked")
@@ -250,7 +251,7 @@ def _wrap(exc: Exception) -> LabGpuError:
                 f" (from {type(cause).__name__}: {cause})" if cause is not None else "")
     said = str(exc).lower()
     if name == "KeyringLocked" or "locked" in said or "dismissed" in said:  # "Prompt dismissed": no one to ask
-        return _locked()
+        return _locked(SecretsUnavailableError if name == "InitError" else SecretsError)
     if name in ("NoKeyringError", "InitError"):
         return _unavailable(name)
     return SecretsError(QT_TRANSLATE_NOOP("LabGPU", "The keyring refused the request ({kind})."),
