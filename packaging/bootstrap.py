@@ -280,7 +280,11 @@ def run_tests(argv: list[str]) -> int:
         rc = run_checks(py, env)
         if rc:
             return rc
-    cmd = [str(py), "-m", "pytest", "-q", "-p", "no:cacheprovider", *argv]
+    # Two workers (pytest-xdist), one test file at a time each, so a module's peers are made once.
+    # LABGPU_TEST_WORKERS=1 runs the suite in one process (as does -n 0 in ARGS).
+    workers = os.environ.get("LABGPU_TEST_WORKERS", "2")
+    spread = [] if workers in ("", "0", "1") or "-n" in argv else ["-n", workers, "--dist", "loadfile"]
+    cmd = [str(py), "-m", "pytest", "-q", "-p", "no:cacheprovider", *spread, *argv]
     log("running: " + " ".join(cmd[2:]))
     rc = subprocess.call(cmd, cwd=ROOT, env=env)
     if rc == 5:
