@@ -9,9 +9,11 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QPushButton,
+    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -35,8 +37,17 @@ class SettingsPage(QWidget):
         super().__init__(parent)
         self.ctx = ctx
         s = ctx.settings
-        outer = QVBoxLayout(self)
-        outer.setContentsMargins(24, 20, 24, 20)
+        # The groups scroll when the window is shorter than they are (1024×640): never squeezed below their size.
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        body = QWidget(scroll)
+        scroll.setWidget(body)
+        page = QVBoxLayout(self)
+        page.setContentsMargins(0, 0, 0, 0)
+        page.addWidget(scroll)
+        outer = QVBoxLayout(body)
+        outer.setContentsMargins(24, 12, 24, 12)  # 1280×800 in Chinese fits without scrolling
         title = PlainLabel(self.tr("Settings"))
         title.setStyleSheet("font-size: 20px; font-weight: 600;")
         outer.addWidget(title)
