@@ -468,12 +468,17 @@ def _refuse_pasted_secret(text: str) -> None:
     )
 
 
+# One word that ssh(1) would take as its destination: ``[user@]host`` (an ssh_config alias included),
+# never an option; a typo with more words ("sssh root@host") or a path ("/", "notes.txt:") is not one.
+_BARE_DESTINATION = re.compile(r"(?:[A-Za-z0-9._][A-Za-z0-9._-]*@)?[A-Za-z0-9_][A-Za-z0-9._-]*")
+
+
 def _is_ssh_word(word: str) -> bool:
     return word == "ssh" or word.endswith("/ssh") or word.lower() == "ssh.exe"
 
 
 def _not_ssh(first: str) -> InputError:
-    """The first word is not ``ssh`` (``sssh …``, ``scp …``, ``rm -rf /``, a bare ``user@host``, nothing):
+    """The first word is not ``ssh`` (``sssh …``, ``scp …``, ``rm -rf /``, nothing):
     LabGPU reads only ssh commands (and never runs one)."""
     if not first:
         return _bad(QT_TRANSLATE_NOOP("LabGPU", "the command must start with ssh"))
@@ -482,7 +487,8 @@ def _not_ssh(first: str) -> InputError:
 
 
 def parse_ssh_command(text: str) -> SshTarget:
-    """Parse ``ssh [options] [user@]host [options]``: the first word must be ``ssh`` (or a path to it).
+    """Parse ``ssh [options] [user@]host [options]``: the first word must be ``ssh`` (or a path to it),
+    or the whole text one destination word (``root@gpu1``, an ssh_config alias), read as ``ssh WORD``.
 
     A password pasted with it (``sshpass -p``, ``user:pass@host``, ``密码:``/``password:``) is
     refused with an error that never repeats it (code PasswordInCommand)."""
@@ -491,6 +497,8 @@ def parse_ssh_command(text: str) -> SshTarget:
         argv = shlex.split(text.strip())
     except ValueError as exc:
         raise _bad("{why}", why=str(exc)) from None
+    if len(argv) == 1 and not _is_ssh_word(argv[0]) and _BARE_DESTINATION.fullmatch(argv[0]):
+        argv = ["ssh", *argv]  # a lone destination ("gpubox", "root@gpu1") is what ``ssh`` would be given
     if not argv or not _is_ssh_word(argv[0]):
         raise _not_ssh(argv[0] if argv else "")
     argv = argv[1:]

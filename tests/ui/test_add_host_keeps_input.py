@@ -19,7 +19,7 @@ from app.core.sshcmd import parse_ssh_command
 
 pytestmark = pytest.mark.usefixtures("private_home")
 
-MISTYPED = ["sssh user@host", "rm -rf /", "scp notes.txt user@host:/tmp", "", "user@host"]
+MISTYPED = ["sssh user@host", "rm -rf /", "scp notes.txt user@host:/tmp", "", "-p 22 user@host", "notes.txt:"]
 
 
 @pytest.mark.parametrize("text", MISTYPED)
@@ -28,6 +28,14 @@ def test_a_command_that_is_not_ssh_says_it_must_start_with_ssh(text):
         parse_ssh_command(text)
     assert "the command must start with ssh" in ei.value.text()
     assert 'e.g. "ssh -p 12345 root@region-1.example.com"' in ei.value.hint()
+
+
+@pytest.mark.parametrize(("text", "user", "host"), [("root@gpu1.example.com", "root", "gpu1.example.com"),
+                                                  ("gpubox", "", "gpubox")])
+def test_a_lone_destination_reads_as_ssh_would_take_it(text, user, host):
+    # "labgpu hosts add box gpubox" with gpubox in ~/.ssh/config, or a pasted "root@host"
+    target = parse_ssh_command(text)
+    assert (target.user, target.host) == (user, host)
 
 
 def _paste(qtbot, edit, text: str) -> None:
