@@ -101,9 +101,10 @@ def test_gui_add_of_a_taken_name_leaves_the_saved_hosts_password(app_window, qtb
     HostStore(ctx.store).add(HostRecord(name=name, hostname="127.0.0.1", auth="password"))
     secrets.set_secret(password_key(name), "the-saved-password")
     page = window.pages["hosts"]
-    page.service.add_host(HostRecord(name=name, hostname="127.0.0.2", auth="password"),
-                          password="another-password", connect=False)
-    qtbot.waitUntil(lambda: any("HostExists" in k for k in ctx.errors.seen()), timeout=30000)
+    with qtbot.waitSignal(page.service.add_failed, timeout=30000) as failed:
+        page.service.add_host(HostRecord(name=name, hostname="127.0.0.2", auth="password"),
+                              password="another-password", connect=False)
+    assert failed.args[0] == name and name in failed.args[1]  # said where the host is added (the dialog)
     assert secrets.get_secret(password_key(name)) == "the-saved-password"
     assert HostStore(ctx.store).get(name).hostname == "127.0.0.1"
     secrets.delete_secret(password_key(name))

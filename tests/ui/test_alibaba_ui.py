@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt
 
 from tests.fixtures.alibaba_ecs_data import TYPES
 from tests.fixtures.alibaba_ecs_server import TEST_ACCESS_KEY_ID, TEST_ACCESS_KEY_SECRET
+from tests.ui.instance_cells import cell_texts
 
 A10 = "ecs.gn7i-c8g1.2xlarge"
 
@@ -110,11 +111,10 @@ def test_account_dialog_launch_dialog_and_instances_page_on_alibaba(qtbot, ctx, 
     qtbot.addWidget(instances)
     qtbot.waitUntil(lambda: any(e.id == entry.id for e in instances.entries), timeout=10000)
     instances.select(entry.id)
-    cells = {instances.table.horizontalHeaderItem(c).text(): instances.table.item(0, c).text()
-             for c in range(instances.table.columnCount())}
-    assert cells["Account"] == "lab-ali · Alibaba Cloud"
-    assert cells["Price/h"] == f"¥{TYPES[A10].spot:.4f}"
-    assert cells["Public IP"]
+    cells = cell_texts(instances.table, 0)
+    assert (cells["account"], cells["zone"]) == ("lab-ali", "Alibaba Cloud · cn-hangzhou-i")
+    assert cells["price"] == f"¥{TYPES[A10].spot:.4f}"
+    assert cells["ip"]
     cost = instances.costs_now().get(entry.id).so_far
     assert cost is not None and cost >= 0
     assert instances.copy_ssh_command().startswith("ssh ")
