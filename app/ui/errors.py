@@ -10,6 +10,7 @@ from types import TracebackType
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
 from PySide6.QtWidgets import QMessageBox, QWidget
+from shiboken6 import isValid
 
 from app.core.damage import DamageNotice
 from app.core.errors import LabGpuError
@@ -64,7 +65,7 @@ class ErrorReporter(QObject):
             return
         self._seen.add(key)
         message, hint = describe(exc)
-        box = QMessageBox(self.parent_widget)
+        box = QMessageBox(self._parent())
         box.setIcon(QMessageBox.Icon.Warning)
         box.setWindowTitle(self.tr("LabGPU — something went wrong"))
         # An error's words may come from a host or a cloud (nvidia-smi's line, an SSH banner, a file
@@ -81,6 +82,12 @@ class ErrorReporter(QObject):
         self.shown.emit(key)
         if self.interactive:
             box.open()
+
+    def _parent(self) -> QWidget | None:
+        """The window the message belongs to; None once that window is gone (closed at quit, or one of the
+        several a test run builds), so a late notice still shows on its own instead of raising."""
+        widget = self.parent_widget
+        return widget if widget is not None and isValid(widget) else None
 
     def report_damage(self, notice: DamageNotice) -> None:
         """Damaged local state that LabGPU set aside (callable from any thread)."""
@@ -126,7 +133,7 @@ class ErrorReporter(QObject):
             return
         self._seen.add(key)
         message, hint = self.damage_text(notice)
-        box = QMessageBox(self.parent_widget)
+        box = QMessageBox(self._parent())
         box.setIcon(QMessageBox.Icon.Warning)
         box.setWindowTitle(self.tr("LabGPU — damaged data set aside"))
         box.setTextFormat(Qt.TextFormat.PlainText)  # a file name or a reason is data
