@@ -644,9 +644,12 @@ def cmd_ls(args: argparse.Namespace) -> int:
             + translate(
                 "LabGPU",
                 "launch {client_token} ({instance_type}, account {account}, sent "
-                "{created_at:%Y-%m-%d %H:%M} UTC) is not confirmed yet; it may be billing",
+                "{created_at} UTC) is not confirmed yet; it may be billing",
             ).format(
-                client_token=p.client_token, instance_type=p.instance_type, account=p.account, created_at=p.created_at
+                client_token=p.client_token,
+                instance_type=p.instance_type,
+                account=p.account,
+                created_at=p.created_at.strftime("%Y-%m-%d %H:%M"),
             ),
             file=sys.stderr,
         )

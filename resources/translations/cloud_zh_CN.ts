@@ -855,8 +855,8 @@
         <translation>账号 {name} 未刷新（按上次所见显示）：{text}</translation>
     </message>
     <message>
-        <source>launch {client_token} ({instance_type}, account {account}, sent {created_at:%Y-%m-%d %H:%M} UTC) is not confirmed yet; it may be billing</source>
-        <translation>启动请求 {client_token}（{instance_type}，账号 {account}，发送于 UTC {created_at:%Y-%m-%d %H:%M}）尚未确认；它可能正在计费</translation>
+        <source>launch {client_token} ({instance_type}, account {account}, sent {created_at} UTC) is not confirmed yet; it may be billing</source>
+        <translation>启动请求 {client_token}（{instance_type}，账号 {account}，发送于 {created_at} UTC）尚未得到确认，可能已在计费</translation>
     </message>
     <message>
         <source>ID</source>
