@@ -32,6 +32,9 @@ _FALLBACK_SOURCE = "CFETS RMB central parity (China Foreign Exchange Trade Syste
 _FALLBACK_DATE = date(2026, 1, 8)
 
 SOURCE_YOUR_SETTING = QT_TRANSLATE_NOOP("LabGPU", "your setting")
+# The short names of the sources LabGPU ships or writes itself, shown in the user's language; any other
+# source (a file someone edited) is shown as written.
+KNOWN_SOURCES = (SOURCE_YOUR_SETTING, QT_TRANSLATE_NOOP("LabGPU", "CFETS RMB central parity"))
 
 
 @dataclass(frozen=True)
@@ -147,4 +150,4 @@ def source_text(rate: ExchangeRate) -> str:
     from .i18n import translate
 
     src = rate.source if len(rate.source) <= 40 else rate.source.split("(")[0].strip()
-    return translate(src)
+    return translate(src) if src in KNOWN_SOURCES else src

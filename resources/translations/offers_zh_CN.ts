@@ -63,6 +63,10 @@
         <translation>你的设置</translation>
     </message>
     <message>
+        <source>CFETS RMB central parity</source>
+        <translation>中国外汇交易中心人民币汇率中间价</translation>
+    </message>
+    <message>
         <source>list GPU offers across clouds</source>
         <translation>列出各云的 GPU 报价</translation>
     </message>

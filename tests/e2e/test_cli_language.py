@@ -105,6 +105,7 @@ def test_offers_in_chinese_with_usd_one_currency_per_column_and_the_rate_date_on
     assert {row[0] for row in rows} == {"tencent", "aws"}
     assert all(row[on_demand].startswith("$") or row[on_demand] == "未知" for row in rows)
     assert r.stderr.count(rate.as_of.isoformat()) == 1 and "1 美元 = 7.0197 人民币" in r.stderr
+    assert "中国外汇交易中心人民币汇率中间价" in r.stderr and "CFETS" not in r.stderr  # the source too
 
     # the figures are the window's conversion of the native prices, which JSON keeps beside them
     native = json.loads(labgpu("offers", "--provider", "tencent", "--json", home=tmp_path).stdout)

@@ -371,3 +371,20 @@ def test_signal_emission_keeps_reference_counts(qtbot):
     for _ in range(200):
         model.layoutChanged.emit()
     assert sys.getrefcount(True) - before > -50
+
+
+def test_the_rate_line_names_its_source_in_the_students_language(qtbot, ctx):
+    """The footer under the table: '1 USD = 7.0197 CNY · CFETS RMB central parity · …' reads wholly in Chinese
+    in a Chinese window (its source too, not only the words around it)."""
+    from app.ui import i18n as ui_i18n
+
+    app = QApplication.instance()
+    ui_i18n.install(app, "zh_CN")
+    try:
+        page = _page(qtbot, ctx)
+        text = page.rate_label.text()
+        assert "中国外汇交易中心人民币汇率中间价" in text and "CFETS" not in text, text
+    finally:
+        ui_i18n.install(app, "en")
+    page = _page(qtbot, ctx)
+    assert "CFETS RMB central parity" in page.rate_label.text()
