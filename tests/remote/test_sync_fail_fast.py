@@ -155,3 +155,30 @@ def _keygen(path: Path) -> Path:
                                        serialization.NoEncryption()))
     path.chmod(0o600)
     return path
+
+
+@pytest.mark.parametrize("target", ["new", "itself"])
+def test_a_folder_the_login_cannot_write_fails_once_with_the_servers_words(sshd, tmp_path, target):
+    """Many small files go up as one stream into the server's tar: when the server refuses to make the folder
+    (mkdir: Permission denied, it ends before reading the stream) or to write into it (tar: Cannot open), the
+    student reads the server's reason once: not 'the connection was lost' and a minute of retries."""
+    import os
+
+    from app.remote.sync.tuning import TAR_MIN_FILES
+
+    _save("lab", sshd.host, sshd.port, sshd.user, sshd.client_key, _server_key(sshd))
+    local = tmp_path / "many"
+    local.mkdir()
+    for i in range(TAR_MIN_FILES + 1135):  # the tar stream: ~4.7 MiB, more than the SSH channel window holds
+        (local / f"f{i:03d}.bin").write_bytes(os.urandom(4096))
+    locked = sshd.remote_dir("fail-fast-perm") / "locked"
+    locked.mkdir()  # made by root, mode 0755: the login user can enter it but not write in it
+    locked.chmod(0o755)
+    remote = locked / "new" if target == "new" else locked
+    before = _connections(sshd)
+    err, calls, states = _sync("lab", local, str(remote))
+    assert (err.code, calls) == ("RemoteWriteFailed", 1), err.one_line()
+    assert _connections(sshd) - before == 1, sshd.log_text()[-2000:]
+    assert "waiting" not in states
+    assert "Permission denied" in err.text() and "Check free space and permissions" in err.hint()
+    assert list(locked.iterdir()) == []  # nothing left behind

@@ -23,6 +23,7 @@ from .caps import frame, new_nonce, unframe
 from .checks import Verifier
 from .errors import (
     CONN_ERRORS,
+    ConnectionLostError,
     SyncError,
     connection_lost_error,
     disk_full_error,
@@ -172,37 +173,21 @@ class TarUploader:
             tar_header(encode_name(d) + b"/", 0, int(time.time()), 0o755, b"5")
             for d in sorted({*dirs, *own}, key=lambda d: (d.count("/"), d))  # parents first
         ]
-        buffered = payload = 0
+        ended_early = False  # the remote command exited before reading the whole stream
         try:
-            for item in job:
-                try:
-                    fd = os.open(lr.path(item.path), os.O_RDONLY | getattr(os, "O_BINARY", 0))
-                    try:
-                        data = os.read(fd, item.size + 1) if item.size else b""
-                    finally:
-                        os.close(fd)
-                except OSError as exc:
-                    raise local_error(exc, item.path) from None
-                if len(data) != item.size:
-                    raise source_changed_error(item.path)
-                if verify:
-                    digests[item.path] = hashlib.sha256(data).hexdigest()
-                mode = item.mode & 0o777 if self.a.opts.preserve_mode else 0o644
-                header = tar_header(encode_name(temps[item.path]), len(data), int(item.mtime), mode)
-                pad = -len(data) % 512
-                buf += (header, data, b"\0" * pad) if pad else (header, data)
-                buffered += len(header) + len(data) + pad
-                payload += len(data)
-                if buffered >= 1 << 20:
-                    writer.write(b"".join(buf))
-                    self.a.progress.add(payload, current=item.path)
-                    buf, buffered, payload = [], 0, 0
-            buf.append(b"\0" * 1024)  # end of archive
-            writer.write(b"".join(buf))
-            self.a.progress.add(payload)
+            try:
+                self._send(writer, lr, job, temps, buf, digests)
+            except ConnectionLostError:
+                # a remote command that ended early (mkdir or tar refused: no permission, a read-only
+                # disk) closes its channel while the stream is still being sent: that is its error,
+                # not a lost connection, so it is said once and not retried
+                if not (t.is_active() and chan.exit_status_ready()):
+                    raise
+                ended_early = True
             out, err = bytearray(), bytearray()
             try:
-                fastssh.shutdown_write(chan)
+                if not ended_early:
+                    fastssh.shutdown_write(chan)
                 while True:
                     data = chan.recv(65536)
                     if not data:
@@ -256,6 +241,46 @@ class TarUploader:
             return [(item, digests[item.path]) for item in job]
         self.uploader.commit_remote(get_ch(), job)
         return []
+
+    def _send(
+        self,
+        writer: _ChannelWriter,
+        lr: LocalRoot,
+        job: list[PlanItem],
+        temps: dict[str, str],
+        buf: list[bytes],
+        digests: dict[str, str],
+    ) -> None:
+        """The files of ``job`` as tar members under their temporary names, after the headers in
+        ``buf``, sent in ~1 MiB writes; each file's sha256 into ``digests`` when verifying."""
+        verify = self.a.opts.verify
+        buffered = payload = 0
+        for item in job:
+            try:
+                fd = os.open(lr.path(item.path), os.O_RDONLY | getattr(os, "O_BINARY", 0))
+                try:
+                    data = os.read(fd, item.size + 1) if item.size else b""
+                finally:
+                    os.close(fd)
+            except OSError as exc:
+                raise local_error(exc, item.path) from None
+            if len(data) != item.size:
+                raise source_changed_error(item.path)
+            if verify:
+                digests[item.path] = hashlib.sha256(data).hexdigest()
+            mode = item.mode & 0o777 if self.a.opts.preserve_mode else 0o644
+            header = tar_header(encode_name(temps[item.path]), len(data), int(item.mtime), mode)
+            pad = -len(data) % 512
+            buf += (header, data, b"\0" * pad) if pad else (header, data)
+            buffered += len(header) + len(data) + pad
+            payload += len(data)
+            if buffered >= 1 << 20:
+                writer.write(b"".join(buf))
+                self.a.progress.add(payload, current=item.path)
+                buf, buffered, payload = [], 0, 0
+        buf.append(b"\0" * 1024)  # end of archive
+        writer.write(b"".join(buf))
+        self.a.progress.add(payload)
 
 
 def _parents(path: str) -> list[str]:
