@@ -169,6 +169,8 @@ class SettingsPage(QWidget):
         self.login_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.login_label.setStyleSheet("color: palette(mid);")
         form.addRow("", self.login_label)
+        form.setRowVisible(self.login_label, False)  # an empty line until there is something to say
+        self.login_form = form
         outer.addWidget(box)
 
     @Slot()
@@ -194,6 +196,7 @@ class SettingsPage(QWidget):
         except LabGpuError as exc:
             self.login_label.setStyleSheet(f"color: {theme.css('error')};")
             self.login_label.setText(f"{exc.text()} {exc.hint()}".strip())
+            self.login_form.setRowVisible(self.login_label, True)
             self.login_check.blockSignals(True)
             self.login_check.setChecked(not on)
             self.login_check.blockSignals(False)
@@ -203,6 +206,7 @@ class SettingsPage(QWidget):
         self.login_label.setStyleSheet("color: palette(mid);")
         self.login_label.setText(self.tr("Written: {where}").format(where=where) if on
                                  else self.tr("Removed: {where}").format(where=where))
+        self.login_form.setRowVisible(self.login_label, True)
 
     def _saved(self) -> None:
         self.ctx.save_settings()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt, Slot
+from PySide6.QtCore import QCoreApplication, Qt, QTimer, Slot
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -61,6 +61,10 @@ class AdvisorResultPanel(QWidget):
             QCoreApplication.translate("AdvisorPage", "Why")])
         self._setup_table(self.ranked_table)
         self.ranked_table.itemSelectionChanged.connect(self._on_ranked_table_selection_changed)
+        # the reasons wrap: when a column's width changes (the window, the language, the offers' names)
+        # each row's height follows, so no reason is cut off at the bottom of its cell
+        self._rows_fit_due = False
+        self.ranked_table.horizontalHeader().sectionResized.connect(self._on_ranked_column_resized)
         self.result_tabs = QTabWidget(split)
         self.result_tabs.setObjectName("resultTabs")
         est_scroll = QScrollArea(self.result_tabs)
@@ -166,6 +170,17 @@ class AdvisorResultPanel(QWidget):
             return native
         cny = convert(offer.price_on_demand, offer.currency, "CNY", rate)
         return f"{native}\n≈ {format_money(cny, 'CNY')}"
+
+    @Slot(int, int, int)
+    def _on_ranked_column_resized(self, _column: int, _old: int, _new: int) -> None:
+        if not self._rows_fit_due:  # once per event-loop turn, however many sections moved
+            self._rows_fit_due = True
+            QTimer.singleShot(0, self, self._fit_ranked_rows)
+
+    @Slot()
+    def _fit_ranked_rows(self) -> None:
+        self._rows_fit_due = False
+        self.ranked_table.resizeRowsToContents()
 
     @Slot()
     def _on_ranked_table_selection_changed(self) -> None:

@@ -1,12 +1,13 @@
 """The instances table: its columns and headers, one row per ledger entry, the state titles.
 
 The page (:mod:`app.ui.cloud.instances_page`) owns the data and the ticking cost cells; this module
-only knows how an entry is shown. Each row has two lines, so eight columns hold the thirteen fields
-a 1024 px window could not show side by side: the instance id over its name and type, the account
-over its cloud and zone, the state over the uptime, the public IP over the private one, the price over the
-billing, the cost so far over the projection. An instance id, an IP and every number are never
-elided: the columns are sized to them; only free text (the name and type, the account, the zone, the
-guards) is elided when the window is narrow, its full text in the cell's tooltip.
+only knows how an entry is shown. Each row has two lines (:mod:`app.ui.shared.two_line`), so eight
+columns hold the thirteen fields a 1024 px window could not show side by side: the instance id over
+its name and type, the account over its cloud and zone, the state over the uptime, the public IP over
+the private one, the price over the billing, the cost so far over the projection. An instance id, an
+IP and every number are never elided: the columns are sized to them; only free text (the name and
+type, the account, the zone, the guards) is elided when the window is narrow, its full text in the
+cell's tooltip.
 """
 
 from __future__ import annotations
@@ -14,22 +15,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QModelIndex, QObject, QPersistentModelIndex, QRect, QSize, Qt
-from PySide6.QtGui import QColor, QPainter, QPalette
-from PySide6.QtWidgets import (
-    QHeaderView,
-    QStyle,
-    QStyledItemDelegate,
-    QStyleOptionViewItem,
-    QTableWidget,
-    QTableWidgetItem,
-    QWidget,
-)
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtWidgets import QTableWidget, QTableWidgetItem, QWidget
 
-from app.ui import theme
 from app.ui.cloud import money, provider_name
-from app.ui.shared.fit_columns import cell_margin, fit_widths
+from app.ui.shared import two_line
 from app.ui.shared.plain import plain_tooltip
+from app.ui.shared.two_line import SECOND_LINE
 from app.ui.widgets import configure_record_table
 
 COLUMNS = ("instance", "account", "state", "ip", "price", "cost", "guards", "run")
@@ -41,7 +33,6 @@ FIELDS: dict[str, tuple[int, int]] = {
     "price": (COL_PRICE, 1), "billing": (COL_PRICE, 2), "cost": (COL_COST, 1), "projected": (COL_COST, 2),
     "guards": (COL_GUARDS, 1), "run": (COL_RUN, 1),
 }
-SECOND_LINE = Qt.ItemDataRole.UserRole + 1
 # free text: shrinks first when the window is narrow (a guard badge can name four guards); of the
 # instance column only the second line (name, type) is elided, never the id
 ELIDED = (COL_INSTANCE, COL_ACCOUNT, COL_GUARDS)
@@ -55,61 +46,6 @@ STATE_COLORS = {
     "terminated": Qt.GlobalColor.gray,
     "failed": Qt.GlobalColor.red,
 }
-ROW_PAD = 8  # pixels above and below a row's two lines
-
-
-class TwoLineDelegate(QStyledItemDelegate):
-    """A cell's text (line 1, in the item's colour) over its SECOND_LINE (muted); a line too wide for
-    the column is elided on its own (the table's sizes keep ids, IPs and numbers whole)."""
-
-    def lines(self, index: QModelIndex | QPersistentModelIndex) -> tuple[str, str]:
-        return str(index.data() or ""), str(index.data(SECOND_LINE) or "")
-
-    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:  # noqa: N802
-        fm = option.fontMetrics
-        widget = option.widget
-        margin = cell_margin(widget) if isinstance(widget, QTableWidget) else 8
-        width = max(fm.horizontalAdvance(t) for t in self.lines(index)) + margin
-        return QSize(width, 2 * fm.lineSpacing() + ROW_PAD)
-
-    def paint(self, painter: QPainter, option: QStyleOptionViewItem,
-              index: QModelIndex | QPersistentModelIndex) -> None:
-        opt = QStyleOptionViewItem(option)
-        self.initStyleOption(opt, index)
-        first, second = self.lines(index)
-        opt.text = ""
-        widget = opt.widget
-        style = widget.style() if widget is not None else None
-        if style is None:
-            return
-        style.drawControl(QStyle.ControlElement.CE_ItemViewItem, opt, painter, widget)
-        rect: QRect = style.subElementRect(QStyle.SubElement.SE_ItemViewItemText, opt, widget)
-        m = style.pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, widget) + 1
-        rect = rect.adjusted(m, 0, -m, 0)
-        fm = opt.fontMetrics
-        selected = bool(opt.state & QStyle.StateFlag.State_Selected)
-        pal: QPalette = opt.palette
-        fg = index.data(Qt.ItemDataRole.ForegroundRole)
-        if selected:
-            main = pal.color(QPalette.ColorRole.HighlightedText)
-        elif fg is not None:
-            main = fg.color() if hasattr(fg, "color") else QColor(fg)
-        else:
-            main = pal.color(QPalette.ColorRole.Text)
-        muted = pal.color(QPalette.ColorRole.HighlightedText) if selected else QColor(theme.css("muted"))
-        align = Qt.AlignmentFlag.AlignRight if index.column() in RIGHT_ALIGNED else Qt.AlignmentFlag.AlignLeft
-        h = fm.lineSpacing()
-        top = rect.top() + (rect.height() - 2 * h) // 2 if second else rect.top() + (rect.height() - h) // 2
-        painter.save()
-        painter.setFont(opt.font)
-        for n, (text, colour) in enumerate(((first, main), (second, muted))):
-            if not text:
-                continue
-            line = QRect(rect.left(), top + n * h, rect.width(), h)
-            painter.setPen(colour)
-            painter.drawText(line, int(align | Qt.AlignmentFlag.AlignVCenter),
-                             fm.elidedText(text, Qt.TextElideMode.ElideRight, rect.width()))
-        painter.restore()
 
 
 def state_title(state: str) -> str:
@@ -168,13 +104,7 @@ def make_table(parent: QWidget) -> QTableWidget:
         if item is not None:
             item.setToolTip(plain_tooltip(label.replace("\n", " / ")))
     configure_record_table(table)
-    table.setItemDelegate(TwoLineDelegate(table))
-    header = table.horizontalHeader()
-    header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-    header.setStretchLastSection(True)
-    table.setWordWrap(False)
-    table.verticalHeader().setDefaultSectionSize(2 * table.fontMetrics().lineSpacing() + ROW_PAD)
-    table.viewport().installEventFilter(_Refit(table))
+    two_line.two_line_table(table, ELIDED, FIRST_LINE_WHOLE, RIGHT_ALIGNED)
     return table
 
 
@@ -247,47 +177,16 @@ def run_texts(run: Any, instance_id: str, total: str) -> tuple[str, str]:
     return cell, plain_tooltip("\n".join(lines))
 
 
-class _Refit(QObject):
-    def __init__(self, table: QTableWidget) -> None:
-        super().__init__(table)
-        self.table = table
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt's name
-        if event.type() == QEvent.Type.Resize:
-            fit(self.table)
-        return False
-
-
 def column_widths(table: QTableWidget) -> tuple[list[int], list[int]]:
     """(need, floor) of each column: its widest line (or header); what it may shrink to — the header of
     a free-text column, and the instance column's ids, which are never elided."""
-    header = table.horizontalHeader()
-    fm = table.fontMetrics()
-    margin = cell_margin(table)
-    need, floor = [], []
-    least = header.minimumSectionSize()
-    for c in range(table.columnCount()):
-        head = max(header.sectionSizeFromContents(c).width(), least)
-        texts = [(it.text(), str(it.data(SECOND_LINE) or "")) for r in range(table.rowCount())
-                 if (it := table.item(r, c)) is not None]
-        widest = max((fm.horizontalAdvance(t) for pair in texts for t in pair), default=0) + margin
-        need.append(max(head, widest))
-        if c in FIRST_LINE_WHOLE:
-            floor.append(max(head, max((fm.horizontalAdvance(a) for a, _b in texts), default=0) + margin))
-        else:
-            floor.append(head if c in ELIDED else need[-1])
-    return need, floor
+    return two_line.column_widths(table, ELIDED, FIRST_LINE_WHOLE)
 
 
 def fit(table: QTableWidget) -> None:
     """Size the columns to what they now show (after a fill or a tick): the free text gives up width
     first; ids, IPs and numbers keep theirs."""
-    need, floor = column_widths(table)
-    widths = fit_widths(need, floor, list(ELIDED), table.viewport().width())
-    header = table.horizontalHeader()
-    for c, w in enumerate(widths):
-        if header.sectionSize(c) != w:
-            header.resizeSection(c, w)  # the last one is its least width: it stretches over what is left
+    two_line.fit(table, ELIDED, FIRST_LINE_WHOLE)
 
 
 def fit_if_cut(table: QTableWidget) -> None:

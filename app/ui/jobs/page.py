@@ -50,7 +50,7 @@ LIST_MS = 5_000  # the store is read again this often (another process's refresh
 REFRESH_MS = 5_000  # the chosen running job is asked of its host this often
 TAIL_BYTES = 64 * 1024  # the log tail starts this far before the end
 COLUMNS = 9
-ELIDE = (0, 1, 8)  # name, host, last line give up width first
+ELIDE = (0, 8)  # the name and the last line give up width first; the host (an instance id) never does
 
 
 class JobsPage(QWidget):

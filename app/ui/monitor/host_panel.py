@@ -10,7 +10,6 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QFrame,
     QHBoxLayout,
-    QHeaderView,
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
@@ -21,7 +20,11 @@ from PySide6.QtWidgets import (
 
 from app.ui import theme
 from app.ui.monitor.plots import PLOTTED, SCALE, HostPlots, gpu_color
+from app.ui.shared.fit_columns import cell_margin, fit_columns, refit
 from app.ui.shared.plain import PlainLabel, plain_tooltip
+
+GPU_ELIDED = (0, 5)  # the GPU's name and its status: free text; the readings are never elided
+PROC_ELIDED = (2,)  # the process's name
 
 if TYPE_CHECKING:
     from app.core.gpumon import HostSample
@@ -42,6 +45,18 @@ def pair(a: float | None, b: float | None, digits: int, unit: str) -> str:
     if a is None and b is None:
         return na()
     return f"{num(a, digits)} / {num(b, digits)}{unit}"
+
+
+def unit_below(header: str) -> str:
+    """"Power (W)" → "Power" over "(W)"."""
+    return header.replace(" (", "\n(", 1)
+
+
+def gpu_label(index: int | None, name: str | None) -> str:
+    """"● 0  A100-SXM4-80GB": the GPU's index and model; the vendor's name, the same on every row, is left
+    to the tooltip so that the model is read whole in a narrow panel."""
+    model = (name or "").removeprefix("NVIDIA ").strip()
+    return f"● {index if index is not None else '?'}  {model}".rstrip()
 
 
 def state_text(state: str) -> str:
@@ -105,9 +120,10 @@ class HostPanel(QFrame):
         self.gpu_table.verticalHeader().setDefaultSectionSize(22)
         self.gpu_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.gpu_table.setSelectionMode(QTableWidget.SelectionMode.NoSelection)
-        # ResizeToContents would measure every cell on every change (each second): size once per new GPU
-        self.gpu_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        self.gpu_table.horizontalHeader().setStretchLastSection(True)
+        # ResizeToContents would measure every cell on every change (each second): the columns are sized
+        # per new GPU and when a reading no longer fits; in a narrow panel the GPU's name and its status
+        # give up width (elided, whole in the tooltip), the readings never do
+        fit_columns(self.gpu_table, GPU_ELIDED)
         # the GPUs and their processes share one place below the plots (all 8 GPU rows stay visible)
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("hostTabs")
@@ -119,17 +135,17 @@ class HostPanel(QFrame):
         self.proc_table.verticalHeader().hide()
         self.proc_table.verticalHeader().setDefaultSectionSize(22)
         self.proc_table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        self.proc_table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        self.proc_table.horizontalHeader().setStretchLastSection(True)
+        fit_columns(self.proc_table, PROC_ELIDED)
         self.tabs.addTab(self.proc_table, "")
-        self.gpu_table.setMinimumHeight(8 * 22 + 26)
         self.retranslate()
         self._update_title()
 
     def retranslate(self) -> None:
+        # a unit under its name: the readings' columns no wider than their numbers need
         self.gpu_table.setHorizontalHeaderLabels([
-            self.tr("GPU"), self.tr("Util."), self.tr("Memory (GiB)"), self.tr("Temp."),
-            self.tr("Power (W)"), self.tr("Status")])
+            self.tr("GPU"), self.tr("Util."), unit_below(self.tr("Memory (GiB)")), self.tr("Temp."),
+            unit_below(self.tr("Power (W)")), self.tr("Status")])
+        self.gpu_table.setMinimumHeight(8 * 22 + self.gpu_table.horizontalHeader().sizeHint().height() + 4)
         self.proc_table.setHorizontalHeaderLabels([
             self.tr("GPU"), self.tr("PID"), self.tr("Process"), self.tr("Memory (MiB)")])
         self.tabs.setTabText(0, self.tr("GPUs"))
@@ -168,7 +184,7 @@ class HostPanel(QFrame):
         self.set_error(sample.error)
         if sample.error:
             self._mark_no_data()
-        new_gpu = False
+        new_gpu = grown = False
         for g in sample.gpus:
             ci = self.color_index(g.uuid, g.index)
             self.plots.ensure_curve(g.uuid, ci)
@@ -177,7 +193,7 @@ class HostPanel(QFrame):
                 row = self.gpu_rows[g.uuid] = self.gpu_table.rowCount()
                 self.gpu_table.insertRow(row)
                 new_gpu = True
-            label = f"● {g.index if g.index is not None else '?'}  {g.name or ''}".rstrip()
+            label = gpu_label(g.index, g.name)
             mem = pair(_gib(g.memory_used_mib), _gib(g.memory_total_mib), 1, "")
             status = g.status if g.status != "ok" else self.tr("ok")
             cells = [label, num(g.utilization_gpu, 0, " %"), mem, num(g.temperature_c, 0, " °C"),
@@ -188,20 +204,32 @@ class HostPanel(QFrame):
                     item = QTableWidgetItem(text)
                     if c == 0:
                         item.setForeground(QColor(gpu_color(ci)))
-                        item.setToolTip(plain_tooltip(g.uuid))
+                        item.setToolTip(plain_tooltip(f"{g.name or ''}\n{g.uuid}".strip()))
                     if 1 <= c <= 4:
                         item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                    if c == 5:
+                        item.setToolTip(plain_tooltip(text))
                     self.gpu_table.setItem(row, c, item)
                 elif item.text() != text:
                     item.setText(text)
+                    grown = grown or self._wider_than_column(self.gpu_table, c, text)
+                    if c == 5:
+                        item.setToolTip(plain_tooltip(text))
                 if c == 5:
                     item.setForeground(theme.color("error") if g.status != "ok" else theme.color("ok"))
             self.plots.set_limit(g.uuid, ci, "memory_used_mib", _gib(g.memory_total_mib))
             self.plots.set_limit(g.uuid, ci, "power_w", g.power_limit_w)
         if new_gpu:
             self._update_title()
-            self.gpu_table.resizeColumnsToContents()
+        if new_gpu or grown:
+            refit(self.gpu_table, GPU_ELIDED)
         self._show_processes(sample)
+
+    @staticmethod
+    def _wider_than_column(table: QTableWidget, column: int, text: str) -> bool:
+        """A reading that grew (286 → 1,024 W) and no longer fits its column (Qt's measure, as the columns
+        are sized: the text, its margins and the grid line; cell_margin keeps one pixel spare)."""
+        return table.fontMetrics().horizontalAdvance(text) + cell_margin(table) - 1 > table.columnWidth(column)
 
     def _mark_no_data(self) -> None:
         """The host failed: its GPUs' last values are no longer true, so they read N/A."""
@@ -233,8 +261,13 @@ class HostPanel(QFrame):
                     self.proc_table.setItem(r, c, item)
                 elif item.text() != text:
                     item.setText(text)
+                    grew = grew or self._wider_than_column(self.proc_table, c, text)
+                else:
+                    continue
+                if c == 2:
+                    item.setToolTip(plain_tooltip(text))
         if grew:
-            self.proc_table.resizeColumnsToContents()
+            refit(self.proc_table, PROC_ELIDED)
             self.tabs.setTabText(1, self.tr("Compute processes ({n})").format(n=len(procs)))
 
     def add_to_feeds(self, sample: HostSample) -> list[tuple[str, str]]:

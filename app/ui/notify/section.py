@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QAbstractScrollArea,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
@@ -59,6 +60,9 @@ class NotifySection(QGroupBox):
         row_h = self.table.fontMetrics().height() + 8
         self.table.verticalHeader().setDefaultSectionSize(row_h)
         self.table.setMinimumHeight(self.table.horizontalHeader().sizeHint().height() + 3 * row_h + 4)
+        # no taller than its rows ask for (Qt's default is about eight): the Settings page then fits a
+        # 1280×800 window in Chinese without scrolling
+        self.table.setSizeAdjustPolicy(QAbstractScrollArea.SizeAdjustPolicy.AdjustToContents)
         self.table.itemSelectionChanged.connect(self._on_table_selection_changed)
         self.table.itemDoubleClicked.connect(self._on_table_double_clicked)
         row = QHBoxLayout()

@@ -23,7 +23,6 @@ from PySide6.QtGui import QDesktopServices, QGuiApplication, QKeySequence, QShor
 from PySide6.QtWidgets import (
     QAbstractButton,
     QAbstractItemView,
-    QHeaderView,
     QMessageBox,
     QTableView,
     QVBoxLayout,
@@ -31,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.core.hosts import HostRecord
+from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.settings import read_section, write_section
 from app.remote.hostkeys import HostKeyChangedError, HostKeyPrompt
 from app.remote.tunnels import SERVICES
@@ -47,6 +47,7 @@ from app.ui.remote.hosts_service import (
     HostConnectionService,
 )
 from app.ui.shared.plain import PlainLabel, ask, plain_box, plain_tooltip
+from app.ui.shared.two_line import SECOND_LINE, fit, two_line_table
 from app.ui.widgets import FlowLayout, RowsTableModel, toolbar_button
 from app.usecases.changes import Change
 
@@ -70,7 +71,13 @@ def remember_selected(ctx: AppContext, name: str) -> None:
 
 
 class HostsModel(RowsTableModel):
-    COLUMNS = ("name", "address", "user", "state", "vpn", "fingerprint")
+    """One host a row, two lines a cell (:mod:`app.ui.shared.two_line`): the name over the user, the
+    address over the VPN it is reached through, the state, the host key. A name (a launched instance's
+    is its id), an address and a key are never elided; the user, the VPN and the state are."""
+
+    COLUMNS = ("name", "address", "state", "fingerprint")
+    ELIDED = (0, 1, 2)  # of the name and the address only their second line (user, VPN)
+    FIRST_LINE_WHOLE = (0, 1)
 
     def __init__(self, service: HostConnectionService, parent: Any = None) -> None:
         super().__init__(parent)
@@ -78,14 +85,19 @@ class HostsModel(RowsTableModel):
         self.rows: list[tuple[HostRecord, str, str]] = []  # record, source, known fingerprint
 
     def headers(self) -> list[str]:
+        def word(text: str) -> str:  # (not named tr: lupdate would read its calls as strings of no context)
+            return QCoreApplication.translate("HostsModel", text)
+
         return [
-            QCoreApplication.translate("HostsModel", "Name"),
-            QCoreApplication.translate("HostsModel", "Address"),
-            QCoreApplication.translate("HostsModel", "User"),
+            word("Name") + "\n" + word("User"),
+            word("Address") + "\n" + word("VPN"),
             QCoreApplication.translate("HostsModel", "State"),
-            QCoreApplication.translate("HostsModel", "VPN"),
             QCoreApplication.translate("HostsModel", "Host key (SHA256)"),
         ]
+
+    # lupdate needs literal strings; these are the two-line headers' words
+    _WORDS = (QT_TRANSLATE_NOOP("HostsModel", "Name"), QT_TRANSLATE_NOOP("HostsModel", "User"),
+              QT_TRANSLATE_NOOP("HostsModel", "Address"), QT_TRANSLATE_NOOP("HostsModel", "VPN"))
 
     def reload(self) -> None:
         self.beginResetModel()
@@ -132,22 +144,27 @@ class HostsModel(RowsTableModel):
             if col == "address":
                 port = rec.effective_port
                 return rec.connect_address + (f":{port}" if port != 22 else "")
-            if col == "user":
-                return rec.user or "-"
             if col == "state":
                 return self.state_text(st.state)
-            if col == "vpn":
-                return rec.via_vpn or "-"
             if col == "fingerprint":
                 return st.fingerprint or fp or QCoreApplication.translate("HostsModel", "not known yet")
+        if role == SECOND_LINE:
+            if col == "name":
+                return rec.user or "-"
+            if col == "address":
+                return rec.via_vpn or ""
+            return None
         if role == Qt.ItemDataRole.ToolTipRole:
-            if col == "state" and st.message:
-                return plain_tooltip(st.message)  # the connection's error: a host's words, shown as typed
+            if col == "state":  # the connection's error: a host's words, shown as typed
+                return plain_tooltip(st.message or self.state_text(st.state))
             if col == "name" and src == "instance":
                 return (
                     QCoreApplication.translate("HostsModel", "Launched instance {instance_id} ({provider})").format(
                         instance_id=rec.instance_id, provider=rec.provider)
+                    + "\n" + (rec.user or "-")
                 )
+            if col in ("name", "address"):  # the second line (user, VPN) may be elided: whole here
+                return plain_tooltip("\n".join(t for t in (self.data(index), self.data(index, SECOND_LINE)) if t))
             if col == "fingerprint":
                 return QCoreApplication.translate(
                     "HostsModel", "The server's identity. A change is refused until you forget the old key."
@@ -235,12 +252,7 @@ class HostsPage(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setAlternatingRowColors(True)
         self.table.verticalHeader().setVisible(False)
-        self.table.setWordWrap(False)
-        header = self.table.horizontalHeader()
-        header.setStretchLastSection(True)
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for col, width in enumerate((150, 230, 90, 120, 90)):
-            self.table.setColumnWidth(col, width)
+        two_line_table(self.table, HostsModel.ELIDED, HostsModel.FIRST_LINE_WHOLE)
         self.table.doubleClicked.connect(self._on_table_double_clicked)
         self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
         outer.addWidget(self.table, 1)
@@ -299,9 +311,14 @@ class HostsPage(QWidget):
         self.model.reload()
         self.empty_label.setVisible(not self.model.rows)
         self.table.setVisible(bool(self.model.rows))
+        self.fit_columns()
         wanted = selected or hosts_settings(self.ctx).selected
         self.select(wanted)
         self._update_buttons()
+
+    def fit_columns(self) -> None:
+        """Size the columns to the rows: names, addresses and host keys whole, free text elided first."""
+        fit(self.table, HostsModel.ELIDED, HostsModel.FIRST_LINE_WHOLE)
 
     def select(self, name: str) -> None:
         row = self.model.row_of(name) if name else -1
@@ -351,6 +368,7 @@ class HostsPage(QWidget):
     @Slot(str)
     def _on_service_state_changed(self, name: str) -> None:
         self.model.state_changed(name)
+        self.fit_columns()  # a host key learnt, a longer state: still whole
         st = self.service.state(name)
         if st.state == CONNECTED:
             self._status(self.tr("Connected to {name}.").format(name=name))

@@ -20,15 +20,18 @@ from app.ui.shared.fit_columns import fit_widths
 from app.ui.shared.plain import plain_tooltip
 
 MIN_COLUMN_WIDTH = 96  # a column never narrower than this once rows arrive (nor when there are none)
+# the history's short columns (a count, a size, seconds) are as wide as their header and numbers, no wider,
+# so its details ("209 unchanged, 0 deleted, 0 conflicts") are whole in a 1024-pixel window too
+HISTORY_MIN_WIDTH = 48
 MAX_COLUMN_WIDTH = 360  # long paths: the tooltip has the rest
 _CODE_PREFIX = re.compile(r"^\[[A-Za-z]+\]\s*")  # "[LocalMissing] " from LabGpuError.one_line()
 
 
-def fit_columns(table: QTableWidget) -> None:
-    """Columns as wide as their contents, within [MIN_COLUMN_WIDTH, MAX_COLUMN_WIDTH]; the last stretches."""
+def fit_columns(table: QTableWidget, least: int = MIN_COLUMN_WIDTH) -> None:
+    """Columns as wide as their contents and header, within [least, MAX_COLUMN_WIDTH]; the last stretches."""
     table.resizeColumnsToContents()
     for c in range(table.columnCount() - 1):
-        table.setColumnWidth(c, max(MIN_COLUMN_WIDTH, min(MAX_COLUMN_WIDTH, table.columnWidth(c))))
+        table.setColumnWidth(c, max(least, min(MAX_COLUMN_WIDTH, table.columnWidth(c))))
 
 
 def fit_elided(table: QTableWidget, elide: Sequence[int]) -> None:
@@ -71,10 +74,13 @@ def shown_message(message: str) -> str:
 
 
 class SyncHistoryTable(QTableWidget):
-    """When, direction, files, data, time, result and details of each run."""
+    """When, direction, files, data, time, result and details of each run. One line a row: the details
+    take what the other columns leave; an error too long for them is elided, whole in its tooltip."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(0, 7, parent)
+        self.setWordWrap(False)
+        self.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.setHorizontalHeaderLabels(
             [
                 QCoreApplication.translate("SyncPage", "When"),
@@ -118,4 +124,4 @@ class SyncHistoryTable(QTableWidget):
                 if col == 5 and r.result == "error":
                     item.setForeground(theme.color("error"))
                 self.setItem(row, col, item)
-        fit_columns(self)
+        fit_columns(self, HISTORY_MIN_WIDTH)
