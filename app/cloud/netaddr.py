@@ -9,8 +9,6 @@ from __future__ import annotations
 import ipaddress
 import logging
 import os
-import urllib.error
-import urllib.request
 
 from app.core.errors import InputError, LabGpuError
 from app.core.i18n import QT_TRANSLATE_NOOP
@@ -34,6 +32,9 @@ def _urls() -> list[str]:
 
 def public_address(timeout: float = 4.0) -> str:
     """The address the internet sees for this computer (tries each lookup service once)."""
+    import urllib.error  # with ssl and http.client: ~6 MiB that only a launch asking for the address needs
+    import urllib.request
+
     reasons = []
     for url in _urls():
         if not url.startswith(("https://", "http://")):

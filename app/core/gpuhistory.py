@@ -20,11 +20,13 @@ import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from .gpumon import MAX_GPU_INDEX, MAX_GPUS_PER_HOST, MAX_NAME_CHARS, MAX_UUID_CHARS, METRICS, GpuReading, HostSample
 from .store import Store, register_schema
+
+if TYPE_CHECKING:  # numpy is imported by the functions that make or read rings: a process that never
+    import numpy as np  # samples a GPU (the tray with no guarded host) does not load it
 
 log = logging.getLogger(__name__)
 
@@ -80,6 +82,8 @@ class _HostRing:
 
     def order(self) -> np.ndarray:
         """Slot indices oldest → newest."""
+        import numpy as np
+
         if self.count < self.capacity:
             return np.arange(self.count)
         return (np.arange(self.capacity) + self.head) % self.capacity
@@ -99,6 +103,8 @@ class GpuHistory:
     def _ring_for(self, ring: _HostRing, uuid: str, now: float) -> np.ndarray | None:
         """The uuid's ring; a new one only while the host has fewer than ``max_gpus`` (rings of
         uuids unseen for ``release_after_s`` are released first). None: refused."""
+        import numpy as np
+
         buf = ring.gpus.get(uuid)
         if buf is not None:
             return buf
@@ -121,6 +127,8 @@ class GpuHistory:
             return 0 if ring is None else ring.dropped
 
     def append(self, sample: HostSample) -> None:
+        import numpy as np
+
         with self._lock:
             ring = self._hosts.get(sample.host)
             if ring is None:
@@ -169,6 +177,8 @@ class GpuHistory:
     def series(self, host: str, uuid: str, metric: str, t0: float | None = None,
                t1: float | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(epoch seconds float64, values float64 with NaN for unknown/missing), oldest first."""
+        import numpy as np
+
         mi = _check_metric(metric)
         with self._lock:
             ring = self._hosts.get(host)
@@ -196,6 +206,8 @@ class GpuHistory:
         """The stored samples of `host` in [t0, t1] rebuilt as HostSamples (oldest first), e.g. for
         ``app.core.guards.tuning_hints``. A slot where every value of a GPU is NaN has no reading
         for it; a slot without any GPU is an error sample (the host could not be read)."""
+        import numpy as np
+
         out: list[HostSample] = []
         with self._lock:
             ring = self._hosts.get(host)
@@ -349,6 +361,8 @@ class MinuteArchive:
     def series(self, host: str, uuid: str, metric: str, t0: float | None = None,
                t1: float | None = None) -> tuple[np.ndarray, np.ndarray]:
         """(minute midpoints in epoch seconds, means with NaN where unknown), oldest first."""
+        import numpy as np
+
         _check_metric(metric)
         lo = -1 if t0 is None else int(t0 // 60)
         hi = 2**62 if t1 is None else int(t1 // 60)

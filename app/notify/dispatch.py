@@ -33,7 +33,6 @@ from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.paths import Paths, atomic_write_text, default_paths
 from app.core.settings import Settings, SettingsStore
 
-from .channels import SENDERS, NotifyError
 from .config import SECRET_FIELDS, ChannelConfig, NotifySettings, notify_settings, secret_key
 from .events import TEST, TOPIC_OF, Message, compose, plain, resolve_language
 
@@ -118,13 +117,22 @@ class Notifier:
         self.clock = clock  # de-duplication and rate limits (monotonic; tests pass a fake one)
         self.wall = wall  # the time a signature and a mail carry
         self._settings = settings or (lambda: SettingsStore(paths).load())
-        self.senders = dict(senders or SENDERS)
+        self._senders: dict[str, Any] | None = dict(senders) if senders else None
         self._queue: queue.Queue[tuple[str, dict[str, Any], str, str | None, str]] = queue.Queue()
         self._lock = threading.Lock()
         self._worker: threading.Thread | None = None
         self._sent_at: dict[tuple[str, str, str], float] = {}  # (kind, target, job) → when last sent
         self._rate: dict[str, deque[float]] = {}  # channel → send times within the last hour
         self._file_lock = threading.Lock()
+
+    @property
+    def senders(self) -> dict[str, Any]:
+        """kind → sender; the senders' module (smtplib, ssl, urllib) is imported when a notice is first sent."""
+        if self._senders is None:
+            from .channels import SENDERS
+
+            self._senders = dict(SENDERS)
+        return self._senders
 
     @classmethod
     def from_paths(cls, paths: Paths | None = None) -> Notifier:
@@ -284,6 +292,8 @@ class Notifier:
         except LabGpuError as exc:
             return self._failed(cfg, msg.kind, exc)
         except Exception as exc:  # noqa: BLE001 - any sender trouble is this channel's result, never a crash
+            from .channels import NotifyError
+
             log.exception("channel %s failed", cfg.name)
             return self._failed(cfg, msg.kind, NotifyError(
                 QT_TRANSLATE_NOOP("LabGPU", "Sending failed: {why}"), "", code="NotifyFailed",

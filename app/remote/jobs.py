@@ -41,12 +41,14 @@ import shlex
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.core.errors import InputError, LabGpuError
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
 from app.core.vocab import JobState
-from app.remote.ssh.connection import Connection
+
+if TYPE_CHECKING:  # paramiko is loaded by the connection itself, not by the job commands
+    from app.remote.ssh.connection import Connection
 
 log = logging.getLogger(__name__)
 

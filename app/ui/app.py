@@ -8,7 +8,7 @@ import os
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QApplication
@@ -197,7 +197,39 @@ def run_tray(args: argparse.Namespace) -> int:
         shell.show_window()
         shell.window.show_page(args.page)
     log.info("started in the tray")
+    if os.environ.get("LABGPU_STARTUP_PROBE"):
+        _tray_probe(ctx, app, shell).start()
     return int(app.exec())
+
+
+def _tray_probe(ctx: AppContext, app: QApplication, shell: Any) -> Any:
+    """LABGPU_STARTUP_PROBE with ``--tray``: once the tray has read its first costs and the guards'
+    loop has made its first pass (its jobs pass ended too), print "LABGPU_TRAY_UP <epoch>" and quit
+    (tests check what the tray imported by then)."""
+    import threading
+
+    from PySide6.QtCore import QTimer
+
+    def up() -> bool:
+        if not shell.tray.loaded or ctx.runner.active():
+            return False
+        svc = ctx.services.watch
+        watcher = getattr(svc, "watcher", None)
+        if getattr(svc, "active", False) and watcher is not None and watcher.passes < 1:
+            return False
+        return not any(t.name == "labgpu-jobs" and t.is_alive() for t in threading.enumerate())
+
+    timer = QTimer(app)
+    timer.setInterval(20)
+
+    def check() -> None:
+        if up():
+            timer.stop()
+            print(f"LABGPU_TRAY_UP {time.time():.6f}", flush=True)
+            app.quit()
+
+    timer.timeout.connect(check)
+    return timer
 
 
 def _screenshot(app: QApplication, ctx: AppContext, window: MainWindow, path: Path,

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from typing import TYPE_CHECKING
 
 from app.core import vocab
 from app.core.errors import LabGpuError
@@ -21,11 +22,12 @@ from app.core.paths import Paths
 from app.core.settings import Settings
 from app.core.store import Store
 from app.remote import watchdog
-from app.remote.ssh import Connection, open_connection
-from app.remote.ssh.target import find_host
 from app.usecases.changes import NO_CHANGES, Change, Changes
 
-Connect = Callable[[], Connection]
+if TYPE_CHECKING:  # paramiko is imported when a host is first connected to, not with the guards (the tray)
+    from app.remote.ssh import Connection
+
+Connect = Callable[[], "Connection"]
 Progress = Callable[[str], None]  # a translated sentence: the step now running
 
 
@@ -122,9 +124,13 @@ def watcher_pull(paths: Paths, store: Store, changes: Changes = NO_CHANGES) -> C
     """The Watcher's ``pull`` (the pull-then-stop step, and a spot notice's pull): the host's saved
     pairs that download, each verified, through the sync use case (a sync of the same pair that is
     running is waited for); what it ran is told to ``changes``."""
-    from app.usecases.sync import guard_sync
 
-    return guard_sync(paths, store, changes=changes)
+    def pull(host: str, purpose: str) -> int:
+        from app.usecases.sync import pull_for_guard  # the sync engine (paramiko) when a guard first pulls
+
+        return pull_for_guard(paths, store, host, purpose, changes=changes)
+
+    return pull
 
 
 def book_for(paths: Paths) -> watchdog.WatchdogBook:
@@ -134,7 +140,14 @@ def book_for(paths: Paths) -> watchdog.WatchdogBook:
 def connect_target(paths: Paths, target_id: str) -> Connect:
     """The target's host (a saved host, or a running instance's host record) with its host key
     verified: a key not known or vouched for by the cloud's console is refused, never accepted here."""
-    return lambda: open_connection(find_host(target_id, paths), paths, None)
+
+    def connect() -> Connection:
+        from app.remote.ssh import open_connection
+        from app.remote.ssh.target import find_host
+
+        return open_connection(find_host(target_id, paths), paths, None)
+
+    return connect
 
 
 def save_pulls(store: Store, target_id: str, pulls: Sequence[tuple[str, str]]) -> None:

@@ -28,7 +28,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.core.errors import InputError, LabGpuError
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
@@ -38,13 +38,15 @@ from app.core.paths import Paths
 from app.core.store import Store
 from app.core.vocab import JobState
 from app.remote import jobs as hostjobs
-from app.remote.ssh import Connection
 from app.usecases.changes import NO_CHANGES, Change, Changes
 from app.usecases.guards import connect_target
 
+if TYPE_CHECKING:  # paramiko comes with the first connection (app.usecases.guards.connect_target)
+    from app.remote.ssh import Connection
+
 log = logging.getLogger(__name__)
 
-Connect = Callable[[], Connection]
+Connect = Callable[[], "Connection"]
 StepFn = Callable[[str], None]  # a translated sentence: the step now running
 
 READ_CHUNK = 256 * 1024  # log bytes per read

@@ -22,6 +22,7 @@ import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from app.cloud.base import Account
 from app.cloud.launch import CloudService, ProgressCallback
@@ -33,9 +34,11 @@ from app.core.launch_defaults import SpotCap, launch_defaults, spot_cap
 from app.core.models import Offer
 from app.core.settings import Settings
 from app.core.vocab import InstanceState, LaunchStep
-from app.remote.ssh import Connection
 from app.usecases.changes import NO_CHANGES, Change, Changes
 from app.usecases.guards import GuardOutcome, connect_target, set_guard
+
+if TYPE_CHECKING:  # paramiko comes with the first connection to the instance (connect_target)
+    from app.remote.ssh import Connection
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +52,7 @@ MSG_REACHING = QT_TRANSLATE_NOOP("LabGPU", "Waiting for {id} to answer over SSH 
 MSG_NOT_REACHED = QT_TRANSLATE_NOOP("LabGPU", "{id} did not answer over SSH within {seconds} s ({why})")
 MSG_NOT_RUNNING = QT_TRANSLATE_NOOP("LabGPU", "{id} is not running with an address yet")
 
-ConnectTo = Callable[[str], Connection]
+ConnectTo = Callable[[str], "Connection"]
 
 
 @dataclass(frozen=True)

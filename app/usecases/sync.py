@@ -521,14 +521,3 @@ def pull_for_guard(
         run_sync(host, p.local_path, p.remote_path, p.options(), paths=paths, store=ss, pair_id=p.id,
                  connect=connect, purpose=purpose, changes=changes, jobs=jobs)
     return len(pairs)
-
-
-def guard_sync(
-    paths: Paths | None, store: Store, *, changes: Changes = NO_CHANGES, jobs: SyncJobs | None = None
-) -> Callable[[str, str], int]:
-    """:func:`pull_for_guard` as the Watcher's ``sync_fn`` ((host, purpose) → pairs run)."""
-
-    def sync(host: str, purpose: str) -> int:
-        return pull_for_guard(paths, store, host, purpose, changes=changes, jobs=jobs)
-
-    return sync

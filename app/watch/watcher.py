@@ -148,6 +148,7 @@ class Watcher(StopEpisodes, OnInstance, JobWatch, RecoveryWatch):
         self._mutex = threading.RLock()
         self._closed = threading.Event()
         self.events: list[GuardEvent] = []
+        self.passes = 0  # loop passes finished by run() (the tray's start-up probe waits for the first)
         self._spot: dict[str, Any] = {}
         self._watchdog_seen: dict[str, tuple[str, str]] = {}  # target → (run, settings) last checked
         self._settled: set[tuple[str, str]] = set()  # (instance, run) whose OS shutdown was settled
@@ -540,6 +541,7 @@ class Watcher(StopEpisodes, OnInstance, JobWatch, RecoveryWatch):
                     self.refresh_spot_prices()
                 except Exception:  # noqa: BLE001 - a price call must not stop the guards
                     log.exception("spot price refresh failed")
+                self.passes += 1
                 self._closed.wait(period_s)
         finally:
             if unsub is not None:

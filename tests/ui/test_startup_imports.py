@@ -1,0 +1,58 @@
+"""What the first thing a user sees costs: the tray alone (``labgpu --tray``, as autostart runs it) and the
+main window import only what they show, so they start fast and the tray stays small all day.
+
+Each runs as a child process in an empty LABGPU_HOME on the offscreen platform with LABGPU_STARTUP_PROBE
+set: the tray quits once it has read its first costs and the guards' loop has made a pass (its jobs pass
+included); the window quits once it is shown and its first page is ready. The modules loaded by then are
+read at exit. The SSH stack (paramiko), numpy, the GPU graphs (pyqtgraph) and the cloud SDKs come with
+the first connection, GPU sample, monitor page or cloud call, never with start-up.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Runs `python -m app ARGS` and prints the names of the loaded modules at exit.
+WRAPPER = r"""
+import atexit, runpy, sys
+atexit.register(lambda: print("LABGPU_MODULES " + " ".join(sorted(sys.modules)), flush=True))
+sys.argv = ["labgpu", *sys.argv[1:]]
+runpy.run_module("app", run_name="__main__", alter_sys=True)
+"""
+
+HEAVY = ("paramiko", "invoke", "numpy", "pyqtgraph", "boto3", "botocore", "tencentcloud", "alibabacloud_ecs20140526")
+
+
+def _run(*args: str) -> tuple[str, set[str]]:
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", LABGPU_STARTUP_PROBE="1", LANG="C.UTF-8")
+    r = subprocess.run([sys.executable, "-c", WRAPPER, *args], cwd=ROOT, env=env, capture_output=True, text=True,
+                       timeout=120, stdin=subprocess.DEVNULL, check=False)
+    assert r.returncode == 0, r.stderr[-3000:]
+    assert "Traceback" not in r.stderr, r.stderr[-3000:]
+    lines = [ln for ln in r.stdout.splitlines() if ln.startswith("LABGPU_MODULES ")]
+    assert lines, r.stdout[-2000:] + r.stderr[-2000:]
+    return r.stdout, set(lines[-1].split()[1:])
+
+
+def _heavy(modules: set[str]) -> list[str]:
+    return sorted(m for m in modules if m.split(".")[0] in HEAVY)
+
+
+def test_the_tray_starts_and_runs_its_guards_without_ssh_numpy_graphs_or_sdks():
+    out, modules = _run("--tray", "--lang", "en")
+    assert "LABGPU_TRAY_UP " in out
+    assert "app.watch.watcher" in modules and "app.usecases.costs" in modules  # the guards and the costs ran
+    assert _heavy(modules) == []
+    assert not any(m.startswith("app.ui.offers") or m.startswith("app.ui.monitor.page") for m in modules)
+
+
+def test_the_window_is_shown_without_ssh_graphs_or_sdks():
+    out, modules = _run("--lang", "en")
+    assert "LABGPU_SHOWN " in out and "LABGPU_READY " in out
+    assert "app.ui.main_window" in modules
+    assert [m for m in _heavy(modules) if not m.startswith("numpy")] == []
