@@ -86,6 +86,7 @@ class SyncPlan:
     unchanged_bytes: int = 0
     excluded: int = 0
     stale_parts: list[str] = field(default_factory=list)  # temp files with no transfer to resume
+    stale_dirs: list[str] = field(default_factory=list)  # a cut upload's staging folders, deepest first
     checksum_candidates: list[str] = field(default_factory=list)  # quick-check equal: verify compares
 
     @property
@@ -389,17 +390,38 @@ def same_file(src: Entry, dst: Entry) -> bool:
     return src.size == dst.size and _whole(src.mtime) == _whole(dst.mtime)
 
 
-def _split(listing: Mapping[str, Entry]) -> tuple[dict[str, Entry], dict[str, list[tuple[str, int]]]]:
-    """Separate our temporary files (final path → [(temp path, size)]) from real entries."""
+def _staging_dirs(listing: Mapping[str, Entry]) -> set[str]:
+    """Folders named as our temporary files (``.NAME.<token>.labgpu-part``): a new folder of small files
+    is unpacked into one and renamed into place whole (see the tar upload); one a cut left behind is
+    never an entry, nor is anything in it."""
+    return {path for path, e in listing.items() if e.kind == DIR and final_of_part(path) is not None}
+
+
+def _split(
+    listing: Mapping[str, Entry], staging: set[str] | None = None
+) -> tuple[dict[str, Entry], dict[str, list[tuple[str, int]]]]:
+    """Separate our temporary files (final path → [(temp path, size)]) from real entries; what lies in a
+    staging folder (``staging``) is neither."""
     real: dict[str, Entry] = {}
     parts: dict[str, list[tuple[str, int]]] = {}
     for path, e in listing.items():
+        if staging and (path in staging or _inside(path, staging)):
+            continue
         final = final_of_part(path) if e.kind == FILE else None
         if final is not None:
             parts.setdefault(final, []).append((path, e.size))
         else:
             real[path] = e
     return real, parts
+
+
+def _inside(path: str, folders: set[str]) -> bool:
+    head = path.rpartition("/")[0]
+    while head:
+        if head in folders:
+            return True
+        head = head.rpartition("/")[0]
+    return False
 
 
 def build_plan(
@@ -416,8 +438,9 @@ def build_plan(
     unsafe names coming from the source (always on when the source is remote)."""
     rules = rules or IgnoreRules()
     plan = SyncPlan()
-    src, _src_parts = _split(source)
-    dst, dst_parts = _split(dest)
+    src, _src_parts = _split(source, _staging_dirs(source))
+    staging = _staging_dirs(dest)
+    dst, dst_parts = _split(dest, staging)
     resumed: set[str] = set()  # temp paths chosen to resume from
 
     def pick_part(path: str, size: int) -> tuple[int, str]:
@@ -498,6 +521,11 @@ def build_plan(
         )
 
     plan.stale_parts = sorted(p for lst in dst_parts.values() for p, _n in lst if p not in resumed)
+    if staging:  # removed whole: the files in them, then the folders, deepest first
+        inside = [(p, e.kind) for p, e in dest.items() if _inside(p, staging)]
+        plan.stale_parts += sorted(p for p, kind in inside if kind != DIR)
+        folders = {p for p, kind in inside if kind == DIR} | staging
+        plan.stale_dirs = sorted(folders, key=lambda p: (-p.count("/"), p))
 
     if delete:
         for path in sorted(dst):

@@ -64,6 +64,10 @@ class Attempt:
         self.tar_dirs: list[str] = []  # folders the first tar stream creates (see SyncEngine._apply)
         self.tar_planned_dirs: set[str] = set()  # every folder the plan makes (a stream makes its files' own)
         self.tar_make_root = False  # … and whether it creates the remote root first
+        # new folders that hold only files (no new subfolder): a stream unpacks their files under their
+        # own names into a staging folder (stages: staging folder → the folder), renamed into place whole
+        self.tar_staged: set[str] = set()
+        self.stages: dict[str, str] = {}
         self.changed: list[str] = []  # downloads that changed during their transfer, and again on the retry
         self.umask: int | None = None  # the local umask: downloaded files' modes follow it
 

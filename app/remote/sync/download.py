@@ -140,6 +140,9 @@ class Downloader:
         for p in plan.stale_parts:
             with contextlib.suppress(OSError, SyncError):
                 os.unlink(lr.path(p))
+        for d in plan.stale_dirs:  # emptied above, deepest first
+            with contextlib.suppress(OSError, SyncError):
+                os.rmdir(lr.path(d))
 
     def resume_download(self, shell: RemoteShell, lr: LocalRoot, item: PlanItem) -> tuple[str, int]:
         """Reuse a local temporary file whose prefix matches the remote source (sha256 both sides)."""

@@ -300,18 +300,20 @@ class SyncEngine:
             p = a.progress.p
             p.files_total = p.files_done + len(plan.transfers)
             p.bytes_total = p.bytes_done + plan.bytes_to_transfer
-        if plan.is_empty and not plan.stale_parts:
+        if plan.is_empty and not plan.stale_parts and not plan.stale_dirs:
             return
         if a.opts.check_space:
             self.checks.check_space(shell, plan, up)
         a.check_cancel()
         a.pool = ChannelPool(lambda: a.channel(t), self._workers_needed(plan, up))
+        a.tar_staged, a.stages = set(), {}
         try:
             if up and self._all_by_tar(plan):
                 # one round trip less per step across a slow link: the tar stream makes the
                 # folders (and the root) itself; SFTP is needed only for the final renames
                 a.tar_dirs, a.tar_make_root = list(plan.mkdirs), not remote_exists
                 a.tar_planned_dirs = set(plan.mkdirs)
+                a.tar_staged = _leaf_folders_with_files(plan)
             elif up:
                 self.uploader.remote_prepare(t, shell, plan, remote_exists)
             else:
@@ -332,6 +334,7 @@ class SyncEngine:
             a.caps.gnu_tar
             and a.tar_ok is not False
             and not plan.stale_parts
+            and not plan.stale_dirs
             and len(plan.transfers) >= TAR_MIN_FILES
             and all(i.size <= SMALL_FILE and not i.resume_from for i in plan.transfers)
         )
@@ -516,3 +519,11 @@ class SyncEngine:
                 n=len(bad),
                 path=bad[0].path,
             )
+
+
+def _leaf_folders_with_files(plan: SyncPlan) -> set[str]:
+    """The new folders of ``plan`` that get files and no new subfolder: each can be unpacked aside and
+    renamed into place whole, one rename instead of one per file (10,000 files: ~0.2 s less)."""
+    new = set(plan.mkdirs)
+    with_sub = {d.rpartition("/")[0] for d in new}
+    return {head for i in plan.transfers if (head := i.path.rpartition("/")[0]) in new and head not in with_sub}

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 
 import paramiko
-from paramiko.sftp import CMD_REMOVE
+from paramiko.sftp import CMD_REMOVE, CMD_RMDIR
 
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.syncplan import PlanItem, encode_name, part_name
@@ -143,9 +143,23 @@ class TarUploader:
         Returns None (caller falls back to SFTP) when the server has no usable tar."""
         verify = self.a.opts.verify
         token = secrets.token_hex(4)  # one per stream: unique for this attempt, no syscall per file
-        temps = {item.path: part_name(item.path, token) for item in job}
+        # A new folder that gets only files (engine: tar_staged) is unpacked under its files' own names
+        # into this stream's staging folder beside it (.NAME.<token>.labgpu-part/), renamed into place
+        # whole once complete; any other file under its own temporary name (renamed file by file).
+        staged = self.a.tar_staged
+        stages: dict[str, str] = {}  # staging folder → the folder it becomes
+        temps: dict[str, str] = {}
+        for item in job:
+            head, _, base = item.path.rpartition("/")
+            if head in staged:
+                stage = part_name(head, token)
+                stages[stage] = head
+                temps[item.path] = f"{stage}/{base}"
+            else:
+                temps[item.path] = part_name(item.path, token)
         with self.a.lock:
             self.a.temps.update(temps)
+            self.a.stages.update(stages)
             for item in job:
                 self.a.offsets[item.path] = 0
         self.a.writable("a tar stream")
@@ -169,9 +183,10 @@ class TarUploader:
         chan = shell.open(frame(cmd, nonce), what, wait=False)
         writer = _ChannelWriter(chan, self.a, what, self.a.opts.step_timeout)
         digests: dict[str, str] = {}
+        made = {*dirs, *own}.difference(staged).union(stages)  # a staged folder appears by its rename
         buf: list[bytes] = [
             tar_header(encode_name(d) + b"/", 0, int(time.time()), 0o755, b"5")
-            for d in sorted({*dirs, *own}, key=lambda d: (d.count("/"), d))  # parents first
+            for d in sorted(made, key=lambda d: (d.count("/"), d))  # parents first
         ]
         ended_early = False  # the remote command exited before reading the whole stream
         try:
@@ -213,12 +228,17 @@ class TarUploader:
             # leave nothing behind: remove whatever tar managed to write
             ch = get_ch()
             nums = ch.send_many([(CMD_REMOVE, self.a.rpath(tmp)) for tmp in temps.values()])
+            nums += ch.send_many([(CMD_RMDIR, self.a.rpath(st)) for st in stages])
             for n in nums:
                 with contextlib.suppress(SftpError):
                     ch.status(n)
+            with self.a.lock:
+                for st in stages:
+                    self.a.stages.pop(st, None)
             if rc == 127 or "not found" in text or "invalid option" in text or "unrecognized" in text:
                 log.info("remote tar not usable (%s): small files go over SFTP", text[:200])
                 self.a.tar_ok = False
+                self.a.tar_staged = set()  # SFTP makes every folder (the first stream's dirs has them)
                 with self.a.lock:
                     self.a.tar_dirs, self.a.tar_make_root = dirs, make_root  # SFTP makes them now
                 return None

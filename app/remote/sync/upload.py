@@ -77,7 +77,7 @@ class Uploader:
                     path=self.a.remote_text,
                     why=why,
                 )
-        if not plan.mkdirs and not plan.stale_parts:
+        if not plan.mkdirs and not plan.stale_parts and not plan.stale_dirs:
             return
         ch = self.a.take_channel(t)
         ch.doing = "remote folders to be created"
@@ -105,6 +105,8 @@ class Uploader:
                             why=exc.text,
                         ) from None
             stale = ch.send_many([(CMD_REMOVE, self.a.rpath(p)) for p in plan.stale_parts])
+            # a cut upload's staging folders, emptied by the removals above (deepest first)
+            stale += ch.send_many([(CMD_RMDIR, self.a.rpath(d)) for d in plan.stale_dirs])
             for n in stale:
                 with contextlib.suppress(SftpError):
                     ch.status(n)
@@ -212,10 +214,33 @@ class Uploader:
         return []
 
     def commit_remote(self, ch: Channel, items: Sequence[PlanItem]) -> None:
-        """Rename finished temporary files to their final names, all requests in flight at once."""
+        """Rename finished temporary files to their final names, all requests in flight at once. Files
+        unpacked into a staging folder (a new folder's files, see TarUploader) go into place with ONE
+        rename of that folder; where the folder exists already (another stream's staging folder won
+        the race), file by file, and the staging folder is removed."""
+        by_stage: dict[str, list[PlanItem]] = {}
+        singles: list[PlanItem] = []
+        for i in items:
+            stage = self.a.temps[i.path].rpartition("/")[0]
+            (by_stage.setdefault(stage, []) if stage in self.a.stages else singles).append(i)
+        emptied: list[str] = []
+        if by_stage:
+            order = list(by_stage)
+            whole = ch.send_many(
+                [(CMD_EXTENDED, "posix-rename@openssh.com", self.a.rpath(st), self.a.rpath(self.a.stages[st]))
+                 for st in order]
+            )
+            for stage, n in zip(order, whole, strict=True):
+                try:
+                    ch.status(n)
+                except SftpError:
+                    singles += by_stage[stage]  # the folder is there already: its files one by one
+                    emptied.append(stage)
+                else:
+                    self._committed(by_stage[stage])
         renames = list(
             zip(
-                items,
+                singles,
                 ch.send_many(
                     [
                         (
@@ -224,7 +249,7 @@ class Uploader:
                             self.a.rpath(self.a.temps[i.path]),
                             self.a.rpath(i.path),
                         )
-                        for i in items
+                        for i in singles
                     ]
                 ),
                 strict=True,
@@ -232,10 +257,16 @@ class Uploader:
         )
         for item, n in renames:
             _answered(ch, n, _RENAME_FAILED, "RenameFailed", item.path)
-            self.a.progress.add(0, files=1)
-            with self.a.lock:
-                self.a.result.files += 1
-                self.a.result.bytes += item.size - self.a.offsets.get(item.path, 0)
+            self._committed([item])
+        for n in ch.send_many([(CMD_RMDIR, self.a.rpath(st)) for st in emptied]):
+            with contextlib.suppress(SftpError):
+                ch.status(n)
+
+    def _committed(self, items: Sequence[PlanItem]) -> None:
+        self.a.progress.add(0, files=len(items))
+        with self.a.lock:
+            self.a.result.files += len(items)
+            self.a.result.bytes += sum(i.size - self.a.offsets.get(i.path, 0) for i in items)
 
     def make_deferred_dirs(self, ch: Channel) -> None:
         """Folders left for a tar stream that then could not run: made over SFTP."""
