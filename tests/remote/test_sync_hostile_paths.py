@@ -30,7 +30,7 @@ from app.remote.sync import (
 from tests.remote.sync_support import tree_hashes, write_tree
 
 T0 = 1_700_000_000.0
-KIND = "plain"
+KIND = "own-home"  # a home no test of another file writes in (see server_kinds.py)
 HOSTILE = ["-delete", "--help", "-exec", "-rf", "-", "a\nb", "*", "-delete/-exec rm {} +", "sub/-x", "~/-delete"]
 REFUSED = ["..", "../x", "a/../../b", "~/..", "x\x00y"]
 
