@@ -5,7 +5,8 @@ Options: --big-mib N (default 1024), --small N (default 10000), --reps N (best o
 --only big_up,big_down,small_up,resync.
 
 Cases: a 1 GiB file up and down; 10,000 files of 4 KiB up (first sync into an empty folder); a
-re-sync of those with nothing changed. Every tool uses the same cipher (aes128-gcm@openssh.com) and
+re-sync of those with nothing changed. The tools take turns (rsync, scp, LabGPU, then the next round) and
+each one's best round counts. Every tool uses the same cipher (aes128-gcm@openssh.com) and
 no compression. Before each timed run the disk is flushed (``sync``), so no tool pays for the
 previous one's writeback. LabGPU's time is the engine in-process, INCLUDING its TCP connect, key exchange and
 login (as scp/rsync include ssh's) but not Python's start-up (reported separately for the CLI).
@@ -29,6 +30,7 @@ import argparse
 import contextlib
 import ctypes
 import fcntl
+import functools
 import os
 import random
 import select
@@ -254,26 +256,31 @@ def main() -> int:
 
         results: dict[str, dict[str, float]] = {}
 
-        def best(case: str, tool: str, prepare, action, cap: float | None = None) -> None:
-            times = []
+        def compare(case: str, *entries) -> None:
+            """Each ``(tool, prepare, action, cap)`` of ``entries`` timed once per round, the tools taking
+            turns within a round (rsync, scp, LabGPU, then again): a disk that slows down or speeds up
+            over a minute (writeback, the journal) weighs on every tool alike; each tool's best round
+            counts. ``cap``: a function giving the cap in seconds (or None) when its turn comes."""
+            times: dict[str, list[float]] = {tool: [] for tool, *_ in entries}
             for _ in range(args.reps):
-                prepare()
-                # every tool starts from the same disk state: the previous tool's deletions and
-                # writes are flushed first (else the next one pays for their writeback; 10,000
-                # files on ext4 made the tool after a deletion up to 2× slower in either order)
-                os.sync()
-                try:
-                    times.append(timed(action))
-                except Capped:
-                    # only ever the slower reference (capped at 3× the other one): the ratio
-                    # divides by the faster tool, so this cannot flatter LabGPU
-                    times.append(float(cap or 0))
-                    print(f"  {case:9s} {tool:7s} stopped at the cap of {cap:.0f} s (≥ that)", flush=True)
-            results.setdefault(case, {})[tool] = min(times)
-            print(
-                f"  {case:9s} {tool:7s} {min(times):8.3f} s   (runs: {', '.join(f'{t:.3f}' for t in times)})",
-                flush=True,
-            )
+                for tool, prepare, action, cap_of in entries:
+                    cap = cap_of() if cap_of is not None else None
+                    prepare()
+                    # every tool starts from the same disk state: the previous tool's deletions and
+                    # writes are flushed first (else the next one pays for their writeback; 10,000
+                    # files on ext4 made the tool after a deletion up to 2× slower in either order)
+                    os.sync()
+                    try:
+                        times[tool].append(timed(functools.partial(action, cap)))
+                    except Capped:
+                        # only ever the slower reference (capped at 3× the other one): the ratio
+                        # divides by the faster tool, so this cannot flatter LabGPU
+                        times[tool].append(float(cap or 0))
+                        print(f"  {case:9s} {tool:7s} stopped at the cap of {cap:.0f} s (≥ that)", flush=True)
+                    results.setdefault(case, {})[tool] = min(times[tool])
+            for tool, ts in times.items():
+                print(f"  {case:9s} {tool:7s} {min(ts):8.3f} s   (runs: {', '.join(f'{t:.3f}' for t in ts)})",
+                      flush=True)
 
         def scp_cap(case: str) -> float | None:
             """WAN mode: scp copies small files one SFTP round trip after another (minutes at
@@ -297,37 +304,26 @@ def main() -> int:
             size = big.stat().st_size
             rdir = remote_root / "big"
             if "big_up" in only:
-                best(
+                compare(
                     "big_up",
-                    "scp",
-                    lambda: clean(rdir, srv),
-                    lambda: run([*scp, str(big), f"{user_host}:{rdir}/"]),
+                    ("scp", lambda: clean(rdir, srv), lambda _c: run([*scp, str(big), f"{user_host}:{rdir}/"]), None),
+                    ("rsync", lambda: clean(rdir, srv), lambda _c: run([*rsync, str(big), f"{user_host}:{rdir}/"]),
+                     None),
+                    ("labgpu", lambda: clean(rdir, srv), lambda _c: labgpu(big_dir, rdir, UP), None),
                 )
-                best(
-                    "big_up",
-                    "rsync",
-                    lambda: clean(rdir, srv),
-                    lambda: run([*rsync, str(big), f"{user_host}:{rdir}/"]),
-                )
-                best("big_up", "labgpu", lambda: clean(rdir, srv), lambda: labgpu(big_dir, rdir, UP))
             if "big_down" in only:
                 clean(rdir, srv)
                 shutil.copy2(big, rdir / "big.bin")
                 srv.chown_to_user(rdir)
                 ldir = work / "down"
-                best(
+                compare(
                     "big_down",
-                    "scp",
-                    lambda: clean(ldir, srv),
-                    lambda: run([*scp, f"{user_host}:{rdir}/big.bin", str(ldir) + "/"]),
+                    ("scp", lambda: clean(ldir, srv),
+                     lambda _c: run([*scp, f"{user_host}:{rdir}/big.bin", str(ldir) + "/"]), None),
+                    ("rsync", lambda: clean(ldir, srv),
+                     lambda _c: run([*rsync, f"{user_host}:{rdir}/big.bin", str(ldir) + "/"]), None),
+                    ("labgpu", lambda: clean(ldir, srv), lambda _c: labgpu(ldir, rdir, DOWN), None),
                 )
-                best(
-                    "big_down",
-                    "rsync",
-                    lambda: clean(ldir, srv),
-                    lambda: run([*rsync, f"{user_host}:{rdir}/big.bin", str(ldir) + "/"]),
-                )
-                best("big_down", "labgpu", lambda: clean(ldir, srv), lambda: labgpu(ldir, rdir, DOWN))
                 assert (ldir / "big.bin").stat().st_size == size
             shutil.rmtree(rdir, ignore_errors=True)
             shutil.rmtree(work / "down", ignore_errors=True)
@@ -342,43 +338,30 @@ def main() -> int:
                     d.mkdir(parents=True)
                 (d / f"f{i:05d}.bin").write_bytes(os.urandom(4096))
             rdir = remote_root / "small"
-            best(
+            compare(
                 "small_up",
-                "rsync",
-                lambda: clean(rdir, srv),
-                lambda: run([*rsync, str(small) + "/", f"{user_host}:{rdir}/"]),
+                ("rsync", lambda: clean(rdir, srv),
+                 lambda _c: run([*rsync, str(small) + "/", f"{user_host}:{rdir}/"]), None),
+                ("scp", lambda: clean(rdir, srv),
+                 lambda c: run([*scp, "-r", str(small) + "/.", f"{user_host}:{rdir}/"], c),
+                 lambda: scp_cap("small_up")),
+                ("labgpu", lambda: clean(rdir, srv), lambda _c: labgpu(small, rdir, UP), None),
             )
-            cap = scp_cap("small_up")
-            best(
-                "small_up",
-                "scp",
-                lambda: clean(rdir, srv),
-                lambda: run([*scp, "-r", str(small) + "/.", f"{user_host}:{rdir}/"], cap),
-                cap,
-            )
-            best("small_up", "labgpu", lambda: clean(rdir, srv), lambda: labgpu(small, rdir, UP))
             n = sum(1 for p in rdir.rglob("*") if p.is_file())
             assert n == args.small, n
             if "resync" in only:
                 # the tree is in place (labgpu's copy); re-running changes nothing
                 run([*rsync, str(small) + "/", f"{user_host}:{rdir}/"])  # rsync agrees it is in sync
-                best(
+                compare(
                     "resync",
-                    "rsync",
-                    lambda: None,
-                    lambda: run([*rsync, str(small) + "/", f"{user_host}:{rdir}/"]),
+                    ("rsync", lambda: None, lambda _c: run([*rsync, str(small) + "/", f"{user_host}:{rdir}/"]), None),
+                    ("scp", lambda: None,
+                     lambda c: run([*scp, "-r", str(small) + "/.", f"{user_host}:{rdir}/"], c),
+                     lambda: scp_cap("resync")),
+                    # a capped scp may have left a file half-rewritten: the tree is put back in sync first
+                    ("labgpu", lambda: run([*rsync, "--times", str(small) + "/", f"{user_host}:{rdir}/"]),
+                     lambda _c: labgpu(small, rdir, UP), None),
                 )
-                cap = scp_cap("resync")
-                best(
-                    "resync",
-                    "scp",
-                    lambda: None,
-                    lambda: run([*scp, "-r", str(small) + "/.", f"{user_host}:{rdir}/"], cap),
-                    cap,
-                )
-                # a capped scp may have left a file half-rewritten: put the tree back in sync
-                run([*rsync, "--times", str(small) + "/", f"{user_host}:{rdir}/"])
-                best("resync", "labgpu", lambda: None, lambda: labgpu(small, rdir, UP))
                 # the CLI as a user runs it (Python start-up included) — reported, not in the ratio
                 home = work / "home"
                 env = dict(os.environ, LABGPU_HOME=str(home), HOME=str(work))
