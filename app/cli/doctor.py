@@ -29,6 +29,7 @@ from app.core.i18n import QT_TRANSLATE_NOOP, translate
 from app.core.paths import Paths, default_paths
 
 from .output import print_json, print_table, terminal_safe
+from .qtprobe import qt_opens
 
 OK, WARN, FAIL = "ok", "warn", "fail"
 
@@ -90,7 +91,7 @@ def check_display() -> Check:
         "wayland": _t(QT_TRANSLATE_NOOP("LabGPU", "Wayland display {name}"), name=p.name),
     }.get(p.kind) or (_t(QT_TRANSLATE_NOOP("LabGPU", "Qt platform {name} (QT_QPA_PLATFORM)"), name=p.name)
                       if p.state == display.CHOSEN else translate(QT_TRANSLATE_NOOP("LabGPU", "the desktop")))
-    qt = display.qt_opens()
+    qt = qt_opens()
     if qt.opened is None:
         return Check("display", name, OK, where)
     if qt.opened:
