@@ -1,4 +1,5 @@
-"""Cloud commands: accounts, live prices, launch, ls, start/stop/terminate, audit.
+"""Cloud commands: launch, ls, start/stop/terminate, audit here; accounts (accountscmd.py) and live prices
+(pricescmd.py) registered here too.
 
 Scripts rely on this exact interface. Secrets are read from stdin (one per line) when stdin
 is not a terminal and prompted for with getpass otherwise; never from argv. Progress goes to
@@ -8,7 +9,6 @@ stderr, results to stdout (--json for machines); errors are one stderr line nami
 from __future__ import annotations
 
 import argparse
-import getpass
 import sys
 from datetime import datetime, timezone
 from typing import Any
@@ -24,11 +24,15 @@ from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.i18n import translate as translate_template
 from app.core.vocab import TERMINAL_STATES
 
-
-def _service() -> Any:
-    from app.cloud.launch import CloudService
-
-    return CloudService()
+from .accountscmd import (
+    cmd_accounts_add,
+    cmd_accounts_ls,
+    cmd_accounts_rm,
+    cmd_accounts_test,
+    importer_options,
+    service,
+)
+from .pricescmd import cmd_prices_refresh
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -79,10 +83,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     imp = asub.add_parser("import", help=translate("LabGPU", "import keys already on this computer as accounts"))
     isub = imp.add_subparsers(title=translate("LabGPU", "commands"), dest="importer", metavar="PROVIDER", required=True)
     for _owner, decl in providers.importers():
-        _importer_options(isub.add_parser(decl.id, help=decl.help), decl)
+        importer_options(isub.add_parser(decl.id, help=decl.help), decl)
         # the older spelling, kept for scripts: `accounts import-aws` = `accounts import aws`
         same = translate("LabGPU", "same as 'accounts import {id}'").format(id=decl.id)
-        _importer_options(asub.add_parser(f"import-{decl.id}", help=same), decl)
+        importer_options(asub.add_parser(f"import-{decl.id}", help=same), decl)
 
     prices = subparsers.add_parser("prices", help=translate("LabGPU", "live prices from the providers"))
     psub = prices.add_subparsers(
@@ -209,299 +213,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     au.set_defaults(func=cmd_audit)
 
 
-# -- accounts ---------------------------------------------------------------------------------------
-
-
-def _read_secrets(provider: str) -> tuple[str, str, str]:
-    spec = providers.spec(provider)
-    key, secret, token_field = (spec.credential(k) for k in ("key_id", "secret", "session_token"))
-    labels = (
-        (key.prompt or translate_template(key.label)) if key else "Key id",
-        (secret.prompt or translate_template(secret.label)) if secret else "Secret",
-    )
-    if sys.stdin is not None and not sys.stdin.isatty():
-        lines = sys.stdin.read().splitlines()
-        values = [ln.strip() for ln in lines if ln.strip()]
-        if len(values) < 2:
-            raise InputError(
-                QT_TRANSLATE_NOOP("LabGPU", "Two lines are needed on stdin: {first}, then {second}."),
-                QT_TRANSLATE_NOOP("LabGPU", "Pipe them in one per line, e.g. from your password manager."),
-                code="MissingSecret",
-                first=labels[0],
-                second=labels[1],
-            )
-        return values[0], values[1], values[2] if len(values) > 2 else ""
-    first = getpass.getpass(f"{labels[0]}: ")
-    second = getpass.getpass(f"{labels[1]}: ")
-    token = getpass.getpass("Session token (Enter for none): ") if token_field is not None else ""
-    return first.strip(), second.strip(), token.strip()
-
-
-def cmd_accounts_add(args: argparse.Namespace) -> int:
-    from app.core.accounts import Credentials, storage_only
-    from app.usecases.accounts import add_account, new_account
-
-    account = new_account(args.name, args.provider, args.region, args.endpoint, protocol=args.protocol)
-    if args.test and storage_only(account):
-        raise InputError(
-            QT_TRANSLATE_NOOP(
-                "LabGPU",
-                "--test checks an account by asking for its instances; {cloud} accounts are for object storage only.",
-            ),
-            QT_TRANSLATE_NOOP("LabGPU", "Add it without --test, then list its buckets: labgpu buckets ls {name}"),
-            code="StorageOnlyAccount",
-            cloud=providers.display_name(account.provider),
-            name=account.name,
-        )
-    key_id, secret, token = _read_secrets(args.provider)
-
-    def saved(added: Any) -> None:
-        acc = added.account
-        print(
-            translate(
-                "LabGPU", "added {provider} account {name} ({region}, key {key_id_masked}); secrets are in the keyring"
-            ).format(provider=acc.provider, name=acc.name, region=acc.region, key_id_masked=added.info.key_id_masked),
-            flush=True,
-        )
-        if storage_only(acc):
-            print(
-                translate(
-                    "LabGPU",
-                    "{name} is for {provider} object storage (OBS) only: bucket syncs take it "
-                    "(--account); launch, instances and live prices do not",
-                ).format(name=acc.name, provider=providers.display_name(acc.provider, "en")),
-                flush=True,
-            )
-
-    added = add_account(_service(), account, Credentials(key_id, secret, token), test=args.test, on_saved=saved)
-    if args.test:
-        print(translate("LabGPU", "connection ok: {connection}").format(connection=added.connection))
-    return 0
-
-
-def cmd_accounts_ls(args: argparse.Namespace) -> int:
-    svc = _service()
-    infos = svc.accounts.infos()
-    if args.json:
-        print_json([i.to_json() for i in infos])
-        return 0
-    print_table(
-        [
-            translate("LabGPU", "NAME"),
-            translate("LabGPU", "PROVIDER"),
-            translate("LabGPU", "REGION"),
-            translate("LabGPU", "KEY ID"),
-            translate("LabGPU", "ENDPOINT"),
-        ],
-        [
-            [
-                i.account.name,
-                i.account.provider + (" (storage only)" if providers.storage_only(i.account.provider) else ""),
-                i.account.region,
-                i.key_id_masked,
-                i.account.endpoint,
-            ]
-            for i in infos
-        ],
-    )
-    return 0
-
-
-def cmd_accounts_test(args: argparse.Namespace) -> int:
-    who = _service().test_connection(args.name)
-    print(translate("LabGPU", "connection ok: {who}").format(who=who))
-    return 0
-
-
-def cmd_accounts_rm(args: argparse.Namespace) -> int:
-    svc = _service()
-    svc.accounts.remove(args.name)
-    billing = [e for e in svc.ledger.list(include_terminated=False) if e.account == args.name]
-    print(translate("LabGPU", "removed account {name}").format(name=args.name))
-    if billing:
-        print(
-            f"warning: {len(billing)} instance(s) of this account may still bill: " + ", ".join(e.id for e in billing),
-            file=sys.stderr,
-        )
-    return 0
-
-
-def _print_imports(results: list[Any]) -> int:
-    if not results:
-        print(translate("LabGPU", "nothing to import"), file=sys.stderr)
-        return 1
-    for r in results:
-        print(
-            translate("LabGPU", "{status} {name} (from {source})").format(status=r.status, name=r.name, source=r.source)
-        )
-    return 0
-
-
-def _importer_options(parser: argparse.ArgumentParser, decl: providers.ImporterDecl) -> None:
-    for opt in decl.options:
-        parser.add_argument(f"--{opt.name}", required=opt.required, default=None, help=opt.help or None)
-    parser.add_argument(
-        "--replace", action="store_true", help=translate("LabGPU", "overwrite accounts of the same name")
-    )
-    parser.set_defaults(func=cmd_accounts_import, importer_id=decl.id)
-
-
-def cmd_accounts_import(args: argparse.Namespace) -> int:
-    from app.cloud.registry import run_importer
-
-    decl = providers.find_importer(args.importer_id)
-    assert decl is not None  # the parser offers declared importers only
-    options = {o.name: getattr(args, o.name) for o in decl[1].options}
-    cands = run_importer(args.importer_id, **options)
-    return _print_imports(_service().accounts.import_candidates(cands, replace=args.replace))
-
-
-# -- prices ---------------------------------------------------------------------------------------
-
-
-def cmd_prices_refresh(args: argparse.Namespace) -> int:
-    if args.public and (args.account or args.types):
-        raise InputError(
-            QT_TRANSLATE_NOOP("LabGPU", "--account and --type do not apply to --public."),
-            QT_TRANSLATE_NOOP(
-                "LabGPU", "Public prices need no account: leave them out, or drop --public to refresh with an account."
-            ),
-            code="PublicWithAccount",
-        )
-    if args.public:
-        return cmd_prices_refresh_public(args)
-    if args.azure_endpoint is not None:
-        raise InputError(
-            QT_TRANSLATE_NOOP("LabGPU", "--azure-endpoint only applies to public prices."),
-            QT_TRANSLATE_NOOP("LabGPU", "Add --public, or leave --azure-endpoint out."),
-            code="AzureEndpointWithoutPublic",
-        )
-    errors: dict[str, Any] = {}
-    offers = _service().refresh_prices(args.account, args.types, errors=None if args.account else errors)
-    for name, exc in errors.items():
-        print(
-            "labgpu: "
-            + translate("LabGPU", "account {name}: {one_line}").format(
-                name=name, one_line=terminal_safe(exc.one_line())
-            ),
-            file=sys.stderr,
-        )  # a cloud's words
-    status = 3 if errors else 0  # some accounts refreshed, some not
-    if errors and not offers:
-        status = 2
-    if args.json:
-        from dataclasses import asdict
-
-        print_json([asdict(o) for o in offers])
-        return status
-    print_table(
-        [
-            translate("LabGPU", "PROVIDER"),
-            translate("LabGPU", "REGION"),
-            translate("LabGPU", "ZONE"),
-            translate("LabGPU", "TYPE"),
-            translate("LabGPU", "GPU"),
-            translate("LabGPU", "ON-DEMAND/H"),
-            translate("LabGPU", "SPOT/H"),
-            translate("LabGPU", "CUR"),
-            translate("LabGPU", "SOLD OUT"),
-        ],
-        [
-            [
-                o.provider,
-                o.region,
-                o.zone,
-                o.instance_type,
-                f"{o.gpu_count:g}x {o.gpu_model}",
-                "" if o.price_on_demand is None else f"{o.price_on_demand:.4f}",
-                "" if o.price_spot is None else f"{o.price_spot:.4f}",
-                o.currency,
-                "yes" if o.sold_out else "",
-            ]
-            for o in offers
-        ],
-    )
-    print(translate("LabGPU", "{n} live prices cached").format(n=len(offers)), file=sys.stderr)
-    return status
-
-
-def cmd_prices_refresh_public(args: argparse.Namespace) -> int:
-    """Public price lists (no account): Azure now; a failure keeps the bundled prices and says why."""
-    from app.cloud.public_prices import no_public_list, refresh_public_prices
-    from app.core.paths import default_paths
-    from app.core.settings import SettingsStore
-
-    paths = default_paths()
-    setting = args.azure_endpoint
-    if setting is None:
-        setting = SettingsStore(paths).load().azure_prices_endpoint
-
-    def progress(done: int, total: int, what: str) -> None:
-        if what:
-            print(
-                translate("LabGPU", "[{n}/{total}] Azure {what}").format(n=done + 1, total=total, what=what),
-                file=sys.stderr,
-                flush=True,
-            )
-
-    result = refresh_public_prices(azure_endpoint_setting=setting, paths=paths, progress=progress)
-    for key, reason in result.missing:
-        print(
-            "labgpu: "
-            + translate("LabGPU", "{join}: {reason}; the bundled price is kept").format(
-                join=terminal_safe("/".join(key)), reason=terminal_safe(reason)
-            ),
-            file=sys.stderr,
-        )
-    if args.json:
-        from dataclasses import asdict
-
-        print_json(
-            {
-                "endpoint": result.endpoint,
-                "fetched_at": result.fetched_at,
-                "offers": [asdict(o) for o in result.offers],
-                "missing": [{"key": list(k), "reason": r} for k, r in result.missing],
-                "no_public_list": {p: translate_template(r) for p, r in no_public_list().items()},
-            }
-        )
-    else:
-        print_table(
-            [
-                translate("LabGPU", "PROVIDER"),
-                translate("LabGPU", "REGION"),
-                translate("LabGPU", "TYPE"),
-                translate("LabGPU", "GPU"),
-                translate("LabGPU", "ON-DEMAND/H"),
-                translate("LabGPU", "SPOT/H"),
-                translate("LabGPU", "CUR"),
-                translate("LabGPU", "FETCHED (UTC)"),
-            ],
-            [
-                [
-                    o.provider,
-                    o.region,
-                    o.instance_type,
-                    f"{o.gpu_count:g}x {o.gpu_model}",
-                    "" if o.price_on_demand is None else f"{o.price_on_demand:.4f}",
-                    "" if o.price_spot is None else f"{o.price_spot:.4f}",
-                    o.currency,
-                    f"{o.fetched_at:%Y-%m-%d %H:%M}" if o.fetched_at else "",
-                ]
-                for o in result.offers
-            ],
-        )
-        print(
-            f"{len(result.offers)} public prices cached from {result.endpoint} ({result.requests} requests); "
-            "no public list without an account for: "
-            + "; ".join(f"{p} ({translate_template(r)})" for p, r in no_public_list().items()),
-            file=sys.stderr,
-        )
-    if not result.offers:
-        return 2
-    return 3 if result.missing else 0
-
-
 # -- instances ------------------------------------------------------------------------------------
 
 
@@ -522,7 +233,7 @@ def cmd_launch(args: argparse.Namespace) -> int:
             code="MaxPriceWithoutSpot",
         )
     recovery = policy_from_shortcuts(args, spot=args.spot)  # refused before any cloud call
-    svc = _service()
+    svc = service()
     settings = SettingsStore(svc.paths).load()
     plan = launching.plan_launch(
         svc, settings, args.account, args.instance_type, region=args.region, zone=args.zone, list_zones=False
@@ -604,7 +315,7 @@ def cmd_launch(args: argparse.Namespace) -> int:
 
 def _print_guard(instance_id: str, guarded: Any) -> None:
     """What the launch did with the guard: the guard saved, and the watchdog's outcome."""
-    from app.cli.monitor import describe_guard
+    from app.cli.guardcmd import describe_guard
 
     if guarded is None:
         print(translate("LabGPU", "No guards: {id} runs until you stop it.").format(id=instance_id))
@@ -621,7 +332,7 @@ def _money(v: float | None, cur: str, digits: int = 4) -> str:
 
 
 def cmd_ls(args: argparse.Namespace) -> int:
-    svc = _service()
+    svc = service()
     status = 0
     if args.offline:
         entries = svc.ledger.list()
@@ -695,7 +406,7 @@ def cmd_ls(args: argparse.Namespace) -> int:
 
 
 def cmd_action(args: argparse.Namespace) -> int:
-    svc = _service()
+    svc = service()
     note = ""
     if args.action == "start":
         entry = svc.start(args.id)
@@ -715,7 +426,7 @@ def cmd_action(args: argparse.Namespace) -> int:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    svc = _service()
+    svc = service()
     if args.csv:
         n = svc.audit.export_csv(args.csv)
         print(translate("LabGPU", "{n} audit entries written to {csv}").format(n=n, csv=args.csv), file=sys.stderr)

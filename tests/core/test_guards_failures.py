@@ -213,7 +213,7 @@ def _guard_ls(capsys) -> tuple[bool, bool]:
     import argparse
     import json
 
-    from app.cli.monitor import cmd_guard_ls
+    from app.cli.guardcmd import cmd_guard_ls
 
     capsys.readouterr()
     cmd_guard_ls(argparse.Namespace(json=True))

@@ -23,7 +23,7 @@ KINDS = {k.value for k in GuardEventKind}
 STEPS = {s.value for s in LaunchStep}  # common words ("key", "image"): only next to a step
 # (file, the other side of the comparison) → why that literal is not ours
 ALLOWED: dict[tuple[str, str], str] = {
-    ("app/cli/monitor.py", "state"): "the on-instance watchdog's state (remote/watchdog.STATES), not an instance's",
+    ("app/cli/guardcmd.py", "state"): "the on-instance watchdog's state (remote/watchdog.STATES), not an instance's",
 }
 
 

@@ -61,7 +61,7 @@ def _ledger(store, now: datetime) -> None:
 
 
 def test_tray_instances_page_and_labgpu_cost_agree_and_name_the_unknown_price(qtbot, ctx, frozen):
-    from app.cli.monitor import month_report_doc
+    from app.cli.costcmd import month_report_doc
     from app.ui.cloud import cloud_service
     from app.ui.cloud.instances_page import InstancesPage
     from app.ui.tray import CostTray
