@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>LabGPU</name>
@@ -83,7 +84,7 @@
         <translation>没有任何改动。请把这个问题作为缺陷反馈。</translation>
     </message>
     <message>
-        <source>The server's answer to {what} could not be trusted (it was cut or not framed): {sample}</source>
+        <source>The server&apos;s answer to {what} could not be trusted (it was cut or not framed): {sample}</source>
         <translation>服务器对 {what} 的回答不可信（被截断或缺少标记）：{sample}</translation>
     </message>
     <message>
@@ -91,12 +92,12 @@
         <translation>这一步没有改动任何内容。请重新运行同步；如果反复出现，可能是服务器的登录 shell 输出了文字或提前退出（检查那里的 ~/.bashrc）。</translation>
     </message>
     <message>
-        <source>The server's host key is not the one LabGPU trusts ({why}); refused.</source>
+        <source>The server&apos;s host key is not the one LabGPU trusts ({why}); refused.</source>
         <translation>服务器的主机密钥不是 LabGPU 信任的那个（{why}），已拒绝连接。</translation>
     </message>
     <message>
-        <source>Only if your provider confirms the server was rebuilt: forget its host key on the Hosts page ('labgpu hosts forget-key NAME') and connect again.</source>
-        <translation>仅当服务商确认服务器已重建时：在“主机”页忘记它的主机密钥（'labgpu hosts forget-key NAME'），再重新连接。</translation>
+        <source>Only if your provider confirms the server was rebuilt: forget its host key on the Hosts page (&apos;labgpu hosts forget-key NAME&apos;) and connect again.</source>
+        <translation>仅当服务商确认服务器已重建时：在“主机”页忘记它的主机密钥（&apos;labgpu hosts forget-key NAME&apos;），再重新连接。</translation>
     </message>
     <message>
         <source>The server refused the login ({why}).</source>
@@ -183,7 +184,7 @@
         <translation>无法读取本地文件夹 {path}（{why}）。</translation>
     </message>
     <message>
-        <source>Check the folder's permissions (you need to be able to open it), or choose another folder.</source>
+        <source>Check the folder&apos;s permissions (you need to be able to open it), or choose another folder.</source>
         <translation>请检查该文件夹的权限（需要能打开它），或换一个文件夹。</translation>
     </message>
     <message>
@@ -191,7 +192,7 @@
         <translation>无法向本地文件夹 {path} 写入文件。</translation>
     </message>
     <message>
-        <source>Check the folder's permissions (you need to be able to write into it), or choose another folder.</source>
+        <source>Check the folder&apos;s permissions (you need to be able to write into it), or choose another folder.</source>
         <translation>请检查该文件夹的权限（需要能写入），或换一个文件夹。</translation>
     </message>
     <message>
@@ -215,7 +216,7 @@
         <translation>服务器列出的 {path} 的修改时间不可能存在（{value}）。</translation>
     </message>
     <message>
-        <source>Nothing was copied. The host's file listing cannot be trusted: check the host (its find may be replaced), or set a real time on the file (touch it) and sync again.</source>
+        <source>Nothing was copied. The host&apos;s file listing cannot be trusted: check the host (its find may be replaced), or set a real time on the file (touch it) and sync again.</source>
         <translation>没有复制任何文件。该主机的文件列表不可信：请检查主机（它的 find 可能被替换了），或给该文件设置一个真实的时间（touch 一下）后再同步。</translation>
     </message>
     <message>
@@ -279,19 +280,19 @@
         <translation>请输入不含控制字符的文件夹名。</translation>
     </message>
     <message>
-        <source>The remote folder {path!r} goes up with '..'.</source>
-        <translation>远程文件夹 {path!r} 用 '..' 跳到了上一级。</translation>
+        <source>The remote folder {path!r} goes up with &apos;..&apos;.</source>
+        <translation>远程文件夹 {path!r} 用 &apos;..&apos; 跳到了上一级。</translation>
     </message>
     <message>
-        <source>Write the folder without '..' (an absolute path like /data/x works).</source>
-        <translation>请写不含 '..' 的路径（可以用 /data/x 这样的绝对路径）。</translation>
+        <source>Write the folder without &apos;..&apos; (an absolute path like /data/x works).</source>
+        <translation>请写不含 &apos;..&apos; 的路径（可以用 /data/x 这样的绝对路径）。</translation>
     </message>
     <message>
         <source>sync a local folder with a folder on a saved host or a bucket</source>
         <translation>在本地文件夹与已保存主机上的文件夹或存储桶之间同步</translation>
     </message>
     <message>
-        <source>Upload LOCAL's contents into REMOTE on host NAME or into a bucket location (with --down: REMOTE's into LOCAL). Unchanged files (same size and mtime) are skipped; a destination file newer than the source is never overwritten unless --force. A bucket and a host folder (cos://b/p gpu1:~/data, or the other way round) sync directly: the host fetches with short-lived presigned URLs and never holds a key.</source>
+        <source>Upload LOCAL&apos;s contents into REMOTE on host NAME or into a bucket location (with --down: REMOTE&apos;s into LOCAL). Unchanged files (same size and mtime) are skipped; a destination file newer than the source is never overwritten unless --force. A bucket and a host folder (cos://b/p gpu1:~/data, or the other way round) sync directly: the host fetches with short-lived presigned URLs and never holds a key.</source>
         <translation>把 LOCAL 的内容上传到主机 NAME 的 REMOTE 或存储桶位置（加 --down 则把 REMOTE 下载到 LOCAL）。未变化的文件（大小和修改时间相同）会跳过；目标中比源更新的文件不会被覆盖，除非加 --force。存储桶与主机文件夹之间（cos://b/p gpu1:~/data，或反过来）直接同步：主机用短时有效的预签名 URL 传输，从不持有密钥。</translation>
     </message>
     <message>
@@ -355,8 +356,8 @@
         <translation>存储桶：在这台电脑上用 LabGPU 密钥加密文件名和内容（AES-256-GCM）</translation>
     </message>
     <message>
-        <source>with --encrypt: the key's name in the keyring (default 'default'; created when missing)</source>
-        <translation>配合 --encrypt：密钥在密钥环中的名称（默认 'default'；不存在时创建）</translation>
+        <source>with --encrypt: the key&apos;s name in the keyring (default &apos;default&apos;; created when missing)</source>
+        <translation>配合 --encrypt：密钥在密钥环中的名称（默认 &apos;default&apos;；不存在时创建）</translation>
     </message>
     <message>
         <source>bucket: ask the service to encrypt with its KMS (optionally this key id)</source>
@@ -399,8 +400,8 @@
         <translation>要把存储桶下载到 LOCAL，请写 labgpu sync LOCAL {url} --down。</translation>
     </message>
     <message>
-        <source>created the encryption key '{name}' (in your keyring). Save its recovery phrase now with 'labgpu keys export {name}' and keep it somewhere safe: without this key nobody, not even LabGPU, can read the encrypted files.</source>
-        <translation>已创建加密密钥 '{name}'（在你的密钥环中）。请现在用 'labgpu keys export {name}' 保存其恢复短语并妥善保管：没有这个密钥，任何人（包括 LabGPU）都无法读取加密的文件。</translation>
+        <source>created the encryption key &apos;{name}&apos; (in your keyring). Save its recovery phrase now with &apos;labgpu keys export {name}&apos; and keep it somewhere safe: without this key nobody, not even LabGPU, can read the encrypted files.</source>
+        <translation>已创建加密密钥 &apos;{name}&apos;（在你的密钥环中）。请现在用 &apos;labgpu keys export {name}&apos; 保存其恢复短语并妥善保管：没有这个密钥，任何人（包括 LabGPU）都无法读取加密的文件。</translation>
     </message>
     <message>
         <source>ACTION</source>
@@ -930,7 +931,7 @@ runs/
         <translation>s3://、cos://、oss:// 或 obs://存储桶/文件夹</translation>
     </message>
     <message>
-        <source>e.g. cos://data-1250000000/imagenet (the bucket's name ends with your APPID on COS)</source>
+        <source>e.g. cos://data-1250000000/imagenet (the bucket&apos;s name ends with your APPID on COS)</source>
         <translation>例如 cos://data-1250000000/imagenet（在 COS 上，存储桶名称以你的 APPID 结尾）</translation>
     </message>
     <message>
@@ -938,7 +939,7 @@ runs/
         <translation>浏览存储桶(&amp;C)…</translation>
     </message>
     <message>
-        <source>List the account's buckets and folders and pick one</source>
+        <source>List the account&apos;s buckets and folders and pick one</source>
         <translation>列出该账号的存储桶和文件夹，从中选择一个</translation>
     </message>
     <message>
@@ -966,7 +967,7 @@ runs/
         <translation>LabGPU 密钥（客户端 AES-256-GCM，加密文件名和内容）</translation>
     </message>
     <message>
-        <source>The cloud's KMS (server-side, keys kept by the cloud)</source>
+        <source>The cloud&apos;s KMS (server-side, keys kept by the cloud)</source>
         <translation>云端 KMS（服务端加密，密钥由云厂商保管）</translation>
     </message>
     <message>
@@ -978,7 +979,7 @@ runs/
         <translation>密钥名称(&amp;M)：</translation>
     </message>
     <message>
-        <source>empty: the service's default key</source>
+        <source>empty: the service&apos;s default key</source>
         <translation>留空：使用该服务的默认密钥</translation>
     </message>
     <message>

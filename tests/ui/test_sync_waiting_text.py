@@ -55,6 +55,8 @@ def test_waiting_names_a_vpn_only_for_a_vpn_host(app_window, qtbot, tmp_path):
 
     # the VPN host's pair: the same state names its VPN
     page.vpn = page._vpn_of(vpn_pair)
-    assert page.state_text("waiting") == "Waiting for the VPN campus and the connection…"
+    from app.ui.remote.sync_texts import state_text
+
+    assert state_text("waiting", page.vpn) == "Waiting for the VPN campus and the connection…"
     assert page._vpn_of(plain) == ""
     qtbot.waitUntil(ctx.runner.settled, timeout=5000)

@@ -40,18 +40,11 @@ from app.ui.remote.bucket_pairs import BucketPairsPart, is_bucket_pair, where_te
 from app.ui.remote.sync_history import SyncHistoryTable, fit_elided, keep_fitted
 from app.ui.remote.sync_pair_dialog import SyncPairDialog
 from app.ui.remote.sync_preview import MAX_PREVIEW_ROWS, PreviewModel
+from app.ui.remote.sync_texts import progress_text, server_text, state_text
 from app.ui.shared.plain import PlainLabel, ask, plain_tooltip
 from app.ui.widgets import remember_splitter, toolbar_button
 from app.usecases.changes import Change
 from app.usecases.sync import JOBS, SyncJob, pair_request
-
-
-def _fmt_eta(seconds: float | None) -> str:
-    if seconds is None:
-        return "–"
-    s = int(seconds)
-    return f"{s // 3600}:{s % 3600 // 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
-
 
 
 class SyncPage(QWidget):
@@ -481,27 +474,12 @@ class SyncPage(QWidget):
             return ""
         return rec.via_vpn if rec is not None else ""
 
-    def state_text(self, state: str) -> str:
-        if state == "waiting":
-            if self.vpn:
-                return self.tr("Waiting for the VPN {profile} and the connection…").format(profile=self.vpn)
-            return self.tr("Waiting for the connection…")
-        return {
-            "listing": self.tr("Listing files…"),
-            "planning": self.tr("Comparing…"),
-            "transferring": self.tr("Transferring"),
-            "verifying": self.tr("Verifying (sha256)…"),
-            "deleting": self.tr("Deleting…"),
-            "queued": self.tr("Waiting for the other sync of this pair…"),
-            "done": self.tr("Done"),
-        }.get(state, state)
-
     @Slot(object)
     def _on_task_progress(self, p: SyncProgress) -> None:
         if not isinstance(p, SyncProgress) or self.task is None:
             return
         self.last_progress = p
-        self.state_label.setText(self.state_text(p.state))
+        self.state_label.setText(state_text(p.state, self.vpn))
         if p.state in ("transferring", "verifying", "deleting", "done") and p.bytes_total > 0:
             self.progress_bar.setRange(0, 1000)
             self.progress_bar.setValue(int(1000 * min(1.0, p.bytes_done / p.bytes_total)))
@@ -514,12 +492,7 @@ class SyncPage(QWidget):
             return
         self.detail_label.setToolTip("")
         if p.files_total or p.bytes_total:
-            self.detail_label.setText(
-                self.tr("{files_done}/{files_total} files · {bytes_done} of {bytes_total} · {rate}/s · "
-                        "ETA {eta}").format(
-                    files_done=str(p.files_done), files_total=str(p.files_total), bytes_done=human_bytes(p.bytes_done),
-                    bytes_total=human_bytes(p.bytes_total), rate=human_bytes(p.rate), eta=_fmt_eta(p.eta))
-            )
+            self.detail_label.setText(progress_text(p))
 
     def _finish_task(self) -> None:
         self.task = None
@@ -576,21 +549,8 @@ class SyncPage(QWidget):
                         count=str(len(result.not_transferred)), path=display_name(first["path"]), why=first["why"])
                 )
             self.preview_label.setText(text)
-            self.detail_label.setText(self._server_text(result))
+            self.detail_label.setText(server_text(result))
         self._reload_history()
-
-    def _server_text(self, result: SyncResult) -> str:
-        """The path the engine chose for this server (fast / shell / pure SFTP) and why."""
-        server = result.server or {}
-        mode = str(server.get("mode", ""))
-        if not mode:
-            return ""
-        names = {
-            "fast": self.tr("fast path (shell listing, tar streams)"),
-            "shell": self.tr("shell for checksums, SFTP for listing and files"),
-            "sftp": self.tr("pure SFTP (no usable shell on the server)"),
-        }
-        return self.tr("Server: {mode} — {note}").format(mode=names.get(mode, mode), note=str(server.get("note", "")))
 
     def _on_task_failed(self, exc: BaseException) -> None:
         cancelled = getattr(exc, "code", "") == "Cancelled"
