@@ -37,28 +37,6 @@ def _shot(widget, name: str, lang: str, size: tuple[int, int]) -> Path:
     return path
 
 
-@pytest.fixture
-def window_in(qtbot, labgpu_home):
-    """The real main window, built in the language asked for."""
-    from app.ui.app import build_main_window
-
-    made = []
-
-    def make(language: str, size: tuple[int, int]):
-        _app, ctx, window = build_main_window(language)
-        ctx.errors.interactive = False
-        qtbot.addWidget(window)
-        window.resize(*size)
-        window.show()
-        qtbot.waitExposed(window)
-        made.append(ctx)
-        return ctx, window
-
-    yield make
-    for ctx in made:
-        ctx.shutdown(5000)
-
-
 def _settle(qtbot, ctx, window):
     qtbot.waitUntil(ctx.runner.settled, timeout=60_000)
     for _ in range(3):

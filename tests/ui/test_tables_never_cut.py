@@ -27,28 +27,6 @@ INSTANCE_ID = "i-bp902ba3cda188380159"  # an Alibaba Cloud instance id, as long 
 FINGERPRINT = "SHA256:" + base64.b64encode(hashlib.sha256(b"a lab server's host key").digest()).decode().rstrip("=")
 
 
-@pytest.fixture
-def window_in(qtbot, labgpu_home):
-    """The real main window, built in the language asked for, at the size asked for."""
-    from app.ui.app import build_main_window
-
-    made = []
-
-    def make(language: str, size: tuple[int, int]):
-        _app, ctx, window = build_main_window(language)
-        ctx.errors.interactive = False
-        qtbot.addWidget(window)
-        window.resize(*size)
-        window.show()
-        qtbot.waitExposed(window)
-        made.append(ctx)
-        return ctx, window
-
-    yield make
-    for ctx in made:
-        ctx.shutdown(5000)
-
-
 def _settle(qtbot, ctx):
     qtbot.waitUntil(ctx.runner.settled, timeout=60_000)
     for _ in range(3):
