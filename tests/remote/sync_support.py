@@ -64,8 +64,8 @@ def write_tree(root: Path, files: dict[str, bytes], mtime: float | None = None) 
 def tree_hashes(root: Path, skip_parts: bool = False) -> dict[str, str]:
     out = {}
     for p in sorted(root.rglob("*")):
-        if skip_parts and p.name.endswith(".labgpu-part"):
-            continue
+        if skip_parts and any(part.endswith(".labgpu-part") for part in p.relative_to(root).parts):
+            continue  # a temporary file, or a file in a staging folder (a new folder being unpacked)
         if p.is_file() and not p.is_symlink():
             out[p.relative_to(root).as_posix()] = hashlib.sha256(p.read_bytes()).hexdigest()
     return out

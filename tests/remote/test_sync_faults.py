@@ -323,3 +323,35 @@ def test_vpn_down_while_connecting_waits_and_resumes(sshd, tmp_path, monkeypatch
     with pytest.raises(LabGpuError) as ei:
         SyncEngine(refused, local, str(remote), SyncOptions()).run()
     assert ei.value.code == "AuthFailed"  # not retried
+
+
+def test_cuts_while_new_folders_are_staged_never_show_half_a_folder(sshd, relay, tmp_path, monkeypatch):
+    """New folders of small files are unpacked into staging folders and renamed into place whole: a cut
+    at any point leaves each final folder absent or with complete files only, and the next run puts the
+    tree in place with no staging folder left."""
+    staged: list[int] = []
+    leaf = sync_mod._leaf_folders_with_files
+    monkeypatch.setattr(sync_mod, "_leaf_folders_with_files", lambda plan: staged.append(1) or leaf(plan))
+    local = tmp_path / "src"
+    write_tree(local, {f"s/{i // 50}/f{i}.txt": os.urandom(3000) for i in range(400)})
+    remote = sshd.remote_dir("faults-staged")
+    allowed = {k: {v} for k, v in tree_hashes(local).items()}
+    via_relay = plain_connect(sshd, "127.0.0.1", relay.port)
+    before = _server_processes(sshd)
+    lost = 0
+    for budget in (150_000, 450_000, 900_000, 1_150_000):
+        relay.arm(budget)
+        try:
+            _run(via_relay, local, remote, UP)
+        except ConnectionLostError:
+            lost += 1
+        _assert_no_partial_final(remote, allowed)
+    assert lost >= 2 and staged, (lost, staged)
+    _settle(sshd, before)
+    _clean_run(sshd, local, remote, UP)
+    assert tree_hashes(remote, skip_parts=True) == tree_hashes(local)
+    # what a cut session's server process wrote late (temporary names only) goes with the next run
+    _settle(sshd, before)
+    assert _clean_run(sshd, local, remote, UP).files == 0
+    assert part_files(remote) == []  # no staging folder and no temporary file left
+    assert tree_hashes(remote) == tree_hashes(local)
