@@ -308,3 +308,28 @@ def test_sync_page_shows_remote_names_and_find_errors_as_text(qtbot, app_window,
     assert shown_tips, tips
     for tip in shown_tips:  # Qt renders a tooltip that looks like markup: the host's must not be markup
         assert not QtGui.mightBeRichText(tip) or "<a href" not in tip, tip
+
+
+def test_a_launched_instance_s_tooltip_on_the_hosts_page_is_plain_text(app_window):
+    """The Hosts page's tooltip of a launched instance names its id and login user, which come from the
+    cloud (the instance's tags): markup there is shown as typed, never rendered (Qt renders a tooltip as
+    rich text when Qt.mightBeRichText says so; then it must be escaped)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtGui import Qt as QtGui
+
+    from app.core.hosts import HostRecord
+
+    _ctx, window = app_window
+    model = window.pages["hosts"].model
+    evil = '<img src="file:///dev/zero"><a href="https://evil.example/">login</a>'
+    for user in (evil, evil + "\n" + evil):
+        model.beginResetModel()
+        model.rows = [(HostRecord(name="i-0123456789abcdef0", hostname="203.0.113.9", user=user,
+                                  instance_id="i-0123456789abcdef0", provider="aws"), "instance", "")]
+        model.endResetModel()
+        tip = model.data(model.index(0, 0), Qt.ItemDataRole.ToolTipRole)
+        assert "i-0123456789abcdef0" in tip
+        if QtGui.mightBeRichText(tip):
+            assert "<img" not in tip and "&lt;img" in tip  # escaped: the characters shown, nothing loaded
+        else:
+            assert evil in tip  # shown as typed

@@ -158,7 +158,7 @@ class HostsModel(RowsTableModel):
             if col == "state":  # the connection's error: a host's words, shown as typed
                 return plain_tooltip(st.message or self.state_text(st.state))
             if col == "name" and src == "instance":
-                return (
+                return plain_tooltip(  # the id and the login user come from the cloud: plain text
                     QCoreApplication.translate("HostsModel", "Launched instance {instance_id} ({provider})").format(
                         instance_id=rec.instance_id, provider=rec.provider)
                     + "\n" + (rec.user or "-")
