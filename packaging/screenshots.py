@@ -144,7 +144,7 @@ class LabServer:
         config.write_text("\n".join([
             "ListenAddress 127.0.0.1", f"Port {LAB_PORT}", f"HostKey {host_key}", "PidFile none", "UsePAM no",
             "StrictModes no", "PermitRootLogin yes", "PasswordAuthentication no", "KbdInteractiveAuthentication no",
-            "PrintMotd no", "UseDNS no", "Subsystem sftp internal-sftp", ""]))
+            "PrintMotd no", "UseDNS no", "Subsystem sftp internal-sftp", "LogLevel VERBOSE", ""]))
         Path("/run/sshd").mkdir(parents=True, exist_ok=True)
         self.proc = subprocess.Popen(["/usr/sbin/sshd", "-D", "-e", "-f", str(config)], stdin=subprocess.DEVNULL,
                                      stdout=subprocess.DEVNULL, stderr=open(self.scratch / "sshd.log", "ab"))  # noqa: SIM115
@@ -276,7 +276,12 @@ def build_world(peers: Peers, home: Path, lab: LabServer | None) -> dict[str, st
                         direction=pair.direction, started_at=now - hours * 3600, result=result, pair_id=pair.id,
                         outcome=SyncResult(pair.direction, files=files, bytes=size, skipped=skipped,
                                            seconds=seconds))
-    job = start_job(paths, store) if lab is not None else add_job(store, now)
+    try:
+        job = start_job(paths, store) if lab is not None else add_job(store, now)
+    except Exception as exc:  # what the lab server logged is what tells why (a refused login seen once)
+        log = lab.scratch / "sshd.log" if lab is not None else None
+        said = log.read_text(errors="replace")[-3000:] if log is not None and log.exists() else ""
+        raise RuntimeError(f"the sample job did not start: {exc}\nthe lab server's sshd logged:\n{said}") from exc
     add_vpn(paths, home)
     from app.usecases.hosts import all_hosts
 
