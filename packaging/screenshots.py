@@ -110,15 +110,18 @@ def private_home(in_namespace: bool, scratch: Path) -> Path:
     # This namespace's own network: the lab server's name resolves to its loopback, and the student is a
     # user the lab server's sshd knows (another name of this process's user, with that home).
     subprocess.run(["ip", "link", "set", "lo", "up"], check=True, capture_output=True, timeout=30)
-    for etc, line in (("hosts", f"127.0.0.1 {LAB_ADDRESS}\n"),
-                      ("passwd", f"{name}:x:{os.geteuid()}:{os.getegid()}:Student:{home}:/bin/sh\n"),
-                      ("shadow", f"{name}:*:20000:0:99999:7:::\n")):
-        copy = scratch / etc
-        original = Path("/etc") / etc
-        copy.write_text((original.read_text() if original.exists() else "") + line)
-        copy.chmod(0o644 if etc != "shadow" else 0o600)
-        if original.exists():
-            _mount("--bind", str(copy), str(original))
+    # A copy of the whole of /etc over /etc, not of single files: a file bind-mounted over /etc/passwd is
+    # dropped from this namespace when anything outside renames a new passwd into place (useradd, usermod:
+    # Linux detaches a mount whose file is replaced), and the lab's sshd then says "Invalid user student".
+    etc = scratch / "etc"
+    subprocess.run(["cp", "-a", "/etc", str(etc)], check=True, capture_output=True, timeout=120)
+    for name_, line in (("hosts", f"127.0.0.1 {LAB_ADDRESS}\n"),
+                        ("passwd", f"{name}:x:{os.geteuid()}:{os.getegid()}:Student:{home}:/bin/sh\n"),
+                        ("shadow", f"{name}:*:20000:0:99999:7:::\n")):
+        path = etc / name_
+        path.write_text((path.read_text() if path.exists() else "") + line)
+        path.chmod(0o644 if name_ != "shadow" else 0o600)
+    _mount("--bind", str(etc), "/etc")
     return home
 
 
