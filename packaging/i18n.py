@@ -68,6 +68,11 @@ DOMAINS: dict[str, list[str]] = {
              "app/remote/tbread.py", "app/usecases/jobs.py", "app/cli/jobs.py"],
     "recovery": ["app/core/recoverypolicy.py", "app/usecases/spotrecovery.py", "app/usecases/spotcheckpoint.py",
                  "app/cli/recovery.py", "app/core/runs.py"],
+    # who touched the instance (issue 27): SSH logins read on the host, cloud API calls LabGPU did not make
+    "logins": ["app/core/logins.py", "app/core/loginrules.py", "app/core/loginstore.py", "app/remote/loginread.py",
+               "app/usecases/logins.py", "app/cli/logins.py", "app/ui/remote/logins*.py"],
+    "cloudaudit": ["app/core/cloudevents.py", "app/usecases/cloudaudit.py", "app/cli/auditcmd.py",
+                   "app/ui/cloud/cloudevents*.py"],
 }
 
 # A provider plugin package (app/cloud/<name>/ with a spec.py) that no domain above lists is a domain

@@ -81,6 +81,11 @@ class GuardEventKind(Word):
     # a launch waiting for a sold-out GPU (app/usecases/waitlaunch.py): it landed, or the wait gave up
     WAIT_LANDED = "wait-landed"
     WAIT_GAVE_UP = "wait-gave-up"
+    # who touched the instance (issue 27): an accepted SSH login that is unusual, a summary of failed
+    # logins, a state-changing cloud API call LabGPU did not make (or a console login)
+    LOGIN_UNUSUAL = "login-unusual"
+    LOGIN_FAILURES = "login-failures"
+    CLOUD_FOREIGN = "cloud-foreign-call"
 
 
 class JobState(Word):

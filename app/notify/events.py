@@ -43,7 +43,9 @@ JOB_STALLED = "job-stalled"
 BUDGET = "budget"
 VPN = "vpn-down"
 GPU_WAIT = "gpu-wait"
-TOPICS = (GUARD_WARN, GUARD_STOP, STOP_FAILED, SPOT, JOB_ENDED, JOB_FAILED, JOB_STALLED, BUDGET, VPN, GPU_WAIT)
+SECURITY = "security"
+TOPICS = (GUARD_WARN, GUARD_STOP, STOP_FAILED, SPOT, JOB_ENDED, JOB_FAILED, JOB_STALLED, BUDGET, VPN, GPU_WAIT,
+          SECURITY)
 
 TOPIC_TITLES = {
     GUARD_WARN: QT_TRANSLATE_NOOP("Notify", "Guard warnings (idle GPUs)"),
@@ -56,6 +58,7 @@ TOPIC_TITLES = {
     BUDGET: QT_TRANSLATE_NOOP("Notify", "Budget thresholds"),
     VPN: QT_TRANSLATE_NOOP("Notify", "VPN down"),
     GPU_WAIT: QT_TRANSLATE_NOOP("Notify", "Waiting for a GPU: landed or gave up"),
+    SECURITY: QT_TRANSLATE_NOOP("Notify", "Unusual logins and cloud calls LabGPU did not make"),
 }
 
 # kind → topic. Kinds not listed (pulls, blind/sighted, the watchdog's reports) are not sent away.
@@ -84,6 +87,9 @@ TOPIC_OF: dict[str, str] = {
     VPN_DOWN: VPN,
     K.WAIT_LANDED: GPU_WAIT,
     K.WAIT_GAVE_UP: GPU_WAIT,
+    K.LOGIN_UNUSUAL: SECURITY,
+    K.LOGIN_FAILURES: SECURITY,
+    K.CLOUD_FOREIGN: SECURITY,
 }
 
 # kind → (title, text). {target} is always there; a template whose other fields are missing falls back
@@ -140,6 +146,19 @@ TEMPLATES: dict[str, tuple[str, str]] = {
                                                 "{attempts} attempts.")),
     K.WAIT_GAVE_UP: (QT_TRANSLATE_NOOP("Notify", "Stopped waiting for {type}"),
                      QT_TRANSLATE_NOOP("Notify", "The wait {target} ended without an instance: {why}")),
+    # who touched the instance (app/usecases/logins.py, app/usecases/cloudaudit.py)
+    K.LOGIN_UNUSUAL: (QT_TRANSLATE_NOOP("Notify", "{target}: unusual SSH login by {user} from {source}"),
+                      QT_TRANSLATE_NOOP("Notify", "{target} accepted an SSH login by {user} from {source} at "
+                                                  "{time} ({method}): {why}. If this was not you, stop the "
+                                                  "instance and change its keys.")),
+    K.LOGIN_FAILURES: (QT_TRANSLATE_NOOP("Notify", "{target}: {count} failed SSH logins"),
+                       QT_TRANSLATE_NOOP("Notify", "{target} refused {count} SSH logins from {sources} addresses "
+                                                   "since {since}; most from {top}. Key-only login keeps them "
+                                                   "out.")),
+    K.CLOUD_FOREIGN: (QT_TRANSLATE_NOOP("Notify", "{target}: {event} not made by LabGPU"),
+                      QT_TRANSLATE_NOOP("Notify", "The account {target} shows {event} on {resource} at {time} by "
+                                                  "{actor} from {source}, and LabGPU did not make it. If it was "
+                                                  "not you, disable the account's keys in the cloud console.")),
     VPN_DOWN: (QT_TRANSLATE_NOOP("Notify", "VPN {target} is down"),
                QT_TRANSLATE_NOOP("Notify", "The tunnel {target} dropped ({state}): {why}. Hosts behind it "
                                            "cannot be reached until it is back.")),
