@@ -142,6 +142,18 @@ class ImporterDecl:
 
 
 @dataclass(frozen=True)
+class EventSourceDecl:
+    """Where a cloud keeps the history of API calls made on an account (app/core/cloudevents.py reads it
+    through the plugin's ``lookup_events``, app/cloud/base.py CloudEventReader): plain data."""
+
+    service: str  # display name: "AWS CloudTrail", "Tencent CloudAudit", "Alibaba Cloud ActionTrail"
+    api: str  # the action read: "LookupEvents" / "LookUpEvents"
+    max_days: int  # how far back the API reads
+    doc: str  # URL of the API reference
+    window_days: int = 0  # the widest StartTime..EndTime one request may ask (0 = max_days)
+
+
+@dataclass(frozen=True)
 class ProviderSpec:
     id: str  # what the CLI and files use
     name: str  # English display name, marked with QT_TRANSLATE_NOOP("LabGPU", …)
@@ -175,6 +187,7 @@ class ProviderSpec:
     # What Stop, the guards and Terminate do with its spot instances (QT_TRANSLATE_NOOP), said before and
     # after a spot launch; "" = nothing beyond the spot notice
     spot_rule: str = ""
+    event_source: EventSourceDecl | None = None  # its API call history (CloudTrail, CloudAudit, ActionTrail)
     order: int = 1000  # place in lists (built-ins first)
 
     def display_name(self, lang: str | None = None) -> str:

@@ -8,6 +8,7 @@ from app.core.providers import (
     BillingRule,
     Capabilities,
     CredentialField,
+    EventSourceDecl,
     ImporterDecl,
     ImportOption,
     ProviderSpec,
@@ -37,7 +38,8 @@ SPOT_NOTICE = SpotNoticeSource(
 
 # The SDK packages the frozen app must carry (imported lazily; packaging/spec_support.py reads this).
 FROZEN_PACKAGES = (
-    "alibabacloud_ecs20140526", "alibabacloud_vpc20160428", "alibabacloud_tea_openapi", "alibabacloud_tea_util",
+    "alibabacloud_ecs20140526", "alibabacloud_vpc20160428", "alibabacloud_actiontrail20200706",
+    "alibabacloud_tea_openapi", "alibabacloud_tea_util",
     "alibabacloud_gateway_spi", "alibabacloud_credentials", "alibabacloud_credentials_api", "darabonba", "Tea",
 )
 
@@ -80,6 +82,12 @@ SPEC = ProviderSpec(
     spot_notice=SPOT_NOTICE,
     # ImportKeyPair: rsa, dsa, ssh-rsa, ssh-dss, ecdsa (https://help.aliyun.com/document_detail/51774.html)
     ssh_key_types=("rsa", "ecdsa", "dsa"),
+    # ActionTrail's LookupEvents reads the last 90 days of events
+    # (https://www.alibabacloud.com/help/en/actiontrail/developer-reference/api-actiontrail-2020-07-06-lookupevents)
+    event_source=EventSourceDecl(
+        "Alibaba Cloud ActionTrail", "LookupEvents", 90,
+        "https://www.alibabacloud.com/help/en/actiontrail/developer-reference/api-actiontrail-2020-07-06-lookupevents",
+    ),
     importers=(
         ImporterDecl(
             "alibaba",

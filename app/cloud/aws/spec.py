@@ -8,6 +8,7 @@ from app.core.providers import (
     BillingRule,
     Capabilities,
     CredentialField,
+    EventSourceDecl,
     ImporterDecl,
     ImportOption,
     ProviderSpec,
@@ -84,6 +85,12 @@ SPEC = ProviderSpec(
         "AWS spot: a persistent spot request that stops (not terminates) when AWS reclaims the capacity. "
         "Stop and the guards stop it; stopped, only its EBS disk bills. Terminate cancels the spot request "
         "first, so it never comes back by itself.",
+    ),
+    # CloudTrail's event history: LookupEvents reads management events of the last 90 days, one region
+    # per request (https://docs.aws.amazon.com/awscloudtrail/latest/APIReference/API_LookupEvents.html)
+    event_source=EventSourceDecl(
+        "AWS CloudTrail", "LookupEvents", 90,
+        "https://docs.aws.amazon.com/awscloudtrail/latest/APIReference/API_LookupEvents.html",
     ),
     order=10,
 )

@@ -7,6 +7,7 @@ from app.core.providers import (
     BillingRule,
     Capabilities,
     CredentialField,
+    EventSourceDecl,
     ImporterDecl,
     ImportOption,
     ProviderSpec,
@@ -21,7 +22,7 @@ LAUNCH_TAG = "labgpu-launch"  # the launcher's own client-token tag (crash recov
 LOGIN_TAG = "labgpu-user"
 
 # The SDK packages the frozen app must carry (imported lazily; packaging/spec_support.py reads this).
-FROZEN_PACKAGES = ("tencentcloud.common", "tencentcloud.cvm")
+FROZEN_PACKAGES = ("tencentcloud.common", "tencentcloud.cvm", "tencentcloud.cloudaudit")
 
 SPEC = ProviderSpec(
     PROVIDER_ID,
@@ -83,5 +84,11 @@ SPEC = ProviderSpec(
     ),
     # ImportKeyPair.PublicKey: "`OpenSSH RSA` 格式" only (tencentcloud/cvm/v20170312/models.py ImportKeyPairRequest)
     ssh_key_types=("rsa",),
+    # CloudAudit's LookUpEvents (https://cloud.tencent.com/document/api/629/12359): records are kept 90 days;
+    # one request spans at most 7 days (LimitExceeded.OverTime, "检索支持的有效时间范围是7天",
+    # tencentcloud/cloudaudit/v20190319/errorcodes.py)
+    event_source=EventSourceDecl(
+        "Tencent CloudAudit", "LookUpEvents", 90, "https://cloud.tencent.com/document/api/629/12359", window_days=7,
+    ),
     order=40,
 )
