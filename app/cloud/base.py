@@ -10,6 +10,7 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
 from app.core import providers
@@ -19,6 +20,7 @@ from app.core import providers
 from app.core.accounts import Account as Account
 from app.core.accounts import Credentials as Credentials
 from app.core.backstops import BackstopPlan, BackstopReading
+from app.core.cloudevents import CloudEvent
 from app.core.errors import LabGpuError
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.models import Instance as Instance
@@ -251,6 +253,17 @@ class CloudBackstop(Protocol):
     def read_backstop(self, account: Account, creds: Credentials, instance_id: str,
                       plan: BackstopPlan) -> BackstopReading:
         """What the cloud holds for the launched instance, read back (or why it holds nothing)."""
+        ...
+
+
+@runtime_checkable
+class CloudEventReader(Protocol):
+    """A cloud whose spec declares an ``event_source``: its API call history (app/core/cloudevents.py)."""
+
+    def lookup_events(self, account: Account, creds: Credentials, region: str, start: datetime, end: datetime,
+                      max_events: int) -> list[CloudEvent]:
+        """The events of ``region`` between ``start`` and ``end`` (UTC), newest first, at most
+        ``max_events``, the API's own paging followed up to app.core.cloudevents.MAX_PAGES pages."""
         ...
 
 

@@ -20,13 +20,14 @@ from app.cloud.kit import spec_identity
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
 from app.core.vocab import InstanceState
 
+from .events import AwsEvents
 from .launch import AwsLaunch
 from .prices import AwsPrices
 from .spec import LAUNCH_TAG, SPEC
 
 log = logging.getLogger("app.cloud.aws")
 
-class AwsProvider(AwsLaunch, AwsPrices):
+class AwsProvider(AwsLaunch, AwsPrices, AwsEvents):
     id, display_name, limitations = spec_identity(SPEC)
     # -- protocol ----------------------------------------------------------------------------
     def validate(self, account: Account, creds: Credentials) -> str:

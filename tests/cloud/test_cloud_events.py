@@ -1,0 +1,106 @@
+"""Cloud API calls LabGPU did not make (issue 27): each cloud's event history read through its real plugin
+against the peer, which records LabGPU's own calls as events; the test injects another user's call on a
+LabGPU resource and a console login, and check_account shows exactly those as foreign."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from app.cloud.errors import PermissionError_
+from app.cloud.launch import CloudService
+from app.cloud.launch_plan import LaunchOptions
+from app.core.accounts import Account, Credentials
+from app.core.cloudevents import MAX_EVENTS, MAX_TEXT
+from app.usecases.cloudaudit import alert_new, check_account
+from tests.fixtures.moto_server import AWS_KEY_ID, AWS_SECRET
+
+HOUR = timedelta(hours=1)
+
+
+class Notices:
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, dict[str, str], str]] = []
+
+    def notify(self, kind: str, params: dict[str, str], *, target: str, message: str = "") -> None:
+        self.sent.append((kind, params, target))
+
+
+# -- AWS ------------------------------------------------------------------------------------------
+@pytest.fixture
+def aws(secret_service, moto, labgpu_home):
+    s = CloudService()
+    s.accounts.add(Account("lab", "aws", "us-east-1", moto.url), Credentials(AWS_KEY_ID, AWS_SECRET))
+    yield s
+    s.close()
+
+
+def _since() -> datetime:
+    return datetime.now(timezone.utc) - HOUR
+
+
+def test_aws_foreign_stop_and_console_login_are_the_only_foreign_calls(aws, moto):
+    entry = aws.launch(LaunchOptions(account="lab", instance_type="g5.xlarge", ssh_from="198.51.100.7/32")).entry
+    aws.stop(entry.id)
+    sg = next(a.resource for a in aws.audit.list() if a.action == "CreateSecurityGroup")
+    trail = moto.strict.trail
+    trail.inject("StopInstances", entry.id)
+    trail.inject("AuthorizeSecurityGroupIngress", sg)
+    trail.console_login()
+    trail.inject("StopInstances", "i-0notlabgpu000000")  # someone else's instance: not LabGPU's business
+
+    report = check_account(aws, "lab", _since())
+
+    foreign = {(v.event.name, v.resource) for v in report.foreign}
+    assert foreign == {("StopInstances", entry.id), ("AuthorizeSecurityGroupIngress", sg), ("ConsoleLogin", "")}
+    own = {v.event.name for v in report.verdicts if v.by_labgpu}
+    assert {"RunInstances", "StopInstances", "CreateSecurityGroup", "ImportKeyPair"} <= own
+    assert all(not v.foreign for v in report.verdicts if v.by_labgpu)
+    login = next(v for v in report.foreign if v.event.name == "ConsoleLogin")
+    assert login.event.source_ip == "203.0.113.99" and "mallory" in login.event.actor
+
+
+def test_aws_alerts_each_foreign_call_once(aws, moto):
+    entry = aws.launch(LaunchOptions(account="lab", instance_type="g5.xlarge", ssh_from="198.51.100.7/32")).entry
+    moto.strict.trail.inject("StopInstances", entry.id)
+    notices = Notices()
+    first = alert_new(aws, check_account(aws, "lab", _since()), notices)
+    second = alert_new(aws, check_account(aws, "lab", _since()), notices)
+    assert [v.event.name for v in first] == ["StopInstances"] and second == []
+    [(kind, params, target)] = notices.sent
+    assert (kind, target, params["resource"], params["source"]) == ("cloud-foreign-call", "lab", entry.id,
+                                                                    "198.51.100.7")
+    # the alert's own audit row does not make the foreign call LabGPU's
+    assert [v.event.name for v in check_account(aws, "lab", _since()).foreign] == ["StopInstances"]
+
+
+def test_aws_paging_reads_every_page(aws, moto):
+    entry = aws.launch(LaunchOptions(account="lab", instance_type="g5.xlarge", ssh_from="198.51.100.7/32")).entry
+    for _ in range(120):
+        moto.strict.trail.inject("StopInstances", entry.id)
+    report = check_account(aws, "lab", _since())
+    assert len(report.foreign) == 120
+    tokens = [r.get("NextToken") for r in moto.strict.trail.lookups]
+    assert len(tokens) >= 3 and tokens[0] is None and all(tokens[1:])
+    assert all(r["MaxResults"] <= 50 and len(r["LookupAttributes"]) == 1 for r in moto.strict.trail.lookups)
+
+
+def test_aws_refused_permission_names_the_permission(aws, moto):
+    moto.strict.trail.denied = True
+    with pytest.raises(PermissionError_) as err:
+        check_account(aws, "lab", _since())
+    text = err.value.one_line()
+    assert "cloudtrail:LookupEvents" in text and "AccessDeniedException" in text
+
+
+def test_aws_hostile_event_text_stays_plain_and_bounded(aws, moto):
+    trail = moto.strict.trail
+    evil = trail.inject("StopInstances", "i-0notlabgpu000000", user="x" * 10_000)
+    evil["EventName"] = "Stop\x1b[31mInstances\u202e\n" + "N" * 10_000
+    trail.inject_raw([dict(evil, EventId=str(n)) for n in range(100_000)])
+    report = check_account(aws, "lab", _since())
+    assert len(report.verdicts) == MAX_EVENTS and report.truncated
+    ev = report.verdicts[0].event
+    assert "\x1b" not in ev.name and "\u202e" not in ev.name and "\n" not in ev.name
+    assert len(ev.name) <= 128 and len(ev.actor) <= MAX_TEXT
