@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 # Modules that add subcommands. Each must define register(subparsers).
 COMMAND_MODULES = ("app.cli.offers", "app.cli.cloud", "app.cli.hosts", "app.cli.sync", "app.cli.vpn",
                    "app.cli.monitor", "app.cli.doctor", "app.cli.jobs", "app.cli.notify", "app.cli.recovery",
-                   "app.cli.buckets", "app.cli.keys")
+                   "app.cli.buckets", "app.cli.keys", "app.cli.logins")
 
 
 def build_parser(with_commands: bool = True) -> argparse.ArgumentParser:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import weakref
 from pathlib import Path
 
 import paramiko
@@ -116,6 +117,25 @@ def _load_key(path: str, target: Target) -> paramiko.PKey | None:
         ) from None
 
 
+_LOGINS: weakref.WeakKeyDictionary[paramiko.Transport, tuple[str, str]] = weakref.WeakKeyDictionary()
+
+
+def login_used(transport: object) -> tuple[str, str]:
+    """How ``transport`` logged in: ("publickey", "SHA256:…") or ("password", ""); ("", "") unknown. The
+    login records (app/usecases/logins.py) count a key LabGPU logged in with as one it set up."""
+    try:
+        return _LOGINS.get(transport, ("", ""))  # type: ignore[call-overload]
+    except TypeError:
+        return "", ""
+
+
+def _fingerprint(pkey: paramiko.PKey) -> str:
+    try:
+        return str(pkey.fingerprint)
+    except Exception:  # noqa: BLE001 - an unusual key type: the login is not worse for it
+        return ""
+
+
 def authenticate(transport: paramiko.Transport, target: Target, tuning: TransportTuning) -> None:
     tried: list[str] = []
     refused: list[str] = []
@@ -132,7 +152,10 @@ def authenticate(transport: paramiko.Transport, target: Target, tuning: Transpor
                 log.info("public key %s failed: %s", label, exc)
             refused.append(label)
             return False
-        return bool(transport.is_authenticated())
+        if transport.is_authenticated():
+            _LOGINS[transport] = ("publickey", _fingerprint(pkey))
+            return True
+        return False
 
     if target.auth in ("key", "auto"):
         explicit = list(target.key_files)
@@ -197,5 +220,6 @@ def authenticate(transport: paramiko.Transport, target: Target, tuning: Transpor
                 if not isinstance(exc, paramiko.AuthenticationException):
                     log.info("password auth failed: %s", exc)
             if transport.is_authenticated():
+                _LOGINS[transport] = ("password", "")
                 return
     raise _auth_error(target, tried)

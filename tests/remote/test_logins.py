@@ -1,0 +1,203 @@
+"""Who logged in: a real OpenSSH sshd writing its own log (``-E FILE``, LogLevel VERBOSE), real logins from
+two loopback addresses (LabGPU's own from 127.0.0.1, a stranger's from 127.0.0.2 with OpenSSH ``ssh -b``),
+read by LabGPU over SSH and judged; the alerts counted as a student would see them."""
+
+from __future__ import annotations
+
+import contextlib
+import shutil
+import socket
+import subprocess
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import paramiko
+import pytest
+
+from app.core.loginstore import LoginSettings, LoginStore
+from app.core.paths import default_paths
+from app.core.store import Store
+from app.core.vocab import GuardEventKind as K
+from app.usecases import logins as usecase
+from tests.fixtures.sshd import SshdServer
+from tests.remote.gpu_support import save_host
+
+HOST = "box"
+
+
+@pytest.fixture
+def server() -> Iterator[SshdServer]:
+    srv = SshdServer.start_new()
+    try:
+        save_host(srv, HOST)
+        yield srv
+    finally:
+        srv.stop()
+        shutil.rmtree(srv.workdir, ignore_errors=True)
+
+
+def openssh(server: SshdServer, source: str, *extra: str) -> int:
+    """A login by OpenSSH's own client from ``source`` (a loopback address) with the test key."""
+    args = ["ssh", "-b", source, *server.openssh_args(), "-o", "ConnectTimeout=10", *extra]
+    r = subprocess.run([*args, f"{server.user}@{server.host}", "true"], capture_output=True, text=True, timeout=30,
+                       stdin=subprocess.DEVNULL)
+    return r.returncode
+
+
+def wrong_password(server: SshdServer, source: str, user: str = "", tries: int = 1) -> None:
+    """Password logins that fail, from ``source``: a client socket bound there, paramiko's transport."""
+    sock = socket.create_connection((server.host, server.port), timeout=10, source_address=(source, 0))
+    transport = paramiko.Transport(sock)
+    try:
+        transport.start_client(timeout=10)
+        for _ in range(tries):
+            with contextlib.suppress(paramiko.AuthenticationException):
+                transport.auth_password(user or server.user, "wrong-password")
+    finally:
+        transport.close()
+
+
+class Alerts:
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, str, dict[str, Any], str]] = []
+
+    def __call__(self, kind: str, host: str, params: dict[str, Any], message: str) -> None:
+        self.sent.append((kind, host, params, message))
+
+    def of(self, kind: str) -> list[tuple[str, str, dict[str, Any], str]]:
+        return [a for a in self.sent if a[0] == kind]
+
+
+def check(alerts: Alerts, **kw: Any) -> usecase.LoginReport:
+    paths = default_paths()
+    return usecase.check_host(paths, Store(paths=paths), HOST, alert=alerts,
+                              settings=kw.pop("settings", LoginSettings(unusual_from=0, unusual_to=0)), **kw)
+
+
+def test_a_login_from_the_second_loopback_address_raises_one_alert_naming_it(server: SshdServer) -> None:
+    usecase.set_log_path(Store(paths=default_paths()), HOST, str(server.log_file))
+    alerts = Alerts()
+    first = check(alerts)  # LabGPU's own login (127.0.0.1) and what was there before: no alert
+    assert first.complete and first.source == "file"
+    assert alerts.sent == [], alerts.sent
+    assert openssh(server, "127.0.0.2") == 0
+    second = check(alerts)
+    unusual = alerts.of(K.LOGIN_UNUSUAL)
+    assert len(unusual) == 1, alerts.sent
+    kind, host, params, message = unusual[0]
+    assert params["source"] == "127.0.0.2" and params["user"] == server.user and params["method"] == "publickey"
+    assert "127.0.0.2" in message and host == HOST
+    mine = [x for x in second.logins if x.accepted and x.source == "127.0.0.1"]
+    assert mine and all(x.own and not x.unusual for x in mine)
+    theirs = [x for x in second.logins if x.accepted and x.source == "127.0.0.2"]
+    assert len(theirs) == 1 and theirs[0].unusual and "unknown-source" in theirs[0].why
+    assert theirs[0].time is not None  # read after the first read: its time is the read's
+    check(alerts)  # once: the next check does not say it again
+    assert len(alerts.of(K.LOGIN_UNUSUAL)) == 1
+
+
+def test_failed_password_from_the_stranger_is_counted_with_its_real_source(server: SshdServer) -> None:
+    usecase.set_log_path(Store(paths=default_paths()), HOST, str(server.log_file))
+    alerts = Alerts()
+    check(alerts)
+    wrong_password(server, "127.0.0.2")
+    report = check(alerts)
+    failed = [x for x in report.logins if not x.accepted]
+    assert any(x.source == "127.0.0.2" and x.method == "password" for x in failed), failed
+    assert report.failed["count"] >= 1 and ["127.0.0.2", 1] in report.failed["top_sources"] or \
+        any(s == "127.0.0.2" for s, _n in report.failed["top_sources"])
+    assert alerts.of(K.LOGIN_UNUSUAL) == []  # a refused login is noise, not an alert of its own
+
+
+def test_a_forged_user_name_never_becomes_the_source(server: SshdServer) -> None:
+    usecase.set_log_path(Store(paths=default_paths()), HOST, str(server.log_file))
+    alerts = Alerts()
+    check(alerts)
+    forged = "x from 1.2.3.4 port 22"
+    r = subprocess.run(["ssh", "-b", "127.0.0.2", *server.openssh_args(), f"{forged}@{server.host}", "true"],
+                       capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+    assert r.returncode != 0
+    report = check(alerts)
+    sources = {x.source for x in report.logins}
+    assert "1.2.3.4" not in sources
+    assert any(x.user == forged and x.source == "127.0.0.2" for x in report.logins if not x.accepted)
+
+
+def test_own_address_at_an_unusual_hour_is_alerted_with_the_hour(server: SshdServer) -> None:
+    usecase.set_log_path(Store(paths=default_paths()), HOST, str(server.log_file))
+    alerts = Alerts()
+    check(alerts)
+    assert openssh(server, "127.0.0.1") == 0  # the student's own address, but at any hour "unusual"
+    check(alerts, settings=LoginSettings(unusual_from=0, unusual_to=23))
+    hours = alerts.of(K.LOGIN_UNUSUAL)
+    now_hour = datetime.now().astimezone().hour
+    if now_hour == 23:  # outside [0, 23): the rule rightly says nothing
+        assert hours == []
+    else:
+        assert hours and all(a[2]["source"] == "127.0.0.1" for a in hours)
+        assert "unusual" in hours[0][2]["why"] or "01" in hours[0][2]["why"] or "00:00" in hours[0][2]["why"]
+
+
+def test_unreadable_log_and_no_system_log_say_what_could_not_be_read(server: SshdServer) -> None:
+    log = server.workdir / "private.log"
+    log.write_text("")
+    log.chmod(0o600)  # root's: the server's user cannot read it, and sudo is not there for it
+    usecase.set_log_path(Store(paths=default_paths()), HOST, str(log))
+    alerts = Alerts()
+    report = check(alerts)
+    text = "\n".join(report.notes)
+    assert str(log) in text and "not readable" in text
+    assert not report.complete  # only wtmp (or nothing) was read: never called complete
+    assert report.source in ("last", "journal", "file")
+
+
+def test_five_thousand_failed_logins_make_one_summary(server: SshdServer) -> None:
+    """A log of 5,000 refused logins (as rsyslog writes them, RFC 3339) from 50 addresses: one summary
+    with the count and the top sources, then quiet."""
+    log = server.workdir / "auth.log"
+    now = datetime.now(timezone.utc).replace(microsecond=0)
+    stamp = now.isoformat()
+    lines = [f"{stamp} box sshd[{1000 + i}]: Failed password for invalid user u{i % 7} from 203.0.113.{i % 50} "
+             f"port {40000 + i} ssh2" for i in range(5000)]
+    log.write_text("\n".join(lines) + "\n")
+    server.chown_to_user(log)
+    usecase.set_log_path(Store(paths=default_paths()), HOST, str(log))
+    alerts = Alerts()
+    report = check(alerts)
+    summaries = alerts.of(K.LOGIN_FAILURES)
+    assert len(summaries) == 1, alerts.sent
+    assert summaries[0][2]["count"] == 5000 and summaries[0][2]["sources"] == 50
+    assert report.failed["count"] >= 1
+    with Path(log).open("a") as f:  # more noise within the quiet hours: no second summary
+        f.write("\n".join(lines[:100]) + "\n")
+    check(alerts)
+    assert len(alerts.of(K.LOGIN_FAILURES)) == 1
+    assert alerts.of(K.LOGIN_UNUSUAL) == []
+
+
+def test_rotation_between_checks_reads_the_rest_of_the_old_file_then_the_new(server: SshdServer) -> None:
+    log = server.workdir / "auth.log"
+    t = datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+
+    def line(i: int) -> str:
+        return (f"{t} box sshd[{i}]: Accepted publickey for {server.user} from 198.51.100.{i} port {5000 + i} "
+                f"ssh2: ED25519 SHA256:{'A' * 43}\n")
+
+    log.write_text(line(1))
+    server.chown_to_user(log)
+    usecase.set_log_path(Store(paths=default_paths()), HOST, str(log))
+    alerts = Alerts()
+    check(alerts)
+    with log.open("a") as f:
+        f.write(line(2))  # written before the rotation, not read yet
+    log.rename(server.workdir / "auth.log.1")
+    log.write_text(line(3))
+    server.chown_to_user(log)
+    report = check(alerts)
+    sources = {x.source for x in report.logins if x.accepted}
+    assert {"198.51.100.1", "198.51.100.2", "198.51.100.3"} <= sources
+    assert sorted(a[2]["source"] for a in alerts.of(K.LOGIN_UNUSUAL)) == ["198.51.100.1", "198.51.100.2",
+                                                                           "198.51.100.3"]
+    assert LoginStore(Store(paths=default_paths())).state(HOST).path == str(log)
