@@ -59,8 +59,11 @@ class ParseStats:
 def plain(text: str, cap: int) -> str:
     """``text`` safe to show anywhere: control/format/bidi/separator/unassigned characters → "?",
     at most ``cap`` characters."""
+    text = text[:cap]
+    if text.isprintable():  # the usual case: nothing in Cc/Cf/Cs/Co/Cn/Zl/Zp
+        return text
     out = []
-    for ch in text[:cap]:
+    for ch in text:
         cat = unicodedata.category(ch)
         out.append("?" if cat in ("Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp") else ch)
     return "".join(out)
@@ -175,8 +178,11 @@ def _auth_log(body: str) -> ParsedMessage | None:
     if head is None or head["verb"] in ("Postponed", "Partial"):
         return None
     rest = head["rest"]
-    # The LAST " from ADDR port N ssh2" whose tail is nothing or a well-formed key (": TYPE SHA256:…").
-    for m in reversed(list(_TAIL_FROM.finditer(rest))):
+    # The real " from ADDR port N ssh2" is followed by nothing or by a well-formed key (": TYPE SHA256:…").
+    # Without a key only the LAST one can be; with a certificate the key ID after it is the client's
+    # text too, so the FIRST one followed by a well-formed key wins: a forgery before it would need a
+    # ": " inside the user name, and OpenSSH cuts the name at its first ":" (user:style).
+    for m in _TAIL_FROM.finditer(rest):
         tail = rest[m.end():]
         key_type = key_fp = ""
         if tail:

@@ -218,6 +218,12 @@ def test_forged_fields_anchor_at_the_end() -> None:
     user = "root from 1.2.3.4 port 22 ssh2: ED25519 " + FP + " for x"
     p = parse_sshd_message(f"Failed password for invalid user {user} from 203.0.113.5 port 4711 ssh2")
     assert p is not None and (p.user, p.source, p.port, p.key_fp) == (user[:64], "203.0.113.5", 4711, "")
+    cert_id = f"z from 6.6.6.6 port 1 ssh2: ED25519 {FP} ID q"  # a self-made certificate's key ID
+    p = parse_sshd_message(f"Failed publickey for root from 198.51.100.2 port 3 ssh2: ED25519-CERT {FP} ID {cert_id} "
+                           f"(serial 0) CA ED25519 {FP}")
+    assert p is not None and (p.user, p.source, p.port, p.key_type) == ("root", "198.51.100.2", 3, "ED25519-CERT")
+    p = parse_sshd_message("Failed password for a from 1.2.3.4 port 22 ssh2 b from 198.51.100.2 port 3 ssh2")
+    assert p is not None and (p.user, p.source) == ("a from 1.2.3.4 port 22 ssh2 b", "198.51.100.2")
     p = parse_sshd_message("Invalid user a from 1.2.3.4 port 22 from 9.9.9.9 port 1 from ::1 port 5")
     assert p is not None and (p.source, p.port) == ("::1", 5)
     p = parse_sshd_message("Connection closed by invalid user 1.2.3.4 port 2 198.51.100.1 port 3 [preauth]")
