@@ -70,10 +70,13 @@ def plain(text: str, cap: int) -> str:
 
 
 def _cut(line: str, stats: ParseStats | None) -> tuple[str, bool]:
+    """(the line held to MAX_LINE, whether it was or may have been cut). A line of exactly MAX_LINE
+    characters counts as cut too: a reader that cut it before handing it over leaves that length
+    (sshd's messages are ASCII: it writes other bytes as \\ooo)."""
     line = line.rstrip("\r\n")
-    if len(line) <= MAX_LINE:
+    if len(line) < MAX_LINE:
         return line, False
-    if stats is not None:
+    if len(line) > MAX_LINE and stats is not None:
         stats.lines_cut += 1
         stats.chars_dropped += len(line) - MAX_LINE
     return line[:MAX_LINE], True
@@ -136,9 +139,9 @@ def _method(word: str) -> str:
 def parse_sshd_message(msg: str) -> ParsedMessage | None:
     """One sshd message (without any syslog prefix) → what it says about an authentication result,
     or None for every other message. See the module docstring for forged fields."""
-    if len(msg) > MAX_LINE:
-        return None
     msg = msg.rstrip("\r\n")
+    if len(msg) >= MAX_LINE:  # cut (or may have been): its end is not sshd's
+        return None
     if msg.startswith("error: "):  # syslog's prefix for error() (not on stderr / -E)
         msg = msg[len("error: "):]
     preauth = msg.endswith(_PREAUTH)

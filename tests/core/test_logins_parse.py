@@ -311,6 +311,12 @@ def test_huge_lines_are_cut_counted_and_never_give_a_login() -> None:
     assert parse_sshd_log_line("Invalid user " + "x" * 1_000_000 + " from 10.0.0.1 port 5", CTX, None,
                                stats=stats) is None
     assert stats.lines_cut == 2 and stats.chars_dropped > 1_900_000
+    # a reader that cut a line at MAX_LINE hands over exactly MAX_LINE characters: its end is not sshd's
+    cert = f"Failed publickey for root from 198.51.100.2 port 3 ssh2: ED25519-CERT {FP} ID " + "k" * 5000
+    forged_end = " from 6.6.6.6 port 1 ssh2"
+    cut_by_reader = cert[: MAX_LINE - len(forged_end)] + forged_end
+    assert len(cut_by_reader) == MAX_LINE
+    assert parse_sshd_log_line(cut_by_reader, CTX, None) is None and parse_sshd_message(cut_by_reader) is None
     near = "Invalid user " + "u" * (MAX_LINE - 40) + " from 10.0.0.1 port 5"
     ev = parse_sshd_log_line(near, CTX, None)
     assert ev is not None and len(ev.user) == 64 and len(ev.line) == 300
