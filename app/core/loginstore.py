@@ -200,6 +200,7 @@ def _time(text: str) -> datetime | None:
 class LoginStore:
     def __init__(self, store: Store) -> None:
         self.store = store
+        store.migrate()  # these tables register when this module is first imported (cheap once applied)
 
     # -- state --------------------------------------------------------------------------------------
     def state(self, host: str) -> LoginState:
@@ -238,6 +239,10 @@ class LoginStore:
         st = replace(self.state(host), user_path=path, source="", path="", cursor="", inode="", offset=0)
         self.save_state(st)
         return st
+
+    def hosts(self) -> list[str]:
+        """The hosts whose logins were read at least once."""
+        return [r["host"] for r in self.store.query("SELECT host FROM login_state ORDER BY host")]
 
     def forget(self, host: str) -> None:
         for table in ("login_state", "login_events", "login_own", "login_keys"):

@@ -537,6 +537,9 @@ class Watcher(StopEpisodes, OnInstance, JobWatch, RecoveryWatch):
                 from .waits import poll as waits_poll  # launches waiting for a sold-out GPU (蹲卡)
 
                 waits_poll(self)  # a due wait takes a round in the background; never blocks the guards
+                from .loginwatch import poll as logins_poll  # who logged in to the watched hosts
+
+                logins_poll(self)  # a due host's logins are read in the background; never blocks the guards
                 try:
                     self.refresh_spot_prices()
                 except Exception:  # noqa: BLE001 - a price call must not stop the guards

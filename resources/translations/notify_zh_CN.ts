@@ -577,6 +577,10 @@
         <translation>蹲卡：抢到了或放弃了</translation>
     </message>
     <message>
+        <source>Unusual logins and cloud calls LabGPU did not make</source>
+        <translation>异常登录和非 LabGPU 发起的云端调用</translation>
+    </message>
+    <message>
         <source>{target}: the GPUs are idle</source>
         <translation>{target}：GPU 空闲</translation>
     </message>
@@ -711,6 +715,30 @@
     <message>
         <source>The wait {target} ended without an instance: {why}</source>
         <translation>等待 {target} 结束了，没有抢到实例：{why}</translation>
+    </message>
+    <message>
+        <source>{target}: unusual SSH login by {user} from {source}</source>
+        <translation>{target}：{user} 从 {source} 异常 SSH 登录</translation>
+    </message>
+    <message>
+        <source>{target} accepted an SSH login by {user} from {source} at {time} ({method}): {why}. If this was not you, stop the instance and change its keys.</source>
+        <translation>{target} 于 {time} 接受了 {user} 从 {source} 的 SSH 登录（{method}）：{why}。如果不是你本人，请停止实例并更换密钥。</translation>
+    </message>
+    <message>
+        <source>{target}: {count} failed SSH logins</source>
+        <translation>{target}：{count} 次 SSH 登录失败</translation>
+    </message>
+    <message>
+        <source>{target} refused {count} SSH logins from {sources} addresses since {since}; most from {top}. Key-only login keeps them out.</source>
+        <translation>自 {since} 以来，{target} 拒绝了来自 {sources} 个地址的 {count} 次 SSH 登录；最多的是 {top}。只允许密钥登录可以把它们挡在门外。</translation>
+    </message>
+    <message>
+        <source>{target}: {event} not made by LabGPU</source>
+        <translation>{target}：{event} 不是 LabGPU 发起的</translation>
+    </message>
+    <message>
+        <source>The account {target} shows {event} on {resource} at {time} by {actor} from {source}, and LabGPU did not make it. If it was not you, disable the account's keys in the cloud console.</source>
+        <translation>账号 {target} 在 {time} 记录了 {actor} 从 {source} 对 {resource} 的 {event} 操作，而 LabGPU 并未发起。如果不是你本人，请在云控制台停用该账号的密钥。</translation>
     </message>
     <message>
         <source>VPN {target} is down</source>

@@ -201,3 +201,35 @@ def test_rotation_between_checks_reads_the_rest_of_the_old_file_then_the_new(ser
     assert sorted(a[2]["source"] for a in alerts.of(K.LOGIN_UNUSUAL)) == ["198.51.100.1", "198.51.100.2",
                                                                            "198.51.100.3"]
     assert LoginStore(Store(paths=default_paths())).state(HOST).path == str(log)
+
+
+def test_the_watcher_checks_each_host_in_turn_and_alerts_through_its_events(server: SshdServer) -> None:
+    """The watcher (window, tray, ``labgpu watch``) reads a host's logins when its turn comes on its own
+    clock (a fake one here) and publishes one event for the stranger's login: tray, channels, audit."""
+    from app.core.audit import AuditLog
+    from app.watch.loginwatch import driver_of
+    from app.watch.watcher import Watcher
+
+    paths = default_paths()
+    store = Store(paths=paths)
+    usecase.set_log_path(store, HOST, str(server.log_file))  # a host read once is watched from then on
+    clock = [1_000_000.0]
+    seen: list[Any] = []
+    watcher = Watcher(paths, store=store, clock=lambda: clock[0], notify=seen.append)
+    try:
+        driver = driver_of(watcher)
+        assert driver.poll() == [HOST]
+        assert driver.wait_checks(1)
+        assert driver.failures[HOST] == "" and seen == []
+        assert openssh(server, "127.0.0.2") == 0
+        clock[0] += 60  # not its turn yet (every 5 minutes): nothing starts
+        assert driver.poll() == []
+        clock[0] += 300
+        assert driver.poll() == [HOST]
+        assert driver.wait_checks(2)
+        kinds = [ev.kind for ev in seen]
+        assert kinds == [K.LOGIN_UNUSUAL], [ev.message for ev in seen]
+        assert "127.0.0.2" in seen[0].message and seen[0].target_id == HOST
+        assert any(e.action == "guard-" + K.LOGIN_UNUSUAL and e.resource == HOST for e in AuditLog(store).list())
+    finally:
+        watcher.close()
