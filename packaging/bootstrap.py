@@ -35,6 +35,9 @@ APT_TEST = APT_RUNTIME + [
     "gnome-keyring", "dbus", "dbus-x11", "libsecret-tools", "trayer", "procps", "e2fsprogs", "busybox",
     "haskell-status-notifier-item-utils", "libglib2.0-bin",
     "tmux",  # the training jobs' detached sessions (tests/remote/test_jobs*.py run with and without it)
+    # a real systemd journal file for the login records (tests/remote/test_logins_journal.py): made from
+    # journal export text by systemd's own writer, read by the system's journalctl
+    "systemd-journal-remote",
     # the frozen-build smoke test (tests/packaging): PyInstaller's objdump, the .deb, the NSIS script
     "binutils", "nsis", "x11-utils",
 ]

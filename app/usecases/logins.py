@@ -136,8 +136,9 @@ def policy_for(paths: Paths, store: Store, host: str, settings: LoginSettings, l
 
 
 def _offset_text(seconds: float) -> str:
-    s = abs(int(seconds))
-    word = f"{s // 3600} h {s % 3600 // 60} min" if s >= 3600 else f"{s // 60} min {s % 60} s"
+    s = abs(seconds)
+    m = round(s / 60)  # the probe and the local clock are read a moment apart: whole minutes
+    word = f"{m // 60} h {m % 60} min" if m >= 60 else f"{m} min"
     return ("+" if seconds >= 0 else "−") + word
 
 

@@ -233,3 +233,26 @@ def test_the_watcher_checks_each_host_in_turn_and_alerts_through_its_events(serv
         assert any(e.action == "guard-" + K.LOGIN_UNUSUAL and e.resource == HOST for e in AuditLog(store).list())
     finally:
         watcher.close()
+
+
+def test_a_host_clock_three_hours_fast_is_corrected_and_said(server: SshdServer) -> None:
+    """The host's clock (its ``date``) runs 3 hours ahead, and its log's times with it: the logins are shown
+    at the true time, and the report says the clock is off."""
+    skew = 3 * 3600
+    server.install_executable("date", "#!/bin/sh\n"
+                              f'if [ "$1" = "+%s" ]; then echo $(( $(/bin/date +%s) + {skew} )); '
+                              'else exec /bin/date "$@"; fi\n')
+    log = server.workdir / "auth.log"
+    true_now = datetime.now(timezone.utc).replace(microsecond=0)
+    host_time = datetime.fromtimestamp(true_now.timestamp() + skew, timezone.utc)
+    log.write_text(f"{host_time.isoformat()} box sshd[7]: Accepted password for {server.user} from 192.0.2.44 "
+                   "port 6000 ssh2\n")
+    server.chown_to_user(log)
+    usecase.set_log_path(Store(paths=default_paths()), HOST, str(log))
+    alerts = Alerts()
+    report = check(alerts)
+    login = next(x for x in report.logins if x.source == "192.0.2.44")
+    assert login.time is not None and abs(login.time.timestamp() - true_now.timestamp()) < 120
+    assert abs(report.clock_offset_s - skew) < 120
+    assert any("clock" in n and "3 h" in n for n in report.notes), report.notes
+    assert [a[2]["source"] for a in alerts.of(K.LOGIN_UNUSUAL)] == ["192.0.2.44"]
