@@ -113,11 +113,12 @@ class ParsedMessage:
 
 _FP = r"SHA256:[A-Za-z0-9+/]{43}"
 _KEYTYPE = r"[A-Z][A-Z0-9-]{1,31}"
-# The ": extra" sshd appends for publickey/hostbased (format_method_key): "TYPE SHA256:FP", or for a
-# certificate "TYPE-CERT SHA256:FP ID KEYID (serial N) CA TYPE SHA256:FP".
-_EXTRA = re.compile(rf"(?P<kt>{_KEYTYPE}) (?P<fp>{_FP})(?: ID .* \(serial \d+\) CA {_KEYTYPE} {_FP})?")
+# The ": extra" sshd appends (format_method_key, then ", " + the method's info): "TYPE SHA256:FP", for a
+# certificate "TYPE-CERT SHA256:FP ID KEYID (serial N) CA TYPE SHA256:FP", for hostbased
+# '…, client user "U", client host "H"'. Only its leading key is read; an MD5 or "(null)" one gives "".
+_EXTRA_KEY = re.compile(rf"(?P<kt>{_KEYTYPE}) (?P<fp>{_FP})(?![A-Za-z0-9+/=])")
 _AUTH_HEAD = re.compile(r"(?P<verb>Accepted|Failed|Postponed|Partial) (?P<method>.*?) for (?P<rest>.*)")
-_TAIL_FROM = re.compile(r" from (?P<addr>[^ ]+) port (?P<port>\d{1,5}) ssh2(?=: |$)")
+_TAIL_FROM = re.compile(r" from (?P<addr>[^ ]+) port (?P<port>\d{1,5}) ssh2(?=: |\Z)")
 _INVALID = re.compile(r"Invalid user (?P<user>.*) from (?P<addr>[^ ]+) port (?P<port>\d{1,5})")
 _CLOSED = re.compile(r"Connection closed by (?P<who>authenticating|invalid) user (?P<user>.*) "
                      r"(?P<addr>[^ ]+) port (?P<port>\d{1,5})")
@@ -181,27 +182,35 @@ def _auth_log(body: str) -> ParsedMessage | None:
     if head is None or head["verb"] in ("Postponed", "Partial"):
         return None
     rest = head["rest"]
-    # The real " from ADDR port N ssh2" is followed by nothing or by a well-formed key (": TYPE SHA256:…").
-    # Without a key only the LAST one can be; with a certificate the key ID after it is the client's
-    # text too, so the FIRST one followed by a well-formed key wins: a forgery before it would need a
-    # ": " inside the user name, and OpenSSH cuts the name at its first ":" (user:style).
+    # Which " from ADDR port N ssh2" is sshd's own (the user name before it and, for a certificate
+    # or hostbased, the key ID / client names after it are the client's text):
+    # 1. the LAST one followed by nothing or exactly ": TYPE SHA256:FP" — always sshd's: a forgery
+    #    after sshd's own would have to end the message, but sshd writes the end of a certificate
+    #    (" CA TYPE FP") or hostbased ('host "…"') line itself; a forgery before it is followed by
+    #    the rest of the line;
+    # 2. else (a certificate, hostbased, an MD5 key, a method's info) the FIRST one followed by ": ": a
+    #    forgery in the user name before it would need a ":" there, and OpenSSH cuts the name at its
+    #    first ":" (user:style).
+    found = None
     for m in _TAIL_FROM.finditer(rest):
         tail = rest[m.end():]
-        key_type = key_fp = ""
-        if tail:
-            extra = _EXTRA.fullmatch(tail[2:])
-            if extra is None:
-                continue
-            key_type, key_fp = extra["kt"], extra["fp"]
-        user = rest[: m.start()]
-        invalid = user.startswith("invalid user ")
-        if invalid:
-            user = user[len("invalid user "):]
-        method = _method(head["method"])
-        if method not in ("publickey", "hostbased"):
-            key_type = key_fp = ""
-        kind = KIND_ACCEPTED if head["verb"] == "Accepted" else KIND_FAILED
-        return _made(kind, kind == KIND_ACCEPTED, method, user, invalid, m["addr"], m["port"], key_type, key_fp)
+        if not tail or _EXTRA_KEY.fullmatch(tail, 2) is not None:
+            found = m
+    if found is None:
+        found = next(_TAIL_FROM.finditer(rest), None)
+        if found is None:
+            return None
+    tail = rest[found.end():]
+    extra = _EXTRA_KEY.match(tail, 2) if tail else None
+    method = _method(head["method"])
+    key_type, key_fp = (extra["kt"], extra["fp"]) if extra is not None and method in ("publickey", "hostbased") \
+        else ("", "")
+    user = rest[: found.start()]
+    invalid = user.startswith("invalid user ")
+    if invalid:
+        user = user[len("invalid user "):]
+    kind = KIND_ACCEPTED if head["verb"] == "Accepted" else KIND_FAILED
+    return _made(kind, kind == KIND_ACCEPTED, method, user, invalid, found["addr"], found["port"], key_type, key_fp)
     return None
 
 

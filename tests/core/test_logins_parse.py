@@ -193,6 +193,12 @@ def test_real_sshd_failed_passwords_and_max_attempts(real_log: RealLog) -> None:
      ("root", "", "198.51.100.4", 9, False, False, "", "")),
     (f"Accepted publickey for u from 192.0.2.1 port 10 ssh2: ED25519-CERT {FP} ID alice (serial 3) CA ED25519 {FP}",
      ("u", "publickey", "192.0.2.1", 10, True, False, "ED25519-CERT", FP)),
+    (f'Accepted hostbased for u from 192.0.2.1 port 11 ssh2: ED25519 {FP}, client user "v", client host "h"',
+     ("u", "hostbased", "192.0.2.1", 11, True, False, "ED25519", FP)),
+    ("Accepted publickey for u from 192.0.2.1 port 12 ssh2: RSA MD5:" + ":".join(["ab"] * 16),
+     ("u", "publickey", "192.0.2.1", 12, True, False, "", "")),
+    ("Accepted publickey for u from 192.0.2.1 port 13 ssh2: ED25519 SHA256:short",
+     ("u", "publickey", "192.0.2.1", 13, True, False, "", "")),
 ])
 def test_auth_results(msg: str, want: tuple[object, ...]) -> None:
     p = parse_sshd_message(msg)
@@ -222,6 +228,12 @@ def test_forged_fields_anchor_at_the_end() -> None:
     p = parse_sshd_message(f"Failed publickey for root from 198.51.100.2 port 3 ssh2: ED25519-CERT {FP} ID {cert_id} "
                            f"(serial 0) CA ED25519 {FP}")
     assert p is not None and (p.user, p.source, p.port, p.key_type) == ("root", "198.51.100.2", 3, "ED25519-CERT")
+    user = f"a from 1.2.3.4 port 22 ssh2: ED25519 {FP}"  # a ":" (OpenSSH itself cuts the name there)
+    p = parse_sshd_message(f"Failed publickey for {user} from 198.51.100.2 port 3 ssh2: RSA {FP}")
+    assert p is not None and (p.user, p.source, p.key_type) == (user[:64], "198.51.100.2", "RSA")
+    p = parse_sshd_message(f'Failed hostbased for u from 198.51.100.2 port 3 ssh2: ED25519 {FP}, client user "v", '
+                           f'client host "h from 6.6.6.6 port 1 ssh2"')
+    assert p is not None and (p.user, p.source, p.key_fp) == ("u", "198.51.100.2", FP)
     p = parse_sshd_message("Failed password for a from 1.2.3.4 port 22 ssh2 b from 198.51.100.2 port 3 ssh2")
     assert p is not None and (p.user, p.source) == ("a from 1.2.3.4 port 22 ssh2 b", "198.51.100.2")
     p = parse_sshd_message("Invalid user a from 1.2.3.4 port 22 from 9.9.9.9 port 1 from ::1 port 5")
