@@ -93,7 +93,12 @@ class SettingsPage(QWidget):
         for w in (self.language_combo, self.currency_combo, self.rate_spin, self.bid_spin):
             w.setMinimumWidth(FIELD_MIN_WIDTH)
             w.setMaximumWidth(FIELD_MAX_WIDTH)  # not ~930 px wide on a large window
-        outer.addWidget(general)
+        from app.ui.remote.logins_settings import LoginsSection  # Settings → SSH logins, beside General
+
+        top = QHBoxLayout()
+        top.addWidget(general, 1)
+        top.addWidget(LoginsSection(ctx, self), 1)
+        outer.addLayout(top)
         self._build_guards_and_tray(outer)
         from app.ui.notify.section import NotifySection  # Settings → Notifications (its own catalog)
 

@@ -46,6 +46,7 @@ from app.ui.remote.hosts_service import (
     RECONNECTING,
     HostConnectionService,
 )
+from app.ui.remote.logins_dialog import open_logins
 from app.ui.shared.plain import PlainLabel, ask, plain_box, plain_tooltip
 from app.ui.shared.two_line import SECOND_LINE, fit, two_line_table
 from app.ui.widgets import FlowLayout, RowsTableModel, toolbar_button
@@ -230,6 +231,8 @@ class HostsPage(QWidget):
             bar,
             self.tr("Copy the ssh command for a terminal (Ctrl+Shift+C)"),
         )
+        self.logins_button = toolbar_button(self, self.tr("Recent &logins…"), self._on_logins_button_clicked, bar,
+                                            self.tr("Who logged in over SSH, and which logins were unusual (Ctrl+L)"))
         self.forget_button = toolbar_button(self,
             self.tr("&Forget host key"),
             self._on_forget_button_clicked,
@@ -280,6 +283,7 @@ class HostsPage(QWidget):
             ("Ctrl+T", self._on_tensorboard_button_clicked),
             ("Ctrl+J", self._on_jupyter_button_clicked),
             ("Ctrl+Shift+C", self._on_copy_button_clicked),
+            ("Ctrl+L", self._on_logins_button_clicked),
             (QKeySequence.StandardKey.Delete, self._on_remove_button_clicked),
         ):
             sc = QShortcut(QKeySequence(seq), self)
@@ -352,6 +356,7 @@ class HostsPage(QWidget):
         self.jupyter_button.setEnabled(connected)
         self.copy_button.setEnabled(bool(sel))
         self.forget_button.setEnabled(bool(sel))
+        self.logins_button.setEnabled(bool(sel))
         self.remove_button.setEnabled(sel is not None and sel[1] == "saved")
 
     def _status(self, text: str) -> None:
@@ -557,6 +562,10 @@ class HostsPage(QWidget):
         if sel:
             QGuiApplication.clipboard().setText(sel[0].ssh_command())
             self._status(self.tr("Copied: {command}").format(command=sel[0].ssh_command()))
+
+    def _on_logins_button_clicked(self) -> None:
+        if (sel := self._selected()) is not None:
+            open_logins(self.ctx, sel[0].name, self)
 
     @Slot()
     def _on_remove_button_clicked(self) -> None:
