@@ -13,6 +13,7 @@ import sys
 from datetime import datetime, timezone
 from typing import Any
 
+from app.cli.auditcmd import add_cloud_options, cmd_audit_cloud
 from app.cli.guard_args import add_guard_options, launch_guard
 from app.cli.output import print_json, print_table, terminal_safe, translate
 from app.cli.recovery import add_recovery_shortcuts, policy_from_shortcuts
@@ -210,6 +211,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     au.add_argument("--csv", metavar="FILE", default=None, help=translate("LabGPU", "export everything as CSV"))
     au.add_argument("--limit", type=int, default=50, help=translate("LabGPU", "show the last N entries (default 50)"))
     au.add_argument("--json", action="store_true", help=translate("LabGPU", "print JSON"))
+    add_cloud_options(au)
     au.set_defaults(func=cmd_audit)
 
 
@@ -426,6 +428,8 @@ def cmd_action(args: argparse.Namespace) -> int:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
+    if getattr(args, "cloud", None):
+        return cmd_audit_cloud(args)
     svc = service()
     if args.csv:
         n = svc.audit.export_csv(args.csv)

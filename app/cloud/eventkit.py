@@ -33,6 +33,8 @@ def read_pages(page: PageFn, parse: Callable[[Any], CloudEvent | None], max_even
     MAX_EVENTS); a token seen before ends the loop (a cloud that answers the same token forever)."""
     limit = max(0, min(int(max_events), MAX_EVENTS))
     out: list[CloudEvent] = []
+    if limit == 0:
+        return out
     token = ""
     seen: set[str] = set()
     for _ in range(max_pages):

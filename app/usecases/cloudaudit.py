@@ -13,7 +13,6 @@ The CLI (``labgpu audit --cloud``) and the audit dialog's "Cloud events" tab cal
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
@@ -23,7 +22,6 @@ from app.cloud.base import CloudEventReader, NotSupportedError
 from app.cloud.launch import CloudService
 from app.core import providers
 from app.core.cloudevents import MAX_EVENTS, AlertedEvents, CloudEvent, Verdict, judge
-from app.core.errors import InputError
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
 from app.core.providers import EventSourceDecl
 from app.core.vocab import GuardEventKind
@@ -32,9 +30,6 @@ log = logging.getLogger(__name__)
 
 NO_SOURCE = QT_TRANSLATE_NOOP("LabGPU", "{cloud} has no API call history LabGPU can read.")
 NO_SOURCE_HINT = QT_TRANSLATE_NOOP("LabGPU", "Look at the account's operation log in the cloud console.")
-BAD_SINCE = QT_TRANSLATE_NOOP("LabGPU", "'{text}' is not a time: use 24h, 7d, 90m or an ISO date such as "
-                                        "2026-05-01T08:00Z.")
-BAD_SINCE_HINT = QT_TRANSLATE_NOOP("LabGPU", "For example: labgpu audit --cloud ACCOUNT --since 7d")
 ALERT_ACTION = "cloud-foreign-call"  # the audit log's action word for an alert sent
 
 
@@ -56,23 +51,6 @@ class CloudAuditReport:
     @property
     def foreign(self) -> list[Verdict]:
         return [v for v in self.verdicts if v.foreign]
-
-
-_SPAN = re.compile(r"^\s*(\d{1,6})\s*([mhdw])\s*$")
-
-
-def parse_since(text: str, now: datetime | None = None) -> datetime:
-    """``24h``, ``7d``, ``90m``, ``2w`` back from now, or an ISO-8601 time (UTC when it names no zone)."""
-    now = now or datetime.now(timezone.utc)
-    m = _SPAN.match(text or "")
-    if m:
-        n, unit = int(m.group(1)), m.group(2)
-        return now - timedelta(**{{"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}[unit]: n})
-    try:
-        when = datetime.fromisoformat(str(text).strip().replace("Z", "+00:00"))
-    except ValueError:
-        raise InputError(BAD_SINCE, BAD_SINCE_HINT, code="BadSince", text=str(text)[:40]) from None
-    return when.replace(tzinfo=timezone.utc) if when.tzinfo is None else when.astimezone(timezone.utc)
 
 
 def own_resources(svc: CloudService, account: str) -> tuple[set[str], set[str]]:

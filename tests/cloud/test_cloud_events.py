@@ -104,3 +104,87 @@ def test_aws_hostile_event_text_stays_plain_and_bounded(aws, moto):
     ev = report.verdicts[0].event
     assert "\x1b" not in ev.name and "\u202e" not in ev.name and "\n" not in ev.name
     assert len(ev.name) <= 128 and len(ev.actor) <= MAX_TEXT
+
+
+# -- Tencent Cloud ----------------------------------------------------------------------------------
+def test_tencent_foreign_stop_and_console_login_are_the_only_foreign_calls(tencent_service, tencent_server):
+    svc = tencent_service
+    entry = svc.launch(LaunchOptions(account="lab", instance_type="GN7.2XLARGE32", ssh_from="198.51.100.7/32")).entry
+    svc.stop(entry.id)
+    audit = tencent_server.audit
+    audit.inject("StopInstances", entry.id)
+    audit.console_login()
+    audit.inject("StopInstances", "ins-notlabgpu")
+
+    report = check_account(svc, "lab", _since())
+
+    assert {(v.event.name, v.resource) for v in report.foreign} == {("StopInstances", entry.id), ("ConsoleLogin", "")}
+    assert {"RunInstances", "StopInstances"} <= {v.event.name for v in report.verdicts if v.by_labgpu}
+    assert report.source.service == "Tencent CloudAudit"
+
+
+def test_tencent_paging_and_seven_day_windows(tencent_service, tencent_server):
+    svc = tencent_service
+    entry = svc.launch(LaunchOptions(account="lab", instance_type="GN7.2XLARGE32", ssh_from="198.51.100.7/32")).entry
+    for _ in range(75):
+        tencent_server.audit.inject("StopInstances", entry.id)
+    report = check_account(svc, "lab", datetime.now(timezone.utc) - timedelta(days=20))
+    assert len(report.foreign) == 75
+    spans = [r["EndTime"] - r["StartTime"] for r in tencent_server.audit.lookups]
+    assert max(spans) <= 7 * 24 * 3600 and len(tencent_server.audit.lookups) >= 4  # 3 windows, one of 2 pages
+    assert all(r["MaxResults"] <= 50 for r in tencent_server.audit.lookups)
+
+
+def test_tencent_refused_permission_names_the_policy(tencent_service, tencent_server):
+    tencent_server.audit.denied = True
+    with pytest.raises(PermissionError_) as err:
+        check_account(tencent_service, "lab", _since())
+    assert "QcloudCloudAuditReadOnlyAccess" in err.value.one_line()
+
+
+# -- Alibaba Cloud ----------------------------------------------------------------------------------
+@pytest.fixture
+def ali(secret_service, alibaba_server, labgpu_home):
+    from tests.fixtures.alibaba_ecs_server import TEST_ACCESS_KEY_ID, TEST_ACCESS_KEY_SECRET
+
+    alibaba_server.describes_per_transition = 0
+    s = CloudService()
+    s.accounts.add(Account("lab", "alibaba", "cn-hangzhou", f"http://{alibaba_server.endpoint}"),
+                   Credentials(TEST_ACCESS_KEY_ID, TEST_ACCESS_KEY_SECRET))
+    yield s
+    s.close()
+
+
+A10 = "ecs.gn7i-c8g1.2xlarge"
+
+
+def test_alibaba_foreign_stop_and_console_signin_are_the_only_foreign_calls(ali, alibaba_server):
+    entry = ali.launch(LaunchOptions(account="lab", instance_type=A10, zone="cn-hangzhou-h",
+                                     ssh_from="198.51.100.7/32")).entry
+    ali.stop(entry.id)
+    sg = next(a.resource for a in ali.audit.list() if a.action == "CreateSecurityGroup")
+    trail = alibaba_server.trail
+    trail.inject("StopInstance", entry.id)
+    trail.inject("AuthorizeSecurityGroup", sg)
+    trail.console_login()
+    trail.inject("StopInstance", "i-notlabgpu")
+
+    report = check_account(ali, "lab", _since())
+
+    assert {(v.event.name, v.resource) for v in report.foreign} == {
+        ("StopInstance", entry.id), ("AuthorizeSecurityGroup", sg), ("ConsoleSignin", "")}
+    assert {"RunInstances", "StopInstances", "CreateSecurityGroup"} <= {
+        v.event.name for v in report.verdicts if v.by_labgpu}
+    assert all(len(r["LookupAttribute.1.Key"]) and "LookupAttribute.2.Key" not in r for r in trail.lookups)
+
+
+def test_alibaba_paging_and_refused_permission(ali, alibaba_server):
+    for n in range(60):
+        alibaba_server.trail.inject("StopInstance", f"i-other{n}")
+    report = check_account(ali, "lab", _since())
+    assert len(report.verdicts) == 60 and report.foreign == []
+    assert sum(1 for r in alibaba_server.trail.lookups if r.get("NextToken")) >= 1
+    alibaba_server.trail.denied = True
+    with pytest.raises(PermissionError_) as err:
+        check_account(ali, "lab", _since())
+    assert "AliyunActionTrailReadOnlyAccess" in err.value.one_line()

@@ -11,6 +11,7 @@ from app.cloud.kit import key_validated, spec_identity, timed_out
 from app.core.accounts import Account, Credentials
 from app.core.i18n import QT_TRANSLATE_NOOP
 
+from .events import AlibabaEvents
 from .launch import AlibabaLaunch
 from .prices import AlibabaPrices
 from .spec import PROVIDER_ID, SPEC
@@ -29,7 +30,7 @@ STOPPED_CHARGING = QT_TRANSLATE_NOOP(
 )
 
 
-class AlibabaProvider(AlibabaLaunch, AlibabaPrices):
+class AlibabaProvider(AlibabaLaunch, AlibabaPrices, AlibabaEvents):
     """The Alibaba Cloud ECS provider (see app.cloud.base.Provider)."""
 
     id, display_name, limitations = spec_identity(SPEC)

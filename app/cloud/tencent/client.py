@@ -122,6 +122,20 @@ def _service_host(host: str, service: str) -> str:
     return host  # a custom endpoint (local server, gateway) answers every service
 
 
+def _resource_of(params: dict[str, Any], response: dict[str, Any]) -> str:
+    """The id a state-changing call acted on (the audit log's resource column)."""
+    for block, key in ((params, "InstanceIds"), (response, "InstanceIdSet"), (params, "SecurityGroupId"),
+                       (response, "SecurityGroup"), (response, "KeyId"), (params, "KeyIds")):
+        value = block.get(key)
+        if isinstance(value, dict):
+            value = value.get("SecurityGroupId")
+        if isinstance(value, list):
+            value = ",".join(str(v) for v in value[:10])
+        if value:
+            return str(value)
+    return ""
+
+
 def currency_for(account: Account) -> str:
     """The currency the account's site bills and prices in: the international site
     (cvm.intl.tencentcloudapi.com, www.tencentcloud.com, whose CVM price list is in USD:
@@ -265,11 +279,11 @@ class TencentClient(PluginClient):
                     code, exc.get_message(), exc.get_request_id() or "", action=action, **ctx
                 ) from None
             if state_changing:
+                # each state-changing call gets its audit row with its request id (base.report_call), so the
+                # account's CloudAudit history can tell LabGPU's calls from others' (app/core/cloudevents.py)
                 from app.cloud import base
 
-                reporter = getattr(base, "report_request_id", None)
-                if reporter is not None:
-                    reporter(str(response.get("RequestId", "")))
+                base.report_call(action, _resource_of(params, response), str(response.get("RequestId", "")))
             return response
 
 

@@ -14,13 +14,14 @@ from app.cloud.kit import key_validated, spec_identity, timed_out
 from app.core.accounts import Account, Credentials
 from app.core.i18n import QT_TRANSLATE_NOOP
 
+from .events import TencentEvents
 from .launch import TencentLaunch
 from .prices import TencentPrices
 from .spec import PROVIDER_ID, SPEC
 
 log = logging.getLogger("app.cloud.tencent")
 
-class TencentProvider(TencentLaunch, TencentPrices):
+class TencentProvider(TencentLaunch, TencentPrices, TencentEvents):
     """The Tencent Cloud CVM provider (see app.cloud.base.Provider)."""
 
     id, display_name, limitations = spec_identity(SPEC)
