@@ -12,16 +12,10 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from app.cloud.errors import PermissionError_
-from app.core.cloudevents import MAX_EVENTS, MAX_PAGES, CloudEvent
-from app.core.i18n import QT_TRANSLATE_NOOP
+from app.core.cloudevents import MAX_EVENTS, MAX_PAGES, NO_PERMISSION, NO_PERMISSION_HINT, CloudEvent
 
 MAX_DETAIL = 64 * 1024  # an event's JSON detail read at most this long (CloudTrail's own limit is far lower)
 
-NO_PERMISSION = QT_TRANSLATE_NOOP(
-    "LabGPU", "The keys of account '{account}' may not read {service} ({error_code}), so LabGPU cannot check "
-              "which calls it did not make.")
-NO_PERMISSION_HINT = QT_TRANSLATE_NOOP(
-    "LabGPU", "In the cloud console, grant {permission} to the user of these keys, then run the check again.")
 
 # page(next_token) → (raw events of one page, the next page's token or "")
 PageFn = Callable[[str], tuple[list[Any], str]]

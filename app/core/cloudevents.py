@@ -44,6 +44,12 @@ WHY_FOREIGN = QT_TRANSLATE_NOOP("LabGPU", "a change to a resource LabGPU manages
 WHY_OWN = QT_TRANSLATE_NOOP("LabGPU", "made by LabGPU")
 WHY_OTHER = QT_TRANSLATE_NOOP("LabGPU", "not on a resource LabGPU manages")
 WHY_READ = QT_TRANSLATE_NOOP("LabGPU", "read-only")
+# The keys may not read the event history (app/cloud/eventkit.py no_permission): the permission is named.
+NO_PERMISSION = QT_TRANSLATE_NOOP(
+    "LabGPU", "The keys of account '{account}' may not read {service} ({error_code}), so LabGPU cannot check "
+              "which calls it did not make.")
+NO_PERMISSION_HINT = QT_TRANSLATE_NOOP(
+    "LabGPU", "In the cloud console, grant {permission} to the user of these keys, then run the check again.")
 
 
 def plain(text: object, limit: int = MAX_TEXT) -> str:

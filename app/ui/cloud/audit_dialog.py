@@ -16,11 +16,13 @@ from PySide6.QtWidgets import (
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
 from app.ui.cloud import cloud_service, error_sentence
+from app.ui.cloud.cloudevents_view import CloudEventsView
 from app.ui.shared.plain import PlainLabel
 
 if TYPE_CHECKING:
@@ -35,8 +37,16 @@ class AuditDialog(QDialog):
         self.setObjectName("auditDialog")
         self.setWindowTitle(self.tr("Audit log of cloud actions"))
         self.resize(900, 480)
-        layout = QVBoxLayout(self)
-        self.table = QTableWidget(0, 7, self)
+        outer = QVBoxLayout(self)
+        self.tabs = QTabWidget(self)
+        outer.addWidget(self.tabs, 1)
+        local = QWidget(self.tabs)
+        layout = QVBoxLayout(local)
+        self.tabs.addTab(local, self.tr("LabGPU's calls"))
+        # the cloud's own history of API calls, with the ones LabGPU did not make marked (issue 27)
+        self.cloud_events = CloudEventsView(ctx, self.tabs)
+        self.tabs.addTab(self.cloud_events, self.tr("Cloud events"))
+        self.table = QTableWidget(0, 7, local)
         self.table.setHorizontalHeaderLabels(
             [
                 self.tr("Time (local)"),
@@ -68,8 +78,11 @@ class AuditDialog(QDialog):
         bar.addWidget(self.export_button)
         bar.addWidget(self.reload_button)
         bar.addStretch(1)
-        bar.addWidget(close)
         layout.addLayout(bar)
+        closing = QHBoxLayout()
+        closing.addStretch(1)
+        closing.addWidget(close)
+        outer.addLayout(closing)
         self.reload()
 
     @Slot()
