@@ -695,6 +695,64 @@ def extras(window: Any, lang: str, sizes: tuple[tuple[int, int], ...], guide: bo
         save("launch-dialog", lambda: over(window, dialog), dialog)
         dialog.reject()
         settle(2)
+    logins_shot(window, save, settle)
+
+
+def sample_logins(store: Any, host: str) -> None:
+    """The lab server's SSH logins of the last days (issue 27): the student's own sessions through LabGPU,
+    one accepted login from an address LabGPU never connected from at 03:12, and a scanner's failed logins."""
+    from datetime import datetime, timedelta, timezone
+
+    from app.core.loginstore import LoginStore
+
+    ls = LoginStore(store)
+    ls.forget(host)  # each language's process writes the same sample
+    day = datetime.now().astimezone().replace(minute=0, second=0, microsecond=0)
+    key = ("ED25519", "SHA256:Qsn4TbdBzDD8blNX/uNNdGiNgYvB0HQa3ZIoa/iXcJ4")
+    rows: list[dict[str, Any]] = []
+    for n, seconds_ago in enumerate((263_917, 179_604, 95_851, 7_934, 3_419)):
+        t = day - timedelta(seconds=seconds_ago)
+        rows.append({"time": t.astimezone(timezone.utc), "user": STUDENT, "method": "publickey",
+                     "source": SSH_FROM.split("/")[0], "port": 50112 + n, "accepted": True, "key_type": key[0],
+                     "key_fp": key[1], "origin": "journal", "own": True})
+    rows.append({"time": (day - timedelta(days=1)).replace(hour=3, minute=12, second=37).astimezone(timezone.utc),
+                 "user": STUDENT, "method": "publickey", "source": "203.0.113.45", "port": 39822, "accepted": True,
+                 "key_type": key[0], "key_fp": key[1], "origin": "journal", "unusual": True,
+                 "why": ("unknown-source", "unusual-hour")})
+    scanners = (("218.92.0.112", 38), ("61.177.172.13", 12), ("183.81.169.238", 5))
+    for source, count in scanners:
+        for i in range(count):
+            t = day - timedelta(hours=2 + i * 0.7, minutes=len(source))
+            rows.append({"time": t.astimezone(timezone.utc), "user": ("root", "admin", "ubuntu")[i % 3],
+                         "method": "password", "source": source, "port": 40000 + i, "accepted": False,
+                         "invalid_user": i % 3 != 0, "origin": "journal"})
+    ls.add(host, rows)
+
+
+def logins_shot(window: Any, save: Any, settle: Any) -> None:
+    """Hosts → Recent logins… of the lab server over the Hosts page, from the sample logins (no SSH read)."""
+    if not window.show_page("hosts"):
+        return
+    from app.ui.remote.logins_dialog import LoginsDialog
+    from app.usecases import logins as usecase
+
+    ctx = window.ctx
+    sample_logins(ctx.store, LAB_HOST)
+
+    def check() -> Any:
+        logins = usecase.recent(ctx.paths, ctx.store, LAB_HOST)
+        return usecase.LoginReport(LAB_HOST, "journal", "", True, [], logins,
+                                   usecase.summary([x for x in logins if not x.accepted]))
+
+    page = window.pages["hosts"]
+    page.select(LAB_HOST)
+    dialog = LoginsDialog(ctx, LAB_HOST, page, check=check)
+    dialog.show()
+    dialog.refresh()
+    settle(10)
+    save("logins", lambda: over(window, dialog), dialog)
+    dialog.reject()
+    settle(2)
 
 
 def shrink(path: Path) -> None:

@@ -96,6 +96,7 @@ def test_the_hosts_page_opens_the_logins_of_a_real_host_own_and_unusual(qtbot, c
     assert "an address LabGPU has never connected from" in tip and "127.0.0.2" in tip
     assert dlg.table.item(r, 5).foreground().color() != dlg.table.item(r, 5).background().color()
     assert all(row[4] == "accepted" for row in rows)
+    assert dlg.advice_label.isVisible() and "Unusual logins: 1." in dlg.advice_label.text()
     times = [datetime.strptime(row[0], "%Y-%m-%d %H:%M:%S") for row in rows if row[0] != "unknown"]
     assert times == sorted(times, reverse=True)  # newest first
 

@@ -150,6 +150,8 @@ class LoginsDialog(QDialog):
         self.summary_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         row.addWidget(self.summary_label, 1)
         layout.addLayout(row)
+        self.advice_label = self._box_label("loginsAdvice", "warning", "", "")
+        layout.addWidget(self.advice_label)
 
         self.table = QTableWidget(0, COLUMNS, self)
         self.table.setObjectName("loginsTable")
@@ -230,6 +232,11 @@ class LoginsDialog(QDialog):
         self.logins = logins[: MAX_ROWS * 4]
         self.failed = failed
         self.summary_label.setText(failed_line(failed))
+        unusual = sum(1 for x in self.logins if x.unusual and not x.own)
+        self.advice_label.setText(QCoreApplication.translate(
+            "Logins", "Unusual logins: {n}. If one was not you, stop the instance and change its keys.").format(
+            n=unusual))
+        self.advice_label.setVisible(bool(unusual))
         self._fill()
 
     def shown(self) -> list[StoredLogin]:
