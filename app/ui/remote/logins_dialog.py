@@ -76,7 +76,8 @@ def note_of(x: StoredLogin) -> str:
     if x.own:
         return QCoreApplication.translate("Logins", "LabGPU")
     if x.unusual:
-        reasons = ", ".join(_t(usecase.SHORT_WHY.get(w, w)) for w in x.why)
+        comma = QCoreApplication.translate("Logins", ", ", "between the short reasons of an unusual login")
+        reasons = comma.join(_t(usecase.SHORT_WHY.get(w, w)) for w in x.why)
         return QCoreApplication.translate("Logins", "Unusual: ") + reasons
     return ""
 
