@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from datetime import datetime, timezone
 
 import pytest
+from PySide6.QtCore import Qt
 
 from app.core.hosts import HostRecord, HostStore
 from app.core.loginstore import LoginSettings, LoginStore
@@ -129,12 +130,43 @@ def test_an_unreachable_host_says_why_and_what_to_do_and_keeps_the_window(qtbot,
     assert len(lines) >= 2 and all(x.strip() for x in lines[:2]), lines  # the error, then its next step
     assert dlg.isVisible() and [r[3] for r in _rows(dlg)] == ["192.0.2.9"]
     assert dlg.refresh_button.isEnabled() and dlg.busy.isHidden()
+    first = dlg.task
+    qtbot.keyClick(dlg, Qt.Key.Key_F5)  # F5 tries again
+    qtbot.waitUntil(lambda: dlg.task is not first and dlg.task.is_done and dlg.refresh_button.isEnabled(),
+                    timeout=60_000)
+    assert dlg.error_label.isVisible() and dlg.isVisible()
+
+
+def test_addresses_and_times_are_never_elided_in_the_narrowest_dialog(qtbot, ctx):
+    from PySide6.QtGui import QFontMetrics
+    from PySide6.QtWidgets import QStyle
+
+    from app.ui.remote.logins_dialog import LoginsDialog
+
+    long_v6 = "2001:db8:85a3:1234:5678:8a2e:370:7334"
+    LoginStore(ctx.store).add(HOST, [
+        {"time": datetime.now(timezone.utc), "user": "a-very-long-user-name-" * 3, "method": "keyboard-interactive",
+         "source": long_v6, "port": 4000, "accepted": True, "unusual": True,
+         "why": ("unknown-source", "unusual-hour", "unknown-user", "unknown-key")}])
+    dlg = LoginsDialog(ctx, HOST)
+    qtbot.addWidget(dlg)
+    dlg.show()
+    dlg.resize(dlg.minimumSize())
+    qtbot.waitUntil(lambda: dlg.table.viewport().width() < 820)
+    table = dlg.table
+    margin = table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, table) + 1
+    fm = QFontMetrics(table.font())
+    for col in (0, 3, 4):  # time, source, result
+        room = table.columnWidth(col) - 2 * margin - 1
+        assert fm.horizontalAdvance(table.item(0, col).text()) <= room, (col, table.item(0, col).text())
+    assert long_v6 in table.item(0, 3).text()
+    user = table.item(0, 1).text()
+    assert user.startswith("a-very-long-user-name-") and user in table.item(0, 1).toolTip()  # whole here
 
 
 def test_hostile_text_from_the_host_is_shown_literally(qtbot, ctx, server):
     from app.ui.remote.logins_dialog import LoginsDialog
 
-    usecase.set_log_path(ctx.store, HOST, str(server.log_file))
     html_user = "<b>x<i>&amp;"  # (sshd itself cuts a user name at "/": "<b>x</b>" is logged as "<b>x<")
     wrong_password(server, "127.0.0.2", user=html_user)  # (OpenSSH's client refuses such a name itself)
     hostile = "<img src=file:///dev/zero>\x1b[31mroot\x07"
@@ -144,7 +176,14 @@ def test_hostile_text_from_the_host_is_shown_literally(qtbot, ctx, server):
     dlg = LoginsDialog(ctx, HOST)
     qtbot.addWidget(dlg)
     dlg.show()
-    _read(qtbot, dlg)
+    dlg.path_edit.setText("sshd.log")  # the host's own sshd log, given in the dialog: an absolute path only
+    dlg.path_button.click()
+    assert dlg.path_error.isVisible() and "sshd.log" in dlg.path_error.text() and dlg.task is None
+    dlg.path_edit.setText(str(server.log_file))
+    dlg.path_button.click()  # kept for the host, and read at once
+    assert dlg.path_error.isHidden() and LoginStore(ctx.store).state(HOST).user_path == str(server.log_file)
+    qtbot.waitUntil(lambda: dlg.task is not None and dlg.task.is_done and dlg.refresh_button.isEnabled(),
+                    timeout=60_000)
     _show_all(dlg)
     rows = _rows(dlg)
     users = [row[1] for row in rows]
