@@ -195,7 +195,3 @@ class AlertedEvents:
              (now or datetime.now(timezone.utc)).isoformat(timespec="seconds")),
         )
         return bool(cur.rowcount)
-
-    def alerted(self, account: str) -> set[str]:
-        return {r["event_key"] for r in self.store.query(
-            "SELECT event_key FROM cloud_event_alerts WHERE account=?", (account,))}

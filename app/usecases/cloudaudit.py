@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from app.cloud.base import CloudEventReader, NotSupportedError
 from app.cloud.launch import CloudService
 from app.core import providers
-from app.core.cloudevents import MAX_EVENTS, AlertedEvents, CloudEvent, Verdict, judge
+from app.core.cloudevents import MAX_EVENTS, AlertedEvents, CloudEvent, ForeignCall, Verdict, classify, judge
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
 from app.core.providers import EventSourceDecl
 from app.core.vocab import GuardEventKind
@@ -45,12 +45,9 @@ class CloudAuditReport:
     since: datetime
     until: datetime
     regions: tuple[str, ...]
-    verdicts: list[Verdict] = field(default_factory=list)
+    verdicts: list[Verdict] = field(default_factory=list)  # every event read, newest first
+    foreign: list[ForeignCall] = field(default_factory=list)  # the ones LabGPU did not make, and console logins
     truncated: bool = False  # MAX_EVENTS reached: older events were not read
-
-    @property
-    def foreign(self) -> list[Verdict]:
-        return [v for v in self.verdicts if v.foreign]
 
 
 def own_resources(svc: CloudService, account: str) -> tuple[set[str], set[str]]:
@@ -102,8 +99,8 @@ def check_account(svc: CloudService, account_name: str, since: datetime, until: 
     events.sort(key=lambda e: e.time, reverse=True)
     ids, tokens = own_resources(svc, account_name)
     entries = svc.audit.list(limit=100_000, account=account_name)
-    verdicts = judge(events, entries, ids, tokens)
-    return CloudAuditReport(account_name, account.provider, source, start, end, tuple(regions), verdicts,
+    return CloudAuditReport(account_name, account.provider, source, start, end, tuple(regions),
+                            judge(events, entries, ids, tokens), classify(events, entries, ids, tokens),
                             truncated=len(events) >= MAX_EVENTS)
 
 

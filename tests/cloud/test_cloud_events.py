@@ -61,6 +61,16 @@ def test_aws_foreign_stop_and_console_login_are_the_only_foreign_calls(aws, moto
     assert login.event.source_ip == "203.0.113.99" and "mallory" in login.event.actor
 
 
+def test_aws_reads_every_region_the_account_has_instances_in(aws, moto):
+    west = aws.launch(LaunchOptions(account="lab", instance_type="g5.xlarge", region="us-west-2",
+                                    ssh_from="198.51.100.7/32")).entry
+    moto.strict.trail.inject("StopInstances", west.id, region="us-west-2")
+    report = check_account(aws, "lab", _since())
+    assert report.regions == ("us-east-1", "us-west-2")
+    assert [(v.event.name, v.resource, v.event.region) for v in report.foreign] == [
+        ("StopInstances", west.id, "us-west-2")]
+
+
 def test_aws_alerts_each_foreign_call_once(aws, moto):
     entry = aws.launch(LaunchOptions(account="lab", instance_type="g5.xlarge", ssh_from="198.51.100.7/32")).entry
     moto.strict.trail.inject("StopInstances", entry.id)
@@ -188,3 +198,29 @@ def test_alibaba_paging_and_refused_permission(ali, alibaba_server):
     with pytest.raises(PermissionError_) as err:
         check_account(ali, "lab", _since())
     assert "AliyunActionTrailReadOnlyAccess" in err.value.one_line()
+
+
+# -- hostile text from Tencent and Alibaba ----------------------------------------------------------
+def _assert_plain_and_bounded(report):
+    assert len(report.verdicts) == MAX_EVENTS and report.truncated
+    for v in report.verdicts[:50]:
+        ev = v.event
+        for text in (ev.name, ev.actor, ev.source_ip):
+            assert not any(ch in text for ch in "\x1b\u202e\n\r\x00")
+        assert len(ev.name) <= 128 and len(ev.actor) <= MAX_TEXT and len(ev.resources) <= 32
+
+
+def test_tencent_hostile_event_text_stays_plain_and_bounded(tencent_service, tencent_server):
+    evil = tencent_server.audit.inject("StopInstances", "ins-x", user="m\x1b]0;pwn\x07" + "u" * 10_000)
+    evil["EventName"] = "Stop\u202eInstances\n\x00" + "N" * 10_000
+    evil["Resources"] = {"ResourceType": "cvm", "ResourceName": ",".join(f"ins-{n}" for n in range(5000))}
+    tencent_server.audit.inject_raw([dict(evil, EventId=str(n)) for n in range(100_000)])
+    _assert_plain_and_bounded(check_account(tencent_service, "lab", _since()))
+
+
+def test_alibaba_hostile_event_text_stays_plain_and_bounded(ali, alibaba_server):
+    evil = alibaba_server.trail.inject("StopInstance", "i-x", user="m\x1b]0;pwn\x07" + "u" * 10_000)
+    evil["eventName"] = "Stop\u202eInstance\r\n" + "N" * 10_000
+    evil["resourceName"] = ";".join(f"i-{n}" for n in range(5000))
+    alibaba_server.trail.inject_raw([dict(evil, eventId=str(n)) for n in range(100_000)])
+    _assert_plain_and_bounded(check_account(ali, "lab", _since()))
