@@ -121,15 +121,19 @@ def test_tencent_foreign_stop_and_console_login_are_the_only_foreign_calls(tence
     svc = tencent_service
     entry = svc.launch(LaunchOptions(account="lab", instance_type="GN7.2XLARGE32", ssh_from="198.51.100.7/32")).entry
     svc.stop(entry.id)
+    sg = next(a.resource for a in svc.audit.list() if a.resource.startswith("sg-"))
     audit = tencent_server.audit
     audit.inject("StopInstances", entry.id)
+    audit.inject("CreateSecurityGroupPolicies", sg)
     audit.console_login()
     audit.inject("StopInstances", "ins-notlabgpu")
 
     report = check_account(svc, "lab", _since())
 
-    assert {(v.event.name, v.resource) for v in report.foreign} == {("StopInstances", entry.id), ("ConsoleLogin", "")}
-    assert {"RunInstances", "StopInstances"} <= {v.event.name for v in report.verdicts if v.by_labgpu}
+    assert {(v.event.name, v.resource) for v in report.foreign} == {
+        ("StopInstances", entry.id), ("CreateSecurityGroupPolicies", sg), ("ConsoleLogin", "")}
+    assert {"RunInstances", "StopInstances", "CreateSecurityGroup", "CreateSecurityGroupPolicies",
+            "ImportKeyPair"} <= {v.event.name for v in report.verdicts if v.by_labgpu}
     assert report.source.service == "Tencent CloudAudit"
 
 
