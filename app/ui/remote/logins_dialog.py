@@ -286,6 +286,9 @@ class LoginsDialog(QDialog):
     def _tooltip(self, x: StoredLogin, why: list[str]) -> str:
         lines = [f"{visible(x.user, 64) or '—'} ← {visible(x.source, 64) or '—'}"
                  + (f" port {x.port}" if x.port else "") + f" · {visible(x.method, 32) or '—'}"]
+        if x.time is None:  # e.g. sshd's own -E log holds no times: read before the first check
+            lines.append(_t(usecase.TIME_UNKNOWN).format(
+                first=datetime.fromtimestamp(x.seen).strftime("%Y-%m-%d %H:%M")))
         if x.key_fp:
             lines.append(visible(f"{x.key_type} {x.key_fp}".strip(), 200))
         if x.own:

@@ -109,7 +109,7 @@ class LoginsSection(QGroupBox):
                       "host every {hours} hours.").format(hours=f"{s.failed_quiet_hours:g}"))
         self.threshold_spin.setMaximumWidth(220)
         self.threshold_spin.editingFinished.connect(self._save)
-        form.addRow(QCoreApplication.translate("Logins", "&Summary after:"), self.threshold_spin)
+        form.addRow(QCoreApplication.translate("Logins", "&Failed-login summary after:"), self.threshold_spin)
         self.form = form
         self._hours_note()
 
