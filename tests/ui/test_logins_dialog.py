@@ -229,3 +229,22 @@ def test_settings_logins_are_kept_and_a_bad_network_is_named(qtbot, ctx):
         assert "Off" in reopened.hours_note.text()
     finally:
         again.shutdown(5000)
+
+
+def test_what_could_not_be_read_is_said_in_a_plain_note(qtbot, ctx, server):
+    from app.ui.remote.logins_dialog import LoginsDialog
+
+    log = server.workdir / "private.log"
+    log.write_text("")
+    log.chmod(0o600)  # root's: the server's user cannot read it, and sudo is not there for it
+    usecase.set_log_path(ctx.store, HOST, str(log))
+    dlg = LoginsDialog(ctx, HOST)
+    qtbot.addWidget(dlg)
+    dlg.show()
+    _read(qtbot, dlg)
+    if dlg.error_label.isVisible():  # nothing at all could be read here (no journal, no wtmp): said as an error
+        assert "No login record" in dlg.error_label.text(), dlg.error_label.text()
+        return
+    assert dlg.notes_label.isVisible()
+    assert str(log) in dlg.notes_label.text() and "not readable" in dlg.notes_label.text()
+    assert dlg.notes_label.textFormat() == Qt.TextFormat.PlainText
