@@ -121,6 +121,7 @@ class AuditDialog(QDialog):
             "stop": self.tr("stop"),
             "terminate": self.tr("terminate"),
             "recover-launch": self.tr("found after restart"),
+            "cloud-foreign-call": self.tr("alerted: a cloud call not made by LabGPU"),
         }
         return titles.get(action, action)
 
