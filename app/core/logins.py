@@ -24,8 +24,10 @@ import json
 import math
 import re
 import unicodedata
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone, tzinfo
+from functools import lru_cache
 
 MAX_LINE = 4096  # a longer line is cut there before parsing (its tail dropped, counted)
 MAX_JSON_LINE = 16 * MAX_LINE  # one `journalctl -o json` record (MESSAGE itself is held to MAX_LINE)
@@ -82,6 +84,7 @@ def _cut(line: str, stats: ParseStats | None) -> tuple[str, bool]:
     return line[:MAX_LINE], True
 
 
+@lru_cache(maxsize=8192)  # a flood of failed logins repeats its few thousand sources
 def parse_address(text: str) -> str:
     """The canonical text of an IP address, or "" for anything else (names, garbage, "0.0.0.0", "::")."""
     if not text or len(text) > 64:
@@ -218,6 +221,7 @@ def _auth_log(body: str) -> ParsedMessage | None:
 _OFFSET = re.compile(r"([+-])(\d{2}):?(\d{2})")
 
 
+@lru_cache(maxsize=64)
 def parse_utcoffset(text: str) -> timezone | None:
     """``date +%z`` ("+0800", "-0530") or "+08:00" → a fixed offset; None for anything else."""
     m = _OFFSET.fullmatch(text.strip())
@@ -320,17 +324,22 @@ def _traditional_time(m: re.Match[str], ctx: HostContext) -> datetime | None:
     return ctx.to_true_utc(local)
 
 
-def _rfc3339_time(m: re.Match[str], ctx: HostContext) -> datetime | None:
-    tz = timezone.utc if m["tz"] == "Z" else parse_utcoffset(m["tz"])
+@lru_cache(maxsize=4096)  # lines of one second share their stamp
+def _rfc3339_local(date: str, h: str, mi: str, sec: str, frac: str | None, zone: str) -> datetime | None:
+    tz = timezone.utc if zone == "Z" else parse_utcoffset(zone)
     if tz is None:
         return None
-    micro = int((m["frac"] or "0").ljust(6, "0")[:6])
+    micro = int((frac or "0").ljust(6, "0")[:6])
     try:
-        y, mo, d = (int(x) for x in m["date"].split("-"))
-        local = datetime(y, mo, d, int(m["h"]), int(m["m"]), int(m["s"]), micro, tzinfo=tz)
+        y, mo, d = (int(x) for x in date.split("-"))
+        return datetime(y, mo, d, int(h), int(mi), int(sec), micro, tzinfo=tz)
     except ValueError:
         return None
-    return ctx.to_true_utc(local)
+
+
+def _rfc3339_time(m: re.Match[str], ctx: HostContext) -> datetime | None:
+    local = _rfc3339_local(m["date"], m["h"], m["m"], m["s"], m["frac"], m["tz"])
+    return None if local is None else ctx.to_true_utc(local)
 
 
 def parse_syslog_line(line: str, ctx: HostContext, *, stats: ParseStats | None = None) -> LoginEvent | None:
@@ -508,6 +517,7 @@ class FailedLogins:
 
     DISTINCT_CAP = 10_000
     TOP_CAP = 1_000
+    CONN_CAP = 4_096  # connections (source, port) remembered to count each attempt once
 
     count: int = 0
     first: datetime | None = None
@@ -516,9 +526,35 @@ class FailedLogins:
     _seen: set[str] = field(default_factory=set, repr=False)
     _sources: _HeavyHitters = field(default_factory=lambda: _HeavyHitters(FailedLogins.TOP_CAP), repr=False)
     _users: _HeavyHitters = field(default_factory=lambda: _HeavyHitters(FailedLogins.TOP_CAP), repr=False)
+    # (source, port) → True when a "Failed …" line of that connection was counted, False when only its
+    # "Invalid user" / "Connection closed" / "maximum attempts" line was
+    _conns: OrderedDict[tuple[str, int], bool] = field(default_factory=OrderedDict, repr=False)
+
+    def _attempt(self, ev: LoginEvent) -> bool:
+        """Is this line a new attempt? sshd writes several lines for one refused try ("Invalid user",
+        "Failed password for invalid user", "Connection closed by invalid user … [preauth]"): each
+        "Failed …" line is one try (a connection may try several), the other lines count only for a
+        connection that had no "Failed …" line (a scanner that gave up before a password)."""
+        if not ev.port or ev.kind not in (KIND_FAILED, KIND_INVALID_USER, KIND_CLOSED, KIND_MAX_TRIES):
+            return True
+        key = (ev.source, ev.port)
+        before = self._conns.get(key)
+        if ev.kind == KIND_FAILED:
+            self._remember(key, True)
+            return before is not False  # the first try after its "Invalid user" line is that attempt
+        if before is not None:
+            return False
+        self._remember(key, False)
+        return True
+
+    def _remember(self, key: tuple[str, int], failed: bool) -> None:
+        self._conns[key] = failed
+        self._conns.move_to_end(key)
+        if len(self._conns) > self.CONN_CAP:
+            self._conns.popitem(last=False)
 
     def add(self, ev: LoginEvent) -> None:
-        if ev.accepted:
+        if ev.accepted or not self._attempt(ev):
             return
         self.count += 1
         if ev.time is not None:

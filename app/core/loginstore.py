@@ -279,31 +279,30 @@ class LoginStore:
 
     # -- events ---------------------------------------------------------------------------------------
     def add(self, host: str, rows: Iterable[dict[str, Any]], now: float | None = None) -> list[int]:
-        """Insert logins (dicts with LoginEvent's fields plus own/unusual/why); the ids of the new ones."""
+        """Insert logins (dicts with LoginEvent's fields plus own/unusual/why), in one transaction; the ids
+        of the new accepted ones (a failed one is never alerted alone)."""
         seen = time.time() if now is None else now
         new: list[int] = []
-        for d in rows:
-            t = d.get("time")
-            cur = self.store.execute(
-                "INSERT OR IGNORE INTO login_events(host, time, user, method, source, port, accepted, invalid_user,"
-                " key_type, key_fp, origin, line, own, unusual, why, seen) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (host, t.astimezone(timezone.utc).isoformat() if isinstance(t, datetime) else "",
-                 str(d.get("user", ""))[:64], str(d.get("method", ""))[:32], str(d.get("source", ""))[:64],
-                 int(d.get("port") or 0), int(bool(d.get("accepted"))), int(bool(d.get("invalid_user"))),
-                 str(d.get("key_type", ""))[:16], str(d.get("key_fp", ""))[:128], str(d.get("origin", ""))[:16],
-                 str(d.get("line", ""))[:300], int(bool(d.get("own"))), int(bool(d.get("unusual"))),
-                 ",".join(d.get("why", ()))[:200], seen))
-            if cur.rowcount:
-                new.append(int(cur.lastrowid or 0))
-        if new:
-            self._prune(host)
+        sql = ("INSERT OR IGNORE INTO login_events(host, time, user, method, source, port, accepted, invalid_user,"
+               " key_type, key_fp, origin, line, own, unusual, why, seen) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)")
+        with self.store.transaction() as conn:
+            for d in rows:
+                t = d.get("time")
+                cur = conn.execute(sql, (
+                    host, t.astimezone(timezone.utc).isoformat() if isinstance(t, datetime) else "",
+                    str(d.get("user", ""))[:64], str(d.get("method", ""))[:32], str(d.get("source", ""))[:64],
+                    int(d.get("port") or 0), int(bool(d.get("accepted"))), int(bool(d.get("invalid_user"))),
+                    str(d.get("key_type", ""))[:16], str(d.get("key_fp", ""))[:128], str(d.get("origin", ""))[:16],
+                    str(d.get("line", ""))[:300], int(bool(d.get("own"))), int(bool(d.get("unusual"))),
+                    ",".join(d.get("why", ()))[:200], seen))
+                if cur.rowcount and d.get("accepted"):
+                    new.append(int(cur.lastrowid or 0))
+            for accepted in (0, 1):
+                conn.execute(
+                    "DELETE FROM login_events WHERE host=? AND accepted=? AND id NOT IN (SELECT id FROM login_events"
+                    " WHERE host=? AND accepted=? ORDER BY id DESC LIMIT ?)", (host, accepted, host, accepted,
+                                                                               MAX_ROWS))
         return new
-
-    def _prune(self, host: str) -> None:
-        for accepted in (0, 1):
-            self.store.execute(
-                "DELETE FROM login_events WHERE host=? AND accepted=? AND id NOT IN (SELECT id FROM login_events"
-                " WHERE host=? AND accepted=? ORDER BY id DESC LIMIT ?)", (host, accepted, host, accepted, MAX_ROWS))
 
     def mark_alerted(self, ids: Iterable[int]) -> None:
         for i in ids:

@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
@@ -56,6 +57,8 @@ Alert = Callable[[str, str, dict[str, Any], str], None]  # (kind, host, params, 
 
 FIRST_WINDOW_S = 24 * 3600  # a host's first read goes back this far (journal) / this many bytes (file)
 TOP = 5
+KEEP_FAILED = 2000  # failed logins kept one by one per check (the newest; all are counted)
+KEEP_ACCEPTED = 5000  # accepted logins kept per check (a log with more is a forged flood: said)
 
 NOTE_JOURNAL_DENIED = QT_TRANSLATE_NOOP(
     "Logins", "The system journal on {host} is readable only by the groups adm and systemd-journal, and sudo asks "
@@ -79,6 +82,8 @@ NOTE_MORE = QT_TRANSLATE_NOOP(
 NOTE_CLOCK = QT_TRANSLATE_NOOP(
     "Logins", "The clock of {host} is {offset} off; login times are shown corrected.")
 NOTE_CUT = QT_TRANSLATE_NOOP("Logins", "{count} log lines longer than 4 KiB were cut.")
+NOTE_FLOOD = QT_TRANSLATE_NOOP("Logins", "{host} logged {count} accepted logins since the last check; the newest "
+                                         "{kept} were kept.")
 NOTE_USER_PATH = QT_TRANSLATE_NOOP(
     "Logins", "The log file {path} on {host} is {state}. Check the path (labgpu logins {host} --log FILE).")
 STATE_MISSING = QT_TRANSLATE_NOOP("Logins", "missing")
@@ -171,10 +176,33 @@ def _choose(pr: loginread.Probe, st: LoginState, host: str) -> tuple[str, str, b
     return "", "", False, notes
 
 
+class Collected:
+    """What one check read, bounded whatever the log holds: the accepted logins (the newest
+    KEEP_ACCEPTED), the failed ones summarised (FailedLogins) with the newest KEEP_FAILED kept one by one."""
+
+    def __init__(self) -> None:
+        self.accepted: deque[LoginEvent] = deque(maxlen=KEEP_ACCEPTED)
+        self.failed_tail: deque[LoginEvent] = deque(maxlen=KEEP_FAILED)
+        self.failed = FailedLogins()
+        self.accepted_seen = 0
+
+    def append(self, ev: LoginEvent) -> None:
+        if ev.accepted:
+            self.accepted.append(ev)
+            self.accepted_seen += 1
+        else:
+            self.failed.add(ev)
+            self.failed_tail.append(ev)
+
+    def extend(self, evs: Iterable[LoginEvent]) -> None:
+        for ev in evs:
+            self.append(ev)
+
+
 def _read(conn: Connection, st: LoginState, source: str, path: str, sudo: bool, local_now: float,
-          notes: list[str], host: str, jver: int) -> tuple[LoginState, list[LoginEvent], HostContext | None]:
+          notes: list[str], host: str, jver: int) -> tuple[LoginState, Collected, HostContext | None]:
     """Everything new since ``st`` (bounded per check), parsed; the state to save next."""
-    events: list[LoginEvent] = []
+    events = Collected()
     ctx: HostContext | None = None
     first = st.first_read is None or st.source != source or st.path != path
     if first:
@@ -268,15 +296,16 @@ def check_host(paths: Paths, store: Store, host: str, *, since: datetime | None 
     offset = ctx.clock_offset_s if ctx is not None else 0.0
     if abs(offset) > 60:
         notes.append(_tr(NOTE_CLOCK).format(host=host, offset=_offset_text(offset)))
+    if events.accepted_seen > KEEP_ACCEPTED:
+        notes.append(_tr(NOTE_FLOOD).format(host=host, count=events.accepted_seen, kept=KEEP_ACCEPTED))
     policy = policy_for(paths, store, host, settings, ls, t)
-    rows, failed = [], FailedLogins()
-    for ev in events:
+    rows = []
+    for ev in list(events.failed_tail) + list(events.accepted):
         v = judge(ev, policy)
         rows.append({**{k: getattr(ev, k) for k in ("time", "user", "method", "source", "port", "accepted",
                                                    "invalid_user", "key_type", "key_fp", "origin", "line")},
                      "own": v.own, "unusual": v.unusual, "why": v.why})
-        if not ev.accepted:
-            failed.add(ev)
+    failed = events.failed
     new_ids = ls.add(host, rows, t)
     first_read = st.first_read if st.first_read is not None else t
     st = replace(st, sudo=sudo, first_read=first_read, last_read=t, notes=tuple(notes))
