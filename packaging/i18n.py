@@ -72,7 +72,7 @@ DOMAINS: dict[str, list[str]] = {
     "logins": ["app/core/logins.py", "app/core/loginrules.py", "app/core/loginstore.py", "app/remote/loginread.py",
                "app/usecases/logins.py", "app/cli/logins.py", "app/ui/remote/logins*.py"],
     "cloudaudit": ["app/core/cloudevents.py", "app/usecases/cloudaudit.py", "app/cli/auditcmd.py",
-                   "app/ui/cloud/cloudevents*.py"],
+                   "app/cloud/eventkit.py"],
 }
 
 # A provider plugin package (app/cloud/<name>/ with a spec.py) that no domain above lists is a domain

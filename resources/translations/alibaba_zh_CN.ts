@@ -378,5 +378,9 @@
         <source>This is most likely a LabGPU bug: report it with the code and request id {rid}.</source>
         <translation>这很可能是 LabGPU 的缺陷：请附上错误码和请求 ID {rid} 报告。</translation>
     </message>
+    <message>
+        <source>Install it with: pip install alibabacloud-actiontrail20200706</source>
+        <translation>请安装：pip install alibabacloud-actiontrail20200706</translation>
+    </message>
 </context>
 </TS>

@@ -205,6 +205,14 @@
         <translation>云操作审计日志</translation>
     </message>
     <message>
+        <source>LabGPU's calls</source>
+        <translation>LabGPU 的调用</translation>
+    </message>
+    <message>
+        <source>Cloud events</source>
+        <translation>云事件</translation>
+    </message>
+    <message>
         <source>Time (local)</source>
         <translation>时间（本地）</translation>
     </message>
@@ -269,6 +277,10 @@
         <translation>重启后找回</translation>
     </message>
     <message>
+        <source>alerted: a cloud call not made by LabGPU</source>
+        <translation>已告警：一次不是 LabGPU 发起的云调用</translation>
+    </message>
+    <message>
         <source>ok</source>
         <translation>成功</translation>
     </message>
@@ -287,6 +299,97 @@
     <message>
         <source>Wrote {n} entries to {path}.</source>
         <translation>已将 {n} 条写入 {path}。</translation>
+    </message>
+</context>
+<context>
+    <name>CloudEventsView</name>
+    <message>
+        <source>Account:</source>
+        <translation>账号：</translation>
+    </message>
+    <message>
+        <source>Since:</source>
+        <translation>时间范围：</translation>
+    </message>
+    <message>
+        <source>the last 24 hours</source>
+        <translation>最近 24 小时</translation>
+    </message>
+    <message>
+        <source>the last 7 days</source>
+        <translation>最近 7 天</translation>
+    </message>
+    <message>
+        <source>the last 30 days</source>
+        <translation>最近 30 天</translation>
+    </message>
+    <message>
+        <source>the last 90 days</source>
+        <translation>最近 90 天</translation>
+    </message>
+    <message>
+        <source>Read events</source>
+        <translation>读取事件</translation>
+    </message>
+    <message>
+        <source>Time (local)</source>
+        <translation>时间（本地）</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <source>Resource</source>
+        <translation>资源</translation>
+    </message>
+    <message>
+        <source>Actor</source>
+        <translation>操作者</translation>
+    </message>
+    <message>
+        <source>Source address</source>
+        <translation>来源地址</translation>
+    </message>
+    <message>
+        <source>Made by LabGPU</source>
+        <translation>由 LabGPU 发起</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>Choose an account and read its cloud's history of API calls: the calls LabGPU did not make are marked.</source>
+        <translation>选择一个账号并读取其云平台的 API 调用历史：不是 LabGPU 发起的调用会被标出。</translation>
+    </message>
+    <message>
+        <source>No account of a cloud whose API call history LabGPU can read.</source>
+        <translation>没有可以读取 API 调用历史的云账号。</translation>
+    </message>
+    <message>
+        <source>Reading the cloud's events of {account}…</source>
+        <translation>正在读取 {account} 的云事件…</translation>
+    </message>
+    <message>
+        <source>Reading the events of region {region}…</source>
+        <translation>正在读取地域 {region} 的事件…</translation>
+    </message>
+    <message>
+        <source>Not made by LabGPU: {why}</source>
+        <translation>不是 LabGPU 发起：{why}</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>{total} calls read from {service} ({regions}); {n} not made by LabGPU, {new} alerted now.</source>
+        <translation>已从 {service}（{regions}）读取 {total} 条调用；其中 {n} 条不是 LabGPU 发起，本次新告警 {new} 条。</translation>
     </message>
 </context>
 <context>

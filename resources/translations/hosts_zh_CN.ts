@@ -240,6 +240,14 @@
         <translation>复制可在终端中使用的 ssh 命令（Ctrl+Shift+C）</translation>
     </message>
     <message>
+        <source>Recent &amp;logins…</source>
+        <translation>最近登录(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>Who logged in over SSH, and which logins were unusual (Ctrl+L)</source>
+        <translation>谁通过 SSH 登录过，哪些登录异常（Ctrl+L）</translation>
+    </message>
+    <message>
         <source>&amp;Forget host key</source>
         <translation>忘记主机密钥(&amp;F)</translation>
     </message>

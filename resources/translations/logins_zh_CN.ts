@@ -55,6 +55,10 @@
         <translation>有 {count} 行日志超过 4 KiB，已截断。</translation>
     </message>
     <message>
+        <source>{host} logged {count} accepted logins since the last check; the newest {kept} were kept.</source>
+        <translation>自上次检查以来 {host} 记录了 {count} 次成功登录；保留了最新的 {kept} 次。</translation>
+    </message>
+    <message>
         <source>The log file {path} on {host} is {state}. Check the path (labgpu logins {host} --log FILE).</source>
         <translation>{host} 上的日志文件 {path}{state}。请检查路径（labgpu logins {host} --log FILE）。</translation>
     </message>
@@ -197,6 +201,159 @@
     <message>
         <source>{n} unusual logins: if one was not you, stop the instance and change its keys.</source>
         <translation>{n} 次异常登录：如果其中有不是你本人的，请停止实例并更换密钥。</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <comment>between the short reasons of an unusual login</comment>
+        <translation>、</translation>
+    </message>
+    <message>
+        <source>Unusual: </source>
+        <translation>异常：</translation>
+    </message>
+    <message>
+        <source>No failed logins in the last {days} days.</source>
+        <translation>最近 {days} 天没有失败的登录。</translation>
+    </message>
+    <message>
+        <source>{count} failed logins from {sources} addresses; most from {top}</source>
+        <translation>{count} 次登录失败，来自 {sources} 个地址；最多的是 {top}</translation>
+    </message>
+    <message>
+        <source>Recent logins — {host}</source>
+        <translation>最近登录 — {host}</translation>
+    </message>
+    <message>
+        <source>&amp;Refresh</source>
+        <translation>刷新(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Read the host's new logins (F5)</source>
+        <translation>读取主机上新的登录记录（F5）</translation>
+    </message>
+    <message>
+        <source>Accepted logins only</source>
+        <translation>只看成功的登录</translation>
+    </message>
+    <message>
+        <source>All logins, failed ones too</source>
+        <translation>全部登录，包括失败的</translation>
+    </message>
+    <message>
+        <source>Log file on the host:</source>
+        <translation>主机上的日志文件：</translation>
+    </message>
+    <message>
+        <source>empty: the system's journal or log; or e.g. /var/log/sshd.log</source>
+        <translation>留空：读系统的 journal 或日志；或填如 /var/log/sshd.log</translation>
+    </message>
+    <message>
+        <source>Only for a server whose sshd writes its own log with -E FILE: that file's absolute path.</source>
+        <translation>仅用于 sshd 用 -E FILE 单独写日志的服务器：填该文件的绝对路径。</translation>
+    </message>
+    <message>
+        <source>Use this log &amp;file…</source>
+        <translation>使用此日志文件(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Last read {time}.</source>
+        <translation>上次读取：{time}。</translation>
+    </message>
+    <message>
+        <source>Unusual logins: {n}. If one was not you, stop the instance and change its keys.</source>
+        <translation>异常登录：{n} 次。如果其中有不是你本人的，请停止实例并更换密钥。</translation>
+    </message>
+    <message>
+        <source>No accepted SSH login of {host} in the last {days} days.</source>
+        <translation>最近 {days} 天 {host} 没有成功的 SSH 登录。</translation>
+    </message>
+    <message>
+        <source>No SSH login of {host} in the last {days} days.</source>
+        <translation>最近 {days} 天 {host} 没有 SSH 登录记录。</translation>
+    </message>
+    <message>
+        <source>One of LabGPU's own sessions.</source>
+        <translation>这是 LabGPU 自己的会话。</translation>
+    </message>
+    <message>
+        <source>Reading the logins of {host}…</source>
+        <translation>正在读取 {host} 的登录记录…</translation>
+    </message>
+    <message>
+        <source>Read {time}.</source>
+        <translation>已于 {time} 读取。</translation>
+    </message>
+    <message>
+        <source>Check that the host is on and reachable (Hosts page → Connect), then press Refresh (F5).</source>
+        <translation>请确认主机已开机且能连上（主机页 → 连接），然后点“刷新”（F5）。</translation>
+    </message>
+    <message>
+        <source>Not read: the list shows what was read before.</source>
+        <translation>未读取：列表显示的是之前读到的记录。</translation>
+    </message>
+    <message>
+        <source>The log path must be an absolute path on the host, e.g. /var/log/sshd.log: {path}</source>
+        <translation>日志路径必须是主机上的绝对路径，例如 /var/log/sshd.log：{path}</translation>
+    </message>
+    <message>
+        <source>SSH logins</source>
+        <translation>SSH 登录</translation>
+    </message>
+    <message>
+        <source>Watch the SSH logins of watched hosts</source>
+        <translation>监视被监控主机的 SSH 登录</translation>
+    </message>
+    <message>
+        <source>While LabGPU watches a host, it reads the host's login records and tells you about an unusual login.</source>
+        <translation>LabGPU 监控某台主机时，会读取它的登录记录，发现异常登录就通知你。</translation>
+    </message>
+    <message>
+        <source>to</source>
+        <translation>到</translation>
+    </message>
+    <message>
+        <source>Unusual hours:</source>
+        <translation>异常时段：</translation>
+    </message>
+    <message>
+        <source>e.g. 10.8.0.0/24, 202.120.0.0/16</source>
+        <translation>例如 10.8.0.0/24, 202.120.0.0/16</translation>
+    </message>
+    <message>
+        <source>Your lab's, campus' or VPN's networks (CIDR, comma-separated): a login from them is not unusual for its address.</source>
+        <translation>你的实验室、校园网或 VPN 的网段（CIDR，用逗号分隔）：来自这些网段的登录不会因来源地址被判为异常。</translation>
+    </message>
+    <message>
+        <source>&amp;Trusted networks:</source>
+        <translation>可信网段(&amp;T)：</translation>
+    </message>
+    <message>
+        <source> failed logins</source>
+        <translation> 次失败登录</translation>
+    </message>
+    <message>
+        <source>Failed logins are noise on a public address: one summary after this many, at most one per host every {hours} hours.</source>
+        <translation>公网地址上的失败登录多是噪声：累计到这么多次才汇总通知一次，每台主机每 {hours} 小时最多一次。</translation>
+    </message>
+    <message>
+        <source>&amp;Failed-login summary after:</source>
+        <translation>失败登录汇总阈值(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>A login accepted from this hour up to (not including) that one, in your time zone, is unusual. The same hour twice: off.</source>
+        <translation>按你的时区，从这个整点起到那个整点（不含）之间成功的登录算异常。两个整点相同：关闭。</translation>
+    </message>
+    <message>
+        <source>Off: no hour is unusual.</source>
+        <translation>已关闭：任何时段都不算异常。</translation>
+    </message>
+    <message>
+        <source>Logins from {start}:00 to {end}:00 are unusual.</source>
+        <translation>{start}:00 到 {end}:00 之间的登录算异常。</translation>
+    </message>
+    <message>
+        <source>Not a network, not kept: {names}. Write a network as 10.8.0.0/24 or an address as 203.0.113.7.</source>
+        <translation>不是网段，未保存：{names}。网段请写成 10.8.0.0/24，单个地址写成 203.0.113.7。</translation>
     </message>
 </context>
 </TS>
