@@ -459,9 +459,11 @@ class Watcher(StopEpisodes, OnInstance, JobWatch, RecoveryWatch):
                 log.exception("guard notification failed")
         return ev
 
-    def emit(self, ev: GuardEvent) -> None:
-        """Publish an event raised elsewhere (the spot watch) through the same path."""
-        self._audit("guard-" + ev.kind, ev.target_id, ev.message)
+    def emit(self, ev: GuardEvent, *, audit: bool = True) -> None:
+        """Publish an event raised elsewhere (the spot watch) through the same path (``audit``: False where
+        the raiser wrote its own audit row)."""
+        if audit:
+            self._audit("guard-" + ev.kind, ev.target_id, ev.message)
         self.events.append(ev)
         self.outbound(ev)
         if self.notify is not None:
@@ -540,6 +542,9 @@ class Watcher(StopEpisodes, OnInstance, JobWatch, RecoveryWatch):
                 from .loginwatch import poll as logins_poll  # who logged in to the watched hosts
 
                 logins_poll(self)  # a due host's logins are read in the background; never blocks the guards
+                from .cloudauditwatch import poll as cloud_audit_poll  # API calls LabGPU did not make
+
+                cloud_audit_poll(self)  # a due account's event history is read in the background
                 try:
                     self.refresh_spot_prices()
                 except Exception:  # noqa: BLE001 - a price call must not stop the guards

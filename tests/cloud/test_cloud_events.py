@@ -228,3 +228,36 @@ def test_alibaba_hostile_event_text_stays_plain_and_bounded(ali, alibaba_server)
     evil["resourceName"] = ";".join(f"i-{n}" for n in range(5000))
     alibaba_server.trail.inject_raw([dict(evil, eventId=str(n)) for n in range(100_000)])
     _assert_plain_and_bounded(check_account(ali, "lab", _since()))
+
+
+def test_the_watcher_reads_an_account_with_a_running_instance_and_alerts_a_foreign_stop_once(aws, moto):
+    """The watcher (window, tray, ``labgpu watch``) reads the history of each account with an instance in its
+    turn (every 15 minutes, on a fake clock here) and publishes a foreign call once as its event."""
+    from app.core.vocab import GuardEventKind
+    from app.watch.cloudauditwatch import CHECK_S, driver_of
+    from app.watch.watcher import Watcher
+
+    entry = aws.launch(LaunchOptions(account="lab", instance_type="g5.xlarge", ssh_from="198.51.100.7/32")).entry
+    clock = [datetime.now(timezone.utc).timestamp()]
+    seen: list = []
+    watcher = Watcher(aws.paths, store=aws.store, clock=lambda: clock[0], notify=seen.append)
+    try:
+        driver = driver_of(watcher)
+        assert driver.poll() == ["lab"]
+        assert driver.wait_checks(1) and driver.failures["lab"] == ""
+        assert seen == []  # LabGPU's own launch is not news
+        moto.strict.trail.inject("StopInstances", entry.id)
+        clock[0] += 60
+        assert driver.poll() == []  # not its turn yet
+        clock[0] += CHECK_S
+        assert driver.poll() == ["lab"]
+        assert driver.wait_checks(2) and driver.failures["lab"] == ""
+        assert [(ev.kind, ev.target_id) for ev in seen] == [(GuardEventKind.CLOUD_FOREIGN, "lab")]
+        assert seen[0].detail["resource"] == entry.id
+        clock[0] += CHECK_S + 1
+        assert driver.poll() == ["lab"] and driver.wait_checks(3)
+        assert len(seen) == 1  # once
+        alerts = [a for a in aws.audit.list() if a.action == "cloud-foreign-call"]
+        assert len(alerts) == 1  # one audit row: the use case's, not a second from the watcher
+    finally:
+        watcher.close()
