@@ -140,12 +140,37 @@ def _method(word: str) -> str:
     return base if base in METHODS else ""
 
 
+# The common shape, read in one pass: a user name without spaces or ":" can hold no forged " from ADDR port N"
+# (there is exactly one), and nothing follows but sshd's own key of a publickey login. Anything else (a user
+# with spaces, certificates, hostbased, other methods' info) takes the general path below.
+_FAST_AUTH = re.compile(r"(?P<verb>Accepted|Failed) (?P<method>[a-z-]{4,30}(?:/[a-z]{1,10})?) for "
+                        r"(?P<inv>invalid user )?(?P<user>[^\s:]{1,100}) from (?P<addr>[0-9A-Fa-f.:]{2,45}) "
+                        r"port (?P<port>\d{1,5}) ssh2"
+                        r"(?:: (?P<kt>[A-Z][A-Z0-9-]{1,31}) (?P<fp>SHA256:[A-Za-z0-9+/]{43}))?")
+
+
+def _fast_auth(msg: str) -> ParsedMessage | None | bool:
+    """The common shape's ParsedMessage (None: not a login after all), or False: take the general path."""
+    m = _FAST_AUTH.fullmatch(msg)
+    if m is None:
+        return False
+    method = _method(m["method"])
+    if m["kt"] is not None and method != "publickey":
+        return False
+    kind = KIND_ACCEPTED if m["verb"] == "Accepted" else KIND_FAILED
+    return _made(kind, kind == KIND_ACCEPTED, method, m["user"], m["inv"] is not None, m["addr"], m["port"],
+                 m["kt"] or "", m["fp"] or "")
+
+
 def parse_sshd_message(msg: str) -> ParsedMessage | None:
     """One sshd message (without any syslog prefix) → what it says about an authentication result,
     or None for every other message. See the module docstring for forged fields."""
     msg = msg.rstrip("\r\n")
     if len(msg) >= MAX_LINE:  # cut (or may have been): its end is not sshd's
         return None
+    fast = _fast_auth(msg)
+    if fast is not False:
+        return fast  # type: ignore[return-value]
     if msg.startswith("error: "):  # syslog's prefix for error() (not on stderr / -E)
         msg = msg[len("error: "):]
     preauth = msg.endswith(_PREAUTH)

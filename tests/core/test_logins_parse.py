@@ -21,7 +21,7 @@ from pathlib import Path
 
 import paramiko
 import pytest
-from hypothesis import example, given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from app.core.logins import (
@@ -521,3 +521,28 @@ def test_any_line_never_raises_and_sources_are_real(line: str) -> None:
     p = parse_sshd_message(line)
     if p is not None:
         assert p.source and ipaddress.ip_address(p.source)
+
+
+# -- the one-pass shape agrees with the general path ---------------------------------------------------
+@settings(max_examples=300, deadline=None)
+@given(verb=st.sampled_from(["Accepted", "Failed"]),
+       method=st.sampled_from(["publickey", "password", "keyboard-interactive/pam", "hostbased", "none", "weird"]),
+       invalid=st.booleans(),
+       user=st.lists(st.sampled_from(list("abz09_-.:@ \x1b") + ["from", "port", " from 1.2.3.4 port 22", "ssh2"]),
+                     min_size=1, max_size=12).map("".join),
+       addr=st.sampled_from(["203.0.113.9", "2001:db8::7", "::ffff:10.0.0.1", "0.0.0.0", "host.example", "1.2.3"]),
+       port=st.integers(min_value=0, max_value=70000),
+       key=st.sampled_from(["", f": ED25519 {FP}", f": RSA {FP}", ": RSA SHA256:short", f": ED25519 {FP} extra"]))
+def test_the_one_pass_shape_reads_what_the_general_path_reads(verb, method, invalid, user, addr, port, key,
+                                                               ) -> None:
+    import app.core.logins as lg
+
+    msg = f"{verb} {method} for {'invalid user ' if invalid else ''}{user} from {addr} port {port} ssh2{key}"
+    fast = lg.parse_sshd_message(msg)
+    original = lg._fast_auth
+    try:
+        lg._fast_auth = lambda _m: False  # type: ignore[assignment]
+        general = lg.parse_sshd_message(msg)
+    finally:
+        lg._fast_auth = original
+    assert fast == general, msg
