@@ -58,6 +58,8 @@ contrast_ratio  # the colour-contrast test (WCAG ratio of the theme's pairs)
 offer_matches  # the plain filter rules; the test holds offerquery.filter_mask (the fast path) equal to them
 _.job_for  # SyncJobs' query for a pair's job: the sync job tests find a guard's queued pull by it
 _.wait_rounds  # app/watch/waits.py: the wait-for-a-GPU tests wait on the watcher's rounds (an event, no sleep)
+_.lines_cut, _.chars_dropped, _.tracked_sizes  # app/core/logins.py: what the parser's bound tests read
+_.wait_checks  # app/watch/rounds.py: the logins and cloud-audit tests wait on the watcher's checks (no sleep)
 is_enabled, unregister_plugin, DEFAULT_KEY_NAME, warn  # autostart, toy plugins, key file name, dialogs
 _.other_zones, _.resume_argv_text, RecoveryPolicyStore, _.effective  # the recovery policy: its editors
 _.saved_note  # a spot recovery's record: what it saved and what not (said in its event; kept for `recovery show`)

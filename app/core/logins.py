@@ -37,7 +37,6 @@ LINE_CAP = 300
 METHODS = frozenset({"publickey", "password", "keyboard-interactive", "hostbased", "gssapi-with-mic",
                      "gssapi-keyex", "none"})
 SSHD_IDENTIFIERS = frozenset({"sshd", "sshd-session", "sshd-auth"})
-ORIGINS = ("journal", "syslog", "sshd-log", "wtmp", "btmp")
 
 # What kind of sshd message an event came from, so one attempt's several lines can be told apart
 # ("Invalid user" + "Failed password for invalid user" + "Connection closed by invalid user").
@@ -239,7 +238,6 @@ def _auth_log(body: str) -> ParsedMessage | None:
         user = user[len("invalid user "):]
     kind = KIND_ACCEPTED if head["verb"] == "Accepted" else KIND_FAILED
     return _made(kind, kind == KIND_ACCEPTED, method, user, invalid, found["addr"], found["port"], key_type, key_fp)
-    return None
 
 
 # -- the host's clock -------------------------------------------------------------------------------

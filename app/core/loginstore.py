@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Any
 
+from .loginrules import CODES
 from .store import Store, register_schema
 
 MAX_ROWS = 2000  # per host, accepted and failed each
@@ -334,4 +335,4 @@ class LoginStore:
         return StoredLogin(int(r["id"]), r["host"], _time(r["time"]), r["user"], r["method"], r["source"],
                            int(r["port"]), bool(r["accepted"]), bool(r["invalid_user"]), r["key_type"], r["key_fp"],
                            r["origin"], r["line"], bool(r["own"]), bool(r["unusual"]),
-                           tuple(x for x in r["why"].split(",") if x), bool(r["alerted"]), float(r["seen"]))
+                           tuple(x for x in r["why"].split(",") if x in CODES), bool(r["alerted"]), float(r["seen"]))

@@ -39,7 +39,6 @@ if TYPE_CHECKING:
 
 MARK = "@@labgpu "
 SYSTEM_LOGS = ("/var/log/auth.log", "/var/log/secure")
-JOURNAL_IDS = ("sshd", "sshd-session", "sshd-auth")
 MAX_BYTES = 4 * 1024 * 1024  # file bytes per read
 MAX_ENTRIES = 5000  # journal entries per read
 BUDGET = 64 * 1024 * 1024  # bytes per check (the rest is read at the next check)
@@ -263,12 +262,13 @@ def _whole_lines(data: bytes) -> tuple[list[str], int, int]:
 
 
 def read_file(conn: Connection, path: str, inode: str, offset: int, *, sudo: bool = False,
-              max_bytes: int = MAX_BYTES, tail: int = FIRST_TAIL) -> tuple[HostHead, FileChunk]:
+              max_bytes: int | None = None, tail: int | None = None) -> tuple[HostHead, FileChunk]:
     """One read of ``path`` from ``offset`` of the file that had ``inode``; a first read (``inode`` "")
     starts ``tail`` bytes before the end (a line cut there is dropped)."""
     inode = inode if _INODE.match(inode or "") else ""
     offset = max(0, int(offset)) if inode else 0
-    max_bytes = max(1024, min(MAX_BYTES, int(max_bytes)))
+    max_bytes = max(1024, min(MAX_BYTES, int(MAX_BYTES if max_bytes is None else max_bytes)))
+    tail = FIRST_TAIL if tail is None else tail
     out = _run(conn, _FILE, [path, inode, str(offset), str(max_bytes), str(max(0, int(tail)))], sudo,
                max_bytes * 2 + 64 * 1024)
     head = parse_head(out)
@@ -331,9 +331,11 @@ def read_last(conn: Connection, failed: bool, *, sudo: bool = False, n: int = MA
 
 
 def iter_file(conn: Connection, path: str, inode: str, offset: int, *, sudo: bool = False,
-              budget: int = BUDGET, max_bytes: int = MAX_BYTES,
-              tail: int = FIRST_TAIL) -> Iterator[tuple[HostHead, FileChunk]]:
+              budget: int | None = None, max_bytes: int | None = None,
+              tail: int | None = None) -> Iterator[tuple[HostHead, FileChunk]]:
     """Reads until the file is caught up or ``budget`` bytes were read (the rest waits for the next check)."""
+    budget = BUDGET if budget is None else budget
+    max_bytes = MAX_BYTES if max_bytes is None else max_bytes
     used = 0
     for _ in range(1 + budget // max(1, max_bytes) + 2):
         head, chunk = read_file(conn, path, inode, offset, sudo=sudo, max_bytes=max_bytes, tail=tail)

@@ -228,12 +228,12 @@ def _read(conn: Connection, st: LoginState, source: str, path: str, sudo: bool, 
             if not jchunk.more or not jchunk.lines:
                 break
             if budget <= 0:
-                notes.append(_tr(NOTE_MORE).format(host=host, mib=loginread.BUDGET >> 20))
+                notes.append(_tr(NOTE_MORE).format(host=host, mib=max(1, loginread.BUDGET >> 20)))
                 break
         st = replace(st, cursor=cursor)
     elif source == "file":
         inode, offset = st.inode, st.offset
-        read_at = datetime.fromtimestamp(local_now, timezone.utc)
+        left = False
         for head, chunk in loginread.iter_file(conn, path, inode, offset, sudo=sudo,
                                                tail=loginread.FIRST_TAIL):
             ctx = ctx or context(head)
@@ -248,10 +248,13 @@ def _read(conn: Connection, st: LoginState, source: str, path: str, sudo: bool, 
                 ev = parse_syslog_line(line, ctx)
                 if ev is None and path == st.user_path:
                     # a file only sshd writes (-E): no time in it; a line read at the first read is older
-                    ev = parse_sshd_log_line(line, ctx, None if first else read_at)
+                    ev = parse_sshd_log_line(line, ctx, None if first else ctx.host_now)
                 if ev is not None:
                     events.append(ev)
             inode, offset = chunk.inode, chunk.offset
+            left = chunk.more and not chunk.lost
+        if left:
+            notes.append(_tr(NOTE_MORE).format(host=host, mib=max(1, loginread.BUDGET >> 20)))
         st = replace(st, inode=inode, offset=offset)
     elif source == "last":
         for failed in (False, True):

@@ -256,3 +256,34 @@ def test_a_host_clock_three_hours_fast_is_corrected_and_said(server: SshdServer)
     assert abs(report.clock_offset_s - skew) < 120
     assert any("clock" in n and "3 h" in n for n in report.notes), report.notes
     assert [a[2]["source"] for a in alerts.of(K.LOGIN_UNUSUAL)] == ["192.0.2.44"]
+
+
+def test_a_log_larger_than_one_check_is_read_over_several_checks_with_bounded_reads(
+        server: SshdServer, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Gigabytes of failed logins, scaled down: a check reads at most its budget (here 256 KiB in reads of
+    64 KiB) and says the rest waits; the next checks go on from there, and no line is read twice."""
+    from app.remote import loginread
+
+    monkeypatch.setattr(loginread, "BUDGET", 256 * 1024)
+    monkeypatch.setattr(loginread, "MAX_BYTES", 64 * 1024)
+    monkeypatch.setattr(loginread, "FIRST_TAIL", 1 << 40)  # read this log from its start
+    log = server.workdir / "auth.log"
+    stamp = datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+    lines = [f"{stamp} box sshd[{i}]: Failed password for invalid user scan{i % 3} from 198.18.{i % 200}.{i % 7 + 1} "
+             f"port {10000 + i % 50000} ssh2\n" for i in range(9000)]
+    log.write_text("".join(lines))  # ~ 900 KiB
+    server.chown_to_user(log)
+    usecase.set_log_path(Store(paths=default_paths()), HOST, str(log))
+    alerts = Alerts()
+    settings = LoginSettings(unusual_from=0, unusual_to=0, failed_threshold=1_000_000)
+    counts = []
+    for _ in range(6):
+        report = check(alerts, settings=settings)
+        counts.append(report.notes)
+        st = LoginStore(Store(paths=default_paths())).state(HOST)
+        if st.offset >= log.stat().st_size:
+            break
+    assert any("more log than one check reads" in n for n in counts[0]), counts[0]
+    assert LoginStore(Store(paths=default_paths())).state(HOST).offset == log.stat().st_size
+    assert 3 <= len(counts) <= 6  # ~900 KiB in checks of 256 KiB
+    assert LoginStore(Store(paths=default_paths())).state(HOST).failed["count"] == 9000  # each line once
