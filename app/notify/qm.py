@@ -116,7 +116,13 @@ class QmCatalog:
         return translation, source, context, comment
 
     def translate(self, context: str, source: str, comment: str = "") -> str | None:
-        src, ctx, cmt = source.encode(), context.encode(), comment.encode()
+        """As QTranslator::translate: the message with ``comment``, else (as Qt does) the one without."""
+        found = self._find(context.encode(), source.encode(), comment.encode())
+        if found is None and comment:
+            found = self._find(context.encode(), source.encode(), b"")
+        return found
+
+    def _find(self, ctx: bytes, src: bytes, cmt: bytes) -> str | None:
         for off in self._offsets(elf_hash(src + cmt)):
             try:
                 translation, rsrc, rctx, rcmt = self._record(off)

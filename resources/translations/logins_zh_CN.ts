@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>Logins</name>
@@ -111,11 +112,11 @@
         <translation>谁通过 SSH 登录过主机，哪些登录异常</translation>
     </message>
     <message>
-        <source>Reads the host's SSH login records (the journal, /var/log/auth.log or /var/log/secure, else wtmp) over SSH and shows the logins; an unusual one (an address LabGPU never connected from, your unusual hours, a user or key LabGPU did not set up) is alerted once.</source>
+        <source>Reads the host&apos;s SSH login records (the journal, /var/log/auth.log or /var/log/secure, else wtmp) over SSH and shows the logins; an unusual one (an address LabGPU never connected from, your unusual hours, a user or key LabGPU did not set up) is alerted once.</source>
         <translation>通过 SSH 读取主机的登录记录（journal、/var/log/auth.log 或 /var/log/secure，否则 wtmp）并列出登录；异常的登录（LabGPU 从未用过的来源地址、你设定的异常时段、LabGPU 未设置的用户或密钥）只告警一次。</translation>
     </message>
     <message>
-        <source>a saved host or a launched instance's name</source>
+        <source>a saved host or a launched instance&apos;s name</source>
         <translation>已保存的主机或已创建实例的名称</translation>
     </message>
     <message>
@@ -131,11 +132,11 @@
         <translation>也逐条列出失败的登录</translation>
     </message>
     <message>
-        <source>the host's sshd log file, where its sshd writes with -E FILE (kept for this host)</source>
+        <source>the host&apos;s sshd log file, where its sshd writes with -E FILE (kept for this host)</source>
         <translation>主机上 sshd 的日志文件（sshd 用 -E FILE 写入的位置；为该主机保存）</translation>
     </message>
     <message>
-        <source>forget --log: read the system's journal or log again</source>
+        <source>forget --log: read the system&apos;s journal or log again</source>
         <translation>忘掉 --log：重新读取系统的 journal 或日志</translation>
     </message>
     <message>
@@ -228,7 +229,7 @@
         <translation>刷新(&amp;R)</translation>
     </message>
     <message>
-        <source>Read the host's new logins (F5)</source>
+        <source>Read the host&apos;s new logins (F5)</source>
         <translation>读取主机上新的登录记录（F5）</translation>
     </message>
     <message>
@@ -244,11 +245,11 @@
         <translation>主机上的日志文件：</translation>
     </message>
     <message>
-        <source>empty: the system's journal or log; or e.g. /var/log/sshd.log</source>
+        <source>empty: the system&apos;s journal or log; or e.g. /var/log/sshd.log</source>
         <translation>留空：读系统的 journal 或日志；或填如 /var/log/sshd.log</translation>
     </message>
     <message>
-        <source>Only for a server whose sshd writes its own log with -E FILE: that file's absolute path.</source>
+        <source>Only for a server whose sshd writes its own log with -E FILE: that file&apos;s absolute path.</source>
         <translation>仅用于 sshd 用 -E FILE 单独写日志的服务器：填该文件的绝对路径。</translation>
     </message>
     <message>
@@ -272,7 +273,7 @@
         <translation>最近 {days} 天 {host} 没有 SSH 登录记录。</translation>
     </message>
     <message>
-        <source>One of LabGPU's own sessions.</source>
+        <source>One of LabGPU&apos;s own sessions.</source>
         <translation>这是 LabGPU 自己的会话。</translation>
     </message>
     <message>
@@ -304,7 +305,7 @@
         <translation>监视被监控主机的 SSH 登录</translation>
     </message>
     <message>
-        <source>While LabGPU watches a host, it reads the host's login records and tells you about an unusual login.</source>
+        <source>While LabGPU watches a host, it reads the host&apos;s login records and tells you about an unusual login.</source>
         <translation>LabGPU 监控某台主机时，会读取它的登录记录，发现异常登录就通知你。</translation>
     </message>
     <message>
@@ -320,12 +321,12 @@
         <translation>例如 10.8.0.0/24, 202.120.0.0/16</translation>
     </message>
     <message>
-        <source>Your lab's, campus' or VPN's networks (CIDR, comma-separated): a login from them is not unusual for its address.</source>
+        <source>Your lab&apos;s, campus&apos; or VPN&apos;s networks (CIDR, comma-separated): a login from them is not unusual for its address.</source>
         <translation>你的实验室、校园网或 VPN 的网段（CIDR，用逗号分隔）：来自这些网段的登录不会因来源地址被判为异常。</translation>
     </message>
     <message>
-        <source>&amp;Trusted networks:</source>
-        <translation>可信网段(&amp;T)：</translation>
+        <source>Trusted net&amp;works:</source>
+        <translation>可信网段(&amp;W)：</translation>
     </message>
     <message>
         <source> failed logins</source>

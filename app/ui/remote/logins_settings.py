@@ -90,7 +90,7 @@ class LoginsSection(QGroupBox):
                       "unusual for its address."))
         self.networks_edit.setText(", ".join(s.trusted_networks))
         self.networks_edit.editingFinished.connect(self._save)
-        form.addRow(QCoreApplication.translate("Logins", "&Trusted networks:"), self.networks_edit)
+        form.addRow(QCoreApplication.translate("Logins", "Trusted net&works:"), self.networks_edit)
         self.networks_error = PlainLabel(self)
         self.networks_error.setObjectName("loginsNetworksError")
         self.networks_error.setWordWrap(True)
