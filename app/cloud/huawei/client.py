@@ -3,11 +3,11 @@
 Uses ``huaweicloudsdkecs`` (ECS v2) on ``huaweicloudsdkcore`` (imported lazily, so the app starts without
 them and says what to install). Every call builds a fresh client from the account and the credentials it
 is given (a rotated key takes effect at once): ``EcsClient.new_builder()`` with ``BasicCredentials(ak, sk,
-project_id)`` and a ``Region(region, endpoint)`` whose endpoint is the account's own one (a proxy, a test
+project_id)`` and the endpoint (``with_endpoints``): the account's own one (a proxy, a test
 server) or ``https://ecs.<region>.myhuaweicloud.com``. The SDK signs each request with SDK-HMAC-SHA256.
-Requests are the SDK's own request models (``NovaListAvailabilityZonesRequest``…), answers read back with
-``to_dict()``. Throttling is retried with exponential backoff; every other error code becomes a CloudError
-(see errors.py).
+Requests are the SDK's own request models (``ListServerAzInfoRequest``…), answers read back with
+``to_json_object()`` (the API's own JSON names). Throttling is retried with exponential backoff; every
+other error code becomes a CloudError (see errors.py).
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def ecs_sdk() -> tuple[Any, Any]:
 
 
 def request_model(name: str) -> Any:
-    """The SDK's request model class of one ECS call (``NovaListAvailabilityZonesRequest``…)."""
+    """The SDK's request model class of one ECS call (``ListServerAzInfoRequest``…)."""
     return getattr(ecs_sdk()[0], f"{name}Request")
 
 
@@ -84,7 +84,9 @@ class HuaweiClient(PluginClient):
     """The plumbing every ECS call goes through (see HuaweiProvider)."""
 
     def _client(self, account: Account, creds: Credentials, client_cls: Any, service: str = "ecs") -> Any:
-        basic, region_cls, http_config, *_ = _core()
+        """A client for one call, its endpoint given directly (``with_endpoints``: the project id is looked up
+        by ``_with_client``, where its threads are cleaned up, not inside ``build()``)."""
+        basic, _region, http_config, *_ = _core()
         url = endpoint_url(account, service)
         credentials = basic(creds.key_id, creds.secret, account.extra.get("project_id") or None)
         if account.endpoint:
@@ -95,7 +97,21 @@ class HuaweiClient(PluginClient):
         # Certificates are checked everywhere but on an http loopback test endpoint (nothing to check there)
         config.ignore_ssl_verification = _loopback_http(url)
         return (client_cls.new_builder().with_http_config(config).with_credentials(credentials)
-                .with_region(region_cls(account.region, url)).build())
+                .with_endpoints([url]).build())
+
+    def _with_client(self, account: Account, client: Any, call: Callable[[Any], Any]) -> Any:
+        """``call(client)`` after the project id of the account's region is known (the SDK's own IAM
+        look-up, KeystoneListProjects, when the account sets none); the client's threads and session are
+        closed afterwards."""
+        http = client.get_http_client()
+        try:
+            credentials = client._credentials  # the builder's BasicCredentials (the SDK keeps no public getter)
+            if not credentials.project_id:
+                credentials.process_auth_params(http, account.region)
+            return call(client)
+        finally:
+            http.executor.shutdown(wait=True)
+            http.close()
 
     def _call(self, account: Account, creds: Credentials, name: str, params: dict[str, Any] | None = None, *,
               context: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -104,8 +120,11 @@ class HuaweiClient(PluginClient):
         models, client_cls = ecs_sdk()
         request = getattr(models, f"{name}Request")(**(params or {}))
         method = _snake(name)
-        return self._invoke(account, creds, lambda: getattr(self._client(account, creds, client_cls), method)(request),
-                            name, context=context)
+        return self._invoke(
+            account, creds,
+            lambda: self._with_client(account, self._client(account, creds, client_cls),
+                                      lambda c: getattr(c, method)(request)),
+            name, context=context)
 
     def _invoke(self, account: Account, creds: Credentials, run: Callable[[], Any], action: str, *,
                 service: str = "ecs", context: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -117,10 +136,13 @@ class HuaweiClient(PluginClient):
             attempt += 1
             try:
                 answer = run()
-                body: dict[str, Any] = answer.to_dict()
+                # the answer as the API reference spells it (to_dict() is deprecated in the SDK)
+                body: dict[str, Any] = answer.to_json_object() or {}
                 return body
             except response_exc as exc:
                 code = str(exc.error_code or "Unknown")
+                if code == "429":  # the SDK's retry layer gave up on HTTP 429: the gateway's throttling code
+                    code = "APIGW.0308"
                 delay = self._backoff(attempt) if code in THROTTLED_CODES else None
                 if delay is not None:
                     log.info("Huawei %s throttled (%s); retry %d in %.1fs", action, code, attempt, delay)
@@ -142,5 +164,5 @@ class HuaweiClient(PluginClient):
 
 
 def _snake(name: str) -> str:
-    """``NovaListAvailabilityZones`` → ``nova_list_availability_zones`` (the SDK client's method)."""
+    """``ListServerAzInfo`` → ``list_server_az_info`` (the SDK client's method)."""
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()

@@ -15,6 +15,10 @@ from app.core.models import Offer
 from .client import HuaweiClient
 from .spec import PROVIDER_ID, SPEC
 
+# Every ECS call this slice makes (the contract test checks each is an SDK request model and client method)
+VALIDATE_CALL = "ListServerAzInfo"
+ECS_CALLS = (VALIDATE_CALL,)
+
 NOT_YET = QT_TRANSLATE_NOOP("LabGPU", "LabGPU does not launch or manage Huawei Cloud instances yet.")
 NOT_YET_HINT = QT_TRANSLATE_NOOP("LabGPU", "Use the Huawei Cloud console for instances; LabGPU tests the keys and "
                                            "syncs OBS buckets with this account.")
@@ -26,10 +30,10 @@ class HuaweiProvider(HuaweiClient):
     id, display_name, limitations = spec_identity(SPEC)
 
     def validate(self, account: Account, creds: Credentials) -> str:
-        """ECS NovaListAvailabilityZones: read-only and cheap; it proves the AK/SK (the signature), the
-        project of the region and the endpoint."""
-        body = self._call(account, creds, "NovaListAvailabilityZones")
-        zones = [str(z.get("zone_name", "")) for z in body.get("availability_zone_info") or []]
+        """ECS ListServerAzInfo (GET /v1/{project_id}/availability-zones): read-only and cheap; it proves the
+        AK/SK (the signature), the project of the region and the endpoint."""
+        body = self._call(account, creds, VALIDATE_CALL)
+        zones = [str(z.get("availability_zone_id", "")) for z in body.get("availability_zones") or []]
         return say(QT_TRANSLATE_NOOP("LabGPU", "Huawei Cloud access key {key} ({region}: {n} availability zones)"),
                    key=masked_key(creds.key_id), region=account.region, n=len(zones))
 
