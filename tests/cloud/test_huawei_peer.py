@@ -72,7 +72,7 @@ def test_a_wrong_secret_during_the_project_look_up_names_the_gateways_code(peer:
 def test_an_unknown_access_key_is_refused(peer: HuaweiPeer) -> None:
     with pytest.raises(AuthError):
         _provider().validate(_account(peer, project_id="0" * 32), Credentials("HPUAUNKNOWN000000000", SK))
-    assert peer.refused == [("APIGW.0301", "unknown AK HPUAUNKNOWN000000000")]
+    assert peer.refused == [("APIGW.0301", "Get secretKey failed,ak:HPUA******,err:ak not exist")]
 
 
 @pytest.mark.parametrize(("skew_s", "accepted"), [(14 * 60, True), (-14 * 60, True), (16 * 60, False),

@@ -30,7 +30,7 @@ log = logging.getLogger("app.cloud.huawei")
 
 SDK_MISSING = QT_TRANSLATE_NOOP("LabGPU", "The Huawei Cloud SDK is not installed ({module}).")
 SDK_HINT = QT_TRANSLATE_NOOP("LabGPU", "Install it with: pip install huaweicloudsdkecs huaweicloudsdkcore")
-THROTTLED_CODES = ("APIGW.0308",)
+THROTTLED_CODES = ("APIGW.0308", "APIG.0308")
 TIMEOUT = (10, 30)  # (connect, read) seconds
 
 # ServiceResponseException's text, as the SDK words it when IAM's project look-up fails

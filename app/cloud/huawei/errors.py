@@ -3,11 +3,14 @@ with a sentence and a next step (English and Chinese).
 
 Huawei's APIs answer an error as JSON ``{"error_code": "…", "error_msg": "…", "request_id": "…"}``
 (the SDK reads it into ``ServiceResponseException.error_code`` / ``error_msg``). The codes below are the
-API Gateway's ("API Gateway > Error Codes", https://support.huaweicloud.com/intl/en-us/devg-apisign/api-sign-errorcode.html
-and the APIG error code table: APIGW.0101 the API does not exist, APIGW.0301 incorrect IAM authentication
-information (a signature that does not match, an unknown AK or an expired request), APIGW.0302 the IAM user
-may not call the API, APIGW.0305 incorrect authentication information, APIGW.0306 access denied,
-APIGW.0308 the throttling threshold reached), which every ECS, IAM and BSS call goes through.
+API Gateway's, which every ECS, IAM and BSS call goes through: the APIG error code table
+(https://support.huaweicloud.com/intl/en-us/usermanual-apig/apig-ug-180530090.html: APIG.0101 the API does
+not exist, APIG.0301 incorrect IAM authentication information, APIG.0302 the IAM user is not authorized,
+APIG.0305 incorrect authentication information, APIG.0306 API access denied, APIG.0308 the throttling
+threshold reached), whose APIGW.* forms the API Request Signing Guide's FAQ "Common Errors Related to IAM
+Authentication Information" documents (https://support.huaweicloud.com/eu/nl-nl/devg-apisign/api-sign-0001.html:
+APIGW.0301 "verify aksk signature fail", "Get secretKey failed … ak not exist", and an AK locked for five
+minutes after five failed signatures). Both spellings are mapped.
 A code not in the table still gets the generic sentence with its own code and message.
 """
 
@@ -71,10 +74,10 @@ NO_PROJECT = ErrorSpec(
 )
 
 _GROUPS: dict[ErrorSpec, tuple[str, ...]] = {
-    SIGNATURE: ("APIGW.0301", "APIGW.0305"),
-    DENIED: ("APIGW.0302", "APIGW.0306"),
-    NO_API: ("APIGW.0101",),
-    THROTTLED: ("APIGW.0308",),
+    SIGNATURE: ("APIGW.0301", "APIGW.0305", "APIG.0301", "APIG.0305"),
+    DENIED: ("APIGW.0302", "APIGW.0306", "APIG.0302", "APIG.0306"),
+    NO_API: ("APIGW.0101", "APIG.0101"),
+    THROTTLED: ("APIGW.0308", "APIG.0308"),
 }
 
 TABLE: dict[str, ErrorSpec] = {code: spec for spec, codes in _GROUPS.items() for code in codes}
