@@ -30,7 +30,8 @@ SIGNATURE = ErrorSpec(
     QT_TRANSLATE_NOOP(
         "LabGPU",
         "Huawei Cloud refused the signature ({error_code}): the secret access key (SK) does not match the access "
-        "key (AK), the AK is unknown, or this computer's clock is more than 15 minutes off.",
+        "key (AK), the AK is unknown, or this computer's clock is more than 15 minutes off (after five failures in a "
+        "row Huawei Cloud locks the AK for five minutes).",
     ),
     QT_TRANSLATE_NOOP(
         "LabGPU",
@@ -68,8 +69,8 @@ NO_PROJECT = ErrorSpec(
     ),
     QT_TRANSLATE_NOOP(
         "LabGPU",
-        "Check the region; if the account has several projects there, set the project id (My Credentials > "
-        "Projects lists each region's project id).",
+        "Check the account's region: My Credentials > API Credentials in the Huawei Cloud console lists the "
+        "projects of each region (one per region is needed).",
     ),
 )
 
