@@ -70,5 +70,9 @@
         <source>optional: host or URL, e.g. http://127.0.0.1:9000</source>
         <translation>可选：主机名或 URL，例如 http://127.0.0.1:9000</translation>
     </message>
+    <message>
+        <source>Install it with: pip install huaweicloudsdkbss</source>
+        <translation>请安装：pip install huaweicloudsdkbss</translation>
+    </message>
 </context>
 </TS>

@@ -144,3 +144,20 @@ def test_start_up_reads_the_spec_only() -> None:
                        check=False)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == "[]"
+
+
+def test_the_price_request_is_the_bss_sdk_model_in_the_references_names() -> None:
+    from app.cloud.huawei.prices import bss_sdk, rating_request
+
+    models, client_cls = bss_sdk()
+    request = rating_request("p" * 32, "cn-north-4", ["p2s.2xlarge.8"])
+    assert type(request) is models.ListOnDemandResourceRatingsRequest
+    assert callable(client_cls.list_on_demand_resource_ratings)
+    body = request.body.to_dict()
+    assert body["project_id"] == "p" * 32
+    [product] = body["product_infos"]
+    # "Querying the Price of a Pay-Per-Use Product" (DemandProductInfo): one hour of a Linux ECS flavor
+    assert {k: v for k, v in product.items() if v is not None} == {
+        "id": "0", "cloud_service_type": "hws.service.type.ec2", "resource_type": "hws.resource.type.vm",
+        "resource_spec": "p2s.2xlarge.8.linux", "region": "cn-north-4", "usage_factor": "Duration",
+        "usage_value": 1, "usage_measure_id": 4, "subscription_num": 1}

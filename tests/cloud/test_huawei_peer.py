@@ -123,3 +123,24 @@ def test_the_peers_signature_is_the_sdks_on_an_awkward_request() -> None:
     raw_path = quote("/v1/p 1/cloudservers/a~b") + "?" + signed.uri.split("?", 1)[1]
     assert auth.endswith("Signature=" + signature_of(SK, "POST", raw_path, headers, names, b'{"x": 1}',
                                                      headers["x-sdk-date"]))
+
+
+def test_live_prices_from_bss_through_the_peer(peer: HuaweiPeer) -> None:
+    """BSS ListOnDemandResourceRatings: the domain looked up (KeystoneListAuthDomains), the region's project
+    named in the body, one product per flavor, the hourly amount as the on-demand price."""
+    peer.prices[("cn-north-4", "p2s.2xlarge.8.linux")] = 21.5
+    peer.prices[("cn-north-4", "pi2.2xlarge.4.linux")] = 8.25
+    offers = _provider().refresh_prices(_account(peer), Credentials(AK, SK), ["p2s.2xlarge.8", "pi2.2xlarge.4"])
+    assert {(o.instance_type, o.price_on_demand, o.currency) for o in offers} == {
+        ("p2s.2xlarge.8", 21.5, "CNY"), ("pi2.2xlarge.4", 8.25, "CNY")}
+    assert all(o.live and o.fetched_at and o.region == "cn-north-4" and o.gpu_model != "?" for o in offers)
+    rating = [c for c in peer.calls if c.path == "/v2/bills/ratings/on-demand-resources"]
+    assert len(rating) == 1 and rating[0].headers["x-domain-id"] == peer.domain_id
+    assert "/v3/auth/domains" in [c.path for c in peer.calls]
+    assert peer.refused == []
+
+
+def test_a_flavor_without_a_price_is_left_out(peer: HuaweiPeer) -> None:
+    peer.prices[("cn-north-4", "pi2.2xlarge.4.linux")] = 8.25
+    offers = _provider().refresh_prices(_account(peer), Credentials(AK, SK), ["p2s.2xlarge.8", "pi2.2xlarge.4"])
+    assert [o.instance_type for o in offers] == ["pi2.2xlarge.4"]

@@ -71,9 +71,11 @@ def parse_endpoint(endpoint: str) -> tuple[str, str]:
 
 def endpoint_url(account: Account, service: str = "ecs") -> str:
     """The URL a service's calls go to: the account's endpoint, else ``https://<service>.<region>.myhuaweicloud.com``
-    (Huawei Cloud "Regions and Endpoints")."""
+    (Huawei Cloud "Regions and Endpoints"); BSS is global: ``https://bss.myhuaweicloud.com``."""
     host, protocol = parse_endpoint(account.endpoint)
-    return f"{protocol}://{host}" if host else f"https://{service}.{account.region}.myhuaweicloud.com"
+    if host:
+        return f"{protocol}://{host}"
+    return "https://bss.myhuaweicloud.com" if service == "bss" else f"https://{service}.{account.region}.myhuaweicloud.com"
 
 
 def _loopback_http(url: str) -> bool:
@@ -88,7 +90,11 @@ class HuaweiClient(PluginClient):
         by ``_with_client``, where its threads are cleaned up, not inside ``build()``)."""
         basic, _region, http_config, *_ = _core()
         url = endpoint_url(account, service)
-        credentials = basic(creds.key_id, creds.secret, account.extra.get("project_id") or None)
+        if service == "bss":  # a global service: GlobalCredentials (the domain id is looked up)
+            credentials = load_sdk(PROVIDER_ID, (("huaweicloudsdkcore.auth.credentials", "GlobalCredentials"),),
+                                   SDK_MISSING, SDK_HINT)[0](creds.key_id, creds.secret)
+        else:
+            credentials = basic(creds.key_id, creds.secret, account.extra.get("project_id") or None)
         if account.endpoint:
             # IAM's project look-up (when no project id is set) goes to the same custom endpoint
             credentials = credentials.with_iam_endpoint(url)
@@ -105,13 +111,23 @@ class HuaweiClient(PluginClient):
         closed afterwards."""
         http = client.get_http_client()
         try:
-            credentials = client._credentials  # the builder's BasicCredentials (the SDK keeps no public getter)
-            if not credentials.project_id:
+            # the builder's credentials (the SDK keeps no public getter): BasicCredentials need the region's
+            # project id, GlobalCredentials (BSS) the account's domain id (IAM KeystoneListAuthDomains)
+            credentials = client._credentials
+            known = getattr(credentials, "project_id", None) or getattr(credentials, "domain_id", None)
+            if not known:
                 credentials.process_auth_params(http, account.region)
             return call(client)
         finally:
             http.executor.shutdown(wait=True)
             http.close()
+
+    def project_id(self, account: Account, creds: Credentials) -> str:
+        """The project id of the account's region: its ``project_id`` extra, else the SDK's IAM look-up."""
+        client = self._client(account, creds, ecs_sdk()[1])
+        found: str = self._invoke(account, creds, lambda: _Raw(
+            self._with_client(account, client, lambda c: c._credentials.project_id)), "KeystoneListProjects")["id"]
+        return found
 
     def _call(self, account: Account, creds: Credentials, name: str, params: dict[str, Any] | None = None, *,
               context: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -166,3 +182,13 @@ class HuaweiClient(PluginClient):
 def _snake(name: str) -> str:
     """``ListServerAzInfo`` → ``list_server_az_info`` (the SDK client's method)."""
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+class _Raw:
+    """A plain value in the shape of an SDK answer (``to_json_object``), for ``_invoke``."""
+
+    def __init__(self, value: str) -> None:
+        self.value = value
+
+    def to_json_object(self) -> dict[str, str]:
+        return {"id": self.value}

@@ -1,18 +1,15 @@
 """Huawei Cloud ECS behind the Provider protocol. First slice (issue 28): validate. Launching, the
 instance list and start/stop/terminate come with the next slices (the spec says launch=False, so
-CloudService never asks this provider for them)."""
+CloudService never asks this provider for them); live prices with BSS (prices.py)."""
 
 from __future__ import annotations
-
-from collections.abc import Sequence
 
 from app.cloud.base import Instance, LaunchRequest, NotSupportedError, ProgressFn
 from app.cloud.kit import masked_key, say, spec_identity
 from app.core.accounts import Account, Credentials
 from app.core.i18n import QT_TRANSLATE_NOOP
-from app.core.models import Offer
 
-from .client import HuaweiClient
+from .prices import HuaweiPrices
 from .spec import PROVIDER_ID, SPEC
 
 # Every ECS call this slice makes (the contract test checks each is an SDK request model and client method)
@@ -24,7 +21,7 @@ NOT_YET_HINT = QT_TRANSLATE_NOOP("LabGPU", "Use the Huawei Cloud console for ins
                                            "syncs OBS buckets with this account.")
 
 
-class HuaweiProvider(HuaweiClient):
+class HuaweiProvider(HuaweiPrices):
     """The Huawei Cloud ECS provider (see app.cloud.base.Provider)."""
 
     id, display_name, limitations = spec_identity(SPEC)
@@ -54,7 +51,4 @@ class HuaweiProvider(HuaweiClient):
         raise self._not_yet()
 
     def terminate(self, account: Account, creds: Credentials, instance_id: str) -> None:
-        raise self._not_yet()
-
-    def refresh_prices(self, account: Account, creds: Credentials, instance_types: Sequence[str]) -> list[Offer]:
         raise self._not_yet()
