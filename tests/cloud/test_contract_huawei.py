@@ -22,8 +22,8 @@ import pytest
 from app.cloud.errors import GENERIC_MESSAGE
 from app.cloud.huawei import errors as hw_errors
 from app.cloud.huawei import spec as hw_spec
-from app.cloud.huawei.client import _snake, ecs_sdk, request_model
-from app.cloud.huawei.provider import ECS_CALLS, HuaweiProvider
+from app.cloud.huawei.client import ECS_CALLS, _snake, ecs_sdk, request_model
+from app.cloud.huawei.provider import HuaweiProvider
 from app.core import providers
 from app.core.accounts import Account, Credentials
 from tests.fixtures.huawei_ecs_server import HuaweiPeer

@@ -30,6 +30,10 @@ log = logging.getLogger("app.cloud.huawei")
 
 SDK_MISSING = QT_TRANSLATE_NOOP("LabGPU", "The Huawei Cloud SDK is not installed ({module}).")
 SDK_HINT = QT_TRANSLATE_NOOP("LabGPU", "Install it with: pip install huaweicloudsdkecs huaweicloudsdkcore")
+# Every ECS call the plugin makes (the contract test checks each is an SDK request model and client method;
+# _call refuses any other name)
+VALIDATE_CALL = "ListServerAzInfo"
+ECS_CALLS = (VALIDATE_CALL,)
 THROTTLED_CODES = ("APIGW.0308", "APIG.0308")
 TIMEOUT = (10, 30)  # (connect, read) seconds
 
@@ -133,6 +137,8 @@ class HuaweiClient(PluginClient):
               context: dict[str, Any] | None = None) -> dict[str, Any]:
         """One ECS call (``name``: the SDK's request name without ``Request``), throttling retried, errors
         mapped."""
+        if name not in ECS_CALLS:
+            raise ValueError(f"{name} is not a declared ECS call (client.ECS_CALLS)")
         models, client_cls = ecs_sdk()
         request = getattr(models, f"{name}Request")(**(params or {}))
         method = _snake(name)

@@ -9,12 +9,9 @@ from app.cloud.kit import masked_key, say, spec_identity
 from app.core.accounts import Account, Credentials
 from app.core.i18n import QT_TRANSLATE_NOOP
 
+from .client import VALIDATE_CALL
 from .prices import HuaweiPrices
 from .spec import PROVIDER_ID, SPEC
-
-# Every ECS call this slice makes (the contract test checks each is an SDK request model and client method)
-VALIDATE_CALL = "ListServerAzInfo"
-ECS_CALLS = (VALIDATE_CALL,)
 
 NOT_YET = QT_TRANSLATE_NOOP("LabGPU", "LabGPU does not launch or manage Huawei Cloud instances yet.")
 NOT_YET_HINT = QT_TRANSLATE_NOOP("LabGPU", "Use the Huawei Cloud console for instances; LabGPU tests the keys and "
