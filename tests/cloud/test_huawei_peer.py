@@ -144,3 +144,34 @@ def test_a_flavor_without_a_price_is_left_out(peer: HuaweiPeer) -> None:
     peer.prices[("cn-north-4", "pi2.2xlarge.4.linux")] = 8.25
     offers = _provider().refresh_prices(_account(peer), Credentials(AK, SK), ["p2s.2xlarge.8", "pi2.2xlarge.4"])
     assert [o.instance_type for o in offers] == ["pi2.2xlarge.4"]
+
+
+def test_an_endpoint_that_does_not_answer_is_a_network_error() -> None:
+    import socket
+
+    from app.cloud.errors import NetworkError
+
+    with socket.socket() as s:  # a port nobody listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    account = Account("lab", "huawei", "cn-north-4", f"http://127.0.0.1:{port}", {"project_id": "0" * 32})
+    with pytest.raises(NetworkError) as caught:
+        _provider().validate(account, Credentials(AK, SK))
+    assert f"127.0.0.1:{port}" in str(caught.value) and SK not in str(caught.value)
+
+
+def test_certificates_are_skipped_only_for_an_http_loopback_endpoint() -> None:
+    from app.cloud.huawei.client import HuaweiClient, ecs_sdk
+
+    def config(endpoint: str) -> Any:
+        client = HuaweiClient()._client(Account("lab", "huawei", "cn-north-4", endpoint, {"project_id": "p"}),
+                                        Credentials(AK, SK), ecs_sdk()[1])
+        try:
+            return client.get_http_client().config
+        finally:
+            client.get_http_client().close()
+
+    assert config("http://127.0.0.1:9000").ignore_ssl_verification is True
+    assert config("https://ecs.cn-north-4.myhuaweicloud.com").ignore_ssl_verification is False
+    assert config("").ignore_ssl_verification is False
+    assert config("http://10.0.0.5:9000").ignore_ssl_verification is False
