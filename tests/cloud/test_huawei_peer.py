@@ -175,3 +175,13 @@ def test_certificates_are_skipped_only_for_an_http_loopback_endpoint() -> None:
     assert config("https://ecs.cn-north-4.myhuaweicloud.com").ignore_ssl_verification is False
     assert config("").ignore_ssl_verification is False
     assert config("http://10.0.0.5:9000").ignore_ssl_verification is False
+
+
+def test_a_throttled_price_request_is_retried_with_a_fresh_client(peer: HuaweiPeer) -> None:
+    peer.prices[("cn-north-4", "pi2.2xlarge.4.linux")] = 8.25
+    provider = _provider()
+    provider.project_id(_account(peer), Credentials(AK, SK))  # looked up (and cached by the SDK) first
+    _provider().refresh_prices(_account(peer), Credentials(AK, SK), ["pi2.2xlarge.4"])  # domain id cached too
+    peer.fail_next(429, "APIGW.0308", "The throttling threshold has been reached")
+    offers = provider.refresh_prices(_account(peer), Credentials(AK, SK), ["pi2.2xlarge.4"])
+    assert [o.price_on_demand for o in offers] == [8.25]

@@ -128,9 +128,11 @@ class HuaweiClient(PluginClient):
 
     def project_id(self, account: Account, creds: Credentials) -> str:
         """The project id of the account's region: its ``project_id`` extra, else the SDK's IAM look-up."""
-        client = self._client(account, creds, ecs_sdk()[1])
-        found: str = self._invoke(account, creds, lambda: _Raw(
-            self._with_client(account, client, lambda c: c._credentials.project_id)), "KeystoneListProjects")["id"]
+        def look_up() -> _Raw:  # a fresh client per attempt (a throttled attempt's client is closed)
+            client = self._client(account, creds, ecs_sdk()[1])
+            return _Raw(self._with_client(account, client, lambda c: c._credentials.project_id))
+
+        found: str = self._invoke(account, creds, look_up, "KeystoneListProjects")["id"]
         return found
 
     def _call(self, account: Account, creds: Credentials, name: str, params: dict[str, Any] | None = None, *,

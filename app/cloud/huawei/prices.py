@@ -67,9 +67,9 @@ class HuaweiPrices(HuaweiClient):
         for start in range(0, len(flavors), BATCH):
             batch = flavors[start:start + BATCH]
             request = rating_request(project, account.region, batch)
-            client = self._client(account, creds, client_cls, service="bss")
 
-            def rate(client: Any = client, request: Any = request) -> Any:
+            def rate(request: Any = request) -> Any:  # a fresh client per attempt (a throttled one is closed)
+                client = self._client(account, creds, client_cls, service="bss")
                 return self._with_client(account, client, lambda c: c.list_on_demand_resource_ratings(request))
 
             body = self._invoke(account, creds, rate, "ListOnDemandResourceRatings", service="bss")
