@@ -32,7 +32,7 @@ import time
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
-from app.cloud import netaddr, pricing, recovery, sshkeys
+from app.cloud import netaddr, pricing, recovery, registry, sshkeys
 from app.cloud.actions import InstanceActions
 from app.cloud.base import (
     Account,
@@ -170,8 +170,12 @@ class CloudService(InstanceActions):
 
     # -- accounts --------------------------------------------------------------------------------
     def test_connection(self, name: str) -> str:
-        account, creds, provider = self._resolve(name)
-        return provider.validate(account, creds)
+        """The provider's key check. A storage-only account is checked too when its cloud has a plugin
+        that validates keys (Huawei Cloud: ECS); the other instance features still refuse it."""
+        account = self.accounts.get(name)
+        if storage_only(account) and registry.factory(account.provider) is None:
+            raise storage_only_error(account)
+        return self.provider(account.provider).validate(account, self.accounts.credentials(name))
 
     # -- prices ----------------------------------------------------------------------------------
     def refresh_prices(

@@ -113,15 +113,11 @@ def test_instance_features_skip_or_refuse_a_storage_only_account(secret_service,
     assert result.errors == {} and result.accounts == 0
     assert svc.reconcile(["obs1"]).errors == {}
 
-    with pytest.raises(AccountError) as err:
-        svc.test_connection("obs1")
-    assert err.value.code == "StorageOnlyAccount"
-    assert "obs1" in err.value.text() and "Huawei Cloud" in err.value.text()
-    assert "--account obs1" in err.value.hint()
-
     with pytest.raises(AccountError) as launch:
         svc.launch(LaunchOptions(account="obs1", instance_type="p2s.2xlarge.8"))
     assert launch.value.code == "StorageOnlyAccount"
+    assert "obs1" in launch.value.text() and "Huawei Cloud" in launch.value.text()
+    assert "--account obs1" in launch.value.hint()
     assert svc.pending.open() == [] and svc.audit.list() == []  # refused before anything was written
 
     with pytest.raises(InputError) as none:  # no account to refresh live prices with
@@ -154,3 +150,19 @@ def test_background_reconcile_never_starts_for_a_storage_only_account(secret_ser
     finally:
         rec.close()
     assert seen == ["lab"] and rec.runs.get("obs1") is None
+
+
+def test_a_storage_only_accounts_keys_are_tested_by_its_clouds_plugin(secret_service, svc):
+    """Huawei Cloud has a plugin whose validate checks the AK/SK with ECS (issue 28, first slice): the key test
+    of a storage-only account goes there; its instance features still refuse it (above)."""
+    from tests.fixtures.huawei_ecs_server import HuaweiPeer
+
+    peer = HuaweiPeer().start()
+    try:
+        peer.add_key(AK, SK)
+        svc.accounts.add(Account("obs1", "huawei", "cn-north-4", peer.endpoint), Credentials(AK, SK))
+        assert storage_only(svc.accounts.get("obs1"))
+        assert "availability zones" in svc.test_connection("obs1")
+        assert svc.factory.asked == ["huawei"]
+    finally:
+        peer.stop()
