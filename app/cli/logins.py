@@ -11,7 +11,6 @@ why. Exit status: 0 when the host's SSH log was read, 4 when only part of the re
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -19,10 +18,9 @@ from typing import Any
 from app.cli.output import print_json, print_table, terminal_safe, translate
 from app.core.errors import InputError
 from app.core.i18n import QT_TRANSLATE_NOOP
+from app.core.units import duration_seconds
 
 EXIT_PARTIAL = 4
-_SPAN = re.compile(r"^\s*(\d{1,6})\s*([smhdw])\s*$", re.IGNORECASE)
-_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 
 MSG_BAD_SINCE = QT_TRANSLATE_NOOP("Logins", "Not a time: {value}")
 HINT_BAD_SINCE = QT_TRANSLATE_NOOP("Logins", "Give a span such as 30m, 24h or 7d, or a date such as 2026-12-01 or "
@@ -32,9 +30,9 @@ HINT_BAD_SINCE = QT_TRANSLATE_NOOP("Logins", "Give a span such as 30m, 24h or 7d
 def parse_since(value: str, now: datetime | None = None) -> datetime:
     """"24h", "30m", "7d", "2w" back from now, or an ISO date / time (local time when it has no zone)."""
     now = now or datetime.now(timezone.utc)
-    m = _SPAN.match(value or "")
-    if m:
-        return now - timedelta(seconds=int(m.group(1)) * _UNITS[m.group(2).lower()])
+    span = duration_seconds(value)
+    if span is not None:
+        return now - timedelta(seconds=span)
     try:
         t = datetime.fromisoformat((value or "").strip().replace("Z", "+00:00"))
     except ValueError:

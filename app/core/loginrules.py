@@ -1,6 +1,7 @@
 """Is an SSH login unusual, and why (issue 27): pure rules over a parsed :class:`LoginEvent`.
 
-Only ACCEPTED logins can be unusual; failed ones are noise summarised by ``FailedLogins``. One of
+Only ACCEPTED logins can be unusual; failed ones are noise summarised by ``FailedLogins``
+(app/core/loginfailed.py). One of
 LabGPU's own sessions (the exact source address and port the host saw in SSH_CONNECTION) is never
 unusual. An IPv4-mapped IPv6 address ("::ffff:1.2.3.4") is the same as its IPv4 address everywhere
 here. A login whose time is unknown is never "unusual-hour", and one whose source is unknown ("",

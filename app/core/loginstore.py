@@ -29,6 +29,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from .loginrules import CODES
+from .logins import LoginEvent
 from .store import Store, register_schema
 
 MAX_ROWS = 2000  # per host, accepted and failed each
@@ -167,6 +168,11 @@ class StoredLogin:
     why: tuple[str, ...]
     alerted: bool
     seen: float
+
+    def event(self) -> LoginEvent:
+        """The login as the parser gave it (for the rules and the failed-login summary)."""
+        return LoginEvent(self.time, self.user, self.method, self.source, self.port, self.accepted,
+                          self.invalid_user, self.key_type, self.key_fp, self.origin, self.line)
 
     def to_json(self) -> dict[str, Any]:
         return {

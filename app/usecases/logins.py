@@ -30,9 +30,9 @@ from typing import TYPE_CHECKING, Any
 from app.core.audit import AuditLog
 from app.core.errors import LabGpuError
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
+from app.core.loginfailed import FailedLogins
 from app.core.loginrules import LoginPolicy, judge, why_texts
 from app.core.logins import (
-    FailedLogins,
     HostContext,
     LoginEvent,
     parse_journal_json,
@@ -336,8 +336,7 @@ def _alert_unusual(ls: LoginStore, host: str, new_ids: list[int], policy: LoginP
     for x in ls.recent(host, accepted=True, ids=new_ids, limit=len(new_ids) or 1):
         if not x.unusual or x.own or x.alerted:
             continue
-        ev = LoginEvent(x.time, x.user, x.method, x.source, x.port, True, x.invalid_user, x.key_type, x.key_fp,
-                        x.origin, x.line)
+        ev = x.event()
         why = "; ".join(why_texts(judge(ev, policy), ev, policy, _tr))
         params = {"user": x.user or "?", "source": x.source or "?", "time": _when(x, first_read),
                   "method": x.method or "?", "why": why, "host": host, "job": x.source}
@@ -382,8 +381,7 @@ def summary(failed: list[StoredLogin]) -> dict[str, Any]:
     """The failed logins of a list: count, distinct sources, the top sources and users."""
     agg = FailedLogins()
     for x in failed:
-        agg.add(LoginEvent(x.time, x.user, x.method, x.source, x.port, False, x.invalid_user, x.key_type,
-                           x.key_fp, x.origin, x.line))
+        agg.add(x.event())
     return {"count": agg.count, "sources": agg.distinct_sources(),
             "top_sources": [[s, n] for s, n in agg.top_sources(TOP)],
             "top_users": [[u, n] for u, n in agg.top_users(TOP)]}

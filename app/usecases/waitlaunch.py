@@ -33,7 +33,6 @@ import dataclasses
 import logging
 import os
 import random
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -49,6 +48,7 @@ from app.core.guards import GuardConfig
 from app.core.i18n import QT_TRANSLATE_NOOP, translate
 from app.core.launchwaits import CANCELLED, GAVE_UP, LANDED, WAITING, LaunchWait, LaunchWaits, new_owner
 from app.core.settings import Settings
+from app.core.units import duration_seconds
 from app.core.vocab import GuardEventKind
 from app.usecases.changes import NO_CHANGES, Changes
 from app.usecases.launch import LaunchOutcome, launch, plan_launch
@@ -97,17 +97,10 @@ HINT_BAD_DURATION = QT_TRANSLATE_NOOP("LabGPU", "Write it as a number and a unit
 Announce = Callable[[str, str, str, dict[str, Any]], None]  # (kind, wait id, sentence, params)
 Progress = Callable[[str], None]
 
-_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
-
-
 def parse_duration(text: str) -> float:
     """``6h``, ``4m``, ``1h30m``, ``2d`` → seconds (InputError with an example otherwise)."""
-    s = text.strip().lower().replace(" ", "")
-    parts = re.findall(r"(\d+(?:\.\d+)?)([smhd])", s)
-    if not s or not parts or "".join(n + u for n, u in parts) != s:
-        raise InputError(MSG_BAD_DURATION, HINT_BAD_DURATION, code="BadDuration", text=text[:40])
-    seconds = sum(float(n) * _UNITS[u] for n, u in parts)
-    if seconds <= 0:
+    seconds = duration_seconds(text)
+    if seconds is None:
         raise InputError(MSG_BAD_DURATION, HINT_BAD_DURATION, code="BadDuration", text=text[:40])
     return seconds
 

@@ -24,9 +24,9 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from app.core.loginfailed import FailedLogins
 from app.core.logins import (
     MAX_LINE,
-    FailedLogins,
     HostContext,
     LoginEvent,
     ParseStats,

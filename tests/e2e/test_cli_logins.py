@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -15,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.sshd import SshdServer
-from tests.remote.gpu_support import save_host
+from tests.remote.gpu_support import gpu_server
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.usefixtures("private_home")
@@ -38,13 +37,8 @@ def server() -> Iterator[SshdServer]:
     settings = store.load()
     write_section(settings, ["logins"], LoginSettings(unusual_from=0, unusual_to=0))
     store.save(settings)
-    srv = SshdServer.start_new()
-    try:
-        save_host(srv, HOST)
+    with gpu_server(HOST, None) as (srv, _none):  # a fresh sshd saved as HOST, no nvidia-smi
         yield srv
-    finally:
-        srv.stop()
-        shutil.rmtree(srv.workdir, ignore_errors=True)
 
 
 def stranger(server: SshdServer) -> None:

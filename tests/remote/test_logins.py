@@ -5,7 +5,6 @@ read by LabGPU over SSH and judged; the alerts counted as a student would see th
 from __future__ import annotations
 
 import contextlib
-import shutil
 import socket
 import subprocess
 from collections.abc import Iterator
@@ -22,20 +21,15 @@ from app.core.store import Store
 from app.core.vocab import GuardEventKind as K
 from app.usecases import logins as usecase
 from tests.fixtures.sshd import SshdServer
-from tests.remote.gpu_support import save_host
+from tests.remote.gpu_support import gpu_server
 
 HOST = "box"
 
 
 @pytest.fixture
 def server() -> Iterator[SshdServer]:
-    srv = SshdServer.start_new()
-    try:
-        save_host(srv, HOST)
+    with gpu_server(HOST, None) as (srv, _none):  # a fresh sshd saved as HOST, no nvidia-smi
         yield srv
-    finally:
-        srv.stop()
-        shutil.rmtree(srv.workdir, ignore_errors=True)
 
 
 def openssh(server: SshdServer, source: str, *extra: str) -> int:

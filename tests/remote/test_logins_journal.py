@@ -21,7 +21,7 @@ from app.core.store import Store
 from app.core.vocab import GuardEventKind as K
 from app.usecases import logins as usecase
 from tests.fixtures.sshd import SshdServer
-from tests.remote.gpu_support import save_host
+from tests.remote.gpu_support import gpu_server
 
 HOST = "jbox"
 WRITER = "/lib/systemd/systemd-journal-remote"
@@ -71,13 +71,8 @@ def journal(tmp_path: Path) -> Iterator[Any]:
 
 @pytest.fixture
 def server() -> Iterator[SshdServer]:
-    srv = SshdServer.start_new()
-    try:
-        save_host(srv, HOST)
+    with gpu_server(HOST, None) as (srv, _none):  # a fresh sshd saved as HOST, no nvidia-smi
         yield srv
-    finally:
-        srv.stop()
-        shutil.rmtree(srv.workdir, ignore_errors=True)
 
 
 def check(sent: list[Any]) -> usecase.LoginReport:

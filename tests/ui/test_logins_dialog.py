@@ -4,7 +4,6 @@ OpenSSH ``ssh -b``), and Settings → SSH logins kept across a restart."""
 
 from __future__ import annotations
 
-import shutil
 import socket
 from collections.abc import Iterator
 from datetime import datetime, timezone
@@ -18,7 +17,7 @@ from app.core.paths import default_paths
 from app.core.settings import write_section
 from app.usecases import logins as usecase
 from tests.fixtures.sshd import SshdServer
-from tests.remote.gpu_support import save_host
+from tests.remote.gpu_support import gpu_server
 from tests.remote.test_logins import openssh, wrong_password
 
 HOST = "box"
@@ -39,13 +38,8 @@ def ctx(qtbot, labgpu_home):
 
 @pytest.fixture
 def server() -> Iterator[SshdServer]:
-    srv = SshdServer.start_new()
-    try:
-        save_host(srv, HOST)
+    with gpu_server(HOST, None) as (srv, _none):  # a fresh sshd saved as HOST, no nvidia-smi
         yield srv
-    finally:
-        srv.stop()
-        shutil.rmtree(srv.workdir, ignore_errors=True)
 
 
 def _read(qtbot, dlg) -> None:
