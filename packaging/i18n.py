@@ -69,7 +69,8 @@ DOMAINS: dict[str, list[str]] = {
     "recovery": ["app/core/recoverypolicy.py", "app/usecases/spotrecovery.py", "app/usecases/spotcheckpoint.py",
                  "app/cli/recovery.py", "app/core/runs.py"],
     # who touched the instance (issue 27): SSH logins read on the host, cloud API calls LabGPU did not make
-    "logins": ["app/core/logins.py", "app/core/loginfailed.py", "app/core/loginrules.py", "app/core/loginstore.py", "app/remote/loginread.py",
+    "logins": ["app/core/logins.py", "app/core/loginfailed.py", "app/core/loginrules.py",
+               "app/core/loginstore.py", "app/remote/loginread.py",
                "app/usecases/logins.py", "app/cli/logins.py", "app/ui/remote/logins*.py"],
     "cloudaudit": ["app/core/cloudevents.py", "app/usecases/cloudaudit.py", "app/cli/auditcmd.py",
                    "app/cloud/eventkit.py"],
