@@ -145,7 +145,9 @@ def validate_account(account: Account) -> None:
             provider=account.provider,
             choices=" ".join(providers.account_ids()),
         )
-    if not re.match(r"^[a-z]{2,}(-[a-z0-9]+)+$", account.region or ""):
+    # A region id is "xx-yyy-N" shaped, or one of the regions the provider's spec lists (Paperspace: ny2).
+    if account.region not in providers.spec(account.provider).regions and not re.match(
+            r"^[a-z]{2,}(-[a-z0-9]+)+$", account.region or ""):
         raise InputError(
             QT_TRANSLATE_NOOP("LabGPU", "'{region}' is not a region id."),
             QT_TRANSLATE_NOOP("LabGPU", "Use a {cloud} region id such as {example}."),
