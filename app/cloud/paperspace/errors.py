@@ -40,7 +40,6 @@ STATUS_CODES = {
 UNAVAILABLE = "MachineTypeUnavailable"
 
 THROTTLED = ("TOO_MANY_REQUESTS",)
-RETRYABLE = ("INTERNAL_SERVER_ERROR", "TIMEOUT", "CLIENT_CLOSED_REQUEST")
 
 _CAPACITY_WORDS = re.compile(r"capacity|not available|unavailable|out of stock|no (machines|availability)", re.I)
 
