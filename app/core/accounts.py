@@ -33,7 +33,7 @@ from typing import Any
 
 from . import damage, providers, secrets
 from .errors import InputError, LabGpuError
-from .i18n import QT_TRANSLATE_NOOP
+from .i18n import QT_TRANSLATE_NOOP, translate
 from .store import Store, register_schema
 
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$")
@@ -188,7 +188,7 @@ def _validate_settings(spec: providers.ProviderSpec, account: Account) -> None:
             raise InputError(
                 QT_TRANSLATE_NOOP("LabGPU", "A {cloud} account needs its {setting}."),
                 QT_TRANSLATE_NOOP("LabGPU", "Fill in {setting} (labgpu accounts add: {option} VALUE)."),
-                code="MissingSetting", cloud=providers.display_name(account.provider), setting=f.label,
+                code="MissingSetting", cloud=providers.display_name(account.provider), setting=translate(f.label),
                 option=f.option,
             )
         if not (re.fullmatch(f.pattern, value) if f.pattern else _SETTING_RE.fullmatch(value)):
@@ -196,7 +196,7 @@ def _validate_settings(spec: providers.ProviderSpec, account: Account) -> None:
                 QT_TRANSLATE_NOOP("LabGPU", "'{value}' is not a {cloud} {setting}."),
                 QT_TRANSLATE_NOOP("LabGPU", "Copy it from the {cloud} console and paste it again."),
                 code="BadSetting", value=value[:80], cloud=providers.display_name(account.provider),
-                setting=f.label,
+                setting=translate(f.label),
             )
 
 
