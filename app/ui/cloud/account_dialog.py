@@ -102,10 +102,12 @@ class AccountDialog(QDialog):
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.secret_edit, 1)
         row.addWidget(self.show_secret)
-        doc_column = QVBoxLayout()
+        self.secret_doc_box = QWidget(secret_row)  # shown instead of the one-line field for a key document
+        doc_column = QVBoxLayout(self.secret_doc_box)
+        doc_column.setContentsMargins(0, 0, 0, 0)
         doc_column.addWidget(self.secret_doc)
         doc_column.addWidget(self.secret_file_button, 0, Qt.AlignmentFlag.AlignLeft)
-        row.addLayout(doc_column, 1)
+        row.addWidget(self.secret_doc_box, 1)
         form.addRow(self.secret_label, secret_row)
         form.addRow(self.token_label, self.token_edit)
         self._form = form
@@ -171,8 +173,7 @@ class AccountDialog(QDialog):
         document = secret is not None and secret.multiline
         self.secret_edit.setVisible(not document)
         self.show_secret.setVisible(not document)
-        self.secret_doc.setVisible(document)
-        self.secret_file_button.setVisible(document)
+        self.secret_doc_box.setVisible(document)
         self._build_settings(spec)
         self.token_label.setText(translate(token.label) if token else "")
         self.token_label.setVisible(token is not None)
