@@ -191,12 +191,16 @@
         <translation>停止后的 Paperspace 机器不再按小时计费，但在机器被删除之前，磁盘（存储）仍按月计费，静态公网 IP 也一样。</translation>
     </message>
     <message>
-        <source>Team name</source>
-        <translation>团队名称</translation>
-    </message>
-    <message>
         <source>API key</source>
         <translation>API 密钥</translation>
+    </message>
+    <message>
+        <source>Public IP type</source>
+        <translation>公网 IP 类型</translation>
+    </message>
+    <message>
+        <source>dynamic (default: a new address on every start) or static</source>
+        <translation>dynamic（默认：每次启动换新地址）或 static</translation>
     </message>
     <message>
         <source>optional: API URL, e.g. http://127.0.0.1:9000/v1</source>

@@ -19,7 +19,7 @@ from app.cloud.paperspace import errors as ps_errors
 from app.cloud.paperspace import spec as ps_spec
 from app.cloud.paperspace.provider import PaperspaceProvider
 from app.core.accounts import Account, Credentials
-from tests.fixtures.paperspace_server import CREATE_FIELDS, TEST_API_KEY, TEST_TEAM, PaperspaceServer
+from tests.fixtures.paperspace_server import CREATE_FIELDS, TEST_API_KEY, PaperspaceServer
 
 ROOT = Path(__file__).resolve().parents[2]
 REF = "https://docs.digitalocean.com/reference/paperspace/api-reference/"
@@ -55,7 +55,7 @@ def test_every_call_of_a_whole_lifecycle_is_a_documented_operation() -> None:
     try:
         provider = PaperspaceProvider(sleep=lambda s: None)
         acc = Account("ps", "paperspace", "ny2", server.endpoint)
-        creds = Credentials(TEST_TEAM, TEST_API_KEY)
+        creds = Credentials("", TEST_API_KEY)
         provider.validate(acc, creds)
         inst = provider.launch(acc, creds, LaunchRequest(instance_type="A100-80G", region="ny2", zone="ca1",
                                                         public_key=ED25519, client_token="lg-contract",

@@ -19,7 +19,7 @@ from app.core.accounts import Account, Credentials
 from app.core.hosts import instance_hosts
 from tests.fixtures.paperspace_server import CREATE_FIELDS, TEST_API_KEY, TEST_TEAM, PaperspaceServer
 
-CREDS = Credentials(TEST_TEAM, TEST_API_KEY)
+CREDS = Credentials("", TEST_API_KEY)
 ED25519 = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOMqqnkVzrm0SdG6UOoqKLsabgH5C9okWi0dh2l9GKJl labgpu@test"
 SSH_FROM = "198.51.100.7/32"
 
@@ -63,7 +63,7 @@ def test_validate_names_the_team_and_a_wrong_key_is_refused(peer, provider, acc)
     assert TEST_TEAM in provider.validate(acc, CREDS)
     assert peer.calls[-1].path == "/v1/auth/session" and peer.calls[-1].authorized
     with pytest.raises(AuthError) as err:
-        provider.validate(acc, Credentials(TEST_TEAM, "not-the-key"))
+        provider.validate(acc, Credentials("", "not-the-key"))
     assert err.value.code == "UNAUTHORIZED"
     assert "API key" in err.value.hint() and "API Keys" in err.value.hint()
 
@@ -193,9 +193,9 @@ def test_import_reads_the_pspace_files_as_the_cli_does(tmp_path):
     (folder / "config.toml").write_text('version = 1\nteam = "lab"\n')
     found = import_candidates({"HOME": str(tmp_path), "PAPERSPACE_API_KEY": "ps-env-key"})
     assert [(c.account.name, c.credentials.key_id, c.credentials.secret, c.source) for c in found] == [
-        ("paperspace-lab", "lab", "ps-lab-key", "pspace-team:lab"),
-        ("paperspace-other", "other", "ps-other-key", "pspace-team:other"),
-        ("paperspace-env", "lab", "ps-env-key", "env:PAPERSPACE_API_KEY"),
+        ("paperspace-lab", "", "ps-lab-key", "pspace-team:lab"),
+        ("paperspace-other", "", "ps-other-key", "pspace-team:other"),
+        ("paperspace-env", "", "ps-env-key", "env:PAPERSPACE_API_KEY"),
     ]
     assert all(c.account.region == "ny2" for c in found)
     assert import_candidates({"HOME": str(tmp_path / "nobody")}) == []

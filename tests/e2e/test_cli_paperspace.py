@@ -90,7 +90,7 @@ def _guard_stops(instance_id: str) -> str:
 
 def test_full_paperspace_flow_and_no_key_anywhere(secret_service, peer, labgpu_home):
     _ok("accounts", "add", "paperspace", "lab", "--region", "ny2", "--endpoint", peer.endpoint,
-        stdin=f"{TEST_TEAM}\n{TEST_API_KEY}\n")
+        stdin=f"{TEST_API_KEY}\n")  # an API key alone: one line
     [acc] = json.loads(_ok("accounts", "ls", "--json").stdout)
     assert (acc["provider"], acc["region"], acc["endpoint"]) == ("paperspace", "ny2", peer.endpoint)
     assert f"Paperspace team {TEST_TEAM}" in _ok("accounts", "test", "lab").stdout
@@ -98,9 +98,12 @@ def test_full_paperspace_flow_and_no_key_anywhere(secret_service, peer, labgpu_h
 
     # A wrong key: the peer's 401, one line with the API's code and the next step.
     _ok("accounts", "add", "paperspace", "bad", "--region", "ny2", "--endpoint", peer.endpoint,
-        stdin=f"{TEST_TEAM}\nps-not-the-key\n")
+        stdin="ps-not-the-key\n")
     assert "API key" in _one_error_line(_cli("accounts", "test", "bad"), "UNAUTHORIZED")
     _ok("accounts", "rm", "bad")
+    # the public IP type is an account setting, checked before anything is stored
+    _one_error_line(_cli("accounts", "add", "paperspace", "fixed", "--region", "ny2", "--public-ip-type", "fixed",
+                         stdin=f"{TEST_API_KEY}\n"), "BadSetting")
 
     # Prices: the API publishes none, so the refresh says so and the offers keep the catalog's, with their age.
     line = _one_error_line(_cli("prices", "refresh", "--account", "lab"), "NoPriceApi")

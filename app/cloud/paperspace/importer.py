@@ -94,9 +94,9 @@ def import_candidates(env: Mapping[str, str] | None = None, region: str | None =
             continue
         out.append(ImportCandidate(Account(profile_account_name("paperspace", team), PROVIDER_ID, region,
                                            endpoint=endpoint),
-                                   Credentials(team, secret), f"pspace-team:{team}"))
+                                   Credentials("", secret), f"pspace-team:{team}"))
     secret = env.get(ENV_KEY, "").strip()
     if secret:
         out.append(ImportCandidate(Account("paperspace-env", PROVIDER_ID, region, endpoint=endpoint),
-                                   Credentials(current or "env", secret), f"env:{ENV_KEY}"))
+                                   Credentials("", secret), f"env:{ENV_KEY}"))
     return out

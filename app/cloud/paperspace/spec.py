@@ -19,7 +19,7 @@ import dataclasses
 
 from app.core.catalog_providers import CATALOG_SPECS
 from app.core.i18n import QT_TRANSLATE_NOOP
-from app.core.providers import Capabilities, CredentialField, ImporterDecl, ImportOption, ProviderSpec
+from app.core.providers import AccountField, Capabilities, CredentialField, ImporterDecl, ImportOption, ProviderSpec
 
 PROVIDER_ID = "paperspace"
 DEFAULT_REGION = "ny2"
@@ -47,10 +47,15 @@ SPEC = dataclasses.replace(
     _catalog_spec(),
     regions=REGIONS,
     default_region=DEFAULT_REGION,
-    credentials=(
-        # pspace keeps one API key per team (~/.paperspace/credentials.toml): the team name labels the key
-        CredentialField("key_id", QT_TRANSLATE_NOOP("LabGPU", "Team name"), prompt="Team name (a label for this key)"),
-        CredentialField("secret", QT_TRANSLATE_NOOP("LabGPU", "API key"), secret=True, prompt="API key"),
+    region_pattern=r"[a-z]{2,4}[0-9]{1,2}",  # ny2, ca1, ams1: no hyphen
+    # An API key alone (Team settings > API Keys); it belongs to one team, which `accounts test` names.
+    credentials=(CredentialField("secret", QT_TRANSLATE_NOOP("LabGPU", "API key"), secret=True, prompt="API key"),),
+    account_fields=(
+        # machines-create ``publicIpType``: dynamic (a new address on every start, nothing billed while off) or
+        # static (kept, and billed while the machine is off)
+        AccountField("public_ip_type", QT_TRANSLATE_NOOP("LabGPU", "Public IP type"), optional=True,
+                     hint=QT_TRANSLATE_NOOP("LabGPU", "dynamic (default: a new address on every start) or static"),
+                     pattern="dynamic|static"),
     ),
     endpoint_hint=QT_TRANSLATE_NOOP("LabGPU", "optional: API URL, e.g. http://127.0.0.1:9000/v1"),
     tags={"launch": LAUNCH_TAG},
