@@ -203,3 +203,37 @@ def test_import_reads_the_pspace_files_as_the_cli_does(tmp_path):
     with pytest.raises(Exception) as err:
         import_candidates({"HOME": str(tmp_path)})
     assert err.value.code == "BadPspaceConfig"
+
+
+def test_a_chosen_region_is_kept_when_it_has_no_capacity(peer, provider, secret_service, labgpu_home):
+    peer.no_capacity("ams1", "A100-80G")
+    svc = CloudService(provider_factory=lambda pid: provider)
+    try:
+        svc.accounts.add(Account("ps", "paperspace", "ny2", peer.endpoint), CREDS)
+        with pytest.raises(CapacityError) as err:
+            svc.launch(LaunchOptions(account="ps", instance_type="A100-80G", zone="ams1", ssh_from=SSH_FROM))
+        assert "ams1" in err.value.text() and "because you chose it" in err.value.hint()
+        assert [c.query["region"] for c in peer.calls if c.path == "/v1/machine-availability"] == ["ams1"]
+        assert peer.requests("POST", "/v1/machines") == []
+    finally:
+        svc.close()
+
+
+def test_a_launch_cut_short_is_found_by_its_token_on_reconcile(peer, provider, secret_service, labgpu_home):
+    """The machine was created but LabGPU died before recording it: reconcile finds it by the token its name
+    carries, and a retry with the same token creates nothing."""
+    svc = CloudService(provider_factory=lambda pid: provider)
+    try:
+        acc = Account("ps", "paperspace", "ny2", peer.endpoint)
+        svc.accounts.add(acc, CREDS)
+        svc.pending.begin(client_token="lg-cut", account="ps", provider="paperspace", region="ny2", zone="",
+                          instance_type="A100-80G", spot=False, max_price=None)
+        made = provider.launch(acc, CREDS, _req(client_token="lg-cut~1", zone="ca1"))  # the second region's try
+        svc.reconcile()
+        entry = svc.ledger.get(made.id)
+        assert entry is not None and entry.client_token == "lg-cut" and entry.region == "ca1"
+        again = svc.launch(LaunchOptions(account="ps", instance_type="A100-80G", ssh_from=SSH_FROM,
+                                         client_token="lg-cut", wait=False))
+        assert again.entry.id == made.id and len(peer.requests("POST", "/v1/machines")) == 1
+    finally:
+        svc.close()
