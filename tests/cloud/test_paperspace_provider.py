@@ -237,3 +237,11 @@ def test_a_launch_cut_short_is_found_by_its_token_on_reconcile(peer, provider, s
         assert again.entry.id == made.id and len(peer.requests("POST", "/v1/machines")) == 1
     finally:
         svc.close()
+
+
+def test_the_environments_key_is_not_imported_twice(tmp_path):
+    folder = tmp_path / ".paperspace"
+    folder.mkdir()
+    (folder / "credentials.toml").write_text('version = 1\n[keys]\nlab = "ps-lab-key"\n')
+    found = import_candidates({"HOME": str(tmp_path), "PAPERSPACE_API_KEY": "ps-lab-key"})
+    assert [c.source for c in found] == ["pspace-team:lab"]

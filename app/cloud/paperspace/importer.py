@@ -96,7 +96,7 @@ def import_candidates(env: Mapping[str, str] | None = None, region: str | None =
                                            endpoint=endpoint),
                                    Credentials("", secret), f"pspace-team:{team}"))
     secret = env.get(ENV_KEY, "").strip()
-    if secret:
+    if secret and all(c.credentials.secret != secret for c in out):  # the same key as a team's: once
         out.append(ImportCandidate(Account("paperspace-env", PROVIDER_ID, region, endpoint=endpoint),
                                    Credentials("", secret), f"env:{ENV_KEY}"))
     return out

@@ -9,8 +9,8 @@ retired on 15 July 2024, https://docs.digitalocean.com/reference/paperspace/core
 SDK LabGPU could use (the official ``pspace`` CLI is a Deno program), so the plugin speaks HTTP with urllib and
 no package is added: FROZEN_PACKAGES is empty.
 
-Paperspace has no spot market; a region is its "zone" for the launch's capacity failover (``--zone ny2`` keeps
-a launch in one region).
+Paperspace has no spot market; a region is its "zone" for the launch's capacity failover: the account's (or
+``--region``'s) region is tried first, then the others; ``--zone ny2`` keeps a launch in that one region.
 """
 
 from __future__ import annotations
