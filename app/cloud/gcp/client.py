@@ -74,7 +74,7 @@ def sdk() -> Any:
 
 def _auth_sdk() -> tuple[Any, Any, Any, Any]:
     return load_sdk(PROVIDER_ID, (("google.oauth2", "service_account"), ("google.api_core", "exceptions"),
-                                  ("google.auth", "exceptions"), ("google.api_core", "client_options")),
+                                  ("google.auth", "exceptions"), ("google.auth.transport", "requests")),
                     SDK_MISSING, SDK_HINT)
 
 
@@ -143,18 +143,24 @@ class GcpClient(PluginClient):
         return project_of(account.extra, self.key(creds))
 
     def client(self, account: Account, creds: Credentials, name: str) -> Any:
-        """A compute_v1 client (``InstancesClient``, ``ZonesClient``…) on the REST transport."""
+        """A compute_v1 client (``InstancesClient``, ``ZonesClient``…) on the REST transport.
+
+        The transport is made here with ``always_use_jwt_access=False``: the generated clients would otherwise
+        send a self-signed JWT as the bearer token (https://google.aip.dev/auth/4111); LabGPU trades the key's
+        signed assertion at its token_uri for an access token instead (the OAuth 2.0 service-account flow), so
+        a deleted or disabled key is refused there, with invalid_grant, before any Compute call."""
         compute = sdk()
-        client_options = _auth_sdk()[3]
-        options = client_options.ClientOptions(api_endpoint=account.endpoint.rstrip("/")) if account.endpoint \
-            else None
-        return getattr(compute, name)(credentials=credentials_for(self.key(creds), creds.secret), transport="rest",
-                                      client_options=options)
+        module = re.sub(r"(?<!^)(?=[A-Z])", "_", name.removesuffix("Client")).lower()
+        transports = getattr(compute.services, module).transports
+        transport = getattr(transports, name.replace("Client", "RestTransport"))(
+            credentials=credentials_for(self.key(creds), creds.secret), host=account.endpoint.rstrip("/") or DEFAULT_HOST,
+            always_use_jwt_access=False)
+        return getattr(compute, name)(transport=transport)
 
     def call(self, account: Account, fn: Callable[[], T], *, action: str, context: dict[str, Any] | None = None,
              state_changing: bool = False, resource: str = "") -> T:
         """``fn()`` (one SDK call), throttling retried with backoff, errors mapped."""
-        _sa, api_exc, auth_exc, _opts = _auth_sdk()
+        _sa, api_exc, auth_exc, _transport = _auth_sdk()
         ctx = {"region": account.region, "project": account.extra.get("project", "")}
         ctx.update(context or {})
         attempt = 0
