@@ -16,7 +16,7 @@ import dataclasses
 
 from app.core.catalog_providers import CATALOG_SPECS
 from app.core.i18n import QT_TRANSLATE_NOOP
-from app.core.providers import Capabilities, CredentialField, ImporterDecl, ImportOption, ProviderSpec
+from app.core.providers import AccountField, Capabilities, CredentialField, ImporterDecl, ImportOption, ProviderSpec
 
 PROVIDER_ID = "gcp"
 DEFAULT_REGION = "us-central1"
@@ -53,12 +53,17 @@ SPEC = dataclasses.replace(
     credentials=(
         CredentialField("key_id", QT_TRANSLATE_NOOP("LabGPU", "Service account e-mail (client_email)"),
                         prompt="Service account e-mail (client_email)"),
-        CredentialField("secret", QT_TRANSLATE_NOOP("LabGPU", "Service-account key (the JSON text, on one line)"),
-                        secret=True, prompt="Service-account key JSON (one line)"),
+        CredentialField("secret", QT_TRANSLATE_NOOP("LabGPU", "Service-account key (JSON)"),
+                        secret=True, prompt="Service-account key (JSON)", multiline=True),
         CredentialField("session_token", QT_TRANSLATE_NOOP("LabGPU", "API key for live prices (optional)"),
                         secret=True, optional=True,
                         hint=QT_TRANSLATE_NOOP("LabGPU", "Cloud Billing Catalog API key; empty: bundled prices")),
     ),
+    # https://cloud.google.com/resource-manager/docs/creating-managing-projects: a project id is 6 to 30 lowercase
+    # letters, digits or hyphens, starting with a letter, not ending with a hyphen
+    account_fields=(AccountField(PROJECT_FIELD, QT_TRANSLATE_NOOP("LabGPU", "Project ID"), optional=True,
+                                 hint=QT_TRANSLATE_NOOP("LabGPU", "empty: the key's project_id"),
+                                 pattern=r"[a-z][a-z0-9-]{4,28}[a-z0-9]"),),
     endpoint_hint=QT_TRANSLATE_NOOP("LabGPU", "optional: Compute API URL, e.g. http://127.0.0.1:9000"),
     tags={"launch": LAUNCH_LABEL, "token": TOKEN_LABEL},
     capabilities=Capabilities(launch=True, spot=True, stop_without_charging=False, live_prices=True, zones=True,
