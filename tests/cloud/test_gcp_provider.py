@@ -10,7 +10,9 @@ from app.cloud.base import AuthError, CapacityError, LaunchRequest, QuotaError
 from app.cloud.gcp.provider import GcpProvider
 from app.core.accounts import Account, Credentials
 from tests.fixtures.gcp_compute_server import API_KEY, PROJECT
-from tests.fixtures.gcp_fixtures import gcp_server, gcp_server_session  # noqa: F401 - fixtures
+from tests.fixtures.gcp_fixtures import peer_fixtures
+
+gcp_server_module, gcp_server = peer_fixtures()
 
 T4 = "n1-standard-8 + 1x T4"
 PUB = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDi1Jw1d8kq7l4o0mGm2mKk9bYqkq0yqUq6o2Zz0s8pD labgpu"

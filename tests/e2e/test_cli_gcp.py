@@ -14,8 +14,10 @@ import time
 from pathlib import Path
 
 from tests.fixtures.gcp_compute_server import API_KEY, PROJECT
-from tests.fixtures.gcp_fixtures import gcp_server, gcp_server_session  # noqa: F401 - fixtures
+from tests.fixtures.gcp_fixtures import peer_fixtures
 from tests.fixtures.gcp_oauth import ServiceAccountKey
+
+gcp_server_module, gcp_server = peer_fixtures()
 
 ROOT = Path(__file__).resolve().parents[2]
 T4 = "n1-standard-8 + 1x T4"

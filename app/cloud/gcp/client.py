@@ -153,8 +153,8 @@ class GcpClient(PluginClient):
         module = re.sub(r"(?<!^)(?=[A-Z])", "_", name.removesuffix("Client")).lower()
         transports = getattr(compute.services, module).transports
         transport = getattr(transports, name.replace("Client", "RestTransport"))(
-            credentials=credentials_for(self.key(creds), creds.secret), host=account.endpoint.rstrip("/") or DEFAULT_HOST,
-            always_use_jwt_access=False)
+            credentials=credentials_for(self.key(creds), creds.secret),
+            host=account.endpoint.rstrip("/") or DEFAULT_HOST, always_use_jwt_access=False)
         return getattr(compute, name)(transport=transport)
 
     def call(self, account: Account, fn: Callable[[], T], *, action: str, context: dict[str, Any] | None = None,
@@ -224,7 +224,8 @@ class GcpClient(PluginClient):
             raise CloudError(
                 QT_TRANSLATE_NOOP("LabGPU", "Google Cloud's operation {operation} is still running after {seconds} s."),
                 QT_TRANSLATE_NOOP("LabGPU", "Reload the instances page in a minute to see where it stands."),
-                provider=PROVIDER_ID, code="OperationTimeout", operation=str(op.name), seconds=int(self.operation_timeout))
+                provider=PROVIDER_ID, code="OperationTimeout", operation=str(op.name),
+                seconds=int(self.operation_timeout))
         errors = list(op.error.errors) if op.error else []
         if errors:
             first = errors[0]

@@ -15,6 +15,7 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from app.cloud.base import AuthError
 from app.cloud.kit import profile_account_name, unreadable_file
 from app.core.accounts import Account, AccountError, Credentials, ImportCandidate
 from app.core.i18n import QT_TRANSLATE_NOOP
@@ -46,12 +47,12 @@ def import_candidates(env: Mapping[str, str] | None = None, region: str | None =
                               "BadKeyFile") from None
     try:
         key = parse_key(text)
-    except Exception as exc:  # AuthError: the reason (not a service-account key) is the user's answer
-        raise AccountError(getattr(exc, "template", str(exc)),
+    except AuthError as exc:  # the reason (not a service-account key) is the user's answer
+        raise AccountError(exc.template,
                            QT_TRANSLATE_NOOP("LabGPU", "Download a JSON key of a service account (IAM & Admin > "
                                                        "Service accounts > Keys) and point {variable} at it."),
                            code="NotServiceAccountKey", variable=ENV_FILE,
-                           **dict(getattr(exc, "params", {}) or {})) from None
+                           **exc.params) from None
     account = Account(profile_account_name("gcp", key.project_id or path.stem), PROVIDER_ID, region or DEFAULT_REGION)
     if key.project_id:
         account.extra[PROJECT_FIELD] = key.project_id

@@ -23,7 +23,15 @@ import re
 import uuid
 from typing import Any
 
-from app.cloud.base import LABGPU_TAG_KEY, LABGPU_TAG_VALUE, CloudError, Instance, LaunchRequest, NotFoundError, ProgressFn
+from app.cloud.base import (
+    LABGPU_TAG_KEY,
+    LABGPU_TAG_VALUE,
+    CloudError,
+    Instance,
+    LaunchRequest,
+    NotFoundError,
+    ProgressFn,
+)
 from app.cloud.kit import say, stepper
 from app.core.accounts import Account, Credentials
 from app.core.i18n import QT_TRANSLATE_NOOP
@@ -94,10 +102,12 @@ class GcpLaunch(GcpClient):
         client = self.client(account, creds, "ImagesClient")
         for (project, family), gpu in ((GPU_IMAGE, True), (PLAIN_IMAGE, False)):
             request = compute.GetFromFamilyImageRequest(project=project, family=family)
+
+            def get(r: Any = request) -> Any:
+                return client.get_from_family(request=r, retry=None, timeout=CALL_TIMEOUT)
+
             try:
-                image = self.call(account, lambda r=request: client.get_from_family(request=r, retry=None,
-                                                                                   timeout=CALL_TIMEOUT),
-                                  action="images.getFromFamily")
+                image = self.call(account, get, action="images.getFromFamily")
             except NotFoundError:
                 continue
             return str(image.self_link or f"projects/{project}/global/images/{image.name}"), gpu
@@ -133,8 +143,10 @@ class GcpLaunch(GcpClient):
             machine_type=f"zones/{zone}/machineTypes/{machine}",
             guest_accelerators=accelerators,
             scheduling=scheduling,
-            disks=[compute.AttachedDisk(boot=True, auto_delete=True, initialize_params=compute.AttachedDiskInitializeParams(
-                source_image=image, disk_size_gb=int(req.disk_gb), disk_type=f"zones/{zone}/diskTypes/{DISK_TYPE}"))],
+            disks=[compute.AttachedDisk(
+                boot=True, auto_delete=True, initialize_params=compute.AttachedDiskInitializeParams(
+                    source_image=image, disk_size_gb=int(req.disk_gb),
+                    disk_type=f"zones/{zone}/diskTypes/{DISK_TYPE}"))],
             network_interfaces=[compute.NetworkInterface(network=NETWORK, access_configs=[
                 compute.AccessConfig(name="External NAT", type_="ONE_TO_ONE_NAT")])],
             metadata=compute.Metadata(items=metadata),
@@ -166,7 +178,8 @@ class GcpLaunch(GcpClient):
             image, gpu_image = self.pick_image(account, creds)
             if gpu_image:
                 step("image", say(QT_TRANSLATE_NOOP("LabGPU", "GPU image {name} (Deep Learning VM, NVIDIA driver "
-                                                              "installed at first boot)."), name=image.rsplit("/", 1)[-1]))
+                                                              "installed at first boot)."),
+                                  name=image.rsplit("/", 1)[-1]))
             else:
                 step("image", say(QT_TRANSLATE_NOOP("LabGPU", "No Deep Learning VM image found: using {name}; install "
                                                               "the NVIDIA driver and CUDA yourself."),

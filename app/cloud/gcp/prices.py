@@ -84,10 +84,10 @@ class SkuIndex:
         gpus = float(count or to_float(row.get("gpu_count")) or 0.0)
         core = self.part(usage, rf"{family}( predefined)? instance core")
         mem = self.part(usage, rf"{family}( predefined)? instance ram")
-        gpu = self.part(usage, rf"nvidia (tesla )?{re.escape(_gpu_word(row.get('gpu_model', '')))} gpu") if gpus else 0.0
-        if None in (vcpu, ram, core, mem, gpu):
+        word = re.escape(_gpu_word(row.get("gpu_model", "")))
+        gpu = self.part(usage, rf"nvidia (tesla )?{word} gpu") if gpus else 0.0
+        if vcpu is None or ram is None or core is None or mem is None or gpu is None:
             return None
-        assert vcpu is not None and ram is not None and core is not None and mem is not None and gpu is not None
         return round(vcpu * core + ram * mem + gpus * gpu, 5)
 
 

@@ -49,11 +49,10 @@ class GcpProvider(GcpLaunch, GcpPrices):
         request = compute.ListZonesRequest(project=project, max_results=500)
         regions = self.call(account, lambda: sorted({last_part(z.region) for z in client.list(
             request=request, retry=None, timeout=CALL_TIMEOUT)}), action="zones.list", context={"project": project})
-        return key_validated(
-            PROVIDER_ID, account.region, key.email, regions,
-            QT_TRANSLATE_NOOP("LabGPU", "{region} is not a Compute Engine region of this project."),
-            QT_TRANSLATE_NOOP("LabGPU", "Google Cloud service account {key} ({n} regions)"),
-        ) + say(QT_TRANSLATE_NOOP("LabGPU", ", project {project}"), project=project)
+        key_validated(PROVIDER_ID, account.region, key.email, regions,
+                      QT_TRANSLATE_NOOP("LabGPU", "{region} is not a Compute Engine region of this project."), "")
+        return say(QT_TRANSLATE_NOOP("LabGPU", "Google Cloud service account {key}, project {project} ({n} regions)"),
+                   key=masked_key(key.email), project=project, n=len(regions))
 
     # -- lifecycle -----------------------------------------------------------------------------
     def _instance_call(self, account: Account, creds: Credentials, instance_id: str, method: str,
@@ -93,6 +92,3 @@ class GcpProvider(GcpLaunch, GcpPrices):
     def terminate(self, account: Account, creds: Credentials, instance_id: str) -> None:
         """Delete the instance; its boot disk (autoDelete) goes with it."""
         self._instance_call(account, creds, instance_id, "delete_unary", "DeleteInstanceRequest")
-
-    def who(self, creds: Credentials) -> str:
-        return masked_key(self.key(creds).email)

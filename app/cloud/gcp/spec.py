@@ -22,7 +22,7 @@ PROVIDER_ID = "gcp"
 DEFAULT_REGION = "us-central1"
 LOGIN_USER = "labgpu"  # the user the ssh-keys metadata entry creates on the instance ("USER:KEY")
 LAUNCH_LABEL = "labgpu-launch"  # value: the launch's client token (crash recovery finds it by this)
-TOKEN_LABEL = "labgpu-token"  # the token of this zone's attempt
+TOKEN_LABEL = "labgpu-token"  # noqa: S105 - a label name: the token of this zone's attempt
 KEY_LABEL = "labgpu-key"  # LabGPU's cloud name of the SSH key (app.core.hosts.own_key_file finds the file)
 PROJECT_FIELD = "project"  # account.extra: a project other than the key's project_id
 
