@@ -11,11 +11,15 @@ the bundled catalog's.
 
 from __future__ import annotations
 
+import json
 import logging
 import re
 from collections.abc import Sequence
 from datetime import datetime, timezone
 from typing import Any
+from urllib.error import HTTPError, URLError
+from urllib.parse import urlencode
+from urllib.request import Request, urlopen
 
 from app.cloud.base import CloudError
 from app.cloud.errors import network_error
@@ -100,8 +104,6 @@ class GcpPrices(GcpClient):
 
     def skus(self, account: Account, api_key: str) -> list[dict[str, Any]]:
         """Every Compute SKU, page after page (pageToken → nextPageToken until it is empty)."""
-        import requests
-
         url = self.billing_url(account)
         out: list[dict[str, Any]] = []
         token = ""
@@ -109,25 +111,34 @@ class GcpPrices(GcpClient):
             params = {"key": api_key, "currencyCode": "USD", "pageSize": str(PAGE_SIZE)}
             if token:
                 params["pageToken"] = token
-            try:
-                answer = requests.get(url, params=params, timeout=30)
-            except requests.RequestException as exc:
-                raise network_error(PROVIDER_ID, url.split("/v1/")[0], type(exc).__name__) from None
-            try:
-                body = answer.json()
-            except ValueError:
-                body = {}
-            if answer.status_code != 200:
-                err = body.get("error") or {} if isinstance(body, dict) else {}
+            status, body = self._get_json(f"{url}?{urlencode(params)}", url.split("/v1/")[0])
+            if status != 200:
+                err = body.get("error") or {}
                 reasons = [e.get("reason") for e in err.get("errors") or [] if isinstance(e, dict)]
                 details = [d.get("reason") for d in err.get("details") or [] if isinstance(d, dict)]
-                code = next((r for r in (*reasons, *details) if r), "") or str(answer.status_code)
-                raise map_error(code, str(err.get("message") or answer.reason), region=account.region)
+                code = next((r for r in (*reasons, *details) if r), "") or str(status)
+                raise map_error(code, str(err.get("message") or status), region=account.region)
             out.extend(s for s in body.get("skus") or [] if isinstance(s, dict))
             token = str(body.get("nextPageToken") or "")
             if not token:
                 break
         return out
+
+    @staticmethod
+    def _get_json(url: str, host: str) -> tuple[int, dict[str, Any]]:
+        """(HTTP status, JSON body) of a GET (the standard library: the API key is a query parameter)."""
+        try:
+            with urlopen(Request(url, headers={"Accept": "application/json"}), timeout=30) as answer:  # noqa: S310
+                status, raw = answer.status, answer.read()
+        except HTTPError as exc:
+            status, raw = exc.code, exc.read()
+        except (URLError, OSError) as exc:
+            raise network_error(PROVIDER_ID, host, type(exc).__name__) from None
+        try:
+            body = json.loads(raw or b"{}")
+        except ValueError:
+            body = {}
+        return status, body if isinstance(body, dict) else {}
 
     def refresh_prices(self, account: Account, creds: Credentials, instance_types: Sequence[str]) -> list[Offer]:
         """On-demand and Spot prices of each type in the account's region (without types: the bundled

@@ -28,7 +28,7 @@ PROJECT_FIELD = "project"  # account.extra: a project other than the key's proje
 
 # The SDK packages the frozen app must carry (imported lazily; packaging/spec_support.py reads this).
 FROZEN_PACKAGES = ("google.cloud.compute_v1", "google.api_core", "google.auth", "google.oauth2", "proto",
-                   "google.protobuf", "googleapis_common_protos", "google.rpc", "google.type")
+                   "google.protobuf", "google.rpc", "google.type", "grpc")
 
 
 def _catalog_spec() -> ProviderSpec:
