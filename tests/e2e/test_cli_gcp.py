@@ -128,6 +128,13 @@ def test_full_gcp_flow_and_no_private_key_anywhere(secret_service, gcp_server, l
     assert "guestAccelerators" not in gcp_server.instances[od["id"]] or \
         not gcp_server.instances[od["id"]]["guestAccelerators"]
     assert len(gcp_server.firewalls) == 1 and len(gcp_server.requests_of("firewall_insert")) == 1
+    # The same launch again with its token (a retry after a crash): found by its label, nothing new is made.
+    token = gcp_server.instances[od["id"]]["labels"]["labgpu-launch"]
+    inserts_before = len(gcp_server.requests_of("insert"))
+    again = json.loads(_ok("launch", "--account", "lab", "--type", L4, "--zone", "us-central1-c",
+                           "--ssh-from", "198.51.100.7/32", "--client-token", token, "--json").stdout)
+    assert again["id"] == od["id"]
+    assert len(gcp_server.requests_of("insert")) == inserts_before and len(gcp_server.instances) == 2
 
     rows = json.loads(_ok("ls", "--json").stdout)
     assert {x["id"] for x in rows} == {spot["id"], od["id"]}
