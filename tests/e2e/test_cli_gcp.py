@@ -177,6 +177,38 @@ def test_full_gcp_flow_and_no_private_key_anywhere(secret_service, gcp_server, l
         assert API_KEY.encode() not in data, f"the API key found in {p}"
 
 
+def test_launch_killed_after_the_insert_is_found_after_restart(secret_service, gcp_server, labgpu_home):
+    """kill -9 between "Google Cloud accepted instances.insert" and "LabGPU recorded it": the next `labgpu ls`
+    finds the instance by its labels, and retrying with the same token creates nothing."""
+    _add(gcp_server, "lab", gcp_server.key)
+    hold = gcp_server.hold_next_answer("insert")
+    p = subprocess.Popen(
+        [sys.executable, "-m", "app", "launch", "--account", "lab", "--type", L4, "--zone", "us-central1-a",
+         "--ssh-from", "198.51.100.7/32", "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ), cwd=ROOT,
+    )
+    try:
+        reached = hold.reached.wait(60)
+    finally:
+        p.kill()
+        p.wait(10)
+        hold.release()
+        err = p.stderr.read()
+        p.stdout.close()
+        p.stderr.close()
+    assert reached, err
+    [name] = list(gcp_server.instances)
+    token = gcp_server.instances[name]["labels"]["labgpu-launch"]
+    assert json.loads(_ok("ls", "--offline", "--json").stdout) == []
+    [row] = json.loads(_ok("ls", "--json").stdout)
+    assert (row["id"], row["provider"], row["client_token"]) == (name, "gcp", token)
+    again = json.loads(_ok("launch", "--account", "lab", "--type", L4, "--zone", "us-central1-a",
+                           "--ssh-from", "198.51.100.7/32", "--client-token", row["client_token"],
+                           "--json").stdout)
+    assert again["id"] == name
+    assert len(gcp_server.requests_of("insert")) == 1
+
+
 def test_import_from_google_application_credentials(secret_service, gcp_server, labgpu_home, tmp_path):
     """`labgpu accounts import gcp` reads the file GOOGLE_APPLICATION_CREDENTIALS names, as google-auth does;
     the key goes to the keyring, the file is not copied; a user login (authorized_user) is refused, saying why."""
