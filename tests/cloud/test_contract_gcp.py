@@ -129,7 +129,8 @@ def test_mapped_codes_are_the_documented_ones_each_with_a_translated_sentence():
         assert spec.message and spec.hint, code
         for text in (spec.message, spec.hint):
             assert text.replace("&", "&amp;").replace(">", "&gt;").replace('"', "&quot;") in ts or text in ts, code
-    assert all(isinstance(gcp_errors.map_error(c, "m"), CapacityError) for c in gcp_errors.STOCK_OUT_CODES)
+    stock_out = ("ZONE_RESOURCE_POOL_EXHAUSTED", "ZONE_RESOURCE_POOL_EXHAUSTED_WITH_DETAILS")
+    assert all(isinstance(gcp_errors.map_error(c, "m"), CapacityError) for c in stock_out)
     # a quota refusal never moves the launch to another zone (CloudService fails over on CapacityError only)
     for code in ("QUOTA_EXCEEDED", "quotaExceeded"):
         err = gcp_errors.map_error(code, "m", region="us-central1")

@@ -93,7 +93,6 @@ _GROUPS: dict[ErrorSpec, tuple[str, ...]] = {
 
 TABLE: dict[str, ErrorSpec] = {code: spec for spec, codes in _GROUPS.items() for code in codes}
 DOCUMENTED_ERROR_CODES: tuple[str, ...] = tuple(TABLE)
-STOCK_OUT_CODES = _GROUPS[STOCK_OUT]
 
 # Not a cloud code: LabGPU's own refusal of a secret that is not a service-account key (see keyfile.py).
 BAD_KEY = "BadServiceAccountKey"
