@@ -37,6 +37,8 @@ CALLS = {
     ("FirewallsClient", "get", "GetFirewallRequest"),
     ("FirewallsClient", "insert_unary", "InsertFirewallRequest"),
     ("ImagesClient", "get_from_family", "GetFromFamilyImageRequest"),
+    ("AcceleratorTypesClient", "aggregated_list", "AggregatedListAcceleratorTypesRequest"),
+    ("MachineTypesClient", "aggregated_list", "AggregatedListMachineTypesRequest"),
 }
 # The codes errors.py maps, each from the Google document its docstring names.
 DOCUMENTED = {
@@ -87,6 +89,7 @@ def test_every_request_sent_is_the_sdks_type(gcp_server, monkeypatch):
     acc = Account("lab", "gcp", "us-central1", gcp_server.url)
     creds = Credentials(gcp_server.key.client_email, gcp_server.key.json_text(), API_KEY)
     p.validate(acc, creds)
+    assert p.zones(acc, creds, "n1-standard-8 + 1x T4") and p.zones(acc, creds, "g2-standard-4")
     inst = p.launch(acc, creds, LaunchRequest(
         instance_type="n1-standard-8 + 1x T4", region="us-central1", zone="us-central1-a", spot=True,
         public_key="ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDi1Jw1d8kq7l4o0mGm2mKk9bYqkq0yqUq6o2Zz0s8pD x",

@@ -141,3 +141,31 @@ def test_the_importer_says_when_the_named_file_is_missing(tmp_path):
     with pytest.raises(AccountError) as err:
         import_candidates(env={"GOOGLE_APPLICATION_CREDENTIALS": str(tmp_path / "gone.json")})
     assert err.value.code == "NoKeyFile"
+
+
+def test_a_zone_without_the_gpu_refuses_the_insert_as_invalid_so_zones_leaves_it_out(gcp_server):
+    from app.cloud.errors import InvalidRequestError
+
+    acc, creds = _account(gcp_server)
+    p = _provider()
+    assert "us-central1-f" not in p.zones(acc, creds, "g2-standard-4")
+    with pytest.raises(InvalidRequestError) as err:
+        p.launch(acc, creds, LaunchRequest(instance_type="g2-standard-4", region="us-central1", zone="us-central1-f",
+                                           public_key=PUB, ssh_cidr="198.51.100.7/32"))
+    assert err.value.code == "invalid" and "us-central1-f" in err.value.text()
+
+
+def test_an_endpoint_that_does_not_answer_is_a_network_error_without_the_key(gcp_server):
+    import socket
+
+    from app.cloud.errors import NetworkError
+
+    with socket.socket() as s:  # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    acc = Account("lab", "gcp", "us-central1", f"http://127.0.0.1:{port}")
+    creds = Credentials(gcp_server.key.client_email, gcp_server.key.json_text())
+    with pytest.raises(NetworkError) as err:
+        _provider().validate(acc, creds)
+    text = err.value.text() + err.value.hint()
+    assert gcp_server.key.pem_body[:40] not in text and "PRIVATE" not in text

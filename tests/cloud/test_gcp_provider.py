@@ -67,6 +67,8 @@ def test_launch_spot_then_stock_out_moves_zone_and_lifecycle(gcp_server):
     acc, creds = _account(gcp_server)
     p = _provider()
     assert p.zones(acc, creds, T4) == ["us-central1-a", "us-central1-b", "us-central1-c", "us-central1-f"]
+    assert p.zones(acc, creds, "g2-standard-4") == ["us-central1-a", "us-central1-b", "us-central1-c"]  # L4 zones
+    assert p.zones(acc, creds) == ["us-central1-a", "us-central1-b", "us-central1-c", "us-central1-f"]
     gcp_server.fail_next("insert", "ZONE_RESOURCE_POOL_EXHAUSTED", zone="us-central1-a")
     with pytest.raises(CapacityError) as err:
         p.launch(acc, creds, _req(zone="us-central1-a", spot=True))

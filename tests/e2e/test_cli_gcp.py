@@ -46,9 +46,9 @@ def _one_error_line(r, code):
     return lines[0]
 
 
-def _add(server, name: str, key: ServiceAccountKey, api_key: str = API_KEY):
+def _add(server, name: str, key: ServiceAccountKey, *options: str, api_key: str = API_KEY):
     # the key id line, the JSON key as downloaded (pretty-printed), an empty line, the optional API key
-    _ok("accounts", "add", "gcp", name, "--region", "us-central1", "--endpoint", server.url,
+    _ok("accounts", "add", "gcp", name, "--region", "us-central1", "--endpoint", server.url, *options,
         stdin=f"{key.client_email}\n{key.json_text()}\n\n{api_key}\n")
 
 
@@ -75,7 +75,7 @@ def _watch_until_stopped(iid: str) -> dict:
 
 def test_full_gcp_flow_and_no_private_key_anywhere(secret_service, gcp_server, labgpu_home):
     key = gcp_server.key
-    _add(gcp_server, "lab", key)
+    _add(gcp_server, "lab", key, "--project", PROJECT)  # the project setting (the same as the key's here)
     [acc] = json.loads(_ok("accounts", "ls", "--json").stdout)
     assert (acc["provider"], acc["region"], acc["endpoint"]) == ("gcp", "us-central1", gcp_server.url)
     assert key.client_email not in acc["key_id"]  # masked

@@ -184,14 +184,10 @@ class GcpClient(PluginClient):
                 code = str(data.get("error") or "invalid_grant")
                 log.info("Google Cloud token refused for %s: %s", action, code)
                 raise map_error(code, str(data.get("error_description") or code), **ctx) from None
-            except (auth_exc.TransportError, OSError) as exc:
+            except (auth_exc.TransportError, OSError) as exc:  # requests' errors are OSErrors
                 endpoint = account.endpoint or DEFAULT_HOST
                 log.info("Google Cloud %s: no answer from %s (%s)", action, endpoint, type(exc).__name__)
                 raise network_error(PROVIDER_ID, endpoint, type(exc).__name__) from None
-            except Exception as exc:  # requests' ConnectionError is not an OSError subclass in every version
-                if type(exc).__module__.startswith(("requests", "urllib3")):
-                    raise network_error(PROVIDER_ID, account.endpoint or DEFAULT_HOST, type(exc).__name__) from None
-                raise
             if state_changing:
                 report_call(action, resource, str(getattr(answer, "client_operation_id", "") or
                                                   getattr(answer, "name", "") or ""))
@@ -236,15 +232,44 @@ class GcpClient(PluginClient):
 
     # -- zones -----------------------------------------------------------------------------------
     def zones(self, account: Account, creds: Credentials, instance_type: str = "") -> list[str]:
-        """The region's zones that are UP, in name order (zones.list, every page)."""
+        """The region's zones that are UP, in name order (zones.list, every page); with a type, those that
+        offer it: its GPU (acceleratorTypes) for an N1 type with accelerators, else its machine type
+        (machineTypes). GPUs are in some zones of a region only (https://cloud.google.com/compute/docs/gpus/
+        gpu-regions-zones), and a zone without them refuses the insert as invalid, not as a stock-out."""
         compute = sdk()
         project = self.project(account, creds)
         client = self.client(account, creds, "ZonesClient")
         request = compute.ListZonesRequest(project=project, max_results=PAGE_SIZE)
-        zones = self.call(account, lambda: [
+        listed = self.call(account, lambda: [
             (z.name, last_part(z.region), z.status)
             for z in client.list(request=request, retry=None, timeout=CALL_TIMEOUT)], action="zones.list")
-        return sorted(name for name, region, status in zones if region == account.region and status == "UP")
+        zones = sorted(name for name, region, status in listed if region == account.region and status == "UP")
+        if not instance_type:
+            return zones
+        machine, accelerator, _count = type_parts(instance_type)
+        try:
+            offered = self._zones_offering(account, creds, accelerator or machine, gpu=bool(accelerator))
+        except CloudError as exc:  # the list of zones still serves: the launch tries each
+            log.info("zones offering %s not read: %s", instance_type, exc.code)
+            return zones
+        return [z for z in zones if z in offered]
+
+    def _zones_offering(self, account: Account, creds: Credentials, name: str, *, gpu: bool) -> set[str]:
+        """The zones (of any region) where the accelerator or machine type ``name`` is offered
+        (acceleratorTypes / machineTypes aggregatedList filtered by name, every page)."""
+        compute = sdk()
+        project = self.project(account, creds)
+        kind = "AcceleratorTypes" if gpu else "MachineTypes"
+        client = self.client(account, creds, f"{kind}Client")
+        request = getattr(compute, f"AggregatedList{kind}Request")(project=project, filter=f'name = "{name}"',
+                                                                   max_results=PAGE_SIZE)
+        field = "accelerator_types" if gpu else "machine_types"
+
+        def read() -> set[str]:
+            return {last_part(scope) for scope, scoped in client.aggregated_list(
+                request=request, retry=None, timeout=CALL_TIMEOUT) if list(getattr(scoped, field))}
+
+        return self.call(account, read, action=f"{kind[0].lower()}{kind[1:]}.aggregatedList")
 
     # -- instances -------------------------------------------------------------------------------
     def _list(self, account: Account, creds: Credentials, filter_: str) -> list[Any]:

@@ -72,7 +72,6 @@ SPEC = dataclasses.replace(
         "stop_charging": QT_TRANSLATE_NOOP(
             "LabGPU", "A stopped Compute Engine VM bills no vCPU, memory or GPU; its persistent disks and any "
                       "static IP address still bill."),
-        "spot_cap": SPOT_RULE,
     },
     account_hint="lab-gcp",
     # ssh-keys metadata takes OpenSSH public keys (https://cloud.google.com/compute/docs/connect/add-ssh-keys)
