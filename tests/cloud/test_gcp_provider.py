@@ -110,3 +110,15 @@ def test_live_prices_from_the_billing_catalog(gcp_server):
     assert t4.price_spot == pytest.approx(8 * 0.00698 + 30 * 0.00094 + 0.14, abs=1e-4)
     assert set(offers) == {"a2-highgpu-1g", "g2-standard-4", T4, "n1-standard-8 + 1x V100"}
     assert len(gcp_server.requests_of("skus.list")) > 1  # paged
+
+
+def test_the_same_attempt_sent_twice_is_one_instance(gcp_server):
+    """The insert's requestId is derived from the attempt's token: a retry of the same attempt (an answer
+    lost on the way back) is the same request, so Google Cloud makes one instance."""
+    acc, creds = _account(gcp_server)
+    p = _provider()
+    first = p.launch(acc, creds, _req(zone="us-central1-a", instance_type="g2-standard-4"))
+    second = p.launch(acc, creds, _req(zone="us-central1-a", instance_type="g2-standard-4"))
+    assert first.id == second.id and len(gcp_server.instances) == 1
+    ids = {c.query["requestId"] for c in gcp_server.requests_of("insert")}
+    assert len(ids) == 1

@@ -8,8 +8,8 @@ Where the codes come from:
   PERMISSIONS_ERROR (403), INVALID_FIELD_VALUE (400), PROJECT_NOT_FOUND (404), NETWORK_NOT_FOUND (404); the
   JSON reasons ``notFound`` (404), ``forbidden`` (403), ``alreadyExists`` (409), ``invalid`` (400),
   ``quotaExceeded`` and ``rateLimitExceeded`` (403/429) and ``authError`` (401) are the Google APIs' standard
-  error reasons (https://cloud.google.com/apis/docs/http-errors? and the API design guide,
-  https://cloud.google.com/apis/design/errors, "Error reasons").
+  JSON error reasons (the API design guide, https://cloud.google.com/apis/design/errors, "HTTP mapping" and
+  the v1 error format's ``errors[].reason``).
 - A long-running call (instances.insert, start, stop, delete) fails in its Operation's ``error.errors[].code``:
   a zone stock-out is ZONE_RESOURCE_POOL_EXHAUSTED or ZONE_RESOURCE_POOL_EXHAUSTED_WITH_DETAILS
   (https://cloud.google.com/compute/docs/troubleshooting/troubleshooting-resource-availability: "not related
