@@ -169,7 +169,7 @@ class LambdaClient(PluginClient):
                    "User-Agent": "LabGPU"}
         if data is not None:
             headers["Content-Type"] = "application/json"
-        req = urllib.request.Request(url, data=data, method=method, headers=headers)
+        req = urllib.request.Request(url, data=data, method=method, headers=headers)  # noqa: S310 - http(s) only
         try:
             with _OPENER.open(req, timeout=TIMEOUT_S) as resp:  # noqa: S310 - base_url allows http(s) only
                 _note_clock(resp.headers)
