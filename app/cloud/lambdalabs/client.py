@@ -67,10 +67,6 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 
 _OPENER = urllib.request.build_opener(_NoRedirect)
 
-# When each API key last launched (monotonic seconds, per process), so a region failover waits its turn.
-_last_launch: dict[str, float] = {}
-_launch_lock = threading.Lock()
-
 
 def base_url(account: Account) -> str:
     """The account's API root (scheme://host[:port], no path): its endpoint, else https://cloud.lambda.ai."""
@@ -111,6 +107,10 @@ class LambdaClient(PluginClient):
                  clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__(sleep)
         self._clock = clock
+        # when this provider last asked for a launch (CloudService keeps one provider through a launch's
+        # region attempts), so a failover waits its turn instead of being refused with HTTP 429
+        self._last_launch: float | None = None
+        self._launch_lock = threading.Lock()
 
     def _request(
         self,
@@ -185,16 +185,11 @@ class LambdaClient(PluginClient):
             reason = getattr(exc, "reason", exc)
             raise network_error(PROVIDER_ID, urlparse(url).netloc, f"{type(exc).__name__}: {reason}") from None
 
-    def _wait_launch_turn(self, creds: Credentials) -> None:
-        """Wait until launch_spacing_s passed since this key's last launch request (in this process)."""
-        import hashlib
-
-        key = hashlib.sha256(creds.secret.encode()).hexdigest()
-        with _launch_lock:
-            last = _last_launch.get(key)
-        if last is not None:
-            wait = last + self.launch_spacing_s - self._clock()
-            if wait > 0:
-                self._sleep(wait)
-        with _launch_lock:
-            _last_launch[key] = self._clock()
+    def _wait_launch_turn(self) -> None:
+        """Wait until launch_spacing_s passed since this provider's last launch request."""
+        with self._launch_lock:
+            if self._last_launch is not None:
+                wait = self._last_launch + self.launch_spacing_s - self._clock()
+                if wait > 0:
+                    self._sleep(wait)
+            self._last_launch = self._clock()

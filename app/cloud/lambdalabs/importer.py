@@ -2,8 +2,8 @@
 
 The API reference's own examples read the key from that variable (``--user ${LAMBDA_API_KEY}:``, the
 addSSHKey operation's description, https://cloud.lambda.ai/api/v1/docs). Lambda ships no command-line tool
-with a configuration file of its own, so there is no file to read. The account's key id is a label (the
-variable's name): nothing of the key is ever kept outside the keyring.
+with a configuration file of its own, so there is no file to read. The key is the account's only credential
+(no key id): it goes to the keyring alone.
 """
 
 from __future__ import annotations
@@ -25,4 +25,4 @@ def import_candidates(env: Mapping[str, str] | None = None, region: str | None =
     if not key or any(c.isspace() for c in key):
         return []
     where = region if region in REGIONS else DEFAULT_REGION
-    return [ImportCandidate(Account("lambda-env", PROVIDER_ID, where), Credentials(ENV_KEY, key), f"env:{ENV_KEY}")]
+    return [ImportCandidate(Account("lambda-env", PROVIDER_ID, where), Credentials("", key), f"env:{ENV_KEY}")]

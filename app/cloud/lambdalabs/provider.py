@@ -157,7 +157,7 @@ class LambdaProvider(LambdaClient):
         summary = key_validated(
             PROVIDER_ID, account.region if account.region != ALL_REGIONS else "", creds.key_id, regions,
             QT_TRANSLATE_NOOP("LabGPU", "{region} is not a Lambda region."),
-            QT_TRANSLATE_NOOP("LabGPU", "Lambda API key {key} ({n} regions)"))
+            QT_TRANSLATE_NOOP("LabGPU", "Lambda API key accepted ({n} regions)"))
         return summary + say(QT_TRANSLATE_NOOP("LabGPU", "; {n} instance types"), n=len(types))
 
     def zones(self, account: Account, creds: Credentials, instance_type: str = "") -> list[str]:
@@ -273,7 +273,7 @@ class LambdaProvider(LambdaClient):
         body = self.launch_body(req, region, key_name, fs_name)
         step("request", say(QT_TRANSLATE_NOOP("LabGPU", "Requesting {type} in {region}…"),
                             type=req.instance_type, region=region))
-        self._wait_launch_turn(creds)
+        self._wait_launch_turn()
         data = self._request(account, creds, "POST", "/instance-operations/launch", body, context=ctx,
                              audit=("LaunchInstance", req.client_token or req.instance_type))
         ids = [str(i) for i in (data or {}).get("instance_ids") or []] if isinstance(data, dict) else []

@@ -14,8 +14,7 @@ https://cloud.lambda.ai/api/v1/docs, browsable at https://docs-api.lambda.ai/api
   secondary server); the paths are under ``/api/v1``.
 - An API key authenticates every request, "In general, Lambda recommends passing an HTTP Bearer header":
   ``Authorization: Bearer <api key>`` (HTTP Basic with the key as user name is accepted for curl's -u).
-  The key is the account's secret; the key id is only a label (the key's name on the API keys page),
-  so nothing of the key is ever stored outside the keyring.
+  The key is the account's only credential (no key id), kept in the keyring alone.
 - No stop: an instance runs until it is terminated (the API has launch, restart and terminate only), so
   Stop and the guards end its bill by terminating it, after the guards' pull (see provider.stop).
 - No spot market, no zones: a launch names a region (``region_name``); LabGPU lists the regions with
@@ -30,7 +29,7 @@ import dataclasses
 
 from app.core.catalog_providers import CATALOG_SPECS
 from app.core.i18n import QT_TRANSLATE_NOOP
-from app.core.providers import Capabilities, CredentialField, ImporterDecl, ImportOption, ProviderSpec
+from app.core.providers import AccountField, Capabilities, CredentialField, ImporterDecl, ImportOption, ProviderSpec
 
 PROVIDER_ID = "lambda"
 DEFAULT_REGION = "us-east-1"
@@ -66,11 +65,11 @@ SPEC = dataclasses.replace(
     regions=REGIONS,
     default_region=DEFAULT_REGION,
     region_countries=_catalog_spec().region_countries + (("asia-northeast-2", "KR"), ("australia-", "AU")),
-    credentials=(
-        CredentialField("key_id", QT_TRANSLATE_NOOP("LabGPU", "API key name (a label)"),
-                        hint=QT_TRANSLATE_NOOP("LabGPU", "the name shown on Lambda's API keys page"),
-                        prompt="API key name (a label, not the key)"),
-        CredentialField("secret", QT_TRANSLATE_NOOP("LabGPU", "API key"), secret=True, prompt="API key"),
+    # An API key alone (no key id): `labgpu accounts add lambda NAME` reads one line, the key.
+    credentials=(CredentialField("secret", QT_TRANSLATE_NOOP("LabGPU", "API key"), secret=True, prompt="API key"),),
+    account_fields=(
+        AccountField(FILE_SYSTEM_EXTRA, QT_TRANSLATE_NOOP("LabGPU", "Persistent file system"), optional=True,
+                     hint=QT_TRANSLATE_NOOP("LabGPU", "optional: its name; launches then go to its region")),
     ),
     endpoint_hint=QT_TRANSLATE_NOOP("LabGPU", "optional: https URL, e.g. https://cloud.lambda.ai"),
     tags={"launch": LAUNCH_TAG, "token": TOKEN_TAG_KEY},
