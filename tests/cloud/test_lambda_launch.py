@@ -11,9 +11,9 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from app.cloud.base import CapacityError
+from app.cloud.lambdalabs.provider import LambdaProvider
 from app.cloud.launch import CloudService
 from app.cloud.launch_plan import LaunchOptions
-from app.cloud.lambdalabs.provider import LambdaProvider
 from app.core.accounts import Account, Credentials
 from app.core.errors import LabGpuError
 from app.core.guards import GuardConfig, GuardStore

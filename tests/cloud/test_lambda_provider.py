@@ -97,7 +97,8 @@ def test_the_peer_takes_basic_auth_as_documented_and_refuses_a_request_without_a
     def get(header: str | None) -> int:
         headers = {"Authorization": header} if header else {}
         try:
-            with urllib.request.urlopen(urllib.request.Request(peer.endpoint + "/api/v1/instances", headers=headers)) as r:
+            req = urllib.request.Request(peer.endpoint + "/api/v1/instances", headers=headers)
+            with urllib.request.urlopen(req) as r:
                 return int(r.status)
         except urllib.error.HTTPError as exc:
             body = json.loads(exc.read())
