@@ -154,11 +154,10 @@ class LambdaProvider(LambdaClient):
         listed = {str(r.get("name")) for t in types.values()
                   for r in t.get("regions_with_capacity_available") or [] if isinstance(r, dict)}
         regions = sorted(set(REGIONS) | listed)
-        summary = key_validated(
-            PROVIDER_ID, account.region if account.region != ALL_REGIONS else "", creds.key_id, regions,
-            QT_TRANSLATE_NOOP("LabGPU", "{region} is not a Lambda region."),
-            QT_TRANSLATE_NOOP("LabGPU", "Lambda API key accepted ({n} regions)"))
-        return summary + say(QT_TRANSLATE_NOOP("LabGPU", "; {n} instance types"), n=len(types))
+        key_validated(PROVIDER_ID, account.region if account.region != ALL_REGIONS else "", creds.key_id, regions,
+                      QT_TRANSLATE_NOOP("LabGPU", "{region} is not a Lambda region."), "{n}")
+        return say(QT_TRANSLATE_NOOP("LabGPU", "Lambda API key accepted ({n} regions, {types} instance types)"),
+                   n=len(regions), types=len(types))
 
     def zones(self, account: Account, creds: Credentials, instance_type: str = "") -> list[str]:
         """Where a launch of ``instance_type`` may go, in order: Lambda has no zones, so these are regions —
