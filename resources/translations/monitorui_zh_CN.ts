@@ -376,6 +376,10 @@
         <translation>空闲 &lt;{pct}% {min} 分钟 → {action}</translation>
     </message>
     <message>
+        <source>terminate</source>
+        <translation>销毁</translation>
+    </message>
+    <message>
         <source>stop</source>
         <translation>停止</translation>
     </message>
