@@ -123,3 +123,15 @@ def test_stop_from_the_cli_or_the_button_is_refused_with_what_to_do(svc, peer):
         svc.stop(iid)
     assert f"labgpu terminate {iid}" in refused.value.hint()
     assert peer.calls_of("terminateInstance") == []
+
+
+def test_the_guards_say_terminate_before_the_fact():
+    """Capabilities.stop_terminates: the guard badge of the instances page and `labgpu guard ls` say what the
+    guard's stop does on Lambda; a cloud with a stop keeps saying stop."""
+    from app.core import providers
+    from app.ui.shared.guards_ui import badge
+
+    cfg = GuardConfig(idle_minutes=20, on_idle="stop")
+    assert providers.has("lambda", "stop_terminates") and not providers.has("alibaba", "stop_terminates")
+    assert "→ terminate" in badge(cfg, True, terminates=True)
+    assert "→ stop" in badge(cfg, True)

@@ -108,6 +108,9 @@ def test_full_lambda_flow_and_no_secret_anywhere(secret_service, lambda_peer, pr
     server.chown_to_user(ckpt_remote)
     ckpt_local = tmp_path / "ckpt"
     ok("guard", "set", iid, "--max-hours", "0.0003", "--pull", f"{ckpt_remote}={ckpt_local}")
+    [g] = json.loads(ok("guard", "ls", "--json").stdout)
+    assert g["id"] == iid and g["can_stop"] and g["stop_terminates"]  # said before the fact
+    assert "terminate" in ok("guard", "ls").stdout
     watch = subprocess.Popen([sys.executable, "-m", "app", "watch", "--json", "--period", "0.2"], cwd=ROOT,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ))
     events: list[dict] = []

@@ -75,7 +75,7 @@ SPEC = dataclasses.replace(
     tags={"launch": LAUNCH_TAG, "token": TOKEN_TAG_KEY},
     capabilities=Capabilities(
         launch=True, spot=False, stop_without_charging=False, live_prices=True, console_fingerprints=False,
-        zones=True, find_by_client_token=True, spot_price_history=False,
+        zones=True, find_by_client_token=True, spot_price_history=False, stop_terminates=True,
     ),
     limitations={
         "stop": STOP_IS_TERMINATE,
