@@ -195,6 +195,10 @@ def test_a_file_system_goes_with_the_launch_in_its_region(peer, provider):
     assert len(peer.calls_of("launchInstance")) == 1  # refused before sending what the API refuses
     with pytest.raises(NotFoundError):
         provider.zones(_acc(peer, file_system="nope"), CREDS, A100)
+    with pytest.raises(NotFoundError) as mistyped:  # the account test finds it, not a launch
+        provider.validate(_acc(peer, file_system="datsets"), CREDS)
+    assert mistyped.value.code == "NoSuchFileSystem" and "datsets" in mistyped.value.text()
+    assert "accepted" in provider.validate(acc, CREDS)
 
 
 def test_the_peer_refuses_a_file_system_of_another_region(peer, provider):

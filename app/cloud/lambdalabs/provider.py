@@ -150,7 +150,10 @@ class LambdaProvider(LambdaClient):
 
     # -- Provider protocol -----------------------------------------------------------------------
     def validate(self, account: Account, creds: Credentials) -> str:
+        """The key lists the instance types (``GET /instance-types``); a file system the account names must
+        exist (``GET /file-systems``), so a mistyped name is found by the test, not by a launch."""
         types = self.instance_types(account, creds)
+        self._file_system(account, creds)
         listed = {str(r.get("name")) for t in types.values()
                   for r in t.get("regions_with_capacity_available") or [] if isinstance(r, dict)}
         regions = sorted(set(REGIONS) | listed)
