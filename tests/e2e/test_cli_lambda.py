@@ -169,3 +169,19 @@ def test_import_from_lambda_api_key(secret_service, labgpu_home, monkeypatch):
     assert (acc["name"], acc["provider"], acc["region"]) == ("lambda-env", "lambda", "us-west-1")
     for p in (p for p in labgpu_home.rglob("*") if p.is_file()):
         assert TEST_API_KEY.encode() not in p.read_bytes(), p
+
+
+def test_a_persistent_file_system_takes_the_launch_to_its_region(secret_service, lambda_peer, labgpu_home):
+    peer = lambda_peer
+    peer.add_file_system("datasets", "us-west-1")
+    ok("accounts", "add", "lambda", "lab", "--region", "us-east-1", "--endpoint", peer.endpoint,
+       "--file-system", "datasets", stdin=f"{TEST_API_KEY}\n")
+    inst = json.loads(ok("launch", "--account", "lab", "--type", A100, "--ssh-from", "198.51.100.7/32",
+                         "--json").stdout)
+    assert inst["zone"] == "us-west-1"
+    [sent] = peer.calls_of("launchInstance")
+    assert (sent.body["region_name"], sent.body["file_system_names"]) == ("us-west-1", ["datasets"])
+    ok("accounts", "add", "lambda", "typo", "--region", "us-east-1", "--endpoint", peer.endpoint,
+       "--file-system", "datsets", stdin=f"{TEST_API_KEY}\n")
+    line = _one_error_line(cli("accounts", "test", "typo"), "NoSuchFileSystem")
+    assert "datsets" in line
