@@ -62,3 +62,37 @@ def test_stop_offers_terminate_and_says_why(qtbot, ctx, secret_service, peer):
     qtbot.waitUntil(lambda: "no longer bills" in page.status_label.text(), timeout=15000)
     assert peer.calls_of("terminateInstance")[-1].body == {"instance_ids": [iid]}
     qtbot.waitUntil(ctx.runner.settled, timeout=10000)
+
+
+def test_the_trays_stop_says_terminate_and_terminates(qtbot, ctx, secret_service, peer):
+    """The tray's Stop… on a Lambda instance asks to terminate it (no stop exists), saying that the disk is
+    deleted; confirmed, the instance is terminated, not a stop that fails."""
+    from PySide6.QtWidgets import QPushButton
+
+    from app.cloud.launch_plan import LaunchOptions
+    from app.core.accounts import Account, Credentials
+    from app.ui.cloud import cloud_service
+    from app.ui.tray import CostTray
+
+    svc = cloud_service(ctx)
+    svc.accounts.add(Account("lab", "lambda", "us-east-1", peer.endpoint), Credentials("", TEST_API_KEY))
+    iid = svc.launch(LaunchOptions(account="lab", instance_type="gpu_1x_a100_sxm4", zone="us-east-1",
+                                   ssh_from="198.51.100.7/32")).entry.id
+    tray = CostTray(ctx, open_window=lambda: None, quit_app=lambda: None)
+    try:
+        tray.refresh()
+        qtbot.waitUntil(lambda: any(r.id == iid for r in tray.rows), timeout=10000)
+        box = tray.confirm_stop(iid)
+        assert box is not None
+        qtbot.addWidget(box)
+        assert box.windowTitle() == f"Terminate {iid}?"
+        assert "Lambda has no stop" in box.text() and "deletes its disk" in box.text()
+        button = box.findChild(QPushButton, "confirmStop")
+        assert button.text() == "Terminate" and box.defaultButton() is not button
+        with qtbot.waitSignal(tray.stop_finished, timeout=15000) as finished:
+            button.click()
+        assert finished.args[:2] == [iid, True] and "no longer bills" in finished.args[2]
+        assert peer.calls_of("terminateInstance")[-1].body == {"instance_ids": [iid]}
+    finally:
+        qtbot.waitUntil(ctx.runner.settled, timeout=10000)
+        tray.close()
