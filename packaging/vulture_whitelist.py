@@ -17,6 +17,7 @@ DOCUMENTED_ERROR_CODES  # the plugin package's lazy exports (its __init__ maps t
 AdvisorPage, AccountsPage, MonitorPage, OffersPage, HostsPage, SyncPage, JobsPage, VpnPage, SettingsPage  # PAGES
 _.ignore_ssl_verification  # the Huawei SDK's HttpConfig reads it (app/cloud/huawei/client.py)
 _.nav_title  # main_window: every page class has nav_title() (its test compares it with the list)
+_.stop_terminates  # a Capabilities field read by name: providers.has(provider, "stop_terminates")
 
 # -- Qt and pyqtgraph call these overrides -------------------------------------------------------
 _.textFromValue, _.valueFromText, _.stepBy  # QDoubleSpinBox
