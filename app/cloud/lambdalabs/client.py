@@ -186,10 +186,14 @@ class LambdaClient(PluginClient):
             raise network_error(PROVIDER_ID, urlparse(url).netloc, f"{type(exc).__name__}: {reason}") from None
 
     def _wait_launch_turn(self) -> None:
-        """Wait until launch_spacing_s passed since this provider's last launch request."""
+        """Wait until launch_spacing_s passed since this provider's last launch request was answered (the
+        cloud saw it before its answer, so the spacing it sees is at least this)."""
         with self._launch_lock:
             if self._last_launch is not None:
                 wait = self._last_launch + self.launch_spacing_s - self._clock()
                 if wait > 0:
                     self._sleep(wait)
+
+    def _launch_answered(self) -> None:
+        with self._launch_lock:
             self._last_launch = self._clock()

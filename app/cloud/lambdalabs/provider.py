@@ -276,8 +276,11 @@ class LambdaProvider(LambdaClient):
         step("request", say(QT_TRANSLATE_NOOP("LabGPU", "Requesting {type} in {region}…"),
                             type=req.instance_type, region=region))
         self._wait_launch_turn()
-        data = self._request(account, creds, "POST", "/instance-operations/launch", body, context=ctx,
-                             audit=("LaunchInstance", req.client_token or req.instance_type))
+        try:
+            data = self._request(account, creds, "POST", "/instance-operations/launch", body, context=ctx,
+                                 audit=("LaunchInstance", req.client_token or req.instance_type))
+        finally:
+            self._launch_answered()
         ids = [str(i) for i in (data or {}).get("instance_ids") or []] if isinstance(data, dict) else []
         if not ids:
             raise CloudError(
