@@ -186,7 +186,19 @@ class CloudService(InstanceActions):
     ) -> list[Any]:
         """Live prices with one account (or every account) into the cache. With ``errors`` given, an
         account that fails is recorded there and the others still refresh; otherwise the error raises."""
-        names = [account_name] if account_name else [a.name for a in self.accounts.instance_accounts()]
+        accounts = self.accounts.instance_accounts()
+        # Every account: those whose cloud has a price API LabGPU reads (a cloud without one, Paperspace, would
+        # only say so on each refresh; named, its account still says why)
+        names = [account_name] if account_name else [
+            a.name for a in accounts if providers.spec(a.provider).capabilities.live_prices]
+        if not names and accounts:
+            raise InputError(
+                QT_TRANSLATE_NOOP("LabGPU", "None of your accounts' clouds publishes prices LabGPU can read "
+                                            "({clouds}): the offers keep the bundled catalog's prices."),
+                QT_TRANSLATE_NOOP("LabGPU", "The catalog's date is shown beside each price."),
+                code="NoPriceApi",
+                clouds=", ".join(sorted({providers.display_name(a.provider) for a in accounts})),
+            )
         if not names:
             raise InputError(
                 QT_TRANSLATE_NOOP("LabGPU", "No cloud account is set up, so no live prices can be fetched."),
