@@ -271,14 +271,18 @@ class CloudService(InstanceActions):
                  fingerprint=key.fingerprint))
         # The spot maximum the caller worked out (app/usecases/launch.py: the settings' share of the price it
         # looked up), else the default share of the price known here; the student's own cap wins.
-        given = opts.spot_cap if opts.spot and opts.max_price is None else None
+        # A cloud whose spot instances take no maximum (Google Cloud) gets none: nothing to work out or send.
+        capped = opts.spot and providers.spec(account.provider).capabilities.spot_cap
+        given = opts.spot_cap if capped and opts.max_price is None else None
         od, src = (self.on_demand_price(account, opts.instance_type)
-                   if opts.spot and opts.max_price is None and given is None else (None, opts.price_source))
-        plan = launch_defaults(account.region, spot=opts.spot, on_demand=od, max_price=opts.max_price,
-                               zone=opts.zone)
+                   if capped and opts.max_price is None and given is None else (None, opts.price_source))
+        plan = launch_defaults(account.region, spot=opts.spot, on_demand=od,
+                               max_price=opts.max_price if capped else None, zone=opts.zone)
         if given is not None:
             plan = dataclasses.replace(plan, spot_cap=given)
-        if opts.spot and plan.spot_cap is None:
+        if not capped:
+            plan = dataclasses.replace(plan, spot_cap=None)
+        if capped and plan.spot_cap is None:
             raise InputError(
                 QT_TRANSLATE_NOOP(
                     "LabGPU",

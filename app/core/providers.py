@@ -106,6 +106,9 @@ class Capabilities:
     # StopRefusedError, so the guards terminate after their pull (app/watch/stopping.py); the guards' badges
     # and `labgpu guard ls` say "terminate" for it before the fact.
     stop_terminates: bool = False
+    # Its spot instances take a maximum price (AWS, Tencent, Alibaba, Huawei, Azure); Google Cloud's Spot VMs
+    # have none (they bill the current Spot price): no cap is worked out, asked for or sent there.
+    spot_cap: bool = True
 
 
 @dataclass(frozen=True)

@@ -84,7 +84,7 @@ SPEC = dataclasses.replace(
     endpoint_hint=QT_TRANSLATE_NOOP("LabGPU", "optional: Compute API URL, e.g. http://127.0.0.1:9000"),
     tags={"launch": LAUNCH_LABEL, "token": TOKEN_LABEL},
     capabilities=Capabilities(launch=True, spot=True, stop_without_charging=False, live_prices=True, zones=True,
-                              find_by_client_token=True),
+                              find_by_client_token=True, spot_cap=False),
     limitations={
         "stop_charging": QT_TRANSLATE_NOOP(
             "LabGPU", "A stopped Compute Engine VM bills no vCPU, memory or GPU; its persistent disks and any "
