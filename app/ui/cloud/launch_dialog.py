@@ -140,7 +140,8 @@ class LaunchDialog(LaunchProgress, QDialog):
         if account is None:
             return
         notes = []
-        if self.offer is not None and self.offer.region and self.offer.region != account.region:
+        # (a price for "all regions", as Lambda's, is the account's region's too)
+        if self.offer is not None and self.offer.region not in ("", "all regions", account.region):
             notes.append(
                 self.tr(
                     "This account launches in {region}; the offer is in {offer}. Edit the account's "
