@@ -181,6 +181,10 @@ class AccountDialog(QDialog):
         self.intl_check.setText(translate(spec.alt_endpoint_label) if spec.alt_endpoint else "")
         self.intl_check.setVisible(bool(spec.alt_endpoint))
         self.endpoint_edit.setPlaceholderText(translate(spec.endpoint_hint) if spec.endpoint_hint else "")
+        layout = self.layout()
+        if self.isVisible() and layout is not None:  # this cloud's rows in, the other's out: the dialog fits them
+            layout.activate()
+            self.adjustSize()
 
     def _build_settings(self, spec: providers.ProviderSpec) -> None:
         """One row per account field of the cloud (providers.AccountField), after the credentials."""
