@@ -16,7 +16,14 @@ import dataclasses
 
 from app.core.catalog_providers import CATALOG_SPECS
 from app.core.i18n import QT_TRANSLATE_NOOP
-from app.core.providers import Capabilities, CredentialField, ImporterDecl, ImportOption, ProviderSpec
+from app.core.providers import (
+    AccountField,
+    Capabilities,
+    CredentialField,
+    ImporterDecl,
+    ImportOption,
+    ProviderSpec,
+)
 
 PROVIDER_ID = "azure"
 DEFAULT_REGION = "eastus"
@@ -47,16 +54,40 @@ STOP_RULE = QT_TRANSLATE_NOOP(
     "still bill. A VM only powered off from inside (shutdown) or with 'Power off' keeps billing the full "
     "compute price.")
 
+GUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+# Resource group names: 1-90 letters, digits, underscores, parentheses, hyphens and periods, not ending in a period
+# (https://learn.microsoft.com/en-us/azure/azure-resource-manager/management/resource-name-rules#microsoftresources).
+RESOURCE_GROUP = r"[-\w.()]{0,89}[-\w()]"
+
+ACCOUNT_FIELDS = (
+    # a tenant is its GUID or one of its domain names (contoso.onmicrosoft.com): azure-identity takes both
+    AccountField("tenant_id", QT_TRANSLATE_NOOP("LabGPU", "Directory (tenant) ID"),
+                 hint=QT_TRANSLATE_NOOP("LabGPU", "the app registration's Overview page, or az account show"),
+                 pattern=GUID + r"|[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+"),
+    AccountField("subscription_id", QT_TRANSLATE_NOOP("LabGPU", "Subscription ID"),
+                 hint=QT_TRANSLATE_NOOP("LabGPU", "the portal's Subscriptions page"), pattern=GUID),
+    AccountField("resource_group", QT_TRANSLATE_NOOP("LabGPU", "Resource group"), optional=True,
+                 hint=QT_TRANSLATE_NOOP("LabGPU", "optional: default labgpu-<region>, made on first launch"),
+                 pattern=RESOURCE_GROUP),
+    AccountField("prices_endpoint", QT_TRANSLATE_NOOP("LabGPU", "Retail Prices API address"), optional=True,
+                 hint=QT_TRANSLATE_NOOP("LabGPU", "optional: default https://prices.azure.com/api/retail/prices"),
+                 pattern=r"https?://\S+"),
+)
+
 SPEC = dataclasses.replace(
     _catalog_spec(),
     regions=REGIONS,
     default_region=DEFAULT_REGION,
+    # Azure location names: lower-case letters and digits, no hyphens (eastus, westus2, swedencentral; `az account
+    # list-locations -o table`, the Name column)
+    region_pattern=r"[a-z][a-z0-9]{3,}",
     credentials=(
         CredentialField("key_id", QT_TRANSLATE_NOOP("LabGPU", "Client (application) ID"),
                         prompt="Client (application) ID"),
         CredentialField("secret", QT_TRANSLATE_NOOP("LabGPU", "Client secret"), secret=True,
                         prompt="Client secret"),
     ),
+    account_fields=ACCOUNT_FIELDS,
     endpoint_hint=QT_TRANSLATE_NOOP("LabGPU", "optional: https URL of an Azure Resource Manager and sign-in "
                                               "proxy, e.g. https://127.0.0.1:8443"),
     tags={"launch": LAUNCH_TAG, "token": TOKEN_TAG_KEY},
