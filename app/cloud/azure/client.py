@@ -142,6 +142,10 @@ def error_code(exc: Any) -> tuple[str, str]:
     if not code:
         found = _AADSTS.search(message)
         code = found.group(1) if found else ""
+    if not code and "Unable to get authority configuration" in message:
+        # MSAL first reads <authority>/<tenant>/v2.0/.well-known/openid-configuration; Entra ID answers an unknown
+        # tenant there with AADSTS90002, which MSAL reports with this sentence (msal/authority.py) and no code
+        code = "AADSTS90002"
     if not code:
         status = getattr(exc, "status_code", None)
         code = f"HTTP{status}" if status else type(exc).__name__
