@@ -6,16 +6,19 @@ from __future__ import annotations
 import pytest
 import requests
 
-from tests.fixtures.azure_arm_server import (  # noqa: F401 - fixtures
+from tests.fixtures import azure_arm_server
+from tests.fixtures.azure_arm_server import (
     SCOPE,
     TEST_CLIENT_ID,
     TEST_CLIENT_SECRET,
     TEST_SUBSCRIPTION,
     TEST_TENANT,
     AzurePeer,
-    azure_peer,
-    azure_peer_session,
 )
+
+# the peer's fixtures (tests/fixtures/azure_arm_server.py), used by name below
+azure_peer_session = azure_arm_server.azure_peer_session
+azure_peer = azure_arm_server.azure_peer
 
 
 def _token(peer: AzurePeer, **form: str) -> requests.Response:

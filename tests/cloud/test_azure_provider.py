@@ -5,6 +5,7 @@ power states (a VM powered off from inside still bills), paging, the long-runnin
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 import pytest
 
@@ -13,15 +14,18 @@ from app.cloud.azure.provider import AzureProvider
 from app.cloud.base import Account, AuthError, CapacityError, CloudError, Credentials, LaunchRequest, NotFoundError
 from app.core.i18n import translate
 from app.core.vocab import InstanceState
-from tests.fixtures.azure_arm_server import (  # noqa: F401 - fixtures
+from tests.fixtures import azure_arm_server
+from tests.fixtures.azure_arm_server import (
     TEST_CLIENT_ID,
     TEST_CLIENT_SECRET,
     TEST_SUBSCRIPTION,
     TEST_TENANT,
     AzurePeer,
-    azure_peer,
-    azure_peer_session,
 )
+
+# the peer's fixtures (tests/fixtures/azure_arm_server.py), used by name below
+azure_peer_session = azure_arm_server.azure_peer_session
+azure_peer = azure_arm_server.azure_peer
 
 A100 = "Standard_NC24ads_A100_v4"
 V100 = "Standard_NC6s_v3"
@@ -42,7 +46,7 @@ def provider(monkeypatch: pytest.MonkeyPatch) -> AzureProvider:
     return p
 
 
-def _req(token: str, zone: str = "", spot: bool = False, size: str = A100, **kw: object) -> LaunchRequest:
+def _req(token: str, zone: str = "", spot: bool = False, size: str = A100, **kw: Any) -> LaunchRequest:
     return LaunchRequest(size, "eastus", zone=zone, spot=spot, public_key="ssh-rsa AAAAB3NzaC1yc2E lab",
                          ssh_cidr="198.51.100.7/32", client_token=token, tags={"labgpu-launch": token}, **kw)
 
@@ -58,7 +62,7 @@ def test_validate_names_the_subscription(azure_peer: AzurePeer, provider: AzureP
      "Application (client) ID"),
     ({"tenant_id": "11111111-2222-3333-4444-555555555555"}, "AADSTS90002", "Directory (tenant) ID"),
 ])
-def test_sign_in_refusals_say_what_to_fix(azure_peer: AzurePeer, provider: AzureProvider, change: dict,
+def test_sign_in_refusals_say_what_to_fix(azure_peer: AzurePeer, provider: AzureProvider, change: dict[str, Any],
                                           code: str, hint_words: str) -> None:
     creds = change.pop("creds", CREDS)
     with pytest.raises(AuthError) as info:
@@ -122,14 +126,18 @@ def test_power_states_and_what_bills(azure_peer: AzurePeer, provider: AzureProvi
     assert inst.public_ip and inst.private_ip.startswith("10.77.0.")
     assert inst.tags["labgpu:ssh-user"] == "azureuser"
     # powered off from inside (or 'Power off'): still allocated, still billing — never shown as stopped
-    azure_peer.vm(inst.id)["_power"] = "stopped"
+    vm = azure_peer.vm(inst.id)
+    assert vm is not None
+    vm["_power"] = "stopped"
     [listed] = provider.list_instances(account, CREDS)
     assert listed.state == InstanceState.STOPPED_BILLING
     note = provider.stop(account, CREDS, inst.id)
     assert "deallocates" in translate(note) and "still bill" in translate(note)
-    assert provider.get_instance(account, CREDS, inst.id).state == InstanceState.STOPPED
+    stopped = provider.get_instance(account, CREDS, inst.id)
+    assert stopped is not None and stopped.state == InstanceState.STOPPED
     provider.start(account, CREDS, inst.id)
-    assert provider.get_instance(account, CREDS, inst.id).state == InstanceState.RUNNING
+    started = provider.get_instance(account, CREDS, inst.id)
+    assert started is not None and started.state == InstanceState.RUNNING
     provider.terminate(account, CREDS, inst.id)
     assert provider.get_instance(account, CREDS, inst.id) is None
     provider.terminate(account, CREDS, inst.id)  # already gone: nothing to do, no error
@@ -155,7 +163,11 @@ def test_operations_still_running_are_polled_without_waiting(azure_peer: AzurePe
 
     waits: list[float] = []
     real_sleep = time_module.sleep
-    monkeypatch.setattr(time_module, "sleep", lambda s: (waits.append(s), real_sleep(0))[1])
+    def sleep(seconds: float) -> None:
+        waits.append(seconds)
+        real_sleep(0)
+
+    monkeypatch.setattr(time_module, "sleep", sleep)
     azure_peer.lro_polls = 3
     inst = provider.launch(_account(azure_peer), CREDS, _req("lg-slow", zone="1"))
     assert inst.state == InstanceState.RUNNING

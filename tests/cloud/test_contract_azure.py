@@ -27,15 +27,18 @@ from app.cloud.azure.provider import AzureProvider
 from app.cloud.base import Account, Credentials, LaunchRequest
 from app.cloud.errors import GENERIC_MESSAGE
 from app.core import providers
-from tests.fixtures.azure_arm_server import (  # noqa: F401 - fixtures
+from tests.fixtures import azure_arm_server
+from tests.fixtures.azure_arm_server import (
     TEST_CLIENT_ID,
     TEST_CLIENT_SECRET,
     TEST_SUBSCRIPTION,
     TEST_TENANT,
     AzurePeer,
-    azure_peer,
-    azure_peer_session,
 )
+
+# the peer's fixtures (tests/fixtures/azure_arm_server.py), used by name below
+azure_peer_session = azure_arm_server.azure_peer_session
+azure_peer = azure_arm_server.azure_peer
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGIN = ROOT / "app" / "cloud" / "azure"
@@ -207,7 +210,8 @@ def test_the_values_labgpu_sends_are_members_of_the_sdks_enums(launched: AzurePe
     [vm] = [c.body for c in launched.calls if c.method == "PUT" and "/virtualMachines/" in c.path]
     props = vm["properties"]
     assert cm.VirtualMachinePriorityTypes(props["priority"]) is cm.VirtualMachinePriorityTypes.SPOT
-    assert cm.VirtualMachineEvictionPolicyTypes(props["evictionPolicy"]) is cm.VirtualMachineEvictionPolicyTypes.DEALLOCATE
+    evict = cm.VirtualMachineEvictionPolicyTypes
+    assert evict(props["evictionPolicy"]) is evict.DEALLOCATE
     assert props["billingProfile"]["maxPrice"] == 2.5
     disk = props["storageProfile"]["osDisk"]
     assert cm.DiskCreateOptionTypes(disk["createOption"]) is cm.DiskCreateOptionTypes.FROM_IMAGE
@@ -239,8 +243,9 @@ def test_the_mapped_codes_are_the_documented_ones_each_with_its_own_sentence() -
     assert type(other).__name__ == "InvalidRequestError"
     generic = az_errors.map_error("SomethingNew", "unknown", "rid-2")
     assert generic.template == GENERIC_MESSAGE and "SomethingNew" in str(generic)
-    assert az_errors.CAPACITY_CODES == {"AllocationFailed", "ZonalAllocationFailed", "OverconstrainedAllocationRequest",
-                                        "OverconstrainedZonalAllocationRequest", "SkuNotAvailable"}
+    capacity = {"AllocationFailed", "ZonalAllocationFailed", "OverconstrainedAllocationRequest",
+                "OverconstrainedZonalAllocationRequest", "SkuNotAvailable"}
+    assert capacity == az_errors.CAPACITY_CODES
 
 
 def test_the_spec_extends_the_catalog_spec() -> None:

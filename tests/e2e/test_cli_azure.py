@@ -12,16 +12,21 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
-from tests.fixtures.azure_arm_server import (  # noqa: F401 - fixtures
+from tests.fixtures import azure_arm_server
+from tests.fixtures.azure_arm_server import (
     TEST_CLIENT_ID,
     TEST_CLIENT_SECRET,
     TEST_SUBSCRIPTION,
     TEST_TENANT,
-    azure_peer,
-    azure_peer_session,
+    AzurePeer,
 )
 from tests.fixtures.azure_prices_server import SKUS
+
+# the peer's fixtures (tests/fixtures/azure_arm_server.py), used by name below
+azure_peer_session = azure_arm_server.azure_peer_session
+azure_peer = azure_arm_server.azure_peer
 
 ROOT = Path(__file__).resolve().parents[2]
 A100 = "Standard_NC24ads_A100_v4"
@@ -30,33 +35,39 @@ LS_FIELDS = {"id", "account", "provider", "instance_type", "zone", "state", "spo
              "price_per_hour", "currency", "started_at", "cost_so_far"}
 
 
-def _cli(*args, stdin=None, env=None):
+def _cli(*args: str, stdin: str | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "app", *args], input=stdin, capture_output=True, text=True,
                           env=env or dict(os.environ), cwd=ROOT, timeout=120)
 
 
-def _ok(*args, **kw):
+def _ok(*args: str, **kw: Any) -> subprocess.CompletedProcess[str]:
     r = _cli(*args, **kw)
     assert r.returncode == 0, (args, r.stdout, r.stderr)
     return r
 
 
-def _one_error_line(r, code):
+def _one_error_line(r: subprocess.CompletedProcess[str], code: str) -> str:
     assert r.returncode != 0, r.stdout
     lines = [ln for ln in r.stderr.splitlines() if ln.strip()]
     assert len(lines) == 1, r.stderr
     assert f"[{code}]" in lines[0]
     assert " — " in lines[0]  # message — next step
-    return lines[0]
+    return str(lines[0])
 
 
-def _add(peer, prices, name="lab", secret=TEST_CLIENT_SECRET):
+def _add(peer: AzurePeer, prices: Any, name: str = "lab", secret: str = TEST_CLIENT_SECRET) -> None:
     _ok("accounts", "add", "azure", name, "--region", "eastus", "--endpoint", peer.endpoint,
         "--tenant-id", TEST_TENANT, "--subscription-id", TEST_SUBSCRIPTION, "--prices-endpoint", prices.endpoint,
         stdin=f"{TEST_CLIENT_ID}\n{secret}\n")
 
 
-def _watch_until_stopped(iid: str) -> dict:
+def _vm(peer: AzurePeer, name: str) -> dict[str, Any]:
+    vm = peer.vm(name)
+    assert vm is not None, name
+    return vm
+
+
+def _watch_until_stopped(iid: str) -> dict[str, Any]:
     watch = subprocess.Popen([sys.executable, "-m", "app", "watch", "--json", "--period", "0.2"], cwd=ROOT,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ))
     try:
@@ -66,7 +77,7 @@ def _watch_until_stopped(iid: str) -> dict:
             line = watch.stdout.readline()
             if not line:
                 break
-            ev = json.loads(line)
+            ev: dict[str, Any] = json.loads(line)
             if ev.get("target_id") == iid and ev["kind"] in ("stopped", "stop-failed", "stop-refused"):
                 return ev
     finally:
@@ -78,7 +89,8 @@ def _watch_until_stopped(iid: str) -> dict:
     raise AssertionError("the guard did not stop the VM")
 
 
-def test_full_azure_flow_and_no_secret_anywhere(secret_service, azure_peer, azure_prices_server, labgpu_home):
+def test_full_azure_flow_and_no_secret_anywhere(secret_service: Any, azure_peer: AzurePeer, azure_prices_server: Any,
+                                                labgpu_home: Path) -> None:
     azure_peer.lro_polls = 0  # each operation ends at its first status poll: the CLI never waits an interval
     _add(azure_peer, azure_prices_server)
     [acc] = json.loads(_ok("accounts", "ls", "--json").stdout)
@@ -166,17 +178,17 @@ def test_full_azure_flow_and_no_secret_anywhere(secret_service, azure_peer, azur
     _ok("guard", "set", spot["id"], "--max-hours", "0.0003")
     ev = _watch_until_stopped(spot["id"])
     assert ev["kind"] == "stopped", ev
-    assert azure_peer.vm(spot["id"])["_power"] == "deallocated"
+    assert _vm(azure_peer, spot["id"])["_power"] == "deallocated"
     assert any(c.method == "POST" and c.path.endswith(f"/{spot['id']}/deallocate") for c in azure_peer.calls)
     assert not any(c.path.endswith("/powerOff") for c in azure_peer.calls)  # power off keeps billing: never used
 
     r = _ok("stop", od["id"])
     assert "OS disk" in r.stderr and "still bill" in r.stderr and "Power off" in r.stderr
-    assert azure_peer.vm(od["id"])["_power"] == "deallocated"
+    assert _vm(azure_peer, od["id"])["_power"] == "deallocated"
     states = {x["id"]: x["state"] for x in json.loads(_ok("ls", "--json").stdout)}
     assert states == {spot["id"]: "stopped", od["id"]: "stopped"}
     _ok("start", od["id"])
-    assert azure_peer.vm(od["id"])["_power"] == "running"
+    assert _vm(azure_peer, od["id"])["_power"] == "running"
     for iid in (spot["id"], od["id"]):
         _ok("terminate", iid)
         assert azure_peer.vm(iid) is None
@@ -211,7 +223,8 @@ def test_full_azure_flow_and_no_secret_anywhere(secret_service, azure_peer, azur
         assert b"Bearer lab." not in data, f"a bearer token found in {p}"
 
 
-def test_import_from_the_azure_environment_variables(secret_service, azure_peer, labgpu_home):
+def test_import_from_the_azure_environment_variables(secret_service: Any, azure_peer: AzurePeer,
+                                                     labgpu_home: Path) -> None:
     """`labgpu accounts import azure` reads the service principal azure-identity's EnvironmentCredential and the
     Azure CLI read (AZURE_TENANT_ID, AZURE_CLIENT_ID, AZURE_CLIENT_SECRET, AZURE_SUBSCRIPTION_ID); the secret goes
     to the keyring, the tenant and subscription are the account's settings, and the account signs in."""

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from typing import Any, TypeVar
@@ -118,11 +118,6 @@ def setting(account: Account, key: str, label: str) -> str:
 def resource_group(account: Account, region: str = "") -> str:
     """The resource group LabGPU keeps its VMs and network in: ``labgpu-<location>`` unless the account names one."""
     return str(account.extra.get("resource_group") or "").strip() or f"labgpu-{region or account.region}"
-
-
-def arm_id_name(resource_id: str) -> str:
-    """The last segment of an ARM resource id (its name)."""
-    return (resource_id or "").rstrip("/").rsplit("/", 1)[-1]
 
 
 _AADSTS = re.compile(r"\b(AADSTS\d+)\b")
@@ -407,7 +402,3 @@ def _image_text(vm: Any) -> str:
     if ref.id:
         return str(ref.id)
     return ":".join(str(x or "") for x in (ref.publisher, ref.offer, ref.sku, ref.version))
-
-
-def uniq(items: Sequence[str]) -> list[str]:
-    return list(dict.fromkeys(items))

@@ -16,6 +16,7 @@ CapacityError: CloudService moves on to the next zone unless the user chose one.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import ipaddress
 import logging
@@ -38,9 +39,9 @@ from app.core.hosts import SSH_USER_TAG
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.vocab import InstanceState
 
-from .client import COMPUTE, NETWORK, RESOURCE, AzureClient, Session, arm_id_name, models, resource_group, text
+from .client import COMPUTE, NETWORK, RESOURCE, AzureClient, Session, models, resource_group, text
 from .errors import CAPACITY_CODES
-from .spec import LAUNCH_TAG, LOGIN_USER, PROVIDER_ID, RESOURCE_TAG, TOKEN_TAG_KEY
+from .spec import LOGIN_USER, PROVIDER_ID, RESOURCE_TAG, TOKEN_TAG_KEY
 
 log = logging.getLogger("app.cloud.azure")
 
@@ -322,8 +323,8 @@ class AzureLaunch(AzureClient):
             ("Disks.Delete", s.compute.disks, disk or f"{name}-osdisk"),
         ):
             try:
-                poller = self._call(account, action, lambda ops=ops, resource=resource: ops.begin_delete(
-                    rg, resource), state_changing=True, resource=resource, context={"instance_id": resource})
+                poller = self._call(account, action, functools.partial(ops.begin_delete, rg, resource),
+                                    state_changing=True, resource=resource, context={"instance_id": resource})
                 self._wait(account, action, poller, resource)
             except CloudError as exc:
                 if exc.code not in ("ResourceNotFound", "NotFound"):
@@ -345,5 +346,3 @@ def _allows_ssh(rule: Any, cidr: str) -> bool:
         return False
     return want.version == have.version and want.subnet_of(have)  # type: ignore[arg-type]
 
-
-__all__ = ["AzureLaunch", "LAUNCH_TAG", "arm_id_name", "vm_name"]

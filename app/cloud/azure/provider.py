@@ -93,8 +93,9 @@ class AzureProvider(AzureLaunch):
         location = account.region
         offers: list[Offer] = []
         with self.session(account, creds) as s:
-            skus = {str(i.name).lower(): i for i in self._call(account, "ResourceSkus.List", lambda: list(
-                s.compute.resource_skus.list(filter=f"location eq '{location}'"))) if i.resource_type == "virtualMachines"}
+            listed = self._call(account, "ResourceSkus.List", lambda: list(
+                s.compute.resource_skus.list(filter=f"location eq '{location}'")))
+        skus = {str(i.name).lower(): i for i in listed if i.resource_type == "virtualMachines"}
         for itype in types:
             try:
                 items, _pages = fetch_azure_items(endpoint, location, itype)
