@@ -11,7 +11,16 @@ import pytest
 
 from app.cloud.azure.importer import import_candidates
 from app.cloud.azure.provider import AzureProvider
-from app.cloud.base import Account, AuthError, CapacityError, CloudError, Credentials, LaunchRequest, NotFoundError
+from app.cloud.base import (
+    Account,
+    AuthError,
+    CapacityError,
+    CloudError,
+    Credentials,
+    LaunchRequest,
+    NotFoundError,
+    collect_calls,
+)
 from app.core.i18n import translate
 from app.core.vocab import InstanceState
 from tests.fixtures import azure_arm_server
@@ -155,6 +164,33 @@ def test_lists_follow_next_link_and_find_a_launch_by_its_token(azure_peer: Azure
     # the same attempt token again: the same VM, nothing new
     again = provider.launch(account, CREDS, _req("lg-1", zone="1"))
     assert again.id == found.id and len(azure_peer.of_type("Microsoft.Compute/virtualMachines")) == 3
+
+
+def test_a_throttled_call_is_retried_unseen_and_each_change_is_audited_with_arms_request_id(
+        azure_peer: AzurePeer, provider: AzureProvider) -> None:
+    account = _account(azure_peer)
+    azure_peer.fail_next("GET resourcegroups", "TooManyRequests", 429, times=1)
+    assert TEST_SUBSCRIPTION in provider.validate(account, CREDS)  # azure-core retried after Retry-After
+    assert [c.path.rsplit("/", 1)[-1] for c in azure_peer.calls] == ["resourcegroups", "resourcegroups"]
+    inst = provider.launch(account, CREDS, _req("lg-audit", zone="1"))
+    with collect_calls() as calls:
+        provider.stop(account, CREDS, inst.id)
+    [(action, resource, request_id)] = calls
+    assert (action, resource) == ("VirtualMachines.Deallocate", inst.id)
+    assert len(request_id) == 36 and request_id.count("-") == 4  # the x-ms-request-id ARM answered with
+
+
+def test_a_price_list_that_does_not_answer_is_said_with_its_next_step(azure_peer: AzurePeer, provider: AzureProvider,
+                                                                      azure_prices_server: Any) -> None:
+    account = _account(azure_peer, prices_endpoint=azure_prices_server.endpoint)
+    [offer] = provider.refresh_prices(account, CREDS, [A100])
+    assert (offer.price_on_demand, offer.live, offer.zone, offer.sold_out) == (3.69, True, "", False)
+    assert offer.vcpu == 24 and offer.ram_gb == 220.0 and "zones 1, 2, 3" in offer.notes
+    azure_prices_server.fail(503)
+    with pytest.raises(CloudError) as info:
+        provider.refresh_prices(account, CREDS, [A100])
+    assert info.value.code == "AzurePricesUnavailable" and "HTTP 503" in info.value.text()
+    assert "--azure-endpoint" in info.value.hint()
 
 
 def test_operations_still_running_are_polled_without_waiting(azure_peer: AzurePeer, provider: AzureProvider,

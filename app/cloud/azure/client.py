@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
@@ -120,6 +121,23 @@ def resource_group(account: Account, region: str = "") -> str:
     return str(account.extra.get("resource_group") or "").strip() or f"labgpu-{region or account.region}"
 
 
+_answers = threading.local()  # the last ARM answer's request id on this thread (see _note_answer)
+
+
+def _note_answer(pipeline_response: Any) -> None:
+    """Every ARM answer (the clients' raw_response_hook): its x-ms-request-id for the audit row of a state-changing
+    call, and its Date for app.core.ledgerdb.CLOCK (running time and cost are counted on Azure's clock)."""
+    headers = getattr(getattr(pipeline_response, "http_response", None), "headers", None) or {}
+    try:
+        _answers.request_id = str(headers.get("x-ms-request-id") or "")
+        date = headers.get("Date")
+    except AttributeError:
+        return
+    from app.core.ledgerdb import CLOCK
+
+    CLOCK.note_date(PROVIDER_ID, date)
+
+
 _AADSTS = re.compile(r"\b(AADSTS\d+)\b")
 
 
@@ -185,7 +203,8 @@ class Session:
     def client(self, kind: str) -> Any:
         if kind not in self._clients:
             self._clients[kind] = client_class(kind)(self.credential, self.subscription, base_url=self.arm,
-                                                     polling_interval=self._polling_interval)
+                                                     polling_interval=self._polling_interval,
+                                                     raw_response_hook=_note_answer)
         return self._clients[kind]
 
     @property
@@ -236,6 +255,7 @@ class AzureClient(PluginClient):
         ctx: dict[str, Any] = {"location": account.region, "subscription": account.extra.get("subscription_id", "?"),
                                "tenant": account.extra.get("tenant_id", "?"), "endpoint": endpoints(account)[1]}
         ctx.update(context or {})
+        _answers.request_id = ""
         try:
             result = fn()
         except http_error as exc:
@@ -247,7 +267,7 @@ class AzureClient(PluginClient):
             log.info("Azure %s: no answer from %s (%s)", action, ctx["endpoint"], type(exc).__name__)
             raise network_error(PROVIDER_ID, str(ctx["endpoint"]), f"{type(exc).__name__}: {exc}") from None
         if state_changing:
-            report_call(action, resource, "")
+            report_call(action, resource, str(getattr(_answers, "request_id", "") or ""))
         return result
 
     def _wait(self, account: Account, action: str, poller: Any, instance_id: str,
