@@ -100,6 +100,13 @@ def test_an_http_endpoint_or_a_missing_setting_is_refused_before_any_call(azure_
     assert azure_peer.calls == [] and azure_peer.token_requests == []
 
 
+def test_a_malformed_tenant_is_refused_before_any_request(azure_peer: AzurePeer, provider: AzureProvider) -> None:
+    with pytest.raises(AuthError) as info:
+        provider.validate(_account(azure_peer, tenant_id="not a tenant!"), CREDS)
+    assert info.value.code == "AADSTS900023" and "Directory (tenant) ID" in info.value.hint()
+    assert azure_peer.token_requests == []
+
+
 def test_zones_are_the_skus_zones_this_subscription_may_use(azure_peer: AzurePeer, provider: AzureProvider) -> None:
     account = _account(azure_peer)
     assert provider.zones(account, CREDS, A100) == ["1", "2", "3"]

@@ -196,7 +196,13 @@ class Session:
         kwargs: dict[str, Any] = {"authority": self.authority}
         if self.authority != AUTHORITY_HOST:
             kwargs["disable_instance_discovery"] = True  # a proxy or the test peer: no discovery at Microsoft
-        self.credential = credential_cls(self.tenant, creds.key_id, creds.secret, **kwargs)
+        try:
+            self.credential = credential_cls(self.tenant, creds.key_id, creds.secret, **kwargs)
+        except ValueError as exc:
+            # azure-identity refuses a tenant id with characters a tenant cannot have before any request; Entra ID
+            # itself answers such a tenant with AADSTS900023 ("Specified tenant identifier is neither a valid DNS
+            # name, nor a valid external domain")
+            raise map_error("AADSTS900023", str(exc), "", action="sign-in", tenant=self.tenant) from None
         self._polling_interval = polling_interval
         self._clients: dict[str, Any] = {}
 

@@ -59,7 +59,9 @@ _TAG_NAME_BAD = re.compile(r"[<>%&\\?/]")
 
 # Images, as "publisher:offer:sku:version" (an image URN, as `az vm image list` prints it). For N-series sizes
 # the Ubuntu-HPC image with the NVIDIA driver, CUDA and InfiniBand drivers ("Azure HPC VM images",
-# https://learn.microsoft.com/en-us/azure/virtual-machines/configure#vm-images), else Canonical's Ubuntu 22.04.
+# https://learn.microsoft.com/en-us/azure/virtual-machines/configure#vm-images, built by
+# https://github.com/Azure/azhpc-images and published as microsoft-dsvm:ubuntu-hpc:<version>), looked up in the
+# location first (VirtualMachineImages.List); else Canonical's Ubuntu 22.04 LTS gen2.
 GPU_IMAGE = ("microsoft-dsvm", "ubuntu-hpc", "2204", "latest")
 UBUNTU_IMAGE = ("Canonical", "0001-com-ubuntu-server-jammy", "22_04-lts-gen2", "latest")
 
