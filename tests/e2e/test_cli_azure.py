@@ -244,3 +244,37 @@ def test_import_from_the_azure_environment_variables(secret_service: Any, azure_
     for path in labgpu_home.rglob("*"):
         if path.is_file():
             assert TEST_CLIENT_SECRET.encode() not in path.read_bytes(), path
+
+
+def test_launch_killed_after_the_request_is_found_after_restart(secret_service: Any, azure_peer: AzurePeer,
+                                                                azure_prices_server: Any, labgpu_home: Path) -> None:
+    """kill -9 between "ARM accepted the VM" and "LabGPU recorded it": the next `labgpu ls` finds the VM by its
+    tags, and retrying with the same client token PUTs nothing new."""
+    azure_peer.lro_polls = 0
+    _add(azure_peer, azure_prices_server)
+    hold = azure_peer.hold_next_answer("PUT virtualMachines")
+    p = subprocess.Popen(
+        [sys.executable, "-m", "app", "launch", "--account", "lab", "--type", A100, "--zone", "1",
+         "--ssh-from", "198.51.100.7/32", "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ), cwd=ROOT,
+    )
+    try:
+        reached = hold.reached.wait(60)
+    finally:
+        p.kill()
+        p.wait(10)
+        hold.release()
+        assert p.stdout is not None and p.stderr is not None
+        err = p.stderr.read()
+        p.stdout.close()
+        p.stderr.close()
+    assert reached, err
+    azure_peer.finish_operations()  # Azure finishes the create whether or not anyone polls it
+    [vm] = azure_peer.of_type("Microsoft.Compute/virtualMachines")
+    assert json.loads(_ok("ls", "--offline", "--json").stdout) == []
+    [row] = json.loads(_ok("ls", "--json").stdout)
+    assert (row["id"], row["provider"], row["client_token"]) == (vm["name"], "azure", vm["tags"]["labgpu-launch"])
+    again = json.loads(_ok("launch", "--account", "lab", "--type", A100, "--zone", "1", "--ssh-from",
+                           "198.51.100.7/32", "--client-token", row["client_token"], "--json").stdout)
+    assert again["id"] == vm["name"]
+    assert len(azure_peer.puts("virtualMachines")) == 1
