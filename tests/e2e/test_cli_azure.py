@@ -107,6 +107,8 @@ def test_full_azure_flow_and_no_secret_anywhere(secret_service: Any, azure_peer:
     _add(azure_peer, azure_prices_server, "bad", "not-the-secret")
     line = _one_error_line(_cli("accounts", "test", "bad"), "AADSTS7000215")
     assert "client secret" in line and "Certificates & secrets" in line
+    zh = _one_error_line(_cli("--lang", "zh_CN", "accounts", "test", "bad"), "AADSTS7000215")
+    assert "Microsoft Entra ID 拒绝了此服务主体的客户端密码" in zh and "证书和密码" in zh  # the sentence in Chinese
     _ok("accounts", "rm", "bad")
 
     # Live prices with the account: the Retail Prices API's Linux meters, the Resource SKUs' specs; the size this
