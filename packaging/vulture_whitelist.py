@@ -11,6 +11,8 @@ Anything else vulture reports is dead: delete it rather than list it here.
 gui_main  # pyproject.toml [project.gui-scripts]
 AwsProvider, TencentProvider, AlibabaProvider, HuaweiProvider  # spec.py names them for registry.lazy_factory
 AzureProvider  # app/cloud/azure/__init__.py names it for registry.lazy_factory
+PaperspaceProvider  # app/cloud/paperspace/__init__.py names it for registry.lazy_factory
+GcpProvider  # app/cloud/gcp/__init__.py names it for registry.lazy_factory
 aws_import_candidates, tencent_import_candidates  # spec.py ImporterDecl "module:function"
 FROZEN_PACKAGES  # packaging/spec_support.py reads the literal from each plugin's spec.py
 DOCUMENTED_ERROR_CODES  # the plugin package's lazy exports (its __init__ maps the name to .errors)
