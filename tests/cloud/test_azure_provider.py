@@ -65,6 +65,25 @@ def test_validate_names_the_subscription(azure_peer: AzurePeer, provider: AzureP
     assert TEST_SUBSCRIPTION in who and "3c9f0e…" in who and TEST_CLIENT_ID not in who
 
 
+def test_a_token_is_reused_until_it_nearly_expires_and_a_new_secret_signs_in_again(
+        azure_peer: AzurePeer, provider: AzureProvider) -> None:
+    from app.cloud.azure import client as az_client
+
+    az_client._TOKENS.clear()
+    account = _account(azure_peer)
+    provider.validate(account, CREDS)
+    provider.list_instances(account, CREDS)
+    provider.zones(account, CREDS, A100)
+    assert len(azure_peer.token_requests) == 1  # one sign-in for three operations
+    with pytest.raises(AuthError):
+        provider.validate(account, Credentials(TEST_CLIENT_ID, "rotated-away"))  # another secret: asked again
+    assert len(azure_peer.token_requests) == 2
+    for key, token in list(az_client._TOKENS.items()):  # the token is about to expire: signed in again
+        az_client._TOKENS[key] = type(token)(token.token, int(token.expires_on - 3500))
+    provider.validate(account, CREDS)
+    assert len(azure_peer.token_requests) == 3
+
+
 @pytest.mark.parametrize(("change", "code", "hint_words"), [
     ({"creds": Credentials(TEST_CLIENT_ID, "wrong")}, "AADSTS7000215", "Certificates & secrets"),
     ({"creds": Credentials("00000000-0000-0000-0000-000000000000", TEST_CLIENT_SECRET)}, "AADSTS700016",

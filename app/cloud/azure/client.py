@@ -21,9 +21,11 @@ CloudError (errors.py).
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import re
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import datetime, timezone
@@ -184,6 +186,38 @@ def parse_time(value: Any) -> datetime | None:
         return None
 
 
+# Access tokens by (authority, tenant, client id, SHA-256 of the secret, scopes), in memory only: a token
+# Entra ID issued lives about an hour, so the instances page's refreshes do not sign in every time. A rotated
+# secret is another key (a fresh sign-in); a token is used until 5 minutes before it expires.
+_TOKENS: dict[tuple[str, ...], Any] = {}
+_tokens_lock = threading.Lock()
+TOKEN_MARGIN_S = 300.0
+
+
+class _CachingCredential:
+    """The service principal's ClientSecretCredential, reusing the token it got until shortly before it expires
+    (azure-core's TokenCredential protocol: get_token and close)."""
+
+    def __init__(self, inner: Any, key: tuple[str, ...]) -> None:
+        self._inner = inner
+        self._key = key
+
+    def get_token(self, *scopes: str, claims: str | None = None, **kwargs: Any) -> Any:
+        key = (*self._key, *scopes)
+        if claims is None:  # a claims challenge always asks Entra ID again
+            with _tokens_lock:
+                held = _TOKENS.get(key)
+            if held is not None and held.expires_on - TOKEN_MARGIN_S > time.time():
+                return held
+        token = self._inner.get_token(*scopes, claims=claims, **kwargs)
+        with _tokens_lock:
+            _TOKENS[key] = token
+        return token
+
+    def close(self) -> None:
+        self._inner.close()
+
+
 class Session:
     """One operation's credential and ARM clients, made on first use and closed together."""
 
@@ -197,12 +231,14 @@ class Session:
         if self.authority != AUTHORITY_HOST:
             kwargs["disable_instance_discovery"] = True  # a proxy or the test peer: no discovery at Microsoft
         try:
-            self.credential = credential_cls(self.tenant, creds.key_id, creds.secret, **kwargs)
+            inner = credential_cls(self.tenant, creds.key_id, creds.secret, **kwargs)
         except ValueError as exc:
             # azure-identity refuses a tenant id with characters a tenant cannot have before any request; Entra ID
             # itself answers such a tenant with AADSTS900023 ("Specified tenant identifier is neither a valid DNS
             # name, nor a valid external domain")
             raise map_error("AADSTS900023", str(exc), "", action="sign-in", tenant=self.tenant) from None
+        secret_hash = hashlib.sha256(creds.secret.encode()).hexdigest()
+        self.credential = _CachingCredential(inner, (self.authority, self.tenant, creds.key_id, secret_hash))
         self._polling_interval = polling_interval
         self._clients: dict[str, Any] = {}
 
