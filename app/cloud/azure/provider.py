@@ -104,8 +104,8 @@ class AzureProvider(AzureLaunch):
                                  **exc.params) from None
             on_demand, spot = azure_prices(items, location, itype)
             sku = skus.get(itype.lower())
-            if on_demand is None and sku is None:
-                log.info("Azure: no price and no SKU for %s in %s", itype, location)
+            if on_demand is None:  # no Linux pay-as-you-go meter: the bundled price stays, not an unknown live one
+                log.info("Azure: no Linux pay-as-you-go price for %s in %s", itype, location)
                 continue
             caps = {str(c.name): str(c.value) for c in (sku.capabilities or [])} if sku is not None else {}
             zones, whole = self.sku_zones(sku, location) if sku is not None else ([], True)
