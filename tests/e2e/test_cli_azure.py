@@ -218,7 +218,10 @@ def test_full_azure_flow_and_no_secret_anywhere(secret_service: Any, azure_peer:
 
     _ok("accounts", "rm", "lab")
     files = [p for p in labgpu_home.rglob("*") if p.is_file()]
-    assert any(p.suffix == ".log" for p in files)
+    logs = [p for p in files if p.suffix == ".log"]
+    assert logs
+    # the SDK's per-request INFO lines (URL and headers of every call) stay out of LabGPU's log
+    assert not any("http_logging_policy" in p.read_text(errors="replace") for p in logs)
     for p in files:
         data = p.read_bytes()
         assert TEST_CLIENT_SECRET.encode() not in data, f"the client secret found in {p}"

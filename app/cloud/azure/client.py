@@ -218,10 +218,20 @@ class _CachingCredential:
         self._inner.close()
 
 
+def quiet_sdk_logs() -> None:
+    """azure-core logs every request and answer (URL, headers) at INFO, azure-identity each sign-in: LabGPU's log
+    keeps their warnings only (a logger someone set a level on keeps it). LabGPU logs each call's outcome itself."""
+    for name in ("azure", "msal"):
+        logger = logging.getLogger(name)
+        if logger.level == logging.NOTSET:
+            logger.setLevel(logging.WARNING)
+
+
 class Session:
     """One operation's credential and ARM clients, made on first use and closed together."""
 
     def __init__(self, account: Account, creds: Credentials, polling_interval: float) -> None:
+        quiet_sdk_logs()
         self.account = account
         self.subscription = setting(account, "subscription_id", "subscription id")
         self.tenant = setting(account, "tenant_id", "tenant id")
