@@ -215,6 +215,10 @@ def test_full_azure_flow_and_no_secret_anywhere(secret_service: Any, azure_peer:
     line = _one_error_line(_cli("launch", "--account", "lab", "--type", H100, "--zone", "1",
                                 "--ssh-from", "198.51.100.7/32"), "SkuNotAvailable")
     assert "az vm list-skus" in line
+    # each refused attempt took its NIC and public IP (which would bill) with it
+    for kind in ("Microsoft.Compute/virtualMachines", "Microsoft.Network/networkInterfaces",
+                 "Microsoft.Network/publicIPAddresses"):
+        assert azure_peer.of_type(kind) == [], kind
 
     _ok("accounts", "rm", "lab")
     files = [p for p in labgpu_home.rglob("*") if p.is_file()]

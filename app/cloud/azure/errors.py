@@ -204,7 +204,6 @@ _GROUPS: dict[ErrorSpec, tuple[str, ...]] = {
 
 TABLE: dict[str, ErrorSpec] = {code: spec for spec, codes in _GROUPS.items() for code in codes}
 DOCUMENTED_ERROR_CODES: tuple[str, ...] = tuple(c for c in TABLE if not c.endswith("."))
-CAPACITY_CODES = frozenset(_GROUPS[CAPACITY]) | {"SkuNotAvailable"}
 
 
 def map_error(code: str, message: str, request_id: str = "", *, action: str = "", **context: Any) -> CloudError:

@@ -27,12 +27,12 @@ from typing import Any
 from app.cloud.base import (
     LABGPU_TAG_KEY,
     LABGPU_TAG_VALUE,
-    CapacityError,
     CloudError,
     Instance,
     LaunchRequest,
     ProgressFn,
 )
+from app.cloud.errors import NetworkError
 from app.cloud.kit import say, stepper
 from app.core.accounts import Account, Credentials
 from app.core.hosts import SSH_USER_TAG
@@ -40,7 +40,6 @@ from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.vocab import InstanceState
 
 from .client import COMPUTE, NETWORK, RESOURCE, AzureClient, Session, models, resource_group, text
-from .errors import CAPACITY_CODES
 from .spec import LOGIN_USER, PROVIDER_ID, RESOURCE_TAG, TOKEN_TAG_KEY
 
 log = logging.getLogger("app.cloud.azure")
@@ -251,6 +250,8 @@ class AzureLaunch(AzureClient):
             existing = self._get(s, account, name)
             if existing is not None and existing.state != InstanceState.FAILED:
                 return existing  # the same attempt token: the VM a cut-short launch already made
+            if existing is not None:  # that attempt's VM failed: it goes, with its NIC, IP and disk, then again
+                self._delete_vm(s, account, name)
             step("key", say(QT_TRANSLATE_NOOP("LabGPU", "The SSH public key goes into the VM's "
                                                         "authorized_keys (user {user})."), user=LOGIN_USER))
             rg = self._ensure_group(s, account)
@@ -289,14 +290,13 @@ class AzureLaunch(AzureClient):
                 step("wait", say(QT_TRANSLATE_NOOP("LabGPU", "Waiting for Azure to allocate and start {name}…"),
                                  name=name))
                 self._wait(account, "VirtualMachines.CreateOrUpdate", poller, name, ctx)
-            except CapacityError:
-                # No capacity in this zone: what this attempt made goes (the failed VM, its NIC, IP and disk),
-                # then CloudService tries the next zone.
-                self._delete_vm(s, account, name)
-                raise
-            except CloudError as exc:
-                if exc.code in CAPACITY_CODES:
-                    self._delete_vm(s, account, name)
+            except NetworkError:
+                raise  # the VM may exist: it stays for the retry with the same token (or reconcile) to find
+            except CloudError:
+                # Refused or failed (no capacity in this zone, a quota, the Spot price…): what this attempt made
+                # goes — the failed VM, its NIC, its public IP (which would bill) and its disk; on a capacity
+                # error CloudService then tries the next zone.
+                self._clean_up(s, account, name)
                 raise
             found = self._get(s, account, name)
         if found is None:
@@ -305,6 +305,14 @@ class AzureLaunch(AzureClient):
                 QT_TRANSLATE_NOOP("LabGPU", "Open the instances page: LabGPU lists every tagged instance."),
                 provider=PROVIDER_ID, code="NoInstanceId", name=name)
         return found
+
+    def _clean_up(self, s: Session, account: Account, name: str) -> None:
+        """Delete a failed attempt's resources; a cleanup that fails is logged, the launch's own error is said."""
+        try:
+            self._delete_vm(s, account, name)
+        except CloudError as exc:
+            log.warning("Azure: the failed attempt %s could not be cleaned up (%s): remove its NIC and public IP "
+                        "in the portal", name, exc.code)
 
     # -- delete ------------------------------------------------------------------------------------------
     def _delete_vm(self, s: Session, account: Account, name: str) -> None:
