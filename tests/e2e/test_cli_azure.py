@@ -215,6 +215,11 @@ def test_full_azure_flow_and_no_secret_anywhere(secret_service: Any, azure_peer:
     line = _one_error_line(_cli("launch", "--account", "lab", "--type", H100, "--zone", "1",
                                 "--ssh-from", "198.51.100.7/32"), "SkuNotAvailable")
     assert "az vm list-skus" in line
+    # a zone the student chose is kept: its stock-out ends the launch, and says how to let LabGPU try the others
+    line = _one_error_line(_cli("launch", "--account", "lab", "--type", A100, "--zone", "1",
+                                "--ssh-from", "198.51.100.7/32"), "ZonalAllocationFailed")
+    assert "kept to 1 because you chose it" in line
+    assert [b["zones"] for b in (c.body for c in azure_peer.puts("virtualMachines"))][-1] == ["1"]
     # each refused attempt took its NIC and public IP (which would bill) with it
     for kind in ("Microsoft.Compute/virtualMachines", "Microsoft.Network/networkInterfaces",
                  "Microsoft.Network/publicIPAddresses"):
