@@ -186,7 +186,19 @@ class CloudService(InstanceActions):
     ) -> list[Any]:
         """Live prices with one account (or every account) into the cache. With ``errors`` given, an
         account that fails is recorded there and the others still refresh; otherwise the error raises."""
-        names = [account_name] if account_name else [a.name for a in self.accounts.instance_accounts()]
+        accounts = self.accounts.instance_accounts()
+        # Every account: those whose cloud has a price API LabGPU reads (a cloud without one, Paperspace, would
+        # only say so on each refresh; named, its account still says why)
+        names = [account_name] if account_name else [
+            a.name for a in accounts if providers.spec(a.provider).capabilities.live_prices]
+        if not names and accounts:
+            raise InputError(
+                QT_TRANSLATE_NOOP("LabGPU", "None of your accounts' clouds publishes prices LabGPU can read "
+                                            "({clouds}): the offers keep the bundled catalog's prices."),
+                QT_TRANSLATE_NOOP("LabGPU", "The catalog's date is shown beside each price."),
+                code="NoPriceApi",
+                clouds=", ".join(sorted({providers.display_name(a.provider) for a in accounts})),
+            )
         if not names:
             raise InputError(
                 QT_TRANSLATE_NOOP("LabGPU", "No cloud account is set up, so no live prices can be fetched."),
@@ -259,14 +271,18 @@ class CloudService(InstanceActions):
                  fingerprint=key.fingerprint))
         # The spot maximum the caller worked out (app/usecases/launch.py: the settings' share of the price it
         # looked up), else the default share of the price known here; the student's own cap wins.
-        given = opts.spot_cap if opts.spot and opts.max_price is None else None
+        # A cloud whose spot instances take no maximum (Google Cloud) gets none: nothing to work out or send.
+        capped = opts.spot and providers.spec(account.provider).capabilities.spot_cap
+        given = opts.spot_cap if capped and opts.max_price is None else None
         od, src = (self.on_demand_price(account, opts.instance_type)
-                   if opts.spot and opts.max_price is None and given is None else (None, opts.price_source))
-        plan = launch_defaults(account.region, spot=opts.spot, on_demand=od, max_price=opts.max_price,
-                               zone=opts.zone)
+                   if capped and opts.max_price is None and given is None else (None, opts.price_source))
+        plan = launch_defaults(account.region, spot=opts.spot, on_demand=od,
+                               max_price=opts.max_price if capped else None, zone=opts.zone)
         if given is not None:
             plan = dataclasses.replace(plan, spot_cap=given)
-        if opts.spot and plan.spot_cap is None:
+        if not capped:
+            plan = dataclasses.replace(plan, spot_cap=None)
+        if capped and plan.spot_cap is None:
             raise InputError(
                 QT_TRANSLATE_NOOP(
                     "LabGPU",

@@ -102,6 +102,13 @@ class Capabilities:
     # accounts of it even when it cannot launch there: such an account is storage-only (Huawei Cloud's
     # OBS), and the instance features skip it (see storage_only and app.core.accounts.instance_accounts).
     storage: bool = False
+    # The cloud has no stop (Lambda): an instance bills until it is terminated. Its plugin's stop raises
+    # StopRefusedError, so the guards terminate after their pull (app/watch/stopping.py); the guards' badges
+    # and `labgpu guard ls` say "terminate" for it before the fact.
+    stop_terminates: bool = False
+    # Its spot instances take a maximum price (AWS, Tencent, Alibaba, Huawei, Azure); Google Cloud's Spot VMs
+    # have none (they bill the current Spot price): no cap is worked out, asked for or sent there.
+    spot_cap: bool = True
 
 
 @dataclass(frozen=True)
@@ -113,8 +120,13 @@ class SpotNoticeSource:
     ``format``: "aws-instance-action-json" (``{"action": "terminate", "time": "…Z"}``) or
     "timestamp" (the reclaim time as text, ``2018-08-18 12:05:33`` or ``2015-01-05T18:02:00Z``; a
     time without a zone marker is in ``tz``: "UTC" or an offset such as "+08:00").
+    "flag" (``TRUE`` once the reclaim has begun, ``FALSE`` before: Google Cloud's ``instance/preempted``),
+    read as a reclaim at the instance's own clock, once.
     ``token_url``: a session token is first fetched with PUT there (``token_ttl_header`` gives its
     lifetime) and sent on the GET in ``token_header`` (AWS IMDSv2); "" = no token.
+    ``header``: one more request header the service requires on the GET, as "Name: value" (Google's
+    ``Metadata-Flavor: Google``); "" = none. ``action``: what the reclaim does to the instance where the
+    answer does not say it ("terminate", or "stop" for Google Cloud's instanceTerminationAction STOP).
     """
 
     url: str
@@ -123,9 +135,11 @@ class SpotNoticeSource:
     token_url: str = ""
     token_header: str = ""
     token_ttl_header: str = ""
+    header: str = ""
+    action: str = "terminate"
 
 
-SPOT_NOTICE_FORMATS = ("aws-instance-action-json", "timestamp")
+SPOT_NOTICE_FORMATS = ("aws-instance-action-json", "timestamp", "flag")
 
 # The OpenSSH key types (ssh-keygen -t names: "ed25519", "rsa", "ecdsa", "dsa") a provider's key
 # import takes, preferred first, when its spec says nothing (catalog-only clouds, test toys).

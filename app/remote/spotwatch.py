@@ -11,6 +11,9 @@ plugin). The built-ins declare, in their spec.py:
 - Tencent CVM: ``GET http://metadata.tencentyun.com/latest/meta-data/spot/termination-time``:
   200 ``2018-08-18 12:05:33`` (format "timestamp", tz "+08:00": no zone marker); 404 = not being
   reclaimed. A timestamp with a zone marker (``2015-01-05T18:02:00Z``) is read as written.
+- Google Cloud: ``GET http://metadata.google.internal/computeMetadata/v1/instance/preempted`` with the
+  header ``Metadata-Flavor: Google`` (refused without it): ``FALSE``, then ``TRUE`` once the Spot VM is
+  being preempted (format "flag", about 30 s before it stops): one notice at the instance's clock.
 
 The request runs ON the instance (the metadata service answers only there) with whatever it has:
 python3 (preferred), else curl. Neither → the watch says it cannot read notices (never "no notice").
@@ -50,10 +53,11 @@ SESSION_LIFETIME_S = "300"
 PAST_S = 120.0  # a reclaim time this far before the instance's clock is old news (ignored)
 FUTURE_S = 3600.0  # …and one this far after it is not a notice a cloud posts (ignored)
 
-# argv: URL TOKEN_URL TOKEN_TTL_HEADER TOKEN_HEADER ("" = none)
+# argv: URL TOKEN_URL TOKEN_TTL_HEADER TOKEN_HEADER HEADER ("" = none; HEADER is "Name: value")
 PY_PROBE = r"""
 import sys, time, urllib.request, urllib.error
-url, turl, tttl, thdr = sys.argv[1:5]
+url, turl, tttl, thdr, hdr = sys.argv[1:6]
+extra = dict([[p.strip() for p in hdr.split(":", 1)]]) if ":" in hdr else {}
 print("NOW", int(time.time()))
 op = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 def req(url, method="GET", headers=None):
@@ -69,21 +73,25 @@ if turl:
     s, tok = req(turl, "PUT", {tttl: "@TTL@"} if tttl else {})
     if s != 200:
         print(tok); print("STATUS", s, "token"); sys.exit(0)
-    s, body = req(url, headers={thdr: tok.strip()})
+    s, body = req(url, headers={thdr: tok.strip(), **extra})
 else:
-    s, body = req(url)
+    s, body = req(url, headers=extra)
 print(body); print("STATUS", s)
 """.replace("@TTL@", SESSION_LIFETIME_S)
 
 CURL_PROBE = r"""
-url=$1; turl=$2; tttl=$3; thdr=$4
+url=$1; turl=$2; tttl=$3; thdr=$4; hdr=$5
 echo "NOW $(date +%s)"
+if [ -n "$hdr" ]; then set -- -H "$hdr"; else set --; fi
 if [ -n "$turl" ]; then
-  if [ -n "$tttl" ]; then set -- -H "$tttl: @TTL@"; else set --; fi
-  tok=$(curl -s -f -m 2 --noproxy '*' -X PUT "$@" "$turl") || { echo; echo "STATUS 0 token"; exit 0; }
-  out=$(curl -s -m 2 --noproxy '*' -w '\nSTATUS %{http_code}' -H "$thdr: $tok" "$url")
+  if [ -n "$tttl" ]; then
+    tok=$(curl -s -f -m 2 --noproxy '*' -X PUT -H "$tttl: @TTL@" "$turl") || { echo; echo "STATUS 0 token"; exit 0; }
+  else
+    tok=$(curl -s -f -m 2 --noproxy '*' -X PUT "$turl") || { echo; echo "STATUS 0 token"; exit 0; }
+  fi
+  out=$(curl -s -m 2 --noproxy '*' -w '\nSTATUS %{http_code}' -H "$thdr: $tok" "$@" "$url")
 else
-  out=$(curl -s -m 2 --noproxy '*' -w '\nSTATUS %{http_code}' "$url")
+  out=$(curl -s -m 2 --noproxy '*' -w '\nSTATUS %{http_code}' "$@" "$url")
 fi
 printf '%s\n' "$out"
 """.replace("@TTL@", SESSION_LIFETIME_S)
@@ -92,6 +100,9 @@ MSG_NO_TOOL = QT_TRANSLATE_NOOP("LabGPU", "{host}: cannot read spot interruption
                                           "neither python3 nor curl — install curl, or watch the cloud console")
 MSG_UNREADABLE = QT_TRANSLATE_NOOP("LabGPU", "{host}: the metadata service did not answer ({why}); interruption "
                                              "notices cannot be read right now")
+
+
+FLAG_RAW = "TRUE"  # a "flag" source's notice (its time is when it was first read)
 
 
 @dataclass(frozen=True)
@@ -113,7 +124,7 @@ def source_for(provider: str) -> SpotNoticeSource:
 
 
 def probe_argv(tool: str, source: SpotNoticeSource) -> list[str]:
-    args = [source.url, source.token_url, source.token_ttl_header, source.token_header]
+    args = [source.url, source.token_url, source.token_ttl_header, source.token_header, source.header]
     if tool == "python3":
         return ["python3", "-c", PY_PROBE, *args]
     if tool == "curl":
@@ -212,11 +223,20 @@ def parse_answer(provider: str, output: str, source: SpotNoticeSource | None = N
         except (ValueError, KeyError, TypeError):
             return 200, None, f"unreadable notice: {body[:200]}"
         return 200, SpotNotice(provider, action, when, body), ""
+    if source.format == "flag":
+        flag = body.strip().upper()
+        if flag == "FALSE":
+            return 200, None, ""
+        if flag != "TRUE":
+            return 200, None, f"unreadable notice: {body[:200]}"
+        # the reclaim has begun: its time is the instance's clock now (once per watch: see FLAG_KEY)
+        return 200, SpotNotice(provider, source.action, instance_now(output) or datetime.now(timezone.utc),
+                               FLAG_RAW), ""
     try:
         when = parse_time(body, source.tz)
     except ValueError:
         return 200, None, f"unreadable notice: {body[:200]}"
-    return 200, SpotNotice(provider, "terminate", when, body), ""
+    return 200, SpotNotice(provider, source.action, when, body), ""
 
 
 class SpotWatch:
@@ -280,7 +300,7 @@ class SpotWatch:
                 self._report_problem(translate(MSG_UNREADABLE).format(host=self.host, why=why or err.strip()[:200]))
             return None
         self._report_problem("")
-        key = notice.time.isoformat()
+        key = FLAG_RAW if notice.raw == FLAG_RAW else notice.time.isoformat()  # a flag stays TRUE: once
         if key in self._seen:
             return None
         self._seen.add(key)

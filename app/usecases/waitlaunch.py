@@ -61,7 +61,8 @@ LEASE_S = 120.0  # a waiter renews its lease each round; a dead one's wait is ta
 
 # The codes that mean "sold out here, now" (stock may come back), from the plugins' error tables:
 # app/cloud/tencent/errors.py (cvm/v20170312/errorcodes.py), app/cloud/alibaba/errors.py (NO_STOCK), and
-# AWS's InsufficientInstanceCapacity. Other capacity codes (a zone that does not sell the type) end the wait.
+# AWS's InsufficientInstanceCapacity; a newer plugin marks its stock-out CapacityError retryable instead (see
+# is_sold_out). Other capacity codes (a zone that does not sell the type) end the wait.
 SOLD_OUT_CODES = frozenset({
     "ResourceInsufficient.SpecifiedInstanceType",
     "ResourceInsufficient.ZoneSoldOutForSpecifiedInstance",
@@ -119,7 +120,12 @@ def backoff_s(attempt: int, rng: random.Random) -> float:
 
 
 def is_sold_out(exc: BaseException) -> bool:
-    return isinstance(exc, ThrottledError) or (isinstance(exc, CapacityError) and exc.code in SOLD_OUT_CODES)
+    """Throttling, or a capacity refusal that may clear: one of SOLD_OUT_CODES, or one its plugin marks
+    retryable (a stock-out that comes back, as Google Cloud's ZONE_RESOURCE_POOL_EXHAUSTED or Lambda's
+    insufficient-capacity); a zone that does not sell the type is neither and ends the wait."""
+    if isinstance(exc, ThrottledError):
+        return True
+    return isinstance(exc, CapacityError) and (exc.code in SOLD_OUT_CODES or exc.retryable)
 
 
 def request_of(opts: LaunchOptions) -> dict[str, Any]:

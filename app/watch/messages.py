@@ -60,7 +60,7 @@ MSG_STOP_REFUSED = QT_TRANSLATE_NOOP("LabGPU", "{target} is still billing: {reas
                                                "you need, then terminate it (labgpu terminate {target})")
 MSG_TERMINATE_FAILED = QT_TRANSLATE_NOOP("LabGPU", "{target} is still billing: {reason}, and terminating it "
                                                    "failed after {tries} tries: {why} — terminate it in the "
-                                                   "cloud console (EC2 → Instances → Terminate instance)")
+                                                   "{cloud} console")
 # A job's "then = pull-and-terminate" (app/watch/jobwatch.py): the termination the student chose, after the pull
 MSG_TERMINATED_CHOSEN = QT_TRANSLATE_NOOP("LabGPU", "{target} was terminated as its {guard} asked (after the "
                                                     "pull; its disk is deleted)")

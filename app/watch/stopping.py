@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from app.core import providers
 from app.core.errors import LabGpuError
 from app.core.guards import (
     GuardEvent,
@@ -224,5 +225,6 @@ class StopEpisodes(WatcherBase):
             self._audit("guard-stop", target_id, f"terminate failed try {i + 1}: {why}")
             if i < tries - 1:
                 self.sleep(self.retry_delay_s)
+        cloud = providers.display_name(str(getattr(refused, "provider", "") or "")) or "?"
         return False, [self._event(self.clock(), target_id, GuardEventKind.TERMINATE_FAILED, MSG_TERMINATE_FAILED,
-                                   {**params, "tries": tries, "why": why})]
+                                   {**params, "tries": tries, "why": why, "cloud": cloud})]

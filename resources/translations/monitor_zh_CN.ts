@@ -1,5 +1,4 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>LabGPU</name>
@@ -152,7 +151,7 @@
         <translation>{target} 在尝试 {tries} 次后仍未能停止：{why} —— 它仍在计费；请在云控制台停止它（LabGPU 会继续在后台重试）</translation>
     </message>
     <message>
-        <source>{target} could NOT be stopped: the cloud refused the request because this computer&apos;s clock is off ({why}) — it is still billing. Turn on automatic time (NTP) in the system settings, or stop it in the cloud console; LabGPU keeps trying quietly</source>
+        <source>{target} could NOT be stopped: the cloud refused the request because this computer's clock is off ({why}) — it is still billing. Turn on automatic time (NTP) in the system settings, or stop it in the cloud console; LabGPU keeps trying quietly</source>
         <translation>{target} 未能停止：云端拒绝了请求，因为这台电脑的时钟不准（{why}）—— 它仍在计费。请在系统设置中开启自动对时（NTP），或在云控制台停止它；LabGPU 会继续在后台重试</translation>
     </message>
     <message>
@@ -168,7 +167,7 @@
         <translation>云端在 {seconds} 秒内没有应答</translation>
     </message>
     <message>
-        <source>{target}: its budget guard ({budget} {cur}) cannot act yet — the price per hour is unknown. Refresh the prices (labgpu prices refresh --account {account}); LabGPU uses the account&apos;s price as soon as it is known</source>
+        <source>{target}: its budget guard ({budget} {cur}) cannot act yet — the price per hour is unknown. Refresh the prices (labgpu prices refresh --account {account}); LabGPU uses the account's price as soon as it is known</source>
         <translation>{target}：其预算守护（{budget} {cur}）暂时无法生效 —— 每小时价格未知。请刷新价格（labgpu prices refresh --account {account}）；一旦得知该账号的价格，LabGPU 会立即使用</translation>
     </message>
     <message>
@@ -224,8 +223,8 @@
         <translation>{target} 仍在计费：{reason}，而 LabGPU 只会在拉取检查点之后才终止它，但拉取失败了——请先拉取所需数据，再终止它（labgpu terminate {target}）</translation>
     </message>
     <message>
-        <source>{target} is still billing: {reason}, and terminating it failed after {tries} tries: {why} — terminate it in the cloud console (EC2 → Instances → Terminate instance)</source>
-        <translation>{target} 仍在计费：{reason}，且终止操作在尝试 {tries} 次后失败：{why}——请在云控制台中终止它（EC2 → 实例 → 终止实例）</translation>
+        <source>{target} is still billing: {reason}, and terminating it failed after {tries} tries: {why} — terminate it in the {cloud} console</source>
+        <translation>{target} 仍在计费：{reason}，且终止操作在尝试 {tries} 次后失败：{why}——请在{cloud}控制台中终止它</translation>
     </message>
     <message>
         <source>{target} was terminated as its {guard} asked (after the pull; its disk is deleted)</source>
@@ -264,7 +263,7 @@
         <translation>未在 {host} 上安装看门狗：它无法关闭这台机器，因为 {user} 不是 root，且 sudo 需要密码（{why}）。</translation>
     </message>
     <message>
-        <source>Log in as root, or let {user} run shutdown without a password (a sudoers line with NOPASSWD); until then only LabGPU&apos;s own guards stop the instance, while LabGPU runs.</source>
+        <source>Log in as root, or let {user} run shutdown without a password (a sudoers line with NOPASSWD); until then only LabGPU's own guards stop the instance, while LabGPU runs.</source>
         <translation>请以 root 登录，或允许 {user} 无需密码运行 shutdown（在 sudoers 中加一行 NOPASSWD）；在此之前，只有 LabGPU 自身的守护规则会在 LabGPU 运行时停止该实例。</translation>
     </message>
     <message>
@@ -320,7 +319,7 @@
         <translation>输出 JSON</translation>
     </message>
     <message>
-        <source>also write the month&apos;s report as CSV</source>
+        <source>also write the month's report as CSV</source>
         <translation>同时把本月报告写成 CSV</translation>
     </message>
     <message>
@@ -532,6 +531,10 @@
         <translation>停止</translation>
     </message>
     <message>
+        <source>terminate</source>
+        <translation>销毁</translation>
+    </message>
+    <message>
         <source>notify only</source>
         <translation>仅通知</translation>
     </message>
@@ -576,7 +579,7 @@
         <translation>守护规则已保存，但看门狗没有安装到 {host} 上：{why}</translation>
     </message>
     <message>
-        <source>Until it is, only LabGPU&apos;s own guards act, while LabGPU runs. Fix the cause and save the guard again with the watchdog on.</source>
+        <source>Until it is, only LabGPU's own guards act, while LabGPU runs. Fix the cause and save the guard again with the watchdog on.</source>
         <translation>在安装成功之前，只有 LabGPU 自己的守护规则会起作用，而且只在 LabGPU 运行时。解决原因后，勾选看门狗再保存一次守护规则。</translation>
     </message>
     <message>
@@ -612,7 +615,7 @@
         <translation>该实例已终止</translation>
     </message>
     <message>
-        <source>it started, but its status does not show it running with the guard&apos;s window</source>
+        <source>it started, but its status does not show it running with the guard's window</source>
         <translation>它已启动，但其状态没有显示它在按守护规则的时间窗口运行</translation>
     </message>
     <message>
@@ -660,23 +663,23 @@
         <translation>{what}；{then}</translation>
     </message>
     <message>
-        <source>pulling the host&apos;s download pairs</source>
+        <source>pulling the host's download pairs</source>
         <translation>正在拉取该主机的下载同步对</translation>
     </message>
     <message>
-        <source>pulling the host&apos;s download pairs, then stopping it</source>
+        <source>pulling the host's download pairs, then stopping it</source>
         <translation>正在拉取该主机的下载同步对，然后停止它</translation>
     </message>
     <message>
-        <source>pulling the host&apos;s download pairs, then terminating it</source>
+        <source>pulling the host's download pairs, then terminating it</source>
         <translation>正在拉取该主机的下载同步对，然后释放它</translation>
     </message>
     <message>
-        <source>pulling the host&apos;s download pairs; the instance keeps running, as chosen for a job that does not end well</source>
+        <source>pulling the host's download pairs; the instance keeps running, as chosen for a job that does not end well</source>
         <translation>正在拉取该主机的下载同步对；按你对未正常结束任务的选择，实例保持运行</translation>
     </message>
     <message>
-        <source>pulling the host&apos;s download pairs; this server has no cloud API, so LabGPU cannot stop it — stop it yourself</source>
+        <source>pulling the host's download pairs; this server has no cloud API, so LabGPU cannot stop it — stop it yourself</source>
         <translation>正在拉取该主机的下载同步对；该服务器没有云 API，LabGPU 无法停止它——请自行停止</translation>
     </message>
     <message>

@@ -102,6 +102,25 @@ def test_a_one_time_spot_instance_is_terminated_after_the_pull(svc, moto):
     assert w.tick(t + 5) == []  # nothing more to do
 
 
+def test_a_termination_that_keeps_failing_names_the_instances_own_cloud_console(svc, moto):
+    """Terminating after the refused stop fails every try: the one critical event names the cloud whose console
+    ends the bill (the AWS console here; Lambda's for a Lambda instance), not another cloud's."""
+    from app.core.errors import LabGpuError
+
+    iid = _one_time(svc, moto)
+    t = _guard_at(svc, iid)
+
+    def refuse(target_id, reason):
+        raise LabGpuError("no answer from the cloud", code="Network")
+
+    w = Watcher(store=svc.store, sync_fn=lambda host, purpose: 1, terminate_fn=refuse, stop_retries=2,
+                sleep=lambda _s: None)
+    got = w.tick(t)
+    assert [e.kind for e in got] == ["max-runtime", "terminate-failed"]
+    assert "terminate it in the AWS console" in got[-1].message and "after 2 tries" in got[-1].message
+    assert _aws_state(moto, iid) == "running"
+
+
 def test_a_failed_pull_keeps_it_and_says_so_once(svc, moto):
     iid = _one_time(svc, moto)
     t = _guard_at(svc, iid)

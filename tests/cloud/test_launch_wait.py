@@ -260,3 +260,18 @@ def test_a_wait_is_checked_before_it_is_stored(svc, tencent_server):
     with pytest.raises(LabGpuError, match="no account named 'ghost'"):
         w.create(_opts(account="ghost"), until_s=3600)
     assert LaunchWaits(svc.store).all() == [] and _runs(tencent_server) == []
+
+
+def test_a_stock_out_a_plugin_marks_retryable_keeps_the_wait_going_and_a_zone_without_the_type_ends_it():
+    """The newer clouds' stock-outs (Google Cloud, Lambda, Paperspace) are not in SOLD_OUT_CODES: their
+    plugins mark them retryable, and a waiting launch keeps trying them; a capacity refusal they do not mark
+    (a zone that does not sell the type) ends the wait with its own sentence."""
+    from app.cloud.base import CapacityError
+    from app.cloud.gcp.errors import map_error as gcp_error
+    from app.cloud.lambdalabs.errors import map_error as lambda_error
+    from app.usecases.waitlaunch import is_sold_out
+
+    assert is_sold_out(gcp_error("ZONE_RESOURCE_POOL_EXHAUSTED", "no A100 left", zone="us-central1-a"))
+    assert is_sold_out(lambda_error("instance-operations/launch/insufficient-capacity", "no capacity"))
+    assert not is_sold_out(gcp_error("QUOTA_EXCEEDED", "GPUS_ALL_REGIONS"))
+    assert not is_sold_out(CapacityError("No such type in {zone}.", code="Unsupported", zone="z"))

@@ -186,6 +186,25 @@ def test_no_price_list_is_said_plainly(provider, acc):
     assert err.value.code == "NoPriceApi" and "bundled catalog" in err.value.text()
 
 
+def test_refreshing_every_account_leaves_paperspace_out_and_says_why_when_it_is_the_only_one(
+        peer, provider, secret_service, labgpu_home):
+    """The Offers page's Refresh asks every account: a cloud without a price API is not asked (it would fail
+    the same way on every click); with only such accounts, one sentence says the catalog's prices stay."""
+    from app.core.errors import InputError
+
+    svc = CloudService(provider_factory=lambda pid: provider)
+    try:
+        svc.accounts.add(Account("ps", "paperspace", "ny2", peer.endpoint), CREDS)
+        errors: dict = {}
+        with pytest.raises(InputError) as err:
+            svc.refresh_prices(errors=errors)
+        assert err.value.code == "NoPriceApi" and "Paperspace" in err.value.text() and errors == {}
+        with pytest.raises(NotSupportedError):  # named, the account still says why
+            svc.refresh_prices("ps")
+    finally:
+        svc.close()
+
+
 def test_import_reads_the_pspace_files_as_the_cli_does(tmp_path):
     folder = tmp_path / ".paperspace"
     folder.mkdir()

@@ -111,6 +111,7 @@ def test_full_gcp_flow_and_no_private_key_anywhere(secret_service, gcp_server, l
     zone_lines = [ln for ln in r.stderr.splitlines() if ln.startswith("[zone]")]
     assert zone_lines and "us-central1-a" in zone_lines[0] and "us-central1-b" in zone_lines[0]
     assert "no price cap" in r.stderr  # said where the bid cap is shown
+    assert "Spot maximum" not in r.stderr  # …and no LabGPU cap is worked out or said for it
     inserts = gcp_server.requests_of("insert")
     assert [q.path.split("/")[6] for q in inserts] == ["us-central1-a", "us-central1-b"]
     body = gcp_server.instances[spot["id"]]

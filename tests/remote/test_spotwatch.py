@@ -70,6 +70,48 @@ def test_tencent_termination_time_is_beijing_time(lab, tool):
         conn.close()
 
 
+@pytest.mark.parametrize("tool", ["python3", "curl"])
+def test_google_cloud_preempted_flag_with_its_header_is_one_stop_notice(lab, tool):
+    """Google's metadata server answers instance/preempted only with "Metadata-Flavor: Google": FALSE, then
+    TRUE once the Spot VM is being preempted; the watch reports that once (the flag stays TRUE), as a stop
+    (LabGPU launches Spot VMs with instanceTerminationAction STOP)."""
+    conn = open_connection("spot1")
+    try:
+        sw = SpotWatch("spot1", "gcp", lambda: conn, lambda n: None)
+        sw.tool = tool
+        problems: list[str] = []
+        sw.on_problem = problems.append
+        assert sw.poll_once() is None and problems == []  # FALSE: nothing pending, and no problem either
+        assert any("metadata.google.internal /computeMetadata/v1/instance/preempted" in r for r in lab.requests())
+        lab.set_gcp_preempted(True)
+        n = sw.poll_once()
+        assert n is not None and (n.provider, n.action) == ("gcp", "stop")
+        assert abs((n.time - datetime.now(timezone.utc)).total_seconds()) < 3600
+        assert sw.poll_once() is None and sw.poll_once() is None  # still TRUE: reported once
+    finally:
+        conn.close()
+
+
+def test_a_flag_source_without_its_header_is_unreadable_not_quiet(lab):
+    """The same path without the header is refused by the server (403): the watch says notices cannot be
+    read instead of "no notice"."""
+    import dataclasses
+
+    from app.cloud.gcp.spec import SPOT_NOTICE
+
+    conn = open_connection("spot1")
+    try:
+        problems: list[str] = []
+        sw = SpotWatch("spot1", "gcp", lambda: conn, lambda n: None, on_problem=problems.append,
+                       source=dataclasses.replace(SPOT_NOTICE, header=""))
+        sw.tool = "python3"
+        lab.set_gcp_preempted(True)
+        assert sw.poll_once() is None
+        assert len(problems) == 1 and "did not answer" in problems[0] and "403" in problems[0]
+    finally:
+        conn.close()
+
+
 def test_watch_thread_reports_the_notice(lab):
     conn = open_connection("spot1")
     got = threading.Event()
@@ -101,6 +143,10 @@ def test_parsing_and_tool_choice():
     assert notice is None and "unreadable" in why
     status, notice, why = parse_answer("tencent", "bash: python3: not found")
     assert status == 0 and notice is None
+    status, notice, why = parse_answer("gcp", "NOW 1700000000\nMaybe\nSTATUS 200\n")
+    assert notice is None and "unreadable" in why
+    status, notice, why = parse_answer("gcp", "NOW 1700000000\nTRUE\nSTATUS 200\n")
+    assert notice is not None and notice.time == datetime.fromtimestamp(1700000000, timezone.utc)
 
 
 # A provider declared from tests/ alone: its spot source is the metadata lab's Tencent path, read as

@@ -16,7 +16,15 @@ import dataclasses
 
 from app.core.catalog_providers import CATALOG_SPECS
 from app.core.i18n import QT_TRANSLATE_NOOP
-from app.core.providers import AccountField, Capabilities, CredentialField, ImporterDecl, ImportOption, ProviderSpec
+from app.core.providers import (
+    AccountField,
+    Capabilities,
+    CredentialField,
+    ImporterDecl,
+    ImportOption,
+    ProviderSpec,
+    SpotNoticeSource,
+)
 
 PROVIDER_ID = "gcp"
 DEFAULT_REGION = "us-central1"
@@ -46,6 +54,15 @@ SPOT_RULE = QT_TRANSLATE_NOOP(
     "stopped VM bills its disks only; start it again later.",
 )
 
+# How a Spot VM hears that it is being preempted: the metadata server's instance/preempted answers FALSE, then
+# TRUE once the preemption has begun (about 30 s before the VM stops); every request must carry
+# "Metadata-Flavor: Google" or the server refuses it ("Detect the preemption of a Spot VM",
+# https://cloud.google.com/compute/docs/instances/create-use-spot#detecting_if_a_vm_was_preempted and
+# https://cloud.google.com/compute/docs/metadata/querying-metadata). metadata.google.internal is
+# 169.254.169.254 on a VM. The VM stops (instanceTerminationAction STOP, as LabGPU launches it).
+SPOT_NOTICE = SpotNoticeSource("http://metadata.google.internal/computeMetadata/v1/instance/preempted",
+                               format="flag", header="Metadata-Flavor: Google", action="stop")
+
 SPEC = dataclasses.replace(
     _catalog_spec(),
     regions=REGIONS,
@@ -67,7 +84,7 @@ SPEC = dataclasses.replace(
     endpoint_hint=QT_TRANSLATE_NOOP("LabGPU", "optional: Compute API URL, e.g. http://127.0.0.1:9000"),
     tags={"launch": LAUNCH_LABEL, "token": TOKEN_LABEL},
     capabilities=Capabilities(launch=True, spot=True, stop_without_charging=False, live_prices=True, zones=True,
-                              find_by_client_token=True),
+                              find_by_client_token=True, spot_cap=False),
     limitations={
         "stop_charging": QT_TRANSLATE_NOOP(
             "LabGPU", "A stopped Compute Engine VM bills no vCPU, memory or GPU; its persistent disks and any "
@@ -77,6 +94,7 @@ SPEC = dataclasses.replace(
     # ssh-keys metadata takes OpenSSH public keys (https://cloud.google.com/compute/docs/connect/add-ssh-keys)
     ssh_key_types=("ed25519", "rsa", "ecdsa"),
     spot_rule=SPOT_RULE,
+    spot_notice=SPOT_NOTICE,
     importers=(
         ImporterDecl(
             "gcp",

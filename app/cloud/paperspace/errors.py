@@ -48,6 +48,7 @@ CAPACITY = ErrorSpec(
     QT_TRANSLATE_NOOP("LabGPU", "Paperspace has no {instance_type} machine free in {zone} right now."),
     QT_TRANSLATE_NOOP("LabGPU", "Try another region (leave --zone out and LabGPU tries them in turn), another "
                                 "machine type, or again later."),
+    retryable=True,  # a sold-out region may have machines again later (a waiting launch keeps trying)
 )
 
 TABLE: dict[str, ErrorSpec] = {

@@ -140,7 +140,8 @@ class LaunchDialog(LaunchProgress, QDialog):
         if account is None:
             return
         notes = []
-        if self.offer is not None and self.offer.region and self.offer.region != account.region:
+        # (a price for "all regions", as Lambda's, is the account's region's too)
+        if self.offer is not None and self.offer.region not in ("", "all regions", account.region):
             notes.append(
                 self.tr(
                     "This account launches in {region}; the offer is in {offer}. Edit the account's "
@@ -152,6 +153,7 @@ class LaunchDialog(LaunchProgress, QDialog):
         # A spot maximum belongs to one account's cloud and currency: another account starts from the default.
         self.on_demand = (None, "")
         self._set_auto_cap(None)
+        self.form.max_price_spin.setEnabled(self.form.spot_check.isChecked() and self._spot_capped())
         self._update_key_note()
         self._load_zones_and_price()
 
@@ -308,7 +310,7 @@ class LaunchDialog(LaunchProgress, QDialog):
         sources = {"catalog": self.tr("bundled catalog"), "live": self.tr("live price"), "offer": self.tr("the offer")}
         text = self.tr("On demand: {price}/h ({source}).").format(price=money(od, currency, 4),
                                                                   source=sources.get(source, source))
-        if self.form.spot_check.isChecked():
+        if self.form.spot_check.isChecked() and self._spot_capped():
             value = spin.value()
             cap = self.plan.default_cap if self.plan is not None else None  # worked out once, by the plan
             if (value == 0.0 or value == self._auto_cap) and cap is not None and cap.price != value:
@@ -326,8 +328,13 @@ class LaunchDialog(LaunchProgress, QDialog):
 
     # -- slots -----------------------------------------------------------------------------------
     @Slot(bool)
+    def _spot_capped(self) -> bool:
+        """Whether the account's cloud takes a spot maximum (Google Cloud's Spot VMs take none)."""
+        account = self.current_account()
+        return account is None or providers.spec(account.provider).capabilities.spot_cap
+
     def _on_spot_check_toggled(self, on: bool) -> None:
-        self.form.max_price_spin.setEnabled(on)
+        self.form.max_price_spin.setEnabled(on and self._spot_capped())
         self.form.recovery_editor.setVisible(on)  # recovery acts on a reclaim: a spot instance's
         self._update_price_note()
 

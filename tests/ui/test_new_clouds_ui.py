@@ -1,0 +1,235 @@
+"""The window's journey on each cloud added by issue 28, against its local peer, through the cloud's own SDK or
+REST client: the accounts dialog asks for what that cloud takes (a JSON key, an API key alone, a project),
+Test connection reaches the peer, the launch dialog launches the catalog's offer (spot where the cloud sells
+it), the instances page shows the instance with its account, price and cost, Stop says what still bills (or,
+where the cloud has no stop, asks to terminate), and Terminate ends it. Then every cloud's instance is on one
+instances page together. No file LabGPU wrote holds a secret."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+
+from tests.fixtures.gcp_compute_server import API_KEY as GCP_API_KEY
+from tests.fixtures.gcp_compute_server import PROJECT as GCP_PROJECT
+from tests.fixtures.gcp_compute_server import GcpServer, seed_skus
+from tests.fixtures.lambda_server import TEST_API_KEY as LAMBDA_KEY
+from tests.fixtures.lambda_server import LambdaPeer
+from tests.fixtures.paperspace_server import TEST_API_KEY as PAPERSPACE_KEY
+from tests.fixtures.paperspace_server import PaperspaceServer
+from tests.ui.instance_cells import cell_texts
+
+SSH_FROM = "198.51.100.7/32"
+
+
+@dataclass
+class Case:
+    """One cloud: how its account is filled in, which offer is launched, what Stop says."""
+
+    provider: str
+    region: str
+    instance_type: str
+    key_id: str  # "" = the cloud asks for no key id (an API key alone)
+    secret: str
+    secrets: tuple[str, ...]  # what must be in no file LabGPU wrote
+    endpoint: str
+    token: str = ""
+    settings: dict[str, str] = field(default_factory=dict)  # account field label → value
+    spot: bool = False
+    live_prices: bool = False
+    stop_says: str = ""  # in the status after Stop ("" = the cloud has no stop: Stop asks to terminate)
+    gone: Callable[[str], bool] = lambda iid: True  # the peer no longer runs it
+
+
+@pytest.fixture(scope="module")
+def peers() -> Iterator[dict[str, Any]]:
+    gcp = GcpServer().start()
+    lam = LambdaPeer(launch_interval_s=0.0).start()
+    ps = PaperspaceServer().start()
+    try:
+        yield {"gcp": gcp, "lambda": lam, "paperspace": ps}
+    finally:
+        for peer in (gcp, lam, ps):
+            peer.stop()
+
+
+@pytest.fixture
+def cases(peers) -> dict[str, Case]:
+    gcp, lam, ps = peers["gcp"], peers["lambda"], peers["paperspace"]
+    for peer in (gcp, lam, ps):
+        peer.reset()
+    seed_skus(gcp)
+    return {
+        "gcp": Case("gcp", "us-central1", "n1-standard-8 + 1x T4", gcp.key.client_email, gcp.key.json_text(),
+                    (gcp.key.pem_body, GCP_API_KEY), gcp.url, token=GCP_API_KEY,
+                    settings={"Project ID": GCP_PROJECT}, spot=True, live_prices=True,
+                    stop_says="persistent disks and any static IP address still bill",
+                    gone=lambda iid: iid not in gcp.instances),
+        "lambda": Case("lambda", "us-east-1", "gpu_1x_a100_sxm4", "", LAMBDA_KEY, (LAMBDA_KEY,), lam.endpoint,
+                       live_prices=True,
+                       gone=lambda iid: iid not in lam.instances or lam.instances[iid].status == "terminated"),
+        "paperspace": Case("paperspace", "ny2", "A100-80G", "", PAPERSPACE_KEY, (PAPERSPACE_KEY,), ps.endpoint,
+                           stop_says="disk still bills", gone=lambda iid: ps.machines[iid].deleted),
+    }
+
+
+@pytest.fixture
+def ctx(qtbot, labgpu_home, monkeypatch):
+    import app.cloud.launch as launch
+    from app.cloud import kit, netaddr
+    from app.core.paths import default_paths
+    from app.ui.context import AppContext
+
+    monkeypatch.setattr(launch, "POLL_S", 0.05)
+    monkeypatch.setattr(netaddr, "public_address", lambda timeout=4.0: SSH_FROM.split("/")[0])
+    monkeypatch.setattr(kit.PluginClient, "poll_interval", 0.02)  # the peers move on each read, not on time
+    c = AppContext(default_paths(), "en")
+    c.errors.interactive = False
+    yield c
+    c.shutdown(5000)
+
+
+def _offer(case: Case) -> Any:
+    from app.core.catalog import load_catalog
+    from app.core.paths import default_paths
+
+    return next(o for o in load_catalog(default_paths()).offers
+                if o.provider == case.provider and o.instance_type == case.instance_type)
+
+
+def _add_in_dialog(qtbot, page, case: Case, name: str) -> None:
+    dialog = page.open_dialog()
+    index = dialog.provider_combo.findData(case.provider)
+    assert index >= 0, case.provider
+    dialog.provider_combo.setCurrentIndex(index)
+    assert dialog.key_edit.isVisibleTo(dialog) == bool(case.key_id)
+    qtbot.keyClicks(dialog.name_edit, name)
+    dialog.region_combo.setCurrentText(case.region)
+    if case.key_id:
+        qtbot.keyClicks(dialog.key_edit, case.key_id)
+    if dialog.secret_doc.isVisibleTo(dialog):
+        dialog.secret_doc.setPlainText(case.secret)
+    else:
+        qtbot.keyClicks(dialog.secret_edit, case.secret)
+    if case.token:
+        qtbot.keyClicks(dialog.token_edit, case.token)
+    rows = {label.text().rstrip(" *"): edit for label, edit in dialog._setting_rows}
+    for label, value in case.settings.items():
+        qtbot.keyClicks(rows[label], value)
+    dialog.endpoint_edit.setText(case.endpoint)
+    with qtbot.waitSignal(dialog.saved, timeout=10000):
+        dialog.buttons.button(dialog.buttons.StandardButton.Save).click()
+
+
+def _launch(qtbot, ctx, case: Case) -> Any:
+    from app.ui.cloud.launch_dialog import open_launch_dialog
+
+    launch = open_launch_dialog(ctx, _offer(case))
+    qtbot.addWidget(launch)
+    qtbot.waitUntil(lambda: launch.form.account_combo.count() == 1, timeout=10000)
+    assert not launch.form.account_note.isVisibleTo(launch)  # the offer's region is the account's (or all)
+    qtbot.waitUntil(lambda: launch.form.cidr_edit.text() == SSH_FROM, timeout=10000)
+    launch.form.spot_check.setChecked(case.spot)
+    if case.spot and case.provider == "gcp":  # Google's Spot VMs take no maximum price
+        assert not launch.form.max_price_spin.isEnabled()
+        assert "Spot maximum" not in launch.form.price_note.text()
+        assert "no price cap" in launch.form.price_note.text()
+    with qtbot.waitSignal(launch.launched, timeout=30000):
+        qtbot.mouseClick(launch.form.launch_button, Qt.MouseButton.LeftButton)
+    entry = launch.launch_result.entry
+    launch.accept()
+    return entry
+
+
+@pytest.mark.parametrize("cloud", ["gcp", "lambda", "paperspace"])
+def test_add_test_launch_list_stop_and_terminate_in_the_window(qtbot, ctx, cases, cloud, secret_service,
+                                                               labgpu_home):
+    from app.ui.cloud import cloud_service
+    from app.ui.cloud.accounts_page import AccountsPage
+    from app.ui.cloud.instance_actions import TerminateConfirmDialog
+    from app.ui.cloud.instances_page import InstancesPage
+
+    case = cases[cloud]
+    name = f"lab-{cloud}"
+    page = AccountsPage(ctx)
+    qtbot.addWidget(page)
+    qtbot.waitUntil(lambda: page.keyring_ok is True, timeout=10000)
+    _add_in_dialog(qtbot, page, case, name)
+    qtbot.waitUntil(lambda: any(i.account.name == name for i in page.infos), timeout=10000)
+    page.select(name)
+    qtbot.waitUntil(page.test_button.isEnabled, timeout=5000)
+    page.test_button.click()
+    qtbot.waitUntil(lambda: "Connected" in page.result_label.text(), timeout=15000)
+    if case.live_prices:
+        assert cloud_service(ctx).refresh_prices(name), cloud
+
+    entry = _launch(qtbot, ctx, case)
+    assert (entry.provider, entry.state, entry.spot) == (cloud, "running", case.spot)
+
+    instances = InstancesPage(ctx)
+    qtbot.addWidget(instances)
+    qtbot.waitUntil(lambda: any(e.id == entry.id for e in instances.entries), timeout=15000)
+    instances.select(entry.id)
+    cells = cell_texts(instances.table, instances.table.currentRow())
+    assert cells["account"] == name and cells["price"].startswith("$"), cells
+    cost = instances.costs_now().get(entry.id).so_far
+    assert cost is not None and cost >= 0
+    qtbot.waitUntil(ctx.runner.settled, timeout=10000)
+
+    instances.select(entry.id)
+    instances.stop_button.click()
+    if case.stop_says:
+        qtbot.waitUntil(lambda: "stopped." in instances.status_label.text(), timeout=15000)
+        assert case.stop_says in instances.status_label.text()
+        qtbot.waitUntil(ctx.runner.settled, timeout=10000)
+        instances.select(entry.id)
+        confirm = instances.terminate_selected()
+    else:  # no stop at this cloud: Stop asks to terminate, and says why
+        qtbot.waitUntil(lambda: any(isinstance(d, TerminateConfirmDialog) for d in instances._dialogs),
+                        timeout=15000)
+        confirm = next(d for d in instances._dialogs if isinstance(d, TerminateConfirmDialog))
+    assert isinstance(confirm, TerminateConfirmDialog) and not confirm.ok_button.isEnabled()
+    confirm.id_edit.setText(entry.id)
+    confirm.ok_button.click()
+    qtbot.waitUntil(lambda: "no longer bills" in instances.status_label.text(), timeout=15000)
+    assert case.gone(entry.id)
+    qtbot.waitUntil(ctx.runner.settled, timeout=10000)
+
+    stored = b"".join(p.read_bytes() for p in labgpu_home.rglob("*") if p.is_file())
+    for secret in case.secrets:
+        assert secret.encode() not in stored, (cloud, secret[:12])
+
+
+def test_the_instances_page_shows_every_clouds_instance_together(qtbot, ctx, cases, secret_service):
+    """One instance on each cloud, launched with the CLI's service: one page lists them all, each with its
+    cloud's name, its own currency's price and a running cost."""
+    from app.cloud.launch_plan import LaunchOptions
+    from app.core import providers
+    from app.core.accounts import Account, Credentials
+    from app.ui.cloud import cloud_service
+    from app.ui.cloud.instances_page import InstancesPage
+
+    svc = cloud_service(ctx)
+    launched = {}
+    for cloud, case in cases.items():
+        extra = {"project": GCP_PROJECT} if cloud == "gcp" else {}
+        svc.accounts.add(Account(f"lab-{cloud}", cloud, case.region, case.endpoint, extra),
+                         Credentials(case.key_id, case.secret, case.token))
+        if case.live_prices:
+            svc.refresh_prices(f"lab-{cloud}")
+        launched[cloud] = svc.launch(LaunchOptions(account=f"lab-{cloud}", instance_type=case.instance_type,
+                                                   ssh_from=SSH_FROM)).entry.id
+    page = InstancesPage(ctx)
+    qtbot.addWidget(page)
+    qtbot.waitUntil(lambda: set(launched.values()) <= {e.id for e in page.entries}, timeout=20000)
+    for cloud, iid in launched.items():
+        page.select(iid)
+        cells = cell_texts(page.table, page.table.currentRow())
+        assert cells["zone"].startswith(providers.display_name(cloud)), (cloud, cells)
+        assert cells["account"] == f"lab-{cloud}" and cells["price"].startswith("$"), (cloud, cells)
+        assert page.costs_now().get(iid).so_far is not None, cloud
+    qtbot.waitUntil(ctx.runner.settled, timeout=10000)
