@@ -10,6 +10,7 @@ Anything else vulture reports is dead: delete it rather than list it here.
 # -- entry points and names looked up by string --------------------------------------------------
 gui_main  # pyproject.toml [project.gui-scripts]
 AwsProvider, TencentProvider, AlibabaProvider, HuaweiProvider  # spec.py names them for registry.lazy_factory
+AzureProvider  # app/cloud/azure/__init__.py names it for registry.lazy_factory
 PaperspaceProvider  # app/cloud/paperspace/__init__.py names it for registry.lazy_factory
 GcpProvider  # app/cloud/gcp/__init__.py names it for registry.lazy_factory
 LambdaProvider  # app/cloud/lambdalabs/__init__.py names it for registry.lazy_factory

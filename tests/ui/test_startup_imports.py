@@ -25,7 +25,8 @@ sys.argv = ["labgpu", *sys.argv[1:]]
 runpy.run_module("app", run_name="__main__", alter_sys=True)
 """
 
-HEAVY = ("paramiko", "invoke", "numpy", "pyqtgraph", "boto3", "botocore", "tencentcloud", "alibabacloud_ecs20140526")
+HEAVY = ("paramiko", "invoke", "numpy", "pyqtgraph", "boto3", "botocore", "tencentcloud", "alibabacloud_ecs20140526",
+         "azure", "msal")
 
 
 def _run(*args: str) -> tuple[str, set[str]]:
