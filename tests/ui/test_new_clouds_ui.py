@@ -14,6 +14,8 @@ from typing import Any
 import pytest
 from PySide6.QtCore import Qt
 
+from tests.fixtures import azure_arm_server
+from tests.fixtures.azure_arm_server import TEST_CLIENT_ID, TEST_CLIENT_SECRET, TEST_SUBSCRIPTION, TEST_TENANT
 from tests.fixtures.gcp_compute_server import API_KEY as GCP_API_KEY
 from tests.fixtures.gcp_compute_server import PROJECT as GCP_PROJECT
 from tests.fixtures.gcp_compute_server import GcpServer, seed_skus
@@ -24,6 +26,10 @@ from tests.fixtures.paperspace_server import PaperspaceServer
 from tests.ui.instance_cells import cell_texts
 
 SSH_FROM = "198.51.100.7/32"
+CLOUDS = ["azure", "gcp", "lambda", "paperspace"]
+# the Azure peer's fixtures (HTTPS with a test CA the SDK trusts for the test), used by name below
+azure_peer_session = azure_arm_server.azure_peer_session
+azure_peer = azure_arm_server.azure_peer
 
 
 @dataclass
@@ -42,6 +48,7 @@ class Case:
     spot: bool = False
     live_prices: bool = False
     stop_says: str = ""  # in the status after Stop ("" = the cloud has no stop: Stop asks to terminate)
+    extra: dict[str, str] = field(default_factory=dict)  # the same settings by key (an account made in code)
     gone: Callable[[str], bool] = lambda iid: True  # the peer no longer runs it
 
 
@@ -58,15 +65,24 @@ def peers() -> Iterator[dict[str, Any]]:
 
 
 @pytest.fixture
-def cases(peers) -> dict[str, Case]:
+def cases(peers, azure_peer, azure_prices_server) -> dict[str, Case]:
     gcp, lam, ps = peers["gcp"], peers["lambda"], peers["paperspace"]
     for peer in (gcp, lam, ps):
         peer.reset()
     seed_skus(gcp)
     return {
+        "azure": Case("azure", "eastus", "Standard_NC24ads_A100_v4", TEST_CLIENT_ID, TEST_CLIENT_SECRET,
+                      (TEST_CLIENT_SECRET,), azure_peer.endpoint,
+                      settings={"Directory (tenant) ID": TEST_TENANT, "Subscription ID": TEST_SUBSCRIPTION,
+                                "Retail Prices API address": azure_prices_server.endpoint},
+                      extra={"tenant_id": TEST_TENANT, "subscription_id": TEST_SUBSCRIPTION,
+                             "prices_endpoint": azure_prices_server.endpoint},
+                      spot=True, live_prices=True, stop_says="its OS disk and its static public IP address still bill",
+                      gone=lambda iid: azure_peer.vm(iid) is None),
         "gcp": Case("gcp", "us-central1", "n1-standard-8 + 1x T4", gcp.key.client_email, gcp.key.json_text(),
                     (gcp.key.pem_body, GCP_API_KEY), gcp.url, token=GCP_API_KEY,
-                    settings={"Project ID": GCP_PROJECT}, spot=True, live_prices=True,
+                    settings={"Project ID": GCP_PROJECT}, extra={"project": GCP_PROJECT}, spot=True,
+                    live_prices=True,
                     stop_says="persistent disks and any static IP address still bill",
                     gone=lambda iid: iid not in gcp.instances),
         "lambda": Case("lambda", "us-east-1", "gpu_1x_a100_sxm4", "", LAMBDA_KEY, (LAMBDA_KEY,), lam.endpoint,
@@ -87,6 +103,9 @@ def ctx(qtbot, labgpu_home, monkeypatch):
     monkeypatch.setattr(launch, "POLL_S", 0.05)
     monkeypatch.setattr(netaddr, "public_address", lambda timeout=4.0: SSH_FROM.split("/")[0])
     monkeypatch.setattr(kit.PluginClient, "poll_interval", 0.02)  # the peers move on each read, not on time
+    from app.cloud.azure.client import AzureClient
+
+    monkeypatch.setattr(AzureClient, "lro_interval", 0)  # the SDK's long-running-operation polls
     c = AppContext(default_paths(), "en")
     c.errors.interactive = False
     yield c
@@ -145,7 +164,7 @@ def _launch(qtbot, ctx, case: Case) -> Any:
     return entry
 
 
-@pytest.mark.parametrize("cloud", ["gcp", "lambda", "paperspace"])
+@pytest.mark.parametrize("cloud", CLOUDS)
 def test_add_test_launch_list_stop_and_terminate_in_the_window(qtbot, ctx, cases, cloud, secret_service,
                                                                labgpu_home):
     from app.ui.cloud import cloud_service
@@ -216,8 +235,7 @@ def test_the_instances_page_shows_every_clouds_instance_together(qtbot, ctx, cas
     svc = cloud_service(ctx)
     launched = {}
     for cloud, case in cases.items():
-        extra = {"project": GCP_PROJECT} if cloud == "gcp" else {}
-        svc.accounts.add(Account(f"lab-{cloud}", cloud, case.region, case.endpoint, extra),
+        svc.accounts.add(Account(f"lab-{cloud}", cloud, case.region, case.endpoint, dict(case.extra)),
                          Credentials(case.key_id, case.secret, case.token))
         if case.live_prices:
             svc.refresh_prices(f"lab-{cloud}")
