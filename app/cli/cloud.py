@@ -48,7 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     add.add_argument(
         "provider",
         choices=providers.account_ids(),
-        help=translate("LabGPU", "the cloud; huawei: an account for OBS buckets only (no instances)"),
+        help=translate("LabGPU", "the cloud; huawei: ECS instances and OBS buckets"),
     )
     add.add_argument("name", help=translate("LabGPU", "an account name of your choice, e.g. lab-aws"))
     add.add_argument(
