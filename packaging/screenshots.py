@@ -696,6 +696,7 @@ def extras(window: Any, lang: str, sizes: tuple[tuple[int, int], ...], guide: bo
         dialog.reject()
         settle(2)
     logins_shot(window, save, settle)
+    account_shots(window, save, settle)
 
 
 def sample_logins(store: Any, host: str) -> None:
@@ -751,6 +752,24 @@ def logins_shot(window: Any, save: Any, settle: Any) -> None:
     dialog.refresh()
     settle(10)
     save("logins", lambda: over(window, dialog), dialog)
+    dialog.reject()
+    settle(2)
+
+
+def account_shots(window: Any, save: Any, settle: Any) -> None:
+    """Accounts → Add… for each cloud LabGPU keeps accounts of, over the Accounts page: its own credential
+    fields and settings, a sample name typed, the secrets left empty (account-<cloud>.png)."""
+    if not window.show_page("accounts"):
+        return
+    page = window.pages["accounts"]
+    dialog = page.open_dialog()
+    for index in range(dialog.provider_combo.count()):
+        provider = str(dialog.provider_combo.itemData(index))
+        dialog.provider_combo.setCurrentIndex(index)
+        dialog.name_edit.setText(dialog.spec().account_hint or f"lab-{provider}")
+        dialog.adjustSize()
+        settle(3)
+        save(f"account-{provider}", lambda: over(window, dialog), dialog)
     dialog.reject()
     settle(2)
 

@@ -26,35 +26,87 @@ def service() -> Any:
 
 
 def _read_secrets(provider: str) -> tuple[str, str, str]:
+    """(key id, secret, session token) from stdin, one per line, or from prompts; the provider's spec says
+    which it asks for (only a secret for an API key) and whether the secret is a whole document (a JSON key:
+    the rest of stdin)."""
     spec = providers.spec(provider)
     key, secret, token_field = (spec.credential(k) for k in ("key_id", "secret", "session_token"))
+    asks_key = key is not None or not spec.credentials
     labels = (
         (key.prompt or translate_template(key.label)) if key else "Key id",
         (secret.prompt or translate_template(secret.label)) if secret else "Secret",
     )
+    document = secret is not None and secret.multiline
     if sys.stdin is not None and not sys.stdin.isatty():
-        lines = sys.stdin.read().splitlines()
+        text = sys.stdin.read()
+        lines = text.splitlines()
+        if document:  # the key id line (if asked), then the document as it is
+            rest = text
+            first = ""
+            if asks_key:
+                head, _, rest = text.lstrip().partition("\n")
+                first = head.strip()
+            return _need_values(labels, asks_key, first, rest.strip()) + ("",)
         values = [ln.strip() for ln in lines if ln.strip()]
-        if len(values) < 2:
-            raise InputError(
-                QT_TRANSLATE_NOOP("LabGPU", "Two lines are needed on stdin: {first}, then {second}."),
-                QT_TRANSLATE_NOOP("LabGPU", "Pipe them in one per line, e.g. from your password manager."),
-                code="MissingSecret",
-                first=labels[0],
-                second=labels[1],
-            )
-        return values[0], values[1], values[2] if len(values) > 2 else ""
-    first = getpass.getpass(f"{labels[0]}: ")
-    second = getpass.getpass(f"{labels[1]}: ")
+        if not asks_key:
+            values = ["", *values]
+        first_value = values[0] if values else ""
+        second_value = values[1] if len(values) > 1 else ""
+        found = _need_values(labels, asks_key, first_value, second_value)
+        return found[0], found[1], values[2] if len(values) > 2 else ""
+    first = getpass.getpass(f"{labels[0]}: ") if asks_key else ""
+    if document:
+        print(translate("LabGPU", "Paste {what}, then an empty line:").format(what=labels[1]), file=sys.stderr)
+        pasted: list[str] = []
+        while (line := sys.stdin.readline()).strip():
+            pasted.append(line)
+        second = "".join(pasted)
+    else:
+        second = getpass.getpass(f"{labels[1]}: ")
     token = getpass.getpass("Session token (Enter for none): ") if token_field is not None else ""
     return first.strip(), second.strip(), token.strip()
+
+
+def _need_values(labels: tuple[str, str], asks_key: bool, first: str, second: str) -> tuple[str, str]:
+    if (asks_key and not first) or not second:
+        if not asks_key:
+            raise InputError(
+                QT_TRANSLATE_NOOP("LabGPU", "{second} is needed on stdin."),
+                QT_TRANSLATE_NOOP("LabGPU", "Pipe it in, e.g. from your password manager."),
+                code="MissingSecret", second=labels[1],
+            )
+        raise InputError(
+            QT_TRANSLATE_NOOP("LabGPU", "Two lines are needed on stdin: {first}, then {second}."),
+            QT_TRANSLATE_NOOP("LabGPU", "Pipe them in one per line, e.g. from your password manager."),
+            code="MissingSecret",
+            first=labels[0],
+            second=labels[1],
+        )
+    return first, second
+
+
+def _settings(args: argparse.Namespace) -> dict[str, str]:
+    """The provider's account fields given as options; an option of another cloud is refused."""
+    spec = providers.spec(args.provider)
+    given = {k[len("setting_"):]: v.strip() for k, v in vars(args).items()
+             if k.startswith("setting_") and v is not None}
+    for key in given:
+        if spec.account_field(key) is None:
+            raise InputError(
+                QT_TRANSLATE_NOOP("LabGPU", "{option} is not a setting of {cloud} accounts."),
+                QT_TRANSLATE_NOOP("LabGPU", "Leave it out; {cloud} accounts take: {options}."),
+                code="BadSetting", option="--" + key.replace("_", "-"), cloud=spec.display_name(),
+                options=" ".join(f.option for f in spec.account_fields) or "-",
+            )
+    return {k: v for k, v in given.items() if v}
 
 
 def cmd_accounts_add(args: argparse.Namespace) -> int:
     from app.core.accounts import Credentials, storage_only
     from app.usecases.accounts import add_account, new_account
 
-    account = new_account(args.name, args.provider, args.region, args.endpoint, protocol=args.protocol)
+    account = new_account(args.name, args.provider, args.region, args.endpoint, protocol=args.protocol,
+                          extra=_settings(args))
     if args.test and storage_only(account):
         raise InputError(
             QT_TRANSLATE_NOOP(
@@ -73,7 +125,8 @@ def cmd_accounts_add(args: argparse.Namespace) -> int:
         print(
             translate(
                 "LabGPU", "added {provider} account {name} ({region}, key {key_id_masked}); secrets are in the keyring"
-            ).format(provider=acc.provider, name=acc.name, region=acc.region, key_id_masked=added.info.key_id_masked),
+            ).format(provider=acc.provider, name=acc.name, region=acc.region,
+                     key_id_masked=added.info.key_id_masked or "-"),
             flush=True,
         )
         if storage_only(acc):

@@ -48,7 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     add.add_argument(
         "provider",
         choices=providers.account_ids(),
-        help=translate("LabGPU", "the cloud; huawei: ECS instances and OBS buckets"),
+        help=translate("LabGPU", "the cloud"),
     )
     add.add_argument("name", help=translate("LabGPU", "an account name of your choice, e.g. lab-aws"))
     add.add_argument(
@@ -66,6 +66,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
             "providers that take one (e.g. tencent): protocol for the endpoint (default: from the URL, else https)",
         ),
     )
+    seen: set[str] = set()
+    for spec in providers.specs():  # each cloud's own settings (a project id, a tenant…): one option per key
+        for setting in spec.account_fields:
+            if setting.key in seen:
+                continue
+            seen.add(setting.key)
+            add.add_argument(setting.option, dest=f"setting_{setting.key}", default=None, metavar="VALUE",
+                             help=translate("LabGPU", "{cloud}: {setting}").format(
+                                 cloud=spec.display_name(), setting=translate("LabGPU", setting.label)))
     add.add_argument("--test", action="store_true", help=translate("LabGPU", "test the connection after adding"))
     add.set_defaults(func=cmd_accounts_add)
 

@@ -33,7 +33,7 @@ from typing import Any
 
 from . import damage, providers, secrets
 from .errors import InputError, LabGpuError
-from .i18n import QT_TRANSLATE_NOOP
+from .i18n import QT_TRANSLATE_NOOP, translate
 from .store import Store, register_schema
 
 _NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$")
@@ -129,6 +129,10 @@ def _now() -> datetime:
     return datetime.now(timezone.utc).replace(microsecond=0)
 
 
+REGION_PATTERN = r"[a-z]{2,}(-[a-z0-9]+)+"  # the common region id (us-east-1, ap-guangzhou, cn-north-4)
+_SETTING_RE = re.compile(r"[^\x00-\x1f\x7f]{1,256}")  # one line of printable text
+
+
 def validate_account(account: Account) -> None:
     if not _NAME_RE.match(account.name or ""):
         raise InputError(
@@ -145,7 +149,8 @@ def validate_account(account: Account) -> None:
             provider=account.provider,
             choices=" ".join(providers.account_ids()),
         )
-    if not re.match(r"^[a-z]{2,}(-[a-z0-9]+)+$", account.region or ""):
+    found = providers.find_spec(account.provider)
+    if not re.fullmatch((found.region_pattern if found else "") or REGION_PATTERN, account.region or ""):
         raise InputError(
             QT_TRANSLATE_NOOP("LabGPU", "'{region}' is not a region id."),
             QT_TRANSLATE_NOOP("LabGPU", "Use a {cloud} region id such as {example}."),
@@ -169,6 +174,30 @@ def validate_account(account: Account) -> None:
             code="BadProtocol",
             protocol=proto,
         )
+    if found is not None:
+        _validate_settings(found, account)
+
+
+def _validate_settings(spec: providers.ProviderSpec, account: Account) -> None:
+    """The spec's account fields (providers.AccountField): each required one given, each given one in its shape."""
+    for f in spec.account_fields:
+        value = account.extra.get(f.key, "")
+        if not value:
+            if f.optional:
+                continue
+            raise InputError(
+                QT_TRANSLATE_NOOP("LabGPU", "A {cloud} account needs its {setting}."),
+                QT_TRANSLATE_NOOP("LabGPU", "Fill in {setting} (labgpu accounts add: {option} VALUE)."),
+                code="MissingSetting", cloud=providers.display_name(account.provider), setting=translate(f.label),
+                option=f.option,
+            )
+        if not (re.fullmatch(f.pattern, value) if f.pattern else _SETTING_RE.fullmatch(value)):
+            raise InputError(
+                QT_TRANSLATE_NOOP("LabGPU", "'{value}' is not a {cloud} {setting}."),
+                QT_TRANSLATE_NOOP("LabGPU", "Copy it from the {cloud} console and paste it again."),
+                code="BadSetting", value=value[:80], cloud=providers.display_name(account.provider),
+                setting=translate(f.label),
+            )
 
 
 def storage_only(account: Account) -> bool:
@@ -196,19 +225,38 @@ def storage_only_error(account: Account) -> AccountError:
     )
 
 
+def _asks_key_id(provider: str) -> bool:
+    """Whether the provider's accounts have a key id (an API key alone has none)."""
+    spec = providers.find_spec(provider)
+    if spec is None or not spec.credentials:
+        return True
+    key = spec.credential("key_id")
+    return key is not None and not key.optional
+
+
 def _spec_protocols(provider: str) -> tuple[str, ...]:
     found = providers.find_spec(provider)
     return found.protocols if found is not None else ()
 
 
-def validate_credentials(creds: Credentials) -> None:
-    if not creds.key_id.strip() or not creds.secret.strip():
+def validate_credentials(creds: Credentials, provider: str = "") -> None:
+    """Both the key id and the secret given (only the secret where the provider's spec asks for no key id,
+    e.g. an API key), without spaces (but in a multi-line secret such as a JSON key)."""
+    spec = providers.find_spec(provider) if provider else None
+    declared = spec is not None and bool(spec.credentials)
+    key_field = spec.credential("key_id") if spec is not None else None
+    secret_field = spec.credential("secret") if spec is not None else None
+    needs_key = not declared or (key_field is not None and not key_field.optional)
+    if (needs_key and not creds.key_id.strip()) or not creds.secret.strip():
         raise InputError(
-            QT_TRANSLATE_NOOP("LabGPU", "Both the key id and the secret are needed."),
+            QT_TRANSLATE_NOOP("LabGPU", "Both the key id and the secret are needed.") if needs_key
+            else QT_TRANSLATE_NOOP("LabGPU", "The secret is needed."),
             QT_TRANSLATE_NOOP("LabGPU", "Copy them from the cloud console's access key page."),
             code="MissingSecret",
         )
-    if any(c.isspace() for c in creds.key_id.strip() + creds.secret.strip()):
+    spaced = creds.key_id.strip() + ("" if secret_field is not None and secret_field.multiline
+                                     else creds.secret.strip())
+    if any(c.isspace() for c in spaced):
         raise InputError(
             QT_TRANSLATE_NOOP("LabGPU", "The key id or secret contains spaces."),
             QT_TRANSLATE_NOOP("LabGPU", "Paste the values again without spaces or line breaks."),
@@ -270,10 +318,10 @@ class AccountBook:
 
     def credentials(self, name: str) -> Credentials:
         """Read the account's secrets from the keyring (raises SecretsUnavailableError / AccountError)."""
-        self.info(name)
-        key_id = secrets.get_secret(secret_entry(name, "key_id"))
+        info = self.info(name)
+        key_id = secrets.get_secret(secret_entry(name, "key_id")) or ""
         secret = secrets.get_secret(secret_entry(name, "secret"))
-        if not key_id or not secret:
+        if (not key_id and _asks_key_id(info.account.provider)) or not secret:
             raise AccountError(
                 QT_TRANSLATE_NOOP("LabGPU", "The keyring has no credentials for account '{name}'."),
                 QT_TRANSLATE_NOOP(
@@ -299,7 +347,7 @@ class AccountBook:
                 entry = secret_entry(name, kind)
                 if value:
                     written.append(secrets.set_secret_owned(entry, value))
-                elif kind == "session_token":
+                elif kind in ("session_token", "key_id"):  # none (an API key alone): no stale entry
                     written.append(secrets.delete_secret_owned(entry))
         except BaseException:
             _undo(written)
@@ -313,7 +361,7 @@ class AccountBook:
 
     def add(self, account: Account, creds: Credentials, *, source: str = "manual") -> Account:
         validate_account(account)
-        validate_credentials(creds)
+        validate_credentials(creds, account.provider)
         with self._adding():
             if self.exists(account.name):
                 raise AccountError(
@@ -368,7 +416,7 @@ class AccountBook:
         masked = self.info(name).key_id_masked
         entries: builtins.list[str] | None = None
         if credentials is not None:
-            validate_credentials(credentials)
+            validate_credentials(credentials, old.provider)
             entries = [w.key for w in self._write_secrets(name, credentials) if w.value]
             masked = mask_key_id(credentials.key_id)
         # Fixed column names only; every value is a bound parameter.

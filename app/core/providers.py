@@ -61,6 +61,29 @@ class CredentialField:
     optional: bool = False
     hint: str = ""
     prompt: str = ""  # what ``labgpu accounts add`` asks (plain text; "" = the label)
+    # A whole document rather than a token (a service-account JSON key): spaces and line breaks are part of
+    # it; ``labgpu accounts add`` reads it as the rest of stdin, after the single-line fields.
+    multiline: bool = False
+
+
+@dataclass(frozen=True)
+class AccountField:
+    """A setting of an account that is not a secret (a project id, a tenant, a subscription…), kept in
+    ``Account.extra[key]``. The account dialog shows one field per AccountField; ``labgpu accounts add``
+    takes it as ``--KEY-WITH-DASHES VALUE``. ``label``/``hint`` are QT_TRANSLATE_NOOP templates (context
+    "LabGPU"); ``pattern`` a regular expression the whole value must match ("" = one line of printable text).
+    """
+
+    key: str
+    label: str
+    optional: bool = False
+    hint: str = ""
+    pattern: str = ""
+
+    @property
+    def option(self) -> str:
+        """The CLI option: ``project_id`` → ``--project-id``."""
+        return "--" + self.key.replace("_", "-")
 
 
 @dataclass(frozen=True)
@@ -166,6 +189,10 @@ class ProviderSpec:
     region_countries: tuple[tuple[str, str], ...] = ()
     mainland_regions: tuple[str, ...] = ()
     credentials: tuple[CredentialField, ...] = ()
+    account_fields: tuple[AccountField, ...] = ()  # its non-secret account settings (Account.extra)
+    # What a region id of this cloud looks like (a regular expression the whole id matches; "" = the
+    # common shape ``xx-name-1``): Azure's locations are one word ("eastus"), Paperspace's "ny2"
+    region_pattern: str = ""
     endpoint_hint: str = ""  # placeholder of the custom endpoint field (QT_TRANSLATE_NOOP)
     # An alternative site the account dialog offers as a check box (Tencent's international site)
     alt_endpoint: str = ""
@@ -200,6 +227,9 @@ class ProviderSpec:
     @property
     def billing_rule(self) -> BillingRule:
         return self.billing if self.billing is not None else unknown_rule(self.id)
+
+    def account_field(self, key: str) -> AccountField | None:
+        return next((f for f in self.account_fields if f.key == key), None)
 
     def credential(self, key: str) -> CredentialField | None:
         return next((c for c in self.credentials if c.key == key), None)

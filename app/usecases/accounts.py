@@ -65,7 +65,7 @@ def add_account(
     """Check the fields, keep the keys in the keyring, save the account (``on_saved`` is told), then
     test it when asked: a failing test raises, the account stays saved."""
     validate_account(account)
-    validate_credentials(credentials)
+    validate_credentials(credentials, account.provider)
     saved = service.accounts.add(account, credentials)
     added = AddedAccount(saved, service.accounts.info(saved.name))
     if on_saved is not None:
@@ -76,10 +76,12 @@ def add_account(
 
 
 def edit_account(
-    service: AccountService, name: str, *, region: str, endpoint: str, credentials: Credentials | None = None
+    service: AccountService, name: str, *, region: str, endpoint: str, credentials: Credentials | None = None,
+    extra: Mapping[str, str] | None = None,
 ) -> Account:
     """Change an account's region and endpoint, and its keys when new ones are given (both checked
     before anything is written)."""
     if credentials is not None:
-        validate_credentials(credentials)
-    return service.accounts.edit(name, region=region, endpoint=endpoint, credentials=credentials)
+        known = service.accounts.exists(name)  # an unknown name is said by edit(), after the keys are checked
+        validate_credentials(credentials, service.accounts.get(name).provider if known else "")
+    return service.accounts.edit(name, region=region, endpoint=endpoint, extra=extra, credentials=credentials)

@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>AdvisorPage</name>
@@ -458,7 +459,7 @@
         <translation>按 1 美元 = {usd_cny} 元人民币换算（{source}，{day}）；换算仅供比较，实际按 {currency} 计费。</translation>
     </message>
     <message>
-        <source>the offer's currency</source>
+        <source>the offer&apos;s currency</source>
         <translation>报价的币种</translation>
     </message>
     <message>

@@ -1,14 +1,13 @@
-<?xml version="1.0" encoding="utf-8"?>
-<!DOCTYPE TS>
+<?xml version='1.0' encoding='utf-8'?>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>LabGPU</name>
     <message>
-        <source>Check the access key id and secret of account &apos;{account}&apos; (remove and add it again with the values from IAM → Security credentials) and that the key is active.</source>
+        <source>Check the access key id and secret of account '{account}' (remove and add it again with the values from IAM → Security credentials) and that the key is active.</source>
         <translation>请检查账号“{account}”的访问密钥 ID 和私有访问密钥（在 IAM → 安全凭证中重新获取，删除账号后重新添加），并确认该密钥处于启用状态。</translation>
     </message>
     <message>
-        <source>AWS rejected the request because this computer&apos;s clock is wrong (more than 5 minutes off).</source>
+        <source>AWS rejected the request because this computer's clock is wrong (more than 5 minutes off).</source>
         <translation>AWS 拒绝了请求：这台电脑的时钟不准（误差超过 5 分钟）。</translation>
     </message>
     <message>
@@ -16,19 +15,19 @@
         <translation>请校准时钟：打开“自动设置日期和时间”（NTP），然后重试。</translation>
     </message>
     <message>
-        <source>AWS refused the credentials of account &apos;{account}&apos;.</source>
+        <source>AWS refused the credentials of account '{account}'.</source>
         <translation>AWS 拒绝了账号“{account}”的凭证。</translation>
     </message>
     <message>
-        <source>AWS does not know the access key id of account &apos;{account}&apos;.</source>
+        <source>AWS does not know the access key id of account '{account}'.</source>
         <translation>AWS 不认识账号“{account}”的访问密钥 ID。</translation>
     </message>
     <message>
-        <source>The secret access key of account &apos;{account}&apos; does not match its key id.</source>
+        <source>The secret access key of account '{account}' does not match its key id.</source>
         <translation>账号“{account}”的私有访问密钥与其密钥 ID 不匹配。</translation>
     </message>
     <message>
-        <source>The session token of account &apos;{account}&apos; has expired.</source>
+        <source>The session token of account '{account}' has expired.</source>
         <translation>账号“{account}”的会话令牌已过期。</translation>
     </message>
     <message>
@@ -36,19 +35,19 @@
         <translation>请获取新的临时凭证（aws sts get-session-token 或 SSO 登录），然后重新添加账号。</translation>
     </message>
     <message>
-        <source>The IAM user of account &apos;{account}&apos; may not do this ({action}).</source>
+        <source>The IAM user of account '{account}' may not do this ({action}).</source>
         <translation>账号“{account}”的 IAM 用户无权执行此操作（{action}）。</translation>
     </message>
     <message>
-        <source>Ask the AWS account&apos;s admin to allow ec2:{action} (e.g. attach AmazonEC2FullAccess) to this user.</source>
+        <source>Ask the AWS account's admin to allow ec2:{action} (e.g. attach AmazonEC2FullAccess) to this user.</source>
         <translation>请让 AWS 账号管理员为该用户授予 ec2:{action} 权限（例如附加 AmazonEC2FullAccess）。</translation>
     </message>
     <message>
-        <source>Ask the AWS account&apos;s admin to allow {action} for this user.</source>
+        <source>Ask the AWS account's admin to allow {action} for this user.</source>
         <translation>请让 AWS 账号管理员为该用户授予 {action} 权限。</translation>
     </message>
     <message>
-        <source>Account &apos;{account}&apos; is not subscribed to EC2 in {region}.</source>
+        <source>Account '{account}' is not subscribed to EC2 in {region}.</source>
         <translation>账号“{account}”尚未在 {region} 开通 EC2。</translation>
     </message>
     <message>
@@ -92,23 +91,23 @@
         <translation>你的 vCPU 配额不足，无法在 {region} 启动 {instance_type}。</translation>
     </message>
     <message>
-        <source>Request an increase of the quota &apos;{quota}&apos; ({quota_code}) in Service Quotas → Amazon EC2 for {region}; new accounts start at 0.</source>
+        <source>Request an increase of the quota '{quota}' ({quota_code}) in Service Quotas → Amazon EC2 for {region}; new accounts start at 0.</source>
         <translation>请在 Service Quotas → Amazon EC2 中为 {region} 申请提高配额“{quota}”（{quota_code}）；新账号的初始配额为 0。</translation>
     </message>
     <message>
-        <source>Account &apos;{account}&apos; has reached its instance limit in {region}.</source>
+        <source>Account '{account}' has reached its instance limit in {region}.</source>
         <translation>账号“{account}”在 {region} 的实例数量已达上限。</translation>
     </message>
     <message>
-        <source>Terminate instances you no longer need, or request a higher limit of &apos;{quota}&apos; ({quota_code}) in Service Quotas.</source>
+        <source>Terminate instances you no longer need, or request a higher limit of '{quota}' ({quota_code}) in Service Quotas.</source>
         <translation>请终止不再需要的实例，或在 Service Quotas 中申请提高“{quota}”（{quota_code}）的上限。</translation>
     </message>
     <message>
-        <source>Account &apos;{account}&apos; has reached its spot instance limit in {region}.</source>
+        <source>Account '{account}' has reached its spot instance limit in {region}.</source>
         <translation>账号“{account}”在 {region} 的竞价实例数量已达上限。</translation>
     </message>
     <message>
-        <source>Cancel unused spot requests, or request a higher &apos;{quota}&apos; ({quota_code}) in Service Quotas.</source>
+        <source>Cancel unused spot requests, or request a higher '{quota}' ({quota_code}) in Service Quotas.</source>
         <translation>请取消不用的竞价请求，或在 Service Quotas 中申请提高“{quota}”（{quota_code}）。</translation>
     </message>
     <message>
@@ -140,11 +139,11 @@
         <translation>请刷新实例列表，然后重试。</translation>
     </message>
     <message>
-        <source>Choose an image id (--image), copied from the EC2 console&apos;s AMI catalog.</source>
+        <source>Choose an image id (--image), copied from the EC2 console's AMI catalog.</source>
         <translation>请选择一个镜像 ID（--image），可从 EC2 控制台的 AMI 目录中复制。</translation>
     </message>
     <message>
-        <source>AWS kept throttling requests of account &apos;{account}&apos; after several retries.</source>
+        <source>AWS kept throttling requests of account '{account}' after several retries.</source>
         <translation>AWS 在多次重试后仍在限制账号“{account}”的请求频率。</translation>
     </message>
     <message>
@@ -160,11 +159,11 @@
         <translation>镜像 {image_id} 在 {region} 不存在。</translation>
     </message>
     <message>
-        <source>Leave the image empty to use a Deep Learning AMI, or copy an image id from this region&apos;s EC2 console.</source>
+        <source>Leave the image empty to use a Deep Learning AMI, or copy an image id from this region's EC2 console.</source>
         <translation>镜像留空即可使用 Deep Learning AMI，或从该区域的 EC2 控制台复制一个镜像 ID。</translation>
     </message>
     <message>
-        <source>Instance {instance_id} does not exist on account &apos;{account}&apos; any more.</source>
+        <source>Instance {instance_id} does not exist on account '{account}' any more.</source>
         <translation>实例 {instance_id} 已不在账号“{account}”中。</translation>
     </message>
     <message>
@@ -196,7 +195,7 @@
         <translation>AWS 拒绝了系统盘设置：{provider_message}</translation>
     </message>
     <message>
-        <source>Choose a larger system disk (at least the image&apos;s size) and retry.</source>
+        <source>Choose a larger system disk (at least the image's size) and retry.</source>
         <translation>请选择更大的系统盘（至少与镜像大小相同）后重试。</translation>
     </message>
     <message>
@@ -264,7 +263,7 @@
         <translation>AWS 配置 {name}</translation>
     </message>
     <message>
-        <source>Account &apos;{account}&apos; has no default VPC in {region}.</source>
+        <source>Account '{account}' has no default VPC in {region}.</source>
         <translation>账号“{account}”在 {region} 没有默认 VPC。</translation>
     </message>
     <message>
@@ -340,11 +339,11 @@
         <translation>只有终止才能结束它的计费，而终止会删除它的磁盘：请先拉取所需数据，再终止它（labgpu terminate {instance_id}，或在实例页面点击“终止”）。</translation>
     </message>
     <message>
-        <source>The launch may have gone through: &apos;labgpu ls&apos; (or the instances page) shows it within a minute. To retry safely, repeat it with --client-token {token} (the retry button does this): the same token never makes a second instance.</source>
-        <translation>启动可能已经成功：&apos;labgpu ls&apos;（或实例页面）在一分钟内就会显示它。要安全地重试，请加上 --client-token {token} 重复这次启动（“重试”按钮就是这样做的）：同一个令牌绝不会创建第二台实例。</translation>
+        <source>The launch may have gone through: 'labgpu ls' (or the instances page) shows it within a minute. To retry safely, repeat it with --client-token {token} (the retry button does this): the same token never makes a second instance.</source>
+        <translation>启动可能已经成功：'labgpu ls'（或实例页面）在一分钟内就会显示它。要安全地重试，请加上 --client-token {token} 重复这次启动（“重试”按钮就是这样做的）：同一个令牌绝不会创建第二台实例。</translation>
     </message>
     <message>
-        <source>{why} LabGPU kept to {zone} because you chose it: leave the zone empty (Any zone, or no --zone) to let it try the region&apos;s other zones.</source>
+        <source>{why} LabGPU kept to {zone} because you chose it: leave the zone empty (Any zone, or no --zone) to let it try the region's other zones.</source>
         <translation>{why} 因为你选择了 {zone}，LabGPU 只在这个可用区尝试：把可用区留空（“任意可用区”，或不加 --zone），LabGPU 会尝试该地域的其他可用区。</translation>
     </message>
     <message>
@@ -352,8 +351,8 @@
         <translation>还没有设置云账号，无法获取实时价格。</translation>
     </message>
     <message>
-        <source>Add one with &apos;labgpu accounts add {providers} NAME --region R&apos;.</source>
-        <translation>请用 &apos;labgpu accounts add {providers} NAME --region R&apos; 添加一个账号。</translation>
+        <source>Add one with 'labgpu accounts add {providers} NAME --region R'.</source>
+        <translation>请用 'labgpu accounts add {providers} NAME --region R' 添加一个账号。</translation>
     </message>
     <message>
         <source>No instance type was given.</source>
@@ -384,7 +383,7 @@
         <translation>最高价必须大于 0。</translation>
     </message>
     <message>
-        <source>Pass --max-price in the provider&apos;s currency per hour.</source>
+        <source>Pass --max-price in the provider's currency per hour.</source>
         <translation>请用 --max-price 指定每小时的最高价（按云厂商的计价货币）。</translation>
     </message>
     <message>
@@ -416,8 +415,8 @@
         <translation>LabGPU 不认识实例 {id}。</translation>
     </message>
     <message>
-        <source>Run &apos;labgpu ls&apos; to refresh the list, then use an id from it.</source>
-        <translation>请运行 &apos;labgpu ls&apos; 刷新列表，然后使用列表中的 ID。</translation>
+        <source>Run 'labgpu ls' to refresh the list, then use an id from it.</source>
+        <translation>请运行 'labgpu ls' 刷新列表，然后使用列表中的 ID。</translation>
     </message>
     <message>
         <source>Instance {id} has no address yet.</source>
@@ -432,7 +431,7 @@
         <translation>{provider_name} 拒绝了请求（{error_code}）：{provider_message}</translation>
     </message>
     <message>
-        <source>Look up {error_code} in the provider&apos;s documentation; quote request id {rid} if you contact support.</source>
+        <source>Look up {error_code} in the provider's documentation; quote request id {rid} if you contact support.</source>
         <translation>请在云厂商文档中查阅 {error_code}；联系客服时请提供请求 ID {rid}。</translation>
     </message>
     <message>
@@ -440,8 +439,8 @@
         <translation>无法连接 {provider_name}：{endpoint}（{reason}）。</translation>
     </message>
     <message>
-        <source>Check your internet connection, proxy or the account&apos;s endpoint, then retry; &apos;labgpu ls&apos; shows whether a launch went through.</source>
-        <translation>请检查网络连接、代理或账号的接入点，然后重试；&apos;labgpu ls&apos; 可以查看启动是否已经成功。</translation>
+        <source>Check your internet connection, proxy or the account's endpoint, then retry; 'labgpu ls' shows whether a launch went through.</source>
+        <translation>请检查网络连接、代理或账号的接入点，然后重试；'labgpu ls' 可以查看启动是否已经成功。</translation>
     </message>
     <message>
         <source>{provider} imports only {types} keys, and LabGPU makes none of those.</source>
@@ -472,7 +471,7 @@
         <translation>{provider} 只导入 {types} 密钥，而 {path} 是 {kind} 类型的密钥。</translation>
     </message>
     <message>
-        <source>Choose a key of type {types}, or leave the SSH key field empty to use LabGPU&apos;s own {own} key.</source>
+        <source>Choose a key of type {types}, or leave the SSH key field empty to use LabGPU's own {own} key.</source>
         <translation>请选择一把 {types} 类型的密钥，或将 SSH 密钥栏留空以使用 LabGPU 自己的 {own} 密钥。</translation>
     </message>
     <message>
@@ -488,7 +487,7 @@
         <translation>请输入允许连接的地址或 VPN 网段（命令行中为 --ssh-from 203.0.113.7/32），或检查网络连接。</translation>
     </message>
     <message>
-        <source>&apos;{cidr}&apos; is not an address or CIDR range.</source>
+        <source>'{cidr}' is not an address or CIDR range.</source>
         <translation>“{cidr}”不是有效的地址或 CIDR 网段。</translation>
     </message>
     <message>
@@ -500,7 +499,7 @@
         <translation>LabGPU 不会对 {cidr} 开放 SSH：这（几乎）等于整个互联网。</translation>
     </message>
     <message>
-        <source>Give your own address (/32) or your VPN&apos;s range instead.</source>
+        <source>Give your own address (/32) or your VPN's range instead.</source>
         <translation>请改为填写你自己的地址（/32）或 VPN 的网段。</translation>
     </message>
     <message>
@@ -510,10 +509,6 @@
     <message>
         <source>add an account; reads key id and secret from stdin or prompts</source>
         <translation>添加账号；从标准输入或提示读取密钥 ID 和密钥</translation>
-    </message>
-    <message>
-        <source>the cloud; huawei: an account for OBS buckets only (no instances)</source>
-        <translation>云平台；huawei：仅用于 OBS 存储桶的账号（没有实例）</translation>
     </message>
     <message>
         <source>custom endpoint URL, e.g. http://127.0.0.1:9000</source>
@@ -532,7 +527,7 @@
         <translation>列出账号（密钥 ID 已遮盖）</translation>
     </message>
     <message>
-        <source>check an account&apos;s keys with the provider</source>
+        <source>check an account's keys with the provider</source>
         <translation>向云服务商验证账号的密钥</translation>
     </message>
     <message>
@@ -544,8 +539,8 @@
         <translation>把这台电脑上已有的密钥导入为账号</translation>
     </message>
     <message>
-        <source>same as &apos;accounts import {id}&apos;</source>
-        <translation>同 &apos;accounts import {id}&apos;</translation>
+        <source>same as 'accounts import {id}'</source>
+        <translation>同 'accounts import {id}'</translation>
     </message>
     <message>
         <source>live prices from the providers</source>
@@ -576,12 +571,20 @@
         <translation>账号名称（labgpu accounts ls）</translation>
     </message>
     <message>
+        <source>the cloud</source>
+        <translation>云平台</translation>
+    </message>
+    <message>
         <source>an account name of your choice, e.g. lab-aws</source>
         <translation>自己起的账号名称，例如 lab-aws</translation>
     </message>
     <message>
-        <source>the account&apos;s region, e.g. ap-guangzhou or us-east-1</source>
+        <source>the account's region, e.g. ap-guangzhou or us-east-1</source>
         <translation>账号的地域，例如 ap-guangzhou 或 us-east-1</translation>
+    </message>
+    <message>
+        <source>{cloud}: {setting}</source>
+        <translation>{cloud}：{setting}</translation>
     </message>
     <message>
         <source>print JSON</source>
@@ -600,7 +603,7 @@
         <translation>可用区（默认：任意；无库存时尝试其他可用区）</translation>
     </message>
     <message>
-        <source>region (default: the account&apos;s region)</source>
+        <source>region (default: the account's region)</source>
         <translation>地域（默认：账号的地域）</translation>
     </message>
     <message>
@@ -612,7 +615,7 @@
         <translation>竞价实例（可能被回收；便宜很多）</translation>
     </message>
     <message>
-        <source>spot maximum per hour in the provider&apos;s currency (default: the spot share setting, 80 %% unless changed, × on-demand)</source>
+        <source>spot maximum per hour in the provider's currency (default: the spot share setting, 80 %% unless changed, × on-demand)</source>
         <translation>每小时竞价上限，按云服务商的币种（默认：设置中的竞价比例，未修改时为 80 %%，× 按量价格）</translation>
     </message>
     <message>
@@ -620,7 +623,7 @@
         <translation>允许 SSH 登录的 CIDR（默认：你的公网地址）</translation>
     </message>
     <message>
-        <source>existing private key of a type the cloud imports (default: LabGPU&apos;s own key: ed25519 for AWS, RSA 4096 for Tencent and Alibaba)</source>
+        <source>existing private key of a type the cloud imports (default: LabGPU's own key: ed25519 for AWS, RSA 4096 for Tencent and Alibaba)</source>
         <translation>云平台可导入类型的现有私钥（默认：LabGPU 自己的密钥：AWS 用 ed25519，腾讯云和阿里云用 RSA 4096）</translation>
     </message>
     <message>
@@ -688,12 +691,32 @@
         <translation>显示最近 N 条（默认 50）</translation>
     </message>
     <message>
+        <source>Paste {what}, then an empty line:</source>
+        <translation>粘贴{what}，然后输入一个空行：</translation>
+    </message>
+    <message>
+        <source>{second} is needed on stdin.</source>
+        <translation>需要从标准输入提供{second}。</translation>
+    </message>
+    <message>
+        <source>Pipe it in, e.g. from your password manager.</source>
+        <translation>用管道传入，例如从密码管理器。</translation>
+    </message>
+    <message>
         <source>Two lines are needed on stdin: {first}, then {second}.</source>
         <translation>标准输入需要两行：先是 {first}，然后是 {second}。</translation>
     </message>
     <message>
         <source>Pipe them in one per line, e.g. from your password manager.</source>
         <translation>请每行一个地通过管道传入，例如从密码管理器中读取。</translation>
+    </message>
+    <message>
+        <source>{option} is not a setting of {cloud} accounts.</source>
+        <translation>{option} 不是{cloud}账号的设置。</translation>
+    </message>
+    <message>
+        <source>Leave it out; {cloud} accounts take: {options}.</source>
+        <translation>去掉它；{cloud}账号可用的设置：{options}。</translation>
     </message>
     <message>
         <source>--test checks an account by asking for its instances; {cloud} accounts are for object storage only.</source>
@@ -832,7 +855,7 @@
         <translation>已在 {provider} 注册的 SSH 密钥：{path}（{type}，{fingerprint}{own}）。</translation>
     </message>
     <message>
-        <source>, LabGPU&apos;s own key</source>
+        <source>, LabGPU's own key</source>
         <translation>，LabGPU 自己的密钥</translation>
     </message>
     <message>
@@ -912,11 +935,11 @@
         <translation>请求 ID</translation>
     </message>
     <message>
-        <source>&apos;{name}&apos; cannot be an account name.</source>
+        <source>'{name}' cannot be an account name.</source>
         <translation>“{name}”不能用作账号名。</translation>
     </message>
     <message>
-        <source>Use letters, digits, &apos;.&apos;, &apos;_&apos; or &apos;-&apos; (at most 63).</source>
+        <source>Use letters, digits, '.', '_' or '-' (at most 63).</source>
         <translation>请使用字母、数字、“.”、“_”或“-”（最多 63 个字符）。</translation>
     </message>
     <message>
@@ -928,7 +951,7 @@
         <translation>请从以下选择：{choices}。</translation>
     </message>
     <message>
-        <source>&apos;{region}&apos; is not a region id.</source>
+        <source>'{region}' is not a region id.</source>
         <translation>“{region}”不是有效的区域 ID。</translation>
     </message>
     <message>
@@ -936,7 +959,7 @@
         <translation>请使用{cloud}的地域 ID，例如 {example}。</translation>
     </message>
     <message>
-        <source>&apos;{endpoint}&apos; is not an endpoint URL.</source>
+        <source>'{endpoint}' is not an endpoint URL.</source>
         <translation>“{endpoint}”不是有效的接入点 URL。</translation>
     </message>
     <message>
@@ -944,7 +967,7 @@
         <translation>请使用 http://127.0.0.1:9000 这样的 URL 或主机名。</translation>
     </message>
     <message>
-        <source>&apos;{protocol}&apos; is not a protocol LabGPU can use.</source>
+        <source>'{protocol}' is not a protocol LabGPU can use.</source>
         <translation>LabGPU 无法使用协议“{protocol}”。</translation>
     </message>
     <message>
@@ -952,7 +975,23 @@
         <translation>请使用 https（本地测试服务器可用 http）。</translation>
     </message>
     <message>
-        <source>&apos;{name}&apos; is a {cloud} account for object storage only: LabGPU cannot launch, list or price instances with it.</source>
+        <source>A {cloud} account needs its {setting}.</source>
+        <translation>{cloud}账号需要填写{setting}。</translation>
+    </message>
+    <message>
+        <source>Fill in {setting} (labgpu accounts add: {option} VALUE).</source>
+        <translation>请填写{setting}（labgpu accounts add：{option} 值）。</translation>
+    </message>
+    <message>
+        <source>'{value}' is not a {cloud} {setting}.</source>
+        <translation>“{value}”不是有效的{cloud}{setting}。</translation>
+    </message>
+    <message>
+        <source>Copy it from the {cloud} console and paste it again.</source>
+        <translation>请从{cloud}控制台复制后重新粘贴。</translation>
+    </message>
+    <message>
+        <source>'{name}' is a {cloud} account for object storage only: LabGPU cannot launch, list or price instances with it.</source>
         <translation>“{name}”是只用于对象存储的{cloud}账号：LabGPU 不能用它创建、列出实例或查询实例价格。</translation>
     </message>
     <message>
@@ -964,7 +1003,11 @@
         <translation>密钥 ID 和密钥都需要填写。</translation>
     </message>
     <message>
-        <source>Copy them from the cloud console&apos;s access key page.</source>
+        <source>The secret is needed.</source>
+        <translation>需要填写密钥。</translation>
+    </message>
+    <message>
+        <source>Copy them from the cloud console's access key page.</source>
         <translation>请从云控制台的访问密钥页面复制。</translation>
     </message>
     <message>
@@ -976,15 +1019,15 @@
         <translation>请重新粘贴，不要带空格或换行。</translation>
     </message>
     <message>
-        <source>There is no account named &apos;{name}&apos;.</source>
+        <source>There is no account named '{name}'.</source>
         <translation>没有名为“{name}”的账号。</translation>
     </message>
     <message>
-        <source>List them with &apos;labgpu accounts ls&apos; or add one.</source>
-        <translation>用 &apos;labgpu accounts ls&apos; 查看账号列表，或添加一个。</translation>
+        <source>List them with 'labgpu accounts ls' or add one.</source>
+        <translation>用 'labgpu accounts ls' 查看账号列表，或添加一个。</translation>
     </message>
     <message>
-        <source>The keyring has no credentials for account &apos;{name}&apos;.</source>
+        <source>The keyring has no credentials for account '{name}'.</source>
         <translation>系统密钥环中没有账号“{name}”的凭证。</translation>
     </message>
     <message>
@@ -992,7 +1035,7 @@
         <translation>请重新输入密钥 ID 和密钥（删除账号后重新添加）。</translation>
     </message>
     <message>
-        <source>An account named &apos;{name}&apos; already exists.</source>
+        <source>An account named '{name}' already exists.</source>
         <translation>名为“{name}”的账号已存在。</translation>
     </message>
     <message>
@@ -1020,16 +1063,16 @@
         <translation>无法读取 {path}（{reason}）。</translation>
     </message>
     <message>
-        <source>Fix the file&apos;s syntax (see &apos;aws configure&apos;) and retry.</source>
-        <translation>请修正该文件的语法（参见 &apos;aws configure&apos;）后重试。</translation>
+        <source>Fix the file's syntax (see 'aws configure') and retry.</source>
+        <translation>请修正该文件的语法（参见 'aws configure'）后重试。</translation>
     </message>
     <message>
-        <source>No AWS profile &apos;{profile}&apos; with keys in {path}.</source>
+        <source>No AWS profile '{profile}' with keys in {path}.</source>
         <translation>{path} 中没有带密钥的 AWS 配置“{profile}”。</translation>
     </message>
     <message>
-        <source>Run &apos;aws configure --profile {profile}&apos; or add the account by hand.</source>
-        <translation>请运行 &apos;aws configure --profile {profile}&apos;，或手动添加账号。</translation>
+        <source>Run 'aws configure --profile {profile}' or add the account by hand.</source>
+        <translation>请运行 'aws configure --profile {profile}'，或手动添加账号。</translation>
     </message>
     <message>
         <source>the EC2 bulk offer file is gigabytes per region and the query API needs signed requests: refresh with an AWS account</source>
@@ -1044,7 +1087,7 @@
         <translation>请使用例如 https://prices.azure.com/api/retail/prices，或清空该设置以使用这个默认地址。</translation>
     </message>
     <message>
-        <source>Azure&apos;s public price list could not be read from {endpoint}: {reason}. The bundled prices are kept.</source>
+        <source>Azure's public price list could not be read from {endpoint}: {reason}. The bundled prices are kept.</source>
         <translation>无法从 {endpoint} 读取 Azure 的公开价格表：{reason}。已保留内置价格。</translation>
     </message>
     <message>
@@ -1068,15 +1111,15 @@
         <translation>请在“云账号”页添加一个 {cloud} 账号，然后重试。</translation>
     </message>
     <message>
-        <source>This computer&apos;s clock is {minutes} minutes ahead of {cloud}&apos;s (measured {when})</source>
+        <source>This computer's clock is {minutes} minutes ahead of {cloud}'s (measured {when})</source>
         <translation>这台电脑的时钟比 {cloud} 的快 {minutes} 分钟（测于 {when}）</translation>
     </message>
     <message>
-        <source>This computer&apos;s clock is {minutes} minutes behind {cloud}&apos;s (measured {when})</source>
+        <source>This computer's clock is {minutes} minutes behind {cloud}'s (measured {when})</source>
         <translation>这台电脑的时钟比 {cloud} 的慢 {minutes} 分钟（测于 {when}）</translation>
     </message>
     <message>
-        <source>Turn on automatic date and time (network time) in the system settings: a clock this far off makes the clouds refuse requests, stops included. LabGPU counts running time and cost on the cloud&apos;s clock meanwhile.</source>
+        <source>Turn on automatic date and time (network time) in the system settings: a clock this far off makes the clouds refuse requests, stops included. LabGPU counts running time and cost on the cloud's clock meanwhile.</source>
         <translation>请在系统设置中打开“自动设置日期和时间”（网络时间）：时钟偏差这么大时，云平台会拒绝请求，包括停止实例。在此期间，LabGPU 按云平台的时钟计算运行时间和费用。</translation>
     </message>
     <message>
@@ -1128,7 +1171,7 @@
         <translation>达到 AMOUNT 的 80 %% 时警告，100 %% 时停止</translation>
     </message>
     <message>
-        <source>currency of --budget (default: the account&apos;s)</source>
+        <source>currency of --budget (default: the account's)</source>
         <translation>--budget 的币种（默认：账号的币种）</translation>
     </message>
     <message>
@@ -1148,11 +1191,11 @@
         <translation>同时在实例上安装看门狗（即使 LabGPU 没在运行，空闲超时后也会关机；对账单的影响见 docs/cli.md）</translation>
     </message>
     <message>
-        <source>do not pull checkpoints (the host&apos;s download sync pairs) before a stop</source>
+        <source>do not pull checkpoints (the host's download sync pairs) before a stop</source>
         <translation>停止前不拉取检查点（主机的下载同步对）</translation>
     </message>
     <message>
-        <source>launch without guards (default: the Settings&apos; idle guard, plus the options given)</source>
+        <source>launch without guards (default: the Settings' idle guard, plus the options given)</source>
         <translation>不带守护规则启动（默认：设置中的空闲守护，加上给出的选项）</translation>
     </message>
     <message>
@@ -1244,8 +1287,8 @@
         <translation>没有正在等待的启动 {id}。</translation>
     </message>
     <message>
-        <source>See the waits with &apos;labgpu waits&apos;.</source>
-        <translation>用 &apos;labgpu waits&apos; 查看等待。</translation>
+        <source>See the waits with 'labgpu waits'.</source>
+        <translation>用 'labgpu waits' 查看等待。</translation>
     </message>
     <message>
         <source>You stopped waiting for {type}; nothing was launched.</source>
@@ -1268,12 +1311,12 @@
         <translation>请用其中之一：{clouds}。</translation>
     </message>
     <message>
-        <source>Waiting for {type} until {until} (wait {id}): LabGPU keeps trying while it is sold out. Ctrl+C leaves the wait to the watcher; &apos;labgpu waits cancel {id}&apos; ends it.</source>
-        <translation>正在蹲 {type}，直到 {until}（等待 {id}）：售罄期间 LabGPU 会一直重试。按 Ctrl+C 会把等待交给监视器；用 &apos;labgpu waits cancel {id}&apos; 结束它。</translation>
+        <source>Waiting for {type} until {until} (wait {id}): LabGPU keeps trying while it is sold out. Ctrl+C leaves the wait to the watcher; 'labgpu waits cancel {id}' ends it.</source>
+        <translation>正在蹲 {type}，直到 {until}（等待 {id}）：售罄期间 LabGPU 会一直重试。按 Ctrl+C 会把等待交给监视器；用 'labgpu waits cancel {id}' 结束它。</translation>
     </message>
     <message>
-        <source>Left the wait {id} to the watcher (the window, the tray or &apos;labgpu watch&apos;); &apos;labgpu waits cancel {id}&apos; ends it.</source>
-        <translation>已把等待 {id} 交给监视器（窗口、托盘或 &apos;labgpu watch&apos;）；用 &apos;labgpu waits cancel {id}&apos; 结束它。</translation>
+        <source>Left the wait {id} to the watcher (the window, the tray or 'labgpu watch'); 'labgpu waits cancel {id}' ends it.</source>
+        <translation>已把等待 {id} 交给监视器（窗口、托盘或 'labgpu watch'）；用 'labgpu waits cancel {id}' 结束它。</translation>
     </message>
     <message>
         <source>keep trying while the type is sold out (蹲卡), until --until; notifies when it lands</source>

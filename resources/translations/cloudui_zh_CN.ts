@@ -19,6 +19,10 @@
         <translation>显示</translation>
     </message>
     <message>
+        <source>&amp;Open key file…</source>
+        <translation>打开密钥文件(&amp;O)…</translation>
+    </message>
+    <message>
         <source>Provider</source>
         <translation>云厂商</translation>
     </message>
@@ -57,6 +61,26 @@
     <message>
         <source>Secret</source>
         <translation>密钥</translation>
+    </message>
+    <message>
+        <source>optional</source>
+        <translation>可选</translation>
+    </message>
+    <message>
+        <source>Open key file</source>
+        <translation>打开密钥文件</translation>
+    </message>
+    <message>
+        <source>Key files (*.json);;All files (*)</source>
+        <translation>密钥文件 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>LabGPU could not read {path}: {reason}</source>
+        <translation>LabGPU 无法读取 {path}：{reason}</translation>
+    </message>
+    <message>
+        <source>Choose the key file you downloaded from the cloud console.</source>
+        <translation>请选择从云控制台下载的密钥文件。</translation>
     </message>
     <message>
         <source>To change the keys, enter both the key id and the secret.</source>

@@ -15,9 +15,12 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
+    QFileDialog,
     QFormLayout,
     QHBoxLayout,
     QLineEdit,
+    QPlainTextEdit,
+    QPushButton,
     QVBoxLayout,
     QWidget,
 )
@@ -77,6 +80,13 @@ class AccountDialog(QDialog):
                 QLineEdit.EchoMode.Normal if on else QLineEdit.EchoMode.Password
             )
         )
+        # a secret that is a whole document (a service-account JSON key): pasted or read from its file
+        self.secret_doc = QPlainTextEdit(self)
+        self.secret_doc.setObjectName("secretDocument")
+        self.secret_doc.setTabChangesFocus(True)
+        self.secret_doc.setFixedHeight(self.fontMetrics().lineSpacing() * 5 + 12)
+        self.secret_file_button = QPushButton(self.tr("&Open key file…"), self)
+        self.secret_file_button.clicked.connect(self._on_secret_file_clicked)
         self.token_label = PlainLabel(self)
         self.token_edit = QLineEdit(self)
         self.token_edit.setEchoMode(QLineEdit.EchoMode.Password)
@@ -92,8 +102,17 @@ class AccountDialog(QDialog):
         row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(self.secret_edit, 1)
         row.addWidget(self.show_secret)
+        self.secret_doc_box = QWidget(secret_row)  # shown instead of the one-line field for a key document
+        doc_column = QVBoxLayout(self.secret_doc_box)
+        doc_column.setContentsMargins(0, 0, 0, 0)
+        doc_column.addWidget(self.secret_doc)
+        doc_column.addWidget(self.secret_file_button, 0, Qt.AlignmentFlag.AlignLeft)
+        row.addWidget(self.secret_doc_box, 1)
         form.addRow(self.secret_label, secret_row)
         form.addRow(self.token_label, self.token_edit)
+        self._form = form
+        self._settings_at = form.rowCount()  # the account fields' rows go here (after the credentials)
+        self._setting_rows: list[tuple[PlainLabel, QLineEdit]] = []
         form.addRow("", self.intl_check)
         form.addRow(self.tr("Custom endpoint"), self.endpoint_edit)
         layout.addLayout(form)
@@ -149,12 +168,65 @@ class AccountDialog(QDialog):
         key, secret, token = (spec.credential(k) for k in ("key_id", "secret", "session_token"))
         self.key_label.setText(translate(key.label) if key else self.tr("Key ID"))
         self.secret_label.setText(translate(secret.label) if secret else self.tr("Secret"))
+        self.key_label.setVisible(key is not None or not spec.credentials)
+        self.key_edit.setVisible(key is not None or not spec.credentials)
+        document = secret is not None and secret.multiline
+        self.secret_edit.setVisible(not document)
+        self.show_secret.setVisible(not document)
+        self.secret_doc_box.setVisible(document)
+        self._build_settings(spec)
         self.token_label.setText(translate(token.label) if token else "")
         self.token_label.setVisible(token is not None)
         self.token_edit.setVisible(token is not None)
         self.intl_check.setText(translate(spec.alt_endpoint_label) if spec.alt_endpoint else "")
         self.intl_check.setVisible(bool(spec.alt_endpoint))
         self.endpoint_edit.setPlaceholderText(translate(spec.endpoint_hint) if spec.endpoint_hint else "")
+
+    def _build_settings(self, spec: providers.ProviderSpec) -> None:
+        """One row per account field of the cloud (providers.AccountField), after the credentials."""
+        for _label, edit in self._setting_rows:
+            self._form.removeRow(edit)
+        self._setting_rows = []
+        current = self._edit.account.extra if self._edit is not None else {}
+        at = self._settings_at
+        for i, setting in enumerate(spec.account_fields):
+            label = PlainLabel(translate(setting.label) + ("" if setting.optional else " *"), self)
+            edit = QLineEdit(self)
+            edit.setObjectName(f"setting_{setting.key}")
+            edit.setPlaceholderText(translate(setting.hint) if setting.hint else
+                                    (self.tr("optional") if setting.optional else ""))
+            edit.setText(current.get(setting.key, ""))
+            self._form.insertRow(at + i, label, edit)
+            self._setting_rows.append((label, edit))
+
+    def settings(self) -> dict[str, str]:
+        """The account fields as typed (empty ones left out)."""
+        spec = self.spec()
+        values = {f.key: edit.text().strip() for f, (_l, edit) in zip(spec.account_fields, self._setting_rows,
+                                                                               strict=True)}
+        return {k: v for k, v in values.items() if v}
+
+    def secret_text(self) -> str:
+        secret = self.spec().credential("secret")
+        if secret is not None and secret.multiline:
+            return self.secret_doc.toPlainText().strip()
+        return self.secret_edit.text().strip()
+
+    @Slot()
+    def _on_secret_file_clicked(self) -> None:
+        """Read a key file into the field (kept in memory and then in the keyring; LabGPU keeps no copy)."""
+        path, _ = QFileDialog.getOpenFileName(self, self.tr("Open key file"), "",
+                                              self.tr("Key files (*.json);;All files (*)"))
+        if not path:
+            return
+        try:
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read(65536)
+        except (OSError, UnicodeDecodeError) as exc:
+            self.show_error(self.tr("LabGPU could not read {path}: {reason}").format(path=path, reason=exc),
+                            self.tr("Choose the key file you downloaded from the cloud console."))
+            return
+        self.secret_doc.setPlainText(text)
 
     @Slot(bool)
     def _on_intl_check_toggled(self, on: bool) -> None:
@@ -182,12 +254,14 @@ class AccountDialog(QDialog):
         from app.usecases.accounts import add_account, edit_account, new_account
 
         name = self.name_edit.text().strip()
-        key_id, secret = self.key_edit.text().strip(), self.secret_edit.text().strip()
+        key_id, secret = self.key_edit.text().strip(), self.secret_text()
         token = self.token_edit.text().strip() if self.spec().credential("session_token") else ""
         region = self.region_combo.currentText().strip()
-        account = new_account(name, self.provider(), region, self.endpoint())
+        settings = self.settings()
+        account = new_account(name, self.provider(), region, self.endpoint(), extra=settings)
         creds = Credentials(key_id, secret, token) if (key_id or secret or not self._edit) else None
-        if self._edit is not None and creds is not None and not (key_id and secret):
+        asks_key = self.key_edit.isVisibleTo(self)
+        if self._edit is not None and creds is not None and not ((key_id or not asks_key) and secret):
             self.show_error(
                 self.tr("To change the keys, enter both the key id and the secret."),
                 self.tr("Leave both empty to keep the stored ones."),
@@ -195,10 +269,15 @@ class AccountDialog(QDialog):
             return
         svc = cloud_service(self.ctx)
         editing = self._edit is not None
+        fields = {f.key for f in self.spec().account_fields}
+        old = self._edit.account.extra if editing else {}
+        # on edit: the other settings (a protocol) kept, the account fields as the form has them now
+        merged_settings = {**{k: v for k, v in old.items() if k not in fields}, **settings}
 
         def save() -> str:
             if editing:
-                edit_account(svc, name, region=region, endpoint=account.endpoint, credentials=creds)
+                edit_account(svc, name, region=region, endpoint=account.endpoint, credentials=creds,
+                             extra=merged_settings)
             elif creds is not None:  # always, for a new account
                 add_account(svc, account, creds)
             return name
@@ -214,6 +293,7 @@ class AccountDialog(QDialog):
         self.buttons.setEnabled(True)
         self.key_edit.clear()
         self.secret_edit.clear()
+        self.secret_doc.clear()
         self.token_edit.clear()
         self.saved.emit(str(name))
         self.accept()
