@@ -80,6 +80,18 @@ def test_add_test_wrong_secret_and_no_secret_anywhere(secret_service: object, hu
     assert huawei_peer.calls[0].query == {"name": "cn-north-4"}
     assert huawei_peer.refused == []
 
+    # The project id as an account setting (--project-id): no IAM look-up, ECS straight away; a malformed one
+    # is refused before anything is saved.
+    _ok("accounts", "add", "huawei", "proj", "--region", "cn-north-4", "--endpoint", huawei_peer.endpoint,
+        "--project-id", project, stdin=f"{AK}\n{SK}\n")
+    before = len(huawei_peer.calls)
+    _ok("accounts", "test", "proj")
+    assert [c.path for c in huawei_peer.calls[before:]] == [f"/v1/{project}/availability-zones"]
+    bad = _cli("accounts", "add", "huawei", "proj2", "--region", "cn-north-4", "--project-id", "not-hex",
+               stdin=f"{AK}\n{SK}\n")
+    assert bad.returncode != 0 and "proj2" not in _ok("accounts", "ls").stdout
+    _ok("accounts", "rm", "proj")
+
     # A wrong SK: the peer's signature check refuses it; one line with the code and the next step.
     _add(huawei_peer, "bad", "not-the-secret-key", region="cn-east-3")
     line = _one_error_line(_cli("accounts", "test", "bad"), "APIGW.0301")

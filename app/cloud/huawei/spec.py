@@ -17,7 +17,7 @@ import dataclasses
 
 from app.core.catalog_providers import CATALOG_SPECS
 from app.core.i18n import QT_TRANSLATE_NOOP
-from app.core.providers import Capabilities, ImporterDecl, ImportOption, ProviderSpec
+from app.core.providers import AccountField, Capabilities, ImporterDecl, ImportOption, ProviderSpec
 
 PROVIDER_ID = "huawei"
 DEFAULT_REGION = "cn-north-4"
@@ -70,6 +70,12 @@ SPEC = dataclasses.replace(
                               find_by_client_token=True),
     limitations={"stop_charging": STOP_LIMITATION},
     account_hint="lab-huawei",
+    # The region's project id (My Credentials > API Credentials lists one per region: 32 hexadecimal digits);
+    # optional: the SDK looks it up with IAM KeystoneListProjects when it is empty
+    account_fields=(AccountField(
+        PROJECT_FIELD, QT_TRANSLATE_NOOP("LabGPU", "Project ID"), optional=True,
+        hint=QT_TRANSLATE_NOOP("LabGPU", "optional: looked up for the region when empty"),
+        pattern=r"[0-9a-fA-F]{32}"),),
     # KPS CreateKeypair imports "ssh-rsa" public keys (DEW API reference, "Creating or Importing an SSH
     # Key Pair": public_key; the console's import accepts RSA keys)
     ssh_key_types=("rsa",),
