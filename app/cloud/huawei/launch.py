@@ -103,7 +103,7 @@ def _covers_22(multiport: str) -> bool:
 
 def _within(want: str, have: str) -> bool:
     try:
-        a, b = ipaddress.ip_network(want, strict=False), ipaddress.ip_network(have or "0.0.0.0/0", strict=False)
+        a, b = ipaddress.ip_network(want, strict=False), ipaddress.ip_network(have, strict=False)
     except ValueError:
         return False
     return a.version == b.version and a.subnet_of(b)  # type: ignore[arg-type]
@@ -197,9 +197,12 @@ class HuaweiLaunch(HuaweiPrices):
         body = self._call(account, creds, "ListSecurityGroupRules",
                           {"security_group_id": [sg_id], "direction": "ingress", "limit": PAGE})
         for rule in body.get("security_group_rules") or []:
+            if rule.get("remote_group_id") or rule.get("remote_address_group_id"):
+                continue  # lets in the members of a group, not an address range (a new group's default rule)
+            everyone = "::/0" if rule.get("ethertype") == "IPv6" else "0.0.0.0/0"  # no prefix: any address
             if (str(rule.get("protocol") or "").lower() in ("tcp", "") and rule.get("action", "allow") == "allow"
                     and _covers_22(str(rule.get("multiport") or "")) and rule.get("direction") == "ingress"
-                    and _within(cidr, str(rule.get("remote_ip_prefix") or ""))):
+                    and _within(cidr, str(rule.get("remote_ip_prefix") or everyone))):
                 return True
         return False
 
