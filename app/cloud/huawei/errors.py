@@ -150,7 +150,6 @@ _GROUPS: dict[ErrorSpec, tuple[str, ...]] = {
 
 TABLE: dict[str, ErrorSpec] = {code: spec for spec, codes in _GROUPS.items() for code in codes}
 DOCUMENTED_ERROR_CODES: tuple[str, ...] = tuple(TABLE)
-CAPACITY_CODES = _GROUPS[NO_CAPACITY]
 # Not a cloud code: the SDK's own refusal when IAM lists no project for the region (see client.py).
 NO_PROJECT_CODE = "ProjectNotFound"
 
