@@ -15,6 +15,7 @@ import ast
 import re
 import subprocess
 import sys
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -154,7 +155,7 @@ def test_the_launch_request_in_the_references_names() -> None:
         security_group_id="sg-1", max_price=12.5)
     models, _client = ecs_sdk()
     assert type(request) is models.CreatePostPaidServersRequest
-    assert request.x_client_token == "lg-0123"
+    assert request.x_client_token == str(uuid.uuid5(uuid.NAMESPACE_URL, "labgpu:lg-0123"))  # UUID-shaped
     body = models.CreatePostPaidServersRequestBody.attribute_map
     assert body["server"] == "server"
     server = request.body.server

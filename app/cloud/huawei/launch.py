@@ -19,6 +19,7 @@ import hashlib
 import ipaddress
 import logging
 import re
+import uuid
 from collections.abc import Callable
 from typing import Any
 
@@ -61,6 +62,13 @@ _TAG_VALUE_BAD = re.compile(r"[\x00-\x1f=*<>\\,|]")
 # PostPaidServer.name: Chinese characters, letters, digits, "_", "-" and "." only, 1-64 characters
 _NAME_BAD = re.compile(r"[^\w.\-]+")
 JOB_DONE = ("SUCCESS", "FAIL")
+
+
+def idempotency_token(token: str) -> str:
+    """The X-Client-Token sent for a launch attempt's client token: a UUID derived from it (the same attempt, the
+    same UUID). Huawei's services take UUID-shaped idempotency tokens (letters, digits and hyphens, at most 36
+    characters), which LabGPU's own tokens ("lg-…", "~1" for a zone attempt) are not."""
+    return str(uuid.uuid5(uuid.NAMESPACE_URL, "labgpu:" + token))
 
 
 def tag_ok(key: str, value: str) -> bool:
@@ -305,7 +313,8 @@ class HuaweiLaunch(HuaweiPrices):
             server_tags=[m.PostPaidServerTag(key=k, value=v) for k, v in self.server_tags(req).items()],
             extendparam=extend,
         )
-        return m.CreatePostPaidServersRequest(x_client_token=req.client_token[:64] or None,
+        return m.CreatePostPaidServersRequest(x_client_token=idempotency_token(req.client_token) if req.client_token
+                                              else None,
                                               body=m.CreatePostPaidServersRequestBody(server=server))
 
     def wait_job(self, account: Account, creds: Credentials, job_id: str, context: dict[str, Any],
