@@ -10,12 +10,16 @@ Anything else vulture reports is dead: delete it rather than list it here.
 # -- entry points and names looked up by string --------------------------------------------------
 gui_main  # pyproject.toml [project.gui-scripts]
 AwsProvider, TencentProvider, AlibabaProvider, HuaweiProvider  # spec.py names them for registry.lazy_factory
+PaperspaceProvider  # app/cloud/paperspace/__init__.py names it for registry.lazy_factory
+GcpProvider  # app/cloud/gcp/__init__.py names it for registry.lazy_factory
+LambdaProvider  # app/cloud/lambdalabs/__init__.py names it for registry.lazy_factory
 aws_import_candidates, tencent_import_candidates  # spec.py ImporterDecl "module:function"
 FROZEN_PACKAGES  # packaging/spec_support.py reads the literal from each plugin's spec.py
 DOCUMENTED_ERROR_CODES  # the plugin package's lazy exports (its __init__ maps the name to .errors)
 AdvisorPage, AccountsPage, MonitorPage, OffersPage, HostsPage, SyncPage, JobsPage, VpnPage, SettingsPage  # PAGES
 _.ignore_ssl_verification  # the Huawei SDK's HttpConfig reads it (app/cloud/huawei/client.py)
 _.nav_title  # main_window: every page class has nav_title() (its test compares it with the list)
+_.stop_terminates  # a Capabilities field read by name: providers.has(provider, "stop_terminates")
 
 # -- Qt and pyqtgraph call these overrides -------------------------------------------------------
 _.textFromValue, _.valueFromText, _.stepBy  # QDoubleSpinBox

@@ -28,7 +28,7 @@ def service() -> Any:
 def _read_secrets(provider: str) -> tuple[str, str, str]:
     """(key id, secret, session token) from stdin, one per line, or from prompts; the provider's spec says
     which it asks for (only a secret for an API key) and whether the secret is a whole document (a JSON key:
-    the rest of stdin)."""
+    the rest of stdin, up to an empty line when a session token may follow it)."""
     spec = providers.spec(provider)
     key, secret, token_field = (spec.credential(k) for k in ("key_id", "secret", "session_token"))
     asks_key = key is not None or not spec.credentials
@@ -46,7 +46,11 @@ def _read_secrets(provider: str) -> tuple[str, str, str]:
             if asks_key:
                 head, _, rest = text.lstrip().partition("\n")
                 first = head.strip()
-            return _need_values(labels, asks_key, first, rest.strip()) + ("",)
+            token = ""
+            if token_field is not None:  # the document ends at an empty line (as when pasted); the token follows
+                rest, _, after = rest.strip().replace("\r\n", "\n").partition("\n\n")
+                token = after.strip()
+            return _need_values(labels, asks_key, first, rest.strip()) + (token,)
         values = [ln.strip() for ln in lines if ln.strip()]
         if not asks_key:
             values = ["", *values]

@@ -8,6 +8,7 @@ from typing import Any
 
 from app.cli.guard_args import apply_guard_options
 from app.cli.output import print_json, print_table, translate
+from app.core import providers
 from app.core.errors import InputError
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.vocab import InstanceState
@@ -135,6 +136,8 @@ def cmd_guard_ls(args: argparse.Namespace) -> int:
                 "id": tid,
                 "kind": "instance" if entry else "host",
                 "can_stop": entry is not None,
+                # its cloud has no stop: the guard's stop terminates it (after the pull)
+                "stop_terminates": entry is not None and providers.has(entry.provider, "stop_terminates"),
                 "state": entry.state if entry else None,
                 **cfg.to_json(),
                 **_watchdog_fields(tid, cfg, entry),
@@ -158,7 +161,8 @@ def cmd_guard_ls(args: argparse.Namespace) -> int:
                 i["id"],
                 i["kind"],
                 describe_guard(guards.get(i["id"])) + _watchdog_note(i) + _budget_note(i),
-                translate("LabGPU", "stop") if i["can_stop"] else translate("LabGPU", "notify only"),
+                (translate("LabGPU", "terminate") if i["stop_terminates"] else translate("LabGPU", "stop"))
+                if i["can_stop"] else translate("LabGPU", "notify only"),
             ]
             for i in items
         ],

@@ -102,6 +102,10 @@ class Capabilities:
     # accounts of it even when it cannot launch there: such an account is storage-only (Huawei Cloud's
     # OBS), and the instance features skip it (see storage_only and app.core.accounts.instance_accounts).
     storage: bool = False
+    # The cloud has no stop (Lambda): an instance bills until it is terminated. Its plugin's stop raises
+    # StopRefusedError, so the guards terminate after their pull (app/watch/stopping.py); the guards' badges
+    # and `labgpu guard ls` say "terminate" for it before the fact.
+    stop_terminates: bool = False
 
 
 @dataclass(frozen=True)

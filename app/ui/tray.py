@@ -28,6 +28,7 @@ from PySide6.QtCore import QCoreApplication, QObject, Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMenu, QMessageBox, QSystemTrayIcon, QWidget
 
+from app.core import providers
 from app.core.vocab import InstanceState
 from app.ui.monitor.costs import RunningRow, fmt_money, rows_of
 from app.ui.shared.plain import cap, plain_tooltip
@@ -301,23 +302,35 @@ class CostTray(QObject):
         row = next((r for r in self.rows if r.id == instance_id), None)
         if row is None:
             return None
-        box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Stop {id}?").format(id=instance_id),
-                          self.tr("Stop {name} ({account})? It costs {rate}/h now and {total} so far. "
-                                  "Processes on it end; its disk is kept (and may still bill).").format(
-                              name=row.label, account=row.account, rate=fmt_money(row.per_hour, row.currency),
-                              total=fmt_money(row.so_far, row.currency)))
+        rate, total = fmt_money(row.per_hour, row.currency), fmt_money(row.so_far, row.currency)
+        # A cloud with no stop (Capabilities.stop_terminates, Lambda): the action is a termination, said so.
+        terminates = providers.has(row.provider, "stop_terminates")
+        if terminates:
+            box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Terminate {id}?").format(id=instance_id),
+                              self.tr("{cloud} has no stop: terminate {name} ({account})? It costs {rate}/h now and "
+                                      "{total} so far. Terminating ends its bill and deletes its disk: pull what "
+                                      "you need first.").format(
+                                  cloud=providers.display_name(row.provider), name=row.label, account=row.account,
+                                  rate=rate, total=total))
+        else:
+            box = QMessageBox(QMessageBox.Icon.Warning, self.tr("Stop {id}?").format(id=instance_id),
+                              self.tr("Stop {name} ({account})? It costs {rate}/h now and {total} so far. "
+                                      "Processes on it end; its disk is kept (and may still bill).").format(
+                                  name=row.label, account=row.account, rate=rate, total=total))
         box.setTextFormat(Qt.TextFormat.PlainText)  # instance and account names are data
         box.setObjectName("trayStopConfirm")
-        stop = box.addButton(self.tr("Stop"), QMessageBox.ButtonRole.DestructiveRole)
+        stop = box.addButton(self.tr("Terminate") if terminates else self.tr("Stop"),
+                             QMessageBox.ButtonRole.DestructiveRole)
         stop.setObjectName("confirmStop")
         box.addButton(QMessageBox.StandardButton.Cancel)
         box.setDefaultButton(QMessageBox.StandardButton.Cancel)
-        box.buttonClicked.connect(lambda b: self.stop(instance_id) if b is stop else None)
+        box.buttonClicked.connect(lambda b: self.stop(instance_id, terminate=terminates) if b is stop else None)
         self._keep(box)
         box.open()
         return box
 
-    def stop(self, instance_id: str) -> Any:
+    def stop(self, instance_id: str, terminate: bool = False) -> Any:
+        """Stop the instance (``terminate``: its cloud has no stop, so terminate it, as the guards do)."""
         from app.ui.cloud import cloud_service, error_sentence
 
         self.stopping.add(instance_id)
@@ -326,7 +339,8 @@ class CostTray(QObject):
         def done(result: Any) -> None:
             self.stopping.discard(instance_id)
             note = result[1] if isinstance(result, tuple) and len(result) > 1 else ""
-            msg = self.tr("{id} stopped. {note}").format(id=instance_id, note=note).strip()
+            msg = (self.tr("{id} terminated: it no longer bills.").format(id=instance_id) if terminate
+                   else self.tr("{id} stopped. {note}").format(id=instance_id, note=note).strip())
             self.notify(self.tr("Instance stopped"), msg)
             self.stop_finished.emit(instance_id, True, msg)
             self.ctx.changes.emit(Change.LEDGER)  # every view of the ledger (this tray too) reads it again
@@ -340,8 +354,9 @@ class CostTray(QObject):
             self.stop_finished.emit(instance_id, False, msg)
             self.ctx.changes.emit(Change.LEDGER)  # a failed stop may still have changed the state
 
-        return self.ctx.runner.run(self, cloud_service(self.ctx).stop, instance_id, name="tray-stop",
-                                   on_done=done, on_error=failed)
+        svc = cloud_service(self.ctx)
+        return self.ctx.runner.run(self, svc.terminate if terminate else svc.stop, instance_id,
+                                   name="tray-stop", on_done=done, on_error=failed)
 
     # -- quit ------------------------------------------------------------------------------------
     def billing_names(self) -> list[str]:

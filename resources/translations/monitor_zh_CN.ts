@@ -532,6 +532,10 @@
         <translation>停止</translation>
     </message>
     <message>
+        <source>terminate</source>
+        <translation>销毁</translation>
+    </message>
+    <message>
         <source>notify only</source>
         <translation>仅通知</translation>
     </message>

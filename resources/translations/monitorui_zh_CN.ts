@@ -102,6 +102,22 @@
         <translation>停止 {id}？</translation>
     </message>
     <message>
+        <source>Terminate {id}?</source>
+        <translation>销毁 {id}？</translation>
+    </message>
+    <message>
+        <source>{cloud} has no stop: terminate {name} ({account})? It costs {rate}/h now and {total} so far. Terminating ends its bill and deletes its disk: pull what you need first.</source>
+        <translation>{cloud} 没有“停止”：要销毁 {name}（{account}）吗？它现在每小时 {rate}，累计 {total}。销毁会结束计费并删除它的磁盘：请先拉取需要的数据。</translation>
+    </message>
+    <message>
+        <source>Terminate</source>
+        <translation>销毁</translation>
+    </message>
+    <message>
+        <source>{id} terminated: it no longer bills.</source>
+        <translation>{id} 已销毁：不再计费。</translation>
+    </message>
+    <message>
         <source>Stop {name} ({account})? It costs {rate}/h now and {total} so far. Processes on it end; its disk is kept (and may still bill).</source>
         <translation>停止 {name}（{account}）？它现在每小时 {rate}，累计 {total}。其上的进程会结束；磁盘会保留（可能仍会计费）。</translation>
     </message>
@@ -374,6 +390,10 @@
     <message>
         <source>idle &lt;{pct}% {min} min → {action}</source>
         <translation>空闲 &lt;{pct}% {min} 分钟 → {action}</translation>
+    </message>
+    <message>
+        <source>terminate</source>
+        <translation>销毁</translation>
     </message>
     <message>
         <source>stop</source>

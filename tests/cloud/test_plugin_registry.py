@@ -120,6 +120,12 @@ def _forbidden(source: str) -> set[str]:
 @pytest.mark.parametrize("plugin", registry.BUILTIN_PLUGINS)
 def test_every_sdk_a_plugin_imports_is_forbidden_to_core_and_remote(plugin):
     sdks = _sdk_packages(plugin)
+    import importlib
+
+    if getattr(importlib.import_module(f"{plugin}.spec"), "FROZEN_PACKAGES", None) == ():
+        # a plugin that declares no package to bundle speaks plain HTTP (stdlib): it must import no SDK either
+        assert not sdks, f"{plugin} declares no FROZEN_PACKAGES but imports {sorted(sdks)}"
+        return
     assert sdks, f"{plugin} imports no SDK package: the scan found nothing"
     for layer in ("app.core", "app.remote"):
         missing = sdks - _forbidden(layer)

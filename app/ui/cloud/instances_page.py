@@ -304,10 +304,12 @@ class InstancesPage(InstanceActions, QWidget):
         self._update_buttons()
 
     def _guard_text(self, e: Any) -> str:
+        from app.core import providers
         from app.ui.shared.guards_ui import badge
 
         cfg = self.guards.get(e.id)
-        return (badge(cfg, True, price_known=e.price_per_hour is not None, backstop=self.backstops.get(e.id))
+        return (badge(cfg, True, price_known=e.price_per_hour is not None, backstop=self.backstops.get(e.id),
+                      terminates=providers.has(e.provider, "stop_terminates"))
                 if cfg is not None else "—")
 
     def since_read_s(self) -> float:

@@ -50,19 +50,20 @@ def defaults_from_settings(settings: Settings) -> GuardConfig:
     return default_guard(settings)
 
 
-def badge(cfg: Any, can_stop: bool, price_known: bool = True, backstop: Any = None) -> str:
+def badge(cfg: Any, can_stop: bool, price_known: bool = True, backstop: Any = None, terminates: bool = False) -> str:
     """Short text for a table column: which guards are active on this target; a budget whose price is not
     known is said to be off (it cannot act until a price is), never shown as if it guarded. ``backstop`` (an
     app.core.backstops.BackstopRecord): the maximum runtime says "enforced by the cloud" and what the cloud
     does only when the cloud accepted it (read back after the launch), else that the cloud's backstop is off
-    and why."""
+    and why. ``terminates``: the cloud has no stop (Capabilities.stop_terminates), so the guard's stop terminates."""
     if cfg is None:
         return QCoreApplication.translate("GuardsUi", "none")
     parts = []
     stop = can_stop and cfg.on_idle == "stop"
     parts.append(QCoreApplication.translate("GuardsUi", "idle <{pct}% {min} min → {action}").format(
         pct=_n(cfg.idle_below_pct), min=_n(cfg.idle_minutes),
-        action=(QCoreApplication.translate("GuardsUi", "stop") if stop
+        action=((QCoreApplication.translate("GuardsUi", "terminate") if terminates
+                 else QCoreApplication.translate("GuardsUi", "stop")) if stop
                 else QCoreApplication.translate("GuardsUi", "notify"))))
     if cfg.budget is not None and not price_known:
         parts.append(QCoreApplication.translate("GuardsUi", "budget {amount} {cur} OFF: price unknown").format(
