@@ -76,8 +76,8 @@ SPEC = dataclasses.replace(
         PROJECT_FIELD, QT_TRANSLATE_NOOP("LabGPU", "Project ID"), optional=True,
         hint=QT_TRANSLATE_NOOP("LabGPU", "optional: looked up for the region when empty"),
         pattern=r"[0-9a-fA-F]{32}"),),
-    # KPS CreateKeypair imports "ssh-rsa" public keys (DEW API reference, "Creating or Importing an SSH
-    # Key Pair": public_key; the console's import accepts RSA keys)
+    # KPS CreateKeypair imports an OpenSSH public key (huaweicloudsdkkps CreateKeypairAction.public_key, "the
+    # imported public key"); RSA is the type LabGPU registers: the documents at hand name no other type it takes
     ssh_key_types=("rsa",),
     spot_rule=SPOT_RULE,
     importers=(
