@@ -220,6 +220,39 @@ def test_the_whole_journey_spot_after_a_stock_out_guard_stop_terminate(secret_se
             assert secret.encode() not in data, f"{secret[:4]}… found in {p}"
 
 
+def test_launch_killed_after_huawei_accepted_it_is_found_after_restart(secret_service: object,
+                                                                      huawei_peer: HuaweiPeer,
+                                                                      labgpu_home: Path) -> None:
+    """kill -9 between "Huawei accepted CreatePostPaidServers" and "LabGPU recorded it": the next `labgpu ls` finds
+    the server by its tags, and retrying with the same token creates nothing."""
+    peer = huawei_peer
+    _add(peer, "lab")
+    hold = peer.hold_next_answer("POST", "/cloudservers")
+    p = subprocess.Popen(
+        [sys.executable, "-m", "app", "launch", "--account", "lab", "--type", T4, "--zone", "cn-north-4a",
+         "--ssh-from", "198.51.100.7/32", "--json"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ), cwd=ROOT)
+    try:
+        reached = hold.reached.wait(60)
+    finally:
+        p.kill()
+        p.wait(10)
+        hold.release()
+        err = p.stderr.read() if p.stderr else ""
+        for stream in (p.stdout, p.stderr):
+            if stream:
+                stream.close()
+    assert reached, err
+    [sid] = list(peer.ecs.servers)
+    assert json.loads(_ok("ls", "--offline", "--json").stdout) == []
+    [row] = json.loads(_ok("ls", "--json").stdout)
+    token = peer.ecs.servers[sid].tags["labgpu-launch"]
+    assert (row["id"], row["provider"], row["client_token"]) == (sid, "huawei", token)
+    again = json.loads(_ok("launch", "--account", "lab", "--type", T4, "--zone", "cn-north-4a", "--ssh-from",
+                           "198.51.100.7/32", "--client-token", token, "--json").stdout)
+    assert again["id"] == sid and len(peer.ecs.requests) == 1
+
+
 def _watch_until_two_ended() -> dict[str, str]:
     """`labgpu watch --json` until two targets were stopped or terminated (or failed); what each ended as."""
     watch = subprocess.Popen([sys.executable, "-m", "app", "watch", "--json", "--period", "0.2"], cwd=ROOT,
