@@ -661,9 +661,9 @@ def test_retry_after_a_lost_answer_yields_one_instance(qtbot, ctx, tc_account, t
     assert len(tencent_server.instances) == 1
 
 
-def test_a_huawei_cloud_account_for_obs_buckets_is_added_from_the_dialog(qtbot, ctx, secret_service, labgpu_home):
-    """Huawei Cloud is offered as a buckets-only account (its OBS buckets are sync targets); its keys go
-    to the keyring and the list names the cloud."""
+def test_a_huawei_cloud_account_is_added_from_the_dialog(qtbot, ctx, secret_service, labgpu_home):
+    """Huawei Cloud is offered as a full account (ECS instances since issue 28, and its OBS buckets as sync
+    targets), no longer "buckets only"; its keys go to the keyring and the list names the cloud."""
     from app.core import secrets
     from app.ui.cloud.accounts_page import AccountsPage
 
@@ -672,7 +672,7 @@ def test_a_huawei_cloud_account_for_obs_buckets_is_added_from_the_dialog(qtbot, 
     qtbot.waitUntil(lambda: page.keyring_ok is True, timeout=10000)
     dialog = page.open_dialog()
     index = dialog.provider_combo.findData("huawei")
-    assert index >= 0 and "buckets only" in dialog.provider_combo.itemText(index)
+    assert index >= 0 and "buckets only" not in dialog.provider_combo.itemText(index)
     dialog.provider_combo.setCurrentIndex(index)
     qtbot.keyClicks(dialog.name_edit, "lab-obs")
     dialog.region_combo.setCurrentText("cn-north-4")

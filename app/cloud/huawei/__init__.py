@@ -1,7 +1,9 @@
 """The Huawei Cloud ECS provider plugin: its spec and its Provider, registered in one place.
 
-Modules: spec (extends the catalog-only spec: regions, SDK packages, capabilities), errors (error table),
-client (SDK plumbing, imported lazily), provider (HuaweiProvider: validate in this first slice).
+Modules: spec (extends the catalog-only spec: regions, SDK packages, tags, capabilities, importer), errors
+(error table), client (SDK plumbing, imported lazily; reading servers and zones), prices (BSS live prices),
+launch (network, key pair, image, CreatePostPaidServers and its job), provider (HuaweiProvider: the Provider
+protocol), importer (accounts from KooCLI's config and the HUAWEICLOUD_SDK_* variables).
 
 Importing the package registers the spec only (plain data, needed at start-up); the provider code and
 the SDK are imported the first time a provider is made or one of the names below is used.
@@ -20,6 +22,7 @@ __getattr__ = lazy_exports(
         "parse_endpoint": ".client",
         "DOCUMENTED_ERROR_CODES": ".errors",
         "map_error": ".errors",
+        "import_candidates": ".importer",
     },
 )
 

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from datetime import datetime, timezone
 from typing import Any
 
+from app.cloud.base import CloudError
 from app.cloud.kit import live_offer, load_sdk, to_float
 from app.cloud.pricing import bundled_rows
 from app.core.accounts import Account, Credentials
@@ -57,13 +58,16 @@ def rating_request(project_id: str, region: str, flavors: Sequence[str]) -> Any:
 class HuaweiPrices(HuaweiClient):
     """Live pay-per-use prices for the account's region."""
 
-    def refresh_prices(self, account: Account, creds: Credentials, instance_types: Sequence[str]) -> list[Offer]:
-        """The hourly pay-per-use price of each flavor (without types: the bundled catalog's Huawei flavors)."""
-        now = datetime.now(timezone.utc)
-        flavors = list(dict.fromkeys(instance_types)) or sorted(catalog_rows())
+    def hourly_prices(self, account: Account, creds: Credentials,
+                      flavors: Sequence[str]) -> dict[str, tuple[float, str]]:
+        """flavor → (hourly pay-per-use price after the account's discounts, currency), BSS answering 100
+        products a request; a flavor BSS does not price is left out."""
+        flavors = list(dict.fromkeys(flavors))
+        if not flavors:
+            return {}
         project = self.project_id(account, creds)
         _models, client_cls = bss_sdk()
-        offers: list[Offer] = []
+        out: dict[str, tuple[float, str]] = {}
         for start in range(0, len(flavors), BATCH):
             batch = flavors[start:start + BATCH]
             request = rating_request(project, account.region, batch)
@@ -77,19 +81,41 @@ class HuaweiPrices(HuaweiClient):
             for result in body.get("product_rating_results") or []:
                 index = int(str(result.get("id", "-1")))
                 price = to_float(result.get("amount"))
-                if not 0 <= index < len(batch) or price is None:
-                    continue
-                flavor = batch[index]
-                row = catalog_rows().get(flavor, {})
-                offers.append(live_offer(
-                    PROVIDER_ID, account.region, "", flavor, row, now,
-                    gpu_model=row.get("gpu_model") or "?",
-                    gpu_count=float(to_float(row.get("gpu_count")) or 0.0),
-                    vram_gb=float(to_float(row.get("vram_gb")) or 0.0),
-                    vcpu=int(to_float(row.get("vcpu")) or 0) or None,
-                    ram_gb=to_float(row.get("ram_gb")),
-                    network_gbps=to_float(row.get("network_gbps")),
-                    price_on_demand=price, price_spot=None, price_prepaid_month=None,
-                    currency=currency, price_source=PRICE_SOURCE,
-                ))
+                if 0 <= index < len(batch) and price is not None:
+                    out[batch[index]] = (price, currency)
+        return out
+
+    def _prices_for(self, account: Account, creds: Credentials,
+                    raws: Sequence[dict[str, Any]]) -> dict[str, tuple[float, str]]:
+        """The pay-per-use prices of these servers' flavors; none when BSS cannot be asked (a price is a nicety
+        in the instance list: the list must still show)."""
+        flavors = sorted({str((r.get("flavor") or {}).get("id") or "") for r in raws} - {""})
+        try:
+            return self.hourly_prices(account, creds, flavors)
+        except CloudError as exc:
+            log.info("no live price for %s: %s", ",".join(flavors), exc.code)
+            return {}
+
+    def refresh_prices(self, account: Account, creds: Credentials, instance_types: Sequence[str]) -> list[Offer]:
+        """The hourly pay-per-use price of each flavor (without types: the bundled catalog's Huawei flavors)."""
+        now = datetime.now(timezone.utc)
+        flavors = list(dict.fromkeys(instance_types)) or sorted(catalog_rows())
+        prices = self.hourly_prices(account, creds, flavors)
+        offers: list[Offer] = []
+        for flavor in flavors:
+            if flavor not in prices:
+                continue
+            price, currency = prices[flavor]
+            row = catalog_rows().get(flavor, {})
+            offers.append(live_offer(
+                PROVIDER_ID, account.region, "", flavor, row, now,
+                gpu_model=row.get("gpu_model") or "?",
+                gpu_count=float(to_float(row.get("gpu_count")) or 0.0),
+                vram_gb=float(to_float(row.get("vram_gb")) or 0.0),
+                vcpu=int(to_float(row.get("vcpu")) or 0) or None,
+                ram_gb=to_float(row.get("ram_gb")),
+                network_gbps=to_float(row.get("network_gbps")),
+                price_on_demand=price, price_spot=None, price_prepaid_month=None,
+                currency=currency, price_source=PRICE_SOURCE,
+            ))
         return offers
