@@ -1,4 +1,4 @@
-"""The window's journey on each cloud added by issue 28, against its local peer, through the cloud's own SDK or
+"""The window's journey on each cloud added by issue 28 (Huawei Cloud, Azure, Google Cloud, Lambda, Paperspace),
 REST client: the accounts dialog asks for what that cloud takes (a JSON key, an API key alone, a project),
 Test connection reaches the peer, the launch dialog launches the catalog's offer (spot where the cloud sells
 it), the instances page shows the instance with its account, price and cost, Stop says what still bills (or,
@@ -19,6 +19,7 @@ from tests.fixtures.azure_arm_server import TEST_CLIENT_ID, TEST_CLIENT_SECRET, 
 from tests.fixtures.gcp_compute_server import API_KEY as GCP_API_KEY
 from tests.fixtures.gcp_compute_server import PROJECT as GCP_PROJECT
 from tests.fixtures.gcp_compute_server import GcpServer, seed_skus
+from tests.fixtures.huawei_ecs_server import HuaweiPeer
 from tests.fixtures.lambda_server import TEST_API_KEY as LAMBDA_KEY
 from tests.fixtures.lambda_server import LambdaPeer
 from tests.fixtures.paperspace_server import TEST_API_KEY as PAPERSPACE_KEY
@@ -26,7 +27,8 @@ from tests.fixtures.paperspace_server import PaperspaceServer
 from tests.ui.instance_cells import cell_texts
 
 SSH_FROM = "198.51.100.7/32"
-CLOUDS = ["azure", "gcp", "lambda", "paperspace"]
+CLOUDS = ["huawei", "azure", "gcp", "lambda", "paperspace"]
+HUAWEI_AK, HUAWEI_SK = "HPUAGUIJOURNEYKEY001", "gui-journey-sk-0123456789"  # the peer's test key
 # the Azure peer's fixtures (HTTPS with a test CA the SDK trusts for the test), used by name below
 azure_peer_session = azure_arm_server.azure_peer_session
 azure_peer = azure_arm_server.azure_peer
@@ -49,6 +51,7 @@ class Case:
     live_prices: bool = False
     stop_says: str = ""  # in the status after Stop ("" = the cloud has no stop: Stop asks to terminate)
     extra: dict[str, str] = field(default_factory=dict)  # the same settings by key (an account made in code)
+    money: str = "$"  # the price column's currency sign
     gone: Callable[[str], bool] = lambda iid: True  # the peer no longer runs it
 
 
@@ -57,10 +60,11 @@ def peers() -> Iterator[dict[str, Any]]:
     gcp = GcpServer().start()
     lam = LambdaPeer(launch_interval_s=0.0).start()
     ps = PaperspaceServer().start()
+    hw = HuaweiPeer().start()
     try:
-        yield {"gcp": gcp, "lambda": lam, "paperspace": ps}
+        yield {"gcp": gcp, "lambda": lam, "paperspace": ps, "huawei": hw}
     finally:
-        for peer in (gcp, lam, ps):
+        for peer in (gcp, lam, ps, hw):
             peer.stop()
 
 
@@ -70,7 +74,15 @@ def cases(peers, azure_peer, azure_prices_server) -> dict[str, Case]:
     for peer in (gcp, lam, ps):
         peer.reset()
     seed_skus(gcp)
+    hw = peers["huawei"]
+    hw.add_key(HUAWEI_AK, HUAWEI_SK)
+    hw.sell("p2s.2xlarge.8", 20.0, ("cn-north-4a", "cn-north-4b"))
     return {
+        # a Huawei spot server cannot be stopped (nothing says a stopped spot server stops billing): Stop asks to
+        # terminate it, as the guards do
+        "huawei": Case("huawei", "cn-north-4", "p2s.2xlarge.8", HUAWEI_AK, HUAWEI_SK, (HUAWEI_SK,), hw.endpoint,
+                       spot=True, live_prices=True, money="¥",
+                       gone=lambda iid: iid not in hw.ecs.servers or hw.ecs.servers[iid].status == "DELETED"),
         "azure": Case("azure", "eastus", "Standard_NC24ads_A100_v4", TEST_CLIENT_ID, TEST_CLIENT_SECRET,
                       (TEST_CLIENT_SECRET,), azure_peer.endpoint,
                       settings={"Directory (tenant) ID": TEST_TENANT, "Subscription ID": TEST_SUBSCRIPTION,
@@ -194,7 +206,7 @@ def test_add_test_launch_list_stop_and_terminate_in_the_window(qtbot, ctx, cases
     qtbot.waitUntil(lambda: any(e.id == entry.id for e in instances.entries), timeout=15000)
     instances.select(entry.id)
     cells = cell_texts(instances.table, instances.table.currentRow())
-    assert cells["account"] == name and cells["price"].startswith("$"), cells
+    assert cells["account"] == name and cells["price"].startswith(case.money), cells
     cost = instances.costs_now().get(entry.id).so_far
     assert cost is not None and cost >= 0
     qtbot.waitUntil(ctx.runner.settled, timeout=10000)
@@ -248,6 +260,6 @@ def test_the_instances_page_shows_every_clouds_instance_together(qtbot, ctx, cas
         page.select(iid)
         cells = cell_texts(page.table, page.table.currentRow())
         assert cells["zone"].startswith(providers.display_name(cloud)), (cloud, cells)
-        assert cells["account"] == f"lab-{cloud}" and cells["price"].startswith("$"), (cloud, cells)
+        assert cells["account"] == f"lab-{cloud}" and cells["price"].startswith(cases[cloud].money), (cloud, cells)
         assert page.costs_now().get(iid).so_far is not None, cloud
     qtbot.waitUntil(ctx.runner.settled, timeout=10000)
