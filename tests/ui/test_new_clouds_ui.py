@@ -1,9 +1,10 @@
 """The window's journey on each cloud added by issue 28 (Huawei Cloud, Azure, Google Cloud, Lambda, Paperspace),
-REST client: the accounts dialog asks for what that cloud takes (a JSON key, an API key alone, a project),
-Test connection reaches the peer, the launch dialog launches the catalog's offer (spot where the cloud sells
-it), the instances page shows the instance with its account, price and cost, Stop says what still bills (or,
-where the cloud has no stop, asks to terminate), and Terminate ends it. Then every cloud's instance is on one
-instances page together. No file LabGPU wrote holds a secret."""
+against its local peer, through the cloud's own SDK or REST client: the accounts dialog asks for what that
+cloud takes (a JSON key, an API key alone, a project), Test connection reaches the peer, the launch dialog
+launches the catalog's offer (spot where the cloud sells it), the instances page shows the instance with its
+account, price and cost, Stop says what still bills (or, where the cloud has no stop, asks to terminate), and
+Terminate ends it. Then every cloud's instance is on one instances page together. No file LabGPU wrote holds
+a secret."""
 
 from __future__ import annotations
 
