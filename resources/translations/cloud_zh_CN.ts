@@ -347,6 +347,14 @@
         <translation>{why} 因为你选择了 {zone}，LabGPU 只在这个可用区尝试：把可用区留空（“任意可用区”，或不加 --zone），LabGPU 会尝试该地域的其他可用区。</translation>
     </message>
     <message>
+        <source>None of your accounts' clouds publishes prices LabGPU can read ({clouds}): the offers keep the bundled catalog's prices.</source>
+        <translation>你的账号所在的云都没有 LabGPU 能读取的价格接口（{clouds}）：报价表沿用内置目录的价格。</translation>
+    </message>
+    <message>
+        <source>The catalog's date is shown beside each price.</source>
+        <translation>每个价格旁都标有目录的日期。</translation>
+    </message>
+    <message>
         <source>No cloud account is set up, so no live prices can be fetched.</source>
         <translation>还没有设置云账号，无法获取实时价格。</translation>
     </message>
