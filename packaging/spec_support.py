@@ -323,6 +323,14 @@ def plugin_frozen_packages(root: Path = ROOT) -> list[str]:
 COLLECT_PACKAGES = ["app", *plugin_frozen_packages()]
 
 
+def keep_module(name: str) -> bool:
+    """Whether collect_submodules keeps ``name`` (a filter: a package refused is not walked into). LabGPU calls
+    its SDKs synchronously: their asyncio twins (the Azure SDK's ``aio`` packages, as big as the sync ones) and
+    any test package stay out."""
+    parts = name.split(".")
+    return "aio" not in parts and "tests" not in parts
+
+
 # --- macOS --------------------------------------------------------------------------------------
 
 def info_plist(version: str) -> dict[str, object]:

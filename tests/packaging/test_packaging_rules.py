@@ -283,3 +283,14 @@ def test_each_plugins_sdk_is_collected_and_its_strings_have_a_catalog():
         assert mod in S.COLLECT_PACKAGES
         assert importlib.util.find_spec(mod) is not None, f"{mod} is not installed"
     assert i18n.DOMAINS["alibaba"] == ["app/cloud/alibaba/*.py"]
+
+
+def test_the_sdks_asyncio_twins_and_test_packages_stay_out_of_the_bundle():
+    """LabGPU calls its SDKs synchronously: the Azure SDK's aio packages (as big as the sync ones) are not
+    collected, nor a test package; the sync clients and models are."""
+    assert not S.keep_module("azure.mgmt.network.aio")
+    assert not S.keep_module("azure.mgmt.compute.aio.operations._operations")
+    assert not S.keep_module("huaweicloudsdkcore.tests")
+    for kept in ("azure.mgmt.network.operations", "azure.identity", "google.cloud.compute_v1.services.instances",
+                 "huaweicloudsdkecs.v2.model", "app.cloud.azure.client", "aiohttp"):
+        assert S.keep_module(kept), kept

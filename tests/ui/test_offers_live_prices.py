@@ -75,7 +75,7 @@ def test_a_type_sold_out_in_every_zone_is_marked_in_the_table(app_window, qtbot)
     assert "⛔" in m.index(row, col).data()
 
 
-def test_launch_button_opens_the_launch_dialog_for_tencent_and_explains_other_clouds(app_window, qtbot):
+def test_launch_button_opens_the_launch_dialog_for_tencent_and_every_cloud_launches(app_window, qtbot):
     ctx, page = _offers_page(app_window, qtbot)
     tencent = next(o for o in _rows(page, "tencent"))
     assert page.select_offer(tencent.key)
@@ -93,9 +93,22 @@ def test_launch_button_opens_the_launch_dialog_for_tencent_and_explains_other_cl
     dialog.reject()
     from app.core import providers
 
-    # a cloud of the catalog LabGPU does not launch on (its spec says launch=False; Lambda launches now)
+    # every cloud of the catalog launches now: each one's offer enables the button, without the Hosts note
     m = page.model
-    other = next(o for o in (m.offer_at(r) for r in range(m.rowCount())) if not providers.has(o.provider, "launch"))
-    assert page.select_offer(other.key)
-    assert not panel.launch_button.isEnabled()
-    assert "Hosts page" in panel.launch_note.text()
+    clouds = {}
+    for r in range(m.rowCount()):
+        clouds.setdefault(m.offer_at(r).provider, m.offer_at(r))
+    assert len(clouds) == 8, sorted(clouds)
+    for offer in clouds.values():
+        assert page.select_offer(offer.key)
+        assert panel.launch_button.isEnabled() and not panel.launch_note.isVisibleTo(panel), offer.provider
+    # a cloud a catalog may list without a plugin (a stand-in spec with launch=False): the note says where to go
+    from dataclasses import replace
+
+    providers.register_spec(providers.ProviderSpec("catalogonly", "Catalog Only"))
+    try:
+        panel.set_offer(replace(tencent, provider="catalogonly"))
+        assert not panel.launch_button.isEnabled()
+        assert "Hosts page" in panel.launch_note.text() and "Catalog Only" in panel.launch_note.text()
+    finally:
+        providers.unregister_spec("catalogonly")

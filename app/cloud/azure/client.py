@@ -286,6 +286,10 @@ def tags_of(resource: Any) -> dict[str, str]:
     return {str(k): str(v) for k, v in (getattr(resource, "tags", None) or {}).items()}
 
 
+# ARM's provisioningState words (the cloud's own, read by to_instance; not LabGPU's vocabulary)
+ARM_DELETING, ARM_FAILED = "Deleting", "Failed"
+
+
 class AzureClient(PluginClient):
     """The plumbing every ARM call goes through, and reading VMs and zones (see AzureProvider)."""
 
@@ -409,9 +413,9 @@ class AzureClient(PluginClient):
         power = next((c.split("/", 1)[1] for c, _t in codes if c.startswith("PowerState/")), "")
         provisioning = str(vm.provisioning_state or "")
         state: str = POWER_MAP.get(power, InstanceState.PENDING)
-        if provisioning.lower() == "deleting":
+        if provisioning.casefold() == ARM_DELETING.casefold():
             state = InstanceState.TERMINATING
-        elif provisioning.lower() == "failed" and not power:
+        elif provisioning.casefold() == ARM_FAILED.casefold() and not power:
             state = InstanceState.FAILED
         nics = vm.network_profile.network_interfaces if vm.network_profile is not None else []
         public, private = addresses.get(str(nics[0].id).lower(), ("", "")) if nics else ("", "")
