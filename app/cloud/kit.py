@@ -90,6 +90,17 @@ def stepper(progress: Callable[..., None] | None) -> Callable[[str, str], None]:
     return step
 
 
+def public_key_of(public_key: str, provider: str) -> str:
+    """The launch's SSH public key as "type blob" (its comment dropped): what a cloud's key import compares;
+    a launch without one is refused before any call (NoSshKey)."""
+    if not public_key:
+        raise CloudError(
+            QT_TRANSLATE_NOOP("LabGPU", "No SSH public key was given for the new instance."),
+            QT_TRANSLATE_NOOP("LabGPU", "Create a key or choose an existing one in the launch dialog."),
+            provider=provider, code="NoSshKey")
+    return " ".join(public_key.split()[:2])
+
+
 def timed_out(provider: str, instance_id: str, state: str, seconds: float) -> CloudError:
     """An instance action that did not reach its state in time (it may still get there)."""
     return CloudError(

@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>LabGPU</name>
@@ -19,11 +20,11 @@
         <translation>请使用 ecs.cn-hangzhou.aliyuncs.com 这样的主机名，或 http://127.0.0.1:9000 这样的地址。</translation>
     </message>
     <message>
-        <source>Fix the file (run 'aliyun configure' again) and retry.</source>
-        <translation>请修复该文件（重新运行 'aliyun configure'）后重试。</translation>
+        <source>Fix the file (run &apos;aliyun configure&apos; again) and retry.</source>
+        <translation>请修复该文件（重新运行 &apos;aliyun configure&apos;）后重试。</translation>
     </message>
     <message>
-        <source>Alibaba Cloud's new network {resource} is still {state} after {seconds} s.</source>
+        <source>Alibaba Cloud&apos;s new network {resource} is still {state} after {seconds} s.</source>
         <translation>阿里云新建的网络 {resource} 在 {seconds} 秒后仍为 {state}。</translation>
     </message>
     <message>
@@ -41,14 +42,6 @@
     <message>
         <source>Creating a vSwitch in {zone} ({cidr})…</source>
         <translation>正在 {zone} 创建交换机（{cidr}）…</translation>
-    </message>
-    <message>
-        <source>No SSH public key was given for the new instance.</source>
-        <translation>没有为新实例提供 SSH 公钥。</translation>
-    </message>
-    <message>
-        <source>Create a key or choose an existing one in the launch dialog.</source>
-        <translation>请在启动对话框中创建密钥或选择已有密钥。</translation>
     </message>
     <message>
         <source>No public GPU or Ubuntu image supports {instance_type} in {region}.</source>
@@ -171,7 +164,7 @@
         <translation>请编辑账户并重新粘贴 AccessKey Secret（它只在创建密钥时显示：若已找不到，请新建一个 AccessKey）。</translation>
     </message>
     <message>
-        <source>Alibaba Cloud refused the request because this computer's clock is more than 15 minutes off.</source>
+        <source>Alibaba Cloud refused the request because this computer&apos;s clock is more than 15 minutes off.</source>
         <translation>阿里云拒绝了请求，因为本机时钟偏差超过 15 分钟。</translation>
     </message>
     <message>
@@ -195,7 +188,7 @@
         <translation>请在阿里云控制台完成实名认证和安全验证，或联系阿里云客服为该账号开通此功能或地域。</translation>
     </message>
     <message>
-        <source>The Alibaba Cloud account's balance is too low (or a bill is overdue) for pay-as-you-go instances.</source>
+        <source>The Alibaba Cloud account&apos;s balance is too low (or a bill is overdue) for pay-as-you-go instances.</source>
         <translation>阿里云账户余额不足（或有欠费），无法使用按量付费实例。</translation>
     </message>
     <message>
@@ -207,7 +200,7 @@
         <translation>阿里云 {zone} 目前没有 {instance_type} 库存。</translation>
     </message>
     <message>
-        <source>LabGPU tries the region's other zones; if none has stock, pick another type or retry later.</source>
+        <source>LabGPU tries the region&apos;s other zones; if none has stock, pick another type or retry later.</source>
         <translation>LabGPU 会尝试该地域的其他可用区；若都没有库存，请换一种规格或稍后重试。</translation>
     </message>
     <message>
@@ -315,7 +308,7 @@
         <translation>请换一种云盘大小或类型，或选择其可用区提供该云盘的实例规格。</translation>
     </message>
     <message>
-        <source>Alibaba Cloud refused LabGPU's network setup ({error_code}): {provider_message}</source>
+        <source>Alibaba Cloud refused LabGPU&apos;s network setup ({error_code}): {provider_message}</source>
         <translation>阿里云拒绝了 LabGPU 的网络配置（{error_code}）：{provider_message}</translation>
     </message>
     <message>

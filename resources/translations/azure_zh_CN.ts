@@ -188,14 +188,6 @@
         <translation>正在创建网络（虚拟网络 {name}，{cidr}）…</translation>
     </message>
     <message>
-        <source>No SSH public key was given for the new instance.</source>
-        <translation>没有为新实例提供 SSH 公钥。</translation>
-    </message>
-    <message>
-        <source>Create a key or choose an existing one in the launch dialog.</source>
-        <translation>请在启动对话框中创建密钥或选择已有密钥。</translation>
-    </message>
-    <message>
         <source>The SSH public key goes into the VM&apos;s authorized_keys (user {user}).</source>
         <translation>SSH 公钥将写入虚拟机的 authorized_keys（用户 {user}）。</translation>
     </message>

@@ -1055,6 +1055,14 @@
         <translation>接入点 {endpoint} 不是 http(s) 地址或主机名。</translation>
     </message>
     <message>
+        <source>No SSH public key was given for the new instance.</source>
+        <translation>没有为新实例提供 SSH 公钥。</translation>
+    </message>
+    <message>
+        <source>Create a key or choose an existing one in the launch dialog.</source>
+        <translation>请在创建实例对话框中创建密钥或选择已有密钥。</translation>
+    </message>
+    <message>
         <source>{instance_id} is still {state} after {seconds} s.</source>
         <translation>{seconds} 秒后 {instance_id} 仍处于 {state}。</translation>
     </message>

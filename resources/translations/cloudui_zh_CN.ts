@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>AccountDialog</name>
@@ -39,7 +40,7 @@
         <translation>自定义接入点</translation>
     </message>
     <message>
-        <source>Secrets are kept only in the system keyring; LabGPU's files keep the account's name.</source>
+        <source>Secrets are kept only in the system keyring; LabGPU&apos;s files keep the account&apos;s name.</source>
         <translation>密钥只保存在系统密钥环中；LabGPU 的文件只记录账号名称。</translation>
     </message>
     <message>
@@ -229,7 +230,7 @@
         <translation>云操作审计日志</translation>
     </message>
     <message>
-        <source>LabGPU's calls</source>
+        <source>LabGPU&apos;s calls</source>
         <translation>LabGPU 的调用</translation>
     </message>
     <message>
@@ -384,7 +385,7 @@
         <translation>备注</translation>
     </message>
     <message>
-        <source>Choose an account and read its cloud's history of API calls: the calls LabGPU did not make are marked.</source>
+        <source>Choose an account and read its cloud&apos;s history of API calls: the calls LabGPU did not make are marked.</source>
         <translation>选择一个账号并读取其云平台的 API 调用历史：不是 LabGPU 发起的调用会被标出。</translation>
     </message>
     <message>
@@ -392,7 +393,7 @@
         <translation>没有可以读取 API 调用历史的云账号。</translation>
     </message>
     <message>
-        <source>Reading the cloud's events of {account}…</source>
+        <source>Reading the cloud&apos;s events of {account}…</source>
         <translation>正在读取 {account} 的云事件…</translation>
     </message>
     <message>
@@ -502,7 +503,7 @@
         <translation>刷新</translation>
     </message>
     <message>
-        <source>Ask every account's cloud now (F5)</source>
+        <source>Ask every account&apos;s cloud now (F5)</source>
         <translation>立即向所有账号的云端查询（F5）</translation>
     </message>
     <message>
@@ -713,7 +714,7 @@
         <translation>从访问管理（CAM）控制台复制 SecretId（以 AKID 开头），然后编辑账号。</translation>
     </message>
     <message>
-        <source>Tencent Cloud refused the request because this computer's clock is more than 5 minutes off.</source>
+        <source>Tencent Cloud refused the request because this computer&apos;s clock is more than 5 minutes off.</source>
         <translation>腾讯云拒绝了请求：这台电脑的时钟偏差超过 5 分钟。</translation>
     </message>
     <message>
@@ -725,7 +726,7 @@
         <translation>这个 API 密钥无权执行该操作：CAM 策略不允许（{detail}）。</translation>
     </message>
     <message>
-        <source>Ask the account owner to grant QcloudCVMFullAccess and QcloudVPCFullAccess to this key's user.</source>
+        <source>Ask the account owner to grant QcloudCVMFullAccess and QcloudVPCFullAccess to this key&apos;s user.</source>
         <translation>请主账号为该密钥所属用户授予 QcloudCVMFullAccess 和 QcloudVPCFullAccess。</translation>
     </message>
     <message>
@@ -789,7 +790,7 @@
         <translation>{instance_type} 不能使用系统盘类型 {disk_type}。</translation>
     </message>
     <message>
-        <source>Leave the account's disk type empty so Tencent Cloud picks one the type supports.</source>
+        <source>Leave the account&apos;s disk type empty so Tencent Cloud picks one the type supports.</source>
         <translation>请将账户的硬盘类型留空，由腾讯云选择该机型支持的类型。</translation>
     </message>
     <message>
@@ -869,7 +870,7 @@
         <translation>仍然关机（继续按全价计费），或销毁以停止所有计费。</translation>
     </message>
     <message>
-        <source>Tencent Cloud is throttling this account's API calls.</source>
+        <source>Tencent Cloud is throttling this account&apos;s API calls.</source>
         <translation>腾讯云正在限制该账号的 API 调用频率。</translation>
     </message>
     <message>
@@ -889,7 +890,7 @@
         <translation>无法连接腾讯云接入点 {endpoint}。</translation>
     </message>
     <message>
-        <source>Check the network connection and the account's endpoint, then retry: a retried launch never makes a second instance, and the instances list shows whether it went through.</source>
+        <source>Check the network connection and the account&apos;s endpoint, then retry: a retried launch never makes a second instance, and the instances list shows whether it went through.</source>
         <translation>检查网络连接和账号的接入点，然后重试：重试同一次创建绝不会多出一台实例，实例列表会显示它是否已创建。</translation>
     </message>
     <message>
@@ -897,7 +898,7 @@
         <translation>腾讯云接入点 {endpoint} 返回了 HTTP 错误。</translation>
     </message>
     <message>
-        <source>Check the account's endpoint (for the international site use cvm.intl.tencentcloudapi.com), then retry.</source>
+        <source>Check the account&apos;s endpoint (for the international site use cvm.intl.tencentcloudapi.com), then retry.</source>
         <translation>检查账号的接入点（国际站请用 cvm.intl.tencentcloudapi.com），然后重试。</translation>
     </message>
     <message>
@@ -951,14 +952,6 @@
     <message>
         <source>Pick an image id in the CVM console and pass it with --image.</source>
         <translation>在云服务器控制台选一个镜像 ID，用 --image 传入。</translation>
-    </message>
-    <message>
-        <source>No SSH public key was given for the new instance.</source>
-        <translation>没有为新实例提供 SSH 公钥。</translation>
-    </message>
-    <message>
-        <source>Create a key or choose an existing one in the launch dialog.</source>
-        <translation>在创建对话框中新建密钥或选择已有密钥。</translation>
     </message>
     <message>
         <source>Registering the SSH public key with Tencent Cloud…</source>
@@ -1240,11 +1233,11 @@
         <translation>还没有{provider}账号：请先在“云账号”页添加，然后再创建。</translation>
     </message>
     <message>
-        <source>This account launches in {region}; the offer is in {offer}. Edit the account's region (or add one) to launch there.</source>
+        <source>This account launches in {region}; the offer is in {offer}. Edit the account&apos;s region (or add one) to launch there.</source>
         <translation>该账号在 {region} 创建实例，而报价在 {offer}。要在那里创建，请修改账号地域（或另加一个账号）。</translation>
     </message>
     <message>
-        <source>{provider} imports {types} keys: LabGPU's own {type} key ({path}) will be registered.</source>
+        <source>{provider} imports {types} keys: LabGPU&apos;s own {type} key ({path}) will be registered.</source>
         <translation>{provider} 导入 {types} 密钥：将注册 LabGPU 自己的 {type} 密钥（{path}）。</translation>
     </message>
     <message>
@@ -1272,7 +1265,7 @@
         <translation>等待空闲 GPU</translation>
     </message>
     <message>
-        <source>Your public address is {cidr}; only it (or the range you type, e.g. your VPN's) may connect to port 22.</source>
+        <source>Your public address is {cidr}; only it (or the range you type, e.g. your VPN&apos;s) may connect to port 22.</source>
         <translation>你的公网地址是 {cidr}；只有它（或你填写的网段，如 VPN 网段）能连接 22 端口。</translation>
     </message>
     <message>
@@ -1493,7 +1486,7 @@
         <translation>云厂商回收竞价实例时，LabGPU 会在预警时间内保存最新的检查点，到有库存的地方重新启动，再接着跑你的任务——全自动，只要窗口、托盘或 `labgpu watch` 在运行。</translation>
     </message>
     <message>
-        <source>{checkpoint} becomes the saved checkpoint's path on the new instance</source>
+        <source>{checkpoint} becomes the saved checkpoint&apos;s path on the new instance</source>
         <translation>{checkpoint} 会换成保存的检查点在新实例上的路径</translation>
     </message>
     <message>
@@ -1533,7 +1526,7 @@
         <translation>代码上传到：</translation>
     </message>
     <message>
-        <source>then the region's other zones</source>
+        <source>then the region&apos;s other zones</source>
         <translation>再试本地域的其他可用区</translation>
     </message>
     <message>
@@ -1577,7 +1570,7 @@
         <translation>不设上限</translation>
     </message>
     <message>
-        <source>The most the whole run may cost, in the account's currency</source>
+        <source>The most the whole run may cost, in the account&apos;s currency</source>
         <translation>整个运行最多花多少钱（账号的币种）</translation>
     </message>
     <message>

@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>LabGPU</name>
@@ -11,7 +12,7 @@
         <translation>用以下命令安装：pip install google-cloud-compute</translation>
     </message>
     <message>
-        <source>Google Cloud's operation {operation} is still running after {seconds} s.</source>
+        <source>Google Cloud&apos;s operation {operation} is still running after {seconds} s.</source>
         <translation>谷歌云的操作 {operation} 在 {seconds} 秒后仍在进行。</translation>
     </message>
     <message>
@@ -27,15 +28,15 @@
         <translation>请换用该地域的其他可用区、其他 GPU 类型，或稍后再试：容量经常变化。这不是配额问题：提高配额也无济于事。</translation>
     </message>
     <message>
-        <source>The project's Compute Engine quota does not allow this ({error_code}): {provider_message}</source>
+        <source>The project&apos;s Compute Engine quota does not allow this ({error_code}): {provider_message}</source>
         <translation>该项目的 Compute Engine 配额不允许此操作（{error_code}）：{provider_message}</translation>
     </message>
     <message>
-        <source>Ask for a higher GPU or vCPU quota for {region} under IAM &amp; Admin &gt; Quotas in the Google Cloud console (a new project's GPU quota is 0); another zone of the same region shares the quota.</source>
+        <source>Ask for a higher GPU or vCPU quota for {region} under IAM &amp; Admin &gt; Quotas in the Google Cloud console (a new project&apos;s GPU quota is 0); another zone of the same region shares the quota.</source>
         <translation>在谷歌云控制台的“IAM 和管理 &gt; 配额”中为 {region} 申请更高的 GPU 或 vCPU 配额（新项目的 GPU 配额为 0）；同一地域的其他可用区共用该配额。</translation>
     </message>
     <message>
-        <source>Google Cloud is limiting this project's requests right now ({error_code}).</source>
+        <source>Google Cloud is limiting this project&apos;s requests right now ({error_code}).</source>
         <translation>谷歌云目前正在限制该项目的请求（{error_code}）。</translation>
     </message>
     <message>
@@ -47,7 +48,7 @@
         <translation>谷歌云没有该资源（{error_code}）：{provider_message}</translation>
     </message>
     <message>
-        <source>Reload the instances page: it may have been deleted. If the project is named, check the account's project and the key's project_id.</source>
+        <source>Reload the instances page: it may have been deleted. If the project is named, check the account&apos;s project and the key&apos;s project_id.</source>
         <translation>请刷新实例页面：它可能已被删除。如果提到了项目，请检查账户的项目和密钥中的 project_id。</translation>
     </message>
     <message>
@@ -63,7 +64,7 @@
         <translation>谷歌云拒绝了该服务账号密钥（{error_code}）：{provider_message}</translation>
     </message>
     <message>
-        <source>The key may be deleted or disabled, or this computer's clock is off: check the clock, or create a new JSON key under IAM &amp; Admin &gt; Service accounts &gt; Keys and paste it into the account again.</source>
+        <source>The key may be deleted or disabled, or this computer&apos;s clock is off: check the clock, or create a new JSON key under IAM &amp; Admin &gt; Service accounts &gt; Keys and paste it into the account again.</source>
         <translation>该密钥可能已被删除或停用，或者本机时钟不准：请检查时钟，或在“IAM 和管理 &gt; 服务账号 &gt; 密钥”中创建新的 JSON 密钥，并重新粘贴到账户中。</translation>
     </message>
     <message>
@@ -83,7 +84,7 @@
         <translation>请让它指向你下载的 JSON 密钥，或取消该变量。</translation>
     </message>
     <message>
-        <source>Check the file's permissions and retry.</source>
+        <source>Check the file&apos;s permissions and retry.</source>
         <translation>请检查文件权限后重试。</translation>
     </message>
     <message>
@@ -91,16 +92,16 @@
         <translation>请下载服务账号的 JSON 密钥（“IAM 和管理 &gt; 服务账号 &gt; 密钥”），并让 {variable} 指向它。</translation>
     </message>
     <message>
-        <source>Paste the whole JSON key of a service account (IAM &amp; Admin &gt; Service accounts &gt; Keys &gt; Add key &gt; JSON): its "type" is "service_account".</source>
-        <translation>请粘贴服务账号的完整 JSON 密钥（“IAM 和管理 &gt; 服务账号 &gt; 密钥 &gt; 添加密钥 &gt; JSON”）：其 "type" 为 "service_account"。</translation>
+        <source>Paste the whole JSON key of a service account (IAM &amp; Admin &gt; Service accounts &gt; Keys &gt; Add key &gt; JSON): its &quot;type&quot; is &quot;service_account&quot;.</source>
+        <translation>请粘贴服务账号的完整 JSON 密钥（“IAM 和管理 &gt; 服务账号 &gt; 密钥 &gt; 添加密钥 &gt; JSON”）：其 &quot;type&quot; 为 &quot;service_account&quot;。</translation>
     </message>
     <message>
         <source>The service-account key is not JSON text.</source>
         <translation>该服务账号密钥不是 JSON 文本。</translation>
     </message>
     <message>
-        <source>This Google credential is of type "{kind}", not a service-account key: LabGPU keeps only service-account keys (a user login or an external account refreshes itself through gcloud, which LabGPU does not run).</source>
-        <translation>这个谷歌凭据的类型是 "{kind}"，不是服务账号密钥：LabGPU 只保存服务账号密钥（用户登录或外部账号需通过 gcloud 刷新，而 LabGPU 不运行 gcloud）。</translation>
+        <source>This Google credential is of type &quot;{kind}&quot;, not a service-account key: LabGPU keeps only service-account keys (a user login or an external account refreshes itself through gcloud, which LabGPU does not run).</source>
+        <translation>这个谷歌凭据的类型是 &quot;{kind}&quot;，不是服务账号密钥：LabGPU 只保存服务账号密钥（用户登录或外部账号需通过 gcloud 刷新，而 LabGPU 不运行 gcloud）。</translation>
     </message>
     <message>
         <source>The service-account key has no {fields}.</source>
@@ -115,15 +116,7 @@
         <translation>请用 --image 指定镜像（projects/PROJECT/global/images/NAME）。</translation>
     </message>
     <message>
-        <source>No SSH public key was given for the new instance.</source>
-        <translation>没有为新实例提供 SSH 公钥。</translation>
-    </message>
-    <message>
-        <source>Create a key or choose an existing one in the launch dialog.</source>
-        <translation>请在启动对话框中创建密钥或选择已有密钥。</translation>
-    </message>
-    <message>
-        <source>The SSH key goes into the instance's ssh-keys metadata (user {user}).</source>
+        <source>The SSH key goes into the instance&apos;s ssh-keys metadata (user {user}).</source>
         <translation>SSH 密钥写入实例的 ssh-keys 元数据（用户 {user}）。</translation>
     </message>
     <message>
@@ -155,7 +148,7 @@
         <translation>读取谷歌云实时价格需要 Cloud Billing Catalog API 的 API 密钥；报价表继续使用内置价格。</translation>
     </message>
     <message>
-        <source>Create an API key (APIs &amp; Services &gt; Credentials), enable the Cloud Billing API, and paste the key into the account's API key field.</source>
+        <source>Create an API key (APIs &amp; Services &gt; Credentials), enable the Cloud Billing API, and paste the key into the account&apos;s API key field.</source>
         <translation>请创建 API 密钥（“API 和服务 &gt; 凭据”），启用 Cloud Billing API，并把密钥粘贴到账户的 API 密钥字段。</translation>
     </message>
     <message>
@@ -163,7 +156,7 @@
         <translation>已停止：vCPU、内存和 GPU 不再计费；永久性磁盘和静态 IP 地址仍然计费。释放（终止）实例才能停止所有费用。</translation>
     </message>
     <message>
-        <source>The key's client_email is not the account's service account.</source>
+        <source>The key&apos;s client_email is not the account&apos;s service account.</source>
         <translation>密钥中的 client_email 与账户的服务账号不一致。</translation>
     </message>
     <message>
@@ -187,7 +180,7 @@
         <translation>请刷新实例页面：它可能已被删除。</translation>
     </message>
     <message>
-        <source>Google Cloud has no price cap for Spot VMs: it bills the current Spot price, and LabGPU's spot maximum is not sent. When Google Cloud needs the capacity back it stops the VM (instanceTerminationAction STOP): a stopped VM bills its disks only; start it again later.</source>
+        <source>Google Cloud has no price cap for Spot VMs: it bills the current Spot price, and LabGPU&apos;s spot maximum is not sent. When Google Cloud needs the capacity back it stops the VM (instanceTerminationAction STOP): a stopped VM bills its disks only; start it again later.</source>
         <translation>谷歌云的 Spot 虚拟机没有出价上限：按当前 Spot 价格计费，LabGPU 的竞价上限不会发送。谷歌云需要收回容量时会停止该虚拟机（instanceTerminationAction STOP）：停止的虚拟机只对磁盘计费；之后可以再次启动。</translation>
     </message>
     <message>
@@ -211,7 +204,7 @@
         <translation>项目 ID</translation>
     </message>
     <message>
-        <source>empty: the key's project_id</source>
+        <source>empty: the key&apos;s project_id</source>
         <translation>留空：使用密钥中的 project_id</translation>
     </message>
     <message>

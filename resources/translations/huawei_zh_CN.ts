@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>LabGPU</name>
@@ -15,7 +16,7 @@
         <translation>请填写主机名（如 ecs.cn-north-4.myhuaweicloud.com）或 URL（如 http://127.0.0.1:9000）。</translation>
     </message>
     <message>
-        <source>Huawei Cloud refused the signature ({error_code}): the secret access key (SK) does not match the access key (AK), the AK is unknown, or this computer's clock is more than 15 minutes off (after five failures in a row Huawei Cloud locks the AK for five minutes).</source>
+        <source>Huawei Cloud refused the signature ({error_code}): the secret access key (SK) does not match the access key (AK), the AK is unknown, or this computer&apos;s clock is more than 15 minutes off (after five failures in a row Huawei Cloud locks the AK for five minutes).</source>
         <translation>华为云拒绝了签名（{error_code}）：秘密访问密钥（SK）与访问密钥（AK）不匹配、AK 不存在，或本机时钟偏差超过 15 分钟（连续失败五次后，华为云会锁定该 AK 五分钟）。</translation>
     </message>
     <message>
@@ -35,11 +36,11 @@
         <translation>终端节点 {endpoint} 上没有这个华为云 API（{error_code}）。</translation>
     </message>
     <message>
-        <source>Check the account's region and endpoint: leave the endpoint empty to use ecs.&lt;region&gt;.myhuaweicloud.com.</source>
+        <source>Check the account&apos;s region and endpoint: leave the endpoint empty to use ecs.&lt;region&gt;.myhuaweicloud.com.</source>
         <translation>请检查账号的区域和终端节点：终端节点留空即使用 ecs.&lt;region&gt;.myhuaweicloud.com。</translation>
     </message>
     <message>
-        <source>Huawei Cloud is limiting this account's requests right now ({error_code}).</source>
+        <source>Huawei Cloud is limiting this account&apos;s requests right now ({error_code}).</source>
         <translation>华为云正在限制此账号的请求频率（{error_code}）。</translation>
     </message>
     <message>
@@ -47,11 +48,11 @@
         <translation>请等一分钟后重试。</translation>
     </message>
     <message>
-        <source>LabGPU could not find this account's project in Huawei Cloud region {region}: {provider_message}</source>
+        <source>LabGPU could not find this account&apos;s project in Huawei Cloud region {region}: {provider_message}</source>
         <translation>LabGPU 找不到此账号在华为云区域 {region} 的项目：{provider_message}</translation>
     </message>
     <message>
-        <source>Check the account's region: My Credentials &gt; API Credentials in the Huawei Cloud console lists the projects of each region (one per region is needed).</source>
+        <source>Check the account&apos;s region: My Credentials &gt; API Credentials in the Huawei Cloud console lists the projects of each region (one per region is needed).</source>
         <translation>请检查账号的区域：华为云控制台的“我的凭证 &gt; API 凭证”列出了每个区域的项目（每个区域需要一个项目）。</translation>
     </message>
     <message>
@@ -95,11 +96,11 @@
         <translation>请在费用中心为账号充值（按需计费需要余额为正）并检查账号状态，然后重试。</translation>
     </message>
     <message>
-        <source>LabGPU's subnet in {region} has no free IP address left ({error_code}).</source>
+        <source>LabGPU&apos;s subnet in {region} has no free IP address left ({error_code}).</source>
         <translation>LabGPU 在 {region} 的子网已没有空闲 IP 地址（{error_code}）。</translation>
     </message>
     <message>
-        <source>Terminate instances you no longer need in that subnet, or delete the labgpu VPC's subnet in the console so that LabGPU creates a new one.</source>
+        <source>Terminate instances you no longer need in that subnet, or delete the labgpu VPC&apos;s subnet in the console so that LabGPU creates a new one.</source>
         <translation>请释放该子网中不再需要的实例，或在控制台删除 labgpu VPC 的子网，让 LabGPU 重新创建一个。</translation>
     </message>
     <message>
@@ -115,11 +116,11 @@
         <translation>华为云 {zone} 目前没有可用的 {instance_type}（{error_code}）。</translation>
     </message>
     <message>
-        <source>LabGPU tries the region's other zones; if none has capacity, pick another type or retry later.</source>
+        <source>LabGPU tries the region&apos;s other zones; if none has capacity, pick another type or retry later.</source>
         <translation>LabGPU 会尝试该区域的其他可用区；若都没有资源，请换一种规格或稍后重试。</translation>
     </message>
     <message>
-        <source>Stopped: a stopped Huawei Cloud pay-per-use instance no longer bills its vCPUs, memory and GPUs; its disks still bill, and so does its EIP's bandwidth when the EIP is billed by bandwidth (LabGPU's are billed by traffic). Terminate it to stop all charges.</source>
+        <source>Stopped: a stopped Huawei Cloud pay-per-use instance no longer bills its vCPUs, memory and GPUs; its disks still bill, and so does its EIP&apos;s bandwidth when the EIP is billed by bandwidth (LabGPU&apos;s are billed by traffic). Terminate it to stop all charges.</source>
         <translation>已关机：关机的华为云按需实例不再收取 vCPU、内存和 GPU 的费用；云硬盘仍然计费，按带宽计费的 EIP 也仍收带宽费（LabGPU 创建的 EIP 按流量计费）。释放实例才能停止全部计费。</translation>
     </message>
     <message>
@@ -159,7 +160,7 @@
         <translation>可选：留空时按区域自动查询</translation>
     </message>
     <message>
-        <source>Huawei Cloud from KooCLI's ~/.hcloud/config.json and HUAWEICLOUD_SDK_* variables</source>
+        <source>Huawei Cloud from KooCLI&apos;s ~/.hcloud/config.json and HUAWEICLOUD_SDK_* variables</source>
         <translation>华为云（KooCLI 的 ~/.hcloud/config.json 和 HUAWEICLOUD_SDK_* 环境变量）</translation>
     </message>
     <message>
@@ -171,7 +172,7 @@
         <translation>请安装：pip install huaweicloudsdkbss</translation>
     </message>
     <message>
-        <source>Check the file with 'hcloud configure test', fix it, and retry.</source>
+        <source>Check the file with &apos;hcloud configure test&apos;, fix it, and retry.</source>
         <translation>请用“hcloud configure test”检查该文件，修正后重试。</translation>
     </message>
     <message>
@@ -179,7 +180,7 @@
         <translation>KooCLI 在 {path} 中加密保存了 {profiles} 的 AK/SK：LabGPU 无法读取。</translation>
     </message>
     <message>
-        <source>Run 'hcloud configure set --cli-auth-encrypt=false' (KooCLI then stores them readable), import again, then turn encryption back on; or add the account with its AK/SK by hand.</source>
+        <source>Run &apos;hcloud configure set --cli-auth-encrypt=false&apos; (KooCLI then stores them readable), import again, then turn encryption back on; or add the account with its AK/SK by hand.</source>
         <translation>请运行“hcloud configure set --cli-auth-encrypt=false”（KooCLI 随后以可读形式保存），再次导入，然后重新打开加密；或手动用 AK/SK 添加账号。</translation>
     </message>
     <message>
@@ -189,14 +190,6 @@
     <message>
         <source>Waiting for {resource} to become ACTIVE (now {state})…</source>
         <translation>正在等待 {resource} 变为 ACTIVE（当前 {state}）…</translation>
-    </message>
-    <message>
-        <source>No SSH public key was given for the new instance.</source>
-        <translation>没有为新实例提供 SSH 公钥。</translation>
-    </message>
-    <message>
-        <source>Create a key or choose an existing one in the launch dialog.</source>
-        <translation>请在启动对话框中创建密钥或选择已有的密钥。</translation>
     </message>
     <message>
         <source>No public GPU or Ubuntu image supports {instance_type} in {region}.</source>

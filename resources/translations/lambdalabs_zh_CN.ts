@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>LabGPU</name>
@@ -11,11 +12,11 @@
         <translation>端点 {endpoint} 不是 https 地址。</translation>
     </message>
     <message>
-        <source>Lambda answered HTTP {status} without the API's error envelope.</source>
+        <source>Lambda answered HTTP {status} without the API&apos;s error envelope.</source>
         <translation>Lambda 返回了 HTTP {status}，但没有 API 规定的错误格式。</translation>
     </message>
     <message>
-        <source>Check the account's endpoint (empty = https://cloud.lambda.ai) and retry in a minute.</source>
+        <source>Check the account&apos;s endpoint (empty = https://cloud.lambda.ai) and retry in a minute.</source>
         <translation>请检查账户的端点（留空 = https://cloud.lambda.ai），一分钟后重试。</translation>
     </message>
     <message>
@@ -23,7 +24,7 @@
         <translation>Lambda 拒绝了该 API 密钥（{error_code}）：密钥无效、已过期或已被删除。</translation>
     </message>
     <message>
-        <source>Create a new key on Lambda's API keys page (cloud.lambda.ai/api-keys), then edit the account and paste it.</source>
+        <source>Create a new key on Lambda&apos;s API keys page (cloud.lambda.ai/api-keys), then edit the account and paste it.</source>
         <translation>请在 Lambda 的 API 密钥页面（cloud.lambda.ai/api-keys）新建一个密钥，然后编辑账户并粘贴进去。</translation>
     </message>
     <message>
@@ -31,11 +32,11 @@
         <translation>Lambda 表示该账户未激活（{error_code}）。</translation>
     </message>
     <message>
-        <source>Verify the account's email address and add a valid payment method in the Lambda Cloud dashboard; contact Lambda Support if it stays inactive.</source>
+        <source>Verify the account&apos;s email address and add a valid payment method in the Lambda Cloud dashboard; contact Lambda Support if it stays inactive.</source>
         <translation>请在 Lambda Cloud 控制台验证账户邮箱并添加有效的付款方式；若仍未激活，请联系 Lambda 支持。</translation>
     </message>
     <message>
-        <source>Lambda refused the launch: the account's billing address is invalid ({error_code}).</source>
+        <source>Lambda refused the launch: the account&apos;s billing address is invalid ({error_code}).</source>
         <translation>Lambda 拒绝了创建：账户的账单地址无效（{error_code}）。</translation>
     </message>
     <message>
@@ -43,7 +44,7 @@
         <translation>请在 Lambda Cloud 控制台（Settings &gt; Billing）改正账单地址，然后重新创建。</translation>
     </message>
     <message>
-        <source>Lambda refused the request's data ({error_code}): {provider_message}</source>
+        <source>Lambda refused the request&apos;s data ({error_code}): {provider_message}</source>
         <translation>Lambda 拒绝了请求中的数据（{error_code}）：{provider_message}</translation>
     </message>
     <message>
@@ -55,11 +56,11 @@
         <translation>Lambda 找不到请求中指定的对象（{error_code}）：{provider_message}</translation>
     </message>
     <message>
-        <source>An instance may already be terminated (run 'labgpu ls'); for a launch, check the instance type and the account's file system name.</source>
-        <translation>实例可能已被终止（运行 'labgpu ls' 查看）；如果是创建实例，请检查实例规格和账户的文件系统名称。</translation>
+        <source>An instance may already be terminated (run &apos;labgpu ls&apos;); for a launch, check the instance type and the account&apos;s file system name.</source>
+        <translation>实例可能已被终止（运行 &apos;labgpu ls&apos; 查看）；如果是创建实例，请检查实例规格和账户的文件系统名称。</translation>
     </message>
     <message>
-        <source>Lambda refused the launch: the account's instance quota is used up ({error_code}).</source>
+        <source>Lambda refused the launch: the account&apos;s instance quota is used up ({error_code}).</source>
         <translation>Lambda 拒绝了创建：账户的实例配额已用完（{error_code}）。</translation>
     </message>
     <message>
@@ -103,11 +104,11 @@
         <translation>Lambda 所依赖的上游服务暂不可用（{error_code}）：{provider_message}</translation>
     </message>
     <message>
-        <source>Try again shortly; 'labgpu ls' shows whether a launch went through.</source>
-        <translation>请稍后重试；'labgpu ls' 可查看创建是否已经成功。</translation>
+        <source>Try again shortly; &apos;labgpu ls&apos; shows whether a launch went through.</source>
+        <translation>请稍后重试；&apos;labgpu ls&apos; 可查看创建是否已经成功。</translation>
     </message>
     <message>
-        <source>Lambda is limiting this account's requests right now (HTTP 429).</source>
+        <source>Lambda is limiting this account&apos;s requests right now (HTTP 429).</source>
         <translation>Lambda 正在限制该账户的请求频率（HTTP 429）。</translation>
     </message>
     <message>
@@ -147,19 +148,11 @@
         <translation>只有终止才能结束计费，而终止会删除它的磁盘（持久文件系统会保留）：请先拉取需要的数据，再终止它（labgpu terminate {instance_id}，或在实例页面点“终止”）。</translation>
     </message>
     <message>
-        <source>No SSH public key was given for the new instance.</source>
-        <translation>没有为新实例提供 SSH 公钥。</translation>
-    </message>
-    <message>
-        <source>Create a key or choose an existing one in the launch dialog.</source>
-        <translation>请在创建对话框中新建密钥或选择已有密钥。</translation>
-    </message>
-    <message>
         <source>Adding the SSH public key to Lambda (once, reused by name)…</source>
         <translation>正在把 SSH 公钥添加到 Lambda（只添加一次，之后按名称复用）…</translation>
     </message>
     <message>
-        <source>Lambda's firewall rules of the account decide who reaches SSH (port 22); LabGPU does not change them.</source>
+        <source>Lambda&apos;s firewall rules of the account decide who reaches SSH (port 22); LabGPU does not change them.</source>
         <translation>谁能连接 SSH（22 端口）由该 Lambda 账户的防火墙规则决定；LabGPU 不会修改这些规则。</translation>
     </message>
     <message>

@@ -26,7 +26,7 @@ from app.cloud.base import (
     PriceTooLowError,
     ProgressFn,
 )
-from app.cloud.kit import say, stepper
+from app.cloud.kit import public_key_of, say, stepper
 from app.core.accounts import Account, Credentials
 from app.core.backstops import (
     MSG_NOT_HELD,
@@ -298,14 +298,7 @@ class AlibabaLaunch(AlibabaClient):
 
     # -- key pair and image ----------------------------------------------------------------------
     def _ensure_key(self, account: Account, creds: Credentials, req: LaunchRequest) -> str:
-        if not req.public_key:
-            raise CloudError(
-                QT_TRANSLATE_NOOP("LabGPU", "No SSH public key was given for the new instance."),
-                QT_TRANSLATE_NOOP("LabGPU", "Create a key or choose an existing one in the launch dialog."),
-                provider=PROVIDER_ID,
-                code="NoSshKey",
-            )
-        wanted = " ".join(req.public_key.split()[:2])
+        wanted = public_key_of(req.public_key, PROVIDER_ID)
         name = key_pair_name(wanted)
         body = self._call(account, creds, "DescribeKeyPairs", {"KeyPairName": name, "PageSize": 50})
         if any(kp.get("KeyPairName") == name for kp in (body.get("KeyPairs") or {}).get("KeyPair") or []):

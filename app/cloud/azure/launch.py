@@ -33,7 +33,7 @@ from app.cloud.base import (
     ProgressFn,
 )
 from app.cloud.errors import NetworkError
-from app.cloud.kit import say, stepper
+from app.cloud.kit import public_key_of, say, stepper
 from app.core.accounts import Account, Credentials
 from app.core.hosts import SSH_USER_TAG
 from app.core.i18n import QT_TRANSLATE_NOOP
@@ -238,11 +238,7 @@ class AzureLaunch(AzureClient):
     def launch(self, account: Account, creds: Credentials, req: LaunchRequest,
                progress: ProgressFn | None = None) -> Instance:
         step = stepper(progress)
-        if not req.public_key:
-            raise CloudError(
-                QT_TRANSLATE_NOOP("LabGPU", "No SSH public key was given for the new instance."),
-                QT_TRANSLATE_NOOP("LabGPU", "Create a key or choose an existing one in the launch dialog."),
-                provider=PROVIDER_ID, code="NoSshKey")
+        public_key_of(req.public_key, PROVIDER_ID)
         name = vm_name(req.client_token)
         ctx = {"zone": req.zone or "-", "instance_type": req.instance_type, "instance_id": name,
                "max_price": f"{req.max_price:.5f}" if req.max_price else "-1"}

@@ -26,13 +26,12 @@ from typing import Any
 from app.cloud.base import (
     LABGPU_TAG_KEY,
     LABGPU_TAG_VALUE,
-    CloudError,
     Instance,
     LaunchRequest,
     NotFoundError,
     ProgressFn,
 )
-from app.cloud.kit import say, stepper
+from app.cloud.kit import public_key_of, say, stepper
 from app.core.accounts import Account, Credentials
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.vocab import InstanceState
@@ -158,11 +157,7 @@ class GcpLaunch(GcpClient):
                progress: ProgressFn | None = None) -> Instance:
         step = stepper(progress)
         compute = sdk()
-        if not req.public_key:
-            raise CloudError(
-                QT_TRANSLATE_NOOP("LabGPU", "No SSH public key was given for the new instance."),
-                QT_TRANSLATE_NOOP("LabGPU", "Create a key or choose an existing one in the launch dialog."),
-                provider=PROVIDER_ID, code="NoSshKey")
+        public_key_of(req.public_key, PROVIDER_ID)
         zone = req.zone or f"{account.region}-a"
         project = self.project(account, creds)
         ctx = {"zone": zone, "instance_type": req.instance_type, "project": project}

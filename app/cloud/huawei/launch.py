@@ -32,7 +32,7 @@ from app.cloud.base import (
     NotFoundError,
     ProgressFn,
 )
-from app.cloud.kit import say, stepper, timed_out
+from app.cloud.kit import public_key_of, say, stepper, timed_out
 from app.core.accounts import Account, Credentials
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.vocab import InstanceState
@@ -216,12 +216,7 @@ class HuaweiLaunch(HuaweiPrices):
 
     # -- key pair and image --------------------------------------------------------------------------
     def _ensure_key(self, account: Account, creds: Credentials, req: LaunchRequest) -> str:
-        if not req.public_key:
-            raise CloudError(
-                QT_TRANSLATE_NOOP("LabGPU", "No SSH public key was given for the new instance."),
-                QT_TRANSLATE_NOOP("LabGPU", "Create a key or choose an existing one in the launch dialog."),
-                provider=PROVIDER_ID, code="NoSshKey")
-        wanted = " ".join(req.public_key.split()[:2])
+        wanted = public_key_of(req.public_key, PROVIDER_ID)
         name = req.ssh_key_name or key_pair_name(wanted)
         marker = ""
         for _page in range(MAX_PAGES):  # KPS ListKeypairs pages by marker (page_info.next_marker)

@@ -25,7 +25,7 @@ from app.cloud.base import (
     ProgressFn,
     StopRefusedError,
 )
-from app.cloud.kit import key_validated, live_offer, say, spec_identity, stepper, to_float
+from app.cloud.kit import key_validated, live_offer, public_key_of, say, spec_identity, stepper, to_float
 from app.cloud.pricing import bundled_rows
 from app.core.accounts import Account, Credentials
 from app.core.hosts import SSH_USER_TAG
@@ -205,13 +205,7 @@ class LambdaProvider(LambdaClient):
     # -- launch ----------------------------------------------------------------------------------
     def _ensure_key(self, account: Account, creds: Credentials, req: LaunchRequest) -> str:
         """LabGPU's public key, added once (``POST /ssh-keys``) and reused by its name after."""
-        if not req.public_key:
-            raise CloudError(
-                QT_TRANSLATE_NOOP("LabGPU", "No SSH public key was given for the new instance."),
-                QT_TRANSLATE_NOOP("LabGPU", "Create a key or choose an existing one in the launch dialog."),
-                provider=PROVIDER_ID, code="NoSshKey",
-            )
-        wanted = " ".join(req.public_key.split()[:2])
+        wanted = public_key_of(req.public_key, PROVIDER_ID)
         name = ssh_key_name(wanted)
         keys = self._request(account, creds, "GET", "/ssh-keys") or []
         for k in keys:

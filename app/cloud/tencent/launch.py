@@ -17,7 +17,7 @@ from app.cloud.base import (
     PriceTooLowError,
     ProgressFn,
 )
-from app.cloud.kit import say, stepper
+from app.cloud.kit import public_key_of, say, stepper
 from app.core.accounts import Account, Credentials
 from app.core.backstops import (
     MSG_NOT_HELD,
@@ -126,14 +126,7 @@ class TencentLaunch(TencentClient):
 
     # -- launch --------------------------------------------------------------------------------
     def _ensure_key(self, account: Account, creds: Credentials, req: LaunchRequest) -> str:
-        if not req.public_key:
-            raise CloudError(
-                QT_TRANSLATE_NOOP("LabGPU", "No SSH public key was given for the new instance."),
-                QT_TRANSLATE_NOOP("LabGPU", "Create a key or choose an existing one in the launch dialog."),  # noqa: E501 - one string for lupdate
-                provider=PROVIDER_ID,
-                code="NoSshKey",
-            )
-        wanted = " ".join(req.public_key.split()[:2])
+        wanted = public_key_of(req.public_key, PROVIDER_ID)
         base_name = key_pair_name(req.ssh_key_name or "labgpu")
         existing = self._key_pairs(account, creds)
         for kp in existing:
