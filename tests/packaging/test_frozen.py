@@ -32,8 +32,10 @@ from tests.packaging.frozen_build import ROOT, FrozenBuild, S, build, get_frozen
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(1500)]
 
 # The one-folder bundle may not grow past this without someone deciding so (QML or the GTK stack
-# sneaking back in adds 100+ MB). Release numbers: docs/packaging.md.
-BUNDLE_BUDGET_MB = 260
+# sneaking back in adds 100+ MB). Release numbers: docs/packaging.md. Decided 2026-12-06 (issue 28): the five
+# clouds' SDKs (Google's compute_v1 types and the gRPC it imports, Azure's ARM clients, Huawei's IMS/KPS) take the
+# folder from 241 to 284 MB; 300 leaves room for a fix, not for another stack.
+BUNDLE_BUDGET_MB = 300
 
 
 @pytest.fixture(scope="session")
