@@ -151,7 +151,7 @@ def _same(a: list[Directive], b: list[Directive]) -> bool:
     return [key(d) for d in a] == [key(d) for d in b]
 
 
-FUZZ = settings(max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FUZZ = settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @FUZZ
@@ -188,7 +188,7 @@ def test_a_file_under_an_unknown_users_home_is_refused_not_a_traceback(base, tmp
     assert err.value.code == "VpnProfileFile" and "~0" in err.value.text()
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(profiles())
 def test_serialize_reads_back_the_same_directives(data):
     try:

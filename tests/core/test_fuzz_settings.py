@@ -65,7 +65,7 @@ def _typed(s: Settings) -> None:
     assert before == {f.name: getattr(s, f.name) for f in fields(Settings)}  # already valid
 
 
-@settings(max_examples=2000, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=600, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents())
 def test_load_never_raises_is_typed_and_keeps_the_original_when_it_changes_anything(raw: bytes) -> None:
     seen: list[damage.DamageNotice] = []
