@@ -121,7 +121,8 @@ class SpotNoticeSource:
     "timestamp" (the reclaim time as text, ``2018-08-18 12:05:33`` or ``2015-01-05T18:02:00Z``; a
     time without a zone marker is in ``tz``: "UTC" or an offset such as "+08:00").
     "flag" (``TRUE`` once the reclaim has begun, ``FALSE`` before: Google Cloud's ``instance/preempted``),
-    read as a reclaim at the instance's own clock, once.
+    read as a reclaim at the instance's own clock, once; or "azure-scheduled-events" (Azure's Scheduled Events
+    document: a ``Preempt`` event's ``NotBefore``, an RFC 1123 time; no such event = nothing pending).
     ``token_url``: a session token is first fetched with PUT there (``token_ttl_header`` gives its
     lifetime) and sent on the GET in ``token_header`` (AWS IMDSv2); "" = no token.
     ``header``: one more request header the service requires on the GET, as "Name: value" (Google's
@@ -139,7 +140,7 @@ class SpotNoticeSource:
     action: str = "terminate"
 
 
-SPOT_NOTICE_FORMATS = ("aws-instance-action-json", "timestamp", "flag")
+SPOT_NOTICE_FORMATS = ("aws-instance-action-json", "timestamp", "flag", "azure-scheduled-events")
 
 # The OpenSSH key types (ssh-keygen -t names: "ed25519", "rsa", "ecdsa", "dsa") a provider's key
 # import takes, preferred first, when its spec says nothing (catalog-only clouds, test toys).

@@ -14,6 +14,9 @@ plugin). The built-ins declare, in their spec.py:
 - Google Cloud: ``GET http://metadata.google.internal/computeMetadata/v1/instance/preempted`` with the
   header ``Metadata-Flavor: Google`` (refused without it): ``FALSE``, then ``TRUE`` once the Spot VM is
   being preempted (format "flag", about 30 s before it stops): one notice at the instance's clock.
+- Azure: ``GET http://169.254.169.254/metadata/scheduledevents?api-version=2020-07-01`` with ``Metadata: true``
+  (refused without it): ``{"Events": [...]}``; a Spot eviction is an event of type ``Preempt`` whose
+  ``NotBefore`` (``Mon, 19 Sep 2016 18:29:47 GMT``) is at least 30 s ahead (format "azure-scheduled-events").
 
 The request runs ON the instance (the metadata service answers only there) with whatever it has:
 python3 (preferred), else curl. Neither → the watch says it cannot read notices (never "no notice").
@@ -39,6 +42,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
+from email.utils import parsedate_to_datetime
 from typing import Any
 
 from app.core import providers
@@ -223,6 +227,8 @@ def parse_answer(provider: str, output: str, source: SpotNoticeSource | None = N
         except (ValueError, KeyError, TypeError):
             return 200, None, f"unreadable notice: {body[:200]}"
         return 200, SpotNotice(provider, action, when, body), ""
+    if source.format == "azure-scheduled-events":
+        return _scheduled_event(provider, source, output, body)
     if source.format == "flag":
         flag = body.strip().upper()
         if flag == "FALSE":
@@ -237,6 +243,30 @@ def parse_answer(provider: str, output: str, source: SpotNoticeSource | None = N
     except ValueError:
         return 200, None, f"unreadable notice: {body[:200]}"
     return 200, SpotNotice(provider, source.action, when, body), ""
+
+
+def _scheduled_event(provider: str, source: SpotNoticeSource, output: str, body: str
+                     ) -> tuple[int, SpotNotice | None, str]:
+    """Azure's Scheduled Events document: the first Preempt event (a Spot eviction) as a notice at its NotBefore
+    (an event already Started has none: the instance's clock then); other events (reboots, redeploys) are not
+    reclaims."""
+    try:
+        doc = json.loads(body)
+        events = [e for e in doc.get("Events") or [] if isinstance(e, dict)]
+    except (ValueError, AttributeError):
+        return 200, None, f"unreadable notice: {body[:200]}"
+    preempt = next((e for e in events[:64] if str(e.get("EventType", "")) == "Preempt"), None)
+    if preempt is None:
+        return 200, None, ""
+    not_before = str(preempt.get("NotBefore") or "")[:64]
+    if not_before:
+        try:
+            when = parsedate_to_datetime(not_before).astimezone(timezone.utc)
+        except (TypeError, ValueError, OverflowError):
+            return 200, None, f"unreadable notice: {not_before}"
+    else:
+        when = instance_now(output) or datetime.now(timezone.utc)
+    return 200, SpotNotice(provider, source.action, when, body[:4096]), ""
 
 
 class SpotWatch:

@@ -280,10 +280,6 @@
         <translation>可选：Azure 资源管理器和登录代理的 https 地址，例如 https://127.0.0.1:8443</translation>
     </message>
     <message>
-        <source>Azure announces a Spot eviction through Scheduled Events (about 30 seconds ahead); LabGPU does not read them yet.</source>
-        <translation>Azure 通过计划事件（约提前 30 秒）通知 Spot 逐出；LabGPU 目前还不读取这些事件。</translation>
-    </message>
-    <message>
         <source>Azure service principal from AZURE_* variables</source>
         <translation>来自 AZURE_* 环境变量的 Azure 服务主体</translation>
     </message>

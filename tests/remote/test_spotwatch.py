@@ -92,6 +92,32 @@ def test_google_cloud_preempted_flag_with_its_header_is_one_stop_notice(lab, too
         conn.close()
 
 
+@pytest.mark.parametrize("tool", ["python3", "curl"])
+def test_azure_scheduled_events_a_preempt_is_a_stop_notice_other_events_are_not(lab, tool):
+    """Azure's Scheduled Events (asked with "Metadata: true"): a planned reboot is no reclaim; a Preempt event
+    (a Spot eviction) is one stop notice at its NotBefore (an RFC 1123 time), reported once."""
+    from email.utils import format_datetime
+
+    conn = open_connection("spot1")
+    try:
+        sw = SpotWatch("spot1", "azure", lambda: conn, lambda n: None)
+        sw.tool = tool
+        assert sw.poll_once() is None
+        assert any("/metadata/scheduledevents?api-version=2020-07-01" in r for r in lab.requests())
+        reboot = {"EventId": "A1", "EventType": "Reboot", "ResourceType": "VirtualMachine", "Resources": ["vm1"],
+                  "EventStatus": "Scheduled", "NotBefore": format_datetime(SOON, usegmt=True),
+                  "EventSource": "Platform", "DurationInSeconds": -1, "Description": "planned maintenance"}
+        lab.set_azure_events([reboot])
+        assert sw.poll_once() is None
+        lab.set_azure_events([reboot, {**reboot, "EventId": "P1", "EventType": "Preempt",
+                                       "Description": "Spot eviction"}])
+        n = sw.poll_once()
+        assert n is not None and (n.provider, n.action, n.time) == ("azure", "stop", SOON)
+        assert sw.poll_once() is None  # the same eviction: once
+    finally:
+        conn.close()
+
+
 def test_a_flag_source_without_its_header_is_unreadable_not_quiet(lab):
     """The same path without the header is refused by the server (403): the watch says notices cannot be
     read instead of "no notice"."""
@@ -199,7 +225,7 @@ def test_timestamp_formats_and_zones():
         _s, n, why = parse_answer("x", f"{garbage}\nSTATUS 200\n", alibaba_like)
         assert n is None and "unreadable" in why
     with pytest.raises(ValueError):  # a provider without spot, or without a declared source
-        SpotWatch("h", "azure", lambda: None, lambda n: None)
+        SpotWatch("h", "lambda", lambda: None, lambda n: None)
 
 
 def test_labgpu_watch_reports_a_spot_notice_of_a_running_spot_instance(lab, private_home):

@@ -23,6 +23,7 @@ from app.core.providers import (
     ImporterDecl,
     ImportOption,
     ProviderSpec,
+    SpotNoticeSource,
 )
 
 PROVIDER_ID = "azure"
@@ -74,6 +75,15 @@ ACCOUNT_FIELDS = (
                  pattern=r"https?://\S+"),
 )
 
+# How a Spot VM hears of its eviction: the Instance Metadata Service's Scheduled Events, asked with the header
+# "Metadata: true" (refused without it); an eviction is an event of type Preempt with at least 30 s notice, its
+# NotBefore an RFC 1123 time ("Scheduled Events for Linux VMs",
+# https://learn.microsoft.com/en-us/azure/virtual-machines/linux/scheduled-events: "Preempt: The Spot Virtual
+# Machine is being deleted"; the query example with api-version=2020-07-01). The VM is deallocated (LabGPU sets
+# the eviction policy Deallocate).
+SPOT_NOTICE = SpotNoticeSource("http://169.254.169.254/metadata/scheduledevents?api-version=2020-07-01",
+                               format="azure-scheduled-events", header="Metadata: true", action="stop")
+
 SPEC = dataclasses.replace(
     _catalog_spec(),
     regions=REGIONS,
@@ -97,10 +107,8 @@ SPEC = dataclasses.replace(
     ),
     limitations={
         "stop_charging": STOP_RULE,
-        "spot_notice": QT_TRANSLATE_NOOP(
-            "LabGPU", "Azure announces a Spot eviction through Scheduled Events (about 30 seconds ahead); "
-                      "LabGPU does not read them yet."),
     },
+    spot_notice=SPOT_NOTICE,
     account_hint="lab-azure",
     # Azure takes RSA public keys for Linux VMs (ssh-rsa, at least 2048 bits) and, since 2022, Ed25519
     # (https://learn.microsoft.com/en-us/azure/virtual-machines/linux/mac-create-ssh-keys, "Supported SSH key
