@@ -1410,5 +1410,9 @@
         <source>Try again later, with a later --until, more --zones or --clouds, or a higher --max-price.</source>
         <translation>稍后再试：用更晚的 --until、更多的 --zones 或 --clouds，或更高的 --max-price。</translation>
     </message>
+    <message>
+        <source>The endpoint {endpoint} is not an https URL.</source>
+        <translation>接入点 {endpoint} 不是 https 地址。</translation>
+    </message>
 </context>
 </TS>

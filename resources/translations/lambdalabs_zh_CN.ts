@@ -8,10 +8,6 @@
         <translation>端点留空即使用 https://cloud.lambda.ai，或填写 https 地址（明文 http 仅限回环地址，如 http://127.0.0.1:8080）。</translation>
     </message>
     <message>
-        <source>The endpoint {endpoint} is not an https URL.</source>
-        <translation>端点 {endpoint} 不是 https 地址。</translation>
-    </message>
-    <message>
         <source>Lambda answered HTTP {status} without the API&apos;s error envelope.</source>
         <translation>Lambda 返回了 HTTP {status}，但没有 API 规定的错误格式。</translation>
     </message>

@@ -1,4 +1,5 @@
-<?xml version='1.0' encoding='utf-8'?>
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
     <name>LabGPU</name>
@@ -23,11 +24,11 @@
         <translation>在 Paperspace 控制台（团队设置 &gt; API Keys）新建一个 API 密钥，再用它编辑此账户。</translation>
     </message>
     <message>
-        <source>Paperspace refused this with the account's API key ({provider_message}).</source>
+        <source>Paperspace refused this with the account&apos;s API key ({provider_message}).</source>
         <translation>Paperspace 拒绝了此账户 API 密钥的这次请求（{provider_message}）。</translation>
     </message>
     <message>
-        <source>Use an API key of a team admin (only admins create machines), or check that the team's billing is in good standing.</source>
+        <source>Use an API key of a team admin (only admins create machines), or check that the team&apos;s billing is in good standing.</source>
         <translation>请使用团队管理员的 API 密钥（只有管理员能创建机器），或检查团队的账单状态是否正常。</translation>
     </message>
     <message>
@@ -35,8 +36,8 @@
         <translation>Paperspace 找不到 {resource}（{provider_message}）。</translation>
     </message>
     <message>
-        <source>Run 'labgpu ls' to refresh the list: it may have been deleted in the console.</source>
-        <translation>运行 'labgpu ls' 刷新列表：它可能已在控制台中被删除。</translation>
+        <source>Run &apos;labgpu ls&apos; to refresh the list: it may have been deleted in the console.</source>
+        <translation>运行 &apos;labgpu ls&apos; 刷新列表：它可能已在控制台中被删除。</translation>
     </message>
     <message>
         <source>Paperspace refused the request as invalid: {provider_message}</source>
@@ -47,7 +48,7 @@
         <translation>检查机型、区域和磁盘大小（Paperspace 只提供 50 GB 起的若干固定磁盘规格），然后重试。</translation>
     </message>
     <message>
-        <source>Paperspace could not read LabGPU's request ({provider_message}).</source>
+        <source>Paperspace could not read LabGPU&apos;s request ({provider_message}).</source>
         <translation>Paperspace 无法解析 LabGPU 的请求（{provider_message}）。</translation>
     </message>
     <message>
@@ -67,11 +68,11 @@
         <translation>Paperspace 暂时不为该团队创建这台机器（{provider_message}）。</translation>
     </message>
     <message>
-        <source>Some GPU types need approval: request access to the machine type in the Paperspace console, or check the team's machine limit and billing.</source>
+        <source>Some GPU types need approval: request access to the machine type in the Paperspace console, or check the team&apos;s machine limit and billing.</source>
         <translation>部分 GPU 机型需要审批：请在 Paperspace 控制台申请该机型的使用权限，或检查团队的机器数量上限和账单。</translation>
     </message>
     <message>
-        <source>Paperspace is limiting LabGPU's requests.</source>
+        <source>Paperspace is limiting LabGPU&apos;s requests.</source>
         <translation>Paperspace 正在限制 LabGPU 的请求频率。</translation>
     </message>
     <message>
@@ -83,27 +84,27 @@
         <translation>Paperspace 发生内部错误（{provider_message}）。</translation>
     </message>
     <message>
-        <source>Retry in a few minutes; 'labgpu ls' shows whether a launch went through.</source>
-        <translation>几分钟后重试；'labgpu ls' 可以看到启动是否已经成功。</translation>
+        <source>Retry in a few minutes; &apos;labgpu ls&apos; shows whether a launch went through.</source>
+        <translation>几分钟后重试；&apos;labgpu ls&apos; 可以看到启动是否已经成功。</translation>
     </message>
     <message>
         <source>Paperspace did not finish the request in time.</source>
         <translation>Paperspace 未能及时完成请求。</translation>
     </message>
     <message>
-        <source>Retry; 'labgpu ls' shows whether a launch went through.</source>
-        <translation>请重试；'labgpu ls' 可以看到启动是否已经成功。</translation>
+        <source>Retry; &apos;labgpu ls&apos; shows whether a launch went through.</source>
+        <translation>请重试；&apos;labgpu ls&apos; 可以看到启动是否已经成功。</translation>
     </message>
     <message>
         <source>The request to Paperspace was cut off before it finished.</source>
         <translation>发往 Paperspace 的请求在完成前被中断。</translation>
     </message>
     <message>
-        <source>Paperspace does not offer this call at the account's endpoint ({provider_message}).</source>
+        <source>Paperspace does not offer this call at the account&apos;s endpoint ({provider_message}).</source>
         <translation>此账户的端点上 Paperspace 不提供这个调用（{provider_message}）。</translation>
     </message>
     <message>
-        <source>Check the account's endpoint: it should end in /v1 (https://api.paperspace.com/v1).</source>
+        <source>Check the account&apos;s endpoint: it should end in /v1 (https://api.paperspace.com/v1).</source>
         <translation>检查账户的端点：它应以 /v1 结尾（https://api.paperspace.com/v1）。</translation>
     </message>
     <message>
@@ -115,24 +116,24 @@
         <translation>换用更短的 SSH 公钥或机器名称后重试。</translation>
     </message>
     <message>
-        <source>Fix the file (run 'pspace login' again) and retry.</source>
-        <translation>修复该文件（重新运行 'pspace login'）后重试。</translation>
+        <source>Fix the file (run &apos;pspace login&apos; again) and retry.</source>
+        <translation>修复该文件（重新运行 &apos;pspace login&apos;）后重试。</translation>
     </message>
     <message>
-        <source>Stopped: the machine's hourly rate no longer bills, but its disk still bills every month until you terminate it, and so does its static public IP (it keeps its address).</source>
+        <source>Stopped: the machine&apos;s hourly rate no longer bills, but its disk still bills every month until you terminate it, and so does its static public IP (it keeps its address).</source>
         <translation>已停止：机器不再按小时计费，但在你销毁它之前，磁盘仍按月计费，静态公网 IP 也仍计费（地址保持不变）。</translation>
     </message>
     <message>
-        <source>Stopped: the machine's hourly rate no longer bills, but its disk still bills every month until you terminate it. Its dynamic public IP was released: it gets a new address when it starts.</source>
+        <source>Stopped: the machine&apos;s hourly rate no longer bills, but its disk still bills every month until you terminate it. Its dynamic public IP was released: it gets a new address when it starts.</source>
         <translation>已停止：机器不再按小时计费，但在你销毁它之前，磁盘仍按月计费。它的动态公网 IP 已释放：再次启动时会获得新地址。</translation>
     </message>
     <message>
-        <source>Paperspace's API publishes no machine prices (its reference lists only machine availability), so the offers table keeps the bundled catalog's Paperspace prices, with their dates.</source>
+        <source>Paperspace&apos;s API publishes no machine prices (its reference lists only machine availability), so the offers table keeps the bundled catalog&apos;s Paperspace prices, with their dates.</source>
         <translation>Paperspace 的 API 不公布机器价格（其参考文档只有机器可用性），因此报价表沿用内置目录中的 Paperspace 价格，并标明其日期。</translation>
     </message>
     <message>
-        <source>Compare with paperspace.com/pricing before a long run; 'labgpu offers --provider paperspace' shows the catalog's prices and their age.</source>
-        <translation>长时间运行前请对照 paperspace.com/pricing；'labgpu offers --provider paperspace' 会显示目录价格及其时效。</translation>
+        <source>Compare with paperspace.com/pricing before a long run; &apos;labgpu offers --provider paperspace&apos; shows the catalog&apos;s prices and their age.</source>
+        <translation>长时间运行前请对照 paperspace.com/pricing；&apos;labgpu offers --provider paperspace&apos; 会显示目录价格及其时效。</translation>
     </message>
     <message>
         <source>Paperspace team {team} ({region})</source>
@@ -143,7 +144,7 @@
         <translation>没有 Paperspace 系统模板支持机型 {instance_type}。</translation>
     </message>
     <message>
-        <source>Check the machine type's name (e.g. A100-80G), or pass a template id with --image.</source>
+        <source>Check the machine type&apos;s name (e.g. A100-80G), or pass a template id with --image.</source>
         <translation>检查机型名称（例如 A100-80G），或用 --image 指定模板 ID。</translation>
     </message>
     <message>

@@ -9,7 +9,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from app.cloud.base import AuthError, CapacityError, LaunchRequest, NotSupportedError, ThrottledError
+from app.cloud.base import AuthError, CapacityError, CloudError, LaunchRequest, NotSupportedError, ThrottledError
 from app.cloud.launch import CloudService
 from app.cloud.launch_plan import LaunchOptions
 from app.cloud.paperspace.errors import DOCUMENTED_ERROR_CODES, STATUS_CODES, TABLE
@@ -264,3 +264,52 @@ def test_the_environments_key_is_not_imported_twice(tmp_path):
     (folder / "credentials.toml").write_text('version = 1\n[keys]\nlab = "ps-lab-key"\n')
     found = import_candidates({"HOME": str(tmp_path), "PAPERSPACE_API_KEY": "ps-lab-key"})
     assert [c.source for c in found] == ["pspace-team:lab"]
+
+
+def test_the_api_key_goes_only_to_the_accounts_https_endpoint_and_never_follows_a_redirect(provider):
+    """A plain-http endpoint that is not this computer is refused before anything is sent, and an endpoint that
+    answers with a redirect gets no second request: the Authorization header never reaches the other address."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from app.cloud.errors import NetworkError
+
+    with pytest.raises(CloudError) as err:
+        provider.validate(Account("ps", "paperspace", "ny2", "http://api.example.com/v1"), CREDS)
+    assert err.value.code == "BadEndpoint"
+
+    seen: list[str] = []
+
+    class Elsewhere(BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802
+            seen.append(self.headers.get("Authorization", ""))
+            self.send_response(200)
+            self.end_headers()
+
+        def log_message(self, *a):
+            pass
+
+    other = ThreadingHTTPServer(("127.0.0.1", 0), Elsewhere)
+
+    class Redirect(BaseHTTPRequestHandler):
+        def do_GET(self):  # noqa: N802
+            self.send_response(302)
+            self.send_header("Location", f"http://127.0.0.1:{other.server_address[1]}/v1/auth/session")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, *a):
+            pass
+
+    first = ThreadingHTTPServer(("127.0.0.1", 0), Redirect)
+    for srv in (first, other):
+        threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        with pytest.raises(NetworkError, match="redirect"):
+            provider.validate(Account("ps", "paperspace", "ny2", f"http://127.0.0.1:{first.server_address[1]}/v1"),
+                              CREDS)
+        assert seen == []
+    finally:
+        for srv in (first, other):
+            srv.shutdown()
+            srv.server_close()

@@ -11,20 +11,17 @@ API reference asks (see spec.py for the document).
 
 from __future__ import annotations
 
-import ipaddress
 import json
 import logging
 import threading
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import quote, urlparse
+from urllib.parse import quote
 
 from app.cloud.base import CloudError, report_call
-from app.cloud.errors import network_error
 from app.cloud.kit import PluginClient
+from app.cloud.resthttp import api_root, send
 from app.core.accounts import Account, Credentials
 from app.core.i18n import QT_TRANSLATE_NOOP
 
@@ -58,37 +55,10 @@ BAD_ENDPOINT_HINT = QT_TRANSLATE_NOOP(
               "a loopback address such as http://127.0.0.1:8080).")
 
 
-class _NoRedirect(urllib.request.HTTPRedirectHandler):
-    """A redirect is an answer, never followed: the API key must not travel to another address."""
-
-    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-
-_OPENER = urllib.request.build_opener(_NoRedirect)
-
-
 def base_url(account: Account) -> str:
     """The account's API root (scheme://host[:port], no path): its endpoint, else https://cloud.lambda.ai."""
-    text = (account.endpoint or "").strip().rstrip("/") or DEFAULT_ENDPOINT
-    url = urlparse(text if "://" in text else f"https://{text}")
-    scheme = url.scheme.lower()
-    host = url.hostname or ""
-    loopback = False
-    try:
-        loopback = ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        loopback = host == "localhost"
-    if not host or scheme not in ("http", "https") or (scheme == "http" and not loopback):
-        raise CloudError(QT_TRANSLATE_NOOP("LabGPU", "The endpoint {endpoint} is not an https URL."),
-                         BAD_ENDPOINT_HINT, provider=PROVIDER_ID, code="BadEndpoint", endpoint=text)
-    return f"{scheme}://{url.netloc}"
-
-
-def _note_clock(headers: Any) -> None:
-    from app.core.ledgerdb import CLOCK
-
-    CLOCK.note_date(PROVIDER_ID, headers.get("Date") if headers is not None else None)
+    return api_root(account.endpoint, DEFAULT_ENDPOINT, provider=PROVIDER_ID, hint=BAD_ENDPOINT_HINT,
+                    keep_path=False)
 
 
 def _read_json(raw: bytes) -> Any:
@@ -169,21 +139,7 @@ class LambdaClient(PluginClient):
                    "User-Agent": "LabGPU"}
         if data is not None:
             headers["Content-Type"] = "application/json"
-        req = urllib.request.Request(url, data=data, method=method, headers=headers)  # noqa: S310 - http(s) only
-        try:
-            with _OPENER.open(req, timeout=TIMEOUT_S) as resp:  # noqa: S310 - base_url allows http(s) only
-                _note_clock(resp.headers)
-                return int(resp.status), resp.headers, resp.read(MAX_BODY)
-        except urllib.error.HTTPError as exc:
-            _note_clock(exc.headers)
-            try:
-                raw = exc.read(MAX_BODY)
-            finally:
-                exc.close()
-            return int(exc.code), exc.headers, raw
-        except (urllib.error.URLError, OSError, TimeoutError) as exc:
-            reason = getattr(exc, "reason", exc)
-            raise network_error(PROVIDER_ID, urlparse(url).netloc, f"{type(exc).__name__}: {reason}") from None
+        return send(PROVIDER_ID, method, url, headers, data, timeout=TIMEOUT_S, max_body=MAX_BODY)
 
     def _wait_launch_turn(self) -> None:
         """Wait until launch_spacing_s passed since this provider's last launch request was answered (the

@@ -14,16 +14,15 @@ import csv
 import json
 import logging
 import re
-import urllib.error
 import urllib.parse
-import urllib.request
 from datetime import datetime, timezone
 from functools import cache
 from typing import Any
 
-from app.cloud.base import CloudError, Instance, report_call
+from app.cloud.base import Instance, report_call
 from app.cloud.errors import network_error
-from app.cloud.kit import BAD_ENDPOINT, PluginClient, to_float
+from app.cloud.kit import PluginClient, to_float
+from app.cloud.resthttp import api_root, send
 from app.core.accounts import Account, Credentials
 from app.core.hosts import SSH_USER_TAG
 from app.core.i18n import QT_TRANSLATE_NOOP
@@ -102,17 +101,11 @@ class PaperspaceClient(PluginClient):
 
     @staticmethod
     def base_url(account: Account) -> str:
-        text = (account.endpoint or "").strip().rstrip("/")
-        if not text:
-            return API_URL
-        if "://" not in text:
-            text = "https://" + text
-        url = urllib.parse.urlparse(text)
-        if url.scheme not in ("http", "https") or not url.netloc:
-            raise CloudError(BAD_ENDPOINT, QT_TRANSLATE_NOOP("LabGPU", "Use https://api.paperspace.com/v1 or a URL "
-                                                                       "such as http://127.0.0.1:9000/v1."),
-                             provider=PROVIDER_ID, code="BadEndpoint", endpoint=text)
-        return text
+        """The API root with its /v1 path: the account's endpoint, else https://api.paperspace.com/v1 (https, or
+        http to a loopback test peer only: the bearer key never crosses a network in clear text)."""
+        return api_root(account.endpoint, API_URL, provider=PROVIDER_ID, keep_path=True,
+                        hint=QT_TRANSLATE_NOOP("LabGPU", "Use https://api.paperspace.com/v1 or a URL such as "
+                                                         "http://127.0.0.1:9000/v1."))
 
     def _call(self, account: Account, creds: Credentials, method: str, path: str, *,
               query: dict[str, Any] | None = None, body: dict[str, Any] | None = None,
@@ -132,14 +125,13 @@ class PaperspaceClient(PluginClient):
         attempt = 0
         while True:
             attempt += 1
-            req = urllib.request.Request(url, data=data, method=method, headers=headers)  # noqa: S310 - http(s) only
-            try:
-                with urllib.request.urlopen(req, timeout=TIMEOUT_S) as resp:  # noqa: S310 - http(s) only (base_url)
-                    raw = resp.read(MAX_BODY + 1)
-                    request_id = resp.headers.get("x-request-id", "") or ""
-                    _note_clock(resp.headers.get("Date"))
-            except urllib.error.HTTPError as exc:
-                code, message, request_id = _error_of(exc)
+            status, resp_headers, raw = send(PROVIDER_ID, method, url, headers, data, timeout=TIMEOUT_S,
+                                             max_body=MAX_BODY)
+            request_id = (resp_headers.get("x-request-id", "") if resp_headers is not None else "") or ""
+            if 300 <= status < 400:  # the key is not sent on to another address (app.cloud.resthttp)
+                raise network_error(PROVIDER_ID, base, f"a redirect (HTTP {status}), not followed")
+            if status >= 400:
+                code, message = _error_of(status, raw)
                 retry = code in THROTTLED or (code == "INTERNAL_SERVER_ERROR" and not state_changing)
                 delay = self._backoff(attempt) if retry else None
                 if delay is not None:
@@ -147,11 +139,7 @@ class PaperspaceClient(PluginClient):
                     self._sleep(delay)
                     continue
                 log.info("Paperspace %s %s failed: %s (request %s)", method, path, code, request_id or "-")
-                raise map_error(code, message, request_id, **ctx) from None
-            except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
-                reason = getattr(exc, "reason", None) or exc
-                log.info("Paperspace %s %s: no answer (%s)", method, path, type(reason).__name__)
-                raise network_error(PROVIDER_ID, base, f"{type(reason).__name__}: {reason}") from None
+                raise map_error(code, message, request_id, **ctx)
             if len(raw) > MAX_BODY:
                 raise network_error(PROVIDER_ID, base, "answer too large")
             try:
@@ -209,20 +197,12 @@ class PaperspaceClient(PluginClient):
         return [self.to_instance(account, m) for m in self.machines(account, creds) if m.get("id")]
 
 
-def _error_of(exc: urllib.error.HTTPError) -> tuple[str, str, str]:
-    """(code, message, request id) of an error answer: its JSON ``code``/``message``, else its HTTP status."""
-    request_id = (exc.headers.get("x-request-id", "") if exc.headers else "") or ""
+def _error_of(status: int, raw: bytes) -> tuple[str, str]:
+    """(code, message) of an error answer: its JSON ``code``/``message``, else its HTTP status."""
     try:
-        doc = json.loads(exc.read(64 * 1024).decode("utf-8"))
-    except (ValueError, OSError):
+        doc = json.loads(raw[:64 * 1024].decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
         doc = None
     if isinstance(doc, dict) and doc.get("code"):
-        return str(doc.get("code"))[:64], str(doc.get("message") or "")[:500], request_id
-    return STATUS_CODES.get(exc.code, "INTERNAL_SERVER_ERROR"), f"HTTP {exc.code}", request_id
-
-
-def _note_clock(date: Any) -> None:
-    """The API's clock from the Date header: app.core.ledgerdb.CLOCK counts running time on it."""
-    from app.core.ledgerdb import CLOCK
-
-    CLOCK.note_date(PROVIDER_ID, date)
+        return str(doc.get("code"))[:64], str(doc.get("message") or "")[:500]
+    return STATUS_CODES.get(status, "INTERNAL_SERVER_ERROR"), f"HTTP {status}"
