@@ -12,39 +12,44 @@ from collections.abc import Sequence
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    import os
-
     from app import wiring
-    from app.cli import build_parser, run_cli
-    from app.cli.output import choose_language, use_language
+    from app.cli import build_parser, run_cli, window_options_only
 
     args_in = list(sys.argv[1:] if argv is None else argv)
     wiring.install()
-    # The CLI's words (help, argparse's errors) follow --lang or LANG; the window installs its own translators.
-    use_language(choose_language(args_in, os.environ))
     # Starting the GUI must not import every command module: try the window's options alone first.
-    if not any(a in ("-h", "--help") for a in args_in):
-        gui_args, rest = build_parser(with_commands=False).parse_known_args(args_in)
-        if not rest:
-            return _gui(gui_args)
+    gui_args = window_options_only(args_in)
+    if gui_args is not None:
+        return _gui(gui_args, args_in)
+    _use_cli_language(args_in)
     args = build_parser().parse_args(args_in)
     if args.command is None:
-        return _gui(args)
+        return _gui(args, args_in)
     return run_cli(args)
+
+
+def _use_cli_language(args_in: Sequence[str]) -> None:
+    """The CLI's words (help, argparse's errors, the no-display message) follow --lang or LANG; the
+    window installs its own translators."""
+    import os
+
+    from app.cli.output import choose_language, use_language
+
+    use_language(choose_language(args_in, os.environ))
 
 
 NO_DISPLAY_EXIT = 3  # the window was asked for and no display can show it
 
 
-def _gui(args: argparse.Namespace) -> int:
+def _gui(args: argparse.Namespace, args_in: Sequence[str]) -> int:
     """The window (or the tray), unless no display can show it: then say so and name the command line
     (Qt would abort with a message about a library that is installed)."""
     if not args.screenshot:  # a screenshot renders off screen without a display
         from app.core.display import gui_blocker
 
-        why = gui_blocker()
-        if why:
-            print(why, file=sys.stderr)
+        if gui_blocker():
+            _use_cli_language(args_in)  # the message in the user's language (the window was to set it)
+            print(gui_blocker(), file=sys.stderr)
             return NO_DISPLAY_EXIT
     from app.ui.app import run_gui
 

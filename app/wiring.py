@@ -41,7 +41,8 @@ def load_provider_plugins() -> None:
 def install_provider_loader() -> None:
     """Core reads provider specs without importing app.cloud: it calls this loader the first time
     a spec is asked for. Installed by app/__init__.py, so every entry point (GUI, CLI, watcher
-    processes, tests) sees the same providers."""
-    from app.core import providers
+    processes, tests) sees the same providers. Fills a slot rather than importing app.core.providers,
+    which the window does not need before it shows (start-up time)."""
+    from app.core import provider_loader
 
-    providers.set_loader(load_provider_plugins)
+    provider_loader.loader = load_provider_plugins

@@ -12,7 +12,8 @@ import importlib
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import NoReturn
 
 from app import __version__
 from app.core.errors import LabGpuError
@@ -25,7 +26,7 @@ COMMAND_MODULES = ("app.cli.offers", "app.cli.cloud", "app.cli.hosts", "app.cli.
                    "app.cli.buckets", "app.cli.keys", "app.cli.logins")
 
 
-def build_parser(with_commands: bool = True) -> argparse.ArgumentParser:
+def build_parser() -> argparse.ArgumentParser:
     """The whole command line, its words in the language ``output.use_language`` chose."""
     from app.cli.output import Parser, translate
 
@@ -38,6 +39,21 @@ def build_parser(with_commands: bool = True) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"LabGPU {__version__}",
                         help=translate("LabGPU", "show the version and exit"))
+    add_window_options(parser, translate)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title=translate("LabGPU", "commands"))
+    for name in COMMAND_MODULES:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name == name:
+                continue
+            raise
+        module.register(sub)
+    return parser
+
+
+def add_window_options(parser: argparse.ArgumentParser, translate: Callable[[str, str], str]) -> None:
+    """The options of the window itself (``labgpu`` without a command)."""
     parser.add_argument("--screenshot", metavar="FILE",
                         help=translate("LabGPU", "render the main window to a PNG and exit"))
     parser.add_argument("--page", default=None,
@@ -54,19 +70,34 @@ def build_parser(with_commands: bool = True) -> argparse.ArgumentParser:
     parser.add_argument("--tray", action="store_true",
                         help=translate("LabGPU", "start in the system tray only (the cost monitor); the window "
                                                  "opens from its menu"))
-    if not with_commands:
-        parser.set_defaults(command=None)
-        return parser
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", title=translate("LabGPU", "commands"))
-    for name in COMMAND_MODULES:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name == name:
-                continue
-            raise
-        module.register(sub)
-    return parser
+
+
+class _Unsaid(argparse.ArgumentParser):
+    """A parser whose mistakes are raised, not printed: the whole parser says them."""
+
+    def error(self, message: str) -> NoReturn:
+        raise argparse.ArgumentError(None, message)
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        # never printed; a set width spares argparse its import of shutil for the terminal's (start-up time)
+        return argparse.HelpFormatter(self.prog, width=80)
+
+
+def window_options_only(argv: Sequence[str]) -> argparse.Namespace | None:
+    """``argv`` parsed when it holds the window's options and nothing else, else None (then the whole
+    parser runs). Starting the window this way imports neither the command modules nor the CLI's output
+    layer (start-up time); a mistake or ``--help`` goes to the whole parser, which says it in the user's
+    language."""
+    if any(a in ("-h", "--help", "--version") for a in argv):
+        return None
+    parser = _Unsaid(prog="labgpu", add_help=False)
+    add_window_options(parser, lambda _context, text: text)  # help is never printed from here
+    parser.set_defaults(command=None)
+    try:
+        args, rest = parser.parse_known_args(list(argv))
+    except argparse.ArgumentError:
+        return None
+    return None if rest else args
 
 
 def run_cli(args: argparse.Namespace) -> int:

@@ -14,14 +14,8 @@ container) LabGPU says so in plain words and names the command line instead.
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
 import importlib.util
 import os
-import re
-import shutil
-import socket
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,6 +54,8 @@ def _platforms() -> list[str]:
 
 def x11_connects(name: str) -> bool | None:
     """Does the X server ``name`` accept this user? None: libxcb is not there to ask (Qt could not either)."""
+    import ctypes  # here, not at the top: ``labgpu`` runs this module before every window (start-up time)
+
     try:
         xcb = ctypes.CDLL("libxcb.so.1")
     except OSError:
@@ -83,6 +79,8 @@ def wayland_connects(name: str) -> bool:
     if not os.path.isabs(name) and not runtime:
         return False
     path = Path(name) if os.path.isabs(name) else Path(runtime) / name
+    import socket
+
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
         s.settimeout(5)
         try:
@@ -166,6 +164,11 @@ def _xcb_plugin() -> Path | None:
 
 def missing_qt_libraries() -> list[str]:
     """The shared libraries Qt's xcb plugin (or Qt itself) needs and the system lacks, by ``ldd``."""
+    import contextlib
+    import re
+    import shutil
+    import subprocess
+
     plugin = _xcb_plugin()
     ldd = shutil.which("ldd")
     if plugin is None or ldd is None:
@@ -178,6 +181,8 @@ def missing_qt_libraries() -> list[str]:
 
 def debian_package(soname: str) -> str:
     """The usual Debian/Ubuntu package of a library: libxcb-icccm.so.4 → libxcb-icccm4 (a guess by the rule)."""
+    import re
+
     m = re.match(r"^(lib[^/]+?)\.so\.(\d+)", soname)
     if not m:
         return soname

@@ -7,8 +7,8 @@ provider ids out. The clouds LabGPU only lists in the offers catalog (no launchi
 :mod:`app.core.catalog_providers`; a launchable cloud's whole spec lives in its plugin's spec.py.
 
 Core never imports ``app.cloud``: the launchable providers' specs arrive when the composition
-root's loader runs (``app.wiring.install_provider_loader``, installed by ``app/__init__.py``), the
-first time a spec is asked for.
+root's loader runs (``app.wiring.install_provider_loader`` fills :mod:`app.core.provider_loader`
+from ``app/__init__.py``), the first time a spec is asked for.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
+from . import provider_loader
 from .i18n import QT_TRANSLATE_NOOP, language, translate
 
 
@@ -259,7 +260,6 @@ class ProviderPluginError(ImportError):
 
 _SPECS: dict[str, ProviderSpec] = {}
 _lock = threading.RLock()
-_loader: Callable[[], None] | None = None
 _loaded = False
 _loading = False
 
@@ -277,9 +277,9 @@ def unregister_spec(provider_id: str) -> None:
 
 def set_loader(loader: Callable[[], None] | None) -> None:
     """The composition root installs the function that registers the plugin providers' specs."""
-    global _loader, _loaded
+    global _loaded
     with _lock:
-        _loader = loader
+        provider_loader.loader = loader
         _loaded = False
 
 
@@ -287,14 +287,15 @@ def _ensure_loaded() -> None:
     """Run the loader once. Other threads wait for it; the loading thread itself (a plugin asking for
     a spec while it is imported) sees what is registered so far."""
     global _loaded, _loading
-    if _loaded or _loader is None:
+    loader = provider_loader.loader
+    if _loaded or loader is None:
         return
     with _lock:
         if _loaded or _loading:
             return
         _loading = True
         try:
-            _loader()
+            loader()
             _loaded = True
         finally:
             _loading = False

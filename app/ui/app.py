@@ -42,8 +42,7 @@ def create_app(argv: list[str] | None = None) -> QApplication:
     app.setOrganizationName(APP_ID)
     app.setDesktopFileName(APP_ID)
     if not app.property(_HINTS_PROPERTY):
-        from app.ui.theme import apply_color_scheme
-        from app.ui.widgets import apply_hint_color
+        from app.ui.theme import apply_color_scheme, apply_hint_color
 
         apply_color_scheme(app)  # a dark system scheme where the platform gives no dark palette
         apply_hint_color(app)

@@ -12,10 +12,10 @@ import importlib
 import importlib.util
 import logging
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QByteArray, QCoreApplication, QSize, QTimer, Slot
-from PySide6.QtGui import QCloseEvent, QGuiApplication, QIcon, QKeySequence, QShortcut, QShowEvent
+from PySide6.QtGui import QGuiApplication, QIcon, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QApplication,
     QHBoxLayout,
@@ -30,6 +30,9 @@ from app import APP_NAME, __version__
 from app.core.resources import resource_path
 from app.ui.context import AppContext
 from app.ui.tasks import retire
+
+if TYPE_CHECKING:
+    from PySide6.QtGui import QCloseEvent, QShowEvent
 
 log = logging.getLogger(__name__)
 

@@ -18,8 +18,6 @@ from PySide6.QtWidgets import (
 )
 
 if TYPE_CHECKING:
-    from PySide6.QtGui import QColor, QGuiApplication
-
     from app.core.settings import Settings
 
 
@@ -72,43 +70,6 @@ def configure_record_table(table: QTableView) -> None:
     header = table.horizontalHeader()
     header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
     header.setStretchLastSection(True)
-
-
-# -- readable helper text ------------------------------------------------------------------------
-HINT_TEXT_WEIGHT = 0.62  # share of the text colour in helper text (the rest is the window colour)
-
-
-def contrast_ratio(a: QColor, b: QColor) -> float:
-    """WCAG contrast ratio of two QColors (1.0 … 21.0); body text needs at least 4.5."""
-
-    def lum(c: QColor) -> float:
-        def ch(v: float) -> float:
-            return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
-
-        return 0.2126 * ch(c.redF()) + 0.7152 * ch(c.greenF()) + 0.0722 * ch(c.blueF())
-
-    hi, lo = sorted((lum(a), lum(b)), reverse=True)
-    return (hi + 0.05) / (lo + 0.05)
-
-
-def apply_hint_color(app: QGuiApplication) -> None:
-    """Helper text is styled `color: palette(mid)` across the pages; Fusion's Mid (#b8b8b8 on
-    #efefef, 1.9:1) is unreadable as text. Make Mid a blend of the window's text and background
-    colours, readable in light and dark schemes alike (≥ 4.5:1), and again when the scheme changes."""
-    from PySide6.QtGui import QColor, QPalette
-
-    pal = app.palette()
-    text = pal.color(QPalette.ColorGroup.Active, QPalette.ColorRole.WindowText)
-    window = pal.color(QPalette.ColorGroup.Active, QPalette.ColorRole.Window)
-    t = HINT_TEXT_WEIGHT
-    hint = QColor(
-        round(text.red() * t + window.red() * (1 - t)),
-        round(text.green() * t + window.green() * (1 - t)),
-        round(text.blue() * t + window.blue() * (1 - t)),
-    )
-    for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive):
-        pal.setColor(group, QPalette.ColorRole.Mid, hint)
-    app.setPalette(pal)
 
 
 # -- a row of buttons that wraps ------------------------------------------------------------------

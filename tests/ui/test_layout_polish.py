@@ -316,7 +316,7 @@ def test_the_window_follows_a_dark_system_scheme(app_window, qtbot):
     from PySide6.QtWidgets import QApplication
 
     from app.ui import theme
-    from app.ui.widgets import contrast_ratio
+    from app.ui.theme import contrast_ratio
 
     _ctx, window = app_window
     app = QApplication.instance()

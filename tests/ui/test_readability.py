@@ -10,7 +10,7 @@ def test_helper_text_reaches_the_contrast_body_text_needs(app_window, qtbot):
     """Helper lines are styled `color: palette(mid)`; Fusion's own Mid is 1.9:1 on the window."""
     from PySide6.QtGui import QPalette
 
-    from app.ui.widgets import contrast_ratio
+    from app.ui.theme import contrast_ratio
 
     _ctx, window = app_window
     window.show_page("hosts")
@@ -28,7 +28,7 @@ def test_a_dark_scheme_gets_readable_helper_text_too(qtbot):
     from PySide6.QtGui import QColor, QPalette
     from PySide6.QtWidgets import QApplication
 
-    from app.ui.widgets import apply_hint_color, contrast_ratio
+    from app.ui.theme import apply_hint_color, contrast_ratio
 
     app = QApplication.instance()
     saved = QPalette(app.palette())

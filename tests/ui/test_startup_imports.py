@@ -17,10 +17,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 
-# Runs `python -m app ARGS` and prints the names of the loaded modules at exit.
+# Runs `python -m app ARGS` and prints the names of the loaded modules at exit, and when the window is shown.
 WRAPPER = r"""
-import atexit, runpy, sys
+import atexit, builtins, runpy, sys
 atexit.register(lambda: print("LABGPU_MODULES " + " ".join(sorted(sys.modules)), flush=True))
+_print = builtins.print
+def _at_shown(*args, **kwargs):
+    if args and str(args[0]).startswith("LABGPU_SHOWN "):
+        _print("LABGPU_MODULES_SHOWN " + " ".join(sorted(sys.modules)), flush=True)
+    _print(*args, **kwargs)
+builtins.print = _at_shown
 sys.argv = ["labgpu", *sys.argv[1:]]
 runpy.run_module("app", run_name="__main__", alter_sys=True)
 """
@@ -29,15 +35,19 @@ HEAVY = ("paramiko", "invoke", "numpy", "pyqtgraph", "boto3", "botocore", "tence
          "azure", "msal")
 
 
+def _modules(out: str, tag: str) -> set[str]:
+    lines = [ln for ln in out.splitlines() if ln.startswith(tag + " ")]
+    assert lines, out[-2000:]
+    return set(lines[-1].split()[1:])
+
+
 def _run(*args: str) -> tuple[str, set[str]]:
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", LABGPU_STARTUP_PROBE="1", LANG="C.UTF-8")
     r = subprocess.run([sys.executable, "-c", WRAPPER, *args], cwd=ROOT, env=env, capture_output=True, text=True,
                        timeout=120, stdin=subprocess.DEVNULL, check=False)
     assert r.returncode == 0, r.stderr[-3000:]
     assert "Traceback" not in r.stderr, r.stderr[-3000:]
-    lines = [ln for ln in r.stdout.splitlines() if ln.startswith("LABGPU_MODULES ")]
-    assert lines, r.stdout[-2000:] + r.stderr[-2000:]
-    return r.stdout, set(lines[-1].split()[1:])
+    return r.stdout, _modules(r.stdout, "LABGPU_MODULES")
 
 
 def _heavy(modules: set[str]) -> list[str]:
@@ -57,3 +67,19 @@ def test_the_window_is_shown_without_ssh_graphs_or_sdks():
     assert "LABGPU_SHOWN " in out and "LABGPU_READY " in out
     assert "app.ui.main_window" in modules
     assert [m for m in _heavy(modules) if not m.startswith("numpy")] == []
+
+
+# What the window needs no part of before it is on screen (each cost 1-6 ms of a ~125 ms start, measured
+# with tests/benchmarks/bench_startup.py): the CLI's output layer, the provider specs, the command modules,
+# logging.handlers (socket, pickle, queue), ctypes (the display probe's X11 check is not made under
+# QT_QPA_PLATFORM=offscreen) and the widgets of the shared table model and plain-text helpers.
+NOT_BEFORE_SHOWN = ("app.cli.output", "app.cli.doctor", "app.core.providers", "app.core.currency", "logging.handlers",
+                    "ctypes", "socket", "app.ui.widgets", "app.ui.shared.plain", "app.ui.offers.page")
+
+
+def test_the_window_is_on_screen_before_the_cli_the_provider_specs_or_its_first_page_load():
+    out, at_exit = _run("--lang", "en")
+    shown = _modules(out, "LABGPU_MODULES_SHOWN")
+    assert "app.ui.main_window" in shown and "app.ui.context" in shown
+    assert sorted(m for m in NOT_BEFORE_SHOWN if m in shown) == []
+    assert "app.core.providers" in at_exit and "app.ui.offers.page" in at_exit  # then the first page came

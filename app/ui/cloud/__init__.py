@@ -12,8 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QCoreApplication
 
-from app.core import providers
-from app.core.currency import money_text
 from app.core.settings import read_section, write_section
 from app.ui.shared.services import cloud_service as cloud_service  # the cloud pages import it from here
 
@@ -50,10 +48,14 @@ def remember(ctx: AppContext, **values: Any) -> None:
 
 def provider_name(provider: str) -> str:
     """The provider's name in the user's language (from its ProviderSpec)."""
+    from app.core import providers  # here: the window finds its pages through this package before it shows
+
     return providers.display_name(provider)
 
 
 def money(amount: float | None, currency: str, digits: int = 2) -> str:
+    from app.core.currency import money_text
+
     return money_text(amount, currency, digits)
 
 
