@@ -333,6 +333,20 @@ def keep_module(name: str) -> bool:
 
 # --- macOS --------------------------------------------------------------------------------------
 
+# PyInstaller runtime hooks the bundle leaves out. Each ran at every start before main.py — together ~14 ms of
+# a ~155 ms frozen start (tests/benchmarks/bench_startup.py --frozen) — for a use LabGPU does not have:
+# - pyi_rth_multiprocessing lets multiprocessing's spawned children run in a frozen app: LabGPU starts no
+#   multiprocessing child (its own processes are `labgpu COMMAND` through subprocess; a test reads app/);
+# - pyi_rth_inspect lets inspect.getsourcefile() name a frozen module's file: the bundle ships no source, so
+#   inspect.getsource() fails either way, and PySide's import hook is answered by app/ui/__init__.py.
+DROPPED_RUNTIME_HOOKS = ("pyi_rth_inspect", "pyi_rth_multiprocessing")
+
+
+def keep_script(name: str) -> bool:
+    """Whether an entry of Analysis.scripts (a runtime hook or the entry script) goes into the bundle."""
+    return name not in DROPPED_RUNTIME_HOOKS
+
+
 def info_plist(version: str) -> dict[str, object]:
     """The LabGPU.app Info.plist entries (PyInstaller's BUNDLE merges them into its own)."""
     return {

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import os
 import sys
@@ -100,6 +101,7 @@ def run_gui(args: argparse.Namespace) -> int:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     setup_logging(default_paths())
     if getattr(args, "tray", False) and not args.screenshot:
+        gc.enable()  # app/__main__.py pauses it for the window's start only
         return run_tray(args)
     app, ctx, window = build_main_window(args.lang, defer_first_page=not args.screenshot)
     ctx.errors.install_hooks()
@@ -109,6 +111,7 @@ def run_gui(args: argparse.Namespace) -> int:
     first_run = bool(getattr(args, "first_run", False))
     step = max(0, int(getattr(args, "first_run_step", 1) or 1) - 1)
     if args.screenshot:
+        gc.enable()
         ctx.errors.interactive = False
         window.resize(*_parse_size(args.size))
         window.show()
@@ -127,6 +130,7 @@ def run_gui(args: argparse.Namespace) -> int:
     if probe:
         QTimer.singleShot(0, lambda: print(f"LABGPU_SHOWN {time.time():.6f}", flush=True))
     QTimer.singleShot(0, window.finish_startup)
+    QTimer.singleShot(0, gc.enable)  # after the first page is built (app/__main__.py paused it for the start)
     QTimer.singleShot(0, lambda: _check_database(ctx))  # a damaged database is said at start, not later
     if first_run or not probe:  # after the first page is built; a startup benchmark never waits on it
         QTimer.singleShot(0, lambda: open_welcome(ctx, window, first_run, step))

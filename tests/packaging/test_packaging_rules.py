@@ -294,3 +294,21 @@ def test_the_sdks_asyncio_twins_and_test_packages_stay_out_of_the_bundle():
     for kept in ("azure.mgmt.network.operations", "azure.identity", "google.cloud.compute_v1.services.instances",
                  "huaweicloudsdkecs.v2.model", "app.cloud.azure.client", "aiohttp"):
         assert S.keep_module(kept), kept
+
+
+def test_the_runtime_hooks_left_out_serve_nothing_labgpu_does():
+    """The bundle leaves out PyInstaller's multiprocessing and inspect runtime hooks (start-up time): right only
+    while no LabGPU module starts a multiprocessing child (a spawned child of a frozen app needs that hook)."""
+    import ast
+
+    assert not S.keep_script("pyi_rth_multiprocessing") and not S.keep_script("pyi_rth_inspect")
+    for kept in ("pyi_rth_pkgutil", "pyi_rth_pyside6", "main"):  # plugin discovery, Qt's paths, the app
+        assert S.keep_script(kept)
+    users = []
+    for path in sorted((ROOT / "app").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [f"{node.module}.{a.name}" for a in node.names] if isinstance(node, ast.ImportFrom) else []
+            users += [(path.name, n) for n in names
+                      if n.split(".")[0] == "multiprocessing" or n.endswith("ProcessPoolExecutor")]
+    assert users == []

@@ -25,6 +25,9 @@ _print = builtins.print
 def _at_shown(*args, **kwargs):
     if args and str(args[0]).startswith("LABGPU_SHOWN "):
         _print("LABGPU_MODULES_SHOWN " + " ".join(sorted(sys.modules)), flush=True)
+    if args and str(args[0]).startswith(("LABGPU_SHOWN ", "LABGPU_READY ", "LABGPU_TRAY_UP ")):
+        import gc
+        _print(f"LABGPU_GC {str(args[0]).split()[0]} {gc.isenabled()}", flush=True)
     _print(*args, **kwargs)
 builtins.print = _at_shown
 sys.argv = ["labgpu", *sys.argv[1:]]
@@ -83,3 +86,16 @@ def test_the_window_is_on_screen_before_the_cli_the_provider_specs_or_its_first_
     assert "app.ui.main_window" in shown and "app.ui.context" in shown
     assert sorted(m for m in NOT_BEFORE_SHOWN if m in shown) == []
     assert "app.core.providers" in at_exit and "app.ui.offers.page" in at_exit  # then the first page came
+    # the cyclic garbage collector is paused for the start (app/__main__.py) and on again once the page is built
+    assert "LABGPU_GC LABGPU_SHOWN False" in out and "LABGPU_GC LABGPU_READY True" in out
+
+
+def test_the_tray_and_commands_run_with_the_garbage_collector_on():
+    out, _modules_at_exit = _run("--tray", "--lang", "en")
+    assert "LABGPU_GC LABGPU_TRAY_UP True" in out
+    env = dict(os.environ, LANG="C.UTF-8")
+    code = "import gc, app.__main__ as m, app.cli as c; c.run_cli = lambda args: print('GC', gc.isenabled()) or 0; " \
+           "m.run_cli = c.run_cli; m.main(['offers', '--gpus', '1'])"
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+                       check=False)
+    assert r.stdout.strip() == "GC True", r.stdout + r.stderr
