@@ -38,6 +38,7 @@ _.seqno  # paramiko reads Message.seqno, as its own Packetizer.read_message sets
 _.read_all  # paramiko's Packetizer method, replaced on a transport (fastssh)
 _.read_ready, _.set_event  # paramiko.Channel calls these on its in-buffer (fastssh pipe)
 _._check_value  # argparse.ArgumentParser checks each choice with it (app/cli/output.py: Parser names the nearest)
+_._get_formatter  # argparse.ArgumentParser makes its help formatter with it (app/cli/__init__.py: _Unsaid)
 
 # -- str enums: members are compared by their string value (app/core/vocab.py, app/usecases/changes.py)
 IDLE_NOTIFY, IDLE_STOP, BUDGET_WARN, BUDGET_STOP, MAX_RUNTIME, PROCESS_EXIT, STOP_FAILED, NOTIFY_ONLY

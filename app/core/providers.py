@@ -14,7 +14,7 @@ from ``app/__init__.py``), the first time a spec is asked for.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 
 from . import provider_loader
@@ -273,14 +273,6 @@ def register_spec(spec: ProviderSpec) -> ProviderSpec:
 def unregister_spec(provider_id: str) -> None:
     with _lock:
         _SPECS.pop(provider_id, None)
-
-
-def set_loader(loader: Callable[[], None] | None) -> None:
-    """The composition root installs the function that registers the plugin providers' specs."""
-    global _loaded
-    with _lock:
-        provider_loader.loader = loader
-        _loaded = False
 
 
 def _ensure_loaded() -> None:
