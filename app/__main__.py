@@ -15,12 +15,18 @@ from collections.abc import Sequence
 def main(argv: Sequence[str] | None = None) -> int:
     # Start-up allocates many objects and frees few: the cyclic collector's passes over them were ~8 % of the
     # window's start (perf). It is off until the window's first page is built (app.ui.app.run_gui) or a command
-    # is about to run.
+    # is about to run, and on again however main ends (argparse's exit, an error, a caller that goes on).
     gc.disable()
+    try:
+        return _main(list(sys.argv[1:] if argv is None else argv))
+    finally:
+        gc.enable()
+
+
+def _main(args_in: list[str]) -> int:
     from app import wiring
     from app.cli import build_parser, run_cli, window_options_only
 
-    args_in = list(sys.argv[1:] if argv is None else argv)
     wiring.install()
     # Starting the GUI must not import every command module: try the window's options alone first.
     gui_args = window_options_only(args_in)

@@ -99,3 +99,9 @@ def test_the_tray_and_commands_run_with_the_garbage_collector_on():
     r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
                        check=False)
     assert r.stdout.strip() == "GC True", r.stdout + r.stderr
+    # a mistyped command ends in argparse's exit: the collector is on again for whoever called main()
+    code = "import gc, app.__main__ as m\ntry:\n    m.main(['sssh', 'host'])\nexcept SystemExit:\n    pass\n" \
+           "print('GC', gc.isenabled())"
+    r = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+                       check=False)
+    assert r.stdout.strip() == "GC True", r.stdout + r.stderr
