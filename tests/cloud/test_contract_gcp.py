@@ -101,7 +101,7 @@ def test_every_request_sent_is_the_sdks_type(gcp_server, monkeypatch):
     used = {(client, method, type(request).__name__) for client, method, request in sent}
     assert used == CALLS
     for _client, _method, request in sent:
-        assert isinstance(request, compute.__dict__[type(request).__name__])
+        assert isinstance(request, getattr(compute, type(request).__name__))
         type(request).to_json(request)  # a valid message of its type
 
 
