@@ -57,12 +57,12 @@ def _gui(args: argparse.Namespace, args_in: Sequence[str]) -> int:
     """The window (or the tray), unless no display can show it: then say so and name the command line
     (Qt would abort with a message about a library that is installed)."""
     if not args.screenshot:  # a screenshot renders off screen without a display
-        from app.core.display import gui_blocker
+        from app.core import display
 
-        if gui_blocker():
-            gc.enable()
+        where = display.probe()
+        if display.problem_text(where):
             _use_cli_language(args_in)  # the message in the user's language (the window was to set it)
-            print(gui_blocker(), file=sys.stderr)
+            print(display.gui_blocker(where), file=sys.stderr)
             return NO_DISPLAY_EXIT
     from app.ui.app import run_gui
 

@@ -137,9 +137,10 @@ def problem_text(p: DisplayProbe) -> str:
     return ""
 
 
-def gui_blocker() -> str | None:
-    """What ``labgpu`` prints instead of starting the window when no display can show it, or None."""
-    p = probe()
+def gui_blocker(p: DisplayProbe | None = None) -> str | None:
+    """What ``labgpu`` prints instead of starting the window when no display can show it, or None
+    (``p``: a probe already made)."""
+    p = probe() if p is None else p
     why = problem_text(p)
     if not why:
         return None

@@ -9,7 +9,7 @@ import traceback
 from types import TracebackType
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Signal, Slot
+from PySide6.QtCore import QObject, Qt, Signal, Slot
 from shiboken6 import isValid
 
 from app.core.damage import DamageNotice
@@ -17,18 +17,9 @@ from app.core.errors import LabGpuError
 from app.ui.shared.textcap import cap
 
 if TYPE_CHECKING:
-    from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QMessageBox, QWidget
 
 log = logging.getLogger(__name__)
-
-
-def _plain_text() -> Qt.TextFormat:
-    """Qt.TextFormat.PlainText, looked up when a dialog is shown: PySide6 builds the whole Qt namespace
-    (~10 ms) the first time it is touched, and this module is imported before the window shows."""
-    from PySide6.QtCore import Qt
-
-    return Qt.TextFormat.PlainText
 
 
 def error_key(exc: BaseException) -> str:
@@ -84,7 +75,7 @@ class ErrorReporter(QObject):
         box.setWindowTitle(self.tr("LabGPU — something went wrong"))
         # An error's words may come from a host or a cloud (nvidia-smi's line, an SSH banner, a file
         # name): plain text, capped, so markup is shown as typed and never loads or links anything.
-        box.setTextFormat(_plain_text())
+        box.setTextFormat(Qt.TextFormat.PlainText)
         box.setText(cap(message))
         if not isinstance(exc, LabGpuError):
             hint = self.tr("This is a bug in LabGPU. The details are in the log file; "
@@ -152,7 +143,7 @@ class ErrorReporter(QObject):
         box = QMessageBox(self._parent())
         box.setIcon(QMessageBox.Icon.Warning)
         box.setWindowTitle(self.tr("LabGPU — damaged data set aside"))
-        box.setTextFormat(_plain_text())  # a file name or a reason is data
+        box.setTextFormat(Qt.TextFormat.PlainText)  # a file name or a reason is data
         box.setText(cap(message))
         box.setInformativeText(cap(hint))
         box.setStandardButtons(QMessageBox.StandardButton.Ok)

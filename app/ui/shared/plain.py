@@ -20,31 +20,18 @@ under app/ui, and the main pages filled with hostile data show it literally.
 from __future__ import annotations
 
 import html
-from typing import TYPE_CHECKING
 
+from PySide6.QtCore import Qt
+from PySide6.QtGui import Qt as _QtGui
 from PySide6.QtWidgets import QLabel, QMessageBox, QWidget
 
 from app.ui.shared.textcap import ELLIPSIS as ELLIPSIS
 from app.ui.shared.textcap import MAX_CHARS as MAX_CHARS
 from app.ui.shared.textcap import cap as cap
 
-if TYPE_CHECKING:
-    from PySide6.QtCore import Qt
-
-
-def mightBeRichText(text: str) -> bool:  # noqa: N802 (Qt's name)
-    """Qt's own test (Qt::mightBeRichText), the one QToolTip uses."""
-    from PySide6.QtGui import Qt
-
-    return bool(Qt.mightBeRichText(text))
-
-
-# PySide6 builds the whole Qt namespace (~10 ms) the first time it is touched: the two formats are looked
-# up when a label or box is made, not when this module is imported.
-def _format(rich: bool) -> Qt.TextFormat:
-    from PySide6.QtCore import Qt
-
-    return Qt.TextFormat.RichText if rich else Qt.TextFormat.PlainText
+mightBeRichText = _QtGui.mightBeRichText  # Qt's own test (Qt::mightBeRichText), used by QToolTip
+_PLAIN = Qt.TextFormat.PlainText
+_RICH = Qt.TextFormat.RichText
 
 
 def esc(text: object, limit: int = MAX_CHARS) -> str:
@@ -68,7 +55,7 @@ class PlainLabel(QLabel):
         if isinstance(text, QWidget):
             text, parent = None, text
         super().__init__(parent)
-        self.setTextFormat(_format(False))
+        self.setTextFormat(_PLAIN)
         if text:
             self.setText(text)
 
@@ -77,13 +64,13 @@ class PlainLabel(QLabel):
 
     def setTextFormat(self, fmt: Qt.TextFormat) -> None:  # noqa: N802 (Qt's name)
         # A PlainLabel stays plain; markup the UI composes belongs in rich_label().
-        super().setTextFormat(_format(False))
+        super().setTextFormat(_PLAIN)
 
 
 def rich_label(html_text: str = "", parent: QWidget | None = None) -> QLabel:
     """A label for markup the UI composes itself; every value inserted into it must pass esc()."""
     label = QLabel(parent)
-    label.setTextFormat(_format(True))
+    label.setTextFormat(_RICH)
     if html_text:
         label.setText(html_text)
     return label
@@ -91,7 +78,7 @@ def rich_label(html_text: str = "", parent: QWidget | None = None) -> QLabel:
 
 def plain_box(box: QMessageBox) -> QMessageBox:
     """Make a message box built elsewhere plain text (its text and informative text capped)."""
-    box.setTextFormat(_format(False))
+    box.setTextFormat(_PLAIN)
     box.setText(cap(box.text()))
     if box.informativeText():
         box.setInformativeText(cap(box.informativeText()))
@@ -108,7 +95,7 @@ def message_box(parent: QWidget | None, icon: QMessageBox.Icon, title: str, text
     box.setIcon(icon)
     box.setWindowTitle(cap(title, 200))
     # Qt applies the box's text format to both the text and the informative text labels.
-    box.setTextFormat(_format(False))
+    box.setTextFormat(_PLAIN)
     box.setText(cap(text))
     info = cap(informative)
     if info:
