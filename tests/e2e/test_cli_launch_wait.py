@@ -107,12 +107,14 @@ def test_ctrl_c_leaves_the_wait_to_the_watcher_which_lands_it_once(lab, monkeypa
     from app.watch import Watcher
     from app.watch.waits import driver_of, poll
     from tests.e2e.instance_support import ROOT
+    from tests.fixtures.terminal import sigint_as_in_a_terminal
     from tests.fixtures.waits import wait_for
 
     lab.sell_out(ZONE, 10_000)
     monkeypatch.setenv("LABGPU_WAIT_BACKOFF_S", "30")  # the command pauses 15–30 s after its refused round
     proc = subprocess.Popen([sys.executable, "-m", "app", *LAUNCH, "--wait", "--until", "1h", "--zones", ZONE],
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ))
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ),
+                            preexec_fn=sigint_as_in_a_terminal)
     store = Store(paths=default_paths())
     waits = LaunchWaits(store)
     try:

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures.terminal import sigint_as_in_a_terminal
 from tests.fixtures.waits import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -148,9 +149,7 @@ def test_ctrl_c_stops_cleanly_without_partial_final_file(gated_sshd, tmp_path):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        # As from a terminal: a suite started in the background (`cmd &`) inherits SIGINT ignored, and
-        # Python then never turns Ctrl+C into KeyboardInterrupt.
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=sigint_as_in_a_terminal,
     )
     try:
         gated_sshd.gate.wait_stalled(1)
