@@ -11,9 +11,11 @@ with the command that installs them.
 from __future__ import annotations
 
 import collections
+import contextlib
 import hashlib
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -269,6 +271,45 @@ def run_checks(py: Path, env: dict[str, str]) -> int:
     return 0
 
 
+def start_frozen_build(py: Path, env: dict[str, str]) -> subprocess.Popen[bytes] | None:
+    """Start the frozen-bundle build the packaging tests use (tests/packaging/frozen_build.py) now, beside the
+    static checks and the other tests: it is the suite's longest single step (~2 minutes of one core) and the
+    fixture waits for it under the same lock, so it no longer runs alone at the end of one worker's files.
+    Its output goes to build/frozen-test/background.log; a build that fails here is built (and its error
+    shown) again by the fixture."""
+    log_path = ROOT / "build" / "frozen-test" / "background.log"
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    code = "from tests.packaging.frozen_build import get_frozen_build; get_frozen_build()"
+    with open(log_path, "wb") as out:
+        try:
+            return subprocess.Popen([str(py), "-c", code], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                    start_new_session=True)
+        except OSError as exc:
+            log(f"could not start the frozen build early ({exc}); the packaging tests build it")
+            return None
+
+
+def stop_frozen_build(proc: subprocess.Popen[bytes] | None) -> None:
+    """The early build ends with the command: normally the packaging tests have waited for it already; when
+    the run stopped before them, it is stopped with its children (nothing is left running)."""
+    if proc is None or proc.poll() is not None:
+        return
+    log("stopping the frozen build started for the packaging tests (they did not run)")
+    def kill(sig: int) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            if hasattr(os, "killpg"):
+                os.killpg(proc.pid, sig)  # PyInstaller's own children too
+            else:
+                proc.kill()
+
+    kill(signal.SIGTERM)
+    try:
+        proc.wait(30)
+    except subprocess.TimeoutExpired:
+        kill(getattr(signal, "SIGKILL", signal.SIGTERM))
+        proc.wait()
+
+
 def run_tests(argv: list[str]) -> int:
     if not ensure_system_packages(APT_TEST, required=True):
         log("the suite runs real sshd, OpenVPN, Secret Service and Xvfb peers; install the packages above first")
@@ -277,19 +318,34 @@ def run_tests(argv: list[str]) -> int:
         log("the real-peer tests (sshd, OpenVPN in network namespaces, Secret Service) need Linux; "
             "on Windows/macOS run the suite in WSL2 or a Debian VM")
     py = ensure_venv("test,package")  # package: PyInstaller, for the frozen-build smoke test
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", PYTHONDONTWRITEBYTECODE="1")
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     env.pop("LABGPU_HOME", None)
+    # The suite starts ~900 `labgpu` processes: each would compile app/'s modules again (~0.1 s) without the
+    # bytecode cache a first run writes (app/**/__pycache__, ignored by git).
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    build = None
     if not argv:  # the whole suite (CI): the static checks first, so a broken layer fails the run
-        rc = run_checks(py, env)
+        build = start_frozen_build(py, env)
+        try:
+            rc = run_checks(py, env)
+        except BaseException:
+            stop_frozen_build(build)
+            raise
         if rc:
+            stop_frozen_build(build)
             return rc
-    # Two workers (pytest-xdist), one test file at a time each, so a module's peers are made once.
+    # Four workers (pytest-xdist), one test file at a time each, so a module's peers are made once. Four on two
+    # cores: most tests wait on a peer (sshd, a cloud server, a child process) much of the time, so two left the
+    # cores half idle; beside other busy processes, four also get a fairer share of the CPU.
     # LABGPU_TEST_WORKERS=1 runs the suite in one process (as does -n 0 in ARGS).
-    workers = os.environ.get("LABGPU_TEST_WORKERS", "2")
+    workers = os.environ.get("LABGPU_TEST_WORKERS", "4")
     spread = [] if workers in ("", "0", "1") or "-n" in argv else ["-n", workers, "--dist", "loadfile"]
     cmd = [str(py), "-m", "pytest", "-q", "-p", "no:cacheprovider", *spread, *argv]
     log("running: " + " ".join(cmd[2:]))
-    rc = subprocess.call(cmd, cwd=ROOT, env=env)
+    try:
+        rc = subprocess.call(cmd, cwd=ROOT, env=env)
+    finally:
+        stop_frozen_build(build)
     if rc == 5:
         log("pytest collected no tests: that is a failure here")
         return 1
