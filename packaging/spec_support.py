@@ -112,6 +112,31 @@ def source_app_modules(root: Path = ROOT) -> list[str]:
     return out
 
 
+
+def module_of_pyc(dest: str) -> str | None:
+    """The module a bundled ``.pyc`` file is (``app/cli/offers.pyc`` -> ``app.cli.offers``, a package's
+    ``__init__.pyc`` -> the package), or None for any other file. The bundle collects modules as files
+    (``noarchive``: see docs/packaging.md), so a module is in the bundle when its .pyc is."""
+    p = _norm(dest)
+    if p.suffix != ".pyc" or "__pycache__" in p.parts:
+        return None
+    parts = list(p.with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts) or None
+
+
+def bundled_modules(pure: Iterable[tuple[str, str, str]], datas: Iterable[tuple[str, str, str]]) -> set[str]:
+    """Module names an Analysis ships: those in its archive (``a.pure``) and those collected as .pyc files."""
+    names = {name for name, _path, _kind in pure}
+    names.update(m for m in (module_of_pyc(dest) for dest, _src, _kind in datas) if m)
+    return names
+
+
+def modules_in_bundle(internal: Path) -> set[str]:
+    """Module names a built bundle's ``_internal`` folder holds as .pyc files (what a frozen import finds)."""
+    return {m for m in (module_of_pyc(str(p.relative_to(internal))) for p in internal.rglob("*.pyc")) if m}
+
 # --- AWS: botocore data for the services LabGPU calls --------------------------------------------
 
 _CLIENT_PATTERNS = (

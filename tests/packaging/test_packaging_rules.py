@@ -312,3 +312,20 @@ def test_the_runtime_hooks_left_out_serve_nothing_labgpu_does():
             users += [(path.name, n) for n in names
                       if n.split(".")[0] == "multiprocessing" or n.endswith("ProcessPoolExecutor")]
     assert users == []
+
+
+def test_modules_shipped_as_pyc_files_are_counted_as_bundled(tmp_path):
+    """The bundle collects modules as .pyc files (noarchive): the spec's and the smoke test's check that every
+    module of app/ ships reads them, packages by their __init__.pyc; other files are not modules."""
+    assert S.module_of_pyc("app/cli/offers.pyc") == "app.cli.offers"
+    assert S.module_of_pyc("app/__init__.pyc") == "app"
+    assert S.module_of_pyc("paramiko/__pycache__/client.cpython-311.pyc") is None
+    assert S.module_of_pyc("resources/catalog/offers.csv") is None
+    pure = [("keyring", "/x/keyring/__init__.py", "PYMODULE")]
+    datas = [("app/cloud/aws/spec.pyc", "/b/spec.pyc", "DATA"), ("resources/icons/labgpu.svg", "/s.svg", "DATA")]
+    assert S.bundled_modules(pure, datas) == {"keyring", "app.cloud.aws.spec"}
+    internal = tmp_path / "_internal"
+    for rel in ("app/__init__.pyc", "app/ui/app.pyc", "PySide6/QtCore.abi3.so", "base_library.zip"):
+        (internal / rel).parent.mkdir(parents=True, exist_ok=True)
+        (internal / rel).write_bytes(b"")
+    assert S.modules_in_bundle(internal) == {"app", "app.ui.app"}
