@@ -33,7 +33,7 @@ def _main(args_in: list[str]) -> int:
     if gui_args is not None:
         return _gui(gui_args, args_in)
     _use_cli_language(args_in)
-    args = build_parser().parse_args(args_in)
+    args = build_parser(args_in).parse_args(args_in)
     if args.command is None:
         return _gui(args, args_in)
     gc.enable()

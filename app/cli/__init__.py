@@ -26,8 +26,26 @@ COMMAND_MODULES = ("app.cli.offers", "app.cli.cloud", "app.cli.hosts", "app.cli.
                    "app.cli.buckets", "app.cli.keys", "app.cli.logins")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The whole command line, its words in the language ``output.use_language`` chose."""
+# The command words each module registers: `labgpu WORD …` imports that module alone (a command starts without
+# the other twelve modules and what they import). tests/e2e/test_cli_dead_ends.py checks this table against what
+# the modules register.
+COMMAND_OWNERS: dict[str, str] = {
+    "offers": "app.cli.offers",
+    **dict.fromkeys(("accounts", "audit", "launch", "ls", "prices", "start", "stop", "terminate", "waits"),
+                    "app.cli.cloud"),
+    "hosts": "app.cli.hosts", "sync": "app.cli.sync", "vpn": "app.cli.vpn",
+    **dict.fromkeys(("cost", "guard", "monitor", "watch"), "app.cli.monitor"),
+    "doctor": "app.cli.doctor",
+    **dict.fromkeys(("jobs", "logs", "run"), "app.cli.jobs"),
+    "notify": "app.cli.notify", "recovery": "app.cli.recovery", "buckets": "app.cli.buckets",
+    "keys": "app.cli.keys", "logins": "app.cli.logins",
+}
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The command line, its words in the language ``output.use_language`` chose. Given the arguments, and
+    they name a command, only the module of that command registers (what `labgpu WORD` parses is the same);
+    otherwise (no command, a mistyped one, ``--help``) every module does."""
     from app.cli.output import Parser, translate
 
     parser = Parser(
@@ -41,7 +59,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help=translate("LabGPU", "show the version and exit"))
     add_window_options(parser, translate)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", title=translate("LabGPU", "commands"))
-    for name in COMMAND_MODULES:
+    owner = COMMAND_OWNERS.get(command_word(argv) or "") if argv is not None else None
+    for name in (owner,) if owner else COMMAND_MODULES:
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:
@@ -100,6 +119,18 @@ def window_options_only(argv: Sequence[str]) -> argparse.Namespace | None:
     return None if rest else args
 
 
+def command_word(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` names (``ls`` in ``--lang zh_CN ls --json``): the first argument after the window's
+    options and their values, or None when something else comes first (``--help``, a mistake)."""
+    parser = _Unsaid(prog="labgpu", add_help=False)
+    add_window_options(parser, lambda _context, text: text)
+    try:
+        _args, rest = parser.parse_known_args(list(argv))
+    except argparse.ArgumentError:
+        return None
+    return rest[0] if rest and not rest[0].startswith("-") else None
+
+
 def run_cli(args: argparse.Namespace) -> int:
     from app.cli.output import terminal_safe, translate
     from app.core.logsetup import setup_logging
@@ -152,7 +183,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     args_in = list(sys.argv[1:] if argv is None else argv)
     use_language(choose_language(args_in, os.environ))
-    parser = build_parser()
+    parser = build_parser(args_in)
     args = parser.parse_args(args_in)
     if args.command is None:
         parser.print_help()

@@ -130,3 +130,34 @@ def test_every_verb_has_a_description_in_the_parser():
 
     walk(build_parser(), "labgpu")
     assert missing == []
+
+
+def test_a_command_parses_with_its_own_module_alone_as_with_all():
+    """`labgpu WORD …` registers only WORD's module (start-up): the table of owners is exactly what the modules
+    register, and a command parses to the same arguments either way; no command, --help first or a mistyped
+    word gets the whole parser (its list of commands, its suggestion)."""
+    import importlib
+
+    from app.cli import COMMAND_MODULES, COMMAND_OWNERS, build_parser, command_word
+    from app.cli.output import Parser
+
+    registered = {}
+    for name in COMMAND_MODULES:
+        sub = Parser(prog="labgpu").add_subparsers(dest="command")
+        importlib.import_module(name).register(sub)
+        registered.update(dict.fromkeys(sub.choices, name))
+    assert registered == COMMAND_OWNERS
+    assert command_word(["--lang", "zh_CN", "--page", "offers", "ls", "--json"]) == "ls"
+    assert command_word(["--help", "ls"]) is None and command_word(["--lang", "fr", "ls"]) is None
+    assert command_word(["sssh", "x"]) == "sssh"  # not a command: the whole parser says so
+    def commands(parser):
+        return set(parser._subparsers._group_actions[0].choices)
+
+    for argv, word in ((["ls", "--json"], "ls"), (["--lang", "en", "vpn", "ls"], "vpn"),
+                       (["sync", "a", "h:/b", "--dry-run"], "sync"), (["hosts", "add", "lab", "ssh me@h"], "hosts")):
+        one, whole = build_parser(argv), build_parser()
+        assert commands(one) == {w for w, m in COMMAND_OWNERS.items() if m == COMMAND_OWNERS[word]}
+        mine, all_ = vars(one.parse_args(argv)), vars(whole.parse_args(argv))
+        assert mine.pop("func").__name__ == all_.pop("func").__name__
+        assert mine == all_
+    assert commands(build_parser(["sssh", "x"])) == set(COMMAND_OWNERS)
