@@ -280,6 +280,7 @@ def start_frozen_build(py: Path, env: dict[str, str]) -> subprocess.Popen[bytes]
     log_path = ROOT / "build" / "frozen-test" / "background.log"
     log_path.parent.mkdir(parents=True, exist_ok=True)
     code = "from tests.packaging.frozen_build import get_frozen_build; get_frozen_build()"
+    log(f"building the frozen bundle for the packaging tests in the background (log: {log_path})")
     with open(log_path, "wb") as out:
         try:
             return subprocess.Popen([str(py), "-c", code], cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
