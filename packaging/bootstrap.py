@@ -296,6 +296,7 @@ def stop_frozen_build(proc: subprocess.Popen[bytes] | None) -> None:
     if proc is None or proc.poll() is not None:
         return
     log("stopping the frozen build started for the packaging tests (they did not run)")
+
     def kill(sig: int) -> None:
         with contextlib.suppress(ProcessLookupError):
             if hasattr(os, "killpg"):
