@@ -112,7 +112,6 @@ def source_app_modules(root: Path = ROOT) -> list[str]:
     return out
 
 
-
 def module_of_pyc(dest: str) -> str | None:
     """The module a bundled ``.pyc`` file is (``app/cli/offers.pyc`` -> ``app.cli.offers``, a package's
     ``__init__.pyc`` -> the package), or None for any other file. The bundle collects modules as files
@@ -136,6 +135,7 @@ def bundled_modules(pure: Iterable[tuple[str, str, str]], datas: Iterable[tuple[
 def modules_in_bundle(internal: Path) -> set[str]:
     """Module names a built bundle's ``_internal`` folder holds as .pyc files (what a frozen import finds)."""
     return {m for m in (module_of_pyc(str(p.relative_to(internal))) for p in internal.rglob("*.pyc")) if m}
+
 
 # --- AWS: botocore data for the services LabGPU calls --------------------------------------------
 

@@ -102,6 +102,18 @@ class _Unsaid(argparse.ArgumentParser):
         return argparse.HelpFormatter(self.prog, width=80)
 
 
+def _split_window_options(argv: Sequence[str]) -> tuple[argparse.Namespace, list[str]] | None:
+    """The window's options (and their values) parsed from ``argv``, and what is left; None on a mistake in
+    them (the whole parser says it)."""
+    parser = _Unsaid(prog="labgpu", add_help=False)
+    add_window_options(parser, lambda _context, text: text)  # help is never printed from here
+    parser.set_defaults(command=None)
+    try:
+        return parser.parse_known_args(list(argv))
+    except argparse.ArgumentError:
+        return None
+
+
 def window_options_only(argv: Sequence[str]) -> argparse.Namespace | None:
     """``argv`` parsed when it holds the window's options and nothing else, else None (then the whole
     parser runs). Starting the window this way imports neither the command modules nor the CLI's output
@@ -109,25 +121,15 @@ def window_options_only(argv: Sequence[str]) -> argparse.Namespace | None:
     language."""
     if any(a in ("-h", "--help", "--version") for a in argv):
         return None
-    parser = _Unsaid(prog="labgpu", add_help=False)
-    add_window_options(parser, lambda _context, text: text)  # help is never printed from here
-    parser.set_defaults(command=None)
-    try:
-        args, rest = parser.parse_known_args(list(argv))
-    except argparse.ArgumentError:
-        return None
-    return None if rest else args
+    split = _split_window_options(argv)
+    return split[0] if split is not None and not split[1] else None
 
 
 def command_word(argv: Sequence[str]) -> str | None:
     """The command ``argv`` names (``ls`` in ``--lang zh_CN ls --json``): the first argument after the window's
     options and their values, or None when something else comes first (``--help``, a mistake)."""
-    parser = _Unsaid(prog="labgpu", add_help=False)
-    add_window_options(parser, lambda _context, text: text)
-    try:
-        _args, rest = parser.parse_known_args(list(argv))
-    except argparse.ArgumentError:
-        return None
+    split = _split_window_options(argv)
+    rest = split[1] if split is not None else []
     return rest[0] if rest and not rest[0].startswith("-") else None
 
 
