@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
+import shutil
 import sys
 import threading
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -43,6 +46,25 @@ def labgpu_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("LABGPU_HOME", str(home))
     monkeypatch.setenv("LC_ALL", os.environ.get("LC_ALL", "C.UTF-8"))
     return home
+
+
+@pytest.fixture
+def host_tmp() -> Iterator[Callable[[str], str]]:
+    """Fresh names under /tmp for files that a test and its SSH host (this machine, often as another user)
+    both reach — gates, ready flags, log folders; whatever they became is removed after the test."""
+    made: list[str] = []
+
+    def name(prefix: str) -> str:
+        made.append(f"/tmp/{prefix}-{time.monotonic_ns()}")
+        return made[-1]
+
+    yield name
+    for path in made:
+        if os.path.isdir(path) and not os.path.islink(path):
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
 
 
 def _live_threads() -> set[threading.Thread]:
@@ -165,3 +187,39 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
 
 
 _SSHD_LOG_AT = pytest.StashKey[list]()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None):
+    """Before the test's fixtures end (its sshd still up): the jobs its LabGPU started on a host are stopped and
+    their folders removed. Every test sshd logs in as the one shared test user, so a job folder left behind
+    would be listed — and read — by every later test's `labgpu jobs` on this machine, run after run."""
+    _remove_jobs_left_on_hosts()
+    yield
+
+
+def _remove_jobs_left_on_hosts() -> None:
+    import json
+    import sqlite3
+
+    from app.core.paths import default_paths
+
+    if not os.environ.get("LABGPU_HOME"):
+        return
+    db = default_paths().database_file
+    if not db.is_file():
+        return
+    try:
+        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+        try:
+            rows = conn.execute("SELECT host, record FROM jobs").fetchall()
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return  # no jobs table (a test that never reached the jobs), or a test's own damaged database
+    hosts = sorted({str(host) for host, record in rows if json.loads(record).get("origin", "here") == "here"})
+    if hosts:
+        from tests.remote.jobs_support import cleanup_jobs
+
+        for host in hosts:
+            cleanup_jobs(host)

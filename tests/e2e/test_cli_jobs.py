@@ -8,7 +8,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -56,9 +55,9 @@ def _printed_rate(job_id: str) -> float:
     return float(m.group(1))
 
 
-def test_run_survives_a_cut_connection_and_reports_exit_0_with_steps_per_s(host):
+def test_run_survives_a_cut_connection_and_reports_exit_0_with_steps_per_s(host, host_tmp):
     name, server = host
-    gate = f"/tmp/labgpu-cli-gate-{time.monotonic_ns()}"
+    gate = host_tmp("labgpu-cli-gate")
     r = labgpu("run", name, "--name", "bert", "--then", "pull", "--stall-minutes", "30", "--",
                *standin("--steps", "60", "--sleep", "0.05", "--hold", gate))
     assert r.returncode == 0, r.stderr
@@ -107,9 +106,9 @@ def test_steps_per_s_while_it_runs(host):
         labgpu("jobs", "stop", job["id"], "--grace", "0")
 
 
-def test_tensorboard_steps_are_read(host):
+def test_tensorboard_steps_are_read(host, host_tmp):
     name, _server = host
-    tb = f"labgpu-tb-{time.monotonic_ns()}"
+    tb = os.path.basename(host_tmp("labgpu-tb"))
     r = labgpu("run", name, "--workdir", "/tmp", "--tb-logdir", tb, "--",
                *standin("--steps", "30", "--sleep", "0.02", "--no-bar", "--tb-logdir", f"/tmp/{tb}"))
     assert r.returncode == 0, r.stderr

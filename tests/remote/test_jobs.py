@@ -85,11 +85,11 @@ def test_a_program_not_a_shell_line(host):
     assert done.state == JobState.EXITED and done.exit_code == 127  # no program "exit": never a shell's builtin
 
 
-def test_survives_a_cut_connection_and_a_restart(host):
+def test_survives_a_cut_connection_and_a_restart(host, host_tmp):
     name, _kind, server = host
     store = _store()
     paths = default_paths()
-    gate = f"/tmp/labgpu-jobs-gate-{time.monotonic_ns()}"
+    gate = host_tmp("labgpu-jobs-gate")
     rec = uc.start_job(paths, store, JobSpec(host=name, argv=standin("--steps", "20", "--sleep", "0.05",
                                                                      "--hold", gate), name="survive"))
     conn = open_connection(name)
@@ -156,13 +156,13 @@ def test_a_new_job_is_found_behind_hundreds_of_old_ones(host):
             JobStore(store).remove(jid)
 
 
-def test_stop_terms_then_kills(host):
+def test_stop_terms_then_kills(host, host_tmp):
     name, _kind, _server = host
     paths, store = default_paths(), _store()
     polite = uc.start_job(paths, store, JobSpec(host=name, argv=["sleep", "600"]))
     out = uc.stop_job(paths, store, polite.id, grace_s=30)
     assert out.state == JobState.EXITED and out.exit_code == 143  # ended on TERM, well within the grace
-    ready = f"/tmp/labgpu-jobs-ready-{time.monotonic_ns()}"
+    ready = host_tmp("labgpu-jobs-ready")
     stubborn = uc.start_job(paths, store, JobSpec(host=name, argv=standin("--ignore-term", "--ready", ready,
                                                                           "--stall-after", "0")))
     conn = open_connection(name)

@@ -31,6 +31,7 @@ from app.usecases.guards import connect_target
 from app.watch import Watcher
 from tests.e2e.instance_support import GN7, ok, serve_instances_from
 from tests.fixtures.metadata_service import MetadataLab
+from tests.remote.jobs_support import remove_job
 from tests.remote.test_spot_recovery import SITE, SOLD_OUT, STANDIN, _runs, _wait_log
 
 
@@ -118,3 +119,4 @@ def test_a_reclaimed_spot_instance_comes_back_by_itself(tencent_service, tencent
     doc = json.loads(ok("cost", "--json").stdout)
     [run] = [r for r in doc["runs"] if r["id"] == rec.run_id]
     assert [m["id"] for m in run["instances"]] == [old.id, new.id]
+    remove_job(new.id, job.id)  # the reclaimed instance's job folder, on the same test user as the new one

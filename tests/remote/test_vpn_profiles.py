@@ -328,7 +328,11 @@ def test_socket_path_falls_back_to_a_private_tmp_folder_when_too_long(tmp_path):
 
     deep = tmp_path / ("d" * 60) / ("e" * 60)
     mgr = VpnManager(Paths(deep / "c", deep / "data", deep / "cache", deep / "log"), netns="")
-    sock = mgr.socket_path("lab")
+    asked = mgr.socket_path("lab")
+    assert not asked.parent.exists(), "asking whether a profile runs leaves no folder in /tmp"
+    assert not mgr.is_running("lab") and not asked.parent.exists()
+    sock = mgr.socket_path("lab", create=True)
+    assert sock == asked
     assert len(str(sock)) <= 100
     assert sock.parent.name.startswith("labgpu-vpn-0-")
     assert sock.parent.stat().st_mode & 0o777 == 0o700

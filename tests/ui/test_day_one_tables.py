@@ -17,7 +17,6 @@ The screenshots go to a temporary folder unless LABGPU_SHOTS_DIR names one (then
 from __future__ import annotations
 
 import os
-import tempfile
 import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -27,12 +26,16 @@ from PySide6.QtGui import QFont, QFontMetrics
 
 SIZES = ((1280, 800), (1024, 640))
 LANGUAGES = ("en", "zh_CN")
-SHOTS = Path(os.environ.get("LABGPU_SHOTS_DIR", "") or tempfile.mkdtemp(prefix="labgpu-shots-"))
 
 
-def _shot(widget, name: str, lang: str, size: tuple[int, int]) -> Path:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    path = SHOTS / f"{name}-{lang}-{size[0]}x{size[1]}.png"
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return Path(os.environ.get("LABGPU_SHOTS_DIR", "") or tmp_path_factory.mktemp("shots"))
+
+
+def _shot(shots: Path, widget, name: str, lang: str, size: tuple[int, int]) -> Path:
+    shots.mkdir(parents=True, exist_ok=True)
+    path = shots / f"{name}-{lang}-{size[0]}x{size[1]}.png"
     assert widget.grab().save(str(path)), path
     return path
 
@@ -67,7 +70,7 @@ def _inside(table, col: int) -> bool:
 # -- offers ---------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("size", SIZES, ids=["1280x800", "1024x640"])
-def test_offer_prices_are_whole_and_next_to_the_gpu(qtbot, window_in, language, size):
+def test_offer_prices_are_whole_and_next_to_the_gpu(shots, qtbot, window_in, language, size):
     from PySide6.QtCore import Qt
 
     from app.ui.offers.model import ELIDED_KEYS, MONEY_KEYS
@@ -79,7 +82,7 @@ def test_offer_prices_are_whole_and_next_to_the_gpu(qtbot, window_in, language, 
     _settle(qtbot, ctx, window)
     table, model, header = page.table, page.model, page.table.horizontalHeader()
     keys = [c.key for c in model.columns()]
-    _shot(window, "offers", language, size)
+    _shot(shots, window, "offers", language, size)
 
     assert not table.horizontalScrollBar().isVisible()  # nothing is cut at the table's right edge
     shown = [k for i, k in enumerate(keys) if not header.isSectionHidden(i)]
@@ -160,7 +163,7 @@ def _seed_instances(ctx) -> list[str]:
 
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("size", SIZES, ids=["1280x800", "1024x640"])
-def test_instance_ids_ips_and_costs_are_never_elided(qtbot, window_in, language, size):
+def test_instance_ids_ips_and_costs_are_never_elided(shots, qtbot, window_in, language, size):
     from app.ui.cloud.instances_table import COL_INSTANCE, COL_IP, FIELDS
     from tests.ui.instance_cells import cell_texts
 
@@ -173,7 +176,7 @@ def test_instance_ids_ips_and_costs_are_never_elided(qtbot, window_in, language,
     qtbot.waitUntil(lambda: all(cell_texts(page.table, r)["cost"] for r in range(page.table.rowCount())),
                     timeout=10_000)
     _settle(qtbot, ctx, window)
-    _shot(window, "instances", language, size)
+    _shot(shots, window, "instances", language, size)
     table = page.table
     assert not table.horizontalScrollBar().isVisible()
     for c in range(table.columnCount()):
@@ -197,7 +200,7 @@ def test_instance_ids_ips_and_costs_are_never_elided(qtbot, window_in, language,
 
 # -- launch dialog --------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("size", SIZES, ids=["1280x800", "1024x640"])
-def test_the_english_launch_dialog_fits_without_a_sideways_scroll_bar(qtbot, window_in, secret_service, size):
+def test_the_english_launch_dialog_fits_without_a_sideways_scroll_bar(shots, qtbot, window_in, secret_service, size):
     from PySide6.QtWidgets import QScrollArea
 
     from app.core.accounts import Account, AccountBook, Credentials
@@ -220,7 +223,7 @@ def test_the_english_launch_dialog_fits_without_a_sideways_scroll_bar(qtbot, win
     form.recovery_editor.setChecked(True)
     _settle(qtbot, ctx, dialog)
     scroll = dialog.findChild(QScrollArea, "launchFormScroll")
-    _shot(dialog, "launch", "en", size)
+    _shot(shots, dialog, "launch", "en", size)
     assert not scroll.horizontalScrollBar().isVisible()
     assert scroll.widget().width() <= scroll.viewport().width()
     browse = form.key_browse
@@ -234,7 +237,7 @@ def test_the_english_launch_dialog_fits_without_a_sideways_scroll_bar(qtbot, win
 # -- advisor --------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("size", SIZES, ids=["1280x800", "1024x640"])
-def test_the_advisor_lists_the_best_few_offers_with_reasons(qtbot, window_in, language, size):
+def test_the_advisor_lists_the_best_few_offers_with_reasons(shots, qtbot, window_in, language, size):
     from app.ui.advisor.page import RESULT_INDEX
     from app.ui.advisor.result import TOP
 
@@ -244,7 +247,7 @@ def test_the_advisor_lists_the_best_few_offers_with_reasons(qtbot, window_in, la
     qtbot.waitUntil(lambda: page.offers is not None, timeout=20_000)
     page.go_to(RESULT_INDEX)
     _settle(qtbot, ctx, window)
-    _shot(window, "advisor", language, size)
+    _shot(shots, window, "advisor", language, size)
     fit = len(page.result.ranking.items)
     assert fit > TOP  # the bundled catalog: most offers fit a 340M-parameter model
     assert 3 <= page.ranked_table.rowCount() <= TOP <= 5
@@ -299,7 +302,7 @@ def test_short_plots_label_fewer_values(qtbot):
 
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("size", SIZES, ids=["1280x800", "1024x640"])
-def test_monitor_screenshots_with_two_hosts(qtbot, window_in, language, size):
+def test_monitor_screenshots_with_two_hosts(shots, qtbot, window_in, language, size):
     from tests.ui.monitor_data import FeedSource
 
     ctx, window = window_in(language, size)
@@ -314,7 +317,7 @@ def test_monitor_screenshots_with_two_hosts(qtbot, window_in, language, size):
     assert {"lab-a100", "lab-4090"} <= set(page.panels)
     page.redraw()
     _settle(qtbot, ctx, window)
-    _shot(window, "monitor", language, size)
+    _shot(shots, window, "monitor", language, size)
     from app.ui.monitor.plots import LABEL_PX
 
     for panel in page.panels.values():

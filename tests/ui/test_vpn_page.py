@@ -1,7 +1,7 @@
 """pytest-qt: the VPN page imports a profile, connects through the real OpenVPN server of
 tests/fixtures/openvpn.py (client openvpn in the client namespace via LABGPU_VPN_NETNS) and shows
 the live state; screenshots of the connected page in English and Chinese go to $LABGPU_SHOTS
-(default /tmp) for a person to look at."""
+(default: the test's own temporary folder) for a person to look at."""
 
 from __future__ import annotations
 
@@ -17,7 +17,10 @@ from tests.fixtures.spy import MONITOR_PASSES_TO_DECIDE, monitor_decisions
 
 pytestmark = pytest.mark.netns
 
-SHOTS = os.environ.get("LABGPU_SHOTS", "/tmp")
+
+
+def _shots(tmp_path) -> str:
+    return os.environ.get("LABGPU_SHOTS", "") or str(tmp_path)
 
 
 @pytest.fixture
@@ -56,7 +59,7 @@ def _wait_monitor_decided(qtbot, decisions) -> None:
     qtbot.waitUntil(lambda: decisions.count >= mark + MONITOR_PASSES_TO_DECIDE, timeout=30000)
 
 
-def test_import_connect_shows_connected_then_disconnect(qtbot, vpn_env, app_window, monkeypatch):
+def test_import_connect_shows_connected_then_disconnect(qtbot, vpn_env, app_window, monkeypatch, tmp_path):
     ctx, window = app_window
     page = _page(window)
     lab = vpn_env
@@ -94,7 +97,7 @@ def test_import_connect_shows_connected_then_disconnect(qtbot, vpn_env, app_wind
     assert page.disconnect_button.isEnabled()
     assert "Connected" in page.details.text()
     assert _ssh_ok(lab)
-    window.grab().save(os.path.join(SHOTS, "labgpu-vpn-connected-en.png"))
+    window.grab().save(os.path.join(_shots(tmp_path), "labgpu-vpn-connected-en.png"))
 
     # The server vanishes: the page shows it and the tunnel comes back by itself.
     lab.restart_server(pause=0.5)
@@ -128,7 +131,7 @@ def test_unsafe_profile_asks_and_cancel_imports_nothing(qtbot, vpn_env, app_wind
     assert page.model.rowCount() == 0
 
 
-def test_connected_page_in_chinese(qtbot, vpn_env, labgpu_home):
+def test_connected_page_in_chinese(qtbot, vpn_env, labgpu_home, tmp_path):
     from app.ui.app import build_main_window
 
     _app, ctx, window = build_main_window("zh_CN")
@@ -155,7 +158,7 @@ def test_connected_page_in_chinese(qtbot, vpn_env, labgpu_home):
         qtbot.waitUntil(lambda: page.service.status("lab").is_up, timeout=20000)
         qtbot.waitUntil(lambda: _state_cell(page).data() == "已连接", timeout=30000)
         assert page.connect_button.text() == "连接"
-        window.grab().save(os.path.join(SHOTS, "labgpu-vpn-connected-zh_CN.png"))
+        window.grab().save(os.path.join(_shots(tmp_path), "labgpu-vpn-connected-zh_CN.png"))
     finally:
         window.close()
         ctx.shutdown(5000)

@@ -70,7 +70,7 @@ class OpenvpnProcess(VpnStore):
         config = self.checked_profile_file(name)
         binary = find_openvpn()
         plan = privilege_plan(binary, netns=self.netns)
-        sock = self.socket_path(name)
+        sock = self.socket_path(name, create=True)
         with contextlib.suppress(FileNotFoundError):
             sock.unlink()
         with contextlib.suppress(FileNotFoundError):

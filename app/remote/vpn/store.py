@@ -172,36 +172,43 @@ class VpnStore:
         return out
 
     # -- runtime files ----------------------------------------------------------------------------
-    def socket_path(self, name: str) -> Path:
-        """Under the data dir when short enough for a unix socket, else a private folder in /tmp."""
+    def socket_path(self, name: str, *, create: bool = False) -> Path:
+        """Under the data dir when short enough for a unix socket, else a private folder in /tmp.
+
+        Only starting openvpn (``create``) makes the folder: asking whether a profile runs leaves nothing
+        behind. A folder that exists is checked either way — one another user made is never trusted."""
         validate_profile_name(name)
         preferred = self.runtime_dir / f"{name}.sock"
         if len(str(preferred)) <= _MAX_SUN_PATH:
-            self.runtime_dir.mkdir(parents=True, exist_ok=True)
-            with contextlib.suppress(OSError):
-                self.runtime_dir.chmod(0o700)
+            if create:
+                self.runtime_dir.mkdir(parents=True, exist_ok=True)
+                with contextlib.suppress(OSError):
+                    self.runtime_dir.chmod(0o700)
             return preferred
         digest = hashlib.sha256(str(self.paths.data_dir).encode()).hexdigest()[:12]
         folder = (
             Path(tempfile.gettempdir()) / f"labgpu-vpn-{os.getuid() if hasattr(os, 'getuid') else 0}-{digest}"
         )
+        if create:
+            with contextlib.suppress(FileExistsError):
+                folder.mkdir(mode=0o700)
         try:
-            folder.mkdir(mode=0o700)
-        except FileExistsError:
             st = folder.lstat()
-            if (
-                folder.is_symlink()
-                or (hasattr(os, "getuid") and st.st_uid != os.getuid())
-                or (st.st_mode & 0o077)
-            ):
-                raise VpnError(
-                    QT_TRANSLATE_NOOP(
-                        "LabGPU", "The folder {folder} is not safe for the VPN control socket."
-                    ),
-                    QT_TRANSLATE_NOOP("LabGPU", "Remove it, or set LABGPU_HOME to a shorter path."),
-                    code="VpnSocketDir",
-                    folder=str(folder),
-                ) from None
+        except FileNotFoundError:
+            return folder / f"{name}.sock"
+        if (
+            folder.is_symlink()
+            or (hasattr(os, "getuid") and st.st_uid != os.getuid())
+            or (st.st_mode & 0o077)
+        ):
+            raise VpnError(
+                QT_TRANSLATE_NOOP(
+                    "LabGPU", "The folder {folder} is not safe for the VPN control socket."
+                ),
+                QT_TRANSLATE_NOOP("LabGPU", "Remove it, or set LABGPU_HOME to a shorter path."),
+                code="VpnSocketDir",
+                folder=str(folder),
+            ) from None
         return folder / f"{name}.sock"
 
     def _remove_socket(self, name: str) -> None:
