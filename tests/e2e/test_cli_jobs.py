@@ -59,7 +59,7 @@ def test_run_survives_a_cut_connection_and_reports_exit_0_with_steps_per_s(host,
     name, server = host
     gate = host_tmp("labgpu-cli-gate")
     r = labgpu("run", name, "--name", "bert", "--then", "pull", "--stall-minutes", "30", "--",
-               *standin("--steps", "60", "--sleep", "0.05", "--hold", gate))
+               *standin("--steps", "60", "--sleep", "0.05", "--hold", gate, "--echo-argv"))  # "ARGV []", then holds
     assert r.returncode == 0, r.stderr
     job_id = r.stdout.split()[0]
     assert re.fullmatch(r"[0-9a-f]{16}", job_id) and "started on trainbox (tmux)" in r.stdout
@@ -68,11 +68,17 @@ def test_run_survives_a_cut_connection_and_reports_exit_0_with_steps_per_s(host,
     try:
         listed = _jobs(name)[job_id]  # a new process: the store and the host agree it runs
         assert listed["state"] == "running" and listed["exit_code"] is None and listed["then"] == "pull"
-        wait_for(lambda: len(server.session_pids()) > 0, 60, "`labgpu logs -f` to hold its connection")
+        # the log's first line ("ARGV []", printed before the gate) has come through: `labgpu logs -f` is
+        # connected and reading, not still starting (a cut during its first handshake is a failed start, not
+        # the cut this test is about)
+        assert follower.stdout is not None
+        first = follower.stdout.readline()
+        assert first.startswith("ARGV"), (first, follower.communicate(timeout=60)[1])
         assert server.drop_connections() > 0  # every connection is cut mid-run
         assert _jobs(name)[job_id]["state"] == "running"  # the job did not go with them
         Path(gate).touch()
         out, err = follower.communicate(timeout=180)
+        out = first + out
     finally:
         if follower.poll() is None:
             follower.kill()
