@@ -223,3 +223,18 @@ def _remove_jobs_left_on_hosts() -> None:
 
         for host in hosts:
             cleanup_jobs(host)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_collection(session: pytest.Session):
+    """Collection imports every test module, the app and most cloud SDKs: without the collector running through
+    it (app/core/gcpause.py), and then everything it made is frozen out of later collections — those objects
+    live as long as the worker, and each full pass over them cost CPU the whole suite long (the four workers
+    spent ~50 s of a ~500 s run in the collector)."""
+    import gc
+
+    from app.core.gcpause import gc_paused
+
+    with gc_paused():
+        yield
+    gc.freeze()

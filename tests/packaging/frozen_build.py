@@ -2,8 +2,9 @@
 
 The cache lives in build/frozen-test/<key>/ where key hashes app/, resources/, packaging/, main.py,
 pyproject.toml and the PyInstaller/PySide6/Python versions: a re-run of the suite with nothing changed
-reuses it; any change to what ships rebuilds it. The installers are made with fast compression here
-(the release sizes are measured by `python3 packaging/build.py`, see docs/packaging.md).
+reuses it; any change to what ships rebuilds it. The installers store the files uncompressed here (.deb
+-Znone, tarball gzip level 0: xz alone took ~20 s of CPU per run); the release sizes are measured by
+`python3 packaging/build.py`, see docs/packaging.md.
 """
 
 from __future__ import annotations
@@ -81,8 +82,8 @@ def get_frozen_build() -> FrozenBuild:
             t0 = time.monotonic()
             bundle = build.run_pyinstaller(sys.executable, base / "dist", base / "work" / "pyinstaller")
             t_bundle = time.monotonic() - t0
-            deb = build.make_deb(bundle, base / "out", version, base / "work", level=0)
-            tarball = build.make_tarball(bundle, base / "out", version, level=1)
+            deb = build.make_deb(bundle, base / "out", version, base / "work", compressor="none")
+            tarball = build.make_tarball(bundle, base / "out", version, level=0)
             seconds = time.monotonic() - t0
             meta.write_text(json.dumps({
                 "version": version, "bundle": str(bundle), "deb": str(deb), "tarball": str(tarball),

@@ -32,6 +32,7 @@ from app.cloud.base import LABGPU_TAG_KEY, LABGPU_TAG_VALUE, CloudError, Instanc
 from app.cloud.errors import network_error
 from app.cloud.kit import PluginClient, load_sdk
 from app.core.accounts import Account, Credentials
+from app.core.gcpause import gc_paused
 from app.core.hosts import SSH_USER_TAG
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.vocab import InstanceState
@@ -120,13 +121,15 @@ class _Compute:
     def __getattr__(self, name: str) -> Any:
         if name.endswith("Client"):
             return getattr(service_module(name), name)
-        return getattr(importlib.import_module(f"{COMPUTE_PACKAGE}.types"), name)
+        with gc_paused():  # the types module is the SDK's biggest (app/core/gcpause.py)
+            return getattr(importlib.import_module(f"{COMPUTE_PACKAGE}.types"), name)
 
 
 def service_module(client_name: str, part: str = "") -> Any:
     """The module of a compute_v1 client (``InstancesClient`` → services.instances), or one of its parts."""
     module = re.sub(r"(?<!^)(?=[A-Z])", "_", client_name.removesuffix("Client")).lower()
-    return importlib.import_module(f"{COMPUTE_PACKAGE}.services.{module}" + (f".{part}" if part else ""))
+    with gc_paused():
+        return importlib.import_module(f"{COMPUTE_PACKAGE}.services.{module}" + (f".{part}" if part else ""))
 
 
 def sdk() -> Any:

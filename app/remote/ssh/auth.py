@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
+import threading
 import weakref
+from collections import OrderedDict
 from pathlib import Path
 
 import paramiko
@@ -68,6 +71,32 @@ def _is_passphrase_error(exc: BaseException) -> bool:
     )
 
 
+# Passphrase-protected keys this process has opened, as ssh-agent keeps them: opening one runs the key file's
+# bcrypt KDF (~0.1 s of CPU at OpenSSH's 16 rounds), and the app reconnects to the same instance with LabGPU's
+# own key again and again (monitor, guards, sync, jobs). Keyed by the file as it is now (a changed or replaced
+# file is opened again) and the passphrase's hash; a few keys at most, in this process's memory only.
+_DECRYPTED: OrderedDict[tuple[object, ...], paramiko.PKey] = OrderedDict()
+_DECRYPTED_MAX = 8
+_decrypted_lock = threading.Lock()
+
+
+def _decrypted(path: str, passphrase: str) -> paramiko.PKey:
+    st = os.stat(path)
+    key = (os.path.realpath(path), st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns,
+           hashlib.sha256(passphrase.encode()).digest())
+    with _decrypted_lock:
+        pkey = _DECRYPTED.get(key)
+        if pkey is not None:
+            _DECRYPTED.move_to_end(key)
+            return pkey
+    pkey = paramiko.PKey.from_path(path, passphrase.encode())  # type: ignore[arg-type]
+    with _decrypted_lock:
+        _DECRYPTED[key] = pkey
+        while len(_DECRYPTED) > _DECRYPTED_MAX:
+            _DECRYPTED.popitem(last=False)
+    return pkey
+
+
 def _load_key(path: str, target: Target) -> paramiko.PKey | None:
     try:
         try:
@@ -97,7 +126,7 @@ def _load_key(path: str, target: Target) -> paramiko.PKey | None:
                 host=target.name,
             ) from None
         try:
-            return paramiko.PKey.from_path(path, passphrase.encode())  # type: ignore[arg-type]
+            return _decrypted(path, passphrase)
         except (paramiko.SSHException, ValueError, TypeError):
             raise HostAuthError(
                 QT_TRANSLATE_NOOP("LabGPU", "The stored passphrase does not open the key {path}."),
