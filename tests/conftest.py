@@ -195,7 +195,30 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None):
     their folders removed. Every test sshd logs in as the one shared test user, so a job folder left behind
     would be listed — and read — by every later test's `labgpu jobs` on this machine, run after run."""
     _remove_jobs_left_on_hosts()
+    vpn_folder = _vpn_socket_folder()
     yield
+    if vpn_folder is not None:  # openvpn is gone now (the fixtures stopped it): an empty folder goes too
+        with contextlib.suppress(OSError):
+            vpn_folder.rmdir()
+
+
+def _vpn_socket_folder() -> Path | None:
+    """The private /tmp folder LabGPU keeps a VPN control socket in when the test's data folder is too deep for
+    one (pytest-xdist's temporary paths often are): LabGPU removes it when it stops openvpn itself, not when a
+    fixture kills a tunnel the test left up."""
+    import tempfile
+
+    from app.core.paths import default_paths
+
+    if not os.environ.get("LABGPU_HOME"):
+        return None
+    paths = default_paths()
+    if not (paths.data_dir / "vpn").is_dir():
+        return None
+    from app.remote.vpn.store import VpnStore
+
+    folder = VpnStore(paths).socket_path("lab").parent
+    return folder if folder.parent == Path(tempfile.gettempdir()) else None
 
 
 def _remove_jobs_left_on_hosts() -> None:

@@ -175,6 +175,8 @@ class OpenvpnProcess(VpnStore):
         pid = pid or int(self._read_runtime(name).get("pid") or 0)
         if pid:
             self._wait_exit(pid, 5.0)  # its last lines are flushed when it has exited
+        if not pid or not pid_alive(pid):
+            self._remove_socket(name)  # its control socket (and a private /tmp folder for it) goes with it
         last = self.last_run_lines(name)
         err = diagnose_log("\n".join(last) or self.log_tail(name))
         if err is not None:
