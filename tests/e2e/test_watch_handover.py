@@ -127,7 +127,13 @@ def test_the_tray_waiting_under_watch_stops_the_idle_instance_after_watch_exits(
         closed = time.monotonic()
         wait_for(lambda: lock_text() == f"{tray.pid} tray", 30, "the tray to take over")
         took_over = time.monotonic() - closed
-        wait_for(lambda: tencent_server.requests_of("StopInstances"), 120, "the tray's idle guard to stop it")
+        try:
+            wait_for(lambda: tencent_server.requests_of("StopInstances"), 120, "the tray's idle guard to stop it")
+        except AssertionError as exc:  # say what the tray decided meanwhile (its guard lines are in the log)
+            text = log.read_text(errors="replace") if log.exists() else "(no log file)"
+            calls = sorted({a for a, _params in tencent_server.calls})
+            raise AssertionError(f"{exc}\nTencent calls seen: {calls}\n"
+                                 f"the end of the app's log:\n{text[-6000:]}") from None
         stopped = time.monotonic() - closed
         print(f"tray took over {took_over:.2f} s after watch closed; StopInstances {stopped:.2f} s after "
               f"(window {window_s:g} s + 10 s = {window_s + 10:g} s)")
