@@ -200,6 +200,18 @@ def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None):
     if vpn_folder is not None:  # openvpn is gone now (the fixtures stopped it): an empty folder goes too
         with contextlib.suppress(OSError):
             vpn_folder.rmdir()
+    if nextitem is None or getattr(nextitem, "module", None) is not getattr(item, "module", None):
+        _freeze_what_lives()
+
+
+def _freeze_what_lives() -> None:
+    """A test file has ended (its module fixtures too): its garbage is collected once, and what still lives —
+    mostly the SDKs and modules its tests imported — is frozen out of later collections, as after collection
+    (see pytest_collection). Without it every automatic full pass walked all of that again, file after file."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
 
 
 def _vpn_socket_folder() -> Path | None:
