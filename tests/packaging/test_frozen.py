@@ -342,11 +342,26 @@ def test_gui_starts_on_x11_with_a_tray(frozen, tmp_path):
     xvfb, display = _start_xvfb(tmp_path)
     procs: list[subprocess.Popen] = []
     try:
-        procs.append(subprocess.Popen(
-            ["trayer", "--edge", "top", "--align", "right", "--widthtype", "pixel", "--width", "200",
-             "--height", "24"], env=dict(os.environ, DISPLAY=display),
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
-        panel = _wait("trayer's panel", lambda: _panel(display))
+        trayer_log = tmp_path / "trayer.log"
+        with open(trayer_log, "wb") as out:
+            procs.append(subprocess.Popen(
+                ["trayer", "--edge", "top", "--align", "right", "--widthtype", "pixel", "--width", "200",
+                 "--height", "24"], env=dict(os.environ, DISPLAY=display),
+                stdout=out, stderr=subprocess.STDOUT))
+
+        def panel_or_why() -> str | None:
+            found = _panel(display)
+            if found is None and procs[0].poll() is not None:  # trayer is gone: say so now, with its words
+                raise AssertionError(f"trayer exited ({procs[0].returncode}) before its panel showed: "
+                                     f"{trayer_log.read_text(errors='replace')[-2000:]}")
+            return found
+
+        try:
+            panel = _wait("trayer's panel", panel_or_why)
+        except AssertionError as exc:
+            tree = run(["xwininfo", "-display", display, "-root", "-tree"], timeout=30).stdout
+            raise AssertionError(f"{exc}\ntrayer's output: {trayer_log.read_text(errors='replace')[-2000:]}\n"
+                                 f"the X server's windows:\n{tree[-3000:]}") from None
         env = dict(os.environ, DISPLAY=display, QT_QPA_PLATFORM="xcb")
         r = ok([str(frozen.exe), "--lang", "zh_CN"], env=dict(env, LABGPU_STARTUP_PROBE="1"), timeout=120)
         assert "LABGPU_SHOWN" in r.stdout and "LABGPU_READY" in r.stdout, r.stdout
