@@ -312,6 +312,27 @@ def stop_frozen_build(proc: subprocess.Popen[bytes] | None) -> None:
         proc.wait()
 
 
+def available_memory() -> int | None:
+    """Bytes of memory available now (Linux's MemAvailable), or None where it cannot be read."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def suite_workers(available: int | None) -> int:
+    """How many pytest workers the suite runs: six where ~1 GB each fits with room to spare, fewer on a machine
+    short of memory (a swapping suite is slower than a narrower one)."""
+    gib = 1 << 30
+    if available is None or available >= 9 * gib:
+        return 6
+    return 4 if available >= 5 * gib else 2
+
+
 def run_tests(argv: list[str]) -> int:
     if not ensure_system_packages(APT_TEST, required=True):
         log("the suite runs real sshd, OpenVPN, Secret Service and Xvfb peers; install the packages above first")
@@ -336,11 +357,13 @@ def run_tests(argv: list[str]) -> int:
         if rc:
             stop_frozen_build(build)
             return rc
-    # Four workers (pytest-xdist), one test file at a time each, so a module's peers are made once. Four on two
+    # Several workers (pytest-xdist), one test file at a time each, so a module's peers are made once. Six on two
     # cores: most tests wait on a peer (sshd, a cloud server, a child process) much of the time, so two left the
-    # cores half idle; beside other busy processes, four also get a fairer share of the CPU.
-    # LABGPU_TEST_WORKERS=1 runs the suite in one process (as does -n 0 in ARGS).
-    workers = os.environ.get("LABGPU_TEST_WORKERS", "4")
+    # cores half idle; beside other busy processes more workers also get a fairer share of the CPU (measured
+    # beside two busy processes, the whole command: 4 workers 10:50-11:18, 6 10:15, 8 9:53; quiet 6 and 4 the
+    # same). A worker holds up to ~1 GB (Qt, the SDKs, the peers): fewer where memory is short (suite_workers).
+    # LABGPU_TEST_WORKERS=N chooses; 1 runs the suite in one process (as does -n 0 in ARGS).
+    workers = os.environ.get("LABGPU_TEST_WORKERS") or str(suite_workers(available_memory()))
     spread = [] if workers in ("", "0", "1") or "-n" in argv else ["-n", workers, "--dist", "loadfile"]
     cmd = [str(py), "-m", "pytest", "-q", "-p", "no:cacheprovider", *spread, *argv]
     log("running: " + " ".join(cmd[2:]))

@@ -10,6 +10,7 @@ import sys
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+from tests.fixtures import clirun
 from tests.fixtures.tencent_cvm_server import TEST_SECRET_ID, TEST_SECRET_KEY
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -17,7 +18,7 @@ GN7 = "GN7.2XLARGE32"
 
 
 def _ok(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    r = subprocess.run([sys.executable, "-m", "app", *args], input=stdin, capture_output=True, text=True,
+    r = clirun.run([sys.executable, "-m", "app", *args], input=stdin, capture_output=True, text=True,
                        env=dict(os.environ), cwd=ROOT, timeout=120)
     assert r.returncode == 0, (args, r.stdout, r.stderr)
     return r

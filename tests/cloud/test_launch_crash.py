@@ -12,13 +12,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.fixtures import clirun
 from tests.fixtures.moto_server import AWS_KEY_ID, AWS_SECRET
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _cli(*args, env, stdin=None, timeout=60):
-    return subprocess.run(
+    return clirun.run(
         [sys.executable, "-m", "app", *args],
         input=stdin,
         capture_output=True,

@@ -20,6 +20,7 @@ from app.core.accounts import Account, Credentials
 from app.core.errors import InputError
 from app.core.paths import default_paths
 from app.core.secrets import SecretsUnavailableError
+from tests.fixtures import clirun
 from tests.fixtures.tencent_cvm_server import TEST_SECRET_ID, TEST_SECRET_KEY
 
 SSH_FROM = "198.51.100.7/32"
@@ -294,7 +295,7 @@ def test_labgpu_launch_prints_the_key_it_registered_and_refuses_one_the_cloud_do
     root = Path(__file__).resolve().parents[2]
 
     def cli(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "app", "launch", "--account", "lab-tc", "--type",
+        return clirun.run([sys.executable, "-m", "app", "launch", "--account", "lab-tc", "--type",
                                "GN7.2XLARGE32", "--ssh-from", SSH_FROM, "--no-wait", *args],
                               capture_output=True, text=True, cwd=root, env=dict(os.environ), timeout=120)
 

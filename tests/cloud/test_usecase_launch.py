@@ -21,6 +21,7 @@ from app.core.settings import Settings
 from app.usecases.changes import Change, Changes
 from app.usecases.guards import WatchdogResult
 from app.usecases.launch import launch, plan_launch
+from tests.fixtures import clirun
 from tests.fixtures.moto_server import AWS_KEY_ID, AWS_SECRET
 from tests.fixtures.spy import CallCounter
 from tests.fixtures.tencent_cvm_server import TYPES
@@ -125,7 +126,7 @@ def test_killed_launch_with_idle_stop_is_guarded_after_restart(secret_service, m
     env = dict(os.environ)
 
     def cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "app", *args], input=stdin, capture_output=True, text=True,
+        return clirun.run([sys.executable, "-m", "app", *args], input=stdin, capture_output=True, text=True,
                               env=env, cwd=ROOT, timeout=60)
 
     r = cli("accounts", "add", "aws", "lab", "--region", "us-east-1", "--endpoint", aws_proxy.url,

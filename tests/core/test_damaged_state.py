@@ -21,12 +21,13 @@ import pytest
 
 from app.core.paths import default_paths
 from app.core.settings import Settings, SettingsStore
+from tests.fixtures import clirun
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def labgpu(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "app", *args], cwd=ROOT, capture_output=True, text=True,
+    return clirun.run([sys.executable, "-m", "app", *args], cwd=ROOT, capture_output=True, text=True,
                           timeout=timeout, env=dict(os.environ), stdin=subprocess.DEVNULL)
 
 
@@ -171,7 +172,7 @@ def test_screenshot_of_a_page_with_a_damaged_database_recovers(page, tmp_path):
     _db().write_bytes(os.urandom(4096))
     shot = tmp_path / f"{page}.png"
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    r = subprocess.run([sys.executable, "-m", "app", "--screenshot", str(shot), "--page", page], cwd=ROOT,
+    r = clirun.run([sys.executable, "-m", "app", "--screenshot", str(shot), "--page", page], cwd=ROOT,
                        capture_output=True, text=True, timeout=180, env=env, stdin=subprocess.DEVNULL)
     assert r.returncode == 0, r.stderr
     assert shot.stat().st_size > 0
@@ -183,7 +184,7 @@ def test_gui_start_says_at_once_that_the_database_was_damaged():
     db = _db()
     db.write_bytes(b"not a database at all" * 50)
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen", LABGPU_STARTUP_PROBE="1")
-    r = subprocess.run([sys.executable, "-m", "app", "--page", "offers"], cwd=ROOT, capture_output=True,
+    r = clirun.run([sys.executable, "-m", "app", "--page", "offers"], cwd=ROOT, capture_output=True,
                        text=True, timeout=180, env=env, stdin=subprocess.DEVNULL)
     assert r.returncode == 0, r.stderr
     assert "LABGPU_READY" in r.stdout

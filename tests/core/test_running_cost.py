@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import json
 import os
-import subprocess
 import sys
 from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta, timezone
@@ -20,6 +19,7 @@ from app.core.instances import Ledger
 from app.core.monthreport import month_report
 from app.core.paths import default_paths
 from app.core.store import Store
+from tests.fixtures import clirun
 
 ROOT = Path(__file__).resolve().parents[2]
 RATE = ExchangeRate(7.0, "test", date(2026, 12, 1))
@@ -117,7 +117,7 @@ def test_cli_cost_json_and_csv(labgpu_home, tmp_path):
                         raw_state="stopped", launched_at=T0 + timedelta(hours=3)), now=T0 + timedelta(hours=4))
     store.close()
     out = tmp_path / "dec.csv"
-    r = subprocess.run([sys.executable, "-m", "app", "cost", "--month", "2026-12", "--json", "--csv", str(out)],
+    r = clirun.run([sys.executable, "-m", "app", "cost", "--month", "2026-12", "--json", "--csv", str(out)],
                        cwd=ROOT, capture_output=True, text=True, timeout=60, env=dict(os.environ))
     assert r.returncode == 0, r.stderr
     doc = json.loads(r.stdout)
@@ -129,10 +129,10 @@ def test_cli_cost_json_and_csv(labgpu_home, tmp_path):
     assert doc["total"]["cost_cny"] == pytest.approx(18.0 + 2.0 * rate, rel=1e-4)
     rows = list(csv.reader(out.open()))
     assert rows[0][:3] == ["month", "account", "instance"] and rows[-1][1] == "TOTAL"
-    table = subprocess.run([sys.executable, "-m", "app", "cost", "--month", "2026-12"], cwd=ROOT,
+    table = clirun.run([sys.executable, "-m", "app", "cost", "--month", "2026-12"], cwd=ROOT,
                            capture_output=True, text=True, timeout=60, env=dict(os.environ))
     assert "ins-1" in table.stdout and "Total:" in table.stdout
-    bad = subprocess.run([sys.executable, "-m", "app", "cost", "--month", "December"], cwd=ROOT,
+    bad = clirun.run([sys.executable, "-m", "app", "cost", "--month", "December"], cwd=ROOT,
                          capture_output=True, text=True, timeout=60, env=dict(os.environ))
     assert bad.returncode == 2 and "[BadMonth]" in bad.stderr and " — " in bad.stderr
 

@@ -17,6 +17,7 @@ import pytest
 
 from app.core.paths import default_paths
 from app.remote.hostkeys import KnownHosts
+from tests.fixtures import clirun
 from tests.fixtures.sshd import SshdServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,7 +25,7 @@ GN7 = "GN7.2XLARGE32"
 
 
 def cli(*args: str, stdin: str | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "app", *args], cwd=ROOT, input=stdin, capture_output=True,
+    return clirun.run([sys.executable, "-m", "app", *args], cwd=ROOT, input=stdin, capture_output=True,
                           text=True, timeout=timeout, env=dict(os.environ))
 
 

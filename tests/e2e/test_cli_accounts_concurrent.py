@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures import clirun
+
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.usefixtures("secret_service")
 
@@ -42,7 +44,7 @@ def test_concurrent_account_adds_leave_one_consistent_account(provider):
     assert sorted(rc == 0 for rc, _ in results) == [False, False, False, True], results
     assert all("AccountExists" in err and "Traceback" not in err for rc, err in results if rc != 0), results
 
-    ls = subprocess.run([sys.executable, "-m", "app", "accounts", "ls", "--json"], cwd=ROOT, capture_output=True,
+    ls = clirun.run([sys.executable, "-m", "app", "accounts", "ls", "--json"], cwd=ROOT, capture_output=True,
                         text=True, timeout=120, env=dict(os.environ))
     rows = [a for a in json.loads(ls.stdout) if a["name"] == name]
     assert len(rows) == 1
@@ -50,6 +52,6 @@ def test_concurrent_account_adds_leave_one_consistent_account(provider):
     assert key_id in key_ids
     assert secrets.get_secret(f"account:{name}:secret") == f"secret-of-{key_id}"
     assert rows[0]["key_id"] == mask_key_id(key_id)  # the row and the keyring are one record
-    rm = subprocess.run([sys.executable, "-m", "app", "accounts", "rm", name], cwd=ROOT, capture_output=True,
+    rm = clirun.run([sys.executable, "-m", "app", "accounts", "rm", name], cwd=ROOT, capture_output=True,
                         text=True, timeout=120, env=dict(os.environ))
     assert rm.returncode == 0, rm.stderr

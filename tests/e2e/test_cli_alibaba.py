@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.fixtures import clirun
 from tests.fixtures.alibaba_ecs_data import TYPES
 from tests.fixtures.alibaba_ecs_server import TEST_ACCESS_KEY_ID, TEST_ACCESS_KEY_SECRET
 
@@ -22,7 +23,7 @@ LS_FIELDS = {"id", "account", "provider", "instance_type", "zone", "state", "spo
 
 
 def _cli(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "app", *args], input=stdin, capture_output=True, text=True,
+    return clirun.run([sys.executable, "-m", "app", *args], input=stdin, capture_output=True, text=True,
                           env=dict(os.environ), cwd=ROOT, timeout=120)
 
 
@@ -208,7 +209,7 @@ def test_import_from_the_alibaba_cli_config_and_the_environment(secret_service, 
     }))
     env = dict(os.environ, HOME=str(home), ALIBABA_CLOUD_ACCESS_KEY_ID="LTAI5tEnvKeyId0000000000",
                ALIBABA_CLOUD_ACCESS_KEY_SECRET="env-secret-value-000000000000")
-    r = subprocess.run([sys.executable, "-m", "app", "accounts", "import", "alibaba"], capture_output=True,
+    r = clirun.run([sys.executable, "-m", "app", "accounts", "import", "alibaba"], capture_output=True,
                        text=True, env=env, cwd=ROOT, timeout=120)
     assert r.returncode == 0, r.stderr
     accounts = {a["name"]: a for a in json.loads(_ok("accounts", "ls", "--json").stdout)}

@@ -9,6 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.fixtures import clirun
 from tests.fixtures.moto_server import AWS_KEY_ID, AWS_SECRET
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -16,7 +17,7 @@ FIELDS = {"time", "event", "resources", "actor", "source", "request_id", "by_lab
 
 
 def _cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "app", *args], input=stdin, capture_output=True, text=True,
+    return clirun.run([sys.executable, "-m", "app", *args], input=stdin, capture_output=True, text=True,
                           env=dict(os.environ), cwd=ROOT, timeout=120)
 
 

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.fixtures import azure_arm_server
+from tests.fixtures import azure_arm_server, clirun
 from tests.fixtures.azure_arm_server import (
     TEST_CLIENT_ID,
     TEST_CLIENT_SECRET,
@@ -36,7 +36,7 @@ LS_FIELDS = {"id", "account", "provider", "instance_type", "zone", "state", "spo
 
 
 def _cli(*args: str, stdin: str | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "app", *args], input=stdin, capture_output=True, text=True,
+    return clirun.run([sys.executable, "-m", "app", *args], input=stdin, capture_output=True, text=True,
                           env=env or dict(os.environ), cwd=ROOT, timeout=120)
 
 

@@ -17,6 +17,7 @@ import pytest
 from app.core.accounts import AccountBook
 from app.core.paths import default_paths
 from app.core.store import Store
+from tests.fixtures import clirun
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.usefixtures("private_home", "secret_service")
@@ -25,7 +26,7 @@ FILES = {"train.py": b"print('hi')\n", "data/a.csv": b"1,2\n" * 100}
 
 
 def labgpu(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run(
+    return clirun.run(
         [sys.executable, "-m", "app", *args],
         cwd=ROOT,
         capture_output=True,

@@ -6,10 +6,10 @@ from __future__ import annotations
 import csv
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 
+from tests.fixtures import clirun
 from tests.fixtures.moto_server import AWS_KEY_ID, AWS_SECRET
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,7 +30,7 @@ LS_FIELDS = {
 
 
 def _cli(*args, stdin=None, env=None):
-    return subprocess.run(
+    return clirun.run(
         [sys.executable, "-m", "app", *args],
         input=stdin,
         capture_output=True,

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.fixtures import clirun
 from tests.fixtures.tencent_cvm_server import TEST_SECRET_ID, TEST_SECRET_KEY, TYPES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,7 +33,7 @@ GN7 = "GN7.2XLARGE32"
 
 
 def _cli(*args, stdin=None, env=None):
-    return subprocess.run(
+    return clirun.run(
         [sys.executable, "-m", "app", *args],
         input=stdin,
         capture_output=True,

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures import clirun
+
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE_VARS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
@@ -20,7 +22,7 @@ LOCALE_VARS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 def labgpu(*args: str, home: Path, lang: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in LOCALE_VARS}
     env.update(LABGPU_HOME=str(home), PYTHONIOENCODING="utf-8", LANG=lang)
-    return subprocess.run([sys.executable, "-m", "app", *args], cwd=cwd, env=env, capture_output=True, text=True,
+    return clirun.run([sys.executable, "-m", "app", *args], cwd=cwd, env=env, capture_output=True, text=True,
                           timeout=120, check=False, stdin=subprocess.DEVNULL)
 
 

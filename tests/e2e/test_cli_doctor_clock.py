@@ -10,13 +10,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.fixtures import clirun
 from tests.fixtures.tencent_cvm_server import TEST_SECRET_ID, TEST_SECRET_KEY
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _cli(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "app", *args], input=stdin, capture_output=True, text=True,
+    return clirun.run([sys.executable, "-m", "app", *args], input=stdin, capture_output=True, text=True,
                           cwd=ROOT, timeout=120, env=dict(os.environ))
 
 

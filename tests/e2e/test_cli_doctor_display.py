@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures import clirun
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -30,7 +32,7 @@ def _env(labgpu_home: Path, **extra: str) -> dict[str, str]:
 
 
 def _doctor(env: dict[str, str]) -> dict[str, dict]:
-    r = subprocess.run([sys.executable, "-m", "app", "doctor", "--json"], cwd=ROOT, env=env, capture_output=True,
+    r = clirun.run([sys.executable, "-m", "app", "doctor", "--json"], cwd=ROOT, env=env, capture_output=True,
                        text=True, timeout=180)
     assert "Traceback" not in r.stderr, r.stderr
     return {c["key"]: c for c in json.loads(r.stdout)["checks"]}
@@ -91,7 +93,7 @@ def test_without_a_display_the_message_follows_the_users_language(labgpu_home):
 
 def test_a_display_that_does_not_answer_is_named_and_the_tray_start_says_so_too(labgpu_home):
     gone = _free_display()
-    r = subprocess.run([sys.executable, "-m", "app", "--tray"], cwd=ROOT, env=_env(labgpu_home, DISPLAY=gone),
+    r = clirun.run([sys.executable, "-m", "app", "--tray"], cwd=ROOT, env=_env(labgpu_home, DISPLAY=gone),
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 3
     assert f"The display {gone} (DISPLAY) does not answer, or refuses this user." in r.stderr
@@ -101,7 +103,7 @@ def test_a_display_that_does_not_answer_is_named_and_the_tray_start_says_so_too(
 
 def test_a_screenshot_still_renders_without_a_display(labgpu_home, tmp_path):
     shot = tmp_path / "offers.png"
-    r = subprocess.run([sys.executable, "-m", "app", "--screenshot", str(shot), "--page", "offers"], cwd=ROOT,
+    r = clirun.run([sys.executable, "-m", "app", "--screenshot", str(shot), "--page", "offers"], cwd=ROOT,
                        env=_env(labgpu_home), capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     assert shot.stat().st_size > 1000

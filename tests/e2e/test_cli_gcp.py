@@ -13,6 +13,7 @@ import sys
 import time
 from pathlib import Path
 
+from tests.fixtures import clirun
 from tests.fixtures.gcp_compute_server import API_KEY, PROJECT
 from tests.fixtures.gcp_fixtures import peer_fixtures
 from tests.fixtures.gcp_oauth import ServiceAccountKey
@@ -27,7 +28,7 @@ LS_FIELDS = {"id", "account", "provider", "instance_type", "zone", "state", "spo
 
 
 def _cli(*args, stdin=None, env=None):
-    return subprocess.run([sys.executable, "-m", "app", *args], input=stdin, capture_output=True, text=True,
+    return clirun.run([sys.executable, "-m", "app", *args], input=stdin, capture_output=True, text=True,
                           env=env or dict(os.environ), cwd=ROOT, timeout=120)
 
 

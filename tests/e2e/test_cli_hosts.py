@@ -12,12 +12,14 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures import clirun
+
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.usefixtures("private_home")
 
 
 def labgpu(*args: str, stdin: str | None = None, timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run(
+    return clirun.run(
         [sys.executable, "-m", "app", *args],
         cwd=ROOT,
         input=stdin or "",

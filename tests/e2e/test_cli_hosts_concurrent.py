@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures import clirun
+
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.usefixtures("private_home", "secret_service")
 
@@ -24,7 +26,7 @@ def _popen(*args: str) -> subprocess.Popen:
 
 
 def _run(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "app", *args], cwd=ROOT, input=stdin, capture_output=True,
+    return clirun.run([sys.executable, "-m", "app", *args], cwd=ROOT, input=stdin, capture_output=True,
                           text=True, timeout=120, env=dict(os.environ))
 
 

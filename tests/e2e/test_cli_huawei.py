@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures import clirun
 from tests.fixtures.huawei_ecs_server import HuaweiPeer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,7 +44,7 @@ def huawei_peer() -> Iterator[HuaweiPeer]:
 
 
 def _cli(*args: str, stdin: str | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "app", *args], input=stdin, capture_output=True, text=True,
+    return clirun.run([sys.executable, "-m", "app", *args], input=stdin, capture_output=True, text=True,
                           env=env or dict(os.environ), cwd=ROOT, timeout=120)
 
 

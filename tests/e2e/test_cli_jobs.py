@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures import clirun
 from tests.fixtures.waits import wait_for
 from tests.remote.jobs_support import jobs_server, saved, standin
 
@@ -20,7 +21,7 @@ pytestmark = pytest.mark.usefixtures("private_home")
 
 
 def labgpu(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "app", *args], cwd=ROOT, capture_output=True, text=True,
+    return clirun.run([sys.executable, "-m", "app", *args], cwd=ROOT, capture_output=True, text=True,
                           timeout=timeout, env=dict(os.environ), stdin=subprocess.DEVNULL)
 
 

@@ -17,6 +17,7 @@ from app.core.cryptkeys import CryptKeys
 from app.core.objcrypt import PairCrypt, decrypt_bytes, encrypt_bytes
 from app.core.paths import default_paths
 from app.core.store import Store
+from tests.fixtures import clirun
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.usefixtures("secret_service")
@@ -26,7 +27,7 @@ def labgpu(*args: str, stdin: str = "", home: Path | None = None) -> subprocess.
     env = dict(os.environ)
     if home is not None:
         env["LABGPU_HOME"] = str(home)
-    return subprocess.run([sys.executable, "-m", "app", *args], input=stdin, capture_output=True, text=True,
+    return clirun.run([sys.executable, "-m", "app", *args], input=stdin, capture_output=True, text=True,
                           env=env, cwd=ROOT, timeout=120)
 
 

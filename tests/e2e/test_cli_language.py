@@ -14,6 +14,7 @@ import pytest
 
 from app.cli.output import choose_language, read_qm
 from app.core.currency import default_rate
+from tests.fixtures import clirun
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCALE_VARS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
@@ -22,7 +23,7 @@ LOCALE_VARS = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 def labgpu(*args: str, home: Path, **locale: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in LOCALE_VARS}
     env.update(LABGPU_HOME=str(home), PYTHONIOENCODING="utf-8", **locale)
-    return subprocess.run([sys.executable, "-m", "app", *args], cwd=ROOT, env=env, capture_output=True,
+    return clirun.run([sys.executable, "-m", "app", *args], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=120, check=False)
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures import clirun
 from tests.fixtures.sshd import SshdServer
 from tests.remote.gpu_support import gpu_server
 
@@ -23,7 +24,7 @@ HOST = "labbox"
 
 def labgpu(*args: str, lang: str = "en_US.UTF-8") -> subprocess.CompletedProcess:
     env = {**os.environ, "LANG": lang, "LC_ALL": lang}
-    return subprocess.run([sys.executable, "-m", "app", *args], cwd=ROOT, capture_output=True, text=True,
+    return clirun.run([sys.executable, "-m", "app", *args], cwd=ROOT, capture_output=True, text=True,
                           timeout=120, env=env, stdin=subprocess.DEVNULL)
 
 

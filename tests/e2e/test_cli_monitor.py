@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures import clirun
 from tests.fixtures.fake_nvidia_smi import DRIVER_STEP, MIG_STEP, NO_DEVICES_STEP, busy
 from tests.remote.gpu_support import gpu_server
 
@@ -21,7 +22,7 @@ GPU_KEYS = {"uuid", "index", "name", "utilization_gpu", "memory_used_mib", "memo
 
 
 def labgpu(*args: str, timeout: float = 60) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "app", *args], cwd=ROOT, capture_output=True, text=True,
+    return clirun.run([sys.executable, "-m", "app", *args], cwd=ROOT, capture_output=True, text=True,
                           timeout=timeout, env=dict(os.environ), stdin=subprocess.DEVNULL)
 
 

@@ -8,12 +8,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.fixtures import clirun
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _run(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "LABGPU_HOME": str(home), "PYTHONIOENCODING": "utf-8"}
-    return subprocess.run([sys.executable, "-m", "app", "offers", *args], cwd=ROOT, env=env,
+    return clirun.run([sys.executable, "-m", "app", "offers", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=60, check=False)
 
 

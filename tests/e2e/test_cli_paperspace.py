@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures import clirun
 from tests.fixtures.paperspace_server import TEST_API_KEY, TEST_TEAM, PaperspaceServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,7 +40,7 @@ def peer(peer_session: PaperspaceServer) -> Iterator[PaperspaceServer]:
 
 
 def _cli(*args: str, stdin: str | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "app", *args], input=stdin, capture_output=True, text=True,
+    return clirun.run([sys.executable, "-m", "app", *args], input=stdin, capture_output=True, text=True,
                           env=env or dict(os.environ), cwd=ROOT, timeout=120)
 
 

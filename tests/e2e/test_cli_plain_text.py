@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures import clirun
 from tests.fixtures import hostile_host as hh
 from tests.remote.gpu_support import gpu_server, save_host
 
@@ -28,7 +29,7 @@ RAW = ("\x1b", "\x07", "\x9b")  # ESC, BEL, 8-bit CSI: what a terminal would obe
 
 
 def labgpu(*args: str, timeout: float = 90) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "app", *args], cwd=ROOT, capture_output=True, text=True,
+    return clirun.run([sys.executable, "-m", "app", *args], cwd=ROOT, capture_output=True, text=True,
                           timeout=timeout, env=dict(os.environ), stdin=subprocess.DEVNULL)
 
 

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.fixtures import clirun
 from tests.fixtures.azure_prices_server import SKUS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -17,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _run(*args: str, home: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "LABGPU_HOME": str(home), "PYTHONIOENCODING": "utf-8"}
-    return subprocess.run([sys.executable, "-m", "app", *args], cwd=ROOT, env=env, capture_output=True,
+    return clirun.run([sys.executable, "-m", "app", *args], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=120, check=False)
 
 

@@ -11,11 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures import clirun
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def labgpu(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "app", *args], cwd=ROOT, input=stdin, capture_output=True,
+    return clirun.run([sys.executable, "-m", "app", *args], cwd=ROOT, input=stdin, capture_output=True,
                           text=True, timeout=timeout, env=dict(os.environ))
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures import clirun
 from tests.fixtures.terminal import sigint_as_in_a_terminal
 from tests.fixtures.waits import wait_for
 
@@ -20,7 +21,7 @@ T0 = 1_700_000_000
 
 
 def labgpu(*args: str, timeout: float = 90) -> subprocess.CompletedProcess:
-    return subprocess.run(
+    return clirun.run(
         [sys.executable, "-m", "app", *args],
         cwd=ROOT,
         capture_output=True,

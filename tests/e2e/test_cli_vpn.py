@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from app.core import secrets
+from tests.fixtures import clirun
 
 pytestmark = pytest.mark.netns
 
@@ -313,7 +314,7 @@ def test_cli_add_without_a_keyring_stores_nothing(vpn_lab, tmp_path, labgpu_home
     env = dict(os.environ, PYTHON_KEYRING_BACKEND="keyring.backends.fail.Keyring")
 
     def cli(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run(
+        return clirun.run(
             [sys.executable, "-m", "app", "vpn", *args],
             capture_output=True,
             text=True,

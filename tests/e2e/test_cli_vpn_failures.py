@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from app.core import secrets
+from tests.fixtures import clirun
 
 pytestmark = pytest.mark.netns
 
@@ -100,7 +101,7 @@ def test_cli_output_into_a_closed_pipe_is_still_quiet_and_zero(tmp_path):
     read_end, write_end = os.pipe()
     os.close(read_end)
     try:
-        r = subprocess.run(
+        r = clirun.run(
             [sys.executable, "-m", "app", "offers"],
             stdout=write_end,
             stderr=subprocess.PIPE,

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures import clirun
+
 ROOT = Path(__file__).resolve().parents[2]
 SECRET = "Zq7-hunter-42x"
 
@@ -27,7 +29,7 @@ FORMS = [
 
 
 def labgpu(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run(
+    return clirun.run(
         [sys.executable, "-m", "app", *args], cwd=ROOT, input="", capture_output=True, text=True,
         timeout=60, env=dict(os.environ),
     )

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures import clirun
 from tests.fixtures.fake_nvidia_smi import DRIVER_STEP, MIG_STEP, idle
 from tests.remote.gpu_support import gpu_server
 
@@ -18,7 +19,7 @@ pytestmark = pytest.mark.usefixtures("private_home")
 
 
 def labgpu(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "app", *args], cwd=ROOT, capture_output=True, text=True,
+    return clirun.run([sys.executable, "-m", "app", *args], cwd=ROOT, capture_output=True, text=True,
                           timeout=120, env=dict(os.environ), stdin=subprocess.DEVNULL)
 
 

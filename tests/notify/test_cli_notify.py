@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures import clirun
 from tests.notify import peers as P
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -18,7 +19,7 @@ pytestmark = pytest.mark.usefixtures("secret_service")
 
 
 def _run(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "app", "notify", *args], cwd=ROOT, input=stdin,
+    return clirun.run([sys.executable, "-m", "app", "notify", *args], cwd=ROOT, input=stdin,
                           capture_output=True, text=True, timeout=120, env=dict(os.environ))
 
 

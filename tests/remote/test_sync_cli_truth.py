@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures import clirun
+
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.usefixtures("private_home")
 T0 = 1_700_000_000
@@ -34,7 +36,7 @@ PREIMPORT = (
 
 
 def labgpu(*args: str, timeout: float = 90) -> subprocess.CompletedProcess:
-    return subprocess.run(
+    return clirun.run(
         [sys.executable, "-m", "app", *args],
         cwd=ROOT,
         capture_output=True,

@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
+from tests.fixtures import clirun
+
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.usefixtures("private_home")
 
@@ -19,7 +21,7 @@ pytestmark = pytest.mark.usefixtures("private_home")
 @pytest.fixture
 def host(sshd):
     cmd = f"ssh -p {sshd.port} -i {sshd.client_key} {sshd.user}@{sshd.host}"
-    r = subprocess.run(
+    r = clirun.run(
         [sys.executable, "-m", "app", "hosts", "add", "gpu1", cmd, "--fingerprint", sshd.host_key_fingerprint],
         cwd=ROOT,
         capture_output=True,

@@ -10,6 +10,7 @@ import pytest
 from app.core.errors import InputError
 from app.remote import watchdog
 from app.remote.ssh import open_connection
+from tests.fixtures import clirun
 from tests.fixtures.fake_nvidia_smi import MIG_STEP, busy, idle
 from tests.remote.gpu_support import gpu_server
 
@@ -92,14 +93,13 @@ def test_values_are_checked_before_anything_is_sent():
 
 def test_guard_set_watchdog_installs_it_from_the_cli():
     import os
-    import subprocess
     import sys
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
     with gpu_server("wdcli", {"steps": [idle(1)]}) as (server, _fake):
         _install_fakes(server)
-        r = subprocess.run([sys.executable, "-m", "app", "guard", "set", "wdcli", "--idle-minutes", "0.05",
+        r = clirun.run([sys.executable, "-m", "app", "guard", "set", "wdcli", "--idle-minutes", "0.05",
                             "--watchdog"], cwd=root, capture_output=True, text=True, timeout=120, env=dict(os.environ))
         conn = open_connection("wdcli")
         try:

@@ -28,6 +28,7 @@ from app.core.paths import default_paths
 from app.core.store import Store
 from app.remote import watchdog
 from app.remote.ssh import open_connection
+from tests.fixtures import clirun
 from tests.fixtures.fake_nvidia_smi import busy, hang, idle, warned
 from tests.remote.gpu_support import gpu_server
 
@@ -89,7 +90,7 @@ def _log(server) -> str:
 
 
 def _cli(*argv: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "app", *argv], cwd=ROOT, capture_output=True, text=True,
+    return clirun.run([sys.executable, "-m", "app", *argv], cwd=ROOT, capture_output=True, text=True,
                           timeout=120, env=dict(os.environ))
 
 

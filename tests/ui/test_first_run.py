@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QApplication, QDialog
 
 from app.core.paths import default_paths
 from app.ui import first_run
+from tests.fixtures import clirun
 
 
 def _nav_text(window, page_id: str) -> str:
@@ -187,11 +188,10 @@ def test_a_damaged_flag_means_not_seen_without_a_traceback(qtbot, capsys):
 
 
 def test_screenshot_of_the_welcome_in_chinese(tmp_path, labgpu_home):
-    import subprocess
     import sys
 
     out = tmp_path / "welcome.png"
-    r = subprocess.run([sys.executable, "-m", "app", "--screenshot", str(out), "--first-run",
+    r = clirun.run([sys.executable, "-m", "app", "--screenshot", str(out), "--first-run",
                         "--first-run-step", "3", "--lang", "zh_CN", "--size", "1024x640"],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr

@@ -6,7 +6,6 @@ dialog start a new guard from the same settings."""
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -14,6 +13,7 @@ import pytest
 
 from app.remote import watchdog
 from app.remote.ssh import open_connection
+from tests.fixtures import clirun
 from tests.fixtures.fake_nvidia_smi import busy
 from tests.remote.gpu_support import gpu_server
 from tests.remote.test_watchdog_cases import FAKE_SUDO_PASSWORD, _fakes, _fresh_watchdog_files  # noqa: F401
@@ -155,7 +155,7 @@ def test_cli_and_dialog_start_a_new_guard_from_the_same_settings(qtbot, ctx):
     dialog = EditGuardsDialog(ctx, iid, None, True)
     qtbot.addWidget(dialog)
     shown = dialog.editor.config()
-    r = subprocess.run([sys.executable, "-m", "app", "guard", "set", iid], cwd=ROOT, capture_output=True, text=True,
+    r = clirun.run([sys.executable, "-m", "app", "guard", "set", iid], cwd=ROOT, capture_output=True, text=True,
                        timeout=120, env=dict(os.environ))
     assert r.returncode == 0, r.stderr
     saved = GuardStore(ctx.store).get(iid)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from app.core.vocab import InstanceState
+from tests.fixtures import clirun
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.usefixtures("private_home")
@@ -45,7 +46,7 @@ def _fill_store() -> list[str]:
 
 
 def _cli_names() -> list[str]:
-    r = subprocess.run([sys.executable, "-m", "app", "hosts", "list", "--json"], cwd=ROOT, capture_output=True,
+    r = clirun.run([sys.executable, "-m", "app", "hosts", "list", "--json"], cwd=ROOT, capture_output=True,
                        text=True, timeout=60, env=dict(os.environ), stdin=subprocess.DEVNULL)
     assert r.returncode == 0, r.stderr
     rows = json.loads(r.stdout)

@@ -10,13 +10,13 @@ from __future__ import annotations
 import json
 import math
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from app.core.costs import billed_seconds, instance_cost
+from tests.fixtures import clirun
 from tests.fixtures.moto_server import AWS_KEY_ID, AWS_SECRET
 from tests.ui.instance_cells import cell_texts
 
@@ -44,7 +44,7 @@ def _shown(page, iid: str) -> float:
 
 
 def _cli_cost(iid: str) -> float:
-    r = subprocess.run([sys.executable, "-m", "app", "ls", "--offline", "--json"], capture_output=True, text=True,
+    r = clirun.run([sys.executable, "-m", "app", "ls", "--offline", "--json"], capture_output=True, text=True,
                        env=dict(os.environ), cwd=ROOT, timeout=120)
     assert r.returncode == 0, r.stderr
     [row] = [x for x in json.loads(r.stdout) if x["id"] == iid]

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.fixtures import clirun
 from tests.fixtures import hostile_host as hh
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -259,7 +260,7 @@ def hostile_sync_host():
     server = SshdServer.start_new()
     try:
         cmd = f"ssh -p {server.port} -i {server.client_key} {server.user}@{server.host}"
-        r = subprocess.run([sys.executable, "-m", "app", "hosts", "add", "evil", cmd, "--fingerprint",
+        r = clirun.run([sys.executable, "-m", "app", "hosts", "add", "evil", cmd, "--fingerprint",
                             server.host_key_fingerprint], cwd=ROOT, capture_output=True, text=True, timeout=60,
                            env=dict(os.environ), stdin=subprocess.DEVNULL)
         assert r.returncode == 0, r.stderr

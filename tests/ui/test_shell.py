@@ -10,6 +10,7 @@ from PySide6.QtCore import Qt
 from app.core.errors import LabGpuError
 from app.core.i18n import QT_TRANSLATE_NOOP
 from app.core.paths import default_paths
+from tests.fixtures import clirun
 
 
 def test_window_shows_only_pages_that_exist_and_ctrl_digits_navigate(app_window, qtbot):
@@ -116,11 +117,10 @@ def test_same_error_shows_one_dialog(app_window, qtbot):
 
 
 def test_screenshot_cli_writes_a_png_in_chinese(tmp_path, labgpu_home):
-    import subprocess
     import sys
 
     out = tmp_path / "settings.png"
-    r = subprocess.run([sys.executable, "-m", "app", "--screenshot", str(out), "--page", "settings",
+    r = clirun.run([sys.executable, "-m", "app", "--screenshot", str(out), "--page", "settings",
                         "--lang", "zh_CN"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stderr
     from PySide6.QtGui import QImage
@@ -160,10 +160,9 @@ def test_billing_watchers_start_without_opening_their_pages(app_window, qtbot):
 
 
 def test_unknown_page_is_a_clear_error(tmp_path):
-    import subprocess
     import sys
 
-    r = subprocess.run([sys.executable, "-m", "app", "--screenshot", str(tmp_path / "x.png"), "--page", "nope"],
+    r = clirun.run([sys.executable, "-m", "app", "--screenshot", str(tmp_path / "x.png"), "--page", "nope"],
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 2
     assert "no page named 'nope'" in r.stderr

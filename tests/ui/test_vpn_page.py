@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialogButtonBox, QFileDialog, QMessageBox
 
 from app.core import secrets
+from tests.fixtures import clirun
 from tests.fixtures.spy import MONITOR_PASSES_TO_DECIDE, monitor_decisions
 
 pytestmark = pytest.mark.netns
@@ -281,7 +282,7 @@ def test_cli_status_and_down_while_the_app_holds_the_tunnel(qtbot, vpn_env, app_
     root = Path(__file__).resolve().parents[2]
 
     def cli(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run(
+        return clirun.run(
             [sys.executable, "-m", "app", "vpn", *args], capture_output=True, text=True, timeout=60, cwd=root
         )
 
