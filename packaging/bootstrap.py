@@ -325,10 +325,12 @@ def available_memory() -> int | None:
 
 
 def suite_workers(available: int | None) -> int:
-    """How many pytest workers the suite runs: six where ~1 GB each fits with room to spare, fewer on a machine
+    """How many pytest workers the suite runs: eight where ~1 GB each fits with room to spare, fewer on a machine
     short of memory (a swapping suite is slower than a narrower one)."""
     gib = 1 << 30
-    if available is None or available >= 9 * gib:
+    if available is None or available >= 14 * gib:
+        return 8
+    if available >= 9 * gib:
         return 6
     return 4 if available >= 5 * gib else 2
 
@@ -357,11 +359,12 @@ def run_tests(argv: list[str]) -> int:
         if rc:
             stop_frozen_build(build)
             return rc
-    # Several workers (pytest-xdist), one test file at a time each, so a module's peers are made once. Six on two
+    # Several workers (pytest-xdist), one test file at a time each, so a module's peers are made once. Eight on two
     # cores: most tests wait on a peer (sshd, a cloud server, a child process) much of the time, so two left the
     # cores half idle; beside other busy processes more workers also get a fairer share of the CPU (measured
-    # beside two busy processes, the whole command: 4 workers 10:50-11:18, 6 10:15, 8 9:53; quiet 6 and 4 the
-    # same). A worker holds up to ~1 GB (Qt, the SDKs, the peers): fewer where memory is short (suite_workers).
+    # beside two busy processes, the whole command, before tests/fixtures/clirun.py: 4 workers 10:50-11:18, 6
+    # 10:15, 8 9:53; with it 6 9:29, 8 9:02; quiet, 6 and 4 the same). A worker holds up to ~1 GB (Qt, the SDKs,
+    # the peers; 8 workers: 9.3 GB in use at the peak): fewer where memory is short (suite_workers).
     # LABGPU_TEST_WORKERS=N chooses; 1 runs the suite in one process (as does -n 0 in ARGS).
     workers = os.environ.get("LABGPU_TEST_WORKERS") or str(suite_workers(available_memory()))
     spread = [] if workers in ("", "0", "1") or "-n" in argv else ["-n", workers, "--dist", "loadfile"]
