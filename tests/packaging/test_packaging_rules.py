@@ -329,3 +329,13 @@ def test_modules_shipped_as_pyc_files_are_counted_as_bundled(tmp_path):
         (internal / rel).parent.mkdir(parents=True, exist_ok=True)
         (internal / rel).write_bytes(b"")
     assert S.modules_in_bundle(internal) == {"app", "app.ui.app"}
+
+
+def test_the_suite_runs_fewer_workers_where_memory_is_short():
+    """~1 GB a worker: eight where 14 GB is free, then six, four, two; unknown memory (not Linux) keeps eight."""
+    boot = build._bootstrap()
+    gib = 1 << 30
+    assert [boot.suite_workers(n * gib) for n in (24, 14, 13, 9, 8, 5, 4, 1)] == [8, 8, 6, 6, 4, 4, 2, 2]
+    assert boot.suite_workers(None) == 8
+    available = boot.available_memory()
+    assert available is None or available > 0
