@@ -149,3 +149,12 @@ def test_every_variable_read_at_import_is_part_of_the_start_up_key() -> None:
     assert "LABGPU_WAIT_BACKOFF_S" in read  # the check sees a real one
     outside = {name: where for name, where in read.items() if not clirun.startup_key({name: "x"})}
     assert not outside, f"read while importing but not in clirun.startup_key: {outside}"
+
+
+def test_the_window_runs_as_a_real_process(tmp_path: Path) -> None:
+    """Qt starts in a real process, never in a forked child (one crashed at its exit beside a busy machine)."""
+    _warm()
+    r = clirun.run([*APP, "--screenshot", str(tmp_path / "x.png"), "--page", "nope"], capture_output=True,
+                   text=True, timeout=120)
+    assert getattr(r, "forked_by", None) is None
+    assert r.returncode == 2 and "no page named 'nope'" in r.stderr
