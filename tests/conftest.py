@@ -260,6 +260,38 @@ def _remove_jobs_left_on_hosts() -> None:
             cleanup_jobs(host)
 
 
+# The longest test files (seconds of one worker beside two busy processes, `--durations=0`, 2026-12-07), run first:
+# pytest-xdist hands files to workers in collection order, and a long file handed out last kept one worker busy
+# while the others had nothing left (the run's tail). A file not listed keeps its place after these; a stale
+# number only moves a file in the queue.
+LONG_FILES = {
+    "tests/e2e/test_cli_azure.py": 83, "tests/e2e/test_cli_alibaba.py": 70, "tests/e2e/test_cli_cloud_aws.py": 69,
+    "tests/e2e/test_cli_gcp.py": 67, "tests/e2e/test_cli_bucket_sync.py": 65,
+    "tests/packaging/test_screenshots.py": 58, "tests/e2e/test_cli_huawei.py": 55,
+    "tests/remote/test_watchdog_cases.py": 53, "tests/remote/test_jobs.py": 48,
+    "tests/e2e/test_cli_cloud_tencent.py": 45, "tests/e2e/test_cli_vpn.py": 38, "tests/e2e/test_cli_lambda.py": 38,
+    "tests/e2e/test_cli_jobs.py": 36, "tests/remote/test_sync_faults.py": 35,
+    "tests/packaging/test_first_run_env.py": 34, "tests/cloud/test_cloud_events.py": 34,
+    "tests/cloud/test_bucket_sync.py": 30, "tests/cloud/test_launch_flow.py": 30, "tests/ui/test_cloud_ui.py": 29,
+    "tests/ui/test_vpn_page.py": 29, "tests/e2e/test_cli_audit_cloud.py": 28,
+}
+
+
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The files of LONG_FILES first, longest first; every file's tests stay together and in their order (the
+    frozen-app tests keep their place: they wait for the bundle the background build makes)."""
+    root = Path(str(config.rootpath))
+
+    def weight(item: pytest.Item) -> int:
+        try:
+            rel = Path(str(item.path)).relative_to(root).as_posix()
+        except ValueError:
+            return 0
+        return -LONG_FILES.get(rel, 0)
+
+    items.sort(key=weight)  # stable: within a weight, collection order
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_collection(session: pytest.Session):
     """Collection imports every test module, the app and most cloud SDKs: without the collector running through
