@@ -215,6 +215,9 @@ PY_EXCLUDES = [
     "pyqtgraph.examples", "pyqtgraph.jupyter", "OpenGL", "cupy", "h5py", "numba", "colorcet",
     "flask", "werkzeug", "docker", "sphinx", "setuptools", "pkg_resources", "pip",
     "numpy.f2py", "numpy.distutils",  # build tools; numpy imports neither at run time
+    # installed for the dev tools (import-linter's output, pytest's): at run time only optional imports reach
+    # them (tqdm.rich, pydantic's debug printer), which LabGPU never makes; ~500 modules of the bundle
+    "rich", "pygments", "markdown_it",
 ]
 
 # Qt plugin folders and files a widgets app on a desktop never loads. The gtk3 platform theme drags
