@@ -246,9 +246,11 @@ class GpuStream:
                     last_line = time.monotonic()
                 elif self._asm.pending():
                     # an interval is complete when every GPU seen so far has reported; a batch that
-                    # is still short (a slow link split it) waits up to 1.5 intervals
+                    # is still short (a slow link split it) waits up to 1.5 intervals — and so does the
+                    # host's first, before any interval has shown how many GPUs it has (a first sample
+                    # of one GPU out of two, seen on a loaded host, would be a partial result)
                     quiet = time.monotonic() - last_line
-                    full = self._asm.pending() >= self._gpu_count
+                    full = 0 < self._gpu_count <= self._asm.pending()
                     if (full and quiet >= self.quiet_flush_s) or quiet >= max(self.quiet_flush_s,
                                                                                1.5 * self.interval_s):
                         s = self._asm.flush()

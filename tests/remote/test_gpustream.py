@@ -69,6 +69,20 @@ def test_mig_gpus_report_unknown_utilization_not_zero():
             _close(stream, conns)
 
 
+def test_a_first_interval_that_arrives_line_by_line_is_one_sample_of_every_gpu():
+    """Before any interval has shown how many GPUs a host has, a short pause between its lines does not end the
+    interval: the first sample has both GPUs, not one (seen once on a loaded machine)."""
+    with gpu_server("slow", {"steps": [MIG_STEP], "line_gap_s": 0.3}) as _:
+        sink = Samples()
+        stream, conns = _stream("slow", sink, interval_s=5.0)  # a short batch may wait 1.5 intervals: 7.5 s
+        stream.start()
+        try:
+            first = sink.wait_for(lambda s: bool(s.gpus))
+            assert [g.index for g in first.gpus] == [0, 1], sink.all
+        finally:
+            _close(stream, conns)
+
+
 def test_driver_error_mid_stream_is_reported_then_the_stream_recovers():
     steps = [busy(1), DRIVER_STEP, busy(1, 55)]
     with gpu_server("drv", {"steps": steps}) as _:

@@ -13,8 +13,9 @@ from app.remote.ssh import open_connection
 from tests.fixtures import clirun
 from tests.fixtures.fake_nvidia_smi import MIG_STEP, busy, idle
 from tests.remote.gpu_support import gpu_server
+from tests.remote.test_watchdog_cases import _fresh_watchdog_files  # noqa: F401 - one watchdog test at a time
 
-pytestmark = pytest.mark.usefixtures("private_home")
+pytestmark = pytest.mark.usefixtures("private_home", "_fresh_watchdog_files")
 
 FAKE_SUDO = '#!/bin/sh\n[ "$1" = -n ] && shift\nexec "$@"\n'
 FAKE_SHUTDOWN = '#!/bin/sh\necho "$0 $*" > "$(dirname "$0")/shutdown.called"\n'

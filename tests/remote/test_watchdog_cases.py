@@ -96,23 +96,25 @@ def _cli(*argv: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture(autouse=True)
 def _fresh_watchdog_files():
-    """The test user's ~/.labgpu is shared by every sshd of the suite: start from no watchdog."""
+    """The test user's ~/.labgpu is shared by every sshd of the suite (and every worker): one watchdog test at a
+    time, starting from no watchdog."""
     import pwd
 
-    from tests.fixtures.sshd import TEST_USER
+    from tests.fixtures.sshd import TEST_USER, shared_home_turn
 
     d = Path(pwd.getpwnam(TEST_USER).pw_dir) / ".labgpu"
-    for name in ("watchdog.conf", "watchdog.status", "watchdog.log", "watchdog.pid"):
-        (d / name).unlink(missing_ok=True)
-    yield
-    # a test that failed half-way leaves nothing acting: without its configuration a watchdog exits
-    (d / "watchdog.conf").unlink(missing_ok=True)
-    try:
-        pid = int((d / "watchdog.pid").read_text().strip())
-    except (OSError, ValueError):
-        return
-    if _alive(pid):
-        os.kill(pid, signal.SIGTERM)
+    with shared_home_turn():
+        for name in ("watchdog.conf", "watchdog.status", "watchdog.log", "watchdog.pid"):
+            (d / name).unlink(missing_ok=True)
+        yield
+        # a test that failed half-way leaves nothing acting: without its configuration a watchdog exits
+        (d / "watchdog.conf").unlink(missing_ok=True)
+        try:
+            pid = int((d / "watchdog.pid").read_text().strip())
+        except (OSError, ValueError):
+            return
+        if _alive(pid):
+            os.kill(pid, signal.SIGTERM)
 
 
 # -- removed with its guard ------------------------------------------------------------------------
