@@ -251,7 +251,8 @@ def run_app(argv: list[str]) -> int:
 
 def run_checks(py: Path, env: dict[str, str]) -> int:
     """ruff, mypy (strict on every package, the UI included) and the import-linter layer contracts, and
-    vulture (dead code)."""
+    vulture (dead code): side by side (each is one process, and they read the tree only), each one's output
+    shown whole, in this order, once it is done."""
     scripts = py.parent
     lint_imports = scripts / ("lint-imports.exe" if os.name == "nt" else "lint-imports")
     checks = [
@@ -262,13 +263,32 @@ def run_checks(py: Path, env: dict[str, str]) -> int:
         # dead code: paths, whitelist and confidence in pyproject.toml [tool.vulture]
         ("vulture", [str(py), "-m", "vulture"]),
     ]
-    for name, cmd in checks:
+    log("checks: " + ", ".join(name for name, _ in checks))
+    running = [(name, subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT))
+               for name, cmd in checks]
+    failed = 0
+    for name, proc in running:
+        out, _ = proc.communicate()
         log(f"check: {name}")
-        rc = subprocess.call(cmd, cwd=ROOT, env=env)
-        if rc:
-            log(f"check failed: {name} (exit {rc}); fix it before the tests run")
-            return rc
-    return 0
+        sys.stdout.flush()
+        sys.stdout.buffer.write(out)
+        sys.stdout.flush()
+        if proc.returncode and not failed:
+            log(f"check failed: {name} (exit {proc.returncode}); fix it before the tests run")
+            failed = proc.returncode
+    return failed
+
+
+def start_bytecode_warmup(py: Path, env: dict[str, str]) -> subprocess.Popen[bytes] | None:
+    """Collect the suite once, in one process, beside the static checks: it writes the bytecode of app/ and
+    the assertion-rewritten test modules (__pycache__, ignored by git). On a fresh clone every pytest-xdist
+    worker otherwise compiled them all itself, at the same moment (collection 6.6 s of CPU cold, 2.4 s warm,
+    times eight workers)."""
+    try:
+        return subprocess.Popen([str(py), "-m", "pytest", "-q", "-p", "no:cacheprovider", "--collect-only"],
+                                cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    except OSError:
+        return None
 
 
 def start_frozen_build(py: Path, env: dict[str, str]) -> subprocess.Popen[bytes] | None:
@@ -351,13 +371,18 @@ def run_tests(argv: list[str]) -> int:
     build = None
     if not argv:  # the whole suite (CI): the static checks first, so a broken layer fails the run
         build = start_frozen_build(py, env)
+        warmup = start_bytecode_warmup(py, env)
+        rc = 1
         try:
             rc = run_checks(py, env)
-        except BaseException:
-            stop_frozen_build(build)
-            raise
+        finally:
+            if warmup is not None:
+                if rc:
+                    warmup.kill()
+                warmup.wait()  # its exit status does not matter: the suite's own collection reports errors
+            if rc:
+                stop_frozen_build(build)
         if rc:
-            stop_frozen_build(build)
             return rc
     # Several workers (pytest-xdist), one test file at a time each, so a module's peers are made once. Eight on two
     # cores: most tests wait on a peer (sshd, a cloud server, a child process) much of the time, so two left the
