@@ -3,8 +3,9 @@
 Most CLI tests call ``clirun.run`` instead of ``subprocess.run``: a start-up server forks each command from a
 process that already did Python's start and imported the CLI's own modules. These tests hold it to what a real
 process does — the same output, exit status, stdin, timeout and language — and show it starts from no module a
-real ``labgpu --help`` would not import, and that every variable LabGPU reads while importing gets a start-up
-of its own.
+real ``labgpu --help`` would not import, that what a command imported is learned by the server (and answers
+the same after), and that every variable LabGPU or an installed dependency reads while importing gets a
+start-up of its own.
 """
 
 from __future__ import annotations
@@ -15,9 +16,11 @@ import os
 import re
 import subprocess
 import sys
+from importlib import metadata
 from pathlib import Path
 
 import pytest
+import tomllib
 
 from tests.fixtures import clirun
 
@@ -120,19 +123,38 @@ def test_the_start_up_holds_labgpus_own_modules_and_no_sdk() -> None:
 
 
 def _read_at_import(tree: ast.Module) -> set[str]:
-    """Names of the environment variables a module reads in its top-level statements (not in a function)."""
+    """Names of the environment variables a module reads in its top-level statements (not in a function): by
+    ``os.environ.get``/``os.getenv``/``os.environ[...]``/``... in os.environ``, the name a string, a module
+    constant of this file, or another module's constant (``environment_vars.NO_GCE_CHECK``: by convention
+    named as its value)."""
     names: set[str] = set()
+    constants = {t.id: n.value.value for n in tree.body if isinstance(n, ast.Assign)
+                 and isinstance(n.value, ast.Constant) and isinstance(n.value.value, str)
+                 for t in n.targets if isinstance(t, ast.Name)}
+
+    def key(node: ast.AST) -> str | None:
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return node.value
+        if isinstance(node, ast.Name):
+            return constants.get(node.id)
+        if isinstance(node, ast.Attribute) and node.attr.isupper():
+            return node.attr
+        return None
 
     def visit(node: ast.AST) -> None:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
             return
-        if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant):
-            func = ast.unparse(node.func)
-            if func in ("os.environ.get", "os.getenv", "environ.get", "getenv"):
-                names.add(str(node.args[0].value))
-        if isinstance(node, ast.Subscript) and ast.unparse(node.value) in ("os.environ", "environ") \
-                and isinstance(node.slice, ast.Constant):
-            names.add(str(node.slice.value))
+        found = None
+        if isinstance(node, ast.Call) and node.args and ast.unparse(node.func) in (
+                "os.environ.get", "os.getenv", "environ.get", "getenv", "os.environ.setdefault"):
+            found = key(node.args[0])
+        elif isinstance(node, ast.Subscript) and ast.unparse(node.value) in ("os.environ", "environ"):
+            found = key(node.slice)
+        elif isinstance(node, ast.Compare) and len(node.comparators) == 1 \
+                and ast.unparse(node.comparators[0]) in ("os.environ", "environ"):
+            found = key(node.left)
+        if found:
+            names.add(found)
         for child in ast.iter_child_nodes(node):
             visit(child)
 
@@ -149,6 +171,73 @@ def test_every_variable_read_at_import_is_part_of_the_start_up_key() -> None:
     assert "LABGPU_WAIT_BACKOFF_S" in read  # the check sees a real one
     outside = {name: where for name, where in read.items() if not clirun.startup_key({name: "x"})}
     assert not outside, f"read while importing but not in clirun.startup_key: {outside}"
+
+
+def _installed_dependencies() -> list[metadata.Distribution]:
+    """pyproject's dependencies and theirs, as installed (what a command can import)."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    todo = [str(r) for r in project["dependencies"]]
+    found: dict[str, metadata.Distribution] = {}
+    while todo:
+        requirement = todo.pop()
+        if "extra ==" in requirement:
+            continue
+        name = re.match(r"[A-Za-z0-9_.\-]+", requirement).group(0)  # type: ignore[union-attr]
+        try:
+            dist = metadata.distribution(name)
+        except metadata.PackageNotFoundError:  # a dependency for another platform
+            continue
+        key = dist.metadata["Name"].lower().replace("_", "-")
+        if key not in found:
+            found[key] = dist
+            todo += dist.requires or []
+    return list(found.values())
+
+
+def test_what_the_installed_packages_read_while_importing_is_part_of_the_start_up_key() -> None:
+    """The server imports what commands imported (learning): an SDK that reads a variable while importing must
+    get a start-up of its own for each value, as a real process would read the call's."""
+    dists = _installed_dependencies()
+    assert {"boto3", "paramiko", "alibabacloud-credentials", "google-auth"} <= {
+        d.metadata["Name"].lower() for d in dists}
+    read: dict[str, str] = {}
+    for dist in dists:
+        for file in dist.files or []:
+            if file.suffix != ".py" or file.parts[0] in clirun_never_learned() or "tests" in file.parts \
+                    or file.name == "conftest.py":
+                continue
+            source = Path(str(dist.locate_file(file))).read_bytes()
+            if b"environ" in source or b"getenv" in source:
+                for name in _read_at_import(ast.parse(source)):
+                    read[name] = str(file)
+    assert {"ALIBABA_CLOUD_ACCESS_KEY_ID", "GCE_METADATA_HOST"} <= set(read), sorted(read)  # the scan sees real ones
+    outside = {name: where for name, where in read.items() if not clirun.startup_key({name: "x"})}
+    assert not outside, f"read while importing but not in clirun.startup_key: {outside}"
+
+
+def clirun_never_learned() -> set[str]:
+    from tests.fixtures import cli_zygote
+
+    return {name.split(".")[0] for name in cli_zygote.NEVER_LEARNED}
+
+
+def _maps(pid: int) -> str:
+    return Path(f"/proc/{pid}/maps").read_text(encoding="utf-8", errors="replace")
+
+
+def test_the_server_learns_what_a_command_imported_and_stays_single_threaded(labgpu_home: Path) -> None:
+    """`labgpu doctor` imports paramiko (and the cryptography extension under it) in its own process; after it
+    the server has them too, keeps one thread, and the next doctor forked from it answers as a real process."""
+    env = dict(os.environ, LABGPU_CLIRUN_LEARNING_TEST="1")  # a start-up of this test's own
+    forked, real = _both(["doctor", "--json"], env=env)
+    server = clirun._servers[clirun.startup_key(env)].proc.pid  # noqa: SLF001
+    assert (forked.returncode, forked.stdout) == (real.returncode, real.stdout)
+    clirun.run([*APP, "--version"], capture_output=True, check=True, env=env)  # served after the learning
+    assert "_rust.abi3.so" in _maps(server), "the server did not learn cryptography (imported by paramiko)"
+    assert os.listdir(f"/proc/{server}/task") == [str(server)]
+    again = clirun.run([*APP, "doctor", "--json"], capture_output=True, text=True, cwd=ROOT, env=env, timeout=120)
+    assert isinstance(getattr(again, "forked_by", None), int)
+    assert (again.returncode, again.stdout) == (real.returncode, real.stdout)
 
 
 def test_the_window_runs_as_a_real_process(tmp_path: Path) -> None:
