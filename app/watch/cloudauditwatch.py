@@ -7,13 +7,17 @@ Which accounts: those whose cloud declares an event source and that have an inst
 not terminated (an account with nothing running has nothing of LabGPU's to touch; ``labgpu audit --cloud``
 and the audit dialog read any account on demand). The first check of an account in a watcher reads the
 last LOOKBACK_S; later ones from the previous check less OVERLAP_S (the clouds deliver events minutes
-late: CloudTrail "typically within 5 minutes", ActionTrail and CloudAudit similar). Each foreign event is
-alerted once (the use case's alerted-events table), as a watcher event through ``emit``.
+late: CloudTrail "typically within 5 minutes", ActionTrail and CloudAudit similar). A window ends SETTLE_S
+before the check: the watcher itself makes calls (a guard's stop, a job's terminate) that the cloud logs
+before LabGPU's audit row, with the call's request id, is written on the answer — read in that moment, LabGPU's
+own call looked foreign (seen in the suite); the next check's window, overlapping by OVERLAP_S, judges those
+minutes. Each foreign event is alerted once (the use case's alerted-events table), as a watcher event through
+``emit``.
 """
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from typing import Any
 
 from app.core.guards import GuardEvent
@@ -25,6 +29,7 @@ from .rounds import poll as _poll
 CHECK_S = 15 * 60.0
 LOOKBACK_S = 24 * 3600.0
 OVERLAP_S = 30 * 60.0
+SETTLE_S = 120.0  # a call in flight: logged by the cloud, its audit row not written yet (far more than a call takes)
 
 
 class CloudAuditDriver(KeyedRounds):
@@ -60,15 +65,15 @@ class CloudAuditDriver(KeyedRounds):
         from app.usecases.cloudaudit import alert_new, check_account
 
         w = self.watcher
-        now = w.clock()
-        since = self._read_until.get(key, now - LOOKBACK_S + OVERLAP_S) - OVERLAP_S
+        until = w.clock() - SETTLE_S
+        since = self._read_until.get(key, until - LOOKBACK_S + OVERLAP_S) - OVERLAP_S
         store = Store(paths=w.paths)  # this thread's own connection to the database
         try:
             svc = CloudService(w.paths, store)
             report = check_account(svc, key, datetime.fromtimestamp(since, timezone.utc),
-                                   datetime.fromtimestamp(now, timezone.utc) + timedelta(seconds=1))
+                                   datetime.fromtimestamp(until, timezone.utc))
             alert_new(svc, report, _Emit(self.watcher))
-            self._read_until[key] = now
+            self._read_until[key] = until
         finally:
             store.close()
 

@@ -261,3 +261,38 @@ def test_the_watcher_reads_an_account_with_a_running_instance_and_alerts_a_forei
         assert len(alerts) == 1  # one audit row: the use case's, not a second from the watcher
     finally:
         watcher.close()
+
+
+def test_the_watcher_does_not_call_labgpus_own_call_foreign_while_its_answer_is_on_the_way(aws, moto):
+    """The watcher stops and terminates instances itself (guards, jobs): the cloud logs such a call before
+    LabGPU writes its audit row (with the call's request id) on the answer. A check that reads the history in
+    that moment must not alert LabGPU's own call: the last minutes are left to the next check."""
+    import json
+
+    from app.watch.cloudauditwatch import CHECK_S, driver_of
+    from app.watch.watcher import Watcher
+
+    entry = aws.launch(LaunchOptions(account="lab", instance_type="g5.xlarge", ssh_from="198.51.100.7/32")).entry
+    clock = [datetime.now(timezone.utc).timestamp()]
+    seen: list = []
+    watcher = Watcher(aws.paths, store=aws.store, clock=lambda: clock[0], notify=seen.append)
+    try:
+        driver = driver_of(watcher)
+        # LabGPU's StopInstances, logged by the cloud; LabGPU has not had the answer yet
+        logged = moto.strict.trail.inject("StopInstances", entry.id, user="labgpu-student")
+        assert driver.poll() == ["lab"] and driver.wait_checks(1) and driver.failures["lab"] == ""
+        assert seen == [], [e.message for e in seen]
+        # the answer arrives: LabGPU's audit row with the call's request id
+        aws.audit.record(account="lab", provider="aws", action="stop", resource=entry.id,
+                         request_id=json.loads(logged["CloudTrailEvent"])["requestID"])
+        clock[0] += CHECK_S + 1
+        assert driver.poll() == ["lab"] and driver.wait_checks(2) and driver.failures["lab"] == ""
+        assert seen == [], [e.message for e in seen]  # read now, and judged LabGPU's
+        assert not [a for a in aws.audit.list() if a.action == "cloud-foreign-call"]
+        # a stranger's stop is still alerted, at the check after it settled
+        moto.strict.trail.inject("StopInstances", entry.id)
+        clock[0] += CHECK_S + 1
+        assert driver.poll() == ["lab"] and driver.wait_checks(3)
+        assert [ev.detail["resource"] for ev in seen] == [entry.id]
+    finally:
+        watcher.close()
