@@ -230,17 +230,23 @@ def test_alibaba_hostile_event_text_stays_plain_and_bounded(ali, alibaba_server)
     _assert_plain_and_bounded(check_account(ali, "lab", _since()))
 
 
-def test_the_watcher_reads_an_account_with_a_running_instance_and_alerts_a_foreign_stop_once(aws, moto):
-    """The watcher (window, tray, ``labgpu watch``) reads the history of each account with an instance in its
-    turn (every 15 minutes, on a fake clock here) and publishes a foreign call once as its event."""
-    from app.core.vocab import GuardEventKind
-    from app.watch.cloudauditwatch import CHECK_S, driver_of
+def _launched_and_watched(aws):
+    """An instance launched on ``lab``, and a watcher on a fake clock: (entry, clock, events seen, watcher)."""
     from app.watch.watcher import Watcher
 
     entry = aws.launch(LaunchOptions(account="lab", instance_type="g5.xlarge", ssh_from="198.51.100.7/32")).entry
     clock = [datetime.now(timezone.utc).timestamp()]
     seen: list = []
-    watcher = Watcher(aws.paths, store=aws.store, clock=lambda: clock[0], notify=seen.append)
+    return entry, clock, seen, Watcher(aws.paths, store=aws.store, clock=lambda: clock[0], notify=seen.append)
+
+
+def test_the_watcher_reads_an_account_with_a_running_instance_and_alerts_a_foreign_stop_once(aws, moto):
+    """The watcher (window, tray, ``labgpu watch``) reads the history of each account with an instance in its
+    turn (every 15 minutes, on a fake clock here) and publishes a foreign call once as its event."""
+    from app.core.vocab import GuardEventKind
+    from app.watch.cloudauditwatch import CHECK_S, driver_of
+
+    entry, clock, seen, watcher = _launched_and_watched(aws)
     try:
         driver = driver_of(watcher)
         assert driver.poll() == ["lab"]
@@ -270,12 +276,8 @@ def test_the_watcher_does_not_call_labgpus_own_call_foreign_while_its_answer_is_
     import json
 
     from app.watch.cloudauditwatch import CHECK_S, driver_of
-    from app.watch.watcher import Watcher
 
-    entry = aws.launch(LaunchOptions(account="lab", instance_type="g5.xlarge", ssh_from="198.51.100.7/32")).entry
-    clock = [datetime.now(timezone.utc).timestamp()]
-    seen: list = []
-    watcher = Watcher(aws.paths, store=aws.store, clock=lambda: clock[0], notify=seen.append)
+    entry, clock, seen, watcher = _launched_and_watched(aws)
     try:
         driver = driver_of(watcher)
         # LabGPU's StopInstances, logged by the cloud; LabGPU has not had the answer yet
