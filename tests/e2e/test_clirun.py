@@ -21,8 +21,9 @@ from pathlib import Path
 
 import pytest
 import tomllib
+from packaging.requirements import Requirement
 
-from tests.fixtures import clirun
+from tests.fixtures import cli_zygote, clirun
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = [sys.executable, "-m", "app"]
@@ -179,13 +180,12 @@ def _installed_dependencies() -> list[metadata.Distribution]:
     todo = [str(r) for r in project["dependencies"]]
     found: dict[str, metadata.Distribution] = {}
     while todo:
-        requirement = todo.pop()
-        if "extra ==" in requirement:
-            continue
-        name = re.match(r"[A-Za-z0-9_.\-]+", requirement).group(0)  # type: ignore[union-attr]
+        requirement = Requirement(todo.pop())
+        if requirement.marker is not None and not requirement.marker.evaluate({"extra": ""}):
+            continue  # an extra's, or another platform's
         try:
-            dist = metadata.distribution(name)
-        except metadata.PackageNotFoundError:  # a dependency for another platform
+            dist = metadata.distribution(requirement.name)
+        except metadata.PackageNotFoundError:
             continue
         key = dist.metadata["Name"].lower().replace("_", "-")
         if key not in found:
@@ -200,10 +200,11 @@ def test_what_the_installed_packages_read_while_importing_is_part_of_the_start_u
     dists = _installed_dependencies()
     assert {"boto3", "paramiko", "alibabacloud-credentials", "google-auth"} <= {
         d.metadata["Name"].lower() for d in dists}
+    never_learned = {name.split(".")[0] for name in cli_zygote.NEVER_LEARNED}  # Qt: never in the server
     read: dict[str, str] = {}
     for dist in dists:
         for file in dist.files or []:
-            if file.suffix != ".py" or file.parts[0] in clirun_never_learned() or "tests" in file.parts \
+            if file.suffix != ".py" or file.parts[0] in never_learned or "tests" in file.parts \
                     or file.name == "conftest.py":
                 continue
             source = Path(str(dist.locate_file(file))).read_bytes()
@@ -213,12 +214,6 @@ def test_what_the_installed_packages_read_while_importing_is_part_of_the_start_u
     assert {"ALIBABA_CLOUD_ACCESS_KEY_ID", "GCE_METADATA_HOST"} <= set(read), sorted(read)  # the scan sees real ones
     outside = {name: where for name, where in read.items() if not clirun.startup_key({name: "x"})}
     assert not outside, f"read while importing but not in clirun.startup_key: {outside}"
-
-
-def clirun_never_learned() -> set[str]:
-    from tests.fixtures import cli_zygote
-
-    return {name.split(".")[0] for name in cli_zygote.NEVER_LEARNED}
 
 
 def _maps(pid: int) -> str:
