@@ -107,6 +107,7 @@ def run_gui(args: argparse.Namespace) -> int:
     ctx.errors.install_hooks()
     if args.page and not window.show_page(args.page):
         print(f"labgpu: no page named {args.page!r}; pages: {', '.join(window.page_ids())}", file=sys.stderr)
+        ctx.shutdown(3000)  # the first page's background loads end before the window goes, as on a quit
         return 2
     first_run = bool(getattr(args, "first_run", False))
     step = max(0, int(getattr(args, "first_run_step", 1) or 1) - 1)
