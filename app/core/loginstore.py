@@ -10,9 +10,10 @@ Tables (SQLite, this module's own migrations):
 - ``login_events``: the logins read (accepted and failed), each with LabGPU's verdict (own, unusual, why)
   and whether its alert was sent; at most MAX_ROWS per host and kind (older rows pruned), unique by
   (host, origin, time, user, source, port, accepted) so a re-read never doubles a login;
-- ``login_own``: the addresses (and ports) LabGPU's own sessions came from, as the host saw them
-  (``SSH_CONNECTION``), with the last time seen; and ``login_keys``: the key fingerprints LabGPU logged
-  in with.
+- ``login_own``: the addresses (and ports) LabGPU's own sessions came from, as the host saw them, with
+  the last time seen — every connection LabGPU opens notes its own (app/remote/ssh/ownsession.py), and a
+  login check its probe's ``SSH_CONNECTION``; and ``login_keys``: the key fingerprints LabGPU logged in
+  with.
 
 Settings (``Settings.extra["logins"]``, :class:`LoginSettings`): the unusual hours, trusted networks
 (CIDR), the failed-login summary's threshold and quiet hours, how often the watcher checks.
@@ -34,6 +35,9 @@ from .store import Store, register_schema
 
 MAX_ROWS = 2000  # per host, accepted and failed each
 OWN_TTL_S = 90 * 86400  # an address LabGPU last connected from this long ago is no longer "own"
+# one of LabGPU's sessions (address AND port) is "own" this long: a check reads a login minutes after it
+# (hours when the laptop slept), while a stranger behind the same NAT reusing that port grows likelier
+OWN_SESSION_TTL_S = 2 * 86400
 
 register_schema(
     "logins",
@@ -264,14 +268,16 @@ class LoginStore:
             " ON CONFLICT(host, address, port) DO UPDATE SET seen=excluded.seen",
             (host, address, int(port), time.time() if now is None else now))
         self.store.execute("DELETE FROM login_own WHERE host=? AND address=? AND port!=0 AND seen<?",
-                           (host, address, (time.time() if now is None else now) - 86400))
+                           (host, address, (time.time() if now is None else now) - OWN_SESSION_TTL_S))
 
     def own(self, host: str, now: float | None = None) -> tuple[frozenset[str], frozenset[tuple[str, int]]]:
         """(addresses, (address, port) sessions) LabGPU's own sessions came from lately, as the host saw them."""
-        cutoff = (time.time() if now is None else now) - OWN_TTL_S
-        rows = self.store.query("SELECT address, port FROM login_own WHERE host=? AND seen>=?", (host, cutoff))
+        t = time.time() if now is None else now
+        rows = self.store.query("SELECT address, port, seen FROM login_own WHERE host=? AND seen>=?",
+                                (host, t - OWN_TTL_S))
         return (frozenset(r["address"] for r in rows),
-                frozenset((r["address"], int(r["port"])) for r in rows if r["port"]))
+                frozenset((r["address"], int(r["port"])) for r in rows
+                          if r["port"] and float(r["seen"]) >= t - OWN_SESSION_TTL_S))
 
     def note_key(self, host: str, fingerprint: str, now: float | None = None) -> None:
         if fingerprint:

@@ -70,6 +70,12 @@ def check(alerts: Alerts, **kw: Any) -> usecase.LoginReport:
                               settings=kw.pop("settings", LoginSettings(unusual_from=0, unusual_to=0)), **kw)
 
 
+def hours_around_now() -> LoginSettings:
+    """Unusual hours that hold the present hour and the next (a test crossing the hour stays inside)."""
+    h = datetime.now().astimezone().hour
+    return LoginSettings(unusual_from=(h - 1) % 24, unusual_to=(h + 2) % 24)
+
+
 def test_a_login_from_the_second_loopback_address_raises_one_alert_naming_it(server: SshdServer) -> None:
     usecase.set_log_path(Store(paths=default_paths()), HOST, str(server.log_file))
     alerts = Alerts()
@@ -123,15 +129,12 @@ def test_own_address_at_an_unusual_hour_is_alerted_with_the_hour(server: SshdSer
     usecase.set_log_path(Store(paths=default_paths()), HOST, str(server.log_file))
     alerts = Alerts()
     check(alerts)
-    assert openssh(server, "127.0.0.1") == 0  # the student's own address, but at any hour "unusual"
-    check(alerts, settings=LoginSettings(unusual_from=0, unusual_to=23))
+    assert openssh(server, "127.0.0.1") == 0  # the student's own address, but not LabGPU's session
+    settings = hours_around_now()
+    check(alerts, settings=settings)
     hours = alerts.of(K.LOGIN_UNUSUAL)
-    now_hour = datetime.now().astimezone().hour
-    if now_hour == 23:  # outside [0, 23): the rule rightly says nothing
-        assert hours == []
-    else:
-        assert hours and all(a[2]["source"] == "127.0.0.1" for a in hours)
-        assert "unusual" in hours[0][2]["why"] or "01" in hours[0][2]["why"] or "00:00" in hours[0][2]["why"]
+    assert len(hours) == 1 and hours[0][2]["source"] == "127.0.0.1", [a[3] for a in alerts.sent]
+    assert f"inside your unusual hours ({settings.unusual_from:02d}:00–" in hours[0][2]["why"]
 
 
 def test_unreadable_log_and_no_system_log_say_what_could_not_be_read(server: SshdServer) -> None:
@@ -281,3 +284,75 @@ def test_a_log_larger_than_one_check_is_read_over_several_checks_with_bounded_re
     assert LoginStore(Store(paths=default_paths())).state(HOST).offset == log.stat().st_size
     assert 3 <= len(counts) <= 6  # ~900 KiB in checks of 256 KiB
     assert LoginStore(Store(paths=default_paths())).state(HOST).failed["count"] == 9000  # each line once
+
+
+def test_labgpu_own_sessions_at_an_unusual_hour_raise_no_alert_but_a_stranger_from_the_same_address_does(
+        server: SshdServer) -> None:
+    """A student training at night: the monitor, a sync and a job are LabGPU's own SSH sessions, each a new
+    login in the host's log at an "unusual" hour. None of them is an alert; an OpenSSH login from the
+    very same address in the same minute is."""
+    from app.remote.ssh import open_connection
+
+    usecase.set_log_path(Store(paths=default_paths()), HOST, str(server.log_file))
+    alerts = Alerts()
+    check(alerts)  # the first read
+    ports = []
+    for _ in range(3):  # three sessions of LabGPU's, as the monitor, a sync and a job would open
+        with open_connection(HOST) as conn:
+            assert conn.exec(["true"])[0] == 0
+            assert conn.transport is not None
+            ports.append(conn.transport.sock.getsockname()[1])
+    assert openssh(server, "127.0.0.1") == 0  # someone else, from the student's own address
+    report = check(alerts, settings=hours_around_now())
+    mine = [x for x in report.logins if x.accepted and x.port in ports]
+    assert sorted(x.port for x in mine) == sorted(ports), report.logins
+    assert all(x.own and not x.unusual for x in mine), mine
+    unusual = alerts.of(K.LOGIN_UNUSUAL)
+    assert len(unusual) == 1, [a[3] for a in alerts.sent]
+    assert unusual[0][2]["source"] == "127.0.0.1" and "unusual hours" in unusual[0][2]["why"]
+
+
+def test_a_session_through_a_jump_host_is_known_by_what_the_host_saw(server: SshdServer, extra_sshd: SshdServer
+                                                                      ) -> None:
+    """Through a jump host (as behind NAT) the host sees the hop's address and a port LabGPU cannot know
+    from its own socket: LabGPU asks the host ($SSH_CONNECTION) and that session is its own."""
+    from app.core.hosts import HostRecord, HostStore
+    from app.remote.hostkeys import KnownHosts
+    from app.remote.ssh import open_connection
+
+    KnownHosts(default_paths()).add(extra_sshd.host, extra_sshd.port,
+                                    paramiko.Ed25519Key.from_path(str(extra_sshd.host_key)))
+    store = HostStore(paths=default_paths())
+    store.add(HostRecord(name="bastion", hostname=extra_sshd.host, port=extra_sshd.port, user=extra_sshd.user,
+                         key_path=str(extra_sshd.client_key), auth="key"))
+    rec = store.find(HOST)
+    assert rec is not None
+    store.add(HostRecord(**{**rec.__dict__, "jump": "bastion"}), replace_existing=True)
+    usecase.set_log_path(Store(paths=default_paths()), HOST, str(server.log_file))
+    alerts = Alerts()
+    check(alerts)
+    with open_connection(HOST) as conn:
+        assert conn.exec(["true"])[0] == 0
+        assert conn.own_session is not None
+        seen = conn.own_session.wait()
+    assert seen is not None and seen[0] == "127.0.0.1"
+    assert f"from 127.0.0.1 port {seen[1]} ssh2" in server.log_text()  # the port the host logged
+    report = check(alerts, settings=hours_around_now())
+    [mine] = [x for x in report.logins if x.accepted and x.port == seen[1]]
+    assert mine.own and not mine.unusual
+    assert alerts.of(K.LOGIN_UNUSUAL) == [], [a[3] for a in alerts.sent]
+
+
+@pytest.mark.parametrize("kind", ["banner-out", "busybox", "dash", "sftp-only", "windows"])
+def test_asking_the_host_how_it_saw_the_session_on_the_servers_students_meet(server_kinds: Any, kind: str) -> None:
+    """A shell that prints a banner, BusyBox, dash: the answer is read past the banner. An SFTP-only
+    account or a host without a POSIX shell says nothing usable: no answer, no error, no hang."""
+    from app.remote.ssh.ownsession import ask_host
+
+    t = server_kinds.connect(kind)().transport
+    try:
+        sock_port = t.sock.getsockname()[1]
+        assert ask_host(t) == (("127.0.0.1", sock_port) if kind not in ("sftp-only", "windows") else None)
+        assert t.is_active()  # the connection goes on as before
+    finally:
+        t.close()

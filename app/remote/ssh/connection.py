@@ -22,6 +22,7 @@ from app.remote.hostkeys import AcceptCallback, HostKeyError, KnownHosts
 
 from .dial import dial
 from .errors import HostAuthError, HostUnreachableError, SshError
+from .ownsession import OwnSession
 from .target import Target, console_fingerprints_for, find_host, resolve_target
 from .tuning import DEFAULT_TUNING, RECONNECT_DELAYS, TransportTuning
 
@@ -55,6 +56,7 @@ class Connection:
         self.target: Target | None = None
         self._lock = threading.RLock()
         self._closed = False
+        self.own_session: OwnSession | None = None  # this session as the host saw it, for the login watch
 
     # lifecycle ----------------------------------------------------------------------------------
     def connect(self) -> Connection:
@@ -86,6 +88,8 @@ class Connection:
                 raise
             self._hops = hops
             log.info("connected to %s (%s)", target.name, self.fingerprint)
+            self.own_session = OwnSession(self.paths, self.record.name)
+            self.own_session.start(self.transport, direct=not hops)
             return self
 
     def _direct_tcpip(self, via: paramiko.Transport, hop: Target, nxt: Target) -> paramiko.Channel:
@@ -153,6 +157,9 @@ class Connection:
         self._hops = []
 
     def close(self) -> None:
+        own = self.own_session
+        if own is not None:  # a short session through NAT or a jump host: let the host's answer land (bounded)
+            own.wait(1.0)
         with self._lock:
             self._closed = True
             self._teardown()
