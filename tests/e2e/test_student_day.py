@@ -2,6 +2,11 @@
 sync a dataset up, watch the GPUs (scripted nvidia-smi: busy, then idle), the idle guard pulls the
 checkpoints and stops the instance at the peer, and the ledger and `labgpu cost` show the bill.
 
+It is a night's training: the unusual-login hours hold the hour of the run, and the instance's logins are
+read from its sshd's own log (``labgpu logins --log``; never this machine's records, which no test owns).
+Every session of the day is LabGPU's own — the monitor's, the sync's, the watcher's, the pull's — and
+none of them is a login alert.
+
 The peer reports 127.0.0.1 as the instance's public IP; the test's own sshd listens there and the
 student's ~/.ssh/config gives its port (the instance record carries no port, as for a real cloud
 instance). The login user and key come from instance tags, as a user would set them.
@@ -14,7 +19,11 @@ import os
 import subprocess
 import sys
 import time
+from datetime import datetime
 
+from app.core.loginstore import LoginSettings
+from app.core.paths import default_paths
+from app.core.settings import SettingsStore, write_section
 from tests.e2e.instance_support import GN7, ROOT, cli, ok, serve_instances_from
 from tests.fixtures.fake_nvidia_smi import busy, idle, install_fake_nvidia_smi
 from tests.fixtures.tencent_cvm_server import TEST_SECRET_ID, TEST_SECRET_KEY, TYPES
@@ -36,6 +45,15 @@ def test_student_day(secret_service, tencent_server, private_home, tmp_path, mon
     iid = inst["id"]
     assert inst["state"] == "running" and inst["public_ip"] == "127.0.0.1"
     assert inst["price_per_hour"] == TYPES[GN7][4]
+
+    # a night's training: this hour and the next are "unusual"; the instance's sshd writes its own log
+    settings_store = SettingsStore(default_paths())
+    settings = settings_store.load()
+    hour = datetime.now().astimezone().hour
+    write_section(settings, ["logins"], LoginSettings(unusual_from=(hour - 1) % 24, unusual_to=(hour + 2) % 24))
+    settings_store.save(settings)
+    first = json.loads(ok("logins", iid, "--log", str(server.log_file), "--json").stdout)
+    assert first and all(x["own"] and not x["unusual"] for x in first if x["accepted"]), first
 
     # connect and look at the GPUs: training is running
     doc = json.loads(ok("monitor", iid, "--once", "--json").stdout)
@@ -108,6 +126,18 @@ def test_student_day(secret_service, tencent_server, private_home, tmp_path, mon
     assert [r.message for r in runs][:1] == [
         "before-stop pull: 1 new or changed file(s), each checked with SHA-256 on both sides"]
     assert names[-1] == "guard-stop" and actions[-1][1].startswith("ok")
+
+    # every login the watcher read was LabGPU's own: stored as such, none unusual, no alert in the audit log
+    from app.core.loginstore import LoginStore
+
+    store = Store(paths=home_paths())
+    try:
+        accepted = [x for x in LoginStore(store).recent(iid, accepted=True)]
+    finally:
+        store.close()
+    assert len(accepted) >= 4, accepted  # the first read's, the monitor's, the sync's, the watcher's
+    assert all(x.own and not x.unusual for x in accepted), accepted
+    assert not [a for a in audit if "login" in a["action"]], audit
 
     # the ledger and the bill
     rows = {r["id"]: r for r in json.loads(ok("ls", "--json", "--offline").stdout)}
