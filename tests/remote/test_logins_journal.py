@@ -1,7 +1,12 @@
 """The login records of a host with a systemd journal: a real journal file written by systemd's own
 writer (``systemd-journal-remote`` from journal export text) in ``/var/log/journal/<machine-id>/``, read by
 the system's ``journalctl`` as the server's user — first without the right to read it (journalctl's own
-"not seeing messages" answer), then with it; incrementally by cursor."""
+"not seeing messages" answer), then with it; incrementally by cursor.
+
+That ``/var/log`` is the test's own: its sshd runs in a mount namespace of its own (``unshare -m``) with a
+folder of the test bind-mounted there, so only its sessions see the journal. (It was this machine's
+``/var/log/journal``: a login check of another test running beside it — any watcher of a host on this
+machine — read this journal's strangers and alerted them.)"""
 
 from __future__ import annotations
 
@@ -21,7 +26,7 @@ from app.core.store import Store
 from app.core.vocab import GuardEventKind as K
 from app.usecases import logins as usecase
 from tests.fixtures.sshd import SshdServer
-from tests.remote.gpu_support import gpu_server
+from tests.remote.gpu_support import save_host
 
 HOST = "jbox"
 WRITER = "/lib/systemd/systemd-journal-remote"
@@ -39,17 +44,24 @@ def _export(entries: list[tuple[int, str, str]], boot: str, machine: str, seq0: 
 
 
 @pytest.fixture
-def journal(tmp_path: Path) -> Iterator[Any]:
+def varlog(tmp_path: Path) -> Path:
+    """What the test's sshd (and every session of it) sees as /var/log."""
+    folder = tmp_path / "varlog"
+    (folder / "journal").mkdir(parents=True)
+    for d in (folder, folder / "journal"):
+        d.chmod(0o755)
+    return folder
+
+
+@pytest.fixture
+def journal(tmp_path: Path, varlog: Path) -> Any:
     if not os.path.exists(WRITER) or not shutil.which("journalctl"):
         pytest.fail("the journal tests need systemd-journal-remote and journalctl (apt-get install "
                     "systemd-journal-remote)")
     machine = Path("/etc/machine-id").read_text().strip()
-    folder = Path("/var/log/journal") / machine
-    made = not folder.exists()
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = varlog / "journal" / machine
+    folder.mkdir(mode=0o755)
     target = folder / "system.journal"
-    if target.exists():
-        pytest.fail(f"{target} exists already: this machine has a journal of its own; the test would mix with it")
 
     class J:
         def write(self, entries: list[tuple[int, str, str]], seq0: int = 0) -> None:
@@ -61,18 +73,21 @@ def journal(tmp_path: Path) -> Iterator[Any]:
         def allow(self, readable: bool) -> None:
             target.chmod(0o644 if readable else 0o640)
 
-    try:
-        yield J()
-    finally:
-        target.unlink(missing_ok=True)
-        if made:
-            shutil.rmtree(folder, ignore_errors=True)
+    return J()
 
 
 @pytest.fixture
-def server() -> Iterator[SshdServer]:
-    with gpu_server(HOST, None) as (srv, _none):  # a fresh sshd saved as HOST, no nvidia-smi
+def server(varlog: Path) -> Iterator[SshdServer]:
+    """A fresh sshd saved as HOST (no nvidia-smi) whose /var/log is ``varlog``: a mount namespace of its own."""
+    wrapper = ["unshare", "--mount", "--propagation", "private",
+               "sh", "-c", 'mount --bind "$0" /var/log && exec "$@"', str(varlog)]
+    srv = SshdServer.start_new(wrapper=wrapper)
+    try:
+        save_host(srv, HOST)
         yield srv
+    finally:
+        srv.stop()
+        shutil.rmtree(srv.workdir, ignore_errors=True)
 
 
 def check(sent: list[Any]) -> usecase.LoginReport:
