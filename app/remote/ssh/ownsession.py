@@ -28,6 +28,7 @@ from collections.abc import Callable
 import paramiko
 
 from app.core.paths import Paths
+from app.remote import fastssh
 
 log = logging.getLogger("app.remote.ssh")
 
@@ -95,7 +96,7 @@ def ask_host(transport: paramiko.Transport) -> tuple[str, int] | None:
     try:
         chan.settimeout(TIMEOUT_S)
         chan.exec_command(COMMAND)
-        chan.shutdown_write()
+        fastssh.shutdown_write(chan)  # never after the channel's CLOSE: OpenSSH drops the whole connection
         data = b""
         while len(data) < MAX_REPLY:
             chunk = chan.recv(MAX_REPLY - len(data))
