@@ -356,3 +356,26 @@ def test_asking_the_host_how_it_saw_the_session_on_the_servers_students_meet(ser
         assert t.is_active()  # the connection goes on as before
     finally:
         t.close()
+
+
+def test_a_host_that_never_answers_the_question_costs_one_bounded_wait_not_the_connection(
+        server_kinds: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command's output is closed without a word and its channel stays open: no answer, and the
+    connection goes on (the wait is bounded by TIMEOUT_S in all)."""
+    from app.remote.ssh import ownsession
+
+    monkeypatch.setattr(ownsession, "TIMEOUT_S", 1.0)
+    server_kinds.hang_file.write_text("labgpu-conn")  # this command never answers; its channel stays open
+    try:
+        t = server_kinds.connect("hang")().transport
+        try:
+            assert ownsession.ask_host(t) is None
+            assert t.is_active()
+            chan = t.open_session(timeout=10)  # the connection still works
+            chan.exec_command("echo still here")
+            assert chan.makefile("r").read().strip() == b"still here"
+            chan.close()
+        finally:
+            t.close()
+    finally:
+        server_kinds.hang_file.write_text("")

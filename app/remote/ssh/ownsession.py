@@ -23,6 +23,7 @@ import ipaddress
 import logging
 import socket
 import threading
+import time
 from collections.abc import Callable
 
 import paramiko
@@ -33,7 +34,7 @@ from app.remote import fastssh
 log = logging.getLogger("app.remote.ssh")
 
 MAX_REPLY = 1024  # bytes of the host's answer read (a banner-printing shell included)
-TIMEOUT_S = 10.0
+TIMEOUT_S = 10.0  # for the channel to open, and for the whole answer
 MARK = "@@labgpu-conn "  # before the answer: a login shell's banner may end without a newline
 COMMAND = f'printf "{MARK}%s\\n" "$SSH_CONNECTION"'
 
@@ -98,7 +99,9 @@ def ask_host(transport: paramiko.Transport) -> tuple[str, int] | None:
         chan.exec_command(COMMAND)
         fastssh.shutdown_write(chan)  # never after the channel's CLOSE: OpenSSH drops the whole connection
         data = b""
-        while len(data) < MAX_REPLY:
+        deadline = time.monotonic() + TIMEOUT_S  # in all: a host trickling bytes cannot hold the thread
+        while len(data) < MAX_REPLY and time.monotonic() < deadline:
+            chan.settimeout(max(0.1, deadline - time.monotonic()))
             chunk = chan.recv(MAX_REPLY - len(data))
             if not chunk:
                 break
