@@ -10,24 +10,24 @@ any accepted login that is not one of LabGPU's own sessions: the exact address a
   port, at once, in :meth:`Connection.connect`, before the host can have logged anything a check reads;
 - otherwise (a private address talking to a public one: NAT; or through a jump host, whose own address
   and port the target sees), the host's own word: ``$SSH_CONNECTION`` read on one exec channel in the
-  background right after login (at most ``MAX_REPLY`` bytes, ``TIMEOUT_S``), its last line parsed strictly
-  (two addresses, two ports) and ignored when unusable (an SFTP-only account, a forced command, a banner
-  only). A login check in the ~2 round trips before it is noted can still alert that one session.
+  background right after login (at most ``MAX_REPLY`` bytes and ``TIMEOUT_S`` in all), what follows its last
+  :data:`MARK` parsed strictly (two addresses, two ports) and ignored when unusable (an SFTP-only account,
+  a forced command, a banner only). A login check in the ~2 round trips before it is noted can still alert
+  that one session.
 
 A failure here never fails the connection: it is logged, and the login watch's rules stay as they were.
 """
 
 from __future__ import annotations
 
-import ipaddress
 import logging
 import socket
 import threading
 import time
-from collections.abc import Callable
 
 import paramiko
 
+from app.core.loginrules import address
 from app.core.paths import Paths
 from app.remote import fastssh
 
@@ -39,20 +39,10 @@ MARK = "@@labgpu-conn "  # before the answer: a login shell's banner may end wit
 COMMAND = f'printf "{MARK}%s\\n" "$SSH_CONNECTION"'
 
 
-def _ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
-    try:
-        addr = ipaddress.ip_address(text.split("%", 1)[0])
-    except ValueError:
-        return None
-    if isinstance(addr, ipaddress.IPv6Address) and addr.ipv4_mapped is not None:
-        return addr.ipv4_mapped
-    return addr
-
-
 def seen_unchanged(local: str, remote: str) -> bool:
     """Whether a host at ``remote`` sees a direct connection from ``local`` with that same address (no NAT
     between): loopback, a global local address, or both ends non-global (a LAN, a VPN tunnel)."""
-    lo, re_ = _ip(local), _ip(remote)
+    lo, re_ = address(local), address(remote)
     if lo is None or re_ is None:
         return False
     if lo.is_loopback or lo.is_global:
@@ -70,7 +60,7 @@ def parse_ssh_connection(data: bytes) -> tuple[str, int] | None:
     parts = text[at + len(MARK):].split("\n", 1)[0].strip().split(" ")
     if len(parts) != 4 or not all(p.isdigit() and len(p) <= 5 for p in (parts[1], parts[3])):
         return None
-    client, server, port = _ip(parts[0]), _ip(parts[2]), int(parts[1])
+    client, server, port = address(parts[0]), address(parts[2]), int(parts[1])
     if client is None or server is None or not 0 < port < 65536:
         return None
     return str(client), port
@@ -116,10 +106,9 @@ def ask_host(transport: paramiko.Transport) -> tuple[str, int] | None:
 class OwnSession:
     """Notes one connection's session (see the module docstring); :meth:`wait` for the background one."""
 
-    def __init__(self, paths: Paths, host: str, record: Callable[[Paths, str, str, int], None] = note) -> None:
+    def __init__(self, paths: Paths, host: str) -> None:
         self.paths = paths
         self.host = host
-        self._record = record
         self.noted: tuple[str, int] | None = None
         self._thread: threading.Thread | None = None
 
@@ -132,7 +121,7 @@ class OwnSession:
             except OSError:
                 local = remote = None
             if local is not None and remote is not None and seen_unchanged(str(local[0]), str(remote[0])):
-                self._save((str(_ip(str(local[0]))), int(local[1])))
+                self._save((str(address(str(local[0]))), int(local[1])))
                 return
         self._thread = threading.Thread(target=lambda: self._save(ask_host(transport)),
                                         name=f"own-session-{self.host}", daemon=True)
@@ -143,7 +132,7 @@ class OwnSession:
             log.info("%s did not say how it saw this session; its login may be judged as anyone's", self.host)
             return
         try:
-            self._record(self.paths, self.host, pair[0], pair[1])
+            note(self.paths, self.host, pair[0], pair[1])
         except Exception as exc:  # noqa: BLE001 - never fails the connection; said in the log
             log.warning("could not note LabGPU's own session to %s: %s", self.host, exc)
             return
